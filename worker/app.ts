@@ -1,0 +1,43 @@
+// The Hono app: every API route under /api, one router per resource, one error shape.
+import { Hono } from "hono";
+import { getCookie } from "hono/cookie";
+import { csrf } from "hono/csrf";
+import { HTTPException } from "hono/http-exception";
+import { secureHeaders } from "hono/secure-headers";
+import { createDb } from "./db/client";
+import type { AppEnv } from "./lib/context";
+import { adminRoutes } from "./routes/admin";
+import { authRoutes } from "./routes/auth";
+import { devRoutes } from "./routes/dev";
+import { feedbackRoutes } from "./routes/feedback";
+import { readSession, SESSION_COOKIE } from "./services/sessions";
+
+const api = new Hono<AppEnv>()
+  .use("*", async (c, next) => {
+    c.set("db", createDb(c.env.DB));
+    const session = await readSession(c.env.SESSIONS, getCookie(c, SESSION_COOKIE));
+    c.set("userId", session?.userId ?? null);
+    await next();
+  })
+  .route("/", authRoutes)
+  .route("/", feedbackRoutes)
+  .route("/", adminRoutes);
+
+export const app = new Hono<AppEnv>()
+  .use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", crossOriginOpenerPolicy: "same-origin" }))
+  // Browsers send Origin on cross-site form posts; refuse those (JSON bodies need CORS anyway).
+  .use("/api/*", csrf())
+  .route("/api", api)
+  .route("/dev", devRoutes);
+
+app.notFound((c) => c.json({ message: "Not found" }, 404));
+
+app.onError((err, c) => {
+  if (err instanceof HTTPException) {
+    return c.json({ message: err.message || "Error" }, err.status);
+  }
+  console.error("unhandled error", c.req.method, new URL(c.req.url).pathname, err);
+  return c.json({ message: "Internal Server Error" }, 500);
+});
+
+export type AppType = typeof api;

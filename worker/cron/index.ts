@@ -1,0 +1,32 @@
+// Scheduled work. The monthly run prepares payouts (payouts issue); the daily sweep clears stale
+// state. Each job is idempotent, since Cron Triggers may fire more than once.
+import { lt, or, isNotNull } from "drizzle-orm";
+import { createDb } from "../db/client";
+import { loginTokens } from "../db/schema";
+import type { Bindings } from "../lib/env";
+
+export const MONTHLY_PAYOUT_CRON = "0 2 1 * *";
+export const DAILY_SWEEP_CRON = "30 3 * * *";
+
+export async function dailySweep(env: Bindings, now = Date.now()): Promise<{ loginTokensDeleted: number }> {
+  const db = createDb(env.DB);
+  const day = 24 * 3600 * 1000;
+  const deleted = await db
+    .delete(loginTokens)
+    .where(or(lt(loginTokens.expiresAt, new Date(now - day)), isNotNull(loginTokens.usedAt)))
+    .returning({ h: loginTokens.tokenHash });
+  return { loginTokensDeleted: deleted.length };
+}
+
+export async function handleScheduled(controller: ScheduledController, env: Bindings): Promise<void> {
+  switch (controller.cron) {
+    case DAILY_SWEEP_CRON:
+      console.log("daily sweep", await dailySweep(env, controller.scheduledTime));
+      break;
+    case MONTHLY_PAYOUT_CRON:
+      // Payout preparation arrives with the payouts issue.
+      break;
+    default:
+      console.warn("unknown cron", controller.cron);
+  }
+}

@@ -1,0 +1,325 @@
+// The whole product's data model. Money is integer cents with a currency column; balances are sums
+// over the append-only ledger, never stored. Ids that leave the server are random, not row numbers.
+import { sql } from "drizzle-orm";
+import {
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+const createdAt = () =>
+  integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`);
+
+export const users = sqliteTable("users", {
+  id: text("id").primaryKey(),
+  email: text("email").notNull().unique(),
+  firstName: text("first_name"),
+  lastName: text("last_name"),
+  plan: text("plan", { enum: ["free", "pro"] }).notNull().default("free"),
+  stripeCustomerId: text("stripe_customer_id"),
+  createdAt: createdAt(),
+});
+
+export const oauthAccounts = sqliteTable(
+  "oauth_accounts",
+  {
+    provider: text("provider", { enum: ["google", "github"] }).notNull(),
+    providerUserId: text("provider_user_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.providerUserId] }), index("oauth_accounts_user").on(t.userId)],
+);
+
+// One-time sign-in links. Only the SHA-256 of the token is stored; `used_at` is set by a single
+// conditional UPDATE so a link can be redeemed once even under concurrent clicks.
+export const loginTokens = sqliteTable("login_tokens", {
+  tokenHash: text("token_hash").primaryKey(),
+  email: text("email").notNull(),
+  returnTo: text("return_to").notNull().default("/"),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  usedAt: integer("used_at", { mode: "timestamp_ms" }),
+  createdAt: createdAt(),
+});
+
+// Multipart uploads to R2 in flight. The object key is chosen by the server.
+export const uploads = sqliteTable(
+  "uploads",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    objectKey: text("object_key").notNull().unique(),
+    r2UploadId: text("r2_upload_id"),
+    fileName: text("file_name").notNull(),
+    contentType: text("content_type").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    partSize: integer("part_size").notNull(),
+    partCount: integer("part_count").notNull(),
+    status: text("status", { enum: ["uploading", "completed", "aborted"] })
+      .notNull()
+      .default("uploading"),
+    createdAt: createdAt(),
+    completedAt: integer("completed_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("uploads_user").on(t.userId), index("uploads_status_created").on(t.status, t.createdAt)],
+);
+
+export const uploadParts = sqliteTable(
+  "upload_parts",
+  {
+    uploadId: text("upload_id")
+      .notNull()
+      .references(() => uploads.id, { onDelete: "cascade" }),
+    partNumber: integer("part_number").notNull(),
+    etag: text("etag").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.uploadId, t.partNumber] })],
+);
+
+export const content = sqliteTable(
+  "content",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    priceCents: integer("price_cents").notNull(),
+    pricingModel: text("pricing_model", { enum: ["fixed", "pay_what_you_want"] })
+      .notNull()
+      .default("fixed"),
+    minimumPriceCents: integer("minimum_price_cents"),
+    currency: text("currency").notNull().default("usd"),
+    category: text("category").notNull().default("other"),
+    accessType: text("access_type", { enum: ["download", "view", "stream", "link"] })
+      .notNull()
+      .default("download"),
+    fileKey: text("file_key"),
+    fileName: text("file_name"),
+    fileSize: integer("file_size"),
+    fileContentType: text("file_content_type"),
+    previewImageKey: text("preview_image_key"),
+    previewImageType: text("preview_image_type"),
+    linkUrl: text("link_url"),
+    textContent: text("text_content"),
+    // Upsell offers are content too, but are sold only through a funnel step.
+    isUpsell: integer("is_upsell", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+    // Soft delete: buyers who paid keep access; the item leaves the dashboard and the paywall.
+    deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("content_user_created").on(t.userId, t.createdAt)],
+);
+
+export const purchases = sqliteTable(
+  "purchases",
+  {
+    id: text("id").primaryKey(),
+    contentId: text("content_id")
+      .notNull()
+      .references(() => content.id),
+    creatorId: text("creator_id")
+      .notNull()
+      .references(() => users.id),
+    buyerEmail: text("buyer_email"),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull().default("usd"),
+    status: text("status", { enum: ["pending", "paid", "failed", "refunded", "disputed"] })
+      .notNull()
+      .default("pending"),
+    paymentIntentId: text("payment_intent_id").unique(),
+    stripeCustomerId: text("stripe_customer_id"),
+    // SHA-256 of the permanent access token given to the buyer.
+    accessTokenHash: text("access_token_hash").unique(),
+    funnelStepId: text("funnel_step_id"),
+    parentPurchaseId: text("parent_purchase_id"),
+    createdAt: createdAt(),
+    paidAt: integer("paid_at", { mode: "timestamp_ms" }),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    index("purchases_creator_created").on(t.creatorId, t.createdAt),
+    index("purchases_content").on(t.contentId),
+  ],
+);
+
+// Append-only. A creator's balance is the sum of their entries; a retried write is a no-op
+// because every entry carries a unique idempotency key.
+export const ledgerEntries = sqliteTable(
+  "ledger_entries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    idempotencyKey: text("idempotency_key").notNull().unique(),
+    account: text("account", { enum: ["creator", "platform"] }).notNull(),
+    userId: text("user_id").references(() => users.id),
+    kind: text("kind", {
+      enum: ["sale", "platform_fee", "refund", "dispute", "payout", "payout_reversal", "subscription"],
+    }).notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull().default("usd"),
+    purchaseId: text("purchase_id"),
+    payoutId: text("payout_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("ledger_user").on(t.userId, t.account), index("ledger_purchase").on(t.purchaseId)],
+);
+
+export const payoutSettings = sqliteTable("payout_settings", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  method: text("method", { enum: ["paypal", "wise", "bank", "zelle", "venmo", "cashapp"] }),
+  email: text("email"),
+  stripeAccountId: text("stripe_account_id").unique(),
+  connectDetailsSubmitted: integer("connect_details_submitted", { mode: "boolean" })
+    .notNull()
+    .default(false),
+  updatedAt: createdAt(),
+});
+
+export const payouts = sqliteTable(
+  "payouts",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull().default("usd"),
+    method: text("method").notNull(),
+    email: text("email"),
+    status: text("status", { enum: ["pending", "processing", "paid", "failed"] })
+      .notNull()
+      .default("pending"),
+    periodYear: integer("period_year").notNull(),
+    periodMonth: integer("period_month").notNull(),
+    notes: text("notes"),
+    stripeTransferId: text("stripe_transfer_id"),
+    createdAt: createdAt(),
+    processedAt: integer("processed_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("payouts_user_period").on(t.userId, t.periodYear, t.periodMonth)],
+);
+
+export const funnels = sqliteTable(
+  "funnels",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    testMode: integer("test_mode", { mode: "boolean" }).notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [index("funnels_user").on(t.userId)],
+);
+
+export const funnelSteps = sqliteTable(
+  "funnel_steps",
+  {
+    id: text("id").primaryKey(),
+    funnelId: text("funnel_id")
+      .notNull()
+      .references(() => funnels.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    offerPriceId: text("offer_price_id").notNull(),
+    priceCents: integer("price_cents"),
+    ctaText: text("cta_text").notNull().default("Add this to my order"),
+    stepType: text("step_type", { enum: ["upsell", "downsell"] }).notNull().default("upsell"),
+    stepOrder: integer("step_order").notNull(),
+    contentId: text("content_id").references(() => content.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index("funnel_steps_funnel").on(t.funnelId, t.stepOrder)],
+);
+
+export const funnelProducts = sqliteTable(
+  "funnel_products",
+  {
+    funnelId: text("funnel_id")
+      .notNull()
+      .references(() => funnels.id, { onDelete: "cascade" }),
+    contentId: text("content_id")
+      .notNull()
+      .references(() => content.id),
+  },
+  (t) => [primaryKey({ columns: [t.funnelId, t.contentId] })],
+);
+
+export const feedback = sqliteTable("feedback", {
+  id: text("id").primaryKey(),
+  userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+  type: text("type", { enum: ["bug", "feature", "improvement", "general"] }).notNull(),
+  subject: text("subject").notNull(),
+  message: text("message").notNull(),
+  email: text("email"),
+  priority: text("priority", { enum: ["low", "medium", "high", "urgent"] })
+    .notNull()
+    .default("medium"),
+  createdAt: createdAt(),
+});
+
+// Views counted per item per day (UTC): one upsert per view, no row per view.
+export const contentViewsDaily = sqliteTable(
+  "content_views_daily",
+  {
+    contentId: text("content_id")
+      .notNull()
+      .references(() => content.id),
+    day: text("day").notNull(),
+    views: integer("views").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.contentId, t.day] })],
+);
+
+// Each payment-provider webhook event is handled once.
+export const webhookEvents = sqliteTable("webhook_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  receivedAt: createdAt(),
+  processedAt: integer("processed_at", { mode: "timestamp_ms" }),
+});
+
+export const subscriptions = sqliteTable(
+  "subscriptions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    status: text("status").notNull(),
+    currentPeriodEnd: integer("current_period_end", { mode: "timestamp_ms" }),
+    cancelAtPeriodEnd: integer("cancel_at_period_end", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("subscriptions_user").on(t.userId)],
+);
+
+// Every email the app sends, keyed so that a redelivered queue message sends nothing twice.
+export const emailsSent = sqliteTable("emails_sent", {
+  dedupeKey: text("dedupe_key").primaryKey(),
+  toEmail: text("to_email").notNull(),
+  kind: text("kind").notNull(),
+  subject: text("subject").notNull(),
+  status: text("status", { enum: ["sending", "sent"] }).notNull().default("sending"),
+  // Set when a consumer takes the message; a stale claim (crashed consumer) may be taken over.
+  claimedAt: integer("claimed_at", { mode: "timestamp_ms" }).notNull(),
+  providerMessageId: text("provider_message_id"),
+  createdAt: createdAt(),
+  sentAt: integer("sent_at", { mode: "timestamp_ms" }),
+});

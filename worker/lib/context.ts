@@ -1,0 +1,31 @@
+import { createMiddleware } from "hono/factory";
+import type { Db } from "../db/client";
+import { getCurrentUser } from "../services/users";
+import type { Bindings } from "./env";
+import { forbidden, unauthorized } from "./errors";
+
+export type AppEnv = { Bindings: Bindings; Variables: { db: Db; userId: string | null } };
+
+/** 401 unless a session is present; handlers after it may read `c.var.userId` as a string. */
+export const requireUser = createMiddleware<{ Bindings: Bindings; Variables: { db: Db; userId: string } }>(async (c, next) => {
+  if (!c.var.userId) throw unauthorized();
+  await next();
+});
+
+/** 401 when signed out, 403 unless the user's email is ADMIN_EMAIL. */
+export const requireAdmin = createMiddleware<{ Bindings: Bindings; Variables: { db: Db; userId: string } }>(async (c, next) => {
+  if (!c.var.userId) throw unauthorized();
+  const user = await getCurrentUser(c.var.db, c.var.userId, c.env.ADMIN_EMAIL);
+  if (!user?.isAdmin) throw forbidden();
+  await next();
+});
+
+/** The site's public origin, from configuration: never from the Host header, which a caller controls. */
+export const appUrl = (env: Bindings) => env.APP_URL;
+
+/** Secure cookies everywhere but plain-http localhost, where browsers would drop them. */
+export function cookieIsSecure(requestUrl: string): boolean {
+  const url = new URL(requestUrl);
+  const local = url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]";
+  return !(url.protocol === "http:" && local);
+}

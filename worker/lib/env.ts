@@ -1,0 +1,13 @@
+// The Worker's bindings: those from wrangler.toml (generated `Env`) plus secrets, which live in
+// `.dev.vars` locally and `wrangler secret` in production, never in wrangler.toml.
+export type Bindings = Env & {
+  ADMIN_EMAIL?: string;
+  SESSION_TTL_SECONDS?: string;
+  MAIL_API_KEY?: string;
+  GOOGLE_CLIENT_ID?: string;
+  GOOGLE_CLIENT_SECRET?: string;
+  GITHUB_CLIENT_ID?: string;
+  GITHUB_CLIENT_SECRET?: string;
+};
+
+export const isDevelopment = (env: Pick<Bindings, "APP_ENV">) => env.APP_ENV === "development";

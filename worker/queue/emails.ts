@@ -1,0 +1,61 @@
+// The EMAILS queue consumer. Delivery is at-least-once, so each message is claimed in D1 by its
+// dedupe key first: a redelivered or duplicated message sends nothing twice.
+import { and, eq, sql } from "drizzle-orm";
+import { createDb, type Db } from "../db/client";
+import { emailsSent } from "../db/schema";
+import type { Bindings } from "../lib/env";
+import { render, type EmailJob } from "../services/mail/templates";
+import { mailTransportFor, type MailTransport } from "../services/mail/transport";
+
+// A consumer that took a message and died leaves a claim; after this long another may take it.
+const CLAIM_TIMEOUT_MS = 2 * 60 * 1000;
+
+type Outcome = "sent" | "duplicate" | "busy";
+
+export async function deliverEmail(db: Db, transport: MailTransport, from: string, job: EmailJob): Promise<Outcome> {
+  const rendered = render(job);
+  const now = Date.now();
+  const claimed = await db
+    .insert(emailsSent)
+    .values({ dedupeKey: job.dedupeKey, toEmail: job.to, kind: job.template, subject: rendered.subject, claimedAt: new Date(now) })
+    .onConflictDoUpdate({
+      target: emailsSent.dedupeKey,
+      set: { claimedAt: new Date(now) },
+      setWhere: and(eq(emailsSent.status, "sending"), sql`${emailsSent.claimedAt} < ${now - CLAIM_TIMEOUT_MS}`),
+    })
+    .returning({ key: emailsSent.dedupeKey });
+  if (claimed.length === 0) {
+    const row = await db.select({ status: emailsSent.status }).from(emailsSent).where(eq(emailsSent.dedupeKey, job.dedupeKey)).get();
+    return row?.status === "sent" ? "duplicate" : "busy";
+  }
+  let id: string;
+  try {
+    ({ id } = await transport.send({ from, to: job.to, ...rendered }));
+  } catch (err) {
+    // Release the claim so the retry is not mistaken for a concurrent delivery.
+    await db.delete(emailsSent).where(and(eq(emailsSent.dedupeKey, job.dedupeKey), eq(emailsSent.status, "sending")));
+    throw err;
+  }
+  await db
+    .update(emailsSent)
+    .set({ status: "sent", sentAt: new Date(), providerMessageId: id })
+    .where(eq(emailsSent.dedupeKey, job.dedupeKey));
+  return "sent";
+}
+
+export async function handleEmailBatch(batch: MessageBatch<EmailJob>, env: Bindings): Promise<void> {
+  const db = createDb(env.DB);
+  const transport = mailTransportFor(env);
+  for (const message of batch.messages) {
+    try {
+      const outcome = await deliverEmail(db, transport, env.MAIL_FROM, message.body);
+      // Another consumer holds this message right now: look again later rather than send twice.
+      if (outcome === "busy") message.retry({ delaySeconds: 30 });
+      else message.ack();
+    } catch (err) {
+      console.error("email delivery failed", message.body.template, message.attempts, err);
+      // Backoff grows with each attempt; after max_retries the queue moves it to the dead-letter queue.
+      message.retry({ delaySeconds: Math.min(600, 10 * 2 ** (message.attempts - 1)) });
+    }
+  }
+}

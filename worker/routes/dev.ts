@@ -1,0 +1,50 @@
+// Local-only pages: the dev outbox. They answer 404 unless APP_ENV=development, so they never
+// exist in production.
+import { Hono } from "hono";
+import { html, raw } from "hono/html";
+import type { AppEnv } from "../lib/context";
+import { isDevelopment } from "../lib/env";
+import { listOutbox } from "../services/mail/outbox";
+
+export const devRoutes = new Hono<AppEnv>()
+  .use("*", async (c, next) => {
+    if (!isDevelopment(c.env)) return c.text("Not Found", 404);
+    await next();
+  })
+  .get("/mail.json", async (c) => c.json(await listOutbox(c.env.SESSIONS)))
+  .get("/mail", async (c) => {
+    const messages = await listOutbox(c.env.SESSIONS);
+    return c.html(html`<!doctype html>
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title>Dev outbox · ApeWall</title>
+          <style>
+            body { font-family: system-ui, sans-serif; margin: 0; background: #f6f7fb; color: #111827; }
+            main { max-width: 880px; margin: 0 auto; padding: 32px 16px; }
+            article { background: #fff; border-radius: 12px; padding: 16px 20px; margin: 12px 0; box-shadow: 0 1px 2px #0001; }
+            .meta { color: #6b7280; font-size: 13px; }
+            pre { white-space: pre-wrap; font-size: 14px; }
+            a { color: #7c3aed; word-break: break-all; }
+          </style>
+        </head>
+        <body>
+          <main>
+            <h1>Dev outbox</h1>
+            <p class="meta">Emails the app sent while running locally, newest first. JSON: <a href="/dev/mail.json">/dev/mail.json</a></p>
+            ${messages.length === 0 ? html`<p>No emails yet.</p>` : ""}
+            ${messages.map(
+              (m) => html`<article>
+                <div class="meta">${m.createdAt} · to ${m.to}</div>
+                <h2>${m.subject}</h2>
+                <pre>${m.text}</pre>
+                ${m.links.map((l) => html`<div><a href="${l}">${l}</a></div>`)}
+                <details><summary class="meta">HTML version</summary><iframe sandbox srcdoc="${m.html}" style="width:100%;height:360px;border:0"></iframe></details>
+              </article>`,
+            )}
+            ${raw("")}
+          </main>
+        </body>
+      </html>`);
+  });

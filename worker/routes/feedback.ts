@@ -1,0 +1,21 @@
+import { Hono } from "hono";
+import { feedbackSchema } from "../../shared/schemas";
+import { feedback } from "../db/schema";
+import type { AppEnv } from "../lib/context";
+import { newId } from "../lib/ids";
+import { validate } from "../lib/validate";
+
+export const feedbackRoutes = new Hono<AppEnv>().post("/feedback", validate("json", feedbackSchema), async (c) => {
+  const input = c.req.valid("json");
+  const id = newId();
+  await c.var.db.insert(feedback).values({
+    id,
+    userId: c.var.userId,
+    type: input.type,
+    subject: input.subject,
+    message: input.message,
+    email: input.email || null,
+    priority: input.priority,
+  });
+  return c.json({ id }, 201);
+});

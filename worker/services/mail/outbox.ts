@@ -1,0 +1,39 @@
+// The local mail stand-in: messages are kept in KV (newest first) for /dev/mail to show.
+import { newId } from "../../lib/ids";
+import type { MailTransport } from "./transport";
+
+const PREFIX = "dev-outbox:";
+const KEEP_SECONDS = 7 * 24 * 3600;
+// Keys sort ascending, so a descending clock in the key lists the newest message first.
+const MAX_TIME = 9_999_999_999_999;
+
+export type OutboxMessage = {
+  id: string;
+  to: string;
+  from: string;
+  subject: string;
+  text: string;
+  html: string;
+  links: string[];
+  createdAt: string;
+};
+
+export const extractLinks = (text: string) => [...new Set(text.match(/https?:\/\/[^\s<>"')]+/g) ?? [])];
+
+export function outboxTransport(kv: KVNamespace): MailTransport {
+  return {
+    async send(mail) {
+      const id = newId();
+      const message: OutboxMessage = { id, ...mail, links: extractLinks(mail.text), createdAt: new Date().toISOString() };
+      const order = String(MAX_TIME - Date.now()).padStart(13, "0");
+      await kv.put(`${PREFIX}${order}:${id}`, JSON.stringify(message), { expirationTtl: KEEP_SECONDS });
+      return { id };
+    },
+  };
+}
+
+export async function listOutbox(kv: KVNamespace, limit = 50): Promise<OutboxMessage[]> {
+  const { keys } = await kv.list({ prefix: PREFIX, limit });
+  const values = await Promise.all(keys.map((k) => kv.get<OutboxMessage>(k.name, "json")));
+  return values.filter((v): v is OutboxMessage => v !== null);
+}

@@ -1,0 +1,37 @@
+// Every email the app sends: a queue message names a template and its data; the consumer renders it.
+import { PRODUCT_NAME } from "../../../shared/constants";
+
+export type EmailJob = { dedupeKey: string; to: string } & { template: "login-link"; data: { url: string } };
+
+export type Rendered = { subject: string; text: string; html: string };
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+
+function layout(title: string, bodyHtml: string): string {
+  return `<!doctype html><html><body style="margin:0;background:#f6f7fb;font-family:-apple-system,Segoe UI,Roboto,sans-serif;color:#111827">
+<table width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
+<table width="100%" style="max-width:480px;background:#fff;border-radius:12px;padding:32px" cellpadding="0" cellspacing="0">
+<tr><td style="font-weight:700;font-size:20px;padding-bottom:16px">${PRODUCT_NAME}</td></tr>
+<tr><td><h1 style="font-size:18px;margin:0 0 12px">${escapeHtml(title)}</h1>${bodyHtml}</td></tr>
+</table></td></tr></table></body></html>`;
+}
+
+const button = (url: string, label: string) =>
+  `<p style="margin:24px 0"><a href="${escapeHtml(url)}" style="background:#7c3aed;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(label)}</a></p>`;
+
+export function render(job: EmailJob): Rendered {
+  switch (job.template) {
+    case "login-link": {
+      const { url } = job.data;
+      return {
+        subject: `Your ${PRODUCT_NAME} sign-in link`,
+        text: `Sign in to ${PRODUCT_NAME} by opening this link:\n\n${url}\n\nThe link works once and expires in 15 minutes. If you did not ask for it, you can ignore this email.`,
+        html: layout(
+          "Sign in to your account",
+          `<p>Click the button to sign in. The link works once and expires in 15 minutes.</p>${button(url, "Sign in")}<p style="font-size:13px;color:#6b7280">Or paste this address into your browser:<br>${escapeHtml(url)}</p><p style="font-size:13px;color:#6b7280">If you did not ask for this email, you can ignore it.</p>`,
+        ),
+      };
+    }
+  }
+}

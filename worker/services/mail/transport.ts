@@ -1,0 +1,36 @@
+// Where outgoing mail goes. Production posts to an HTTP email API (Resend-compatible); local runs
+// keep messages in a dev outbox. Which one is configuration (MAIL_TRANSPORT), not code paths.
+import type { Bindings } from "../../lib/env";
+import { isDevelopment } from "../../lib/env";
+import { outboxTransport } from "./outbox";
+
+export type OutgoingMail = { from: string; to: string; subject: string; text: string; html: string };
+export interface MailTransport {
+  send(mail: OutgoingMail): Promise<{ id: string }>;
+}
+
+/** Resend's `POST /emails`; any provider with the same shape works by changing MAIL_API_BASE. */
+export function httpTransport(apiBase: string, apiKey: string, fetchFn: typeof fetch = fetch): MailTransport {
+  return {
+    async send(mail) {
+      const res = await fetchFn(`${apiBase.replace(/\/$/, "")}/emails`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify(mail),
+      });
+      if (!res.ok) throw new Error(`mail API answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+      const body = (await res.json()) as { id?: string };
+      return { id: body.id ?? "" };
+    },
+  };
+}
+
+export function mailTransportFor(env: Bindings): MailTransport {
+  if (env.MAIL_TRANSPORT === "outbox") {
+    // The outbox shows every message (and its sign-in links) to whoever opens /dev/mail.
+    if (!isDevelopment(env)) throw new Error("MAIL_TRANSPORT=outbox is only allowed when APP_ENV=development");
+    return outboxTransport(env.SESSIONS);
+  }
+  if (!env.MAIL_API_KEY) throw new Error("MAIL_API_KEY is not set");
+  return httpTransport(env.MAIL_API_BASE, env.MAIL_API_KEY);
+}

@@ -1,0 +1,59 @@
+// Creator accounts: found or created by a verified email, read back as the SPA's current user.
+import { eq } from "drizzle-orm";
+import type { CurrentUser } from "../../shared/schemas";
+import type { Db } from "../db/client";
+import { payoutSettings, users } from "../db/schema";
+import { newId } from "../lib/ids";
+
+export type Profile = { firstName?: string | null; lastName?: string | null };
+
+export async function findOrCreateUserByEmail(db: Db, email: string, profile: Profile = {}): Promise<string> {
+  const normalized = email.trim().toLowerCase();
+  // Insert-or-ignore then read: safe when two sign-ins for a new email race.
+  await db
+    .insert(users)
+    .values({ id: newId(), email: normalized, firstName: profile.firstName ?? null, lastName: profile.lastName ?? null })
+    .onConflictDoNothing({ target: users.email });
+  const row = await db.select({ id: users.id, firstName: users.firstName }).from(users).where(eq(users.email, normalized)).get();
+  if (!row) throw new Error("user row vanished after insert");
+  if (!row.firstName && profile.firstName) {
+    await db
+      .update(users)
+      .set({ firstName: profile.firstName, lastName: profile.lastName ?? null })
+      .where(eq(users.id, row.id));
+  }
+  return row.id;
+}
+
+export const isAdminEmail = (email: string, adminEmail: string | undefined) =>
+  !!adminEmail && email.toLowerCase() === adminEmail.trim().toLowerCase();
+
+export async function getCurrentUser(db: Db, userId: string, adminEmail: string | undefined): Promise<CurrentUser | null> {
+  const row = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      plan: users.plan,
+      payoutMethod: payoutSettings.method,
+      payoutEmail: payoutSettings.email,
+      connectDetailsSubmitted: payoutSettings.connectDetailsSubmitted,
+    })
+    .from(users)
+    .leftJoin(payoutSettings, eq(payoutSettings.userId, users.id))
+    .where(eq(users.id, userId))
+    .get();
+  if (!row) return null;
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    plan: row.plan,
+    isAdmin: isAdminEmail(row.email, adminEmail),
+    payoutEnabled: !!(row.payoutMethod && row.payoutEmail) || !!row.connectDetailsSubmitted,
+    payoutMethod: row.payoutMethod ?? null,
+    payoutEmail: row.payoutEmail ?? null,
+  };
+}
