@@ -49,4 +49,5 @@ export type CurrentUser = {
   payoutEmail: string | null;
 };
 
-export type AuthProviders = { email: true; google: boolean; github: boolean };
+/** How one can sign in here; `devOutbox` is true only on a local run, where emails land in /dev/mail. */
+export type AuthProviders = { email: true; google: boolean; github: boolean; devOutbox: boolean };

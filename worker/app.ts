@@ -8,6 +8,7 @@ import { createDb } from "./db/client";
 import type { AppEnv } from "./lib/context";
 import { adminRoutes } from "./routes/admin";
 import { authRoutes } from "./routes/auth";
+import { creatorRoutes } from "./routes/creator";
 import { devRoutes } from "./routes/dev";
 import { feedbackRoutes } from "./routes/feedback";
 import { readSession, SESSION_COOKIE } from "./services/sessions";
@@ -20,6 +21,7 @@ const api = new Hono<AppEnv>()
     await next();
   })
   .route("/", authRoutes)
+  .route("/", creatorRoutes)
   .route("/", feedbackRoutes)
   .route("/", adminRoutes);
 

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { emailLoginSchema, returnToSchema, type AuthProviders } from "../../shared/schemas";
 import { oauthAccounts } from "../db/schema";
 import { appUrl, cookieIsSecure, type AppEnv } from "../lib/context";
+import { isDevelopment } from "../lib/env";
 import { notFound, unauthorized } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { createLoginLink, redeemLoginToken } from "../services/email-login";
@@ -68,7 +69,9 @@ export const authRoutes = new Hono<AppEnv>()
     if (!user) throw unauthorized();
     return c.json(user);
   })
-  .get("/auth/providers", (c) => c.json({ email: true, ...configuredProviders(c.env) } satisfies AuthProviders))
+  .get("/auth/providers", (c) =>
+    c.json({ email: true, ...configuredProviders(c.env), devOutbox: isDevelopment(c.env) && c.env.MAIL_TRANSPORT === "outbox" } satisfies AuthProviders),
+  )
   .post("/auth/email", validate("json", emailLoginSchema), async (c) => {
     const { email, returnTo } = c.req.valid("json");
     const job = await createLoginLink(c.var.db, { email, returnTo: returnTo ?? "/", appUrl: appUrl(c.env) });

@@ -150,7 +150,7 @@ describe("/api/login and /api/logout", () => {
 
 describe("OAuth", () => {
   it("lists the configured providers", async () => {
-    expect(await (await call("/api/auth/providers")).json()).toEqual({ email: true, google: true, github: true });
+    expect(await (await call("/api/auth/providers")).json()).toEqual({ email: true, google: true, github: true, devOutbox: true });
   });
 
   async function startGithub() {

@@ -1,0 +1,73 @@
+// Builds and runs the app locally in workerd: the same steps for `npm start` and the browser tests.
+import { spawn, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export const root = fileURLToPath(new URL("..", import.meta.url));
+const bin = (name) => `${root}node_modules/.bin/${name}`;
+// Local runs never phone home.
+// node_modules/.bin first on PATH, so wrangler runs on the Node 22 the project installs.
+const env = { ...process.env, WRANGLER_SEND_METRICS: "false", PATH: `${root}node_modules/.bin:${process.env.PATH}` };
+// The built Worker's config (dist/apewall/wrangler.json) is found through this redirect.
+const BUILT_CONFIG = `${root}dist/apewall/wrangler.json`;
+
+function run(cmd, args, label) {
+  const started = Date.now();
+  const result = spawnSync(cmd, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+  if (result.status !== 0) {
+    process.stderr.write(result.stdout + result.stderr);
+    throw new Error(`${label} failed (exit ${result.status})`);
+  }
+  console.log(`  ✓ ${label} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
+  return result.stdout;
+}
+
+export function ensureDevVars() {
+  if (!existsSync(`${root}.dev.vars`)) {
+    copyFileSync(`${root}.dev.vars.example`, `${root}.dev.vars`);
+    console.log("  ✓ created .dev.vars from .dev.vars.example");
+  }
+}
+
+export function build() {
+  run(bin("vite"), ["build", "--logLevel", "warn"], "built the SPA and the Worker");
+}
+
+/** Applies migrations and the demo seed to the local D1/R2 under `persistTo`. Idempotent. */
+export function prepareData(persistTo) {
+  const common = ["--config", BUILT_CONFIG, "--persist-to", persistTo];
+  run(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", ...common], "applied D1 migrations");
+  run(bin("wrangler"), ["r2", "object", "put", "apewall-files/demo/ape-field-guide.md", "--local", "--file", "dev/demo/ape-field-guide.md", "--content-type", "text/markdown", ...common], "stored the demo file in R2");
+  run(bin("wrangler"), ["d1", "execute", "DB", "--local", "--file", "dev/seed.sql", ...common], "seeded the demo creator and items");
+}
+
+/**
+ * Starts `wrangler dev` on 127.0.0.1:`port` serving the built app, and resolves once it answers.
+ * `vars` override .dev.vars (the browser tests point APP_URL at their own port).
+ */
+export async function startServer({ port, persistTo, vars = {}, quiet = false }) {
+  const args = ["dev", "--config", BUILT_CONFIG, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--show-interactive-dev-session=false"];
+  for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
+  const child = spawn(bin("wrangler"), args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: false });
+  let output = "";
+  const collect = (chunk) => {
+    output += chunk;
+    if (!quiet) process.stdout.write(chunk);
+  };
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output}`);
+    try {
+      const res = await fetch(`${url}/api/auth/providers`);
+      if (res.ok) return { child, url, output: () => output };
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill();
+  throw new Error(`wrangler dev did not answer on ${url} within 60s:\n${output}`);
+}

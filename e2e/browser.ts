@@ -1,0 +1,65 @@
+// Chromium for the browser tests: Debian's /usr/bin/chromium (CHROMIUM_PATH overrides) via playwright-core.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { inject } from "vitest";
+
+export const baseUrl = () => inject("baseUrl");
+export const ARTIFACTS = join(import.meta.dirname, ".artifacts");
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+    // playwright-core gives each launch a fresh, empty profile directory of its own.
+  });
+}
+
+export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+type Mail = { to: string; subject: string; links: string[] };
+
+/** Waits for a mail to `to` in the dev outbox (newer than `seen` of them) and returns its first link. */
+export async function mailedLink(to: string, seen = 0): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const mails = (await (await fetch(`${baseUrl()}/dev/mail.json`)).json()) as Mail[];
+    const mine = mails.filter((m) => m.to === to);
+    if (mine.length > seen) return mine[0].links[0];
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no mail to ${to} within 15s`);
+}
+
+export async function mailCount(to: string): Promise<number> {
+  const mails = (await (await fetch(`${baseUrl()}/dev/mail.json`)).json()) as Mail[];
+  return mails.filter((m) => m.to === to).length;
+}
+
+/** Signs `page`'s context in as `email` through the real emailed-link flow. */
+export async function signIn(page: Page, email: string): Promise<void> {
+  const seen = await mailCount(email);
+  const res = await page.request.post("/api/auth/email", { data: { email } });
+  if (res.status() !== 202) throw new Error(`sign-in request failed: ${res.status()}`);
+  await page.goto(await mailedLink(email, seen));
+}
+
+export function screenshotPath(name: string): string {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return join(ARTIFACTS, `${name}.png`);
+}
+
+export const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;

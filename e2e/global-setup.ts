@@ -1,0 +1,38 @@
+// Browser tests run against the app as `npm start` serves it: built, migrated, seeded, on workerd,
+// with its own fresh local state and port so a running `npm start` is left alone.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+// Plain ESM helper shared with `npm start`.
+import { build, prepareData, startServer } from "../dev/local-app.mjs";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const state = mkdtempSync(join(tmpdir(), "apewall-e2e-"));
+  const port = 8900 + Math.floor(Math.random() * 90);
+  build();
+  prepareData(state);
+  const server = await startServer({
+    port,
+    persistTo: state,
+    quiet: true,
+    vars: {
+      APP_ENV: "development",
+      MAIL_TRANSPORT: "outbox",
+      APP_URL: `http://127.0.0.1:${port}`,
+      ADMIN_EMAIL: "admin@apewall.test",
+    },
+  });
+  project.provide("baseUrl", server.url);
+  return async () => {
+    server.child.kill("SIGTERM");
+    await new Promise((r) => server.child.once("exit", r));
+    rmSync(state, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,25 @@
+// Response shapes the SPA reads (spec §3). Money leaves the API in dollars, as the spec's screens use it.
+export type EarningsStats = {
+  availableBalance: number;
+  totalEarnings: number;
+  pendingPayouts: number;
+  contentCount: number;
+  totalUnlocks: number;
+};
+
+export type Sale = {
+  id: string;
+  buyerEmail: string | null;
+  productName: string;
+  amount: number;
+  createdAt: string | null;
+  status: string;
+};
+
+export type AdminPayoutSummary = {
+  totalRevenue: number;
+  platformCommission: number;
+  totalPayouts: number;
+  creatorCount: number;
+  pendingPayouts: number;
+};

@@ -1,0 +1,70 @@
+import { useQuery } from "@tanstack/react-query";
+import { Receipt } from "lucide-react";
+import type { Sale } from "@shared/types";
+import { Spinner } from "@/components/spinner";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent } from "@/components/ui/card";
+import { queryKeys } from "@/lib/query-keys";
+import { formatUsd } from "@/lib/utils";
+import { useUnauthorizedRedirect } from "./use-unauthorized-redirect";
+
+const statusVariant = (status: string) => (status === "completed" ? "success" : status === "pending" ? "warning" : "destructive");
+
+/** Spec §6: the sales call is made only while the sales tab is shown (this component mounts then). */
+export function SalesTable() {
+  const { data, isLoading, error } = useQuery<Sale[]>({ queryKey: queryKeys.creatorSales });
+  useUnauthorizedRedirect(error);
+
+  if (isLoading) {
+    return (
+      <div className="flex justify-center py-16">
+        <Spinner />
+      </div>
+    );
+  }
+  if (error) {
+    return <p className="py-16 text-center text-destructive">Couldn't load your sales. {error.message}</p>;
+  }
+  const sales = [...(data ?? [])].sort((a, b) => (b.createdAt ?? "").localeCompare(a.createdAt ?? ""));
+  if (sales.length === 0) {
+    return (
+      <Card>
+        <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
+          <Receipt className="size-10 text-muted-foreground" />
+          <h3 className="text-lg font-semibold">No sales yet</h3>
+          <p className="max-w-sm text-muted-foreground">Share your paywall links: every purchase shows up here with the buyer's email.</p>
+        </CardContent>
+      </Card>
+    );
+  }
+  return (
+    <Card className="overflow-hidden py-0">
+      <div className="overflow-x-auto">
+        <table className="w-full text-sm">
+          <thead className="bg-muted/60 text-left text-muted-foreground">
+            <tr>
+              <th className="px-4 py-3 font-medium">Buyer</th>
+              <th className="px-4 py-3 font-medium">Product</th>
+              <th className="px-4 py-3 font-medium">Amount</th>
+              <th className="px-4 py-3 font-medium">Date</th>
+              <th className="px-4 py-3 font-medium">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sales.map((sale) => (
+              <tr key={sale.id} className="border-t">
+                <td className="px-4 py-3">{sale.buyerEmail || <span className="text-muted-foreground">(no email captured)</span>}</td>
+                <td className="px-4 py-3">{sale.productName}</td>
+                <td className="px-4 py-3 font-medium">{formatUsd(sale.amount)}</td>
+                <td className="px-4 py-3 text-muted-foreground">{sale.createdAt ? new Date(sale.createdAt).toLocaleDateString() : "—"}</td>
+                <td className="px-4 py-3">
+                  <Badge variant={statusVariant(sale.status)}>{sale.status}</Badge>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,118 @@
+import { Link } from "@tanstack/react-router";
+import { Check, Crown, Rocket, ShieldCheck, TrendingUp } from "lucide-react";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { AppShell } from "@/features/shell/app-shell";
+import { goToLogin, useAuth } from "@/lib/auth";
+
+const CREATOR_FEATURES = [
+  "Unlimited paywalled files, links and text",
+  "Files up to 5 GB, streamed worldwide",
+  "Fixed price or pay-what-you-want",
+  "Upsell and downsell funnels",
+  "Real-time views, conversions and earnings",
+  "Monthly payouts from $25",
+];
+
+const BLURBS = [
+  { icon: Rocket, title: "Start in seconds", text: "Drop a file, set a price and share your link. Buyers pay by card without creating an account." },
+  { icon: TrendingUp, title: "Earn more per buyer", text: "One-click upsells after checkout typically raise revenue by 30-60%." },
+  { icon: ShieldCheck, title: "Safe for buyers", text: "Permanent access links, receipts by email and a 30-day money-back guarantee." },
+];
+
+const FAQ = [
+  { q: "How much does it cost?", a: "The Creator plan is free. We keep a 20% platform fee on each sale, so you keep 80%. Pro is $99/month with zero commission." },
+  { q: "When do I get paid?", a: "Payouts are processed manually on the 21st of each month once your available balance is at least $25. Bank payouts take 2-3 days to arrive." },
+  { q: "Do buyers need an account?", a: "No. Buyers pay by card and get a permanent access link on screen and by email." },
+  { q: "Can I cancel Pro?", a: "Yes, cancel anytime. Pro comes with a 30-day money-back guarantee." },
+  { q: "What can I sell?", a: "Any digital file (images, videos, PDFs, documents and more), a private link, or text." },
+];
+
+export function PricingPage() {
+  const { isAuthenticated } = useAuth();
+  const start = isAuthenticated ? (
+    <Button className="w-full" size="lg" asChild>
+      <Link to="/">Go to Dashboard</Link>
+    </Button>
+  ) : (
+    <Button className="w-full" size="lg" onClick={goToLogin}>
+      Get Started Free
+    </Button>
+  );
+  return (
+    <AppShell>
+      <section className="mx-auto max-w-5xl px-4 py-14 text-center">
+        <h1 className="text-4xl font-extrabold tracking-tight sm:text-5xl">Simple, creator-first pricing</h1>
+        <p className="mx-auto mt-4 max-w-2xl text-lg text-muted-foreground">Free to start. Pay only when you sell.</p>
+      </section>
+      <section className="mx-auto grid max-w-4xl gap-6 px-4 md:grid-cols-2">
+        <Card className="border-primary shadow-lg">
+          <CardHeader>
+            <CardTitle className="text-xl">Creator</CardTitle>
+            <CardDescription>Everything you need to sell</CardDescription>
+            <p className="mt-4 text-4xl font-extrabold">
+              Free <span className="text-base font-medium text-muted-foreground">+ 20% platform fee</span>
+            </p>
+          </CardHeader>
+          <CardContent>
+            <ul className="space-y-2 text-sm">
+              {CREATOR_FEATURES.map((f) => (
+                <li key={f} className="flex gap-2">
+                  <Check className="size-4 shrink-0 text-emerald-600" /> {f}
+                </li>
+              ))}
+            </ul>
+          </CardContent>
+          <CardFooter>{start}</CardFooter>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle className="flex items-center gap-2 text-xl">
+              <Crown className="size-5 text-amber-500" /> Pro
+            </CardTitle>
+            <CardDescription>For creators selling every day</CardDescription>
+            <p className="mt-4 text-4xl font-extrabold">
+              $99 <span className="text-base font-medium text-muted-foreground">/month · zero commission</span>
+            </p>
+          </CardHeader>
+          <CardContent>
+            <ul className="space-y-2 text-sm">
+              {["Keep 100% of every sale", "Everything in Creator", "Cancel anytime", "30-day money-back guarantee"].map((f) => (
+                <li key={f} className="flex gap-2">
+                  <Check className="size-4 shrink-0 text-emerald-600" /> {f}
+                </li>
+              ))}
+            </ul>
+          </CardContent>
+          <CardFooter>
+            <Button className="w-full" size="lg" variant="outline" asChild>
+              <Link to="/subscribe">Upgrade to Pro</Link>
+            </Button>
+          </CardFooter>
+        </Card>
+      </section>
+      <section className="mx-auto grid max-w-5xl gap-8 px-4 py-16 md:grid-cols-3">
+        {BLURBS.map(({ icon: Icon, title, text }) => (
+          <div key={title} className="space-y-2 text-center">
+            <div className="mx-auto flex size-11 items-center justify-center rounded-xl bg-accent text-primary">
+              <Icon className="size-5" />
+            </div>
+            <h3 className="font-semibold">{title}</h3>
+            <p className="text-sm text-muted-foreground">{text}</p>
+          </div>
+        ))}
+      </section>
+      <section className="mx-auto max-w-3xl px-4 pb-20">
+        <h2 className="mb-6 text-center text-2xl font-bold">Frequently asked questions</h2>
+        <div className="space-y-3">
+          {FAQ.map(({ q, a }) => (
+            <details key={q} className="group rounded-lg border bg-card px-4 py-3">
+              <summary className="cursor-pointer list-none font-medium">{q}</summary>
+              <p className="mt-2 text-sm text-muted-foreground">{a}</p>
+            </details>
+          ))}
+        </div>
+      </section>
+    </AppShell>
+  );
+}

@@ -1,0 +1,52 @@
+import { Link } from "@tanstack/react-router";
+import { LogOut, MessageSquare, Settings, Shield, Tag } from "lucide-react";
+import type { CurrentUser } from "@shared/schemas";
+import { Logo } from "@/components/logo";
+import { Button } from "@/components/ui/button";
+import { goToLogout } from "@/lib/auth";
+
+/** The signed-in top bar: who is signed in, pricing, feedback, settings, Admin (admin only), logout. */
+export function CreatorTopBar({ user }: { user: CurrentUser }) {
+  return (
+    <header className="sticky top-0 z-40 border-b bg-background/80 backdrop-blur">
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4">
+        <Logo />
+        <nav className="flex items-center gap-0.5 sm:gap-1">
+          <span className="mr-2 hidden max-w-48 truncate text-sm text-muted-foreground md:inline" data-testid="user-name">
+            {user.firstName || user.email}
+          </span>
+          <Button variant="ghost" size="sm" asChild>
+            <Link to="/pricing" aria-label="Pricing">
+              <Tag />
+              <span className="hidden sm:inline">Pricing</span>
+            </Link>
+          </Button>
+          <Button variant="ghost" size="sm" asChild>
+            <Link to="/feedback" aria-label="Feedback">
+              <MessageSquare />
+              <span className="hidden sm:inline">Feedback</span>
+            </Link>
+          </Button>
+          <Button variant="ghost" size="sm" asChild>
+            <Link to="/settings" aria-label="Settings">
+              <Settings />
+              <span className="hidden sm:inline">Settings</span>
+            </Link>
+          </Button>
+          {user.isAdmin && (
+            <Button variant="ghost" size="sm" asChild>
+              <Link to="/admin" aria-label="Admin">
+                <Shield />
+                <span className="hidden sm:inline">Admin</span>
+              </Link>
+            </Button>
+          )}
+          <Button variant="outline" size="sm" onClick={goToLogout} aria-label="Log out">
+            <LogOut />
+            <span className="hidden sm:inline">Logout</span>
+          </Button>
+        </nav>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,33 @@
+import { Link } from "@tanstack/react-router";
+import { Logo } from "@/components/logo";
+import { Button } from "@/components/ui/button";
+import { goToLogin, useAuth } from "@/lib/auth";
+
+/** The signed-out top bar: product name, feedback, 'View Pricing' and 'Sign In'. */
+export function PublicTopBar() {
+  const { isAuthenticated } = useAuth();
+  return (
+    <header className="sticky top-0 z-40 border-b bg-background/80 backdrop-blur">
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4">
+        <Logo />
+        <nav className="flex items-center gap-1 sm:gap-2">
+          <Button variant="ghost" size="sm" asChild>
+            <Link to="/feedback">Feedback</Link>
+          </Button>
+          <Button variant="ghost" size="sm" asChild>
+            <Link to="/pricing">View Pricing</Link>
+          </Button>
+          {isAuthenticated ? (
+            <Button size="sm" asChild>
+              <Link to="/">Dashboard</Link>
+            </Button>
+          ) : (
+            <Button size="sm" onClick={goToLogin}>
+              Sign In
+            </Button>
+          )}
+        </nav>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,22 @@
+import { Link } from "@tanstack/react-router";
+import { PRODUCT_NAME } from "@shared/constants";
+
+export function SiteFooter() {
+  return (
+    <footer className="border-t bg-background">
+      <div className="mx-auto flex max-w-6xl flex-col items-center justify-between gap-2 px-4 py-6 text-sm text-muted-foreground sm:flex-row">
+        <span>
+          © {new Date().getFullYear()} {PRODUCT_NAME}. Payments by card, secured by Stripe.
+        </span>
+        <nav className="flex gap-4">
+          <Link to="/pricing" className="hover:text-foreground">
+            Pricing
+          </Link>
+          <Link to="/feedback" className="hover:text-foreground">
+            Feedback
+          </Link>
+        </nav>
+      </div>
+    </footer>
+  );
+}

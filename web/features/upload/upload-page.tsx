@@ -1,0 +1,34 @@
+import { Link } from "@tanstack/react-router";
+import { ArrowLeft } from "lucide-react";
+import { useState } from "react";
+import type { CurrentUser } from "@shared/schemas";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { CreatorTopBar } from "@/features/shell/creator-top-bar";
+import { peekPendingUpload } from "@/lib/pending-upload";
+import { RestoredIntent } from "./restored-intent";
+import { UploadSteps } from "./upload-steps";
+
+export function UploadPage({ user }: { user: CurrentUser }) {
+  const [intent] = useState(peekPendingUpload);
+  return (
+    <div className="min-h-screen bg-muted/30">
+      <CreatorTopBar user={user} />
+      <main className="mx-auto max-w-3xl space-y-6 px-4 py-8">
+        <Link to="/" className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+          <ArrowLeft className="size-4" /> Back to dashboard
+        </Link>
+        <UploadSteps current={0} />
+        {intent && <RestoredIntent intent={intent} />}
+        <Card>
+          <CardHeader>
+            <CardTitle className="text-2xl">Create a paywall</CardTitle>
+            <CardDescription>Upload a file, or paywall a link or a text, then set your price.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <p className="text-sm text-muted-foreground">The upload form arrives with the content release.</p>
+          </CardContent>
+        </Card>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,9 @@
+// Query keys, built in one place. Joined with "/" they are the GET path (spec §7), and their
+// prefixes let a mutation invalidate a whole resource.
+export const queryKeys = {
+  authUser: ["/api/auth/user"] as const,
+  authProviders: ["/api/auth/providers"] as const,
+  adminPayoutSummary: ["/api/admin/payout-summary"] as const,
+  earningsStats: ["/api/earnings/stats"] as const,
+  creatorSales: ["/api/creator/sales"] as const,
+};

@@ -1,0 +1,4 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { AdminPage } from "@/features/admin/admin-page";
+
+export const Route = createFileRoute("/admin")({ component: AdminPage });

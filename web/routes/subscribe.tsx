@@ -1,0 +1,17 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { useEffect } from "react";
+import { PageSpinner } from "@/components/spinner";
+import { UpcomingPage } from "@/features/placeholder/upcoming-page";
+import { goToLogin, useAuth } from "@/lib/auth";
+
+function SubscribeRoute() {
+  const { user, isLoading } = useAuth();
+  // Spec §2: /subscribe requires login, else goes to /api/login.
+  useEffect(() => {
+    if (!isLoading && !user) goToLogin();
+  }, [isLoading, user]);
+  if (!user) return <PageSpinner />;
+  return <UpcomingPage title="ApeWall Pro" description="Pro subscriptions ($99/month, zero commission) arrive with the subscriptions release." />;
+}
+
+export const Route = createFileRoute("/subscribe")({ component: SubscribeRoute });
