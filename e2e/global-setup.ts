@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 // Plain ESM helper shared with `npm start`.
-import { build, prepareData, startServer } from "../dev/local-app.mjs";
+import { prepareData, startServer } from "../dev/local-app.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -16,7 +16,7 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const state = mkdtempSync(join(tmpdir(), "apewall-e2e-"));
   const port = 8900 + Math.floor(Math.random() * 90);
-  build();
+  // The npm test scripts build first (the worker tests need the built SPA too).
   prepareData(state);
   const server = await startServer({
     port,

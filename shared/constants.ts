@@ -29,3 +29,15 @@ export function formatFileSize(bytes: number): string {
   const i = Math.min(units.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
   return `${parseFloat((bytes / 1024 ** i).toFixed(2))} ${units[i]}`;
 }
+
+/** Multipart uploads: every part but the last is exactly this size (R2 needs equal parts ≥ 5 MiB). */
+export const UPLOAD_PART_SIZE = 10 * 1024 * 1024;
+/** Files up to this size may travel inline in the POST /api/content form instead of a multipart upload. */
+export const MAX_INLINE_FILE_BYTES = 8 * 1024 * 1024;
+export const MAX_PREVIEW_IMAGE_BYTES = 5 * 1024 * 1024;
+export const MAX_TEXT_CONTENT_CHARS = 100_000;
+/** Card payments below $0.50 are refused by the payment provider; above this is a typo, not a price. */
+export const MIN_PRICE_CENTS = 50;
+export const MAX_PRICE_CENTS = 1_000_000;
+/** Unfinished uploads older than this are aborted by the daily sweep. */
+export const STALE_UPLOAD_MS = 24 * 60 * 60 * 1000;

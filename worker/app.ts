@@ -8,9 +8,12 @@ import { createDb } from "./db/client";
 import type { AppEnv } from "./lib/context";
 import { adminRoutes } from "./routes/admin";
 import { authRoutes } from "./routes/auth";
+import { contentRoutes } from "./routes/content";
 import { creatorRoutes } from "./routes/creator";
 import { devRoutes } from "./routes/dev";
 import { feedbackRoutes } from "./routes/feedback";
+import { paywallPageRoutes } from "./routes/paywall-page";
+import { uploadRoutes } from "./routes/uploads";
 import { readSession, SESSION_COOKIE } from "./services/sessions";
 
 const api = new Hono<AppEnv>()
@@ -22,6 +25,8 @@ const api = new Hono<AppEnv>()
   })
   .route("/", authRoutes)
   .route("/", creatorRoutes)
+  .route("/", uploadRoutes)
+  .route("/", contentRoutes)
   .route("/", feedbackRoutes)
   .route("/", adminRoutes);
 
@@ -30,7 +35,8 @@ export const app = new Hono<AppEnv>()
   // Browsers send Origin on cross-site form posts; refuse those (JSON bodies need CORS anyway).
   .use("/api/*", csrf())
   .route("/api", api)
-  .route("/dev", devRoutes);
+  .route("/dev", devRoutes)
+  .route("/", paywallPageRoutes);
 
 app.notFound((c) => c.json({ message: "Not found" }, 404));
 

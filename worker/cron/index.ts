@@ -4,18 +4,24 @@ import { lt, or, isNotNull } from "drizzle-orm";
 import { createDb } from "../db/client";
 import { loginTokens } from "../db/schema";
 import type { Bindings } from "../lib/env";
+import { purgeDeletedContentBytes } from "../services/content";
+import { abortStaleUploads } from "../services/uploads";
 
 export const MONTHLY_PAYOUT_CRON = "0 2 1 * *";
 export const DAILY_SWEEP_CRON = "30 3 * * *";
 
-export async function dailySweep(env: Bindings, now = Date.now()): Promise<{ loginTokensDeleted: number }> {
+export async function dailySweep(env: Bindings, now = Date.now()) {
   const db = createDb(env.DB);
   const day = 24 * 3600 * 1000;
   const deleted = await db
     .delete(loginTokens)
     .where(or(lt(loginTokens.expiresAt, new Date(now - day)), isNotNull(loginTokens.usedAt)))
     .returning({ h: loginTokens.tokenHash });
-  return { loginTokensDeleted: deleted.length };
+  return {
+    loginTokensDeleted: deleted.length,
+    staleUploadsAborted: await abortStaleUploads(db, env.FILES, now),
+    deletedContentPurged: await purgeDeletedContentBytes(db, env.FILES, now),
+  };
 }
 
 export async function handleScheduled(controller: ScheduledController, env: Bindings): Promise<void> {

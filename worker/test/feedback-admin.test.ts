@@ -59,6 +59,15 @@ describe("admin guard", () => {
   });
 });
 
+describe("CSRF", () => {
+  it("refuses a cross-site form post", async () => {
+    const form = new FormData();
+    form.append("type", "bug");
+    const res = await call("/api/feedback", { method: "POST", body: form, headers: { origin: "https://evil.example" } });
+    expect(res.status).toBe(403);
+  });
+});
+
 describe("unknown API paths", () => {
   it("answer 404 with a message", async () => {
     const res = await call("/api/nope");

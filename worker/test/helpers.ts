@@ -7,6 +7,8 @@ export const BASE = "http://127.0.0.1:8787";
 export function call(path: string, init: RequestInit & { cookie?: string } = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   if (init.cookie) headers.set("cookie", init.cookie);
+  // Browsers send Origin with every non-GET request; the CSRF guard expects it.
+  if (init.method && !["GET", "HEAD"].includes(init.method) && !headers.has("origin")) headers.set("origin", BASE);
   return exports.default.fetch(new Request(new URL(path, BASE), { ...init, headers, redirect: "manual" }));
 }
 
@@ -53,3 +55,20 @@ export async function signIn(email: string): Promise<string> {
 }
 
 export { env };
+
+/** A 1×1 PNG. */
+export const PNG_1X1 = Uint8Array.from(
+  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="),
+  (ch) => ch.charCodeAt(0),
+);
+
+export function contentForm(fields: Record<string, string | Blob>): FormData {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  return form;
+}
+
+export const postForm = (path: string, form: FormData, cookie?: string) => call(path, { method: "POST", body: form, cookie });
+
+/** Deterministic bytes: part `n` of a file is filled with `n`, so misplaced parts are visible. */
+export const partBytes = (size: number, fill: number) => new Uint8Array(size).fill(fill);

@@ -1,0 +1,157 @@
+// The content contract: the publish form's rules (spec §5), shared by the upload page and the Worker.
+import { z } from "zod";
+import {
+  ACCESS_TYPES,
+  CATEGORIES,
+  MAX_PRICE_CENTS,
+  MAX_TEXT_CONTENT_CHARS,
+  MAX_UPLOAD_BYTES,
+  MIN_PRICE_CENTS,
+  PRICING_MODELS,
+} from "./constants";
+
+export const CONTENT_MESSAGES = {
+  titleAndPrice: "Please fill in title and price",
+  minimumPrice: "Please set a minimum price for pay-what-you-want content",
+  file: "Please select a file to upload",
+  linkUrl: "Please provide a link URL",
+  text: "Please add the text buyers unlock",
+  priceRange: `Price must be between $${(MIN_PRICE_CENTS / 100).toFixed(2)} and $${(MAX_PRICE_CENTS / 100).toLocaleString("en-US")}`,
+} as const;
+
+/** "12.5" -> 1250; anything that is not a plain amount with at most two decimals -> NaN. */
+export function dollarsToCents(value: string | number | undefined | null): number {
+  if (value === undefined || value === null) return NaN;
+  const s = String(value).trim();
+  if (!/^\d{1,7}(\.\d{1,2})?$/.test(s)) return NaN;
+  const [whole, frac = ""] = s.split(".");
+  return Number(whole) * 100 + Number(frac.padEnd(2, "0"));
+}
+
+export const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+};
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .optional()
+    .transform((v) => (v && v.trim() ? v : undefined));
+
+/**
+ * The publish form's text fields as they arrive (strings from a form). `hasFile` says whether a
+ * file came along (inline or as a finished upload); it is not a form field.
+ */
+export const contentFormSchema = z
+  .object({
+    title: z.string().trim().max(200, "title must be at most 200 characters").default(""),
+    description: z.string().trim().max(5000, "description must be at most 5000 characters").default(""),
+    price: z.string().optional(),
+    pricingModel: z.enum(PRICING_MODELS, { error: "pricingModel must be fixed or pay_what_you_want" }).default("fixed"),
+    minimumPrice: z.string().optional(),
+    category: z.enum(CATEGORIES, { error: `category must be one of ${CATEGORIES.join(", ")}` }).default("other"),
+    accessType: z.enum(ACCESS_TYPES, { error: `accessType must be one of ${ACCESS_TYPES.join(", ")}` }).default("download"),
+    linkUrl: optionalText(2048),
+    textContent: optionalText(MAX_TEXT_CONTENT_CHARS),
+    hasFile: z.boolean().default(false),
+  })
+  .superRefine((v, ctx) => {
+    const fail = (message: string, path: string) => ctx.addIssue({ code: "custom", message, path: [path] });
+    if (!v.title || (v.pricingModel === "fixed" && !v.price?.trim())) return fail(CONTENT_MESSAGES.titleAndPrice, "title");
+    if (v.pricingModel === "pay_what_you_want" && !v.minimumPrice?.trim()) return fail(CONTENT_MESSAGES.minimumPrice, "minimumPrice");
+    const cents = dollarsToCents(v.pricingModel === "pay_what_you_want" ? v.minimumPrice : v.price);
+    if (!(cents >= MIN_PRICE_CENTS && cents <= MAX_PRICE_CENTS)) return fail(CONTENT_MESSAGES.priceRange, "price");
+    if (v.accessType === "link") {
+      if (!v.linkUrl) return fail(CONTENT_MESSAGES.linkUrl, "linkUrl");
+      if (!isHttpUrl(v.linkUrl)) return fail("Link URL must start with http:// or https://", "linkUrl");
+      return;
+    }
+    if (v.accessType === "view" && v.textContent) return;
+    if (!v.hasFile) return fail(CONTENT_MESSAGES.file, "file");
+  })
+  .transform((v) => {
+    // Spec §5: for pay-what-you-want the price equals the minimum.
+    const minimumPriceCents = v.pricingModel === "pay_what_you_want" ? dollarsToCents(v.minimumPrice) : null;
+    return {
+      title: v.title,
+      description: v.description,
+      pricingModel: v.pricingModel,
+      priceCents: minimumPriceCents ?? dollarsToCents(v.price),
+      minimumPriceCents,
+      category: v.category,
+      accessType: v.accessType,
+      linkUrl: v.accessType === "link" ? v.linkUrl : undefined,
+      textContent: v.accessType === "view" ? v.textContent : undefined,
+    };
+  });
+export type ContentFormInput = z.input<typeof contentFormSchema>;
+export type ContentFormValues = z.output<typeof contentFormSchema>;
+
+export const createUploadSchema = z.object({
+  fileName: z.string().trim().min(1, "fileName is required").max(255, "fileName must be at most 255 characters"),
+  size: z
+    .number({ error: "size must be a number of bytes" })
+    .int("size must be a whole number of bytes")
+    .positive("size must be more than 0 bytes")
+    .max(MAX_UPLOAD_BYTES, "File is larger than the 5 GB limit"),
+  contentType: z
+    .string()
+    .max(255)
+    .regex(/^[\w.+-]+\/[\w.+-]+$|^$/, "contentType must be a MIME type")
+    .default(""),
+});
+export type CreateUploadInput = z.input<typeof createUploadSchema>;
+
+/** What the Worker says about an upload, so a browser can resume it. */
+export type UploadState = {
+  id: string;
+  fileName: string;
+  size: number;
+  partSize: number;
+  partCount: number;
+  status: "uploading" | "completed" | "aborted";
+  uploadedParts: number[];
+};
+
+/** A content item as its creator sees it (GET /api/content). Money in dollars, as the screens use it. */
+export type CreatorContent = {
+  id: string;
+  title: string;
+  description: string;
+  price: number;
+  pricingModel: "fixed" | "pay_what_you_want";
+  minimumPrice: number | null;
+  category: string;
+  accessType: (typeof ACCESS_TYPES)[number];
+  fileName: string | null;
+  fileSize: number | null;
+  previewImage: string | null;
+  linkUrl: string | null;
+  textContent: string | null;
+  createdAt: string;
+  unlockCount: number;
+  totalEarnings: number;
+};
+
+/** What anyone may see before paying (GET /api/content/{id}): never the file, link or text. */
+export type PublicContent = {
+  id: string;
+  title: string;
+  description: string;
+  price: number;
+  pricingModel: "fixed" | "pay_what_you_want";
+  minimumPrice: number | null;
+  category: string;
+  accessType: (typeof ACCESS_TYPES)[number];
+  fileName: string | null;
+  fileSize: number | null;
+  previewImage: string | null;
+  createdAt: string;
+  user: { firstName: string | null };
+};

@@ -1,0 +1,116 @@
+// Content: publish (multipart form), the creator's list, the public detail, delete, preview image.
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { z } from "zod";
+import { MAX_INLINE_FILE_BYTES, MAX_PREVIEW_IMAGE_BYTES, MAX_TEXT_CONTENT_CHARS } from "../../shared/constants";
+import { contentFormSchema } from "../../shared/content";
+import { requireUser, type AppEnv } from "../lib/context";
+import { ApiError, describeZodError, notFound } from "../lib/errors";
+import { decodeDataUrl, sniffImageType } from "../lib/images";
+import { validate } from "../lib/validate";
+import { createContent, deleteContent, listCreatorContent, previewImage, publicContent, recordView, type FileSource, type PreviewImage } from "../services/content";
+
+const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid content id") });
+// Inline file + preview + text + form overhead. Bigger files go through /api/uploads.
+const MAX_FORM_BYTES = MAX_INLINE_FILE_BYTES + MAX_PREVIEW_IMAGE_BYTES + MAX_TEXT_CONTENT_CHARS * 4 + 64 * 1024;
+
+const field = (form: FormData, name: string) => {
+  const v = form.get(name);
+  return typeof v === "string" ? v : undefined;
+};
+
+async function readPreview(value: File | string | null): Promise<PreviewImage> {
+  if (value === null || value === "") return null;
+  const bytes = typeof value === "string" ? decodeDataUrl(value) : new Uint8Array(await value.arrayBuffer());
+  if (!bytes || bytes.length === 0) {
+    if (typeof value !== "string" && value.size === 0) return null;
+    throw new ApiError(400, "Preview image must be a PNG, JPEG, GIF or WebP image");
+  }
+  if (bytes.length > MAX_PREVIEW_IMAGE_BYTES) throw new ApiError(400, "Preview image must be at most 5 MB");
+  const type = sniffImageType(bytes);
+  if (!type) throw new ApiError(400, "Preview image must be a PNG, JPEG, GIF or WebP image");
+  return { bytes, type };
+}
+
+export const contentRoutes = new Hono<AppEnv>()
+  .post(
+    "/content",
+    requireUser,
+    bodyLimit({
+      maxSize: MAX_FORM_BYTES,
+      onError: () => {
+        throw new ApiError(413, "The form is too large: send files over 8 MB as an upload");
+      },
+    }),
+    async (c) => {
+      let form: FormData;
+      try {
+        form = await c.req.formData();
+      } catch {
+        throw new ApiError(400, "Expected a multipart form");
+      }
+      const file = form.get("file");
+      const uploadId = field(form, "uploadId");
+      if (uploadId !== undefined && !/^[A-Za-z0-9]{1,32}$/.test(uploadId)) throw new ApiError(400, "invalid uploadId");
+      const hasInlineFile = file instanceof File && file.size > 0;
+      if (hasInlineFile && uploadId) throw new ApiError(400, "Send either a file or an uploadId, not both");
+      if (hasInlineFile && file.size > MAX_INLINE_FILE_BYTES) throw new ApiError(413, "Files over 8 MB must be sent as an upload");
+
+      const parsed = contentFormSchema.safeParse({
+        title: field(form, "title"),
+        description: field(form, "description"),
+        price: field(form, "price"),
+        pricingModel: field(form, "pricingModel") || undefined,
+        minimumPrice: field(form, "minimumPrice"),
+        category: field(form, "category") || undefined,
+        accessType: field(form, "accessType") || undefined,
+        linkUrl: field(form, "linkUrl"),
+        textContent: field(form, "textContent"),
+        hasFile: hasInlineFile || !!uploadId,
+      });
+      if (!parsed.success) throw new ApiError(400, describeZodError(parsed.error).replace(/^\w+: /, ""));
+      const values = parsed.data;
+      // A link or a text item carries no file, even if one was sent along.
+      const keepsFile = values.accessType !== "link" && !(values.accessType === "view" && values.textContent);
+      const source: FileSource = !keepsFile
+        ? { kind: "none" }
+        : uploadId
+          ? { kind: "upload", uploadId }
+          : hasInlineFile
+            ? { kind: "inline", file: file as File }
+            : { kind: "none" };
+      const preview = await readPreview(form.get("previewImage"));
+      const created = await createContent(c.var.db, c.env.FILES, c.var.userId!, values, source, preview);
+      return c.json(created, 201);
+    },
+  )
+  .get("/content", requireUser, async (c) => c.json(await listCreatorContent(c.var.db, c.var.userId!)))
+  .get("/content/:id", validate("param", idParam), async (c) => {
+    const item = await publicContent(c.var.db, c.req.valid("param").id);
+    if (!item) throw notFound("Content Not Found");
+    const { creatorId, ...visible } = item;
+    if (c.req.query("preview") !== "1" && creatorId !== c.var.userId) c.executionCtx.waitUntil(recordView(c.var.db, item.id));
+    return c.json(visible);
+  })
+  .delete("/content/:id", requireUser, validate("param", idParam), async (c) => {
+    await deleteContent(c.var.db, c.var.userId!, c.req.valid("param").id);
+    return c.body(null, 204);
+  })
+  .get("/content/:id/preview-image", validate("param", idParam), async (c) => {
+    const object = await previewImage(c.var.db, c.env.FILES, c.req.valid("param").id);
+    if (!object) throw notFound("No preview image");
+    const etag = object.httpEtag;
+    const headers = {
+      "content-type": object.httpMetadata?.contentType ?? "application/octet-stream",
+      "cache-control": "public, max-age=86400, stale-while-revalidate=604800",
+      etag,
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "default-src 'none'; sandbox",
+      "cross-origin-resource-policy": "cross-origin",
+    };
+    if (c.req.header("if-none-match") === etag) {
+      object.body.cancel();
+      return c.body(null, 304, headers);
+    }
+    return c.body(object.body, 200, { ...headers, "content-length": String(object.size) });
+  });

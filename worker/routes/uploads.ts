@@ -1,0 +1,34 @@
+// Multipart uploads of a creator's file to R2: create, send parts (any order, any retries), read
+// back what arrived (to resume), complete or abort.
+import { Hono } from "hono";
+import { z } from "zod";
+import { createUploadSchema } from "../../shared/content";
+import { requireUser, type AppEnv } from "../lib/context";
+import { validate } from "../lib/validate";
+import { abortUpload, completeUpload, createUpload, ownUpload, uploadPart, uploadState } from "../services/uploads";
+
+const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid upload id") });
+const partParam = idParam.extend({
+  partNumber: z.string().regex(/^\d{1,6}$/, "partNumber must be a positive whole number").transform(Number),
+});
+
+export const uploadRoutes = new Hono<AppEnv>()
+  .use("/uploads/*", requireUser)
+  .use("/uploads", requireUser)
+  .post("/uploads", validate("json", createUploadSchema), async (c) =>
+    c.json(await createUpload(c.var.db, c.env.FILES, c.var.userId!, c.req.valid("json")), 201),
+  )
+  .get("/uploads/:id", validate("param", idParam), async (c) => c.json(await uploadState(c.var.db, c.var.userId!, c.req.valid("param").id)))
+  .put("/uploads/:id/parts/:partNumber", validate("param", partParam), async (c) => {
+    const { id, partNumber } = c.req.valid("param");
+    const length = Number(c.req.header("content-length") ?? NaN);
+    return c.json(await uploadPart(c.var.db, c.env.FILES, c.var.userId!, id, partNumber, length, c.req.raw.body));
+  })
+  .post("/uploads/:id/complete", validate("param", idParam), async (c) =>
+    c.json(await completeUpload(c.var.db, c.env.FILES, c.var.userId!, c.req.valid("param").id)),
+  )
+  .delete("/uploads/:id", validate("param", idParam), async (c) => {
+    const row = await ownUpload(c.var.db, c.var.userId!, c.req.valid("param").id);
+    await abortUpload(c.var.db, c.env.FILES, row);
+    return c.body(null, 204);
+  });

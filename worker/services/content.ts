@@ -1,0 +1,184 @@
+// Creators' content: publishing (with its file and preview image in R2), the creator's list, the
+// public detail a buyer sees before paying, soft deletion, and per-day view counts.
+import { and, desc, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import type { ContentFormValues, CreatorContent, PublicContent } from "../../shared/content";
+import type { Db } from "../db/client";
+import { content, contentViewsDaily, uploads, users } from "../db/schema";
+import { ApiError, notFound } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { ownUpload } from "./uploads";
+
+type ContentRow = typeof content.$inferSelect;
+
+export type FileSource =
+  | { kind: "inline"; file: File }
+  | { kind: "upload"; uploadId: string }
+  | { kind: "none" };
+export type PreviewImage = { bytes: Uint8Array; type: string } | null;
+
+const previewUrl = (row: Pick<ContentRow, "id" | "previewImageKey">) =>
+  row.previewImageKey ? `/api/content/${row.id}/preview-image` : null;
+
+export async function createContent(
+  db: Db,
+  bucket: R2Bucket,
+  userId: string,
+  values: ContentFormValues,
+  source: FileSource,
+  preview: PreviewImage,
+): Promise<CreatorContent> {
+  const id = newId(12);
+  let file: { key: string; name: string; size: number; type: string } | null = null;
+
+  if (source.kind === "upload") {
+    const upload = await ownUpload(db, userId, source.uploadId);
+    if (upload.status !== "completed") throw new ApiError(409, "The file upload has not finished yet");
+    const taken = await db.select({ id: content.id }).from(content).where(eq(content.fileKey, upload.objectKey)).get();
+    if (taken) throw new ApiError(409, "This upload is already published");
+    file = { key: upload.objectKey, name: upload.fileName, size: upload.sizeBytes, type: upload.contentType };
+  } else if (source.kind === "inline") {
+    const key = `files/${userId}/${id}`;
+    const type = source.file.type || "application/octet-stream";
+    await bucket.put(key, source.file, { httpMetadata: { contentType: type } });
+    file = { key, name: source.file.name || "file", size: source.file.size, type };
+  }
+
+  let previewKey: string | null = null;
+  if (preview) {
+    previewKey = `previews/${id}`;
+    await bucket.put(previewKey, preview.bytes, { httpMetadata: { contentType: preview.type } });
+  }
+
+  await db.insert(content).values({
+    id,
+    userId,
+    title: values.title,
+    description: values.description,
+    priceCents: values.priceCents,
+    pricingModel: values.pricingModel,
+    minimumPriceCents: values.minimumPriceCents,
+    category: values.category,
+    accessType: values.accessType,
+    fileKey: file?.key ?? null,
+    fileName: file?.name ?? null,
+    fileSize: file?.size ?? null,
+    fileContentType: file?.type ?? null,
+    previewImageKey: previewKey,
+    previewImageType: preview?.type ?? null,
+    linkUrl: values.linkUrl ?? null,
+    textContent: values.textContent ?? null,
+  });
+  const created = (await listCreatorContent(db, userId, id))[0];
+  if (!created) throw new Error("content vanished after insert");
+  return created;
+}
+
+/** The creator's own items (or one of them), newest first, with unlocks and earnings. */
+export async function listCreatorContent(db: Db, userId: string, onlyId?: string): Promise<CreatorContent[]> {
+  // Correlated subqueries name their tables explicitly: drizzle renders bare column names here.
+  const unlocks = sql<number>`(select count(*) from purchases p where p.content_id = "content"."id" and p.status = 'paid')`;
+  const earnings = sql<number>`(select coalesce(sum(l.amount_cents), 0) from ledger_entries l
+    join purchases p on p.id = l.purchase_id
+    where p.content_id = "content"."id" and l.account = 'creator' and l.kind in ('sale', 'refund', 'dispute'))`;
+  const rows = await db
+    .select({ row: content, unlocks, earnings })
+    .from(content)
+    .where(and(eq(content.userId, userId), isNull(content.deletedAt), eq(content.isUpsell, false), onlyId ? eq(content.id, onlyId) : undefined))
+    .orderBy(desc(content.createdAt));
+  return rows.map(({ row, unlocks, earnings }) => ({
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    price: row.priceCents / 100,
+    pricingModel: row.pricingModel,
+    minimumPrice: row.minimumPriceCents === null ? null : row.minimumPriceCents / 100,
+    category: row.category,
+    accessType: row.accessType,
+    fileName: row.fileName,
+    fileSize: row.fileSize,
+    previewImage: previewUrl(row),
+    linkUrl: row.linkUrl,
+    textContent: row.textContent,
+    createdAt: row.createdAt.toISOString(),
+    unlockCount: Number(unlocks),
+    totalEarnings: Number(earnings) / 100,
+  }));
+}
+
+/** What anyone may see before paying. Deleted items are gone from here. */
+export async function publicContent(db: Db, id: string): Promise<(PublicContent & { creatorId: string }) | null> {
+  if (!/^[A-Za-z0-9]{1,32}$/.test(id)) return null;
+  const found = await db
+    .select({ row: content, firstName: users.firstName })
+    .from(content)
+    .innerJoin(users, eq(users.id, content.userId))
+    .where(and(eq(content.id, id), isNull(content.deletedAt)))
+    .get();
+  if (!found) return null;
+  const { row } = found;
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    price: row.priceCents / 100,
+    pricingModel: row.pricingModel,
+    minimumPrice: row.minimumPriceCents === null ? null : row.minimumPriceCents / 100,
+    category: row.category,
+    accessType: row.accessType,
+    fileName: row.fileName,
+    fileSize: row.fileSize,
+    previewImage: previewUrl(row),
+    createdAt: row.createdAt.toISOString(),
+    user: { firstName: found.firstName },
+    creatorId: row.userId,
+  };
+}
+
+/** Soft delete by the owner. Bytes stay for buyers; the daily sweep removes them once nobody needs them. */
+export async function deleteContent(db: Db, userId: string, id: string): Promise<void> {
+  const deleted = await db
+    .update(content)
+    .set({ deletedAt: new Date() })
+    .where(and(eq(content.id, id), eq(content.userId, userId), isNull(content.deletedAt)))
+    .returning({ id: content.id });
+  if (deleted.length === 0) throw notFound("Content not found");
+}
+
+export async function previewImage(db: Db, bucket: R2Bucket, id: string): Promise<R2ObjectBody | null> {
+  const row = await db.select({ key: content.previewImageKey }).from(content).where(eq(content.id, id)).get();
+  if (!row?.key) return null;
+  return bucket.get(row.key);
+}
+
+export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export async function recordView(db: Db, contentId: string, now = Date.now()): Promise<void> {
+  await db
+    .insert(contentViewsDaily)
+    .values({ contentId, day: utcDay(now), views: 1 })
+    .onConflictDoUpdate({ target: [contentViewsDaily.contentId, contentViewsDaily.day], set: { views: sql`${contentViewsDaily.views} + 1` } });
+}
+
+/** Removes the bytes of items deleted over a day ago that no buyer holds and no checkout is paying for. */
+export async function purgeDeletedContentBytes(db: Db, bucket: R2Bucket, now = Date.now()): Promise<number> {
+  const day = 24 * 3600 * 1000;
+  const candidates = await db
+    .select({ id: content.id, fileKey: content.fileKey, previewKey: content.previewImageKey })
+    .from(content)
+    .where(
+      and(
+        lt(content.deletedAt, new Date(now - day)),
+        sql`(${content.fileKey} is not null or ${content.previewImageKey} is not null)`,
+        sql`not exists (select 1 from purchases p where p.content_id = "content"."id"
+          and (p.status in ('paid', 'disputed') or (p.status = 'pending' and p.created_at > ${now - day})))`,
+      ),
+    )
+    .limit(200);
+  for (const c of candidates) {
+    const keys = [c.fileKey, c.previewKey].filter((k): k is string => !!k);
+    if (keys.length) await bucket.delete(keys);
+    await db.update(content).set({ fileKey: null, previewImageKey: null }).where(eq(content.id, c.id));
+    if (c.fileKey) await db.delete(uploads).where(and(eq(uploads.objectKey, c.fileKey), isNotNull(uploads.completedAt)));
+  }
+  return candidates.length;
+}
