@@ -6,4 +6,6 @@ export const queryKeys = {
   adminPayoutSummary: ["/api/admin/payout-summary"] as const,
   earningsStats: ["/api/earnings/stats"] as const,
   creatorSales: ["/api/creator/sales"] as const,
+  contentList: ["/api/content"] as const,
+  contentDetail: (id: string) => ["/api/content", id] as const,
 };

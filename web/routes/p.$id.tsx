@@ -1,6 +1,11 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { UpcomingPage } from "@/features/placeholder/upcoming-page";
+import { PaywallPage } from "@/features/paywall/paywall-page";
 
 export const Route = createFileRoute("/p/$id")({
-  component: () => <UpcomingPage title="Paywall" description="Paywall pages arrive with the content release." />,
+  validateSearch: (search: Record<string, unknown>) => ({ preview: search.preview === 1 || search.preview === "1" ? 1 : undefined }),
+  component: function PaywallRoute() {
+    const { id } = Route.useParams();
+    const { preview } = Route.useSearch();
+    return <PaywallPage id={id} preview={preview === 1} />;
+  },
 });

@@ -5,8 +5,8 @@ import type { CurrentUser } from "@shared/schemas";
 import { Button } from "@/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { CreatorTopBar } from "@/features/shell/creator-top-bar";
+import { ContentList } from "@/features/content/content-list";
 import { peekPendingUpload } from "@/lib/pending-upload";
-import { ContentTab } from "./content-tab";
 import { PayoutBanner } from "./payout-banner";
 import { SalesTable } from "./sales-table";
 import { StatCards } from "./stat-cards";
@@ -43,7 +43,7 @@ export function DashboardPage({ user }: { user: CurrentUser }) {
             <TabsTrigger value="sales">Sales & Buyers</TabsTrigger>
           </TabsList>
           <TabsContent value="content" className="mt-4">
-            <ContentTab />
+            <ContentList />
           </TabsContent>
           <TabsContent value="sales" className="mt-4">
             {tab === "sales" && <SalesTable />}

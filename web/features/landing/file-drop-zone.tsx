@@ -13,9 +13,11 @@ type Props = {
   onSubmit: () => void;
   maxSize?: number;
   accept?: string;
+  /** The upload form has its own Publish button. */
+  hideSubmit?: boolean;
 };
 
-export function FileDropZone({ selected, onSelect, onClear, onSubmit, maxSize = MAX_UPLOAD_BYTES, accept }: Props) {
+export function FileDropZone({ selected, onSelect, onClear, onSubmit, maxSize = MAX_UPLOAD_BYTES, accept, hideSubmit }: Props) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
 
@@ -94,9 +96,11 @@ export function FileDropZone({ selected, onSelect, onClear, onSubmit, maxSize = 
         </div>
       )}
 
-      <Button variant="brand" size="lg" className="w-full text-base" onClick={selected ? onSubmit : () => inputRef.current?.click()}>
-        {selected ? `Upload ${selected.name}` : "Ape It"}
-      </Button>
+      {!hideSubmit && (
+        <Button variant="brand" size="lg" className="w-full text-base" onClick={selected ? onSubmit : () => inputRef.current?.click()}>
+          {selected ? `Upload ${selected.name}` : "Ape It"}
+        </Button>
+      )}
     </div>
   );
 }

@@ -6,10 +6,12 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { CreatorTopBar } from "@/features/shell/creator-top-bar";
 import { peekPendingUpload } from "@/lib/pending-upload";
 import { RestoredIntent } from "./restored-intent";
+import { UploadForm } from "./upload-form";
 import { UploadSteps } from "./upload-steps";
 
 export function UploadPage({ user }: { user: CurrentUser }) {
   const [intent] = useState(peekPendingUpload);
+  const [step, setStep] = useState(0);
   return (
     <div className="min-h-screen bg-muted/30">
       <CreatorTopBar user={user} />
@@ -17,15 +19,15 @@ export function UploadPage({ user }: { user: CurrentUser }) {
         <Link to="/" className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
           <ArrowLeft className="size-4" /> Back to dashboard
         </Link>
-        <UploadSteps current={0} />
+        <UploadSteps current={step} />
         {intent && <RestoredIntent intent={intent} />}
         <Card>
           <CardHeader>
             <CardTitle className="text-2xl">Create a paywall</CardTitle>
-            <CardDescription>Upload a file, or paywall a link or a text, then set your price.</CardDescription>
+            <CardDescription>Upload a file (up to 5 GB), or paywall a link or a text, then set your price.</CardDescription>
           </CardHeader>
           <CardContent>
-            <p className="text-sm text-muted-foreground">The upload form arrives with the content release.</p>
+            <UploadForm intent={intent} onStepChange={setStep} />
           </CardContent>
         </Card>
       </main>

@@ -1,0 +1,180 @@
+// The public paywall (spec §2): what the buyer gets, the price or a pay-what-you-want amount, and
+// 'Unlock'. This route is its own small chunk: it never loads the creator app.
+import { Eye, FileText, Link2, Lock, PlayCircle, SearchX, ShieldCheck, Type } from "lucide-react";
+import { useState, type FormEvent } from "react";
+import { formatFileSize } from "@shared/constants";
+import type { PublicContent } from "@shared/content";
+import { LogoMark } from "@/components/logo";
+import { Spinner } from "@/components/spinner";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { toast } from "@/hooks/use-toast";
+import { formatUsd } from "@/lib/utils";
+import { usePaywallContent } from "./paywall-data";
+
+const ACCESS = {
+  download: { icon: FileText, label: "Instant download" },
+  view: { icon: Type, label: "View online" },
+  stream: { icon: PlayCircle, label: "Stream online" },
+  link: { icon: Link2, label: "Private link" },
+} as const;
+
+function Shell({ children }: { children: React.ReactNode }) {
+  return (
+    <div className="flex min-h-screen flex-col bg-muted/40">
+      <header className="border-b bg-background">
+        <div className="mx-auto flex h-14 max-w-4xl items-center px-4">
+          <a href="/" className="flex items-center gap-2 font-bold">
+            <LogoMark className="size-7" /> ApeWall
+          </a>
+        </div>
+      </header>
+      <main className="flex-1">{children}</main>
+      <footer className="py-6 text-center text-xs text-muted-foreground">
+        Secure card payment · No account needed · Powered by ApeWall
+      </footer>
+    </div>
+  );
+}
+
+export function ContentNotFound() {
+  return (
+    <Shell>
+      <div className="mx-auto flex max-w-md flex-col items-center gap-3 px-4 py-24 text-center">
+        <SearchX className="size-12 text-muted-foreground" />
+        <h1 className="text-2xl font-bold">Content Not Found</h1>
+        <p className="text-muted-foreground">This content may have been removed or doesn't exist.</p>
+        <Button variant="outline" asChild>
+          <a href="/">Go to ApeWall</a>
+        </Button>
+      </div>
+    </Shell>
+  );
+}
+
+/** The amount to charge in dollars, or an error message (spec §5 'Paywall tip'). */
+export function chosenAmount(item: PublicContent, input: string): { amount: number } | { error: { title: string; description: string } } {
+  if (item.pricingModel !== "pay_what_you_want") return { amount: item.price };
+  const min = item.minimumPrice ?? item.price;
+  if (!input.trim()) return { amount: min };
+  const amount = Number(input);
+  if (!Number.isFinite(amount) || amount < min) return { error: { title: "Amount too low", description: `Minimum amount is $${min.toFixed(2)}` } };
+  return { amount: Math.round(amount * 100) / 100 };
+}
+
+function PaywallCard({ item, preview, onUnlock }: { item: PublicContent; preview: boolean; onUnlock: (amount: number) => Promise<void> | void }) {
+  const [tip, setTip] = useState("");
+  const [busy, setBusy] = useState(false);
+  const access = ACCESS[item.accessType];
+  const pwyw = item.pricingModel === "pay_what_you_want";
+  const min = item.minimumPrice ?? item.price;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const choice = chosenAmount(item, tip);
+    if ("error" in choice) return toast({ ...choice.error, variant: "destructive" });
+    setBusy(true);
+    try {
+      await onUnlock(choice.amount);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-8 sm:py-12">
+      {preview && (
+        <div className="mb-4 flex items-center gap-2 rounded-lg border border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900">
+          <Eye className="size-4" /> Preview: this is what buyers see.
+        </div>
+      )}
+      <div className="grid overflow-hidden rounded-2xl border bg-card shadow-xl md:grid-cols-2">
+        <div className="relative aspect-[4/3] bg-brand-gradient md:aspect-auto">
+          {item.previewImage ? (
+            <img src={item.previewImage} alt={item.title} className="absolute inset-0 size-full object-cover" />
+          ) : (
+            <div className="absolute inset-0 flex items-center justify-center text-white/90">
+              <access.icon className="size-20" />
+            </div>
+          )}
+          <div className="absolute top-3 left-3 flex items-center gap-1.5 rounded-full bg-black/60 px-3 py-1 text-xs font-medium text-white backdrop-blur">
+            <Lock className="size-3.5" /> Locked
+          </div>
+        </div>
+        <div className="flex flex-col gap-5 p-6 sm:p-8">
+          <div className="space-y-2">
+            <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{item.title}</h1>
+            <p className="text-sm text-muted-foreground">by {item.user.firstName || "an ApeWall creator"}</p>
+          </div>
+          {item.description && <p className="whitespace-pre-line text-muted-foreground">{item.description}</p>}
+          <div className="flex flex-wrap gap-2 text-sm">
+            <span className="inline-flex items-center gap-1.5 rounded-full bg-accent px-3 py-1 text-accent-foreground">
+              <access.icon className="size-4" /> {access.label}
+            </span>
+            {item.fileName && (
+              <span className="inline-flex items-center gap-1.5 rounded-full bg-muted px-3 py-1 text-muted-foreground">
+                {item.fileName}
+                {item.fileSize !== null && ` · ${formatFileSize(item.fileSize)}`}
+              </span>
+            )}
+          </div>
+          <form onSubmit={submit} className="mt-auto space-y-3" noValidate>
+            {pwyw ? (
+              <div className="space-y-2">
+                <label htmlFor="tip" className="text-sm font-medium">
+                  Name your price
+                </label>
+                <div className="relative">
+                  <span className="absolute top-1/2 left-3 -translate-y-1/2 text-muted-foreground">$</span>
+                  <Input
+                    id="tip"
+                    type="number"
+                    inputMode="decimal"
+                    step="0.01"
+                    min={min}
+                    placeholder={min.toFixed(2)}
+                    value={tip}
+                    onChange={(e) => setTip(e.target.value)}
+                    className="h-11 pl-7 text-lg"
+                  />
+                </div>
+                <p className="text-xs text-muted-foreground">Minimum {formatUsd(min)}. Pay more to support the creator.</p>
+              </div>
+            ) : (
+              <p className="text-3xl font-extrabold" data-testid="paywall-price">
+                {formatUsd(item.price)}
+              </p>
+            )}
+            <Button type="submit" variant="brand" size="lg" className="h-12 w-full text-base" disabled={busy}>
+              {busy ? <Spinner className="size-5 text-white" /> : <Lock />}
+              Unlock
+            </Button>
+            <p className="flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
+              <ShieldCheck className="size-3.5" /> Pay by card · permanent access · receipt by email
+            </p>
+          </form>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function PaywallPage({ id, preview }: { id: string; preview: boolean }) {
+  const { data, isLoading, error } = usePaywallContent(id, preview);
+  if (isLoading) {
+    return (
+      <div className="flex min-h-screen items-center justify-center">
+        <Spinner />
+      </div>
+    );
+  }
+  if (error || !data) return <ContentNotFound />;
+  const unlock = () => {
+    toast({ title: "Checkout opens soon", description: "Card payments for this page are being set up." });
+  };
+  return (
+    <Shell>
+      <PaywallCard item={data} preview={preview} onUnlock={unlock} />
+    </Shell>
+  );
+}

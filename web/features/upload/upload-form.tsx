@@ -1,0 +1,340 @@
+// The publish form of spec §2/§5: what is sold (file, link or text), its details and price, then
+// the upload with progress and the POST /api/content call.
+import { useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "@tanstack/react-router";
+import { FileUp, ImagePlus, Link2, Type, X } from "lucide-react";
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { CATEGORIES, formatFileSize, MAX_UPLOAD_BYTES } from "@shared/constants";
+import { contentFormSchema } from "@shared/content";
+import { Spinner } from "@/components/spinner";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { Textarea } from "@/components/ui/textarea";
+import { showUnauthorizedAndRelogin } from "@/features/dashboard/use-unauthorized-redirect";
+import { FileDropZone } from "@/features/landing/file-drop-zone";
+import { toast } from "@/hooks/use-toast";
+import { apiRequest, isUnauthorizedError } from "@/lib/api";
+import { clearPendingUpload, type PendingUpload } from "@/lib/pending-upload";
+import { queryKeys } from "@/lib/query-keys";
+import { cn } from "@/lib/utils";
+import { discardUpload, uploadFile, type UploadProgress } from "./multipart-upload";
+import { UploadProgressPanel } from "./upload-progress";
+
+type Kind = "file" | "link" | "text";
+type Draft = {
+  kind: Kind;
+  title: string;
+  description: string;
+  pricingModel: "fixed" | "pay_what_you_want";
+  price: string;
+  minimumPrice: string;
+  category: string;
+  accessType: "download" | "view" | "stream" | "link";
+  linkUrl: string;
+  textContent: string;
+};
+
+const DRAFT_KEY = "apewall.uploadDraft";
+const CATEGORY_LABELS: Record<string, string> = {
+  "digital-art": "Digital art",
+  "video-course": "Video course",
+  template: "Template",
+  music: "Music",
+  photography: "Photography",
+  document: "Document",
+  other: "Other",
+};
+const FILE_ACCESS = [
+  { value: "download", label: "Download the file" },
+  { value: "view", label: "View online" },
+  { value: "stream", label: "Stream (video/audio)" },
+] as const;
+
+function initialDraft(intent: PendingUpload | null): Draft {
+  const base: Draft = {
+    kind: "file",
+    title: "",
+    description: "",
+    pricingModel: "fixed",
+    price: "",
+    minimumPrice: "",
+    category: "other",
+    accessType: "download",
+    linkUrl: "",
+    textContent: "",
+  };
+  try {
+    const saved = sessionStorage.getItem(DRAFT_KEY);
+    if (saved) return { ...base, ...(JSON.parse(saved) as Partial<Draft>) };
+  } catch {
+    // No saved draft.
+  }
+  if (intent?.kind === "link") return { ...base, kind: "link", accessType: "link", linkUrl: intent.uploadLink };
+  if (intent?.kind === "text") return { ...base, kind: "text", accessType: "view", textContent: intent.uploadText };
+  if (intent?.kind === "file") return { ...base, title: intent.uploadFile.name.replace(/\.[^.]+$/, "") };
+  return base;
+}
+
+function Field({ label, htmlFor, children, hint }: { label: string; htmlFor: string; children: ReactNode; hint?: string }) {
+  return (
+    <div className="space-y-2">
+      <Label htmlFor={htmlFor}>{label}</Label>
+      {children}
+      {hint && <p className="text-xs text-muted-foreground">{hint}</p>}
+    </div>
+  );
+}
+
+export function UploadForm({ intent, onStepChange }: { intent: PendingUpload | null; onStepChange: (step: number) => void }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<Draft>(() => initialDraft(intent));
+  const [file, setFile] = useState<File | null>(null);
+  const [preview, setPreview] = useState<File | null>(null);
+  const [previewUrl, setPreviewUrl] = useState<string | null>(null);
+  const [phase, setPhase] = useState<"editing" | "uploading" | "publishing">("editing");
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const abortRef = useRef<AbortController | null>(null);
+  const previewInput = useRef<HTMLInputElement>(null);
+
+  // Nothing typed is lost on a reload: the draft lives in this tab's session until published.
+  useEffect(() => {
+    sessionStorage.setItem(DRAFT_KEY, JSON.stringify(draft));
+  }, [draft]);
+  useEffect(() => {
+    if (!preview) return setPreviewUrl(null);
+    const url = URL.createObjectURL(preview);
+    setPreviewUrl(url);
+    return () => URL.revokeObjectURL(url);
+  }, [preview]);
+  const hasSource = draft.kind === "file" ? !!file : draft.kind === "link" ? !!draft.linkUrl.trim() : !!draft.textContent.trim();
+  useEffect(() => onStepChange(phase !== "editing" ? 2 : hasSource ? 1 : 0), [phase, hasSource, onStepChange]);
+
+  const set = <K extends keyof Draft>(key: K) => (value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const setKind = (kind: Kind) =>
+    setDraft((d) => ({ ...d, kind, accessType: kind === "link" ? "link" : kind === "text" ? "view" : d.accessType === "link" ? "download" : d.accessType }));
+
+  const fail = (title: string, description?: string) => toast({ title, description, variant: "destructive" });
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = contentFormSchema.safeParse({
+      title: draft.title,
+      description: draft.description,
+      price: draft.pricingModel === "fixed" ? draft.price : draft.minimumPrice,
+      pricingModel: draft.pricingModel,
+      minimumPrice: draft.pricingModel === "pay_what_you_want" ? draft.minimumPrice : undefined,
+      category: draft.category,
+      accessType: draft.accessType,
+      linkUrl: draft.kind === "link" ? draft.linkUrl : undefined,
+      textContent: draft.kind === "text" ? draft.textContent : undefined,
+      hasFile: draft.kind === "file" && !!file,
+    });
+    if (!parsed.success) return fail(parsed.error.issues[0]?.message ?? "Please check the form");
+    if (preview && !preview.type.startsWith("image/")) return fail("Preview image must be an image");
+
+    const controller = new AbortController();
+    abortRef.current = controller;
+    try {
+      const form = new FormData();
+      form.append("title", draft.title);
+      form.append("description", draft.description);
+      form.append("pricingModel", draft.pricingModel);
+      // Spec §5: for pay-what-you-want the price sent equals the minimum.
+      form.append("price", draft.pricingModel === "fixed" ? draft.price : draft.minimumPrice);
+      form.append("minimumPrice", draft.pricingModel === "pay_what_you_want" ? draft.minimumPrice : "");
+      form.append("category", draft.category);
+      form.append("accessType", draft.accessType);
+      if (draft.kind === "link") form.append("linkUrl", draft.linkUrl.trim());
+      if (draft.kind === "text") form.append("textContent", draft.textContent);
+      if (preview) form.append("previewImage", preview);
+      if (draft.kind === "file" && file) {
+        setPhase("uploading");
+        form.append("uploadId", await uploadFile(file, { onProgress: setProgress, signal: controller.signal }));
+      }
+      setPhase("publishing");
+      const res = await apiRequest("POST", "/api/content", form);
+      const created = (await res.json()) as { id: string; title: string };
+      sessionStorage.removeItem(DRAFT_KEY);
+      clearPendingUpload();
+      await queryClient.invalidateQueries({ queryKey: queryKeys.contentList });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.earningsStats });
+      toast({ title: "Content published", description: `"${created.title}" is live at ${location.origin}/p/${created.id}` });
+      navigate({ to: "/" });
+    } catch (err) {
+      setPhase("editing");
+      setProgress(null);
+      if (err instanceof DOMException && err.name === "AbortError") return;
+      if (isUnauthorizedError(err)) return showUnauthorizedAndRelogin();
+      fail("Upload failed", err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  const cancelUpload = async () => {
+    abortRef.current?.abort();
+    if (file) await discardUpload(file);
+    toast({ title: "Upload cancelled" });
+  };
+
+  const busy = phase !== "editing";
+  const kinds: { value: Kind; label: string; icon: typeof FileUp }[] = [
+    { value: "file", label: "File", icon: FileUp },
+    { value: "link", label: "Link", icon: Link2 },
+    { value: "text", label: "Text", icon: Type },
+  ];
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-6" noValidate>
+      <fieldset disabled={busy} className="space-y-6">
+        <div className="space-y-2">
+          <Label>What are you selling?</Label>
+          <div className="grid grid-cols-3 gap-2" role="radiogroup" aria-label="What are you selling?">
+            {kinds.map(({ value, label, icon: Icon }) => (
+              <button
+                key={value}
+                type="button"
+                role="radio"
+                aria-checked={draft.kind === value}
+                onClick={() => setKind(value)}
+                className={cn(
+                  "flex items-center justify-center gap-2 rounded-lg border px-3 py-2.5 text-sm font-medium transition-colors",
+                  draft.kind === value ? "border-primary bg-accent text-accent-foreground" : "hover:bg-muted",
+                )}
+              >
+                <Icon className="size-4" /> {label}
+              </button>
+            ))}
+          </div>
+        </div>
+
+        {draft.kind === "file" && (
+          <FileDropZone
+            selected={file}
+            onSelect={setFile}
+            onClear={() => setFile(null)}
+            onSubmit={() => undefined}
+            maxSize={MAX_UPLOAD_BYTES}
+            hideSubmit
+          />
+        )}
+        {draft.kind === "link" && (
+          <Field label="Link URL *" htmlFor="linkUrl" hint="Buyers see this link only after paying.">
+            <Input id="linkUrl" type="url" placeholder="https://example.com/private" value={draft.linkUrl} onChange={(e) => set("linkUrl")(e.target.value)} />
+          </Field>
+        )}
+        {draft.kind === "text" && (
+          <Field label="Text buyers unlock *" htmlFor="textContent">
+            <Textarea id="textContent" rows={6} value={draft.textContent} onChange={(e) => set("textContent")(e.target.value)} className="field-sizing-fixed" />
+          </Field>
+        )}
+
+        <Field label="Title *" htmlFor="title">
+          <Input id="title" value={draft.title} onChange={(e) => set("title")(e.target.value)} maxLength={200} placeholder="e.g. Lightroom preset pack" />
+        </Field>
+        <Field label="Description" htmlFor="description">
+          <Textarea id="description" rows={3} value={draft.description} onChange={(e) => set("description")(e.target.value)} maxLength={5000} className="field-sizing-fixed" placeholder="What buyers get" />
+        </Field>
+
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Pricing" htmlFor="pricingModel">
+            <Select value={draft.pricingModel} onValueChange={(v) => set("pricingModel")(v as Draft["pricingModel"])}>
+              <SelectTrigger id="pricingModel" aria-label="Pricing">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value="fixed">Fixed price</SelectItem>
+                <SelectItem value="pay_what_you_want">Pay what you want</SelectItem>
+              </SelectContent>
+            </Select>
+          </Field>
+          {draft.pricingModel === "fixed" ? (
+            <Field label="Price (USD) *" htmlFor="price">
+              <Input id="price" type="number" inputMode="decimal" step="0.01" min="0.01" placeholder="9.99" value={draft.price} onChange={(e) => set("price")(e.target.value)} />
+            </Field>
+          ) : (
+            <Field label="Minimum price (USD) *" htmlFor="minimumPrice" hint="Buyers can pay this or more.">
+              <Input id="minimumPrice" type="number" inputMode="decimal" step="0.01" min="0.01" placeholder="5.00" value={draft.minimumPrice} onChange={(e) => set("minimumPrice")(e.target.value)} />
+            </Field>
+          )}
+        </div>
+
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Category" htmlFor="category">
+            <Select value={draft.category} onValueChange={set("category")}>
+              <SelectTrigger id="category" aria-label="Category">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {CATEGORIES.map((c) => (
+                  <SelectItem key={c} value={c}>
+                    {CATEGORY_LABELS[c]}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </Field>
+          {draft.kind === "file" && (
+            <Field label="Access type" htmlFor="accessType">
+              <Select value={draft.accessType} onValueChange={(v) => set("accessType")(v as Draft["accessType"])}>
+                <SelectTrigger id="accessType" aria-label="Access type">
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  {FILE_ACCESS.map((a) => (
+                    <SelectItem key={a.value} value={a.value}>
+                      {a.label}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            </Field>
+          )}
+        </div>
+
+        <div className="space-y-2">
+          <Label htmlFor="previewImage">Preview image (optional)</Label>
+          <input
+            ref={previewInput}
+            id="previewImage"
+            type="file"
+            accept="image/*"
+            className="hidden"
+            data-testid="preview-input"
+            onChange={(e) => {
+              const picked = e.target.files?.[0];
+              e.target.value = "";
+              if (!picked) return;
+              if (!picked.type.startsWith("image/")) return fail("Preview image must be an image");
+              setPreview(picked);
+            }}
+          />
+          {preview && previewUrl ? (
+            <div className="flex items-center gap-3 rounded-lg border p-2">
+              <img src={previewUrl} alt="Preview" className="size-16 rounded-md object-cover" />
+              <div className="min-w-0 flex-1 text-sm">
+                <p className="truncate font-medium">{preview.name}</p>
+                <p className="text-muted-foreground">{formatFileSize(preview.size)}</p>
+              </div>
+              <Button type="button" variant="ghost" size="icon" onClick={() => setPreview(null)} aria-label="Remove preview image">
+                <X />
+              </Button>
+            </div>
+          ) : (
+            <Button type="button" variant="outline" onClick={() => previewInput.current?.click()}>
+              <ImagePlus /> Add a preview image
+            </Button>
+          )}
+        </div>
+      </fieldset>
+
+      {phase === "uploading" && progress && file && <UploadProgressPanel fileName={file.name} progress={progress} onCancel={cancelUpload} />}
+
+      <Button type="submit" variant="brand" size="lg" className="w-full" disabled={busy}>
+        {busy && <Spinner className="size-4 text-white" />}
+        {phase === "uploading" ? "Uploading…" : phase === "publishing" ? "Publishing…" : "Publish"}
+      </Button>
+    </form>
+  );
+}
