@@ -1,0 +1,89 @@
+// `npm run bench:upload`: uploads generated 1 GiB and 4 GiB files through the local app the way the
+// browser does (POST /api/uploads, 10 MiB parts, 4 at a time, complete) and prints throughput and
+// the local runtime's peak memory for each. Runs on its own fresh local state and port.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { build, prepareData, startServer } from "./local-app.mjs";
+
+const GiB = 1024 ** 3;
+const sizes = (process.env.BENCH_SIZES ?? "1,4").split(",").map((s) => Number(s) * GiB);
+const CONCURRENCY = 4;
+const port = 8700 + Math.floor(Math.random() * 90);
+const state = mkdtempSync(join(tmpdir(), "apewall-bench-"));
+
+const descendants = (pid) => {
+  let out = [];
+  try {
+    out = execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).trim().split("\n").filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+  return out.flatMap((p) => [p, ...descendants(p)]);
+};
+const procName = (pid) => readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+
+console.log("Starting the app for the benchmark…");
+build();
+prepareData(state);
+const server = await startServer({ port, persistTo: state, quiet: true, vars: { APP_ENV: "development", MAIL_TRANSPORT: "outbox", APP_URL: `http://127.0.0.1:${port}` } });
+const base = server.url;
+const runtime = descendants(server.child.pid).find((p) => procName(p) === "workerd");
+if (!runtime) throw new Error("could not find the workerd process");
+
+// Sign in through the emailed link, as a creator would.
+const email = `bench-${Date.now()}@example.com`;
+await fetch(`${base}/api/auth/email`, { method: "POST", headers: { "content-type": "application/json", origin: base }, body: JSON.stringify({ email }) });
+let link;
+for (let i = 0; i < 100 && !link; i++) {
+  const mails = await (await fetch(`${base}/dev/mail.json`)).json();
+  link = mails.find((m) => m.to === email)?.links[0];
+  if (!link) await new Promise((r) => setTimeout(r, 100));
+}
+const signedIn = await fetch(link, { redirect: "manual" });
+const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith("aw_session=")).split(";")[0];
+const headers = { cookie, origin: base };
+
+const results = [];
+for (const size of sizes) {
+  const created = await (await fetch(`${base}/api/uploads`, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json" },
+    body: JSON.stringify({ fileName: `bench-${size}.bin`, size, contentType: "application/octet-stream" }),
+  })).json();
+  const { id, partSize, partCount } = created;
+  const full = Buffer.alloc(partSize, 0x5a);
+  const baseline = rssKb(runtime);
+  let peak = baseline;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssKb(runtime))), 50);
+  const started = performance.now();
+  const queue = Array.from({ length: partCount }, (_, i) => i + 1);
+  const worker = async () => {
+    for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
+      const length = n < partCount ? partSize : size - partSize * (partCount - 1);
+      const body = length === partSize ? full : full.subarray(0, length);
+      const res = await fetch(`${base}/api/uploads/${id}/parts/${n}`, { method: "PUT", headers: { ...headers, "content-type": "application/octet-stream" }, body });
+      if (!res.ok) throw new Error(`part ${n}: ${res.status} ${await res.text()}`);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const done = await fetch(`${base}/api/uploads/${id}/complete`, { method: "POST", headers });
+  if (!done.ok) throw new Error(`complete: ${done.status} ${await done.text()}`);
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  peak = Math.max(peak, rssKb(runtime));
+  results.push({ size, seconds, baseline, peak, partCount });
+  console.log(
+    `${+(size / GiB).toFixed(2)} GiB: ${partCount} parts in ${seconds.toFixed(1)} s = ${(size / 1024 ** 2 / seconds).toFixed(1)} MiB/s; ` +
+      `workerd RSS before ${(baseline / 1024).toFixed(0)} MiB, peak ${(peak / 1024).toFixed(0)} MiB (+${((peak - baseline) / 1024).toFixed(0)} MiB)`,
+  );
+}
+if (results.length >= 2) {
+  const [a, b] = [results[0], results[results.length - 1]];
+  console.log(`peak RSS of the ${+(b.size / GiB).toFixed(2)} GiB run minus the ${+(a.size / GiB).toFixed(2)} GiB run: ${((b.peak - a.peak) / 1024).toFixed(1)} MiB`);
+}
+server.child.kill("SIGTERM");
+await new Promise((r) => server.child.once("exit", r));
+rmSync(state, { recursive: true, force: true });
