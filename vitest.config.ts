@@ -1,6 +1,13 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
+// The worker tests talk to a Stripe stand-in process on this port (started by their global setup).
+// The config may be evaluated more than once per run: the first pick of the port wins.
+process.env.APEWALL_TEST_STANDIN_PORT ??= String(12200 + Math.floor(Math.random() * 700));
+process.env.APEWALL_TEST_WEBHOOK_SECRET ??= "whsec_worker_tests";
+const standinPort = Number(process.env.APEWALL_TEST_STANDIN_PORT);
+const webhookSecret = process.env.APEWALL_TEST_WEBHOOK_SECRET;
+
 export default defineConfig(async () => ({
   test: {
     projects: [
@@ -21,6 +28,12 @@ export default defineConfig(async () => ({
                 GOOGLE_CLIENT_SECRET: "google-secret",
                 GITHUB_CLIENT_ID: "github-client",
                 GITHUB_CLIENT_SECRET: "github-secret",
+                STRIPE_SECRET_KEY: "sk_test_worker",
+                STRIPE_PUBLISHABLE_KEY: "pk_test_worker",
+                STRIPE_WEBHOOK_SECRET: webhookSecret,
+                STRIPE_API_BASE: `http://127.0.0.1:${standinPort}`,
+                STRIPE_JS_URL: `http://127.0.0.1:${standinPort}/v3`,
+                ACCESS_TOKEN_SECRET: "worker-test-access-secret",
               },
             },
           }),
@@ -29,6 +42,7 @@ export default defineConfig(async () => ({
           name: "worker",
           include: ["worker/**/*.test.ts"],
           setupFiles: ["worker/test/setup.ts"],
+          globalSetup: ["worker/test/stripe-standin.setup.ts"],
         },
       },
       {

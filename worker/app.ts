@@ -12,7 +12,9 @@ import { contentRoutes } from "./routes/content";
 import { creatorRoutes } from "./routes/creator";
 import { devRoutes } from "./routes/dev";
 import { feedbackRoutes } from "./routes/feedback";
+import { paymentRoutes } from "./routes/payments";
 import { paywallPageRoutes } from "./routes/paywall-page";
+import { stripeWebhookRoutes } from "./routes/stripe-webhook";
 import { uploadRoutes } from "./routes/uploads";
 import { readSession, SESSION_COOKIE } from "./services/sessions";
 
@@ -27,6 +29,8 @@ const api = new Hono<AppEnv>()
   .route("/", creatorRoutes)
   .route("/", uploadRoutes)
   .route("/", contentRoutes)
+  .route("/", paymentRoutes)
+  .route("/", stripeWebhookRoutes)
   .route("/", feedbackRoutes)
   .route("/", adminRoutes);
 

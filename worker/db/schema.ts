@@ -140,8 +140,11 @@ export const purchases = sqliteTable(
       .default("pending"),
     paymentIntentId: text("payment_intent_id").unique(),
     stripeCustomerId: text("stripe_customer_id"),
-    // SHA-256 of the permanent access token given to the buyer.
+    // Unused: access tokens are derived (HMAC of the purchase id), so nothing secret is stored.
     accessTokenHash: text("access_token_hash").unique(),
+    // SHA-256 of the paying browser's key (the aw_buyer cookie): only that browser may claim the
+    // purchase before it holds the access link.
+    buyerKeyHash: text("buyer_key_hash"),
     funnelStepId: text("funnel_step_id"),
     parentPurchaseId: text("parent_purchase_id"),
     createdAt: createdAt(),
@@ -151,6 +154,7 @@ export const purchases = sqliteTable(
   (t) => [
     index("purchases_creator_created").on(t.creatorId, t.createdAt),
     index("purchases_content").on(t.contentId),
+    index("purchases_buyer_key").on(t.buyerKeyHash, t.contentId),
   ],
 );
 
@@ -174,6 +178,13 @@ export const ledgerEntries = sqliteTable(
   },
   (t) => [index("ledger_user").on(t.userId, t.account), index("ledger_purchase").on(t.purchaseId)],
 );
+
+// One payment-provider Customer per buyer email, so a buyer's saved card follows them.
+export const buyerCustomers = sqliteTable("buyer_customers", {
+  email: text("email").primaryKey(),
+  stripeCustomerId: text("stripe_customer_id").notNull(),
+  createdAt: createdAt(),
+});
 
 export const payoutSettings = sqliteTable("payout_settings", {
   userId: text("user_id")

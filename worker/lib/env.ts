@@ -8,6 +8,14 @@ export type Bindings = Env & {
   GOOGLE_CLIENT_SECRET?: string;
   GITHUB_CLIENT_ID?: string;
   GITHUB_CLIENT_SECRET?: string;
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_PUBLISHABLE_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
+  /** Local runs only: the Stripe stand-in's API and Stripe.js. Unset in production. */
+  STRIPE_API_BASE?: string;
+  STRIPE_JS_URL?: string;
+  /** Keys the HMAC that makes purchase access tokens. */
+  ACCESS_TOKEN_SECRET?: string;
 };
 
 export const isDevelopment = (env: Pick<Bindings, "APP_ENV">) => env.APP_ENV === "development";

@@ -72,3 +72,78 @@ export const postForm = (path: string, form: FormData, cookie?: string) => call(
 
 /** Deterministic bytes: part `n` of a file is filled with `n`, so misplaced parts are visible. */
 export const partBytes = (size: number, fill: number) => new Uint8Array(size).fill(fill);
+
+// ---- buying through the Stripe stand-in ----
+export const standinBase = () => (env as unknown as { STRIPE_API_BASE: string }).STRIPE_API_BASE;
+
+export async function standin<T = Record<string, unknown>>(method: string, path: string, params?: Record<string, string>, key = "sk_test_worker"): Promise<{ status: number; body: T }> {
+  const body = params ? new URLSearchParams(params).toString() : undefined;
+  const res = await fetch(`${standinBase()}${path}${method === "GET" && body ? `?${body}` : ""}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/x-www-form-urlencoded" },
+    body: method === "GET" ? undefined : body,
+  });
+  return { status: res.status, body: (await res.json()) as T };
+}
+
+export const CARDS = { ok: "4242424242424242", declined: "4000000000000002", insufficient: "4000000000009995", threeDS: "4000002500003155" };
+
+/** Starts a checkout as a browser would and pays with `card` through the stand-in (as Stripe.js would). */
+export async function checkout(contentId: string, opts: { customAmount?: number | string; card?: string; buyerCookie?: string; email?: string } = {}) {
+  const res = await postJson("/api/create-payment-intent", { contentId, customAmount: opts.customAmount, buyerEmail: opts.email ?? "" }, opts.buyerCookie);
+  if (res.status !== 200) throw new Error(`create-payment-intent ${res.status}: ${await res.text()}`);
+  const { clientSecret } = await res.json<{ clientSecret: string }>();
+  const buyerCookie = opts.buyerCookie ?? `aw_buyer=${cookieValue(res, "aw_buyer")}`;
+  const paymentIntent = clientSecret.split("_secret_")[0];
+  let confirmed: { status: number; body: Record<string, unknown> } | undefined;
+  if (opts.card !== "none") {
+    confirmed = await standin(
+      "POST",
+      `/v1/payment_intents/${paymentIntent}/confirm`,
+      {
+        client_secret: clientSecret,
+        "payment_method_data[type]": "card",
+        "payment_method_data[card][number]": opts.card ?? CARDS.ok,
+        "payment_method_data[card][exp_month]": "12",
+        "payment_method_data[card][exp_year]": String(new Date().getFullYear() + 3),
+        "payment_method_data[card][cvc]": "123",
+        receipt_email: opts.email ?? "buyer@example.com",
+      },
+      "pk_test_worker",
+    );
+  }
+  return { clientSecret, paymentIntent, buyerCookie, confirmed };
+}
+
+type StandinEvent = { id: string; type: string; data: { object: { id: string; payment_intent?: string; charge?: string } } };
+
+/** The stand-in's event of `type` about `objectId` (or whose object belongs to PaymentIntent `objectId`). */
+export async function eventFor(type: string, objectId: string): Promise<StandinEvent> {
+  const { body } = await standin<{ data: StandinEvent[] }>("GET", "/v1/events", { type, limit: "100" });
+  const event = body.data.find((e) => [e.data.object.id, e.data.object.payment_intent, e.data.object.charge].includes(objectId));
+  if (!event) throw new Error(`no ${type} event for ${objectId}`);
+  return event;
+}
+
+export async function signedWebhook(payload: string, secret = "whsec_worker_tests", timestamp = Math.floor(Date.now() / 1000)) {
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const sig = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${timestamp}.${payload}`)));
+  return `t=${timestamp},v1=${[...sig].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/** Delivers a stand-in event to the app's webhook endpoint, signed as Stripe would. */
+export async function deliver(event: StandinEvent, opts: { secret?: string; timestamp?: number } = {}) {
+  const payload = JSON.stringify(event);
+  return call("/api/stripe/webhook", {
+    method: "POST",
+    headers: { "content-type": "application/json", "stripe-signature": await signedWebhook(payload, opts.secret, opts.timestamp) },
+    body: payload,
+  });
+}
+
+export async function row<T>(sqlText: string, ...binds: unknown[]): Promise<T | null> {
+  return env.DB.prepare(sqlText).bind(...binds).first<T>();
+}
+export async function rows<T>(sqlText: string, ...binds: unknown[]): Promise<T[]> {
+  return (await env.DB.prepare(sqlText).bind(...binds).all<T>()).results;
+}

@@ -1,7 +1,10 @@
 // Every email the app sends: a queue message names a template and its data; the consumer renders it.
 import { PRODUCT_NAME } from "../../../shared/constants";
 
-export type EmailJob = { dedupeKey: string; to: string } & { template: "login-link"; data: { url: string } };
+export type EmailJob = { dedupeKey: string; to: string } & (
+  | { template: "login-link"; data: { url: string } }
+  | { template: "purchase-access"; data: { title: string; amountCents: number; orderId: string; accessUrl: string } }
+);
 
 export type Rendered = { subject: string; text: string; html: string };
 
@@ -30,6 +33,18 @@ export function render(job: EmailJob): Rendered {
         html: layout(
           "Sign in to your account",
           `<p>Click the button to sign in. The link works once and expires in 15 minutes.</p>${button(url, "Sign in")}<p style="font-size:13px;color:#6b7280">Or paste this address into your browser:<br>${escapeHtml(url)}</p><p style="font-size:13px;color:#6b7280">If you did not ask for this email, you can ignore it.</p>`,
+        ),
+      };
+    }
+    case "purchase-access": {
+      const { title, amountCents, orderId, accessUrl } = job.data;
+      const amount = `$${(amountCents / 100).toFixed(2)}`;
+      return {
+        subject: `Your access to ${title}`,
+        text: `Thank you for your purchase!\n\n${title}\nOrder #${orderId} · ${amount}\n\nYour permanent access link (bookmark it, it won't expire):\n${accessUrl}\n\nQuestions? Reply to this email with your order number.`,
+        html: layout(
+          "Thank you for your purchase!",
+          `<p><strong>${escapeHtml(title)}</strong><br><span style="color:#6b7280">Order #${escapeHtml(orderId)} · ${amount}</span></p>${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it. Or paste this address into your browser:<br>${escapeHtml(accessUrl)}</p><p style="font-size:13px;color:#6b7280">Questions? Reply to this email with your order number.</p>`,
         ),
       };
     }

@@ -1,0 +1,234 @@
+/* The ApeWall Stripe stand-in's Stripe.js: a window.Stripe with the calls the app uses
+   (elements, element.mount, confirmPayment, confirmCardPayment, handleNextAction,
+   retrievePaymentIntent). It talks to the stand-in API, so the app's code path is unchanged. */
+(function () {
+  var BASE = "__STANDIN_BASE__";
+
+  function encode(obj, prefix, out) {
+    out = out || new URLSearchParams();
+    Object.keys(obj).forEach(function (k) {
+      var v = obj[k];
+      if (v === undefined || v === null) return;
+      var key = prefix ? prefix + "[" + k + "]" : k;
+      if (typeof v === "object") encode(v, key, out);
+      else out.append(key, String(v));
+    });
+    return out;
+  }
+
+  function api(pk, method, path, params) {
+    var body = params ? encode(params).toString() : undefined;
+    var url = BASE + path + (method === "GET" && body ? "?" + body : "");
+    return fetch(url, {
+      method: method,
+      headers: { authorization: "Bearer " + pk, "content-type": "application/x-www-form-urlencoded" },
+      body: method === "GET" ? undefined : body,
+    }).then(function (res) {
+      return res.json().then(function (json) {
+        return { ok: res.ok, json: json };
+      });
+    });
+  }
+
+  var piIdOf = function (clientSecret) {
+    return String(clientSecret).split("_secret_")[0];
+  };
+
+  function field(id, label, placeholder, attrs) {
+    return (
+      '<label for="' + id + '" style="display:block;font-size:13px;font-weight:500;margin:0 0 4px;color:#374151">' + label + "</label>" +
+      '<input id="' + id + '" placeholder="' + placeholder + '" ' + attrs +
+      ' style="width:100%;box-sizing:border-box;height:40px;border:1px solid #d1d5db;border-radius:8px;padding:0 12px;font-size:15px;font-family:inherit;background:#fff" />'
+    );
+  }
+
+  function createCardElement(type, elements) {
+    var handlers = {};
+    var root = null;
+    var uid = "sci-" + Math.random().toString(36).slice(2, 8);
+    var el = {
+      _type: type,
+      mount: function (target) {
+        root = typeof target === "string" ? document.querySelector(target) : target;
+        if (!root) throw new Error("Stripe stand-in: mount target not found");
+        root.innerHTML =
+          '<div data-stripe-standin="' + type + '" style="display:grid;gap:12px;font-family:inherit">' +
+          field(uid + "-number", "Card number", "1234 1234 1234 1234", 'inputmode="numeric" autocomplete="cc-number"') +
+          '<div style="display:grid;grid-template-columns:1fr 1fr;gap:12px"><div>' +
+          field(uid + "-exp", "Expiration date", "MM / YY", 'inputmode="numeric" autocomplete="cc-exp"') +
+          "</div><div>" +
+          field(uid + "-cvc", "Security code", "CVC", 'inputmode="numeric" autocomplete="cc-csc"') +
+          "</div></div>" +
+          '<p style="margin:0;font-size:12px;color:#6b7280">Test mode: use 4242 4242 4242 4242, any future date and any CVC.</p></div>';
+        ["number", "exp", "cvc"].forEach(function (f) {
+          root.querySelector("#" + uid + "-" + f).addEventListener("input", function () {
+            var v = el._values();
+            (handlers.change || []).forEach(function (h) {
+              h({ elementType: type, empty: !v.number && !v.exp && !v.cvc, complete: v.number.length >= 12 && /\d{1,2}\s*\/\s*\d{2,4}/.test(v.exp) && v.cvc.length >= 3 });
+            });
+          });
+        });
+        setTimeout(function () {
+          (handlers.ready || []).forEach(function (h) {
+            h({ elementType: type });
+          });
+        });
+      },
+      unmount: function () {
+        if (root) root.innerHTML = "";
+      },
+      destroy: function () {
+        el.unmount();
+      },
+      update: function () {},
+      focus: function () {
+        root && root.querySelector("input") && root.querySelector("input").focus();
+      },
+      on: function (name, handler) {
+        (handlers[name] = handlers[name] || []).push(handler);
+        return el;
+      },
+      off: function (name, handler) {
+        handlers[name] = (handlers[name] || []).filter(function (h) {
+          return h !== handler;
+        });
+        return el;
+      },
+      _values: function () {
+        var get = function (f) {
+          var input = root && root.querySelector("#" + uid + "-" + f);
+          return input ? input.value.trim() : "";
+        };
+        return { number: get("number").replace(/\s/g, ""), exp: get("exp"), cvc: get("cvc") };
+      },
+      _card: function () {
+        var v = el._values();
+        var m = /^(\d{1,2})\s*\/?\s*(\d{2,4})$/.exec(v.exp.replace(/\s/g, ""));
+        return { number: v.number, exp_month: m ? m[1] : "", exp_year: m ? m[2] : "", cvc: v.cvc };
+      },
+    };
+    elements._all.push(el);
+    return el;
+  }
+
+  function authModal() {
+    return new Promise(function (resolve) {
+      var overlay = document.createElement("div");
+      overlay.setAttribute("role", "dialog");
+      overlay.setAttribute("aria-label", "Authenticate test payment");
+      overlay.style.cssText = "position:fixed;inset:0;background:rgba(15,23,42,.6);display:flex;align-items:center;justify-content:center;z-index:2147483647;font-family:system-ui,sans-serif";
+      overlay.innerHTML =
+        '<div style="background:#fff;border-radius:12px;padding:24px;max-width:360px;width:90%;box-shadow:0 20px 40px rgba(0,0,0,.25)">' +
+        '<h2 style="margin:0 0 8px;font-size:18px">Authenticate test payment</h2>' +
+        '<p style="margin:0 0 20px;color:#4b5563;font-size:14px">Your bank asks you to confirm this payment (3D Secure test).</p>' +
+        '<div style="display:flex;gap:8px;justify-content:flex-end">' +
+        '<button type="button" data-outcome="fail" style="padding:8px 14px;border:1px solid #d1d5db;border-radius:8px;background:#fff;cursor:pointer">Fail authentication</button>' +
+        '<button type="button" data-outcome="complete" style="padding:8px 14px;border:0;border-radius:8px;background:#635bff;color:#fff;cursor:pointer">Complete authentication</button>' +
+        "</div></div>";
+      overlay.addEventListener("click", function (e) {
+        var outcome = e.target && e.target.getAttribute && e.target.getAttribute("data-outcome");
+        if (!outcome) return;
+        overlay.remove();
+        resolve(outcome);
+      });
+      document.body.appendChild(overlay);
+    });
+  }
+
+  function errorOf(json) {
+    var e = json.error || {};
+    return { type: e.type || "api_error", code: e.code, decline_code: e.decline_code, message: e.message || "Something went wrong.", payment_intent: e.payment_intent };
+  }
+
+  window.Stripe = function Stripe(publishableKey) {
+    if (!publishableKey || publishableKey.indexOf("pk_test_") !== 0) throw new Error("Stripe stand-in: a pk_test_ publishable key is required");
+
+    function settle(pi) {
+      if (pi.status !== "requires_action") return Promise.resolve(pi);
+      return authModal().then(function (outcome) {
+        return api(publishableKey, "POST", "/_standin/payment_intents/" + pi.id + "/authenticate", { client_secret: pi.client_secret, outcome: outcome }).then(function (r) {
+          return r.json;
+        });
+      });
+    }
+
+    function confirmWith(clientSecret, card, extra) {
+      var params = Object.assign({ client_secret: clientSecret, payment_method_data: { type: "card", card: card } }, extra || {});
+      return api(publishableKey, "POST", "/v1/payment_intents/" + piIdOf(clientSecret) + "/confirm", params).then(function (r) {
+        if (!r.ok) return { error: errorOf(r.json) };
+        return settle(r.json).then(function (pi) {
+          if (pi.error) return { error: errorOf(pi) };
+          if (pi.status === "succeeded" || pi.status === "processing") return { paymentIntent: pi };
+          return { error: Object.assign({ type: "card_error" }, pi.last_payment_error || { message: "Payment failed." }) };
+        });
+      });
+    }
+
+    return {
+      elements: function (options) {
+        var elements = { _all: [], _options: options || {} };
+        elements.create = function (type, opts) {
+          return createCardElement(type, elements, opts);
+        };
+        elements.getElement = function (type) {
+          return elements._all.find(function (e) { return e._type === type; }) || null;
+        };
+        elements.submit = function () {
+          var el = elements._all[0];
+          var c = el && el._card();
+          if (!c || !c.number) return Promise.resolve({ error: { type: "validation_error", message: "Your card number is incomplete." } });
+          return Promise.resolve({});
+        };
+        elements.update = function (opts) {
+          Object.assign(elements._options, opts);
+        };
+        elements.fetchUpdates = function () {
+          return Promise.resolve({});
+        };
+        return elements;
+      },
+      confirmPayment: function (options) {
+        var elements = options.elements;
+        var clientSecret = options.clientSecret || (elements && elements._options.clientSecret);
+        var cp = options.confirmParams || {};
+        var el = elements && elements._all[0];
+        if (!el) return Promise.resolve({ error: { type: "validation_error", message: "No payment element is mounted." } });
+        return confirmWith(clientSecret, el._card(), { receipt_email: cp.receipt_email, return_url: cp.return_url }).then(function (result) {
+          if (result.error || options.redirect === "if_required") return result;
+          var pi = result.paymentIntent;
+          var url = new URL(cp.return_url, window.location.href);
+          url.searchParams.set("payment_intent", pi.id);
+          url.searchParams.set("payment_intent_client_secret", pi.client_secret);
+          url.searchParams.set("redirect_status", pi.status);
+          window.location.assign(url.toString());
+          return new Promise(function () {});
+        });
+      },
+      confirmCardPayment: function (clientSecret, data) {
+        data = data || {};
+        var pm = data.payment_method || {};
+        if (typeof pm === "string") {
+          return api(publishableKey, "POST", "/v1/payment_intents/" + piIdOf(clientSecret) + "/confirm", { client_secret: clientSecret, payment_method: pm, receipt_email: data.receipt_email }).then(function (r) {
+            if (!r.ok) return { error: errorOf(r.json) };
+            return settle(r.json).then(function (pi) { return pi.status === "succeeded" ? { paymentIntent: pi } : { error: errorOf({ error: pi.last_payment_error }) }; });
+          });
+        }
+        var el = pm.card;
+        return confirmWith(clientSecret, el._card(), { receipt_email: data.receipt_email });
+      },
+      handleNextAction: function (options) {
+        return api(publishableKey, "GET", "/v1/payment_intents/" + piIdOf(options.clientSecret), { client_secret: options.clientSecret }).then(function (r) {
+          if (!r.ok) return { error: errorOf(r.json) };
+          return settle(r.json).then(function (pi) { return pi.status === "succeeded" ? { paymentIntent: pi } : { error: errorOf({ error: pi.last_payment_error }) }; });
+        });
+      },
+      retrievePaymentIntent: function (clientSecret) {
+        return api(publishableKey, "GET", "/v1/payment_intents/" + piIdOf(clientSecret), { client_secret: clientSecret }).then(function (r) {
+          return r.ok ? { paymentIntent: r.json } : { error: errorOf(r.json) };
+        });
+      },
+    };
+  };
+  window.Stripe.version = 3;
+  window.Stripe.__standin = true;
+})();

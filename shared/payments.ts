@@ -1,0 +1,43 @@
+// The buying contract: requests and responses of the payment and purchase calls (spec §7).
+import { z } from "zod";
+import { emailSchema } from "./schemas";
+
+export const createPaymentIntentSchema = z.object({
+  contentId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "contentId is invalid"),
+  // Dollars, as the paywall's amount field gives it; only pay-what-you-want items read it.
+  customAmount: z.union([z.number(), z.string(), z.null()]).optional(),
+  buyerEmail: z.union([z.literal(""), emailSchema, z.null()]).optional(),
+});
+export type CreatePaymentIntentInput = z.input<typeof createPaymentIntentSchema>;
+
+export const verifyPurchaseQuery = z.object({
+  payment_intent: z.string().regex(/^pi_[A-Za-z0-9]{1,64}$/, "payment_intent is invalid").optional(),
+  content_id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "content_id is invalid").optional(),
+  access: z.string().max(200).optional(),
+});
+
+export const sendAccessEmailSchema = z.object({
+  paymentIntentId: z.string().regex(/^pi_[A-Za-z0-9]{1,64}$/, "paymentIntentId is invalid"),
+  contentId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "contentId is invalid"),
+  access: z.string().max(200).optional(),
+});
+
+export type PaymentsConfig = { publishableKey: string; stripeJsUrl: string | null };
+
+export type PurchaseVerification = {
+  content: {
+    id: string;
+    title: string;
+    description: string;
+    price: number;
+    previewImage: string | null;
+    accessType: "download" | "view" | "stream" | "link";
+    fileUrl: string | null;
+    fileName: string | null;
+    fileType: string | null;
+    linkUrl: string | null;
+    textContent: string | null;
+  };
+  purchase: { id: string; amount: number; buyerEmail: string | null };
+  accessUrl: string;
+};

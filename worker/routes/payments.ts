@@ -1,0 +1,125 @@
+// Buying and access: checkout, the speed-up calls of the paywall and success page, verification,
+// access emails and the purchased file itself.
+import { eq } from "drizzle-orm";
+import { Hono, type Context } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import { z } from "zod";
+import { createPaymentIntentSchema, sendAccessEmailSchema, verifyPurchaseQuery, type PaymentsConfig } from "../../shared/payments";
+import { content, purchases } from "../db/schema";
+import { cookieIsSecure, type AppEnv } from "../lib/context";
+import { ApiError, notFound } from "../lib/errors";
+import { newToken } from "../lib/ids";
+import { validate } from "../lib/validate";
+import { serveFile } from "../services/files";
+import type { EmailJob } from "../services/mail/templates";
+import {
+  accessUrlFor,
+  assertPaid,
+  BUYER_COOKIE,
+  claimedPurchase,
+  purchaseIdFromToken,
+  startCheckout,
+  syncWithStripe,
+  verification,
+  type PurchaseDeps,
+} from "../services/purchases";
+import { stripeClient } from "../services/stripe";
+
+const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid id") });
+const piParam = z.object({ paymentIntent: z.string().regex(/^pi_[A-Za-z0-9]{1,64}$/, "invalid payment intent") });
+
+export function purchaseDeps(c: Context<AppEnv>): PurchaseDeps {
+  if (!c.env.ACCESS_TOKEN_SECRET) throw new Error("ACCESS_TOKEN_SECRET is not set");
+  return { db: c.var.db, d1: c.env.DB, stripe: stripeClient(c.env), emails: c.env.EMAILS, appUrl: c.env.APP_URL, accessSecret: c.env.ACCESS_TOKEN_SECRET };
+}
+
+/** This browser's buyer key (HttpOnly cookie), created at its first checkout. */
+function buyerKey(c: Context<AppEnv>, create: boolean): string | undefined {
+  const existing = getCookie(c, BUYER_COOKIE);
+  if (existing && /^[A-Za-z0-9_-]{20,100}$/.test(existing)) return existing;
+  if (!create) return undefined;
+  const key = newToken();
+  setCookie(c, BUYER_COOKIE, key, { httpOnly: true, secure: cookieIsSecure(c.req.url), sameSite: "Lax", path: "/", maxAge: 365 * 24 * 3600 });
+  return key;
+}
+
+const claimOf = (c: Context<AppEnv>, access?: string | null) => ({ buyerKey: buyerKey(c, false), access: access ?? c.req.query("access") });
+
+export const paymentRoutes = new Hono<AppEnv>()
+  .get("/payments/config", (c) => {
+    if (!c.env.STRIPE_PUBLISHABLE_KEY) throw new ApiError(503, "Payments are not configured");
+    return c.json({ publishableKey: c.env.STRIPE_PUBLISHABLE_KEY, stripeJsUrl: c.env.STRIPE_JS_URL || null } satisfies PaymentsConfig);
+  })
+  .post("/create-payment-intent", validate("json", createPaymentIntentSchema), async (c) => {
+    const input = c.req.valid("json");
+    const result = await startCheckout(purchaseDeps(c), {
+      contentId: input.contentId,
+      customAmount: input.customAmount,
+      buyerEmail: input.buyerEmail || null,
+      buyerKey: buyerKey(c, true)!,
+    });
+    return c.json({ clientSecret: result.clientSecret, amount: result.amountCents / 100 });
+  })
+  .post("/payments/:paymentIntent/complete", validate("param", piParam), async (c) => {
+    const deps = purchaseDeps(c);
+    const found = await claimedPurchase(deps, claimOf(c), { paymentIntentId: c.req.valid("param").paymentIntent });
+    if (!found) throw notFound("Purchase Not Found");
+    const purchase = await syncWithStripe(deps, found);
+    return c.json({ status: purchase.status, unlocked: purchase.status === "paid" });
+  })
+  .post("/content/:id/process-recent-purchase", validate("param", idParam), async (c) => {
+    const deps = purchaseDeps(c);
+    const found = await claimedPurchase(deps, claimOf(c), { contentId: c.req.valid("param").id });
+    if (!found) return c.json({ status: "none", unlocked: false });
+    const purchase = await syncWithStripe(deps, found);
+    return c.json({ status: purchase.status, unlocked: purchase.status === "paid" });
+  })
+  .get("/purchase/verify", validate("query", verifyPurchaseQuery), async (c) => {
+    const q = c.req.valid("query");
+    if (!q.payment_intent && !q.access) throw new ApiError(400, "payment_intent is required");
+    const deps = purchaseDeps(c);
+    const found = await claimedPurchase(deps, claimOf(c, q.access), { paymentIntentId: q.payment_intent, contentId: q.content_id });
+    if (!found) throw notFound("Purchase Not Found");
+    const purchase = await syncWithStripe(deps, found);
+    assertPaid(purchase);
+    return c.json(await verification(deps, purchase));
+  })
+  .post("/purchase/send-access-email", validate("json", sendAccessEmailSchema), async (c) => {
+    const body = c.req.valid("json");
+    const deps = purchaseDeps(c);
+    const purchase = await claimedPurchase(deps, claimOf(c, body.access), { paymentIntentId: body.paymentIntentId, contentId: body.contentId });
+    assertPaid(purchase);
+    if (!purchase.buyerEmail) throw new ApiError(400, "No email address is on this purchase");
+    const item = await c.var.db.select({ title: content.title }).from(content).where(eq(content.id, purchase.contentId)).get();
+    const job: EmailJob = {
+      // One reminder per purchase per ten minutes, however often the button is pressed.
+      dedupeKey: `purchase-access-reminder:${purchase.id}:${Math.floor(Date.now() / 600_000)}`,
+      to: purchase.buyerEmail,
+      template: "purchase-access",
+      data: { title: item?.title ?? "your purchase", amountCents: purchase.amountCents, orderId: purchase.id, accessUrl: await accessUrlFor(deps, purchase) },
+    };
+    await c.env.EMAILS.send(job);
+    return c.json({ sent: true });
+  })
+  .post("/content/:id/download", validate("param", idParam), async (c) => {
+    const deps = purchaseDeps(c);
+    const body = await c.req.json<{ access?: unknown }>().catch(() => ({}) as { access?: unknown });
+    const access = typeof body.access === "string" ? body.access : undefined;
+    const found = await claimedPurchase(deps, claimOf(c, access), { contentId: c.req.valid("param").id });
+    const purchase = found && (await syncWithStripe(deps, found));
+    assertPaid(purchase);
+    const item = await c.var.db.select().from(content).where(eq(content.id, purchase.contentId)).get();
+    if (!item?.fileKey) throw notFound("This item has no file to download");
+    return serveFile(c.env.FILES, item.fileKey, { name: item.fileName ?? "download", type: item.fileContentType }, c.req.raw, "attachment");
+  })
+  .on(["GET", "HEAD"], "/purchases/:id/file", validate("param", idParam), async (c) => {
+    const secret = c.env.ACCESS_TOKEN_SECRET;
+    const purchaseId = secret ? await purchaseIdFromToken(secret, c.req.query("access")) : null;
+    if (!purchaseId || purchaseId !== c.req.valid("param").id) throw new ApiError(403, "This link does not grant access to the file");
+    const purchase = await c.var.db.select().from(purchases).where(eq(purchases.id, purchaseId)).get();
+    assertPaid(purchase ?? null);
+    const item = await c.var.db.select().from(content).where(eq(content.id, purchase!.contentId)).get();
+    if (!item?.fileKey) throw notFound("This item has no file");
+    const disposition = c.req.query("download") === "1" ? "attachment" : "inline";
+    return serveFile(c.env.FILES, item.fileKey, { name: item.fileName ?? "file", type: item.fileContentType }, c.req.raw, disposition);
+  });

@@ -1,0 +1,30 @@
+// The payment provider client: the real `stripe` SDK in every environment. Only configuration
+// differs: STRIPE_API_BASE points it at the local stand-in (dev/stripe-standin) for local runs.
+import Stripe from "stripe";
+import type { Bindings } from "../lib/env";
+
+export type StripeClient = Stripe;
+
+export function stripeClient(env: Bindings): Stripe {
+  const key = env.STRIPE_SECRET_KEY;
+  if (!key) throw new Error("STRIPE_SECRET_KEY is not set");
+  const options: Stripe.StripeConfig = { httpClient: Stripe.createFetchHttpClient(), maxNetworkRetries: 2, timeout: 20_000 };
+  if (env.STRIPE_API_BASE) {
+    // A live key must never be sent anywhere but Stripe.
+    if (!key.startsWith("sk_test_")) throw new Error("STRIPE_API_BASE may only be used with a sk_test_ key");
+    const base = new URL(env.STRIPE_API_BASE);
+    options.host = base.hostname;
+    options.port = base.port || (base.protocol === "https:" ? "443" : "80");
+    options.protocol = base.protocol.replace(":", "") as "http" | "https";
+  }
+  return new Stripe(key, options);
+}
+
+export async function verifyWebhook(env: Bindings, rawBody: string, signature: string | undefined): Promise<Stripe.Event | null> {
+  if (!signature || !env.STRIPE_WEBHOOK_SECRET) return null;
+  try {
+    return await Stripe.webhooks.constructEventAsync(rawBody, signature, env.STRIPE_WEBHOOK_SECRET, 300, Stripe.createSubtleCryptoProvider());
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,337 @@
+import { describe, expect, it } from "vitest";
+import { stripeClient } from "../services/stripe";
+import {
+  call,
+  CARDS,
+  checkout,
+  contentForm,
+  deliver,
+  env,
+  eventFor,
+  outbox,
+  postForm,
+  postJson,
+  row,
+  rows,
+  signIn,
+  standin,
+  waitForMail,
+} from "./helpers";
+
+type Ledger = { idempotency_key: string; account: string; kind: string; amount_cents: number };
+
+const bytes = (n: number) => Uint8Array.from({ length: n }, (_, i) => i % 251);
+
+async function creatorWithItem(email: string, fields: Record<string, string | Blob> = {}) {
+  const cookie = await signIn(email);
+  const res = await postForm(
+    "/api/content",
+    contentForm({ title: "Beats", price: "10", file: new File([bytes(1000)], "beats.zip", { type: "application/zip" }), ...fields }),
+    cookie,
+  );
+  if (res.status !== 201) throw new Error(await res.text());
+  const item = await res.json<{ id: string }>();
+  const creator = await row<{ id: string }>("select id from users where email = ?", email);
+  return { cookie, item, creatorId: creator!.id };
+}
+
+const purchaseOf = (pi: string) => row<{ id: string; status: string; amount_cents: number; buyer_email: string | null }>("select * from purchases where payment_intent_id = ?", pi);
+const ledgerOf = (purchaseId: string) => rows<Ledger>("select * from ledger_entries where purchase_id = ? order by id", purchaseId);
+
+describe("prices come from the server", () => {
+  it("a fixed price ignores the client's amount", async () => {
+    const { item } = await creatorWithItem("fixed@example.com");
+    const { paymentIntent } = await checkout(item.id, { customAmount: 0.5, card: "none" });
+    const { body } = await standin<{ amount: number; currency: string; metadata: Record<string, string>; setup_future_usage: string; customer: string }>("GET", `/v1/payment_intents/${paymentIntent}`);
+    expect(body).toMatchObject({ amount: 1000, currency: "usd", setup_future_usage: "off_session" });
+    expect(body.customer).toMatch(/^cus_/);
+    const purchase = await purchaseOf(paymentIntent);
+    expect(purchase).toMatchObject({ status: "pending", amount_cents: 1000 });
+    expect(body.metadata).toMatchObject({ purchaseId: purchase!.id, contentId: item.id });
+  });
+
+  it("pay-what-you-want: at or above the minimum, never below, never malformed", async () => {
+    const { item } = await creatorWithItem("pwyw@example.com", { pricingModel: "pay_what_you_want", minimumPrice: "3", price: "3" });
+    const before = await row<{ n: number }>("select count(*) as n from purchases");
+    for (const [amount, message] of [[2.99, "Minimum amount is $3.00"], ["1e3", "at most two decimals"], [-5, "at most two decimals"], [50000, "Maximum amount is $10,000"]] as const) {
+      const res = await postJson("/api/create-payment-intent", { contentId: item.id, customAmount: amount });
+      expect(res.status).toBe(400);
+      expect((await res.json<{ message: string }>()).message).toContain(message);
+    }
+    expect((await row<{ n: number }>("select count(*) as n from purchases"))?.n).toBe(before?.n);
+    const { paymentIntent } = await checkout(item.id, { customAmount: 12.34, card: "none" });
+    expect((await purchaseOf(paymentIntent))?.amount_cents).toBe(1234);
+    const { paymentIntent: atMinimum } = await checkout(item.id, { card: "none" });
+    expect((await purchaseOf(atMinimum))?.amount_cents).toBe(300);
+  });
+
+  it("refuses a deleted or unknown item", async () => {
+    const { cookie, item } = await creatorWithItem("gone@example.com");
+    await call(`/api/content/${item.id}`, { method: "DELETE", cookie });
+    expect((await postJson("/api/create-payment-intent", { contentId: item.id })).status).toBe(404);
+    expect((await postJson("/api/create-payment-intent", { contentId: "nope" })).status).toBe(404);
+  });
+});
+
+describe("webhooks", () => {
+  it("bad and stale signatures write nothing", async () => {
+    const { item } = await creatorWithItem("sig@example.com");
+    const { paymentIntent } = await checkout(item.id);
+    const event = await eventFor("payment_intent.succeeded", paymentIntent);
+    const eventsBefore = await row<{ n: number }>("select count(*) as n from webhook_events");
+    expect((await deliver(event, { secret: "whsec_wrong" })).status).toBe(400);
+    expect((await deliver(event, { timestamp: Math.floor(Date.now() / 1000) - 600 })).status).toBe(400);
+    const unsigned = await call("/api/stripe/webhook", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(event) });
+    expect(unsigned.status).toBe(400);
+    // A body changed after signing fails too.
+    const payload = JSON.stringify(event);
+    const { signedWebhook } = await import("./helpers");
+    const tampered = await call("/api/stripe/webhook", {
+      method: "POST",
+      headers: { "content-type": "application/json", "stripe-signature": await signedWebhook(payload) },
+      body: payload.replace(paymentIntent, "pi_forged"),
+    });
+    expect(tampered.status).toBe(400);
+    expect((await row<{ n: number }>("select count(*) as n from webhook_events"))?.n).toBe(eventsBefore?.n);
+    expect((await purchaseOf(paymentIntent))?.status).toBe("pending");
+  });
+
+  it("the same payment_intent.succeeded 20 times, several at once: one purchase, one set of ledger rows, one email", async () => {
+    const { item, creatorId } = await creatorWithItem("twenty@example.com");
+    const { paymentIntent } = await checkout(item.id, { email: "twenty-buyer@example.com" });
+    const event = await eventFor("payment_intent.succeeded", paymentIntent);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => deliver(event)));
+    for (let i = 0; i < 10; i++) answers.push(await deliver(event));
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+
+    const purchase = await purchaseOf(paymentIntent);
+    expect(purchase).toMatchObject({ status: "paid", buyer_email: "twenty-buyer@example.com" });
+    const ledger = await ledgerOf(purchase!.id);
+    expect(ledger.map((l) => [l.account, l.kind, l.amount_cents])).toEqual([
+      ["creator", "sale", 800],
+      ["platform", "platform_fee", 200],
+    ]);
+    const stats = await (await call("/api/earnings/stats", { cookie: await signIn("twenty@example.com") })).json();
+    expect(stats).toMatchObject({ availableBalance: 8, totalEarnings: 8, totalUnlocks: 1 });
+    await waitForMail("twenty-buyer@example.com");
+    // Give any duplicate a chance to arrive before counting.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await outbox()).filter((m) => m.to === "twenty-buyer@example.com")).toHaveLength(1);
+    expect(creatorId).toBeTruthy();
+  });
+
+  it("a Pro creator keeps 100%", async () => {
+    const { item, creatorId } = await creatorWithItem("pro@example.com");
+    await env.DB.prepare("update users set plan = 'pro' where id = ?").bind(creatorId).run();
+    const { paymentIntent } = await checkout(item.id);
+    await deliver(await eventFor("payment_intent.succeeded", paymentIntent));
+    const ledger = await ledgerOf((await purchaseOf(paymentIntent))!.id);
+    expect(ledger.map((l) => [l.account, l.amount_cents])).toEqual([
+      ["creator", 1000],
+      ["platform", 0],
+    ]);
+  });
+
+  it("a refund that arrives before the payment's event still nets to zero, and the late event changes nothing", async () => {
+    const { item } = await creatorWithItem("order@example.com");
+    const { paymentIntent } = await checkout(item.id);
+    expect((await standin("POST", "/v1/refunds", { payment_intent: paymentIntent })).status).toBe(200);
+    const refunded = await eventFor("charge.refunded", paymentIntent);
+    expect((await deliver(refunded)).status).toBe(200);
+    const purchase = await purchaseOf(paymentIntent);
+    expect(purchase?.status).toBe("refunded");
+    expect((await deliver(await eventFor("payment_intent.succeeded", paymentIntent))).status).toBe(200);
+    expect((await purchaseOf(paymentIntent))?.status).toBe("refunded");
+    const ledger = await ledgerOf(purchase!.id);
+    expect(ledger).toHaveLength(4);
+    const sum = (account: string) => ledger.filter((l) => l.account === account).reduce((a, l) => a + l.amount_cents, 0);
+    expect(sum("creator")).toBe(0);
+    expect(sum("platform")).toBe(0);
+  });
+
+  it("a declined card leaves the purchase pending and grants nothing", async () => {
+    const { item } = await creatorWithItem("declined@example.com");
+    const { paymentIntent, confirmed, buyerCookie } = await checkout(item.id, { card: CARDS.declined });
+    expect(confirmed?.status).toBe(402);
+    expect(confirmed?.body).toMatchObject({ error: { code: "card_declined", message: "Your card was declined." } });
+    await deliver(await eventFor("payment_intent.payment_failed", paymentIntent));
+    expect((await purchaseOf(paymentIntent))?.status).toBe("pending");
+    const verify = await call(`/api/purchase/verify?payment_intent=${paymentIntent}&content_id=${item.id}`, { cookie: buyerCookie });
+    expect(verify.status).toBe(409);
+  });
+});
+
+describe("access", () => {
+  it("the paying browser verifies without waiting for the webhook; another browser gets nothing", async () => {
+    const { item } = await creatorWithItem("verify@example.com");
+    const { paymentIntent, buyerCookie } = await checkout(item.id, { email: "verify-buyer@example.com" });
+    const stranger = await call(`/api/purchase/verify?payment_intent=${paymentIntent}&content_id=${item.id}`);
+    expect(stranger.status).toBe(404);
+    const otherBrowser = await call(`/api/purchase/verify?payment_intent=${paymentIntent}&content_id=${item.id}`, { cookie: "aw_buyer=someone-elses-browser-key-000000" });
+    expect(otherBrowser.status).toBe(404);
+
+    const res = await call(`/api/purchase/verify?payment_intent=${paymentIntent}&content_id=${item.id}`, { cookie: buyerCookie });
+    expect(res.status).toBe(200);
+    const body = await res.json<{ content: { fileUrl: string; fileName: string; title: string }; purchase: { id: string }; accessUrl: string }>();
+    expect(body.content).toMatchObject({ title: "Beats", fileName: "beats.zip" });
+    expect((await purchaseOf(paymentIntent))?.status).toBe("paid");
+
+    // The access link works in a fresh browser, without the buyer cookie.
+    const access = new URL(body.accessUrl);
+    expect(access.pathname).toBe("/success");
+    const fresh = await call(`/api/purchase/verify?${access.searchParams}`);
+    expect(fresh.status).toBe(200);
+    expect((await fresh.json<{ purchase: { id: string } }>()).purchase.id).toBe(body.purchase.id);
+
+    const file = await call(body.content.fileUrl);
+    expect(file.status).toBe(200);
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(bytes(1000));
+    expect(file.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(file.headers.get("cache-control")).toContain("private");
+    expect(file.headers.get("content-disposition")).toContain("attachment");
+
+    // The emailed receipt carries the same permanent link.
+    const mail = await waitForMail("verify-buyer@example.com");
+    expect(mail.subject).toBe("Your access to Beats");
+    expect(mail.links).toContain(body.accessUrl);
+  });
+
+  it("another purchase's token gets nothing", async () => {
+    const { item: a } = await creatorWithItem("tok-a@example.com");
+    const { item: b } = await creatorWithItem("tok-b@example.com");
+    const buyA = await checkout(a.id);
+    const buyB = await checkout(b.id);
+    const va = await (await call(`/api/purchase/verify?payment_intent=${buyA.paymentIntent}`, { cookie: buyA.buyerCookie })).json<{ accessUrl: string; purchase: { id: string } }>();
+    const vb = await (await call(`/api/purchase/verify?payment_intent=${buyB.paymentIntent}`, { cookie: buyB.buyerCookie })).json<{ purchase: { id: string } }>();
+    const tokenA = new URL(va.accessUrl).searchParams.get("access")!;
+    expect((await call(`/api/purchases/${vb.purchase.id}/file?access=${encodeURIComponent(tokenA)}`)).status).toBe(403);
+    expect((await call(`/api/purchase/verify?payment_intent=${buyB.paymentIntent}&access=${encodeURIComponent(tokenA)}`)).status).toBe(404);
+    const forged = `${vb.purchase.id}.${tokenA.split(".")[1]}`;
+    expect((await call(`/api/purchases/${vb.purchase.id}/file?access=${encodeURIComponent(forged)}`)).status).toBe(403);
+    expect((await call(`/api/content/${b.id}/download`, { method: "POST", cookie: buyA.buyerCookie })).status).toBe(404);
+  });
+
+  it("a refund revokes access: the file then answers 403", async () => {
+    const { item } = await creatorWithItem("refund@example.com");
+    const { paymentIntent, buyerCookie } = await checkout(item.id);
+    const v = await (await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).json<{ content: { fileUrl: string } }>();
+    expect((await call(v.content.fileUrl)).status).toBe(200);
+    await standin("POST", "/v1/refunds", { payment_intent: paymentIntent });
+    expect((await deliver(await eventFor("charge.refunded", paymentIntent))).status).toBe(200);
+    expect((await call(v.content.fileUrl)).status).toBe(403);
+    expect((await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).status).toBe(403);
+    expect((await call(`/api/content/${item.id}/download`, { method: "POST", cookie: buyerCookie })).status).toBe(403);
+  });
+
+  it("a dispute revokes access and reverses the sale", async () => {
+    const { item } = await creatorWithItem("dispute@example.com");
+    const { paymentIntent, buyerCookie } = await checkout(item.id);
+    await deliver(await eventFor("payment_intent.succeeded", paymentIntent));
+    const pi = await standin<{ latest_charge: string }>("GET", `/v1/payment_intents/${paymentIntent}`);
+    await standin("POST", `/_standin/charges/${pi.body.latest_charge}/dispute`);
+    expect((await deliver(await eventFor("charge.dispute.created", pi.body.latest_charge))).status).toBe(200);
+    const purchase = await purchaseOf(paymentIntent);
+    expect(purchase?.status).toBe("disputed");
+    const ledger = await ledgerOf(purchase!.id);
+    expect(ledger.reduce((a, l) => a + l.amount_cents, 0)).toBe(0);
+    expect((await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).status).toBe(403);
+  });
+
+  it("buyers keep access to an item its creator deleted", async () => {
+    const { item, cookie } = await creatorWithItem("keep@example.com");
+    const { paymentIntent, buyerCookie } = await checkout(item.id);
+    await call(`/api/content/${item.id}`, { method: "DELETE", cookie });
+    const res = await call(`/api/content/${item.id}/download`, { method: "POST", cookie: buyerCookie });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-disposition")).toContain('filename="beats.zip"');
+    expect((await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).status).toBe(200);
+  });
+
+  it("process-recent-purchase and complete unlock only the paying browser", async () => {
+    const { item } = await creatorWithItem("recent@example.com");
+    const { paymentIntent, buyerCookie } = await checkout(item.id);
+    expect(await (await call(`/api/content/${item.id}/process-recent-purchase`, { method: "POST" })).json()).toEqual({ status: "none", unlocked: false });
+    expect(await (await call(`/api/content/${item.id}/process-recent-purchase`, { method: "POST", cookie: buyerCookie })).json()).toEqual({ status: "paid", unlocked: true });
+    expect((await call(`/api/payments/${paymentIntent}/complete`, { method: "POST" })).status).toBe(404);
+    expect(await (await call(`/api/payments/${paymentIntent}/complete`, { method: "POST", cookie: buyerCookie })).json()).toEqual({ status: "paid", unlocked: true });
+  });
+
+  it("sends an access reminder by email once per ten minutes", async () => {
+    const { item } = await creatorWithItem("remind@example.com");
+    const { paymentIntent, buyerCookie } = await checkout(item.id, { email: "remind-buyer@example.com" });
+    await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie });
+    await waitForMail("remind-buyer@example.com");
+    const send = () => postJson("/api/purchase/send-access-email", { paymentIntentId: paymentIntent, contentId: item.id }, buyerCookie);
+    expect((await send()).status).toBe(200);
+    expect((await send()).status).toBe(200);
+    await waitForMail("remind-buyer@example.com", 1);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await outbox()).filter((m) => m.to === "remind-buyer@example.com")).toHaveLength(2);
+    expect((await postJson("/api/purchase/send-access-email", { paymentIntentId: paymentIntent, contentId: item.id })).status).toBe(404);
+  });
+});
+
+describe("HTTP Range on purchased files", () => {
+  it("answers 206, 416 and 304 as players expect", async () => {
+    const { item } = await creatorWithItem("range@example.com", { accessType: "stream", file: new File([bytes(1000)], "clip.mp4", { type: "video/mp4" }) });
+    const { paymentIntent, buyerCookie } = await checkout(item.id);
+    const v = await (await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).json<{ content: { fileUrl: string } }>();
+    const url = v.content.fileUrl;
+    const all = bytes(1000);
+
+    const full = await call(url);
+    expect(full.status).toBe(200);
+    expect(full.headers.get("accept-ranges")).toBe("bytes");
+    expect(full.headers.get("content-type")).toBe("video/mp4");
+    expect(full.headers.get("content-disposition")).toContain("inline");
+    expect(full.headers.get("content-length")).toBe("1000");
+    const etag = full.headers.get("etag")!;
+    await full.arrayBuffer();
+
+    const cases: [string, number, string, Uint8Array][] = [
+      ["bytes=0-9", 206, "bytes 0-9/1000", all.slice(0, 10)],
+      ["bytes=990-", 206, "bytes 990-999/1000", all.slice(990)],
+      ["bytes=-5", 206, "bytes 995-999/1000", all.slice(995)],
+      ["bytes=500-5000", 206, "bytes 500-999/1000", all.slice(500)],
+    ];
+    for (const [range, status, contentRange, expected] of cases) {
+      const res = await call(url, { headers: { range } });
+      expect(res.status, range).toBe(status);
+      expect(res.headers.get("content-range")).toBe(contentRange);
+      expect(new Uint8Array(await res.arrayBuffer())).toEqual(expected);
+    }
+    for (const range of ["bytes=1000-", "bytes=5-2", "bytes=-0"]) {
+      const res = await call(url, { headers: { range } });
+      expect(res.status, range).toBe(416);
+      expect(res.headers.get("content-range")).toBe("bytes */1000");
+    }
+    expect((await call(url, { headers: { "if-none-match": etag } })).status).toBe(304);
+    const stale = await call(url, { headers: { range: "bytes=0-9", "if-range": '"old"' } });
+    expect(stale.status).toBe(200);
+    await stale.arrayBuffer();
+    const head = await call(url, { method: "HEAD", headers: { range: "bytes=0-99" } });
+    expect(head.status).toBe(206);
+    expect(head.headers.get("content-length")).toBe("100");
+  });
+
+  it("never serves a user's HTML as a page", async () => {
+    const { item } = await creatorWithItem("html@example.com", { accessType: "view", file: new File(["<script>alert(document.cookie)</script>"], "evil.html", { type: "text/html" }) });
+    const { paymentIntent, buyerCookie } = await checkout(item.id);
+    const v = await (await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).json<{ content: { fileUrl: string } }>();
+    const res = await call(v.content.fileUrl);
+    expect(res.headers.get("content-type")).toBe("application/octet-stream");
+    expect(res.headers.get("content-disposition")).toContain("attachment");
+    expect(res.headers.get("content-security-policy")).toContain("sandbox");
+  });
+});
+
+describe("configuration", () => {
+  it("refuses to send a live key anywhere but Stripe", () => {
+    expect(() => stripeClient({ ...env, STRIPE_SECRET_KEY: "sk_live_123", STRIPE_API_BASE: "http://127.0.0.1:1" } as never)).toThrow(/sk_test_/);
+  });
+
+  it("the stand-in itself refuses live keys", async () => {
+    const res = await standin("GET", "/v1/customers", undefined, "sk_live_123");
+    expect(res.status).toBe(401);
+  });
+});
