@@ -1,6 +1,6 @@
 // Builds and runs the app locally in workerd: the same steps for `npm start` and the browser tests.
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
@@ -22,11 +22,37 @@ function run(cmd, args, label) {
   return result.stdout;
 }
 
+const keysOf = (text) => new Set([...text.matchAll(/^([A-Z0-9_]+)=/gm)].map((m) => m[1]));
+
+/** Creates .dev.vars from the example, or adds the settings a newer example has and it lacks. */
 export function ensureDevVars() {
-  if (!existsSync(`${root}.dev.vars`)) {
-    copyFileSync(`${root}.dev.vars.example`, `${root}.dev.vars`);
+  const example = `${root}.dev.vars.example`;
+  const local = `${root}.dev.vars`;
+  if (!existsSync(local)) {
+    copyFileSync(example, local);
     console.log("  ✓ created .dev.vars from .dev.vars.example");
+    return;
   }
+  const have = keysOf(readFileSync(local, "utf8"));
+  const missing = readFileSync(example, "utf8")
+    .split("\n")
+    .filter((line) => /^[A-Z0-9_]+=/.test(line) && !have.has(line.split("=")[0]));
+  if (missing.length) {
+    appendFileSync(local, `\n# Added from .dev.vars.example\n${missing.join("\n")}\n`);
+    console.log(`  ✓ added ${missing.length} new setting(s) to .dev.vars`);
+  }
+}
+
+/** The local Stripe stand-in, in this process, sending webhooks to the app at `appUrl`. */
+export async function startStripeStandin({ port, appUrl, webhookSecret = "whsec_standin", log = false }) {
+  const { createStandin } = await import("./stripe-standin/server.mjs");
+  const standin = createStandin({
+    webhookUrls: [`${appUrl}/api/stripe/webhook`],
+    webhookSecret,
+    log: log ? (line) => console.log(`[stripe-standin] ${line}`) : () => {},
+  });
+  const url = await standin.listen(port);
+  return { standin, url };
 }
 
 export function build() {

@@ -1,14 +1,22 @@
 // `npm start`: build, migrate, seed, and run the whole app locally on http://127.0.0.1:8787.
-import { build, ensureDevVars, prepareData, startServer } from "./local-app.mjs";
+import { build, ensureDevVars, prepareData, startServer, startStripeStandin } from "./local-app.mjs";
 
 const PORT = Number(process.env.PORT ?? 8787);
+const STRIPE_PORT = Number(process.env.STRIPE_STANDIN_PORT ?? 12111);
 const STATE = ".wrangler/state";
 
 console.log("Preparing ApeWall…");
 ensureDevVars();
 build();
 prepareData(STATE);
-const { child, url } = await startServer({ port: PORT, persistTo: STATE, quiet: true, vars: { APP_URL: `http://127.0.0.1:${PORT}` } });
+const { url: stripeUrl } = await startStripeStandin({ port: STRIPE_PORT, appUrl: `http://127.0.0.1:${PORT}`, log: true });
+console.log(`  ✓ Stripe stand-in on ${stripeUrl}`);
+const { child, url } = await startServer({
+  port: PORT,
+  persistTo: STATE,
+  quiet: true,
+  vars: { APP_URL: `http://127.0.0.1:${PORT}`, STRIPE_API_BASE: stripeUrl, STRIPE_JS_URL: `${stripeUrl}/v3` },
+});
 child.stdout.pipe(process.stdout);
 child.stderr.pipe(process.stderr);
 
@@ -18,6 +26,8 @@ console.log(`
   App          ${url}
   Dev outbox   ${url}/dev/mail   (sign-in links and every other email)
   Demo item    ${url}/p/demoFieldGuide01
+  Stripe       ${stripeUrl}   (local stand-in: pay with 4242 4242 4242 4242, any future date, any CVC;
+                                4000 0000 0000 0002 is declined, 4000 0025 0000 3155 asks to authenticate)
 
   Sign in with any email address; the link arrives in the dev outbox.
   Stop with Ctrl+C.

@@ -1,6 +1,14 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { UpcomingPage } from "@/features/placeholder/upcoming-page";
+import { CheckoutPage } from "@/features/checkout/checkout-page";
 
 export const Route = createFileRoute("/checkout/$id")({
-  component: () => <UpcomingPage title="Checkout" description="Card checkout arrives with the payments release." />,
+  validateSearch: (search: Record<string, unknown>): { payment_intent?: string; amount?: number } => ({
+    payment_intent: typeof search.payment_intent === "string" ? search.payment_intent : undefined,
+    amount: Number.isFinite(Number(search.amount)) ? Number(search.amount) : undefined,
+  }),
+  component: function CheckoutRoute() {
+    const { id } = Route.useParams();
+    const { payment_intent, amount } = Route.useSearch();
+    return <CheckoutPage id={id} clientSecret={payment_intent} amount={amount} />;
+  },
 });

@@ -1,7 +1,8 @@
 // The public paywall (spec §2): what the buyer gets, the price or a pay-what-you-want amount, and
 // 'Unlock'. This route is its own small chunk: it never loads the creator app.
-import { Eye, FileText, Link2, Lock, PlayCircle, SearchX, ShieldCheck, Type } from "lucide-react";
-import { useState, type FormEvent } from "react";
+import { useNavigate } from "@tanstack/react-router";
+import { Download, Eye, FileText, Link2, Lock, PlayCircle, SearchX, ShieldCheck, Type } from "lucide-react";
+import { useEffect, useState, type FormEvent } from "react";
 import { formatFileSize } from "@shared/constants";
 import type { PublicContent } from "@shared/content";
 import { LogoMark } from "@/components/logo";
@@ -9,6 +10,7 @@ import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/hooks/use-toast";
+import { apiRequest } from "@/lib/api";
 import { formatUsd } from "@/lib/utils";
 import { usePaywallContent } from "./paywall-data";
 
@@ -19,7 +21,7 @@ const ACCESS = {
   link: { icon: Link2, label: "Private link" },
 } as const;
 
-function Shell({ children }: { children: React.ReactNode }) {
+export function PaywallShell({ children }: { children: React.ReactNode }) {
   return (
     <div className="flex min-h-screen flex-col bg-muted/40">
       <header className="border-b bg-background">
@@ -39,7 +41,7 @@ function Shell({ children }: { children: React.ReactNode }) {
 
 export function ContentNotFound() {
   return (
-    <Shell>
+    <PaywallShell>
       <div className="mx-auto flex max-w-md flex-col items-center gap-3 px-4 py-24 text-center">
         <SearchX className="size-12 text-muted-foreground" />
         <h1 className="text-2xl font-bold">Content Not Found</h1>
@@ -48,7 +50,7 @@ export function ContentNotFound() {
           <a href="/">Go to ApeWall</a>
         </Button>
       </div>
-    </Shell>
+    </PaywallShell>
   );
 }
 
@@ -62,7 +64,25 @@ export function chosenAmount(item: PublicContent, input: string): { amount: numb
   return { amount: Math.round(amount * 100) / 100 };
 }
 
-function PaywallCard({ item, preview, onUnlock }: { item: PublicContent; preview: boolean; onUnlock: (amount: number) => Promise<void> | void }) {
+type Unlocked = { state: "locked" } | { state: "unlocked"; processing: boolean };
+
+async function downloadPurchased(item: PublicContent) {
+  try {
+    const res = await apiRequest("POST", `/api/content/${item.id}/download`);
+    const url = URL.createObjectURL(await res.blob());
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = item.fileName ?? "download";
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  } catch {
+    toast({ title: "Download Error", description: "Failed to download content. Please contact support.", variant: "destructive" });
+  }
+}
+
+function PaywallCard({ item, preview, unlocked, onUnlock }: { item: PublicContent; preview: boolean; unlocked: Unlocked; onUnlock: (amount: number) => Promise<void> | void }) {
   const [tip, setTip] = useState("");
   const [busy, setBusy] = useState(false);
   const access = ACCESS[item.accessType];
@@ -118,6 +138,18 @@ function PaywallCard({ item, preview, onUnlock }: { item: PublicContent; preview
               </span>
             )}
           </div>
+          {unlocked.state === "unlocked" ? (
+            <div className="mt-auto space-y-3" data-testid="unlocked">
+              {unlocked.processing && (
+                <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
+                  Your payment is still processing. The download works as soon as it is confirmed.
+                </p>
+              )}
+              <Button variant="brand" size="lg" className="h-12 w-full text-base" onClick={() => downloadPurchased(item)}>
+                <Download /> Download
+              </Button>
+            </div>
+          ) : (
           <form onSubmit={submit} className="mt-auto space-y-3" noValidate>
             {pwyw ? (
               <div className="space-y-2">
@@ -153,14 +185,33 @@ function PaywallCard({ item, preview, onUnlock }: { item: PublicContent; preview
               <ShieldCheck className="size-3.5" /> Pay by card · permanent access · receipt by email
             </p>
           </form>
+          )}
         </div>
       </div>
     </div>
   );
 }
 
-export function PaywallPage({ id, preview }: { id: string; preview: boolean }) {
+/** Spec §4: back from payment with success=true, the page confirms the payment and unlocks the download. */
+function useReturnFromPayment(id: string, success: boolean, paymentIntent: string | undefined): Unlocked {
+  const navigate = useNavigate();
+  const [unlocked, setUnlocked] = useState<Unlocked>({ state: "locked" });
+  useEffect(() => {
+    if (!success) return;
+    const call = paymentIntent ? `/api/payments/${encodeURIComponent(paymentIntent)}/complete` : `/api/content/${encodeURIComponent(id)}/process-recent-purchase`;
+    apiRequest("POST", call)
+      .then(async (res) => setUnlocked({ state: "unlocked", processing: !((await res.json()) as { unlocked: boolean }).unlocked }))
+      .catch(() => setUnlocked({ state: "unlocked", processing: true }));
+    const timer = setTimeout(() => navigate({ to: ".", search: {}, replace: true }), 2000);
+    return () => clearTimeout(timer);
+  }, [id, success, paymentIntent, navigate]);
+  return unlocked;
+}
+
+export function PaywallPage({ id, preview, success = false, paymentIntent }: { id: string; preview: boolean; success?: boolean; paymentIntent?: string }) {
+  const navigate = useNavigate();
   const { data, isLoading, error } = usePaywallContent(id, preview);
+  const unlocked = useReturnFromPayment(id, success, paymentIntent);
   if (isLoading) {
     return (
       <div className="flex min-h-screen items-center justify-center">
@@ -169,12 +220,21 @@ export function PaywallPage({ id, preview }: { id: string; preview: boolean }) {
     );
   }
   if (error || !data) return <ContentNotFound />;
-  const unlock = () => {
-    toast({ title: "Checkout opens soon", description: "Card payments for this page are being set up." });
+  const unlock = async (amount: number) => {
+    try {
+      const res = await apiRequest("POST", "/api/create-payment-intent", {
+        contentId: data.id,
+        customAmount: data.pricingModel === "pay_what_you_want" ? amount : undefined,
+      });
+      const { clientSecret, amount: charged } = (await res.json()) as { clientSecret: string; amount: number };
+      await navigate({ to: "/checkout/$id", params: { id: data.id }, search: { payment_intent: clientSecret, amount: charged } });
+    } catch {
+      toast({ title: "Payment Error", description: "Failed to start payment process. Please try again.", variant: "destructive" });
+    }
   };
   return (
-    <Shell>
-      <PaywallCard item={data} preview={preview} onUnlock={unlock} />
-    </Shell>
+    <PaywallShell>
+      <PaywallCard item={data} preview={preview} unlocked={unlocked} onUnlock={unlock} />
+    </PaywallShell>
   );
 }

@@ -1,0 +1,221 @@
+// /success: verifies the purchase, then gives access by type, the permanent access link and an
+// email reminder (spec §2 Success page).
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { AlertCircle, CheckCircle2, Copy, Download, ExternalLink, Eye, Info, Mail, PlayCircle } from "lucide-react";
+import { useEffect, useState } from "react";
+import type { PurchaseVerification } from "@shared/payments";
+import { Spinner } from "@/components/spinner";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { PaywallShell } from "@/features/paywall/paywall-page";
+import { toast } from "@/hooks/use-toast";
+import { apiRequest, throwIfResNotOk } from "@/lib/api";
+import { formatUsd } from "@/lib/utils";
+
+type Params = { paymentIntent?: string; contentId?: string; access?: string };
+
+function useVerification({ paymentIntent, contentId, access }: Params) {
+  return useQuery<PurchaseVerification>({
+    queryKey: ["/api/purchase/verify", paymentIntent ?? "", contentId ?? "", access ?? ""],
+    enabled: !!paymentIntent || !!access,
+    queryFn: async ({ signal }) => {
+      const q = new URLSearchParams();
+      if (paymentIntent) q.set("payment_intent", paymentIntent);
+      if (contentId) q.set("content_id", contentId);
+      if (access) q.set("access", access);
+      const res = await fetch(`/api/purchase/verify?${q}`, { credentials: "include", signal });
+      await throwIfResNotOk(res);
+      return res.json();
+    },
+  });
+}
+
+function Verifying() {
+  return (
+    <div className="flex flex-col items-center gap-4 py-24 text-center" role="status">
+      <Spinner className="size-10" />
+      <h1 className="text-2xl font-bold">Verifying Your Purchase</h1>
+      <p className="text-muted-foreground">Please wait while we confirm your payment...</p>
+    </div>
+  );
+}
+
+function NotFound() {
+  return (
+    <div className="mx-auto max-w-md px-4 py-20">
+      <Card>
+        <CardContent className="space-y-4 text-center">
+          <AlertCircle className="mx-auto size-12 text-destructive" />
+          <h1 className="text-2xl font-bold">Purchase Not Found</h1>
+          <p className="text-muted-foreground">We couldn't find this purchase. This can happen when:</p>
+          <ul className="space-y-1 text-left text-sm text-muted-foreground">
+            <li>• the payment is still processing (try again in a minute),</li>
+            <li>• the link has expired or is incomplete,</li>
+            <li>• there was an error with the transaction.</li>
+          </ul>
+          <Button asChild>
+            <a href="/">Back to Home</a>
+          </Button>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
+function AccessButtons({ v }: { v: PurchaseVerification }) {
+  const { content } = v;
+  const [downloading, setDownloading] = useState(false);
+  const download = async () => {
+    if (!content.fileUrl) return;
+    setDownloading(true);
+    try {
+      // Check first, then let the browser stream the file to disk (files can be gigabytes).
+      const check = await fetch(content.fileUrl, { method: "HEAD", credentials: "include" });
+      if (!check.ok) throw new Error(String(check.status));
+      const a = document.createElement("a");
+      a.href = `${content.fileUrl}&download=1`;
+      a.download = content.fileName ?? "";
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      toast({ title: "Download Started", description: "Your file is being downloaded." });
+    } catch {
+      toast({ title: "Download Failed", description: "There was an error downloading your file.", variant: "destructive" });
+    } finally {
+      setDownloading(false);
+    }
+  };
+  return (
+    <div className="space-y-4">
+      {content.accessType === "download" && content.fileUrl && (
+        <Button size="lg" className="w-full" onClick={download} disabled={downloading}>
+          {downloading ? <Spinner className="size-4 text-white" /> : <Download />} Download {content.fileName}
+        </Button>
+      )}
+      {content.accessType === "link" && content.linkUrl && (
+        <Button size="lg" className="w-full" asChild>
+          <a href={content.linkUrl} target="_blank" rel="noreferrer noopener">
+            <ExternalLink /> Open Link
+          </a>
+        </Button>
+      )}
+      {content.accessType === "stream" && content.fileUrl && (
+        <>
+          <video controls preload="metadata" src={content.fileUrl} className="w-full rounded-lg bg-black" data-testid="stream-player" />
+          <Button size="lg" variant="outline" className="w-full" asChild>
+            <a href={content.fileUrl} target="_blank" rel="noreferrer">
+              <PlayCircle /> Watch in a new tab
+            </a>
+          </Button>
+        </>
+      )}
+      {content.accessType === "view" && content.fileUrl && (
+        <Button size="lg" className="w-full" asChild>
+          <a href={content.fileUrl} target="_blank" rel="noreferrer">
+            <Eye /> View Online
+          </a>
+        </Button>
+      )}
+      {content.textContent && (
+        <div className="whitespace-pre-wrap rounded-lg border bg-muted/40 p-4 text-sm" data-testid="text-content">
+          {content.textContent}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
+  const [sent, setSent] = useState(false);
+  const accessUrl = v.accessUrl;
+  const access = new URL(accessUrl).searchParams.get("access") ?? undefined;
+
+  // Keep the permanent link in the address bar, so a bookmark or a refresh keeps working.
+  useEffect(() => {
+    const target = new URL(accessUrl);
+    if (window.location.search !== target.search) window.history.replaceState(window.history.state, "", target.pathname + target.search);
+  }, [accessUrl]);
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(accessUrl);
+      toast({ title: "Link Copied", description: "Access link copied to clipboard." });
+    } catch {
+      toast({ title: "Copy Failed", description: "Could not copy link to clipboard.", variant: "destructive" });
+    }
+  };
+  const email = useMutation({
+    mutationFn: () => apiRequest("POST", "/api/purchase/send-access-email", { paymentIntentId: params.paymentIntent ?? new URL(accessUrl).searchParams.get("payment_intent"), contentId: v.content.id, access }),
+    onSuccess: () => {
+      setSent(true);
+      toast({ title: "Email Sent", description: "Access instructions have been sent to your email." });
+    },
+    onError: () => toast({ title: "Email Failed", description: "Could not send email reminder.", variant: "destructive" }),
+  });
+  const preview = v.content.previewImage;
+
+  return (
+    <div className="mx-auto max-w-2xl space-y-6 px-4 py-10">
+      <div className="space-y-2 text-center">
+        <CheckCircle2 className="mx-auto size-14 text-emerald-600" />
+        <h1 className="text-3xl font-bold">Payment Successful!</h1>
+        <p className="text-muted-foreground" data-testid="order-line">
+          Order #{v.purchase.id} • {formatUsd(v.purchase.amount)}
+        </p>
+      </div>
+      <Card>
+        <CardContent className="space-y-5">
+          <div className="flex gap-4">
+            {preview && <img src={preview.startsWith("data:") ? preview : `/api/content/${v.content.id}/preview-image`} alt="" className="size-20 rounded-lg object-cover" />}
+            <div className="min-w-0">
+              <h2 className="text-xl font-semibold">{v.content.title}</h2>
+              {v.content.description && <p className="mt-1 text-sm text-muted-foreground">{v.content.description}</p>}
+            </div>
+          </div>
+          <AccessButtons v={v} />
+          <Button variant="outline" className="w-full" onClick={copy}>
+            <Copy /> Copy Access Link
+          </Button>
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            <Mail className="size-5" /> Email Access Link
+          </CardTitle>
+          <CardDescription>Get your permanent access link by email{v.purchase.buyerEmail ? ` at ${v.purchase.buyerEmail}` : ""}.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Button onClick={() => email.mutate()} disabled={sent || email.isPending || !v.purchase.buyerEmail}>
+            {email.isPending && <Spinner className="size-4 text-white" />}
+            {sent ? "Sent" : "Send Email"}
+          </Button>
+        </CardContent>
+      </Card>
+      <div className="flex gap-3 rounded-xl border border-sky-200 bg-sky-50 p-4 text-sm text-sky-900">
+        <Info className="mt-0.5 size-5 shrink-0" />
+        <ul className="space-y-1">
+          <li>Your access link is permanent and won't expire.</li>
+          <li>Bookmark this page to come back to your purchase anytime.</li>
+          <li>You can request an email reminder of your link anytime.</li>
+          <li>Need help? Contact support with your order number #{v.purchase.id}.</li>
+        </ul>
+      </div>
+      <p className="text-center">
+        <a href="/" className="text-sm text-muted-foreground hover:text-foreground">
+          ← Return to home
+        </a>
+      </p>
+    </div>
+  );
+}
+
+export function SuccessPage(params: Params) {
+  const verification = useVerification(params);
+  let body;
+  if (!params.paymentIntent && !params.access) body = <NotFound />;
+  else if (verification.isLoading) body = <Verifying />;
+  else if (verification.error || !verification.data) body = <NotFound />;
+  else body = <Purchased v={verification.data} params={params} />;
+  return <PaywallShell>{body}</PaywallShell>;
+}
