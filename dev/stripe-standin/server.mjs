@@ -61,6 +61,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     idempotency: new Map(),
   };
   const deliveries = [];
+  let closed = false;
 
   function emit(type, object) {
     const event = {
@@ -91,9 +92,10 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     } catch (err) {
       log(`webhook ${event.type} ${event.id} failed: ${err.message}`);
     }
-    if (attempt < 5) {
-      await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
-      return deliver(url, event, attempt + 1);
+    if (attempt < 5 && !closed) {
+      // Unref'd: a pending retry never keeps a finished test run (or npm start) alive.
+      await new Promise((r) => setTimeout(r, 500 * 2 ** attempt).unref());
+      if (!closed) return deliver(url, event, attempt + 1);
     }
   }
 
@@ -437,6 +439,11 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     listen(port = 0, host = "127.0.0.1") {
       return new Promise((resolve) => server.listen(port, host, () => resolve(`http://${host}:${server.address().port}`)));
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        closed = true;
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -12,6 +12,9 @@ const CLAIM_TIMEOUT_MS = 2 * 60 * 1000;
 
 type Outcome = "sent" | "duplicate" | "busy";
 
+/** Backoff for a failed send: 10 s, 20 s, 40 s… capped at 10 minutes. */
+export const retryDelaySeconds = (attempts: number) => Math.min(600, 10 * 2 ** Math.max(0, attempts - 1));
+
 export async function deliverEmail(db: Db, transport: MailTransport, from: string, job: EmailJob): Promise<Outcome> {
   const rendered = render(job);
   const now = Date.now();
@@ -55,7 +58,7 @@ export async function handleEmailBatch(batch: MessageBatch<EmailJob>, env: Bindi
     } catch (err) {
       console.error("email delivery failed", message.body.template, message.attempts, err);
       // Backoff grows with each attempt; after max_retries the queue moves it to the dead-letter queue.
-      message.retry({ delaySeconds: Math.min(600, 10 * 2 ** (message.attempts - 1)) });
+      message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
     }
   }
 }

@@ -1,0 +1,92 @@
+// The purchase scenario, run with the real `stripe` SDK against the local stand-in and, when
+// STRIPE_TEST_SECRET_KEY is set, against real Stripe test mode: the stand-in must answer the way
+// Stripe does for every call the app makes.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import Stripe from "stripe";
+import { createStandin } from "../dev/stripe-standin/server.mjs";
+import { describe, expect, inject, it } from "vitest";
+
+const realKey = process.env.STRIPE_TEST_SECRET_KEY;
+if (!realKey) console.log("stripe contract: STRIPE_TEST_SECRET_KEY is not set, so the run against real Stripe test mode is skipped");
+
+function standinClient() {
+  const url = new URL(inject("stripeUrl"));
+  return new Stripe("sk_test_e2e", { host: url.hostname, port: url.port, protocol: "http", maxNetworkRetries: 0 });
+}
+
+const targets: [string, () => Stripe, boolean][] = [
+  ["the local stand-in", standinClient, true],
+  ["Stripe test mode", () => new Stripe(realKey ?? "sk_test_missing"), !!realKey],
+];
+
+describe.each(targets)("purchase scenario against %s", (_name, client, enabled) => {
+  it.runIf(enabled)("customer, payment intent with idempotency, confirm, charge, refund, decline", async () => {
+    const stripe = client();
+    const email = `contract-${Date.now()}@example.com`;
+    const customer = await stripe.customers.create({ email });
+    expect(customer).toMatchObject({ object: "customer", email });
+    expect((await stripe.customers.list({ email, limit: 1 })).data.map((c) => c.id)).toContain(customer.id);
+
+    const params: Stripe.PaymentIntentCreateParams = {
+      amount: 1234,
+      currency: "usd",
+      customer: customer.id,
+      setup_future_usage: "off_session",
+      automatic_payment_methods: { enabled: true, allow_redirects: "never" },
+      description: "Contract test",
+      metadata: { purchaseId: "contract1", contentId: "c1", creatorId: "u1" },
+    };
+    const key = `contract-${Date.now()}`;
+    const intent = await stripe.paymentIntents.create(params, { idempotencyKey: key });
+    expect(intent).toMatchObject({ object: "payment_intent", amount: 1234, currency: "usd", status: "requires_payment_method", customer: customer.id, setup_future_usage: "off_session" });
+    expect(intent.client_secret).toMatch(new RegExp(`^${intent.id}_secret_`));
+    const replay = await stripe.paymentIntents.create(params, { idempotencyKey: key });
+    expect(replay.id).toBe(intent.id);
+    await expect(stripe.paymentIntents.create({ ...params, amount: 999 }, { idempotencyKey: key })).rejects.toMatchObject({ type: "StripeIdempotencyError" });
+
+    await expect(stripe.paymentIntents.confirm(intent.id, { payment_method: "pm_card_chargeDeclined" })).rejects.toMatchObject({
+      type: "StripeCardError",
+      code: "card_declined",
+    });
+    const paid = await stripe.paymentIntents.confirm(intent.id, { payment_method: "pm_card_visa", receipt_email: email });
+    expect(paid).toMatchObject({ status: "succeeded", amount_received: 1234, receipt_email: email, metadata: params.metadata });
+    expect(typeof paid.latest_charge).toBe("string");
+    const retrieved = await stripe.paymentIntents.retrieve(intent.id);
+    expect(retrieved.status).toBe("succeeded");
+
+    const refund = await stripe.refunds.create({ payment_intent: intent.id });
+    expect(refund).toMatchObject({ object: "refund", amount: 1234, status: "succeeded" });
+    const charge = await stripe.charges.retrieve(paid.latest_charge as string, { expand: ["refunds"] });
+    expect(charge).toMatchObject({ object: "charge", amount: 1234, amount_refunded: 1234, refunded: true, payment_intent: intent.id });
+    expect(charge.refunds?.data.map((r) => r.id)).toContain(refund.id);
+  });
+});
+
+describe("webhooks sent by the stand-in", () => {
+  it("carry a Stripe-Signature that the SDK's own checker accepts", async () => {
+    const received: { body: string; signature: string }[] = [];
+    const sink = createServer(async (req, res) => {
+      let body = "";
+      for await (const chunk of req) body += chunk;
+      received.push({ body, signature: String(req.headers["stripe-signature"]) });
+      res.end("ok");
+    });
+    await new Promise<void>((r) => sink.listen(0, "127.0.0.1", () => r()));
+    const standin = createStandin({ webhookUrls: [`http://127.0.0.1:${(sink.address() as AddressInfo).port}/hook`], webhookSecret: "whsec_contract" });
+    const url = new URL(await standin.listen(0));
+    const stripe = new Stripe("sk_test_contract", { host: url.hostname, port: url.port, protocol: "http", maxNetworkRetries: 0 });
+    const intent = await stripe.paymentIntents.create({ amount: 700, currency: "usd" });
+    await stripe.paymentIntents.confirm(intent.id, { payment_method: "pm_card_visa" });
+    await standin.flushWebhooks();
+    const types = [];
+    for (const { body, signature } of received) {
+      const event = await Stripe.webhooks.constructEventAsync(body, signature, "whsec_contract");
+      types.push(event.type);
+      await expect(Stripe.webhooks.constructEventAsync(body, signature, "whsec_other")).rejects.toThrow();
+    }
+    expect(types).toEqual(expect.arrayContaining(["payment_intent.created", "charge.succeeded", "payment_intent.succeeded"]));
+    await standin.close();
+    sink.close();
+  });
+});
