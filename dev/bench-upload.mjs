@@ -5,10 +5,10 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build, prepareData, startServer } from "./local-app.mjs";
+import { build, prepareData, signInViaOutbox, startTestStack } from "./local-app.mjs";
 
 const GiB = 1024 ** 3;
-const sizes = (process.env.BENCH_SIZES ?? "1,4").split(",").map((s) => Number(s) * GiB);
+const sizes = (process.env.BENCH_SIZES ?? "1,4").split(",").map((s) => Math.round(Number(s) * GiB));
 const CONCURRENCY = 4;
 const port = 8700 + Math.floor(Math.random() * 90);
 const state = mkdtempSync(join(tmpdir(), "apewall-bench-"));
@@ -28,22 +28,13 @@ const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/s
 console.log("Starting the app for the benchmark…");
 build();
 prepareData(state);
-const server = await startServer({ port, persistTo: state, quiet: true, vars: { APP_ENV: "development", MAIL_TRANSPORT: "outbox", APP_URL: `http://127.0.0.1:${port}` } });
-const base = server.url;
-const runtime = descendants(server.child.pid).find((p) => procName(p) === "workerd");
+const stack = await startTestStack({ port, persistTo: state, label: "bench" });
+const base = stack.url;
+const runtime = descendants(stack.child.pid).find((p) => procName(p) === "workerd");
 if (!runtime) throw new Error("could not find the workerd process");
 
 // Sign in through the emailed link, as a creator would.
-const email = `bench-${Date.now()}@example.com`;
-await fetch(`${base}/api/auth/email`, { method: "POST", headers: { "content-type": "application/json", origin: base }, body: JSON.stringify({ email }) });
-let link;
-for (let i = 0; i < 100 && !link; i++) {
-  const mails = await (await fetch(`${base}/dev/mail.json`)).json();
-  link = mails.find((m) => m.to === email)?.links[0];
-  if (!link) await new Promise((r) => setTimeout(r, 100));
-}
-const signedIn = await fetch(link, { redirect: "manual" });
-const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith("aw_session=")).split(";")[0];
+const cookie = await signInViaOutbox(base, `bench-${Date.now()}@example.com`);
 const headers = { cookie, origin: base };
 
 const results = [];
@@ -84,6 +75,5 @@ if (results.length >= 2) {
   const [a, b] = [results[0], results[results.length - 1]];
   console.log(`peak RSS of the ${+(b.size / GiB).toFixed(2)} GiB run minus the ${+(a.size / GiB).toFixed(2)} GiB run: ${((b.peak - a.peak) / 1024).toFixed(1)} MiB`);
 }
-server.child.kill("SIGTERM");
-await new Promise((r) => server.child.once("exit", r));
+await stack.stop();
 rmSync(state, { recursive: true, force: true });

@@ -97,3 +97,55 @@ export async function startServer({ port, persistTo, vars = {}, quiet = false })
   child.kill();
   throw new Error(`wrangler dev did not answer on ${url} within 60s:\n${output}`);
 }
+
+/**
+ * A throwaway local stack for browser tests and benchmarks: the Stripe stand-in plus the app on
+ * `port`, with test settings passed on the command line (no .dev.vars needed).
+ */
+export async function startTestStack({ port, persistTo, label }) {
+  const appUrl = `http://127.0.0.1:${port}`;
+  const webhookSecret = `whsec_${label}`;
+  const { standin, url: stripeUrl } = await startStripeStandin({ port: 0, appUrl, webhookSecret });
+  const server = await startServer({
+    port,
+    persistTo,
+    quiet: true,
+    vars: {
+      APP_ENV: "development",
+      MAIL_TRANSPORT: "outbox",
+      APP_URL: appUrl,
+      ADMIN_EMAIL: "admin@apewall.test",
+      STRIPE_SECRET_KEY: `sk_test_${label}`,
+      STRIPE_PUBLISHABLE_KEY: `pk_test_${label}`,
+      STRIPE_WEBHOOK_SECRET: webhookSecret,
+      STRIPE_API_BASE: stripeUrl,
+      STRIPE_JS_URL: `${stripeUrl}/v3`,
+      ACCESS_TOKEN_SECRET: `${label}-access-token-secret`,
+    },
+  });
+  return {
+    url: server.url,
+    stripeUrl,
+    publishableKey: `pk_test_${label}`,
+    child: server.child,
+    async stop() {
+      await standin.close();
+      server.child.kill("SIGTERM");
+      await new Promise((r) => (server.child.exitCode !== null ? r() : server.child.once("exit", r)));
+    },
+  };
+}
+
+/** Signs in through the emailed link read from the dev outbox; returns the session cookie pair. */
+export async function signInViaOutbox(appUrl, email) {
+  await fetch(`${appUrl}/api/auth/email`, { method: "POST", headers: { "content-type": "application/json", origin: appUrl }, body: JSON.stringify({ email }) });
+  for (let i = 0; i < 150; i++) {
+    const link = (await (await fetch(`${appUrl}/dev/mail.json`)).json()).find((m) => m.to === email)?.links[0];
+    if (link) {
+      const res = await fetch(link, { redirect: "manual" });
+      return res.headers.getSetCookie().find((c) => c.startsWith("aw_session=")).split(";")[0];
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no sign-in mail for ${email}`);
+}

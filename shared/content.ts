@@ -119,8 +119,8 @@ export type UploadState = {
   uploadedParts: number[];
 };
 
-/** A content item as its creator sees it (GET /api/content). Money in dollars, as the screens use it. */
-export type CreatorContent = {
+/** What anyone may see of an item before paying (GET /api/content/{id}): never its file, link or text. */
+export type PublicContentFields = {
   id: string;
   title: string;
   description: string;
@@ -132,26 +132,15 @@ export type CreatorContent = {
   fileName: string | null;
   fileSize: number | null;
   previewImage: string | null;
-  linkUrl: string | null;
-  textContent: string | null;
   createdAt: string;
-  unlockCount: number;
-  totalEarnings: number;
 };
 
-/** What anyone may see before paying (GET /api/content/{id}): never the file, link or text. */
-export type PublicContent = {
-  id: string;
-  title: string;
-  description: string;
-  price: number;
-  pricingModel: "fixed" | "pay_what_you_want";
-  minimumPrice: number | null;
-  category: string;
-  accessType: (typeof ACCESS_TYPES)[number];
-  fileName: string | null;
-  fileSize: number | null;
-  previewImage: string | null;
-  createdAt: string;
-  user: { firstName: string | null };
+export type PublicContent = PublicContentFields & { user: { firstName: string | null } };
+
+/** A content item as its creator sees it (GET /api/content). Money in dollars, as the screens use it. */
+export type CreatorContent = PublicContentFields & {
+  linkUrl: string | null;
+  textContent: string | null;
+  unlockCount: number;
+  totalEarnings: number;
 };

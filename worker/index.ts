@@ -8,7 +8,7 @@ import type { EmailJob } from "./services/mail/templates";
 export default {
   fetch: app.fetch,
   // Only the EMAILS queue is consumed; its dead-letter queue keeps failed messages for inspection.
-  async queue(batch, env) {
+  async queue(batch, env, _ctx) {
     await handleEmailBatch(batch, env);
   },
   async scheduled(controller, env, ctx) {

@@ -35,43 +35,42 @@ function headTags(item: PublicContent, pageUrl: string, origin: string): string 
   return meta.map(([attr, key, value]) => `<meta ${attr}="${key}" content="${escapeAttr(value)}" />`).join("\n    ");
 }
 
+// The SPA shell only changes with a deploy, and each deploy gets fresh isolates: read it once.
+let shellHtml: Promise<string> | null = null;
+function spaShell(c: import("hono").Context<AppEnv>): Promise<string> {
+  shellHtml ??= c.env.ASSETS.fetch(new Request(new URL("/index.html", c.req.url)))
+    .then((res) => {
+      if (!res.ok) throw new Error(`index.html answered ${res.status}`);
+      return res.text();
+    })
+    .catch((err) => {
+      shellHtml = null;
+      throw err;
+    });
+  return shellHtml;
+}
+
 async function render(c: import("hono").Context<AppEnv>, id: string) {
   const url = new URL(c.req.url);
-  const shell = await c.env.ASSETS.fetch(new Request(new URL("/index.html", url)));
   const db = createDb(c.env.DB);
-  const item = await publicContent(db, id);
-  const headers = new Headers(shell.headers);
-  headers.set("content-type", "text/html; charset=utf-8");
-  // Price and availability change: caches may keep the page briefly, browsers revalidate.
-  headers.set("cache-control", "public, max-age=0, s-maxage=30, must-revalidate");
-  headers.delete("etag");
-  headers.delete("content-length");
+  const [shell, item] = await Promise.all([spaShell(c), publicContent(db, id)]);
+  const headers = {
+    "content-type": "text/html; charset=utf-8",
+    // Price and availability change: shared caches may keep the page briefly, browsers revalidate.
+    "cache-control": "public, max-age=0, s-maxage=30, must-revalidate",
+    "x-content-type-options": "nosniff",
+  };
+  if (!item) return new Response(shell, { status: 404, headers });
 
-  if (!item) {
-    return new Response(shell.body, { status: 404, headers });
-  }
   const { creatorId: _creator, ...visible } = item;
   if (url.searchParams.get("preview") !== "1") c.executionCtx.waitUntil(recordView(db, item.id).catch((err) => console.warn("view count failed", err)));
-
-  const rewritten = new HTMLRewriter()
-    .on("title", {
-      element(el) {
-        el.setInnerContent(`${item.title} · ApeWall`);
-      },
-    })
-    .on('meta[name="description"]', {
-      element(el) {
-        el.remove();
-      },
-    })
-    .on("head", {
-      element(el) {
-        el.append(`\n    ${headTags(visible, `${url.origin}${url.pathname}`, url.origin)}\n`, { html: true });
-        el.append(`<script>window.__PAYWALL__=${inlineJson(visible)}</script>\n`, { html: true });
-      },
-    })
-    .transform(new Response(shell.body, { status: 200, headers }));
-  return rewritten;
+  const head = `${headTags(visible, `${url.origin}${url.pathname}`, url.origin)}\n    <script>window.__PAYWALL__=${inlineJson(visible)}</script>\n  </head>`;
+  const html = shell
+    // Replacer functions: a "$&" in a title must stay text, not become a replacement pattern.
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeAttr(item.title)} · ApeWall</title>`)
+    .replace(/<meta name="description"[^>]*>\s*/, () => "")
+    .replace("</head>", () => head);
+  return new Response(html, { status: 200, headers });
 }
 
 export const paywallPageRoutes = new Hono<AppEnv>()

@@ -1,7 +1,7 @@
 // Creators' content: publishing (with its file and preview image in R2), the creator's list, the
 // public detail a buyer sees before paying, soft deletion, and per-day view counts.
 import { and, desc, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
-import type { ContentFormValues, CreatorContent, PublicContent } from "../../shared/content";
+import type { ContentFormValues, CreatorContent, PublicContent, PublicContentFields } from "../../shared/content";
 import type { Db } from "../db/client";
 import { content, contentViewsDaily, uploads, users } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
@@ -18,6 +18,24 @@ export type PreviewImage = { bytes: Uint8Array; type: string } | null;
 
 const previewUrl = (row: Pick<ContentRow, "id" | "previewImageKey">) =>
   row.previewImageKey ? `/api/content/${row.id}/preview-image` : null;
+
+/** The fields of an item anyone may see; cents become dollars. */
+function publicFields(row: ContentRow): PublicContentFields {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    price: row.priceCents / 100,
+    pricingModel: row.pricingModel,
+    minimumPrice: row.minimumPriceCents === null ? null : row.minimumPriceCents / 100,
+    category: row.category,
+    accessType: row.accessType,
+    fileName: row.fileName,
+    fileSize: row.fileSize,
+    previewImage: previewUrl(row),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
 
 export async function createContent(
   db: Db,
@@ -86,20 +104,9 @@ export async function listCreatorContent(db: Db, userId: string, onlyId?: string
     .where(and(eq(content.userId, userId), isNull(content.deletedAt), eq(content.isUpsell, false), onlyId ? eq(content.id, onlyId) : undefined))
     .orderBy(desc(content.createdAt));
   return rows.map(({ row, unlocks, earnings }) => ({
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    price: row.priceCents / 100,
-    pricingModel: row.pricingModel,
-    minimumPrice: row.minimumPriceCents === null ? null : row.minimumPriceCents / 100,
-    category: row.category,
-    accessType: row.accessType,
-    fileName: row.fileName,
-    fileSize: row.fileSize,
-    previewImage: previewUrl(row),
+    ...publicFields(row),
     linkUrl: row.linkUrl,
     textContent: row.textContent,
-    createdAt: row.createdAt.toISOString(),
     unlockCount: Number(unlocks),
     totalEarnings: Number(earnings) / 100,
   }));
@@ -115,23 +122,7 @@ export async function publicContent(db: Db, id: string): Promise<(PublicContent 
     .where(and(eq(content.id, id), isNull(content.deletedAt)))
     .get();
   if (!found) return null;
-  const { row } = found;
-  return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    price: row.priceCents / 100,
-    pricingModel: row.pricingModel,
-    minimumPrice: row.minimumPriceCents === null ? null : row.minimumPriceCents / 100,
-    category: row.category,
-    accessType: row.accessType,
-    fileName: row.fileName,
-    fileSize: row.fileSize,
-    previewImage: previewUrl(row),
-    createdAt: row.createdAt.toISOString(),
-    user: { firstName: found.firstName },
-    creatorId: row.userId,
-  };
+  return { ...publicFields(found.row), user: { firstName: found.firstName }, creatorId: found.row.userId };
 }
 
 /** Soft delete by the owner. Bytes stay for buyers; the daily sweep removes them once nobody needs them. */

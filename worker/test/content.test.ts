@@ -201,7 +201,7 @@ describe("the paywall page HTML", () => {
   it("carries the item's public data inline and Open Graph / Twitter tags", async () => {
     const owner = await signIn("og@example.com");
     const item = await publish(owner, {
-      title: 'Guide to "quotes" </script><script>alert(1)</script>',
+      title: 'Guide to "quotes" $& </script><script>alert(1)</script>',
       description: "Everything about quotes",
       price: "12.50",
       file: pdf(),
@@ -212,7 +212,7 @@ describe("the paywall page HTML", () => {
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toContain("text/html");
       const html = await res.text();
-      expect(html).toContain('<meta property="og:title" content="Guide to &quot;quotes&quot; &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; · $12.50" />');
+      expect(html).toContain('<meta property="og:title" content="Guide to &quot;quotes&quot; $&amp; &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; · $12.50" />');
       expect(html).toContain('<meta property="og:description" content="Everything about quotes" />');
       expect(html).toContain(`<meta property="og:image" content="http://127.0.0.1:8787/api/content/${item.id}/preview-image" />`);
       expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');

@@ -12,7 +12,7 @@ const job = (dedupeKey: string, to: string): EmailJob => ({
   data: { title: "Beats", amountCents: 500, orderId: "ord1", accessUrl: "http://127.0.0.1:8787/success?access=x" },
 });
 
-async function runBatch(messages: EmailJob[], bindings = env) {
+async function runBatch(messages: EmailJob[], bindings: object = env) {
   const batch = createMessageBatch<EmailJob>(
     "apewall-emails",
     messages.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts: 1, body })),
