@@ -13,3 +13,12 @@ export function PageSpinner() {
     </div>
   );
 }
+
+/** A spinner centred in a section while its data loads. */
+export function SectionSpinner() {
+  return (
+    <div className="flex justify-center py-16">
+      <Spinner />
+    </div>
+  );
+}

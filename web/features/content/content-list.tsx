@@ -5,7 +5,7 @@ import { FilterX, SearchX, SlidersHorizontal, Upload } from "lucide-react";
 import { useMemo, useState } from "react";
 import { CATEGORIES, SORT_OPTIONS } from "@shared/constants";
 import type { CreatorContent } from "@shared/content";
-import { Spinner } from "@/components/spinner";
+import { SectionSpinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -57,13 +57,7 @@ export function ContentList() {
     setSort("newest");
   };
 
-  if (isLoading) {
-    return (
-      <div className="flex justify-center py-16">
-        <Spinner />
-      </div>
-    );
-  }
+  if (isLoading) return <SectionSpinner />;
   if (error) {
     return (
       <Card>

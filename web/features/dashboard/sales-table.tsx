@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Receipt } from "lucide-react";
 import type { Sale } from "@shared/types";
-import { Spinner } from "@/components/spinner";
+import { SectionSpinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent } from "@/components/ui/card";
 import { queryKeys } from "@/lib/query-keys";
@@ -15,13 +15,7 @@ export function SalesTable() {
   const { data, isLoading, error } = useQuery<Sale[]>({ queryKey: queryKeys.creatorSales });
   useUnauthorizedRedirect(error);
 
-  if (isLoading) {
-    return (
-      <div className="flex justify-center py-16">
-        <Spinner />
-      </div>
-    );
-  }
+  if (isLoading) return <SectionSpinner />;
   if (error) {
     return <p className="py-16 text-center text-destructive">Couldn't load your sales. {error.message}</p>;
   }
