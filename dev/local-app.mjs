@@ -75,6 +75,8 @@ export async function startServer({ port, persistTo, vars = {}, quiet = false })
   const args = ["dev", "--config", BUILT_CONFIG, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--show-interactive-dev-session=false"];
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
   const child = spawn(bin("wrangler"), args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: false });
+  // Whatever ends this process (a failed benchmark, Ctrl+C) ends the server too.
+  process.once("exit", () => child.kill("SIGTERM"));
   let output = "";
   const collect = (chunk) => {
     output += chunk;
