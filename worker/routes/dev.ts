@@ -1,7 +1,7 @@
 // Local-only pages: the dev outbox. They answer 404 unless APP_ENV=development, so they never
 // exist in production.
 import { Hono } from "hono";
-import { html, raw } from "hono/html";
+import { html } from "hono/html";
 import type { AppEnv } from "../lib/context";
 import { isDevelopment } from "../lib/env";
 import { listOutbox } from "../services/mail/outbox";
@@ -43,7 +43,6 @@ export const devRoutes = new Hono<AppEnv>()
                 <details><summary class="meta">HTML version</summary><iframe sandbox srcdoc="${m.html}" style="width:100%;height:360px;border:0"></iframe></details>
               </article>`,
             )}
-            ${raw("")}
           </main>
         </body>
       </html>`);

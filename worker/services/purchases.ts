@@ -2,7 +2,7 @@
 // writes the ledger once, whichever of the webhook, the success page or the paywall gets there
 // first; refunds and disputes revoke access and reverse the ledger. Access is granted only to the
 // browser that paid (its aw_buyer key) or to whoever holds the purchase's access link.
-import { and, desc, eq, gt, inArray } from "drizzle-orm";
+import { and, desc, eq, gt } from "drizzle-orm";
 import type Stripe from "stripe";
 import { MAX_PRICE_CENTS } from "../../shared/constants";
 import { dollarsToCents } from "../../shared/content";
@@ -94,7 +94,7 @@ export async function startCheckout(
   const item = await deps.db
     .select()
     .from(content)
-    .where(and(eq(content.id, input.contentId), inArray(content.isUpsell, [false])))
+    .where(and(eq(content.id, input.contentId), eq(content.isUpsell, false)))
     .get();
   if (!item || item.deletedAt) throw notFound("Content Not Found");
   const amountCents = chargeAmountCents(item, input.customAmount);
