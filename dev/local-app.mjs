@@ -140,11 +140,13 @@ export async function startTestStack({ port, persistTo, label }) {
 
 /** Signs in through the emailed link read from the dev outbox; returns the session cookie pair. */
 export async function signInViaOutbox(appUrl, email) {
-  await fetch(`${appUrl}/api/auth/email`, { method: "POST", headers: { "content-type": "application/json", origin: appUrl }, body: JSON.stringify({ email }) });
+  const asked = await fetch(`${appUrl}/api/auth/email`, { method: "POST", headers: { "content-type": "application/json", origin: appUrl }, body: JSON.stringify({ email }) });
+  // The link signs in at once in the browser that asked for it, known by this cookie.
+  const loginCookie = asked.headers.getSetCookie().find((c) => c.startsWith("aw_login=")).split(";")[0];
   for (let i = 0; i < 150; i++) {
     const link = (await (await fetch(`${appUrl}/dev/mail.json`)).json()).find((m) => m.to === email)?.links[0];
     if (link) {
-      const res = await fetch(link, { redirect: "manual" });
+      const res = await fetch(link, { redirect: "manual", headers: { cookie: loginCookie } });
       return res.headers.getSetCookie().find((c) => c.startsWith("aw_session=")).split(";")[0];
     }
     await new Promise((r) => setTimeout(r, 100));

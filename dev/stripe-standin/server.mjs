@@ -274,9 +274,11 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     return r;
   }
 
-  function dispute(chargeId) {
+  /** A cardholder's dispute; `inquiry` opens a retrieval request (warning_*), which moves no money. */
+  function dispute(chargeId, p = {}) {
     const charge = get("charges", chargeId);
-    const d = { id: rid("dp"), object: "dispute", amount: charge.amount, charge: charge.id, created: now(), currency: charge.currency, payment_intent: charge.payment_intent, reason: "fraudulent", status: "needs_response", livemode: false, metadata: {} };
+    const status = p.inquiry === "true" ? "warning_needs_response" : "needs_response";
+    const d = { id: rid("dp"), object: "dispute", amount: charge.amount, charge: charge.id, created: now(), currency: charge.currency, payment_intent: charge.payment_intent, reason: "fraudulent", status, livemode: false, metadata: {} };
     db.disputes.set(d.id, d);
     charge.disputed = true;
     emit("charge.dispute.created", d);
@@ -355,7 +357,14 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       } else succeed(pi);
       return pi;
     }],
-    ["POST", /^\/_standin\/charges\/(ch_\w+)\/dispute$/, "secret", (_p, m) => dispute(m[1])],
+    ["POST", /^\/_standin\/charges\/(ch_\w+)\/dispute$/, "secret", (p, m) => dispute(m[1], p)],
+    ["POST", /^\/_standin\/disputes\/(dp_\w+)\/close$/, "secret", (p, m) => {
+      const d = get("disputes", m[1]);
+      if (!["won", "lost"].includes(p.outcome)) throw badParam("outcome", "outcome must be won or lost");
+      d.status = p.outcome;
+      emit("charge.dispute.closed", d);
+      return d;
+    }],
   ];
 
   function list(items, p, url) {

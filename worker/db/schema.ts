@@ -44,6 +44,9 @@ export const loginTokens = sqliteTable("login_tokens", {
   tokenHash: text("token_hash").primaryKey(),
   email: text("email").notNull(),
   returnTo: text("return_to").notNull().default("/"),
+  // SHA-256 of the requesting browser's aw_login cookie: that browser signs in on opening the link;
+  // any other (a mail scanner, someone else's browser) is first asked to confirm.
+  browserHash: text("browser_hash"),
   expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
   usedAt: integer("used_at", { mode: "timestamp_ms" }),
   createdAt: createdAt(),
@@ -105,7 +108,8 @@ export const content = sqliteTable(
     accessType: text("access_type", { enum: ["download", "view", "stream", "link"] })
       .notNull()
       .default("download"),
-    fileKey: text("file_key"),
+    // Unique: one stored file belongs to one item, so deleting an item can never take another's file.
+    fileKey: text("file_key").unique(),
     fileName: text("file_name"),
     fileSize: integer("file_size"),
     fileContentType: text("file_content_type"),
@@ -179,9 +183,10 @@ export const ledgerEntries = sqliteTable(
   (t) => [index("ledger_user").on(t.userId, t.account), index("ledger_purchase").on(t.purchaseId)],
 );
 
-// One payment-provider Customer per buyer email, so a buyer's saved card follows them.
+// One payment-provider Customer per paying browser (its aw_buyer key), so a card saved at checkout
+// can pay a one-click upsell from that browser. Not per email: a typed-in email is unverified.
 export const buyerCustomers = sqliteTable("buyer_customers", {
-  email: text("email").primaryKey(),
+  buyerKeyHash: text("buyer_key_hash").primaryKey(),
   stripeCustomerId: text("stripe_customer_id").notNull(),
   createdAt: createdAt(),
 });

@@ -9,8 +9,9 @@ import { oauthAccounts } from "../db/schema";
 import { appUrl, cookieIsSecure, type AppEnv } from "../lib/context";
 import { isDevelopment } from "../lib/env";
 import { notFound, unauthorized } from "../lib/errors";
+import { newToken, sha256Hex } from "../lib/ids";
 import { validate } from "../lib/validate";
-import { createLoginLink, redeemLoginToken } from "../services/email-login";
+import { createLoginLink, peekLoginToken, redeemLoginToken } from "../services/email-login";
 import { configuredProviders, oauthProvider } from "../services/oauth";
 import { createSession, DEFAULT_SESSION_TTL_SECONDS, deleteSession, SESSION_COOKIE } from "../services/sessions";
 import { findOrCreateUserByEmail, getCurrentUser } from "../services/users";
@@ -52,6 +53,35 @@ async function startSession(c: Context<AppEnv>, userId: string) {
 
 const signInError = (c: Context<AppEnv>, error: string) => c.redirect(`/sign-in?error=${error}`, 302);
 
+const LOGIN_COOKIE = "aw_login";
+
+async function redeemAndSignIn(c: Context<AppEnv>, token: string) {
+  const redeemed = await redeemLoginToken(c.var.db, token);
+  if (!redeemed) return signInError(c, "link-invalid");
+  const userId = await findOrCreateUserByEmail(c.var.db, redeemed.email);
+  await startSession(c, userId);
+  return c.redirect(redeemed.returnTo, 302);
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+
+function confirmPage(email: string, token: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign in to ApeWall</title><link rel="icon" href="/favicon.svg">
+<style>body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:#f6f5fa;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f1d2b}
+main{background:#fff;border:1px solid #e7e5ee;border-radius:14px;padding:32px;max-width:380px;width:90%;text-align:center;box-shadow:0 10px 30px #0000000d}
+h1{font-size:22px;margin:12px 0 8px}p{color:#6b6880;margin:0 0 20px;line-height:1.5}
+button{width:100%;height:44px;border:0;border-radius:10px;background:linear-gradient(135deg,#7c3aed,#db2777);color:#fff;font-size:15px;font-weight:600;cursor:pointer}
+a{color:#6b6880;font-size:13px}</style></head><body><main>
+<img src="/favicon.svg" alt="" width="44" height="44">
+<h1>Sign in to ApeWall</h1>
+<p>Continue as <strong>${escapeHtml(email)}</strong>? This link was requested in another browser.</p>
+<form method="post" action="/api/auth/email/callback"><input type="hidden" name="token" value="${escapeHtml(token)}">
+<button type="submit">Continue as ${escapeHtml(email)}</button></form>
+<p style="margin-top:16px"><a href="/">Not you? Go to the home page</a></p>
+</main></body></html>`;
+}
+
 export const authRoutes = new Hono<AppEnv>()
   .get("/login", (c) => {
     const returnTo = safeReturnTo(c);
@@ -74,18 +104,27 @@ export const authRoutes = new Hono<AppEnv>()
   )
   .post("/auth/email", validate("json", emailLoginSchema), async (c) => {
     const { email, returnTo } = c.req.valid("json");
-    const job = await createLoginLink(c.var.db, { email, returnTo: returnTo ?? "/", appUrl: appUrl(c.env) });
+    // This browser's key: opening the link here signs in at once; elsewhere it asks to confirm.
+    let browserKey = getCookie(c, LOGIN_COOKIE);
+    if (!browserKey || !/^[\w-]{20,100}$/.test(browserKey)) {
+      browserKey = newToken();
+      setCookie(c, LOGIN_COOKIE, browserKey, { httpOnly: true, secure: cookieIsSecure(c.req.url), sameSite: "Lax", path: "/api/auth", maxAge: 3600 });
+    }
+    const job = await createLoginLink(c.var.db, { email, returnTo: returnTo ?? "/", appUrl: appUrl(c.env), browserKey });
     if (job) await c.env.EMAILS.send(job);
     // The same answer whether or not a link went out, so the form reveals nothing about the mailbox.
     return c.json({ sent: true }, 202);
   })
   .get("/auth/email/callback", validate("query", z.object({ token: z.string().max(100).optional() })), async (c) => {
-    const redeemed = await redeemLoginToken(c.var.db, c.req.valid("query").token ?? "");
-    if (!redeemed) return signInError(c, "link-invalid");
-    const userId = await findOrCreateUserByEmail(c.var.db, redeemed.email);
-    await startSession(c, userId);
-    return c.redirect(redeemed.returnTo, 302);
+    const token = c.req.valid("query").token ?? "";
+    const pending = await peekLoginToken(c.var.db, token);
+    if (!pending) return signInError(c, "link-invalid");
+    const key = getCookie(c, LOGIN_COOKIE);
+    if (key && pending.browserHash && (await sha256Hex(key)) === pending.browserHash) return redeemAndSignIn(c, token);
+    // Another browser (or a mail scanner fetching links): nothing is used up until a person confirms.
+    return c.html(confirmPage(pending.email, token));
   })
+  .post("/auth/email/callback", validate("form", z.object({ token: z.string().max(100) })), async (c) => redeemAndSignIn(c, c.req.valid("form").token))
   .get("/auth/oauth/:provider", async (c) => {
     const provider = oauthProvider(c.env, c.req.param("provider"), appUrl(c.env));
     if (!provider) throw notFound("Sign-in provider not available");

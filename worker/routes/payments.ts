@@ -17,6 +17,7 @@ import {
   assertPaid,
   BUYER_COOKIE,
   claimedPurchase,
+  currentPurchaseOfContent,
   purchaseIdFromToken,
   startCheckout,
   syncWithStripe,
@@ -68,10 +69,8 @@ export const paymentRoutes = new Hono<AppEnv>()
     return c.json({ status: purchase.status, unlocked: purchase.status === "paid" });
   })
   .post("/content/:id/process-recent-purchase", validate("param", idParam), async (c) => {
-    const deps = purchaseDeps(c);
-    const found = await claimedPurchase(deps, claimOf(c), { contentId: c.req.valid("param").id });
-    if (!found) return c.json({ status: "none", unlocked: false });
-    const purchase = await syncWithStripe(deps, found);
+    const purchase = await currentPurchaseOfContent(purchaseDeps(c), claimOf(c), c.req.valid("param").id);
+    if (!purchase) return c.json({ status: "none", unlocked: false });
     return c.json({ status: purchase.status, unlocked: purchase.status === "paid" });
   })
   .get("/purchase/verify", validate("query", verifyPurchaseQuery), async (c) => {
@@ -105,8 +104,7 @@ export const paymentRoutes = new Hono<AppEnv>()
     const deps = purchaseDeps(c);
     const body = await c.req.json<{ access?: unknown }>().catch(() => ({}) as { access?: unknown });
     const access = typeof body.access === "string" ? body.access : undefined;
-    const found = await claimedPurchase(deps, claimOf(c, access), { contentId: c.req.valid("param").id });
-    const purchase = found && (await syncWithStripe(deps, found));
+    const purchase = await currentPurchaseOfContent(deps, claimOf(c, access), c.req.valid("param").id);
     assertPaid(purchase);
     const item = await c.var.db.select().from(content).where(eq(content.id, purchase.contentId)).get();
     if (!item?.fileKey) throw notFound("This item has no file to download");

@@ -1,10 +1,12 @@
 // /p/{id} and /paywall/{id}: the SPA's HTML with the item's public data inline and Open Graph /
 // Twitter card tags, so a shared link shows a card and the page renders without a second round trip.
 import { Hono } from "hono";
+import { getCookie } from "hono/cookie";
 import type { PublicContent } from "../../shared/content";
 import { createDb } from "../db/client";
 import type { AppEnv } from "../lib/context";
 import { publicContent, recordView } from "../services/content";
+import { readSession, SESSION_COOKIE } from "../services/sessions";
 
 const escapeAttr = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 // JSON inside <script>: "<" escaped so no "</script>" in a title can end the element.
@@ -62,8 +64,13 @@ async function render(c: import("hono").Context<AppEnv>, id: string) {
   };
   if (!item) return new Response(shell, { status: 404, headers });
 
-  const { creatorId: _creator, ...visible } = item;
-  if (url.searchParams.get("preview") !== "1") c.executionCtx.waitUntil(recordView(db, item.id).catch((err) => console.warn("view count failed", err)));
+  const { creatorId, ...visible } = item;
+  // A creator looking at their own page is not a view; the session is read only when one is sent.
+  const sessionToken = getCookie(c, SESSION_COOKIE);
+  const viewer = sessionToken ? (await readSession(c.env.SESSIONS, sessionToken))?.userId : undefined;
+  if (url.searchParams.get("preview") !== "1" && viewer !== creatorId) {
+    c.executionCtx.waitUntil(recordView(db, item.id).catch((err) => console.warn("view count failed", err)));
+  }
   const head = `${headTags(visible, `${url.origin}${url.pathname}`, url.origin)}\n    <script>window.__PAYWALL__=${inlineJson(visible)}</script>\n  </head>`;
   const html = shell
     // Replacer functions: a "$&" in a title must stay text, not become a replacement pattern.

@@ -5,7 +5,7 @@ import { Hono } from "hono";
 import { webhookEvents } from "../db/schema";
 import type { AppEnv } from "../lib/context";
 import { ApiError } from "../lib/errors";
-import { fulfil, handleDispute, handleRefund } from "../services/purchases";
+import { fulfil, handleDispute, handleDisputeClosed, handleRefund } from "../services/purchases";
 import { verifyWebhook } from "../services/stripe";
 import { purchaseDeps } from "./payments";
 
@@ -30,6 +30,9 @@ export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", as
       break;
     case "charge.dispute.created":
       await handleDispute(deps, object.id);
+      break;
+    case "charge.dispute.closed":
+      await handleDisputeClosed(deps, object.id);
       break;
     default:
       // Other events are acknowledged and ignored.

@@ -67,7 +67,7 @@ export async function createContent(
     await bucket.put(previewKey, preview.bytes, { httpMetadata: { contentType: preview.type } });
   }
 
-  await db.insert(content).values({
+  const row: typeof content.$inferInsert = {
     id,
     userId,
     title: values.title,
@@ -85,7 +85,16 @@ export async function createContent(
     previewImageType: preview?.type ?? null,
     linkUrl: values.linkUrl ?? null,
     textContent: values.textContent ?? null,
-  });
+  };
+  try {
+    await db.insert(content).values(row);
+  } catch (err) {
+    // Two publishes of one finished upload raced: the unique file key lets only one through.
+    if (source.kind === "upload" && /UNIQUE constraint failed: content\.file_key/.test(String((err as { cause?: unknown }).cause ?? err))) {
+      throw new ApiError(409, "This upload is already published");
+    }
+    throw err;
+  }
   const created = (await listCreatorContent(db, userId, id))[0];
   if (!created) throw new Error("content vanished after insert");
   return created;
@@ -150,7 +159,10 @@ export async function recordView(db: Db, contentId: string, now = Date.now()): P
     .onConflictDoUpdate({ target: [contentViewsDaily.contentId, contentViewsDaily.day], set: { views: sql`${contentViewsDaily.views} + 1` } });
 }
 
-/** Removes the bytes of items deleted over a day ago that no buyer holds and no checkout is paying for. */
+// Card payments settle at once, bank debits within days: a checkout younger than this may still pay.
+const CHECKOUT_MAY_STILL_PAY_MS = 14 * 24 * 3600 * 1000;
+
+/** Removes the bytes of items deleted over a day ago that no buyer holds and no checkout may still pay for. */
 export async function purgeDeletedContentBytes(db: Db, bucket: R2Bucket, now = Date.now()): Promise<number> {
   const day = 24 * 3600 * 1000;
   const candidates = await db
@@ -161,7 +173,7 @@ export async function purgeDeletedContentBytes(db: Db, bucket: R2Bucket, now = D
         lt(content.deletedAt, new Date(now - day)),
         sql`(${content.fileKey} is not null or ${content.previewImageKey} is not null)`,
         sql`not exists (select 1 from purchases p where p.content_id = "content"."id"
-          and (p.status in ('paid', 'disputed') or (p.status = 'pending' and p.created_at > ${now - day})))`,
+          and (p.status in ('paid', 'disputed') or (p.status = 'pending' and p.created_at > ${now - CHECKOUT_MAY_STILL_PAY_MS})))`,
       ),
     )
     .limit(200);

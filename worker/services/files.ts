@@ -47,6 +47,7 @@ export async function serveFile(
     headers.set("content-range", `bytes */${head.size}`);
     return new Response(null, { status: 416, headers });
   }
+  if (range) headers.set("content-range", `bytes ${range.offset}-${range.offset + range.length - 1}/${head.size}`);
   if (request.method === "HEAD") {
     headers.set("content-length", String(range ? range.length : head.size));
     return new Response(null, { status: range ? 206 : 200, headers });
@@ -54,7 +55,6 @@ export async function serveFile(
   const object = await bucket.get(key, range ? { range } : undefined);
   if (!object) return new Response(null, { status: 404 });
   if (range) {
-    headers.set("content-range", `bytes ${range.offset}-${range.offset + range.length - 1}/${head.size}`);
     headers.set("content-length", String(range.length));
     return new Response(object.body, { status: 206, headers });
   }

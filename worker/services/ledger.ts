@@ -8,6 +8,7 @@ export type LedgerRow = {
   userId: string | null;
   kind: "sale" | "platform_fee" | "refund" | "dispute";
   amountCents: number;
+  currency: string;
   purchaseId: string;
 };
 
@@ -17,41 +18,44 @@ export function splitSale(amountCents: number, plan: "free" | "pro"): { creatorC
   return { creatorCents: amountCents - platformCents, platformCents };
 }
 
-export function saleRows(purchaseId: string, creatorId: string, amountCents: number, plan: "free" | "pro"): LedgerRow[] {
-  const { creatorCents, platformCents } = splitSale(amountCents, plan);
+type Purchase = { id: string; creatorId: string; amountCents: number; currency: string };
+
+export function saleRows(p: Purchase, plan: "free" | "pro"): LedgerRow[] {
+  const { creatorCents, platformCents } = splitSale(p.amountCents, plan);
   return [
-    { idempotencyKey: `sale:${purchaseId}:creator`, account: "creator", userId: creatorId, kind: "sale", amountCents: creatorCents, purchaseId },
-    { idempotencyKey: `sale:${purchaseId}:platform`, account: "platform", userId: null, kind: "platform_fee", amountCents: platformCents, purchaseId },
+    { idempotencyKey: `sale:${p.id}:creator`, account: "creator", userId: p.creatorId, kind: "sale", amountCents: creatorCents, currency: p.currency, purchaseId: p.id },
+    { idempotencyKey: `sale:${p.id}:platform`, account: "platform", userId: null, kind: "platform_fee", amountCents: platformCents, currency: p.currency, purchaseId: p.id },
   ];
 }
+
+/** What a purchase's ledger already says: the creator's cut of the sale and what was reversed so far. */
+export type PurchaseBook = { creatorSaleCents: number; reversedCents: number; creatorReversedCents: number };
 
 /**
- * Reverses `reversedCents` of a sale in the same proportion it was split. `key` names the refund
- * or dispute, so each is reversed once.
+ * Reverses `cents` more of a sale (a refund or a lost dispute), never more than the sale in total,
+ * split in the sale's proportion. The creator's side is computed on the running total, so partial
+ * refunds never drift by a rounding cent; a full reversal always nets the purchase to zero.
  */
-export function reversalRows(
-  key: string,
-  kind: "refund" | "dispute",
-  purchaseId: string,
-  creatorId: string,
-  sale: { amountCents: number; creatorCents: number },
-  reversedCents: number,
-): LedgerRow[] {
-  const creatorPart = sale.amountCents === 0 ? 0 : Math.round((sale.creatorCents * reversedCents) / sale.amountCents);
+export function reversalRows(key: string, kind: "refund" | "dispute", p: Purchase, book: PurchaseBook, cents: number): LedgerRow[] {
+  const total = Math.min(p.amountCents, book.reversedCents + Math.max(0, cents));
+  const delta = total - book.reversedCents;
+  if (delta <= 0) return [];
+  const creatorTarget = total === p.amountCents ? book.creatorSaleCents : Math.round((book.creatorSaleCents * total) / p.amountCents);
+  const creatorPart = creatorTarget - book.creatorReversedCents;
   return [
-    { idempotencyKey: `${key}:creator`, account: "creator", userId: creatorId, kind, amountCents: -creatorPart, purchaseId },
-    { idempotencyKey: `${key}:platform`, account: "platform", userId: null, kind, amountCents: -(reversedCents - creatorPart), purchaseId },
+    { idempotencyKey: `${key}:creator`, account: "creator", userId: p.creatorId, kind, amountCents: -creatorPart, currency: p.currency, purchaseId: p.id },
+    { idempotencyKey: `${key}:platform`, account: "platform", userId: null, kind, amountCents: -(delta - creatorPart), currency: p.currency, purchaseId: p.id },
   ];
 }
 
-/** A D1 statement that inserts `row` once (by its idempotency key) and only if `onlyIf` holds. */
+/** A D1 statement that inserts `row` once (by its idempotency key), only while the purchase has one of the statuses. */
 export function insertLedgerRow(d1: D1Database, row: LedgerRow, onlyIfPurchaseStatusIn: string[]): D1PreparedStatement {
   const placeholders = onlyIfPurchaseStatusIn.map(() => "?").join(", ");
   return d1
     .prepare(
       `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, purchase_id)
-       select ?, ?, ?, ?, ?, 'usd', ? where exists (select 1 from purchases where id = ? and status in (${placeholders}))
+       select ?, ?, ?, ?, ?, ?, ? where exists (select 1 from purchases where id = ? and status in (${placeholders}))
        on conflict (idempotency_key) do nothing`,
     )
-    .bind(row.idempotencyKey, row.account, row.userId, row.kind, row.amountCents, row.purchaseId, row.purchaseId, ...onlyIfPurchaseStatusIn);
+    .bind(row.idempotencyKey, row.account, row.userId, row.kind, row.amountCents, row.currency, row.purchaseId, row.purchaseId, ...onlyIfPurchaseStatusIn);
 }

@@ -2,7 +2,7 @@
 // writes the ledger once, whichever of the webhook, the success page or the paywall gets there
 // first; refunds and disputes revoke access and reverse the ledger. Access is granted only to the
 // browser that paid (its aw_buyer key) or to whoever holds the purchase's access link.
-import { and, desc, eq, gt } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { MAX_PRICE_CENTS } from "../../shared/constants";
 import { dollarsToCents } from "../../shared/content";
@@ -11,7 +11,7 @@ import type { Db } from "../db/client";
 import { buyerCustomers, content, ledgerEntries, purchases, users } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
-import { insertLedgerRow, reversalRows, saleRows } from "./ledger";
+import { insertLedgerRow, reversalRows, saleRows, type LedgerRow, type PurchaseBook } from "./ledger";
 import type { EmailJob } from "./mail/templates";
 
 export type PurchaseDeps = {
@@ -73,17 +73,12 @@ export function chargeAmountCents(item: { pricingModel: string; priceCents: numb
   return cents;
 }
 
-async function customerFor(deps: PurchaseDeps, email: string | null): Promise<string> {
-  if (email) {
-    const known = await deps.db.select().from(buyerCustomers).where(eq(buyerCustomers.email, email)).get();
-    if (known) return known.stripeCustomerId;
-  }
-  const customer = await deps.stripe.customers.create(email ? { email } : {});
-  if (email) {
-    await deps.db.insert(buyerCustomers).values({ email, stripeCustomerId: customer.id }).onConflictDoNothing();
-    const winner = await deps.db.select().from(buyerCustomers).where(eq(buyerCustomers.email, email)).get();
-    return winner?.stripeCustomerId ?? customer.id;
-  }
+/** The paying browser's Customer, created at its first checkout (with the email, when one is given). */
+async function customerFor(deps: PurchaseDeps, buyerKeyHash: string, email: string | null): Promise<string> {
+  const known = await deps.db.select().from(buyerCustomers).where(eq(buyerCustomers.buyerKeyHash, buyerKeyHash)).get();
+  if (known) return known.stripeCustomerId;
+  const customer = await deps.stripe.customers.create(email ? { email } : {}, { idempotencyKey: `customer:${buyerKeyHash}` });
+  await deps.db.insert(buyerCustomers).values({ buyerKeyHash, stripeCustomerId: customer.id }).onConflictDoNothing();
   return customer.id;
 }
 
@@ -99,7 +94,8 @@ export async function startCheckout(
   if (!item || item.deletedAt) throw notFound("Content Not Found");
   const amountCents = chargeAmountCents(item, input.customAmount);
   const purchaseId = newId();
-  const customer = await customerFor(deps, input.buyerEmail);
+  const buyerKeyHash = await sha256Hex(input.buyerKey);
+  const customer = await customerFor(deps, buyerKeyHash, input.buyerEmail);
   const intent = await deps.stripe.paymentIntents.create(
     {
       amount: amountCents,
@@ -124,7 +120,7 @@ export async function startCheckout(
     status: "pending",
     paymentIntentId: intent.id,
     stripeCustomerId: customer,
-    buyerKeyHash: await sha256Hex(input.buyerKey),
+    buyerKeyHash,
   });
   if (!intent.client_secret) throw new Error("PaymentIntent has no client secret");
   return { clientSecret: intent.client_secret, purchaseId, amountCents };
@@ -150,7 +146,7 @@ async function emailOf(deps: PurchaseDeps, intent: Stripe.PaymentIntent): Promis
  * Marks the purchase of a succeeded PaymentIntent paid and writes its ledger rows, in one D1 batch.
  * Safe to call any number of times, concurrently, in any order with refunds.
  */
-export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent): Promise<FulfilOutcome> {
+export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent, { notify = true } = {}): Promise<FulfilOutcome> {
   const purchase = await deps.db.select().from(purchases).where(eq(purchases.paymentIntentId, intent.id)).get();
   if (!purchase) return "unknown";
   if (intent.status !== "succeeded") return "not-succeeded";
@@ -167,11 +163,11 @@ export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent): 
     deps.d1
       .prepare("update purchases set status = 'paid', paid_at = ?, buyer_email = coalesce(buyer_email, ?) where id = ? and status = 'pending' returning id")
       .bind(now, email, purchase.id),
-    ...saleRows(purchase.id, purchase.creatorId, purchase.amountCents, creator?.plan ?? "free").map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE)),
+    ...saleRows(purchase, creator?.plan ?? "free").map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE)),
   ]);
   if ((results[0].results?.length ?? 0) === 0) return "already";
 
-  if (email) {
+  if (email && notify) {
     const item = await deps.db.select({ title: content.title }).from(content).where(eq(content.id, purchase.contentId)).get();
     const job: EmailJob = {
       dedupeKey: `purchase-access:${purchase.id}`,
@@ -180,29 +176,38 @@ export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent): 
       data: { title: item?.title ?? "your purchase", amountCents: purchase.amountCents, orderId: purchase.id, accessUrl: await accessUrlFor(deps, purchase) },
     };
     await deps.emails.send(job);
-    if (purchase.stripeCustomerId) await deps.db.insert(buyerCustomers).values({ email, stripeCustomerId: purchase.stripeCustomerId }).onConflictDoNothing();
   }
   return "fulfilled";
 }
 
 /** Asks Stripe about a purchase's PaymentIntent and fulfils it if it succeeded. */
-export async function syncWithStripe(deps: PurchaseDeps, purchase: PurchaseRow): Promise<PurchaseRow> {
+export async function syncWithStripe(deps: PurchaseDeps, purchase: PurchaseRow, { notify = true } = {}): Promise<PurchaseRow> {
   if (purchase.status !== "pending" || !purchase.paymentIntentId) return purchase;
   const intent = await deps.stripe.paymentIntents.retrieve(purchase.paymentIntentId);
-  await fulfil(deps, intent);
+  await fulfil(deps, intent, { notify });
   return (await deps.db.select().from(purchases).where(eq(purchases.id, purchase.id)).get()) ?? purchase;
 }
 
-async function saleOf(deps: PurchaseDeps, purchase: PurchaseRow) {
-  const creatorRow = await deps.db
-    .select({ cents: ledgerEntries.amountCents })
+async function bookOf(deps: PurchaseDeps, purchaseId: string): Promise<PurchaseBook> {
+  const rows = await deps.db
+    .select({ account: ledgerEntries.account, kind: ledgerEntries.kind, cents: ledgerEntries.amountCents })
     .from(ledgerEntries)
-    .where(eq(ledgerEntries.idempotencyKey, `sale:${purchase.id}:creator`))
-    .get();
-  return { amountCents: purchase.amountCents, creatorCents: creatorRow?.cents ?? 0 };
+    .where(eq(ledgerEntries.purchaseId, purchaseId));
+  const book = { creatorSaleCents: 0, reversedCents: 0, creatorReversedCents: 0 };
+  for (const r of rows) {
+    if (r.kind === "sale") book.creatorSaleCents += r.cents;
+    if (r.kind === "refund" || r.kind === "dispute") {
+      book.reversedCents -= r.cents;
+      if (r.account === "creator") book.creatorReversedCents -= r.cents;
+    }
+  }
+  return book;
 }
 
-async function revoke(deps: PurchaseDeps, purchase: PurchaseRow, status: "refunded" | "disputed", rows: ReturnType<typeof reversalRows>) {
+const keyExists = async (deps: PurchaseDeps, key: string) =>
+  !!(await deps.db.select({ id: ledgerEntries.id }).from(ledgerEntries).where(eq(ledgerEntries.idempotencyKey, `${key}:creator`)).get());
+
+async function setStatus(deps: PurchaseDeps, purchase: PurchaseRow, status: "refunded" | "disputed", rows: LedgerRow[]) {
   await deps.d1.batch([
     deps.d1.prepare("update purchases set status = ?, revoked_at = coalesce(revoked_at, ?) where id = ? and status in ('paid', 'refunded', 'disputed')").bind(status, Date.now(), purchase.id),
     ...rows.map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE)),
@@ -213,33 +218,65 @@ async function paidPurchaseForIntent(deps: PurchaseDeps, paymentIntentId: string
   if (!paymentIntentId) return null;
   const purchase = await deps.db.select().from(purchases).where(eq(purchases.paymentIntentId, paymentIntentId)).get();
   if (!purchase) return null;
-  // A refund or dispute can arrive before payment_intent.succeeded: fulfil first, then reverse.
-  return syncWithStripe(deps, purchase);
+  // A refund or dispute can arrive before payment_intent.succeeded: book the sale first (without
+  // the access email: this purchase is being taken back), then reverse it.
+  return syncWithStripe(deps, purchase, { notify: false });
 }
+
+const intentIdOf = (v: string | { id: string } | null | undefined) => (typeof v === "string" ? v : (v?.id ?? null));
 
 export async function handleRefund(deps: PurchaseDeps, chargeId: string): Promise<void> {
   const charge = await deps.stripe.charges.retrieve(chargeId, { expand: ["refunds"] });
-  const intentId = typeof charge.payment_intent === "string" ? charge.payment_intent : (charge.payment_intent?.id ?? null);
-  const purchase = await paidPurchaseForIntent(deps, intentId);
+  const purchase = await paidPurchaseForIntent(deps, intentIdOf(charge.payment_intent));
   if (!purchase || !PAID_LIKE.includes(purchase.status)) return;
-  const sale = await saleOf(deps, purchase);
-  const rows = (charge.refunds?.data ?? [])
-    .filter((r) => r.status === "succeeded" || r.status === "pending")
-    .flatMap((r) => reversalRows(`refund:${r.id}`, "refund", purchase.id, purchase.creatorId, sale, r.amount));
-  await revoke(deps, purchase, "refunded", rows);
+  // Only money that actually went back: a pending refund may still fail.
+  const refunds = (charge.refunds?.data ?? []).filter((r) => r.status === "succeeded").sort((a, b) => a.created - b.created);
+  if (refunds.length === 0) return;
+  for (const refund of refunds) {
+    const key = `refund:${refund.id}`;
+    if (await keyExists(deps, key)) continue;
+    await setStatus(deps, purchase, "refunded", reversalRows(key, "refund", purchase, await bookOf(deps, purchase.id), refund.amount));
+  }
+  await setStatus(deps, purchase, "refunded", []);
 }
 
-export async function handleDispute(deps: PurchaseDeps, disputeId: string): Promise<void> {
+async function disputeContext(deps: PurchaseDeps, disputeId: string) {
   const dispute = await deps.stripe.disputes.retrieve(disputeId);
-  let intentId = typeof dispute.payment_intent === "string" ? dispute.payment_intent : (dispute.payment_intent?.id ?? null);
-  if (!intentId) {
-    const charge = await deps.stripe.charges.retrieve(typeof dispute.charge === "string" ? dispute.charge : dispute.charge.id);
-    intentId = typeof charge.payment_intent === "string" ? charge.payment_intent : (charge.payment_intent?.id ?? null);
-  }
-  const purchase = await paidPurchaseForIntent(deps, intentId);
-  if (!purchase || !PAID_LIKE.includes(purchase.status)) return;
-  const sale = await saleOf(deps, purchase);
-  await revoke(deps, purchase, "disputed", reversalRows(`dispute:${dispute.id}`, "dispute", purchase.id, purchase.creatorId, sale, dispute.amount));
+  let intentId = intentIdOf(dispute.payment_intent);
+  if (!intentId) intentId = intentIdOf((await deps.stripe.charges.retrieve(intentIdOf(dispute.charge)!)).payment_intent);
+  return { dispute, purchase: await paidPurchaseForIntent(deps, intentId) };
+}
+
+/** A chargeback: access is revoked and the sale reversed. An inquiry (warning_*) moves no money. */
+export async function handleDispute(deps: PurchaseDeps, disputeId: string): Promise<void> {
+  const { dispute, purchase } = await disputeContext(deps, disputeId);
+  if (!purchase || !PAID_LIKE.includes(purchase.status) || dispute.status.startsWith("warning_")) return;
+  const key = `dispute:${dispute.id}`;
+  const rows = (await keyExists(deps, key)) ? [] : reversalRows(key, "dispute", purchase, await bookOf(deps, purchase.id), dispute.amount);
+  await setStatus(deps, purchase, "disputed", rows);
+}
+
+/** A dispute the seller won: what the dispute took is booked back and access returns. */
+export async function handleDisputeClosed(deps: PurchaseDeps, disputeId: string): Promise<void> {
+  const { dispute, purchase } = await disputeContext(deps, disputeId);
+  if (!purchase || dispute.status !== "won") return;
+  const taken = await deps.db
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.purchaseId, purchase.id), inArray(ledgerEntries.idempotencyKey, [`dispute:${dispute.id}:creator`, `dispute:${dispute.id}:platform`])));
+  const rows: LedgerRow[] = taken.map((t) => ({
+    idempotencyKey: t.idempotencyKey.replace(`dispute:${dispute.id}`, `dispute-won:${dispute.id}`),
+    account: t.account,
+    userId: t.userId,
+    kind: "dispute",
+    amountCents: -t.amountCents,
+    currency: t.currency,
+    purchaseId: purchase.id,
+  }));
+  await deps.d1.batch([
+    ...rows.map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE)),
+    deps.d1.prepare("update purchases set status = 'paid', revoked_at = null where id = ? and status = 'disputed'").bind(purchase.id),
+  ]);
 }
 
 // ---- access ----
@@ -264,15 +301,35 @@ export async function claimedPurchase(deps: PurchaseDeps, claim: Claim, where: {
       .get();
     return p && (!where.contentId || p.contentId === where.contentId) ? p : null;
   }
-  // The browser's most recent purchase of this item (the paywall's "process recent purchase").
-  return (
-    (await deps.db
-      .select()
-      .from(purchases)
-      .where(and(eq(purchases.contentId, where.contentId!), eq(purchases.buyerKeyHash, keyHash), gt(purchases.createdAt, new Date(Date.now() - 7 * 24 * 3600 * 1000))))
-      .orderBy(desc(purchases.createdAt))
-      .get()) ?? null
-  );
+  return (await browserPurchasesOf(deps, keyHash, where.contentId!))[0] ?? null;
+}
+
+/** This browser's purchases of an item, a paid one first, then the newest. */
+function browserPurchasesOf(deps: PurchaseDeps, keyHash: string, contentId: string) {
+  return deps.db
+    .select()
+    .from(purchases)
+    .where(and(eq(purchases.contentId, contentId), eq(purchases.buyerKeyHash, keyHash)))
+    .orderBy(desc(sql`${purchases.status} = 'paid'`), desc(purchases.createdAt))
+    .limit(5);
+}
+
+/**
+ * The purchase of an item that this caller holds, brought up to date with Stripe. A browser that
+ * started several checkouts gets the one that paid, even before its webhook arrives.
+ */
+export async function currentPurchaseOfContent(deps: PurchaseDeps, claim: Claim, contentId: string): Promise<PurchaseRow | null> {
+  const byToken = await purchaseIdFromToken(deps.accessSecret, claim.access);
+  if (byToken || !claim.buyerKey) {
+    const p = await claimedPurchase(deps, claim, { contentId });
+    return p && syncWithStripe(deps, p);
+  }
+  const candidates = await browserPurchasesOf(deps, await sha256Hex(claim.buyerKey), contentId);
+  for (const candidate of candidates) {
+    const synced = await syncWithStripe(deps, candidate);
+    if (synced.status === "paid") return synced;
+  }
+  return candidates[0] ?? null;
 }
 
 export async function verification(deps: PurchaseDeps, purchase: PurchaseRow): Promise<PurchaseVerification> {

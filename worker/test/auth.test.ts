@@ -1,21 +1,16 @@
 import { describe, expect, it, vi, afterEach } from "vitest";
-import { call, cookieValue, env, outbox, postJson, signIn, waitForMail } from "./helpers";
+import { call, cookieValue, env, outbox, postJson, requestLink, signIn } from "./helpers";
 
 afterEach(() => vi.restoreAllMocks());
 
 describe("sign-in by emailed link", () => {
   it("mails a one-time link that opens a session with safe cookie flags", async () => {
-    const email = "Creator@Example.com";
-    const res = await postJson("/api/auth/email", { email, returnTo: "/upload" });
-    expect(res.status).toBe(202);
-
-    const mail = await waitForMail("creator@example.com");
+    const { link, loginCookie, mail } = await requestLink("Creator@Example.com", "/upload");
     expect(mail.subject).toContain("sign-in link");
     expect(mail.html).toContain("Sign in");
-    const link = new URL(mail.links[0]);
     expect(link.origin).toBe("http://127.0.0.1:8787");
 
-    const callback = await call(link.pathname + link.search);
+    const callback = await call(link.pathname + link.search, { cookie: loginCookie });
     expect(callback.status).toBe(302);
     expect(callback.headers.get("location")).toBe("/upload");
     const setCookie = callback.headers.getSetCookie().find((h) => h.startsWith("aw_session="))!;
@@ -38,40 +33,56 @@ describe("sign-in by emailed link", () => {
   });
 
   it("marks the cookie Secure on https", async () => {
-    await postJson("/api/auth/email", { email: "secure@example.com" });
-    const mail = await waitForMail("secure@example.com");
-    const link = new URL(mail.links[0]);
+    const { link, loginCookie } = await requestLink("secure@example.com");
     const { exports } = await import("cloudflare:workers");
-    const res = await exports.default.fetch(new Request(`https://apewall.example.com${link.pathname}${link.search}`, { redirect: "manual" }));
+    const res = await exports.default.fetch(new Request(`https://apewall.example.com${link.pathname}${link.search}`, { redirect: "manual", headers: { cookie: loginCookie } }));
     expect(res.status).toBe(302);
     expect(res.headers.getSetCookie().find((h) => h.startsWith("aw_session="))).toMatch(/Secure/i);
   });
 
   it("refuses a link used twice", async () => {
-    await postJson("/api/auth/email", { email: "twice@example.com" });
-    const link = new URL((await waitForMail("twice@example.com")).links[0]);
-    const first = await call(link.pathname + link.search);
+    const { link, loginCookie } = await requestLink("twice@example.com");
+    const first = await call(link.pathname + link.search, { cookie: loginCookie });
     expect(cookieValue(first, "aw_session")).toBeTruthy();
-    const second = await call(link.pathname + link.search);
+    const second = await call(link.pathname + link.search, { cookie: loginCookie });
     expect(second.status).toBe(302);
     expect(second.headers.get("location")).toBe("/sign-in?error=link-invalid");
     expect(cookieValue(second, "aw_session")).toBeUndefined();
   });
 
   it("refuses concurrent uses of one link but one", async () => {
-    await postJson("/api/auth/email", { email: "race@example.com" });
-    const link = new URL((await waitForMail("race@example.com")).links[0]);
-    const results = await Promise.all(Array.from({ length: 5 }, () => call(link.pathname + link.search)));
+    const { link, loginCookie } = await requestLink("race@example.com");
+    const results = await Promise.all(Array.from({ length: 5 }, () => call(link.pathname + link.search, { cookie: loginCookie })));
     expect(results.filter((r) => cookieValue(r, "aw_session")).length).toBe(1);
   });
 
   it("refuses an expired link", async () => {
-    await postJson("/api/auth/email", { email: "late@example.com" });
-    const link = new URL((await waitForMail("late@example.com")).links[0]);
+    const { link, loginCookie } = await requestLink("late@example.com");
     await env.DB.prepare("update login_tokens set expires_at = ? where email = ?").bind(Date.now() - 1000, "late@example.com").run();
-    const res = await call(link.pathname + link.search);
+    const res = await call(link.pathname + link.search, { cookie: loginCookie });
     expect(res.headers.get("location")).toBe("/sign-in?error=link-invalid");
     expect(cookieValue(res, "aw_session")).toBeUndefined();
+  });
+
+  it("a link opened in another browser asks to confirm, and a GET uses nothing up", async () => {
+    const { link } = await requestLink("elsewhere@example.com", "/funnels");
+    for (let i = 0; i < 2; i++) {
+      // A mail scanner or another device fetching the link: a confirm page, no session, token intact.
+      const page = await call(link.pathname + link.search);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain("Continue as <strong>elsewhere@example.com</strong>");
+      expect(html).toContain('<form method="post" action="/api/auth/email/callback">');
+      expect(cookieValue(page, "aw_session")).toBeUndefined();
+    }
+    const token = link.searchParams.get("token")!;
+    const crossSite = await call("/api/auth/email/callback", { method: "POST", body: new URLSearchParams({ token }), headers: { origin: "https://evil.example" } });
+    expect(crossSite.status).toBe(403);
+    const confirmed = await call("/api/auth/email/callback", { method: "POST", body: new URLSearchParams({ token }) });
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get("location")).toBe("/funnels");
+    expect(cookieValue(confirmed, "aw_session")).toBeTruthy();
+    expect((await call(link.pathname + link.search)).headers.get("location")).toBe("/sign-in?error=link-invalid");
   });
 
   it("refuses a made-up token", async () => {

@@ -65,6 +65,13 @@ describe("publishing content", () => {
 
     const twice = await postForm("/api/content", contentForm({ title: "Course 2", price: "20", uploadId: up.id }), cookie);
     expect(twice.status).toBe(409);
+
+    // Two publishes of one upload at the same moment: one wins, the other is told.
+    const up2 = await (await postJson("/api/uploads", { fileName: "b.mp4", size: 10, contentType: "video/mp4" }, cookie)).json<{ id: string }>();
+    await call(`/api/uploads/${up2.id}/parts/1`, { method: "PUT", body: partBytes(10, 1), cookie, headers: { "content-length": "10" } });
+    await call(`/api/uploads/${up2.id}/complete`, { method: "POST", cookie });
+    const raced = await Promise.all([1, 2].map((n) => postForm("/api/content", contentForm({ title: `Race ${n}`, price: "5", uploadId: up2.id }), cookie)));
+    expect(raced.map((r) => r.status).sort()).toEqual([201, 409]);
     // Another creator cannot publish someone's upload.
     const thief = await signIn("thief@example.com");
     expect((await postForm("/api/content", contentForm({ title: "Mine", price: "20", uploadId: up.id }), thief)).status).toBe(404);
@@ -148,6 +155,7 @@ describe("the creator's list and the public detail", () => {
     await call(`/p/${item.id}`);
     await call(`/api/content/${item.id}?preview=1`);
     await call(`/api/content/${item.id}`, { cookie: owner });
+    await call(`/p/${item.id}`, { cookie: owner });
     await expect
       .poll(async () => (await env.DB.prepare("select views from content_views_daily where content_id = ?").bind(item.id).first<{ views: number }>())?.views)
       .toBe(2);

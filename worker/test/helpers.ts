@@ -41,14 +41,19 @@ export const cookieValue = (res: Response, name: string) => {
   return undefined;
 };
 
-/** Requests a sign-in link for `email`, opens it, and returns the session cookie header. */
-export async function signIn(email: string): Promise<string> {
-  const before = (await outbox()).filter((m) => m.to === email).length;
-  const res = await postJson("/api/auth/email", { email });
+/** Asks for a sign-in link as a browser would; returns the mailed link and that browser's aw_login cookie. */
+export async function requestLink(email: string, returnTo?: string): Promise<{ link: URL; loginCookie: string; mail: OutboxMessage }> {
+  const before = (await outbox()).filter((m) => m.to === email.toLowerCase()).length;
+  const res = await postJson("/api/auth/email", { email, returnTo });
   if (res.status !== 202) throw new Error(`sign-in request failed: ${res.status}`);
-  const mail = await waitForMail(email, before);
-  const link = new URL(mail.links[0]);
-  const callback = await call(link.pathname + link.search);
+  const mail = await waitForMail(email.toLowerCase(), before);
+  return { link: new URL(mail.links[0]), loginCookie: `aw_login=${cookieValue(res, "aw_login")}`, mail };
+}
+
+/** Requests a sign-in link for `email`, opens it in the same browser, and returns the session cookie header. */
+export async function signIn(email: string): Promise<string> {
+  const { link, loginCookie } = await requestLink(email);
+  const callback = await call(link.pathname + link.search, { cookie: loginCookie });
   const token = cookieValue(callback, "aw_session");
   if (!token) throw new Error(`no session cookie, status ${callback.status}`);
   return `aw_session=${token}`;

@@ -237,6 +237,70 @@ describe("access", () => {
     expect((await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).status).toBe(403);
   });
 
+  it("an inquiry moves no money; a won dispute gives the money and the access back", async () => {
+    const { item } = await creatorWithItem("won@example.com");
+    const { paymentIntent, buyerCookie } = await checkout(item.id);
+    await deliver(await eventFor("payment_intent.succeeded", paymentIntent));
+    const charge = (await standin<{ latest_charge: string }>("GET", `/v1/payment_intents/${paymentIntent}`)).body.latest_charge;
+    const purchaseId = (await purchaseOf(paymentIntent))!.id;
+
+    const inquiry = await standin<{ id: string }>("POST", `/_standin/charges/${charge}/dispute`, { inquiry: "true" });
+    await deliver(await eventFor("charge.dispute.created", inquiry.body.id));
+    expect((await purchaseOf(paymentIntent))?.status).toBe("paid");
+    expect(await ledgerOf(purchaseId)).toHaveLength(2);
+
+    const chargeback = await standin<{ id: string }>("POST", `/_standin/charges/${charge}/dispute`);
+    await deliver(await eventFor("charge.dispute.created", chargeback.body.id));
+    expect((await purchaseOf(paymentIntent))?.status).toBe("disputed");
+    expect((await call(`/api/content/${item.id}/download`, { method: "POST", cookie: buyerCookie })).status).toBe(403);
+
+    await standin("POST", `/_standin/disputes/${chargeback.body.id}/close`, { outcome: "won" });
+    const closed = await eventFor("charge.dispute.closed", chargeback.body.id);
+    expect((await deliver(closed)).status).toBe(200);
+    expect((await deliver(closed)).status).toBe(200);
+    expect((await purchaseOf(paymentIntent))?.status).toBe("paid");
+    const ledger = await ledgerOf(purchaseId);
+    expect(ledger.filter((l) => l.account === "creator").reduce((a, l) => a + l.amount_cents, 0)).toBe(800);
+    expect(ledger.filter((l) => l.account === "platform").reduce((a, l) => a + l.amount_cents, 0)).toBe(200);
+    expect((await call(`/api/content/${item.id}/download`, { method: "POST", cookie: buyerCookie })).status).toBe(200);
+  });
+
+  it("a refund after a chargeback reverses nothing more than the sale", async () => {
+    const { item } = await creatorWithItem("both@example.com");
+    const { paymentIntent } = await checkout(item.id);
+    await deliver(await eventFor("payment_intent.succeeded", paymentIntent));
+    const charge = (await standin<{ latest_charge: string }>("GET", `/v1/payment_intents/${paymentIntent}`)).body.latest_charge;
+    const dispute = await standin<{ id: string }>("POST", `/_standin/charges/${charge}/dispute`);
+    await deliver(await eventFor("charge.dispute.created", dispute.body.id));
+    await standin("POST", "/v1/refunds", { payment_intent: paymentIntent });
+    await deliver(await eventFor("charge.refunded", paymentIntent));
+    const ledger = await ledgerOf((await purchaseOf(paymentIntent))!.id);
+    expect(ledger.reduce((a, l) => a + l.amount_cents, 0)).toBe(0);
+    expect(ledger.filter((l) => l.account === "creator").reduce((a, l) => a + l.amount_cents, 0)).toBe(0);
+  });
+
+  it("partial refunds add up to the creator's cut exactly", async () => {
+    const { item } = await creatorWithItem("partial@example.com", { price: "9.99" });
+    const { paymentIntent } = await checkout(item.id);
+    await deliver(await eventFor("payment_intent.succeeded", paymentIntent));
+    for (const amount of ["333", "333", "333"]) {
+      await standin("POST", "/v1/refunds", { payment_intent: paymentIntent, amount });
+      await deliver(await eventFor("charge.refunded", paymentIntent));
+    }
+    const ledger = await ledgerOf((await purchaseOf(paymentIntent))!.id);
+    expect(ledger.filter((l) => l.kind === "refund")).toHaveLength(6);
+    expect(ledger.filter((l) => l.account === "creator").reduce((a, l) => a + l.amount_cents, 0)).toBe(0);
+    expect(ledger.filter((l) => l.account === "platform").reduce((a, l) => a + l.amount_cents, 0)).toBe(0);
+  });
+
+  it("an unfinished later checkout does not hide a paid purchase from its browser", async () => {
+    const { item } = await creatorWithItem("again@example.com");
+    const { buyerCookie } = await checkout(item.id);
+    await checkout(item.id, { buyerCookie, card: "none" });
+    expect((await call(`/api/content/${item.id}/download`, { method: "POST", cookie: buyerCookie })).status).toBe(200);
+    expect(await (await call(`/api/content/${item.id}/process-recent-purchase`, { method: "POST", cookie: buyerCookie })).json()).toEqual({ status: "paid", unlocked: true });
+  });
+
   it("buyers keep access to an item its creator deleted", async () => {
     const { item, cookie } = await creatorWithItem("keep@example.com");
     const { paymentIntent, buyerCookie } = await checkout(item.id);
@@ -312,6 +376,7 @@ describe("HTTP Range on purchased files", () => {
     const head = await call(url, { method: "HEAD", headers: { range: "bytes=0-99" } });
     expect(head.status).toBe(206);
     expect(head.headers.get("content-length")).toBe("100");
+    expect(head.headers.get("content-range")).toBe("bytes 0-99/1000");
   });
 
   it("never serves a user's HTML as a page", async () => {

@@ -1,8 +1,0 @@
-CREATE TABLE `buyer_customers` (
-	`email` text PRIMARY KEY NOT NULL,
-	`stripe_customer_id` text NOT NULL,
-	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL
-);
---> statement-breakpoint
-ALTER TABLE `purchases` ADD `buyer_key_hash` text;--> statement-breakpoint
-CREATE INDEX `purchases_buyer_key` ON `purchases` (`buyer_key_hash`,`content_id`);
