@@ -44,11 +44,12 @@ export function ensureDevVars() {
 }
 
 /** The local Stripe stand-in, in this process, sending webhooks to the app at `appUrl`. */
-export async function startStripeStandin({ port, appUrl, webhookSecret = "whsec_standin", log = false }) {
+export async function startStripeStandin({ port, appUrl, webhookSecret = "whsec_standin", log = false, stateFile }) {
   const { createStandin } = await import("./stripe-standin/server.mjs");
   const standin = createStandin({
     webhookUrls: [`${appUrl}/api/stripe/webhook`],
     webhookSecret,
+    stateFile,
     log: log ? (line) => console.log(`[stripe-standin] ${line}`) : () => {},
   });
   const url = await standin.listen(port);

@@ -1,7 +1,10 @@
 // The purchase scenario, run with the real `stripe` SDK against the local stand-in and, when
 // STRIPE_TEST_SECRET_KEY is set, against real Stripe test mode: the stand-in must answer the way
 // Stripe does for every call the app makes.
+import { mkdtempSync } from "node:fs";
 import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { createStandin } from "../dev/stripe-standin/server.mjs";
@@ -60,6 +63,24 @@ describe.each(targets)("purchase scenario against %s", (_name, client, enabled) 
     const charge = await stripe.charges.retrieve(paid.latest_charge as string, { expand: ["refunds"] });
     expect(charge).toMatchObject({ object: "charge", amount: 1234, amount_refunded: 1234, refunded: true, payment_intent: intent.id });
     expect(charge.refunds?.data.map((r) => r.id)).toContain(refund.id);
+  });
+});
+
+describe("the stand-in's state file", () => {
+  it("keeps payments across a restart", async () => {
+    const stateFile = join(mkdtempSync(join(tmpdir(), "standin-")), "state.json");
+    const first = createStandin({ stateFile });
+    let url = new URL(await first.listen(0));
+    let stripe = new Stripe("sk_test_state", { host: url.hostname, port: url.port, protocol: "http", maxNetworkRetries: 0 });
+    const intent = await stripe.paymentIntents.create({ amount: 900, currency: "usd" });
+    await stripe.paymentIntents.confirm(intent.id, { payment_method: "pm_card_visa" });
+    await first.close();
+
+    const second = createStandin({ stateFile });
+    url = new URL(await second.listen(0));
+    stripe = new Stripe("sk_test_state", { host: url.hostname, port: url.port, protocol: "http", maxNetworkRetries: 0 });
+    expect(await stripe.paymentIntents.retrieve(intent.id)).toMatchObject({ status: "succeeded", amount_received: 900 });
+    await second.close();
   });
 });
 

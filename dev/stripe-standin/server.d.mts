@@ -8,4 +8,4 @@ export type Standin = {
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
 };
-export function createStandin(options?: { webhookUrls?: string[]; webhookSecret?: string; log?: (line: string) => void }): Standin;
+export function createStandin(options?: { webhookUrls?: string[]; webhookSecret?: string; log?: (line: string) => void; stateFile?: string }): Standin;

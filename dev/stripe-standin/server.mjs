@@ -3,7 +3,7 @@
 // keeps state in memory, sends signed webhooks, and serves a stand-in Stripe.js at /v3.
 // It exists for local runs and tests only; the Worker reaches it through STRIPE_API_BASE.
 import { createHmac, randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { parseForm } from "./form.mjs";
 
@@ -49,7 +49,8 @@ const luhn = (num) => {
   return num.length >= 12 && sum % 10 === 0;
 };
 
-export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin", log = () => {} } = {}) {
+/** `stateFile`: where to keep state across restarts (npm start); without it, state lives in memory. */
+export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin", log = () => {}, stateFile } = {}) {
   const db = {
     customers: new Map(),
     payment_intents: new Map(),
@@ -59,6 +60,15 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     disputes: new Map(),
     events: [],
     idempotency: new Map(),
+  };
+  if (stateFile && existsSync(stateFile)) {
+    const saved = JSON.parse(readFileSync(stateFile, "utf8"));
+    for (const [k, v] of Object.entries(saved)) db[k] = Array.isArray(v) && k !== "events" ? new Map(v) : v;
+  }
+  const save = () => {
+    if (!stateFile) return;
+    const out = Object.fromEntries(Object.entries(db).map(([k, v]) => [k, v instanceof Map ? [...v.entries()] : v.slice(0, 500)]));
+    writeFileSync(stateFile, JSON.stringify(out));
   };
   const deliveries = [];
   let closed = false;
@@ -411,6 +421,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     }
     const json = JSON.stringify(result, null, 2);
     if (scope) db.idempotency.set(scope, { fingerprint: `${url.pathname}?${body}`, status, body: json });
+    if (req.method === "POST") save();
     return { status, body: json };
   }
 

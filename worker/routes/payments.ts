@@ -65,7 +65,7 @@ export const paymentRoutes = new Hono<AppEnv>()
     const deps = purchaseDeps(c);
     const found = await claimedPurchase(deps, claimOf(c), { paymentIntentId: c.req.valid("param").paymentIntent });
     if (!found) throw notFound("Purchase Not Found");
-    const purchase = await syncWithStripe(deps, found);
+    const purchase = await syncWithStripe(deps, found, { bestEffort: true });
     return c.json({ status: purchase.status, unlocked: purchase.status === "paid" });
   })
   .post("/content/:id/process-recent-purchase", validate("param", idParam), async (c) => {
@@ -79,7 +79,7 @@ export const paymentRoutes = new Hono<AppEnv>()
     const deps = purchaseDeps(c);
     const found = await claimedPurchase(deps, claimOf(c, q.access), { paymentIntentId: q.payment_intent, contentId: q.content_id });
     if (!found) throw notFound("Purchase Not Found");
-    const purchase = await syncWithStripe(deps, found);
+    const purchase = await syncWithStripe(deps, found, { bestEffort: true });
     assertPaid(purchase);
     return c.json(await verification(deps, purchase));
   })

@@ -180,10 +180,21 @@ export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent, {
   return "fulfilled";
 }
 
-/** Asks Stripe about a purchase's PaymentIntent and fulfils it if it succeeded. */
-export async function syncWithStripe(deps: PurchaseDeps, purchase: PurchaseRow, { notify = true } = {}): Promise<PurchaseRow> {
+/**
+ * Asks Stripe about a purchase's PaymentIntent and fulfils it if it succeeded. With `bestEffort`
+ * (the speed-up calls of the browser), a Stripe error leaves the purchase as it is: the webhook
+ * fulfils it later. Webhook handling lets errors through, so Stripe redelivers.
+ */
+export async function syncWithStripe(deps: PurchaseDeps, purchase: PurchaseRow, { notify = true, bestEffort = false } = {}): Promise<PurchaseRow> {
   if (purchase.status !== "pending" || !purchase.paymentIntentId) return purchase;
-  const intent = await deps.stripe.paymentIntents.retrieve(purchase.paymentIntentId);
+  let intent: Stripe.PaymentIntent;
+  try {
+    intent = await deps.stripe.paymentIntents.retrieve(purchase.paymentIntentId);
+  } catch (err) {
+    if (!bestEffort) throw err;
+    console.warn("could not ask Stripe about", purchase.paymentIntentId, err);
+    return purchase;
+  }
   await fulfil(deps, intent, { notify });
   return (await deps.db.select().from(purchases).where(eq(purchases.id, purchase.id)).get()) ?? purchase;
 }
@@ -322,11 +333,11 @@ export async function currentPurchaseOfContent(deps: PurchaseDeps, claim: Claim,
   const byToken = await purchaseIdFromToken(deps.accessSecret, claim.access);
   if (byToken || !claim.buyerKey) {
     const p = await claimedPurchase(deps, claim, { contentId });
-    return p && syncWithStripe(deps, p);
+    return p && syncWithStripe(deps, p, { bestEffort: true });
   }
   const candidates = await browserPurchasesOf(deps, await sha256Hex(claim.buyerKey), contentId);
   for (const candidate of candidates) {
-    const synced = await syncWithStripe(deps, candidate);
+    const synced = await syncWithStripe(deps, candidate, { bestEffort: true });
     if (synced.status === "paid") return synced;
   }
   return candidates[0] ?? null;

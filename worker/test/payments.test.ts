@@ -311,6 +311,15 @@ describe("access", () => {
     expect((await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).status).toBe(200);
   });
 
+  it("when Stripe cannot be asked, the browser hears 'still processing', not a server error", async () => {
+    const { item } = await creatorWithItem("unknown-pi@example.com");
+    const { paymentIntent, buyerCookie } = await checkout(item.id, { card: "none" });
+    await env.DB.prepare("update purchases set payment_intent_id = 'pi_forgottenbystripe' where payment_intent_id = ?").bind(paymentIntent).run();
+    const res = await call(`/api/purchase/verify?payment_intent=pi_forgottenbystripe&content_id=${item.id}`, { cookie: buyerCookie });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({ message: "Payment is still processing" });
+  });
+
   it("process-recent-purchase and complete unlock only the paying browser", async () => {
     const { item } = await creatorWithItem("recent@example.com");
     const { paymentIntent, buyerCookie } = await checkout(item.id);
