@@ -82,6 +82,16 @@ describe("buying", () => {
     expect(await other.getByTestId("order-line").textContent()).toBe(orderLine);
     await fresh.close();
 
+    // Back on the paywall with success=true (spec §4): the download unlocks for this browser and the
+    // query string is cleared after two seconds.
+    const pi = new URL(page.url()).searchParams.get("payment_intent")!;
+    await page.goto(`/p/${item.id}?success=true&payment_intent=${pi}`);
+    await page.getByTestId("unlocked").waitFor();
+    const [again] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download" }).click()]);
+    expect(sha256(await readFile((await again.path())!))).toBe(sha256(fileBytes));
+    await page.waitForURL((url) => url.pathname === `/p/${item.id}` && url.search === "", { timeout: 5000 });
+    await page.goBack();
+
     // Email reminder: the button becomes 'Sent'.
     const before = await mailCount(buyer);
     await page.getByRole("button", { name: "Send Email" }).click();
