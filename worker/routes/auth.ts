@@ -10,6 +10,7 @@ import { appUrl, cookieIsSecure, type AppEnv } from "../lib/context";
 import { isDevelopment } from "../lib/env";
 import { notFound, unauthorized } from "../lib/errors";
 import { newToken, sha256Hex } from "../lib/ids";
+import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { createLoginLink, peekLoginToken, redeemLoginToken } from "../services/email-login";
 import { configuredProviders, oauthProvider } from "../services/oauth";
@@ -102,7 +103,7 @@ export const authRoutes = new Hono<AppEnv>()
   .get("/auth/providers", (c) =>
     c.json({ email: true, ...configuredProviders(c.env), devOutbox: isDevelopment(c.env) && c.env.MAIL_TRANSPORT === "outbox" } satisfies AuthProviders),
   )
-  .post("/auth/email", validate("json", emailLoginSchema), async (c) => {
+  .post("/auth/email", rateLimit("FORMS_LIMITER", "login"), validate("json", emailLoginSchema), async (c) => {
     const { email, returnTo } = c.req.valid("json");
     // This browser's key: opening the link here signs in at once; elsewhere it asks to confirm.
     let browserKey = getCookie(c, LOGIN_COOKIE);

@@ -3,9 +3,10 @@ import { feedbackSchema } from "../../shared/schemas";
 import { feedback } from "../db/schema";
 import type { AppEnv } from "../lib/context";
 import { newId } from "../lib/ids";
+import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 
-export const feedbackRoutes = new Hono<AppEnv>().post("/feedback", validate("json", feedbackSchema), async (c) => {
+export const feedbackRoutes = new Hono<AppEnv>().post("/feedback", rateLimit("FORMS_LIMITER", "feedback"), validate("json", feedbackSchema), async (c) => {
   const input = c.req.valid("json");
   const id = newId();
   await c.var.db.insert(feedback).values({

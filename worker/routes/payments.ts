@@ -9,6 +9,7 @@ import { content, purchases } from "../db/schema";
 import { cookieIsSecure, type AppEnv } from "../lib/context";
 import { ApiError, notFound } from "../lib/errors";
 import { newToken } from "../lib/ids";
+import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { serveFile } from "../services/files";
 import type { EmailJob } from "../services/mail/templates";
@@ -51,7 +52,7 @@ export const paymentRoutes = new Hono<AppEnv>()
     if (!c.env.STRIPE_PUBLISHABLE_KEY) throw new ApiError(503, "Payments are not configured");
     return c.json({ publishableKey: c.env.STRIPE_PUBLISHABLE_KEY, stripeJsUrl: c.env.STRIPE_JS_URL || null } satisfies PaymentsConfig);
   })
-  .post("/create-payment-intent", validate("json", createPaymentIntentSchema), async (c) => {
+  .post("/create-payment-intent", rateLimit("CHECKOUT_LIMITER", "checkout"), validate("json", createPaymentIntentSchema), async (c) => {
     const input = c.req.valid("json");
     const result = await startCheckout(purchaseDeps(c), {
       contentId: input.contentId,

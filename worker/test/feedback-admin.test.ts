@@ -59,6 +59,23 @@ describe("admin guard", () => {
   });
 });
 
+describe("rate limits", () => {
+  it("an address gets ten feedback posts a minute, then 429 with Retry-After; others are unaffected", async () => {
+    const post = (ip: string) =>
+      call("/api/feedback", {
+        method: "POST",
+        headers: { "content-type": "application/json", "cf-connecting-ip": ip },
+        body: JSON.stringify({ type: "general", subject: "Hi", message: "Hello" }),
+      });
+    for (let i = 0; i < 10; i++) expect((await post("203.0.113.7")).status).toBe(201);
+    const limited = await post("203.0.113.7");
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("60");
+    expect((await limited.json<{ message: string }>()).message).toContain("Too many requests");
+    expect((await post("198.51.100.9")).status).toBe(201);
+  });
+});
+
 describe("CSRF", () => {
   it("refuses a cross-site form post", async () => {
     const form = new FormData();
