@@ -28,24 +28,38 @@ export function saleRows(p: Purchase, plan: "free" | "pro"): LedgerRow[] {
   ];
 }
 
-/** What a purchase's ledger already says: the creator's cut of the sale and what was reversed so far. */
-export type PurchaseBook = { creatorSaleCents: number; reversedCents: number; creatorReversedCents: number };
-
 /**
- * Reverses `cents` more of a sale (a refund or a lost dispute), never more than the sale in total,
- * split in the sale's proportion. The creator's side is computed on the running total, so partial
- * refunds never drift by a rounding cent; a full reversal always nets the purchase to zero.
+ * A D1 statement that reverses `cents` more of a purchase's sale (a refund or a lost dispute) as
+ * two ledger rows keyed `${key}:creator` / `${key}:platform`. It is computed inside SQLite from the
+ * ledger as it stands when the statement runs, so concurrent reversals of one purchase cannot both
+ * read a stale total: never more than the sale is reversed in total, the split follows the sale's,
+ * and the creator's side is computed on the running total, so partial refunds never drift by a
+ * rounding cent and a full reversal always nets the purchase to zero.
  */
-export function reversalRows(key: string, kind: "refund" | "dispute", p: Purchase, book: PurchaseBook, cents: number): LedgerRow[] {
-  const total = Math.min(p.amountCents, book.reversedCents + Math.max(0, cents));
-  const delta = total - book.reversedCents;
-  if (delta <= 0) return [];
-  const creatorTarget = total === p.amountCents ? book.creatorSaleCents : Math.round((book.creatorSaleCents * total) / p.amountCents);
-  const creatorPart = creatorTarget - book.creatorReversedCents;
-  return [
-    { idempotencyKey: `${key}:creator`, account: "creator", userId: p.creatorId, kind, amountCents: -creatorPart, currency: p.currency, purchaseId: p.id },
-    { idempotencyKey: `${key}:platform`, account: "platform", userId: null, kind, amountCents: -(delta - creatorPart), currency: p.currency, purchaseId: p.id },
-  ];
+export function reverseSale(d1: D1Database, purchaseId: string, key: string, kind: "refund" | "dispute", cents: number): D1PreparedStatement {
+  return d1
+    .prepare(
+      `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, purchase_id)
+       with p as (select id, creator_id, amount_cents, currency from purchases where id = ?1 and status in ('paid', 'refunded', 'disputed')),
+       b as (
+         select coalesce(sum(case when kind = 'sale' then amount_cents end), 0) as creator_sale,
+                -coalesce(sum(case when kind in ('refund', 'dispute') then amount_cents end), 0) as reversed,
+                -coalesce(sum(case when kind in ('refund', 'dispute') and account = 'creator' then amount_cents end), 0) as creator_reversed
+         from ledger_entries where purchase_id = ?1
+       ),
+       t as (select p.*, b.*, min(p.amount_cents, b.reversed + max(0, ?2)) as total from p, b),
+       c as (
+         select t.*, total - reversed as delta,
+                (case when total = amount_cents then creator_sale
+                      else cast(round(creator_sale * 1.0 * total / amount_cents) as integer) end) - creator_reversed as creator_part
+         from t
+       )
+       select ?3 || ':creator', 'creator', creator_id, ?4, -creator_part, currency, id from c where delta > 0
+       union all
+       select ?3 || ':platform', 'platform', null, ?4, -(delta - creator_part), currency, id from c where delta > 0
+       on conflict (idempotency_key) do nothing`,
+    )
+    .bind(purchaseId, cents, key, kind);
 }
 
 /** A D1 statement that inserts `row` once (by its idempotency key), only while the purchase has one of the statuses. */

@@ -11,7 +11,7 @@ import type { Db } from "../db/client";
 import { buyerCustomers, content, ledgerEntries, purchases, users } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
-import { insertLedgerRow, reversalRows, saleRows, type LedgerRow, type PurchaseBook } from "./ledger";
+import { insertLedgerRow, reverseSale, saleRows, type LedgerRow } from "./ledger";
 import type { EmailJob } from "./mail/templates";
 
 export type PurchaseDeps = {
@@ -199,29 +199,11 @@ export async function syncWithStripe(deps: PurchaseDeps, purchase: PurchaseRow, 
   return (await deps.db.select().from(purchases).where(eq(purchases.id, purchase.id)).get()) ?? purchase;
 }
 
-async function bookOf(deps: PurchaseDeps, purchaseId: string): Promise<PurchaseBook> {
-  const rows = await deps.db
-    .select({ account: ledgerEntries.account, kind: ledgerEntries.kind, cents: ledgerEntries.amountCents })
-    .from(ledgerEntries)
-    .where(eq(ledgerEntries.purchaseId, purchaseId));
-  const book = { creatorSaleCents: 0, reversedCents: 0, creatorReversedCents: 0 };
-  for (const r of rows) {
-    if (r.kind === "sale") book.creatorSaleCents += r.cents;
-    if (r.kind === "refund" || r.kind === "dispute") {
-      book.reversedCents -= r.cents;
-      if (r.account === "creator") book.creatorReversedCents -= r.cents;
-    }
-  }
-  return book;
-}
-
-const keyExists = async (deps: PurchaseDeps, key: string) =>
-  !!(await deps.db.select({ id: ledgerEntries.id }).from(ledgerEntries).where(eq(ledgerEntries.idempotencyKey, `${key}:creator`)).get());
-
-async function setStatus(deps: PurchaseDeps, purchase: PurchaseRow, status: "refunded" | "disputed", rows: LedgerRow[]) {
+/** Revokes access and reverses `cents` of the sale, in one batch (the reversal is once per key). */
+async function revoke(deps: PurchaseDeps, purchase: PurchaseRow, status: "refunded" | "disputed", reversal?: { key: string; kind: "refund" | "dispute"; cents: number }) {
   await deps.d1.batch([
     deps.d1.prepare("update purchases set status = ?, revoked_at = coalesce(revoked_at, ?) where id = ? and status in ('paid', 'refunded', 'disputed')").bind(status, Date.now(), purchase.id),
-    ...rows.map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE)),
+    ...(reversal ? [reverseSale(deps.d1, purchase.id, reversal.key, reversal.kind, reversal.cents)] : []),
   ]);
 }
 
@@ -242,13 +224,7 @@ export async function handleRefund(deps: PurchaseDeps, chargeId: string): Promis
   if (!purchase || !PAID_LIKE.includes(purchase.status)) return;
   // Only money that actually went back: a pending refund may still fail.
   const refunds = (charge.refunds?.data ?? []).filter((r) => r.status === "succeeded").sort((a, b) => a.created - b.created);
-  if (refunds.length === 0) return;
-  for (const refund of refunds) {
-    const key = `refund:${refund.id}`;
-    if (await keyExists(deps, key)) continue;
-    await setStatus(deps, purchase, "refunded", reversalRows(key, "refund", purchase, await bookOf(deps, purchase.id), refund.amount));
-  }
-  await setStatus(deps, purchase, "refunded", []);
+  for (const refund of refunds) await revoke(deps, purchase, "refunded", { key: `refund:${refund.id}`, kind: "refund", cents: refund.amount });
 }
 
 async function disputeContext(deps: PurchaseDeps, disputeId: string) {
@@ -262,9 +238,7 @@ async function disputeContext(deps: PurchaseDeps, disputeId: string) {
 export async function handleDispute(deps: PurchaseDeps, disputeId: string): Promise<void> {
   const { dispute, purchase } = await disputeContext(deps, disputeId);
   if (!purchase || !PAID_LIKE.includes(purchase.status) || dispute.status.startsWith("warning_")) return;
-  const key = `dispute:${dispute.id}`;
-  const rows = (await keyExists(deps, key)) ? [] : reversalRows(key, "dispute", purchase, await bookOf(deps, purchase.id), dispute.amount);
-  await setStatus(deps, purchase, "disputed", rows);
+  await revoke(deps, purchase, "disputed", { key: `dispute:${dispute.id}`, kind: "dispute", cents: dispute.amount });
 }
 
 /** A dispute the seller won: what the dispute took is booked back and access returns. */

@@ -279,6 +279,21 @@ describe("access", () => {
     expect(ledger.filter((l) => l.account === "creator").reduce((a, l) => a + l.amount_cents, 0)).toBe(0);
   });
 
+  it("a chargeback and a refund handled at the same moment still reverse only the sale", async () => {
+    const { item } = await creatorWithItem("same-moment@example.com");
+    const { paymentIntent } = await checkout(item.id);
+    await deliver(await eventFor("payment_intent.succeeded", paymentIntent));
+    const charge = (await standin<{ latest_charge: string }>("GET", `/v1/payment_intents/${paymentIntent}`)).body.latest_charge;
+    const dispute = await standin<{ id: string }>("POST", `/_standin/charges/${charge}/dispute`);
+    await standin("POST", "/v1/refunds", { payment_intent: paymentIntent });
+    const events = [await eventFor("charge.dispute.created", dispute.body.id), await eventFor("charge.refunded", paymentIntent)];
+    const answers = await Promise.all([...events, ...events].map((e) => deliver(e)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    const ledger = await ledgerOf((await purchaseOf(paymentIntent))!.id);
+    expect(ledger.filter((l) => l.account === "creator").reduce((a, l) => a + l.amount_cents, 0)).toBe(0);
+    expect(ledger.filter((l) => l.account === "platform").reduce((a, l) => a + l.amount_cents, 0)).toBe(0);
+  });
+
   it("partial refunds add up to the creator's cut exactly", async () => {
     const { item } = await creatorWithItem("partial@example.com", { price: "9.99" });
     const { paymentIntent } = await checkout(item.id);
