@@ -57,6 +57,12 @@ describe("buying", () => {
     const buyer = uniqueEmail("buyer");
     await openCheckout(page, "5");
     expect(await page.getByTestId("checkout-total").textContent()).toBe("$5.00");
+    // A hand-edited amount in the URL changes nothing: the summary shows what Stripe will charge.
+    const tampered = new URL(page.url());
+    tampered.searchParams.set("amount", "0.01");
+    await page.goto(tampered.pathname + tampered.search);
+    await page.getByLabel("Card number").waitFor();
+    await expect.poll(() => page.getByTestId("checkout-total").textContent()).toBe("$5.00");
     expect(await page.getByText("Processing fee").isVisible()).toBe(true);
     await page.screenshot({ path: screenshotPath("checkout"), fullPage: true });
     await payWith(page, "4242 4242 4242 4242", buyer);

@@ -19,6 +19,8 @@ export function CheckoutPage({ id, clientSecret, amount }: { id: string; clientS
   const [loadError, setLoadError] = useState<string | null>(null);
   const [email, setEmail] = useState("");
   const [paying, setPaying] = useState(false);
+  // The amount Stripe will charge, read back from the PaymentIntent: the URL's amount is only a hint.
+  const [chargedAmount, setChargedAmount] = useState<number | null>(null);
 
   useEffect(() => {
     if (!clientSecret || !cardRef.current) return;
@@ -30,6 +32,9 @@ export function CheckoutPage({ id, clientSecret, amount }: { id: string; clientS
         els.create("payment").mount(cardRef.current);
         setStripe(s);
         setElements(els);
+        s.retrievePaymentIntent(clientSecret).then(({ paymentIntent }) => {
+          if (!cancelled && paymentIntent) setChargedAmount(paymentIntent.amount / 100);
+        });
       })
       .catch((err: Error) => setLoadError(err.message));
     return () => {
@@ -45,7 +50,7 @@ export function CheckoutPage({ id, clientSecret, amount }: { id: string; clientS
     );
   }
   if (item.error || !item.data) return <ContentNotFound />;
-  const total = amount && Number.isFinite(amount) ? amount : item.data.price;
+  const total = chargedAmount ?? (amount && Number.isFinite(amount) ? amount : item.data.price);
 
   const pay = async (e: FormEvent) => {
     e.preventDefault();
