@@ -3,15 +3,17 @@ import { app } from "./app";
 import { handleScheduled } from "./cron";
 import type { Bindings } from "./lib/env";
 import { handleEmailBatch } from "./queue/emails";
+import { handleViewBatch, type ViewEvent } from "./queue/views";
 import type { EmailJob } from "./services/mail/templates";
 
 export default {
   fetch: app.fetch,
-  // Only the EMAILS queue is consumed; its dead-letter queue keeps failed messages for inspection.
+  // The emails dead-letter queue is not consumed: it keeps failed messages for inspection.
   async queue(batch, env, _ctx) {
-    await handleEmailBatch(batch, env);
+    if (batch.queue === "apewall-views") return handleViewBatch(batch as MessageBatch<ViewEvent>, env);
+    await handleEmailBatch(batch as MessageBatch<EmailJob>, env);
   },
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(handleScheduled(controller, env));
   },
-} satisfies ExportedHandler<Bindings, EmailJob>;
+} satisfies ExportedHandler<Bindings, EmailJob | ViewEvent>;

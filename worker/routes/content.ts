@@ -89,7 +89,7 @@ export const contentRoutes = new Hono<AppEnv>()
     const item = await publicContent(c.var.db, c.req.valid("param").id);
     if (!item) throw notFound("Content Not Found");
     const { creatorId, ...visible } = item;
-    if (c.req.query("preview") !== "1" && creatorId !== c.var.userId) c.executionCtx.waitUntil(recordView(c.var.db, item.id));
+    if (c.req.query("preview") !== "1" && creatorId !== c.var.userId) c.executionCtx.waitUntil(recordView(c.env.VIEWS, item.id));
     return c.json(visible);
   })
   .delete("/content/:id", requireUser, validate("param", idParam), async (c) => {

@@ -69,7 +69,7 @@ async function render(c: import("hono").Context<AppEnv>, id: string) {
   const sessionToken = getCookie(c, SESSION_COOKIE);
   const viewer = sessionToken ? (await readSession(c.env.SESSIONS, sessionToken))?.userId : undefined;
   if (url.searchParams.get("preview") !== "1" && viewer !== creatorId) {
-    c.executionCtx.waitUntil(recordView(db, item.id).catch((err) => console.warn("view count failed", err)));
+    c.executionCtx.waitUntil(recordView(c.env.VIEWS, item.id).catch((err) => console.warn("view count failed", err)));
   }
   const head = `${headTags(visible, `${url.origin}${url.pathname}`, url.origin)}\n    <script>window.__PAYWALL__=${inlineJson(visible)}</script>\n  </head>`;
   const html = shell

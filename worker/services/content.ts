@@ -3,7 +3,7 @@
 import { and, desc, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import type { ContentFormValues, CreatorContent, PublicContent, PublicContentFields } from "../../shared/content";
 import type { Db } from "../db/client";
-import { content, contentViewsDaily, uploads, users } from "../db/schema";
+import { content, uploads, users } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { ownUpload } from "./uploads";
@@ -152,11 +152,9 @@ export async function previewImage(db: Db, bucket: R2Bucket, id: string): Promis
 
 export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-export async function recordView(db: Db, contentId: string, now = Date.now()): Promise<void> {
-  await db
-    .insert(contentViewsDaily)
-    .values({ contentId, day: utcDay(now), views: 1 })
-    .onConflictDoUpdate({ target: [contentViewsDaily.contentId, contentViewsDaily.day], set: { views: sql`${contentViewsDaily.views} + 1` } });
+/** Counts a view of an item for today (UTC), through the VIEWS queue. */
+export async function recordView(views: Queue, contentId: string, now = Date.now()): Promise<void> {
+  await views.send({ contentId, day: utcDay(now) });
 }
 
 // Card payments settle at once, bank debits within days: a checkout younger than this may still pay.

@@ -1,4 +1,4 @@
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { UPLOAD_PART_SIZE } from "../../shared/constants";
 import worker from "../index";
@@ -157,8 +157,23 @@ describe("the creator's list and the public detail", () => {
     await call(`/api/content/${item.id}`, { cookie: owner });
     await call(`/p/${item.id}`, { cookie: owner });
     await expect
-      .poll(async () => (await env.DB.prepare("select views from content_views_daily where content_id = ?").bind(item.id).first<{ views: number }>())?.views)
+      .poll(async () => (await env.DB.prepare("select views from content_views_daily where content_id = ?").bind(item.id).first<{ views: number }>())?.views, { timeout: 15_000, interval: 200 })
       .toBe(2);
+  });
+});
+
+describe("the views queue consumer", () => {
+  it("writes one count per item and day for a whole batch", async () => {
+    const owner = await signIn("batched@example.com");
+    const a = await publish(owner, { title: "A", price: "5", file: pdf() });
+    const b = await publish(owner, { title: "B", price: "5", file: pdf() });
+    const bodies = [a.id, a.id, a.id, b.id].map((contentId) => ({ contentId, day: "2026-11-22" }));
+    const batch = createMessageBatch("apewall-views", bodies.map((body, i) => ({ id: `v${i}`, timestamp: new Date(), attempts: 1, body })));
+    const ctx = createExecutionContext();
+    await worker.queue(batch as never, env, ctx);
+    expect((await getQueueResult(batch, ctx)).ackAll).toBe(true);
+    const count = async (id: string) => (await env.DB.prepare("select views from content_views_daily where content_id = ? and day = '2026-11-22'").bind(id).first<{ views: number }>())?.views;
+    expect([await count(a.id), await count(b.id)]).toEqual([3, 1]);
   });
 });
 
