@@ -9,6 +9,7 @@ import { oauthAccounts } from "../db/schema";
 import { appUrl, cookieIsSecure, type AppEnv } from "../lib/context";
 import { isDevelopment } from "../lib/env";
 import { notFound, unauthorized } from "../lib/errors";
+import { escapeHtml } from "../lib/html";
 import { newToken, sha256Hex } from "../lib/ids";
 import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
@@ -64,7 +65,6 @@ async function redeemAndSignIn(c: Context<AppEnv>, token: string) {
   return c.redirect(redeemed.returnTo, 302);
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 
 function confirmPage(email: string, token: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -5,10 +5,10 @@ import { getCookie } from "hono/cookie";
 import type { PublicContent } from "../../shared/content";
 import { createDb } from "../db/client";
 import type { AppEnv } from "../lib/context";
+import { escapeHtml } from "../lib/html";
 import { publicContent, recordView } from "../services/content";
 import { readSession, SESSION_COOKIE } from "../services/sessions";
 
-const escapeAttr = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 // JSON inside <script>: "<" escaped so no "</script>" in a title can end the element.
 const inlineJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 
@@ -34,7 +34,7 @@ function headTags(item: PublicContent, pageUrl: string, origin: string): string 
     ["name", "twitter:description", description],
     ["name", "twitter:image", image],
   ];
-  return meta.map(([attr, key, value]) => `<meta ${attr}="${key}" content="${escapeAttr(value)}" />`).join("\n    ");
+  return meta.map(([attr, key, value]) => `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`).join("\n    ");
 }
 
 // The SPA shell only changes with a deploy, and each deploy gets fresh isolates: read it once.
@@ -74,7 +74,7 @@ async function render(c: import("hono").Context<AppEnv>, id: string) {
   const head = `${headTags(visible, `${url.origin}${url.pathname}`, url.origin)}\n    <script>window.__PAYWALL__=${inlineJson(visible)}</script>\n  </head>`;
   const html = shell
     // Replacer functions: a "$&" in a title must stay text, not become a replacement pattern.
-    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeAttr(item.title)} · ApeWall</title>`)
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(item.title)} · ApeWall</title>`)
     .replace(/<meta name="description"[^>]*>\s*/, () => "")
     .replace("</head>", () => head);
   return new Response(html, { status: 200, headers });

@@ -5,6 +5,13 @@ import { Logo } from "@/components/logo";
 import { Button } from "@/components/ui/button";
 import { goToLogout } from "@/lib/auth";
 
+const LINKS = [
+  { to: "/pricing", label: "Pricing", icon: Tag },
+  { to: "/feedback", label: "Feedback", icon: MessageSquare },
+  { to: "/settings", label: "Settings", icon: Settings },
+  { to: "/admin", label: "Admin", icon: Shield, adminOnly: true },
+] as const;
+
 /** The signed-in top bar: who is signed in, pricing, feedback, settings, Admin (admin only), logout. */
 export function CreatorTopBar({ user }: { user: CurrentUser }) {
   return (
@@ -15,32 +22,14 @@ export function CreatorTopBar({ user }: { user: CurrentUser }) {
           <span className="mr-2 hidden max-w-48 truncate text-sm text-muted-foreground md:inline" data-testid="user-name">
             {user.firstName || user.email}
           </span>
-          <Button variant="ghost" size="sm" asChild>
-            <Link to="/pricing" aria-label="Pricing">
-              <Tag />
-              <span className="hidden sm:inline">Pricing</span>
-            </Link>
-          </Button>
-          <Button variant="ghost" size="sm" asChild>
-            <Link to="/feedback" aria-label="Feedback">
-              <MessageSquare />
-              <span className="hidden sm:inline">Feedback</span>
-            </Link>
-          </Button>
-          <Button variant="ghost" size="sm" asChild>
-            <Link to="/settings" aria-label="Settings">
-              <Settings />
-              <span className="hidden sm:inline">Settings</span>
-            </Link>
-          </Button>
-          {user.isAdmin && (
-            <Button variant="ghost" size="sm" asChild>
-              <Link to="/admin" aria-label="Admin">
-                <Shield />
-                <span className="hidden sm:inline">Admin</span>
+          {LINKS.filter((l) => !("adminOnly" in l) || user.isAdmin).map(({ to, label, icon: Icon }) => (
+            <Button key={to} variant="ghost" size="sm" asChild>
+              <Link to={to} aria-label={label}>
+                <Icon />
+                <span className="hidden sm:inline">{label}</span>
               </Link>
             </Button>
-          )}
+          ))}
           <Button variant="outline" size="sm" onClick={goToLogout} aria-label="Log out">
             <LogOut />
             <span className="hidden sm:inline">Logout</span>

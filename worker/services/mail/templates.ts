@@ -1,5 +1,6 @@
 // Every email the app sends: a queue message names a template and its data; the consumer renders it.
 import { PRODUCT_NAME } from "../../../shared/constants";
+import { escapeHtml } from "../../lib/html";
 
 export type EmailJob = { dedupeKey: string; to: string } & (
   | { template: "login-link"; data: { url: string } }
@@ -8,8 +9,6 @@ export type EmailJob = { dedupeKey: string; to: string } & (
 
 export type Rendered = { subject: string; text: string; html: string };
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 
 function layout(title: string, bodyHtml: string): string {
   return `<!doctype html><html><body style="margin:0;background:#f6f7fb;font-family:-apple-system,Segoe UI,Roboto,sans-serif;color:#111827">
