@@ -5,6 +5,7 @@ import { FilterX, SearchX, SlidersHorizontal, Upload } from "lucide-react";
 import { useMemo, useState } from "react";
 import { CATEGORIES, SORT_OPTIONS } from "@shared/constants";
 import type { CreatorContent } from "@shared/content";
+import { EmptyState } from "@/components/empty-state";
 import { SectionSpinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
@@ -72,16 +73,16 @@ export function ContentList() {
   }
   if (items.length === 0) {
     return (
-      <Card>
-        <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
-          <Upload className="size-10 text-muted-foreground" />
-          <h3 className="text-lg font-semibold">No content yet</h3>
-          <p className="max-w-sm text-muted-foreground">Upload a file, paywall a link or a text, and share its link to start selling.</p>
+      <EmptyState
+        icon={Upload}
+        title="No content yet"
+        text="Upload a file, paywall a link or a text, and share its link to start selling."
+        action={
           <Button asChild>
             <Link to="/upload">Upload your first file</Link>
           </Button>
-        </CardContent>
-      </Card>
+        }
+      />
     );
   }
 

@@ -1,9 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { Receipt } from "lucide-react";
 import type { Sale } from "@shared/types";
+import { EmptyState } from "@/components/empty-state";
 import { SectionSpinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
-import { Card, CardContent } from "@/components/ui/card";
+import { Card } from "@/components/ui/card";
 import { queryKeys } from "@/lib/query-keys";
 import { formatUsd } from "@/lib/utils";
 import { useUnauthorizedRedirect } from "./use-unauthorized-redirect";
@@ -21,15 +22,7 @@ export function SalesTable() {
   }
   const sales = [...(data ?? [])].sort((a, b) => (b.createdAt ?? "").localeCompare(a.createdAt ?? ""));
   if (sales.length === 0) {
-    return (
-      <Card>
-        <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
-          <Receipt className="size-10 text-muted-foreground" />
-          <h3 className="text-lg font-semibold">No sales yet</h3>
-          <p className="max-w-sm text-muted-foreground">Share your paywall links: every purchase shows up here with the buyer's email.</p>
-        </CardContent>
-      </Card>
-    );
+    return <EmptyState icon={Receipt} title="No sales yet" text="Share your paywall links: every purchase shows up here with the buyer's email." />;
   }
   return (
     <Card className="overflow-hidden py-0">
