@@ -5,6 +5,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { catalogRoutes } from "./catalog.mjs";
 import { parseForm } from "./form.mjs";
 
 const API_VERSION = "2026-10-28.clover";
@@ -13,7 +14,7 @@ const STRIPE_JS = readFileSync(new URL("./stripe-js.js", import.meta.url), "utf8
 const rid = (prefix, n = 24) => `${prefix}_${randomBytes(n).toString("base64url").replace(/[-_]/g, "").slice(0, n)}`;
 const now = () => Math.floor(Date.now() / 1000);
 
-class StripeError extends Error {
+export class StripeError extends Error {
   constructor(status, type, message, extra = {}) {
     super(message);
     this.status = status;
@@ -58,6 +59,8 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     charges: new Map(),
     refunds: new Map(),
     disputes: new Map(),
+    products: new Map(),
+    prices: new Map(),
     events: [],
     idempotency: new Map(),
   };
@@ -71,6 +74,8 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     writeFileSync(stateFile, JSON.stringify(out));
   };
   const deliveries = [];
+  // Resource modules (catalog.mjs and the like) react to events here, as Stripe's own services do.
+  const listeners = [];
   let closed = false;
 
   function emit(type, object) {
@@ -86,6 +91,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       type,
     };
     db.events.unshift(event);
+    for (const listener of listeners) listener(event);
     for (const url of webhookUrls) deliveries.push(deliver(url, event));
     return event;
   }
@@ -376,6 +382,10 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       return d;
     }],
   ];
+
+  // Resource families kept in modules of their own get the same helpers the routes above use.
+  const kit = { db, emit, get, metadata, int, rid, now, list, StripeError, missing, badParam, on: (fn) => listeners.push(fn) };
+  routes.push(...catalogRoutes(kit));
 
   function list(items, p, url) {
     const limit = Math.min(100, Number(p.limit ?? 10));
