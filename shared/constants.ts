@@ -41,3 +41,19 @@ export const MIN_PRICE_CENTS = 50;
 export const MAX_PRICE_CENTS = 1_000_000;
 /** Unfinished uploads older than this are aborted by the daily sweep. */
 export const STALE_UPLOAD_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The one payout schedule this product runs (spec §9 states two that contradict each other; this is
+ * the decision). Every screen that explains payouts shows these words, and the cron matches them.
+ */
+/** A sale's creator share is held this long before it can be paid out, so refunds and disputes can still reverse it. */
+export const SALE_HOLD_DAYS = 7;
+/** Manual-method payouts (PayPal, Wise, Zelle, Venmo, Cash App) are sent by the admin by this day of the month. */
+export const MANUAL_PAYOUT_DAY = 21;
+export const PAYOUT_SCHEDULE_TEXT = [
+  `Each sale's earnings are held for ${SALE_HOLD_DAYS} days, so refunds and disputes can still be settled; after that they are available.`,
+  "On the 1st of each month we prepare one payout per creator with everything available at that moment.",
+  "Connected bank accounts (Stripe) are paid by transfer that same day and usually arrive in 2-3 business days.",
+  `PayPal, Wise, Zelle, Venmo and Cash App payouts are sent by hand by the ${MANUAL_PAYOUT_DAY}st of the month.`,
+  `Payouts need at least $${MIN_PAYOUT_CENTS / 100}; a smaller balance carries over to the next month.`,
+] as const;
