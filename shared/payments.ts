@@ -41,3 +41,18 @@ export type PurchaseVerification = {
   purchase: { id: string; amount: number; buyerEmail: string | null };
   accessUrl: string;
 };
+
+/** GET /api/content/{id}/access: whether this browser (or the access link it holds) owns the item. */
+export type ContentAccess =
+  | { owned: true; verification: PurchaseVerification }
+  | { owned: false; status: "none" | "pending" | "refunded" | "disputed" | "failed" };
+
+/** POST /api/create-payment-intent when this browser already owns the item: no new charge. */
+export type AlreadyOwned = { alreadyOwned: true; accessUrl: string };
+
+export const recoverAccessSchema = z.object({ email: emailSchema });
+/** The one answer to "Lost your access?", whether or not the email bought anything (no enumeration). */
+export const RECOVER_ACCESS_MESSAGE = "If that email address bought anything here, we've sent it an email with every access link.";
+
+/** POST /api/content/{id}/download: a short-lived URL signed for the purchase; navigate to it to save the file. */
+export type DownloadLink = { url: string; expiresAt: string };

@@ -5,6 +5,7 @@ import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import { createDb } from "./db/client";
+import { ApiError } from "./lib/errors";
 import type { AppEnv } from "./lib/context";
 import { adminRoutes } from "./routes/admin";
 import { authRoutes } from "./routes/auth";
@@ -17,6 +18,9 @@ import { paywallPageRoutes } from "./routes/paywall-page";
 import { stripeWebhookRoutes } from "./routes/stripe-webhook";
 import { uploadRoutes } from "./routes/uploads";
 import { readSession, SESSION_COOKIE } from "./services/sessions";
+
+const sameSiteOnly = csrf();
+export const CROSS_SITE_REFUSED = "Cross-site request refused: this form post did not come from this site (Origin and Sec-Fetch-Site do not match).";
 
 const api = new Hono<AppEnv>()
   .use("*", async (c, next) => {
@@ -37,7 +41,14 @@ const api = new Hono<AppEnv>()
 export const app = new Hono<AppEnv>()
   .use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", crossOriginOpenerPolicy: "same-origin" }))
   // Browsers send Origin on cross-site form posts; refuse those (JSON bodies need CORS anyway).
-  .use("/api/*", csrf())
+  .use("/api/*", async (c, next) => {
+    try {
+      await sameSiteOnly(c, async () => {});
+    } catch {
+      throw new ApiError(403, CROSS_SITE_REFUSED);
+    }
+    await next();
+  })
   .route("/api", api)
   .route("/dev", devRoutes)
   .route("/", paywallPageRoutes);

@@ -159,6 +159,8 @@ export const purchases = sqliteTable(
     index("purchases_creator_created").on(t.creatorId, t.createdAt),
     index("purchases_content").on(t.contentId),
     index("purchases_buyer_key").on(t.buyerKeyHash, t.contentId),
+    // "Lost your access?" finds a buyer's purchases by email.
+    index("purchases_buyer_email").on(t.buyerEmail, t.status),
   ],
 );
 

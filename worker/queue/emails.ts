@@ -3,6 +3,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { createDb, type Db } from "../db/client";
 import { emailsSent } from "../db/schema";
+import { recoveredPurchases } from "../services/purchases";
 import type { Bindings } from "../lib/env";
 import { render, type EmailJob } from "../services/mail/templates";
 import { mailTransportFor, type MailTransport } from "../services/mail/transport";
@@ -46,12 +47,28 @@ export async function deliverEmail(db: Db, transport: MailTransport, from: strin
   return "sent";
 }
 
+/**
+ * Fills in what a job leaves to the consumer. An access-recovery request for an address that
+ * bought nothing sends nothing (null), and the caller heard the same answer either way.
+ */
+async function withLookups(db: Db, env: Bindings, job: EmailJob): Promise<EmailJob | null> {
+  if (job.template !== "access-recovery" || job.data.items) return job;
+  if (!env.ACCESS_TOKEN_SECRET) throw new Error("ACCESS_TOKEN_SECRET is not set");
+  const items = await recoveredPurchases({ db, appUrl: env.APP_URL, accessSecret: env.ACCESS_TOKEN_SECRET }, job.to);
+  return items.length ? { ...job, data: { items } } : null;
+}
+
 export async function handleEmailBatch(batch: MessageBatch<EmailJob>, env: Bindings): Promise<void> {
   const db = createDb(env.DB);
   const transport = mailTransportFor(env);
   for (const message of batch.messages) {
     try {
-      const outcome = await deliverEmail(db, transport, env.MAIL_FROM, message.body);
+      const job = await withLookups(db, env, message.body);
+      if (!job) {
+        message.ack();
+        continue;
+      }
+      const outcome = await deliverEmail(db, transport, env.MAIL_FROM, job);
       // Another consumer holds this message right now: look again later rather than send twice.
       if (outcome === "busy") message.retry({ delaySeconds: 30 });
       else message.ack();

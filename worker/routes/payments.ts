@@ -4,13 +4,24 @@ import { eq } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
-import { createPaymentIntentSchema, sendAccessEmailSchema, verifyPurchaseQuery, type PaymentsConfig } from "../../shared/payments";
+import {
+  createPaymentIntentSchema,
+  RECOVER_ACCESS_MESSAGE,
+  recoverAccessSchema,
+  sendAccessEmailSchema,
+  verifyPurchaseQuery,
+  type AlreadyOwned,
+  type ContentAccess,
+  type DownloadLink,
+  type PaymentsConfig,
+} from "../../shared/payments";
 import { content, purchases } from "../db/schema";
 import { cookieIsSecure, type AppEnv } from "../lib/context";
 import { ApiError, notFound } from "../lib/errors";
 import { newToken } from "../lib/ids";
 import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
+import { downloadSignatureValid, signedDownloadPath } from "../services/download-links";
 import { serveFile } from "../services/files";
 import type { EmailJob } from "../services/mail/templates";
 import {
@@ -54,7 +65,13 @@ export const paymentRoutes = new Hono<AppEnv>()
   })
   .post("/create-payment-intent", rateLimit("CHECKOUT_LIMITER", "checkout"), validate("json", createPaymentIntentSchema), async (c) => {
     const input = c.req.valid("json");
-    const result = await startCheckout(purchaseDeps(c), {
+    const deps = purchaseDeps(c);
+    // A browser that already owns the item is offered its access, not a second charge.
+    const key = buyerKey(c, false);
+    const mine = key ? await currentPurchaseOfContent(deps, { buyerKey: key }, input.contentId) : null;
+    const owned = mine?.status === "paid" ? mine : null;
+    if (owned) return c.json({ alreadyOwned: true, accessUrl: await accessUrlFor(deps, owned) } satisfies AlreadyOwned);
+    const result = await startCheckout(deps, {
       contentId: input.contentId,
       customAmount: input.customAmount,
       buyerEmail: input.buyerEmail || null,
@@ -68,6 +85,16 @@ export const paymentRoutes = new Hono<AppEnv>()
     if (!found) throw notFound("Purchase Not Found");
     const purchase = await syncWithStripe(deps, found, { bestEffort: true });
     return c.json({ status: purchase.status, unlocked: purchase.status === "paid" });
+  })
+  // The paywall asks this on every visit: an owner sees the item unlocked, never 'Unlock' again.
+  .get("/content/:id/access", validate("param", idParam), async (c) => {
+    const claim = claimOf(c);
+    if (!claim.buyerKey && !claim.access) return c.json({ owned: false, status: "none" } satisfies ContentAccess);
+    const deps = purchaseDeps(c);
+    const purchase = await currentPurchaseOfContent(deps, claim, c.req.valid("param").id);
+    if (!purchase) return c.json({ owned: false, status: "none" } satisfies ContentAccess);
+    if (purchase.status !== "paid") return c.json({ owned: false, status: purchase.status } satisfies ContentAccess);
+    return c.json({ owned: true, verification: await verification(deps, purchase) } satisfies ContentAccess);
   })
   .post("/content/:id/process-recent-purchase", validate("param", idParam), async (c) => {
     const purchase = await currentPurchaseOfContent(purchaseDeps(c), claimOf(c), c.req.valid("param").id);
@@ -101,14 +128,35 @@ export const paymentRoutes = new Hono<AppEnv>()
     await c.env.EMAILS.send(job);
     return c.json({ sent: true });
   })
+  // "Lost your access?": the answer never says whether the email bought anything. The queue
+  // consumer looks the purchases up and sends at most one such email per address per hour.
+  .post("/purchase/recover", rateLimit("FORMS_LIMITER", "recover"), validate("json", recoverAccessSchema), async (c) => {
+    const email = c.req.valid("json").email.toLowerCase();
+    const job: EmailJob = { dedupeKey: `access-recovery:${email}:${Math.floor(Date.now() / 3_600_000)}`, to: email, template: "access-recovery", data: {} };
+    await c.env.EMAILS.send(job);
+    return c.json({ message: RECOVER_ACCESS_MESSAGE }, 202);
+  })
+  // A short-lived URL signed for the caller's purchase: navigating to it streams the file to disk.
   .post("/content/:id/download", validate("param", idParam), async (c) => {
     const deps = purchaseDeps(c);
     const body = await c.req.json<{ access?: unknown }>().catch(() => ({}) as { access?: unknown });
     const access = typeof body.access === "string" ? body.access : undefined;
     const purchase = await currentPurchaseOfContent(deps, claimOf(c, access), c.req.valid("param").id);
     assertPaid(purchase);
-    const item = await c.var.db.select().from(content).where(eq(content.id, purchase.contentId)).get();
+    const item = await c.var.db.select({ fileKey: content.fileKey }).from(content).where(eq(content.id, purchase.contentId)).get();
     if (!item?.fileKey) throw notFound("This item has no file to download");
+    return c.json((await signedDownloadPath(deps.accessSecret, purchase.id)) satisfies DownloadLink);
+  })
+  .on(["GET", "HEAD"], "/purchases/:id/download", validate("param", idParam), async (c) => {
+    const id = c.req.valid("param").id;
+    const secret = c.env.ACCESS_TOKEN_SECRET;
+    if (!secret || !(await downloadSignatureValid(secret, id, c.req.query("expires"), c.req.query("sig")))) {
+      throw new ApiError(403, "This download link has expired or is not valid. Open your access link to download again.");
+    }
+    const purchase = await c.var.db.select().from(purchases).where(eq(purchases.id, id)).get();
+    assertPaid(purchase ?? null);
+    const item = await c.var.db.select().from(content).where(eq(content.id, purchase!.contentId)).get();
+    if (!item?.fileKey) throw notFound("This item has no file");
     return serveFile(c.env.FILES, item.fileKey, { name: item.fileName ?? "download", type: item.fileContentType }, c.req.raw, "attachment");
   })
   .on(["GET", "HEAD"], "/purchases/:id/file", validate("param", idParam), async (c) => {

@@ -5,8 +5,8 @@ import { Hono } from "hono";
 import { webhookEvents } from "../db/schema";
 import type { AppEnv } from "../lib/context";
 import { ApiError } from "../lib/errors";
-import { fulfil, handleDispute, handleDisputeClosed, handleRefund } from "../services/purchases";
-import { verifyWebhook } from "../services/stripe";
+import { fulfil, handleDispute, handleDisputeClosed, handleRefund, type PurchaseDeps } from "../services/purchases";
+import { isUnknownObject, verifyWebhook } from "../services/stripe";
 import { purchaseDeps } from "./payments";
 
 export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", async (c) => {
@@ -21,7 +21,22 @@ export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", as
 
   const deps = purchaseDeps(c);
   const object = event.data.object as { id: string };
-  switch (event.type) {
+  try {
+    await handleEvent(deps, event.type, object.id);
+  } catch (err) {
+    // An event about an object Stripe does not know (another account or mode, a deleted object)
+    // can never succeed: acknowledge it so Stripe stops retrying, change nothing, and say so in the log.
+    if (!isUnknownObject(err)) throw err;
+    console.warn("webhook names an object Stripe does not know; acknowledged, nothing changed", event.id, event.type, object.id);
+  }
+  // Marked only after the work is done: a failure above answers 500 and Stripe redelivers.
+  await db.update(webhookEvents).set({ processedAt: new Date() }).where(eq(webhookEvents.id, event.id));
+  return c.json({ received: true });
+});
+
+async function handleEvent(deps: PurchaseDeps, type: string, objectId: string): Promise<void> {
+  const object = { id: objectId };
+  switch (type) {
     case "payment_intent.succeeded":
       await fulfil(deps, await deps.stripe.paymentIntents.retrieve(object.id));
       break;
@@ -38,7 +53,4 @@ export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", as
       // Other events are acknowledged and ignored.
       break;
   }
-  // Marked only after the work is done: a failure above answers 500 and Stripe redelivers.
-  await db.update(webhookEvents).set({ processedAt: new Date() }).where(eq(webhookEvents.id, event.id));
-  return c.json({ received: true });
-});
+}

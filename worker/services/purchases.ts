@@ -12,7 +12,7 @@ import { buyerCustomers, content, ledgerEntries, purchases, users } from "../db/
 import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
 import { insertLedgerRow, reverseSale, saleRows, type LedgerRow } from "./ledger";
-import type { EmailJob } from "./mail/templates";
+import type { EmailJob, RecoveredPurchase } from "./mail/templates";
 
 export type PurchaseDeps = {
   db: Db;
@@ -339,6 +339,18 @@ export async function verification(deps: PurchaseDeps, purchase: PurchaseRow): P
     purchase: { id: purchase.id, amount: purchase.amountCents / 100, buyerEmail: purchase.buyerEmail },
     accessUrl: await accessUrlFor(deps, purchase),
   };
+}
+
+/** Every paid purchase made with `email` (newest first, at most 50), with its permanent access link. */
+export async function recoveredPurchases(deps: Pick<PurchaseDeps, "db" | "appUrl" | "accessSecret">, email: string): Promise<RecoveredPurchase[]> {
+  const rows = await deps.db
+    .select({ id: purchases.id, paymentIntentId: purchases.paymentIntentId, contentId: purchases.contentId, amountCents: purchases.amountCents, title: content.title })
+    .from(purchases)
+    .innerJoin(content, eq(content.id, purchases.contentId))
+    .where(and(eq(purchases.buyerEmail, email.toLowerCase()), eq(purchases.status, "paid")))
+    .orderBy(desc(purchases.paidAt))
+    .limit(50);
+  return Promise.all(rows.map(async (r) => ({ title: r.title, amountCents: r.amountCents, orderId: r.id, accessUrl: await accessUrlFor(deps, r) })));
 }
 
 /** 403 unless the purchase is paid (refunds and disputes revoke access). */

@@ -28,3 +28,9 @@ export async function verifyWebhook(env: Bindings, rawBody: string, signature: s
     return null;
   }
 }
+
+/** Stripe's answer for an id it does not have: 404 `resource_missing`. */
+export function isUnknownObject(err: unknown): boolean {
+  const e = err as { statusCode?: number; code?: string; type?: string } | null;
+  return !!e && e.type === "StripeInvalidRequestError" && (e.code === "resource_missing" || e.statusCode === 404);
+}

@@ -310,8 +310,15 @@ describe("access", () => {
 
   it("an unfinished later checkout does not hide a paid purchase from its browser", async () => {
     const { item } = await creatorWithItem("again@example.com");
-    const { buyerCookie } = await checkout(item.id);
+    // Two tabs: both checkouts start before the first is paid.
+    const { buyerCookie, paymentIntent, clientSecret } = await checkout(item.id, { card: "none" });
     await checkout(item.id, { buyerCookie, card: "none" });
+    await standin(
+      "POST",
+      `/v1/payment_intents/${paymentIntent}/confirm`,
+      { client_secret: clientSecret, payment_method: "pm_card_visa" },
+      "pk_test_worker",
+    );
     expect((await call(`/api/content/${item.id}/download`, { method: "POST", cookie: buyerCookie })).status).toBe(200);
     expect(await (await call(`/api/content/${item.id}/process-recent-purchase`, { method: "POST", cookie: buyerCookie })).json()).toEqual({ status: "paid", unlocked: true });
   });
@@ -320,7 +327,9 @@ describe("access", () => {
     const { item, cookie } = await creatorWithItem("keep@example.com");
     const { paymentIntent, buyerCookie } = await checkout(item.id);
     await call(`/api/content/${item.id}`, { method: "DELETE", cookie });
-    const res = await call(`/api/content/${item.id}/download`, { method: "POST", cookie: buyerCookie });
+    const link = await call(`/api/content/${item.id}/download`, { method: "POST", cookie: buyerCookie });
+    expect(link.status).toBe(200);
+    const res = await call((await link.json<{ url: string }>()).url);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-disposition")).toContain('filename="beats.zip"');
     expect((await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).status).toBe(200);

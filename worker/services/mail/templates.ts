@@ -5,7 +5,11 @@ import { escapeHtml } from "../../lib/html";
 export type EmailJob = { dedupeKey: string; to: string } & (
   | { template: "login-link"; data: { url: string } }
   | { template: "purchase-access"; data: { title: string; amountCents: number; orderId: string; accessUrl: string } }
+  // Sent with empty data; the consumer fills `items` from the purchases paid with that address.
+  | { template: "access-recovery"; data: { items?: RecoveredPurchase[] } }
 );
+
+export type RecoveredPurchase = { title: string; amountCents: number; orderId: string; accessUrl: string };
 
 export type Rendered = { subject: string; text: string; html: string };
 
@@ -44,6 +48,20 @@ export function render(job: EmailJob): Rendered {
         html: layout(
           "Thank you for your purchase!",
           `<p><strong>${escapeHtml(title)}</strong><br><span style="color:#6b7280">Order #${escapeHtml(orderId)} · ${amount}</span></p>${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it. Or paste this address into your browser:<br>${escapeHtml(accessUrl)}</p><p style="font-size:13px;color:#6b7280">Questions? Reply to this email with your order number.</p>`,
+        ),
+      };
+    }
+    case "access-recovery": {
+      const items = job.data.items ?? [];
+      const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+      return {
+        subject: `Your ${PRODUCT_NAME} access links`,
+        text: `Here is every purchase made with this email address, each with its permanent access link:\n\n${items.map((i) => `${i.title} (Order #${i.orderId} · ${money(i.amountCents)})\n${i.accessUrl}`).join("\n\n")}\n\nYou asked for these on the paywall ("Lost your access?"). If you did not, you can ignore this email.`,
+        html: layout(
+          "Your access links",
+          `<p>Here is every purchase made with this email address. Each link is permanent: bookmark it.</p>${items
+            .map((i) => `<p><strong>${escapeHtml(i.title)}</strong><br><span style="color:#6b7280">Order #${escapeHtml(i.orderId)} · ${money(i.amountCents)}</span></p>${button(i.accessUrl, "Access your purchase")}`)
+            .join("")}<p style="font-size:13px;color:#6b7280">You asked for these on the paywall ("Lost your access?"). If you did not, you can ignore this email.</p>`,
         ),
       };
     }

@@ -1,0 +1,1 @@
+CREATE INDEX `purchases_buyer_email` ON `purchases` (`buyer_email`,`status`);
