@@ -1,10 +1,12 @@
 // The public paywall (spec §2): what the buyer gets, the price or a pay-what-you-want amount, and
 // 'Unlock'. This route is its own small chunk: it never loads the creator app.
+import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { Download, Eye, FileText, Link2, Lock, PlayCircle, SearchX, ShieldCheck, Type } from "lucide-react";
+import { Eye, FileText, Link2, Lock, LockOpen, PlayCircle, SearchX, ShieldCheck, Type } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import { formatFileSize } from "@shared/constants";
 import type { PublicContent } from "@shared/content";
+import type { AlreadyOwned, ContentAccess } from "@shared/payments";
 import { LogoMark } from "@/components/logo";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
@@ -12,7 +14,10 @@ import { Input } from "@/components/ui/input";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest } from "@/lib/api";
 import { formatUsd } from "@/lib/utils";
-import { usePaywallContent } from "./paywall-data";
+import { LostAccess } from "@/features/access/lost-access";
+import { PurchaseAccess } from "@/features/access/purchase-access";
+import { probablyOwned, rememberAccess } from "@/lib/access-tokens";
+import { useContentAccess, usePaywallContent } from "./paywall-data";
 
 const ACCESS = {
   download: { icon: FileText, label: "Instant download" },
@@ -64,30 +69,20 @@ export function chosenAmount(item: PublicContent, input: string): { amount: numb
   return { amount: Math.round(amount * 100) / 100 };
 }
 
-type Unlocked = { state: "locked" } | { state: "unlocked"; processing: boolean };
+/** Back from payment: confirmed, or still processing (the access call then keeps asking). */
+type Returned = { state: "none" } | { state: "returned"; processing: boolean };
 
-async function downloadPurchased(item: PublicContent) {
-  try {
-    const res = await apiRequest("POST", `/api/content/${item.id}/download`);
-    const url = URL.createObjectURL(await res.blob());
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = item.fileName ?? "download";
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  } catch {
-    toast({ title: "Download Error", description: "Failed to download content. Please contact support.", variant: "destructive" });
-  }
-}
+type CardProps = { item: PublicContent; preview: boolean; access: ContentAccess | undefined; accessLoading: boolean; accessToken?: string; returned: Returned; onUnlock: (amount: number) => Promise<void> | void };
 
-function PaywallCard({ item, preview, unlocked, onUnlock }: { item: PublicContent; preview: boolean; unlocked: Unlocked; onUnlock: (amount: number) => Promise<void> | void }) {
+function PaywallCard({ item, preview, access, accessLoading, accessToken, returned, onUnlock }: CardProps) {
   const [tip, setTip] = useState("");
   const [busy, setBusy] = useState(false);
-  const access = ACCESS[item.accessType];
+  const kind = ACCESS[item.accessType];
   const pwyw = item.pricingModel === "pay_what_you_want";
   const min = item.minimumPrice ?? item.price;
+  const owned = access?.owned === true;
+  // A browser that paid before waits for the access call rather than being offered 'Unlock' again.
+  const waiting = !owned && (returned.state === "returned" || (accessLoading && probablyOwned(item.id)));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -114,11 +109,19 @@ function PaywallCard({ item, preview, unlocked, onUnlock }: { item: PublicConten
             <img src={item.previewImage} alt={item.title} className="absolute inset-0 size-full object-cover" />
           ) : (
             <div className="absolute inset-0 flex items-center justify-center text-white/90">
-              <access.icon className="size-20" />
+              <kind.icon className="size-20" />
             </div>
           )}
           <div className="absolute top-3 left-3 flex items-center gap-1.5 rounded-full bg-black/60 px-3 py-1 text-xs font-medium text-white backdrop-blur">
-            <Lock className="size-3.5" /> Locked
+            {owned ? (
+              <>
+                <LockOpen className="size-3.5" /> Unlocked
+              </>
+            ) : (
+              <>
+                <Lock className="size-3.5" /> Locked
+              </>
+            )}
           </div>
         </div>
         <div className="flex flex-col gap-5 p-6 sm:p-8">
@@ -129,7 +132,7 @@ function PaywallCard({ item, preview, unlocked, onUnlock }: { item: PublicConten
           {item.description && <p className="whitespace-pre-line text-muted-foreground">{item.description}</p>}
           <div className="flex flex-wrap gap-2 text-sm">
             <span className="inline-flex items-center gap-1.5 rounded-full bg-accent px-3 py-1 text-accent-foreground">
-              <access.icon className="size-4" /> {access.label}
+              <kind.icon className="size-4" /> {kind.label}
             </span>
             {item.fileName && (
               <span className="inline-flex items-center gap-1.5 rounded-full bg-muted px-3 py-1 text-muted-foreground">
@@ -138,18 +141,24 @@ function PaywallCard({ item, preview, unlocked, onUnlock }: { item: PublicConten
               </span>
             )}
           </div>
-          {unlocked.state === "unlocked" ? (
+          {access?.owned ? (
+            <div className="mt-auto" data-testid="unlocked">
+              <PurchaseAccess v={access.verification} access={accessToken} place="paywall" />
+            </div>
+          ) : waiting ? (
             <div className="mt-auto space-y-3" data-testid="unlocked">
-              {unlocked.processing && (
-                <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
-                  Your payment is still processing. The download works as soon as it is confirmed.
+              {returned.state === "returned" && returned.processing ? (
+                <p className="flex items-center gap-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900" role="status">
+                  <Spinner className="size-4" /> Your payment is still processing. Your access appears here as soon as it is confirmed.
+                </p>
+              ) : (
+                <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
+                  <Spinner className="size-4" /> Checking your access…
                 </p>
               )}
-              <Button variant="brand" size="lg" className="h-12 w-full text-base" onClick={() => downloadPurchased(item)}>
-                <Download /> Download
-              </Button>
             </div>
           ) : (
+          <>
           <form onSubmit={submit} className="mt-auto space-y-3" noValidate>
             {pwyw ? (
               <div className="space-y-2">
@@ -185,6 +194,12 @@ function PaywallCard({ item, preview, unlocked, onUnlock }: { item: PublicConten
               <ShieldCheck className="size-3.5" /> Pay by card · permanent access · receipt by email
             </p>
           </form>
+          {!preview && (
+            <div className="text-center">
+              <LostAccess />
+            </div>
+          )}
+          </>
           )}
         </div>
       </div>
@@ -192,26 +207,45 @@ function PaywallCard({ item, preview, unlocked, onUnlock }: { item: PublicConten
   );
 }
 
-/** Spec §4: back from payment with success=true, the page confirms the payment and unlocks the download. */
-function useReturnFromPayment(id: string, success: boolean, paymentIntent: string | undefined): Unlocked {
+/**
+ * Spec §4: back from payment with success=true, the page confirms the payment (payment completion,
+ * or process-recent-purchase without a payment_intent) and unlocks; on failure it still shows the
+ * unlocked state with a processing notice. The query string is cleared after 2000 ms.
+ */
+function useReturnFromPayment(id: string, success: boolean, paymentIntent: string | undefined, onConfirmed: () => void): Returned {
   const navigate = useNavigate();
-  const [unlocked, setUnlocked] = useState<Unlocked>({ state: "locked" });
+  const [returned, setReturned] = useState<Returned>({ state: "none" });
   useEffect(() => {
     if (!success) return;
     const call = paymentIntent ? `/api/payments/${encodeURIComponent(paymentIntent)}/complete` : `/api/content/${encodeURIComponent(id)}/process-recent-purchase`;
     apiRequest("POST", call)
-      .then(async (res) => setUnlocked({ state: "unlocked", processing: !((await res.json()) as { unlocked: boolean }).unlocked }))
-      .catch(() => setUnlocked({ state: "unlocked", processing: true }));
-    const timer = setTimeout(() => navigate({ to: ".", search: {}, replace: true }), 2000);
+      .then(async (res) => {
+        const unlocked = ((await res.json()) as { unlocked: boolean }).unlocked;
+        setReturned({ state: "returned", processing: !unlocked });
+        if (unlocked) rememberAccess(id);
+        onConfirmed();
+      })
+      .catch(() => setReturned({ state: "returned", processing: true }));
+    const timer = setTimeout(() => navigate({ to: ".", search: (prev: Record<string, unknown>) => ({ ...prev, success: undefined, payment_intent: undefined }), replace: true }), 2000);
     return () => clearTimeout(timer);
+    // onConfirmed is a fresh closure each render; the effect runs once per return.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [id, success, paymentIntent, navigate]);
-  return unlocked;
+  return returned;
 }
 
-export function PaywallPage({ id, preview, success = false, paymentIntent }: { id: string; preview: boolean; success?: boolean; paymentIntent?: string }) {
+export function PaywallPage({ id, preview, success = false, paymentIntent, access: accessParam }: { id: string; preview: boolean; success?: boolean; paymentIntent?: string; access?: string }) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const { data, isLoading, error } = usePaywallContent(id, preview);
-  const unlocked = useReturnFromPayment(id, success, paymentIntent);
+  const [returnedPending, setReturnedPending] = useState(false);
+  const access = useContentAccess(id, accessParam, !preview, returnedPending);
+  const returned = useReturnFromPayment(id, success, paymentIntent, () => access.refetch());
+  useEffect(() => setReturnedPending(returned.state === "returned" && returned.processing && !access.data?.owned), [returned, access.data?.owned]);
+  useEffect(() => {
+    if (access.data?.owned) rememberAccess(id, access.data.verification.accessUrl);
+  }, [id, access.data]);
+
   if (isLoading) {
     return (
       <div className="flex min-h-screen items-center justify-center">
@@ -226,15 +260,29 @@ export function PaywallPage({ id, preview, success = false, paymentIntent }: { i
         contentId: data.id,
         customAmount: data.pricingModel === "pay_what_you_want" ? amount : undefined,
       });
-      const { clientSecret, amount: charged } = (await res.json()) as { clientSecret: string; amount: number };
-      await navigate({ to: "/checkout/$id", params: { id: data.id }, search: { payment_intent: clientSecret, amount: charged } });
+      const body = (await res.json()) as { clientSecret: string; amount: number } | AlreadyOwned;
+      if ("alreadyOwned" in body) {
+        // This browser bought it already: show its access instead of charging again.
+        rememberAccess(data.id, body.accessUrl);
+        await queryClient.invalidateQueries({ queryKey: ["/api/content", data.id, "access"] });
+        return;
+      }
+      await navigate({ to: "/checkout/$id", params: { id: data.id }, search: { payment_intent: body.clientSecret, amount: body.amount } });
     } catch {
       toast({ title: "Payment Error", description: "Failed to start payment process. Please try again.", variant: "destructive" });
     }
   };
   return (
     <PaywallShell>
-      <PaywallCard item={data} preview={preview} unlocked={unlocked} onUnlock={unlock} />
+      <PaywallCard
+        item={data}
+        preview={preview}
+        access={access.data}
+        accessLoading={access.isLoading}
+        accessToken={access.token}
+        returned={returned}
+        onUnlock={unlock}
+      />
     </PaywallShell>
   );
 }

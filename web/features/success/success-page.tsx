@@ -1,13 +1,16 @@
 // /success: verifies the purchase, then gives access by type, the permanent access link and an
 // email reminder (spec §2 Success page).
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { AlertCircle, CheckCircle2, Copy, Download, ExternalLink, Eye, Info, Mail, PlayCircle } from "lucide-react";
+import { AlertCircle, CheckCircle2, Copy, Info, Mail } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { PurchaseVerification } from "@shared/payments";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { LostAccess } from "@/features/access/lost-access";
+import { PurchaseAccess } from "@/features/access/purchase-access";
 import { PaywallShell } from "@/features/paywall/paywall-page";
+import { rememberAccess } from "@/lib/access-tokens";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, throwIfResNotOk } from "@/lib/api";
 import { formatUsd } from "@/lib/utils";
@@ -56,71 +59,11 @@ function NotFound() {
           <Button asChild>
             <a href="/">Back to Home</a>
           </Button>
+          <div className="border-t pt-4">
+            <LostAccess defaultOpen />
+          </div>
         </CardContent>
       </Card>
-    </div>
-  );
-}
-
-function AccessButtons({ v }: { v: PurchaseVerification }) {
-  const { content } = v;
-  const [downloading, setDownloading] = useState(false);
-  const download = async () => {
-    if (!content.fileUrl) return;
-    setDownloading(true);
-    try {
-      // Check first, then let the browser stream the file to disk (files can be gigabytes).
-      const check = await fetch(content.fileUrl, { method: "HEAD", credentials: "include" });
-      if (!check.ok) throw new Error(String(check.status));
-      const a = document.createElement("a");
-      a.href = `${content.fileUrl}&download=1`;
-      a.download = content.fileName ?? "";
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      toast({ title: "Download Started", description: "Your file is being downloaded." });
-    } catch {
-      toast({ title: "Download Failed", description: "There was an error downloading your file.", variant: "destructive" });
-    } finally {
-      setDownloading(false);
-    }
-  };
-  return (
-    <div className="space-y-4">
-      {content.accessType === "download" && content.fileUrl && (
-        <Button size="lg" className="w-full" onClick={download} disabled={downloading}>
-          {downloading ? <Spinner className="size-4 text-white" /> : <Download />} Download {content.fileName}
-        </Button>
-      )}
-      {content.accessType === "link" && content.linkUrl && (
-        <Button size="lg" className="w-full" asChild>
-          <a href={content.linkUrl} target="_blank" rel="noreferrer noopener">
-            <ExternalLink /> Open Link
-          </a>
-        </Button>
-      )}
-      {content.accessType === "stream" && content.fileUrl && (
-        <>
-          <video controls preload="metadata" src={content.fileUrl} className="w-full rounded-lg bg-black" data-testid="stream-player" />
-          <Button size="lg" variant="outline" className="w-full" asChild>
-            <a href={content.fileUrl} target="_blank" rel="noreferrer">
-              <PlayCircle /> Watch in a new tab
-            </a>
-          </Button>
-        </>
-      )}
-      {content.accessType === "view" && content.fileUrl && (
-        <Button size="lg" className="w-full" asChild>
-          <a href={content.fileUrl} target="_blank" rel="noreferrer">
-            <Eye /> View Online
-          </a>
-        </Button>
-      )}
-      {content.textContent && (
-        <div className="whitespace-pre-wrap rounded-lg border bg-muted/40 p-4 text-sm" data-testid="text-content">
-          {content.textContent}
-        </div>
-      )}
     </div>
   );
 }
@@ -130,11 +73,13 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
   const accessUrl = v.accessUrl;
   const access = new URL(accessUrl).searchParams.get("access") ?? undefined;
 
-  // Keep the permanent link in the address bar, so a bookmark or a refresh keeps working.
+  // Keep the permanent link in the address bar, so a bookmark or a refresh keeps working; and
+  // remember it, so the item's paywall opens unlocked in this browser from now on.
   useEffect(() => {
+    rememberAccess(v.content.id, accessUrl);
     const target = new URL(accessUrl);
     if (window.location.search !== target.search) window.history.replaceState(window.history.state, "", target.pathname + target.search);
-  }, [accessUrl]);
+  }, [accessUrl, v.content.id]);
 
   const copy = async () => {
     try {
@@ -172,7 +117,7 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
               {v.content.description && <p className="mt-1 text-sm text-muted-foreground">{v.content.description}</p>}
             </div>
           </div>
-          <AccessButtons v={v} />
+          <PurchaseAccess v={v} access={access} place="success" />
           <Button variant="outline" className="w-full" onClick={copy}>
             <Copy /> Copy Access Link
           </Button>

@@ -1,0 +1,56 @@
+// "Lost your access?": a buyer types the email they paid with and gets every access link by
+// email. The answer is the same whether or not that address bought anything.
+import { useMutation } from "@tanstack/react-query";
+import { MailCheck } from "lucide-react";
+import { useState, type FormEvent } from "react";
+import { RECOVER_ACCESS_MESSAGE } from "@shared/payments";
+import { Spinner } from "@/components/spinner";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { apiRequest } from "@/lib/api";
+
+export function LostAccess({ defaultOpen = false }: { defaultOpen?: boolean }) {
+  const [open, setOpen] = useState(defaultOpen);
+  const [email, setEmail] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const recover = useMutation({
+    mutationFn: async (address: string) => (await (await apiRequest("POST", "/api/purchase/recover", { email: address })).json()) as { message: string },
+    onError: (err: Error) =>
+      setProblem(err.message.startsWith("429") ? "Too many requests. Please wait a minute and try again." : err.message.startsWith("400") ? "Please enter a valid email address." : "Something went wrong. Please try again."),
+  });
+
+  if (!open) {
+    return (
+      <button type="button" onClick={() => setOpen(true)} className="text-sm text-muted-foreground underline-offset-4 hover:text-foreground hover:underline">
+        Lost your access?
+      </button>
+    );
+  }
+  if (recover.isSuccess) {
+    return (
+      <p className="flex items-start gap-2 rounded-lg bg-emerald-50 px-3 py-2 text-left text-sm text-emerald-900" role="status" data-testid="lost-access-sent">
+        <MailCheck className="mt-0.5 size-4 shrink-0" /> {recover.data.message ?? RECOVER_ACCESS_MESSAGE}
+      </p>
+    );
+  }
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setProblem(null);
+    if (!email.trim()) return setProblem("Please enter the email address you paid with.");
+    recover.mutate(email.trim());
+  };
+  return (
+    <form onSubmit={submit} className="space-y-2 text-left" noValidate aria-label="Lost your access?">
+      <label htmlFor="lost-access-email" className="text-sm font-medium">
+        Lost your access? Enter the email you paid with and we'll send your access links.
+      </label>
+      <div className="flex gap-2">
+        <Input id="lost-access-email" type="email" autoComplete="email" placeholder="you@example.com" value={email} onChange={(e) => setEmail(e.target.value)} />
+        <Button type="submit" variant="outline" disabled={recover.isPending}>
+          {recover.isPending && <Spinner className="size-4" />} Send links
+        </Button>
+      </div>
+      {problem && <p className="text-sm text-destructive">{problem}</p>}
+    </form>
+  );
+}

@@ -1,0 +1,95 @@
+// What a buyer gets, by access type: one component for the paywall's unlocked state and the
+// success page. Downloads navigate to a short-lived signed URL, so the browser streams the file
+// to disk as it arrives; streams play from the Range endpoint; text shows inline; links open.
+import { Download, ExternalLink, Eye, PlayCircle } from "lucide-react";
+import { useState } from "react";
+import type { DownloadLink, PurchaseVerification } from "@shared/payments";
+import { Spinner } from "@/components/spinner";
+import { Button } from "@/components/ui/button";
+import { toast } from "@/hooks/use-toast";
+import { apiRequest } from "@/lib/api";
+
+type Content = PurchaseVerification["content"];
+/** Where the buyer is: the paywall and the success page word a failed download differently (spec §8). */
+export type AccessPlace = "paywall" | "success";
+
+const DOWNLOAD_ERROR: Record<AccessPlace, { title: string; description: string }> = {
+  paywall: { title: "Download Error", description: "Failed to download content. Please contact support." },
+  success: { title: "Download Failed", description: "There was an error downloading your file." },
+};
+
+/** Asks for a signed URL and navigates to it: the file is an attachment, so the page stays. */
+async function startDownload(content: Content, access: string | undefined, place: AccessPlace): Promise<void> {
+  try {
+    const res = await apiRequest("POST", `/api/content/${encodeURIComponent(content.id)}/download`, access ? { access } : {});
+    const { url } = (await res.json()) as DownloadLink;
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = content.fileName ?? "";
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    toast({ title: "Download Started", description: "Your file is being downloaded." });
+  } catch {
+    toast({ ...DOWNLOAD_ERROR[place], variant: "destructive" });
+  }
+}
+
+const isAudio = (type: string | null) => !!type && type.startsWith("audio/");
+const isImage = (type: string | null) => !!type && /^image\/(png|jpeg|gif|webp|avif)$/.test(type);
+
+export function PurchaseAccess({ v, access, place }: { v: PurchaseVerification; access?: string; place: AccessPlace }) {
+  const { content } = v;
+  const [downloading, setDownloading] = useState(false);
+  const download = async () => {
+    setDownloading(true);
+    await startDownload(content, access, place);
+    setDownloading(false);
+  };
+
+  return (
+    <div className="space-y-4" data-testid="purchase-access" data-access-type={content.accessType}>
+      {content.accessType === "download" && content.fileUrl && (
+        <Button variant="brand" size="lg" className="h-12 w-full text-base" onClick={download} disabled={downloading}>
+          {downloading ? <Spinner className="size-4 text-white" /> : <Download />} Download {content.fileName}
+        </Button>
+      )}
+      {content.accessType === "link" && content.linkUrl && (
+        <Button variant="brand" size="lg" className="h-12 w-full text-base" asChild>
+          <a href={content.linkUrl} target="_blank" rel="noreferrer noopener">
+            <ExternalLink /> Open Link
+          </a>
+        </Button>
+      )}
+      {content.accessType === "stream" && content.fileUrl && (
+        <>
+          {isAudio(content.fileType) ? (
+            <audio controls preload="metadata" src={content.fileUrl} className="w-full" data-testid="stream-player" />
+          ) : (
+            <video controls preload="metadata" src={content.fileUrl} className="aspect-video w-full rounded-lg bg-black" data-testid="stream-player" />
+          )}
+          <Button size="lg" variant="outline" className="w-full" asChild>
+            <a href={content.fileUrl} target="_blank" rel="noreferrer">
+              <PlayCircle /> Watch in a new tab
+            </a>
+          </Button>
+        </>
+      )}
+      {content.accessType === "view" && content.fileUrl && (
+        <>
+          {isImage(content.fileType) && <img src={content.fileUrl} alt={content.title} className="w-full rounded-lg border" data-testid="view-image" />}
+          <Button size="lg" variant={content.textContent ? "outline" : "brand"} className="h-12 w-full text-base" asChild>
+            <a href={content.fileUrl} target="_blank" rel="noreferrer">
+              <Eye /> View Online
+            </a>
+          </Button>
+        </>
+      )}
+      {content.textContent && (
+        <div className="max-h-[60vh] overflow-auto whitespace-pre-wrap rounded-lg border bg-muted/40 p-4 text-sm" data-testid="text-content">
+          {content.textContent}
+        </div>
+      )}
+    </div>
+  );
+}
