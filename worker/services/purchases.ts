@@ -192,7 +192,7 @@ export async function syncWithStripe(deps: PurchaseDeps, purchase: PurchaseRow, 
     intent = await deps.stripe.paymentIntents.retrieve(purchase.paymentIntentId);
   } catch (err) {
     if (!bestEffort) throw err;
-    console.warn("could not ask Stripe about", purchase.paymentIntentId, err);
+    console.warn("could not ask Stripe about", purchase.paymentIntentId, (err as Error).message);
     return purchase;
   }
   await fulfil(deps, intent, { notify });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../index";
 import { retryDelaySeconds } from "../queue/emails";
 import type { EmailJob } from "../services/mail/templates";
-import { env, outbox, row } from "./helpers";
+import { env, outbox, row, standinBase } from "./helpers";
 
 const job = (dedupeKey: string, to: string): EmailJob => ({
   dedupeKey,
@@ -42,7 +42,8 @@ describe("the email queue consumer", () => {
   });
 
   it("retries with growing backoff when the mail service fails, and lets the next attempt send", async () => {
-    const failing = { ...env, MAIL_TRANSPORT: "http", MAIL_API_KEY: "key", MAIL_API_BASE: "http://127.0.0.1:9" };
+    // A mail service that answers with an error (the Stripe stand-in plays one: it knows no /emails).
+    const failing = { ...env, MAIL_TRANSPORT: "http", MAIL_API_KEY: "key", MAIL_API_BASE: standinBase() };
     const result = await runBatch([job("retry-1", "retry@example.com")], failing);
     expect(result.explicitAcks).toEqual([]);
     expect(result.retryMessages.map((m) => m.msgId)).toEqual(["m0"]);

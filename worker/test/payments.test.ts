@@ -215,7 +215,9 @@ describe("access", () => {
     const { item } = await creatorWithItem("refund@example.com");
     const { paymentIntent, buyerCookie } = await checkout(item.id);
     const v = await (await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).json<{ content: { fileUrl: string } }>();
-    expect((await call(v.content.fileUrl)).status).toBe(200);
+    const served = await call(v.content.fileUrl);
+    expect(served.status).toBe(200);
+    await served.arrayBuffer();
     await standin("POST", "/v1/refunds", { payment_intent: paymentIntent });
     expect((await deliver(await eventFor("charge.refunded", paymentIntent))).status).toBe(200);
     expect((await call(v.content.fileUrl)).status).toBe(403);
@@ -332,6 +334,7 @@ describe("access", () => {
     const res = await call((await link.json<{ url: string }>()).url);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-disposition")).toContain('filename="beats.zip"');
+    expect((await res.arrayBuffer()).byteLength).toBe(1000);
     expect((await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).status).toBe(200);
   });
 
@@ -420,6 +423,7 @@ describe("HTTP Range on purchased files", () => {
     expect(res.headers.get("content-type")).toBe("application/octet-stream");
     expect(res.headers.get("content-disposition")).toContain("attachment");
     expect(res.headers.get("content-security-policy")).toContain("sandbox");
+    expect(await res.text()).toContain("<script>");
   });
 });
 
