@@ -13,6 +13,7 @@ import { toast } from "@/hooks/use-toast";
 import { apiRequest } from "@/lib/api";
 import { formatUsd } from "@/lib/utils";
 import { usePaywallContent } from "./paywall-data";
+import { FunnelPreviewBar } from "@/features/funnels/funnel-preview-bar";
 
 const ACCESS = {
   download: { icon: FileText, label: "Instant download" },
@@ -234,6 +235,7 @@ export function PaywallPage({ id, preview, success = false, paymentIntent }: { i
   };
   return (
     <PaywallShell>
+      {preview && <FunnelPreviewBar contentId={data.id} title={data.title} />}
       <PaywallCard item={data} preview={preview} unlocked={unlocked} onUnlock={unlock} />
     </PaywallShell>
   );

@@ -11,6 +11,7 @@ import { PaywallShell } from "@/features/paywall/paywall-page";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, throwIfResNotOk } from "@/lib/api";
 import { formatUsd } from "@/lib/utils";
+import { FunnelContinue, OrderExtras } from "@/features/upsell/order-extras";
 
 type Params = { paymentIntent?: string; contentId?: string; access?: string };
 
@@ -178,6 +179,8 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
           </Button>
         </CardContent>
       </Card>
+      <FunnelContinue access={access} />
+      <OrderExtras access={access} />
       <Card>
         <CardHeader>
           <CardTitle className="flex items-center gap-2">
