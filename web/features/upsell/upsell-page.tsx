@@ -85,7 +85,7 @@ function OfferCard({
         </Button>
         {!testMode && offer.card && (
           <p className="flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
-            <CreditCard className="size-3.5" /> Charged to your {offer.card.brand} ending in {offer.card.last4}, the card you just used. No need to type it again.
+            <CreditCard className="size-3.5" /> Charged to your {offer.card.brand.charAt(0).toUpperCase() + offer.card.brand.slice(1)} ending in {offer.card.last4}, the card you just used. No need to type it again.
           </p>
         )}
       </CardContent>
