@@ -144,7 +144,10 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     if (amount > 99999999) throw badParam("amount", "Amount must be no more than $999,999.99");
     if (!p.currency) throw badParam("currency", "Missing required param: currency.");
     if (p.customer) get("customers", p.customer);
-    if (p.payment_method) get("payment_methods", p.payment_method);
+    if (p.payment_method) {
+      const pm = get("payment_methods", p.payment_method);
+      if (pm.customer && pm.customer !== (p.customer ?? null)) throw badParam("payment_method", `The provided PaymentMethod belongs to a different Customer than the one on this PaymentIntent.`);
+    }
     const id = rid("pi");
     const pi = {
       id,
@@ -333,7 +336,12 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       if (p.metadata) Object.assign(c.metadata, metadata(p.metadata));
       return c;
     }],
-    ["POST", /^\/v1\/payment_intents$/, "secret", (p) => createPaymentIntent(p)],
+    ["POST", /^\/v1\/payment_intents$/, "secret", (p, _m, ctx) => {
+      const pi = createPaymentIntent(p);
+      // confirm=true creates and confirms in one call (off_session charges use this).
+      if (p.confirm === "true") confirm(pi, { payment_method: p.payment_method, off_session: p.off_session, receipt_email: p.receipt_email, return_url: p.return_url }, ctx.base);
+      return pi;
+    }],
     ["GET", /^\/v1\/payment_intents\/(pi_\w+)$/, "either", (p, m, ctx) => {
       const pi = get("payment_intents", m[1]);
       if (ctx.auth === "publishable") requireClientSecret(pi, p);
