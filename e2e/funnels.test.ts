@@ -6,6 +6,7 @@ import { baseUrl, launch, newPage, screenshotPath, signIn, uniqueEmail } from ".
 
 let browser: Browser;
 let contentId: string;
+let creatorEmail: string;
 
 beforeAll(async () => {
   browser = await launch();
@@ -40,7 +41,8 @@ async function buyMain(page: Page, card: string) {
 describe("funnels", () => {
   it("a creator publishes with a funnel, adds steps in the editor and previews it in test mode", async () => {
     const { page, context } = await newPage(browser);
-    await signIn(page, uniqueEmail("funnel-creator"));
+    creatorEmail = uniqueEmail("funnel-creator");
+    await signIn(page, creatorEmail);
     await page.goto("/upload");
     await page.getByRole("radio", { name: "Link" }).click();
     await page.getByLabel("Link URL *").fill("https://example.com/masterclass");
@@ -169,6 +171,51 @@ describe("funnels", () => {
     await page.waitForURL(/\/success\?/);
     await expect.poll(() => page.getByTestId("order-extra").count()).toBe(1);
     expect(await page.getByTestId("order-extra").textContent()).toContain("Workbook");
+    await context.close();
+  });
+
+  it("the funnels page shows per-step figures, edits a step filled in, moves and deletes steps, and attaches products", async () => {
+    const { page, context } = await newPage(browser);
+    await signIn(page, creatorEmail);
+    await page.goto("/funnels");
+    await page.getByText("Select a funnel to get started").waitFor();
+    await page.getByTestId("funnel-item").filter({ hasText: "Masterclass funnel" }).click();
+    const rows = page.getByTestId("step-row");
+    await expect.poll(() => rows.count()).toBe(3);
+    // Two buyers accepted the workbook ($15 each) and declined the templates.
+    expect(await rows.nth(0).getByTestId("step-figures").textContent()).toBe("Shown 2 · Accepted 2 · Declined 0 · Revenue $30.00");
+    expect(await rows.nth(2).getByTestId("step-figures").textContent()).toBe("Shown 2 · Accepted 0 · Declined 2 · Revenue $0.00");
+
+    // Edit opens the step form filled in.
+    await rows.nth(0).getByRole("button", { name: "Edit step" }).click();
+    expect(await page.getByLabel("Title *").inputValue()).toBe("Workbook");
+    await page.getByLabel("Button text").fill("Yes, add the workbook");
+    await page.getByRole("button", { name: "Save Step" }).click();
+    await expect.poll(() => rows.nth(0).textContent()).toContain("Yes, add the workbook");
+
+    // Move the last step up: order stays 1..3.
+    await rows.nth(2).getByRole("button", { name: "Move up" }).click();
+    await expect.poll(async () => (await rows.allTextContents()).map((t) => /Workbook|Cheat sheet|Templates/.exec(t)?.[0])).toEqual(["Workbook", "Templates", "Cheat sheet"]);
+
+    // Delete asks first.
+    page.once("dialog", (d) => {
+      expect(d.message()).toBe('Delete "Cheat sheet"?');
+      void d.accept();
+    });
+    await rows.nth(2).getByRole("button", { name: "Delete step" }).click();
+    await page.getByText("Upsell step deleted successfully!", { exact: true }).waitFor();
+    await expect.poll(() => rows.count()).toBe(2);
+
+    // Products: the checkbox detaches and attaches the item.
+    await page.getByRole("tab", { name: "Products" }).click();
+    const box = page.getByRole("checkbox", { name: "Masterclass" });
+    expect(await box.isChecked()).toBe(true);
+    await box.uncheck();
+    await expect.poll(async () => ((await (await page.request.get("/api/funnels")).json()) as { contentIds: string[] }[])[0].contentIds).toEqual([]);
+    await box.check();
+    await expect.poll(async () => ((await (await page.request.get("/api/funnels")).json()) as { contentIds: string[] }[])[0].contentIds).toEqual([contentId]);
+    await page.getByRole("tab", { name: "A/B Tests" }).click();
+    await page.getByText("coming soon").waitFor();
     await context.close();
   });
 });

@@ -96,9 +96,15 @@ function StepsTab({ funnel }: { funnel: Funnel }) {
 function ProductsTab({ funnel }: { funnel: Funnel }) {
   const queryClient = useQueryClient();
   const items = useQuery<CreatorContent[]>({ queryKey: queryKeys.contentList, queryFn: getQueryFn({ on401: "throw" }) });
+  // The box follows the click at once; a failure puts it back.
+  const [shown, setShown] = useState<Record<string, boolean>>({});
   const toggle = useMutation({
     mutationFn: ({ id, on }: { id: string; on: boolean }) => (on ? attachProducts(funnel.id, [id]) : detachProduct(funnel.id, id)),
-    onError: () => toast({ title: "Failed to attach product to funnel", variant: "destructive" }),
+    onMutate: ({ id, on }) => setShown((s) => ({ ...s, [id]: on })),
+    onError: (_e, { id, on }) => {
+      setShown((s) => ({ ...s, [id]: !on }));
+      toast({ title: "Failed to attach product to funnel", variant: "destructive" });
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: funnelKeys.all }),
   });
   if (items.isLoading) return <Spinner />;
@@ -107,7 +113,7 @@ function ProductsTab({ funnel }: { funnel: Funnel }) {
   return (
     <ul className="divide-y rounded-xl border bg-card">
       {items.data.map((item) => {
-        const on = funnel.contentIds.includes(item.id);
+        const on = shown[item.id] ?? funnel.contentIds.includes(item.id);
         return (
           <li key={item.id} className="flex items-center gap-3 px-4 py-3">
             <input

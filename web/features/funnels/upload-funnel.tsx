@@ -33,7 +33,7 @@ export function FunnelOption({ value, onChange }: { value: FunnelChoice; onChang
   );
 }
 
-export function UpsellFunnelModal({ item, funnelName, onDone }: { item: { id: string; title: string }; funnelName: string; onDone: () => void }) {
+export function UpsellFunnelModal({ item, funnelName }: { item: { id: string; title: string }; funnelName: string }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [step, setStep] = useState<0 | 1>(0);
@@ -42,10 +42,8 @@ export function UpsellFunnelModal({ item, funnelName, onDone }: { item: { id: st
   const [drafts, setDrafts] = useState<UpsellDraft[]>([emptyDraft()]);
   const [busy, setBusy] = useState(false);
 
-  const finish = () => {
-    onDone();
-    void navigate({ to: "/" });
-  };
+  // Done or skipped: on to the dashboard, as a publish without a funnel does.
+  const finish = () => void navigate({ to: "/" });
 
   const create = async () => {
     if (!name.trim()) return toast({ title: "Please enter a funnel name", variant: "destructive" });

@@ -30,20 +30,26 @@ export function UploadPage({ user }: { user: CurrentUser }) {
             <CardDescription>Upload a file (up to 5 GB), or paywall a link or a text, then set your price.</CardDescription>
           </CardHeader>
           <CardContent>
-            <UploadForm
-              intent={intent}
-              onStepChange={setStep}
-              extra={<FunnelOption value={funnel} onChange={setFunnel} />}
-              onPublished={(created) => {
-                if (!funnel.wanted || !funnel.name.trim()) return false;
-                setPublished(created);
-                return true;
-              }}
-            />
+            {published ? (
+              <p className="text-sm text-muted-foreground" data-testid="published-note">
+                "{published.title}" is published at {location.origin}/p/{published.id}. Now set up its funnel.
+              </p>
+            ) : (
+              <UploadForm
+                intent={intent}
+                onStepChange={setStep}
+                extra={<FunnelOption value={funnel} onChange={setFunnel} />}
+                onPublished={(created) => {
+                  if (!funnel.wanted || !funnel.name.trim()) return false;
+                  setPublished(created);
+                  return true;
+                }}
+              />
+            )}
           </CardContent>
         </Card>
       </main>
-      {published && <UpsellFunnelModal item={published} funnelName={funnel.name.trim()} onDone={() => setPublished(null)} />}
+      {published && <UpsellFunnelModal item={published} funnelName={funnel.name.trim()} />}
     </div>
   );
 }
