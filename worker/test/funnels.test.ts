@@ -1,5 +1,6 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, CARDS, checkout, contentForm, cookieValue, postForm, postJson, row, rows, signIn, standin } from "./helpers";
+import { call, CARDS, checkout, contentForm, cookieValue, deliver, eventFor, postForm, postJson, row, rows, signIn, standin } from "./helpers";
 
 type Step = { id: string; stepOrder: number; title: string; price: number | null; figures: { shown: number; accepted: number; declined: number; revenue: number } };
 type Offer = { stepId: string; stepType: string; title: string; price: number; ctaText: string; card: { last4: string } | null } | null;
@@ -83,6 +84,7 @@ describe("funnel calls are the owner's only", () => {
       const anon = body === undefined ? await call(path, { method }) : await json(method, path, body);
       expect(anon.status).toBe(401);
     }
+    expect((await postJson("/api/stripe/create-upsell-product", { name: "X", price: 5 })).status).toBe(401);
     expect(await (await call("/api/funnels", { cookie: other })).json()).toEqual([]);
     // Nothing changed for the owner.
     const [funnel] = await (await call("/api/funnels", { cookie })).json<{ testMode: boolean; contentIds: string[] }[]>();
@@ -256,6 +258,24 @@ describe("one click after paying", () => {
     expect(await (await postJson("/api/upsell/decline", { purchaseId: p2, stepId: downsell.id }, b2)).json()).toEqual({ next: null });
     expect(await charges(p2)).toHaveLength(0);
     expect(await (await offer(p2, b2)).json()).toMatchObject({ offer: null });
+  });
+
+  it("a crash after claiming the offer, and the upsell's own webhook delivered twice late, still charge and book once", async () => {
+    const { mainId, upsell } = await funnelSetup("crash@example.com");
+    const { buyerCookie, purchaseId } = await buy(mainId);
+    await offer(purchaseId, buyerCookie);
+    // The claim was written, then the Worker died before asking Stripe for anything.
+    await env.DB.prepare("update funnel_offers set status = 'accepting', purchase_id = 'crashedClaim0001', amount_cents = 1500 where parent_purchase_id = ? and step_id = ?")
+      .bind(purchaseId, upsell.id)
+      .run();
+    const retried = await (await accept(purchaseId, upsell.id, buyerCookie)).json<Accept>();
+    expect(retried).toMatchObject({ status: "paid", purchaseId: "crashedClaim0001" });
+    const pi = (await row<{ payment_intent_id: string }>("select payment_intent_id from purchases where id = 'crashedClaim0001'"))!.payment_intent_id;
+    const event = await eventFor("payment_intent.succeeded", pi);
+    expect((await deliver(event)).status).toBe(200);
+    expect((await deliver(event)).status).toBe(200);
+    expect(await charges(purchaseId)).toHaveLength(1);
+    expect((await rows<{ amount_cents: number }>("select amount_cents from ledger_entries where purchase_id = 'crashedClaim0001' order by id")).map((l) => l.amount_cents)).toEqual([1200, 300]);
   });
 
   it("a tip step charges at or above its minimum, the amount decided by the server", async () => {
