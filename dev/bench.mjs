@@ -118,6 +118,68 @@ for (const offset of [0, LARGE_FILE / 4, LARGE_FILE / 2, LARGE_FILE - 65536]) {
   console.log(`${String(offset).padStart(12)}   ${mid.ttfb.toFixed(1).padStart(8)}   ${mid.ms.toFixed(1).padStart(8)}   ${status}`);
 }
 
+// ---- One-click upsells: from 'Add this to my order' to access granted ----
+const ACCEPTS = Number(process.env.BENCH_ACCEPTS ?? 200);
+const post = (path, body, extra = {}) => fetch(`${appUrl}${path}`, { method: "POST", headers: { "content-type": "application/json", ...origin, ...extra }, body: JSON.stringify(body) });
+const publishLink = async (title, price) => {
+  const f = new FormData();
+  for (const [k, v] of Object.entries({ title, price, accessType: "link", linkUrl: `https://example.com/${title.replace(/\W/g, "")}` })) f.append(k, v);
+  return (await (await fetch(`${appUrl}/api/content`, { method: "POST", headers: { cookie, ...origin }, body: f })).json()).id;
+};
+const mainId = await publishLink("Bench course", "20");
+const upsellId = await publishLink("Bench workbook", "15");
+const { priceId } = await (await post("/api/stripe/create-upsell-product", { name: "Bench workbook", price: 15 }, { cookie })).json();
+const funnel = await (await post("/api/funnels", { name: "Bench funnel" }, { cookie })).json();
+await post(`/api/funnels/${funnel.id}/products`, { contentIds: [mainId] }, { cookie });
+const step = await (await post(`/api/funnels/${funnel.id}/steps`, { title: "Add the workbook", offerPriceId: priceId, contentId: upsellId }, { cookie })).json();
+await fetch(`${appUrl}/api/funnels/${funnel.id}`, { method: "PATCH", headers: { "content-type": "application/json", cookie, ...origin }, body: JSON.stringify({ testMode: false }) });
+
+// Paid purchases to accept on, each from its own browser, with the offer already on screen (untimed).
+let buyers = 0;
+async function paidPurchase() {
+  // Each buyer is a different visitor: the checkout limit is per client address.
+  const n = ++buyers;
+  const res = await post("/api/create-payment-intent", { contentId: mainId, buyerEmail: "bench-buyer@example.com" }, { "cf-connecting-ip": `10.9.${n >> 8}.${n & 255}` });
+  if (!res.ok) throw new Error(`checkout: ${res.status} ${await res.text()}`);
+  const buyerCookie = res.headers.getSetCookie().find((c) => c.startsWith("aw_buyer=")).split(";")[0];
+  const { clientSecret: secret } = await res.json();
+  const intent = secret.split("_secret_")[0];
+  await fetch(`${stripeUrl}/v1/payment_intents/${intent}/confirm`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${stack.publishableKey}`, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ client_secret: secret, "payment_method_data[type]": "card", "payment_method_data[card][number]": "4242424242424242", "payment_method_data[card][exp_month]": "12", "payment_method_data[card][exp_year]": "2034", "payment_method_data[card][cvc]": "123" }),
+  });
+  const v = await (await fetch(`${appUrl}/api/purchase/verify?payment_intent=${intent}`, { headers: { cookie: buyerCookie } })).json();
+  const offer = await (await fetch(`${appUrl}/api/upsell/offer?purchaseId=${v.purchase.id}`, { headers: { cookie: buyerCookie } })).json();
+  if (offer.offer?.stepId !== step.id) throw new Error("no offer on screen");
+  return { purchaseId: v.purchase.id, buyerCookie };
+}
+const parents = [];
+let toMake = ACCEPTS;
+await Promise.all(
+  Array.from({ length: 4 }, async () => {
+    while (toMake-- > 0) parents.push(await paidPurchase());
+  }),
+);
+
+const acceptMs = [];
+const grantedMs = [];
+for (const { purchaseId, buyerCookie } of parents) {
+  const started = performance.now();
+  const r = await (await post("/api/upsell/accept", { purchaseId, stepId: step.id }, { cookie: buyerCookie })).json();
+  if (r.status !== "paid") throw new Error(`accept: ${JSON.stringify(r)}`);
+  acceptMs.push(performance.now() - started);
+  // Access granted: the order lists the upsell with its own access link.
+  const order = await (await fetch(`${appUrl}/api/upsell/order?purchaseId=${purchaseId}`, { headers: { cookie: buyerCookie } })).json();
+  if (order.items?.[0]?.content?.id !== upsellId) throw new Error("upsell not in the order");
+  grantedMs.push(performance.now() - started);
+}
+const pctOf = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+console.log(`\nOne-click upsells: ${ACCEPTS} accepts, one at a time, each on its own paid purchase (off-session charge through the Stripe stand-in)`);
+console.log("measure                                          p50 ms   p99 ms");
+console.log(`${"accept answered 'paid' (charged + fulfilled)".padEnd(48)} ${pctOf(acceptMs, 50).toFixed(1).padStart(6)}  ${pctOf(acceptMs, 99).toFixed(1).padStart(7)}`);
+console.log(`${"accept -> order lists it with access".padEnd(48)} ${pctOf(grantedMs, 50).toFixed(1).padStart(6)}  ${pctOf(grantedMs, 99).toFixed(1).padStart(7)}`);
+
 agent.destroy();
 await stack.stop();
 rmSync(state, { recursive: true, force: true });

@@ -66,6 +66,50 @@ describe.each(targets)("purchase scenario against %s", (_name, client, enabled) 
   });
 });
 
+describe.each(targets)("one-click upsell scenario against %s", (_name, client, enabled) => {
+  it.runIf(enabled)("upsell product and price, saved cards, off-session charge, authentication required, a saved card that declines", async () => {
+    const stripe = client();
+    const productKey = `contract-product-${Date.now()}`;
+    const productParams: Stripe.ProductCreateParams = { name: "Contract workbook", default_price_data: { currency: "usd", unit_amount: 1500 }, metadata: { userId: "u1", kind: "upsell" } };
+    const product = await stripe.products.create(productParams, { idempotencyKey: productKey });
+    expect((await stripe.products.create(productParams, { idempotencyKey: productKey })).id).toBe(product.id);
+    const price = await stripe.prices.retrieve(product.default_price as string);
+    expect(price).toMatchObject({ object: "price", unit_amount: 1500, currency: "usd", type: "one_time", product: product.id });
+
+    const customer = await stripe.customers.create({ email: `upsell-${Date.now()}@example.com` });
+    const offSession = async (paymentMethod: string) => {
+      const intent = await stripe.paymentIntents.create({ amount: 1500, currency: "usd", customer: customer.id, payment_method: paymentMethod, metadata: { purchaseId: "contract2" } });
+      return { intent, confirm: () => stripe.paymentIntents.confirm(intent.id, { off_session: true }) };
+    };
+
+    const visa = await stripe.paymentMethods.attach("pm_card_visa", { customer: customer.id });
+    expect(visa).toMatchObject({ object: "payment_method", customer: customer.id, card: { last4: "4242" } });
+    const saved = await stripe.customers.listPaymentMethods(customer.id, { type: "card", limit: 1 });
+    expect(saved.data.map((pm) => pm.id)).toEqual([visa.id]);
+    const ok = await offSession(visa.id);
+    expect(await ok.confirm()).toMatchObject({ status: "succeeded", amount_received: 1500 });
+
+    const threeDs = await stripe.paymentMethods.attach("pm_card_authenticationRequired", { customer: customer.id });
+    const needsAuth = await offSession(threeDs.id);
+    await expect(needsAuth.confirm()).rejects.toMatchObject({ type: "StripeCardError", code: "authentication_required" });
+    const afterAuthError = await stripe.paymentIntents.retrieve(needsAuth.intent.id);
+    expect(afterAuthError.status).toBe("requires_payment_method");
+    expect(afterAuthError.last_payment_error?.code).toBe("authentication_required");
+    expect(await stripe.paymentIntents.cancel(needsAuth.intent.id)).toMatchObject({ status: "canceled" });
+
+    const failing = await stripe.paymentMethods.attach("pm_card_chargeCustomerFail", { customer: customer.id });
+    expect((await stripe.customers.listPaymentMethods(customer.id, { type: "card" })).data.map((pm) => pm.id)).toEqual(expect.arrayContaining([visa.id, threeDs.id, failing.id]));
+    const declines = await offSession(failing.id);
+    await expect(declines.confirm()).rejects.toMatchObject({ type: "StripeCardError", code: "card_declined" });
+
+    // A card on another customer cannot be charged off-session.
+    const stranger = await stripe.customers.create({});
+    await expect(stripe.paymentIntents.create({ amount: 1500, currency: "usd", customer: stranger.id, payment_method: visa.id, confirm: true, off_session: true })).rejects.toMatchObject({
+      type: "StripeInvalidRequestError",
+    });
+  });
+});
+
 describe("the stand-in's state file", () => {
   it("keeps payments across a restart", async () => {
     const stateFile = join(mkdtempSync(join(tmpdir(), "standin-")), "state.json");

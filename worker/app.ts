@@ -13,10 +13,12 @@ import { contentRoutes } from "./routes/content";
 import { creatorRoutes } from "./routes/creator";
 import { devRoutes } from "./routes/dev";
 import { feedbackRoutes } from "./routes/feedback";
+import { funnelRoutes } from "./routes/funnels";
 import { paymentRoutes } from "./routes/payments";
 import { paywallPageRoutes } from "./routes/paywall-page";
 import { stripeWebhookRoutes } from "./routes/stripe-webhook";
 import { uploadRoutes } from "./routes/uploads";
+import { upsellRoutes } from "./routes/upsells";
 import { readSession, SESSION_COOKIE } from "./services/sessions";
 
 const sameSiteOnly = csrf();
@@ -36,7 +38,9 @@ const api = new Hono<AppEnv>()
   .route("/", paymentRoutes)
   .route("/", stripeWebhookRoutes)
   .route("/", feedbackRoutes)
-  .route("/", adminRoutes);
+  .route("/", adminRoutes)
+  .route("/", funnelRoutes)
+  .route("/", upsellRoutes);
 
 export const app = new Hono<AppEnv>()
   .use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", crossOriginOpenerPolicy: "same-origin" }))

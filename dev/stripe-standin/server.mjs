@@ -32,13 +32,18 @@ const CARDS = {
   "4000000000000002": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." },
   "4000000000009995": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "insufficient_funds", message: "Your card has insufficient funds." },
   "4000002500003155": { brand: "visa", outcome: "authenticate" },
+  // Attaches to a Customer fine; every charge to it is declined (Stripe's "charge customer fail" card).
+  "4000000000000341": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." },
 };
+// What Stripe answers when an off-session charge needs the cardholder (the 3155 card, off-session).
+const AUTH_REQUIRED = { code: "authentication_required", decline_code: "authentication_required", message: "Your card was declined. This transaction requires authentication." };
 const TEST_PAYMENT_METHODS = {
   pm_card_visa: "4242424242424242",
   pm_card_mastercard: "5555555555554444",
   pm_card_chargeDeclined: "4000000000000002",
   pm_card_chargeDeclinedInsufficientFunds: "4000000000009995",
   pm_card_authenticationRequired: "4000002500003155",
+  pm_card_chargeCustomerFail: "4000000000000341",
 };
 const luhn = (num) => {
   let sum = 0;
@@ -139,6 +144,10 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     if (amount > 99999999) throw badParam("amount", "Amount must be no more than $999,999.99");
     if (!p.currency) throw badParam("currency", "Missing required param: currency.");
     if (p.customer) get("customers", p.customer);
+    if (p.payment_method) {
+      const pm = get("payment_methods", p.payment_method);
+      if (pm.customer && pm.customer !== (p.customer ?? null)) throw badParam("payment_method", `The provided PaymentMethod belongs to a different Customer than the one on this PaymentIntent.`);
+    }
     const id = rid("pi");
     const pi = {
       id,
@@ -159,7 +168,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       livemode: false,
       metadata: metadata(p.metadata),
       next_action: null,
-      payment_method: null,
+      payment_method: p.payment_method ?? null,
       payment_method_types: ["card"],
       receipt_email: p.receipt_email ?? null,
       setup_future_usage: p.setup_future_usage ?? null,
@@ -171,8 +180,13 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   }
 
   function paymentMethodFrom(p, pi) {
+    // Confirming without a card uses the one already set on the PaymentIntent.
+    if (!p.payment_method && !p.payment_method_data && pi.payment_method) p = { ...p, payment_method: pi.payment_method };
     if (p.payment_method) {
       const known = db.payment_methods.get(p.payment_method);
+      if (known?.customer && known.customer !== pi.customer) {
+        throw badParam("payment_method", `The provided PaymentMethod was previously used with a PaymentIntent without Customer attachment, shared with a connected account without Customer attachment, or was detached from a Customer. It may not be used again.`);
+      }
       if (known) return known;
       const number = TEST_PAYMENT_METHODS[p.payment_method];
       if (!number) throw missing("payment_method", p.payment_method);
@@ -254,6 +268,11 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     const pm = paymentMethodFrom(p, pi);
     pi.payment_method = pm.id;
     const card = CARDS[pm._number] ?? { outcome: "success" };
+    if (p.off_session === "true") {
+      // Off-session charges are for cards saved on the PaymentIntent's own Customer only.
+      if (!pi.customer || pm.customer !== pi.customer) throw badParam("payment_method", "This PaymentMethod is not attached to the PaymentIntent's customer; off_session payments need a saved card.");
+      if (card.outcome === "authenticate") return fail(pi, AUTH_REQUIRED, pm);
+    }
     if (card.outcome === "decline") return fail(pi, card, pm);
     if (card.outcome === "authenticate") {
       pi.status = "requires_action";
@@ -317,7 +336,12 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       if (p.metadata) Object.assign(c.metadata, metadata(p.metadata));
       return c;
     }],
-    ["POST", /^\/v1\/payment_intents$/, "secret", (p) => createPaymentIntent(p)],
+    ["POST", /^\/v1\/payment_intents$/, "secret", (p, _m, ctx) => {
+      const pi = createPaymentIntent(p);
+      // confirm=true creates and confirms in one call (off_session charges use this).
+      if (p.confirm === "true") confirm(pi, { payment_method: p.payment_method, off_session: p.off_session, receipt_email: p.receipt_email, return_url: p.return_url }, ctx.base);
+      return pi;
+    }],
     ["GET", /^\/v1\/payment_intents\/(pi_\w+)$/, "either", (p, m, ctx) => {
       const pi = get("payment_intents", m[1]);
       if (ctx.auth === "publishable") requireClientSecret(pi, p);
@@ -346,6 +370,28 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       return pi;
     }],
     ["GET", /^\/v1\/payment_methods\/(pm_\w+)$/, "secret", (_p, m) => publicPm(get("payment_methods", m[1]))],
+    // Saved cards: listed newest first, like Stripe.
+    ["GET", /^\/v1\/customers\/(cus_\w+)\/payment_methods$/, "secret", (p, m) => savedCards(get("customers", m[1]).id, p, `/v1/customers/${m[1]}/payment_methods`)],
+    ["GET", /^\/v1\/payment_methods$/, "secret", (p) => {
+      if (!p.customer) throw badParam("customer", "Missing required param: customer.");
+      return savedCards(get("customers", p.customer).id, p, "/v1/payment_methods");
+    }],
+    ["POST", /^\/v1\/payment_methods\/(pm_\w+)\/attach$/, "secret", (p, m) => {
+      const customer = get("customers", p.customer ?? "").id;
+      const number = TEST_PAYMENT_METHODS[m[1]];
+      // A test token attaches as a fresh PaymentMethod, as in Stripe's test mode.
+      if (number) return publicPm(savePaymentMethod(number, 12, new Date().getFullYear() + 2, customer));
+      const pm = get("payment_methods", m[1]);
+      if (pm.customer && pm.customer !== customer) throw badParam("payment_method", "The payment method you provided has already been attached to a customer.");
+      pm.customer = customer;
+      return publicPm(pm);
+    }],
+    ["POST", /^\/v1\/payment_methods\/(pm_\w+)\/detach$/, "secret", (_p, m) => {
+      const pm = get("payment_methods", m[1]);
+      if (!pm.customer) throw badParam("payment_method", "The payment method you provided is not attached to a customer so detachment is impossible.");
+      pm.customer = null;
+      return publicPm(pm);
+    }],
     ["GET", /^\/v1\/charges\/(ch_\w+)$/, "secret", (_p, m) => get("charges", m[1])],
     ["POST", /^\/v1\/refunds$/, "secret", (p) => refund(p)],
     ["GET", /^\/v1\/refunds\/(re_\w+)$/, "secret", (_p, m) => get("refunds", m[1])],
@@ -386,6 +432,11 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   // Resource families kept in modules of their own get the same helpers the routes above use.
   const kit = { db, emit, get, metadata, int, rid, now, list, StripeError, missing, badParam, on: (fn) => listeners.push(fn) };
   routes.push(...catalogRoutes(kit));
+
+  function savedCards(customer, p, url) {
+    const cards = [...db.payment_methods.values()].filter((pm) => pm.customer === customer && (!p.type || pm.type === p.type)).reverse();
+    return list(cards.map(publicPm), p, url);
+  }
 
   function list(items, p, url) {
     const limit = Math.min(100, Number(p.limit ?? 10));

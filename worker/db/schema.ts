@@ -341,3 +341,23 @@ export const emailsSent = sqliteTable("emails_sent", {
   createdAt: createdAt(),
   sentAt: integer("sent_at", { mode: "timestamp_ms" }),
 });
+
+// One row per (paid purchase, funnel step) a buyer was offered: shown, then accepted or declined.
+// The primary key makes an accept idempotent per purchase and step (a double click charges once);
+// `purchase_id` names the upsell's own purchase, created once. Figures per step are counts here.
+export const funnelOffers = sqliteTable(
+  "funnel_offers",
+  {
+    parentPurchaseId: text("parent_purchase_id")
+      .notNull()
+      .references(() => purchases.id),
+    stepId: text("step_id").notNull(),
+    funnelId: text("funnel_id").notNull(),
+    status: text("status", { enum: ["shown", "accepting", "declined"] }).notNull().default("shown"),
+    purchaseId: text("purchase_id").unique(),
+    amountCents: integer("amount_cents"),
+    createdAt: createdAt(),
+    decidedAt: integer("decided_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [primaryKey({ columns: [t.parentPurchaseId, t.stepId] }), index("funnel_offers_step").on(t.stepId)],
+);

@@ -11,6 +11,7 @@ import type { Db } from "../db/client";
 import { buyerCustomers, content, ledgerEntries, purchases, users } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
+import { liveFunnelFor } from "./funnels";
 import { insertLedgerRow, reverseSale, saleRows, type LedgerRow } from "./ledger";
 import type { EmailJob, RecoveredPurchase } from "./mail/templates";
 
@@ -95,14 +96,15 @@ export async function startCheckout(
   const amountCents = chargeAmountCents(item, input.customAmount);
   const purchaseId = newId();
   const buyerKeyHash = await sha256Hex(input.buyerKey);
-  const customer = await customerFor(deps, buyerKeyHash, input.buyerEmail);
+  // A card is kept only when a live funnel may offer a one-click upsell after this payment.
+  const savesCard = !!(await liveFunnelFor(deps.db, item.id));
+  const customer = savesCard ? await customerFor(deps, buyerKeyHash, input.buyerEmail) : null;
   const intent = await deps.stripe.paymentIntents.create(
     {
       amount: amountCents,
       currency: item.currency,
-      customer,
       // The card is kept on the buyer's Customer for one-click upsells after this purchase.
-      setup_future_usage: "off_session",
+      ...(customer ? { customer, setup_future_usage: "off_session" as const } : {}),
       automatic_payment_methods: { enabled: true },
       description: item.title.slice(0, 200),
       ...(input.buyerEmail ? { receipt_email: input.buyerEmail } : {}),

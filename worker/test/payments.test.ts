@@ -43,8 +43,8 @@ describe("prices come from the server", () => {
     const { item } = await creatorWithItem("fixed@example.com");
     const { paymentIntent } = await checkout(item.id, { customAmount: 0.5, card: "none" });
     const { body } = await standin<{ amount: number; currency: string; metadata: Record<string, string>; setup_future_usage: string; customer: string }>("GET", `/v1/payment_intents/${paymentIntent}`);
-    expect(body).toMatchObject({ amount: 1000, currency: "usd", setup_future_usage: "off_session" });
-    expect(body.customer).toMatch(/^cus_/);
+    // Not in a live funnel: no card is saved (worker/test/funnels.test.ts covers the funnel case).
+    expect(body).toMatchObject({ amount: 1000, currency: "usd", setup_future_usage: null, customer: null });
     const purchase = await purchaseOf(paymentIntent);
     expect(purchase).toMatchObject({ status: "pending", amount_cents: 1000 });
     expect(body.metadata).toMatchObject({ purchaseId: purchase!.id, contentId: item.id });

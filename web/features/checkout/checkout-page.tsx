@@ -10,6 +10,7 @@ import { usePaywallContent } from "@/features/paywall/paywall-data";
 import { toast } from "@/hooks/use-toast";
 import { getStripe } from "@/lib/stripe";
 import { formatUsd } from "@/lib/utils";
+import { SaveCardNotice } from "@/features/upsell/save-card-notice";
 
 export function CheckoutPage({ id, clientSecret, amount }: { id: string; clientSecret?: string; amount?: number }) {
   const item = usePaywallContent(id, false);
@@ -124,6 +125,7 @@ export function CheckoutPage({ id, clientSecret, amount }: { id: string; clientS
                 {paying ? <Spinner className="size-5 text-white" /> : <Lock />}
                 Pay {formatUsd(total)}
               </Button>
+              <SaveCardNotice clientSecret={clientSecret} />
               <p className="flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
                 <ShieldCheck className="size-3.5" /> Card details go straight to Stripe; ApeWall never sees them.
               </p>

@@ -16,6 +16,7 @@ import { apiRequest } from "@/lib/api";
 import { formatUsd } from "@/lib/utils";
 import { LostAccess } from "@/features/access/lost-access";
 import { PurchaseAccess } from "@/features/access/purchase-access";
+import { FunnelPreviewBar } from "@/features/funnels/funnel-preview-bar";
 import { probablyOwned, rememberAccess } from "@/lib/access-tokens";
 import { useContentAccess, usePaywallContent } from "./paywall-data";
 
@@ -274,6 +275,7 @@ export function PaywallPage({ id, preview, success = false, paymentIntent, acces
   };
   return (
     <PaywallShell>
+      {preview && <FunnelPreviewBar contentId={data.id} title={data.title} />}
       <PaywallCard
         item={data}
         preview={preview}

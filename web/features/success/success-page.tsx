@@ -14,6 +14,7 @@ import { rememberAccess } from "@/lib/access-tokens";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, throwIfResNotOk } from "@/lib/api";
 import { formatUsd } from "@/lib/utils";
+import { FunnelContinue, OrderExtras } from "@/features/upsell/order-extras";
 
 type Params = { paymentIntent?: string; contentId?: string; access?: string };
 
@@ -123,6 +124,8 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
           </Button>
         </CardContent>
       </Card>
+      <FunnelContinue access={access} />
+      <OrderExtras access={access} />
       <Card>
         <CardHeader>
           <CardTitle className="flex items-center gap-2">

@@ -87,7 +87,19 @@ function Field({ label, htmlFor, children, hint }: { label: string; htmlFor: str
   );
 }
 
-export function UploadForm({ intent, onStepChange }: { intent: PendingUpload | null; onStepChange: (step: number) => void }) {
+export function UploadForm({
+  intent,
+  onStepChange,
+  extra,
+  onPublished,
+}: {
+  intent: PendingUpload | null;
+  onStepChange: (step: number) => void;
+  /** More fields before Publish (the funnel option). */
+  extra?: ReactNode;
+  /** Called after publishing; returning true keeps the page (the funnel modal opens) instead of going home. */
+  onPublished?: (created: { id: string; title: string }) => boolean;
+}) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => initialDraft(intent));
@@ -162,7 +174,7 @@ export function UploadForm({ intent, onStepChange }: { intent: PendingUpload | n
       await queryClient.invalidateQueries({ queryKey: queryKeys.contentList });
       await queryClient.invalidateQueries({ queryKey: queryKeys.earningsStats });
       toast({ title: "Content published", description: `"${created.title}" is live at ${location.origin}/p/${created.id}` });
-      navigate({ to: "/" });
+      if (!onPublished?.(created)) navigate({ to: "/" });
     } catch (err) {
       setPhase("editing");
       setProgress(null);
@@ -329,6 +341,7 @@ export function UploadForm({ intent, onStepChange }: { intent: PendingUpload | n
         </div>
       </fieldset>
 
+      {extra}
       {phase === "uploading" && progress && file && <UploadProgressPanel fileName={file.name} progress={progress} onCancel={cancelUpload} />}
 
       <Button type="submit" variant="brand" size="lg" className="w-full" disabled={busy}>

@@ -1,0 +1,116 @@
+// The funnels contract (spec §3, §5, §7): creator calls for funnels, steps and upsell products, and
+// the buyer's one-click offer calls. Money leaves the API in dollars, as the screens use it.
+import { z } from "zod";
+import { MAX_PRICE_CENTS } from "./constants";
+import { dollarsToCents } from "./content";
+
+export const DEFAULT_CTA = "Add this to my order";
+export const STEP_TYPES = ["upsell", "downsell"] as const;
+export type StepType = (typeof STEP_TYPES)[number];
+
+export const FUNNEL_MESSAGES = {
+  funnelName: "Please enter a funnel name",
+  requiredFields: "Please fill in required fields",
+  titleAndPrice: "Please fill in title and price",
+  downloadFile: "Please upload a file for download products",
+  linkUrl: "Please provide a link URL",
+} as const;
+
+const id = (what: string) => z.string().regex(/^[A-Za-z0-9]{1,32}$/, `${what} is invalid`);
+export const priceIdSchema = z.string().trim().regex(/^price_[A-Za-z0-9]{1,64}$/, "offerPriceId must be a price id (price_…)");
+
+export const createFunnelSchema = z.object({
+  name: z.string().trim().min(1, FUNNEL_MESSAGES.funnelName).max(200, "name must be at most 200 characters"),
+});
+export const updateFunnelSchema = z.object({ testMode: z.boolean({ error: "testMode must be true or false" }) });
+export const funnelProductsSchema = z.object({
+  contentIds: z.array(id("contentId")).min(1, "contentIds must name at least one item").max(100, "at most 100 items at once"),
+});
+
+const stepFields = {
+  title: z.string().trim().min(1, FUNNEL_MESSAGES.requiredFields).max(200, "title must be at most 200 characters"),
+  description: z.string().trim().max(2000, "description must be at most 2000 characters").default(""),
+  offerPriceId: priceIdSchema,
+  ctaText: z
+    .string()
+    .trim()
+    .max(80, "ctaText must be at most 80 characters")
+    .optional()
+    .transform((v) => v || DEFAULT_CTA),
+  stepType: z.enum(STEP_TYPES, { error: "stepType must be upsell or downsell" }).default("upsell"),
+  contentId: id("contentId").nullish(),
+};
+export const createStepSchema = z.object({ ...stepFields, stepOrder: z.number().int().min(1).max(1000).optional() });
+export type CreateStepInput = z.input<typeof createStepSchema>;
+
+/** A move (stepOrder) and/or an edit of the step's fields. */
+export const updateStepSchema = z
+  .object({
+    stepOrder: z.number({ error: "stepOrder must be a number" }).int("stepOrder must be a whole number").min(1, "stepOrder starts at 1").max(1000).optional(),
+    title: stepFields.title.optional(),
+    description: z.string().trim().max(2000).optional(),
+    offerPriceId: priceIdSchema.optional(),
+    ctaText: z.string().trim().max(80).optional(),
+    stepType: z.enum(STEP_TYPES).optional(),
+    contentId: id("contentId").nullish(),
+  })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: "nothing to change" });
+export type UpdateStepInput = z.input<typeof updateStepSchema>;
+
+export const createUpsellProductSchema = z.object({
+  name: z.string().trim().min(1, FUNNEL_MESSAGES.titleAndPrice).max(250, "name must be at most 250 characters"),
+  description: z.string().trim().max(2000).optional().default(""),
+  // Dollars (spec §7: "price as number"); upsell steps may be free to take (min 0).
+  price: z
+    .union([z.number(), z.string()])
+    .transform((v) => dollarsToCents(typeof v === "number" ? String(Math.round(v * 100) / 100) : v))
+    .refine((cents) => Number.isFinite(cents) && cents >= 0 && cents <= MAX_PRICE_CENTS, "price must be between $0 and $10,000 with at most two decimals"),
+});
+
+export type Funnel = { id: string; name: string; isActive: boolean; testMode: boolean; createdAt: string; contentIds: string[] };
+export type FunnelStep = {
+  id: string;
+  title: string;
+  description: string;
+  offerPriceId: string;
+  price: number | null;
+  ctaText: string;
+  stepType: StepType;
+  stepOrder: number;
+  contentId: string | null;
+  figures: { shown: number; accepted: number; declined: number; revenue: number };
+};
+
+// ---- buyer side ----
+
+/** Who is asking: the access token of the purchase just paid, or (with the aw_buyer cookie) its id. */
+const claimFields = { purchaseId: id("purchaseId").optional(), access: z.string().max(200).optional() };
+export const offerQuerySchema = z.object(claimFields);
+export const acceptOfferSchema = z.object({
+  ...claimFields,
+  stepId: id("stepId"),
+  // Dollars, for a tip (pay-what-you-want) step only; the server decides every other amount.
+  amount: z.union([z.number(), z.string(), z.null()]).optional(),
+});
+export const declineOfferSchema = z.object({ ...claimFields, stepId: id("stepId") });
+
+export type UpsellOffer = {
+  stepId: string;
+  stepType: StepType;
+  title: string;
+  description: string;
+  ctaText: string;
+  price: number;
+  pricingModel: "fixed" | "pay_what_you_want";
+  minimumPrice: number | null;
+  previewImage: string | null;
+  accessType: "download" | "view" | "stream" | "link";
+  /** The card that will be charged, as the buyer would recognise it. */
+  card: { brand: string; last4: string } | null;
+};
+export type OfferState = { purchaseId: string; contentId: string; offer: UpsellOffer | null };
+export type AcceptResult =
+  | { status: "paid"; purchaseId: string; next: UpsellOffer | null }
+  | { status: "requires_action"; purchaseId: string; clientSecret: string; paymentMethod: string | null }
+  | { status: "declined"; purchaseId: string; message: string }
+  | { status: "processing"; purchaseId: string };

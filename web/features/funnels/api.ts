@@ -1,0 +1,91 @@
+// The creator's funnel calls (spec §7 Funnels) and the editor's three-call add-step flow.
+import type { Funnel, FunnelStep, StepType } from "@shared/funnels";
+import { FUNNEL_MESSAGES } from "@shared/funnels";
+import { apiRequest } from "@/lib/api";
+import { uploadFile } from "@/features/upload/multipart-upload";
+
+export const funnelKeys = {
+  all: ["/api/funnels"] as const,
+  steps: (funnelId: string) => ["/api/funnels", funnelId, "steps"] as const,
+  abTests: (funnelId: string) => ["/api/funnels", funnelId, "ab-tests"] as const,
+};
+
+export const createFunnel = async (name: string): Promise<Funnel> => (await apiRequest("POST", "/api/funnels", { name })).json();
+export const setTestMode = (funnelId: string, testMode: boolean) => apiRequest("PATCH", `/api/funnels/${funnelId}`, { testMode });
+export const attachProducts = (funnelId: string, contentIds: string[]) => apiRequest("POST", `/api/funnels/${funnelId}/products`, { contentIds });
+export const detachProduct = (funnelId: string, contentId: string) => apiRequest("DELETE", `/api/funnels/${funnelId}/products/${contentId}`);
+export const moveStep = (funnelId: string, stepId: string, stepOrder: number) => apiRequest("PATCH", `/api/funnels/${funnelId}/steps/${stepId}`, { stepOrder });
+export const editStep = async (funnelId: string, stepId: string, fields: Partial<Pick<FunnelStep, "title" | "description" | "ctaText" | "offerPriceId" | "stepType">>): Promise<FunnelStep> =>
+  (await apiRequest("PATCH", `/api/funnels/${funnelId}/steps/${stepId}`, fields)).json();
+export const deleteStep = (funnelId: string, stepId: string) => apiRequest("DELETE", `/api/funnels/${funnelId}/steps/${stepId}`);
+export const createStep = async (
+  funnelId: string,
+  body: { title: string; description: string; offerPriceId: string; ctaText: string; stepOrder: number; stepType?: StepType; contentId?: string },
+): Promise<FunnelStep> => (await apiRequest("POST", `/api/funnels/${funnelId}/steps`, body)).json();
+
+/** An upsell step as the upload modal and the editor draft it (spec §3 Upsell draft). */
+export type UpsellDraft = {
+  title: string;
+  description: string;
+  price: string;
+  pricingModel: "fixed" | "tip";
+  minimumPrice: string;
+  category: string;
+  accessType: "download" | "view" | "stream" | "link";
+  ctaText: string;
+  stepType: StepType;
+  file: File | null;
+  previewImage: string | null;
+  linkUrl: string;
+  textContent: string;
+};
+
+export const emptyDraft = (): UpsellDraft => ({
+  title: "",
+  description: "",
+  price: "",
+  pricingModel: "fixed",
+  minimumPrice: "",
+  category: "other",
+  accessType: "download",
+  ctaText: "Add this to my order",
+  stepType: "upsell",
+  file: null,
+  previewImage: null,
+  linkUrl: "",
+  textContent: "",
+});
+
+/** Spec §5 Upsell step: the first problem, in the spec's words, or null. */
+export function draftProblem(d: UpsellDraft): string | null {
+  const price = d.pricingModel === "tip" ? d.minimumPrice || d.price : d.price;
+  if (!d.title.trim() || !price.trim()) return FUNNEL_MESSAGES.titleAndPrice;
+  if (d.accessType === "download" && !d.file) return FUNNEL_MESSAGES.downloadFile;
+  if (d.accessType === "link" && !d.linkUrl.trim()) return FUNNEL_MESSAGES.linkUrl;
+  return null;
+}
+
+/**
+ * The add-step flow of spec §7: (1) the offer's content (the file through the same resumable
+ * upload as any item), (2) its Stripe product for the price id, (3) the step.
+ */
+export async function addUpsellStep(funnelId: string, d: UpsellDraft, stepOrder: number): Promise<FunnelStep> {
+  const price = d.pricingModel === "tip" ? d.minimumPrice || d.price : d.price;
+  const form = new FormData();
+  form.append("title", d.title.trim());
+  form.append("description", d.description);
+  form.append("pricingModel", d.pricingModel === "tip" ? "pay_what_you_want" : "fixed");
+  form.append("price", price);
+  form.append("minimumPrice", d.pricingModel === "tip" ? price : "");
+  form.append("category", d.category);
+  form.append("accessType", d.accessType);
+  if (d.accessType === "link") form.append("linkUrl", d.linkUrl.trim());
+  if (d.accessType === "view" && d.textContent.trim()) form.append("textContent", d.textContent);
+  if (d.previewImage) form.append("previewImage", d.previewImage);
+  if (d.file && d.accessType !== "link") form.append("uploadId", await uploadFile(d.file, {}));
+  const item = (await (await apiRequest("POST", "/api/content", form)).json()) as { id: string };
+  const { priceId } = (await (await apiRequest("POST", "/api/stripe/create-upsell-product", { name: d.title.trim(), description: d.description, price: Number(price) })).json()) as {
+    priceId: string;
+  };
+  return createStep(funnelId, { title: d.title.trim(), description: d.description, offerPriceId: priceId, ctaText: d.ctaText.trim() || "Add this to my order", stepOrder, stepType: d.stepType, contentId: item.id });
+}

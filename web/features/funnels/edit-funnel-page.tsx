@@ -1,0 +1,157 @@
+// /content/{contentId}/edit-funnel (spec §2 Edit funnel page, §4, §7 add-step flow): the item's
+// funnel, its Test/Live switch, preview, steps, and 'Add New Funnel Step'.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { ArrowLeft, Eye, Workflow } from "lucide-react";
+import { useState, type FormEvent } from "react";
+import type { CreatorContent } from "@shared/content";
+import type { Funnel, FunnelStep } from "@shared/funnels";
+import type { CurrentUser } from "@shared/schemas";
+import { PageSpinner, Spinner } from "@/components/spinner";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { CreatorTopBar } from "@/features/shell/creator-top-bar";
+import { MessageScreen } from "@/features/shell/guard-screens";
+import { toast } from "@/hooks/use-toast";
+import { getQueryFn } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
+import { cn } from "@/lib/utils";
+import { addUpsellStep, draftProblem, emptyDraft, funnelKeys, setTestMode, type UpsellDraft } from "./api";
+import { funnelOfContent } from "./funnel-of-content";
+import { StepList } from "./step-list";
+import { UpsellStepFields } from "./upsell-step-fields";
+
+function TestLiveToggle({ funnel }: { funnel: Funnel }) {
+  const queryClient = useQueryClient();
+  // Spec §8: a test-mode failure shows no message; the switch just stays where it was.
+  const toggle = useMutation({ mutationFn: (testMode: boolean) => setTestMode(funnel.id, testMode), onSettled: () => queryClient.invalidateQueries({ queryKey: funnelKeys.all }) });
+  const live = !funnel.testMode;
+  return (
+    <div className="inline-flex rounded-lg border p-0.5" role="radiogroup" aria-label="Funnel mode">
+      {[
+        { label: "Test", on: !live, testMode: true },
+        { label: "Live", on: live, testMode: false },
+      ].map((o) => (
+        <button
+          key={o.label}
+          type="button"
+          role="radio"
+          aria-checked={o.on}
+          disabled={toggle.isPending}
+          onClick={() => !o.on && toggle.mutate(o.testMode)}
+          className={cn("rounded-md px-3 py-1 text-sm font-medium", o.on ? (live ? "bg-emerald-600 text-white" : "bg-amber-500 text-white") : "text-muted-foreground hover:bg-muted")}
+        >
+          {o.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function AddStepForm({ funnel, count }: { funnel: Funnel; count: number }) {
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<UpsellDraft>(emptyDraft);
+  const [saving, setSaving] = useState(false);
+  const [formKey, setFormKey] = useState(0);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const problem = draftProblem(draft);
+    if (problem) return toast({ title: problem, variant: "destructive" });
+    setSaving(true);
+    try {
+      await addUpsellStep(funnel.id, draft, count + 1);
+      toast({ title: "Upsell step added successfully!" });
+      setDraft(emptyDraft());
+      setFormKey((k) => k + 1);
+      await queryClient.invalidateQueries({ queryKey: funnelKeys.steps(funnel.id) });
+    } catch {
+      toast({ title: "Failed to add upsell step", variant: "destructive" });
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Add New Funnel Step</CardTitle>
+        <CardDescription>Buyers see it right after paying, and take it with one click on the card they just used.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={submit} className="space-y-4" noValidate>
+          <fieldset disabled={saving}>
+            <UpsellStepFields key={formKey} draft={draft} onChange={setDraft} idPrefix="new-step" />
+          </fieldset>
+          <Button type="submit" variant="brand" disabled={saving}>
+            {saving && <Spinner className="size-4 text-white" />} Add Step
+          </Button>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+export function EditFunnelPage({ user, contentId }: { user: CurrentUser; contentId: string }) {
+  const items = useQuery<CreatorContent[]>({ queryKey: queryKeys.contentList, queryFn: getQueryFn({ on401: "throw" }) });
+  const funnels = useQuery<Funnel[]>({ queryKey: funnelKeys.all, queryFn: getQueryFn({ on401: "throw" }) });
+  const item = items.data?.find((i) => i.id === contentId);
+  const funnel = item && funnels.data ? funnelOfContent(funnels.data, item.id, item.title) : undefined;
+  const steps = useQuery<FunnelStep[]>({ queryKey: funnelKeys.steps(funnel?.id ?? ""), queryFn: getQueryFn({ on401: "throw" }), enabled: !!funnel });
+
+  if (items.isLoading || funnels.isLoading) return <PageSpinner />;
+  if (items.error || funnels.error) return <MessageScreen icon={<Workflow className="size-7" />} title="Something went wrong" message="Could not load this funnel. Please refresh the page." />;
+  if (!item || !funnel)
+    return (
+      <MessageScreen
+        icon={<Workflow className="size-7" />}
+        title="No Funnel Found"
+        message={item ? `"${item.title}" is not sold with a funnel yet.` : "This content has no funnel."}
+        action={
+          <Button asChild>
+            <Link to="/upload">Create New Content with Funnel</Link>
+          </Button>
+        }
+      />
+    );
+
+  return (
+    <div className="min-h-screen bg-muted/30">
+      <CreatorTopBar user={user} />
+      <main className="mx-auto max-w-4xl space-y-6 px-4 py-8">
+        <Link to="/" className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+          <ArrowLeft className="size-4" /> Back to dashboard
+        </Link>
+        <div className="space-y-1">
+          <h1 className="text-2xl font-bold">Edit Sales Funnel</h1>
+          <p className="text-muted-foreground">Managing funnel for "{item.title}"</p>
+        </div>
+        <Card>
+          <CardContent className="flex flex-wrap items-center gap-4">
+            <div className="min-w-0 flex-1">
+              <p className="text-sm text-muted-foreground">Funnel</p>
+              <p className="font-semibold" data-testid="funnel-name">
+                {funnel.name}
+              </p>
+            </div>
+            <TestLiveToggle funnel={funnel} />
+            <Button variant="outline" onClick={() => window.open(`/paywall/${contentId}?preview=1`, "_blank")}>
+              <Eye /> Preview Funnel
+            </Button>
+          </CardContent>
+        </Card>
+        <section className="space-y-3">
+          <h2 className="text-lg font-semibold">Funnel Steps</h2>
+          {steps.isLoading ? (
+            <Spinner />
+          ) : steps.error ? (
+            <p className="text-sm text-destructive">Could not load the steps. Please refresh.</p>
+          ) : !steps.data?.length ? (
+            <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">No steps yet. Add the first offer below.</p>
+          ) : (
+            <StepList funnelId={funnel.id} steps={steps.data} />
+          )}
+        </section>
+        <AddStepForm funnel={funnel} count={steps.data?.length ?? 0} />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+// The fields of one upsell step (spec §3 Upsell draft, §5 Upsell step): used by the upload
+// modal's draft list and the editor's 'Add New Funnel Step' form.
+import { ImagePlus, X } from "lucide-react";
+import { useRef, type ReactNode } from "react";
+import { CATEGORIES, MAX_UPLOAD_BYTES } from "@shared/constants";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { Textarea } from "@/components/ui/textarea";
+import { FileDropZone } from "@/features/landing/file-drop-zone";
+import { toast } from "@/hooks/use-toast";
+import type { UpsellDraft } from "./api";
+
+function Field({ label, htmlFor, children }: { label: string; htmlFor: string; children: ReactNode }) {
+  return (
+    <div className="space-y-1.5">
+      <Label htmlFor={htmlFor}>{label}</Label>
+      {children}
+    </div>
+  );
+}
+
+function Pick<T extends string>({ id, label, value, options, onChange }: { id: string; label: string; value: T; options: { value: T; label: string }[]; onChange: (v: T) => void }) {
+  return (
+    <Field label={label} htmlFor={id}>
+      <Select value={value} onValueChange={(v) => onChange(v as T)}>
+        <SelectTrigger id={id} aria-label={label}>
+          <SelectValue />
+        </SelectTrigger>
+        <SelectContent>
+          {options.map((o) => (
+            <SelectItem key={o.value} value={o.value}>
+              {o.label}
+            </SelectItem>
+          ))}
+        </SelectContent>
+      </Select>
+    </Field>
+  );
+}
+
+export function UpsellStepFields({ draft, onChange, idPrefix }: { draft: UpsellDraft; onChange: (d: UpsellDraft) => void; idPrefix: string }) {
+  const set = <K extends keyof UpsellDraft>(key: K, value: UpsellDraft[K]) => onChange({ ...draft, [key]: value });
+  const previewInput = useRef<HTMLInputElement>(null);
+  const id = (name: string) => `${idPrefix}-${name}`;
+  const takesFile = draft.accessType === "download" || draft.accessType === "view" || draft.accessType === "stream";
+  return (
+    <div className="space-y-4">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Title *" htmlFor={id("title")}>
+          <Input id={id("title")} value={draft.title} maxLength={200} onChange={(e) => set("title", e.target.value)} />
+        </Field>
+        <Field label="Button text" htmlFor={id("cta")}>
+          <Input id={id("cta")} value={draft.ctaText} maxLength={80} onChange={(e) => set("ctaText", e.target.value)} />
+        </Field>
+      </div>
+      <Field label="Description" htmlFor={id("description")}>
+        <Textarea id={id("description")} rows={2} value={draft.description} maxLength={2000} onChange={(e) => set("description", e.target.value)} className="field-sizing-fixed" />
+      </Field>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <Pick id={id("type")} label="Step type" value={draft.stepType} onChange={(v) => set("stepType", v)} options={[{ value: "upsell", label: "Upsell" }, { value: "downsell", label: "Downsell" }]} />
+        <Pick id={id("pricing")} label="Pricing" value={draft.pricingModel} onChange={(v) => set("pricingModel", v)} options={[{ value: "fixed", label: "Fixed price" }, { value: "tip", label: "Tip (pay what you want)" }]} />
+        {draft.pricingModel === "fixed" ? (
+          <Field label="Price (USD) *" htmlFor={id("price")}>
+            <Input id={id("price")} type="number" step="0.01" min="0" value={draft.price} onChange={(e) => set("price", e.target.value)} />
+          </Field>
+        ) : (
+          <Field label="Minimum price (USD) *" htmlFor={id("minimum")}>
+            <Input id={id("minimum")} type="number" step="0.01" min="0" value={draft.minimumPrice} onChange={(e) => set("minimumPrice", e.target.value)} />
+          </Field>
+        )}
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Pick
+          id={id("access")}
+          label="Access type"
+          value={draft.accessType}
+          onChange={(v) => set("accessType", v)}
+          options={[
+            { value: "download", label: "Download" },
+            { value: "view", label: "View online" },
+            { value: "stream", label: "Stream" },
+            { value: "link", label: "Link" },
+          ]}
+        />
+        <Pick id={id("category")} label="Category" value={draft.category} onChange={(v) => set("category", v)} options={CATEGORIES.map((c) => ({ value: c, label: c }))} />
+      </div>
+      {takesFile && (
+        <FileDropZone selected={draft.file} onSelect={(f) => set("file", f)} onClear={() => set("file", null)} onSubmit={() => undefined} maxSize={MAX_UPLOAD_BYTES} hideSubmit />
+      )}
+      {draft.accessType === "view" && (
+        <Field label="Text content" htmlFor={id("text")}>
+          <Textarea id={id("text")} rows={3} value={draft.textContent} onChange={(e) => set("textContent", e.target.value)} className="field-sizing-fixed" />
+        </Field>
+      )}
+      {draft.accessType === "link" && (
+        <Field label="Link URL *" htmlFor={id("link")}>
+          <Input id={id("link")} type="url" placeholder="https://" value={draft.linkUrl} onChange={(e) => set("linkUrl", e.target.value)} />
+        </Field>
+      )}
+      <div className="flex items-center gap-3">
+        <input
+          ref={previewInput}
+          type="file"
+          accept="image/*"
+          className="hidden"
+          aria-label="Preview image"
+          onChange={(e) => {
+            const picked = e.target.files?.[0];
+            e.target.value = "";
+            if (!picked) return;
+            if (!picked.type.startsWith("image/")) return void toast({ title: "Preview image must be an image", variant: "destructive" });
+            const reader = new FileReader();
+            reader.onload = () => set("previewImage", String(reader.result));
+            reader.readAsDataURL(picked);
+          }}
+        />
+        {draft.previewImage ? (
+          <>
+            <img src={draft.previewImage} alt="Preview" className="size-12 rounded-md object-cover" />
+            <Button type="button" variant="ghost" size="sm" onClick={() => set("previewImage", null)}>
+              <X /> Remove image
+            </Button>
+          </>
+        ) : (
+          <Button type="button" variant="outline" size="sm" onClick={() => previewInput.current?.click()}>
+            <ImagePlus /> Preview image (optional)
+          </Button>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+// On the success page: send a buyer with an offer waiting to /checkout/upsell, and list what
+// they added through the funnel, each with its own access (spec §2 Success page, issue #10).
+import { useQuery } from "@tanstack/react-query";
+import { useNavigate } from "@tanstack/react-router";
+import { PlusCircle } from "lucide-react";
+import { useEffect, useState } from "react";
+import type { PurchaseVerification } from "@shared/payments";
+import { Card, CardContent } from "@/components/ui/card";
+import { Button } from "@/components/ui/button";
+import { PurchaseAccess } from "@/features/access/purchase-access";
+import { formatUsd } from "@/lib/utils";
+import { fetchOffer, fetchOrderExtras } from "./api";
+
+/**
+ * Goes on to the funnel's next offer, if the purchase has one waiting — only on the way back from
+ * paying (Stripe adds redirect_status to the return URL). A buyer opening their access link later
+ * came for what they bought, not for an offer.
+ */
+export function FunnelContinue({ access }: { access?: string }) {
+  const navigate = useNavigate();
+  // Read once, before the success page puts the permanent link in the address bar.
+  const [fromPayment] = useState(() => new URLSearchParams(window.location.search).get("redirect_status") === "succeeded");
+  const offer = useQuery({ queryKey: ["/api/upsell/offer", access ?? ""], queryFn: () => fetchOffer({ access }), enabled: !!access && fromPayment, retry: false });
+  useEffect(() => {
+    if (offer.data?.offer) void navigate({ to: "/checkout/upsell", search: { access }, replace: true });
+  }, [offer.data, access, navigate]);
+  return null;
+}
+
+/** The items added after the first, through the funnel. */
+export function OrderExtras({ access }: { access?: string }) {
+  const extras = useQuery({ queryKey: ["/api/upsell/order", access ?? ""], queryFn: () => fetchOrderExtras({ access }), enabled: !!access, retry: false });
+  if (!extras.data?.length) return null;
+  return (
+    <Card data-testid="order-extras">
+      <CardContent className="space-y-4">
+        <h2 className="flex items-center gap-2 font-semibold">
+          <PlusCircle className="size-5 text-primary" /> Also in your order
+        </h2>
+        {extras.data.map((v) => (
+          <div key={v.purchase.id} className="space-y-2 border-t pt-4" data-testid="order-extra">
+            <div className="flex items-baseline justify-between gap-3">
+              <p className="font-medium">{v.content.title}</p>
+              <p className="text-sm text-muted-foreground">
+                Order #{v.purchase.id} • {formatUsd(v.purchase.amount)}
+              </p>
+            </div>
+            <PurchaseAccess v={v} access={new URL(v.accessUrl).searchParams.get("access") ?? undefined} place="success" />
+            <div className="flex flex-wrap gap-2">
+              <Button size="sm" variant="outline" asChild>
+                <a href={v.accessUrl}>Permanent access link</a>
+              </Button>
+            </div>
+          </div>
+        ))}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,255 @@
+// /checkout/upsell: the funnel's offers right after paying. One click charges the card just used
+// (the server decides the amount); 'No thanks' shows the downsell, if any; the end goes back to
+// the success page. With ?preview={funnelId} the creator walks the steps: nothing is charged.
+import { useQuery } from "@tanstack/react-query";
+import { AlertCircle, CreditCard, FlaskConical, Gift } from "lucide-react";
+import { useEffect, useState } from "react";
+import type { AcceptResult, UpsellOffer } from "@shared/funnels";
+import { Spinner } from "@/components/spinner";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { PaywallShell } from "@/features/paywall/paywall-page";
+import { toast } from "@/hooks/use-toast";
+import { throwIfResNotOk } from "@/lib/api";
+import { getStripe } from "@/lib/stripe";
+import { formatUsd } from "@/lib/utils";
+import { acceptOffer, completeOffer, declineOffer, fetchOffer, type Claim } from "./api";
+
+type Props = { access?: string; purchaseId?: string; preview?: string };
+
+function OfferCard({
+  offer,
+  busy,
+  onAccept,
+  onDecline,
+  problem,
+  testMode,
+}: {
+  offer: UpsellOffer;
+  busy: "accept" | "decline" | null;
+  onAccept: (amount?: string) => void;
+  onDecline: () => void;
+  problem: string | null;
+  testMode: boolean;
+}) {
+  const tip = offer.pricingModel === "pay_what_you_want";
+  const [amount, setAmount] = useState("");
+  useEffect(() => setAmount(tip && offer.minimumPrice !== null ? offer.minimumPrice.toFixed(2) : ""), [offer.stepId, tip, offer.minimumPrice]);
+  const accept = () => {
+    if (tip && offer.minimumPrice !== null && amount && Number(amount) < offer.minimumPrice) {
+      toast({ title: "Amount too low", description: `Minimum amount is $${offer.minimumPrice.toFixed(2)}`, variant: "destructive" });
+      return;
+    }
+    onAccept(tip ? amount : undefined);
+  };
+  return (
+    <Card className="overflow-hidden" data-testid="upsell-offer">
+      {offer.previewImage && <img src={offer.previewImage} alt="" className="aspect-[3/1] w-full object-cover" />}
+      <CardContent className="space-y-5">
+        <div className="space-y-2 text-center">
+          <p className="inline-flex items-center gap-1.5 rounded-full bg-accent px-3 py-1 text-xs font-medium text-primary">
+            <Gift className="size-3.5" /> {offer.stepType === "downsell" ? "A smaller offer" : "Add to your order"}
+          </p>
+          <h1 className="text-2xl font-bold" data-testid="upsell-title">
+            {offer.title}
+          </h1>
+          {offer.description && <p className="text-muted-foreground">{offer.description}</p>}
+          <p className="text-3xl font-bold" data-testid="upsell-price">
+            {tip ? `${formatUsd(offer.minimumPrice ?? offer.price)}+` : formatUsd(offer.price)}
+          </p>
+        </div>
+        {tip && (
+          <div className="space-y-1">
+            <label htmlFor="upsell-amount" className="text-sm font-medium">
+              Your amount (minimum {formatUsd(offer.minimumPrice ?? 0)})
+            </label>
+            <Input id="upsell-amount" type="number" step="0.01" min={offer.minimumPrice ?? 0} value={amount} onChange={(e) => setAmount(e.target.value)} />
+          </div>
+        )}
+        {problem && (
+          <div className="flex gap-2 rounded-lg border border-destructive/30 bg-destructive/5 p-3 text-sm text-destructive" role="alert" data-testid="upsell-problem">
+            <AlertCircle className="mt-0.5 size-4 shrink-0" />
+            <span>{problem}</span>
+          </div>
+        )}
+        {!problem && (
+          <Button size="lg" variant="brand" className="h-12 w-full text-base" onClick={accept} disabled={!!busy}>
+            {busy === "accept" && <Spinner className="size-5 text-white" />}
+            {offer.ctaText}
+          </Button>
+        )}
+        <Button variant="ghost" className="w-full" onClick={onDecline} disabled={!!busy}>
+          {busy === "decline" && <Spinner className="size-4" />}
+          {problem ? "Skip this offer" : "No thanks"}
+        </Button>
+        {!testMode && offer.card && (
+          <p className="flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
+            <CreditCard className="size-3.5" /> Charged to your {offer.card.brand.charAt(0).toUpperCase() + offer.card.brand.slice(1)} ending in {offer.card.last4}, the card you just used. No need to type it again.
+          </p>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function Frame({ children, testMode = false }: { children: React.ReactNode; testMode?: boolean }) {
+  return (
+    <PaywallShell>
+      <div className="mx-auto w-full max-w-lg space-y-4 px-4 py-10">
+        {testMode && (
+          <div className="flex items-center gap-2 rounded-lg border border-amber-300 bg-amber-50 px-4 py-2 text-sm font-medium text-amber-900" data-testid="test-mode-banner">
+            <FlaskConical className="size-4" /> Test mode — no charge
+          </div>
+        )}
+        {children}
+      </div>
+    </PaywallShell>
+  );
+}
+
+const Loading = () => (
+  <div className="flex justify-center py-20">
+    <Spinner className="size-8" />
+  </div>
+);
+
+function Problem({ message }: { message: string }) {
+  return (
+    <Card>
+      <CardContent className="space-y-3 text-center">
+        <AlertCircle className="mx-auto size-10 text-destructive" />
+        <p className="font-semibold">This offer could not be loaded</p>
+        <p className="text-sm text-muted-foreground">{message}</p>
+        <Button variant="outline" asChild>
+          <a href="/">Back to Home</a>
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+function BuyerFunnel({ claim }: { claim: Claim }) {
+  const state = useQuery({ queryKey: ["/api/upsell/offer", claim.access ?? "", claim.purchaseId ?? ""], queryFn: () => fetchOffer(claim), retry: false, gcTime: 0 });
+  const [current, setCurrent] = useState<UpsellOffer | null | undefined>(undefined);
+  const [busy, setBusy] = useState<"accept" | "decline" | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const offer = current === undefined ? state.data?.offer : current;
+
+  const finish = () => {
+    const q = new URLSearchParams();
+    if (state.data) q.set("content_id", state.data.contentId);
+    if (claim.access) q.set("access", claim.access);
+    window.location.assign(`/success?${q}`);
+  };
+  useEffect(() => {
+    if (state.data && offer === null) finish();
+  });
+
+  const moveOn = (next: UpsellOffer | null) => {
+    setProblem(null);
+    setCurrent(next);
+  };
+
+  const settle = async (stepId: string, r: AcceptResult): Promise<void> => {
+    if (r.status === "paid") return moveOn(r.next);
+    if (r.status === "declined") return setProblem(`${r.message} Nothing was charged.`);
+    if (r.status === "processing") return finish();
+    // The bank wants the buyer: confirm on-session, in this page, with the same saved card.
+    const stripe = await getStripe();
+    if (!stripe) throw new Error("Stripe is not available");
+    const { error } = await stripe.confirmCardPayment(r.clientSecret, r.paymentMethod ? { payment_method: r.paymentMethod } : undefined);
+    if (error) return setProblem(`${error.message ?? "Your bank did not confirm the payment."} Nothing was charged.`);
+    return settle(stepId, await completeOffer(claim, stepId));
+  };
+
+  const accept = async (amount?: string) => {
+    if (!offer) return;
+    setBusy("accept");
+    try {
+      await settle(offer.stepId, await acceptOffer(claim, offer.stepId, amount));
+    } catch (err) {
+      const message = err instanceof Error ? err.message.replace(/^\d+: /, "") : "Something went wrong";
+      toast({ title: "Payment Failed", description: message, variant: "destructive" });
+    } finally {
+      setBusy(null);
+    }
+  };
+  const decline = async () => {
+    if (!offer) return;
+    setBusy("decline");
+    try {
+      moveOn((await declineOffer(claim, offer.stepId)).next);
+    } catch {
+      // Already decided elsewhere (another tab): ask the server where the funnel stands.
+      moveOn((await fetchOffer(claim).catch(() => ({ offer: null }))).offer);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  if (state.isLoading) return <Frame><Loading /></Frame>;
+  if (state.error) return <Frame><Problem message={state.error.message.replace(/^\d+: /, "")} /></Frame>;
+  if (!offer) return <Frame><Loading /></Frame>;
+  return (
+    <Frame>
+      <OfferCard offer={offer} busy={busy} onAccept={accept} onDecline={decline} problem={problem} testMode={false} />
+    </Frame>
+  );
+}
+
+/** The step after `index` once it was accepted or declined: a downsell follows only a declined upsell. */
+export function nextIndex(offers: UpsellOffer[], index: number, outcome: "accepted" | "declined"): number {
+  let lastUpsell: "accepted" | "declined" | null = null;
+  for (let i = 0; i <= index; i++) if (offers[i].stepType === "upsell") lastUpsell = i === index ? outcome : "accepted";
+  for (let i = index + 1; i < offers.length; i++) {
+    if (offers[i].stepType === "downsell" && lastUpsell !== "declined") continue;
+    return i;
+  }
+  return -1;
+}
+
+function PreviewFunnel({ funnelId }: { funnelId: string }) {
+  const offers = useQuery<UpsellOffer[]>({
+    queryKey: ["/api/funnels", funnelId, "preview"],
+    queryFn: async () => {
+      const res = await fetch(`/api/funnels/${funnelId}/preview`, { credentials: "include" });
+      await throwIfResNotOk(res);
+      return res.json();
+    },
+    retry: false,
+  });
+  const [index, setIndex] = useState(0);
+  if (offers.isLoading) return <Frame testMode><Loading /></Frame>;
+  if (offers.error || !offers.data) return <Frame testMode><Problem message={offers.error?.message ?? "Not found"} /></Frame>;
+  const offer = index >= 0 ? offers.data[index] : undefined;
+  return (
+    <Frame testMode>
+      {offer ? (
+        <OfferCard
+          offer={offer}
+          busy={null}
+          problem={null}
+          testMode
+          onAccept={() => setIndex(nextIndex(offers.data, index, "accepted"))}
+          onDecline={() => setIndex(nextIndex(offers.data, index, "declined"))}
+        />
+      ) : (
+        <Card>
+          <CardContent className="space-y-3 text-center">
+            <p className="font-semibold">{offers.data.length ? "End of the funnel: buyers go on to their success page." : "This funnel has no steps with content yet."}</p>
+            <Button variant="outline" onClick={() => setIndex(0)} disabled={!offers.data.length}>
+              Start again
+            </Button>
+          </CardContent>
+        </Card>
+      )}
+    </Frame>
+  );
+}
+
+export function UpsellPage({ access, purchaseId, preview }: Props) {
+  if (preview) return <PreviewFunnel funnelId={preview} />;
+  if (!access && !purchaseId) return <Frame><Problem message="This link is incomplete. Open the access link from your receipt email." /></Frame>;
+  return <BuyerFunnel claim={{ access, purchaseId }} />;
+}

@@ -1,0 +1,278 @@
+// Funnels, their steps and their products, for the creator who owns them. Every read and write
+// names the owner in its query. Step order stays 1..n without gaps or duplicates: every write
+// that changes it renumbers the whole funnel in the same statement or D1 batch.
+import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
+import type Stripe from "stripe";
+import type { Funnel, FunnelStep, UpdateStepInput } from "../../shared/funnels";
+import type { Db } from "../db/client";
+import { content, funnelProducts, funnels, funnelSteps } from "../db/schema";
+import { ApiError, notFound } from "../lib/errors";
+import { newId, sha256Hex } from "../lib/ids";
+
+export type FunnelDeps = { db: Db; d1: D1Database; stripe: Stripe };
+type StepRow = typeof funnelSteps.$inferSelect;
+
+const funnelNotFound = () => notFound("Funnel not found");
+
+export async function listFunnels(deps: FunnelDeps, userId: string): Promise<Funnel[]> {
+  const rows = await deps.db.select().from(funnels).where(eq(funnels.userId, userId)).orderBy(asc(funnels.createdAt));
+  if (!rows.length) return [];
+  const products = await deps.db
+    .select({ funnelId: funnelProducts.funnelId, contentId: funnelProducts.contentId })
+    .from(funnelProducts)
+    .where(inArray(funnelProducts.funnelId, rows.map((r) => r.id)));
+  return rows.map((f) => ({
+    id: f.id,
+    name: f.name,
+    isActive: f.isActive,
+    testMode: f.testMode,
+    createdAt: f.createdAt.toISOString(),
+    contentIds: products.filter((p) => p.funnelId === f.id).map((p) => p.contentId),
+  }));
+}
+
+export async function ownedFunnel(deps: Pick<FunnelDeps, "db">, userId: string, funnelId: string) {
+  const f = await deps.db.select().from(funnels).where(and(eq(funnels.id, funnelId), eq(funnels.userId, userId))).get();
+  if (!f) throw funnelNotFound();
+  return f;
+}
+
+export async function createFunnel(deps: FunnelDeps, userId: string, name: string): Promise<Funnel> {
+  const id = newId();
+  // New funnels start in test mode: nothing is shown to buyers until the creator goes Live.
+  const [f] = await deps.db.insert(funnels).values({ id, userId, name, isActive: true, testMode: true }).returning();
+  return { id: f.id, name: f.name, isActive: f.isActive, testMode: f.testMode, createdAt: f.createdAt.toISOString(), contentIds: [] };
+}
+
+export async function setTestMode(deps: FunnelDeps, userId: string, funnelId: string, testMode: boolean) {
+  const [f] = await deps.db.update(funnels).set({ testMode }).where(and(eq(funnels.id, funnelId), eq(funnels.userId, userId))).returning();
+  if (!f) throw funnelNotFound();
+  return { id: f.id, name: f.name, isActive: f.isActive, testMode: f.testMode };
+}
+
+/** Attaches the creator's own items to the funnel: all of them, or none if any is not theirs. */
+export async function attachProducts(deps: FunnelDeps, userId: string, funnelId: string, contentIds: string[]) {
+  await ownedFunnel(deps, userId, funnelId);
+  const ids = [...new Set(contentIds)];
+  const owned = await deps.db
+    .select({ id: content.id })
+    .from(content)
+    .where(and(inArray(content.id, ids), eq(content.userId, userId), isNull(content.deletedAt)));
+  if (owned.length !== ids.length) throw notFound("Content not found");
+  await deps.db
+    .insert(funnelProducts)
+    .values(ids.map((contentId) => ({ funnelId, contentId })))
+    .onConflictDoNothing();
+  return { funnelId, contentIds: ids };
+}
+
+export async function detachProduct(deps: FunnelDeps, userId: string, funnelId: string, contentId: string) {
+  await ownedFunnel(deps, userId, funnelId);
+  await deps.db.delete(funnelProducts).where(and(eq(funnelProducts.funnelId, funnelId), eq(funnelProducts.contentId, contentId)));
+  return { funnelId, contentId };
+}
+
+// ---- steps ----
+
+/** Per-step figures: offers shown, accepted (their purchase paid), declined, and revenue from the ledger. */
+async function stepFigures(d1: D1Database, funnelId: string) {
+  const { results } = await d1
+    .prepare(
+      `select s.id as step_id,
+              (select count(*) from funnel_offers o where o.step_id = s.id) as shown,
+              (select count(*) from funnel_offers o join purchases p on p.id = o.purchase_id
+                 where o.step_id = s.id and p.status in ('paid', 'refunded', 'disputed')) as accepted,
+              (select count(*) from funnel_offers o where o.step_id = s.id and o.status = 'declined') as declined,
+              (select coalesce(sum(l.amount_cents), 0) from ledger_entries l join purchases p on p.id = l.purchase_id
+                 where p.funnel_step_id = s.id) as revenue_cents
+       from funnel_steps s where s.funnel_id = ?`,
+    )
+    .bind(funnelId)
+    .all<{ step_id: string; shown: number; accepted: number; declined: number; revenue_cents: number }>();
+  return new Map(results.map((r) => [r.step_id, { shown: r.shown, accepted: r.accepted, declined: r.declined, revenue: r.revenue_cents / 100 }]));
+}
+
+const toStep = (s: StepRow, figures = { shown: 0, accepted: 0, declined: 0, revenue: 0 }): FunnelStep => ({
+  id: s.id,
+  title: s.title,
+  description: s.description,
+  offerPriceId: s.offerPriceId,
+  price: s.priceCents === null ? null : s.priceCents / 100,
+  ctaText: s.ctaText,
+  stepType: s.stepType,
+  stepOrder: s.stepOrder,
+  contentId: s.contentId,
+  figures,
+});
+
+export async function listSteps(deps: FunnelDeps, userId: string, funnelId: string): Promise<FunnelStep[]> {
+  await ownedFunnel(deps, userId, funnelId);
+  const rows = await deps.db.select().from(funnelSteps).where(eq(funnelSteps.funnelId, funnelId)).orderBy(asc(funnelSteps.stepOrder));
+  const figures = await stepFigures(deps.d1, funnelId);
+  return rows.map((s) => toStep(s, figures.get(s.id)));
+}
+
+/**
+ * One statement that renumbers the funnel's steps 1..n. With `move`, that step lands at position
+ * `to` (clamped to 1..n) and the others shift by one around it. Computed inside SQLite from the
+ * rows as they are when it runs, so two moves at once each leave a clean 1..n.
+ */
+function renumber(d1: D1Database, funnelId: string, userId: string, move?: { stepId: string; to: number }) {
+  return d1
+    .prepare(
+      `update funnel_steps set step_order = r.rn
+       from (
+         select id, row_number() over (
+           order by case when id = ?3 then min(?4, (select count(*) from funnel_steps where funnel_id = ?1)) * 2
+                          + (case when min(?4, (select count(*) from funnel_steps where funnel_id = ?1)) > step_order then 1 else -1 end)
+                         else step_order * 2 end,
+                    created_at, id) as rn
+         from funnel_steps where funnel_id = ?1
+       ) as r
+       where funnel_steps.id = r.id and funnel_steps.funnel_id = ?1
+         and exists (select 1 from funnels where id = ?1 and user_id = ?2)`,
+    )
+    .bind(funnelId, userId, move?.stepId ?? "", move?.to ?? 0);
+}
+
+/** The offer's price, read from Stripe: it must be a one-time price of a product this creator made. */
+async function ownedPrice(deps: FunnelDeps, userId: string, priceId: string): Promise<number> {
+  let price: Stripe.Price;
+  try {
+    price = await deps.stripe.prices.retrieve(priceId);
+  } catch (err) {
+    if ((err as { statusCode?: number }).statusCode === 404) throw new ApiError(400, "offerPriceId: no such price");
+    throw err;
+  }
+  const productId = typeof price.product === "string" ? price.product : price.product.id;
+  const product = await deps.stripe.products.retrieve(productId);
+  if (product.metadata?.userId !== userId || price.type !== "one_time" || price.unit_amount === null) throw new ApiError(400, "offerPriceId: no such price");
+  return price.unit_amount;
+}
+
+async function ownedContentId(deps: FunnelDeps, userId: string, contentId: string | null | undefined): Promise<string | null> {
+  if (!contentId) return null;
+  const item = await deps.db
+    .select({ id: content.id })
+    .from(content)
+    .where(and(eq(content.id, contentId), eq(content.userId, userId), isNull(content.deletedAt)))
+    .get();
+  if (!item) throw notFound("Content not found");
+  return item.id;
+}
+
+/** Marks the step's content as an upsell: it is sold only through the funnel from now on. */
+const markUpsell = (d1: D1Database, userId: string, contentId: string | null) =>
+  contentId ? [d1.prepare("update content set is_upsell = 1 where id = ? and user_id = ?").bind(contentId, userId)] : [];
+
+export async function createStep(
+  deps: FunnelDeps,
+  userId: string,
+  funnelId: string,
+  input: { title: string; description: string; offerPriceId: string; ctaText: string; stepType: "upsell" | "downsell"; contentId?: string | null; stepOrder?: number },
+): Promise<FunnelStep> {
+  await ownedFunnel(deps, userId, funnelId);
+  const contentId = await ownedContentId(deps, userId, input.contentId);
+  const priceCents = await ownedPrice(deps, userId, input.offerPriceId);
+  const id = newId();
+  // Appended as count + 1 inside the insert itself; then moved to the asked position, if any.
+  await deps.d1.batch([
+    deps.d1
+      .prepare(
+        `insert into funnel_steps (id, funnel_id, title, description, offer_price_id, price_cents, cta_text, step_type, step_order, content_id)
+         select ?, ?, ?, ?, ?, ?, ?, ?, (select count(*) + 1 from funnel_steps where funnel_id = ?), ?
+         where exists (select 1 from funnels where id = ? and user_id = ?)`,
+      )
+      .bind(id, funnelId, input.title, input.description, input.offerPriceId, priceCents, input.ctaText, input.stepType, funnelId, contentId, funnelId, userId),
+    renumber(deps.d1, funnelId, userId, input.stepOrder ? { stepId: id, to: input.stepOrder } : undefined),
+    ...markUpsell(deps.d1, userId, contentId),
+  ]);
+  const step = await deps.db.select().from(funnelSteps).where(eq(funnelSteps.id, id)).get();
+  if (!step) throw funnelNotFound();
+  return toStep(step);
+}
+
+async function ownedStep(deps: FunnelDeps, userId: string, funnelId: string, stepId: string) {
+  await ownedFunnel(deps, userId, funnelId);
+  const step = await deps.db.select().from(funnelSteps).where(and(eq(funnelSteps.id, stepId), eq(funnelSteps.funnelId, funnelId))).get();
+  if (!step) throw notFound("Step not found");
+  return step;
+}
+
+export async function updateStep(deps: FunnelDeps, userId: string, funnelId: string, stepId: string, input: UpdateStepInput): Promise<FunnelStep> {
+  const step = await ownedStep(deps, userId, funnelId, stepId);
+  const fields: Partial<StepRow> = {};
+  if (input.title !== undefined) fields.title = input.title;
+  if (input.description !== undefined) fields.description = input.description;
+  if (input.ctaText !== undefined) fields.ctaText = input.ctaText || "Add this to my order";
+  if (input.stepType !== undefined) fields.stepType = input.stepType;
+  if (input.contentId !== undefined) fields.contentId = await ownedContentId(deps, userId, input.contentId);
+  if (input.offerPriceId !== undefined && input.offerPriceId !== step.offerPriceId) {
+    fields.priceCents = await ownedPrice(deps, userId, input.offerPriceId);
+    fields.offerPriceId = input.offerPriceId;
+  }
+  const statements: D1PreparedStatement[] = [];
+  const entries = Object.entries(fields);
+  if (entries.length) {
+    const columns: Record<string, string> = { title: "title", description: "description", ctaText: "cta_text", stepType: "step_type", contentId: "content_id", priceCents: "price_cents", offerPriceId: "offer_price_id" };
+    statements.push(
+      deps.d1
+        .prepare(`update funnel_steps set ${entries.map(([k]) => `${columns[k]} = ?`).join(", ")} where id = ? and funnel_id in (select id from funnels where id = ? and user_id = ?)`)
+        .bind(...entries.map(([, v]) => v ?? null), stepId, funnelId, userId),
+    );
+    if (fields.contentId) statements.push(...markUpsell(deps.d1, userId, fields.contentId));
+  }
+  if (input.stepOrder !== undefined) statements.push(renumber(deps.d1, funnelId, userId, { stepId, to: input.stepOrder }));
+  if (statements.length) await deps.d1.batch(statements);
+  const updated = await deps.db.select().from(funnelSteps).where(eq(funnelSteps.id, stepId)).get();
+  if (!updated) throw notFound("Step not found");
+  return toStep(updated);
+}
+
+export async function deleteStep(deps: FunnelDeps, userId: string, funnelId: string, stepId: string) {
+  await ownedStep(deps, userId, funnelId, stepId);
+  await deps.d1.batch([
+    deps.d1.prepare("delete from funnel_steps where id = ? and funnel_id in (select id from funnels where id = ? and user_id = ?)").bind(stepId, funnelId, userId),
+    renumber(deps.d1, funnelId, userId),
+  ]);
+  return { deleted: true };
+}
+
+// ---- the offer's product at the payment provider ----
+
+/**
+ * A Stripe Product with its one-time Price, for an upsell offer. The idempotency key is derived
+ * from the creator and the request, so a retried (or double-submitted) request makes one product.
+ */
+export async function createUpsellProduct(deps: FunnelDeps, userId: string, input: { name: string; description: string; price: number }) {
+  const key = await sha256Hex(`${userId}\n${input.name}\n${input.description}\n${input.price}`);
+  const product = await deps.stripe.products.create(
+    {
+      name: input.name,
+      ...(input.description ? { description: input.description } : {}),
+      default_price_data: { currency: "usd", unit_amount: input.price },
+      metadata: { userId, kind: "upsell" },
+    },
+    { idempotencyKey: `upsell-product:${key}` },
+  );
+  const priceId = typeof product.default_price === "string" ? product.default_price : product.default_price?.id;
+  if (!priceId) throw new Error("Stripe returned a product without a default price");
+  return { priceId, productId: product.id };
+}
+
+// ---- what buyers see ----
+
+/**
+ * The live funnel an item is sold with: the newest active, live (not test mode) funnel of the
+ * item's own creator that has the item attached. Test-mode funnels are shown only in previews.
+ */
+export async function liveFunnelFor(db: Db, contentId: string) {
+  return db
+    .select({ id: funnels.id, userId: funnels.userId })
+    .from(funnelProducts)
+    .innerJoin(funnels, eq(funnels.id, funnelProducts.funnelId))
+    .innerJoin(content, and(eq(content.id, funnelProducts.contentId), eq(content.userId, funnels.userId)))
+    .where(and(eq(funnelProducts.contentId, contentId), eq(funnels.testMode, false), eq(funnels.isActive, true)))
+    .orderBy(desc(funnels.createdAt))
+    .get();
+}

@@ -1,0 +1,361 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { call, CARDS, checkout, contentForm, cookieValue, deliver, eventFor, postForm, postJson, row, rows, signIn, standin } from "./helpers";
+
+type Step = { id: string; stepOrder: number; title: string; price: number | null; figures: { shown: number; accepted: number; declined: number; revenue: number } };
+type Offer = { stepId: string; stepType: string; title: string; price: number; ctaText: string; card: { last4: string } | null } | null;
+type Accept = { status: string; purchaseId: string; next?: Offer; clientSecret?: string; paymentMethod?: string; message?: string };
+
+const json = (method: string, path: string, body: unknown, cookie?: string) =>
+  call(path, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body), cookie });
+
+async function item(cookie: string, title: string, fields: Record<string, string> = {}) {
+  const res = await postForm("/api/content", contentForm({ title, price: "10", accessType: "link", linkUrl: `https://example.com/${encodeURIComponent(title)}`, ...fields }), cookie);
+  if (res.status !== 201) throw new Error(await res.text());
+  return (await res.json<{ id: string }>()).id;
+}
+
+async function priceId(cookie: string, name: string, price: number) {
+  const res = await postJson("/api/stripe/create-upsell-product", { name, description: `${name} offer`, price }, cookie);
+  if (res.status !== 201) throw new Error(await res.text());
+  return (await res.json<{ priceId: string }>()).priceId;
+}
+
+async function addStep(cookie: string, funnelId: string, body: Record<string, unknown>) {
+  const res = await postJson(`/api/funnels/${funnelId}/steps`, body, cookie);
+  if (res.status !== 201) throw new Error(await res.text());
+  return res.json<Step>();
+}
+
+const stepsOf = async (cookie: string, funnelId: string) => (await call(`/api/funnels/${funnelId}/steps`, { cookie })).json<Step[]>();
+
+/** A creator with an item sold through a funnel: step 1 an upsell ($15), step 2 its downsell ($5). */
+async function funnelSetup(email: string, { live = true, tip = false } = {}) {
+  const cookie = await signIn(email);
+  const mainId = await item(cookie, "Main course");
+  const upsellId = await item(cookie, "Workbook", tip ? { pricingModel: "pay_what_you_want", minimumPrice: "2" } : {});
+  const downsellId = await item(cookie, "Cheat sheet");
+  const funnel = await (await postJson("/api/funnels", { name: "Main course funnel" }, cookie)).json<{ id: string; testMode: boolean }>();
+  expect(funnel.testMode).toBe(true);
+  expect((await postJson(`/api/funnels/${funnel.id}/products`, { contentIds: [mainId] }, cookie)).status).toBe(200);
+  const upsell = await addStep(cookie, funnel.id, { title: "Add the workbook", description: "All exercises", offerPriceId: await priceId(cookie, "Workbook", 15), stepType: "upsell", contentId: upsellId });
+  const downsell = await addStep(cookie, funnel.id, { title: "Just the cheat sheet", offerPriceId: await priceId(cookie, "Cheat sheet", 5), stepType: "downsell", contentId: downsellId });
+  if (live) expect((await json("PATCH", `/api/funnels/${funnel.id}`, { testMode: false }, cookie)).status).toBe(200);
+  return { cookie, mainId, upsellId, downsellId, funnelId: funnel.id, upsell, downsell };
+}
+
+/** Pays for `contentId` as a fresh browser; returns that browser's cookie and the purchase. */
+async function buy(contentId: string, card = CARDS.ok) {
+  const paid = await checkout(contentId, { card, email: "fan@example.com" });
+  const purchase = await row<{ id: string; stripe_customer_id: string | null }>("select * from purchases where payment_intent_id = ?", paid.paymentIntent);
+  return { ...paid, purchaseId: purchase!.id, customerId: purchase!.stripe_customer_id };
+}
+
+const offer = async (purchaseId: string, cookie?: string) => call(`/api/upsell/offer?purchaseId=${purchaseId}`, { cookie });
+const accept = (purchaseId: string, stepId: string, cookie?: string, extra: Record<string, unknown> = {}) => postJson("/api/upsell/accept", { purchaseId, stepId, ...extra }, cookie);
+const upsellIntents = async (parentPurchaseId: string) =>
+  (await standin<{ data: { id: string; status: string; metadata: Record<string, string> }[] }>("GET", "/v1/events", { type: "payment_intent.created", limit: "100" })).body.data.filter(
+    (e) => (e as unknown as { data: { object: { metadata: Record<string, string> } } }).data.object.metadata.parentPurchaseId === parentPurchaseId,
+  );
+const charges = async (parentPurchaseId: string) =>
+  (await standin<{ data: { data: { object: { metadata: Record<string, string> } } }[] }>("GET", "/v1/events", { type: "charge.succeeded", limit: "100" })).body.data.filter(
+    (e) => e.data.object.metadata.parentPurchaseId === parentPurchaseId,
+  );
+
+describe("funnel calls are the owner's only", () => {
+  it("another creator gets 404 on every funnel, step and product call; signed out gets 401", async () => {
+    const { cookie, funnelId, upsell, mainId } = await funnelSetup("owner@example.com");
+    const other = await signIn("intruder@example.com");
+    const otherItem = await item(other, "Intruder item");
+    const attempts: [string, string, unknown?][] = [
+      ["GET", `/api/funnels/${funnelId}/steps`],
+      ["GET", `/api/funnels/${funnelId}/ab-tests`],
+      ["GET", `/api/funnels/${funnelId}/preview`],
+      ["PATCH", `/api/funnels/${funnelId}`, { testMode: true }],
+      ["POST", `/api/funnels/${funnelId}/products`, { contentIds: [otherItem] }],
+      ["DELETE", `/api/funnels/${funnelId}/products/${mainId}`],
+      ["POST", `/api/funnels/${funnelId}/steps`, { title: "x", offerPriceId: upsell.id.replace(/^/, "price_") }],
+      ["PATCH", `/api/funnels/${funnelId}/steps/${upsell.id}`, { stepOrder: 2 }],
+      ["DELETE", `/api/funnels/${funnelId}/steps/${upsell.id}`],
+    ];
+    for (const [method, path, body] of attempts) {
+      const res = body === undefined ? await call(path, { method, cookie: other }) : await json(method, path, body, other);
+      expect([method, path, res.status]).toEqual([method, path, 404]);
+      const anon = body === undefined ? await call(path, { method }) : await json(method, path, body);
+      expect(anon.status).toBe(401);
+    }
+    expect((await postJson("/api/stripe/create-upsell-product", { name: "X", price: 5 })).status).toBe(401);
+    expect(await (await call("/api/funnels", { cookie: other })).json()).toEqual([]);
+    // Nothing changed for the owner.
+    const [funnel] = await (await call("/api/funnels", { cookie })).json<{ testMode: boolean; contentIds: string[] }[]>();
+    expect(funnel).toMatchObject({ testMode: false, contentIds: [mainId] });
+    expect((await stepsOf(cookie, funnelId)).map((s) => s.title)).toEqual(["Add the workbook", "Just the cheat sheet"]);
+  });
+
+  it("the owner cannot attach someone else's content, nor use someone else's price or content in a step", async () => {
+    const { cookie, funnelId, mainId } = await funnelSetup("owner2@example.com");
+    const other = await signIn("other2@example.com");
+    const foreignItem = await item(other, "Not yours");
+    const foreignPrice = await priceId(other, "Not yours", 9);
+    const res = await postJson(`/api/funnels/${funnelId}/products`, { contentIds: [mainId, foreignItem] }, cookie);
+    expect(res.status).toBe(404);
+    expect(await rows("select * from funnel_products where content_id = ?", foreignItem)).toEqual([]);
+    expect((await postJson(`/api/funnels/${funnelId}/steps`, { title: "Steal", offerPriceId: foreignPrice }, cookie)).status).toBe(400);
+    expect((await postJson(`/api/funnels/${funnelId}/steps`, { title: "Steal", offerPriceId: await priceId(cookie, "Mine", 3), contentId: foreignItem }, cookie)).status).toBe(404);
+    expect((await postJson(`/api/funnels/${funnelId}/steps`, { title: "Typo", offerPriceId: "price_doesnotexist" }, cookie)).status).toBe(400);
+    expect(await stepsOf(cookie, funnelId)).toHaveLength(2);
+    expect((await row<{ is_upsell: number }>("select is_upsell from content where id = ?", foreignItem))?.is_upsell).toBe(0);
+  });
+
+  it("validates with the spec's messages and answers an empty A/B test list", async () => {
+    const cookie = await signIn("valid@example.com");
+    const blank = await postJson("/api/funnels", { name: "   " }, cookie);
+    expect(blank.status).toBe(400);
+    expect((await blank.json<{ message: string }>()).message).toContain("Please enter a funnel name");
+    const funnel = await (await postJson("/api/funnels", { name: "F" }, cookie)).json<{ id: string }>();
+    const noTitle = await postJson(`/api/funnels/${funnel.id}/steps`, { title: "", offerPriceId: "price_x" }, cookie);
+    expect((await noTitle.json<{ message: string }>()).message).toContain("Please fill in required fields");
+    expect(await (await call(`/api/funnels/${funnel.id}/ab-tests`, { cookie })).json()).toEqual([]);
+    expect((await postJson("/api/stripe/create-upsell-product", { name: "X", price: -1 }, cookie)).status).toBe(400);
+  });
+});
+
+describe("create-upsell-product", () => {
+  it("makes one real Stripe product and price, once per request", async () => {
+    const cookie = await signIn("product@example.com");
+    const [a, b] = await Promise.all([priceId(cookie, "Bonus pack", 12.5), priceId(cookie, "Bonus pack", 12.5)]);
+    expect(a).toBe(b);
+    const { body: price } = await standin<{ unit_amount: number; currency: string; type: string; product: string }>("GET", `/v1/prices/${a}`);
+    expect(price).toMatchObject({ unit_amount: 1250, currency: "usd", type: "one_time" });
+    const { body: product } = await standin<{ name: string; metadata: Record<string, string> }>("GET", `/v1/products/${price.product}`);
+    expect(product.name).toBe("Bonus pack");
+    expect(product.metadata.kind).toBe("upsell");
+    expect(await priceId(cookie, "Bonus pack", 13)).not.toBe(a);
+  });
+});
+
+describe("step order stays 1..n", () => {
+  it("moves, inserts at a position, deletes, and survives concurrent moves", async () => {
+    const cookie = await signIn("order@example.com");
+    const funnel = await (await postJson("/api/funnels", { name: "Order" }, cookie)).json<{ id: string }>();
+    const price = await priceId(cookie, "Any", 5);
+    for (const title of ["A", "B", "C", "D"]) await addStep(cookie, funnel.id, { title, offerPriceId: price });
+    const order = async () => (await stepsOf(cookie, funnel.id)).map((s) => `${s.stepOrder}${s.title}`).join(" ");
+    expect(await order()).toBe("1A 2B 3C 4D");
+    const steps = await stepsOf(cookie, funnel.id);
+    const byTitle = (t: string) => steps.find((s) => s.title === t)!.id;
+    const move = (t: string, to: number) => json("PATCH", `/api/funnels/${funnel.id}/steps/${byTitle(t)}`, { stepOrder: to }, cookie);
+    await move("D", 1);
+    expect(await order()).toBe("1D 2A 3B 4C");
+    await move("D", 3);
+    expect(await order()).toBe("1A 2B 3D 4C");
+    await move("A", 99);
+    expect(await order()).toBe("1B 2D 3C 4A");
+    expect((await json("PATCH", `/api/funnels/${funnel.id}/steps/${byTitle("A")}`, { stepOrder: 0 }, cookie)).status).toBe(400);
+    await addStep(cookie, funnel.id, { title: "E", offerPriceId: price, stepOrder: 2 });
+    expect(await order()).toBe("1B 2E 3D 4C 5A");
+    expect((await call(`/api/funnels/${funnel.id}/steps/${byTitle("D")}`, { method: "DELETE", cookie })).status).toBe(200);
+    expect(await order()).toBe("1B 2E 3C 4A");
+
+    // Many moves at once, as two editors clicking up and down: still a permutation of 1..n.
+    const ids = (await stepsOf(cookie, funnel.id)).map((s) => s.id);
+    await Promise.all(
+      Array.from({ length: 16 }, (_, i) => json("PATCH", `/api/funnels/${funnel.id}/steps/${ids[i % ids.length]}`, { stepOrder: ((i * 7) % 4) + 1 }, cookie)),
+    );
+    const after = await stepsOf(cookie, funnel.id);
+    expect(after.map((s) => s.stepOrder)).toEqual([1, 2, 3, 4]);
+    expect(new Set(after.map((s) => s.id))).toEqual(new Set(ids));
+  });
+
+  it("an edit changes the fields and keeps the order", async () => {
+    const cookie = await signIn("edit@example.com");
+    const funnel = await (await postJson("/api/funnels", { name: "Edit" }, cookie)).json<{ id: string }>();
+    const step = await addStep(cookie, funnel.id, { title: "Old", offerPriceId: await priceId(cookie, "Old", 5) });
+    const res = await json("PATCH", `/api/funnels/${funnel.id}/steps/${step.id}`, { title: "New", ctaText: "Yes please", offerPriceId: await priceId(cookie, "New", 7) }, cookie);
+    expect(await res.json()).toMatchObject({ title: "New", ctaText: "Yes please", price: 7, stepOrder: 1 });
+  });
+});
+
+describe("saving the card", () => {
+  it("only for items in a live funnel", async () => {
+    const { cookie, mainId, funnelId } = await funnelSetup("savecard@example.com", { live: false });
+    const plain = await item(cookie, "Not in a funnel");
+    const intentOf = async (contentId: string) => {
+      const { paymentIntent } = await checkout(contentId, { card: "none" });
+      return (await standin<{ setup_future_usage: string | null; customer: string | null }>("GET", `/v1/payment_intents/${paymentIntent}`)).body;
+    };
+    expect(await intentOf(plain)).toMatchObject({ setup_future_usage: null, customer: null });
+    // Test mode: the funnel is only for the creator's preview.
+    expect(await intentOf(mainId)).toMatchObject({ setup_future_usage: null, customer: null });
+    await json("PATCH", `/api/funnels/${funnelId}`, { testMode: false }, cookie);
+    const live = await intentOf(mainId);
+    expect(live.setup_future_usage).toBe("off_session");
+    expect(live.customer).toMatch(/^cus_/);
+  });
+});
+
+describe("one click after paying", () => {
+  it("a double click charges once; the upsell is its own purchase with ledger, access and receipt; figures count it", async () => {
+    const { cookie, mainId, upsell, downsell, funnelId, upsellId } = await funnelSetup("oneclick@example.com");
+    const { buyerCookie, purchaseId } = await buy(mainId);
+    const first = await (await offer(purchaseId, buyerCookie)).json<{ offer: Offer }>();
+    expect(first.offer).toMatchObject({ stepId: upsell.id, stepType: "upsell", title: "Add the workbook", price: 15, ctaText: "Add this to my order", card: { last4: "4242" } });
+
+    const answers = await Promise.all([accept(purchaseId, upsell.id, buyerCookie), accept(purchaseId, upsell.id, buyerCookie), accept(purchaseId, upsell.id, buyerCookie)]);
+    const results = await Promise.all(answers.map((r) => r.json<Accept>()));
+    expect(results.map((r) => r.status)).toEqual(["paid", "paid", "paid"]);
+    expect(new Set(results.map((r) => r.purchaseId)).size).toBe(1);
+    // The downsell follows only a declined upsell: after an accept, the funnel is done.
+    expect(results[0].next).toBeNull();
+    expect(await charges(purchaseId)).toHaveLength(1);
+    expect(await upsellIntents(purchaseId)).toHaveLength(1);
+
+    const child = await row<{ id: string; status: string; amount_cents: number; parent_purchase_id: string; funnel_step_id: string; content_id: string; buyer_email: string }>(
+      "select * from purchases where id = ?",
+      results[0].purchaseId,
+    );
+    expect(child).toMatchObject({ status: "paid", amount_cents: 1500, parent_purchase_id: purchaseId, funnel_step_id: upsell.id, content_id: upsellId, buyer_email: "fan@example.com" });
+    const ledger = await rows<{ account: string; amount_cents: number }>("select account, amount_cents from ledger_entries where purchase_id = ? order by id", child!.id);
+    expect(ledger.map((l) => [l.account, l.amount_cents])).toEqual([["creator", 1200], ["platform", 300]]);
+    // The order lists the upsell with its own access; the receipt went out.
+    const order = await (await call(`/api/upsell/order?purchaseId=${purchaseId}`, { cookie: buyerCookie })).json<{ items: { content: { id: string; linkUrl: string }; accessUrl: string }[] }>();
+    expect(order.items.map((i) => i.content.id)).toEqual([upsellId]);
+    expect(order.items[0].content.linkUrl).toBe("https://example.com/Workbook");
+    const access = new URL(order.items[0].accessUrl).searchParams.get("access")!;
+    expect((await call(`/api/purchase/verify?access=${encodeURIComponent(access)}`)).status).toBe(200);
+    const { waitForMail } = await import("./helpers");
+    const mail = await waitForMail("fan@example.com");
+    expect(mail.subject + mail.text).toContain("Workbook");
+
+    // A second accept later, or accepting the downsell now, changes nothing.
+    expect((await (await accept(purchaseId, upsell.id, buyerCookie)).json<Accept>()).status).toBe("paid");
+    expect((await accept(purchaseId, downsell.id, buyerCookie)).status).toBe(409);
+    expect(await charges(purchaseId)).toHaveLength(1);
+
+    const steps = await stepsOf(cookie, funnelId);
+    expect(steps[0].figures).toEqual({ shown: 1, accepted: 1, declined: 0, revenue: 15 });
+    expect(steps[1].figures).toEqual({ shown: 0, accepted: 0, declined: 0, revenue: 0 });
+  });
+
+  it("declining the upsell shows the downsell; declining that ends the funnel with nothing charged", async () => {
+    const { cookie, mainId, upsell, downsell, funnelId } = await funnelSetup("decline@example.com");
+    const { buyerCookie, purchaseId } = await buy(mainId);
+    await offer(purchaseId, buyerCookie);
+    const afterNo = await (await postJson("/api/upsell/decline", { purchaseId, stepId: upsell.id }, buyerCookie)).json<{ next: Offer }>();
+    expect(afterNo.next).toMatchObject({ stepId: downsell.id, stepType: "downsell", price: 5 });
+    // The declined upsell cannot be accepted afterwards.
+    expect((await accept(purchaseId, upsell.id, buyerCookie)).status).toBe(409);
+    const accepted = await (await accept(purchaseId, downsell.id, buyerCookie)).json<Accept>();
+    expect(accepted).toMatchObject({ status: "paid", next: null });
+    const steps = await stepsOf(cookie, funnelId);
+    expect(steps.map((s) => s.figures)).toEqual([
+      { shown: 1, accepted: 0, declined: 1, revenue: 0 },
+      { shown: 1, accepted: 1, declined: 0, revenue: 5 },
+    ]);
+    const { buyerCookie: b2, purchaseId: p2 } = await buy(mainId);
+    await offer(p2, b2);
+    await postJson("/api/upsell/decline", { purchaseId: p2, stepId: upsell.id }, b2);
+    expect(await (await postJson("/api/upsell/decline", { purchaseId: p2, stepId: downsell.id }, b2)).json()).toEqual({ next: null });
+    expect(await charges(p2)).toHaveLength(0);
+    expect(await (await offer(p2, b2)).json()).toMatchObject({ offer: null });
+  });
+
+  it("a crash after claiming the offer, and the upsell's own webhook delivered twice late, still charge and book once", async () => {
+    const { mainId, upsell } = await funnelSetup("crash@example.com");
+    const { buyerCookie, purchaseId } = await buy(mainId);
+    await offer(purchaseId, buyerCookie);
+    // The claim was written, then the Worker died before asking Stripe for anything.
+    await env.DB.prepare("update funnel_offers set status = 'accepting', purchase_id = 'crashedClaim0001', amount_cents = 1500 where parent_purchase_id = ? and step_id = ?")
+      .bind(purchaseId, upsell.id)
+      .run();
+    const retried = await (await accept(purchaseId, upsell.id, buyerCookie)).json<Accept>();
+    expect(retried).toMatchObject({ status: "paid", purchaseId: "crashedClaim0001" });
+    const pi = (await row<{ payment_intent_id: string }>("select payment_intent_id from purchases where id = 'crashedClaim0001'"))!.payment_intent_id;
+    const event = await eventFor("payment_intent.succeeded", pi);
+    expect((await deliver(event)).status).toBe(200);
+    expect((await deliver(event)).status).toBe(200);
+    expect(await charges(purchaseId)).toHaveLength(1);
+    expect((await rows<{ amount_cents: number }>("select amount_cents from ledger_entries where purchase_id = 'crashedClaim0001' order by id")).map((l) => l.amount_cents)).toEqual([1200, 300]);
+  });
+
+  it("a tip step charges at or above its minimum, the amount decided by the server", async () => {
+    const { mainId, upsell } = await funnelSetup("tip@example.com", { tip: true });
+    const { buyerCookie, purchaseId } = await buy(mainId);
+    const o = await (await offer(purchaseId, buyerCookie)).json<{ offer: { pricingModel: string; minimumPrice: number } }>();
+    expect(o.offer).toMatchObject({ pricingModel: "pay_what_you_want", minimumPrice: 2 });
+    const low = await accept(purchaseId, upsell.id, buyerCookie, { amount: 1.99 });
+    expect(low.status).toBe(400);
+    expect((await low.json<{ message: string }>()).message).toContain("Minimum amount is $2.00");
+    const ok = await (await accept(purchaseId, upsell.id, buyerCookie, { amount: 7.5 })).json<Accept>();
+    expect(ok.status).toBe("paid");
+    expect((await row<{ amount_cents: number }>("select amount_cents from purchases where id = ?", ok.purchaseId))?.amount_cents).toBe(750);
+  });
+
+  it("when the bank asks for authentication, the buyer confirms on-session and the purchase is fulfilled", async () => {
+    const { mainId, upsell } = await funnelSetup("threeds@example.com");
+    const paid = await checkout(mainId, { card: CARDS.threeDS, email: "fan3ds@example.com" });
+    expect(paid.confirmed?.body.status).toBe("requires_action");
+    await standin("POST", `/_standin/payment_intents/${paid.paymentIntent}/authenticate`, { client_secret: paid.clientSecret }, "pk_test_worker");
+    const purchaseId = (await row<{ id: string }>("select id from purchases where payment_intent_id = ?", paid.paymentIntent))!.id;
+    await offer(purchaseId, paid.buyerCookie);
+    const res = await (await accept(purchaseId, upsell.id, paid.buyerCookie)).json<Accept>();
+    expect(res).toMatchObject({ status: "requires_action", clientSecret: expect.stringContaining("_secret_"), paymentMethod: expect.stringMatching(/^pm_/) });
+    expect(await charges(purchaseId)).toHaveLength(0);
+    // A second click while waiting asks again; it charges nothing.
+    expect((await (await accept(purchaseId, upsell.id, paid.buyerCookie)).json<Accept>()).status).toBe("requires_action");
+    // In the page: Stripe.js confirms with the saved card, the bank's screen completes it.
+    const pi = res.clientSecret!.split("_secret_")[0];
+    const onSession = await standin<{ status: string }>("POST", `/v1/payment_intents/${pi}/confirm`, { client_secret: res.clientSecret!, payment_method: res.paymentMethod! }, "pk_test_worker");
+    expect(onSession.body.status).toBe("requires_action");
+    await standin("POST", `/_standin/payment_intents/${pi}/authenticate`, { client_secret: res.clientSecret! }, "pk_test_worker");
+    const done = await (await postJson("/api/upsell/complete", { purchaseId, stepId: upsell.id }, paid.buyerCookie)).json<Accept>();
+    expect(done).toMatchObject({ status: "paid", next: null });
+    expect(await charges(purchaseId)).toHaveLength(1);
+    expect((await row<{ status: string }>("select status from purchases where id = ?", done.purchaseId))?.status).toBe("paid");
+  });
+
+  it("a saved card that declines says so; skipping moves on and leaves nothing charged or booked", async () => {
+    const { mainId, upsell, downsell } = await funnelSetup("declined@example.com");
+    const { buyerCookie, purchaseId, customerId } = await buy(mainId);
+    // The buyer's newest saved card is one that attaches but declines every charge (Stripe's 0341).
+    expect((await standin("POST", "/v1/payment_methods/pm_card_chargeCustomerFail/attach", { customer: customerId! })).status).toBe(200);
+    const o = await (await offer(purchaseId, buyerCookie)).json<{ offer: Offer }>();
+    expect(o.offer?.card?.last4).toBe("0341");
+    const res = await (await accept(purchaseId, upsell.id, buyerCookie)).json<Accept>();
+    expect(res).toMatchObject({ status: "declined", message: "Your card was declined." });
+    expect((await (await accept(purchaseId, upsell.id, buyerCookie)).json<Accept>()).status).toBe("declined");
+    const skipped = await (await postJson("/api/upsell/decline", { purchaseId, stepId: upsell.id }, buyerCookie)).json<{ next: Offer }>();
+    expect(skipped.next?.stepId).toBe(downsell.id);
+    expect(await rows("select * from ledger_entries where purchase_id = ?", res.purchaseId)).toEqual([]);
+    expect((await row<{ status: string }>("select status from purchases where id = ?", res.purchaseId))?.status).toBe("failed");
+    expect(await charges(purchaseId)).toHaveLength(0);
+  });
+
+  it("only the paying browser or the access-link holder can see or accept an offer", async () => {
+    const { mainId, upsell } = await funnelSetup("claims@example.com");
+    const { purchaseId } = await buy(mainId);
+    const stranger = `aw_buyer=${cookieValue(await postJson("/api/create-payment-intent", { contentId: mainId }), "aw_buyer")}`;
+    for (const cookie of [undefined, stranger]) {
+      expect((await offer(purchaseId, cookie)).status).toBe(404);
+      expect((await accept(purchaseId, upsell.id, cookie)).status).toBe(404);
+      expect((await postJson("/api/upsell/decline", { purchaseId, stepId: upsell.id }, cookie)).status).toBe(404);
+    }
+    expect((await postJson("/api/upsell/accept", { access: `${purchaseId}.forged`, stepId: upsell.id })).status).toBe(404);
+    expect(await charges(purchaseId)).toHaveLength(0);
+    // The access link works from any browser.
+    const { accessTokenFor } = await import("../services/purchases");
+    const token = await accessTokenFor("worker-test-access-secret", purchaseId);
+    expect((await (await postJson("/api/upsell/accept", { access: token, stepId: upsell.id })).json<Accept>()).status).toBe("paid");
+  });
+
+  it("a funnel in test mode shows nothing to buyers and never charges; the owner's preview shows its steps", async () => {
+    const { cookie, mainId, upsell, funnelId } = await funnelSetup("testmode@example.com");
+    const { buyerCookie, purchaseId } = await buy(mainId);
+    await json("PATCH", `/api/funnels/${funnelId}`, { testMode: true }, cookie);
+    expect(await (await offer(purchaseId, buyerCookie)).json()).toMatchObject({ offer: null });
+    expect((await accept(purchaseId, upsell.id, buyerCookie)).status).toBe(409);
+    expect(await upsellIntents(purchaseId)).toHaveLength(0);
+    const preview = await (await call(`/api/funnels/${funnelId}/preview`, { cookie })).json<Offer[]>();
+    expect(preview.map((p) => p?.title)).toEqual(["Add the workbook", "Just the cheat sheet"]);
+  });
+});
