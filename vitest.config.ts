@@ -58,6 +58,9 @@ export default defineConfig(async () => ({
         ],
         test: {
           name: "worker",
+          // Several tests wait for a real queue round trip (~1 s each) and the stand-in's events; on a
+          // busy 2-core machine vitest's 5 s default cut some of them off while they were passing.
+          testTimeout: 20_000,
           include: ["worker/**/*.test.ts"],
           setupFiles: ["worker/test/setup.ts"],
           globalSetup: ["worker/test/stripe-standin.setup.ts"],
