@@ -5,6 +5,13 @@ export type EarningsStats = {
   pendingPayouts: number;
   contentCount: number;
   totalUnlocks: number;
+  /** Sales still inside the hold (shared/constants SALE_HOLD_DAYS). */
+  onHold: number;
+  paidOut: number;
+  /** Reversals beyond what was available, to be paid off by future sales. */
+  carriedNegative: number;
+  /** When the oldest sale on hold becomes available. */
+  nextReleaseAt: string | null;
 };
 
 export type Sale = {

@@ -180,7 +180,13 @@ export const ledgerEntries = sqliteTable(
     payoutId: text("payout_id"),
     createdAt: createdAt(),
   },
-  (t) => [index("ledger_user").on(t.userId, t.account), index("ledger_purchase").on(t.purchaseId)],
+  (t) => [
+    // Covering index for every per-creator figure (worker/services/balances.ts): sums by kind and
+    // the recent-sales range that is still on hold read the index only, never the table.
+    index("ledger_user_kind_created").on(t.userId, t.account, t.kind, t.createdAt, t.amountCents),
+    index("ledger_purchase").on(t.purchaseId),
+    index("ledger_payout").on(t.payoutId),
+  ],
 );
 
 // One payment-provider Customer per paying browser (its aw_buyer key), so a card saved at checkout

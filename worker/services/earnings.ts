@@ -1,46 +1,35 @@
 // A creator's money as the dashboard shows it, computed from the append-only ledger.
-import { and, count, desc, eq, inArray, isNull, sum } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { content, ledgerEntries, payouts, purchases } from "../db/schema";
+import { content, purchases } from "../db/schema";
+import { creatorBalance } from "./balances";
 
 const dollars = (cents: unknown) => Number(cents ?? 0) / 100;
 
-export async function earningsStats(db: Db, userId: string) {
-  const [balance, earned, pending, items, unlocks] = await db.batch([
-    db
-      .select({ cents: sum(ledgerEntries.amountCents) })
-      .from(ledgerEntries)
-      .where(and(eq(ledgerEntries.userId, userId), eq(ledgerEntries.account, "creator"))),
-    // Earnings are sales net of refunds and disputes; payouts move money, they don't change earnings.
-    db
-      .select({ cents: sum(ledgerEntries.amountCents) })
-      .from(ledgerEntries)
-      .where(
-        and(
-          eq(ledgerEntries.userId, userId),
-          eq(ledgerEntries.account, "creator"),
-          inArray(ledgerEntries.kind, ["sale", "refund", "dispute"]),
-        ),
-      ),
-    db
-      .select({ cents: sum(payouts.amountCents) })
-      .from(payouts)
-      .where(and(eq(payouts.userId, userId), inArray(payouts.status, ["pending", "processing"]))),
-    db
-      .select({ n: count() })
-      .from(content)
-      .where(and(eq(content.userId, userId), isNull(content.deletedAt), eq(content.isUpsell, false))),
-    db
-      .select({ n: count() })
-      .from(purchases)
-      .where(and(eq(purchases.creatorId, userId), eq(purchases.status, "paid"))),
+export async function earningsStats(db: Db, userId: string, now = Date.now()) {
+  const [balance, [items, unlocks]] = await Promise.all([
+    creatorBalance(db, userId, now),
+    db.batch([
+      db
+        .select({ n: count() })
+        .from(content)
+        .where(and(eq(content.userId, userId), isNull(content.deletedAt), eq(content.isUpsell, false))),
+      db
+        .select({ n: count() })
+        .from(purchases)
+        .where(and(eq(purchases.creatorId, userId), eq(purchases.status, "paid"))),
+    ]),
   ]);
   return {
-    availableBalance: dollars(balance[0]?.cents),
-    totalEarnings: dollars(earned[0]?.cents),
-    pendingPayouts: dollars(pending[0]?.cents),
+    availableBalance: dollars(balance.availableCents),
+    totalEarnings: dollars(balance.totalEarningsCents),
+    pendingPayouts: dollars(balance.pendingPayoutCents),
     contentCount: items[0]?.n ?? 0,
     totalUnlocks: unlocks[0]?.n ?? 0,
+    onHold: dollars(balance.onHoldCents),
+    paidOut: dollars(balance.paidOutCents),
+    carriedNegative: dollars(balance.carriedNegativeCents),
+    nextReleaseAt: balance.nextReleaseAt?.toISOString() ?? null,
   };
 }
 

@@ -112,7 +112,8 @@ describe("webhooks", () => {
       ["platform", "platform_fee", 200],
     ]);
     const stats = await (await call("/api/earnings/stats", { cookie: await signIn("twenty@example.com") })).json();
-    expect(stats).toMatchObject({ availableBalance: 8, totalEarnings: 8, totalUnlocks: 1 });
+    // A fresh sale is held (SALE_HOLD_DAYS) before it is available.
+    expect(stats).toMatchObject({ availableBalance: 0, onHold: 8, totalEarnings: 8, totalUnlocks: 1 });
     await waitForMail("twenty-buyer@example.com");
     // Give any duplicate a chance to arrive before counting.
     await new Promise((r) => setTimeout(r, 1500));
