@@ -30,3 +30,35 @@ export type AdminPayoutSummary = {
   creatorCount: number;
   pendingPayouts: number;
 };
+
+/** A sale's creator share and where that money stands (the money timeline on /settings). */
+export type MoneyState =
+  | { kind: "on_hold"; until: string }
+  | { kind: "available" }
+  | { kind: "in_payout"; payoutId: string; month: string }
+  | { kind: "paid"; payoutId: string; paidAt: string }
+  | { kind: "reversed"; reason: "refund" | "dispute" };
+
+export type TimelineItem = {
+  purchaseId: string;
+  productName: string;
+  amount: number;
+  creatorShare: number;
+  createdAt: string | null;
+  state: MoneyState;
+};
+export type TimelinePage = { items: TimelineItem[]; nextCursor: string | null };
+
+/** The next payout: its date and amount, or why there is none. */
+export type NextPayout = { date: string; amount: number; reason: null | "not_set_up" | "below_minimum" | "on_hold" };
+
+export type PayoutHistoryItem = {
+  id: string;
+  amount: number;
+  payoutMethod: string;
+  payoutEmail: string | null;
+  notes: string | null;
+  createdAt: string;
+  status: "pending" | "processing" | "paid" | "failed";
+  paidAt: string | null;
+};

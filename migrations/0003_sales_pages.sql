@@ -1,0 +1,1 @@
+CREATE INDEX `purchases_creator_paid` ON `purchases` (`creator_id`,`paid_at`,`id`);
