@@ -8,6 +8,7 @@ import { createDb } from "./db/client";
 import type { AppEnv } from "./lib/context";
 import { adminRoutes } from "./routes/admin";
 import { authRoutes } from "./routes/auth";
+import { connectRoutes } from "./routes/connect";
 import { contentRoutes } from "./routes/content";
 import { creatorRoutes } from "./routes/creator";
 import { devRoutes } from "./routes/dev";
@@ -32,7 +33,8 @@ const api = new Hono<AppEnv>()
   .route("/", paymentRoutes)
   .route("/", stripeWebhookRoutes)
   .route("/", feedbackRoutes)
-  .route("/", adminRoutes);
+  .route("/", adminRoutes)
+  .route("/", connectRoutes);
 
 export const app = new Hono<AppEnv>()
   .use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", crossOriginOpenerPolicy: "same-origin" }))

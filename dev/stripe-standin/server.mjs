@@ -6,6 +6,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { catalogRoutes } from "./catalog.mjs";
+import { connectRoutes } from "./connect.mjs";
 import { parseForm } from "./form.mjs";
 
 const API_VERSION = "2026-10-28.clover";
@@ -21,6 +22,9 @@ export class StripeError extends Error {
     this.body = { error: { type, message, ...extra } };
   }
 }
+// A handler may answer with a page or a redirect instead of a JSON object (hosted pages).
+const RAW = Symbol("raw");
+const raw = (status, headers, body = "") => ({ [RAW]: { status, headers, body } });
 const missing = (kind, id) => new StripeError(404, "invalid_request_error", `No such ${kind}: '${id}'`, { code: "resource_missing", param: "id" });
 const badParam = (param, message) => new StripeError(400, "invalid_request_error", message, { param });
 
@@ -61,6 +65,9 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     disputes: new Map(),
     products: new Map(),
     prices: new Map(),
+    accounts: new Map(),
+    account_links: new Map(),
+    transfers: new Map(),
     events: [],
     idempotency: new Map(),
   };
@@ -384,8 +391,9 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   ];
 
   // Resource families kept in modules of their own get the same helpers the routes above use.
-  const kit = { db, emit, get, metadata, int, rid, now, list, StripeError, missing, badParam, on: (fn) => listeners.push(fn) };
+  const kit = { db, emit, get, metadata, int, rid, now, list, StripeError, missing, badParam, on: (fn) => listeners.push(fn), raw };
   routes.push(...catalogRoutes(kit));
+  routes.push(...connectRoutes(kit));
 
   function list(items, p, url) {
     const limit = Math.min(100, Number(p.limit ?? 10));
@@ -408,7 +416,8 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     const params = req.method === "GET" ? parseForm(url.searchParams.toString()) : parseForm(body);
     const route = routes.find(([method, pattern]) => method === req.method && pattern.test(url.pathname));
     if (!route) throw new StripeError(404, "invalid_request_error", `Unrecognized request URL (${req.method}: ${url.pathname}).`);
-    const ctx = { ...authenticate(req), base };
+    // "public" routes are the pages a browser opens (hosted onboarding and the like): no API key.
+    const ctx = route[2] === "public" ? { auth: "public", key: "", base } : { ...authenticate(req), base };
     if (route[2] === "secret" && ctx.auth !== "secret") throw new StripeError(401, "invalid_request_error", "This API call cannot be made with a publishable API key. Please use a secret API key.");
     const idemKey = req.method === "POST" ? req.headers["idempotency-key"] : undefined;
     const scope = idemKey && `${ctx.key}:${idemKey}`;
@@ -423,6 +432,10 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     let result;
     try {
       result = route[3](params, url.pathname.match(route[1]), ctx);
+      if (result?.[RAW]) {
+        if (req.method === "POST") save();
+        return result[RAW];
+      }
       result = result?._number ? publicPm(result) : result;
     } catch (err) {
       if (!(err instanceof StripeError)) throw err;
@@ -450,6 +463,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     try {
       const out = await handle(req, body, base);
       log(`${req.method} ${req.url} -> ${out.status}${out.replayed ? " (replayed)" : ""}`);
+      if (out.headers) return res.writeHead(out.status, out.headers).end(out.body);
       res.writeHead(out.status, { ...cors, "content-type": "application/json", "request-id": requestId, "stripe-version": API_VERSION, ...(out.replayed ? { "idempotent-replayed": "true" } : {}) }).end(out.body);
     } catch (err) {
       const e = err instanceof StripeError ? err : new StripeError(500, "api_error", `Stand-in error: ${err.message}`);

@@ -209,6 +209,10 @@ export const payoutSettings = sqliteTable("payout_settings", {
   connectDetailsSubmitted: integer("connect_details_submitted", { mode: "boolean" })
     .notNull()
     .default(false),
+  // Stripe's word (account.updated, or the account re-read): the account can receive transfers.
+  connectPayoutsEnabled: integer("connect_payouts_enabled", { mode: "boolean" })
+    .notNull()
+    .default(false),
   updatedAt: createdAt(),
 });
 

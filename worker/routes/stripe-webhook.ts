@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import { webhookEvents } from "../db/schema";
 import type { AppEnv } from "../lib/context";
 import { ApiError } from "../lib/errors";
+import { handleAccountUpdated } from "../services/connect";
 import { fulfil, handleDispute, handleDisputeClosed, handleRefund } from "../services/purchases";
 import { verifyWebhook } from "../services/stripe";
 import { purchaseDeps } from "./payments";
@@ -33,6 +34,9 @@ export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", as
       break;
     case "charge.dispute.closed":
       await handleDisputeClosed(deps, object.id);
+      break;
+    case "account.updated":
+      await handleAccountUpdated({ db, stripe: deps.stripe }, object.id);
       break;
     default:
       // Other events are acknowledged and ignored.

@@ -1,0 +1,1 @@
+ALTER TABLE `payout_settings` ADD `connect_payouts_enabled` integer DEFAULT false NOT NULL;
