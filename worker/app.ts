@@ -16,6 +16,7 @@ import { feedbackRoutes } from "./routes/feedback";
 import { paymentRoutes } from "./routes/payments";
 import { paywallPageRoutes } from "./routes/paywall-page";
 import { stripeWebhookRoutes } from "./routes/stripe-webhook";
+import { subscriptionRoutes } from "./routes/subscription";
 import { uploadRoutes } from "./routes/uploads";
 import { readSession, SESSION_COOKIE } from "./services/sessions";
 
@@ -34,7 +35,8 @@ const api = new Hono<AppEnv>()
   .route("/", stripeWebhookRoutes)
   .route("/", feedbackRoutes)
   .route("/", adminRoutes)
-  .route("/", connectRoutes);
+  .route("/", connectRoutes)
+  .route("/", subscriptionRoutes);
 
 export const app = new Hono<AppEnv>()
   .use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", crossOriginOpenerPolicy: "same-origin" }))

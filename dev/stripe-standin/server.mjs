@@ -6,6 +6,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { catalogRoutes } from "./catalog.mjs";
+import { billingRoutes } from "./billing.mjs";
 import { connectRoutes } from "./connect.mjs";
 import { parseForm } from "./form.mjs";
 
@@ -36,6 +37,8 @@ const CARDS = {
   "4000000000000002": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." },
   "4000000000009995": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "insufficient_funds", message: "Your card has insufficient funds." },
   "4000002500003155": { brand: "visa", outcome: "authenticate" },
+  // Attaches to a customer, but every charge fails (Stripe's card for failed renewals).
+  "4000000000000341": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." },
 };
 const TEST_PAYMENT_METHODS = {
   pm_card_visa: "4242424242424242",
@@ -43,6 +46,7 @@ const TEST_PAYMENT_METHODS = {
   pm_card_chargeDeclined: "4000000000000002",
   pm_card_chargeDeclinedInsufficientFunds: "4000000000009995",
   pm_card_authenticationRequired: "4000002500003155",
+  pm_card_chargeCustomerFail: "4000000000000341",
 };
 const luhn = (num) => {
   let sum = 0;
@@ -68,6 +72,9 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     accounts: new Map(),
     account_links: new Map(),
     transfers: new Map(),
+    subscriptions: new Map(),
+    invoices: new Map(),
+    test_clocks: new Map(),
     events: [],
     idempotency: new Map(),
   };
@@ -135,7 +142,8 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   };
 
   function createCustomer(p) {
-    const c = { id: rid("cus", 14), object: "customer", created: now(), email: p.email ?? null, name: p.name ?? null, metadata: metadata(p.metadata), livemode: false, invoice_settings: { default_payment_method: null } };
+    if (p.test_clock) get("test_clocks", p.test_clock);
+    const c = { id: rid("cus", 14), object: "customer", created: now(), email: p.email ?? null, name: p.name ?? null, metadata: metadata(p.metadata), livemode: false, invoice_settings: { default_payment_method: null }, test_clock: p.test_clock ?? null };
     db.customers.set(c.id, c);
     return c;
   }
@@ -391,9 +399,10 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   ];
 
   // Resource families kept in modules of their own get the same helpers the routes above use.
-  const kit = { db, emit, get, metadata, int, rid, now, list, StripeError, missing, badParam, on: (fn) => listeners.push(fn), raw };
+  const kit = { db, emit, get, metadata, int, rid, now, list, StripeError, missing, badParam, on: (fn) => listeners.push(fn), raw, CARDS, TEST_PAYMENT_METHODS };
   routes.push(...catalogRoutes(kit));
   routes.push(...connectRoutes(kit));
+  routes.push(...billingRoutes(kit));
 
   function list(items, p, url) {
     const limit = Math.min(100, Number(p.limit ?? 10));

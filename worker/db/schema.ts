@@ -338,6 +338,23 @@ export const subscriptions = sqliteTable(
   (t) => [index("subscriptions_user").on(t.userId)],
 );
 
+// Paid Pro periods, one per paid subscription invoice (Stripe's word: invoice.paid, re-read). A
+// sale is booked at 0% fee when its payment falls inside one of its creator's paid periods; a
+// subscription that ends early cuts its periods at the end.
+export const proPeriods = sqliteTable(
+  "pro_periods",
+  {
+    invoiceId: text("invoice_id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    subscriptionId: text("subscription_id").notNull(),
+    startsAt: integer("starts_at", { mode: "timestamp_ms" }).notNull(),
+    endsAt: integer("ends_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("pro_periods_user").on(t.userId, t.startsAt), index("pro_periods_subscription").on(t.subscriptionId)],
+);
+
 // Every email the app sends, keyed so that a redelivered queue message sends nothing twice.
 export const emailsSent = sqliteTable("emails_sent", {
   dedupeKey: text("dedupe_key").primaryKey(),

@@ -8,6 +8,7 @@ import { ApiError } from "../lib/errors";
 import { handleAccountUpdated } from "../services/connect";
 import { fulfil, handleDispute, handleDisputeClosed, handleRefund } from "../services/purchases";
 import { verifyWebhook } from "../services/stripe";
+import { handleSubscriptionInvoice, syncSubscription } from "../services/subscriptions";
 import { purchaseDeps } from "./payments";
 
 export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", async (c) => {
@@ -37,6 +38,15 @@ export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", as
       break;
     case "account.updated":
       await handleAccountUpdated({ db, stripe: deps.stripe }, object.id);
+      break;
+    case "customer.subscription.created":
+    case "customer.subscription.updated":
+    case "customer.subscription.deleted":
+      await syncSubscription({ db, stripe: deps.stripe }, object.id);
+      break;
+    case "invoice.paid":
+    case "invoice.payment_failed":
+      await handleSubscriptionInvoice({ db, stripe: deps.stripe }, object.id);
       break;
     default:
       // Other events are acknowledged and ignored.
