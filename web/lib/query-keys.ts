@@ -10,6 +10,7 @@ export const queryKeys = {
   nextPayout: ["/api/payout/next"] as const,
   payoutHistory: ["/api/payout/history"] as const,
   connectStatus: ["/api/connect/account-status"] as const,
+  subscription: ["/api/subscription"] as const,
   contentList: ["/api/content"] as const,
   contentDetail: (id: string) => ["/api/content", id] as const,
 };

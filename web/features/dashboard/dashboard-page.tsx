@@ -10,10 +10,13 @@ import { peekPendingUpload } from "@/lib/pending-upload";
 import { PayoutBanner } from "./payout-banner";
 import { SalesTable } from "./sales-table";
 import { StatCards } from "./stat-cards";
+import { useSubscriptionReturn } from "./use-subscription-return";
 
 export function DashboardPage({ user }: { user: CurrentUser }) {
   const navigate = useNavigate();
   const [tab, setTab] = useState<"content" | "sales">("content");
+
+  useSubscriptionReturn();
 
   // A visitor who picked something on the landing continues to the upload page after signing in.
   useEffect(() => {

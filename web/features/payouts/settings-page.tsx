@@ -4,6 +4,7 @@ import { Info } from "lucide-react";
 import type { CurrentUser } from "@shared/schemas";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { AppShell } from "@/features/shell/app-shell";
+import { PlanCard } from "@/features/subscription/plan-card";
 import { BankConnectCard } from "./bank-connect-card";
 import { EarningsOverview } from "./earnings-overview";
 import { MoneyTimeline } from "./money-timeline";
@@ -20,6 +21,7 @@ export function SettingsPage({ user }: { user: CurrentUser }) {
           <p className="text-muted-foreground">Your payouts and where your money stands.</p>
         </div>
         <EarningsOverview />
+        <PlanCard />
         <div className="grid gap-6 lg:grid-cols-2">
           <PayoutSetupCard user={user} />
           <BankConnectCard />
