@@ -63,7 +63,7 @@ export function PayoutSetupCard({ user }: { user: CurrentUser }) {
             <p>Choose a payout method and the email of that account.</p>
           </div>
         )}
-        <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-[12rem_1fr_auto] sm:items-end" noValidate>
+        <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2" noValidate>
           <div className="space-y-2">
             <Label htmlFor="payout-method">Payout method</Label>
             <Select value={method} onValueChange={setMethod}>
@@ -83,7 +83,7 @@ export function PayoutSetupCard({ user }: { user: CurrentUser }) {
             <Label htmlFor="payout-email">Payout email</Label>
             <Input id="payout-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="you@example.com" autoComplete="email" />
           </div>
-          <Button type="submit" disabled={save.isPending}>
+          <Button type="submit" className="sm:col-span-2 sm:justify-self-start" disabled={save.isPending}>
             {save.isPending && <Spinner className="size-4 text-current" />} Save
           </Button>
         </form>
