@@ -85,3 +85,12 @@ export const pageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1, "limit must be 1 to 100").max(100, "limit must be 1 to 100").default(50),
 });
 export const pageCursor = (createdAt: string | null, id: string) => `${createdAt ? Date.parse(createdAt) : 0}.${id}`;
+
+export const ANALYTICS_RANGES = [7, 30, 90] as const;
+export const analyticsQuerySchema = z.object({
+  days: z.coerce
+    .number()
+    .refine((d) => (ANALYTICS_RANGES as readonly number[]).includes(d), "days must be 7, 30 or 90")
+    .default(30),
+  contentId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "contentId is malformed").optional(),
+});

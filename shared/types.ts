@@ -62,3 +62,14 @@ export type PayoutHistoryItem = {
   status: "pending" | "processing" | "paid" | "failed";
   paidAt: string | null;
 };
+
+/** GET /api/analytics/stats?days=7|30|90[&contentId=]: one creator's funnel, by day and by item. */
+export type AnalyticsDay = { date: string; views: number; checkouts: number; sales: number; revenue: number };
+export type AnalyticsItem = { contentId: string; title: string; views: number; checkouts: number; sales: number; conversion: number; revenue: number };
+export type AnalyticsStats = {
+  days: number;
+  from: string;
+  totals: { views: number; checkouts: number; sales: number; conversion: number; revenue: number };
+  byDay: AnalyticsDay[];
+  items: AnalyticsItem[];
+};

@@ -7,6 +7,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { createDb } from "./db/client";
 import type { AppEnv } from "./lib/context";
 import { adminRoutes } from "./routes/admin";
+import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
 import { connectRoutes } from "./routes/connect";
 import { contentRoutes } from "./routes/content";
@@ -36,7 +37,8 @@ const api = new Hono<AppEnv>()
   .route("/", feedbackRoutes)
   .route("/", adminRoutes)
   .route("/", connectRoutes)
-  .route("/", subscriptionRoutes);
+  .route("/", subscriptionRoutes)
+  .route("/", analyticsRoutes);
 
 export const app = new Hono<AppEnv>()
   .use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", crossOriginOpenerPolicy: "same-origin" }))
