@@ -142,3 +142,31 @@ describe("Pro and the money timeline", () => {
     await context.close();
   });
 });
+
+describe("analytics", () => {
+  it("the dashboard chart and the row's funnel show a view and a sale made in the test", async () => {
+    const { page, context } = await newPage(browser);
+    await signIn(page, uniqueEmail("analytics"));
+    const itemId = await publish(page, "Funnel Pack");
+    // The buyer's visit to the paywall is the view (counted through the views queue); then the sale.
+    await buy(itemId);
+
+    await expect
+      .poll(async () => {
+        await page.goto("/");
+        await page.getByTestId("analytics-totals").waitFor();
+        return page.getByTestId("analytics-totals").textContent();
+      }, { timeout: 20_000, interval: 1000 })
+      .toMatch(/Views1Checkouts started1Sales1Conversion100%Revenue\$8\.00/);
+    await page.getByTestId("analytics-chart").locator(".recharts-surface").first().waitFor();
+    const funnel = page.getByTestId("content-row").filter({ hasText: "Funnel Pack" }).getByTestId("link-funnel");
+    await expect.poll(() => funnel.textContent()).toContain("Views 1→ 0% drop →Checkouts 1→ 0% drop →Paid 1");
+    await page.getByTestId("analytics-panel").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshotPath("dashboard-analytics"), fullPage: true });
+
+    // 7 days says the same; the range buttons switch it.
+    await page.getByRole("button", { name: "7 days" }).click();
+    await expect.poll(() => page.getByTestId("analytics-totals").textContent()).toContain("Sales1");
+    await context.close();
+  });
+});

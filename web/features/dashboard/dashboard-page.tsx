@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import type { CurrentUser } from "@shared/schemas";
 import { Button } from "@/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { AnalyticsPanel } from "@/features/analytics/analytics-panel";
 import { CreatorTopBar } from "@/features/shell/creator-top-bar";
 import { ContentList } from "@/features/content/content-list";
 import { peekPendingUpload } from "@/lib/pending-upload";
@@ -40,6 +41,7 @@ export function DashboardPage({ user }: { user: CurrentUser }) {
         </div>
         <PayoutBanner user={user} />
         <StatCards />
+        <AnalyticsPanel />
         <Tabs value={tab} onValueChange={(v) => setTab(v as "content" | "sales")}>
           <TabsList>
             <TabsTrigger value="content">Content & Uploads</TabsTrigger>
