@@ -13,6 +13,7 @@ import { connectRoutes } from "./routes/connect";
 import { contentRoutes } from "./routes/content";
 import { creatorRoutes } from "./routes/creator";
 import { devRoutes } from "./routes/dev";
+import { devSeedRoutes } from "./routes/dev-seed";
 import { feedbackRoutes } from "./routes/feedback";
 import { paymentRoutes } from "./routes/payments";
 import { paywallPageRoutes } from "./routes/paywall-page";
@@ -46,6 +47,7 @@ export const app = new Hono<AppEnv>()
   .use("/api/*", csrf())
   .route("/api", api)
   .route("/dev", devRoutes)
+  .route("/dev", devSeedRoutes)
   .route("/", paywallPageRoutes);
 
 app.notFound((c) => c.json({ message: "Not found" }, 404));

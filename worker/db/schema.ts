@@ -159,6 +159,8 @@ export const purchases = sqliteTable(
     index("purchases_creator_created").on(t.creatorId, t.createdAt),
     // The sales tab and the money timeline page newest-first by paid_at (cursor: paid_at, id).
     index("purchases_creator_paid").on(t.creatorId, t.paidAt, t.id),
+    // Counting a creator's paid sales (total unlocks) reads this index only.
+    index("purchases_creator_status").on(t.creatorId, t.status),
     index("purchases_content").on(t.contentId),
     index("purchases_buyer_key").on(t.buyerKeyHash, t.contentId),
   ],

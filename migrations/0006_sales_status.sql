@@ -1,0 +1,1 @@
+CREATE INDEX `purchases_creator_status` ON `purchases` (`creator_id`,`status`);
