@@ -123,6 +123,38 @@ describe.each(targets)("creator money against %s", (_name, client, enabled) => {
   });
 });
 
+describe("the stand-in's transfers (for the payout run)", () => {
+  it("pays a connected account from the platform balance, reverses it, refuses more than the balance", async () => {
+    const stripe = standinClient();
+    const base = inject("stripeUrl");
+    const account = await stripe.accounts.create({ type: "express", capabilities: { transfers: { requested: true } } });
+    await fetch(`${base}/_standin/accounts/${account.id}/onboard`, { method: "POST", headers: { authorization: "Bearer sk_test_e2e" } });
+    expect(await stripe.accounts.retrieve(account.id)).toMatchObject({ details_submitted: true, payouts_enabled: true, capabilities: { transfers: "active" } });
+    const intent = await stripe.paymentIntents.create({ amount: 5000, currency: "usd" });
+    await stripe.paymentIntents.confirm(intent.id, { payment_method: "pm_card_visa" });
+    const before = (await stripe.balance.retrieve()).available[0].amount;
+    expect(before).toBeGreaterThanOrEqual(5000);
+
+    const key = `payout-${Date.now()}`;
+    const transfer = await stripe.transfers.create({ amount: 3000, currency: "usd", destination: account.id, transfer_group: "payout_2026_12", metadata: { payoutId: "po1" } }, { idempotencyKey: key });
+    expect(transfer).toMatchObject({ object: "transfer", amount: 3000, amount_reversed: 0, destination: account.id, reversed: false, transfer_group: "payout_2026_12", metadata: { payoutId: "po1" } });
+    expect((await stripe.transfers.create({ amount: 3000, currency: "usd", destination: account.id, transfer_group: "payout_2026_12", metadata: { payoutId: "po1" } }, { idempotencyKey: key })).id).toBe(transfer.id);
+    expect((await stripe.balance.retrieve()).available[0].amount).toBe(before - 3000);
+    const events = await stripe.events.list({ type: "transfer.created", limit: 5 });
+    expect(events.data.map((e) => (e.data.object as Stripe.Transfer).id)).toContain(transfer.id);
+
+    const reversal = await stripe.transfers.createReversal(transfer.id, { amount: 1000 });
+    expect(reversal).toMatchObject({ object: "transfer_reversal", amount: 1000, transfer: transfer.id });
+    expect(await stripe.transfers.retrieve(transfer.id)).toMatchObject({ amount_reversed: 1000, reversed: false });
+    const reversedEvents = await stripe.events.list({ type: "transfer.reversed", limit: 5 });
+    expect(reversedEvents.data.map((e) => (e.data.object as Stripe.Transfer).id)).toContain(transfer.id);
+
+    await expect(stripe.transfers.create({ amount: 100_000_000, currency: "usd", destination: account.id })).rejects.toMatchObject({ type: "StripeInvalidRequestError", code: "balance_insufficient" });
+    await fetch(`${base}/_standin/accounts/${account.id}/restrict`, { method: "POST", headers: { authorization: "Bearer sk_test_e2e" } });
+    await expect(stripe.transfers.create({ amount: 100, currency: "usd", destination: account.id })).rejects.toMatchObject({ code: "insufficient_capabilities_for_transfer" });
+  });
+});
+
 describe("the stand-in's state file", () => {
   it("keeps payments across a restart", async () => {
     const stateFile = join(mkdtempSync(join(tmpdir(), "standin-")), "state.json");

@@ -164,6 +164,18 @@ describe("Pro subscription", () => {
     expect(await state(cookie)).toMatchObject({ plan: "free", status: "canceled" });
   });
 
+  it("events delivered newest first (reordered) still end in the same state", async () => {
+    const { cookie, id, clientSecret, customer } = await proCreator("pro-reordered@example.com");
+    await payFirstInvoice(clientSecret);
+    const { body } = await standin<{ data: Ev[] }>("GET", "/v1/events", { limit: "100" });
+    const mine = body.data.filter((e) => (e.type.startsWith("customer.subscription.") || e.type.startsWith("invoice.")) && e.data.object.customer === customer);
+    expect(mine.map((e) => e.type)).toContain("invoice.paid");
+    // The list is newest first: invoice.paid arrives before customer.subscription.created.
+    for (const e of mine) expect((await deliver(e as never)).status).toBe(200);
+    expect(await state(cookie)).toMatchObject({ plan: "pro", status: "active" });
+    expect(await rows("select invoice_id from pro_periods where user_id = ?", id)).toHaveLength(1);
+  });
+
   it("signed out: 401; cancel without a subscription: 404", async () => {
     expect((await postJson("/api/create-subscription", {})).status).toBe(401);
     expect((await call("/api/subscription")).status).toBe(401);
