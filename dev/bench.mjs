@@ -1,6 +1,8 @@
 // `npm run bench`: the paywall page HTML and the public content call under many concurrent
 // connections on loopback, beside a static asset of the same server (p50, p99, requests/s, ratio);
-// then time to first byte of Range reads at several offsets of a large purchased file.
+// then time to first byte of Range reads at several offsets of a large purchased file; then the
+// creator dashboard's calls for a creator with 100 and with 100,000 sales (p50, p99, ratio).
+// BENCH_ONLY=dashboard (or load, range, upsell; comma-separated) runs only those parts.
 import http from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -55,6 +57,10 @@ async function load(path) {
   return { path, p50: pct(50), p99: pct(99), rps: latencies.length / seconds, failures };
 }
 
+const only = process.env.BENCH_ONLY;
+const runs = (part) => !only || only.split(",").includes(part);
+
+if (runs("load")) {
 const asset = "/favicon.svg";
 const targets = [
   ["paywall page HTML", "/p/demoFieldGuide01"],
@@ -72,7 +78,10 @@ for (const r of results) {
   );
 }
 
+}
+
 // ---- Range reads of a large purchased file ----
+if (runs("range")) {
 const origin = { origin: appUrl };
 const cookie = await signInViaOutbox(appUrl, `bench-${Date.now()}@example.com`);
 const up = await (await fetch(`${appUrl}/api/uploads`, { method: "POST", headers: { cookie, ...origin, "content-type": "application/json" }, body: JSON.stringify({ fileName: "big.mp4", size: LARGE_FILE, contentType: "video/mp4" }) })).json();
@@ -118,67 +127,125 @@ for (const offset of [0, LARGE_FILE / 4, LARGE_FILE / 2, LARGE_FILE - 65536]) {
   console.log(`${String(offset).padStart(12)}   ${mid.ttfb.toFixed(1).padStart(8)}   ${mid.ms.toFixed(1).padStart(8)}   ${status}`);
 }
 
-// ---- One-click upsells: from 'Add this to my order' to access granted ----
-const ACCEPTS = Number(process.env.BENCH_ACCEPTS ?? 200);
-const post = (path, body, extra = {}) => fetch(`${appUrl}${path}`, { method: "POST", headers: { "content-type": "application/json", ...origin, ...extra }, body: JSON.stringify(body) });
-const publishLink = async (title, price) => {
-  const f = new FormData();
-  for (const [k, v] of Object.entries({ title, price, accessType: "link", linkUrl: `https://example.com/${title.replace(/\W/g, "")}` })) f.append(k, v);
-  return (await (await fetch(`${appUrl}/api/content`, { method: "POST", headers: { cookie, ...origin }, body: f })).json()).id;
-};
-const mainId = await publishLink("Bench course", "20");
-const upsellId = await publishLink("Bench workbook", "15");
-const { priceId } = await (await post("/api/stripe/create-upsell-product", { name: "Bench workbook", price: 15 }, { cookie })).json();
-const funnel = await (await post("/api/funnels", { name: "Bench funnel" }, { cookie })).json();
-await post(`/api/funnels/${funnel.id}/products`, { contentIds: [mainId] }, { cookie });
-const step = await (await post(`/api/funnels/${funnel.id}/steps`, { title: "Add the workbook", offerPriceId: priceId, contentId: upsellId }, { cookie })).json();
-await fetch(`${appUrl}/api/funnels/${funnel.id}`, { method: "PATCH", headers: { "content-type": "application/json", cookie, ...origin }, body: JSON.stringify({ testMode: false }) });
-
-// Paid purchases to accept on, each from its own browser, with the offer already on screen (untimed).
-let buyers = 0;
-async function paidPurchase() {
-  // Each buyer is a different visitor: the checkout limit is per client address.
-  const n = ++buyers;
-  const res = await post("/api/create-payment-intent", { contentId: mainId, buyerEmail: "bench-buyer@example.com" }, { "cf-connecting-ip": `10.9.${n >> 8}.${n & 255}` });
-  if (!res.ok) throw new Error(`checkout: ${res.status} ${await res.text()}`);
-  const buyerCookie = res.headers.getSetCookie().find((c) => c.startsWith("aw_buyer=")).split(";")[0];
-  const { clientSecret: secret } = await res.json();
-  const intent = secret.split("_secret_")[0];
-  await fetch(`${stripeUrl}/v1/payment_intents/${intent}/confirm`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${stack.publishableKey}`, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ client_secret: secret, "payment_method_data[type]": "card", "payment_method_data[card][number]": "4242424242424242", "payment_method_data[card][exp_month]": "12", "payment_method_data[card][exp_year]": "2034", "payment_method_data[card][cvc]": "123" }),
-  });
-  const v = await (await fetch(`${appUrl}/api/purchase/verify?payment_intent=${intent}`, { headers: { cookie: buyerCookie } })).json();
-  const offer = await (await fetch(`${appUrl}/api/upsell/offer?purchaseId=${v.purchase.id}`, { headers: { cookie: buyerCookie } })).json();
-  if (offer.offer?.stepId !== step.id) throw new Error("no offer on screen");
-  return { purchaseId: v.purchase.id, buyerCookie };
 }
-const parents = [];
-let toMake = ACCEPTS;
-await Promise.all(
-  Array.from({ length: 4 }, async () => {
-    while (toMake-- > 0) parents.push(await paidPurchase());
-  }),
-);
 
-const acceptMs = [];
-const grantedMs = [];
-for (const { purchaseId, buyerCookie } of parents) {
-  const started = performance.now();
-  const r = await (await post("/api/upsell/accept", { purchaseId, stepId: step.id }, { cookie: buyerCookie })).json();
-  if (r.status !== "paid") throw new Error(`accept: ${JSON.stringify(r)}`);
-  acceptMs.push(performance.now() - started);
-  // Access granted: the order lists the upsell with its own access link.
-  const order = await (await fetch(`${appUrl}/api/upsell/order?purchaseId=${purchaseId}`, { headers: { cookie: buyerCookie } })).json();
-  if (order.items?.[0]?.content?.id !== upsellId) throw new Error("upsell not in the order");
-  grantedMs.push(performance.now() - started);
+if (runs("upsell")) {
+  // ---- One-click upsells: from 'Add this to my order' to access granted ----
+  const ACCEPTS = Number(process.env.BENCH_ACCEPTS ?? 200);
+  const post = (path, body, extra = {}) => fetch(`${appUrl}${path}`, { method: "POST", headers: { "content-type": "application/json", ...origin, ...extra }, body: JSON.stringify(body) });
+  const publishLink = async (title, price) => {
+    const f = new FormData();
+    for (const [k, v] of Object.entries({ title, price, accessType: "link", linkUrl: `https://example.com/${title.replace(/\W/g, "")}` })) f.append(k, v);
+    return (await (await fetch(`${appUrl}/api/content`, { method: "POST", headers: { cookie, ...origin }, body: f })).json()).id;
+  };
+  const mainId = await publishLink("Bench course", "20");
+  const upsellId = await publishLink("Bench workbook", "15");
+  const { priceId } = await (await post("/api/stripe/create-upsell-product", { name: "Bench workbook", price: 15 }, { cookie })).json();
+  const funnel = await (await post("/api/funnels", { name: "Bench funnel" }, { cookie })).json();
+  await post(`/api/funnels/${funnel.id}/products`, { contentIds: [mainId] }, { cookie });
+  const step = await (await post(`/api/funnels/${funnel.id}/steps`, { title: "Add the workbook", offerPriceId: priceId, contentId: upsellId }, { cookie })).json();
+  await fetch(`${appUrl}/api/funnels/${funnel.id}`, { method: "PATCH", headers: { "content-type": "application/json", cookie, ...origin }, body: JSON.stringify({ testMode: false }) });
+
+  // Paid purchases to accept on, each from its own browser, with the offer already on screen (untimed).
+  let buyers = 0;
+  async function paidPurchase() {
+    // Each buyer is a different visitor: the checkout limit is per client address.
+    const n = ++buyers;
+    const res = await post("/api/create-payment-intent", { contentId: mainId, buyerEmail: "bench-buyer@example.com" }, { "cf-connecting-ip": `10.9.${n >> 8}.${n & 255}` });
+    if (!res.ok) throw new Error(`checkout: ${res.status} ${await res.text()}`);
+    const buyerCookie = res.headers.getSetCookie().find((c) => c.startsWith("aw_buyer=")).split(";")[0];
+    const { clientSecret: secret } = await res.json();
+    const intent = secret.split("_secret_")[0];
+    await fetch(`${stripeUrl}/v1/payment_intents/${intent}/confirm`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${stack.publishableKey}`, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ client_secret: secret, "payment_method_data[type]": "card", "payment_method_data[card][number]": "4242424242424242", "payment_method_data[card][exp_month]": "12", "payment_method_data[card][exp_year]": "2034", "payment_method_data[card][cvc]": "123" }),
+    });
+    const v = await (await fetch(`${appUrl}/api/purchase/verify?payment_intent=${intent}`, { headers: { cookie: buyerCookie } })).json();
+    const offer = await (await fetch(`${appUrl}/api/upsell/offer?purchaseId=${v.purchase.id}`, { headers: { cookie: buyerCookie } })).json();
+    if (offer.offer?.stepId !== step.id) throw new Error("no offer on screen");
+    return { purchaseId: v.purchase.id, buyerCookie };
+  }
+  const parents = [];
+  let toMake = ACCEPTS;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (toMake-- > 0) parents.push(await paidPurchase());
+    }),
+  );
+
+  const acceptMs = [];
+  const grantedMs = [];
+  for (const { purchaseId, buyerCookie } of parents) {
+    const started = performance.now();
+    const r = await (await post("/api/upsell/accept", { purchaseId, stepId: step.id }, { cookie: buyerCookie })).json();
+    if (r.status !== "paid") throw new Error(`accept: ${JSON.stringify(r)}`);
+    acceptMs.push(performance.now() - started);
+    // Access granted: the order lists the upsell with its own access link.
+    const order = await (await fetch(`${appUrl}/api/upsell/order?purchaseId=${purchaseId}`, { headers: { cookie: buyerCookie } })).json();
+    if (order.items?.[0]?.content?.id !== upsellId) throw new Error("upsell not in the order");
+    grantedMs.push(performance.now() - started);
+  }
+  const pctOf = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+  console.log(`\nOne-click upsells: ${ACCEPTS} accepts, one at a time, each on its own paid purchase (off-session charge through the Stripe stand-in)`);
+  console.log("measure                                          p50 ms   p99 ms");
+  console.log(`${"accept answered 'paid' (charged + fulfilled)".padEnd(48)} ${pctOf(acceptMs, 50).toFixed(1).padStart(6)}  ${pctOf(acceptMs, 99).toFixed(1).padStart(7)}`);
+  console.log(`${"accept -> order lists it with access".padEnd(48)} ${pctOf(grantedMs, 50).toFixed(1).padStart(6)}  ${pctOf(grantedMs, 99).toFixed(1).padStart(7)}`);
 }
-const pctOf = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
-console.log(`\nOne-click upsells: ${ACCEPTS} accepts, one at a time, each on its own paid purchase (off-session charge through the Stripe stand-in)`);
-console.log("measure                                          p50 ms   p99 ms");
-console.log(`${"accept answered 'paid' (charged + fulfilled)".padEnd(48)} ${pctOf(acceptMs, 50).toFixed(1).padStart(6)}  ${pctOf(acceptMs, 99).toFixed(1).padStart(7)}`);
-console.log(`${"accept -> order lists it with access".padEnd(48)} ${pctOf(grantedMs, 50).toFixed(1).padStart(6)}  ${pctOf(grantedMs, 99).toFixed(1).padStart(7)}`);
+
+// ---- The creator dashboard at 100 and at 100,000 sales ----
+if (runs("dashboard")) {
+  const SIZES = (process.env.BENCH_SALES ?? "100,100000").split(",").map(Number);
+  const SAMPLES = Number(process.env.BENCH_DASHBOARD_SAMPLES ?? 60);
+  const calls = [
+    "/api/auth/user",
+    "/api/earnings/stats",
+    "/api/content",
+    "/api/analytics/stats?days=30",
+    "/api/analytics/stats?days=90",
+    "/api/creator/sales?limit=50",
+    "/api/earnings/timeline?limit=50",
+    "/api/payout/next",
+    "/api/payout/history",
+  ];
+  const creators = [];
+  for (const sales of SIZES) {
+    const email = `bench-${sales}-${Date.now()}@example.com`;
+    const cookie = await signInViaOutbox(appUrl, email);
+    const me = await (await fetch(`${appUrl}/api/auth/user`, { headers: { cookie } })).json();
+    const t0 = performance.now();
+    const seeded = await fetch(`${appUrl}/dev/seed-sales`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userId: me.id, sales }) });
+    if (!seeded.ok) throw new Error(`seed ${sales}: ${seeded.status} ${await seeded.text()}`);
+    console.log(`\nSeeded a creator with ${sales.toLocaleString("en-US")} sales in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    // A page deep in the sales: the cursor of the oldest sale's neighbourhood.
+    const all = await (await fetch(`${appUrl}/api/creator/sales?limit=100`, { headers: { cookie } })).json();
+    creators.push({ sales, cookie, deepCursor: `${Date.now() - 700 * 86400000}.zzzz` , first: all.length });
+  }
+  calls.push("/api/creator/sales?limit=50&cursor={deep}");
+  const timings = {};
+  for (const c of creators) {
+    for (const path of calls) {
+      const url = path.replace("{deep}", c.deepCursor);
+      for (let i = 0; i < 5; i++) await get(url, { cookie: c.cookie });
+      const ms = [];
+      for (let i = 0; i < SAMPLES; i++) {
+        const r = await get(url, { cookie: c.cookie });
+        if (r.status !== 200) throw new Error(`${url} -> ${r.status}`);
+        ms.push(r.ms);
+      }
+      ms.sort((a, b) => a - b);
+      (timings[path] ??= {})[c.sales] = { p50: ms[Math.floor(ms.length / 2)], p99: ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))] };
+    }
+  }
+  const [small, large] = SIZES;
+  console.log(`\nDashboard calls, one at a time (${SAMPLES} samples each), creator with ${small.toLocaleString("en-US")} vs ${large.toLocaleString("en-US")} sales (goal: ${large.toLocaleString("en-US")} within 3x):`);
+  console.log(`${"call".padEnd(44)} ${"p50 @small".padStart(10)} ${"p99 @small".padStart(10)} ${"p50 @large".padStart(10)} ${"p99 @large".padStart(10)}  p50 ratio`);
+  for (const path of calls) {
+    const a = timings[path][small];
+    const b = timings[path][large];
+    console.log(`${path.padEnd(44)} ${a.p50.toFixed(1).padStart(10)} ${a.p99.toFixed(1).padStart(10)} ${b.p50.toFixed(1).padStart(10)} ${b.p99.toFixed(1).padStart(10)}  ${(b.p50 / a.p50).toFixed(2).padStart(8)}x`);
+  }
+}
 
 agent.destroy();
 await stack.stop();

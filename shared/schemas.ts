@@ -1,6 +1,8 @@
 // The API contract: request schemas validated by the Worker and reused by the SPA's forms.
 import { z } from "zod";
-import { FEEDBACK_PRIORITIES, FEEDBACK_TYPES } from "./constants";
+import { FEEDBACK_PRIORITIES, FEEDBACK_TYPES, PAYOUT_METHODS } from "./constants";
+
+type PayoutMethod = (typeof PAYOUT_METHODS)[number];
 
 const trimmed = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
 
@@ -51,3 +53,44 @@ export type CurrentUser = {
 
 /** How one can sign in here; `devOutbox` is true only on a local run, where emails land in /dev/mail. */
 export type AuthProviders = { email: true; google: boolean; github: boolean; devOutbox: boolean };
+
+// ---- creator money ----
+
+export const PAYOUT_SETUP_MESSAGES = {
+  required: "Please select a payout method and enter your email",
+  method: "Payout method must be one of paypal, wise, bank, zelle, venmo, cashapp",
+  email: "Please enter a valid email address",
+} as const;
+
+/** POST /api/payout/setup. The messages are the ones spec §5 and the settings form show. */
+export const payoutSetupSchema = z
+  .object({
+    payoutMethod: z.string().trim().optional(),
+    payoutEmail: z.string().trim().toLowerCase().max(254).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.payoutMethod || !v.payoutEmail) ctx.addIssue({ code: "custom", message: PAYOUT_SETUP_MESSAGES.required, path: [] });
+    else if (!(PAYOUT_METHODS as readonly string[]).includes(v.payoutMethod)) ctx.addIssue({ code: "custom", message: PAYOUT_SETUP_MESSAGES.method, path: [] });
+    else if (!z.email().safeParse(v.payoutEmail).success) ctx.addIssue({ code: "custom", message: PAYOUT_SETUP_MESSAGES.email, path: [] });
+  })
+  .transform((v) => ({ payoutMethod: v.payoutMethod as PayoutMethod, payoutEmail: v.payoutEmail as string }));
+export type PayoutSetupInput = z.input<typeof payoutSetupSchema>;
+
+/** Newest-first pages: the cursor is `${paid-at ms}.${id}` of the last row of the previous page. */
+export const pageQuerySchema = z.object({
+  cursor: z
+    .string()
+    .regex(/^\d{1,15}\.[A-Za-z0-9_-]{1,40}$/, "cursor is malformed")
+    .optional(),
+  limit: z.coerce.number().int().min(1, "limit must be 1 to 100").max(100, "limit must be 1 to 100").default(50),
+});
+export const pageCursor = (createdAt: string | null, id: string) => `${createdAt ? Date.parse(createdAt) : 0}.${id}`;
+
+export const ANALYTICS_RANGES = [7, 30, 90] as const;
+export const analyticsQuerySchema = z.object({
+  days: z.coerce
+    .number()
+    .refine((d) => (ANALYTICS_RANGES as readonly number[]).includes(d), "days must be 7, 30 or 90")
+    .default(30),
+  contentId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "contentId is malformed").optional(),
+});

@@ -5,6 +5,13 @@ export type EarningsStats = {
   pendingPayouts: number;
   contentCount: number;
   totalUnlocks: number;
+  /** Sales still inside the hold (shared/constants SALE_HOLD_DAYS). */
+  onHold: number;
+  paidOut: number;
+  /** Reversals beyond what was available, to be paid off by future sales. */
+  carriedNegative: number;
+  /** When the oldest sale on hold becomes available. */
+  nextReleaseAt: string | null;
 };
 
 export type Sale = {
@@ -22,4 +29,47 @@ export type AdminPayoutSummary = {
   totalPayouts: number;
   creatorCount: number;
   pendingPayouts: number;
+};
+
+/** A sale's creator share and where that money stands (the money timeline on /settings). */
+export type MoneyState =
+  | { kind: "on_hold"; until: string }
+  | { kind: "available" }
+  | { kind: "in_payout"; payoutId: string; month: string }
+  | { kind: "paid"; payoutId: string; paidAt: string }
+  | { kind: "reversed"; reason: "refund" | "dispute" };
+
+export type TimelineItem = {
+  purchaseId: string;
+  productName: string;
+  amount: number;
+  creatorShare: number;
+  createdAt: string | null;
+  state: MoneyState;
+};
+export type TimelinePage = { items: TimelineItem[]; nextCursor: string | null };
+
+/** The next payout: its date and amount, or why there is none. */
+export type NextPayout = { date: string; amount: number; reason: null | "not_set_up" | "below_minimum" | "on_hold" };
+
+export type PayoutHistoryItem = {
+  id: string;
+  amount: number;
+  payoutMethod: string;
+  payoutEmail: string | null;
+  notes: string | null;
+  createdAt: string;
+  status: "pending" | "processing" | "paid" | "failed";
+  paidAt: string | null;
+};
+
+/** GET /api/analytics/stats?days=7|30|90[&contentId=]: one creator's funnel, by day and by item. */
+export type AnalyticsDay = { date: string; views: number; checkouts: number; sales: number; revenue: number };
+export type AnalyticsItem = { contentId: string; title: string; views: number; checkouts: number; sales: number; conversion: number; revenue: number };
+export type AnalyticsStats = {
+  days: number;
+  from: string;
+  totals: { views: number; checkouts: number; sales: number; conversion: number; revenue: number };
+  byDay: AnalyticsDay[];
+  items: AnalyticsItem[];
 };

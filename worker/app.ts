@@ -8,15 +8,19 @@ import { createDb } from "./db/client";
 import { ApiError } from "./lib/errors";
 import type { AppEnv } from "./lib/context";
 import { adminRoutes } from "./routes/admin";
+import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
+import { connectRoutes } from "./routes/connect";
 import { contentRoutes } from "./routes/content";
 import { creatorRoutes } from "./routes/creator";
 import { devRoutes } from "./routes/dev";
+import { devSeedRoutes } from "./routes/dev-seed";
 import { feedbackRoutes } from "./routes/feedback";
 import { funnelRoutes } from "./routes/funnels";
 import { paymentRoutes } from "./routes/payments";
 import { paywallPageRoutes } from "./routes/paywall-page";
 import { stripeWebhookRoutes } from "./routes/stripe-webhook";
+import { subscriptionRoutes } from "./routes/subscription";
 import { uploadRoutes } from "./routes/uploads";
 import { upsellRoutes } from "./routes/upsells";
 import { readSession, SESSION_COOKIE } from "./services/sessions";
@@ -40,7 +44,10 @@ const api = new Hono<AppEnv>()
   .route("/", feedbackRoutes)
   .route("/", adminRoutes)
   .route("/", funnelRoutes)
-  .route("/", upsellRoutes);
+  .route("/", upsellRoutes)
+  .route("/", connectRoutes)
+  .route("/", subscriptionRoutes)
+  .route("/", analyticsRoutes);
 
 export const app = new Hono<AppEnv>()
   .use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", crossOriginOpenerPolicy: "same-origin" }))
@@ -55,6 +62,7 @@ export const app = new Hono<AppEnv>()
   })
   .route("/api", api)
   .route("/dev", devRoutes)
+  .route("/dev", devSeedRoutes)
   .route("/", paywallPageRoutes);
 
 app.notFound((c) => c.json({ message: "Not found" }, 404));

@@ -6,6 +6,8 @@ import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { catalogRoutes } from "./catalog.mjs";
+import { billingRoutes } from "./billing.mjs";
+import { connectRoutes } from "./connect.mjs";
 import { parseForm } from "./form.mjs";
 
 const API_VERSION = "2026-10-28.clover";
@@ -21,6 +23,9 @@ export class StripeError extends Error {
     this.body = { error: { type, message, ...extra } };
   }
 }
+// A handler may answer with a page or a redirect instead of a JSON object (hosted pages).
+const RAW = Symbol("raw");
+const raw = (status, headers, body = "") => ({ [RAW]: { status, headers, body } });
 const missing = (kind, id) => new StripeError(404, "invalid_request_error", `No such ${kind}: '${id}'`, { code: "resource_missing", param: "id" });
 const badParam = (param, message) => new StripeError(400, "invalid_request_error", message, { param });
 
@@ -32,7 +37,8 @@ const CARDS = {
   "4000000000000002": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." },
   "4000000000009995": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "insufficient_funds", message: "Your card has insufficient funds." },
   "4000002500003155": { brand: "visa", outcome: "authenticate" },
-  // Attaches to a Customer fine; every charge to it is declined (Stripe's "charge customer fail" card).
+  // Attaches to a Customer fine; every charge to it is declined (Stripe's "charge customer fail" card,
+  // used for failed upsell charges and failed renewals).
   "4000000000000341": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." },
 };
 // What Stripe answers when an off-session charge needs the cardholder (the 3155 card, off-session).
@@ -66,6 +72,12 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     disputes: new Map(),
     products: new Map(),
     prices: new Map(),
+    accounts: new Map(),
+    account_links: new Map(),
+    transfers: new Map(),
+    subscriptions: new Map(),
+    invoices: new Map(),
+    test_clocks: new Map(),
     events: [],
     idempotency: new Map(),
   };
@@ -133,7 +145,8 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   };
 
   function createCustomer(p) {
-    const c = { id: rid("cus", 14), object: "customer", created: now(), email: p.email ?? null, name: p.name ?? null, metadata: metadata(p.metadata), livemode: false, invoice_settings: { default_payment_method: null } };
+    if (p.test_clock) get("test_clocks", p.test_clock);
+    const c = { id: rid("cus", 14), object: "customer", created: now(), email: p.email ?? null, name: p.name ?? null, metadata: metadata(p.metadata), livemode: false, invoice_settings: { default_payment_method: null }, test_clock: p.test_clock ?? null };
     db.customers.set(c.id, c);
     return c;
   }
@@ -430,8 +443,10 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   ];
 
   // Resource families kept in modules of their own get the same helpers the routes above use.
-  const kit = { db, emit, get, metadata, int, rid, now, list, StripeError, missing, badParam, on: (fn) => listeners.push(fn) };
+  const kit = { db, emit, get, metadata, int, rid, now, list, StripeError, missing, badParam, on: (fn) => listeners.push(fn), raw, CARDS, TEST_PAYMENT_METHODS };
   routes.push(...catalogRoutes(kit));
+  routes.push(...connectRoutes(kit));
+  routes.push(...billingRoutes(kit));
 
   function savedCards(customer, p, url) {
     const cards = [...db.payment_methods.values()].filter((pm) => pm.customer === customer && (!p.type || pm.type === p.type)).reverse();
@@ -459,7 +474,8 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     const params = req.method === "GET" ? parseForm(url.searchParams.toString()) : parseForm(body);
     const route = routes.find(([method, pattern]) => method === req.method && pattern.test(url.pathname));
     if (!route) throw new StripeError(404, "invalid_request_error", `Unrecognized request URL (${req.method}: ${url.pathname}).`);
-    const ctx = { ...authenticate(req), base };
+    // "public" routes are the pages a browser opens (hosted onboarding and the like): no API key.
+    const ctx = route[2] === "public" ? { auth: "public", key: "", base } : { ...authenticate(req), base };
     if (route[2] === "secret" && ctx.auth !== "secret") throw new StripeError(401, "invalid_request_error", "This API call cannot be made with a publishable API key. Please use a secret API key.");
     const idemKey = req.method === "POST" ? req.headers["idempotency-key"] : undefined;
     const scope = idemKey && `${ctx.key}:${idemKey}`;
@@ -474,6 +490,10 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     let result;
     try {
       result = route[3](params, url.pathname.match(route[1]), ctx);
+      if (result?.[RAW]) {
+        if (req.method === "POST") save();
+        return result[RAW];
+      }
       result = result?._number ? publicPm(result) : result;
     } catch (err) {
       if (!(err instanceof StripeError)) throw err;
@@ -501,6 +521,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     try {
       const out = await handle(req, body, base);
       log(`${req.method} ${req.url} -> ${out.status}${out.replayed ? " (replayed)" : ""}`);
+      if (out.headers) return res.writeHead(out.status, out.headers).end(out.body);
       res.writeHead(out.status, { ...cors, "content-type": "application/json", "request-id": requestId, "stripe-version": API_VERSION, ...(out.replayed ? { "idempotent-replayed": "true" } : {}) }).end(out.body);
     } catch (err) {
       const e = err instanceof StripeError ? err : new StripeError(500, "api_error", `Stand-in error: ${err.message}`);

@@ -6,6 +6,11 @@ export const queryKeys = {
   adminPayoutSummary: ["/api/admin/payout-summary"] as const,
   earningsStats: ["/api/earnings/stats"] as const,
   creatorSales: ["/api/creator/sales"] as const,
+  moneyTimeline: ["/api/earnings/timeline"] as const,
+  nextPayout: ["/api/payout/next"] as const,
+  payoutHistory: ["/api/payout/history"] as const,
+  connectStatus: ["/api/connect/account-status"] as const,
+  subscription: ["/api/subscription"] as const,
   contentList: ["/api/content"] as const,
   contentDetail: (id: string) => ["/api/content", id] as const,
 };

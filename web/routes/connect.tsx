@@ -1,14 +1,18 @@
 import { createFileRoute, Navigate } from "@tanstack/react-router";
 import { PageSpinner } from "@/components/spinner";
-import { UpcomingPage } from "@/features/placeholder/upcoming-page";
+import { ConnectPage } from "@/features/payouts/connect-page";
 import { useAuth } from "@/lib/auth";
 
 function ConnectRoute() {
   const { user, isLoading } = useAuth();
+  const { refresh, connected } = Route.useSearch();
   if (isLoading) return <PageSpinner />;
   // Spec §2: /connect sends a signed-out visitor to /.
   if (!user) return <Navigate to="/" replace />;
-  return <UpcomingPage title="Connect a bank account" description="Bank payouts through Stripe Connect arrive with the payouts release." />;
+  return <ConnectPage refresh={refresh} connected={connected} />;
 }
 
-export const Route = createFileRoute("/connect")({ component: ConnectRoute });
+export const Route = createFileRoute("/connect")({
+  validateSearch: (search: Record<string, unknown>) => ({ refresh: search.refresh === "true" || search.refresh === true, connected: search.connected === "true" || search.connected === true }),
+  component: ConnectRoute,
+});

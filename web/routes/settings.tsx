@@ -1,11 +1,7 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { UpcomingPage } from "@/features/placeholder/upcoming-page";
+import { SettingsPage } from "@/features/payouts/settings-page";
 import { RequireAuth } from "@/features/shell/guard-screens";
 
 export const Route = createFileRoute("/settings")({
-  component: () => (
-    <RequireAuth>
-      {() => <UpcomingPage title="Payout settings" description="Payout setup, your earnings overview and payout history arrive with the payouts release." />}
-    </RequireAuth>
-  ),
+  component: () => <RequireAuth>{(user) => <SettingsPage user={user} />}</RequireAuth>,
 });

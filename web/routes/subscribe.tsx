@@ -1,7 +1,7 @@
 import { createFileRoute } from "@tanstack/react-router";
 import { useEffect } from "react";
 import { PageSpinner } from "@/components/spinner";
-import { UpcomingPage } from "@/features/placeholder/upcoming-page";
+import { SubscribePage } from "@/features/subscription/subscribe-page";
 import { goToLogin, useAuth } from "@/lib/auth";
 
 function SubscribeRoute() {
@@ -11,7 +11,7 @@ function SubscribeRoute() {
     if (!isLoading && !user) goToLogin();
   }, [isLoading, user]);
   if (!user) return <PageSpinner />;
-  return <UpcomingPage title="ApeWall Pro" description="Pro subscriptions ($99/month, zero commission) arrive with the subscriptions release." />;
+  return <SubscribePage />;
 }
 
 export const Route = createFileRoute("/subscribe")({ component: SubscribeRoute });

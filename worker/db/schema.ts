@@ -157,6 +157,10 @@ export const purchases = sqliteTable(
   },
   (t) => [
     index("purchases_creator_created").on(t.creatorId, t.createdAt),
+    // The sales tab and the money timeline page newest-first by paid_at (cursor: paid_at, id).
+    index("purchases_creator_paid").on(t.creatorId, t.paidAt, t.id),
+    // Counting a creator's paid sales (total unlocks) reads this index only.
+    index("purchases_creator_status").on(t.creatorId, t.status),
     index("purchases_content").on(t.contentId),
     index("purchases_buyer_key").on(t.buyerKeyHash, t.contentId),
     // "Lost your access?" finds a buyer's purchases by email.
@@ -182,7 +186,13 @@ export const ledgerEntries = sqliteTable(
     payoutId: text("payout_id"),
     createdAt: createdAt(),
   },
-  (t) => [index("ledger_user").on(t.userId, t.account), index("ledger_purchase").on(t.purchaseId)],
+  (t) => [
+    // Covering index for every per-creator figure (worker/services/balances.ts): sums by kind and
+    // the recent-sales range that is still on hold read the index only, never the table.
+    index("ledger_user_kind_created").on(t.userId, t.account, t.kind, t.createdAt, t.amountCents),
+    index("ledger_purchase").on(t.purchaseId),
+    index("ledger_payout").on(t.payoutId),
+  ],
 );
 
 // One payment-provider Customer per paying browser (its aw_buyer key), so a card saved at checkout
@@ -201,6 +211,10 @@ export const payoutSettings = sqliteTable("payout_settings", {
   email: text("email"),
   stripeAccountId: text("stripe_account_id").unique(),
   connectDetailsSubmitted: integer("connect_details_submitted", { mode: "boolean" })
+    .notNull()
+    .default(false),
+  // Stripe's word (account.updated, or the account re-read): the account can receive transfers.
+  connectPayoutsEnabled: integer("connect_payouts_enabled", { mode: "boolean" })
     .notNull()
     .default(false),
   updatedAt: createdAt(),
@@ -326,6 +340,23 @@ export const subscriptions = sqliteTable(
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
   },
   (t) => [index("subscriptions_user").on(t.userId)],
+);
+
+// Paid Pro periods, one per paid subscription invoice (Stripe's word: invoice.paid, re-read). A
+// sale is booked at 0% fee when its payment falls inside one of its creator's paid periods; a
+// subscription that ends early cuts its periods at the end.
+export const proPeriods = sqliteTable(
+  "pro_periods",
+  {
+    invoiceId: text("invoice_id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    subscriptionId: text("subscription_id").notNull(),
+    startsAt: integer("starts_at", { mode: "timestamp_ms" }).notNull(),
+    endsAt: integer("ends_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("pro_periods_user").on(t.userId, t.startsAt), index("pro_periods_subscription").on(t.subscriptionId)],
 );
 
 // Every email the app sends, keyed so that a redelivered queue message sends nothing twice.

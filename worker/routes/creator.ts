@@ -1,8 +1,18 @@
-// The signed-in creator's money: earnings stats and sales. Every query is scoped to c.var.userId.
+// The signed-in creator's money: earnings stats, sales, the money timeline, the next payout, payout
+// history and payout setup. Every query is scoped to c.var.userId.
 import { Hono } from "hono";
+import { pageQuerySchema, payoutSetupSchema } from "../../shared/schemas";
 import { requireUser, type AppEnv } from "../lib/context";
-import { creatorSales, earningsStats } from "../services/earnings";
+import { validate } from "../lib/validate";
+import { creatorSales, earningsStats, moneyTimeline, nextPayout, payoutHistory, setupPayout } from "../services/earnings";
 
 export const creatorRoutes = new Hono<AppEnv>()
   .get("/earnings/stats", requireUser, async (c) => c.json(await earningsStats(c.var.db, c.var.userId)))
-  .get("/creator/sales", requireUser, async (c) => c.json(await creatorSales(c.var.db, c.var.userId)));
+  .get("/earnings/timeline", requireUser, validate("query", pageQuerySchema), async (c) => c.json(await moneyTimeline(c.var.db, c.var.userId, c.req.valid("query"))))
+  .get("/creator/sales", requireUser, validate("query", pageQuerySchema), async (c) => c.json(await creatorSales(c.var.db, c.var.userId, c.req.valid("query"))))
+  .get("/payout/next", requireUser, async (c) => c.json(await nextPayout(c.var.db, c.var.userId)))
+  .get("/payout/history", requireUser, async (c) => c.json(await payoutHistory(c.var.db, c.var.userId)))
+  .post("/payout/setup", requireUser, validate("json", payoutSetupSchema), async (c) => {
+    await setupPayout(c.var.db, c.var.userId, c.req.valid("json"));
+    return c.json({ success: true });
+  });

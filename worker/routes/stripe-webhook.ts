@@ -5,8 +5,10 @@ import { Hono } from "hono";
 import { webhookEvents } from "../db/schema";
 import type { AppEnv } from "../lib/context";
 import { ApiError } from "../lib/errors";
+import { handleAccountUpdated } from "../services/connect";
 import { fulfil, handleDispute, handleDisputeClosed, handleRefund, type PurchaseDeps } from "../services/purchases";
 import { isUnknownObject, verifyWebhook } from "../services/stripe";
+import { handleSubscriptionInvoice, syncSubscription } from "../services/subscriptions";
 import { purchaseDeps } from "./payments";
 
 export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", async (c) => {
@@ -48,6 +50,18 @@ async function handleEvent(deps: PurchaseDeps, type: string, objectId: string): 
       break;
     case "charge.dispute.closed":
       await handleDisputeClosed(deps, object.id);
+      break;
+    case "account.updated":
+      await handleAccountUpdated({ db: deps.db, stripe: deps.stripe }, object.id);
+      break;
+    case "customer.subscription.created":
+    case "customer.subscription.updated":
+    case "customer.subscription.deleted":
+      await syncSubscription({ db: deps.db, stripe: deps.stripe }, object.id);
+      break;
+    case "invoice.paid":
+    case "invoice.payment_failed":
+      await handleSubscriptionInvoice({ db: deps.db, stripe: deps.stripe }, object.id);
       break;
     default:
       // Other events are acknowledged and ignored.

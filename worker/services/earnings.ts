@@ -1,53 +1,59 @@
-// A creator's money as the dashboard shows it, computed from the append-only ledger.
-import { and, count, desc, eq, inArray, isNull, sum } from "drizzle-orm";
+// A creator's money as the dashboard and /settings show it: stats, sales, the money timeline, the
+// next payout and payout history. Every figure comes from worker/services/balances.ts (the ledger);
+// every query is scoped to the creator's own id.
+import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
+import { MIN_PAYOUT_CENTS } from "../../shared/constants";
+import type { MoneyState, NextPayout, PayoutHistoryItem, Sale, TimelinePage } from "../../shared/types";
 import type { Db } from "../db/client";
-import { content, ledgerEntries, payouts, purchases } from "../db/schema";
+import { content, payoutSettings, payouts, purchases } from "../db/schema";
+import { creatorBalance, SALE_HOLD_MS } from "./balances";
 
 const dollars = (cents: unknown) => Number(cents ?? 0) / 100;
 
-export async function earningsStats(db: Db, userId: string) {
-  const [balance, earned, pending, items, unlocks] = await db.batch([
-    db
-      .select({ cents: sum(ledgerEntries.amountCents) })
-      .from(ledgerEntries)
-      .where(and(eq(ledgerEntries.userId, userId), eq(ledgerEntries.account, "creator"))),
-    // Earnings are sales net of refunds and disputes; payouts move money, they don't change earnings.
-    db
-      .select({ cents: sum(ledgerEntries.amountCents) })
-      .from(ledgerEntries)
-      .where(
-        and(
-          eq(ledgerEntries.userId, userId),
-          eq(ledgerEntries.account, "creator"),
-          inArray(ledgerEntries.kind, ["sale", "refund", "dispute"]),
-        ),
-      ),
-    db
-      .select({ cents: sum(payouts.amountCents) })
-      .from(payouts)
-      .where(and(eq(payouts.userId, userId), inArray(payouts.status, ["pending", "processing"]))),
-    db
-      .select({ n: count() })
-      .from(content)
-      .where(and(eq(content.userId, userId), isNull(content.deletedAt), eq(content.isUpsell, false))),
-    db
-      .select({ n: count() })
-      .from(purchases)
-      .where(and(eq(purchases.creatorId, userId), eq(purchases.status, "paid"))),
+export async function earningsStats(db: Db, userId: string, now = Date.now()) {
+  const [balance, [items, unlocks]] = await Promise.all([
+    creatorBalance(db, userId, now),
+    db.batch([
+      db
+        .select({ n: count() })
+        .from(content)
+        .where(and(eq(content.userId, userId), isNull(content.deletedAt), eq(content.isUpsell, false))),
+      db
+        .select({ n: count() })
+        .from(purchases)
+        .where(and(eq(purchases.creatorId, userId), eq(purchases.status, "paid"))),
+    ]),
   ]);
   return {
-    availableBalance: dollars(balance[0]?.cents),
-    totalEarnings: dollars(earned[0]?.cents),
-    pendingPayouts: dollars(pending[0]?.cents),
+    availableBalance: dollars(balance.availableCents),
+    totalEarnings: dollars(balance.totalEarningsCents),
+    pendingPayouts: dollars(balance.pendingPayoutCents),
     contentCount: items[0]?.n ?? 0,
     totalUnlocks: unlocks[0]?.n ?? 0,
+    onHold: dollars(balance.onHoldCents),
+    paidOut: dollars(balance.paidOutCents),
+    carriedNegative: dollars(balance.carriedNegativeCents),
+    nextReleaseAt: balance.nextReleaseAt?.toISOString() ?? null,
   };
 }
 
 const SALE_STATUS = { paid: "completed", refunded: "refunded", disputed: "disputed" } as const;
+type Page = { cursor?: string; limit: number };
 
-/** The creator's sales, newest first. Checkouts that never paid are not sales and are left out. */
-export async function creatorSales(db: Db, userId: string, limit = 500) {
+/** Rows after the cursor `${paidAtMs}.${id}`, newest first (index purchases_creator_paid). */
+function afterCursor(cursor: string | undefined) {
+  if (!cursor) return sql`1`;
+  const dot = cursor.indexOf(".");
+  const at = Number(cursor.slice(0, dot));
+  const id = cursor.slice(dot + 1);
+  return sql`(${purchases.paidAt} < ${at} or (${purchases.paidAt} = ${at} and ${purchases.id} < ${id}))`;
+}
+
+const soldBy = (userId: string) =>
+  and(eq(purchases.creatorId, userId), sql`${purchases.status} in ('paid', 'refunded', 'disputed')`, sql`${purchases.paidAt} is not null`);
+
+/** The creator's sales, newest first, one page. Checkouts that never paid are not sales. */
+export async function creatorSales(db: Db, userId: string, page: Page): Promise<Sale[]> {
   const rows = await db
     .select({
       id: purchases.id,
@@ -59,9 +65,9 @@ export async function creatorSales(db: Db, userId: string, limit = 500) {
     })
     .from(purchases)
     .innerJoin(content, eq(content.id, purchases.contentId))
-    .where(and(eq(purchases.creatorId, userId), inArray(purchases.status, ["paid", "refunded", "disputed"])))
-    .orderBy(desc(purchases.paidAt))
-    .limit(limit);
+    .where(and(soldBy(userId), afterCursor(page.cursor)))
+    .orderBy(desc(purchases.paidAt), desc(purchases.id))
+    .limit(page.limit);
   return rows.map((r) => ({
     id: r.id,
     buyerEmail: r.buyerEmail,
@@ -70,4 +76,104 @@ export async function creatorSales(db: Db, userId: string, limit = 500) {
     createdAt: r.createdAt?.toISOString() ?? null,
     status: SALE_STATUS[r.status as keyof typeof SALE_STATUS] ?? r.status,
   }));
+}
+
+type PayoutRow = typeof payouts.$inferSelect;
+const monthName = (d: Date) => d.toLocaleString("en-US", { month: "long", timeZone: "UTC" });
+
+/**
+ * Where a sale's share stands. A payout takes everything available when it is prepared, so a sale
+ * belongs to the first payout prepared after its hold ended (a failed payout gives its money back,
+ * so the next one takes it).
+ */
+function stateOf(sale: { bookedAt: number; netCents: number; reversalKind: string | null }, payoutsOldestFirst: PayoutRow[], now: number): MoneyState {
+  if (sale.netCents <= 0 && sale.reversalKind) return { kind: "reversed", reason: sale.reversalKind === "dispute" ? "dispute" : "refund" };
+  const releaseAt = sale.bookedAt + SALE_HOLD_MS;
+  if (releaseAt > now) return { kind: "on_hold", until: new Date(releaseAt).toISOString() };
+  const payout = payoutsOldestFirst.find((p) => p.status !== "failed" && p.createdAt.getTime() >= releaseAt);
+  if (!payout) return { kind: "available" };
+  if (payout.status === "paid") return { kind: "paid", payoutId: payout.id, paidAt: (payout.processedAt ?? payout.createdAt).toISOString() };
+  return { kind: "in_payout", payoutId: payout.id, month: monthName(payout.createdAt) };
+}
+
+/** Each sale with the creator's share and its state, newest first, one page. */
+export async function moneyTimeline(db: Db, userId: string, page: Page, now = Date.now()): Promise<TimelinePage> {
+  const [rows, userPayouts] = await db.batch([
+    db
+      .select({
+        id: purchases.id,
+        productName: content.title,
+        amountCents: purchases.amountCents,
+        paidAt: purchases.paidAt,
+        // The sale's own ledger row starts the hold; its creator rows net of reversals are the share.
+        bookedAt: sql<number | null>`(select min(created_at) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'sale')`,
+        shareCents: sql<number | null>`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'sale')`,
+        netCents: sql<number | null>`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator')`,
+        reversalKind: sql<string | null>`(select kind from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind in ('refund', 'dispute') and amount_cents < 0 order by id desc limit 1)`,
+      })
+      .from(purchases)
+      .innerJoin(content, eq(content.id, purchases.contentId))
+      .where(and(soldBy(userId), afterCursor(page.cursor)))
+      .orderBy(desc(purchases.paidAt), desc(purchases.id))
+      .limit(page.limit + 1),
+    db.select().from(payouts).where(eq(payouts.userId, userId)).orderBy(payouts.createdAt),
+  ]);
+  const items = rows.slice(0, page.limit).map((r) => {
+    const bookedAt = Number(r.bookedAt ?? r.paidAt?.getTime() ?? now);
+    const netCents = Number(r.netCents ?? 0);
+    return {
+      purchaseId: r.id,
+      productName: r.productName,
+      amount: r.amountCents / 100,
+      creatorShare: dollars(r.shareCents),
+      createdAt: r.paidAt?.toISOString() ?? null,
+      state: stateOf({ bookedAt, netCents, reversalKind: r.reversalKind }, userPayouts, now),
+    };
+  });
+  const last = items[items.length - 1];
+  return { items, nextCursor: rows.length > page.limit && last ? `${last.createdAt ? Date.parse(last.createdAt) : 0}.${last.purchaseId}` : null };
+}
+
+/** The 1st of the month after `now` (UTC), when the next payout is prepared. */
+export function nextPayoutDate(now: number): Date {
+  const d = new Date(now);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+}
+
+/** The next payout's date and the amount it would take if nothing else happened; or why there is none. */
+export async function nextPayout(db: Db, userId: string, now = Date.now()): Promise<NextPayout> {
+  const date = nextPayoutDate(now);
+  const [atDate, settings] = await Promise.all([
+    creatorBalance(db, userId, date),
+    db.select().from(payoutSettings).where(eq(payoutSettings.userId, userId)).get(),
+  ]);
+  const setUp = !!(settings?.method && settings.email) || !!settings?.connectDetailsSubmitted;
+  const amountCents = atDate.availableCents;
+  let reason: NextPayout["reason"] = null;
+  if (!setUp) reason = "not_set_up";
+  else if (amountCents < MIN_PAYOUT_CENTS) reason = amountCents + atDate.onHoldCents >= MIN_PAYOUT_CENTS ? "on_hold" : "below_minimum";
+  return { date: date.toISOString(), amount: dollars(amountCents), reason };
+}
+
+export async function payoutHistory(db: Db, userId: string): Promise<PayoutHistoryItem[]> {
+  const rows = await db.select().from(payouts).where(eq(payouts.userId, userId)).orderBy(desc(payouts.createdAt)).limit(120);
+  return rows.map((p) => ({
+    id: p.id,
+    amount: p.amountCents / 100,
+    payoutMethod: p.method,
+    payoutEmail: p.email,
+    notes: p.notes,
+    createdAt: p.createdAt.toISOString(),
+    status: p.status,
+    paidAt: p.status === "paid" && p.processedAt ? p.processedAt.toISOString() : null,
+  }));
+}
+
+/** Saves where manual payouts go. A connected bank account (Stripe Connect) is kept as it is. */
+export async function setupPayout(db: Db, userId: string, input: { payoutMethod: string; payoutEmail: string }) {
+  const method = input.payoutMethod as (typeof payoutSettings.$inferInsert)["method"];
+  await db
+    .insert(payoutSettings)
+    .values({ userId, method, email: input.payoutEmail })
+    .onConflictDoUpdate({ target: payoutSettings.userId, set: { method, email: input.payoutEmail, updatedAt: new Date() } });
 }

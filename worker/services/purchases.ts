@@ -14,6 +14,7 @@ import { newId, sha256Hex } from "../lib/ids";
 import { liveFunnelFor } from "./funnels";
 import { insertLedgerRow, reverseSale, saleRows, type LedgerRow } from "./ledger";
 import type { EmailJob, RecoveredPurchase } from "./mail/templates";
+import { planAt } from "./subscriptions";
 
 export type PurchaseDeps = {
   db: Db;
@@ -158,14 +159,16 @@ export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent, {
   }
   if (PAID_LIKE.includes(purchase.status)) return "already";
 
-  const creator = await deps.db.select({ plan: users.plan }).from(users).where(eq(users.id, purchase.creatorId)).get();
+  // The fee follows the creator's plan when the buyer paid (a paid Pro period covering the
+  // payment), not when the event happens to be handled.
+  const plan = await planAt(deps.db, purchase.creatorId, new Date(intent.created * 1000));
   const email = purchase.buyerEmail ?? (await emailOf(deps, intent));
   const now = Date.now();
   const results = await deps.d1.batch([
     deps.d1
       .prepare("update purchases set status = 'paid', paid_at = ?, buyer_email = coalesce(buyer_email, ?) where id = ? and status = 'pending' returning id")
       .bind(now, email, purchase.id),
-    ...saleRows(purchase, creator?.plan ?? "free").map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE)),
+    ...saleRows(purchase, plan).map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE)),
   ]);
   if ((results[0].results?.length ?? 0) === 0) return "already";
 

@@ -112,7 +112,8 @@ describe("webhooks", () => {
       ["platform", "platform_fee", 200],
     ]);
     const stats = await (await call("/api/earnings/stats", { cookie: await signIn("twenty@example.com") })).json();
-    expect(stats).toMatchObject({ availableBalance: 8, totalEarnings: 8, totalUnlocks: 1 });
+    // A fresh sale is held (SALE_HOLD_DAYS) before it is available.
+    expect(stats).toMatchObject({ availableBalance: 0, onHold: 8, totalEarnings: 8, totalUnlocks: 1 });
     await waitForMail("twenty-buyer@example.com");
     // Give any duplicate a chance to arrive before counting.
     await new Promise((r) => setTimeout(r, 1500));
@@ -122,7 +123,10 @@ describe("webhooks", () => {
 
   it("a Pro creator keeps 100%", async () => {
     const { item, creatorId } = await creatorWithItem("pro@example.com");
-    await env.DB.prepare("update users set plan = 'pro' where id = ?").bind(creatorId).run();
+    // A paid Pro period covering now (what invoice.paid records; see subscriptions.test.ts).
+    await env.DB.prepare("insert into pro_periods (invoice_id, user_id, subscription_id, starts_at, ends_at) values (?, ?, 'sub_test', ?, ?)")
+      .bind(`in_${creatorId}`, creatorId, Date.now() - 60_000, Date.now() + 30 * 86_400_000)
+      .run();
     const { paymentIntent } = await checkout(item.id);
     await deliver(await eventFor("payment_intent.succeeded", paymentIntent));
     const ledger = await ledgerOf((await purchaseOf(paymentIntent))!.id);

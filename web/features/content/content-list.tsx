@@ -13,6 +13,7 @@ import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { queryKeys } from "@/lib/query-keys";
+import { useAnalytics } from "@/features/analytics/queries";
 import { ContentRow } from "./content-row";
 import { DeleteContentDialog } from "./delete-content-dialog";
 
@@ -36,6 +37,9 @@ const COMPARE: Record<Sort, (a: CreatorContent, b: CreatorContent) => number> = 
 
 export function ContentList() {
   const { data, isLoading, error, refetch } = useQuery<CreatorContent[]>({ queryKey: queryKeys.contentList });
+  // Each row's funnel over the last 30 days (the same call as the analytics panel's default range).
+  const analytics = useAnalytics(30);
+  const funnels = new Map((analytics.data?.items ?? []).map((i) => [i.contentId, i]));
   useUnauthorizedRedirect(error);
   const [search, setSearch] = useState("");
   const [showFilters, setShowFilters] = useState(false);
@@ -147,7 +151,7 @@ export function ContentList() {
         <Card className="py-0">
           <ul className="divide-y">
             {visible.map((item) => (
-              <ContentRow key={item.id} item={item} onDelete={() => setToDelete(item)} />
+              <ContentRow key={item.id} item={item} onDelete={() => setToDelete(item)} funnel={funnels.get(item.id)} />
             ))}
           </ul>
         </Card>

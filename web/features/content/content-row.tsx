@@ -1,9 +1,11 @@
 import { Link } from "@tanstack/react-router";
 import { Copy, ExternalLink, FileText, GitBranch, Link2, PlayCircle, Trash2, Type } from "lucide-react";
 import type { CreatorContent } from "@shared/content";
+import type { AnalyticsItem } from "@shared/types";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+import { LinkFunnel } from "@/features/analytics/link-funnel";
 import { toast } from "@/hooks/use-toast";
 import { formatUsd } from "@/lib/utils";
 
@@ -21,7 +23,7 @@ function IconAction({ label, children }: { label: string; children: React.ReactN
   );
 }
 
-export function ContentRow({ item, onDelete }: { item: CreatorContent; onDelete: () => void }) {
+export function ContentRow({ item, onDelete, funnel }: { item: CreatorContent; onDelete: () => void; funnel?: AnalyticsItem }) {
   const Icon = ACCESS_ICON[item.accessType];
   const copy = async () => {
     try {
@@ -49,6 +51,7 @@ export function ContentRow({ item, onDelete }: { item: CreatorContent; onDelete:
             {item.fileSize !== null && <span data-testid="content-size">{sizeInMb(item.fileSize)}</span>}
             <span>· {new Date(item.createdAt).toLocaleDateString()}</span>
           </div>
+          {funnel && <LinkFunnel stats={funnel} />}
         </div>
       </div>
       <div className="grid grid-cols-3 gap-4 text-sm sm:w-72">

@@ -4,16 +4,20 @@ import { useEffect, useState } from "react";
 import type { CurrentUser } from "@shared/schemas";
 import { Button } from "@/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { AnalyticsPanel } from "@/features/analytics/analytics-panel";
 import { CreatorTopBar } from "@/features/shell/creator-top-bar";
 import { ContentList } from "@/features/content/content-list";
 import { peekPendingUpload } from "@/lib/pending-upload";
 import { PayoutBanner } from "./payout-banner";
 import { SalesTable } from "./sales-table";
 import { StatCards } from "./stat-cards";
+import { useSubscriptionReturn } from "./use-subscription-return";
 
 export function DashboardPage({ user }: { user: CurrentUser }) {
   const navigate = useNavigate();
   const [tab, setTab] = useState<"content" | "sales">("content");
+
+  useSubscriptionReturn();
 
   // A visitor who picked something on the landing continues to the upload page after signing in.
   useEffect(() => {
@@ -37,6 +41,7 @@ export function DashboardPage({ user }: { user: CurrentUser }) {
         </div>
         <PayoutBanner user={user} />
         <StatCards />
+        <AnalyticsPanel />
         <Tabs value={tab} onValueChange={(v) => setTab(v as "content" | "sales")}>
           <TabsList>
             <TabsTrigger value="content">Content & Uploads</TabsTrigger>

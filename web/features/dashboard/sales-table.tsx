@@ -1,11 +1,10 @@
-import { useQuery } from "@tanstack/react-query";
 import { Receipt } from "lucide-react";
-import type { Sale } from "@shared/types";
 import { EmptyState } from "@/components/empty-state";
 import { SectionSpinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { queryKeys } from "@/lib/query-keys";
+import { useSalesPages } from "@/features/payouts/pages";
 import { formatUsd } from "@/lib/utils";
 import { useUnauthorizedRedirect } from "./use-unauthorized-redirect";
 
@@ -13,14 +12,15 @@ const statusVariant = (status: string) => (status === "completed" ? "success" : 
 
 /** Spec §6: the sales call is made only while the sales tab is shown (this component mounts then). */
 export function SalesTable() {
-  const { data, isLoading, error } = useQuery<Sale[]>({ queryKey: queryKeys.creatorSales });
+  const { data, isLoading, error, hasNextPage, fetchNextPage, isFetchingNextPage } = useSalesPages();
   useUnauthorizedRedirect(error);
 
   if (isLoading) return <SectionSpinner />;
   if (error) {
     return <p className="py-16 text-center text-destructive">Couldn't load your sales. {error.message}</p>;
   }
-  const sales = [...(data ?? [])].sort((a, b) => (b.createdAt ?? "").localeCompare(a.createdAt ?? ""));
+  // The server pages newest first; pages are only appended.
+  const sales = data?.pages.flat() ?? [];
   if (sales.length === 0) {
     return <EmptyState icon={Receipt} title="No sales yet" text="Share your paywall links: every purchase shows up here with the buyer's email." />;
   }
@@ -51,6 +51,16 @@ export function SalesTable() {
             ))}
           </tbody>
         </table>
+      </div>
+      <div className="flex items-center justify-between border-t px-4 py-3 text-sm text-muted-foreground">
+        <span>
+          Showing {sales.length.toLocaleString()} {sales.length === 1 ? "sale" : "sales"}
+        </span>
+        {hasNextPage && (
+          <Button size="sm" variant="outline" onClick={() => fetchNextPage()} disabled={isFetchingNextPage}>
+            {isFetchingNextPage ? "Loading..." : "Load more"}
+          </Button>
+        )}
       </div>
     </Card>
   );

@@ -11,13 +11,19 @@ export function StatCards() {
   useUnauthorizedRedirect(error);
   const cards = [
     { label: "Total Earnings", value: data && formatUsd(data.totalEarnings), icon: DollarSign, tone: "text-emerald-600 bg-emerald-50" },
-    { label: "Available Balance", value: data && formatUsd(data.availableBalance), icon: Wallet, tone: "text-violet-600 bg-violet-50" },
+    {
+      label: "Available Balance",
+      value: data && formatUsd(data.availableBalance),
+      hint: data && data.onHold > 0 ? `+ ${formatUsd(data.onHold)} on hold` : undefined,
+      icon: Wallet,
+      tone: "text-violet-600 bg-violet-50",
+    },
     { label: "Content Items", value: data?.contentCount.toLocaleString(), icon: FileStack, tone: "text-sky-600 bg-sky-50" },
     { label: "Total Unlocks", value: data?.totalUnlocks.toLocaleString(), icon: Eye, tone: "text-pink-600 bg-pink-50" },
   ];
   return (
     <div className="grid grid-cols-2 gap-4 lg:grid-cols-4" data-testid="stat-cards">
-      {cards.map(({ label, value, icon: Icon, tone }) => (
+      {cards.map(({ label, value, hint, icon: Icon, tone }: (typeof cards)[number] & { hint?: string }) => (
         <Card key={label} className="gap-0 py-5">
           <CardContent className="flex items-center justify-between gap-3 px-5">
             <div className="min-w-0">
@@ -27,7 +33,10 @@ export function StatCards() {
               ) : error ? (
                 <p className="mt-1 text-sm text-destructive">Couldn't load</p>
               ) : (
-                <p className="mt-1 truncate text-2xl font-bold">{value}</p>
+                <>
+                  <p className="mt-1 truncate text-2xl font-bold">{value}</p>
+                  {hint && <p className="truncate text-xs text-muted-foreground">{hint}</p>}
+                </>
               )}
             </div>
             <div className={cn("flex size-10 shrink-0 items-center justify-center rounded-lg", tone)}>

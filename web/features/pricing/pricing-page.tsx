@@ -2,6 +2,7 @@ import { Link } from "@tanstack/react-router";
 import { Check, Crown, Rocket, ShieldCheck, TrendingUp } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { PayoutScheduleList } from "@/features/payouts/payout-schedule";
 import { AppShell } from "@/features/shell/app-shell";
 import { goToLogin, useAuth } from "@/lib/auth";
 
@@ -22,7 +23,8 @@ const BLURBS = [
 
 const FAQ = [
   { q: "How much does it cost?", a: "The Creator plan is free. We keep a 20% platform fee on each sale, so you keep 80%. Pro is $99/month with zero commission." },
-  { q: "When do I get paid?", a: "Payouts are processed manually on the 21st of each month once your available balance is at least $25. Bank payouts take 2-3 days to arrive." },
+  // The one schedule this product runs, in the same words as the settings page (shared/constants).
+  { q: "When do I get paid?", a: <PayoutScheduleList className="mt-1" /> },
   { q: "Do buyers need an account?", a: "No. Buyers pay by card and get a permanent access link on screen and by email." },
   { q: "Can I cancel Pro?", a: "Yes, cancel anytime. Pro comes with a 30-day money-back guarantee." },
   { q: "What can I sell?", a: "Any digital file (images, videos, PDFs, documents and more), a private link, or text." },
@@ -108,7 +110,7 @@ export function PricingPage() {
           {FAQ.map(({ q, a }) => (
             <details key={q} className="group rounded-lg border bg-card px-4 py-3">
               <summary className="cursor-pointer list-none font-medium">{q}</summary>
-              <p className="mt-2 text-sm text-muted-foreground">{a}</p>
+              <div className="mt-2 text-sm text-muted-foreground">{a}</div>
             </details>
           ))}
         </div>

@@ -1,0 +1,77 @@
+// Views, checkouts started, sales, conversion and revenue for 7/30/90 days, with a chart by day.
+import { BarChart3 } from "lucide-react";
+import { lazy, Suspense, useState } from "react";
+import { ANALYTICS_RANGES } from "@shared/schemas";
+import { Spinner } from "@/components/spinner";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
+import { formatUsd } from "@/lib/utils";
+import { useAnalytics } from "./queries";
+
+const AnalyticsChart = lazy(() => import("./analytics-chart"));
+
+export function AnalyticsPanel() {
+  const [days, setDays] = useState<number>(30);
+  const { data, isLoading, error } = useAnalytics(days);
+  useUnauthorizedRedirect(error);
+  const t = data?.totals;
+  const figures = t
+    ? [
+        ["Views", t.views.toLocaleString()],
+        ["Checkouts started", t.checkouts.toLocaleString()],
+        ["Sales", t.sales.toLocaleString()],
+        ["Conversion", `${t.conversion}%`],
+        ["Revenue", formatUsd(t.revenue)],
+      ]
+    : [];
+  return (
+    <Card data-testid="analytics-panel">
+      <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-3">
+        <CardTitle className="flex items-center gap-2">
+          <BarChart3 className="size-5" /> Analytics
+        </CardTitle>
+        <div className="flex gap-1" role="group" aria-label="Range">
+          {ANALYTICS_RANGES.map((d) => (
+            <Button key={d} size="sm" variant={d === days ? "default" : "outline"} onClick={() => setDays(d)} aria-pressed={d === days}>
+              {d} days
+            </Button>
+          ))}
+        </div>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        {isLoading ? (
+          <div className="flex h-72 items-center justify-center">
+            <Spinner />
+          </div>
+        ) : error ? (
+          <p className="py-8 text-center text-destructive">Couldn't load your analytics. {error.message}</p>
+        ) : (
+          <>
+            <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5" data-testid="analytics-totals">
+              {figures.map(([label, value]) => (
+                <div key={label} className="rounded-lg border bg-muted/30 p-3">
+                  <dt className="text-xs text-muted-foreground">{label}</dt>
+                  <dd className="mt-1 text-lg font-bold">{value}</dd>
+                </div>
+              ))}
+            </dl>
+            {t && t.views + t.checkouts + t.sales === 0 ? (
+              <p className="py-10 text-center text-muted-foreground">No views or sales in the last {days} days yet. Share your paywall links to see them here.</p>
+            ) : (
+              <Suspense
+                fallback={
+                  <div className="flex h-64 items-center justify-center">
+                    <Spinner />
+                  </div>
+                }
+              >
+                <AnalyticsChart days={data?.byDay ?? []} />
+              </Suspense>
+            )}
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,25 @@
+// One paywall link's funnel on its content row: view → checkout started → paid, with the drop-off.
+import type { AnalyticsItem } from "@shared/types";
+
+const drop = (from: number, to: number) => (from > 0 ? `${Math.max(0, Math.round(((from - to) / from) * 100))}% drop` : "—");
+
+export function LinkFunnel({ stats }: { stats: AnalyticsItem }) {
+  const steps = [
+    ["Views", stats.views],
+    ["Checkouts", stats.checkouts],
+    ["Paid", stats.sales],
+  ] as const;
+  return (
+    <div className="flex flex-wrap items-center gap-1.5 text-xs" data-testid="link-funnel" aria-label="Last 30 days: view, checkout, paid">
+      {steps.map(([label, n], i) => (
+        <span key={label} className="flex items-center gap-1.5">
+          {i > 0 && <span className="text-muted-foreground">→ {drop(steps[i - 1][1], n)} →</span>}
+          <span className="rounded bg-muted px-1.5 py-0.5">
+            {label} <strong>{n}</strong>
+          </span>
+        </span>
+      ))}
+      <span className="text-muted-foreground">· 30 days</span>
+    </div>
+  );
+}

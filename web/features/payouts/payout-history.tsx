@@ -1,0 +1,60 @@
+// Payouts made to the creator (GET /api/payout/history).
+import { useQuery } from "@tanstack/react-query";
+import { Banknote } from "lucide-react";
+import type { PayoutHistoryItem } from "@shared/types";
+import { SectionSpinner } from "@/components/spinner";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
+import { queryKeys } from "@/lib/query-keys";
+import { formatUsd } from "@/lib/utils";
+import { formatDate, METHOD_LABELS } from "./format";
+
+const STATUS = { pending: ["Prepared", "warning"], processing: ["Sending", "warning"], paid: ["Paid", "success"], failed: ["Failed", "destructive"] } as const;
+
+export function PayoutHistory() {
+  const { data, isLoading, error } = useQuery<PayoutHistoryItem[]>({ queryKey: queryKeys.payoutHistory });
+  useUnauthorizedRedirect(error);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Payout history</CardTitle>
+        <CardDescription>Every payout prepared for you.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {isLoading ? (
+          <SectionSpinner />
+        ) : error ? (
+          <p className="py-6 text-center text-destructive">Couldn't load your payouts. {error.message}</p>
+        ) : !data?.length ? (
+          <div className="flex flex-col items-center gap-2 py-8 text-center text-muted-foreground">
+            <Banknote className="size-8" />
+            <p>No payouts yet.</p>
+          </div>
+        ) : (
+          <ul className="divide-y rounded-lg border" data-testid="payout-history">
+            {data.map((p) => {
+              const [label, variant] = STATUS[p.status];
+              return (
+                <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm">
+                  <div>
+                    <p className="font-medium">
+                      {formatUsd(p.amount)} · {METHOD_LABELS[p.payoutMethod] ?? p.payoutMethod}
+                      {p.payoutEmail ? ` · ${p.payoutEmail}` : ""}
+                    </p>
+                    <p className="text-muted-foreground">
+                      Prepared {formatDate(p.createdAt)}
+                      {p.paidAt ? ` · paid ${formatDate(p.paidAt)}` : ""}
+                      {p.notes ? ` · ${p.notes}` : ""}
+                    </p>
+                  </div>
+                  <Badge variant={variant}>{label}</Badge>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,13 @@
+// The one payout schedule, in the words of shared/constants (the settings box and the pricing FAQ).
+import { PAYOUT_SCHEDULE_TEXT } from "@shared/constants";
+import { cn } from "@/lib/utils";
+
+export function PayoutScheduleList({ className }: { className?: string }) {
+  return (
+    <ul className={cn("list-disc space-y-1 pl-5", className)} data-testid="payout-schedule">
+      {PAYOUT_SCHEDULE_TEXT.map((line) => (
+        <li key={line}>{line}</li>
+      ))}
+    </ul>
+  );
+}

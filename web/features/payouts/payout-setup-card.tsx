@@ -1,0 +1,93 @@
+// Where manual payouts go (spec §2 Settings, §5 Payout setup, §8 'Setup Failed').
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { CheckCircle2, Wallet } from "lucide-react";
+import { useState, type FormEvent } from "react";
+import { PAYOUT_METHODS } from "@shared/constants";
+import { PAYOUT_SETUP_MESSAGES, payoutSetupSchema, type CurrentUser } from "@shared/schemas";
+import { Spinner } from "@/components/spinner";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { toast } from "@/hooks/use-toast";
+import { apiRequest } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
+import { METHOD_LABELS, withoutStatus } from "./format";
+
+export function PayoutSetupCard({ user }: { user: CurrentUser }) {
+  const queryClient = useQueryClient();
+  const [method, setMethod] = useState(user.payoutMethod ?? "");
+  const [email, setEmail] = useState(user.payoutEmail ?? "");
+
+  const save = useMutation({
+    mutationFn: (input: { payoutMethod: string; payoutEmail: string }) => apiRequest("POST", "/api/payout/setup", input),
+    onSuccess: async () => {
+      toast({ title: "Payout Settings Saved", description: "Your payout information has been updated." });
+      await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.authUser }), queryClient.invalidateQueries({ queryKey: queryKeys.nextPayout })]);
+    },
+    onError: (error) =>
+      toast({ title: "Setup Failed", description: error instanceof Error ? withoutStatus(error.message) : "Failed to setup payout information", variant: "destructive" }),
+  });
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = payoutSetupSchema.safeParse({ payoutMethod: method, payoutEmail: email });
+    if (!parsed.success) {
+      toast({ title: "Setup Failed", description: parsed.error.issues[0]?.message ?? PAYOUT_SETUP_MESSAGES.required, variant: "destructive" });
+      return;
+    }
+    save.mutate(parsed.data);
+  };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Wallet className="size-5" /> Payout setup
+        </CardTitle>
+        <CardDescription>Where we send your earnings.</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        {user.payoutEnabled ? (
+          <div className="flex items-center gap-2 rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900" role="status">
+            <CheckCircle2 className="size-4 shrink-0" />
+            <span>
+              Payouts Enabled{user.payoutMethod ? ` · ${METHOD_LABELS[user.payoutMethod] ?? user.payoutMethod}` : ""}
+              {user.payoutEmail ? ` · ${user.payoutEmail}` : ""}
+            </span>
+          </div>
+        ) : (
+          <div className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" role="status">
+            <p className="font-semibold">Payouts Not Set Up</p>
+            <p>Choose a payout method and the email of that account.</p>
+          </div>
+        )}
+        <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2" noValidate>
+          <div className="space-y-2">
+            <Label htmlFor="payout-method">Payout method</Label>
+            <Select value={method} onValueChange={setMethod}>
+              <SelectTrigger id="payout-method" aria-label="Payout method" className="w-full">
+                <SelectValue placeholder="Choose a method" />
+              </SelectTrigger>
+              <SelectContent>
+                {PAYOUT_METHODS.map((m) => (
+                  <SelectItem key={m} value={m}>
+                    {METHOD_LABELS[m]}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor="payout-email">Payout email</Label>
+            <Input id="payout-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="you@example.com" autoComplete="email" />
+          </div>
+          <Button type="submit" className="sm:col-span-2 sm:justify-self-start" disabled={save.isPending}>
+            {save.isPending && <Spinner className="size-4 text-current" />} Save
+          </Button>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,46 @@
+// /settings: payout setup, bank connect, earnings overview, the money timeline, payout history and
+// how payouts work (spec §2 Settings).
+import { Info } from "lucide-react";
+import type { CurrentUser } from "@shared/schemas";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { AppShell } from "@/features/shell/app-shell";
+import { PlanCard } from "@/features/subscription/plan-card";
+import { BankConnectCard } from "./bank-connect-card";
+import { EarningsOverview } from "./earnings-overview";
+import { MoneyTimeline } from "./money-timeline";
+import { PayoutHistory } from "./payout-history";
+import { PayoutScheduleList } from "./payout-schedule";
+import { PayoutSetupCard } from "./payout-setup-card";
+
+export function SettingsPage({ user }: { user: CurrentUser }) {
+  return (
+    <AppShell>
+      <div className="mx-auto max-w-5xl space-y-6 px-4 py-10">
+        <div>
+          <h1 className="text-3xl font-bold tracking-tight">Settings</h1>
+          <p className="text-muted-foreground">Your payouts and where your money stands.</p>
+        </div>
+        <EarningsOverview />
+        <PlanCard />
+        <div className="grid gap-6 lg:grid-cols-2">
+          <PayoutSetupCard user={user} />
+          <BankConnectCard />
+        </div>
+        <MoneyTimeline />
+        <div className="grid gap-6 lg:grid-cols-2">
+          <PayoutHistory />
+          <Card className="bg-accent/40">
+            <CardHeader>
+              <CardTitle className="flex items-center gap-2">
+                <Info className="size-5" /> How payouts work
+              </CardTitle>
+            </CardHeader>
+            <CardContent className="text-sm">
+              <PayoutScheduleList />
+            </CardContent>
+          </Card>
+        </div>
+      </div>
+    </AppShell>
+  );
+}

@@ -1,0 +1,106 @@
+// /subscribe: the Pro plan's card form (spec §2 Pro subscription, §8 Subscription texts). The
+// server opens the subscription and returns the first invoice's client secret; the card is
+// confirmed with Stripe here, and the plan changes only when Stripe's webhooks say it is paid.
+import type { Stripe, StripeElements } from "@stripe/stripe-js";
+import { Link } from "@tanstack/react-router";
+import { ArrowLeft, Crown, Lock } from "lucide-react";
+import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { PRO_PRICE_CENTS } from "@shared/constants";
+import { Spinner } from "@/components/spinner";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { AppShell } from "@/features/shell/app-shell";
+import { toast } from "@/hooks/use-toast";
+import { apiRequest } from "@/lib/api";
+import { getStripe } from "@/lib/stripe";
+
+export function SubscribePage() {
+  const cardRef = useRef<HTMLDivElement>(null);
+  const [stripe, setStripe] = useState<Stripe | null>(null);
+  const [elements, setElements] = useState<StripeElements | null>(null);
+  const [setupError, setSetupError] = useState<string | null>(null);
+  const [paying, setPaying] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+
+  const start = useCallback(async (isCancelled: () => boolean) => {
+    setSetupError(null);
+    setElements(null);
+    try {
+      const res = await apiRequest("POST", "/api/create-subscription");
+      const { clientSecret } = (await res.json()) as { clientSecret?: string };
+      if (!clientSecret) throw new Error("No client secret received");
+      const s = await getStripe();
+      if (isCancelled() || !s || !cardRef.current) return;
+      const els = s.elements({ clientSecret, appearance: { theme: "stripe", variables: { colorPrimary: "#7c3aed", borderRadius: "8px" } } });
+      els.create("payment").mount(cardRef.current);
+      setStripe(s);
+      setElements(els);
+    } catch (err) {
+      if (!isCancelled()) setSetupError(err instanceof Error ? err.message : "No client secret received");
+    }
+  }, []);
+
+  useEffect(() => {
+    let cancelled = false;
+    void start(() => cancelled);
+    return () => {
+      cancelled = true;
+    };
+  }, [start, attempt]);
+
+  const pay = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!stripe || !elements) return;
+    setPaying(true);
+    try {
+      const { error } = await stripe.confirmPayment({ elements, confirmParams: { return_url: `${window.location.origin}/dashboard?subscription=success` } });
+      // confirmPayment returns only on failure: success leaves for the return URL.
+      if (error) toast({ title: "Payment Failed", description: error.message ?? "An unexpected error occurred", variant: "destructive" });
+    } catch {
+      toast({ title: "Payment Failed", description: "An unexpected error occurred", variant: "destructive" });
+    } finally {
+      setPaying(false);
+    }
+  };
+
+  return (
+    <AppShell>
+      <div className="mx-auto max-w-lg space-y-6 px-4 py-10">
+        <Link to="/pricing" className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+          <ArrowLeft className="size-4" /> Back to pricing
+        </Link>
+        <Card>
+          <CardHeader>
+            <CardTitle className="flex items-center gap-2 text-2xl">
+              <Crown className="size-6 text-amber-500" /> ApeWall Pro
+            </CardTitle>
+            <CardDescription>${PRO_PRICE_CENTS / 100}/month · zero commission on every sale · cancel anytime</CardDescription>
+          </CardHeader>
+          <CardContent>
+            {setupError ? (
+              <div className="space-y-3 rounded-lg border border-destructive/30 bg-destructive/5 p-4 text-center" role="alert">
+                <h2 className="font-semibold text-destructive">Setup Error</h2>
+                <p className="text-sm text-muted-foreground">{setupError.replace(/^\d{3}: /, "")}</p>
+                <Button variant="outline" onClick={() => setAttempt((n) => n + 1)}>
+                  Try Again
+                </Button>
+              </div>
+            ) : (
+              <form onSubmit={pay} className="space-y-5">
+                <div ref={cardRef} className="min-h-12" />
+                {!elements && (
+                  <div className="flex justify-center">
+                    <Spinner className="size-6" />
+                  </div>
+                )}
+                <Button type="submit" variant="brand" size="lg" className="w-full" disabled={paying || !elements}>
+                  {paying ? <Spinner className="size-4 text-current" /> : <Lock />} Subscribe for ${PRO_PRICE_CENTS / 100}/month
+                </Button>
+              </form>
+            )}
+          </CardContent>
+        </Card>
+      </div>
+    </AppShell>
+  );
+}

@@ -1,0 +1,19 @@
+// Stripe Connect for bank payouts: account status, the onboarding redirect and the Express
+// dashboard link. Every call acts on the signed-in creator's own account only.
+import { Hono } from "hono";
+import type { Db } from "../db/client";
+import type { Bindings } from "../lib/env";
+import { requireUser, type AppEnv } from "../lib/context";
+import { accountStatus, dashboardLink, onboardingUrl } from "../services/connect";
+import { stripeClient } from "../services/stripe";
+
+const deps = (c: { var: { db: Db }; env: Bindings }) => ({ db: c.var.db, stripe: stripeClient(c.env), appUrl: c.env.APP_URL });
+
+export const connectRoutes = new Hono<AppEnv>()
+  .get("/connect/account-status", requireUser, async (c) => c.json(await accountStatus(deps(c), c.var.userId)))
+  // A browser navigation: signed out goes to sign-in and comes back to /connect.
+  .get("/stripe/connect/onboard", async (c) => {
+    if (!c.var.userId) return c.redirect(`/api/login?returnTo=${encodeURIComponent("/connect")}`, 302);
+    return c.redirect(await onboardingUrl(deps(c), c.var.userId), 303);
+  })
+  .post("/stripe/connect/dashboard-link", requireUser, async (c) => c.json({ url: await dashboardLink(deps(c), c.var.userId) }));

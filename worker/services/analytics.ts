@@ -1,0 +1,63 @@
+// A creator's funnel by day and by item: paywall views (content_views_daily), checkouts started
+// (purchases created), sales (purchases paid) and revenue (the creator's share booked in the ledger).
+// Every query is bounded by the creator and the date range and read through an index.
+import { sql } from "drizzle-orm";
+import type { AnalyticsDay, AnalyticsItem, AnalyticsStats } from "../../shared/types";
+import type { Db } from "../db/client";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const rate = (sales: number, views: number) => (views > 0 ? Math.round((sales / views) * 10000) / 100 : 0);
+
+export async function analyticsStats(db: Db, userId: string, opts: { days: number; contentId?: string }, now = Date.now()): Promise<AnalyticsStats> {
+  const today = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate());
+  const fromMs = today - (opts.days - 1) * DAY_MS;
+  const fromDay = dayOf(fromMs);
+  const item = opts.contentId ? sql`and c.id = ${opts.contentId}` : sql``;
+  const itemP = opts.contentId ? sql`and p.content_id = ${opts.contentId}` : sql``;
+
+  // One row per (item, day, measure); the creator's items are the only ones joined.
+  const rows = await db.all<{ content_id: string; day: string; measure: "v" | "c" | "s" | "r"; n: number }>(sql`
+    select c.id as content_id, v.day as day, 'v' as measure, v.views as n
+      from content c join content_views_daily v on v.content_id = c.id
+      where c.user_id = ${userId} and v.day >= ${fromDay} ${item}
+    union all
+    select p.content_id, strftime('%Y-%m-%d', p.created_at / 1000, 'unixepoch'), 'c', count(*)
+      from purchases p where p.creator_id = ${userId} and p.created_at >= ${fromMs} ${itemP}
+      group by 1, 2
+    union all
+    select p.content_id, strftime('%Y-%m-%d', p.paid_at / 1000, 'unixepoch'), 's', count(*)
+      from purchases p where p.creator_id = ${userId} and p.paid_at >= ${fromMs} and p.status in ('paid', 'refunded', 'disputed') ${itemP}
+      group by 1, 2
+    union all
+    select p.content_id, strftime('%Y-%m-%d', l.created_at / 1000, 'unixepoch'), 'r', sum(l.amount_cents)
+      from ledger_entries l join purchases p on p.id = l.purchase_id
+      where l.user_id = ${userId} and l.account = 'creator' and l.kind = 'sale' and l.created_at >= ${fromMs} ${itemP}
+      group by 1, 2
+  `);
+  const titles = await db.all<{ id: string; title: string }>(sql`
+    select id, title from content c where c.user_id = ${userId} and c.deleted_at is null and c.is_upsell = 0 ${item}
+  `);
+
+  const byDay = new Map<string, AnalyticsDay>();
+  for (let t = fromMs; t <= today; t += DAY_MS) byDay.set(dayOf(t), { date: dayOf(t), views: 0, checkouts: 0, sales: 0, revenue: 0 });
+  const byItem = new Map<string, AnalyticsItem>(titles.map((t) => [t.id, { contentId: t.id, title: t.title, views: 0, checkouts: 0, sales: 0, conversion: 0, revenue: 0 }]));
+  const field = { v: "views", c: "checkouts", s: "sales", r: "revenue" } as const;
+  for (const r of rows) {
+    const key = field[r.measure];
+    const value = key === "revenue" ? Number(r.n) / 100 : Number(r.n);
+    const d = byDay.get(r.day);
+    if (d) d[key] += value;
+    const it = byItem.get(r.content_id);
+    if (it) it[key] += value;
+  }
+  const days = [...byDay.values()].map((d) => ({ ...d, revenue: Math.round(d.revenue * 100) / 100 }));
+  const totals = days.reduce((t, d) => ({ views: t.views + d.views, checkouts: t.checkouts + d.checkouts, sales: t.sales + d.sales, revenue: t.revenue + d.revenue }), { views: 0, checkouts: 0, sales: 0, revenue: 0 });
+  return {
+    days: opts.days,
+    from: fromDay,
+    totals: { ...totals, revenue: Math.round(totals.revenue * 100) / 100, conversion: rate(totals.sales, totals.views) },
+    byDay: days,
+    items: [...byItem.values()].map((i) => ({ ...i, revenue: Math.round(i.revenue * 100) / 100, conversion: rate(i.sales, i.views) })),
+  };
+}

@@ -1,0 +1,97 @@
+// Bank payouts through Stripe Connect (Express accounts): the platform charges buyers and later
+// transfers a creator's payout to their connected account. One account per creator, created once
+// (idempotency key per creator plus a conditional write); its status comes only from Stripe, by
+// re-reading the account (on account.updated, on return from onboarding, on the status call).
+import { and, eq, isNull } from "drizzle-orm";
+import type Stripe from "stripe";
+import type { Db } from "../db/client";
+import { payoutSettings, users } from "../db/schema";
+import { ApiError } from "../lib/errors";
+import { newId } from "../lib/ids";
+
+export type ConnectDeps = { db: Db; stripe: Stripe; appUrl: string };
+export type ConnectStatus = { connected: boolean; details_submitted: boolean; payouts_enabled: boolean };
+
+export const DASHBOARD_LINK_FAILED = "Failed to access payout dashboard. Please try again.";
+
+const accountIdOf = async (db: Db, userId: string) =>
+  (await db.select({ id: payoutSettings.stripeAccountId }).from(payoutSettings).where(eq(payoutSettings.userId, userId)).get())?.id ?? null;
+
+/** Stores what Stripe says about an account. A ready account makes the creator's method `bank`. */
+async function saveAccountState(db: Db, account: Stripe.Account): Promise<ConnectStatus> {
+  const ready = account.details_submitted && account.payouts_enabled && account.capabilities?.transfers === "active";
+  await db
+    .update(payoutSettings)
+    .set({
+      connectDetailsSubmitted: account.details_submitted,
+      connectPayoutsEnabled: !!ready,
+      ...(ready ? { method: "bank" as const } : {}),
+      updatedAt: new Date(),
+    })
+    .where(eq(payoutSettings.stripeAccountId, account.id));
+  if (ready) {
+    // Bank payouts need no email, but the settings show one: the creator's own, unless one is set.
+    await db
+      .update(payoutSettings)
+      .set({ email: account.email ?? undefined })
+      .where(and(eq(payoutSettings.stripeAccountId, account.id), isNull(payoutSettings.email)));
+  }
+  return { connected: true, details_submitted: account.details_submitted, payouts_enabled: !!ready };
+}
+
+/** The creator's Express account, created at most once. */
+export async function ensureAccount(deps: ConnectDeps, userId: string): Promise<string> {
+  const known = await accountIdOf(deps.db, userId);
+  if (known) return known;
+  const user = await deps.db.select({ email: users.email }).from(users).where(eq(users.id, userId)).get();
+  const account = await deps.stripe.accounts.create(
+    { type: "express", email: user?.email, capabilities: { transfers: { requested: true } }, metadata: { userId } },
+    { idempotencyKey: `connect-account:${userId}` },
+  );
+  // Two onboarding clicks at once get the same account (same idempotency key); whichever write
+  // lands first wins and the other is a no-op.
+  await deps.db.insert(payoutSettings).values({ userId, stripeAccountId: account.id }).onConflictDoNothing({ target: payoutSettings.userId });
+  await deps.db.update(payoutSettings).set({ stripeAccountId: account.id }).where(and(eq(payoutSettings.userId, userId), isNull(payoutSettings.stripeAccountId)));
+  return (await accountIdOf(deps.db, userId)) ?? account.id;
+}
+
+/** The hosted onboarding URL: back to /connect?connected=true when done, /connect?refresh=true when the link is stale or left. */
+export async function onboardingUrl(deps: ConnectDeps, userId: string): Promise<string> {
+  const account = await ensureAccount(deps, userId);
+  const link = await deps.stripe.accountLinks.create(
+    {
+      account,
+      refresh_url: new URL("/connect?refresh=true", deps.appUrl).toString(),
+      return_url: new URL("/connect?connected=true", deps.appUrl).toString(),
+      type: "account_onboarding",
+    },
+    // Links are single-use and expire, so each request asks for a fresh one; the key only makes
+    // the SDK's own network retries of this request safe.
+    { idempotencyKey: `account-link:${userId}:${newId()}` },
+  );
+  return link.url;
+}
+
+export async function accountStatus(deps: ConnectDeps, userId: string): Promise<ConnectStatus> {
+  const accountId = await accountIdOf(deps.db, userId);
+  if (!accountId) return { connected: false, details_submitted: false, payouts_enabled: false };
+  return saveAccountState(deps.db, await deps.stripe.accounts.retrieve(accountId));
+}
+
+export async function dashboardLink(deps: ConnectDeps, userId: string): Promise<string> {
+  const accountId = await accountIdOf(deps.db, userId);
+  if (!accountId) throw new ApiError(400, DASHBOARD_LINK_FAILED);
+  try {
+    return (await deps.stripe.accounts.createLoginLink(accountId)).url;
+  } catch (err) {
+    console.warn("login link failed", accountId, err);
+    throw new ApiError(400, DASHBOARD_LINK_FAILED);
+  }
+}
+
+/** account.updated: re-read the account from Stripe (the payload is not trusted) and store its state. */
+export async function handleAccountUpdated(deps: Pick<ConnectDeps, "db" | "stripe">, accountId: string): Promise<void> {
+  const known = await deps.db.select({ userId: payoutSettings.userId }).from(payoutSettings).where(eq(payoutSettings.stripeAccountId, accountId)).get();
+  if (!known) return;
+  await saveAccountState(deps.db, await deps.stripe.accounts.retrieve(accountId));
+}

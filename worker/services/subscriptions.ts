@@ -1,0 +1,167 @@
+// The Pro plan: a Stripe subscription to the $99/month price. The browser only ever gets a client
+// secret to pay the first invoice; the plan changes from Stripe's word alone (subscription and
+// invoice webhooks, each re-read from Stripe, never trusted from the payload). While Stripe retries
+// a failed renewal (past_due) the creator stays Pro; when it gives up (canceled) Pro ends.
+import { and, count, desc, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
+import type Stripe from "stripe";
+import { PRO_PRICE_CENTS } from "../../shared/constants";
+import type { Db } from "../db/client";
+import { proPeriods, subscriptions, users } from "../db/schema";
+import { ApiError } from "../lib/errors";
+
+export type SubscriptionDeps = { db: Db; stripe: Stripe };
+export type SubscriptionState = { plan: "free" | "pro"; status: string | null; currentPeriodEnd: string | null; cancelAtPeriodEnd: boolean };
+
+const PRO_LOOKUP_KEY = "apewall_pro_monthly";
+const PRO_STATUSES = ["active", "past_due", "trialing"];
+export const NO_CLIENT_SECRET = "No client secret received";
+
+async function proPriceId(stripe: Stripe): Promise<string> {
+  const found = await stripe.prices.list({ lookup_keys: [PRO_LOOKUP_KEY], active: true, limit: 1 });
+  if (found.data[0]) return found.data[0].id;
+  const price = await stripe.prices.create(
+    { currency: "usd", unit_amount: PRO_PRICE_CENTS, recurring: { interval: "month" }, lookup_key: PRO_LOOKUP_KEY, product_data: { name: "ApeWall Pro" } },
+    { idempotencyKey: `pro-price:${PRO_PRICE_CENTS}` },
+  );
+  return price.id;
+}
+
+/** The creator's own Customer (not a buyer's), created once. */
+async function creatorCustomer(deps: SubscriptionDeps, userId: string): Promise<string> {
+  const user = await deps.db.select({ email: users.email, customer: users.stripeCustomerId }).from(users).where(eq(users.id, userId)).get();
+  if (!user) throw new ApiError(401, "Unauthorized");
+  if (user.customer) return user.customer;
+  const customer = await deps.stripe.customers.create({ email: user.email, metadata: { userId } }, { idempotencyKey: `creator-customer:${userId}` });
+  await deps.db.update(users).set({ stripeCustomerId: customer.id }).where(and(eq(users.id, userId), isNull(users.stripeCustomerId)));
+  return (await deps.db.select({ customer: users.stripeCustomerId }).from(users).where(eq(users.id, userId)).get())?.customer ?? customer.id;
+}
+
+const secretOf = (sub: Stripe.Subscription) => (typeof sub.latest_invoice === "object" ? sub.latest_invoice?.confirmation_secret?.client_secret : undefined);
+
+/** POST /api/create-subscription: an incomplete subscription whose first invoice the browser pays. */
+export async function createSubscription(deps: SubscriptionDeps, userId: string): Promise<{ clientSecret: string; subscriptionId: string }> {
+  const mine = await deps.db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(desc(subscriptions.createdAt));
+  if (mine.some((s) => PRO_STATUSES.includes(s.status))) throw new ApiError(409, "You already have Pro");
+  // A second click (or a reload) pays the same first invoice instead of opening another subscription.
+  const open = mine.find((s) => s.status === "incomplete");
+  if (open) {
+    const sub = await deps.stripe.subscriptions.retrieve(open.id, { expand: ["latest_invoice.confirmation_secret"] });
+    const secret = secretOf(sub);
+    if (sub.status === "incomplete" && secret) return { clientSecret: secret, subscriptionId: sub.id };
+    await saveSubscription(deps.db, userId, sub);
+  }
+  const customer = await creatorCustomer(deps, userId);
+  const sub = await deps.stripe.subscriptions.create(
+    {
+      customer,
+      items: [{ price: await proPriceId(deps.stripe) }],
+      payment_behavior: "default_incomplete",
+      payment_settings: { save_default_payment_method: "on_subscription" },
+      expand: ["latest_invoice.confirmation_secret"],
+      metadata: { userId },
+    },
+    { idempotencyKey: `pro-subscription:${userId}:${mine.length}` },
+  );
+  await saveSubscription(deps.db, userId, sub);
+  const secret = secretOf(sub);
+  if (!secret) throw new ApiError(502, NO_CLIENT_SECRET);
+  return { clientSecret: secret, subscriptionId: sub.id };
+}
+
+async function saveSubscription(db: Db, userId: string, sub: Stripe.Subscription) {
+  const periodEnd = sub.items.data[0]?.current_period_end;
+  const row = {
+    status: sub.status,
+    currentPeriodEnd: periodEnd ? new Date(periodEnd * 1000) : null,
+    cancelAtPeriodEnd: sub.cancel_at_period_end,
+    updatedAt: new Date(),
+  };
+  await db.insert(subscriptions).values({ id: sub.id, userId, ...row }).onConflictDoUpdate({ target: subscriptions.id, set: row });
+  if (sub.ended_at) {
+    // Ended early (canceled now, or Stripe gave up): no 0% fee after the end.
+    await db
+      .update(proPeriods)
+      .set({ endsAt: new Date(sub.ended_at * 1000) })
+      .where(and(eq(proPeriods.subscriptionId, sub.id), gt(proPeriods.endsAt, new Date(sub.ended_at * 1000))));
+  }
+  const active = await db
+    .select({ n: count() })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, PRO_STATUSES)))
+    .get();
+  await db.update(users).set({ plan: (active?.n ?? 0) > 0 ? "pro" : "free" }).where(eq(users.id, userId));
+}
+
+/** The subscription as Stripe has it now, stored against its creator (checked by Customer id). */
+export async function syncSubscription(deps: SubscriptionDeps, subscriptionId: string): Promise<{ userId: string; sub: Stripe.Subscription } | null> {
+  let sub: Stripe.Subscription;
+  try {
+    sub = await deps.stripe.subscriptions.retrieve(subscriptionId);
+  } catch (err) {
+    // An event naming a subscription Stripe does not know: nothing to do (a retry would not help).
+    if ((err as { code?: string }).code === "resource_missing") return null;
+    throw err;
+  }
+  const customerId = typeof sub.customer === "string" ? sub.customer : sub.customer.id;
+  const owner = await deps.db.select({ id: users.id }).from(users).where(eq(users.stripeCustomerId, customerId)).get();
+  // Only our creators' Customers: a subscription of anyone else (or a buyer's Customer) changes nothing.
+  if (!owner) return null;
+  await saveSubscription(deps.db, owner.id, sub);
+  return { userId: owner.id, sub };
+}
+
+/** invoice.paid / invoice.payment_failed: a paid invoice records its paid Pro period. */
+export async function handleSubscriptionInvoice(deps: SubscriptionDeps, invoiceId: string): Promise<void> {
+  const invoice = await deps.stripe.invoices.retrieve(invoiceId);
+  const ref = invoice.parent?.subscription_details?.subscription;
+  const subscriptionId = typeof ref === "string" ? ref : ref?.id;
+  if (!subscriptionId) return;
+  const synced = await syncSubscription(deps, subscriptionId);
+  if (!synced || invoice.status !== "paid") return;
+  const period = invoice.lines.data[0]?.period ?? { start: invoice.period_start, end: invoice.period_end };
+  const endsAt = Math.min(period.end, synced.sub.ended_at ?? Number.MAX_SAFE_INTEGER);
+  await deps.db
+    .insert(proPeriods)
+    .values({ invoiceId: invoice.id, userId: synced.userId, subscriptionId, startsAt: new Date(period.start * 1000), endsAt: new Date(endsAt * 1000) })
+    .onConflictDoNothing();
+  // The creator is Pro from the moment the first invoice is paid, whatever order the events come in.
+  await saveSubscription(deps.db, synced.userId, synced.sub);
+}
+
+/** The plan a sale paid at `at` is booked under: Pro only inside a paid Pro period. */
+export async function planAt(db: Db, userId: string, at: Date): Promise<"free" | "pro"> {
+  const hit = await db
+    .select({ one: sql<number>`1` })
+    .from(proPeriods)
+    .where(and(eq(proPeriods.userId, userId), lte(proPeriods.startsAt, at), gt(proPeriods.endsAt, at)))
+    .limit(1)
+    .get();
+  return hit ? "pro" : "free";
+}
+
+export async function subscriptionState(db: Db, userId: string): Promise<SubscriptionState> {
+  const [user, latest] = await db.batch([
+    db.select({ plan: users.plan }).from(users).where(eq(users.id, userId)),
+    db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(desc(sql`${subscriptions.status} in ('active', 'past_due', 'trialing')`), desc(subscriptions.createdAt)).limit(1),
+  ]);
+  const s = latest[0];
+  return {
+    plan: user[0]?.plan ?? "free",
+    status: s?.status ?? null,
+    currentPeriodEnd: s?.currentPeriodEnd?.toISOString() ?? null,
+    cancelAtPeriodEnd: s?.cancelAtPeriodEnd ?? false,
+  };
+}
+
+/** Cancel at period end: Pro stays until the paid period ends; Stripe then ends the subscription. */
+export async function cancelAtPeriodEnd(deps: SubscriptionDeps, userId: string): Promise<SubscriptionState> {
+  const active = await deps.db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, PRO_STATUSES)))
+    .get();
+  if (!active) throw new ApiError(404, "No active Pro subscription");
+  const sub = await deps.stripe.subscriptions.update(active.id, { cancel_at_period_end: true }, { idempotencyKey: `pro-cancel:${active.id}` });
+  await saveSubscription(deps.db, userId, sub);
+  return subscriptionState(deps.db, userId);
+}

@@ -1,0 +1,127 @@
+// Stripe Connect: one Express account per creator, onboarding through the stand-in's hosted page,
+// status from Stripe's word only (account.updated re-read, never the payload), the dashboard link.
+import { describe, expect, it } from "vitest";
+import { call, deliver, env, row, signIn, standin } from "./helpers";
+
+type Status = { connected: boolean; details_submitted: boolean; payouts_enabled: boolean };
+
+async function creator(email: string) {
+  const cookie = await signIn(email);
+  return { cookie, id: (await row<{ id: string }>("select id from users where email = ?", email))!.id };
+}
+
+/** GET /api/stripe/connect/onboard as a browser: the Account Link URL it redirects to. */
+async function onboardingLink(cookie: string): Promise<URL> {
+  const res = await call("/api/stripe/connect/onboard", { cookie });
+  expect(res.status).toBe(303);
+  return new URL(res.headers.get("location")!);
+}
+
+const status = async (cookie: string) => (await call("/api/connect/account-status", { cookie })).json<Status>();
+const accountOf = async (userId: string) => (await row<{ stripe_account_id: string }>("select stripe_account_id from payout_settings where user_id = ?", userId))?.stripe_account_id;
+const latestEvent = async (type: string, accountId: string) => {
+  const { body } = await standin<{ data: { id: string; type: string; data: { object: { id: string } } }[] }>("GET", "/v1/events", { type, limit: "100" });
+  return body.data.find((e) => e.data.object.id === accountId)!;
+};
+
+describe("Stripe Connect onboarding", () => {
+  it("creates the account once, onboards through the hosted page and returns to /connect?connected=true", async () => {
+    const { cookie, id } = await creator("connect@example.com");
+    expect(await status(cookie)).toEqual({ connected: false, details_submitted: false, payouts_enabled: false });
+
+    const [a, b] = await Promise.all([onboardingLink(cookie), onboardingLink(cookie)]);
+    const accountId = await accountOf(id);
+    expect(accountId).toMatch(/^acct_/);
+    const { body: accounts } = await standin<{ type: string; email: string; metadata: Record<string, string> }>("GET", `/v1/accounts/${accountId}`);
+    expect(accounts).toMatchObject({ type: "express", email: "connect@example.com", metadata: { userId: id } });
+    expect(a.href).not.toBe(b.href);
+    expect(await status(cookie)).toEqual({ connected: true, details_submitted: false, payouts_enabled: false });
+
+    // The hosted page, then "Submit details": back to the app's return URL.
+    const page = await fetch(a);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Submit details");
+    const submitted = await fetch(a, { method: "POST", body: new URLSearchParams({ name: "Test" }), redirect: "manual" });
+    expect(submitted.status).toBe(302);
+    expect(submitted.headers.get("location")).toBe(`${env.APP_URL}/connect?connected=true`);
+    // The link is used up: opening it again goes to the refresh URL.
+    const again = await fetch(a, { redirect: "manual" });
+    expect(again.headers.get("location")).toBe(`${env.APP_URL}/connect?refresh=true`);
+
+    // The return page reads the status from Stripe.
+    expect(await status(cookie)).toEqual({ connected: true, details_submitted: true, payouts_enabled: true });
+    expect(await (await call("/api/auth/user", { cookie })).json()).toMatchObject({ payoutEnabled: true, payoutMethod: "bank", payoutEmail: "connect@example.com" });
+
+    // Another onboarding click reuses the account.
+    await onboardingLink(cookie);
+    expect(await accountOf(id)).toBe(accountId);
+  });
+
+  it("leaving the hosted page goes to /connect?refresh=true and changes nothing", async () => {
+    const { cookie } = await creator("connect-leave@example.com");
+    const link = await onboardingLink(cookie);
+    const left = await fetch(`${link.href}/leave`, { redirect: "manual" });
+    expect(left.headers.get("location")).toBe(`${env.APP_URL}/connect?refresh=true`);
+    expect(await status(cookie)).toEqual({ connected: true, details_submitted: false, payouts_enabled: false });
+  });
+
+  it("signed out: the onboarding redirect goes to sign-in, the calls answer 401", async () => {
+    const res = await call("/api/stripe/connect/onboard");
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/api/login?returnTo=%2Fconnect");
+    expect((await call("/api/connect/account-status")).status).toBe(401);
+    expect((await call("/api/stripe/connect/dashboard-link", { method: "POST" })).status).toBe(401);
+  });
+});
+
+describe("Connect status by webhook", () => {
+  it("account.updated keeps the status current from Stripe's copy; a forged or replayed event changes nothing", async () => {
+    const { cookie, id } = await creator("connect-hook@example.com");
+    await onboardingLink(cookie);
+    const accountId = (await accountOf(id))!;
+
+    // A forged event saying the account is ready: the signature is wrong, so nothing happens.
+    const forged = { id: "evt_forged_connect", object: "event", type: "account.updated", data: { object: { id: accountId, details_submitted: true, payouts_enabled: true } } };
+    expect((await deliver(forged as never, { secret: "whsec_wrong" })).status).toBe(400);
+    // Correctly signed but lying payload: the account is re-read from Stripe, which says not yet.
+    expect((await deliver({ ...forged, id: "evt_lying_connect" } as never)).status).toBe(200);
+    expect(await row("select connect_details_submitted as d, connect_payouts_enabled as p from payout_settings where user_id = ?", id)).toEqual({ d: 0, p: 0 });
+
+    // Stripe finishes onboarding (no browser): its account.updated brings the state in.
+    await standin("POST", `/_standin/accounts/${accountId}/onboard`);
+    const ready = await latestEvent("account.updated", accountId);
+    expect((await deliver(ready as never)).status).toBe(200);
+    expect(await row("select connect_details_submitted as d, connect_payouts_enabled as p, method from payout_settings where user_id = ?", id)).toEqual({ d: 1, p: 1, method: "bank" });
+
+    // Stripe restricts the account; the older "ready" event replayed afterwards changes nothing.
+    await standin("POST", `/_standin/accounts/${accountId}/restrict`);
+    expect((await deliver((await latestEvent("account.updated", accountId)) as never)).status).toBe(200);
+    expect(await row("select connect_payouts_enabled as p from payout_settings where user_id = ?", id)).toEqual({ p: 0 });
+    expect(await (await deliver(ready as never)).json()).toMatchObject({ duplicate: true });
+    expect(await row("select connect_payouts_enabled as p from payout_settings where user_id = ?", id)).toEqual({ p: 0 });
+  });
+});
+
+describe("payout dashboard link", () => {
+  it("a login link once onboarded; before that the spec's failure text", async () => {
+    const { cookie, id } = await creator("connect-dash@example.com");
+    const none = await call("/api/stripe/connect/dashboard-link", { method: "POST", cookie, headers: { origin: "http://127.0.0.1:8787" } });
+    expect(none.status).toBe(400);
+    expect(await none.json()).toEqual({ message: "Failed to access payout dashboard. Please try again." });
+
+    await onboardingLink(cookie);
+    const early = await call("/api/stripe/connect/dashboard-link", { method: "POST", cookie });
+    expect(await early.json()).toEqual({ message: "Failed to access payout dashboard. Please try again." });
+
+    await standin("POST", `/_standin/accounts/${await accountOf(id)}/onboard`);
+    const ok = await call("/api/stripe/connect/dashboard-link", { method: "POST", cookie });
+    expect(ok.status).toBe(200);
+    const { url } = await ok.json<{ url: string }>();
+    expect(url).toContain(`/_standin/connect/express/${await accountOf(id)}`);
+
+    // Another creator's call acts on their own (absent) account, never this one.
+    const other = await creator("connect-dash-other@example.com");
+    expect((await call("/api/stripe/connect/dashboard-link", { method: "POST", cookie: other.cookie })).status).toBe(400);
+    expect(await status(other.cookie)).toEqual({ connected: false, details_submitted: false, payouts_enabled: false });
+  });
+});
