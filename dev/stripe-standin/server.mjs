@@ -7,6 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { catalogRoutes } from "./catalog.mjs";
 import { parseForm } from "./form.mjs";
+import { transferRoutes } from "./transfers.mjs";
 
 const API_VERSION = "2026-10-28.clover";
 const STRIPE_JS = readFileSync(new URL("./stripe-js.js", import.meta.url), "utf8");
@@ -61,6 +62,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     disputes: new Map(),
     products: new Map(),
     prices: new Map(),
+    transfers: new Map(),
     events: [],
     idempotency: new Map(),
   };
@@ -386,6 +388,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   // Resource families kept in modules of their own get the same helpers the routes above use.
   const kit = { db, emit, get, metadata, int, rid, now, list, StripeError, missing, badParam, on: (fn) => listeners.push(fn) };
   routes.push(...catalogRoutes(kit));
+  routes.push(...transferRoutes(kit));
 
   function list(items, p, url) {
     const limit = Math.min(100, Number(p.limit ?? 10));

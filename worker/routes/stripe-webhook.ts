@@ -6,7 +6,9 @@ import { webhookEvents } from "../db/schema";
 import type { AppEnv } from "../lib/context";
 import { ApiError } from "../lib/errors";
 import { fulfil, handleDispute, handleDisputeClosed, handleRefund } from "../services/purchases";
+import { handleTransferReversed } from "../services/payouts";
 import { verifyWebhook } from "../services/stripe";
+import { payoutDeps } from "../cron";
 import { purchaseDeps } from "./payments";
 
 export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", async (c) => {
@@ -33,6 +35,9 @@ export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", as
       break;
     case "charge.dispute.closed":
       await handleDisputeClosed(deps, object.id);
+      break;
+    case "transfer.reversed":
+      await handleTransferReversed(payoutDeps(c.env), object.id);
       break;
     default:
       // Other events are acknowledged and ignored.
