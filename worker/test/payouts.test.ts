@@ -1,8 +1,9 @@
 // The payout run under faults: concurrent and repeated runs, a crash after each write, failed and
 // reversed transfers, a refund after a payout. Transfers go to the Stripe stand-in; creators' sales
 // are ledger rows dated in the past (each test has its own month, so runs do not see each other's).
+import { createScheduledController } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { payoutDeps } from "../cron";
+import { handleScheduled, MONTHLY_PAYOUT_CRON, payoutDeps } from "../cron";
 import { createDb } from "../db/client";
 import { creatorBalance } from "../services/balances";
 import { closingPeriod, preparePayout, runPayouts, sendPayout, transferGroup, type Period } from "../services/payouts";
@@ -206,6 +207,22 @@ describe("the payout run", () => {
     expect((await creatorBalance(db(), c.id)).availableCents).toBe(4000);
     await expectLedgerBalanced(c.id);
     await waitForMail(c.email);
+  });
+});
+
+describe("the Cron Trigger", () => {
+  it("0 2 1 * * prepares the month that just closed and sends bank transfers; manual methods wait", async () => {
+    const T = runAt(2025, 11);
+    const bank = await creator("bank");
+    const manual = await creator("paypal");
+    await sale(bank.id, 5000, T - 10 * DAY);
+    await sale(manual.id, 5000, T - 10 * DAY);
+    await handleScheduled(createScheduledController({ cron: MONTHLY_PAYOUT_CRON, scheduledTime: T }), env as never);
+    expect(await payoutsOf(bank.id)).toMatchObject([{ period_year: 2025, period_month: 10, status: "paid", amount_cents: 4000 }]);
+    expect(await payoutsOf(manual.id)).toMatchObject([{ period_year: 2025, period_month: 10, status: "pending", amount_cents: 4000 }]);
+    const prepared = await waitForMail(manual.email);
+    expect(prepared.subject).toBe("Your October 2025 payout of $40.00 is on its way");
+    expect(prepared.text).toContain("by the 21st of the month");
   });
 });
 
