@@ -43,6 +43,7 @@ export function PeriodPicker({ period, onChange }: { period: Period; onChange: (
 }
 
 const PAYOUT_STATUS: Record<string, string> = { pending: "Prepared", processing: "Sending", paid: "Paid", failed: "Failed" };
+const METHOD_NAMES: Record<string, string> = { paypal: "PayPal", wise: "Wise", bank: "Bank (Stripe)", zelle: "Zelle", venmo: "Venmo", cashapp: "Cash App" };
 
 export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onPeriodChange: (p: Period) => void }) {
   const { data, isLoading, error } = useCreatorPayouts(period);
@@ -103,13 +104,19 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
                 {data.map((r) => (
                   <tr key={r.userId} className="border-b last:border-0" data-testid="creator-payout-row">
                     <td className="py-2 pr-3">
-                      <div className="font-medium">{[r.firstName, r.lastName].filter(Boolean).join(" ") || r.email}</div>
-                      <div className="text-xs text-muted-foreground">{r.email}</div>
+                      {r.firstName || r.lastName ? (
+                        <>
+                          <div className="font-medium">{[r.firstName, r.lastName].filter(Boolean).join(" ")}</div>
+                          <div className="text-xs text-muted-foreground">{r.email}</div>
+                        </>
+                      ) : (
+                        <div className="font-medium break-all">{r.email}</div>
+                      )}
                     </td>
                     <td className="py-2 pr-3">
                       {r.payoutSetUp ? (
                         <>
-                          <div className="capitalize">{r.payoutMethod}</div>
+                          <div>{METHOD_NAMES[r.payoutMethod ?? ""] ?? r.payoutMethod}</div>
                           <div className="text-xs text-muted-foreground">{r.payoutEmail}</div>
                         </>
                       ) : (
