@@ -1,6 +1,7 @@
 // `npm run bench`: the paywall page HTML and the public content call under many concurrent
 // connections on loopback, beside a static asset of the same server (p50, p99, requests/s, ratio);
-// then time to first byte of Range reads at several offsets of a large purchased file.
+// then time to first byte of Range reads at several offsets of a large purchased file; then the
+// payout run for 10,000 creators and the CSV export of 100,000 payouts (dev/bench-payouts.mjs).
 import http from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -121,3 +122,6 @@ for (const offset of [0, LARGE_FILE / 4, LARGE_FILE / 2, LARGE_FILE - 65536]) {
 agent.destroy();
 await stack.stop();
 rmSync(state, { recursive: true, force: true });
+
+// ---- payouts: the run for 10,000 creators and the CSV of 100,000 payouts (dev/bench-payouts.mjs) ----
+await (await import("./bench-payouts.mjs")).benchPayouts();

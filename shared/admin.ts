@@ -52,6 +52,8 @@ export type ProcessPayoutsResult = {
   failed: number;
   retryLater: number;
   markedProcessed: number;
+  d1Statements: number;
+  d1RoundTrips: number;
 };
 
 export type FixPurchaseEmailsResult = { fixed: number; total: number };

@@ -18,7 +18,7 @@
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { MIN_PAYOUT_CENTS } from "../../shared/constants";
-import type { Db } from "../db/client";
+import { createDb, type Db } from "../db/client";
 import { adminAudit, payoutSettings, payouts, users } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
@@ -243,6 +243,8 @@ export async function handleTransferReversed(deps: PayoutDeps, transferId: strin
 
 // ---- the run ----
 
+const SEND_CONCURRENCY = 6;
+
 export type RunResult = {
   period: Period;
   prepared: number;
@@ -250,7 +252,22 @@ export type RunResult = {
   failed: number;
   retryLater: number;
   markedProcessed: number;
+  /** D1 statements the run prepared, and the round trips they took (a batch is one). */
+  d1Statements: number;
+  d1RoundTrips: number;
 };
+
+/** The same database, counting what is asked of it (the run reports its D1 work). */
+function countingD1(d1: D1Database, c: { statements: number; batched: number; batches: number }): D1Database {
+  return new Proxy(d1, {
+    get(target, prop) {
+      if (prop === "prepare") return (query: string) => (c.statements++, target.prepare(query));
+      if (prop === "batch") return (stmts: D1PreparedStatement[]) => ((c.batches++, (c.batched += stmts.length)), target.batch(stmts));
+      const v = Reflect.get(target, prop);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+}
 
 /**
  * One run for `period`: prepare (only the closing month: older periods were prepared by their own
@@ -258,8 +275,11 @@ export type RunResult = {
  * those stuck in processing. With `markManual` (the admin's 'Process All Payouts'), pending manual
  * payouts of the period are marked processed.
  */
-export async function runPayouts(deps: PayoutDeps, period: Period, opts: { now?: number; actor?: Actor; markManual?: boolean } = {}): Promise<RunResult> {
+export async function runPayouts(given: PayoutDeps, period: Period, opts: { now?: number; actor?: Actor; markManual?: boolean } = {}): Promise<RunResult> {
   const now = opts.now ?? Date.now();
+  const counts = { statements: 0, batched: 0, batches: 0 };
+  const d1 = countingD1(given.d1, counts);
+  const deps = { ...given, d1, db: createDb(d1) };
   if (periodEnd(period) > now) throw new ApiError(400, `${periodLabel(period)} has not ended yet: its payouts are prepared on the 1st of the next month`);
   const prepared = samePeriod(period, closingPeriod(now)) ? (await preparePeriod(deps, period, now)).prepared.length : 0;
 
@@ -283,17 +303,23 @@ export async function runPayouts(deps: PayoutDeps, period: Period, opts: { now?:
       .orderBy(asc(payouts.id))
       .limit(100);
     if (!due.length) break;
-    for (const { id } of due) {
-      const outcome = await sendPayout(deps, id, now);
-      if (outcome === "paid") sent++;
-      else if (outcome === "failed") failed++;
-      else if (outcome === "retry_later") retryLater++;
-    }
+    // A few transfers at a time: each payout is independent and every step of it is conditional.
+    const queue = [...due];
+    await Promise.all(
+      Array.from({ length: SEND_CONCURRENCY }, async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) {
+          const outcome = await sendPayout(deps, next.id, now);
+          if (outcome === "paid") sent++;
+          else if (outcome === "failed") failed++;
+          else if (outcome === "retry_later") retryLater++;
+        }
+      }),
+    );
     after = due[due.length - 1].id;
   }
 
   const markedProcessed = opts.markManual ? await markManualProcessed(deps, period, now) : 0;
-  const result = { period, prepared, sent, failed, retryLater, markedProcessed };
+  const result = { period, prepared, sent, failed, retryLater, markedProcessed, d1Statements: counts.statements, d1RoundTrips: counts.batches + counts.statements - counts.batched };
   await deps.db.insert(adminAudit).values({
     actorUserId: opts.actor?.userId ?? null,
     actorEmail: opts.actor?.email ?? null,
