@@ -1,5 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { Check, Crown, Rocket, ShieldCheck, TrendingUp } from "lucide-react";
+import { PAYOUT_SCHEDULE_TEXT } from "@shared/constants";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { AppShell } from "@/features/shell/app-shell";
@@ -22,7 +23,8 @@ const BLURBS = [
 
 const FAQ = [
   { q: "How much does it cost?", a: "The Creator plan is free. We keep a 20% platform fee on each sale, so you keep 80%. Pro is $99/month with zero commission." },
-  { q: "When do I get paid?", a: "Payouts are processed manually on the 21st of each month once your available balance is at least $25. Bank payouts take 2-3 days to arrive." },
+  // The one payout schedule (shared/constants.ts), the same words as /settings; the cron runs it.
+  { q: "When do I get paid?", a: PAYOUT_SCHEDULE_TEXT.join(" ") },
   { q: "Do buyers need an account?", a: "No. Buyers pay by card and get a permanent access link on screen and by email." },
   { q: "Can I cancel Pro?", a: "Yes, cancel anytime. Pro comes with a 30-day money-back guarantee." },
   { q: "What can I sell?", a: "Any digital file (images, videos, PDFs, documents and more), a private link, or text." },
