@@ -75,6 +75,18 @@ describe("admin payouts", () => {
     expect(await row.textContent()).toContain("$40.00");
     await admin.screenshot({ path: screenshotPath("admin-before"), fullPage: true });
 
+    // A month that has not ended cannot be paid out: the server refuses, the screen says so.
+    const today = new Date();
+    await admin.getByLabel("Month", { exact: true }).selectOption(String(today.getUTCMonth() + 1));
+    await admin.getByLabel("Year", { exact: true }).selectOption(String(today.getUTCFullYear()));
+    await admin.getByRole("button", { name: "Process All Payouts" }).click();
+    await admin.getByText("Processing Failed", { exact: true }).waitFor();
+    await admin.getByText(/has not ended yet/).first().waitFor();
+
+    const closingMonth = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1));
+    await admin.getByLabel("Month", { exact: true }).selectOption(String(closingMonth.getUTCMonth() + 1));
+    await admin.getByLabel("Year", { exact: true }).selectOption(String(closingMonth.getUTCFullYear()));
+    await row.waitFor();
     await admin.getByRole("button", { name: "Process All Payouts" }).click();
     await admin.getByText("Payouts Processed", { exact: true }).waitFor();
     await expect.poll(async () => row.textContent()).toContain("$40.00 · Paid");
@@ -91,6 +103,8 @@ describe("admin payouts", () => {
     const mine = lines.filter((l) => l.includes(creatorEmail));
     expect(mine).toHaveLength(1);
     expect(mine[0]).toContain(`,${creatorEmail},paypal,payee-paypal@example.com,40.00,usd,paid,`);
+    await admin.getByRole("button", { name: "Fix Missing Emails" }).click();
+    await admin.getByText(/^Fixed \d+ out of \d+ purchases$/).waitFor();
     await adminCtx.close();
 
     // The creator's side: the payout in their history, and the sale's money marked paid.
