@@ -61,8 +61,9 @@ export function destinationOf(s: typeof payoutSettings.$inferSelect | undefined)
 /**
  * The two statements that prepare one creator's payout for `period`, as of `now`. Nothing is
  * written when the creator's available balance at that moment is below the minimum, when a live
- * payout for the period exists (unique index), or when a payout row dated after `now` exists (a
- * concurrent run whose clock is ahead: its payout is not inside our "as of now" sum).
+ * payout for the period exists (unique index), or when a payout ledger row dated after `now`
+ * exists (a concurrent run for another period whose clock is ahead: what it took is not inside our
+ * "as of now" sum). Money given back after `now` is merely left for the next run.
  */
 function prepareStatements(d1: D1Database, payoutId: string, userId: string, dest: Destination, period: Period, now: number): D1PreparedStatement[] {
   return [
@@ -72,7 +73,7 @@ function prepareStatements(d1: D1Database, payoutId: string, userId: string, des
          select ?1, ?2, a.cents, 'usd', ?3, ?4, ?5, 'pending', ?6, ?7, ?8
          from (select ${availableRemainderSql("?2", "?8", "?9")} as cents) a
          where a.cents >= ?10
-           and not exists (select 1 from ledger_entries where user_id = ?2 and account = 'creator' and kind in ('payout', 'payout_reversal') and created_at > ?8)
+           and not exists (select 1 from ledger_entries where user_id = ?2 and account = 'creator' and kind = 'payout' and created_at > ?8)
          on conflict do nothing
          returning id`,
       )
@@ -196,7 +197,9 @@ export async function sendPayout(deps: PayoutDeps, payoutId: string, now = Date.
     .prepare("update payouts set status = 'paid', stripe_transfer_id = ?, processed_at = ? where id = ? and status = 'processing' returning id")
     .bind(transfer.id, now, p.id)
     .all();
-  if (marked.results.length) await queuePayoutMails(deps, "payout-paid", [{ ...p, status: "paid" }]);
+  // Nothing marked: another run got there first, or a transfer.reversed that overtook us failed it.
+  if (!marked.results.length) return "done";
+  await queuePayoutMails(deps, "payout-paid", [{ ...p, status: "paid" }]);
   return "paid";
 }
 

@@ -210,6 +210,45 @@ describe("the payout run", () => {
   });
 });
 
+describe("reordered events", () => {
+  it("transfer.reversed arriving while the payout is still processing: failed once, money back, paid again by a new payout", async () => {
+    // Real time here: the webhook books its reversal at the moment it arrives.
+    const T = Date.now();
+    const P = closingPeriod(T);
+    const c = await creator("bank");
+    await sale(c.id, 5000, T - 10 * DAY);
+    const id = (await preparePayout(deps(), c.id, P, T))!;
+    // The transfer is made, then the run stops before writing it down...
+    const real = deps().stripe;
+    let transferId = "";
+    const crashing = {
+      transfers: {
+        list: real.transfers.list.bind(real.transfers),
+        create: async (...args: Parameters<typeof real.transfers.create>) => {
+          transferId = (await real.transfers.create(...args)).id;
+          throw Object.assign(new Error("Connection closed"), { type: "StripeConnectionError" });
+        },
+      },
+    };
+    expect(await sendPayout({ ...deps(), stripe: crashing as never }, id, T)).toBe("retry_later");
+    // ...and the transfer is reversed before the next run: its event arrives first.
+    await standin("POST", `/v1/transfers/${transferId}/reversals`, {});
+    expect((await deliver(await eventFor("transfer.reversed", transferId))).status).toBe(200);
+    expect(await row("select status from payouts where id = ?", id)).toEqual({ status: "failed" });
+    expect(await creatorBalance(db(), c.id)).toMatchObject({ availableCents: 4000, pendingPayoutCents: 0 });
+
+    // The resumed send does not pay the failed payout; the next run prepares a new one and pays it.
+    expect(await sendPayout(deps(), id)).toBe("done");
+    await runPayouts(deps(), P, { now: T + DAY });
+    expect((await payoutsOf(c.id)).map((p) => p.status)).toEqual(["failed", "paid"]);
+    const ts = await transfersTo(c.acct);
+    expect(ts.map((t) => t.amount)).toEqual([4000, 4000]);
+    expect(await rows("select amount_cents from ledger_entries where user_id = ? and kind = 'payout_reversal'", c.id)).toEqual([{ amount_cents: 4000 }]);
+    expect(await creatorBalance(db(), c.id, T + DAY + 1)).toMatchObject({ availableCents: 0, paidOutCents: 4000 });
+    await expectLedgerBalanced(c.id);
+  });
+});
+
 describe("the Cron Trigger", () => {
   it("0 2 1 * * prepares the month that just closed and sends bank transfers; manual methods wait", async () => {
     const T = runAt(2025, 11);
