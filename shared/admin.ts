@@ -52,6 +52,8 @@ export type ProcessPayoutsResult = {
   failed: number;
   retryLater: number;
   markedProcessed: number;
+  /** Transfers handed to the payout queue, sent in the next moments. */
+  queued: number;
   d1Statements: number;
   d1RoundTrips: number;
 };

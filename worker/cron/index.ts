@@ -26,7 +26,7 @@ export async function dailySweep(env: Bindings, now = Date.now()) {
   };
 }
 
-export const payoutDeps = (env: Bindings): PayoutDeps => ({ db: createDb(env.DB), d1: env.DB, stripe: stripeClient(env), emails: env.EMAILS, appUrl: env.APP_URL });
+export const payoutDeps = (env: Bindings): PayoutDeps => ({ db: createDb(env.DB), d1: env.DB, stripe: stripeClient(env), emails: env.EMAILS, appUrl: env.APP_URL, payouts: env.PAYOUTS });
 
 /**
  * 02:00 UTC on the 1st (PAYOUT_SCHEDULE_TEXT): prepare the month that just closed with everything

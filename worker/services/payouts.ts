@@ -25,7 +25,9 @@ import { newId } from "../lib/ids";
 import { availableBalances, availableRemainderSql, SALE_HOLD_MS } from "./balances";
 import type { EmailJob, PayoutMailData } from "./mail/templates";
 
-export type PayoutDeps = { db: Db; d1: D1Database; stripe: Stripe; emails: Queue; appUrl: string };
+/** `payouts`: the PAYOUTS queue, for transfers beyond what one run sends itself (see runPayouts). */
+export type PayoutDeps = { db: Db; d1: D1Database; stripe: Stripe; emails: Queue; appUrl: string; payouts?: Queue<PayoutJob> };
+export type PayoutJob = { payoutId: string };
 export type Period = { year: number; month: number };
 export type Actor = { userId: string | null; email: string | null };
 type PayoutRow = typeof payouts.$inferSelect;
@@ -247,6 +249,12 @@ export async function handleTransferReversed(deps: PayoutDeps, transferId: strin
 // ---- the run ----
 
 const SEND_CONCURRENCY = 6;
+/**
+ * Transfers one run sends itself. A send costs about four D1 queries and a Stripe call, and an
+ * invocation may make 1,000 D1 queries: beyond this, payouts go to the PAYOUTS queue, whose
+ * consumer sends each one (the same sendPayout call) in invocations of its own.
+ */
+export const INLINE_SENDS = 100;
 
 export type RunResult = {
   period: Period;
@@ -255,6 +263,8 @@ export type RunResult = {
   failed: number;
   retryLater: number;
   markedProcessed: number;
+  /** Payouts handed to the PAYOUTS queue to be sent (beyond INLINE_SENDS). */
+  queued: number;
   /** D1 statements the run prepared, and the round trips they took (a batch is one). */
   d1Statements: number;
   d1RoundTrips: number;
@@ -278,7 +288,7 @@ function countingD1(d1: D1Database, c: { statements: number; batched: number; ba
  * those stuck in processing. With `markManual` (the admin's 'Process All Payouts'), pending manual
  * payouts of the period are marked processed.
  */
-export async function runPayouts(given: PayoutDeps, period: Period, opts: { now?: number; actor?: Actor; markManual?: boolean } = {}): Promise<RunResult> {
+export async function runPayouts(given: PayoutDeps, period: Period, opts: { now?: number; actor?: Actor; markManual?: boolean; inlineSends?: number } = {}): Promise<RunResult> {
   const now = opts.now ?? Date.now();
   const counts = { statements: 0, batched: 0, batches: 0 };
   const d1 = countingD1(given.d1, counts);
@@ -289,6 +299,8 @@ export async function runPayouts(given: PayoutDeps, period: Period, opts: { now?
   let sent = 0;
   let failed = 0;
   let retryLater = 0;
+  let queued = 0;
+  let inlineLeft = deps.payouts ? (opts.inlineSends ?? INLINE_SENDS) : Number.POSITIVE_INFINITY;
   let after = "";
   for (;;) {
     const due = await deps.db
@@ -306,8 +318,15 @@ export async function runPayouts(given: PayoutDeps, period: Period, opts: { now?
       .orderBy(asc(payouts.id))
       .limit(100);
     if (!due.length) break;
+    const inline = due.slice(0, Math.max(0, Math.min(due.length, inlineLeft)));
+    inlineLeft -= inline.length;
+    const rest = due.slice(inline.length);
+    if (rest.length) {
+      await deps.payouts!.sendBatch(rest.map(({ id }) => ({ body: { payoutId: id } })));
+      queued += rest.length;
+    }
     // A few transfers at a time: each payout is independent and every step of it is conditional.
-    const queue = [...due];
+    const queue = [...inline];
     await Promise.all(
       Array.from({ length: SEND_CONCURRENCY }, async () => {
         for (let next = queue.shift(); next; next = queue.shift()) {
@@ -322,14 +341,14 @@ export async function runPayouts(given: PayoutDeps, period: Period, opts: { now?
   }
 
   const markedProcessed = opts.markManual ? await markManualProcessed(deps, period, now) : 0;
-  const result = { period, prepared, sent, failed, retryLater, markedProcessed, d1Statements: counts.statements, d1RoundTrips: counts.batches + counts.statements - counts.batched };
+  const result = { period, prepared, sent, failed, retryLater, markedProcessed, queued, d1Statements: counts.statements, d1RoundTrips: counts.batches + counts.statements - counts.batched };
   await deps.db.insert(adminAudit).values({
     actorUserId: opts.actor?.userId ?? null,
     actorEmail: opts.actor?.email ?? null,
     action: opts.actor ? "process-payouts" : "scheduled-payout-run",
     periodYear: period.year,
     periodMonth: period.month,
-    detail: JSON.stringify({ prepared, sent, failed, retryLater, markedProcessed }),
+    detail: JSON.stringify({ prepared, sent, failed, retryLater, markedProcessed, queued }),
     createdAt: new Date(now),
   });
   return result;

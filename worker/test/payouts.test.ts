@@ -2,7 +2,7 @@
 // reversed transfers, a refund after a payout. Transfers go to the Stripe stand-in; creators' sales
 // are ledger rows dated in the past (each test has its own month, so runs do not see each other's).
 import { createScheduledController } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { handleScheduled, MONTHLY_PAYOUT_CRON, payoutDeps } from "../cron";
 import { createDb } from "../db/client";
 import { creatorBalance } from "../services/balances";
@@ -207,6 +207,23 @@ describe("the payout run", () => {
     expect((await creatorBalance(db(), c.id)).availableCents).toBe(4000);
     await expectLedgerBalanced(c.id);
     await waitForMail(c.email);
+  });
+});
+
+describe("a run larger than one invocation", () => {
+  it("sends INLINE_SENDS itself and hands the rest to the PAYOUTS queue, whose consumer pays each once", async () => {
+    const T = runAt(2025, 12);
+    const cs = [await creator("bank"), await creator("bank"), await creator("bank")];
+    for (const c of cs) await sale(c.id, 5000, T - 10 * DAY);
+    const result = await runPayouts(deps(), closingPeriod(T), { now: T, inlineSends: 1 });
+    expect(result).toMatchObject({ prepared: 3, sent: 1, queued: 2 });
+    await vi.waitUntil(async () => (await rows("select 1 from payouts where period_year = 2025 and period_month = 11 and status = 'paid'")).length === 3, { timeout: 10_000, interval: 100 });
+    for (const c of cs) {
+      expect(await transfersTo(c.acct)).toHaveLength(1);
+      await expectLedgerBalanced(c.id);
+    }
+    // Pressed again: nothing is due, nothing is queued.
+    expect(await runPayouts(deps(), closingPeriod(T), { now: T + DAY, inlineSends: 1 })).toMatchObject({ prepared: 0, sent: 0, queued: 0 });
   });
 });
 

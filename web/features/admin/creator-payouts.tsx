@@ -51,7 +51,7 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
     onSuccess: (r) =>
       toast({
         title: "Payouts Processed",
-        description: `${r.prepared} prepared, ${r.sent} sent by transfer, ${r.markedProcessed} marked processed${r.failed ? `, ${r.failed} failed` : ""}${r.retryLater ? `, ${r.retryLater} to retry` : ""}.`,
+        description: `${r.prepared} prepared, ${r.sent} sent by transfer${r.queued ? ` (${r.queued} more on their way)` : ""}, ${r.markedProcessed} marked processed${r.failed ? `, ${r.failed} failed` : ""}${r.retryLater ? `, ${r.retryLater} to retry` : ""}.`,
       }),
     onError: (e) => toast({ title: "Processing Failed", description: e.message, variant: "destructive" }),
   });
