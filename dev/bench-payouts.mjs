@@ -1,6 +1,6 @@
 // Part of `npm run bench` (also runs alone: `node dev/bench-payouts.mjs` after `vite build`):
 // 1. the payout run for BENCH_CREATORS (10,000) seeded creators with released sales, 10% of them
-//    paid by transfer (to the Stripe stand-in; beyond 100 through the PAYOUTS queue), the rest by
+//    paid by transfer (to the Stripe stand-in; beyond the first 50 through the PAYOUTS queue), the rest by
 //    hand: wall time, D1 statements and round trips per creator, as the run itself counts them;
 // 2. the CSV export of BENCH_CSV_PAYOUTS (100,000) payouts of one month: time, bytes, and the peak
 //    RSS of the workerd process while the response streams.

@@ -15,7 +15,7 @@
 // books the money back with a positive 'payout_reversal' row in the same batch. A failed payout
 // leaves the unique index, so a later run of the same period, or the next period, pays it again.
 // Manual methods (PayPal, Wise, ...) stay pending until the admin marks them processed (paid).
-import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql, type AnyColumn } from "drizzle-orm";
 import type Stripe from "stripe";
 import { MIN_PAYOUT_CENTS } from "../../shared/constants";
 import { createDb, type Db } from "../db/client";
@@ -103,7 +103,10 @@ export async function preparePayout(deps: PayoutDeps, userId: string, period: Pe
 }
 
 /** Creators per D1 batch in the run: each keeps its own two guarded statements. */
-const PREPARE_CHUNK = 50;
+const PREPARE_CHUNK = 100;
+/** Ids per lookup: passed as one JSON parameter (D1 binds at most 100 parameters per statement). */
+const ID_PAGE = 500;
+const idIn = (column: AnyColumn, ids: string[]) => sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
 
 /**
  * Prepares `period` for every eligible creator (available ≥ MIN_PAYOUT_CENTS at `now` and payouts
@@ -136,8 +139,8 @@ export async function preparePeriod(deps: PayoutDeps, period: Period, now = Date
       if (results[j * 2].results?.length) prepared.push(t.id);
     });
   }
-  for (let i = 0; i < prepared.length; i += 90) {
-    const rows = await deps.db.select().from(payouts).where(inArray(payouts.id, prepared.slice(i, i + 90)));
+  for (let i = 0; i < prepared.length; i += ID_PAGE) {
+    const rows = await deps.db.select().from(payouts).where(idIn(payouts.id, prepared.slice(i, i + ID_PAGE)));
     await queuePayoutMails(deps, "payout-prepared", rows);
   }
   return { prepared, statements };
@@ -254,7 +257,7 @@ const SEND_CONCURRENCY = 6;
  * invocation may make 1,000 D1 queries: beyond this, payouts go to the PAYOUTS queue, whose
  * consumer sends each one (the same sendPayout call) in invocations of its own.
  */
-export const INLINE_SENDS = 100;
+export const INLINE_SENDS = 50;
 
 export type RunResult = {
   period: Period;
@@ -373,9 +376,8 @@ async function queuePayoutMails(deps: PayoutDeps, template: "payout-prepared" | 
   if (!rows.length) return;
   const emailOf = new Map<string, string>();
   const userIds = [...new Set(rows.map((r) => r.userId))];
-  // D1 binds at most 100 parameters per statement.
-  for (let i = 0; i < userIds.length; i += 90) {
-    const found = await deps.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, userIds.slice(i, i + 90)));
+  for (let i = 0; i < userIds.length; i += ID_PAGE) {
+    const found = await deps.db.select({ id: users.id, email: users.email }).from(users).where(idIn(users.id, userIds.slice(i, i + ID_PAGE)));
     for (const u of found) emailOf.set(u.id, u.email);
   }
   const settingsUrl = new URL("/settings", deps.appUrl).toString();
