@@ -65,6 +65,7 @@ describe("admin payouts", () => {
     await creator.goto("/admin");
     await creator.getByText("You don't have permission to access the admin dashboard.").waitFor();
     for (const name of ["Dashboard", "Upload", "Settings"]) expect(await creator.getByRole("link", { name }).isVisible()).toBe(true);
+    await creator.screenshot({ path: screenshotPath("admin-denied") });
 
     const { page: admin, context: adminCtx } = await newPage(browser);
     await signIn(admin, "admin@apewall.test");
