@@ -5,8 +5,7 @@ import { createDb } from "../db/client";
 import { loginTokens } from "../db/schema";
 import type { Bindings } from "../lib/env";
 import { purgeDeletedContentBytes } from "../services/content";
-import { closingPeriod, runPayouts, type PayoutDeps } from "../services/payouts";
-import { stripeClient } from "../services/stripe";
+import { closingPeriod, payoutDeps, runPayouts } from "../services/payouts";
 import { abortStaleUploads } from "../services/uploads";
 
 export const MONTHLY_PAYOUT_CRON = "0 2 1 * *";
@@ -25,8 +24,6 @@ export async function dailySweep(env: Bindings, now = Date.now()) {
     deletedContentPurged: await purgeDeletedContentBytes(db, env.FILES, now),
   };
 }
-
-export const payoutDeps = (env: Bindings): PayoutDeps => ({ db: createDb(env.DB), d1: env.DB, stripe: stripeClient(env), emails: env.EMAILS, appUrl: env.APP_URL, payouts: env.PAYOUTS });
 
 /**
  * 02:00 UTC on the 1st (PAYOUT_SCHEDULE_TEXT): prepare the month that just closed with everything

@@ -1,8 +1,7 @@
 // The PAYOUTS queue consumer: one message per payout id, sent (or resumed) by the same call the
 // run uses. Delivery is at-least-once; sendPayout is safe to repeat, so a duplicate does nothing.
-import { payoutDeps } from "../cron";
 import type { Bindings } from "../lib/env";
-import { sendPayout, type PayoutJob } from "../services/payouts";
+import { payoutDeps, sendPayout, type PayoutJob } from "../services/payouts";
 
 export async function handlePayoutBatch(batch: MessageBatch<PayoutJob>, env: Bindings): Promise<void> {
   const deps = payoutDeps(env);

@@ -3,12 +3,11 @@
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { adminFeedbackFilterSchema, adminPeriodSchema } from "../../shared/admin";
-import { payoutDeps } from "../cron";
 import { users } from "../db/schema";
 import { requireAdmin, type AppEnv } from "../lib/context";
 import { validate } from "../lib/validate";
 import { creatorPayoutRows, csvFileName, feedbackInbox, fixPurchaseEmails, monthlyReports, payoutSummary, payoutsCsvStream } from "../services/admin-reports";
-import { runPayouts, type Actor } from "../services/payouts";
+import { payoutDeps, runPayouts, type Actor } from "../services/payouts";
 import { stripeClient } from "../services/stripe";
 
 type AdminEnv = { Bindings: AppEnv["Bindings"]; Variables: { db: AppEnv["Variables"]["db"]; userId: string } };

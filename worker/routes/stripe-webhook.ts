@@ -6,9 +6,8 @@ import { webhookEvents } from "../db/schema";
 import type { AppEnv } from "../lib/context";
 import { ApiError } from "../lib/errors";
 import { fulfil, handleDispute, handleDisputeClosed, handleRefund } from "../services/purchases";
-import { handleTransferReversed } from "../services/payouts";
+import { handleTransferReversed, payoutDeps } from "../services/payouts";
 import { verifyWebhook } from "../services/stripe";
-import { payoutDeps } from "../cron";
 import { purchaseDeps } from "./payments";
 
 export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", async (c) => {

@@ -20,14 +20,25 @@ import type Stripe from "stripe";
 import { MIN_PAYOUT_CENTS } from "../../shared/constants";
 import { createDb, type Db } from "../db/client";
 import { adminAudit, payoutSettings, payouts, users } from "../db/schema";
+import type { Bindings } from "../lib/env";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { availableBalances, availableRemainderSql, SALE_HOLD_MS } from "./balances";
 import type { EmailJob, PayoutMailData } from "./mail/templates";
+import { stripeClient } from "./stripe";
 
 /** `payouts`: the PAYOUTS queue, for transfers beyond what one run sends itself (see runPayouts). */
 export type PayoutDeps = { db: Db; d1: D1Database; stripe: Stripe; emails: Queue; appUrl: string; payouts?: Queue<PayoutJob> };
 export type PayoutJob = { payoutId: string };
+
+export const payoutDeps = (env: Bindings): PayoutDeps => ({
+  db: createDb(env.DB),
+  d1: env.DB,
+  stripe: stripeClient(env),
+  emails: env.EMAILS,
+  appUrl: env.APP_URL,
+  payouts: env.PAYOUTS,
+});
 export type Period = { year: number; month: number };
 export type Actor = { userId: string | null; email: string | null };
 type PayoutRow = typeof payouts.$inferSelect;

@@ -3,8 +3,7 @@
 // the CSV (name, rows, injection), Fix Missing Emails and the feedback inbox.
 import { beforeAll, describe, expect, it } from "vitest";
 import { BELOW_MINIMUM, READY_FOR_PAYOUT, type AdminCreatorPayoutRow, type MonthlyReport } from "../../shared/admin";
-import { payoutDeps } from "../cron";
-import { closingPeriod, runPayouts } from "../services/payouts";
+import { closingPeriod, payoutDeps, runPayouts } from "../services/payouts";
 import { call, checkout, contentForm, deliver, env, eventFor, postForm, postJson, row, rows, signIn, standin } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;

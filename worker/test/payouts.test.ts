@@ -3,10 +3,10 @@
 // are ledger rows dated in the past (each test has its own month, so runs do not see each other's).
 import { createScheduledController } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { handleScheduled, MONTHLY_PAYOUT_CRON, payoutDeps } from "../cron";
+import { handleScheduled, MONTHLY_PAYOUT_CRON } from "../cron";
 import { createDb } from "../db/client";
 import { creatorBalance } from "../services/balances";
-import { closingPeriod, preparePayout, runPayouts, sendPayout, transferGroup, type Period } from "../services/payouts";
+import { closingPeriod, payoutDeps, preparePayout, runPayouts, sendPayout, transferGroup, type Period } from "../services/payouts";
 import { checkout, contentForm, deliver, env, eventFor, postForm, postJson, row, rows, signIn, standin, waitForMail } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;
