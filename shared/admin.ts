@@ -33,7 +33,7 @@ export type AdminCreatorPayoutRow = {
   status: typeof READY_FOR_PAYOUT | typeof BELOW_MINIMUM;
   payoutSetUp: boolean;
   /** The creator's payout for the chosen month, if one was prepared. */
-  payout: { id: string; amount: number; status: "pending" | "processing" | "paid" | "failed"; method: string } | null;
+  payout: { id: string; amount: number; status: "pending" | "processing" | "paid" | "failed"; method: string; notes: string | null } | null;
 };
 
 export type MonthlyReport = {

@@ -114,7 +114,7 @@ describe("payouts from the admin's side", () => {
 
     const { body: creators } = await get<AdminCreatorPayoutRow[]>(`/api/admin/creator-payouts?month=${P.month}&year=${P.year}`);
     const byId = Object.fromEntries(creators.map((c) => [c.userId, c]));
-    expect(byId.dave).toMatchObject({ availableBalance: 40, status: READY_FOR_PAYOUT, payoutSetUp: true, payoutMethod: "bank", payout: { status: "failed", amount: 40 } });
+    expect(byId.dave).toMatchObject({ availableBalance: 40, status: READY_FOR_PAYOUT, payoutSetUp: true, payoutMethod: "bank", payout: { status: "failed", amount: 40, notes: expect.stringContaining("capabilities") } });
     expect(byId.erin).toMatchObject({ availableBalance: 32, status: READY_FOR_PAYOUT, payoutSetUp: false, payout: null });
     expect(byId.alice).toMatchObject({ firstName: "Alice", email: "alice@example.com", totalEarnings: 60, availableBalance: 0, status: BELOW_MINIMUM, payout: { status: "paid", amount: 60 } });
     expect(byId.carol).toMatchObject({ payoutMethod: "paypal", payoutEmail: "@pp-carol", payout: { status: "pending", amount: 40 } });

@@ -2,6 +2,7 @@
 // the month's payout if one exists, 'Process All Payouts' and the CSV download.
 import { Download, Users } from "lucide-react";
 import { BELOW_MINIMUM, READY_FOR_PAYOUT } from "@shared/admin";
+import { MANUAL_PAYOUT_DAY } from "@shared/constants";
 import { EmptyState } from "@/components/empty-state";
 import { SectionSpinner, Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
@@ -79,7 +80,11 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
           </Button>
         </div>
       </CardHeader>
-      <CardContent>
+      <CardContent className="space-y-4">
+        <p className="text-xs text-muted-foreground">
+          'Process All Payouts' prepares the month if the monthly run has not, sends bank payouts by transfer, and marks the PayPal,
+          Wise, Zelle, Venmo and Cash App payouts processed: send those by hand first, by the {MANUAL_PAYOUT_DAY}st.
+        </p>
         {isLoading ? (
           <SectionSpinner />
         ) : error ? (
@@ -130,7 +135,14 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
                       <Badge variant={r.status === BELOW_MINIMUM ? "secondary" : "success"}>{r.status}</Badge>
                     </td>
                     <td className="py-2">
-                      {r.payout ? `${formatUsd(r.payout.amount)} · ${PAYOUT_STATUS[r.payout.status] ?? r.payout.status}` : <span className="text-muted-foreground">None</span>}
+                      {r.payout ? (
+                        <>
+                          <div>{`${formatUsd(r.payout.amount)} · ${PAYOUT_STATUS[r.payout.status] ?? r.payout.status}`}</div>
+                          {r.payout.status === "failed" && r.payout.notes && <div className="text-xs text-destructive">{r.payout.notes}</div>}
+                        </>
+                      ) : (
+                        <span className="text-muted-foreground">None</span>
+                      )}
                     </td>
                   </tr>
                 ))}
