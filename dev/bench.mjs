@@ -1,8 +1,9 @@
 // `npm run bench`: the paywall page HTML and the public content call under many concurrent
 // connections on loopback, beside a static asset of the same server (p50, p99, requests/s, ratio);
 // then time to first byte of Range reads at several offsets of a large purchased file; then the
-// creator dashboard's calls for a creator with 100 and with 100,000 sales (p50, p99, ratio).
-// BENCH_ONLY=dashboard (or load, range, upsell; comma-separated) runs only those parts.
+// creator dashboard's calls for a creator with 100 and with 100,000 sales (p50, p99, ratio); the
+// payout run for 10,000 creators and the CSV export of 100,000 payouts (dev/bench-payouts.mjs).
+// BENCH_ONLY=dashboard (or load, range, upsell, payouts; comma-separated) runs only those parts.
 import http from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -250,3 +251,6 @@ if (runs("dashboard")) {
 agent.destroy();
 await stack.stop();
 rmSync(state, { recursive: true, force: true });
+
+// ---- payouts: the run for 10,000 creators and the CSV of 100,000 payouts (dev/bench-payouts.mjs) ----
+await (await import("./bench-payouts.mjs")).benchPayouts();

@@ -199,6 +199,68 @@ describe("the stand-in's transfers (for the payout run)", () => {
   });
 });
 
+/** On the stand-in: an onboarded Express account and platform funds to pay it (stand-in controls). */
+async function standinConnectedAccount(stripe: Stripe, base: string): Promise<string> {
+  const account = await stripe.accounts.create({ type: "express", capabilities: { transfers: { requested: true } } });
+  const control = (path: string, body?: Record<string, string>) =>
+    fetch(`${base}${path}`, { method: "POST", headers: { authorization: "Bearer sk_test_e2e", "content-type": "application/x-www-form-urlencoded" }, body: body && new URLSearchParams(body) });
+  await control(`/_standin/accounts/${account.id}/onboard`);
+  await control("/_standin/balance/top_up", { amount: "1000000" });
+  return account.id;
+}
+
+// Payouts: transfers to a connected account. Real test mode needs an account that can receive
+// transfers (STRIPE_TEST_CONNECTED_ACCOUNT, with funds in the platform's test balance).
+const connected = process.env.STRIPE_TEST_CONNECTED_ACCOUNT;
+const transferTargets: [string, () => Stripe, string, boolean][] = [
+  ["the local stand-in", standinClient, "", true],
+  ["Stripe test mode", () => new Stripe(realKey ?? "sk_test_missing"), connected ?? "", !!realKey && !!connected],
+];
+
+describe.each(transferTargets)("payout transfers against %s", (_name, client, connectedAccount, enabled) => {
+  it.runIf(enabled)("transfer with idempotency and transfer_group, list by group, reversal, unknown destination", async () => {
+    const stripe = client();
+    const destination = connectedAccount || (await standinConnectedAccount(stripe, inject("stripeUrl")));
+    const group = `payouts-contract-${Date.now()}`;
+    const params: Stripe.TransferCreateParams = { amount: 2500, currency: "usd", destination, transfer_group: group, metadata: { payout_id: "po_contract" } };
+    const key = `po_contract_${Date.now()}`;
+    const transfer = await stripe.transfers.create(params, { idempotencyKey: key });
+    expect(transfer).toMatchObject({ object: "transfer", amount: 2500, amount_reversed: 0, currency: "usd", destination, transfer_group: group, reversed: false, metadata: { payout_id: "po_contract" } });
+    expect(transfer.reversals).toMatchObject({ object: "list", data: [] });
+    expect((await stripe.transfers.create(params, { idempotencyKey: key })).id).toBe(transfer.id);
+    await expect(stripe.transfers.create({ ...params, amount: 2600 }, { idempotencyKey: key })).rejects.toMatchObject({ type: "StripeIdempotencyError" });
+
+    const listed = await stripe.transfers.list({ destination, transfer_group: group, limit: 10 });
+    expect(listed.data.map((t) => t.id)).toEqual([transfer.id]);
+
+    const reversal = await stripe.transfers.createReversal(transfer.id);
+    expect(reversal).toMatchObject({ object: "transfer_reversal", amount: 2500, transfer: transfer.id });
+    expect(await stripe.transfers.retrieve(transfer.id)).toMatchObject({ reversed: true, amount_reversed: 2500 });
+
+    await expect(stripe.transfers.create({ amount: 100, currency: "usd", destination: "nope_not_an_account" })).rejects.toMatchObject({ type: "StripeInvalidRequestError", param: "destination" });
+  });
+});
+
+describe("the stand-in's transfer controls", () => {
+  it("fail the next transfer to an account with Stripe's error, then transfers work again", async () => {
+    const standin = createStandin();
+    const url = new URL(await standin.listen(0));
+    const stripe = new Stripe("sk_test_transfers", { host: url.hostname, port: url.port, protocol: "http", maxNetworkRetries: 0 });
+    const broke = await standinConnectedAccount(stripe, url.origin);
+    const control = await fetch(`${url.origin}/_standin/transfers/fail_next`, {
+      method: "POST",
+      headers: { authorization: "Bearer sk_test_transfers", "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ destination: broke, code: "balance_insufficient" }),
+    });
+    expect(control.status).toBe(200);
+    await expect(stripe.transfers.create({ amount: 100, currency: "usd", destination: broke })).rejects.toMatchObject({ type: "StripeInvalidRequestError", code: "balance_insufficient", statusCode: 400 });
+    expect(await stripe.transfers.create({ amount: 100, currency: "usd", destination: broke })).toMatchObject({ object: "transfer", amount: 100 });
+    const events = await stripe.events.list({ type: "transfer.created" });
+    expect(events.data).toHaveLength(1);
+    await standin.close();
+  });
+});
+
 describe("the stand-in's state file", () => {
   it("keeps payments across a restart", async () => {
     const stateFile = join(mkdtempSync(join(tmpdir(), "standin-")), "state.json");

@@ -17,7 +17,7 @@ export function connectRoutes(kit) {
 
   const DUE = ["business_profile.url", "external_account", "individual.dob.day", "individual.first_name", "individual.last_name", "tos_acceptance.date"];
 
-  function createAccount(p) {
+  function createAccount(p, { silent = false } = {}) {
     const express = p.type === "express" || p.controller?.stripe_dashboard?.type === "express";
     if (!p.type && !p.controller) throw badParam("type", "Missing required param: type.");
     if (p.type && !["express", "standard", "custom"].includes(p.type)) throw badParam("type", `Invalid type: must be one of custom, express, or standard`);
@@ -44,11 +44,11 @@ export function connectRoutes(kit) {
     };
     account.external_accounts.url = `/v1/accounts/${account.id}/external_accounts`;
     db.accounts.set(account.id, account);
-    emit("account.updated", account);
+    if (!silent) emit("account.updated", account);
     return account;
   }
 
-  function completeOnboarding(account) {
+  function completeOnboarding(account, { silent = false } = {}) {
     Object.assign(account, {
       details_submitted: true,
       charges_enabled: true,
@@ -59,7 +59,7 @@ export function connectRoutes(kit) {
     });
     account.external_accounts.data = [{ id: rid("ba", 24), object: "bank_account", account: account.id, bank_name: "STRIPE TEST BANK", country: "US", currency: "usd", last4: "6789", status: "new" }];
     account.external_accounts.total_count = 1;
-    emit("account.updated", account);
+    if (!silent) emit("account.updated", account);
   }
 
   function createAccountLink(p, base) {
@@ -121,9 +121,20 @@ export function connectRoutes(kit) {
 
   // ---- money: the platform balance is what cards brought in, less refunds and transfers ----
 
+  // The next transfer to an account fails with this Stripe error code (a stand-in control), once.
+  const failNext = new Map();
+  const FAILURES = {
+    balance_insufficient:
+      "You have insufficient available funds in your Stripe account. Try adding funds directly to your available balance by creating Charges using the 4000000000000077 test card. See: https://stripe.com/docs/testing#available-balance",
+    insufficient_capabilities_for_transfer:
+      "Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments",
+  };
+
   function availableBalance() {
     let cents = 0;
     for (const c of db.charges.values()) if (c.status === "succeeded") cents += c.amount - c.amount_refunded;
+    // Funds added directly (what Stripe's 4000000000000077 test card does in test mode).
+    for (const t of db.balance_topups.values()) cents += t.amount;
     for (const t of db.transfers.values()) cents -= t.amount - t.amount_reversed;
     return cents;
   }
@@ -133,7 +144,13 @@ export function connectRoutes(kit) {
     if (!amount) throw badParam("amount", "Missing required param: amount.");
     if (!p.currency) throw badParam("currency", "Missing required param: currency.");
     if (!p.destination) throw badParam("destination", "Missing required param: destination.");
-    const account = get("accounts", p.destination);
+    const account = db.accounts.get(p.destination);
+    if (!account) throw new StripeError(400, "invalid_request_error", `No such destination: '${p.destination}'`, { code: "resource_missing", param: "destination" });
+    const failure = failNext.get(account.id);
+    if (failure) {
+      failNext.delete(account.id);
+      throw new StripeError(400, "invalid_request_error", FAILURES[failure], { code: failure, ...(failure === "insufficient_capabilities_for_transfer" ? { param: "destination" } : {}) });
+    }
     if (account.capabilities.transfers !== "active") {
       throw new StripeError(400, "invalid_request_error", "Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments", { code: "insufficient_capabilities_for_transfer", param: "destination" });
     }
@@ -209,6 +226,37 @@ export function connectRoutes(kit) {
       return raw(200, { "content-type": "text/html; charset=utf-8" }, `<!doctype html><title>Express dashboard (stand-in)</title><h1>Express dashboard</h1><p>${escapeHtml(a.email ?? a.id)} · payouts ${a.payouts_enabled ? "enabled" : "paused"}</p>`);
     }],
     // Stand-in controls.
+    // The next transfer to `destination` fails with Stripe's error `code` (balance_insufficient or
+    // insufficient_capabilities_for_transfer), as the bank or Stripe would decide.
+    ["POST", /^\/_standin\/transfers\/fail_next$/, "secret", (p) => {
+      if (!FAILURES[p.code]) throw badParam("code", `code must be one of ${Object.keys(FAILURES).join(", ")}`);
+      get("accounts", p.destination ?? "");
+      failNext.set(p.destination, p.code);
+      return { object: "standin.control", destination: p.destination, code: p.code };
+    }],
+    // Adds funds to the platform's available balance, as Stripe's 4000000000000077 test card does.
+    ["POST", /^\/_standin\/balance\/top_up$/, "secret", (p) => {
+      const amount = int(p.amount, "amount");
+      if (!amount) throw badParam("amount", "Missing required param: amount.");
+      const id = rid("topup", 14);
+      db.balance_topups.set(id, { id, amount, created: now() });
+      return { object: "standin.top_up", id, amount, available: availableBalance() };
+    }],
+    // Accounts onboarded elsewhere (a seeded benchmark database) become known with these ids.
+    ["POST", /^\/_standin\/accounts\/import$/, "secret", (p) => {
+      const ids = Object.values(p.ids ?? {});
+      for (const id of ids) {
+        if (!/^acct_\w+$/.test(String(id))) throw badParam("ids", `Invalid account id: ${id}`);
+        if (db.accounts.has(id)) continue;
+        const a = createAccount({ type: "express", capabilities: { transfers: { requested: "true" } } }, { silent: true });
+        db.accounts.delete(a.id);
+        a.id = id;
+        a.external_accounts.url = `/v1/accounts/${id}/external_accounts`;
+        db.accounts.set(id, a);
+        completeOnboarding(a, { silent: true });
+      }
+      return { object: "list", data: ids, has_more: false, url: "/_standin/accounts/import" };
+    }],
     ["POST", /^\/_standin\/accounts\/(acct_\w+)\/onboard$/, "secret", (_p, m) => {
       const a = get("accounts", m[1]);
       completeOnboarding(a);

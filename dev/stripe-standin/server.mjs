@@ -75,6 +75,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     accounts: new Map(),
     account_links: new Map(),
     transfers: new Map(),
+    balance_topups: new Map(),
     subscriptions: new Map(),
     invoices: new Map(),
     test_clocks: new Map(),

@@ -1,10 +1,11 @@
-// Scheduled work. The monthly run prepares payouts (payouts issue); the daily sweep clears stale
+// Scheduled work. The monthly run prepares and sends payouts; the daily sweep clears stale
 // state. Each job is idempotent, since Cron Triggers may fire more than once.
 import { lt, or, isNotNull } from "drizzle-orm";
 import { createDb } from "../db/client";
 import { loginTokens } from "../db/schema";
 import type { Bindings } from "../lib/env";
 import { purgeDeletedContentBytes } from "../services/content";
+import { closingPeriod, payoutDeps, runPayouts } from "../services/payouts";
 import { abortStaleUploads } from "../services/uploads";
 
 export const MONTHLY_PAYOUT_CRON = "0 2 1 * *";
@@ -24,13 +25,22 @@ export async function dailySweep(env: Bindings, now = Date.now()) {
   };
 }
 
+/**
+ * 02:00 UTC on the 1st (PAYOUT_SCHEDULE_TEXT): prepare the month that just closed with everything
+ * available at this moment, and send the bank (connected account) payouts by transfer now. Manual
+ * methods wait for the admin. A repeated or overlapping trigger is a no-op for what is done.
+ */
+export async function monthlyPayoutRun(env: Bindings, now = Date.now()) {
+  return runPayouts(payoutDeps(env), closingPeriod(now), { now });
+}
+
 export async function handleScheduled(controller: ScheduledController, env: Bindings): Promise<void> {
   switch (controller.cron) {
     case DAILY_SWEEP_CRON:
       console.log("daily sweep", await dailySweep(env, controller.scheduledTime));
       break;
     case MONTHLY_PAYOUT_CRON:
-      // Payout preparation arrives with the payouts issue.
+      console.log("monthly payout run", await monthlyPayoutRun(env, controller.scheduledTime));
       break;
     default:
       console.warn("unknown cron", controller.cron);

@@ -238,10 +238,36 @@ export const payouts = sqliteTable(
     periodMonth: integer("period_month").notNull(),
     notes: text("notes"),
     stripeTransferId: text("stripe_transfer_id"),
+    // Set when the payout is paid by a Stripe Transfer to this connected account (taken from the
+    // creator's settings when the payout is prepared); null for the methods the admin pays by hand.
+    stripeAccountId: text("stripe_account_id"),
     createdAt: createdAt(),
     processedAt: integer("processed_at", { mode: "timestamp_ms" }),
   },
-  (t) => [uniqueIndex("payouts_user_period").on(t.userId, t.periodYear, t.periodMonth)],
+  (t) => [
+    // At most one live payout per creator and period. A failed payout gave its money back and
+    // leaves the index, so the period can be prepared again for that creator (a retry).
+    uniqueIndex("payouts_user_period").on(t.userId, t.periodYear, t.periodMonth).where(sql`status <> 'failed'`),
+    index("payouts_period").on(t.periodYear, t.periodMonth, t.id),
+    index("payouts_status").on(t.status),
+  ],
+);
+
+// Every admin action that moves money (and every scheduled payout run): who, what, when, period.
+export const adminAudit = sqliteTable(
+  "admin_audit",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    // Null for the Cron Trigger.
+    actorUserId: text("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    actorEmail: text("actor_email"),
+    action: text("action").notNull(),
+    periodYear: integer("period_year"),
+    periodMonth: integer("period_month"),
+    detail: text("detail"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("admin_audit_created").on(t.createdAt)],
 );
 
 export const funnels = sqliteTable(

@@ -1,28 +1,47 @@
-// The admin's API. Every route here is behind requireAdmin, enforced on the server.
-import { and, count, countDistinct, eq, sum } from "drizzle-orm";
+// The admin's API. Every route here is behind requireAdmin (401 signed out, 403 for anyone but
+// ADMIN_EMAIL), enforced on the server; inputs are validated with shared/admin.ts.
+import { eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { content, ledgerEntries, payouts } from "../db/schema";
+import { adminFeedbackFilterSchema, adminPeriodSchema } from "../../shared/admin";
+import { users } from "../db/schema";
 import { requireAdmin, type AppEnv } from "../lib/context";
+import { validate } from "../lib/validate";
+import { creatorPayoutRows, csvFileName, feedbackInbox, fixPurchaseEmails, monthlyReports, payoutSummary, payoutsCsvStream } from "../services/admin-reports";
+import { payoutDeps, runPayouts, type Actor } from "../services/payouts";
+import { stripeClient } from "../services/stripe";
+
+type AdminEnv = { Bindings: AppEnv["Bindings"]; Variables: { db: AppEnv["Variables"]["db"]; userId: string } };
+
+async function actorOf(c: { var: AdminEnv["Variables"] }): Promise<Actor> {
+  const u = await c.var.db.select({ email: users.email }).from(users).where(eq(users.id, c.var.userId)).get();
+  return { userId: c.var.userId, email: u?.email ?? null };
+}
 
 export const adminRoutes = new Hono<AppEnv>()
   .use("/admin/*", requireAdmin)
-  .get("/admin/payout-summary", async (c) => {
-    const db = c.var.db;
-    const [sales, platform, paid, creators, pending] = await db.batch([
-      db.select({ cents: sum(ledgerEntries.amountCents) }).from(ledgerEntries).where(eq(ledgerEntries.kind, "sale")),
-      db.select({ cents: sum(ledgerEntries.amountCents) }).from(ledgerEntries).where(eq(ledgerEntries.account, "platform")),
-      db.select({ cents: sum(payouts.amountCents) }).from(payouts).where(eq(payouts.status, "paid")),
-      db.select({ n: countDistinct(content.userId) }).from(content),
-      db.select({ n: count() }).from(payouts).where(and(eq(payouts.status, "pending"))),
-    ]);
-    // Gross revenue is the creators' share of sales plus the platform's fee on them.
-    const creatorSales = Number(sales[0]?.cents ?? 0);
-    const platformCents = Number(platform[0]?.cents ?? 0);
-    return c.json({
-      totalRevenue: (creatorSales + platformCents) / 100,
-      platformCommission: platformCents / 100,
-      totalPayouts: Number(paid[0]?.cents ?? 0) / 100,
-      creatorCount: creators[0]?.n ?? 0,
-      pendingPayouts: pending[0]?.n ?? 0,
+  .get("/admin/payout-summary", async (c) => c.json(await payoutSummary(c.var.db)))
+  .get("/admin/creator-payouts", validate("query", adminPeriodSchema), async (c) => {
+    const { month, year } = c.req.valid("query");
+    return c.json(await creatorPayoutRows(c.var.db, { year, month }));
+  })
+  .get("/admin/monthly-reports", async (c) => c.json(await monthlyReports(c.var.db)))
+  .post("/admin/process-payouts", validate("json", adminPeriodSchema), async (c) => {
+    const { month, year } = c.req.valid("json");
+    const actor = await actorOf(c as never);
+    return c.json(await runPayouts(payoutDeps(c.env), { year, month }, { actor, markManual: true }));
+  })
+  .get("/admin/export-payouts", validate("query", adminPeriodSchema), async (c) => {
+    const { month, year } = c.req.valid("query");
+    return new Response(payoutsCsvStream(c.var.db, { year, month }), {
+      headers: {
+        "content-type": "text/csv; charset=utf-8",
+        "content-disposition": `attachment; filename="${csvFileName({ year, month })}"`,
+        "cache-control": "no-store",
+      },
     });
-  });
+  })
+  .post("/admin/fix-purchase-emails", async (c) => {
+    const actor = await actorOf(c as never);
+    return c.json(await fixPurchaseEmails({ db: c.var.db, d1: c.env.DB, stripe: stripeClient(c.env) }, actor));
+  })
+  .get("/admin/feedback", validate("query", adminFeedbackFilterSchema), async (c) => c.json(await feedbackInbox(c.var.db, c.req.valid("query"))));

@@ -5,12 +5,14 @@ import { html } from "hono/html";
 import type { AppEnv } from "../lib/context";
 import { isDevelopment } from "../lib/env";
 import { listOutbox } from "../services/mail/outbox";
+import { devLedgerRoutes } from "./dev-ledger";
 
 export const devRoutes = new Hono<AppEnv>()
   .use("*", async (c, next) => {
     if (!isDevelopment(c.env)) return c.text("Not Found", 404);
     await next();
   })
+  .route("/", devLedgerRoutes)
   .get("/mail.json", async (c) => c.json(await listOutbox(c.env.SESSIONS)))
   .get("/mail", async (c) => {
     const messages = await listOutbox(c.env.SESSIONS);

@@ -4,11 +4,13 @@ import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { webhookEvents } from "../db/schema";
 import type { AppEnv } from "../lib/context";
+import type { Bindings } from "../lib/env";
 import { ApiError } from "../lib/errors";
 import { handleAccountUpdated } from "../services/connect";
 import { fulfil, handleDispute, handleDisputeClosed, handleRefund, type PurchaseDeps } from "../services/purchases";
 import { isUnknownObject, verifyWebhook } from "../services/stripe";
 import { handleSubscriptionInvoice, syncSubscription } from "../services/subscriptions";
+import { handleTransferReversed, payoutDeps } from "../services/payouts";
 import { purchaseDeps } from "./payments";
 
 export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", async (c) => {
@@ -24,7 +26,7 @@ export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", as
   const deps = purchaseDeps(c);
   const object = event.data.object as { id: string };
   try {
-    await handleEvent(deps, event.type, object.id);
+    await handleEvent(c.env, deps, event.type, object.id);
   } catch (err) {
     // An event about an object Stripe does not know (another account or mode, a deleted object)
     // can never succeed: acknowledge it so Stripe stops retrying, change nothing, and say so in the log.
@@ -36,7 +38,7 @@ export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", as
   return c.json({ received: true });
 });
 
-async function handleEvent(deps: PurchaseDeps, type: string, objectId: string): Promise<void> {
+async function handleEvent(env: Bindings, deps: PurchaseDeps, type: string, objectId: string): Promise<void> {
   const object = { id: objectId };
   switch (type) {
     case "payment_intent.succeeded":
@@ -62,6 +64,9 @@ async function handleEvent(deps: PurchaseDeps, type: string, objectId: string): 
     case "invoice.paid":
     case "invoice.payment_failed":
       await handleSubscriptionInvoice({ db: deps.db, stripe: deps.stripe }, object.id);
+      break;
+    case "transfer.reversed":
+      await handleTransferReversed(payoutDeps(env), object.id);
       break;
     default:
       // Other events are acknowledged and ignored.

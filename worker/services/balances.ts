@@ -120,3 +120,20 @@ export async function availableBalances(db: Db, now: Date | number = Date.now(),
     carriedNegativeCents: Math.max(0, -int(r.remainder)),
   }));
 }
+
+/**
+ * The same remainder as `availableBalances` (net minus what is still on hold; negative when a
+ * shortfall is carried) for one creator, as SQL text for a raw D1 statement, so that a write can
+ * compute the amount it takes inside the statement that takes it (the payout run). The arguments
+ * are the statement's placeholders (e.g. "?2") for the user id, `now` and `now - SALE_HOLD_MS`.
+ */
+export function availableRemainderSql(user: string, at: string, cutoff: string): string {
+  return `(
+    coalesce((select sum(amount_cents) from ledger_entries
+      where user_id = ${user} and account = 'creator' and created_at <= ${at}), 0)
+    - max(0, coalesce((select sum(amount_cents) from ledger_entries
+      where user_id = ${user} and account = 'creator' and created_at <= ${at} and purchase_id in (
+        select purchase_id from ledger_entries s
+        where s.user_id = ${user} and s.account = 'creator' and s.kind = 'sale' and s.created_at > ${cutoff} and s.created_at <= ${at})), 0))
+  )`;
+}

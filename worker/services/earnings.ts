@@ -7,6 +7,7 @@ import type { MoneyState, NextPayout, PayoutHistoryItem, Sale, TimelinePage } fr
 import type { Db } from "../db/client";
 import { content, payoutSettings, payouts, purchases } from "../db/schema";
 import { creatorBalance, SALE_HOLD_MS } from "./balances";
+import { destinationOf } from "./payouts";
 
 const dollars = (cents: unknown) => Number(cents ?? 0) / 100;
 
@@ -147,7 +148,8 @@ export async function nextPayout(db: Db, userId: string, now = Date.now()): Prom
     creatorBalance(db, userId, date),
     db.select().from(payoutSettings).where(eq(payoutSettings.userId, userId)).get(),
   ]);
-  const setUp = !!(settings?.method && settings.email) || !!settings?.connectDetailsSubmitted;
+  // The payout run's own rule: a connected account that can receive transfers, or a method and an email.
+  const setUp = destinationOf(settings) !== null;
   const amountCents = atDate.availableCents;
   let reason: NextPayout["reason"] = null;
   if (!setUp) reason = "not_set_up";

@@ -152,3 +152,14 @@ export async function row<T>(sqlText: string, ...binds: unknown[]): Promise<T | 
 export async function rows<T>(sqlText: string, ...binds: unknown[]): Promise<T[]> {
   return (await env.DB.prepare(sqlText).bind(...binds).all<T>()).results;
 }
+
+/**
+ * A connected Express account on the stand-in that can receive transfers (onboarded through the
+ * stand-in's control), with platform funds to pay it (as Stripe's 4000000000000077 card adds them).
+ */
+export async function connectedAccount(): Promise<string> {
+  const { body } = await standin<{ id: string }>("POST", "/v1/accounts", { type: "express", "capabilities[transfers][requested]": "true" });
+  await standin("POST", `/_standin/accounts/${body.id}/onboard`);
+  await standin("POST", "/_standin/balance/top_up", { amount: "1000000" });
+  return body.id;
+}

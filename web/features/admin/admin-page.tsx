@@ -1,43 +1,57 @@
-import { useQuery } from "@tanstack/react-query";
+// /admin: the admin dashboard (spec §2). The server enforces admin on every /api/admin call; this
+// screen only decides what to show. Other users see 'Access Denied' with links to their pages.
 import { Link } from "@tanstack/react-router";
-import { ShieldAlert } from "lucide-react";
-import type { AdminPayoutSummary } from "@shared/types";
-import { PageSpinner } from "@/components/spinner";
+import { MailCheck, ShieldAlert } from "lucide-react";
+import { useState } from "react";
+import { PAYOUT_SCHEDULE_TEXT } from "@shared/constants";
+import { PageSpinner, Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent } from "@/components/ui/card";
 import { MessageScreen, SignInRequired } from "@/features/shell/guard-screens";
 import { CreatorTopBar } from "@/features/shell/creator-top-bar";
+import { toast } from "@/hooks/use-toast";
 import { useAuth } from "@/lib/auth";
-import { queryKeys } from "@/lib/query-keys";
-import { formatUsd } from "@/lib/utils";
+import { CreatorPayouts } from "./creator-payouts";
+import { FeedbackInbox } from "./feedback-inbox";
+import { MonthlyReports } from "./monthly-reports";
+import { useFixPurchaseEmails, type Period } from "./queries";
+import { SummaryCards } from "./summary-cards";
 
-function Summary() {
-  const { data, isLoading, error } = useQuery<AdminPayoutSummary>({ queryKey: queryKeys.adminPayoutSummary });
-  if (isLoading) return <div className="h-28 animate-pulse rounded-xl bg-muted" />;
-  if (error || !data) return <p className="text-destructive">Couldn't load the payout summary. {error?.message}</p>;
-  const cards = [
-    { label: "Total Revenue", value: formatUsd(data.totalRevenue) },
-    { label: "Platform Commission", value: formatUsd(data.platformCommission) },
-    { label: "Total Payouts", value: formatUsd(data.totalPayouts) },
-    { label: "Creators", value: data.creatorCount.toLocaleString() },
-    { label: "Pending Payouts", value: data.pendingPayouts.toLocaleString() },
-  ];
+/** The month that closed last: the one the run on the 1st prepares. */
+function closingPeriod(now = new Date()): Period {
+  const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1 };
+}
+
+const PageLinks = () => (
+  <div className="flex flex-wrap justify-center gap-2">
+    <Button variant="outline" size="sm" asChild>
+      <Link to="/">Dashboard</Link>
+    </Button>
+    <Button variant="outline" size="sm" asChild>
+      <Link to="/upload">Upload</Link>
+    </Button>
+    <Button variant="outline" size="sm" asChild>
+      <Link to="/settings">Settings</Link>
+    </Button>
+  </div>
+);
+
+function FixEmailsButton() {
+  const fix = useFixPurchaseEmails({
+    onSuccess: (r) => toast({ title: `Fixed ${r.fixed} out of ${r.total} purchases` }),
+    onError: () => toast({ title: "Failed to fix purchase emails", variant: "destructive" }),
+  });
   return (
-    <div className="grid grid-cols-2 gap-4 md:grid-cols-5">
-      {cards.map((c) => (
-        <Card key={c.label} className="gap-1 py-5">
-          <CardContent className="px-5">
-            <p className="text-sm text-muted-foreground">{c.label}</p>
-            <p className="mt-1 text-2xl font-bold">{c.value}</p>
-          </CardContent>
-        </Card>
-      ))}
-    </div>
+    <Button variant="outline" size="sm" onClick={() => fix.mutate(undefined)} disabled={fix.isPending}>
+      {fix.isPending ? <Spinner className="size-4" label="Fixing" /> : <MailCheck className="size-4" />}
+      Fix Missing Emails
+    </Button>
   );
 }
 
 export function AdminPage() {
   const { user, isLoading } = useAuth();
+  const [period, setPeriod] = useState<Period>(() => closingPeriod());
   if (isLoading) return <PageSpinner />;
   if (!user) return <SignInRequired />;
   if (!user.isAdmin) {
@@ -46,11 +60,7 @@ export function AdminPage() {
         icon={<ShieldAlert className="size-7" />}
         title="Access Denied"
         message="You don't have permission to access the admin dashboard."
-        action={
-          <Button asChild>
-            <Link to="/">Go to Dashboard</Link>
-          </Button>
-        }
+        action={<PageLinks />}
       />
     );
   }
@@ -63,19 +73,23 @@ export function AdminPage() {
             <h1 className="text-3xl font-bold tracking-tight">Admin Dashboard</h1>
             <p className="text-muted-foreground">Platform revenue and creator payouts.</p>
           </div>
-          <div className="flex gap-2">
-            <Button variant="outline" size="sm" asChild>
-              <Link to="/">Dashboard</Link>
-            </Button>
-            <Button variant="outline" size="sm" asChild>
-              <Link to="/upload">Upload</Link>
-            </Button>
-            <Button variant="outline" size="sm" asChild>
-              <Link to="/settings">Settings</Link>
-            </Button>
+          <div className="flex flex-wrap gap-2">
+            <FixEmailsButton />
+            <PageLinks />
           </div>
         </div>
-        <Summary />
+        <SummaryCards />
+        <CreatorPayouts period={period} onPeriodChange={setPeriod} />
+        <details className="rounded-lg border bg-background p-4 text-sm text-muted-foreground">
+          <summary className="cursor-pointer font-medium text-foreground">Payout schedule</summary>
+          <ul className="mt-2 list-disc space-y-1 pl-5">
+            {PAYOUT_SCHEDULE_TEXT.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </details>
+        <MonthlyReports />
+        <FeedbackInbox />
       </main>
     </div>
   );

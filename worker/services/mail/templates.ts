@@ -1,5 +1,5 @@
 // Every email the app sends: a queue message names a template and its data; the consumer renders it.
-import { PRODUCT_NAME } from "../../../shared/constants";
+import { MANUAL_PAYOUT_DAY, PRODUCT_NAME } from "../../../shared/constants";
 import { escapeHtml } from "../../lib/html";
 
 export type EmailJob = { dedupeKey: string; to: string } & (
@@ -7,9 +7,15 @@ export type EmailJob = { dedupeKey: string; to: string } & (
   | { template: "purchase-access"; data: { title: string; amountCents: number; orderId: string; accessUrl: string } }
   // Sent with empty data; the consumer fills `items` from the purchases paid with that address.
   | { template: "access-recovery"; data: { items?: RecoveredPurchase[] } }
+  | { template: "payout-prepared"; data: PayoutMailData & { byTransfer: boolean } }
+  | { template: "payout-paid"; data: PayoutMailData }
+  | { template: "payout-failed"; data: PayoutMailData & { reason: string } }
 );
 
 export type RecoveredPurchase = { title: string; amountCents: number; orderId: string; accessUrl: string };
+
+/** What every payout email says: which payout, how much, for which month, where it goes. */
+export type PayoutMailData = { payoutId: string; amountCents: number; period: string; method: string; settingsUrl: string };
 
 export type Rendered = { subject: string; text: string; html: string };
 
@@ -65,5 +71,36 @@ export function render(job: EmailJob): Rendered {
         ),
       };
     }
+    case "payout-prepared": {
+      const d = job.data;
+      const when = d.byTransfer
+        ? "It is sent to your connected bank account today and usually arrives in 2-3 business days."
+        : `It is sent to your ${d.method} account by the ${MANUAL_PAYOUT_DAY}st of the month.`;
+      return payoutMail(`Your ${d.period} payout of ${usd(d.amountCents)} is on its way`, `Your payout for ${d.period} is ready: ${usd(d.amountCents)}.`, when, d);
+    }
+    case "payout-paid": {
+      const d = job.data;
+      return payoutMail(`Your ${d.period} payout of ${usd(d.amountCents)} was sent`, `We sent your payout for ${d.period}: ${usd(d.amountCents)} by ${d.method}.`, "", d);
+    }
+    case "payout-failed": {
+      const d = job.data;
+      return payoutMail(
+        `Your ${d.period} payout could not be sent`,
+        `Your payout for ${d.period} (${usd(d.amountCents)}) could not be sent: ${d.reason}`,
+        "The money is back in your available balance and is included in the next payout. Please check your payout settings.",
+        d,
+      );
+    }
   }
+}
+
+const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+function payoutMail(subject: string, lead: string, more: string, d: PayoutMailData): Rendered {
+  const ref = `Payout reference: ${d.payoutId}`;
+  return {
+    subject,
+    text: `${lead}\n\n${more ? `${more}\n\n` : ""}${ref}\nYour payouts: ${d.settingsUrl}`,
+    html: layout(subject, `<p>${escapeHtml(lead)}</p>${more ? `<p>${escapeHtml(more)}</p>` : ""}${button(d.settingsUrl, "See your payouts")}<p style="font-size:13px;color:#6b7280">${escapeHtml(ref)}</p>`),
+  };
 }

@@ -1,0 +1,81 @@
+// Monthly reports (spec §3) from the ledger, with a small bar chart drawn in CSS (no chart package).
+import { BarChart3 } from "lucide-react";
+import { EmptyState } from "@/components/empty-state";
+import { SectionSpinner } from "@/components/spinner";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { formatUsd } from "@/lib/utils";
+import { useMonthlyReports } from "./queries";
+
+const label = (year: number, month: number) => new Date(Date.UTC(year, month - 1, 1)).toLocaleString("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
+
+export function MonthlyReports() {
+  const { data, isLoading, error } = useMonthlyReports();
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Monthly Reports</CardTitle>
+        <CardDescription>Revenue, platform earnings and creator payouts by month</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {isLoading ? (
+          <SectionSpinner />
+        ) : error ? (
+          <p className="text-destructive">Couldn't load monthly reports. {error.message}</p>
+        ) : !data?.length ? (
+          <EmptyState icon={BarChart3} title="No reports yet" text="Reports appear after the first sale." />
+        ) : (
+          <Chart reports={data} />
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function Chart({ reports }: { reports: NonNullable<ReturnType<typeof useMonthlyReports>["data"]> }) {
+  const oldestFirst = [...reports].reverse();
+  const max = Math.max(1, ...oldestFirst.map((r) => Math.max(r.totalRevenue, r.creatorPayouts)));
+  const bar = (v: number) => `${Math.max(0, (v / max) * 100)}%`;
+  return (
+    <div className="space-y-6">
+      <div className="flex h-40 items-end gap-3" role="img" aria-label="Revenue and payouts by month">
+        {oldestFirst.map((r) => (
+          <div key={`${r.year}-${r.month}`} className="flex h-full flex-1 flex-col justify-end">
+            <div className="flex h-full items-end justify-center gap-1">
+              <div className="w-3 rounded-t bg-primary" style={{ height: bar(r.totalRevenue) }} title={`Revenue ${formatUsd(r.totalRevenue)}`} />
+              <div className="w-3 rounded-t bg-emerald-500" style={{ height: bar(r.platformEarnings) }} title={`Platform ${formatUsd(r.platformEarnings)}`} />
+              <div className="w-3 rounded-t bg-amber-500" style={{ height: bar(r.creatorPayouts) }} title={`Payouts ${formatUsd(r.creatorPayouts)}`} />
+            </div>
+            <p className="mt-1 text-center text-xs text-muted-foreground">{label(r.year, r.month)}</p>
+          </div>
+        ))}
+      </div>
+      <div className="flex gap-4 text-xs text-muted-foreground">
+        <span className="flex items-center gap-1"><span className="size-2 rounded-full bg-primary" />Revenue</span>
+        <span className="flex items-center gap-1"><span className="size-2 rounded-full bg-emerald-500" />Platform earnings</span>
+        <span className="flex items-center gap-1"><span className="size-2 rounded-full bg-amber-500" />Creator payouts</span>
+      </div>
+      <table className="w-full text-sm">
+        <thead className="text-left text-muted-foreground">
+          <tr className="border-b">
+            <th className="py-2 font-medium">Month</th>
+            <th className="py-2 text-right font-medium">Revenue</th>
+            <th className="py-2 text-right font-medium">Platform earnings</th>
+            <th className="py-2 text-right font-medium">Creator payouts</th>
+            <th className="py-2 text-right font-medium">Transactions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {reports.map((r) => (
+            <tr key={`${r.year}-${r.month}`} className="border-b last:border-0">
+              <td className="py-2">{label(r.year, r.month)}</td>
+              <td className="py-2 text-right">{formatUsd(r.totalRevenue)}</td>
+              <td className="py-2 text-right">{formatUsd(r.platformEarnings)}</td>
+              <td className="py-2 text-right">{formatUsd(r.creatorPayouts)}</td>
+              <td className="py-2 text-right">{r.transactionCount}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

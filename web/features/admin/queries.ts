@@ -1,0 +1,60 @@
+// The admin screen's data: query keys (all start with an /api/admin path, so a mutation refreshes them by predicate) and calls.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { AdminCreatorPayoutRow, AdminFeedbackItem, FixPurchaseEmailsResult, MonthlyReport, ProcessPayoutsResult } from "@shared/admin";
+import type { AdminPayoutSummary } from "@shared/types";
+import { apiRequest, throwIfResNotOk } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
+
+export type Period = { month: number; year: number };
+
+export const adminKeys = {
+  summary: queryKeys.adminPayoutSummary,
+  creatorPayouts: (p: Period) => ["/api/admin/creator-payouts", p] as const,
+  monthlyReports: ["/api/admin/monthly-reports"] as const,
+  feedback: (f: { type: string; priority: string }) => ["/api/admin/feedback", f] as const,
+};
+
+const getJson = async <T,>(url: string, signal?: AbortSignal): Promise<T> => {
+  const res = await fetch(url, { credentials: "include", signal });
+  await throwIfResNotOk(res);
+  return (await res.json()) as T;
+};
+
+export const periodQuery = (p: Period) => new URLSearchParams({ month: String(p.month), year: String(p.year) }).toString();
+export const exportUrl = (p: Period) => `/api/admin/export-payouts?${periodQuery(p)}`;
+
+export const useSummary = () => useQuery<AdminPayoutSummary>({ queryKey: adminKeys.summary });
+export const useMonthlyReports = () => useQuery<MonthlyReport[]>({ queryKey: adminKeys.monthlyReports });
+
+export const useCreatorPayouts = (p: Period) =>
+  useQuery({
+    queryKey: adminKeys.creatorPayouts(p),
+    queryFn: ({ signal }) => getJson<AdminCreatorPayoutRow[]>(`/api/admin/creator-payouts?${periodQuery(p)}`, signal),
+  });
+
+export const useFeedbackInbox = (f: { type: string; priority: string }) =>
+  useQuery({
+    queryKey: adminKeys.feedback(f),
+    queryFn: ({ signal }) => {
+      const q = new URLSearchParams(Object.entries(f).filter(([, v]) => v && v !== "all"));
+      return getJson<AdminFeedbackItem[]>(`/api/admin/feedback${q.size ? `?${q}` : ""}`, signal);
+    },
+  });
+
+function useAdminMutation<TIn, TOut>(fn: (input: TIn) => Promise<TOut>, handlers: { onSuccess: (r: TOut) => void; onError: (e: Error) => void }) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: (r) => {
+      handlers.onSuccess(r);
+      void qc.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith("/api/admin") });
+    },
+    onError: handlers.onError,
+  });
+}
+
+export const useProcessPayouts = (h: { onSuccess: (r: ProcessPayoutsResult) => void; onError: (e: Error) => void }) =>
+  useAdminMutation(async (p: Period) => (await apiRequest("POST", "/api/admin/process-payouts", p)).json() as Promise<ProcessPayoutsResult>, h);
+
+export const useFixPurchaseEmails = (h: { onSuccess: (r: FixPurchaseEmailsResult) => void; onError: (e: Error) => void }) =>
+  useAdminMutation(async () => (await apiRequest("POST", "/api/admin/fix-purchase-emails")).json() as Promise<FixPurchaseEmailsResult>, h);

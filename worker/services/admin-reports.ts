@@ -1,0 +1,244 @@
+// What the admin reads: the payout summary, creator rows for a month, monthly reports, the payout
+// CSV (streamed) and the feedback inbox; and the 'Fix Missing Emails' repair. Every money figure is
+// a sum over the append-only ledger (per-creator figures through balances.ts).
+import { and, desc, eq, sql } from "drizzle-orm";
+import type Stripe from "stripe";
+import {
+  BELOW_MINIMUM,
+  READY_FOR_PAYOUT,
+  type AdminCreatorPayoutRow,
+  type AdminFeedbackItem,
+  type MonthlyReport,
+} from "../../shared/admin";
+import { MIN_PAYOUT_CENTS } from "../../shared/constants";
+import type { Db } from "../db/client";
+import { adminAudit, feedback, payouts } from "../db/schema";
+import { availableBalances } from "./balances";
+import { destinationOf, type Actor, type Period } from "./payouts";
+
+const dollars = (cents: unknown) => Number(cents ?? 0) / 100;
+const REVENUE_KINDS = "('sale', 'platform_fee', 'refund', 'dispute')";
+
+/** Spec §3 admin payout summary; each figure is one ledger sum. */
+export async function payoutSummary(db: Db) {
+  const [r] = await db.all<Record<string, number | null>>(sql.raw(`
+    select
+      (select sum(amount_cents) from ledger_entries where kind in ${REVENUE_KINDS}) as revenue,
+      (select sum(amount_cents) from ledger_entries where account = 'platform' and kind in ${REVENUE_KINDS}) as commission,
+      (select -sum(l.amount_cents) from ledger_entries l join payouts p on p.id = l.payout_id where l.kind = 'payout' and p.status = 'paid') as paid,
+      (select -sum(l.amount_cents) from ledger_entries l join payouts p on p.id = l.payout_id where l.kind = 'payout' and p.status in ('pending', 'processing')) as pending,
+      (select count(*) from (select user_id from content union select user_id from ledger_entries where account = 'creator')) as creators
+  `));
+  return {
+    totalRevenue: dollars(r?.revenue),
+    platformCommission: dollars(r?.commission),
+    totalPayouts: dollars(r?.paid),
+    creatorCount: Number(r?.creators ?? 0),
+    pendingPayouts: dollars(r?.pending),
+  };
+}
+
+/**
+ * One row per creator (anyone with content or ledger entries): spec §3's fields, 'Ready for
+ * Payout' when what is available now is at least the minimum, and their payout for `period`.
+ */
+export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()): Promise<AdminCreatorPayoutRow[]> {
+  const [people, balances, periodPayouts] = await Promise.all([
+    db.all<{ id: string; email: string; first_name: string | null; last_name: string | null; content_count: number; earned: number | null; method: string | null; payout_email: string | null; stripe_account_id: string | null; connect_details_submitted: number | null; connect_payouts_enabled: number | null }>(sql`
+      with creators as (select user_id from content union select user_id from ledger_entries where account = 'creator' and user_id is not null),
+      items as (select user_id, count(*) as n from content where deleted_at is null and is_upsell = 0 group by user_id),
+      earned as (select user_id, sum(amount_cents) as cents from ledger_entries where account = 'creator' and kind in ('sale', 'refund', 'dispute') group by user_id)
+      select u.id, u.email, u.first_name, u.last_name, coalesce(items.n, 0) as content_count, earned.cents as earned,
+             s.method, s.email as payout_email, s.stripe_account_id, s.connect_details_submitted, s.connect_payouts_enabled
+      from creators c join users u on u.id = c.user_id
+      left join items on items.user_id = u.id
+      left join earned on earned.user_id = u.id
+      left join payout_settings s on s.user_id = u.id
+    `),
+    availableBalances(db, now),
+    db
+      .select()
+      .from(payouts)
+      .where(and(eq(payouts.periodYear, period.year), eq(payouts.periodMonth, period.month)))
+      .orderBy(payouts.createdAt),
+  ]);
+  const available = new Map(balances.map((b) => [b.userId, b.availableCents]));
+  // The live payout wins over failed attempts of the same period (rows come oldest first).
+  const payoutOf = new Map<string, (typeof periodPayouts)[number]>();
+  for (const p of periodPayouts) if (p.status !== "failed" || !payoutOf.has(p.userId)) payoutOf.set(p.userId, p);
+  const rows = people.map((u): AdminCreatorPayoutRow => {
+    const availableCents = available.get(u.id) ?? 0;
+    const dest = destinationOf(
+      u.method || u.stripe_account_id
+        ? { userId: u.id, method: u.method as never, email: u.payout_email, stripeAccountId: u.stripe_account_id, connectDetailsSubmitted: !!u.connect_details_submitted, connectPayoutsEnabled: !!u.connect_payouts_enabled, updatedAt: new Date(0) }
+        : undefined,
+    );
+    const p = payoutOf.get(u.id);
+    return {
+      userId: u.id,
+      firstName: u.first_name,
+      lastName: u.last_name,
+      email: u.email,
+      totalEarnings: dollars(u.earned),
+      availableBalance: dollars(availableCents),
+      payoutMethod: dest?.method ?? u.method,
+      payoutEmail: u.payout_email,
+      contentCount: Number(u.content_count),
+      status: availableCents >= MIN_PAYOUT_CENTS ? READY_FOR_PAYOUT : BELOW_MINIMUM,
+      payoutSetUp: !!dest,
+      payout: p ? { id: p.id, amount: dollars(p.amountCents), status: p.status, method: p.method, notes: p.notes } : null,
+    };
+  });
+  return rows.sort((a, b) => b.availableBalance - a.availableBalance || a.email.localeCompare(b.email));
+}
+
+/** Month by month, newest first: revenue, the platform's share, payouts paid for that month, sales. */
+export async function monthlyReports(db: Db, months = 12): Promise<MonthlyReport[]> {
+  const [ledger, paid] = await Promise.all([
+    db.all<{ ym: string; revenue: number; platform: number; tx: number }>(sql.raw(`
+      select strftime('%Y-%m', created_at / 1000, 'unixepoch') as ym,
+             sum(case when kind in ${REVENUE_KINDS} then amount_cents else 0 end) as revenue,
+             sum(case when account = 'platform' and kind in ${REVENUE_KINDS} then amount_cents else 0 end) as platform,
+             sum(case when account = 'creator' and kind = 'sale' then 1 else 0 end) as tx
+      from ledger_entries where kind in ${REVENUE_KINDS} group by ym
+    `)),
+    db.all<{ year: number; month: number; cents: number }>(sql`
+      select p.period_year as year, p.period_month as month, -sum(l.amount_cents) as cents
+      from ledger_entries l join payouts p on p.id = l.payout_id
+      where l.kind = 'payout' and p.status = 'paid' group by p.period_year, p.period_month
+    `),
+  ]);
+  const byKey = new Map<string, MonthlyReport>();
+  const at = (year: number, month: number) => {
+    const key = `${year}-${String(month).padStart(2, "0")}`;
+    let r = byKey.get(key);
+    if (!r) byKey.set(key, (r = { month, year, totalRevenue: 0, platformEarnings: 0, creatorPayouts: 0, transactionCount: 0 }));
+    return r;
+  };
+  for (const l of ledger) {
+    const r = at(Number(l.ym.slice(0, 4)), Number(l.ym.slice(5, 7)));
+    r.totalRevenue = dollars(l.revenue);
+    r.platformEarnings = dollars(l.platform);
+    r.transactionCount = Number(l.tx);
+  }
+  for (const p of paid) at(p.year, p.month).creatorPayouts = dollars(p.cents);
+  return [...byKey.values()].sort((a, b) => b.year - a.year || b.month - a.month).slice(0, months);
+}
+
+// ---- CSV ----
+
+export const CSV_COLUMNS = [
+  "payout_id",
+  "creator_id",
+  "creator_name",
+  "creator_email",
+  "method",
+  "payout_email",
+  "amount",
+  "currency",
+  "status",
+  "stripe_transfer_id",
+  "stripe_account_id",
+  "created_at",
+  "processed_at",
+  "notes",
+] as const;
+
+/**
+ * One CSV cell. A cell a spreadsheet would run as a formula (starting with = + - @, tab or CR) is
+ * prefixed with ' (OWASP's advice); cells with a comma, quote or line break are quoted.
+ */
+export function csvCell(value: unknown): string {
+  let s = value === null || value === undefined ? "" : String(value);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+const CSV_PAGE = 500;
+
+/** The period's payouts as CSV, read page by page (keyset on payouts_period) as the client reads the stream. */
+export function payoutsCsvStream(db: Db, period: Period): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let after = "";
+  let headerSent = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!headerSent) {
+          headerSent = true;
+          controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\r\n`));
+          return;
+        }
+        const page = await db.all<Record<string, unknown>>(sql`
+          select p.id, p.user_id, trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) as name, u.email as creator_email,
+                 p.method, p.email, p.amount_cents, p.currency, p.status, p.stripe_transfer_id, p.stripe_account_id, p.created_at, p.processed_at, p.notes
+          from payouts p join users u on u.id = p.user_id
+          where p.period_year = ${period.year} and p.period_month = ${period.month} and p.id > ${after}
+          order by p.id limit ${CSV_PAGE}
+        `);
+        if (!page.length) return controller.close();
+        after = String(page[page.length - 1].id);
+        const iso = (ms: unknown) => (ms === null || ms === undefined ? "" : new Date(Number(ms)).toISOString());
+        const text = page
+          .map((r) =>
+            [r.id, r.user_id, r.name, r.creator_email, r.method, r.email, (Number(r.amount_cents) / 100).toFixed(2), r.currency, r.status, r.stripe_transfer_id, r.stripe_account_id, iso(r.created_at), iso(r.processed_at), r.notes]
+              .map(csvCell)
+              .join(","),
+          )
+          .join("\r\n");
+        controller.enqueue(encoder.encode(`${text}\r\n`));
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+export const csvFileName = (p: Period) => `payouts-${p.year}-${String(p.month).padStart(2, "0")}.csv`;
+
+// ---- feedback inbox ----
+
+export async function feedbackInbox(db: Db, filter: { type?: string; priority?: string }, limit = 200): Promise<AdminFeedbackItem[]> {
+  const rows = await db
+    .select()
+    .from(feedback)
+    .where(
+      and(
+        filter.type ? eq(feedback.type, filter.type as never) : undefined,
+        filter.priority ? eq(feedback.priority, filter.priority as never) : undefined,
+      ),
+    )
+    .orderBy(desc(feedback.createdAt), desc(feedback.id))
+    .limit(limit);
+  return rows.map((f) => ({ id: f.id, type: f.type, priority: f.priority, subject: f.subject, message: f.message, email: f.email, createdAt: f.createdAt.toISOString() }));
+}
+
+// ---- Fix Missing Emails ----
+
+/**
+ * Paid purchases without a buyer email get it from Stripe: the charge's billing details, else its
+ * receipt email, else the PaymentIntent's receipt email. Only empty emails are written.
+ */
+export async function fixPurchaseEmails(deps: { db: Db; d1: D1Database; stripe: Stripe }, actor: Actor): Promise<{ fixed: number; total: number }> {
+  const missing = await deps.d1
+    .prepare("select id, payment_intent_id from purchases where status = 'paid' and (buyer_email is null or buyer_email = '') and payment_intent_id is not null order by created_at limit 500")
+    .all<{ id: string; payment_intent_id: string }>();
+  let fixed = 0;
+  for (const p of missing.results) {
+    try {
+      const intent = await deps.stripe.paymentIntents.retrieve(p.payment_intent_id);
+      const chargeId = typeof intent.latest_charge === "string" ? intent.latest_charge : intent.latest_charge?.id;
+      const charge = chargeId ? await deps.stripe.charges.retrieve(chargeId) : null;
+      const email = (charge?.billing_details?.email || charge?.receipt_email || intent.receipt_email || "").trim().toLowerCase();
+      if (!email) continue;
+      const updated = await deps.d1
+        .prepare("update purchases set buyer_email = ? where id = ? and (buyer_email is null or buyer_email = '') returning id")
+        .bind(email, p.id)
+        .all();
+      fixed += updated.results.length;
+    } catch (err) {
+      console.warn("could not fix the email of purchase", p.id, err);
+    }
+  }
+  await deps.db.insert(adminAudit).values({ actorUserId: actor.userId, actorEmail: actor.email, action: "fix-purchase-emails", detail: JSON.stringify({ fixed, total: missing.results.length }) });
+  return { fixed, total: missing.results.length };
+}

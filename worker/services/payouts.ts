@@ -1,0 +1,406 @@
+// Money leaving the platform, once. A payout run for a period (a calendar month, UTC) is two kinds
+// of step, each one call that is safe to repeat or to run concurrently:
+//
+// - prepare(period, creator): one D1 batch that inserts the payout row and its negative 'payout'
+//   ledger row. The amount is computed inside the INSERT from the ledger as it stands when SQLite
+//   runs it (balances.ts availableRemainderSql), and the partial unique index payouts_user_period
+//   (one live payout per creator and period) makes a second insert a no-op; the ledger row is keyed
+//   `payout:{id}` and copied from the payout row that exists, so only the winning insert takes money.
+// - send(payout): a connected-account payout goes pending -> processing (conditional update), then
+//   one Stripe Transfer with idempotency key = the payout id and transfer_group per period, then
+//   paid. A run stopped in between leaves it processing; the next run resumes it: it first looks for
+//   a transfer already made for it (transfer_group + metadata), then retries with the same key.
+//
+// Failure (a definitive Stripe error, or the transfer.reversed webhook) marks the payout failed and
+// books the money back with a positive 'payout_reversal' row in the same batch. A failed payout
+// leaves the unique index, so a later run of the same period, or the next period, pays it again.
+// Manual methods (PayPal, Wise, ...) stay pending until the admin marks them processed (paid).
+import { and, asc, eq, gt, inArray, sql, type AnyColumn } from "drizzle-orm";
+import type Stripe from "stripe";
+import { MIN_PAYOUT_CENTS } from "../../shared/constants";
+import { createDb, type Db } from "../db/client";
+import { adminAudit, payoutSettings, payouts, users } from "../db/schema";
+import type { Bindings } from "../lib/env";
+import { ApiError } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { availableBalances, availableRemainderSql, SALE_HOLD_MS } from "./balances";
+import type { EmailJob, PayoutMailData } from "./mail/templates";
+import { stripeClient } from "./stripe";
+
+/** `payouts`: the PAYOUTS queue, for transfers beyond what one run sends itself (see runPayouts). */
+export type PayoutDeps = { db: Db; d1: D1Database; stripe: Stripe; emails: Queue; appUrl: string; payouts?: Queue<PayoutJob> };
+export type PayoutJob = { payoutId: string };
+
+export const payoutDeps = (env: Bindings): PayoutDeps => ({
+  db: createDb(env.DB),
+  d1: env.DB,
+  stripe: stripeClient(env),
+  emails: env.EMAILS,
+  appUrl: env.APP_URL,
+  payouts: env.PAYOUTS,
+});
+export type Period = { year: number; month: number };
+export type Actor = { userId: string | null; email: string | null };
+type PayoutRow = typeof payouts.$inferSelect;
+
+/** The month that closed most recently before `now` (the one the run on the 1st prepares). */
+export function closingPeriod(now: number): Period {
+  const d = new Date(now);
+  const prev = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1));
+  return { year: prev.getUTCFullYear(), month: prev.getUTCMonth() + 1 };
+}
+
+/** The first moment after the period (its month's end). */
+export const periodEnd = (p: Period) => Date.UTC(p.year, p.month, 1);
+export const transferGroup = (p: Period) => `payouts-${p.year}-${String(p.month).padStart(2, "0")}`;
+export const periodLabel = (p: Period) =>
+  new Date(Date.UTC(p.year, p.month - 1, 1)).toLocaleString("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+const samePeriod = (a: Period, b: Period) => a.year === b.year && a.month === b.month;
+
+/** Where a creator's payout goes, from their settings: a connected account by transfer, else by hand. */
+export type Destination = { method: string; email: string | null; stripeAccountId: string | null };
+
+export function destinationOf(s: typeof payoutSettings.$inferSelect | undefined): Destination | null {
+  if (!s) return null;
+  // Same rule as the creator's "next payout" (earnings.ts): set up = a method and an email, or a
+  // connected bank account that Stripe says can receive transfers (kept current by account.updated).
+  if (s.stripeAccountId && s.connectPayoutsEnabled) return { method: "bank", email: s.email, stripeAccountId: s.stripeAccountId };
+  if (s.method && s.email) return { method: s.method, email: s.email, stripeAccountId: null };
+  return null;
+}
+
+// ---- prepare ----
+
+/**
+ * The two statements that prepare one creator's payout for `period`, as of `now`. Nothing is
+ * written when the creator's available balance at that moment is below the minimum, when a live
+ * payout for the period exists (unique index), or when a payout ledger row dated after `now`
+ * exists (a concurrent run for another period whose clock is ahead: what it took is not inside our
+ * "as of now" sum). Money given back after `now` is merely left for the next run.
+ */
+function prepareStatements(d1: D1Database, payoutId: string, userId: string, dest: Destination, period: Period, now: number): D1PreparedStatement[] {
+  return [
+    d1
+      .prepare(
+        `insert into payouts (id, user_id, amount_cents, currency, method, email, stripe_account_id, status, period_year, period_month, created_at)
+         select ?1, ?2, a.cents, 'usd', ?3, ?4, ?5, 'pending', ?6, ?7, ?8
+         from (select ${availableRemainderSql("?2", "?8", "?9")} as cents) a
+         where a.cents >= ?10
+           and not exists (select 1 from ledger_entries where user_id = ?2 and account = 'creator' and kind = 'payout' and created_at > ?8)
+         on conflict do nothing
+         returning id`,
+      )
+      .bind(payoutId, userId, dest.method, dest.email, dest.stripeAccountId, period.year, period.month, now, now - SALE_HOLD_MS, MIN_PAYOUT_CENTS),
+    d1
+      .prepare(
+        `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, payout_id, created_at)
+         select 'payout:' || id, 'creator', user_id, 'payout', -amount_cents, currency, id, created_at from payouts where id = ?1
+         on conflict (idempotency_key) do nothing`,
+      )
+      .bind(payoutId),
+  ];
+}
+
+/** Prepares one creator's payout for `period` (one D1 batch). Returns the new payout's id, or null when none was created. */
+export async function preparePayout(deps: PayoutDeps, userId: string, period: Period, now = Date.now()): Promise<string | null> {
+  const settings = await deps.db.select().from(payoutSettings).where(eq(payoutSettings.userId, userId)).get();
+  const dest = destinationOf(settings);
+  if (!dest) return null;
+  const id = newId();
+  const [inserted] = await deps.d1.batch(prepareStatements(deps.d1, id, userId, dest, period, now));
+  if (!inserted.results?.length) return null;
+  await queuePayoutMails(deps, "payout-prepared", await deps.db.select().from(payouts).where(eq(payouts.id, id)));
+  return id;
+}
+
+/** Creators per D1 batch in the run: each keeps its own two guarded statements. */
+const PREPARE_CHUNK = 100;
+/** Ids per lookup: passed as one JSON parameter (D1 binds at most 100 parameters per statement). */
+const ID_PAGE = 500;
+const idIn = (column: AnyColumn, ids: string[]) => sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
+
+/**
+ * Prepares `period` for every eligible creator (available ≥ MIN_PAYOUT_CENTS at `now` and payouts
+ * set up). Creators who already have a live payout for the period are skipped before any write.
+ */
+export async function preparePeriod(deps: PayoutDeps, period: Period, now = Date.now(), opts: { userIds?: string[] } = {}): Promise<{ prepared: string[]; statements: number }> {
+  const [eligible, settings, existing] = await Promise.all([
+    availableBalances(deps.db, now, { minCents: MIN_PAYOUT_CENTS, userIds: opts.userIds }),
+    deps.db.select().from(payoutSettings),
+    deps.db
+      .select({ userId: payouts.userId })
+      .from(payouts)
+      .where(and(eq(payouts.periodYear, period.year), eq(payouts.periodMonth, period.month), sql`${payouts.status} <> 'failed'`)),
+  ]);
+  const settingsByUser = new Map(settings.map((s) => [s.userId, s]));
+  const done = new Set(existing.map((e) => e.userId));
+  const todo: { id: string; userId: string; dest: Destination }[] = [];
+  for (const row of eligible) {
+    const dest = destinationOf(settingsByUser.get(row.userId));
+    if (dest && !done.has(row.userId)) todo.push({ id: newId(), userId: row.userId, dest });
+  }
+  const prepared: string[] = [];
+  let statements = 0;
+  for (let i = 0; i < todo.length; i += PREPARE_CHUNK) {
+    const chunk = todo.slice(i, i + PREPARE_CHUNK);
+    const stmts = chunk.flatMap((t) => prepareStatements(deps.d1, t.id, t.userId, t.dest, period, now));
+    statements += stmts.length;
+    const results = await deps.d1.batch(stmts);
+    chunk.forEach((t, j) => {
+      if (results[j * 2].results?.length) prepared.push(t.id);
+    });
+  }
+  for (let i = 0; i < prepared.length; i += ID_PAGE) {
+    const rows = await deps.db.select().from(payouts).where(idIn(payouts.id, prepared.slice(i, i + ID_PAGE)));
+    await queuePayoutMails(deps, "payout-prepared", rows);
+  }
+  return { prepared, statements };
+}
+
+// ---- send (transfers) ----
+
+/** Stripe errors that say the transfer will not happen; anything else (network, 5xx, rate limit) is retried later. */
+function isDefinitive(err: unknown): err is Stripe.errors.StripeError {
+  const type = (err as { type?: string })?.type;
+  return type === "StripeInvalidRequestError" || type === "StripeCardError" || type === "StripePermissionError";
+}
+
+/** A transfer already made for this payout (a run that stopped after Stripe answered, before we wrote it down). */
+async function existingTransfer(deps: PayoutDeps, p: PayoutRow): Promise<Stripe.Transfer | null> {
+  const period = { year: p.periodYear, month: p.periodMonth };
+  for await (const t of deps.stripe.transfers.list({ destination: p.stripeAccountId!, transfer_group: transferGroup(period), limit: 100 })) {
+    if (t.metadata?.payout_id === p.id) return t;
+  }
+  return null;
+}
+
+export type SendOutcome = "paid" | "failed" | "retry_later" | "manual" | "done" | "missing";
+
+/**
+ * Sends (or resumes) one payout by Stripe Transfer. Safe to call any number of times, also
+ * concurrently: Stripe's idempotency key is the payout id and every state change is conditional.
+ */
+export async function sendPayout(deps: PayoutDeps, payoutId: string, now = Date.now()): Promise<SendOutcome> {
+  const p = await deps.db.select().from(payouts).where(eq(payouts.id, payoutId)).get();
+  if (!p) return "missing";
+  if (p.status === "paid" || p.status === "failed") return "done";
+  if (!p.stripeAccountId) return "manual";
+  const resumed = p.status === "processing";
+  if (!resumed) await deps.d1.prepare("update payouts set status = 'processing' where id = ? and status = 'pending'").bind(p.id).run();
+
+  let transfer: Stripe.Transfer | null = null;
+  try {
+    if (resumed) transfer = await existingTransfer(deps, p);
+    transfer ??= await deps.stripe.transfers.create(
+      {
+        amount: p.amountCents,
+        currency: p.currency,
+        destination: p.stripeAccountId,
+        transfer_group: transferGroup({ year: p.periodYear, month: p.periodMonth }),
+        description: `ApeWall payout ${periodLabel({ year: p.periodYear, month: p.periodMonth })}`,
+        metadata: { payout_id: p.id, user_id: p.userId },
+      },
+      { idempotencyKey: p.id },
+    );
+  } catch (err) {
+    if (!isDefinitive(err)) {
+      console.warn("transfer not sent, will retry", p.id, err);
+      return "retry_later";
+    }
+    return (await failPayout(deps, p.id, { reason: err.message, ledgerKey: `payout-reversal:${p.id}`, cents: p.amountCents, from: ["pending", "processing"] }, now)) ? "failed" : "done";
+  }
+  const marked = await deps.d1
+    .prepare("update payouts set status = 'paid', stripe_transfer_id = ?, processed_at = ? where id = ? and status = 'processing' returning id")
+    .bind(transfer.id, now, p.id)
+    .all();
+  // Nothing marked: another run got there first, or a transfer.reversed that overtook us failed it.
+  if (!marked.results.length) return "done";
+  await queuePayoutMails(deps, "payout-paid", [{ ...p, status: "paid" }]);
+  return "paid";
+}
+
+/**
+ * Marks a payout failed and books `cents` back to the creator, in one batch; the booking only
+ * happens if the payout is failed when it runs, once per `ledgerKey`. Returns whether this call
+ * made the change (then the creator is emailed).
+ */
+async function failPayout(deps: PayoutDeps, payoutId: string, f: { reason: string; ledgerKey: string; cents: number; from: PayoutRow["status"][] }, now: number): Promise<boolean> {
+  const from = f.from.map((s) => `'${s}'`).join(", ");
+  const [updated] = await deps.d1.batch([
+    deps.d1.prepare(`update payouts set status = 'failed', notes = ?, processed_at = ? where id = ? and status in (${from}) returning id`).bind(f.reason.slice(0, 500), now, payoutId),
+    deps.d1
+      .prepare(
+        `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, payout_id, created_at)
+         select ?1, 'creator', user_id, 'payout_reversal', ?2, currency, id, ?3 from payouts where id = ?4 and status = 'failed'
+         on conflict (idempotency_key) do nothing`,
+      )
+      .bind(f.ledgerKey, f.cents, now, payoutId),
+  ]);
+  if (!updated.results?.length) return false;
+  const p = await deps.db.select().from(payouts).where(eq(payouts.id, payoutId)).get();
+  if (p) await queuePayoutMails(deps, "payout-failed", [p], f.reason);
+  return true;
+}
+
+/** transfer.reversed: the money came back from the creator's account; it returns to their balance. */
+export async function handleTransferReversed(deps: PayoutDeps, transferId: string, now = Date.now()): Promise<void> {
+  const transfer = await deps.stripe.transfers.retrieve(transferId);
+  const byMeta = transfer.metadata?.payout_id;
+  const p = await deps.db
+    .select()
+    .from(payouts)
+    .where(byMeta ? eq(payouts.id, byMeta) : eq(payouts.stripeTransferId, transfer.id))
+    .get();
+  if (!p) return;
+  if (transfer.reversed) {
+    // Fully reversed: the payout failed and its whole amount comes back (once, whatever the order of events).
+    await failPayout(deps, p.id, { reason: "The transfer to your bank account was reversed.", ledgerKey: `payout-reversal:${p.id}`, cents: transfer.amount_reversed, from: ["processing", "paid"] }, now);
+  } else if (transfer.amount_reversed > 0) {
+    console.warn("partial transfer reversal left for the admin", transfer.id, transfer.amount_reversed);
+  }
+}
+
+// ---- the run ----
+
+const SEND_CONCURRENCY = 6;
+/**
+ * Transfers one run sends itself. A send costs about four D1 queries and a Stripe call, and an
+ * invocation may make 1,000 D1 queries: beyond this, payouts go to the PAYOUTS queue, whose
+ * consumer sends each one (the same sendPayout call) in invocations of its own.
+ */
+export const INLINE_SENDS = 50;
+
+export type RunResult = {
+  period: Period;
+  prepared: number;
+  sent: number;
+  failed: number;
+  retryLater: number;
+  markedProcessed: number;
+  /** Payouts handed to the PAYOUTS queue to be sent (beyond INLINE_SENDS). */
+  queued: number;
+  /** D1 statements the run prepared, and the round trips they took (a batch is one). */
+  d1Statements: number;
+  d1RoundTrips: number;
+};
+
+/** The same database, counting what is asked of it (the run reports its D1 work). */
+function countingD1(d1: D1Database, c: { statements: number; batched: number; batches: number }): D1Database {
+  return new Proxy(d1, {
+    get(target, prop) {
+      if (prop === "prepare") return (query: string) => (c.statements++, target.prepare(query));
+      if (prop === "batch") return (stmts: D1PreparedStatement[]) => ((c.batches++, (c.batched += stmts.length)), target.batch(stmts));
+      const v = Reflect.get(target, prop);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+}
+
+/**
+ * One run for `period`: prepare (only the closing month: older periods were prepared by their own
+ * run, and their money is in the next one), then send every due transfer of the period, resuming
+ * those stuck in processing. With `markManual` (the admin's 'Process All Payouts'), pending manual
+ * payouts of the period are marked processed.
+ */
+export async function runPayouts(given: PayoutDeps, period: Period, opts: { now?: number; actor?: Actor; markManual?: boolean; inlineSends?: number } = {}): Promise<RunResult> {
+  const now = opts.now ?? Date.now();
+  const counts = { statements: 0, batched: 0, batches: 0 };
+  const d1 = countingD1(given.d1, counts);
+  const deps = { ...given, d1, db: createDb(d1) };
+  if (periodEnd(period) > now) throw new ApiError(400, `${periodLabel(period)} has not ended yet: its payouts are prepared on the 1st of the next month`);
+  const prepared = samePeriod(period, closingPeriod(now)) ? (await preparePeriod(deps, period, now)).prepared.length : 0;
+
+  let sent = 0;
+  let failed = 0;
+  let retryLater = 0;
+  let queued = 0;
+  let inlineLeft = deps.payouts ? (opts.inlineSends ?? INLINE_SENDS) : Number.POSITIVE_INFINITY;
+  let after = "";
+  for (;;) {
+    const due = await deps.db
+      .select({ id: payouts.id })
+      .from(payouts)
+      .where(
+        and(
+          eq(payouts.periodYear, period.year),
+          eq(payouts.periodMonth, period.month),
+          inArray(payouts.status, ["pending", "processing"]),
+          sql`${payouts.stripeAccountId} is not null`,
+          gt(payouts.id, after),
+        ),
+      )
+      .orderBy(asc(payouts.id))
+      .limit(100);
+    if (!due.length) break;
+    const inline = due.slice(0, Math.max(0, Math.min(due.length, inlineLeft)));
+    inlineLeft -= inline.length;
+    const rest = due.slice(inline.length);
+    if (rest.length) {
+      await deps.payouts!.sendBatch(rest.map(({ id }) => ({ body: { payoutId: id } })));
+      queued += rest.length;
+    }
+    // A few transfers at a time: each payout is independent and every step of it is conditional.
+    const queue = [...inline];
+    await Promise.all(
+      Array.from({ length: SEND_CONCURRENCY }, async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) {
+          const outcome = await sendPayout(deps, next.id, now);
+          if (outcome === "paid") sent++;
+          else if (outcome === "failed") failed++;
+          else if (outcome === "retry_later") retryLater++;
+        }
+      }),
+    );
+    after = due[due.length - 1].id;
+  }
+
+  const markedProcessed = opts.markManual ? await markManualProcessed(deps, period, now) : 0;
+  const result = { period, prepared, sent, failed, retryLater, markedProcessed, queued, d1Statements: counts.statements, d1RoundTrips: counts.batches + counts.statements - counts.batched };
+  await deps.db.insert(adminAudit).values({
+    actorUserId: opts.actor?.userId ?? null,
+    actorEmail: opts.actor?.email ?? null,
+    action: opts.actor ? "process-payouts" : "scheduled-payout-run",
+    periodYear: period.year,
+    periodMonth: period.month,
+    detail: JSON.stringify({ prepared, sent, failed, retryLater, markedProcessed, queued }),
+    createdAt: new Date(now),
+  });
+  return result;
+}
+
+/** The admin paid the manual payouts of `period` by hand: pending -> paid, each once. */
+async function markManualProcessed(deps: PayoutDeps, period: Period, now: number): Promise<number> {
+  const rows = await deps.db
+    .update(payouts)
+    .set({ status: "paid", processedAt: new Date(now) })
+    .where(and(eq(payouts.periodYear, period.year), eq(payouts.periodMonth, period.month), eq(payouts.status, "pending"), sql`${payouts.stripeAccountId} is null`))
+    .returning();
+  await queuePayoutMails(deps, "payout-paid", rows);
+  return rows.length;
+}
+
+// ---- emails ----
+
+const METHOD_NAMES: Record<string, string> = { paypal: "PayPal", wise: "Wise", bank: "bank transfer", zelle: "Zelle", venmo: "Venmo", cashapp: "Cash App" };
+
+async function queuePayoutMails(deps: PayoutDeps, template: "payout-prepared" | "payout-paid" | "payout-failed", rows: PayoutRow[], reason = "") {
+  if (!rows.length) return;
+  const emailOf = new Map<string, string>();
+  const userIds = [...new Set(rows.map((r) => r.userId))];
+  for (let i = 0; i < userIds.length; i += ID_PAGE) {
+    const found = await deps.db.select({ id: users.id, email: users.email }).from(users).where(idIn(users.id, userIds.slice(i, i + ID_PAGE)));
+    for (const u of found) emailOf.set(u.id, u.email);
+  }
+  const settingsUrl = new URL("/settings", deps.appUrl).toString();
+  const jobs: EmailJob[] = [];
+  for (const p of rows) {
+    const to = emailOf.get(p.userId);
+    if (!to) continue;
+    const data: PayoutMailData = { payoutId: p.id, amountCents: p.amountCents, period: periodLabel({ year: p.periodYear, month: p.periodMonth }), method: METHOD_NAMES[p.method] ?? p.method, settingsUrl };
+    const dedupeKey = `${template}:${p.id}`;
+    if (template === "payout-prepared") jobs.push({ dedupeKey, to, template, data: { ...data, byTransfer: !!p.stripeAccountId } });
+    else if (template === "payout-paid") jobs.push({ dedupeKey, to, template, data });
+    else jobs.push({ dedupeKey, to, template, data: { ...data, reason } });
+  }
+  for (let i = 0; i < jobs.length; i += 100) await deps.emails.sendBatch(jobs.slice(i, i + 100).map((body) => ({ body })));
+}
