@@ -43,8 +43,16 @@ export async function launch(): Promise<Browser> {
   });
 }
 
+/**
+ * Each browser context is its own client, as each buyer or creator is in real life. The local
+ * runtime sets CF-Connecting-IP to 127.0.0.1 for everyone, so without this every test would share
+ * one per-client rate limit (10 sign-in links a minute) and the suite would trip it. In production
+ * Cloudflare sets this header itself and a client cannot choose it.
+ */
+export const clientAddress = () => ({ "cf-connecting-ip": `10.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}` });
+
 export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1280, height: 860 } });
+  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1280, height: 860 }, extraHTTPHeaders: clientAddress() });
   const page = await context.newPage();
   return { context, page };
 }

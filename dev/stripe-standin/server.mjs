@@ -512,7 +512,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     const chunks = [];
     for await (const c of req) chunks.push(c);
     const body = Buffer.concat(chunks).toString("utf8");
-    const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "authorization, content-type, idempotency-key, stripe-version", "access-control-allow-methods": "GET, POST, OPTIONS" };
+    const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "authorization, content-type, idempotency-key, stripe-version, cf-connecting-ip", "access-control-allow-methods": "GET, POST, OPTIONS" };
     if (req.method === "OPTIONS") return res.writeHead(204, cors).end();
     if (req.method === "GET" && (req.url === "/v3" || req.url === "/v3/")) {
       return res.writeHead(200, { ...cors, "content-type": "application/javascript; charset=utf-8", "cache-control": "no-store" }).end(STRIPE_JS.replace("__STANDIN_BASE__", base));
