@@ -64,12 +64,13 @@ export type PayoutHistoryItem = {
 };
 
 /** GET /api/analytics/stats?days=7|30|90[&contentId=]: one creator's funnel, by day and by item. */
-export type AnalyticsDay = { date: string; views: number; checkouts: number; sales: number; revenue: number };
-export type AnalyticsItem = { contentId: string; title: string; views: number; checkouts: number; sales: number; conversion: number; revenue: number };
+/** `offers`: post-purchase funnel offers shown to its buyers; `upsells`: offers accepted and paid. */
+export type AnalyticsDay = { date: string; views: number; checkouts: number; sales: number; revenue: number; offers: number; upsells: number };
+export type AnalyticsItem = { contentId: string; title: string; views: number; checkouts: number; sales: number; conversion: number; revenue: number; offers: number; upsells: number };
 export type AnalyticsStats = {
   days: number;
   from: string;
-  totals: { views: number; checkouts: number; sales: number; conversion: number; revenue: number };
+  totals: { views: number; checkouts: number; sales: number; conversion: number; revenue: number; offers: number; upsells: number };
   byDay: AnalyticsDay[];
   items: AnalyticsItem[];
 };

@@ -1,5 +1,6 @@
 // A creator's funnel by day and by item: paywall views (content_views_daily), checkouts started
-// (purchases created), sales (purchases paid) and revenue (the creator's share booked in the ledger).
+// (purchases created), sales (purchases paid), revenue (the creator's share booked in the ledger), and
+// after the sale the funnel's step: offers shown to the item's buyers and upsells they accepted and paid.
 // Every query is bounded by the creator and the date range and read through an index.
 import { sql } from "drizzle-orm";
 import type { AnalyticsDay, AnalyticsItem, AnalyticsStats } from "../../shared/types";
@@ -17,13 +18,17 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
   const itemP = opts.contentId ? sql`and p.content_id = ${opts.contentId}` : sql``;
 
   // One row per (item, day, measure); the creator's items are the only ones joined.
-  const rows = await db.all<{ content_id: string; day: string; measure: "v" | "c" | "s" | "r"; n: number }>(sql`
+  type Row = { content_id: string; day: string; measure: "v" | "c" | "s" | "r" | "o" | "u"; n: number };
+  // D1 allows at most 5 terms in a compound SELECT: the funnel's offers are a second statement, read
+  // from the creator's funnels through their steps (indexed), not from every purchase.
+  const [sold, offered] = await Promise.all([
+    db.all<Row>(sql`
     select c.id as content_id, v.day as day, 'v' as measure, v.views as n
       from content c join content_views_daily v on v.content_id = c.id
       where c.user_id = ${userId} and v.day >= ${fromDay} ${item}
     union all
     select p.content_id, strftime('%Y-%m-%d', p.created_at / 1000, 'unixepoch'), 'c', count(*)
-      from purchases p where p.creator_id = ${userId} and p.created_at >= ${fromMs} ${itemP}
+      from purchases p where p.creator_id = ${userId} and p.created_at >= ${fromMs} and p.funnel_step_id is null ${itemP}
       group by 1, 2
     union all
     select p.content_id, strftime('%Y-%m-%d', p.paid_at / 1000, 'unixepoch'), 's', count(*)
@@ -34,15 +39,30 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
       from ledger_entries l join purchases p on p.id = l.purchase_id
       where l.user_id = ${userId} and l.account = 'creator' and l.kind = 'sale' and l.created_at >= ${fromMs} ${itemP}
       group by 1, 2
-  `);
+  `),
+    db.all<Row>(sql`
+    select p.content_id, strftime('%Y-%m-%d', o.created_at / 1000, 'unixepoch') as day, 'o' as measure, count(*) as n
+      from funnels f join funnel_steps s on s.funnel_id = f.id join funnel_offers o on o.step_id = s.id
+      join purchases p on p.id = o.parent_purchase_id
+      where f.user_id = ${userId} and o.created_at >= ${fromMs} ${itemP}
+      group by 1, 2
+    union all
+    select p.content_id, strftime('%Y-%m-%d', u.paid_at / 1000, 'unixepoch'), 'u', count(*)
+      from funnels f join funnel_steps s on s.funnel_id = f.id join funnel_offers o on o.step_id = s.id
+      join purchases p on p.id = o.parent_purchase_id join purchases u on u.id = o.purchase_id
+      where f.user_id = ${userId} and u.status in ('paid', 'refunded', 'disputed') and u.paid_at >= ${fromMs} ${itemP}
+      group by 1, 2
+  `),
+  ]);
+  const rows = [...sold, ...offered];
   const titles = await db.all<{ id: string; title: string }>(sql`
     select id, title from content c where c.user_id = ${userId} and c.deleted_at is null and c.is_upsell = 0 ${item}
   `);
 
   const byDay = new Map<string, AnalyticsDay>();
-  for (let t = fromMs; t <= today; t += DAY_MS) byDay.set(dayOf(t), { date: dayOf(t), views: 0, checkouts: 0, sales: 0, revenue: 0 });
-  const byItem = new Map<string, AnalyticsItem>(titles.map((t) => [t.id, { contentId: t.id, title: t.title, views: 0, checkouts: 0, sales: 0, conversion: 0, revenue: 0 }]));
-  const field = { v: "views", c: "checkouts", s: "sales", r: "revenue" } as const;
+  for (let t = fromMs; t <= today; t += DAY_MS) byDay.set(dayOf(t), { date: dayOf(t), views: 0, checkouts: 0, sales: 0, revenue: 0, offers: 0, upsells: 0 });
+  const byItem = new Map<string, AnalyticsItem>(titles.map((t) => [t.id, { contentId: t.id, title: t.title, views: 0, checkouts: 0, sales: 0, conversion: 0, revenue: 0, offers: 0, upsells: 0 }]));
+  const field = { v: "views", c: "checkouts", s: "sales", r: "revenue", o: "offers", u: "upsells" } as const;
   for (const r of rows) {
     const key = field[r.measure];
     const value = key === "revenue" ? Number(r.n) / 100 : Number(r.n);
@@ -52,7 +72,10 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
     if (it) it[key] += value;
   }
   const days = [...byDay.values()].map((d) => ({ ...d, revenue: Math.round(d.revenue * 100) / 100 }));
-  const totals = days.reduce((t, d) => ({ views: t.views + d.views, checkouts: t.checkouts + d.checkouts, sales: t.sales + d.sales, revenue: t.revenue + d.revenue }), { views: 0, checkouts: 0, sales: 0, revenue: 0 });
+  const totals = days.reduce(
+    (t, d) => ({ views: t.views + d.views, checkouts: t.checkouts + d.checkouts, sales: t.sales + d.sales, revenue: t.revenue + d.revenue, offers: t.offers + d.offers, upsells: t.upsells + d.upsells }),
+    { views: 0, checkouts: 0, sales: 0, revenue: 0, offers: 0, upsells: 0 },
+  );
   return {
     days: opts.days,
     from: fromDay,

@@ -22,10 +22,10 @@ describe("analytics", () => {
 
     const week = await (await call("/api/analytics/stats?days=7", { cookie })).json<AnalyticsStats>();
     expect(week.byDay).toHaveLength(7);
-    expect(week.byDay[6]).toEqual({ date: today(), views: 6, checkouts: 2, sales: 1, revenue: 8 });
-    expect(week.totals).toEqual({ views: 6, checkouts: 2, sales: 1, conversion: 16.67, revenue: 8 });
+    expect(week.byDay[6]).toEqual({ date: today(), views: 6, checkouts: 2, sales: 1, revenue: 8, offers: 0, upsells: 0 });
+    expect(week.totals).toEqual({ views: 6, checkouts: 2, sales: 1, conversion: 16.67, revenue: 8, offers: 0, upsells: 0 });
     const alpha = week.items.find((i) => i.contentId === a);
-    expect(alpha).toEqual({ contentId: a, title: "Alpha", views: 4, checkouts: 2, sales: 1, conversion: 25, revenue: 8 });
+    expect(alpha).toEqual({ contentId: a, title: "Alpha", views: 4, checkouts: 2, sales: 1, conversion: 25, revenue: 8, offers: 0, upsells: 0 });
     expect(week.items.find((i) => i.contentId === b)).toMatchObject({ views: 2, checkouts: 0, sales: 0, conversion: 0 });
 
     // 30 days reaches the older views.
@@ -40,7 +40,7 @@ describe("analytics", () => {
     // Another creator asking about this creator's item sees nothing of it.
     const other = await signIn("analytics-other@example.com");
     const theirs = await (await call(`/api/analytics/stats?days=30&contentId=${a}`, { cookie: other })).json<AnalyticsStats>();
-    expect(theirs.totals).toEqual({ views: 0, checkouts: 0, sales: 0, conversion: 0, revenue: 0 });
+    expect(theirs.totals).toEqual({ views: 0, checkouts: 0, sales: 0, conversion: 0, revenue: 0, offers: 0, upsells: 0 });
     expect(theirs.items).toEqual([]);
 
     expect((await call("/api/analytics/stats?days=12", { cookie })).status).toBe(400);

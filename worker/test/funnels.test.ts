@@ -252,6 +252,11 @@ describe("one click after paying", () => {
       { shown: 1, accepted: 0, declined: 1, revenue: 0 },
       { shown: 1, accepted: 1, declined: 0, revenue: 5 },
     ]);
+    // The item's own funnel (dashboard row) gains its upsell step: two offers shown, one paid; the
+    // one-click charge is not a checkout started.
+    const statsRes = await call(`/api/analytics/stats?days=7&contentId=${mainId}`, { cookie });
+    const stats = await statsRes.json<{ items: { contentId: string; checkouts: number; sales: number; offers: number; upsells: number }[] }>();
+    expect(stats.items.find((i) => i.contentId === mainId)).toMatchObject({ checkouts: 1, sales: 1, offers: 2, upsells: 1 });
     const { buyerCookie: b2, purchaseId: p2 } = await buy(mainId);
     await offer(p2, b2);
     await postJson("/api/upsell/decline", { purchaseId: p2, stepId: upsell.id }, b2);

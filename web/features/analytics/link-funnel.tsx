@@ -1,4 +1,5 @@
-// One paywall link's funnel on its content row: view → checkout started → paid, with the drop-off.
+// One paywall link's funnel on its content row: view → checkout started → paid, with the drop-off,
+// and, once its buyers are shown post-purchase offers, the upsells they took.
 import type { AnalyticsItem } from "@shared/types";
 
 const drop = (from: number, to: number) => (from > 0 ? `${Math.max(0, Math.round(((from - to) / from) * 100))}% drop` : "—");
@@ -19,6 +20,14 @@ export function LinkFunnel({ stats }: { stats: AnalyticsItem }) {
           </span>
         </span>
       ))}
+      {stats.offers > 0 && (
+        <span className="flex items-center gap-1.5" data-testid="link-funnel-upsells">
+          <span className="text-muted-foreground">→</span>
+          <span className="rounded bg-muted px-1.5 py-0.5">
+            Upsells <strong>{stats.upsells}</strong> of {stats.offers} offered
+          </span>
+        </span>
+      )}
       <span className="text-muted-foreground">· 30 days</span>
     </div>
   );
