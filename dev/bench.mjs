@@ -253,4 +253,4 @@ await stack.stop();
 rmSync(state, { recursive: true, force: true });
 
 // ---- payouts: the run for 10,000 creators and the CSV of 100,000 payouts (dev/bench-payouts.mjs) ----
-await (await import("./bench-payouts.mjs")).benchPayouts();
+if (runs("payouts")) await (await import("./bench-payouts.mjs")).benchPayouts();
