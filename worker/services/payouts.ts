@@ -220,8 +220,9 @@ export async function sendPayout(deps: PayoutDeps, payoutId: string, now = Date.
 }
 
 /**
- * Marks a payout failed and books `cents` back to the creator, in one batch; the booking only
- * happens if the payout is failed when it runs, once per `ledgerKey`. Returns whether this call
+ * Marks a payout failed and books `cents` back to the creator, in one batch, less what partial
+ * reversals already booked; the booking only happens if the payout is failed when it runs, once per
+ * `ledgerKey`. Returns whether this call
  * made the change (then the creator is emailed).
  */
 async function failPayout(deps: PayoutDeps, payoutId: string, f: { reason: string; ledgerKey: string; cents: number; from: PayoutRow["status"][] }, now: number): Promise<boolean> {
@@ -231,7 +232,9 @@ async function failPayout(deps: PayoutDeps, payoutId: string, f: { reason: strin
     deps.d1
       .prepare(
         `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, payout_id, created_at)
-         select ?1, 'creator', user_id, 'payout_reversal', ?2, currency, id, ?3 from payouts where id = ?4 and status = 'failed'
+         select ?1, 'creator', user_id, 'payout_reversal', ?2 - back.cents, currency, id, ?3
+         from payouts, (select coalesce(sum(amount_cents), 0) as cents from ledger_entries where payout_id = ?4 and kind = 'payout_reversal') back
+         where id = ?4 and status = 'failed' and ?2 - back.cents > 0
          on conflict (idempotency_key) do nothing`,
       )
       .bind(f.ledgerKey, f.cents, now, payoutId),
@@ -255,8 +258,20 @@ export async function handleTransferReversed(deps: PayoutDeps, transferId: strin
   if (transfer.reversed) {
     // Fully reversed: the payout failed and its whole amount comes back (once, whatever the order of events).
     await failPayout(deps, p.id, { reason: "The transfer to your bank account was reversed.", ledgerKey: `payout-reversal:${p.id}`, cents: transfer.amount_reversed, from: ["processing", "paid"] }, now);
-  } else if (transfer.amount_reversed > 0) {
-    console.warn("partial transfer reversal left for the admin", transfer.id, transfer.amount_reversed);
+  } else if (transfer.amount_reversed > 0 && p.status === "paid") {
+    // Partly reversed: the payout stays paid, and what came back from the creator's account returns
+    // to their balance. Keyed by the reversed total, computed against what earlier events booked
+    // inside the statement, so repeated or reordered events book each cent once.
+    await deps.d1
+      .prepare(
+        `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, payout_id, created_at)
+         select ?1, 'creator', user_id, 'payout_reversal', ?2 - back.cents, currency, id, ?3
+         from payouts, (select coalesce(sum(amount_cents), 0) as cents from ledger_entries where payout_id = ?4 and kind = 'payout_reversal') back
+         where id = ?4 and status = 'paid' and ?2 - back.cents > 0
+         on conflict (idempotency_key) do nothing`,
+      )
+      .bind(`payout-reversal:${p.id}:partial:${transfer.amount_reversed}`, transfer.amount_reversed, now, p.id)
+      .run();
   }
 }
 

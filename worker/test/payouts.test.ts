@@ -210,6 +210,37 @@ describe("the payout run", () => {
   });
 });
 
+describe("partial transfer reversals", () => {
+  it("book back what was reversed while the payout stays paid; the full reversal later books only the rest", async () => {
+    const T = runAt(2025, 10);
+    const c = await creator("bank");
+    await sale(c.id, 5000, T - 10 * DAY);
+    await runPayouts(deps(), closingPeriod(T), { now: T });
+    const [paid] = await payoutsOf(c.id);
+    expect(paid).toMatchObject({ status: "paid", amount_cents: 4000 });
+    const back = async () => (await row<{ cents: number }>("select coalesce(sum(amount_cents), 0) as cents from ledger_entries where user_id = ? and kind = 'payout_reversal'", c.id))!.cents;
+
+    expect((await standin("POST", `/v1/transfers/${paid.stripe_transfer_id}/reversals`, { amount: "1000" })).status).toBe(200);
+    const partial = await eventFor("transfer.reversed", paid.stripe_transfer_id!);
+    await deliver(partial);
+    await deliver({ ...partial, id: `${partial.id}x` });
+    expect(await payoutsOf(c.id)).toMatchObject([{ status: "paid" }]);
+    expect(await back()).toBe(1000);
+    expect((await creatorBalance(db(), c.id)).availableCents).toBe(1000);
+
+    expect((await standin("POST", `/v1/transfers/${paid.stripe_transfer_id}/reversals`, {})).status).toBe(200);
+    const full = await eventFor("transfer.reversed", paid.stripe_transfer_id!);
+    expect(full.id).not.toBe(partial.id);
+    await deliver(full);
+    // The older partial event arriving late changes nothing more.
+    await deliver({ ...partial, id: `${partial.id}late` });
+    expect(await payoutsOf(c.id)).toMatchObject([{ status: "failed" }]);
+    expect(await back()).toBe(4000);
+    expect((await creatorBalance(db(), c.id)).availableCents).toBe(4000);
+    await expectLedgerBalanced(c.id);
+  });
+});
+
 describe("a run larger than one invocation", () => {
   it("sends INLINE_SENDS itself and hands the rest to the PAYOUTS queue, whose consumer pays each once", async () => {
     const T = runAt(2025, 12);
