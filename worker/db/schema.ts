@@ -161,7 +161,8 @@ export const purchases = sqliteTable(
     index("purchases_creator_paid").on(t.creatorId, t.paidAt, t.id),
     // Counting a creator's paid sales (total unlocks) reads this index only.
     index("purchases_creator_status").on(t.creatorId, t.status),
-    index("purchases_content").on(t.contentId),
+    // Covers the content list's per-item unlock count and its join to the item's ledger rows.
+    index("purchases_content").on(t.contentId, t.status, t.id),
     index("purchases_buyer_key").on(t.buyerKeyHash, t.contentId),
     // "Lost your access?" finds a buyer's purchases by email.
     index("purchases_buyer_email").on(t.buyerEmail, t.status),
@@ -190,7 +191,8 @@ export const ledgerEntries = sqliteTable(
     // Covering index for every per-creator figure (worker/services/balances.ts): sums by kind and
     // the recent-sales range that is still on hold read the index only, never the table.
     index("ledger_user_kind_created").on(t.userId, t.account, t.kind, t.createdAt, t.amountCents),
-    index("ledger_purchase").on(t.purchaseId),
+    // Covers the per-item earnings sum (and reversals of one purchase) without reading the table.
+    index("ledger_purchase").on(t.purchaseId, t.account, t.kind, t.amountCents),
     index("ledger_payout").on(t.payoutId),
   ],
 );
