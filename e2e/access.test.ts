@@ -5,7 +5,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, launch, mailedLink, mailCount, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
+import { baseUrl, launch, mailedLink, mailCount, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "./browser";
 
 let browser: Browser;
 const fileBytes = randomBytes(2 * 1024 * 1024 + 77);
@@ -37,11 +37,7 @@ async function buy(page: Page, id: string, email: string) {
   await page.goto(`/p/${id}`);
   await page.getByRole("button", { name: "Unlock" }).click();
   await page.waitForURL(/\/checkout\//);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await page.getByLabel("Expiration date").fill("12 / 34");
-  await page.getByLabel("Security code").fill("123");
-  await page.getByRole("button", { name: /^Pay \$/ }).click();
+  await payWith(page, "4242 4242 4242 4242", email);
   await page.waitForURL(/\/success\?/);
   await page.getByText("Payment Successful!").waitFor();
 }

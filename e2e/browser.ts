@@ -90,3 +90,12 @@ export function screenshotPath(name: string): string {
 }
 
 export const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+
+/** Fills the checkout's email and the stand-in card form, then presses 'Pay $…'. */
+export async function payWith(page: Page, card: string, email: string): Promise<void> {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Card number").fill(card);
+  await page.getByLabel("Expiration date").fill("12 / 34");
+  await page.getByLabel("Security code").fill("123");
+  await page.getByRole("button", { name: /^Pay \$/ }).click();
+}

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, launch, mailedLink, mailCount, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
+import { baseUrl, launch, mailedLink, mailCount, newPage, screenshotPath, signIn, uniqueEmail, payWith } from "./browser";
 
 let browser: Browser;
 let item: { id: string };
@@ -34,14 +34,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function payWith(page: Page, card: string, email: string) {
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Card number").fill(card);
-  await page.getByLabel("Expiration date").fill("12 / 34");
-  await page.getByLabel("Security code").fill("123");
-  await page.getByRole("button", { name: /^Pay \$/ }).click();
-}
 
 async function openCheckout(page: Page, amount: string) {
   await page.goto(`/p/${item.id}`);

@@ -2,7 +2,7 @@
 // editor and previews them in test mode; buyers then take an upsell with one click after paying.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, launch, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
+import { baseUrl, launch, newPage, screenshotPath, signIn, uniqueEmail, payWith } from "./browser";
 
 let browser: Browser;
 let contentId: string;
@@ -18,14 +18,6 @@ afterAll(async () => {
 async function pick(page: Page, label: string, option: string) {
   await page.getByLabel(label, { exact: true }).click();
   await page.getByRole("option", { name: option, exact: true }).click();
-}
-
-async function payWith(page: Page, card: string, email: string) {
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Card number").fill(card);
-  await page.getByLabel("Expiration date").fill("12 / 34");
-  await page.getByLabel("Security code").fill("123");
-  await page.getByRole("button", { name: /^Pay \$/ }).click();
 }
 
 async function buyMain(page: Page, card: string) {

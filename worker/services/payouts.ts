@@ -17,6 +17,7 @@
 // Manual methods (PayPal, Wise, ...) stay pending until the admin marks them processed (paid).
 import { and, asc, eq, gt, inArray, sql, type AnyColumn } from "drizzle-orm";
 import type Stripe from "stripe";
+import type { ProcessPayoutsResult } from "../../shared/admin";
 import { MIN_PAYOUT_CENTS } from "../../shared/constants";
 import { createDb, type Db } from "../db/client";
 import { adminAudit, payoutSettings, payouts, users } from "../db/schema";
@@ -220,6 +221,23 @@ export async function sendPayout(deps: PayoutDeps, payoutId: string, now = Date.
 }
 
 /**
+ * The statement that books a payout's money back to its creator: `reversedCents` in all, less what
+ * earlier bookings for this payout already returned (computed inside the statement, so concurrent or
+ * reordered events book each cent once), only while the payout has `whileStatus`, once per `key`.
+ */
+function bookBack(d1: D1Database, b: { key: string; reversedCents: number; payoutId: string; whileStatus: PayoutRow["status"] }, now: number): D1PreparedStatement {
+  return d1
+    .prepare(
+      `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, payout_id, created_at)
+       select ?1, 'creator', user_id, 'payout_reversal', ?2 - back.cents, currency, id, ?3
+       from payouts, (select coalesce(sum(amount_cents), 0) as cents from ledger_entries where payout_id = ?4 and kind = 'payout_reversal') back
+       where id = ?4 and status = ?5 and ?2 - back.cents > 0
+       on conflict (idempotency_key) do nothing`,
+    )
+    .bind(b.key, b.reversedCents, now, b.payoutId, b.whileStatus);
+}
+
+/**
  * Marks a payout failed and books `cents` back to the creator, in one batch, less what partial
  * reversals already booked; the booking only happens if the payout is failed when it runs, once per
  * `ledgerKey`. Returns whether this call
@@ -229,15 +247,7 @@ async function failPayout(deps: PayoutDeps, payoutId: string, f: { reason: strin
   const from = f.from.map((s) => `'${s}'`).join(", ");
   const [updated] = await deps.d1.batch([
     deps.d1.prepare(`update payouts set status = 'failed', notes = ?, processed_at = ? where id = ? and status in (${from}) returning id`).bind(f.reason.slice(0, 500), now, payoutId),
-    deps.d1
-      .prepare(
-        `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, payout_id, created_at)
-         select ?1, 'creator', user_id, 'payout_reversal', ?2 - back.cents, currency, id, ?3
-         from payouts, (select coalesce(sum(amount_cents), 0) as cents from ledger_entries where payout_id = ?4 and kind = 'payout_reversal') back
-         where id = ?4 and status = 'failed' and ?2 - back.cents > 0
-         on conflict (idempotency_key) do nothing`,
-      )
-      .bind(f.ledgerKey, f.cents, now, payoutId),
+    bookBack(deps.d1, { key: f.ledgerKey, reversedCents: f.cents, payoutId, whileStatus: "failed" }, now),
   ]);
   if (!updated.results?.length) return false;
   const p = await deps.db.select().from(payouts).where(eq(payouts.id, payoutId)).get();
@@ -262,16 +272,7 @@ export async function handleTransferReversed(deps: PayoutDeps, transferId: strin
     // Partly reversed: the payout stays paid, and what came back from the creator's account returns
     // to their balance. Keyed by the reversed total, computed against what earlier events booked
     // inside the statement, so repeated or reordered events book each cent once.
-    await deps.d1
-      .prepare(
-        `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, payout_id, created_at)
-         select ?1, 'creator', user_id, 'payout_reversal', ?2 - back.cents, currency, id, ?3
-         from payouts, (select coalesce(sum(amount_cents), 0) as cents from ledger_entries where payout_id = ?4 and kind = 'payout_reversal') back
-         where id = ?4 and status = 'paid' and ?2 - back.cents > 0
-         on conflict (idempotency_key) do nothing`,
-      )
-      .bind(`payout-reversal:${p.id}:partial:${transfer.amount_reversed}`, transfer.amount_reversed, now, p.id)
-      .run();
+    await bookBack(deps.d1, { key: `payout-reversal:${p.id}:partial:${transfer.amount_reversed}`, reversedCents: transfer.amount_reversed, payoutId: p.id, whileStatus: "paid" }, now).run();
   }
 }
 
@@ -285,19 +286,8 @@ const SEND_CONCURRENCY = 6;
  */
 export const INLINE_SENDS = 50;
 
-export type RunResult = {
-  period: Period;
-  prepared: number;
-  sent: number;
-  failed: number;
-  retryLater: number;
-  markedProcessed: number;
-  /** Payouts handed to the PAYOUTS queue to be sent (beyond INLINE_SENDS). */
-  queued: number;
-  /** D1 statements the run prepared, and the round trips they took (a batch is one). */
-  d1Statements: number;
-  d1RoundTrips: number;
-};
+/** What a run did (the admin's 'Process All Payouts' answer has the same shape). */
+export type RunResult = Omit<ProcessPayoutsResult, "period"> & { period: Period };
 
 /** The same database, counting what is asked of it (the run reports its D1 work). */
 function countingD1(d1: D1Database, c: { statements: number; batched: number; batches: number }): D1Database {
