@@ -14,7 +14,6 @@ import { connectRoutes } from "./routes/connect";
 import { contentRoutes } from "./routes/content";
 import { creatorRoutes } from "./routes/creator";
 import { devRoutes } from "./routes/dev";
-import { devSeedRoutes } from "./routes/dev-seed";
 import { feedbackRoutes } from "./routes/feedback";
 import { funnelRoutes } from "./routes/funnels";
 import { paymentRoutes } from "./routes/payments";
@@ -62,7 +61,6 @@ export const app = new Hono<AppEnv>()
   })
   .route("/api", api)
   .route("/dev", devRoutes)
-  .route("/dev", devSeedRoutes)
   .route("/", paywallPageRoutes);
 
 app.notFound((c) => c.json({ message: "Not found" }, 404));

@@ -1,20 +1,14 @@
 // Local-only: seeds a creator with many sales for `npm run bench` (dashboard calls at 100 and
-// 100,000 sales). Answers 404 unless APP_ENV=development, so it never exists in production.
+// 100,000 sales). Mounted under /dev, which answers 404 unless APP_ENV=development.
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../lib/context";
-import { isDevelopment } from "../lib/env";
 import { newId } from "../lib/ids";
 import { validate } from "../lib/validate";
 
 const seedSchema = z.object({ userId: z.string().min(1).max(40), sales: z.number().int().min(1).max(200_000), days: z.number().int().min(1).max(3650).default(730) });
 
-export const devSeedRoutes = new Hono<AppEnv>()
-  .use("*", async (c, next) => {
-    if (!isDevelopment(c.env)) return c.text("Not Found", 404);
-    await next();
-  })
-  .post("/seed-sales", validate("json", seedSchema), async (c) => {
+export const devSeedRoutes = new Hono<AppEnv>().post("/seed-sales", validate("json", seedSchema), async (c) => {
     const { userId, sales, days } = c.req.valid("json");
     const tag = newId(8);
     const itemId = `bench${tag}`;

@@ -6,6 +6,7 @@ import type { AppEnv } from "../lib/context";
 import { isDevelopment } from "../lib/env";
 import { listOutbox } from "../services/mail/outbox";
 import { devLedgerRoutes } from "./dev-ledger";
+import { devSeedRoutes } from "./dev-seed";
 
 export const devRoutes = new Hono<AppEnv>()
   .use("*", async (c, next) => {
@@ -13,6 +14,7 @@ export const devRoutes = new Hono<AppEnv>()
     await next();
   })
   .route("/", devLedgerRoutes)
+  .route("/", devSeedRoutes)
   .get("/mail.json", async (c) => c.json(await listOutbox(c.env.SESSIONS)))
   .get("/mail", async (c) => {
     const messages = await listOutbox(c.env.SESSIONS);
