@@ -160,7 +160,7 @@ export const purchases = sqliteTable(
     // The sales tab and the money timeline page newest-first by paid_at (cursor: paid_at, id).
     index("purchases_creator_paid").on(t.creatorId, t.paidAt, t.id),
     // Counting a creator's paid sales (total unlocks) reads this index only.
-    index("purchases_creator_status").on(t.creatorId, t.status),
+    index("purchases_creator_status").on(t.creatorId, t.status, t.contentId),
     // Covers the content list's per-item unlock count and its join to the item's ledger rows.
     index("purchases_content").on(t.contentId, t.status, t.id),
     index("purchases_buyer_key").on(t.buyerKeyHash, t.contentId),
@@ -184,6 +184,9 @@ export const ledgerEntries = sqliteTable(
     amountCents: integer("amount_cents").notNull(),
     currency: text("currency").notNull().default("usd"),
     purchaseId: text("purchase_id"),
+    // The item sold, on sale, fee and reversal rows (null on payout rows): the content list sums an
+    // item's earnings from the creator's own index range instead of joining every purchase.
+    contentId: text("content_id"),
     payoutId: text("payout_id"),
     createdAt: createdAt(),
   },
@@ -191,6 +194,7 @@ export const ledgerEntries = sqliteTable(
     // Covering index for every per-creator figure (worker/services/balances.ts): sums by kind and
     // the recent-sales range that is still on hold read the index only, never the table.
     index("ledger_user_kind_created").on(t.userId, t.account, t.kind, t.createdAt, t.amountCents),
+    index("ledger_user_content").on(t.userId, t.account, t.contentId, t.kind, t.amountCents),
     // Covers the per-item earnings sum (and reversals of one purchase) without reading the table.
     index("ledger_purchase").on(t.purchaseId, t.account, t.kind, t.amountCents),
     index("ledger_payout").on(t.payoutId),

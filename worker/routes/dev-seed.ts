@@ -24,16 +24,16 @@ export const devSeedRoutes = new Hono<AppEnv>().post("/seed-sales", validate("js
          ${seq} select ?4 || '_' || i, ?5, ?6, 'buyer' || i || '@example.com', 1000, case when i % 20 = 0 then 'refunded' else 'paid' end, ${at}, ${at} from n`,
       ).bind(sales, now, span, tag, itemId, userId),
       c.env.DB.prepare(
-        `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, created_at)
-         ${seq} select 'sale:' || ?4 || '_' || i || ':creator', 'creator', ?6, 'sale', 800, ?4 || '_' || i, ${at} from n`,
+        `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, content_id, created_at)
+         ${seq} select 'sale:' || ?4 || '_' || i || ':creator', 'creator', ?6, 'sale', 800, ?4 || '_' || i, ?5, ${at} from n`,
       ).bind(sales, now, span, tag, itemId, userId),
       c.env.DB.prepare(
-        `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, created_at)
-         ${seq} select 'sale:' || ?4 || '_' || i || ':platform', 'platform', null, 'platform_fee', 200, ?4 || '_' || i, ${at} from n`,
-      ).bind(sales, now, span, tag),
+        `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, content_id, created_at)
+         ${seq} select 'sale:' || ?4 || '_' || i || ':platform', 'platform', null, 'platform_fee', 200, ?4 || '_' || i, ?5, ${at} from n`,
+      ).bind(sales, now, span, tag, itemId),
       c.env.DB.prepare(
-        `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, created_at)
-         ${seq} select 'refund:' || ?4 || '_' || i || ':creator', 'creator', ?6, 'refund', -800, ?4 || '_' || i, ${at} + 3600000 from n where i % 20 = 0`,
+        `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, content_id, created_at)
+         ${seq} select 'refund:' || ?4 || '_' || i || ':creator', 'creator', ?6, 'refund', -800, ?4 || '_' || i, ?5, ${at} + 3600000 from n where i % 20 = 0`,
       ).bind(sales, now, span, tag, itemId, userId),
       c.env.DB.prepare(
         `insert into content_views_daily (content_id, day, views)

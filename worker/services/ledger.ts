@@ -10,6 +10,8 @@ export type LedgerRow = {
   amountCents: number;
   currency: string;
   purchaseId: string;
+  /** The item sold: lets the content list sum an item's earnings from the creator's own index range. */
+  contentId: string;
 };
 
 /** The split of a sale: the platform keeps 20% on the free plan, nothing on Pro. */
@@ -18,13 +20,13 @@ export function splitSale(amountCents: number, plan: "free" | "pro"): { creatorC
   return { creatorCents: amountCents - platformCents, platformCents };
 }
 
-type Purchase = { id: string; creatorId: string; amountCents: number; currency: string };
+type Purchase = { id: string; creatorId: string; contentId: string; amountCents: number; currency: string };
 
 export function saleRows(p: Purchase, plan: "free" | "pro"): LedgerRow[] {
   const { creatorCents, platformCents } = splitSale(p.amountCents, plan);
   return [
-    { idempotencyKey: `sale:${p.id}:creator`, account: "creator", userId: p.creatorId, kind: "sale", amountCents: creatorCents, currency: p.currency, purchaseId: p.id },
-    { idempotencyKey: `sale:${p.id}:platform`, account: "platform", userId: null, kind: "platform_fee", amountCents: platformCents, currency: p.currency, purchaseId: p.id },
+    { idempotencyKey: `sale:${p.id}:creator`, account: "creator", userId: p.creatorId, kind: "sale", amountCents: creatorCents, currency: p.currency, purchaseId: p.id, contentId: p.contentId },
+    { idempotencyKey: `sale:${p.id}:platform`, account: "platform", userId: null, kind: "platform_fee", amountCents: platformCents, currency: p.currency, purchaseId: p.id, contentId: p.contentId },
   ];
 }
 
@@ -39,8 +41,8 @@ export function saleRows(p: Purchase, plan: "free" | "pro"): LedgerRow[] {
 export function reverseSale(d1: D1Database, purchaseId: string, key: string, kind: "refund" | "dispute", cents: number): D1PreparedStatement {
   return d1
     .prepare(
-      `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, purchase_id)
-       with p as (select id, creator_id, amount_cents, currency from purchases where id = ?1 and status in ('paid', 'refunded', 'disputed')),
+      `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, purchase_id, content_id)
+       with p as (select id, creator_id, content_id, amount_cents, currency from purchases where id = ?1 and status in ('paid', 'refunded', 'disputed')),
        b as (
          select coalesce(sum(case when kind = 'sale' then amount_cents end), 0) as creator_sale,
                 -coalesce(sum(case when kind in ('refund', 'dispute') then amount_cents end), 0) as reversed,
@@ -54,9 +56,9 @@ export function reverseSale(d1: D1Database, purchaseId: string, key: string, kin
                       else cast(round(creator_sale * 1.0 * total / amount_cents) as integer) end) - creator_reversed as creator_part
          from t
        )
-       select ?3 || ':creator', 'creator', creator_id, ?4, -creator_part, currency, id from c where delta > 0
+       select ?3 || ':creator', 'creator', creator_id, ?4, -creator_part, currency, id, content_id from c where delta > 0
        union all
-       select ?3 || ':platform', 'platform', null, ?4, -(delta - creator_part), currency, id from c where delta > 0
+       select ?3 || ':platform', 'platform', null, ?4, -(delta - creator_part), currency, id, content_id from c where delta > 0
        on conflict (idempotency_key) do nothing`,
     )
     .bind(purchaseId, cents, key, kind);
@@ -67,9 +69,9 @@ export function insertLedgerRow(d1: D1Database, row: LedgerRow, onlyIfPurchaseSt
   const placeholders = onlyIfPurchaseStatusIn.map(() => "?").join(", ");
   return d1
     .prepare(
-      `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, purchase_id)
-       select ?, ?, ?, ?, ?, ?, ? where exists (select 1 from purchases where id = ? and status in (${placeholders}))
+      `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, purchase_id, content_id)
+       select ?, ?, ?, ?, ?, ?, ?, ? where exists (select 1 from purchases where id = ? and status in (${placeholders}))
        on conflict (idempotency_key) do nothing`,
     )
-    .bind(row.idempotencyKey, row.account, row.userId, row.kind, row.amountCents, row.currency, row.purchaseId, row.purchaseId, ...onlyIfPurchaseStatusIn);
+    .bind(row.idempotencyKey, row.account, row.userId, row.kind, row.amountCents, row.currency, row.purchaseId, row.contentId, row.purchaseId, ...onlyIfPurchaseStatusIn);
 }

@@ -262,6 +262,7 @@ export async function handleDisputeClosed(deps: PurchaseDeps, disputeId: string)
     amountCents: -t.amountCents,
     currency: t.currency,
     purchaseId: purchase.id,
+    contentId: purchase.contentId,
   }));
   await deps.d1.batch([
     ...rows.map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE)),
