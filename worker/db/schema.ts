@@ -115,6 +115,9 @@ export const content = sqliteTable(
     fileContentType: text("file_content_type"),
     previewImageKey: text("preview_image_key"),
     previewImageType: text("preview_image_type"),
+    // Read from the image's header at publish time, for og:image:width/height.
+    previewImageWidth: integer("preview_image_width"),
+    previewImageHeight: integer("preview_image_height"),
     linkUrl: text("link_url"),
     textContent: text("text_content"),
     // Upsell offers are content too, but are sold only through a funnel step.

@@ -28,3 +28,46 @@ export function decodeDataUrl(value: string): Uint8Array | null {
     return null;
   }
 }
+
+/**
+ * Width and height read from the image's header (PNG IHDR, GIF screen descriptor, WebP VP8/VP8L/VP8X,
+ * JPEG SOFn marker), so the paywall can give og:image:width/height; null when the header is not read.
+ */
+export function imageDimensions(b: Uint8Array): { width: number; height: number } | null {
+  const type = sniffImageType(b);
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const ok = (d: { width: number; height: number }) => (d.width > 0 && d.height > 0 ? d : null);
+  try {
+    if (type === "image/png") return ok({ width: view.getUint32(16), height: view.getUint32(20) });
+    if (type === "image/gif") return ok({ width: view.getUint16(6, true), height: view.getUint16(8, true) });
+    if (type === "image/webp") {
+      const chunk = String.fromCharCode(b[12], b[13], b[14], b[15]);
+      if (chunk === "VP8 ") return ok({ width: view.getUint16(26, true) & 0x3fff, height: view.getUint16(28, true) & 0x3fff });
+      if (chunk === "VP8L") {
+        const bits = view.getUint32(21, true);
+        return ok({ width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 });
+      }
+      if (chunk === "VP8X") {
+        const w = b[24] | (b[25] << 8) | (b[26] << 16);
+        const h = b[27] | (b[28] << 8) | (b[29] << 16);
+        return ok({ width: w + 1, height: h + 1 });
+      }
+      return null;
+    }
+    if (type === "image/jpeg") {
+      let at = 2;
+      while (at + 9 < b.length) {
+        if (b[at] !== 0xff) return null;
+        const marker = b[at + 1];
+        // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame size.
+        if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+          return ok({ width: view.getUint16(at + 7), height: view.getUint16(at + 5) });
+        }
+        at += 2 + view.getUint16(at + 2);
+      }
+    }
+  } catch {
+    return null;
+  }
+  return null;
+}

@@ -15,7 +15,7 @@ const inlineJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u0
 const price = (item: PublicContent) =>
   item.pricingModel === "pay_what_you_want" ? `from $${(item.minimumPrice ?? item.price).toFixed(2)}` : `$${item.price.toFixed(2)}`;
 
-function headTags(item: PublicContent, pageUrl: string, origin: string): string {
+function headTags(item: PublicContent, pageUrl: string, origin: string, imageSize: { width: number; height: number } | null): string {
   const title = `${item.title} · ${price(item)}`;
   const description = item.description || `Unlock "${item.title}" on ApeWall.`;
   const image = item.previewImage ? `${origin}${item.previewImage}` : `${origin}/favicon.svg`;
@@ -27,6 +27,13 @@ function headTags(item: PublicContent, pageUrl: string, origin: string): string 
     ["property", "og:description", description],
     ["property", "og:url", pageUrl],
     ["property", "og:image", image],
+    // The size lets chats lay out the large card before fetching the image.
+    ...(imageSize
+      ? ([
+          ["property", "og:image:width", String(imageSize.width)],
+          ["property", "og:image:height", String(imageSize.height)],
+        ] as [string, string, string][])
+      : []),
     ["property", "product:price:amount", (item.pricingModel === "pay_what_you_want" ? (item.minimumPrice ?? item.price) : item.price).toFixed(2)],
     ["property", "product:price:currency", "USD"],
     ["name", "twitter:card", item.previewImage ? "summary_large_image" : "summary"],
@@ -64,14 +71,14 @@ async function render(c: import("hono").Context<AppEnv>, id: string) {
   };
   if (!item) return new Response(shell, { status: 404, headers });
 
-  const { creatorId, ...visible } = item;
+  const { creatorId, previewImageSize, ...visible } = item;
   // A creator looking at their own page is not a view; the session is read only when one is sent.
   const sessionToken = getCookie(c, SESSION_COOKIE);
   const viewer = sessionToken ? (await readSession(c.env.SESSIONS, sessionToken))?.userId : undefined;
   if (url.searchParams.get("preview") !== "1" && viewer !== creatorId) {
     c.executionCtx.waitUntil(recordView(c.env.VIEWS, item.id).catch((err) => console.warn("view count failed", err)));
   }
-  const head = `${headTags(visible, `${url.origin}${url.pathname}`, url.origin)}\n    <script>window.__PAYWALL__=${inlineJson(visible)}</script>\n  </head>`;
+  const head = `${headTags(visible, `${url.origin}${url.pathname}`, url.origin, previewImageSize)}\n    <script>window.__PAYWALL__=${inlineJson(visible)}</script>\n  </head>`;
   const html = shell
     // Replacer functions: a "$&" in a title must stay text, not become a replacement pattern.
     .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(item.title)} · ApeWall</title>`)

@@ -5,6 +5,7 @@ import type { ContentFormValues, CreatorContent, PublicContent, PublicContentFie
 import type { Db } from "../db/client";
 import { content, ledgerEntries, purchases, uploads, users } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
+import { imageDimensions } from "../lib/images";
 import { newId } from "../lib/ids";
 import { ownUpload } from "./uploads";
 
@@ -62,6 +63,7 @@ export async function createContent(
   }
 
   let previewKey: string | null = null;
+  const previewSize = preview ? imageDimensions(preview.bytes) : null;
   if (preview) {
     previewKey = `previews/${id}`;
     await bucket.put(previewKey, preview.bytes, { httpMetadata: { contentType: preview.type } });
@@ -83,6 +85,8 @@ export async function createContent(
     fileContentType: file?.type ?? null,
     previewImageKey: previewKey,
     previewImageType: preview?.type ?? null,
+    previewImageWidth: previewSize?.width ?? null,
+    previewImageHeight: previewSize?.height ?? null,
     linkUrl: values.linkUrl ?? null,
     textContent: values.textContent ?? null,
   };
@@ -142,7 +146,10 @@ export async function listCreatorContent(db: Db, userId: string, onlyId?: string
 }
 
 /** What anyone may see before paying. Deleted items are gone from here. */
-export async function publicContent(db: Db, id: string): Promise<(PublicContent & { creatorId: string }) | null> {
+export async function publicContent(
+  db: Db,
+  id: string,
+): Promise<(PublicContent & { creatorId: string; previewImageSize: { width: number; height: number } | null }) | null> {
   if (!/^[A-Za-z0-9]{1,32}$/.test(id)) return null;
   const found = await db
     .select({ row: content, firstName: users.firstName })
@@ -151,7 +158,13 @@ export async function publicContent(db: Db, id: string): Promise<(PublicContent 
     .where(and(eq(content.id, id), isNull(content.deletedAt)))
     .get();
   if (!found) return null;
-  return { ...publicFields(found.row), user: { firstName: found.firstName }, creatorId: found.row.userId };
+  const { previewImageWidth: width, previewImageHeight: height } = found.row;
+  return {
+    ...publicFields(found.row),
+    user: { firstName: found.firstName },
+    creatorId: found.row.userId,
+    previewImageSize: width && height && found.row.previewImageKey ? { width, height } : null,
+  };
 }
 
 /** Soft delete by the owner. Bytes stay for buyers; the daily sweep removes them once nobody needs them. */

@@ -239,6 +239,9 @@ describe("the paywall page HTML", () => {
       expect(html).toContain('<meta property="og:description" content="Everything about quotes" />');
       expect(html).toContain(`<meta property="og:image" content="http://127.0.0.1:8787/api/content/${item.id}/preview-image" />`);
       expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');
+      // The 1×1 PNG's size, read from its header at publish time.
+      expect(html).toContain('<meta property="og:image:width" content="1" />');
+      expect(html).toContain('<meta property="og:image:height" content="1" />');
       expect(html).toContain('<meta property="product:price:amount" content="12.50" />');
       expect(html).toContain("window.__PAYWALL__=");
       // The title cannot close the inline script.
