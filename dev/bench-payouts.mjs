@@ -5,10 +5,10 @@
 // 2. the CSV export of BENCH_CSV_PAYOUTS (100,000) payouts of one month: time, bytes, and the peak
 //    RSS of the workerd process while the response streams.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { prepareData, root, signInViaOutbox, startTestStack } from "./local-app.mjs";
+import { prepareData, root, rssKbOf, signInViaOutbox, startTestStack, workerdPidOf } from "./local-app.mjs";
 
 const bin = (name) => `${root}node_modules/.bin/${name}`;
 
@@ -18,17 +18,6 @@ const CSV_PAYOUTS = Number(process.env.BENCH_CSV_PAYOUTS ?? 100_000);
 const BANK_EVERY = Number(process.env.BENCH_BANK_EVERY ?? 10);
 const DAY = 24 * 60 * 60 * 1000;
 
-const descendants = (pid) => {
-  let out = [];
-  try {
-    out = execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).trim().split("\n").filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-  return out.flatMap((p) => [p, ...descendants(p)]);
-};
-const procName = (pid) => readFileSync(`/proc/${pid}/comm`, "utf8").trim();
-const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
 
 /** Seeds users, payout settings, released sales and one month of payouts with recursive CTEs (no giant SQL file). */
 function seed(state) {
@@ -69,7 +58,7 @@ export async function benchPayouts() {
   const stack = await startTestStack({ port, persistTo: state, label: "bench" });
   try {
     const base = stack.url;
-    const runtime = descendants(stack.child.pid).find((p) => procName(p) === "workerd");
+    const runtime = workerdPidOf(stack.child);
     // The seeded connected accounts exist on the stand-in too, with platform funds to pay them.
     const control = (path, body) =>
       fetch(`${stack.stripeUrl}${path}`, { method: "POST", headers: { authorization: "Bearer sk_test_bench", "content-type": "application/x-www-form-urlencoded" }, body });
@@ -107,9 +96,9 @@ export async function benchPayouts() {
     console.log(`  pressed again: prepared ${again.prepared}, sent ${again.sent}, ${again.d1Statements} statements, ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
     // 2. The CSV of 100,000 payouts, read as a browser downloads it, while sampling workerd's RSS.
-    const baseline = runtime ? rssKb(runtime) : 0;
+    const baseline = runtime ? rssKbOf(runtime) : 0;
     let peak = baseline;
-    const sampler = setInterval(() => runtime && (peak = Math.max(peak, rssKb(runtime))), 25);
+    const sampler = setInterval(() => runtime && (peak = Math.max(peak, rssKbOf(runtime))), 25);
     started = performance.now();
     const csv = await fetch(`${base}/api/admin/export-payouts?month=1&year=2025`, { headers: { cookie } });
     let bytes = 0;
@@ -121,7 +110,7 @@ export async function benchPayouts() {
       for (const b of chunk) if (b === 10) lines++;
     }
     clearInterval(sampler);
-    if (runtime) peak = Math.max(peak, rssKb(runtime));
+    if (runtime) peak = Math.max(peak, rssKbOf(runtime));
     console.log(`\nCSV export of ${CSV_PAYOUTS} payouts (${csv.headers.get("content-disposition")}):`);
     console.log(`  ${lines - 1} rows, ${(bytes / 1024 / 1024).toFixed(1)} MiB in ${((performance.now() - started) / 1000).toFixed(1)} s, first byte after ${firstByteMs.toFixed(0)} ms`);
     console.log(`  workerd RSS before ${(baseline / 1024).toFixed(0)} MiB, peak ${(peak / 1024).toFixed(0)} MiB (+${((peak - baseline) / 1024).toFixed(0)} MiB)`);

@@ -1,11 +1,10 @@
 // `npm run bench:upload`: uploads generated 1 GiB and 4 GiB files through the local app the way the
 // browser does (POST /api/uploads, 10 MiB parts, 4 at a time, complete) and prints throughput and
 // the local runtime's peak memory for each. Runs on its own fresh local state and port.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build, prepareData, signInViaOutbox, startTestStack } from "./local-app.mjs";
+import { build, prepareData, rssKbOf, signInViaOutbox, startTestStack, workerdPidOf } from "./local-app.mjs";
 
 const GiB = 1024 ** 3;
 const sizes = (process.env.BENCH_SIZES ?? "1,4").split(",").map((s) => Math.round(Number(s) * GiB));
@@ -13,24 +12,13 @@ const CONCURRENCY = 4;
 const port = 8700 + Math.floor(Math.random() * 90);
 const state = mkdtempSync(join(tmpdir(), "apewall-bench-"));
 
-const descendants = (pid) => {
-  let out = [];
-  try {
-    out = execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).trim().split("\n").filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-  return out.flatMap((p) => [p, ...descendants(p)]);
-};
-const procName = (pid) => readFileSync(`/proc/${pid}/comm`, "utf8").trim();
-const rssKb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
 
 console.log("Starting the app for the benchmark…");
 build();
 prepareData(state);
 const stack = await startTestStack({ port, persistTo: state, label: "bench" });
 const base = stack.url;
-const runtime = descendants(stack.child.pid).find((p) => procName(p) === "workerd");
+const runtime = workerdPidOf(stack.child);
 if (!runtime) throw new Error("could not find the workerd process");
 
 // Sign in through the emailed link, as a creator would.
@@ -46,9 +34,9 @@ for (const size of sizes) {
   })).json();
   const { id, partSize, partCount } = created;
   const full = Buffer.alloc(partSize, 0x5a);
-  const baseline = rssKb(runtime);
+  const baseline = rssKbOf(runtime);
   let peak = baseline;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssKb(runtime))), 50);
+  const sampler = setInterval(() => (peak = Math.max(peak, rssKbOf(runtime))), 50);
   const started = performance.now();
   const queue = Array.from({ length: partCount }, (_, i) => i + 1);
   const worker = async () => {
@@ -64,7 +52,7 @@ for (const size of sizes) {
   if (!done.ok) throw new Error(`complete: ${done.status} ${await done.text()}`);
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
-  peak = Math.max(peak, rssKb(runtime));
+  peak = Math.max(peak, rssKbOf(runtime));
   results.push({ size, seconds, baseline, peak, partCount });
   console.log(
     `${+(size / GiB).toFixed(2)} GiB: ${partCount} parts in ${seconds.toFixed(1)} s = ${(size / 1024 ** 2 / seconds).toFixed(1)} MiB/s; ` +

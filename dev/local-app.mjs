@@ -1,5 +1,5 @@
 // Builds and runs the app locally in workerd: the same steps for `npm start` and the browser tests.
-import { spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { appendFileSync, copyFileSync, existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -154,3 +154,21 @@ export async function signInViaOutbox(appUrl, email) {
   }
   throw new Error(`no sign-in mail for ${email}`);
 }
+
+// ---- benchmarks: the local runtime's memory ----
+
+const childPids = (pid) => {
+  let out = [];
+  try {
+    out = execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).trim().split("\n").filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+  return out.flatMap((p) => [p, ...childPids(p)]);
+};
+
+/** The workerd process under a `wrangler dev` child (Linux /proc), or undefined. */
+export const workerdPidOf = (child) => childPids(child.pid).find((p) => readFileSync(`/proc/${p}/comm`, "utf8").trim() === "workerd");
+
+/** Resident memory of a process in KiB (Linux /proc). */
+export const rssKbOf = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
