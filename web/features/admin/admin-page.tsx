@@ -3,7 +3,6 @@
 import { Link } from "@tanstack/react-router";
 import { MailCheck, ShieldAlert } from "lucide-react";
 import { useState } from "react";
-import { PAYOUT_SCHEDULE_TEXT } from "@shared/constants";
 import { PageSpinner, Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { MessageScreen, SignInRequired } from "@/features/shell/guard-screens";
@@ -15,6 +14,7 @@ import { FeedbackInbox } from "./feedback-inbox";
 import { MonthlyReports } from "./monthly-reports";
 import { useFixPurchaseEmails, type Period } from "./queries";
 import { SummaryCards } from "./summary-cards";
+import { PayoutScheduleList } from "@/features/payouts/payout-schedule";
 
 /** The month that closed last: the one the run on the 1st prepares. */
 function closingPeriod(now = new Date()): Period {
@@ -82,11 +82,7 @@ export function AdminPage() {
         <CreatorPayouts period={period} onPeriodChange={setPeriod} />
         <details className="rounded-lg border bg-background p-4 text-sm text-muted-foreground">
           <summary className="cursor-pointer font-medium text-foreground">Payout schedule</summary>
-          <ul className="mt-2 list-disc space-y-1 pl-5">
-            {PAYOUT_SCHEDULE_TEXT.map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
+          <PayoutScheduleList className="mt-2" />
         </details>
         <MonthlyReports />
         <FeedbackInbox />

@@ -1,4 +1,4 @@
-// The one payout schedule, in the words of shared/constants (the settings box and the pricing FAQ).
+// The one payout schedule, in the words of shared/constants (settings, the pricing FAQ and /admin).
 import { PAYOUT_SCHEDULE_TEXT } from "@shared/constants";
 import { cn } from "@/lib/utils";
 

@@ -1,6 +1,5 @@
 import { Link } from "@tanstack/react-router";
 import { Check, Crown, Rocket, ShieldCheck, TrendingUp } from "lucide-react";
-import { PAYOUT_SCHEDULE_TEXT } from "@shared/constants";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { PayoutScheduleList } from "@/features/payouts/payout-schedule";
