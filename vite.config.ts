@@ -14,7 +14,7 @@ export default defineConfig({
     },
   },
   plugins: [
-    // Each route's component is its own chunk, so the paywall never loads the creator app.
+    // Each route's component is its own chunk.
     tanstackRouter({
       target: "react",
       routesDirectory: "./web/routes",

@@ -58,6 +58,7 @@ export async function startStripeStandin({ port, appUrl, webhookSecret = "whsec_
 
 export function build() {
   run(bin("vite"), ["build", "--logLevel", "warn"], "built the SPA and the Worker");
+  run(bin("vite"), ["build", "-c", "vite.paywall.config.ts", "--logLevel", "warn"], "built the paywall page");
 }
 
 /** Applies migrations and the demo seed to the local D1/R2 under `persistTo`. Idempotent. */

@@ -23,8 +23,6 @@ import { Route as SuccessRouteImport } from './routes/success'
 import { Route as UploadRouteImport } from './routes/upload'
 import { Route as CheckoutIdRouteImport } from './routes/checkout.$id'
 import { Route as CheckoutUpsellRouteImport } from './routes/checkout.upsell'
-import { Route as PIdRouteImport } from './routes/p.$id'
-import { Route as PaywallIdRouteImport } from './routes/paywall.$id'
 import { Route as ContentContentIdEditFunnelRouteImport } from './routes/content.$contentId.edit-funnel'
 
 const IndexRoute = IndexRouteImport.update({
@@ -97,16 +95,6 @@ const CheckoutUpsellRoute = CheckoutUpsellRouteImport.update({
   path: '/checkout/upsell',
   getParentRoute: () => rootRouteImport,
 } as any)
-const PIdRoute = PIdRouteImport.update({
-  id: '/p/$id',
-  path: '/p/$id',
-  getParentRoute: () => rootRouteImport,
-} as any)
-const PaywallIdRoute = PaywallIdRouteImport.update({
-  id: '/paywall/$id',
-  path: '/paywall/$id',
-  getParentRoute: () => rootRouteImport,
-} as any)
 const ContentContentIdEditFunnelRoute =
   ContentContentIdEditFunnelRouteImport.update({
     id: '/content/$contentId/edit-funnel',
@@ -129,8 +117,6 @@ export interface FileRoutesByFullPath {
   '/upload': typeof UploadRoute
   '/checkout/$id': typeof CheckoutIdRoute
   '/checkout/upsell': typeof CheckoutUpsellRoute
-  '/p/$id': typeof PIdRoute
-  '/paywall/$id': typeof PaywallIdRoute
   '/content/$contentId/edit-funnel': typeof ContentContentIdEditFunnelRoute
 }
 export interface FileRoutesByTo {
@@ -148,8 +134,6 @@ export interface FileRoutesByTo {
   '/upload': typeof UploadRoute
   '/checkout/$id': typeof CheckoutIdRoute
   '/checkout/upsell': typeof CheckoutUpsellRoute
-  '/p/$id': typeof PIdRoute
-  '/paywall/$id': typeof PaywallIdRoute
   '/content/$contentId/edit-funnel': typeof ContentContentIdEditFunnelRoute
 }
 export interface FileRoutesById {
@@ -168,8 +152,6 @@ export interface FileRoutesById {
   '/upload': typeof UploadRoute
   '/checkout/$id': typeof CheckoutIdRoute
   '/checkout/upsell': typeof CheckoutUpsellRoute
-  '/p/$id': typeof PIdRoute
-  '/paywall/$id': typeof PaywallIdRoute
   '/content/$contentId/edit-funnel': typeof ContentContentIdEditFunnelRoute
 }
 export interface FileRouteTypes {
@@ -189,8 +171,6 @@ export interface FileRouteTypes {
     | '/upload'
     | '/checkout/$id'
     | '/checkout/upsell'
-    | '/p/$id'
-    | '/paywall/$id'
     | '/content/$contentId/edit-funnel'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -208,8 +188,6 @@ export interface FileRouteTypes {
     | '/upload'
     | '/checkout/$id'
     | '/checkout/upsell'
-    | '/p/$id'
-    | '/paywall/$id'
     | '/content/$contentId/edit-funnel'
   id:
     | '__root__'
@@ -227,8 +205,6 @@ export interface FileRouteTypes {
     | '/upload'
     | '/checkout/$id'
     | '/checkout/upsell'
-    | '/p/$id'
-    | '/paywall/$id'
     | '/content/$contentId/edit-funnel'
   fileRoutesById: FileRoutesById
 }
@@ -247,8 +223,6 @@ export interface RootRouteChildren {
   UploadRoute: typeof UploadRoute
   CheckoutIdRoute: typeof CheckoutIdRoute
   CheckoutUpsellRoute: typeof CheckoutUpsellRoute
-  PIdRoute: typeof PIdRoute
-  PaywallIdRoute: typeof PaywallIdRoute
   ContentContentIdEditFunnelRoute: typeof ContentContentIdEditFunnelRoute
 }
 
@@ -352,20 +326,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof CheckoutUpsellRouteImport
       parentRoute: typeof rootRouteImport
     }
-    '/p/$id': {
-      id: '/p/$id'
-      path: '/p/$id'
-      fullPath: '/p/$id'
-      preLoaderRoute: typeof PIdRouteImport
-      parentRoute: typeof rootRouteImport
-    }
-    '/paywall/$id': {
-      id: '/paywall/$id'
-      path: '/paywall/$id'
-      fullPath: '/paywall/$id'
-      preLoaderRoute: typeof PaywallIdRouteImport
-      parentRoute: typeof rootRouteImport
-    }
     '/content/$contentId/edit-funnel': {
       id: '/content/$contentId/edit-funnel'
       path: '/content/$contentId/edit-funnel'
@@ -391,8 +351,6 @@ const rootRouteChildren: RootRouteChildren = {
   UploadRoute: UploadRoute,
   CheckoutIdRoute: CheckoutIdRoute,
   CheckoutUpsellRoute: CheckoutUpsellRoute,
-  PIdRoute: PIdRoute,
-  PaywallIdRoute: PaywallIdRoute,
   ContentContentIdEditFunnelRoute: ContentContentIdEditFunnelRoute,
 }
 export const routeTree = rootRouteImport

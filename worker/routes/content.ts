@@ -4,9 +4,11 @@ import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { MAX_INLINE_FILE_BYTES, MAX_PREVIEW_IMAGE_BYTES, MAX_TEXT_CONTENT_CHARS } from "../../shared/constants";
 import { contentFormSchema } from "../../shared/content";
+import { readNearby } from "../db/client";
 import { requireUser, type AppEnv } from "../lib/context";
 import { ApiError, describeZodError, notFound } from "../lib/errors";
 import { decodeDataUrl, sniffImageType } from "../lib/images";
+import { purgePaywallPage } from "../lib/paywall-shell";
 import { validate } from "../lib/validate";
 import { createContent, deleteContent, listCreatorContent, previewImage, publicContent, recordView, type FileSource, type PreviewImage } from "../services/content";
 
@@ -86,14 +88,17 @@ export const contentRoutes = new Hono<AppEnv>()
   )
   .get("/content", requireUser, async (c) => c.json(await listCreatorContent(c.var.db, c.var.userId!)))
   .get("/content/:id", validate("param", idParam), async (c) => {
-    const item = await publicContent(c.var.db, c.req.valid("param").id);
+    const id = c.req.valid("param").id;
+    const item = await readNearby(c.env.DB, (db) => publicContent(db, id));
     if (!item) throw notFound("Content Not Found");
-    const { creatorId, ...visible } = item;
+    const { creatorId, previewImageSize, ...visible } = item;
     if (c.req.query("preview") !== "1" && creatorId !== c.var.userId) c.executionCtx.waitUntil(recordView(c.env.VIEWS, item.id));
     return c.json(visible);
   })
   .delete("/content/:id", requireUser, validate("param", idParam), async (c) => {
-    await deleteContent(c.var.db, c.var.userId!, c.req.valid("param").id);
+    const id = c.req.valid("param").id;
+    await deleteContent(c.var.db, c.var.userId!, id);
+    await purgePaywallPage(c.env, c.req.url, id);
     return c.body(null, 204);
   })
   .get("/content/:id/preview-image", validate("param", idParam), async (c) => {

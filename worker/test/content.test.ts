@@ -246,15 +246,78 @@ describe("the paywall page HTML", () => {
       expect(html).toContain("window.__PAYWALL__=");
       // The title cannot close the inline script.
       expect(html).not.toContain("</script><script>alert(1)");
-      expect(html).toContain('<div id="root"></div>');
+      // The page itself is in the HTML, finished: no app shell, one script of its own.
+      expect(html).not.toContain('<div id="root"></div>');
+      expect(html).toContain(`<link rel="canonical" href="http://127.0.0.1:8787/p/${item.id}" />`);
+      expect(html).toContain("<h1 class=\"text-2xl font-bold tracking-tight sm:text-3xl\">Guide to &quot;quotes&quot; $&amp; &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;</h1>");
+      expect(html).toContain(">$12.50</p>");
+      expect(html).toMatch(/<button type="submit"[^>]*>.*Unlock<\/button>/s);
+      expect(html.match(/<script\b[^>]*\bsrc=/g)).toHaveLength(1);
+      expect(html).toContain("<style>");
+      expect(html).not.toContain('rel="stylesheet"');
     }
   });
 
-  it("answers 404 with the SPA for a missing item", async () => {
+  it("answers a missing item with 'Content Not Found' in the HTML and status 404", async () => {
     const res = await call("/p/doesNotExist1");
     expect(res.status).toBe(404);
     const html = await res.text();
-    expect(html).toContain('<div id="root"></div>');
+    expect(html).toContain("Content Not Found");
+    expect(html).toContain("This content may have been removed or doesn&#39;t exist.");
     expect(html).not.toContain("__PAYWALL__");
+  });
+});
+
+describe("the paywall page's edge cache", () => {
+  const views = async (id: string) => (await env.DB.prepare("select coalesce(sum(views), 0) as n from content_views_daily where content_id = ?").bind(id).first<{ n: number }>())!.n;
+
+  /** Opens the page until the edge cache answers it; returns how many times it was opened. */
+  async function openUntilCached(id: string): Promise<number> {
+    for (let opened = 1; opened <= 20; opened++) {
+      const res = await call(`/p/${id}`);
+      expect(res.status).toBe(200);
+      await res.text();
+      if (res.headers.get("x-paywall-cache") === "HIT") return opened;
+    }
+    throw new Error("the page never came from the cache");
+  }
+
+  it("serves the page from the cache and still counts every view", async () => {
+    const owner = await signIn("cached@example.com");
+    const item = await publish(owner, { title: "Cached", price: "5", file: pdf() });
+    const opened = await openUntilCached(item.id);
+    expect(opened).toBeGreaterThanOrEqual(2);
+    const hit = await call(`/p/${item.id}`);
+    expect(hit.headers.get("x-paywall-cache")).toBe("HIT");
+    expect(await hit.text()).toContain(">Cached</h1>");
+    // Nothing of the cached copy's own bookkeeping reaches the visitor.
+    expect(hit.headers.get("x-apewall-creator")).toBeNull();
+    expect(hit.headers.get("cache-control")).toBe("public, max-age=0, must-revalidate");
+    // The creator's own visit, cached or not, is still no view.
+    await (await call(`/p/${item.id}`, { cookie: owner })).text();
+    await expect.poll(() => views(item.id), { timeout: 15_000, interval: 200 }).toBe(opened + 1);
+  });
+
+  it("purges the page when its item is deleted", async () => {
+    const owner = await signIn("purged@example.com");
+    const item = await publish(owner, { title: "Soon gone", price: "5", file: pdf() });
+    await openUntilCached(item.id);
+    expect((await call(`/api/content/${item.id}`, { method: "DELETE", cookie: owner })).status).toBe(204);
+    const gone = await call(`/p/${item.id}`);
+    expect(gone.status).toBe(404);
+    expect(await gone.text()).toContain("Content Not Found");
+  });
+
+  it("does not keep a 404 as a page: an id that appears later shows its page", async () => {
+    const missing = await call("/p/publishedLater1");
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("cache-control")).toBe("no-store");
+    await missing.text();
+    const owner = await signIn("later@example.com");
+    const item = await publish(owner, { title: "Published later", price: "5", file: pdf() });
+    await env.DB.prepare("update content set id = 'publishedLater1' where id = ?").bind(item.id).run();
+    const found = await call("/p/publishedLater1");
+    expect(found.status).toBe(200);
+    expect(await found.text()).toContain(">Published later</h1>");
   });
 });

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { ContentNotFound, PaywallShell } from "@/features/paywall/paywall-page";
+import { ContentNotFound, PaywallShell } from "@/features/paywall/paywall-shell";
 import { usePaywallContent } from "@/features/paywall/paywall-data";
 import { toast } from "@/hooks/use-toast";
 import { getStripe } from "@/lib/stripe";
@@ -13,7 +13,7 @@ import { formatUsd } from "@/lib/utils";
 import { SaveCardNotice } from "@/features/upsell/save-card-notice";
 
 export function CheckoutPage({ id, clientSecret, amount }: { id: string; clientSecret?: string; amount?: number }) {
-  const item = usePaywallContent(id, false);
+  const item = usePaywallContent(id);
   const cardRef = useRef<HTMLDivElement>(null);
   const [stripe, setStripe] = useState<Stripe | null>(null);
   const [elements, setElements] = useState<StripeElements | null>(null);

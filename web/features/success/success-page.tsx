@@ -9,7 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { LostAccess } from "@/features/access/lost-access";
 import { PurchaseAccess } from "@/features/access/purchase-access";
-import { PaywallShell } from "@/features/paywall/paywall-page";
+import { PaywallShell } from "@/features/paywall/paywall-shell";
 import { rememberAccess } from "@/lib/access-tokens";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, throwIfResNotOk } from "@/lib/api";

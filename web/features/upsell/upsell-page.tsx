@@ -9,7 +9,7 @@ import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
-import { PaywallShell } from "@/features/paywall/paywall-page";
+import { PaywallShell } from "@/features/paywall/paywall-shell";
 import { toast } from "@/hooks/use-toast";
 import { throwIfResNotOk } from "@/lib/api";
 import { getStripe } from "@/lib/stripe";

@@ -1,0 +1,46 @@
+// The paywall page's contract between the HTML the Worker renders and the small script that brings
+// it to life: the pay-what-you-want rule (spec §5 'Paywall tip') and the names of the page's parts.
+import type { PublicContent } from "./content";
+
+/** The amount to charge in dollars, or the spec's message when it is below the minimum. */
+export function chosenAmount(
+  item: Pick<PublicContent, "pricingModel" | "price" | "minimumPrice">,
+  input: string,
+): { amount: number } | { error: { title: string; description: string } } {
+  if (item.pricingModel !== "pay_what_you_want") return { amount: item.price };
+  const min = item.minimumPrice ?? item.price;
+  if (!input.trim()) return { amount: min };
+  const amount = Number(input);
+  if (!Number.isFinite(amount) || amount < min) return { error: { title: "Amount too low", description: `Minimum amount is $${min.toFixed(2)}` } };
+  return { amount: Math.round(amount * 100) / 100 };
+}
+
+/**
+ * `data-part` names in the server-rendered paywall. The HTML is the same for every visitor (it is
+ * cached); the script shows the part that fits this visitor: the form, "checking", "processing", or
+ * the owner's controls.
+ */
+export const PAYWALL_PART = {
+  root: "paywall",
+  badgeLocked: "badge-locked",
+  badgeUnlocked: "badge-unlocked",
+  buy: "buy",
+  form: "unlock-form",
+  tip: "tip",
+  unlock: "unlock",
+  access: "access",
+  checking: "checking",
+  processing: "processing",
+  owned: "owned",
+  lostAccess: "lost-access",
+  previewBanner: "preview-banner",
+  previewBar: "preview-bar",
+  toasts: "toasts",
+} as const;
+
+export const PAYWALL_TEXT = {
+  checking: "Checking your access…",
+  processing: "Your payment is still processing. Your access appears here as soon as it is confirmed.",
+  paymentError: { title: "Payment Error", description: "Failed to start payment process. Please try again." },
+  noScript: "Turn on JavaScript to pay by card: the card form runs in your browser.",
+} as const;

@@ -1,0 +1,219 @@
+// The paywall page's one script. The Worker sends the finished page (worker/pages/paywall.tsx), the
+// same for every visitor; this brings it to life without React: the tip check and 'Unlock' (spec §4,
+// §5), the return from payment, "Lost your access?", and the owner's state, whose controls (and
+// React) load only for an owner. The creator's preview loads its funnel bar the same way.
+import type { PublicContent } from "@shared/content";
+import type { AlreadyOwned, ContentAccess, PurchaseVerification } from "@shared/payments";
+import { chosenAmount, PAYWALL_PART as PART, PAYWALL_TEXT } from "@shared/paywall";
+import { probablyOwned, rememberAccess, rememberedAccess } from "@/lib/access-tokens";
+
+declare global {
+  interface Window {
+    __PAYWALL__?: PublicContent;
+  }
+}
+
+const part = <T extends HTMLElement = HTMLElement>(name: string, scope: ParentNode = document) => scope.querySelector<T>(`[data-part="${name}"]`);
+const show = (el: HTMLElement | null, visible: boolean) => el && (el.hidden = !visible);
+
+/** The API's error text as spec §8 words it: "{status}: {message}". */
+async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const res = await fetch(url, {
+    method,
+    credentials: "include",
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) {
+    let message = text || res.statusText;
+    try {
+      const parsed = JSON.parse(text) as { message?: unknown };
+      if (typeof parsed.message === "string") message = parsed.message;
+    } catch {
+      // Not JSON: the body text is the message.
+    }
+    throw new Error(`${res.status}: ${message}`);
+  }
+  return JSON.parse(text) as T;
+}
+
+/** One toast at a time (spec §4), styled as the app's destructive toast. */
+function toast(title: string, description: string) {
+  const list = part(PART.toasts);
+  if (!list) return;
+  const item = document.createElement("li");
+  item.setAttribute("role", "status");
+  item.className =
+    "pointer-events-auto relative flex w-full flex-col gap-1 overflow-hidden rounded-lg border border-destructive bg-destructive p-5 pr-8 text-white shadow-lg animate-in fade-in-0 slide-in-from-top-full sm:slide-in-from-bottom-full";
+  const heading = document.createElement("div");
+  heading.className = "text-sm font-semibold";
+  heading.textContent = title;
+  const text = document.createElement("div");
+  text.className = "text-sm opacity-90";
+  text.textContent = description;
+  item.append(heading, text);
+  list.replaceChildren(item);
+  setTimeout(() => item.remove(), 5000);
+}
+
+function start() {
+  const root = part(PART.root);
+  const item = window.__PAYWALL__;
+  if (!root || !item || item.id !== root.dataset.id) return;
+  const id = item.id;
+  const params = new URLSearchParams(location.search);
+  const preview = params.get("preview") === "1";
+  const success = params.get("success") === "true";
+  const paymentIntent = params.get("payment_intent") ?? undefined;
+  const token = params.get("access") ?? rememberedAccess(id);
+
+  const buy = part(PART.buy, root);
+  const access = part(PART.access, root);
+  const states = { owned: part(PART.owned, root), checking: part(PART.checking, root), processing: part(PART.processing, root) };
+  /** Which of the page's states shows: the form, or the access area in one of its states. */
+  const showState = (state: "buy" | keyof typeof states) => {
+    show(buy, state === "buy");
+    show(access, state !== "buy");
+    for (const [name, el] of Object.entries(states)) show(el, name === state);
+  };
+
+  let ownerShown = false;
+  const showOwner = async (verification: PurchaseVerification) => {
+    if (ownerShown) return;
+    ownerShown = true;
+    show(part(PART.badgeLocked, root), false);
+    show(part(PART.badgeUnlocked, root), true);
+    const { mountOwnerControls } = await import("./owner");
+    mountOwnerControls(states.owned!, verification, token);
+    showState("owned");
+  };
+
+  // ---- the owner's state ----
+  let returnedProcessing = false;
+  let pollUntil = 0;
+  const checkAccess = async (): Promise<void> => {
+    try {
+      const q = token ? `?access=${encodeURIComponent(token)}` : "";
+      const answer = await call<ContentAccess>("GET", `/api/content/${encodeURIComponent(id)}/access${q}`);
+      if (answer.owned) {
+        rememberAccess(id, answer.verification.accessUrl);
+        return showOwner(answer.verification);
+      }
+    } catch {
+      // Unknown: offer the form (the checkout call refuses a second charge) unless a payment is on its way.
+    }
+    if (returnedProcessing && Date.now() < pollUntil) {
+      showState("processing");
+      setTimeout(checkAccess, 2000);
+    } else if (!ownerShown) showState(returnedProcessing ? "processing" : "buy");
+  };
+
+  if (preview) {
+    show(part(PART.previewBanner, root), true);
+    void import("./preview").then(({ mountFunnelPreview }) => mountFunnelPreview(part(PART.previewBar)!, id, item.title));
+  } else {
+    show(part(PART.lostAccess, root), true);
+    // A browser with reason to think it owns the item waits for the answer rather than see 'Unlock'.
+    if (success || probablyOwned(id) || params.has("access")) showState("checking");
+    if (success) {
+      // Spec §4: confirm the payment, unlock, or show that it is still processing; clear the query after 2 s.
+      const confirm = paymentIntent ? `/api/payments/${encodeURIComponent(paymentIntent)}/complete` : `/api/content/${encodeURIComponent(id)}/process-recent-purchase`;
+      call<{ unlocked: boolean }>("POST", confirm)
+        .then(({ unlocked }) => {
+          if (unlocked) rememberAccess(id);
+          returnedProcessing = !unlocked;
+        })
+        .catch(() => (returnedProcessing = true))
+        .finally(() => {
+          pollUntil = Date.now() + 60_000;
+          void checkAccess();
+        });
+      setTimeout(() => {
+        const url = new URL(location.href);
+        url.searchParams.delete("success");
+        url.searchParams.delete("payment_intent");
+        history.replaceState(history.state, "", url.pathname + url.search + url.hash);
+      }, 2000);
+    } else void checkAccess();
+  }
+
+  // ---- 'Unlock' ----
+  const form = part<HTMLFormElement>(PART.form, root);
+  const button = part<HTMLButtonElement>(PART.unlock, root);
+  const tip = part<HTMLInputElement>(PART.tip, root);
+  const setBusy = (busy: boolean) => {
+    if (!button) return;
+    button.disabled = busy;
+    button.setAttribute("aria-busy", String(busy));
+    const [idle, spinner] = button.querySelectorAll("svg");
+    idle?.classList.toggle("hidden", busy);
+    spinner?.classList.toggle("hidden", !busy);
+  };
+  // Back from checkout through the browser's history: the page may come back as it was left.
+  addEventListener("pageshow", () => setBusy(false));
+  form?.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const choice = chosenAmount(item, tip?.value ?? "");
+    if ("error" in choice) return toast(choice.error.title, choice.error.description);
+    setBusy(true);
+    try {
+      const body = await call<{ clientSecret: string; amount: number } | AlreadyOwned>("POST", "/api/create-payment-intent", {
+        contentId: id,
+        customAmount: item.pricingModel === "pay_what_you_want" ? choice.amount : undefined,
+      });
+      if ("alreadyOwned" in body) {
+        // This browser bought it already: show its access instead of charging again.
+        rememberAccess(id, body.accessUrl);
+        setBusy(false);
+        showState("checking");
+        return void checkAccess();
+      }
+      const checkout = new URLSearchParams({ payment_intent: body.clientSecret, amount: String(body.amount) });
+      location.assign(`/checkout/${encodeURIComponent(id)}?${checkout}`);
+    } catch {
+      setBusy(false);
+      toast(PAYWALL_TEXT.paymentError.title, PAYWALL_TEXT.paymentError.description);
+    }
+  });
+
+  // ---- "Lost your access?" ----
+  const lost = part(PART.lostAccess, root);
+  const lostForm = lost?.querySelector("form");
+  const lostButton = lost?.querySelector<HTMLButtonElement>(":scope > button");
+  lostButton?.addEventListener("click", () => {
+    lostButton.hidden = true;
+    lostForm!.hidden = false;
+    lostForm!.querySelector("input")?.focus();
+  });
+  lostForm?.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const input = lostForm.querySelector("input")!;
+    const problem = lostForm.querySelector<HTMLElement>("[role=alert]")!;
+    const send = lostForm.querySelector<HTMLButtonElement>("button")!;
+    problem.textContent = "";
+    const email = input.value.trim();
+    if (!email) return void (problem.textContent = "Please enter the email address you paid with.");
+    send.disabled = true;
+    send.querySelector("svg")?.classList.remove("hidden");
+    try {
+      const { message } = await call<{ message?: string }>("POST", "/api/purchase/recover", { email });
+      const sent = lost!.querySelector<HTMLElement>("[data-testid=lost-access-sent]")!;
+      sent.querySelector("span")!.textContent = message ?? "";
+      lostForm.hidden = true;
+      sent.hidden = false;
+    } catch (err) {
+      const text = String((err as Error).message);
+      problem.textContent = text.startsWith("429")
+        ? "Too many requests. Please wait a minute and try again."
+        : text.startsWith("400")
+          ? "Please enter a valid email address."
+          : "Something went wrong. Please try again.";
+    } finally {
+      send.disabled = false;
+      send.querySelector("svg")?.classList.add("hidden");
+    }
+  });
+}
+
+start();

@@ -1,0 +1,59 @@
+// The paywall page's built shell (paywall-shell.html from vite.paywall.config.ts) and the edge
+// cache of rendered pages: one key per item, deploy and build of the page's assets.
+import type { AppEnv } from "./context";
+
+type Bindings = Pick<AppEnv["Bindings"], "ASSETS" | "CF_VERSION_METADATA">;
+
+/**
+ * How long a data center keeps a page. A delete purges the data center that served it at once
+ * (`cache.delete` acts on one data center); the others drop the page within this time. What a
+ * stale page could show is only public: buying a deleted item is refused by the checkout call.
+ */
+export const PAYWALL_CACHE_SECONDS = 60;
+/** The built page cut at its two slots: start <!--app-head--> middle <!--app-html--> end. */
+type Template = { start: string; middle: string; end: string; hash: string };
+
+/**
+ * paywall-shell.html as Vite built it, with its stylesheet inlined (one request fewer before the first
+ * paint), split where the page's head tags and body go. It changes only with a deploy, and each
+ * deploy gets fresh isolates: read it once.
+ */
+let template: Promise<Template> | null = null;
+export function pageTemplate(env: Bindings, requestUrl: string): Promise<Template> {
+  const asset = async (path: string) => {
+    const res = await env.ASSETS.fetch(new Request(new URL(path, requestUrl)));
+    if (!res.ok) throw new Error(`${path} answered ${res.status}`);
+    return res.text();
+  };
+  template ??= (async () => {
+    // "/paywall-shell" is how the assets binding names paywall-shell.html (it drops the extension).
+    let html = await asset("/paywall-shell");
+    const link = /<link rel="stylesheet"[^>]*href="([^"]+)"[^>]*>/.exec(html);
+    if (link) {
+      const css = await asset(link[1]);
+      html = html.replace(link[0], () => `<style>${css.replace(/<\/style/gi, "<\\/style")}</style>`);
+    }
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(html)));
+    const hash = Array.from(digest.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
+    const [start, rest = ""] = html.split("<!--app-head-->");
+    const [middle, end] = rest.split("<!--app-html-->");
+    if (end === undefined) throw new Error("paywall-shell.html lacks <!--app-head--> or <!--app-html-->");
+    return { start, middle, end, hash };
+  })().catch((err) => {
+    template = null;
+    throw err;
+  });
+  return template;
+}
+
+/** The cache key of an item's page: the item, this deploy and this build of the page's assets. */
+export async function paywallCacheKey(env: Bindings, requestUrl: string, id: string): Promise<Request> {
+  const { hash } = await pageTemplate(env, requestUrl);
+  const deploy = env.CF_VERSION_METADATA?.id ?? "local";
+  return new Request(`${new URL(requestUrl).origin}/p/${encodeURIComponent(id)}?deploy=${encodeURIComponent(deploy)}&assets=${hash}`);
+}
+
+/** Drops an item's cached page (in this data center; the others follow within PAYWALL_CACHE_SECONDS). */
+export async function purgePaywallPage(env: Bindings, requestUrl: string, id: string): Promise<void> {
+  await caches.default.delete(await paywallCacheKey(env, requestUrl, id));
+}

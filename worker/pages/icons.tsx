@@ -1,0 +1,99 @@
+/** @jsxImportSource hono/jsx */
+// The few Lucide icons the server-rendered pages draw, as inline SVG (no request, no script).
+// Shapes copied from lucide-react 1.75.0 (ISC licence), the set the React app draws with.
+type Shape = [tag: "path" | "circle" | "rect" | "line", attrs: Record<string, string>];
+
+const ICONS = {
+  fileText: [
+    ["path", { d: "M6 22a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h8a2.4 2.4 0 0 1 1.704.706l3.588 3.588A2.4 2.4 0 0 1 20 8v12a2 2 0 0 1-2 2z" }],
+    ["path", { d: "M14 2v5a1 1 0 0 0 1 1h5" }],
+    ["path", { d: "M10 9H8" }],
+    ["path", { d: "M16 13H8" }],
+    ["path", { d: "M16 17H8" }],
+  ],
+  type: [
+    ["path", { d: "M12 4v16" }],
+    ["path", { d: "M4 7V5a1 1 0 0 1 1-1h14a1 1 0 0 1 1 1v2" }],
+    ["path", { d: "M9 20h6" }],
+  ],
+  circlePlay: [
+    ["path", { d: "M9 9.003a1 1 0 0 1 1.517-.859l4.997 2.997a1 1 0 0 1 0 1.718l-4.997 2.997A1 1 0 0 1 9 14.996z" }],
+    ["circle", { cx: "12", cy: "12", r: "10" }],
+  ],
+  link2: [
+    ["path", { d: "M9 17H7A5 5 0 0 1 7 7h2" }],
+    ["path", { d: "M15 7h2a5 5 0 1 1 0 10h-2" }],
+    ["line", { x1: "8", x2: "16", y1: "12", y2: "12" }],
+  ],
+  lock: [
+    ["rect", { width: "18", height: "11", x: "3", y: "11", rx: "2", ry: "2" }],
+    ["path", { d: "M7 11V7a5 5 0 0 1 10 0v4" }],
+  ],
+  lockOpen: [
+    ["rect", { width: "18", height: "11", x: "3", y: "11", rx: "2", ry: "2" }],
+    ["path", { d: "M7 11V7a5 5 0 0 1 9.9-1" }],
+  ],
+  shieldCheck: [
+    ["path", { d: "M20 13c0 5-3.5 7.5-7.66 8.95a1 1 0 0 1-.67-.01C7.5 20.5 4 18 4 13V6a1 1 0 0 1 1-1c2 0 4.5-1.2 6.24-2.72a1.17 1.17 0 0 1 1.52 0C14.51 3.81 17 5 19 5a1 1 0 0 1 1 1z" }],
+    ["path", { d: "m9 12 2 2 4-4" }],
+  ],
+  searchX: [
+    ["path", { d: "m13.5 8.5-5 5" }],
+    ["path", { d: "m8.5 8.5 5 5" }],
+    ["circle", { cx: "11", cy: "11", r: "8" }],
+    ["path", { d: "m21 21-4.3-4.3" }],
+  ],
+  eye: [
+    ["path", { d: "M2.062 12.348a1 1 0 0 1 0-.696 10.75 10.75 0 0 1 19.876 0 1 1 0 0 1 0 .696 10.75 10.75 0 0 1-19.876 0" }],
+    ["circle", { cx: "12", cy: "12", r: "3" }],
+  ],
+  mailCheck: [
+    ["path", { d: "M22 13V6a2 2 0 0 0-2-2H4a2 2 0 0 0-2 2v12c0 1.1.9 2 2 2h8" }],
+    ["path", { d: "m22 7-8.97 5.7a1.94 1.94 0 0 1-2.06 0L2 7" }],
+    ["path", { d: "m16 19 2 2 4-4" }],
+  ],
+  loader: [["path", { d: "M21 12a9 9 0 1 1-6.219-8.56" }]],
+} satisfies Record<string, Shape[]>;
+
+export type IconName = keyof typeof ICONS;
+
+export function Icon({ name, class: className, label }: { name: IconName; class?: string; label?: string }) {
+  return (
+    <svg
+      xmlns="http://www.w3.org/2000/svg"
+      width="24"
+      height="24"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      stroke-width="2"
+      stroke-linecap="round"
+      stroke-linejoin="round"
+      class={className}
+      aria-hidden={label ? undefined : "true"}
+      role={label ? "img" : undefined}
+      aria-label={label}
+    >
+      {(ICONS[name] as Shape[]).map(([Tag, attrs]) => (
+        <Tag {...attrs} />
+      ))}
+    </svg>
+  );
+}
+
+/** The ApeWall mark (web/public/favicon.svg), inline so the header costs no request. */
+export function LogoMark({ class: className }: { class?: string }) {
+  return (
+    <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" class={className} aria-hidden="true">
+      <defs>
+        <linearGradient id="aw-logo" x1="0" y1="0" x2="1" y2="1">
+          <stop offset="0" stop-color="#7c3aed" />
+          <stop offset="1" stop-color="#db2777" />
+        </linearGradient>
+      </defs>
+      <rect width="64" height="64" rx="14" fill="url(#aw-logo)" />
+      <path d="M20 44V28a12 12 0 0 1 24 0v16" fill="none" stroke="#fff" stroke-width="6" stroke-linecap="round" />
+      <rect x="14" y="34" width="36" height="18" rx="4" fill="#fff" />
+    </svg>
+  );
+}

@@ -1,0 +1,190 @@
+/** @jsxImportSource hono/jsx */
+// The public paywall (spec §2) as finished HTML: title, creator, description, preview image, access
+// type, price or tip field and 'Unlock', readable with JavaScript off. The markup is the same for
+// every visitor, so it can be cached: web/paywall/island.ts then shows what fits this visitor (the
+// owner's controls, a payment that is still processing, the creator's preview) and runs 'Unlock'.
+import { formatFileSize } from "../../shared/constants";
+import type { PublicContent } from "../../shared/content";
+import { PAYWALL_PART as PART, PAYWALL_TEXT } from "../../shared/paywall";
+import { Icon, LogoMark, type IconName } from "./icons";
+
+const ACCESS: Record<PublicContent["accessType"], { icon: IconName; label: string }> = {
+  download: { icon: "fileText", label: "Instant download" },
+  view: { icon: "type", label: "View online" },
+  stream: { icon: "circlePlay", label: "Stream online" },
+  link: { icon: "link2", label: "Private link" },
+};
+
+const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+
+// The React app's shadcn Button (variant brand, size lg) and Input, as plain classes.
+const BUTTON =
+  "inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md font-medium transition-all disabled:pointer-events-none disabled:opacity-50 [&_svg]:pointer-events-none [&_svg:not([class*='size-'])]:size-4 shrink-0 [&_svg]:shrink-0 outline-none focus-visible:border-ring focus-visible:ring-ring/50 focus-visible:ring-[3px]";
+const INPUT =
+  "placeholder:text-muted-foreground selection:bg-primary selection:text-primary-foreground border-input flex w-full min-w-0 rounded-md border bg-transparent px-3 py-1 shadow-xs transition-[color,box-shadow] outline-none disabled:pointer-events-none disabled:opacity-50 focus-visible:border-ring focus-visible:ring-ring/50 focus-visible:ring-[3px]";
+
+export function PaywallShell({ children }: { children: unknown }) {
+  return (
+    <div class="flex min-h-screen flex-col bg-muted/40">
+      <header class="border-b bg-background">
+        <div class="mx-auto flex h-14 max-w-4xl items-center px-4">
+          <a href="/" class="flex items-center gap-2 font-bold">
+            <LogoMark class="size-7" /> ApeWall
+          </a>
+        </div>
+      </header>
+      <main class="flex-1">{children}</main>
+      <footer class="py-6 text-center text-xs text-muted-foreground">Secure card payment · No account needed · Powered by ApeWall</footer>
+      <ol data-part={PART.toasts} aria-live="polite" class="fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 sm:top-auto sm:right-0 sm:bottom-0 sm:flex-col md:max-w-[420px]" />
+    </div>
+  );
+}
+
+export function ContentNotFound() {
+  return (
+    <PaywallShell>
+      <div class="mx-auto flex max-w-md flex-col items-center gap-3 px-4 py-24 text-center">
+        <Icon name="searchX" class="size-12 text-muted-foreground" />
+        <h1 class="text-2xl font-bold">Content Not Found</h1>
+        <p class="text-muted-foreground">This content may have been removed or doesn't exist.</p>
+        <a href="/" class={`${BUTTON} h-9 border bg-background px-4 py-2 text-sm shadow-xs hover:bg-accent hover:text-accent-foreground`}>
+          Go to ApeWall
+        </a>
+      </div>
+    </PaywallShell>
+  );
+}
+
+/** The item's paywall. `image` carries the preview image's size when known, so it takes its place at once. */
+export function PaywallPage({ item, imageSize }: { item: PublicContent; imageSize: { width: number; height: number } | null }) {
+  const kind = ACCESS[item.accessType];
+  const pwyw = item.pricingModel === "pay_what_you_want";
+  const min = item.minimumPrice ?? item.price;
+  return (
+    <PaywallShell>
+      <div data-part={PART.previewBar} />
+      <div class="mx-auto max-w-4xl px-4 py-8 sm:py-12" data-part={PART.root} data-id={item.id}>
+        <div data-part={PART.previewBanner} hidden class="mb-4 flex items-center gap-2 rounded-lg border border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900">
+          <Icon name="eye" class="size-4" /> Preview: this is what buyers see.
+        </div>
+        <div class="grid overflow-hidden rounded-2xl border bg-card shadow-xl md:grid-cols-2">
+          <div class="relative aspect-[4/3] bg-brand-gradient md:aspect-auto">
+            {item.previewImage ? (
+              <img
+                src={item.previewImage}
+                alt={item.title}
+                width={imageSize?.width}
+                height={imageSize?.height}
+                fetchpriority="high"
+                decoding="async"
+                class="absolute inset-0 size-full object-cover"
+              />
+            ) : (
+              <div class="absolute inset-0 flex items-center justify-center text-white/90">
+                <Icon name={kind.icon} class="size-20" />
+              </div>
+            )}
+            <div class="absolute top-3 left-3 flex items-center gap-1.5 rounded-full bg-black/60 px-3 py-1 text-xs font-medium text-white backdrop-blur">
+              <span data-part={PART.badgeLocked} class="flex items-center gap-1.5">
+                <Icon name="lock" class="size-3.5" /> Locked
+              </span>
+              <span data-part={PART.badgeUnlocked} hidden class="flex items-center gap-1.5">
+                <Icon name="lockOpen" class="size-3.5" /> Unlocked
+              </span>
+            </div>
+          </div>
+          <div class="flex flex-col gap-5 p-6 sm:p-8">
+            <div class="space-y-2">
+              <h1 class="text-2xl font-bold tracking-tight sm:text-3xl">{item.title}</h1>
+              <p class="text-sm text-muted-foreground">by {item.user.firstName || "an ApeWall creator"}</p>
+            </div>
+            {item.description && <p class="whitespace-pre-line text-muted-foreground">{item.description}</p>}
+            <div class="flex flex-wrap gap-2 text-sm">
+              <span class="inline-flex items-center gap-1.5 rounded-full bg-accent px-3 py-1 text-accent-foreground">
+                <Icon name={kind.icon} class="size-4" /> {kind.label}
+              </span>
+              {item.fileName && (
+                <span class="inline-flex items-center gap-1.5 rounded-full bg-muted px-3 py-1 text-muted-foreground">
+                  {item.fileName}
+                  {item.fileSize !== null && ` · ${formatFileSize(item.fileSize)}`}
+                </span>
+              )}
+            </div>
+
+            <div data-part={PART.access} data-testid="unlocked" hidden class="mt-auto">
+              <div data-part={PART.owned} hidden />
+              <p data-part={PART.checking} hidden class="flex items-center gap-2 text-sm text-muted-foreground" role="status">
+                <Icon name="loader" class="size-4 animate-spin text-primary" /> {PAYWALL_TEXT.checking}
+              </p>
+              <p data-part={PART.processing} hidden class="flex items-center gap-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900" role="status">
+                <Icon name="loader" class="size-4 animate-spin text-primary" /> {PAYWALL_TEXT.processing}
+              </p>
+            </div>
+
+            <div data-part={PART.buy} class="mt-auto space-y-5">
+              <form data-part={PART.form} class="space-y-3" novalidate>
+                {pwyw ? (
+                  <div class="space-y-2">
+                    <label for="tip" class="text-sm font-medium">
+                      Name your price
+                    </label>
+                    <div class="relative">
+                      <span class="absolute top-1/2 left-3 -translate-y-1/2 text-muted-foreground">$</span>
+                      <input
+                        id="tip"
+                        name="tip"
+                        data-part={PART.tip}
+                        type="number"
+                        inputmode="decimal"
+                        step="0.01"
+                        min={min}
+                        placeholder={min.toFixed(2)}
+                        class={`${INPUT} h-11 pl-7 text-lg`}
+                      />
+                    </div>
+                    <p class="text-xs text-muted-foreground">Minimum {usd.format(min)}. Pay more to support the creator.</p>
+                  </div>
+                ) : (
+                  <p class="text-3xl font-extrabold" data-testid="paywall-price">
+                    {usd.format(item.price)}
+                  </p>
+                )}
+                <button type="submit" data-part={PART.unlock} class={`${BUTTON} bg-brand-gradient px-6 text-white shadow-md hover:opacity-95 hover:shadow-lg has-[>svg]:px-4 h-12 w-full text-base`}>
+                  <Icon name="lock" />
+                  <Icon name="loader" class="hidden size-5 animate-spin" />
+                  Unlock
+                </button>
+                <p class="flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
+                  <Icon name="shieldCheck" class="size-3.5" /> Pay by card · permanent access · receipt by email
+                </p>
+                <noscript>
+                  <p class="text-center text-xs text-muted-foreground">{PAYWALL_TEXT.noScript}</p>
+                </noscript>
+              </form>
+              <div data-part={PART.lostAccess} hidden class="text-center">
+                <button type="button" class="text-sm text-muted-foreground underline-offset-4 hover:text-foreground hover:underline">
+                  Lost your access?
+                </button>
+                <form hidden class="space-y-2 text-left" novalidate aria-label="Lost your access?">
+                  <label for="lost-access-email" class="text-sm font-medium">
+                    Lost your access? Enter the email you paid with and we'll send your access links.
+                  </label>
+                  <div class="flex gap-2">
+                    <input id="lost-access-email" name="email" type="email" autocomplete="email" placeholder="you@example.com" class={`${INPUT} h-9 text-base md:text-sm`} />
+                    <button type="submit" class={`${BUTTON} h-9 border bg-background px-4 py-2 text-sm shadow-xs hover:bg-accent hover:text-accent-foreground`}>
+                      <Icon name="loader" class="hidden size-4 animate-spin text-primary" /> Send links
+                    </button>
+                  </div>
+                  <p role="alert" class="text-sm text-destructive" />
+                </form>
+                <p hidden class="flex items-start gap-2 rounded-lg bg-emerald-50 px-3 py-2 text-left text-sm text-emerald-900" role="status" data-testid="lost-access-sent">
+                  <Icon name="mailCheck" class="mt-0.5 size-4 shrink-0" /> <span />
+                </p>
+              </div>
+            </div>
+          </div>
+        </div>
+      </div>
+    </PaywallShell>
+  );
+}

@@ -1,0 +1,119 @@
+/** @jsxImportSource hono/jsx */
+// /p/{id} and /paywall/{id}: the finished paywall in the HTML (worker/pages/paywall.tsx) inside the
+// paywall's own small page (paywall.html: its stylesheet, inlined here, and one script), with Open
+// Graph / Twitter card tags. The HTML is the same for every visitor, so it is kept in the edge cache
+// (the Cache API) keyed by item and deploy; deleting an item purges it. Views are counted on every
+// request, cached or not, through the VIEWS queue.
+import { Hono, type Context } from "hono";
+import { getCookie } from "hono/cookie";
+import type { PublicContent } from "../../shared/content";
+import { readNearby } from "../db/client";
+import type { AppEnv } from "../lib/context";
+import { escapeHtml } from "../lib/html";
+import { PAYWALL_CACHE_SECONDS, pageTemplate, paywallCacheKey } from "../lib/paywall-shell";
+import { ContentNotFound, PaywallPage } from "../pages/paywall";
+import { publicContent, recordView } from "../services/content";
+import { readSession, SESSION_COOKIE } from "../services/sessions";
+
+type Ctx = Context<AppEnv>;
+type ImageSize = { width: number; height: number } | null;
+
+// Inside the cached copy only, never sent: whose item it is (so the creator's own visit is no view).
+const CREATOR_HEADER = "x-apewall-creator";
+
+// JSON inside <script>: "<" escaped so no "</script>" in a title can end the element.
+const inlineJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+
+const price = (item: PublicContent) =>
+  item.pricingModel === "pay_what_you_want" ? `from $${(item.minimumPrice ?? item.price).toFixed(2)}` : `$${item.price.toFixed(2)}`;
+
+function headTags(item: PublicContent, pageUrl: string, origin: string, imageSize: ImageSize): string {
+  const title = `${item.title} · ${price(item)}`;
+  const description = item.description || `Unlock "${item.title}" on ApeWall.`;
+  const image = item.previewImage ? `${origin}${item.previewImage}` : `${origin}/favicon.svg`;
+  const meta: [string, string, string][] = [
+    ["name", "description", description],
+    ["property", "og:type", "product"],
+    ["property", "og:site_name", "ApeWall"],
+    ["property", "og:title", title],
+    ["property", "og:description", description],
+    ["property", "og:url", pageUrl],
+    ["property", "og:image", image],
+    // The size lets chats lay out the large card before fetching the image.
+    ...(imageSize
+      ? ([
+          ["property", "og:image:width", String(imageSize.width)],
+          ["property", "og:image:height", String(imageSize.height)],
+        ] as [string, string, string][])
+      : []),
+    ["property", "product:price:amount", (item.pricingModel === "pay_what_you_want" ? (item.minimumPrice ?? item.price) : item.price).toFixed(2)],
+    ["property", "product:price:currency", "USD"],
+    ["name", "twitter:card", item.previewImage ? "summary_large_image" : "summary"],
+    ["name", "twitter:title", title],
+    ["name", "twitter:description", description],
+    ["name", "twitter:image", image],
+  ];
+  const tags = meta.map(([attr, key, value]) => `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`);
+  tags.unshift(`<link rel="canonical" href="${escapeHtml(pageUrl)}" />`);
+  // The preview image is the largest thing on the page: fetch it while the HTML is still arriving.
+  if (item.previewImage) tags.push(`<link rel="preload" as="image" href="${escapeHtml(item.previewImage)}" fetchpriority="high" />`);
+  return tags.join("\n    ");
+}
+
+const HTML_HEADERS = {
+  "content-type": "text/html; charset=utf-8",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "strict-origin-when-cross-origin",
+};
+
+async function document(c: Ctx, id: string): Promise<{ status: 200 | 404; html: string; creatorId?: string }> {
+  const origin = new URL(c.req.url).origin;
+  const [page, item] = await Promise.all([pageTemplate(c.env, c.req.url), readNearby(c.env.DB, (db) => publicContent(db, id))]);
+  if (!item) {
+    const body = (await (<ContentNotFound />).toString()) as string;
+    const html = `${page.start}<title>Content Not Found · ApeWall</title>\n    <meta name="robots" content="noindex" />${page.middle}${body}${page.end}`;
+    return { status: 404, html };
+  }
+  const { creatorId, previewImageSize, ...visible } = item;
+  // Both addresses show one page; /p/{id} is its canonical address.
+  const pageUrl = `${origin}/p/${encodeURIComponent(item.id)}`;
+  const head = `<title>${escapeHtml(item.title)} · ApeWall</title>\n    ${headTags(visible, pageUrl, origin, previewImageSize)}\n    <script>window.__PAYWALL__=${inlineJson(visible)}</script>`;
+  const body = (await (<PaywallPage item={visible} imageSize={previewImageSize} />).toString()) as string;
+  return { status: 200, html: `${page.start}${head}${page.middle}${body}${page.end}`, creatorId };
+}
+
+async function render(c: Ctx, id: string): Promise<Response> {
+  const cache = caches.default;
+  const key = await paywallCacheKey(c.env, c.req.url, id);
+  let cached = await cache.match(key);
+  const hit = !!cached;
+  if (!cached) {
+    const page = await document(c, id);
+    if (page.status === 404) {
+      // Not kept: an id that is missing now may exist a moment later (a publish racing a shared link).
+      return new Response(page.html, { status: 404, headers: { ...HTML_HEADERS, "cache-control": "no-store", "x-paywall-cache": "MISS" } });
+    }
+    cached = new Response(page.html, {
+      status: 200,
+      headers: { ...HTML_HEADERS, "cache-control": `public, max-age=${PAYWALL_CACHE_SECONDS}`, [CREATOR_HEADER]: page.creatorId! },
+    });
+    c.executionCtx.waitUntil(cache.put(key, cached.clone()));
+  }
+  const creatorId = cached.headers.get(CREATOR_HEADER);
+  // A creator looking at their own page is not a view; the session is read only when one is sent.
+  const sessionToken = getCookie(c, SESSION_COOKIE);
+  const viewer = sessionToken ? (await readSession(c.env.SESSIONS, sessionToken))?.userId : undefined;
+  if (c.req.query("preview") !== "1" && viewer !== creatorId) {
+    c.executionCtx.waitUntil(recordView(c.env.VIEWS, id).catch((err) => console.warn("view count failed", err)));
+  }
+  const headers = new Headers(cached.headers);
+  headers.delete(CREATOR_HEADER);
+  // Browsers ask again each time (price and availability change); the edge copy answers at once.
+  headers.set("cache-control", "public, max-age=0, must-revalidate");
+  headers.set("x-paywall-cache", hit ? "HIT" : "MISS");
+  return new Response(cached.body, { status: 200, headers });
+}
+
+export const paywallPageRoutes = new Hono<AppEnv>()
+  .get("/p/:id", (c) => render(c, c.req.param("id")))
+  .get("/paywall/:id", (c) => render(c, c.req.param("id")));
