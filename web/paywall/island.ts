@@ -82,11 +82,13 @@ function start() {
   const showOwner = async (verification: PurchaseVerification) => {
     if (ownerShown) return;
     ownerShown = true;
-    show(part(PART.badgeLocked, root), false);
+    // The owner's state is final on this page: what only a buyer-to-be needs leaves it.
+    part(PART.badgeLocked, root)?.remove();
     show(part(PART.badgeUnlocked, root), true);
     const { mountOwnerControls } = await import("./owner");
     mountOwnerControls(states.owned!, verification, token);
     showState("owned");
+    buy?.remove();
   };
 
   // ---- the owner's state ----
@@ -113,7 +115,7 @@ function start() {
     show(part(PART.previewBanner, root), true);
     void import("./preview").then(({ mountFunnelPreview }) => mountFunnelPreview(part(PART.previewBar)!, id, item.title));
   } else {
-    show(part(PART.lostAccess, root), true);
+    show(part(PART.lostAccess, root)?.querySelector(":scope > button") ?? null, true);
     // A browser with reason to think it owns the item waits for the answer rather than see 'Unlock'.
     if (success || probablyOwned(id) || params.has("access")) showState("checking");
     if (success) {
@@ -198,10 +200,9 @@ function start() {
     send.querySelector("svg")?.classList.remove("hidden");
     try {
       const { message } = await call<{ message?: string }>("POST", "/api/purchase/recover", { email });
-      const sent = lost!.querySelector<HTMLElement>("[data-testid=lost-access-sent]")!;
+      const sent = lost!.querySelector("template")!.content.firstElementChild!.cloneNode(true) as HTMLElement;
       sent.querySelector("span")!.textContent = message ?? "";
-      lostForm.hidden = true;
-      sent.hidden = false;
+      lostForm.replaceWith(sent);
     } catch (err) {
       const text = String((err as Error).message);
       problem.textContent = text.startsWith("429")

@@ -161,8 +161,9 @@ export function PaywallPage({ item, imageSize }: { item: PublicContent; imageSiz
                   <p class="text-center text-xs text-muted-foreground">{PAYWALL_TEXT.noScript}</p>
                 </noscript>
               </form>
-              <div data-part={PART.lostAccess} hidden class="text-center">
-                <button type="button" class="text-sm text-muted-foreground underline-offset-4 hover:text-foreground hover:underline">
+              {/* Its room is kept from the start, so the button appearing with the script moves nothing. */}
+              <div data-part={PART.lostAccess} class="min-h-5 text-center">
+                <button type="button" hidden class="text-sm text-muted-foreground underline-offset-4 hover:text-foreground hover:underline">
                   Lost your access?
                 </button>
                 <form hidden class="space-y-2 text-left" novalidate aria-label="Lost your access?">
@@ -177,9 +178,11 @@ export function PaywallPage({ item, imageSize }: { item: PublicContent; imageSiz
                   </div>
                   <p role="alert" class="text-sm text-destructive" />
                 </form>
-                <p hidden class="flex items-start gap-2 rounded-lg bg-emerald-50 px-3 py-2 text-left text-sm text-emerald-900" role="status" data-testid="lost-access-sent">
-                  <Icon name="mailCheck" class="mt-0.5 size-4 shrink-0" /> <span />
-                </p>
+                <template>
+                  <p class="flex items-start gap-2 rounded-lg bg-emerald-50 px-3 py-2 text-left text-sm text-emerald-900" role="status" data-testid="lost-access-sent">
+                    <Icon name="mailCheck" class="mt-0.5 size-4 shrink-0" /> <span />
+                  </p>
+                </template>
               </div>
             </div>
           </div>
