@@ -12,6 +12,7 @@ const step = (cmd, args) => {
 };
 
 step("vite", ["build"]);
+step("vite", ["build", "-c", "vite.paywall.config.ts"]);
 if (dryRun) {
   step("wrangler", ["deploy", "--dry-run"]);
 } else {
