@@ -44,3 +44,15 @@ export const PAYWALL_TEXT = {
   paymentError: { title: "Payment Error", description: "Failed to start payment process. Please try again." },
   noScript: "Turn on JavaScript to pay by card: the card form runs in your browser.",
 } as const;
+
+/** "Lost your access?" (the paywall and the success page): what the form answers besides the sent message. */
+export const LOST_ACCESS_TEXT = {
+  emptyEmail: "Please enter the email address you paid with.",
+  tooMany: "Too many requests. Please wait a minute and try again.",
+  invalidEmail: "Please enter a valid email address.",
+  failed: "Something went wrong. Please try again.",
+} as const;
+
+/** The form's message for a failed call, from its "{status}: {message}" error. */
+export const lostAccessProblem = (message: string) =>
+  message.startsWith("429") ? LOST_ACCESS_TEXT.tooMany : message.startsWith("400") ? LOST_ACCESS_TEXT.invalidEmail : LOST_ACCESS_TEXT.failed;

@@ -4,8 +4,9 @@
 // React) load only for an owner. The creator's preview loads its funnel bar the same way.
 import type { PublicContent } from "@shared/content";
 import type { AlreadyOwned, ContentAccess, PurchaseVerification } from "@shared/payments";
-import { chosenAmount, PAYWALL_PART as PART, PAYWALL_TEXT } from "@shared/paywall";
+import { chosenAmount, LOST_ACCESS_TEXT, lostAccessProblem, PAYWALL_PART as PART, PAYWALL_TEXT } from "@shared/paywall";
 import { probablyOwned, rememberAccess, rememberedAccess } from "@/lib/access-tokens";
+import { throwIfResNotOk } from "@/lib/api";
 
 declare global {
   interface Window {
@@ -16,7 +17,7 @@ declare global {
 const part = <T extends HTMLElement = HTMLElement>(name: string, scope: ParentNode = document) => scope.querySelector<T>(`[data-part="${name}"]`);
 const show = (el: HTMLElement | null, visible: boolean) => el && (el.hidden = !visible);
 
-/** The API's error text as spec §8 words it: "{status}: {message}". */
+/** A JSON call, failing as the app's calls do: Error("{status}: {message}") (spec §8). */
 async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
   const res = await fetch(url, {
     method,
@@ -24,18 +25,8 @@ async function call<T>(method: string, url: string, body?: unknown): Promise<T> 
     headers: body === undefined ? {} : { "Content-Type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const text = await res.text();
-  if (!res.ok) {
-    let message = text || res.statusText;
-    try {
-      const parsed = JSON.parse(text) as { message?: unknown };
-      if (typeof parsed.message === "string") message = parsed.message;
-    } catch {
-      // Not JSON: the body text is the message.
-    }
-    throw new Error(`${res.status}: ${message}`);
-  }
-  return JSON.parse(text) as T;
+  await throwIfResNotOk(res);
+  return (await res.json()) as T;
 }
 
 /** One toast at a time (spec §4), styled as the app's destructive toast. */
@@ -195,7 +186,7 @@ function start() {
     const send = lostForm.querySelector<HTMLButtonElement>("button")!;
     problem.textContent = "";
     const email = input.value.trim();
-    if (!email) return void (problem.textContent = "Please enter the email address you paid with.");
+    if (!email) return void (problem.textContent = LOST_ACCESS_TEXT.emptyEmail);
     send.disabled = true;
     send.querySelector("svg")?.classList.remove("hidden");
     try {
@@ -204,12 +195,7 @@ function start() {
       sent.querySelector("span")!.textContent = message ?? "";
       lostForm.replaceWith(sent);
     } catch (err) {
-      const text = String((err as Error).message);
-      problem.textContent = text.startsWith("429")
-        ? "Too many requests. Please wait a minute and try again."
-        : text.startsWith("400")
-          ? "Please enter a valid email address."
-          : "Something went wrong. Please try again.";
+      problem.textContent = lostAccessProblem(String((err as Error).message));
     } finally {
       send.disabled = false;
       send.querySelector("svg")?.classList.add("hidden");

@@ -4,6 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { MailCheck } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { RECOVER_ACCESS_MESSAGE } from "@shared/payments";
+import { LOST_ACCESS_TEXT, lostAccessProblem } from "@shared/paywall";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -15,8 +16,7 @@ export function LostAccess({ defaultOpen = false }: { defaultOpen?: boolean }) {
   const [problem, setProblem] = useState<string | null>(null);
   const recover = useMutation({
     mutationFn: async (address: string) => (await (await apiRequest("POST", "/api/purchase/recover", { email: address })).json()) as { message: string },
-    onError: (err: Error) =>
-      setProblem(err.message.startsWith("429") ? "Too many requests. Please wait a minute and try again." : err.message.startsWith("400") ? "Please enter a valid email address." : "Something went wrong. Please try again."),
+    onError: (err: Error) => setProblem(lostAccessProblem(err.message)),
   });
 
   if (!open) {
@@ -36,7 +36,7 @@ export function LostAccess({ defaultOpen = false }: { defaultOpen?: boolean }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setProblem(null);
-    if (!email.trim()) return setProblem("Please enter the email address you paid with.");
+    if (!email.trim()) return setProblem(LOST_ACCESS_TEXT.emptyEmail);
     recover.mutate(email.trim());
   };
   return (
