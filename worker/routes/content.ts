@@ -102,7 +102,8 @@ export const contentRoutes = new Hono<AppEnv>()
     return c.body(null, 204);
   })
   .get("/content/:id/preview-image", validate("param", idParam), async (c) => {
-    const object = await previewImage(c.var.db, c.env.FILES, c.req.valid("param").id);
+    const id = c.req.valid("param").id;
+    const object = await readNearby(c.env.DB, (db) => previewImage(db, c.env.FILES, id));
     if (!object) throw notFound("No preview image");
     const etag = object.httpEtag;
     const headers = {
