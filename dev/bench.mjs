@@ -135,6 +135,9 @@ for (const offset of [0, LARGE_FILE / 4, LARGE_FILE / 2, LARGE_FILE - 65536]) {
 if (runs("upsell")) {
   // ---- One-click upsells: from 'Add this to my order' to access granted ----
   const ACCEPTS = Number(process.env.BENCH_ACCEPTS ?? 200);
+  // Its own creator: the range part's sign-in is scoped to that part's block.
+  const origin = { origin: appUrl };
+  const cookie = await signInViaOutbox(appUrl, `bench-upsell-${Date.now()}@example.com`);
   const post = (path, body, extra = {}) => fetch(`${appUrl}${path}`, { method: "POST", headers: { "content-type": "application/json", ...origin, ...extra }, body: JSON.stringify(body) });
   const publishLink = async (title, price) => {
     const f = new FormData();
