@@ -2,8 +2,10 @@
 // connections on loopback, beside a static asset of the same server (p50, p99, requests/s, ratio);
 // then time to first byte of Range reads at several offsets of a large purchased file; then the
 // creator dashboard's calls for a creator with 100 and with 100,000 sales (p50, p99, ratio); the
-// payout run for 10,000 creators and the CSV export of 100,000 payouts (dev/bench-payouts.mjs).
-// BENCH_ONLY=dashboard (or load, range, upsell, payouts; comma-separated) runs only those parts.
+// payout run for 10,000 creators and the CSV export of 100,000 payouts (dev/bench-payouts.mjs); the
+// paywall page in Chromium: requests and bytes until 'Unlock' shows, and Lighthouse mobile
+// performance (dev/bench-page.mjs).
+// BENCH_ONLY=dashboard (or load, range, upsell, payouts, page; comma-separated) runs only those parts.
 import http from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -133,6 +135,9 @@ for (const offset of [0, LARGE_FILE / 4, LARGE_FILE / 2, LARGE_FILE - 65536]) {
 if (runs("upsell")) {
   // ---- One-click upsells: from 'Add this to my order' to access granted ----
   const ACCEPTS = Number(process.env.BENCH_ACCEPTS ?? 200);
+  // Its own creator: the range part's sign-in is scoped to that part's block.
+  const origin = { origin: appUrl };
+  const cookie = await signInViaOutbox(appUrl, `bench-upsell-${Date.now()}@example.com`);
   const post = (path, body, extra = {}) => fetch(`${appUrl}${path}`, { method: "POST", headers: { "content-type": "application/json", ...origin, ...extra }, body: JSON.stringify(body) });
   const publishLink = async (title, price) => {
     const f = new FormData();
@@ -247,6 +252,9 @@ if (runs("dashboard")) {
     console.log(`${path.padEnd(44)} ${a.p50.toFixed(1).padStart(10)} ${a.p99.toFixed(1).padStart(10)} ${b.p50.toFixed(1).padStart(10)} ${b.p99.toFixed(1).padStart(10)}  ${(b.p50 / a.p50).toFixed(2).padStart(8)}x`);
   }
 }
+
+// ---- page: the paywall page in Chromium and Lighthouse (dev/bench-page.mjs) ----
+if (runs("page")) await (await import("./bench-page.mjs")).benchPage({ appUrl });
 
 agent.destroy();
 await stack.stop();

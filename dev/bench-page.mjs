@@ -1,0 +1,200 @@
+// `BENCH_ONLY=page npm run bench`: what the paywall page costs a visitor's browser.
+// 1. Every request Chromium makes for /p/demoFieldGuide01 in a fresh context until the 'Unlock'
+//    button is visible, with bytes by type: as transferred (Chrome's encodedDataLength: the body as
+//    sent plus response headers), the body uncompressed, and the body gzipped here with node:zlib at
+//    level 9, since the local workerd may not compress what it sends. Then each JS file.
+// 2. Lighthouse (mobile, default config: simulated throttling, performance only), 3 runs on the same
+//    Chromium the browser tests use (e2e/browser.ts chromiumBinary()): score and metrics per run,
+//    median score.
+import { existsSync, readFileSync } from "node:fs";
+import { gzipSync, constants } from "node:zlib";
+
+const PAGE = "/p/demoFieldGuide01";
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+// Requests started after this many ms past 'Unlock' visible are not waited on for their sizes.
+const SETTLE_MS = 2000;
+
+// ---- Chromium, as e2e/browser.ts chooses it ----
+const SYSTEM_CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
+// The package's args are made for one-shot serverless runs (one process, web security off).
+const UNSAFE_ARGS = new Set(["--disable-web-security", "--allow-running-insecure-content", "--single-process"]);
+
+/** The Chromium to launch and the extra flags it needs: CHROMIUM_PATH, a system one, or @sparticuz/chromium's. */
+export async function chromiumBinary() {
+  const fromEnv = process.env.CHROMIUM_PATH;
+  if (fromEnv) return { executablePath: fromEnv, args: [] };
+  const system = SYSTEM_CHROMIUM.find((p) => existsSync(p));
+  if (system) return { executablePath: system, args: [] };
+  const { default: packaged } = await import("@sparticuz/chromium");
+  return { executablePath: await packaged.executablePath(), args: packaged.args.filter((a) => !UNSAFE_ARGS.has(a)) };
+}
+
+// The flags e2e/browser.ts launch() adds (less --headless, which each launcher here sets itself).
+const TEST_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+const gzipSize = (buf) => gzipSync(buf, { level: constants.Z_BEST_COMPRESSION }).length;
+const kb = (n) => (n / 1024).toFixed(1);
+
+function kindOf(type) {
+  if (type === "Document") return "HTML";
+  if (type === "Script") return "JS";
+  if (type === "Stylesheet") return "CSS";
+  if (type === "Fetch" || type === "XHR") return "fetch/XHR";
+  return "other";
+}
+
+async function requestsBeforeUnlock(appUrl, binary) {
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.launch({ executablePath: binary.executablePath, args: [...binary.args, "--headless", ...TEST_FLAGS] });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    const requests = new Map(); // requestId -> { url, type, status, encoding, transferred, done }
+    let unlocked = false;
+    cdp.on("Network.requestWillBeSent", (e) => {
+      if (unlocked || e.request.url.startsWith("data:")) return;
+      // A redirect reuses the id for the next hop: keep the hop it ends apart.
+      if (e.redirectResponse && requests.has(e.requestId)) {
+        const hop = requests.get(e.requestId);
+        requests.delete(e.requestId);
+        requests.set(`${e.requestId}#${requests.size}`, { ...hop, status: e.redirectResponse.status, transferred: e.redirectResponse.encodedDataLength ?? 0, done: true });
+      }
+      requests.set(e.requestId, { url: e.request.url, type: e.type ?? "Other", done: false, transferred: 0 });
+    });
+    cdp.on("Network.responseReceived", (e) => {
+      const r = requests.get(e.requestId);
+      if (!r) return;
+      r.status = e.response.status;
+      r.type = e.type ?? r.type;
+      r.encoding = Object.entries(e.response.headers).find(([k]) => k.toLowerCase() === "content-encoding")?.[1];
+    });
+    cdp.on("Network.loadingFinished", (e) => {
+      const r = requests.get(e.requestId);
+      if (!r) return;
+      r.transferred = e.encodedDataLength;
+      r.done = true;
+    });
+    cdp.on("Network.loadingFailed", (e) => {
+      const r = requests.get(e.requestId);
+      if (!r) return;
+      r.failed = e.errorText;
+      r.done = true;
+    });
+    // Bodies are read after the fact; give Chrome room to keep them all.
+    await cdp.send("Network.enable", { maxTotalBufferSize: 200 * 1024 * 1024, maxResourceBufferSize: 50 * 1024 * 1024 });
+
+    const started = performance.now();
+    await page.goto(`${appUrl}${PAGE}`, { waitUntil: "commit" });
+    await page.getByRole("button", { name: "Unlock" }).waitFor({ state: "visible", timeout: 30_000 });
+    unlocked = true;
+    const unlockMs = performance.now() - started;
+
+    // Those already asked for may still be arriving: wait for them (bounded) before sizing.
+    const deadline = Date.now() + SETTLE_MS;
+    while ([...requests.values()].some((r) => !r.done) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+
+    for (const [id, r] of requests) {
+      if (r.failed || id.includes("#")) {
+        r.body = Buffer.alloc(0);
+        continue;
+      }
+      try {
+        const { body, base64Encoded } = await cdp.send("Network.getResponseBody", { requestId: id });
+        r.body = Buffer.from(body, base64Encoded ? "base64" : "utf8");
+      } catch {
+        // Evicted or not kept by Chrome: ask the server again, the same way the page did.
+        const res = await context.request.get(r.url);
+        r.body = await res.body();
+      }
+      r.gzip = gzipSize(r.body);
+    }
+    await context.close();
+    return { requests: [...requests.values()], unlockMs };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The first DOM node a Lighthouse audit's details mention (the LCP element), as selector or snippet. */
+function firstNode(details) {
+  if (!details || typeof details !== "object") return undefined;
+  if (details.type === "node") return details.selector || details.snippet || details.nodeLabel;
+  for (const v of Object.values(details)) {
+    const found = Array.isArray(v) ? v.map(firstNode).find(Boolean) : firstNode(v);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+async function lighthouseRun(appUrl, binary) {
+  const { default: lighthouse } = await import("lighthouse");
+  const chromeLauncher = await import("chrome-launcher");
+  const chrome = await chromeLauncher.launch({
+    chromePath: binary.executablePath,
+    chromeFlags: [...binary.args.filter((a) => !a.startsWith("--headless")), "--headless=new", ...TEST_FLAGS],
+    logLevel: "silent",
+  });
+  try {
+    const result = await lighthouse(`${appUrl}${PAGE}`, { port: chrome.port, hostname: "127.0.0.1", output: "json", logLevel: "error", onlyCategories: ["performance"] });
+    const { lhr } = result;
+    if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    const metric = (id) => lhr.audits[id]?.numericValue;
+    const lcpElement = firstNode(lhr.audits["lcp-breakdown-insight"]?.details) ?? firstNode(lhr.audits["largest-contentful-paint-element"]?.details);
+    return {
+      score: lhr.categories.performance.score === null ? NaN : Math.round(lhr.categories.performance.score * 100),
+      fcp: metric("first-contentful-paint"),
+      lcp: metric("largest-contentful-paint"),
+      tbt: metric("total-blocking-time"),
+      cls: metric("cumulative-layout-shift"),
+      si: metric("speed-index"),
+      lcpElement,
+      warnings: lhr.runWarnings ?? [],
+    };
+  } finally {
+    chrome.kill();
+  }
+}
+
+export async function benchPage({ appUrl }) {
+  const began = performance.now();
+  const binary = await chromiumBinary();
+
+  // ---- 1. Requests and bytes until 'Unlock' is visible ----
+  const { requests, unlockMs } = await requestsBeforeUnlock(appUrl, binary);
+  const kinds = ["HTML", "JS", "CSS", "fetch/XHR", "other"];
+  const sum = (rs) => rs.reduce((a, r) => ({ n: a.n + 1, transferred: a.transferred + r.transferred, body: a.body + r.body.length, gzip: a.gzip + (r.gzip ?? 0) }), { n: 0, transferred: 0, body: 0, gzip: 0 });
+  const encodings = [...new Set(requests.map((r) => r.encoding ?? "none"))].join(", ");
+  console.log(`\nPaywall page ${PAGE} in a fresh Chromium context, until the 'Unlock' button is visible (${unlockMs.toFixed(0)} ms, loopback, no throttling)`);
+  console.log(`${requests.length} requests; response content-encoding seen: ${encodings}; transferred = Chrome's encodedDataLength (as sent, with response headers); gzip = node:zlib level 9 of each body`);
+  console.log("type          requests   transferred KiB   body KiB   gzip KiB");
+  const line = (name, s) => console.log(`${name.padEnd(13)} ${String(s.n).padStart(8)}   ${kb(s.transferred).padStart(15)}   ${kb(s.body).padStart(8)}   ${kb(s.gzip).padStart(8)}`);
+  for (const k of kinds) line(k, sum(requests.filter((r) => kindOf(r.type) === k)));
+  line("total", sum(requests));
+  const failed = requests.filter((r) => r.failed || r.status >= 400);
+  if (failed.length) console.log(`failed: ${failed.map((r) => `${r.url} (${r.failed ?? r.status})`).join(", ")}`);
+
+  const path = (url) => (url.startsWith(appUrl) ? url.slice(appUrl.length) : url);
+  console.log("JS file                                                     body KiB   gzip KiB");
+  for (const r of requests.filter((r) => kindOf(r.type) === "JS").sort((a, b) => b.gzip - a.gzip)) {
+    console.log(`${path(r.url).padEnd(58)} ${kb(r.body.length).padStart(9)}   ${kb(r.gzip).padStart(8)}`);
+  }
+  const rest = requests.filter((r) => kindOf(r.type) !== "JS");
+  if (rest.length) console.log(`others: ${rest.map((r) => `${path(r.url)} (${kindOf(r.type)} ${r.status ?? r.failed}, ${r.body.length} B, ${r.gzip ?? 0} B gz)`).join("; ")}`);
+
+  // ---- 2. Lighthouse, mobile, simulated throttling ----
+  const runs = [];
+  for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await lighthouseRun(appUrl, binary));
+  const scores = runs.map((r) => r.score).sort((a, b) => a - b);
+  console.log(`\nLighthouse ${JSON.parse(readFileSync(new URL("../node_modules/lighthouse/package.json", import.meta.url), "utf8")).version} mobile (default config, simulated throttling), performance only, ${PAGE}, ${LIGHTHOUSE_RUNS} runs:`);
+  console.log("run   score   FCP ms   LCP ms   TBT ms     CLS   Speed Index ms   LCP element");
+  runs.forEach((r, i) => {
+    console.log(
+      `${String(i + 1).padStart(3)}   ${String(r.score).padStart(5)}   ${r.fcp.toFixed(0).padStart(6)}   ${r.lcp.toFixed(0).padStart(6)}   ${r.tbt.toFixed(0).padStart(6)}   ${r.cls.toFixed(3).padStart(5)}   ${r.si.toFixed(0).padStart(14)}   ${r.lcpElement ?? "-"}`,
+    );
+  });
+  console.log(`median score ${scores[Math.floor(scores.length / 2)]}`);
+  const warnings = [...new Set(runs.flatMap((r) => r.warnings))];
+  if (warnings.length) console.log(`lighthouse warnings: ${warnings.join(" | ")}`);
+  console.log(`(page part took ${((performance.now() - began) / 1000).toFixed(1)} s)`);
+}
