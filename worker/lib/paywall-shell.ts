@@ -1,12 +1,13 @@
-// The paywall page's built shell (paywall-shell.html from vite.paywall.config.ts) and the edge
-// cache of rendered pages: one key per item, deploy and build of the page's assets.
+// The paywall page's built shell (paywall-shell.html from vite.paywall.config.ts) and the caches of
+// rendered pages, one key per item, deploy and build of the page's assets: this isolate's memory in
+// front of the data center's edge cache (the Cache API).
 import type { AppEnv } from "./context";
 
 type Bindings = Pick<AppEnv["Bindings"], "ASSETS" | "CF_VERSION_METADATA">;
 
 /**
- * How long a data center keeps a page. A delete purges the data center that served it at once
- * (`cache.delete` acts on one data center); the others drop the page within this time. What a
+ * How long a data center (and an isolate) keeps a page. A delete purges the data center that served
+ * it at once (`cache.delete` acts on one data center); the others drop the page within this time. What a
  * stale page could show is only public: buying a deleted item is refused by the checkout call.
  */
 export const PAYWALL_CACHE_SECONDS = 60;
@@ -53,7 +54,39 @@ export async function paywallCacheKey(env: Bindings, requestUrl: string, id: str
   return new Request(`${new URL(requestUrl).origin}/p/${encodeURIComponent(id)}?deploy=${encodeURIComponent(deploy)}&assets=${hash}`);
 }
 
-/** Drops an item's cached page (in this data center; the others follow within PAYWALL_CACHE_SECONDS). */
+/** A page as sent: its bytes, encoded once, and whose item it is. */
+export type CachedPage = { html: Uint8Array; creatorId: string };
+
+/**
+ * Pages this isolate served lately, so a hot page costs no cache lookup at all: at most
+ * MEMORY_PAGES of them (about 40 KB each, most of it the inlined stylesheet: 8 MB at most), each kept
+ * no longer than the edge copy, the least recently used dropped first.
+ */
+const MEMORY_PAGES = 200;
+const memory = new Map<string, CachedPage & { until: number }>();
+
+export const pageMemory = {
+  get(key: Request): CachedPage | undefined {
+    const entry = memory.get(key.url);
+    if (!entry) return undefined;
+    memory.delete(key.url);
+    if (entry.until <= Date.now()) return undefined;
+    memory.set(key.url, entry);
+    return entry;
+  },
+  set(key: Request, page: CachedPage): void {
+    memory.delete(key.url);
+    memory.set(key.url, { ...page, until: Date.now() + PAYWALL_CACHE_SECONDS * 1000 });
+    if (memory.size > MEMORY_PAGES) memory.delete(memory.keys().next().value!);
+  },
+};
+
+/**
+ * Drops an item's cached page: from this isolate's memory and this data center's edge cache at
+ * once; other isolates and data centers drop it within PAYWALL_CACHE_SECONDS.
+ */
 export async function purgePaywallPage(env: Bindings, requestUrl: string, id: string): Promise<void> {
-  await caches.default.delete(await paywallCacheKey(env, requestUrl, id));
+  const key = await paywallCacheKey(env, requestUrl, id);
+  memory.delete(key.url);
+  await caches.default.delete(key);
 }

@@ -10,7 +10,7 @@ import type { PublicContent } from "../../shared/content";
 import { readNearby } from "../db/client";
 import type { AppEnv } from "../lib/context";
 import { escapeHtml } from "../lib/html";
-import { PAYWALL_CACHE_SECONDS, pageTemplate, paywallCacheKey } from "../lib/paywall-shell";
+import { PAYWALL_CACHE_SECONDS, pageMemory, pageTemplate, paywallCacheKey, type CachedPage } from "../lib/paywall-shell";
 import { ContentNotFound, PaywallPage } from "../pages/paywall";
 import { publicContent, recordView } from "../services/content";
 import { readSession, SESSION_COOKIE } from "../services/sessions";
@@ -82,36 +82,49 @@ async function document(c: Ctx, id: string): Promise<{ status: 200 | 404; html: 
   return { status: 200, html: `${page.start}${head}${page.middle}${body}${page.end}`, creatorId };
 }
 
-async function render(c: Ctx, id: string): Promise<Response> {
-  const cache = caches.default;
+/** The item's page from this isolate's memory, else the edge cache, else rendered (and kept in both). */
+async function cachedPage(c: Ctx, id: string): Promise<{ page: CachedPage; hit: boolean } | { missing: string }> {
   const key = await paywallCacheKey(c.env, c.req.url, id);
-  let cached = await cache.match(key);
-  const hit = !!cached;
-  if (!cached) {
-    const page = await document(c, id);
-    if (page.status === 404) {
-      // Not kept: an id that is missing now may exist a moment later (a publish racing a shared link).
-      return new Response(page.html, { status: 404, headers: { ...HTML_HEADERS, "cache-control": "no-store", "x-paywall-cache": "MISS" } });
-    }
-    cached = new Response(page.html, {
-      status: 200,
-      headers: { ...HTML_HEADERS, "cache-control": `public, max-age=${PAYWALL_CACHE_SECONDS}`, [CREATOR_HEADER]: page.creatorId! },
-    });
-    c.executionCtx.waitUntil(cache.put(key, cached.clone()));
+  const remembered = pageMemory.get(key);
+  if (remembered) return { page: remembered, hit: true };
+  const stored = await caches.default.match(key);
+  if (stored) {
+    const page = { html: new Uint8Array(await stored.arrayBuffer()), creatorId: stored.headers.get(CREATOR_HEADER) ?? "" };
+    pageMemory.set(key, page);
+    return { page, hit: true };
   }
-  const creatorId = cached.headers.get(CREATOR_HEADER);
+  const rendered = await document(c, id);
+  // A 404 is not kept: an id that is missing now may exist a moment later (a publish racing a shared link).
+  if (rendered.status === 404) return { missing: rendered.html };
+  const page = { html: new TextEncoder().encode(rendered.html), creatorId: rendered.creatorId! };
+  pageMemory.set(key, page);
+  const copy = new Response(page.html, {
+    headers: { "content-type": HTML_HEADERS["content-type"], "cache-control": `public, max-age=${PAYWALL_CACHE_SECONDS}`, [CREATOR_HEADER]: page.creatorId },
+  });
+  c.executionCtx.waitUntil(caches.default.put(key, copy));
+  return { page, hit: false };
+}
+
+async function render(c: Ctx, id: string): Promise<Response> {
+  const found = await cachedPage(c, id);
+  if ("missing" in found) {
+    return new Response(found.missing, { status: 404, headers: { ...HTML_HEADERS, "cache-control": "no-store", "x-paywall-cache": "MISS" } });
+  }
   // A creator looking at their own page is not a view; the session is read only when one is sent.
   const sessionToken = getCookie(c, SESSION_COOKIE);
   const viewer = sessionToken ? (await readSession(c.env.SESSIONS, sessionToken))?.userId : undefined;
-  if (c.req.query("preview") !== "1" && viewer !== creatorId) {
+  if (c.req.query("preview") !== "1" && viewer !== found.page.creatorId) {
     c.executionCtx.waitUntil(recordView(c.env.VIEWS, id).catch((err) => console.warn("view count failed", err)));
   }
-  const headers = new Headers(cached.headers);
-  headers.delete(CREATOR_HEADER);
-  // Browsers ask again each time (price and availability change); the edge copy answers at once.
-  headers.set("cache-control", "public, max-age=0, must-revalidate");
-  headers.set("x-paywall-cache", hit ? "HIT" : "MISS");
-  return new Response(cached.body, { status: 200, headers });
+  return new Response(found.page.html, {
+    status: 200,
+    headers: {
+      ...HTML_HEADERS,
+      // Browsers ask again each time (price and availability change); the cached copy answers at once.
+      "cache-control": "public, max-age=0, must-revalidate",
+      "x-paywall-cache": found.hit ? "HIT" : "MISS",
+    },
+  });
 }
 
 export const paywallPageRoutes = new Hono<AppEnv>()
