@@ -48,10 +48,12 @@ export function pageTemplate(env: Bindings, requestUrl: string): Promise<Templat
 }
 
 /** The cache key of an item's page: the item, this deploy and this build of the page's assets. */
-export async function paywallCacheKey(env: Bindings, requestUrl: string, id: string): Promise<Request> {
+export async function paywallCacheKey(env: Bindings, requestUrl: string, id: string): Promise<string> {
   const { hash } = await pageTemplate(env, requestUrl);
   const deploy = env.CF_VERSION_METADATA?.id ?? "local";
-  return new Request(`${new URL(requestUrl).origin}/p/${encodeURIComponent(id)}?deploy=${encodeURIComponent(deploy)}&assets=${hash}`);
+  // The origin is the request's own: everything before the path's first "/".
+  const origin = requestUrl.slice(0, requestUrl.indexOf("/", requestUrl.indexOf("//") + 2));
+  return `${origin}/p/${encodeURIComponent(id)}?deploy=${encodeURIComponent(deploy)}&assets=${hash}`;
 }
 
 /** A page as sent: its bytes, encoded once, and whose item it is. */
@@ -66,17 +68,17 @@ const MEMORY_PAGES = 200;
 const memory = new Map<string, CachedPage & { until: number }>();
 
 export const pageMemory = {
-  get(key: Request): CachedPage | undefined {
-    const entry = memory.get(key.url);
+  get(key: string): CachedPage | undefined {
+    const entry = memory.get(key);
     if (!entry) return undefined;
-    memory.delete(key.url);
+    memory.delete(key);
     if (entry.until <= Date.now()) return undefined;
-    memory.set(key.url, entry);
+    memory.set(key, entry);
     return entry;
   },
-  set(key: Request, page: CachedPage): void {
-    memory.delete(key.url);
-    memory.set(key.url, { ...page, until: Date.now() + PAYWALL_CACHE_SECONDS * 1000 });
+  set(key: string, page: CachedPage): void {
+    memory.delete(key);
+    memory.set(key, { ...page, until: Date.now() + PAYWALL_CACHE_SECONDS * 1000 });
     if (memory.size > MEMORY_PAGES) memory.delete(memory.keys().next().value!);
   },
 };
@@ -87,6 +89,6 @@ export const pageMemory = {
  */
 export async function purgePaywallPage(env: Bindings, requestUrl: string, id: string): Promise<void> {
   const key = await paywallCacheKey(env, requestUrl, id);
-  memory.delete(key.url);
-  await caches.default.delete(key);
+  memory.delete(key);
+  await caches.default.delete(new Request(key));
 }

@@ -1,18 +1,21 @@
-// The VIEWS queue consumer: paywall views arrive one message per view and are written as one
-// upsert per item and day for the whole batch.
+// The VIEWS queue consumer: paywall views arrive as messages of one or more views of an item on a
+// day (each isolate gathers its views for a second) and are written as one upsert per item and day
+// for the whole batch.
 import { sql } from "drizzle-orm";
 import { createDb } from "../db/client";
 import { contentViewsDaily } from "../db/schema";
 import type { Bindings } from "../lib/env";
+import type { ViewEvent } from "../services/content";
 
-export type ViewEvent = { contentId: string; day: string };
+export type { ViewEvent };
+
 
 export async function handleViewBatch(batch: MessageBatch<ViewEvent>, env: Bindings): Promise<void> {
   const counts = new Map<string, { contentId: string; day: string; n: number }>();
   for (const { body } of batch.messages) {
     const key = `${body.contentId}|${body.day}`;
     const entry = counts.get(key) ?? { contentId: body.contentId, day: body.day, n: 0 };
-    entry.n += 1;
+    entry.n += body.n ?? 1;
     counts.set(key, entry);
   }
   if (counts.size === 0) return;

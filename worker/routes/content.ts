@@ -92,7 +92,7 @@ export const contentRoutes = new Hono<AppEnv>()
     const item = await readNearby(c.env.DB, (db) => publicContent(db, id));
     if (!item) throw notFound("Content Not Found");
     const { creatorId, previewImageSize, ...visible } = item;
-    if (c.req.query("preview") !== "1" && creatorId !== c.var.userId) c.executionCtx.waitUntil(recordView(c.env.VIEWS, item.id));
+    if (c.req.query("preview") !== "1" && creatorId !== c.var.userId) recordView(c.env.VIEWS, c.executionCtx, item.id);
     return c.json(visible);
   })
   .delete("/content/:id", requireUser, validate("param", idParam), async (c) => {

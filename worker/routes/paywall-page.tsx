@@ -87,7 +87,7 @@ async function cachedPage(c: Ctx, id: string): Promise<{ page: CachedPage; hit: 
   const key = await paywallCacheKey(c.env, c.req.url, id);
   const remembered = pageMemory.get(key);
   if (remembered) return { page: remembered, hit: true };
-  const stored = await caches.default.match(key);
+  const stored = await caches.default.match(new Request(key));
   if (stored) {
     const page = { html: new Uint8Array(await stored.arrayBuffer()), creatorId: stored.headers.get(CREATOR_HEADER) ?? "" };
     pageMemory.set(key, page);
@@ -101,7 +101,7 @@ async function cachedPage(c: Ctx, id: string): Promise<{ page: CachedPage; hit: 
   const copy = new Response(page.html, {
     headers: { "content-type": HTML_HEADERS["content-type"], "cache-control": `public, max-age=${PAYWALL_CACHE_SECONDS}`, [CREATOR_HEADER]: page.creatorId },
   });
-  c.executionCtx.waitUntil(caches.default.put(key, copy));
+  c.executionCtx.waitUntil(caches.default.put(new Request(key), copy));
   return { page, hit: false };
 }
 
@@ -114,7 +114,7 @@ async function render(c: Ctx, id: string): Promise<Response> {
   const sessionToken = getCookie(c, SESSION_COOKIE);
   const viewer = sessionToken ? (await readSession(c.env.SESSIONS, sessionToken))?.userId : undefined;
   if (c.req.query("preview") !== "1" && viewer !== found.page.creatorId) {
-    c.executionCtx.waitUntil(recordView(c.env.VIEWS, id).catch((err) => console.warn("view count failed", err)));
+    recordView(c.env.VIEWS, c.executionCtx, id);
   }
   return new Response(found.page.html, {
     status: 200,

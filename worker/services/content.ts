@@ -185,9 +185,35 @@ export async function previewImage(db: Db, bucket: R2Bucket, id: string): Promis
 
 export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** Counts a view of an item for today (UTC), through the VIEWS queue. */
-export async function recordView(views: Queue, contentId: string, now = Date.now()): Promise<void> {
-  await views.send({ contentId, day: utcDay(now) });
+/** `n` views (1 when absent) of an item on a UTC day: a VIEWS queue message. */
+export type ViewEvent = { contentId: string; day: string; n?: number };
+
+/** How long an isolate gathers views before sending them: one message per item and day, not per view. */
+export const VIEW_FLUSH_MS = 1000;
+const pendingViews = new Map<string, ViewEvent>();
+let flushing: Promise<void> | null = null;
+
+/**
+ * Counts a view of an item for today (UTC), through the VIEWS queue. Views gathered in this isolate
+ * over VIEW_FLUSH_MS go out together as one message per item and day (a hot paywall makes one queue
+ * message a second, not one per visitor); the request that opens the window keeps it open
+ * (`waitUntil`), so every view is sent even if no other request comes.
+ */
+export function recordView(views: Queue, ctx: Pick<ExecutionContext, "waitUntil">, contentId: string, now = Date.now()): void {
+  const day = utcDay(now);
+  const key = `${contentId}|${day}`;
+  const pending = pendingViews.get(key);
+  if (pending) pending.n = (pending.n ?? 1) + 1;
+  else pendingViews.set(key, { contentId, day, n: 1 });
+  if (flushing) return;
+  flushing = new Promise<void>((resolve) => setTimeout(resolve, VIEW_FLUSH_MS)).then(async () => {
+    const batch = [...pendingViews.values()];
+    pendingViews.clear();
+    flushing = null;
+    // sendBatch takes at most 100 messages.
+    for (let i = 0; i < batch.length; i += 100) await views.sendBatch(batch.slice(i, i + 100).map((body) => ({ body })));
+  });
+  ctx.waitUntil(flushing.catch((err) => console.warn("view count failed", err)));
 }
 
 // Card payments settle at once, bank debits within days: a checkout younger than this may still pay.

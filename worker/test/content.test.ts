@@ -167,13 +167,14 @@ describe("the views queue consumer", () => {
     const owner = await signIn("batched@example.com");
     const a = await publish(owner, { title: "A", price: "5", file: pdf() });
     const b = await publish(owner, { title: "B", price: "5", file: pdf() });
-    const bodies = [a.id, a.id, a.id, b.id].map((contentId) => ({ contentId, day: "2026-11-22" }));
+    // An isolate sends the views it gathered in a second as one message with their number.
+    const bodies = [...[a.id, a.id, a.id, b.id].map((contentId) => ({ contentId, day: "2026-11-22" })), { contentId: b.id, day: "2026-11-22", n: 4 }];
     const batch = createMessageBatch("apewall-views", bodies.map((body, i) => ({ id: `v${i}`, timestamp: new Date(), attempts: 1, body })));
     const ctx = createExecutionContext();
     await worker.queue(batch as never, env, ctx);
     expect((await getQueueResult(batch, ctx)).ackAll).toBe(true);
     const count = async (id: string) => (await env.DB.prepare("select views from content_views_daily where content_id = ? and day = '2026-11-22'").bind(id).first<{ views: number }>())?.views;
-    expect([await count(a.id), await count(b.id)]).toEqual([3, 1]);
+    expect([await count(a.id), await count(b.id)]).toEqual([3, 5]);
   });
 });
 
