@@ -10,7 +10,7 @@ import { ApiError, describeZodError, notFound } from "../lib/errors";
 import { decodeDataUrl, sniffImageType } from "../lib/images";
 import { purgePaywallPage } from "../lib/paywall-shell";
 import { validate } from "../lib/validate";
-import { createContent, deleteContent, listCreatorContent, previewImage, publicContent, recordView, type FileSource, type PreviewImage } from "../services/content";
+import { createContent, deleteContent, listCreatorContent, previewImage, publicContent, type FileSource, type PreviewImage } from "../services/content";
 
 const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid content id") });
 // Inline file + preview + text + form overhead. Bigger files go through /api/uploads.
@@ -91,8 +91,9 @@ export const contentRoutes = new Hono<AppEnv>()
     const id = c.req.valid("param").id;
     const item = await readNearby(c.env.DB, (db) => publicContent(db, id));
     if (!item) throw notFound("Content Not Found");
+    // A view is a visit to the paywall page (which counts it); this call is data, read again by
+    // checkout, so it counts nothing.
     const { creatorId, previewImageSize, ...visible } = item;
-    if (c.req.query("preview") !== "1" && creatorId !== c.var.userId) recordView(c.env.VIEWS, c.executionCtx, item.id);
     return c.json(visible);
   })
   .delete("/content/:id", requireUser, validate("param", idParam), async (c) => {
