@@ -4,33 +4,16 @@
 //    sent plus response headers), the body uncompressed, and the body gzipped here with node:zlib at
 //    level 9, since the local workerd may not compress what it sends. Then each JS file.
 // 2. Lighthouse (mobile, default config: simulated throttling, performance only), 3 runs on the same
-//    Chromium the browser tests use (e2e/browser.ts chromiumBinary()): score and metrics per run,
+//    Chromium the browser tests use (dev/chromium.mjs): score and metrics per run,
 //    median score.
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { gzipSync, constants } from "node:zlib";
+import { CHROMIUM_FLAGS as TEST_FLAGS, chromiumBinary } from "./chromium.mjs";
 
 const PAGE = "/p/demoFieldGuide01";
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 // Requests started after this many ms past 'Unlock' visible are not waited on for their sizes.
 const SETTLE_MS = 2000;
-
-// ---- Chromium, as e2e/browser.ts chooses it ----
-const SYSTEM_CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
-// The package's args are made for one-shot serverless runs (one process, web security off).
-const UNSAFE_ARGS = new Set(["--disable-web-security", "--allow-running-insecure-content", "--single-process"]);
-
-/** The Chromium to launch and the extra flags it needs: CHROMIUM_PATH, a system one, or @sparticuz/chromium's. */
-export async function chromiumBinary() {
-  const fromEnv = process.env.CHROMIUM_PATH;
-  if (fromEnv) return { executablePath: fromEnv, args: [] };
-  const system = SYSTEM_CHROMIUM.find((p) => existsSync(p));
-  if (system) return { executablePath: system, args: [] };
-  const { default: packaged } = await import("@sparticuz/chromium");
-  return { executablePath: await packaged.executablePath(), args: packaged.args.filter((a) => !UNSAFE_ARGS.has(a)) };
-}
-
-// The flags e2e/browser.ts launch() adds (less --headless, which each launcher here sets itself).
-const TEST_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 const gzipSize = (buf) => gzipSync(buf, { level: constants.Z_BEST_COMPRESSION }).length;
 const kb = (n) => (n / 1024).toFixed(1);

@@ -1,28 +1,12 @@
-// Chromium for the browser tests, driven by playwright-core: CHROMIUM_PATH if set, else a system
-// chromium, else the Chromium that the npm package @sparticuz/chromium ships in its tarball, so a
-// fresh machine needs nothing but Node.
-import { existsSync, mkdirSync } from "node:fs";
+// Chromium for the browser tests (which one: dev/chromium.mjs), driven by playwright-core.
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { inject } from "vitest";
+import { CHROMIUM_FLAGS, chromiumBinary } from "../dev/chromium.mjs";
 
 export const baseUrl = () => inject("baseUrl");
 export const ARTIFACTS = join(import.meta.dirname, ".artifacts");
-
-const SYSTEM_CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
-// The package's args are made for one-shot serverless runs: they switch off web security and run one
-// process, which ends the whole browser when a test closes its context. The tests need neither.
-const UNSAFE_ARGS = new Set(["--disable-web-security", "--allow-running-insecure-content", "--single-process"]);
-
-/** The Chromium to launch and the extra flags it needs. */
-export async function chromiumBinary(): Promise<{ executablePath: string; args: string[] }> {
-  const fromEnv = process.env.CHROMIUM_PATH;
-  if (fromEnv) return { executablePath: fromEnv, args: [] };
-  const system = SYSTEM_CHROMIUM.find((p) => existsSync(p));
-  if (system) return { executablePath: system, args: [] };
-  const { default: packaged } = await import("@sparticuz/chromium");
-  return { executablePath: await packaged.executablePath(), args: packaged.args.filter((a) => !UNSAFE_ARGS.has(a)) };
-}
 
 export async function launch(): Promise<Browser> {
   const binary = await chromiumBinary();
@@ -31,13 +15,7 @@ export async function launch(): Promise<Browser> {
     args: [
       ...binary.args,
       "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
+      ...CHROMIUM_FLAGS,
     ],
     // playwright-core gives each launch a fresh, empty profile directory of its own.
   });
