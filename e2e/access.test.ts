@@ -44,6 +44,10 @@ async function buy(page: Page, id: string, email: string) {
 
 /** The paywall of `id` shows the owner's control and never 'Unlock' or a download error. */
 async function expectOwnerControls(page: Page, kind: keyof typeof items) {
+  // Nothing the owner's controls do is refused by the page's Content-Security-Policy, or fails.
+  const errors: string[] = [];
+  const onConsole = (m: { type(): string; text(): string }) => void (m.type() === "error" && errors.push(m.text()));
+  page.on("console", onConsole);
   await page.goto(`/p/${items[kind].id}`);
   const unlocked = page.getByTestId("purchase-access");
   await unlocked.waitFor();
@@ -68,6 +72,8 @@ async function expectOwnerControls(page: Page, kind: keyof typeof items) {
     expect(sha256(await readFile((await download.path())!))).toBe(sha256(fileBytes));
   }
   expect(await page.getByText("Download Error").count()).toBe(0);
+  page.off("console", onConsole);
+  expect(errors).toEqual([]);
 }
 
 describe("owners see what they bought", () => {

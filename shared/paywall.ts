@@ -15,6 +15,9 @@ export function chosenAmount(
   return { amount: Math.round(amount * 100) / 100 };
 }
 
+/** The id of the page's item data: JSON in a `<script type="application/json">`, read by the script. */
+export const PAYWALL_DATA_ID = "paywall-data";
+
 /**
  * `data-part` names in the server-rendered paywall. The HTML is the same for every visitor (it is
  * cached); the script shows the part that fits this visitor: the form, "checking", "processing", or

@@ -4,15 +4,9 @@
 // React) load only for an owner. The creator's preview loads its funnel bar the same way.
 import type { PublicContent } from "@shared/content";
 import type { AlreadyOwned, ContentAccess, PurchaseVerification } from "@shared/payments";
-import { chosenAmount, LOST_ACCESS_TEXT, lostAccessProblem, PAYWALL_PART as PART, PAYWALL_TEXT } from "@shared/paywall";
+import { chosenAmount, LOST_ACCESS_TEXT, lostAccessProblem, PAYWALL_DATA_ID, PAYWALL_PART as PART, PAYWALL_TEXT } from "@shared/paywall";
 import { probablyOwned, rememberAccess, rememberedAccess } from "@/lib/access-tokens";
 import { throwIfResNotOk } from "@/lib/api";
-
-declare global {
-  interface Window {
-    __PAYWALL__?: PublicContent;
-  }
-}
 
 const part = <T extends HTMLElement = HTMLElement>(name: string, scope: ParentNode = document) => scope.querySelector<T>(`[data-part="${name}"]`);
 const show = (el: HTMLElement | null, visible: boolean) => el && (el.hidden = !visible);
@@ -50,7 +44,8 @@ function toast(title: string, description: string) {
 
 function start() {
   const root = part(PART.root);
-  const item = window.__PAYWALL__;
+  const data = document.getElementById(PAYWALL_DATA_ID)?.textContent;
+  const item = data ? (JSON.parse(data) as PublicContent) : undefined;
   if (!root || !item || item.id !== root.dataset.id) return;
   const id = item.id;
   const params = new URLSearchParams(location.search);

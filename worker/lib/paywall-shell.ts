@@ -12,7 +12,7 @@ type Bindings = Pick<AppEnv["Bindings"], "ASSETS" | "CF_VERSION_METADATA">;
  */
 export const PAYWALL_CACHE_SECONDS = 60;
 /** The built page cut at its two slots: start <!--app-head--> middle <!--app-html--> end. */
-type Template = { start: string; middle: string; end: string; hash: string };
+type Template = { start: string; middle: string; end: string; hash: string; styleHash: string };
 
 /**
  * paywall-shell.html as Vite built it, with its stylesheet inlined (one request fewer before the first
@@ -29,17 +29,20 @@ export function pageTemplate(env: Bindings, requestUrl: string): Promise<Templat
   template ??= (async () => {
     // "/paywall-shell" is how the assets binding names paywall-shell.html (it drops the extension).
     let html = await asset("/paywall-shell");
+    // The inline stylesheet's hash, for the page's Content-Security-Policy.
+    let styleHash = "";
     const link = /<link rel="stylesheet"[^>]*href="([^"]+)"[^>]*>/.exec(html);
     if (link) {
-      const css = await asset(link[1]);
-      html = html.replace(link[0], () => `<style>${css.replace(/<\/style/gi, "<\\/style")}</style>`);
+      const css = (await asset(link[1])).replace(/<\/style/gi, "<\\/style");
+      html = html.replace(link[0], () => `<style>${css}</style>`);
+      styleHash = `sha256-${btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(css)))))}`;
     }
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(html)));
     const hash = Array.from(digest.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
     const [start, rest = ""] = html.split("<!--app-head-->");
     const [middle, end] = rest.split("<!--app-html-->");
     if (end === undefined) throw new Error("paywall-shell.html lacks <!--app-head--> or <!--app-html-->");
-    return { start, middle, end, hash };
+    return { start, middle, end, hash, styleHash };
   })().catch((err) => {
     template = null;
     throw err;

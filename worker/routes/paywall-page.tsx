@@ -9,6 +9,7 @@ import { getCookie } from "hono/cookie";
 import type { PublicContent } from "../../shared/content";
 import { readNearby } from "../db/client";
 import type { AppEnv } from "../lib/context";
+import { PAYWALL_DATA_ID } from "../../shared/paywall";
 import { escapeHtml } from "../lib/html";
 import { PAYWALL_CACHE_SECONDS, pageMemory, pageTemplate, paywallCacheKey, type CachedPage } from "../lib/paywall-shell";
 import { ContentNotFound, PaywallPage } from "../pages/paywall";
@@ -21,7 +22,8 @@ type ImageSize = { width: number; height: number } | null;
 // Inside the cached copy only, never sent: whose item it is (so the creator's own visit is no view).
 const CREATOR_HEADER = "x-apewall-creator";
 
-// JSON inside <script>: "<" escaped so no "</script>" in a title can end the element.
+// JSON inside <script type="application/json"> (data, never run): "<" escaped so no "</script>" in a
+// title can end the element.
 const inlineJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 
 const price = (item: PublicContent) =>
@@ -60,6 +62,24 @@ function headTags(item: PublicContent, pageUrl: string, origin: string, imageSiz
   return tags.join("\n    ");
 }
 
+/**
+ * The page runs only its own script (no inline script: the item's data is JSON, not code), and talks
+ * only to this origin. Its one inline stylesheet is allowed by its hash; the owner's controls set
+ * styles through the DOM, which the policy does not restrict.
+ */
+const contentSecurityPolicy = (styleHash: string) =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'self' '${styleHash}'`,
+    "img-src 'self' data:",
+    "media-src 'self'",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+
 const HTML_HEADERS = {
   "content-type": "text/html; charset=utf-8",
   "x-content-type-options": "nosniff",
@@ -77,7 +97,7 @@ async function document(c: Ctx, id: string): Promise<{ status: 200 | 404; html: 
   const { creatorId, previewImageSize, ...visible } = item;
   // Both addresses show one page; /p/{id} is its canonical address.
   const pageUrl = `${origin}/p/${encodeURIComponent(item.id)}`;
-  const head = `<title>${escapeHtml(item.title)} · ApeWall</title>\n    ${headTags(visible, pageUrl, origin, previewImageSize)}\n    <script>window.__PAYWALL__=${inlineJson(visible)}</script>`;
+  const head = `<title>${escapeHtml(item.title)} · ApeWall</title>\n    ${headTags(visible, pageUrl, origin, previewImageSize)}\n    <script type="application/json" id="${PAYWALL_DATA_ID}">${inlineJson(visible)}</script>`;
   const body = (await (<PaywallPage item={visible} imageSize={previewImageSize} />).toString()) as string;
   return { status: 200, html: `${page.start}${head}${page.middle}${body}${page.end}`, creatorId };
 }
@@ -106,9 +126,13 @@ async function cachedPage(c: Ctx, id: string): Promise<{ page: CachedPage; hit: 
 }
 
 async function render(c: Ctx, id: string): Promise<Response> {
-  const found = await cachedPage(c, id);
+  const [found, { styleHash }] = await Promise.all([cachedPage(c, id), pageTemplate(c.env, c.req.url)]);
+  const csp = contentSecurityPolicy(styleHash);
   if ("missing" in found) {
-    return new Response(found.missing, { status: 404, headers: { ...HTML_HEADERS, "cache-control": "no-store", "x-paywall-cache": "MISS" } });
+    return new Response(found.missing, {
+      status: 404,
+      headers: { ...HTML_HEADERS, "content-security-policy": csp, "cache-control": "no-store", "x-paywall-cache": "MISS" },
+    });
   }
   // A creator looking at their own page is not a view; the session is read only when one is sent.
   const sessionToken = getCookie(c, SESSION_COOKIE);
@@ -120,6 +144,7 @@ async function render(c: Ctx, id: string): Promise<Response> {
     status: 200,
     headers: {
       ...HTML_HEADERS,
+      "content-security-policy": csp,
       // Browsers ask again each time (price and availability change); the cached copy answers at once.
       "cache-control": "public, max-age=0, must-revalidate",
       "x-paywall-cache": found.hit ? "HIT" : "MISS",

@@ -245,7 +245,7 @@ describe("the paywall page HTML", () => {
       expect(html).toContain('<meta property="og:image:width" content="1" />');
       expect(html).toContain('<meta property="og:image:height" content="1" />');
       expect(html).toContain('<meta property="product:price:amount" content="12.50" />');
-      expect(html).toContain("window.__PAYWALL__=");
+      expect(html).toContain('<script type="application/json" id="paywall-data">');
       // The title cannot close the inline script.
       expect(html).not.toContain("</script><script>alert(1)");
       // The page itself is in the HTML, finished: no app shell, one script of its own.
@@ -255,8 +255,15 @@ describe("the paywall page HTML", () => {
       expect(html).toContain(">$12.50</p>");
       expect(html).toMatch(/<button type="submit"[^>]*>.*Unlock<\/button>/s);
       expect(html.match(/<script\b[^>]*\bsrc=/g)).toHaveLength(1);
-      expect(html).toContain("<style>");
       expect(html).not.toContain('rel="stylesheet"');
+      // The page runs its own script only, and its one inline stylesheet is the one the policy names.
+      const csp = res.headers.get("content-security-policy")!;
+      expect(csp).toContain("script-src 'self';");
+      expect(csp).toContain("default-src 'none'");
+      const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1];
+      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(style)));
+      expect(csp).toContain(`style-src 'self' 'sha256-${btoa(String.fromCharCode(...digest))}'`);
+      expect(html.match(/<script(?![^>]*\b(src=|type="application\/json"))/g)).toBeNull();
     }
   });
 
@@ -266,7 +273,7 @@ describe("the paywall page HTML", () => {
     const html = await res.text();
     expect(html).toContain("Content Not Found");
     expect(html).toContain("This content may have been removed or doesn&#39;t exist.");
-    expect(html).not.toContain("__PAYWALL__");
+    expect(html).not.toContain("paywall-data");
   });
 });
 
