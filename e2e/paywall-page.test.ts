@@ -37,6 +37,9 @@ describe("the paywall page with JavaScript off", () => {
     expect(await page.getByText("Minimum $3.00. Pay more to support the creator.").isVisible()).toBe(true);
     expect(await page.getByRole("button", { name: "Unlock" }).isVisible()).toBe(true);
 
+    // The page's unfilled shell is the Worker's to read, not a page of its own.
+    for (const path of ["/paywall-shell", "/paywall-shell.html"]) expect((await fetch(`${baseUrl()}${path}`)).status).toBe(404);
+
     const missing = await page.goto("/p/notAnItem123");
     expect(missing?.status()).toBe(404);
     expect(await page.getByRole("heading", { name: "Content Not Found" }).isVisible()).toBe(true);
