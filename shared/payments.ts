@@ -52,7 +52,7 @@ export type AlreadyOwned = { alreadyOwned: true; accessUrl: string };
 
 export const recoverAccessSchema = z.object({ email: emailSchema });
 /** The one answer to "Lost your access?", whether or not the email bought anything (no enumeration). */
-export const RECOVER_ACCESS_MESSAGE = "If that email address bought anything here, we've sent it an email with every access link.";
+export { RECOVER_ACCESS_MESSAGE } from "./paywall";
 
 /** POST /api/content/{id}/download: a short-lived URL signed for the purchase; navigate to it to save the file. */
 export type DownloadLink = { url: string; expiresAt: string };

@@ -45,8 +45,12 @@ export const PAYWALL_TEXT = {
   checking: "Checking your access…",
   processing: "Your payment is still processing. Your access appears here as soon as it is confirmed.",
   paymentError: { title: "Payment Error", description: "Failed to start payment process. Please try again." },
+  ownerLoadError: { title: "Could not show your access", description: "Please reload the page." },
   noScript: "Turn on JavaScript to pay by card: the card form runs in your browser.",
 } as const;
+
+/** The answer to "Lost your access?", the same for any address. */
+export const RECOVER_ACCESS_MESSAGE = "If that email address bought anything here, we've sent it an email with every access link.";
 
 /** "Lost your access?" (the paywall and the success page): what the form answers besides the sent message. */
 export const LOST_ACCESS_TEXT = {

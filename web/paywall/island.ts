@@ -4,7 +4,7 @@
 // React) load only for an owner. The creator's preview loads its funnel bar the same way.
 import type { PublicContent } from "@shared/content";
 import type { AlreadyOwned, ContentAccess, PurchaseVerification } from "@shared/payments";
-import { chosenAmount, LOST_ACCESS_TEXT, lostAccessProblem, PAYWALL_DATA_ID, PAYWALL_PART as PART, PAYWALL_TEXT } from "@shared/paywall";
+import { chosenAmount, LOST_ACCESS_TEXT, lostAccessProblem, PAYWALL_DATA_ID, PAYWALL_PART as PART, PAYWALL_TEXT, RECOVER_ACCESS_MESSAGE } from "@shared/paywall";
 import { probablyOwned, rememberAccess, rememberedAccess } from "@/lib/access-tokens";
 import { throwIfResNotOk } from "@/lib/api";
 
@@ -37,7 +37,13 @@ function toast(title: string, description: string) {
   const text = document.createElement("div");
   text.className = "text-sm opacity-90";
   text.textContent = description;
-  item.append(heading, text);
+  const close = document.createElement("button");
+  close.type = "button";
+  close.setAttribute("aria-label", "Close");
+  close.className = "absolute top-2 right-2 rounded-md p-1 text-white/70 hover:text-white";
+  close.textContent = "×";
+  close.addEventListener("click", () => item.remove());
+  item.append(heading, text, close);
   list.replaceChildren(item);
   setTimeout(() => item.remove(), 5000);
 }
@@ -68,11 +74,18 @@ function start() {
   const showOwner = async (verification: PurchaseVerification) => {
     if (ownerShown) return;
     ownerShown = true;
+    let controls: typeof import("./owner");
+    try {
+      controls = await import("./owner");
+    } catch {
+      // The controls did not load (network, or a tab left open across a deploy): reloading fetches them.
+      ownerShown = false;
+      return toast(PAYWALL_TEXT.ownerLoadError.title, PAYWALL_TEXT.ownerLoadError.description);
+    }
     // The owner's state is final on this page: what only a buyer-to-be needs leaves it.
     part(PART.badgeLocked, root)?.remove();
     show(part(PART.badgeUnlocked, root), true);
-    const { mountOwnerControls } = await import("./owner");
-    mountOwnerControls(states.owned!, verification, token);
+    controls.mountOwnerControls(states.owned!, verification, token);
     showState("owned");
     buy?.remove();
   };
@@ -86,7 +99,8 @@ function start() {
       const answer = await call<ContentAccess>("GET", `/api/content/${encodeURIComponent(id)}/access${q}`);
       if (answer.owned) {
         rememberAccess(id, answer.verification.accessUrl);
-        return showOwner(answer.verification);
+        await showOwner(answer.verification);
+        if (ownerShown) return;
       }
     } catch {
       // Unknown: offer the form (the checkout call refuses a second charge) unless a payment is on its way.
@@ -139,7 +153,11 @@ function start() {
     spinner?.classList.toggle("hidden", !busy);
   };
   // Back from checkout through the browser's history: the page may come back as it was left.
-  addEventListener("pageshow", () => setBusy(false));
+  // Restored from the back/forward cache, it asks again: the buyer may have paid meanwhile.
+  addEventListener("pageshow", (event) => {
+    setBusy(false);
+    if (event.persisted && !preview && !ownerShown) void checkAccess();
+  });
   form?.addEventListener("submit", async (event) => {
     event.preventDefault();
     const choice = chosenAmount(item, tip?.value ?? "");
@@ -187,7 +205,7 @@ function start() {
     try {
       const { message } = await call<{ message?: string }>("POST", "/api/purchase/recover", { email });
       const sent = lost!.querySelector("template")!.content.firstElementChild!.cloneNode(true) as HTMLElement;
-      sent.querySelector("span")!.textContent = message ?? "";
+      sent.querySelector("span")!.textContent = message ?? RECOVER_ACCESS_MESSAGE;
       lostForm.replaceWith(sent);
     } catch (err) {
       problem.textContent = lostAccessProblem(String((err as Error).message));

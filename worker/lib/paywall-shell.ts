@@ -12,7 +12,7 @@ type Bindings = Pick<AppEnv["Bindings"], "ASSETS" | "CF_VERSION_METADATA">;
  */
 export const PAYWALL_CACHE_SECONDS = 60;
 /** The built page cut at its two slots: start <!--app-head--> middle <!--app-html--> end. */
-type Template = { start: string; middle: string; end: string; hash: string; styleHash: string };
+export type Template = { start: string; middle: string; end: string; hash: string; styleHash: string };
 
 /**
  * paywall-shell.html as Vite built it, with its stylesheet inlined (one request fewer before the first
@@ -59,39 +59,87 @@ export async function paywallCacheKey(env: Bindings, requestUrl: string, id: str
   return `${origin}/p/${encodeURIComponent(id)}?deploy=${encodeURIComponent(deploy)}&assets=${hash}`;
 }
 
-/** A page as sent: its bytes, encoded once, and whose item it is. */
-export type CachedPage = { html: Uint8Array; creatorId: string };
+/**
+ * A page as sent: its bytes (encoded once), whose item it is, and when it was rendered. `html` is
+ * null for a deleted item: that mark answers 404 for as long as a page would have been kept, so a
+ * read replica that has not yet seen the delete cannot bring the page back.
+ */
+export type CachedPage = { html: Uint8Array | null; creatorId: string; renderedAt: number };
+
+// Inside the cached copy only, never sent to a visitor.
+const CREATOR_HEADER = "x-apewall-creator";
+const RENDERED_AT_HEADER = "x-apewall-rendered-at";
+const GONE_HEADER = "x-apewall-gone";
 
 /**
  * Pages this isolate served lately, so a hot page costs no cache lookup at all: at most
  * MEMORY_PAGES of them (about 40 KB each, most of it the inlined stylesheet: 8 MB at most), each kept
- * no longer than the edge copy, the least recently used dropped first.
+ * until PAYWALL_CACHE_SECONDS after it was rendered (as its edge copy), the least recently used
+ * dropped first.
  */
 const MEMORY_PAGES = 200;
-const memory = new Map<string, CachedPage & { until: number }>();
+const memory = new Map<string, CachedPage>();
+const expired = (page: CachedPage) => page.renderedAt + PAYWALL_CACHE_SECONDS * 1000 <= Date.now();
 
 export const pageMemory = {
   get(key: string): CachedPage | undefined {
-    const entry = memory.get(key);
-    if (!entry) return undefined;
+    const page = memory.get(key);
+    if (!page) return undefined;
     memory.delete(key);
-    if (entry.until <= Date.now()) return undefined;
-    memory.set(key, entry);
-    return entry;
+    if (expired(page)) return undefined;
+    memory.set(key, page);
+    return page;
   },
   set(key: string, page: CachedPage): void {
     memory.delete(key);
-    memory.set(key, { ...page, until: Date.now() + PAYWALL_CACHE_SECONDS * 1000 });
+    if (expired(page)) return;
+    memory.set(key, page);
     if (memory.size > MEMORY_PAGES) memory.delete(memory.keys().next().value!);
   },
 };
 
+/** The edge cache's copy of a page, kept until PAYWALL_CACHE_SECONDS after it was rendered. */
+function edgeCopy(page: CachedPage): Response {
+  const left = Math.max(1, Math.ceil((page.renderedAt + PAYWALL_CACHE_SECONDS * 1000 - Date.now()) / 1000));
+  const headers: Record<string, string> = {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": `public, max-age=${left}`,
+    [CREATOR_HEADER]: page.creatorId,
+    [RENDERED_AT_HEADER]: String(page.renderedAt),
+  };
+  if (!page.html) headers[GONE_HEADER] = "1";
+  return new Response(page.html, { headers });
+}
+
+/** An item's page from this isolate's memory, else from this data center's edge cache. */
+export async function cachedPaywallPage(key: string): Promise<CachedPage | undefined> {
+  const remembered = pageMemory.get(key);
+  if (remembered) return remembered;
+  const stored = await caches.default.match(new Request(key));
+  if (!stored) return undefined;
+  const page = {
+    html: stored.headers.has(GONE_HEADER) ? (await stored.body?.cancel(), null) : new Uint8Array(await stored.arrayBuffer()),
+    creatorId: stored.headers.get(CREATOR_HEADER) ?? "",
+    renderedAt: Number(stored.headers.get(RENDERED_AT_HEADER)) || Date.now(),
+  };
+  pageMemory.set(key, page);
+  return page;
+}
+
+/** Keeps a page in this isolate's memory and, in the background, in the edge cache. */
+export function keepPaywallPage(ctx: Pick<ExecutionContext, "waitUntil">, key: string, page: CachedPage): void {
+  pageMemory.set(key, page);
+  ctx.waitUntil(caches.default.put(new Request(key), edgeCopy(page)));
+}
+
 /**
- * Drops an item's cached page: from this isolate's memory and this data center's edge cache at
- * once; other isolates and data centers drop it within PAYWALL_CACHE_SECONDS.
+ * Replaces a deleted item's page by the mark that answers 404, in this isolate's memory and this data
+ * center's edge cache at once; other isolates and data centers drop the page within
+ * PAYWALL_CACHE_SECONDS.
  */
 export async function purgePaywallPage(env: Bindings, requestUrl: string, id: string): Promise<void> {
   const key = await paywallCacheKey(env, requestUrl, id);
-  memory.delete(key);
-  await caches.default.delete(new Request(key));
+  const gone: CachedPage = { html: null, creatorId: "", renderedAt: Date.now() };
+  pageMemory.set(key, gone);
+  await caches.default.put(new Request(key), edgeCopy(gone));
 }

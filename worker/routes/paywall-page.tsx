@@ -11,7 +11,7 @@ import { readNearby } from "../db/client";
 import type { AppEnv } from "../lib/context";
 import { PAYWALL_DATA_ID } from "../../shared/paywall";
 import { escapeHtml } from "../lib/html";
-import { PAYWALL_CACHE_SECONDS, pageMemory, pageTemplate, paywallCacheKey, type CachedPage } from "../lib/paywall-shell";
+import { cachedPaywallPage, keepPaywallPage, pageTemplate, paywallCacheKey, type CachedPage, type Template } from "../lib/paywall-shell";
 import { ContentNotFound, PaywallPage } from "../pages/paywall";
 import { publicContent, recordView } from "../services/content";
 import { readSession, SESSION_COOKIE } from "../services/sessions";
@@ -19,8 +19,6 @@ import { readSession, SESSION_COOKIE } from "../services/sessions";
 type Ctx = Context<AppEnv>;
 type ImageSize = { width: number; height: number } | null;
 
-// Inside the cached copy only, never sent: whose item it is (so the creator's own visit is no view).
-const CREATOR_HEADER = "x-apewall-creator";
 
 // JSON inside <script type="application/json"> (data, never run): "<" escaped so no "</script>" in a
 // title can end the element.
@@ -86,14 +84,15 @@ const HTML_HEADERS = {
   "referrer-policy": "strict-origin-when-cross-origin",
 };
 
+async function notFoundDocument(page: Template): Promise<string> {
+  const body = (await (<ContentNotFound />).toString()) as string;
+  return `${page.start}<title>Content Not Found · ApeWall</title>\n    <meta name="robots" content="noindex" />${page.middle}${body}${page.end}`;
+}
+
 async function document(c: Ctx, id: string): Promise<{ status: 200 | 404; html: string; creatorId?: string }> {
   const origin = new URL(c.req.url).origin;
   const [page, item] = await Promise.all([pageTemplate(c.env, c.req.url), readNearby(c.env.DB, (db) => publicContent(db, id))]);
-  if (!item) {
-    const body = (await (<ContentNotFound />).toString()) as string;
-    const html = `${page.start}<title>Content Not Found · ApeWall</title>\n    <meta name="robots" content="noindex" />${page.middle}${body}${page.end}`;
-    return { status: 404, html };
-  }
+  if (!item) return { status: 404, html: await notFoundDocument(page) };
   const { creatorId, previewImageSize, ...visible } = item;
   // Both addresses show one page; /p/{id} is its canonical address.
   const pageUrl = `${origin}/p/${encodeURIComponent(item.id)}`;
@@ -102,26 +101,17 @@ async function document(c: Ctx, id: string): Promise<{ status: 200 | 404; html: 
   return { status: 200, html: `${page.start}${head}${page.middle}${body}${page.end}`, creatorId };
 }
 
-/** The item's page from this isolate's memory, else the edge cache, else rendered (and kept in both). */
+/** The item's page from the caches, else rendered (and kept in both). */
 async function cachedPage(c: Ctx, id: string): Promise<{ page: CachedPage; hit: boolean } | { missing: string }> {
   const key = await paywallCacheKey(c.env, c.req.url, id);
-  const remembered = pageMemory.get(key);
-  if (remembered) return { page: remembered, hit: true };
-  const stored = await caches.default.match(new Request(key));
-  if (stored) {
-    const page = { html: new Uint8Array(await stored.arrayBuffer()), creatorId: stored.headers.get(CREATOR_HEADER) ?? "" };
-    pageMemory.set(key, page);
-    return { page, hit: true };
-  }
+  const cached = await cachedPaywallPage(key);
+  if (cached?.html === null) return { missing: await notFoundDocument(await pageTemplate(c.env, c.req.url)) };
+  if (cached) return { page: cached, hit: true };
   const rendered = await document(c, id);
   // A 404 is not kept: an id that is missing now may exist a moment later (a publish racing a shared link).
   if (rendered.status === 404) return { missing: rendered.html };
-  const page = { html: new TextEncoder().encode(rendered.html), creatorId: rendered.creatorId! };
-  pageMemory.set(key, page);
-  const copy = new Response(page.html, {
-    headers: { "content-type": HTML_HEADERS["content-type"], "cache-control": `public, max-age=${PAYWALL_CACHE_SECONDS}`, [CREATOR_HEADER]: page.creatorId },
-  });
-  c.executionCtx.waitUntil(caches.default.put(new Request(key), copy));
+  const page = { html: new TextEncoder().encode(rendered.html), creatorId: rendered.creatorId!, renderedAt: Date.now() };
+  keepPaywallPage(c.executionCtx, key, page);
   return { page, hit: false };
 }
 

@@ -211,9 +211,22 @@ export function recordView(views: Queue, ctx: Pick<ExecutionContext, "waitUntil"
     pendingViews.clear();
     flushing = null;
     // sendBatch takes at most 100 messages.
-    for (let i = 0; i < batch.length; i += 100) await views.sendBatch(batch.slice(i, i + 100).map((body) => ({ body })));
+    for (let i = 0; i < batch.length; i += 100) {
+      try {
+        await views.sendBatch(batch.slice(i, i + 100).map((body) => ({ body })));
+      } catch (err) {
+        // Not sent: the views wait for the next window of this isolate (the next view opens one).
+        for (const unsent of batch.slice(i)) {
+          const key = `${unsent.contentId}|${unsent.day}`;
+          const pending = pendingViews.get(key);
+          if (pending) pending.n = (pending.n ?? 1) + (unsent.n ?? 1);
+          else pendingViews.set(key, unsent);
+        }
+        throw err;
+      }
+    }
   });
-  ctx.waitUntil(flushing.catch((err) => console.warn("view count failed", err)));
+  ctx.waitUntil(flushing.catch((err) => console.warn("view count failed; kept for the next send", err)));
 }
 
 // Card payments settle at once, bank debits within days: a checkout younger than this may still pay.

@@ -315,6 +315,12 @@ describe("the paywall page's edge cache", () => {
     const gone = await call(`/p/${item.id}`);
     expect(gone.status).toBe(404);
     expect(await gone.text()).toContain("Content Not Found");
+    // A read replica may not have seen the delete yet: reading the item as it was must not bring its
+    // page back while a page could still be cached.
+    await env.DB.prepare("update content set deleted_at = null where id = ?").bind(item.id).run();
+    const stale = await call(`/p/${item.id}`);
+    expect(stale.status).toBe(404);
+    expect(await stale.text()).toContain("Content Not Found");
   });
 
   it("does not keep a 404 as a page: an id that appears later shows its page", async () => {
