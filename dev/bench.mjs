@@ -39,7 +39,8 @@ function get(path, headers = {}) {
   });
 }
 
-async function load(path) {
+/** `count` requests to `path` over CONCURRENCY connections: each one's latency, the wall time, failures. */
+async function load(path, count) {
   for (let i = 0; i < CONCURRENCY; i++) await get(path); // warm the connections and caches
   const latencies = [];
   let next = 0;
@@ -47,17 +48,14 @@ async function load(path) {
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (next++ < REQUESTS) {
+      while (next++ < count) {
         const r = await get(path);
         if (r.status !== 200) failures++;
         latencies.push(r.ms);
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
-  return { path, p50: pct(50), p99: pct(99), rps: latencies.length / seconds, failures };
+  return { latencies, seconds: (performance.now() - started) / 1000, failures };
 }
 
 const only = process.env.BENCH_ONLY;
@@ -70,10 +68,26 @@ const targets = [
   ["public content call", "/api/content/demoFieldGuide01"],
   ["static asset", asset],
 ];
-const results = [];
-for (const [name, path] of targets) results.push({ name, ...(await load(path)) });
+// The targets take turns in rounds, so a machine that slows down or speeds up mid-run weighs on all
+// of them alike rather than on whichever ran then.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const runsOf = targets.map(() => ({ latencies: [], seconds: 0, failures: 0 }));
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [i, [, path]] of targets.entries()) {
+    const r = await load(path, Math.ceil(REQUESTS / ROUNDS));
+    runsOf[i].latencies.push(...r.latencies);
+    runsOf[i].seconds += r.seconds;
+    runsOf[i].failures += r.failures;
+  }
+}
+const results = targets.map(([name, path], i) => {
+  const { latencies, seconds, failures } = runsOf[i];
+  latencies.sort((a, b) => a - b);
+  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
+  return { name, path, p50: pct(50), p99: pct(99), rps: latencies.length / seconds, failures };
+});
 const base = results.find((r) => r.name === "static asset");
-console.log(`\nLoad: ${REQUESTS} requests per target, ${CONCURRENCY} concurrent keep-alive connections, loopback, local workerd`);
+console.log(`\nLoad: ${REQUESTS} requests per target in ${ROUNDS} interleaved rounds, ${CONCURRENCY} concurrent keep-alive connections, loopback, local workerd`);
 console.log("target                 p50 ms   p99 ms    req/s   p50 vs static   req/s vs static   non-200");
 for (const r of results) {
   console.log(
