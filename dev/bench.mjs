@@ -58,6 +58,29 @@ async function load(path, count) {
   return { latencies, seconds: (performance.now() - started) / 1000, failures };
 }
 
+/**
+ * Buys `contentId` as a new visitor with the test card 4242 (untimed set-up for the parts below):
+ * checkout, confirm at the Stripe stand-in, then the verified purchase and the buyer's cookie.
+ */
+async function buyWithTestCard(contentId, body = {}, headers = {}) {
+  const res = await fetch(`${appUrl}/api/create-payment-intent`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: appUrl, ...headers },
+    body: JSON.stringify({ contentId, ...body }),
+  });
+  if (!res.ok) throw new Error(`checkout: ${res.status} ${await res.text()}`);
+  const buyerCookie = res.headers.getSetCookie().find((c) => c.startsWith("aw_buyer=")).split(";")[0];
+  const { clientSecret } = await res.json();
+  const paymentIntent = clientSecret.split("_secret_")[0];
+  await fetch(`${stripeUrl}/v1/payment_intents/${paymentIntent}/confirm`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${stack.publishableKey}`, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ client_secret: clientSecret, "payment_method_data[type]": "card", "payment_method_data[card][number]": "4242424242424242", "payment_method_data[card][exp_month]": "12", "payment_method_data[card][exp_year]": "2034", "payment_method_data[card][cvc]": "123" }),
+  });
+  const verified = await (await fetch(`${appUrl}/api/purchase/verify?payment_intent=${paymentIntent}`, { headers: { cookie: buyerCookie } })).json();
+  return { buyerCookie, verified };
+}
+
 const only = process.env.BENCH_ONLY;
 const runs = (part) => !only || only.split(",").includes(part);
 
@@ -117,16 +140,7 @@ await fetch(`${appUrl}/api/uploads/${up.id}/complete`, { method: "POST", headers
 const form = new FormData();
 for (const [k, v] of Object.entries({ title: "Big video", price: "9", accessType: "stream", uploadId: up.id })) form.append(k, v);
 const item = await (await fetch(`${appUrl}/api/content`, { method: "POST", headers: { cookie, ...origin }, body: form })).json();
-const intentRes = await fetch(`${appUrl}/api/create-payment-intent`, { method: "POST", headers: { "content-type": "application/json", ...origin }, body: JSON.stringify({ contentId: item.id }) });
-const buyer = intentRes.headers.getSetCookie().find((c) => c.startsWith("aw_buyer=")).split(";")[0];
-const { clientSecret } = await intentRes.json();
-const pi = clientSecret.split("_secret_")[0];
-await fetch(`${stripeUrl}/v1/payment_intents/${pi}/confirm`, {
-  method: "POST",
-  headers: { authorization: `Bearer ${stack.publishableKey}`, "content-type": "application/x-www-form-urlencoded" },
-  body: new URLSearchParams({ client_secret: clientSecret, "payment_method_data[type]": "card", "payment_method_data[card][number]": "4242424242424242", "payment_method_data[card][exp_month]": "12", "payment_method_data[card][exp_year]": "2034", "payment_method_data[card][cvc]": "123" }),
-});
-const verified = await (await fetch(`${appUrl}/api/purchase/verify?payment_intent=${pi}`, { headers: { cookie: buyer } })).json();
+const { verified } = await buyWithTestCard(item.id);
 const fileUrl = verified.content.fileUrl;
 
 console.log(`\nRange reads of a ${(LARGE_FILE / 1024 ** 3).toFixed(2)} GiB purchased file (64 KiB each, median of 7):`);
@@ -171,17 +185,7 @@ if (runs("upsell")) {
   async function paidPurchase() {
     // Each buyer is a different visitor: the checkout limit is per client address.
     const n = ++buyers;
-    const res = await post("/api/create-payment-intent", { contentId: mainId, buyerEmail: "bench-buyer@example.com" }, { "cf-connecting-ip": `10.9.${n >> 8}.${n & 255}` });
-    if (!res.ok) throw new Error(`checkout: ${res.status} ${await res.text()}`);
-    const buyerCookie = res.headers.getSetCookie().find((c) => c.startsWith("aw_buyer=")).split(";")[0];
-    const { clientSecret: secret } = await res.json();
-    const intent = secret.split("_secret_")[0];
-    await fetch(`${stripeUrl}/v1/payment_intents/${intent}/confirm`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${stack.publishableKey}`, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ client_secret: secret, "payment_method_data[type]": "card", "payment_method_data[card][number]": "4242424242424242", "payment_method_data[card][exp_month]": "12", "payment_method_data[card][exp_year]": "2034", "payment_method_data[card][cvc]": "123" }),
-    });
-    const v = await (await fetch(`${appUrl}/api/purchase/verify?payment_intent=${intent}`, { headers: { cookie: buyerCookie } })).json();
+    const { buyerCookie, verified: v } = await buyWithTestCard(mainId, { buyerEmail: "bench-buyer@example.com" }, { "cf-connecting-ip": `10.9.${n >> 8}.${n & 255}` });
     const offer = await (await fetch(`${appUrl}/api/upsell/offer?purchaseId=${v.purchase.id}`, { headers: { cookie: buyerCookie } })).json();
     if (offer.offer?.stepId !== step.id) throw new Error("no offer on screen");
     return { purchaseId: v.purchase.id, buyerCookie };

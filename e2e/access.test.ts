@@ -5,7 +5,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, launch, mailedLink, mailCount, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "./browser";
+import { baseUrl, consoleErrors, launch, mailedLink, mailCount, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "./browser";
 
 let browser: Browser;
 const fileBytes = randomBytes(2 * 1024 * 1024 + 77);
@@ -45,9 +45,8 @@ async function buy(page: Page, id: string, email: string) {
 /** The paywall of `id` shows the owner's control and never 'Unlock' or a download error. */
 async function expectOwnerControls(page: Page, kind: keyof typeof items) {
   // Nothing the owner's controls do is refused by the page's Content-Security-Policy, or fails.
-  const errors: string[] = [];
-  const onConsole = (m: { type(): string; text(): string }) => void (m.type() === "error" && errors.push(m.text()));
-  page.on("console", onConsole);
+  const errors = consoleErrors(page);
+  const seen = errors.length;
   await page.goto(`/p/${items[kind].id}`);
   const unlocked = page.getByTestId("purchase-access");
   await unlocked.waitFor();
@@ -72,8 +71,7 @@ async function expectOwnerControls(page: Page, kind: keyof typeof items) {
     expect(sha256(await readFile((await download.path())!))).toBe(sha256(fileBytes));
   }
   expect(await page.getByText("Download Error").count()).toBe(0);
-  page.off("console", onConsole);
-  expect(errors).toEqual([]);
+  expect(errors.slice(seen)).toEqual([]);
 }
 
 describe("owners see what they bought", () => {

@@ -29,6 +29,20 @@ export async function launch(): Promise<Browser> {
  */
 export const clientAddress = () => ({ "cf-connecting-ip": `10.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}` });
 
+const pageErrors = new WeakMap<Page, string[]>();
+
+/** Every console error and uncaught exception of `page` from the first call on (one list per page). */
+export function consoleErrors(page: Page): string[] {
+  let errors = pageErrors.get(page);
+  if (!errors) {
+    const list: string[] = [];
+    page.on("console", (m) => void (m.type() === "error" && list.push(m.text())));
+    page.on("pageerror", (e) => void list.push(e.message));
+    pageErrors.set(page, (errors = list));
+  }
+  return errors;
+}
+
 export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1280, height: 860 }, extraHTTPHeaders: clientAddress() });
   const page = await context.newPage();

@@ -1,9 +1,9 @@
 // The paywall is finished in the HTML: readable with JavaScript off, and with it on, one small script
 // brings it to life without moving anything or logging an error. (The flows that run through the
 // paywall, owners, payment returns and previews are in access, buying, content and funnels tests.)
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, clientAddress, launch, newPage } from "./browser";
+import { baseUrl, clientAddress, consoleErrors, launch, newPage } from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -12,14 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** Every console error and uncaught exception of a page. */
-function errorsOf(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-  page.on("pageerror", (e) => errors.push(e.message));
-  return errors;
-}
 
 describe("the paywall page with JavaScript off", () => {
   it("shows the title, creator, price and 'Unlock', and the tip field of a pay-what-you-want item", async () => {
@@ -50,7 +42,7 @@ describe("the paywall page with JavaScript off", () => {
 describe("the paywall page with JavaScript on", () => {
   it("loads one script before 'Unlock', shifts nothing, logs no error, and still checks the tip and starts checkout", async () => {
     const { page, context } = await newPage(browser);
-    const errors = errorsOf(page);
+    const errors = consoleErrors(page);
     const requests: string[] = [];
     page.on("request", (r) => requests.push(new URL(r.url()).pathname));
     await page.goto("/p/demoJungleLink01");

@@ -4,7 +4,8 @@ import { handleScheduled } from "./cron";
 import type { Bindings } from "./lib/env";
 import { handleEmailBatch } from "./queue/emails";
 import { handlePayoutBatch } from "./queue/payouts";
-import { handleViewBatch, type ViewEvent } from "./queue/views";
+import { handleViewBatch } from "./queue/views";
+import type { ViewEvent } from "./services/content";
 import type { EmailJob } from "./services/mail/templates";
 import type { PayoutJob } from "./services/payouts";
 

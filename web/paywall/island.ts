@@ -6,22 +6,13 @@ import type { PublicContent } from "@shared/content";
 import type { AlreadyOwned, ContentAccess, PurchaseVerification } from "@shared/payments";
 import { chosenAmount, LOST_ACCESS_TEXT, lostAccessProblem, PAYWALL_DATA_ID, PAYWALL_PART as PART, PAYWALL_TEXT, RECOVER_ACCESS_MESSAGE } from "@shared/paywall";
 import { probablyOwned, rememberAccess, rememberedAccess } from "@/lib/access-tokens";
-import { throwIfResNotOk } from "@/lib/api";
+import { apiRequest } from "@/lib/api";
 
 const part = <T extends HTMLElement = HTMLElement>(name: string, scope: ParentNode = document) => scope.querySelector<T>(`[data-part="${name}"]`);
 const show = (el: HTMLElement | null, visible: boolean) => el && (el.hidden = !visible);
 
-/** A JSON call, failing as the app's calls do: Error("{status}: {message}") (spec §8). */
-async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
-  const res = await fetch(url, {
-    method,
-    credentials: "include",
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  await throwIfResNotOk(res);
-  return (await res.json()) as T;
-}
+/** A JSON call through the app's one API client (errors read "{status}: {message}", spec §8). */
+const call = async <T,>(method: string, url: string, body?: unknown): Promise<T> => (await (await apiRequest(method, url, body)).json()) as T;
 
 /** One toast at a time (spec §4), styled as the app's destructive toast. */
 function toast(title: string, description: string) {

@@ -7,8 +7,6 @@ import { contentViewsDaily } from "../db/schema";
 import type { Bindings } from "../lib/env";
 import type { ViewEvent } from "../services/content";
 
-export type { ViewEvent };
-
 
 export async function handleViewBatch(batch: MessageBatch<ViewEvent>, env: Bindings): Promise<void> {
   const counts = new Map<string, { contentId: string; day: string; n: number }>();

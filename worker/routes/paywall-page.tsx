@@ -89,7 +89,7 @@ async function notFoundDocument(page: Template): Promise<string> {
   return `${page.start}<title>Content Not Found · ApeWall</title>\n    <meta name="robots" content="noindex" />${page.middle}${body}${page.end}`;
 }
 
-async function document(c: Ctx, id: string): Promise<{ status: 200 | 404; html: string; creatorId?: string }> {
+async function renderPage(c: Ctx, id: string): Promise<{ status: 200 | 404; html: string; creatorId?: string }> {
   const origin = new URL(c.req.url).origin;
   const [page, item] = await Promise.all([pageTemplate(c.env, c.req.url), readNearby(c.env.DB, (db) => publicContent(db, id))]);
   if (!item) return { status: 404, html: await notFoundDocument(page) };
@@ -107,7 +107,7 @@ async function cachedPage(c: Ctx, id: string): Promise<{ page: CachedPage; hit: 
   const cached = await cachedPaywallPage(key);
   if (cached?.html === null) return { missing: await notFoundDocument(await pageTemplate(c.env, c.req.url)) };
   if (cached) return { page: cached, hit: true };
-  const rendered = await document(c, id);
+  const rendered = await renderPage(c, id);
   // A 404 is not kept: an id that is missing now may exist a moment later (a publish racing a shared link).
   if (rendered.status === 404) return { missing: rendered.html };
   const page = { html: new TextEncoder().encode(rendered.html), creatorId: rendered.creatorId!, renderedAt: Date.now() };

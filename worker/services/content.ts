@@ -193,6 +193,13 @@ export const VIEW_FLUSH_MS = 1000;
 const pendingViews = new Map<string, ViewEvent>();
 let flushing: Promise<void> | null = null;
 
+function addPendingViews(views: ViewEvent): void {
+  const key = `${views.contentId}|${views.day}`;
+  const pending = pendingViews.get(key);
+  if (pending) pending.n = (pending.n ?? 1) + (views.n ?? 1);
+  else pendingViews.set(key, { ...views });
+}
+
 /**
  * Counts a view of an item for today (UTC), through the VIEWS queue. Views gathered in this isolate
  * over VIEW_FLUSH_MS go out together as one message per item and day (a hot paywall makes one queue
@@ -200,11 +207,7 @@ let flushing: Promise<void> | null = null;
  * (`waitUntil`), so every view is sent even if no other request comes.
  */
 export function recordView(views: Queue, ctx: Pick<ExecutionContext, "waitUntil">, contentId: string, now = Date.now()): void {
-  const day = utcDay(now);
-  const key = `${contentId}|${day}`;
-  const pending = pendingViews.get(key);
-  if (pending) pending.n = (pending.n ?? 1) + 1;
-  else pendingViews.set(key, { contentId, day, n: 1 });
+  addPendingViews({ contentId, day: utcDay(now), n: 1 });
   if (flushing) return;
   flushing = new Promise<void>((resolve) => setTimeout(resolve, VIEW_FLUSH_MS)).then(async () => {
     const batch = [...pendingViews.values()];
@@ -216,12 +219,7 @@ export function recordView(views: Queue, ctx: Pick<ExecutionContext, "waitUntil"
         await views.sendBatch(batch.slice(i, i + 100).map((body) => ({ body })));
       } catch (err) {
         // Not sent: the views wait for the next window of this isolate (the next view opens one).
-        for (const unsent of batch.slice(i)) {
-          const key = `${unsent.contentId}|${unsent.day}`;
-          const pending = pendingViews.get(key);
-          if (pending) pending.n = (pending.n ?? 1) + (unsent.n ?? 1);
-          else pendingViews.set(key, unsent);
-        }
+        for (const unsent of batch.slice(i)) addPendingViews(unsent);
         throw err;
       }
     }
