@@ -204,16 +204,25 @@ describe("the stand-in's transfers (for the payout run)", () => {
     const account = await stripe.accounts.create({ type: "express", capabilities: { transfers: { requested: true } } });
     await fetch(`${base}/_standin/accounts/${account.id}/onboard`, { method: "POST", headers: { authorization: "Bearer sk_test_e2e" } });
     expect(await stripe.accounts.retrieve(account.id)).toMatchObject({ details_submitted: true, payouts_enabled: true, capabilities: { transfers: "active" } });
-    const intent = await stripe.paymentIntents.create({ amount: 5000, currency: "usd" });
-    await stripe.paymentIntents.confirm(intent.id, { payment_method: "pm_card_visa" });
+    // Card payments wait in the pending balance; the 0077 card (pm_card_bypassPending) adds to the available one.
+    const start = await stripe.balance.retrieve();
+    const pending = await stripe.paymentIntents.create({ amount: 5000, currency: "usd", payment_method: "pm_card_visa", confirm: true });
+    expect(pending.status).toBe("succeeded");
+    const afterCard = await stripe.balance.retrieve();
+    expect(afterCard.available[0].amount).toBe(start.available[0].amount);
+    expect(afterCard.pending[0].amount).toBe(start.pending[0].amount + 5000);
+    const intent = await stripe.paymentIntents.create({ amount: 5000, currency: "usd", payment_method: "pm_card_bypassPending", confirm: true });
+    expect(intent.status).toBe("succeeded");
     const before = (await stripe.balance.retrieve()).available[0].amount;
-    expect(before).toBeGreaterThanOrEqual(5000);
+    expect(before).toBe(start.available[0].amount + 5000);
+    if (before < 3000) await fetch(`${base}/_standin/balance/top_up`, { method: "POST", headers: { authorization: "Bearer sk_test_e2e", "content-type": "application/x-www-form-urlencoded" }, body: "amount=100000" });
+    const funded = (await stripe.balance.retrieve()).available[0].amount;
 
     const key = `payout-${Date.now()}`;
     const transfer = await stripe.transfers.create({ amount: 3000, currency: "usd", destination: account.id, transfer_group: "payout_2026_12", metadata: { payoutId: "po1" } }, { idempotencyKey: key });
     expect(transfer).toMatchObject({ object: "transfer", amount: 3000, amount_reversed: 0, destination: account.id, reversed: false, transfer_group: "payout_2026_12", metadata: { payoutId: "po1" } });
     expect((await stripe.transfers.create({ amount: 3000, currency: "usd", destination: account.id, transfer_group: "payout_2026_12", metadata: { payoutId: "po1" } }, { idempotencyKey: key })).id).toBe(transfer.id);
-    expect((await stripe.balance.retrieve()).available[0].amount).toBe(before - 3000);
+    expect((await stripe.balance.retrieve()).available[0].amount).toBe(funded - 3000);
     const events = await stripe.events.list({ type: "transfer.created", limit: 5 });
     expect(events.data.map((e) => (e.data.object as Stripe.Transfer).id)).toContain(transfer.id);
 
