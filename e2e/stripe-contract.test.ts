@@ -349,7 +349,7 @@ describe("webhooks sent by the stand-in", () => {
 describe.each(targets)("PaymentIntent lifecycle against %s", (_name, client, enabled) => {
   it.runIf(enabled)("create with and without a card, confirm, decline, manual capture, authentication, cancel: the documented status after every step", async () => {
     const stripe = client();
-    const base = { amount: 2000, currency: "usd", payment_method_types: ["card"] };
+    const base = { amount: 2000, currency: "usd", allowed_payment_method_types: ["card"] };
 
     const bare = await stripe.paymentIntents.create(base);
     expect(bare).toMatchObject({ status: "requires_payment_method", payment_method: null, canceled_at: null, cancellation_reason: null, latest_charge: null });
@@ -411,7 +411,7 @@ describe.each(targets)("PaymentIntent lifecycle against %s", (_name, client, ena
     const stripe = client();
     const pendingUsd = (b: Stripe.Balance) => b.pending.find((x) => x.currency === "usd")?.amount ?? 0;
     const before = await stripe.balance.retrieve();
-    const paid = await stripe.paymentIntents.create({ amount: 5000, currency: "usd", payment_method_types: ["card"], payment_method: "pm_card_visa", confirm: true });
+    const paid = await stripe.paymentIntents.create({ amount: 5000, currency: "usd", allowed_payment_method_types: ["card"], payment_method: "pm_card_visa", confirm: true });
     expect(paid.status).toBe("succeeded");
     const charge = await stripe.charges.retrieve(paid.latest_charge as string, { expand: ["balance_transaction"] });
     const txn = charge.balance_transaction as Stripe.BalanceTransaction;
@@ -419,7 +419,7 @@ describe.each(targets)("PaymentIntent lifecycle against %s", (_name, client, ena
     expect(txn.available_on).toBeGreaterThan(txn.created);
     expect(pendingUsd(await stripe.balance.retrieve())).toBeGreaterThan(pendingUsd(before));
 
-    const direct = await stripe.paymentIntents.create({ amount: 5000, currency: "usd", payment_method_types: ["card"], payment_method: "pm_card_bypassPending", confirm: true });
+    const direct = await stripe.paymentIntents.create({ amount: 5000, currency: "usd", allowed_payment_method_types: ["card"], payment_method: "pm_card_bypassPending", confirm: true });
     expect(direct.status).toBe("succeeded");
     const directTxn = (await stripe.charges.retrieve(direct.latest_charge as string, { expand: ["balance_transaction"] })).balance_transaction as Stripe.BalanceTransaction;
     expect(directTxn).toMatchObject({ status: "available", type: "charge", amount: 5000 });
@@ -457,7 +457,7 @@ describe("the stand-in's cards that ask their bank (no API call can authenticate
     const customer = await stripe.customers.create({ email: `setup-${Date.now()}@example.com` });
     /** An on-session payment that saves the card, authenticated by the cardholder (3DS). */
     const setUpWithAuthentication = async (testCard: string) => {
-      const intent = await stripe.paymentIntents.create({ amount: 1000, currency: "usd", customer: customer.id, setup_future_usage: "off_session", payment_method_types: ["card"] });
+      const intent = await stripe.paymentIntents.create({ amount: 1000, currency: "usd", customer: customer.id, setup_future_usage: "off_session", allowed_payment_method_types: ["card"] });
       const asked = await stripe.paymentIntents.confirm(intent.id, { payment_method: testCard, return_url: "https://example.com/return" });
       expect(asked.status).toBe("requires_action");
       const res = await fetch(`${base}/_standin/payment_intents/${intent.id}/authenticate`, {

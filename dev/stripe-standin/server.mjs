@@ -296,7 +296,9 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       description: p.description ?? null,
       metadata: metadata(p.metadata),
       payment_method: paymentMethod,
-      payment_method_types: Array.isArray(p.payment_method_types) ? p.payment_method_types : ["card"],
+      // API version 2026-10-28 takes the allowed types as allowed_payment_method_types.
+      allowed_payment_method_types: Array.isArray(p.allowed_payment_method_types) ? p.allowed_payment_method_types : null,
+      payment_method_types: Array.isArray(p.allowed_payment_method_types) ? p.allowed_payment_method_types.filter((t) => t === "card") : ["card"],
       receipt_email: p.receipt_email ?? null,
       setup_future_usage: p.setup_future_usage ?? null,
       statement_descriptor_suffix: p.statement_descriptor_suffix ?? null,
