@@ -382,7 +382,8 @@ export function billingRoutes(kit) {
 
   function createClock(p) {
     const frozen = Number(p.frozen_time);
-    if (!Number.isInteger(frozen)) throw badParam("frozen_time", "Missing required param: frozen_time.");
+    if (p.frozen_time === undefined) throw missingParam("frozen_time");
+    if (!Number.isInteger(frozen)) throw badParam("frozen_time", `Invalid integer: ${p.frozen_time}`);
     const clock = { id: rid("clock", 24), object: "test_helpers.test_clock", created: now(), deletes_after: now() + 30 * DAY, frozen_time: frozen, livemode: false, name: p.name ?? null, status: "ready", status_details: {} };
     db.test_clocks.set(clock.id, clock);
     emit("test_helpers.test_clock.created", clock);
@@ -392,7 +393,8 @@ export function billingRoutes(kit) {
   function advanceClock(id, p) {
     const clock = get("test_clocks", id);
     const to = Number(p.frozen_time);
-    if (!Number.isInteger(to)) throw badParam("frozen_time", "Missing required param: frozen_time.");
+    if (p.frozen_time === undefined) throw missingParam("frozen_time");
+    if (!Number.isInteger(to)) throw badParam("frozen_time", `Invalid integer: ${p.frozen_time}`);
     if (to <= clock.frozen_time) throw badParam("frozen_time", "The test clock can only be advanced to a time after its current frozen_time.");
     clock.status = "advancing";
     emit("test_helpers.test_clock.advancing", clock);

@@ -19,7 +19,7 @@ export function connectRoutes(kit) {
 
   function createAccount(p, { silent = false } = {}) {
     const express = p.type === "express" || p.controller?.stripe_dashboard?.type === "express";
-    if (!p.type && !p.controller) throw badParam("type", "Missing required param: type.");
+    if (!p.type && !p.controller) throw missingParam("type");
     if (p.type && !["express", "standard", "custom"].includes(p.type)) throw badParam("type", `Invalid type: must be one of custom, express, or standard`);
     const requested = Object.entries(p.capabilities ?? {}).filter(([, v]) => v?.requested === "true").map(([k]) => k);
     const account = {
@@ -63,9 +63,10 @@ export function connectRoutes(kit) {
   }
 
   function createAccountLink(p, base) {
-    if (!p.account) throw badParam("account", "Missing required param: account.");
+    if (!p.account) throw missingParam("account");
     const account = get("accounts", p.account);
-    for (const k of ["refresh_url", "return_url"]) if (!p[k]) throw badParam(k, `Missing required param: ${k}.`);
+    if (!p.type) throw missingParam("type");
+    for (const k of ["refresh_url", "return_url"]) if (!p[k]) throw missingParam(k);
     if (!["account_onboarding", "account_update"].includes(p.type)) throw badParam("type", "Invalid type: must be one of account_onboarding or account_update");
     const id = rid("acctlink", 20);
     const link = { object: "account_link", created: now(), expires_at: now() + 300, url: `${base}/_standin/connect/onboard/${id}` };

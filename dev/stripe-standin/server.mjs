@@ -677,7 +677,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     // Saved cards: listed newest first, like Stripe.
     ["GET", /^\/v1\/customers\/(cus_\w+)\/payment_methods$/, "secret", (p, m) => savedCards(get("customers", m[1]).id, p, `/v1/customers/${m[1]}/payment_methods`)],
     ["GET", /^\/v1\/payment_methods$/, "secret", (p) => {
-      if (!p.customer) throw badParam("customer", "Missing required param: customer.");
+      if (!p.customer) throw missingParam("customer");
       return savedCards(get("customers", p.customer).id, p, "/v1/payment_methods");
     }],
     ["POST", /^\/v1\/payment_methods\/(pm_\w+)\/attach$/, "secret", (p, m) => {
