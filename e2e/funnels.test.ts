@@ -150,9 +150,10 @@ describe("funnels", () => {
     await context.close();
   });
 
-  it("when the bank asks to authenticate the one-click charge (3155), the buyer confirms in the page", async () => {
+  it("when the bank asks to authenticate the one-click charge (3184), the buyer confirms in the page", async () => {
     const { page, context } = await newPage(browser);
-    await buyMain(page, "4000 0025 0000 3155");
+    // 3184 asks on every payment; a 3155 card authenticated at checkout would be charged off-session without asking.
+    await buyMain(page, "4000 0027 6000 3184");
     await page.getByRole("button", { name: "Complete authentication" }).click();
     await page.waitForURL(/\/checkout\/upsell\?/);
     await page.getByRole("button", { name: "Add this to my order" }).click();

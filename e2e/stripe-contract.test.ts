@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { createStandin } from "../dev/stripe-standin/server.mjs";
+import required from "../dev/stripe-standin/required-properties.json" with { type: "json" };
 import { describe, expect, inject, it } from "vitest";
 
 const realKey = process.env.STRIPE_TEST_SECRET_KEY;
@@ -52,17 +53,33 @@ describe.each(targets)("purchase scenario against %s", (_name, client, enabled) 
       type: "StripeCardError",
       code: "card_declined",
     });
+    // A decline sends the intent back for another card and leaves a failed Charge behind.
+    const declined = await stripe.paymentIntents.retrieve(intent.id);
+    expect(declined).toMatchObject({ status: "requires_payment_method", last_payment_error: { type: "card_error", code: "card_declined" } });
+    expect(typeof declined.latest_charge).toBe("string");
+    const failedCharge = await stripe.charges.retrieve(declined.latest_charge as string);
+    expect(failedCharge).toMatchObject({ object: "charge", status: "failed", paid: false, captured: false, failure_code: "card_declined", payment_intent: intent.id });
     const paid = await stripe.paymentIntents.confirm(intent.id, { payment_method: "pm_card_visa", receipt_email: email });
     expect(paid).toMatchObject({ status: "succeeded", amount_received: 1234, receipt_email: email, metadata: params.metadata });
     expect(typeof paid.latest_charge).toBe("string");
+    expect(paid.latest_charge).not.toBe(declined.latest_charge);
     const retrieved = await stripe.paymentIntents.retrieve(intent.id);
     expect(retrieved.status).toBe("succeeded");
+    await expect(stripe.paymentIntents.confirm(intent.id)).rejects.toMatchObject({ type: "StripeInvalidRequestError", code: "payment_intent_unexpected_state" });
+    await expect(stripe.paymentIntents.cancel(intent.id)).rejects.toMatchObject({ type: "StripeInvalidRequestError", code: "payment_intent_unexpected_state" });
+    expect((await stripe.paymentIntents.retrieve(intent.id)).status).toBe("succeeded");
 
     const refund = await stripe.refunds.create({ payment_intent: intent.id });
     expect(refund).toMatchObject({ object: "refund", amount: 1234, status: "succeeded" });
+    // Since API version 2022-11-15 a charge lists its refunds only when asked (expand[]=refunds).
+    const plain = await stripe.charges.retrieve(paid.latest_charge as string);
+    expect(plain).toMatchObject({ object: "charge", amount_refunded: 1234, refunded: true });
+    expect(plain.refunds).toBeUndefined();
     const charge = await stripe.charges.retrieve(paid.latest_charge as string, { expand: ["refunds"] });
     expect(charge).toMatchObject({ object: "charge", amount: 1234, amount_refunded: 1234, refunded: true, payment_intent: intent.id });
     expect(charge.refunds?.data.map((r) => r.id)).toContain(refund.id);
+    await expect(stripe.refunds.create({ payment_intent: intent.id })).rejects.toMatchObject({ type: "StripeInvalidRequestError", code: "charge_already_refunded" });
+    await expect(stripe.refunds.create({ charge: charge.id, amount: 1 })).rejects.toMatchObject({ type: "StripeInvalidRequestError", code: "charge_already_refunded" });
   });
 });
 
@@ -79,6 +96,8 @@ describe.each(targets)("one-click upsell scenario against %s", (_name, client, e
     const customer = await stripe.customers.create({ email: `upsell-${Date.now()}@example.com` });
     const offSession = async (paymentMethod: string) => {
       const intent = await stripe.paymentIntents.create({ amount: 1500, currency: "usd", customer: customer.id, payment_method: paymentMethod, metadata: { purchaseId: "contract2" } });
+      // Naming the card (without confirm) leaves the intent waiting for confirmation, not for a card.
+      expect(intent).toMatchObject({ status: "requires_confirmation", payment_method: paymentMethod, last_payment_error: null, latest_charge: null });
       return { intent, confirm: () => stripe.paymentIntents.confirm(intent.id, { off_session: true }) };
     };
 
@@ -95,12 +114,23 @@ describe.each(targets)("one-click upsell scenario against %s", (_name, client, e
     const afterAuthError = await stripe.paymentIntents.retrieve(needsAuth.intent.id);
     expect(afterAuthError.status).toBe("requires_payment_method");
     expect(afterAuthError.last_payment_error?.code).toBe("authentication_required");
-    expect(await stripe.paymentIntents.cancel(needsAuth.intent.id)).toMatchObject({ status: "canceled" });
+    const canceled = await stripe.paymentIntents.cancel(needsAuth.intent.id, { cancellation_reason: "abandoned" });
+    expect(canceled).toMatchObject({ status: "canceled", cancellation_reason: "abandoned" });
+    expect(canceled.canceled_at).toBeGreaterThan(0);
+    // A canceled intent is final: it can be neither confirmed (charged) nor canceled again.
+    await expect(stripe.paymentIntents.confirm(needsAuth.intent.id, { payment_method: visa.id, off_session: true })).rejects.toMatchObject({ type: "StripeInvalidRequestError", code: "payment_intent_unexpected_state" });
+    await expect(stripe.paymentIntents.cancel(needsAuth.intent.id)).rejects.toMatchObject({ type: "StripeInvalidRequestError", code: "payment_intent_unexpected_state" });
+    expect(await stripe.paymentIntents.retrieve(needsAuth.intent.id)).toMatchObject({ status: "canceled", amount_received: 0 });
 
     const failing = await stripe.paymentMethods.attach("pm_card_chargeCustomerFail", { customer: customer.id });
     expect((await stripe.customers.listPaymentMethods(customer.id, { type: "card" })).data.map((pm) => pm.id)).toEqual(expect.arrayContaining([visa.id, threeDs.id, failing.id]));
     const declines = await offSession(failing.id);
     await expect(declines.confirm()).rejects.toMatchObject({ type: "StripeCardError", code: "card_declined" });
+    const afterDecline = await stripe.paymentIntents.retrieve(declines.intent.id);
+    expect(afterDecline).toMatchObject({ status: "requires_payment_method", last_payment_error: { code: "card_declined" } });
+    expect(await stripe.charges.retrieve(afterDecline.latest_charge as string)).toMatchObject({ status: "failed", paid: false, payment_method: failing.id });
+    // Declining an offer cancels an intent that never charged.
+    expect(await stripe.paymentIntents.cancel(declines.intent.id)).toMatchObject({ status: "canceled" });
 
     // A card on another customer cannot be charged off-session.
     const stranger = await stripe.customers.create({});
@@ -174,16 +204,25 @@ describe("the stand-in's transfers (for the payout run)", () => {
     const account = await stripe.accounts.create({ type: "express", capabilities: { transfers: { requested: true } } });
     await fetch(`${base}/_standin/accounts/${account.id}/onboard`, { method: "POST", headers: { authorization: "Bearer sk_test_e2e" } });
     expect(await stripe.accounts.retrieve(account.id)).toMatchObject({ details_submitted: true, payouts_enabled: true, capabilities: { transfers: "active" } });
-    const intent = await stripe.paymentIntents.create({ amount: 5000, currency: "usd" });
-    await stripe.paymentIntents.confirm(intent.id, { payment_method: "pm_card_visa" });
+    // Card payments wait in the pending balance; the 0077 card (pm_card_bypassPending) adds to the available one.
+    const start = await stripe.balance.retrieve();
+    const pending = await stripe.paymentIntents.create({ amount: 5000, currency: "usd", payment_method: "pm_card_visa", confirm: true });
+    expect(pending.status).toBe("succeeded");
+    const afterCard = await stripe.balance.retrieve();
+    expect(afterCard.available[0].amount).toBe(start.available[0].amount);
+    expect(afterCard.pending[0].amount).toBe(start.pending[0].amount + 5000);
+    const intent = await stripe.paymentIntents.create({ amount: 5000, currency: "usd", payment_method: "pm_card_bypassPending", confirm: true });
+    expect(intent.status).toBe("succeeded");
     const before = (await stripe.balance.retrieve()).available[0].amount;
-    expect(before).toBeGreaterThanOrEqual(5000);
+    expect(before).toBe(start.available[0].amount + 5000);
+    if (before < 3000) await fetch(`${base}/_standin/balance/top_up`, { method: "POST", headers: { authorization: "Bearer sk_test_e2e", "content-type": "application/x-www-form-urlencoded" }, body: "amount=100000" });
+    const funded = (await stripe.balance.retrieve()).available[0].amount;
 
     const key = `payout-${Date.now()}`;
     const transfer = await stripe.transfers.create({ amount: 3000, currency: "usd", destination: account.id, transfer_group: "payout_2026_12", metadata: { payoutId: "po1" } }, { idempotencyKey: key });
     expect(transfer).toMatchObject({ object: "transfer", amount: 3000, amount_reversed: 0, destination: account.id, reversed: false, transfer_group: "payout_2026_12", metadata: { payoutId: "po1" } });
     expect((await stripe.transfers.create({ amount: 3000, currency: "usd", destination: account.id, transfer_group: "payout_2026_12", metadata: { payoutId: "po1" } }, { idempotencyKey: key })).id).toBe(transfer.id);
-    expect((await stripe.balance.retrieve()).available[0].amount).toBe(before - 3000);
+    expect((await stripe.balance.retrieve()).available[0].amount).toBe(funded - 3000);
     const events = await stripe.events.list({ type: "transfer.created", limit: 5 });
     expect(events.data.map((e) => (e.data.object as Stripe.Transfer).id)).toContain(transfer.id);
 
@@ -304,5 +343,233 @@ describe("webhooks sent by the stand-in", () => {
     expect(types).toEqual(expect.arrayContaining(["payment_intent.created", "charge.succeeded", "payment_intent.succeeded"]));
     await standin.close();
     sink.close();
+  });
+});
+
+describe.each(targets)("PaymentIntent lifecycle against %s", (_name, client, enabled) => {
+  it.runIf(enabled)("create with and without a card, confirm, decline, manual capture, authentication, cancel: the documented status after every step", async () => {
+    const stripe = client();
+    const base = { amount: 2000, currency: "usd", allowed_payment_method_types: ["card"] };
+
+    const bare = await stripe.paymentIntents.create(base);
+    expect(bare).toMatchObject({ status: "requires_payment_method", payment_method: null, canceled_at: null, cancellation_reason: null, latest_charge: null });
+    const bareCanceled = await stripe.paymentIntents.cancel(bare.id, { cancellation_reason: "requested_by_customer" });
+    expect(bareCanceled).toMatchObject({ status: "canceled", cancellation_reason: "requested_by_customer" });
+    expect(bareCanceled.canceled_at).toBeGreaterThan(0);
+
+    const named = await stripe.paymentIntents.create({ ...base, payment_method: "pm_card_visa" });
+    expect(named.status).toBe("requires_confirmation");
+    expect(named.payment_method).toMatch(/^pm_/);
+    const confirmed = await stripe.paymentIntents.confirm(named.id);
+    expect(confirmed).toMatchObject({ status: "succeeded", amount_received: 2000, amount_capturable: 0 });
+    expect(await stripe.charges.retrieve(confirmed.latest_charge as string)).toMatchObject({ status: "succeeded", paid: true, captured: true, amount_captured: 2000 });
+
+    // confirm=true with a test PaymentMethod charges in the one call.
+    const oneCall = await stripe.paymentIntents.create({ ...base, payment_method: "pm_card_visa", confirm: true });
+    expect(oneCall).toMatchObject({ status: "succeeded", amount_received: 2000 });
+
+    // A decline in the one call: 402, and the intent waits for another card.
+    const declinedError = await stripe.paymentIntents.create({ ...base, payment_method: "pm_card_chargeDeclined", confirm: true }).catch((e: Stripe.errors.StripeCardError) => e);
+    expect(declinedError).toMatchObject({ type: "StripeCardError", code: "card_declined", statusCode: 402 });
+    const declinedIntent = (declinedError as Stripe.errors.StripeCardError).payment_intent!;
+    expect(declinedIntent.status).toBe("requires_payment_method");
+    expect(await stripe.paymentIntents.retrieve(declinedIntent.id)).toMatchObject({ status: "requires_payment_method", last_payment_error: { code: "card_declined" } });
+
+    // Manual capture: authorised and held, then captured; a held one can be canceled instead.
+    const held = await stripe.paymentIntents.create({ ...base, capture_method: "manual", payment_method: "pm_card_visa", confirm: true });
+    expect(held).toMatchObject({ status: "requires_capture", amount_capturable: 2000, amount_received: 0 });
+    const captured = await stripe.paymentIntents.capture(held.id);
+    expect(captured).toMatchObject({ status: "succeeded", amount_capturable: 0, amount_received: 2000 });
+    await expect(stripe.paymentIntents.capture(held.id)).rejects.toMatchObject({ type: "StripeInvalidRequestError", code: "payment_intent_unexpected_state" });
+    const released = await stripe.paymentIntents.create({ ...base, capture_method: "manual", payment_method: "pm_card_visa", confirm: true });
+    expect(released.status).toBe("requires_capture");
+    expect(await stripe.paymentIntents.cancel(released.id)).toMatchObject({ status: "canceled", amount_capturable: 0, amount_received: 0 });
+
+    // A card that always asks its bank: the intent waits for the cardholder, and can be canceled.
+    const asks = await stripe.paymentIntents.create({ ...base, payment_method: "pm_card_authenticationRequired", confirm: true, return_url: "https://example.com/return" });
+    expect(asks.status).toBe("requires_action");
+    expect(asks.next_action).not.toBeNull();
+    expect(await stripe.paymentIntents.cancel(asks.id)).toMatchObject({ status: "canceled", next_action: null });
+    await expect(stripe.paymentIntents.confirm(asks.id, { payment_method: "pm_card_visa" })).rejects.toMatchObject({ code: "payment_intent_unexpected_state" });
+    expect((await stripe.paymentIntents.retrieve(asks.id)).status).toBe("canceled");
+  });
+
+  it.runIf(enabled)("a request that fails validation is not kept under its Idempotency-Key, and a missing parameter says which", async () => {
+    const stripe = client();
+    const key = `contract-validation-${Date.now()}`;
+    await expect(stripe.paymentIntents.create({ amount: 1500 } as Stripe.PaymentIntentCreateParams, { idempotencyKey: key })).rejects.toMatchObject({
+      type: "StripeInvalidRequestError",
+      code: "parameter_missing",
+      param: "currency",
+    });
+    const corrected = await stripe.paymentIntents.create({ amount: 1500, currency: "usd" }, { idempotencyKey: key });
+    expect(corrected).toMatchObject({ status: "requires_payment_method", amount: 1500 });
+    expect((await stripe.paymentIntents.create({ amount: 1500, currency: "usd" }, { idempotencyKey: key })).id).toBe(corrected.id);
+  });
+
+  it.runIf(enabled)("a card payment waits in the pending balance until available_on; the 0077 card goes straight to available", async () => {
+    const stripe = client();
+    const pendingUsd = (b: Stripe.Balance) => b.pending.find((x) => x.currency === "usd")?.amount ?? 0;
+    const before = await stripe.balance.retrieve();
+    const paid = await stripe.paymentIntents.create({ amount: 5000, currency: "usd", allowed_payment_method_types: ["card"], payment_method: "pm_card_visa", confirm: true });
+    expect(paid.status).toBe("succeeded");
+    const charge = await stripe.charges.retrieve(paid.latest_charge as string, { expand: ["balance_transaction"] });
+    const txn = charge.balance_transaction as Stripe.BalanceTransaction;
+    expect(txn).toMatchObject({ object: "balance_transaction", status: "pending", type: "charge", amount: 5000, source: charge.id });
+    expect(txn.available_on).toBeGreaterThan(txn.created);
+    expect(pendingUsd(await stripe.balance.retrieve())).toBeGreaterThan(pendingUsd(before));
+
+    const direct = await stripe.paymentIntents.create({ amount: 5000, currency: "usd", allowed_payment_method_types: ["card"], payment_method: "pm_card_bypassPending", confirm: true });
+    expect(direct.status).toBe("succeeded");
+    const directTxn = (await stripe.charges.retrieve(direct.latest_charge as string, { expand: ["balance_transaction"] })).balance_transaction as Stripe.BalanceTransaction;
+    expect(directTxn).toMatchObject({ status: "available", type: "charge", amount: 5000 });
+  });
+
+  it.runIf(enabled)("a declined first subscription payment leaves the subscription incomplete, never past_due", async () => {
+    const stripe = client();
+    const customer = await stripe.customers.create({ email: `incomplete-${Date.now()}@example.com` });
+    const price = await stripe.prices.create({ currency: "usd", unit_amount: 9900, recurring: { interval: "month" }, product_data: { name: "Contract Pro (declined)" } });
+    const failing = await stripe.paymentMethods.attach("pm_card_chargeCustomerFail", { customer: customer.id });
+
+    const allowed = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }], default_payment_method: failing.id, payment_behavior: "allow_incomplete", expand: ["latest_invoice"] });
+    expect(allowed.status).toBe("incomplete");
+    expect(allowed.latest_invoice).toMatchObject({ status: "open", amount_paid: 0, attempted: true });
+    expect((await stripe.subscriptions.retrieve(allowed.id)).status).toBe("incomplete");
+
+    await expect(stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }], default_payment_method: failing.id, payment_behavior: "error_if_incomplete" })).rejects.toMatchObject({
+      type: "StripeCardError",
+      code: "card_declined",
+    });
+
+    const waiting = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }], payment_behavior: "default_incomplete", expand: ["latest_invoice.confirmation_secret"] });
+    expect(waiting.status).toBe("incomplete");
+    const intentId = (waiting.latest_invoice as Stripe.Invoice).confirmation_secret!.client_secret.split("_secret_")[0];
+    await expect(stripe.paymentIntents.confirm(intentId, { payment_method: "pm_card_chargeDeclined" })).rejects.toMatchObject({ type: "StripeCardError" });
+    expect(await stripe.paymentIntents.retrieve(intentId)).toMatchObject({ status: "requires_payment_method" });
+    expect((await stripe.subscriptions.retrieve(waiting.id)).status).toBe("incomplete");
+  });
+});
+
+describe("the stand-in's cards that ask their bank (no API call can authenticate on real Stripe)", () => {
+  it("4000 0025 0000 3155 set up with authentication is charged off-session without asking again; 4000 0027 6000 3184 always asks", async () => {
+    const stripe = standinClient();
+    const base = inject("stripeUrl");
+    const customer = await stripe.customers.create({ email: `setup-${Date.now()}@example.com` });
+    /** An on-session payment that saves the card, authenticated by the cardholder (3DS). */
+    const setUpWithAuthentication = async (testCard: string) => {
+      const intent = await stripe.paymentIntents.create({ amount: 1000, currency: "usd", customer: customer.id, setup_future_usage: "off_session", allowed_payment_method_types: ["card"] });
+      const asked = await stripe.paymentIntents.confirm(intent.id, { payment_method: testCard, return_url: "https://example.com/return" });
+      expect(asked.status).toBe("requires_action");
+      const res = await fetch(`${base}/_standin/payment_intents/${intent.id}/authenticate`, {
+        method: "POST",
+        headers: { authorization: "Bearer pk_test_e2e", "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ client_secret: asked.client_secret! }),
+      });
+      expect(res.status).toBe(200);
+      const paid = await stripe.paymentIntents.retrieve(intent.id);
+      expect(paid.status).toBe("succeeded");
+      return paid.payment_method as string;
+    };
+    const offSession = (paymentMethod: string) => stripe.paymentIntents.create({ amount: 700, currency: "usd", customer: customer.id, payment_method: paymentMethod, off_session: true, confirm: true });
+
+    const onSetup = await setUpWithAuthentication("pm_card_authenticationRequiredOnSetup");
+    expect((await stripe.paymentMethods.retrieve(onSetup)).card?.last4).toBe("3155");
+    expect(await offSession(onSetup)).toMatchObject({ status: "succeeded", amount_received: 700 });
+
+    const always = await setUpWithAuthentication("pm_card_authenticationRequired");
+    expect((await stripe.paymentMethods.retrieve(always)).card?.last4).toBe("3184");
+    await expect(offSession(always)).rejects.toMatchObject({ type: "StripeCardError", code: "authentication_required" });
+
+    // A 3155 card saved without authentication (attached directly) still asks off-session.
+    const attached = await stripe.paymentMethods.attach("pm_card_authenticationRequiredOnSetup", { customer: customer.id });
+    await expect(offSession(attached.id)).rejects.toMatchObject({ type: "StripeCardError", code: "authentication_required" });
+  });
+});
+
+describe("the stand-in's objects", () => {
+  it("report the API version of the pinned stripe package", async () => {
+    const standin = createStandin();
+    const url = new URL(await standin.listen(0));
+    const res = await fetch(`${url.origin}/v1/customers`, { method: "POST", headers: { authorization: "Bearer sk_test_version" } });
+    expect(res.headers.get("stripe-version")).toBe(Stripe.API_VERSION);
+    const stripe = new Stripe("sk_test_version", { host: url.hostname, port: url.port, protocol: "http", maxNetworkRetries: 0 });
+    const events = await stripe.events.list({ type: "customer.created" });
+    expect(events.data[0]?.api_version).toBe(Stripe.API_VERSION);
+    await standin.close();
+  });
+
+  it("carry every property the published schema of the pinned API version requires (null when empty)", async () => {
+    expect(required.apiVersion).toBe(Stripe.API_VERSION);
+    const standin = createStandin();
+    const url = new URL(await standin.listen(0));
+    const bodies: unknown[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if ((res.headers.get("content-type") ?? "").includes("json")) bodies.push(await res.clone().json());
+      return res;
+    };
+    const stripe = new Stripe("sk_test_shapes", { host: url.hostname, port: url.port, protocol: "http", maxNetworkRetries: 0, httpClient: Stripe.createFetchHttpClient(recording) });
+    const control = (path: string, body: Record<string, string> = {}) =>
+      recording(`${url.origin}${path}`, { method: "POST", headers: { authorization: "Bearer sk_test_shapes", "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body) });
+
+    // Every kind of object the app meets, in each of its states.
+    const customer = await stripe.customers.create({ email: "shapes@example.com" });
+    await stripe.customers.update(customer.id, { name: "Shapes" });
+    await stripe.customers.list({ email: "shapes@example.com" });
+    const paid = await stripe.paymentIntents.create({ amount: 3000, currency: "usd", customer: customer.id, setup_future_usage: "off_session", payment_method: "pm_card_visa", confirm: true });
+    await stripe.paymentIntents.create({ amount: 3000, currency: "usd", payment_method: "pm_card_chargeDeclined", confirm: true }).catch(() => {});
+    const held = await stripe.paymentIntents.create({ amount: 3000, currency: "usd", payment_method: "pm_card_visa", capture_method: "manual", confirm: true });
+    await stripe.paymentIntents.capture(held.id);
+    await stripe.paymentIntents.cancel((await stripe.paymentIntents.create({ amount: 3000, currency: "usd" })).id);
+    await stripe.paymentMethods.retrieve(paid.payment_method as string);
+    await stripe.customers.listPaymentMethods(customer.id, { type: "card" });
+    await stripe.charges.retrieve(paid.latest_charge as string, { expand: ["refunds", "balance_transaction"] });
+    await stripe.refunds.create({ payment_intent: paid.id, amount: 1000 });
+    const disputeRes = await control(`/_standin/charges/${held.latest_charge}/dispute`);
+    const dispute = (await disputeRes.json()) as { id: string };
+    await stripe.disputes.retrieve(dispute.id);
+    const product = await stripe.products.create({ name: "Shapes", default_price_data: { currency: "usd", unit_amount: 1500 } });
+    await stripe.prices.retrieve(product.default_price as string);
+    await stripe.products.list();
+    const account = await stripe.accounts.create({ type: "express", capabilities: { transfers: { requested: true } } });
+    await stripe.accountLinks.create({ account: account.id, refresh_url: "https://example.com/r", return_url: "https://example.com/x", type: "account_onboarding" });
+    await control(`/_standin/accounts/${account.id}/onboard`);
+    await stripe.accounts.retrieve(account.id);
+    await stripe.accounts.createLoginLink(account.id);
+    await control("/_standin/balance/top_up", { amount: "100000" });
+    const transfer = await stripe.transfers.create({ amount: 2000, currency: "usd", destination: account.id });
+    await stripe.transfers.createReversal(transfer.id, { amount: 500 });
+    await stripe.transfers.retrieve(transfer.id);
+    await stripe.balance.retrieve();
+    const clock = await stripe.testHelpers.testClocks.create({ frozen_time: Math.floor(Date.now() / 1000) });
+    const subscriber = await stripe.customers.create({ test_clock: clock.id });
+    const price = await stripe.prices.create({ currency: "usd", unit_amount: 9900, recurring: { interval: "month" }, product_data: { name: "Shapes Pro" } });
+    const sub = await stripe.subscriptions.create({ customer: subscriber.id, items: [{ price: price.id }], payment_behavior: "default_incomplete", payment_settings: { save_default_payment_method: "on_subscription" }, expand: ["latest_invoice.confirmation_secret"] });
+    await stripe.paymentIntents.confirm((sub.latest_invoice as Stripe.Invoice).confirmation_secret!.client_secret.split("_secret_")[0], { payment_method: "pm_card_visa" });
+    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: clock.frozen_time + 40 * 86400 });
+    await stripe.subscriptions.update(sub.id, { cancel_at_period_end: true, expand: ["latest_invoice"] });
+    await stripe.invoices.list({ subscription: sub.id });
+    await stripe.testHelpers.testClocks.retrieve(clock.id);
+    const events = await stripe.events.list({ limit: 100 });
+    bodies.push(...events.data.map((e) => e.data.object));
+
+    const missing: string[] = [];
+    const seen = new Set<string>();
+    const walk = (value: unknown, path: string) => {
+      if (Array.isArray(value)) return value.forEach((v, i) => walk(v, `${path}[${i}]`));
+      if (!value || typeof value !== "object") return;
+      const obj = value as Record<string, unknown>;
+      const props = typeof obj.object === "string" ? (required.objects as Record<string, string[]>)[obj.object] : undefined;
+      if (props) {
+        seen.add(obj.object as string);
+        for (const p of props) if (!(p in obj)) missing.push(`${obj.object}.${p}`);
+      }
+      for (const [k, v] of Object.entries(obj)) walk(v, `${path}.${k}`);
+    };
+    bodies.forEach((b, i) => walk(b, `#${i}`));
+    expect([...new Set(missing)].sort()).toEqual([]);
+    // The check saw every kind of object it has a list for.
+    expect([...seen].sort()).toEqual(Object.keys(required.objects).sort());
+    await standin.close();
   });
 });

@@ -1,9 +1,12 @@
 // Stripe Billing, Stripe-shaped: subscriptions to a recurring price, their invoices (each paid by a
 // PaymentIntent), and test clocks that move a customer's time forward (renewals, failed renewals
-// with retries, cancellation at period end), for API version 2026-10-28 as stripe 23 types it:
+// with retries, cancellation at period end), for API version 2026-10-28.endive as stripe 23 types it:
 // the period lives on the subscription item (current_period_start/end), the invoice's payment is
 // reached through `confirmation_secret` (expand latest_invoice.confirmation_secret) and `payments`,
 // and an invoice names its subscription under parent.subscription_details.
+// A first payment that fails leaves the subscription `incomplete` (payment_behavior allow_incomplete
+// or default_incomplete; error_if_incomplete refuses to create it with the card's 402); only a failed
+// renewal makes it past_due.
 // A resource module of the stand-in: `kit` carries server.mjs's state and helpers.
 //
 // Stand-in control: POST /_standin/customers/{id}/test_clock {test_clock} puts an existing customer
@@ -16,7 +19,7 @@ const DAY = 24 * 60 * 60;
 
 /** @param {any} kit */
 export function billingRoutes(kit) {
-  const { db, get, metadata, rid, now, list, StripeError, badParam, emit, on, CARDS, TEST_PAYMENT_METHODS } = kit;
+  const { db, get, metadata, rid, now, list, StripeError, badParam, missingParam, emit, on, newPaymentIntent, confirm } = kit;
 
   /** The clock's time for a customer on a test clock, the wall clock otherwise. */
   const timeOf = (customerId) => {
@@ -31,58 +34,77 @@ export function billingRoutes(kit) {
   const periodEnd = (start, recurring) =>
     recurring.interval === "month" ? addMonths(start, recurring.interval_count) : recurring.interval === "year" ? addMonths(start, 12 * recurring.interval_count) : start + (recurring.interval === "week" ? 7 : 1) * DAY * recurring.interval_count;
 
-  function invoicePaymentIntent(invoice, t) {
-    const id = rid("pi");
-    const pi = {
-      id,
-      object: "payment_intent",
+  const invoicePaymentIntent = (invoice, t) =>
+    newPaymentIntent({
       amount: invoice.amount_due,
-      amount_capturable: 0,
-      amount_received: 0,
-      automatic_payment_methods: null,
-      capture_method: "automatic",
-      client_secret: `${id}_secret_${randomBytes(12).toString("base64url").replace(/[-_]/g, "")}`,
-      confirmation_method: "automatic",
       created: t,
       currency: invoice.currency,
       customer: invoice.customer,
       description: invoice.billing_reason === "subscription_create" ? "Subscription creation" : "Subscription update",
-      last_payment_error: null,
-      latest_charge: null,
-      livemode: false,
-      metadata: {},
-      next_action: null,
-      payment_method: null,
-      payment_method_types: ["card"],
-      receipt_email: null,
       setup_future_usage: "off_session",
-      status: "requires_payment_method",
-    };
-    db.payment_intents.set(id, pi);
-    emit("payment_intent.created", pi);
-    return pi;
-  }
+    });
+
+  /** The price as the legacy `plan` a subscription item still carries. */
+  const planOf = (price) => ({ id: price.id, object: "plan", active: price.active, amount: price.unit_amount, amount_decimal: String(price.unit_amount), billing_scheme: price.billing_scheme, created: price.created, currency: price.currency, interval: price.recurring.interval, interval_count: price.recurring.interval_count, livemode: false, metadata: price.metadata, meter: null, nickname: price.nickname, product: price.product, tiers_mode: null, transform_usage: null, trial_period_days: null, usage_type: price.recurring.usage_type });
 
   function createInvoice(sub, reason, start, end) {
     const item = sub.items.data[0];
     const amount = item.price.unit_amount * item.quantity;
     const t = timeOf(sub.customer);
+    const customer = db.customers.get(sub.customer);
+    const id = rid("in", 24);
     const invoice = {
-      id: rid("in", 24),
+      id,
       object: "invoice",
+      account_country: "US",
+      account_name: "ApeWall (stand-in)",
+      account_tax_ids: null,
       amount_due: amount,
+      amount_overpaid: 0,
       amount_paid: 0,
       amount_remaining: amount,
+      amount_shipping: 0,
+      application: null,
       attempt_count: 0,
       attempted: false,
+      auto_advance: true,
+      automatic_tax: { disabled_reason: null, enabled: false, liability: null, provider: null, status: null },
+      automatically_finalizes_at: null,
       billing_reason: reason,
       collection_method: "charge_automatically",
       created: t,
       currency: item.price.currency,
+      custom_fields: null,
       customer: sub.customer,
+      customer_account: null,
+      customer_address: null,
+      customer_email: customer?.email ?? null,
+      customer_name: customer?.name ?? null,
+      customer_phone: null,
+      customer_shipping: null,
+      customer_tax_exempt: "none",
+      default_payment_method: null,
+      default_source: null,
+      default_tax_rates: [],
+      description: null,
+      discounts: [],
+      due_date: null,
+      effective_at: t,
+      ending_balance: 0,
+      footer: null,
+      from_invoice: null,
+      issuer: { type: "self" },
+      last_finalization_error: null,
+      latest_revision: null,
       lines: {
         object: "list",
-        data: [{ id: rid("il", 24), object: "line_item", amount, currency: item.price.currency, description: `1 × (at $${(item.price.unit_amount / 100).toFixed(2)} / ${item.price.recurring.interval})`, period: { start, end }, pricing: { type: "price_details", price_details: { price: item.price.id, product: item.price.product } }, quantity: item.quantity }],
+        data: [{
+          id: rid("il", 24), object: "line_item", amount, currency: item.price.currency, description: `1 × (at $${(item.price.unit_amount / 100).toFixed(2)} / ${item.price.recurring.interval})`,
+          discount_amounts: [], discountable: true, discounts: [], invoice: id, livemode: false, metadata: {},
+          parent: { type: "subscription_item_details", invoice_item_details: null, subscription_item_details: { invoice_item: null, proration: false, proration_details: { credited_items: null }, subscription: sub.id, subscription_item: item.id } },
+          period: { start, end }, pretax_credit_amounts: [], pricing: { type: "price_details", price_details: { price: item.price.id, product: item.price.product }, unit_amount_decimal: String(item.price.unit_amount) },
+          quantity: item.quantity, quantity_decimal: String(item.quantity), subscription: sub.id, subtotal: amount, taxes: [],
+        }],
         has_more: false,
         total_count: 1,
         url: "",
@@ -90,15 +112,32 @@ export function billingRoutes(kit) {
       livemode: false,
       metadata: {},
       next_payment_attempt: null,
+      number: `${customer?.invoice_prefix ?? "STANDIN"}-${String(customer ? customer.next_invoice_sequence++ : 1).padStart(4, "0")}`,
+      on_behalf_of: null,
       parent: { type: "subscription_details", quote_details: null, subscription_details: { metadata: sub.metadata, subscription: sub.id } },
+      payment_settings: { default_mandate: null, payment_method_options: null, payment_method_types: null },
       payments: { object: "list", data: [], has_more: false, total_count: 0, url: "" },
       period_end: end,
       period_start: start,
+      post_payment_credit_notes_amount: 0,
+      pre_payment_credit_notes_amount: 0,
+      receipt_number: null,
+      rendering: null,
+      shipping_cost: null,
+      shipping_details: null,
+      starting_balance: 0,
+      statement_descriptor: null,
       status: "open",
       status_transitions: { finalized_at: t, marked_uncollectible_at: null, paid_at: null, voided_at: null },
       subtotal: amount,
-      test_clock: db.customers.get(sub.customer)?.test_clock ?? null,
+      subtotal_excluding_tax: amount,
+      test_clock: customer?.test_clock ?? null,
       total: amount,
+      total_discount_amounts: [],
+      total_excluding_tax: amount,
+      total_pretax_credit_amounts: [],
+      total_taxes: [],
+      webhooks_delivered_at: t,
     };
     invoice.lines.url = `/v1/invoices/${invoice.id}/lines`;
     invoice.payments.url = `/v1/invoice_payments?invoice=${invoice.id}`;
@@ -117,6 +156,7 @@ export function billingRoutes(kit) {
   const withSecret = (inv) => ({ ...publicInvoice(inv), confirmation_secret: inv.status === "open" ? { client_secret: inv._secret, type: "payment_intent" } : null });
 
   function markPaid(invoice, pi) {
+    if (invoice.status === "paid") return;
     const t = timeOf(invoice.customer);
     Object.assign(invoice, { status: "paid", amount_paid: invoice.amount_due, amount_remaining: 0, attempted: true, next_payment_attempt: null });
     invoice.attempt_count = Math.max(1, invoice.attempt_count);
@@ -142,28 +182,33 @@ export function billingRoutes(kit) {
     if (invoice && invoice.status === "open") markPaid(invoice, db.payment_intents.get(event.data.object.id));
   });
 
-  /** Charges an open invoice off-session with the subscription's default card. */
+  /**
+   * Charges an open invoice off-session with the subscription's default card (Stripe confirms the
+   * invoice's PaymentIntent). A failed first payment leaves the subscription incomplete; a failed
+   * renewal makes it past_due and is retried, until the last retry cancels it.
+   */
   function attempt(invoice) {
     const sub = db.subscriptions.get(invoice.parent.subscription_details.subscription);
     const pi = get("payment_intents", invoice._payment_intent);
-    const pm = sub.default_payment_method && db.payment_methods.get(sub.default_payment_method);
     invoice.attempted = true;
     invoice.attempt_count += 1;
-    const card = pm ? (CARDS[pm._number] ?? { outcome: "success" }) : { outcome: "decline", code: "card_declined", decline_code: "generic_decline", message: "No payment method" };
-    if (card.outcome === "success") {
-      const t = timeOf(sub.customer);
-      const charge = { id: rid("ch"), object: "charge", amount: pi.amount, amount_captured: pi.amount, amount_refunded: 0, captured: true, created: t, currency: pi.currency, customer: pi.customer, disputed: false, livemode: false, metadata: {}, paid: true, payment_intent: pi.id, payment_method: pm.id, receipt_email: null, refunded: false, refunds: { object: "list", data: [], has_more: false, total_count: 0, url: "" }, status: "succeeded" };
-      db.charges.set(charge.id, charge);
-      Object.assign(pi, { status: "succeeded", amount_received: pi.amount, latest_charge: charge.id, payment_method: pm.id });
-      emit("charge.succeeded", charge);
-      emit("payment_intent.succeeded", pi);
-      return true;
+    let error = null;
+    if (!sub.default_payment_method) {
+      error = { code: "invoice_no_payment_method", message: "No payment method" };
+    } else {
+      try {
+        confirm(pi, { payment_method: sub.default_payment_method, off_session: "true" }, "");
+      } catch (err) {
+        if (!(err instanceof StripeError) || err.status !== 402) throw err;
+        error = err;
+      }
     }
-    Object.assign(pi, { status: "requires_payment_method", last_payment_error: { type: "card_error", code: card.code, decline_code: card.decline_code, message: card.message } });
-    emit("payment_intent.payment_failed", pi);
-    const retryIn = RETRY_DAYS[invoice.attempt_count - 1];
+    if (!error && pi.status === "succeeded") return true;
+    const first = invoice.billing_reason === "subscription_create";
+    const retryIn = first ? undefined : RETRY_DAYS[invoice.attempt_count - 1];
     invoice.next_payment_attempt = retryIn ? timeOf(sub.customer) + retryIn * DAY : null;
     emit("invoice.payment_failed", publicInvoice(invoice));
+    if (first) return false;
     if (retryIn) {
       if (sub.status !== "past_due") {
         sub.status = "past_due";
@@ -225,18 +270,30 @@ export function billingRoutes(kit) {
   }
 
   function createSubscription(p) {
-    if (!p.customer) throw badParam("customer", "Missing required param: customer.");
+    if (!p.customer) throw missingParam("customer");
     const customer = get("customers", p.customer);
     const lines = Array.isArray(p.items) ? p.items : Object.values(p.items ?? {});
-    if (!lines.length || !lines[0].price) throw badParam("items", "Missing required param: items.");
+    if (!lines.length) throw missingParam("items");
+    if (!lines[0].price) throw missingParam("items[0][price]");
     const price = get("prices", lines[0].price);
     if (!price.recurring) throw badParam("items[0][price]", `The price specified is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\`.`);
     if (p.payment_behavior && !["default_incomplete", "allow_incomplete", "error_if_incomplete"].includes(p.payment_behavior)) throw badParam("payment_behavior", "Invalid payment_behavior");
     const t = timeOf(customer.id);
+    if (p.default_payment_method) {
+      const pm = get("payment_methods", p.default_payment_method);
+      if (pm.customer !== customer.id) throw badParam("default_payment_method", `The customer does not have a payment method with the ID ${pm.id}. The payment method must be attached to the customer.`);
+    }
     const sub = {
       id: rid("sub", 24),
       object: "subscription",
+      application: null,
+      application_fee_percent: null,
+      automatic_tax: { disabled_reason: null, enabled: false, liability: null },
       billing_cycle_anchor: t,
+      billing_cycle_anchor_config: null,
+      billing_mode: { flexible: null, type: "classic" },
+      billing_schedules: [],
+      billing_thresholds: null,
       cancel_at: null,
       cancel_at_period_end: false,
       canceled_at: null,
@@ -245,24 +302,50 @@ export function billingRoutes(kit) {
       created: t,
       currency: price.currency,
       customer: customer.id,
+      customer_account: null,
+      days_until_due: null,
       default_payment_method: p.default_payment_method ?? null,
+      default_source: null,
+      default_tax_rates: [],
+      description: null,
+      discounts: [],
       ended_at: null,
+      invoice_settings: { account_tax_ids: null, issuer: { type: "self" } },
       items: { object: "list", data: [], has_more: false, total_count: 1, url: "" },
       latest_invoice: null,
       livemode: false,
+      managed_payments: null,
       metadata: metadata(p.metadata),
+      next_pending_invoice_item_invoice: null,
+      on_behalf_of: null,
+      pause_collection: null,
       payment_settings: { payment_method_options: null, payment_method_types: null, save_default_payment_method: p.payment_settings?.save_default_payment_method ?? "off" },
+      pending_invoice_item_interval: null,
+      pending_setup_intent: null,
+      pending_update: null,
+      schedule: null,
       start_date: t,
       status: "incomplete",
       test_clock: customer.test_clock ?? null,
+      transfer_data: null,
+      trial_end: null,
+      trial_settings: { end_behavior: { missing_payment_method: "create_invoice" } },
+      trial_start: null,
     };
     sub.items.url = `/v1/subscription_items?subscription=${sub.id}`;
-    sub.items.data.push({ id: rid("si", 14), object: "subscription_item", created: t, current_period_start: t, current_period_end: periodEnd(t, price.recurring), metadata: {}, price, quantity: Number(lines[0].quantity ?? 1), subscription: sub.id });
+    sub.items.data.push({ id: rid("si", 14), object: "subscription_item", billing_thresholds: null, created: t, current_period_start: t, current_period_end: periodEnd(t, price.recurring), current_trial: null, discounts: [], metadata: {}, plan: planOf(price), price, quantity: Number(lines[0].quantity ?? 1), subscription: sub.id, tax_rates: [] });
     db.subscriptions.set(sub.id, sub);
     const invoice = createInvoice(sub, "subscription_create", t, sub.items.data[0].current_period_end);
     emit("customer.subscription.created", sub);
     if (p.payment_behavior !== "default_incomplete" && sub.default_payment_method) {
-      if (attempt(invoice)) markPaid(invoice, get("payment_intents", invoice._payment_intent));
+      const pi = get("payment_intents", invoice._payment_intent);
+      if (attempt(invoice)) markPaid(invoice, pi);
+      else if (p.payment_behavior === "error_if_incomplete") {
+        // The subscription is not created: the caller gets the card's error.
+        db.subscriptions.delete(sub.id);
+        const e = pi.last_payment_error ?? { code: "card_declined", message: "Your card was declined." };
+        throw new StripeError(402, "card_error", e.message, { code: e.code, decline_code: e.decline_code, charge: e.charge, payment_intent: structuredClone(pi) });
+      }
     }
     return sub;
   }
@@ -299,7 +382,8 @@ export function billingRoutes(kit) {
 
   function createClock(p) {
     const frozen = Number(p.frozen_time);
-    if (!Number.isInteger(frozen)) throw badParam("frozen_time", "Missing required param: frozen_time.");
+    if (p.frozen_time === undefined) throw missingParam("frozen_time");
+    if (!Number.isInteger(frozen)) throw badParam("frozen_time", `Invalid integer: ${p.frozen_time}`);
     const clock = { id: rid("clock", 24), object: "test_helpers.test_clock", created: now(), deletes_after: now() + 30 * DAY, frozen_time: frozen, livemode: false, name: p.name ?? null, status: "ready", status_details: {} };
     db.test_clocks.set(clock.id, clock);
     emit("test_helpers.test_clock.created", clock);
@@ -309,7 +393,8 @@ export function billingRoutes(kit) {
   function advanceClock(id, p) {
     const clock = get("test_clocks", id);
     const to = Number(p.frozen_time);
-    if (!Number.isInteger(to)) throw badParam("frozen_time", "Missing required param: frozen_time.");
+    if (p.frozen_time === undefined) throw missingParam("frozen_time");
+    if (!Number.isInteger(to)) throw badParam("frozen_time", `Invalid integer: ${p.frozen_time}`);
     if (to <= clock.frozen_time) throw badParam("frozen_time", "The test clock can only be advanced to a time after its current frozen_time.");
     clock.status = "advancing";
     emit("test_helpers.test_clock.advancing", clock);

@@ -3,10 +3,10 @@
 
 /** @param {any} kit */
 export function catalogRoutes(kit) {
-  const { db, get, metadata, int, rid, now, list, badParam, emit } = kit;
+  const { db, get, metadata, int, rid, now, list, badParam, missingParam, emit } = kit;
 
   function createProduct(p) {
-    if (!p.name) throw badParam("name", "Missing required param: name.");
+    if (!p.name) throw missingParam("name");
     const product = {
       id: p.id ?? rid("prod", 14),
       object: "product",
@@ -14,10 +14,20 @@ export function catalogRoutes(kit) {
       created: now(),
       default_price: null,
       description: p.description || null,
+      images: [],
       livemode: false,
+      marketing_features: [],
       metadata: metadata(p.metadata),
       name: p.name,
+      package_dimensions: null,
+      shippable: null,
+      statement_descriptor: null,
+      tax_code: null,
+      tax_details: null,
+      type: "service",
+      unit_label: null,
       updated: now(),
+      url: null,
     };
     db.products.set(product.id, product);
     emit("product.created", product);
@@ -29,15 +39,15 @@ export function catalogRoutes(kit) {
   }
 
   function createPrice(p) {
-    if (!p.currency) throw badParam("currency", "Missing required param: currency.");
+    if (!p.currency) throw missingParam("currency");
     let product = p.product;
     if (!product && p.product_data) product = createProduct(p.product_data).id;
-    if (!product) throw badParam("product", "Missing required param: product.");
+    if (!product) throw missingParam("product");
     get("products", product);
     const unitAmount = int(p.unit_amount, "unit_amount");
-    if (unitAmount === undefined) throw badParam("unit_amount", "Missing required param: unit_amount.");
+    if (unitAmount === undefined) throw missingParam("unit_amount");
     const recurring = p.recurring
-      ? { interval: p.recurring.interval, interval_count: Number(p.recurring.interval_count ?? 1), usage_type: "licensed" }
+      ? { interval: p.recurring.interval, interval_count: Number(p.recurring.interval_count ?? 1), meter: null, trial_period_days: null, usage_type: "licensed" }
       : null;
     if (recurring && !["day", "week", "month", "year"].includes(recurring.interval)) throw badParam("recurring[interval]", "Invalid recurring[interval]: must be one of day, week, month, or year");
     const price = {
@@ -47,14 +57,19 @@ export function catalogRoutes(kit) {
       billing_scheme: "per_unit",
       created: now(),
       currency: String(p.currency).toLowerCase(),
+      custom_unit_amount: null,
       livemode: false,
       lookup_key: p.lookup_key ?? null,
       metadata: metadata(p.metadata),
       nickname: p.nickname ?? null,
       product,
       recurring,
+      tax_behavior: "unspecified",
+      tiers_mode: null,
+      transform_quantity: null,
       type: recurring ? "recurring" : "one_time",
       unit_amount: unitAmount,
+      unit_amount_decimal: String(unitAmount),
     };
     if (price.lookup_key) {
       for (const other of db.prices.values()) {

@@ -13,13 +13,13 @@ const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", 
 
 /** @param {any} kit */
 export function connectRoutes(kit) {
-  const { db, get, metadata, int, rid, now, list, StripeError, badParam, emit, raw } = kit;
+  const { db, get, metadata, int, rid, now, list, StripeError, badParam, missingParam, emit, raw, balanceTransaction, balanceOf } = kit;
 
   const DUE = ["business_profile.url", "external_account", "individual.dob.day", "individual.first_name", "individual.last_name", "tos_acceptance.date"];
 
   function createAccount(p, { silent = false } = {}) {
     const express = p.type === "express" || p.controller?.stripe_dashboard?.type === "express";
-    if (!p.type && !p.controller) throw badParam("type", "Missing required param: type.");
+    if (!p.type && !p.controller) throw missingParam("type");
     if (p.type && !["express", "standard", "custom"].includes(p.type)) throw badParam("type", `Invalid type: must be one of custom, express, or standard`);
     const requested = Object.entries(p.capabilities ?? {}).filter(([, v]) => v?.requested === "true").map(([k]) => k);
     const account = {
@@ -57,15 +57,16 @@ export function connectRoutes(kit) {
       requirements: { ...account.requirements, currently_due: [], eventually_due: [], past_due: [], disabled_reason: null },
       tos_acceptance: { date: now() },
     });
-    account.external_accounts.data = [{ id: rid("ba", 24), object: "bank_account", account: account.id, bank_name: "STRIPE TEST BANK", country: "US", currency: "usd", last4: "6789", status: "new" }];
+    account.external_accounts.data = [{ id: rid("ba", 24), object: "bank_account", account: account.id, account_holder_name: null, account_holder_type: null, account_type: null, available_payout_methods: ["standard"], bank_name: "STRIPE TEST BANK", country: "US", currency: "usd", default_for_currency: true, fingerprint: "standinbankacct0", last4: "6789", metadata: {}, routing_number: "110000000", status: "new" }];
     account.external_accounts.total_count = 1;
     if (!silent) emit("account.updated", account);
   }
 
   function createAccountLink(p, base) {
-    if (!p.account) throw badParam("account", "Missing required param: account.");
+    if (!p.account) throw missingParam("account");
     const account = get("accounts", p.account);
-    for (const k of ["refresh_url", "return_url"]) if (!p[k]) throw badParam(k, `Missing required param: ${k}.`);
+    if (!p.type) throw missingParam("type");
+    for (const k of ["refresh_url", "return_url"]) if (!p[k]) throw missingParam(k);
     if (!["account_onboarding", "account_update"].includes(p.type)) throw badParam("type", "Invalid type: must be one of account_onboarding or account_update");
     const id = rid("acctlink", 20);
     const link = { object: "account_link", created: now(), expires_at: now() + 300, url: `${base}/_standin/connect/onboard/${id}` };
@@ -119,7 +120,7 @@ export function connectRoutes(kit) {
     return { object: "login_link", created: now(), url: `${base}/_standin/connect/express/${account.id}` };
   }
 
-  // ---- money: the platform balance is what cards brought in, less refunds and transfers ----
+  // ---- money: transfers draw on the platform's AVAILABLE balance (server.mjs keeps its balance transactions) ----
 
   // The next transfer to an account fails with this Stripe error code (a stand-in control), once.
   const failNext = new Map();
@@ -130,20 +131,12 @@ export function connectRoutes(kit) {
       "Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments",
   };
 
-  function availableBalance() {
-    let cents = 0;
-    for (const c of db.charges.values()) if (c.status === "succeeded") cents += c.amount - c.amount_refunded;
-    // Funds added directly (what Stripe's 4000000000000077 test card does in test mode).
-    for (const t of db.balance_topups.values()) cents += t.amount;
-    for (const t of db.transfers.values()) cents -= t.amount - t.amount_reversed;
-    return cents;
-  }
-
   function createTransfer(p) {
+    if (p.amount === undefined) throw missingParam("amount");
+    if (!p.currency) throw missingParam("currency");
+    if (!p.destination) throw missingParam("destination");
     const amount = int(p.amount, "amount");
-    if (!amount) throw badParam("amount", "Missing required param: amount.");
-    if (!p.currency) throw badParam("currency", "Missing required param: currency.");
-    if (!p.destination) throw badParam("destination", "Missing required param: destination.");
+    if (!amount) throw badParam("amount", "Invalid positive integer");
     const account = db.accounts.get(p.destination);
     if (!account) throw new StripeError(400, "invalid_request_error", `No such destination: '${p.destination}'`, { code: "resource_missing", param: "destination" });
     const failure = failNext.get(account.id);
@@ -154,7 +147,7 @@ export function connectRoutes(kit) {
     if (account.capabilities.transfers !== "active") {
       throw new StripeError(400, "invalid_request_error", "Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments", { code: "insufficient_capabilities_for_transfer", param: "destination" });
     }
-    if (amount > availableBalance()) {
+    if (amount > balanceOf().available) {
       throw new StripeError(400, "invalid_request_error", "You have insufficient available funds in your Stripe account. Try adding funds directly to your available balance by creating Charges using the 4000000000000077 test card.", { code: "balance_insufficient" });
     }
     const t = {
@@ -162,7 +155,7 @@ export function connectRoutes(kit) {
       object: "transfer",
       amount,
       amount_reversed: 0,
-      balance_transaction: rid("txn", 24),
+      balance_transaction: null,
       created: now(),
       currency: String(p.currency).toLowerCase(),
       description: p.description ?? null,
@@ -177,6 +170,7 @@ export function connectRoutes(kit) {
       transfer_group: p.transfer_group ?? null,
     };
     t.reversals.url = `/v1/transfers/${t.id}/reversals`;
+    t.balance_transaction = balanceTransaction({ amount: -amount, type: "transfer", source: t.id, currency: t.currency });
     db.transfers.set(t.id, t);
     emit("transfer.created", t);
     return t;
@@ -186,7 +180,8 @@ export function connectRoutes(kit) {
     const t = get("transfers", id);
     const amount = int(p.amount, "amount") ?? t.amount - t.amount_reversed;
     if (amount <= 0 || amount > t.amount - t.amount_reversed) throw badParam("amount", "Amount must be no more than the transfer's unreversed amount.");
-    const r = { id: rid("trr", 24), object: "transfer_reversal", amount, balance_transaction: rid("txn", 24), created: now(), currency: t.currency, destination_payment_refund: rid("pyr", 24), metadata: metadata(p.metadata), source_refund: null, transfer: t.id };
+    const r = { id: rid("trr", 24), object: "transfer_reversal", amount, balance_transaction: null, created: now(), currency: t.currency, destination_payment_refund: rid("pyr", 24), metadata: metadata(p.metadata), source_refund: null, transfer: t.id };
+    r.balance_transaction = balanceTransaction({ amount, type: "transfer_cancel", source: r.id, currency: t.currency });
     t.amount_reversed += amount;
     t.reversed = t.amount_reversed === t.amount;
     t.reversals.data.unshift(r);
@@ -211,12 +206,17 @@ export function connectRoutes(kit) {
     ["GET", /^\/v1\/transfers\/(tr_\w+)$/, "secret", (_p, m) => get("transfers", m[1])],
     ["GET", /^\/v1\/transfers$/, "secret", (p) => list([...db.transfers.values()].reverse().filter((t) => (!p.destination || t.destination === p.destination) && (!p.transfer_group || t.transfer_group === p.transfer_group)), p, "/v1/transfers")],
     ["POST", /^\/v1\/transfers\/(tr_\w+)\/reversals$/, "secret", (p, m) => reverseTransfer(m[1], p)],
-    ["GET", /^\/v1\/balance$/, "secret", () => ({
-      object: "balance",
-      available: [{ amount: availableBalance(), currency: "usd", source_types: { card: availableBalance() } }],
-      livemode: false,
-      pending: [{ amount: 0, currency: "usd", source_types: { card: 0 } }],
-    })],
+    ["GET", /^\/v1\/balance$/, "secret", () => {
+      const { available, pending } = balanceOf();
+      return {
+        object: "balance",
+        available: [{ amount: available, currency: "usd", source_types: { card: available } }],
+        connect_reserved: [{ amount: 0, currency: "usd" }],
+        livemode: false,
+        pending: [{ amount: pending, currency: "usd", source_types: { card: pending } }],
+        refund_and_dispute_prefunding: null,
+      };
+    }],
     // The hosted pages a browser opens.
     ["GET", /^\/_standin\/connect\/onboard\/(acctlink_\w+)$/, "public", (_p, m) => onboardingPage(m[1])],
     ["POST", /^\/_standin\/connect\/onboard\/(acctlink_\w+)$/, "public", (_p, m) => submitOnboarding(m[1])],
@@ -236,11 +236,12 @@ export function connectRoutes(kit) {
     }],
     // Adds funds to the platform's available balance, as Stripe's 4000000000000077 test card does.
     ["POST", /^\/_standin\/balance\/top_up$/, "secret", (p) => {
+      if (p.amount === undefined) throw missingParam("amount");
       const amount = int(p.amount, "amount");
-      if (!amount) throw badParam("amount", "Missing required param: amount.");
+      if (!amount) throw badParam("amount", "Invalid positive integer");
       const id = rid("topup", 14);
-      db.balance_topups.set(id, { id, amount, created: now() });
-      return { object: "standin.top_up", id, amount, available: availableBalance() };
+      balanceTransaction({ amount, type: "topup", source: id, description: "Stand-in top-up" });
+      return { object: "standin.top_up", id, amount, available: balanceOf().available };
     }],
     // Accounts onboarded elsewhere (a seeded benchmark database) become known with these ids.
     ["POST", /^\/_standin\/accounts\/import$/, "secret", (p) => {

@@ -10,26 +10,38 @@ import { billingRoutes } from "./billing.mjs";
 import { connectRoutes } from "./connect.mjs";
 import { parseForm } from "./form.mjs";
 
-const API_VERSION = "2026-10-28.clover";
+// The API version the pinned stripe package (23.1.0) sends and is typed for.
+export const API_VERSION = "2026-10-28.endive";
+/** Test mode holds card payments as pending for this long (available_on), as a US account's 2-day schedule does. */
+const PENDING_DAYS = 2;
+const DAY = 24 * 60 * 60;
 const STRIPE_JS = readFileSync(new URL("./stripe-js.js", import.meta.url), "utf8");
 
 const rid = (prefix, n = 24) => `${prefix}_${randomBytes(n).toString("base64url").replace(/[-_]/g, "").slice(0, n)}`;
 const now = () => Math.floor(Date.now() / 1000);
 
 export class StripeError extends Error {
-  constructor(status, type, message, extra = {}) {
+  /** `validation`: refused before any work began, so Stripe keeps no result under the Idempotency-Key. */
+  constructor(status, type, message, extra = {}, { validation = false } = {}) {
     super(message);
     this.status = status;
+    this.validation = validation;
     this.body = { error: { type, message, ...extra } };
   }
 }
 // A handler may answer with a page or a redirect instead of a JSON object (hosted pages).
 const RAW = Symbol("raw");
 const raw = (status, headers, body = "") => ({ [RAW]: { status, headers, body } });
-const missing = (kind, id) => new StripeError(404, "invalid_request_error", `No such ${kind}: '${id}'`, { code: "resource_missing", param: "id" });
-const badParam = (param, message) => new StripeError(400, "invalid_request_error", message, { param });
+const missing = (kind, id, param = "id") => new StripeError(404, "invalid_request_error", `No such ${kind}: '${id}'`, { code: "resource_missing", param }, { validation: true });
+const badParam = (param, message) => new StripeError(400, "invalid_request_error", message, { param }, { validation: true });
+const missingParam = (param) => new StripeError(400, "invalid_request_error", `Missing required param: ${param}.`, { code: "parameter_missing", param }, { validation: true });
+const unexpectedState = (message, pi) => new StripeError(400, "invalid_request_error", message, { code: "payment_intent_unexpected_state", payment_intent: structuredClone(pi) });
+// Private fields (the card number, links between records) start with "_" and never leave the stand-in.
+const publicJson = (value, space) => JSON.stringify(value, (k, v) => (k.startsWith("_") ? undefined : v), space);
 
-// Stripe's documented test cards, by number and by test PaymentMethod id.
+// Stripe's documented test cards (docs.stripe.com/testing), by number and by test PaymentMethod id.
+// "authenticate": 3155 asks on-session always and off-session unless it was set up (authenticated
+// with setup_future_usage); 3184 (`always`) asks on every payment however it was set up.
 const CARDS = {
   "4242424242424242": { brand: "visa", outcome: "success" },
   "4000056655665556": { brand: "visa", outcome: "success" },
@@ -37,6 +49,9 @@ const CARDS = {
   "4000000000000002": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." },
   "4000000000009995": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "insufficient_funds", message: "Your card has insufficient funds." },
   "4000002500003155": { brand: "visa", outcome: "authenticate" },
+  "4000002760003184": { brand: "visa", outcome: "authenticate", always: true },
+  // Succeeds, and the funds skip the pending balance (straight to available).
+  "4000000000000077": { brand: "visa", outcome: "success", bypassPending: true },
   // Attaches to a Customer fine; every charge to it is declined (Stripe's "charge customer fail" card,
   // used for failed upsell charges and failed renewals).
   "4000000000000341": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." },
@@ -48,7 +63,9 @@ const TEST_PAYMENT_METHODS = {
   pm_card_mastercard: "5555555555554444",
   pm_card_chargeDeclined: "4000000000000002",
   pm_card_chargeDeclinedInsufficientFunds: "4000000000009995",
-  pm_card_authenticationRequired: "4000002500003155",
+  pm_card_authenticationRequired: "4000002760003184",
+  pm_card_authenticationRequiredOnSetup: "4000002500003155",
+  pm_card_bypassPending: "4000000000000077",
   pm_card_chargeCustomerFail: "4000000000000341",
 };
 const luhn = (num) => {
@@ -75,7 +92,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     accounts: new Map(),
     account_links: new Map(),
     transfers: new Map(),
-    balance_topups: new Map(),
+    balance_transactions: new Map(),
     subscriptions: new Map(),
     invoices: new Map(),
     test_clocks: new Map(),
@@ -102,7 +119,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       object: "event",
       api_version: API_VERSION,
       created: now(),
-      data: { object: structuredClone(object) },
+      data: { object: JSON.parse(publicJson(object)) },
       livemode: false,
       pending_webhooks: webhookUrls.length,
       request: { id: null, idempotency_key: null },
@@ -116,7 +133,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
 
   /** Signs and posts an event like Stripe: `Stripe-Signature: t=…,v1=HMAC(secret, "t.body")`; retries with backoff. */
   async function deliver(url, event, attempt = 0) {
-    const payload = JSON.stringify(event, null, 2);
+    const payload = publicJson(event, 2);
     const t = now();
     const v1 = createHmac("sha256", webhookSecret).update(`${t}.${payload}`).digest("hex");
     try {
@@ -147,75 +164,180 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
 
   function createCustomer(p) {
     if (p.test_clock) get("test_clocks", p.test_clock);
-    const c = { id: rid("cus", 14), object: "customer", created: now(), email: p.email ?? null, name: p.name ?? null, metadata: metadata(p.metadata), livemode: false, invoice_settings: { default_payment_method: null }, test_clock: p.test_clock ?? null };
+    const c = {
+      id: rid("cus", 14),
+      object: "customer",
+      address: null,
+      balance: 0,
+      created: now(),
+      currency: null,
+      default_source: null,
+      delinquent: false,
+      description: p.description ?? null,
+      discount: null,
+      email: p.email ?? null,
+      invoice_prefix: randomBytes(4).toString("hex").toUpperCase(),
+      invoice_settings: { custom_fields: null, default_payment_method: null, footer: null, rendering_options: null },
+      livemode: false,
+      metadata: metadata(p.metadata),
+      name: p.name ?? null,
+      next_invoice_sequence: 1,
+      phone: null,
+      preferred_locales: [],
+      shipping: null,
+      tax_exempt: "none",
+      test_clock: p.test_clock ?? null,
+    };
     db.customers.set(c.id, c);
+    emit("customer.created", c);
     return c;
   }
 
-  function createPaymentIntent(p) {
-    const amount = int(p.amount, "amount");
-    if (!amount || amount < 50) throw badParam("amount", "Amount must be at least $0.50 usd");
-    if (amount > 99999999) throw badParam("amount", "Amount must be no more than $999,999.99");
-    if (!p.currency) throw badParam("currency", "Missing required param: currency.");
-    if (p.customer) get("customers", p.customer);
-    if (p.payment_method) {
-      const pm = get("payment_methods", p.payment_method);
-      if (pm.customer && pm.customer !== (p.customer ?? null)) throw badParam("payment_method", `The provided PaymentMethod belongs to a different Customer than the one on this PaymentIntent.`);
-    }
+  // ---- the platform balance: one balance transaction per movement of money ----
+
+  /** Funds land as pending and become available at `available_on` (`status` is read against the clock). */
+  function balanceTransaction({ amount, type, source, description = null, availableOn = now(), currency = "usd" }) {
+    const t = { id: rid("txn", 24), object: "balance_transaction", amount, available_on: availableOn, balance_type: "payments", created: now(), currency, description, exchange_rate: null, fee: 0, fee_details: [], net: amount, reporting_category: type === "charge" ? "charge" : type, source, status: "pending", type };
+    db.balance_transactions.set(t.id, t);
+    return t.id;
+  }
+  const publicTxn = (t) => ({ ...t, status: t.available_on <= now() ? "available" : "pending" });
+  /** The platform balance in cents (usd): `available` can be paid out or transferred now, `pending` cannot yet. */
+  function balanceOf() {
+    const out = { available: 0, pending: 0 };
+    for (const t of db.balance_transactions.values()) out[t.available_on <= now() ? "available" : "pending"] += t.net;
+    return out;
+  }
+
+  // ---- PaymentIntents: Stripe's documented lifecycle ----
+  //   create: requires_payment_method, or requires_confirmation when it names a payment_method
+  //   confirm (from requires_payment_method | requires_confirmation):
+  //     succeeded (requires_capture with capture_method=manual) | requires_action (the bank asks the
+  //     cardholder) | a decline: 402, back to requires_payment_method with last_payment_error and a failed Charge
+  //   capture (from requires_capture): succeeded
+  //   cancel (from requires_payment_method | requires_capture | requires_confirmation | requires_action | processing):
+  //     canceled, with canceled_at and cancellation_reason. canceled and succeeded are final.
+  const CANCELABLE = ["requires_payment_method", "requires_capture", "requires_confirmation", "requires_action", "processing"];
+  const CONFIRMABLE = ["requires_payment_method", "requires_confirmation"];
+  const CANCELLATION_REASONS = ["duplicate", "fraudulent", "requested_by_customer", "abandoned"];
+
+  /** A PaymentIntent with every property Stripe sends; `fields` are the ones this call sets. */
+  function newPaymentIntent(fields) {
     const id = rid("pi");
     const pi = {
       id,
       object: "payment_intent",
-      amount,
+      allowed_payment_method_types: null,
+      amount: 0,
       amount_capturable: 0,
+      amount_details: { tip: {} },
       amount_received: 0,
-      automatic_payment_methods: p.automatic_payment_methods?.enabled === "true" ? { enabled: true, allow_redirects: "always" } : null,
-      capture_method: "automatic",
+      application: null,
+      application_fee_amount: null,
+      automatic_payment_methods: null,
+      canceled_at: null,
+      cancellation_reason: null,
+      capture_method: "automatic_async",
       client_secret: `${id}_secret_${randomBytes(12).toString("base64url").replace(/[-_]/g, "")}`,
       confirmation_method: "automatic",
       created: now(),
-      currency: String(p.currency).toLowerCase(),
-      customer: p.customer ?? null,
-      description: p.description ?? null,
+      currency: "usd",
+      customer: null,
+      customer_account: null,
+      description: null,
+      excluded_payment_method_types: null,
       last_payment_error: null,
       latest_charge: null,
       livemode: false,
-      metadata: metadata(p.metadata),
+      managed_payments: null,
+      metadata: {},
       next_action: null,
-      payment_method: p.payment_method ?? null,
+      on_behalf_of: null,
+      payment_method: null,
+      payment_method_configuration_details: null,
+      payment_method_options: { card: { installments: null, mandate_options: null, network: null, request_three_d_secure: "automatic" } },
       payment_method_types: ["card"],
-      receipt_email: p.receipt_email ?? null,
-      setup_future_usage: p.setup_future_usage ?? null,
+      payment_record: null,
+      processing: null,
+      receipt_email: null,
+      review: null,
+      setup_future_usage: null,
+      shipping: null,
+      source: null,
+      statement_descriptor: null,
+      statement_descriptor_suffix: null,
       status: "requires_payment_method",
+      transfer_group: null,
+      ...fields,
     };
     db.payment_intents.set(id, pi);
     emit("payment_intent.created", pi);
     return pi;
   }
 
+  function createPaymentIntent(p) {
+    if (p.amount === undefined) throw missingParam("amount");
+    if (!p.currency) throw missingParam("currency");
+    const amount = int(p.amount, "amount");
+    if (!amount || amount < 50) throw badParam("amount", "Amount must be at least $0.50 usd");
+    if (amount > 99999999) throw badParam("amount", "Amount must be no more than $999,999.99");
+    if (p.capture_method && !["automatic", "automatic_async", "manual"].includes(p.capture_method)) throw badParam("capture_method", "Invalid capture_method: must be one of automatic, automatic_async, or manual");
+    if (p.customer) get("customers", p.customer);
+    let paymentMethod = null;
+    if (p.payment_method) {
+      paymentMethod = resolvePaymentMethod(p.payment_method, p.customer ?? null).id;
+    }
+    return newPaymentIntent({
+      amount,
+      automatic_payment_methods: p.automatic_payment_methods?.enabled === "true" ? { allow_redirects: p.automatic_payment_methods.allow_redirects ?? "always", enabled: true } : null,
+      capture_method: p.capture_method ?? "automatic_async",
+      currency: String(p.currency).toLowerCase(),
+      customer: p.customer ?? null,
+      description: p.description ?? null,
+      metadata: metadata(p.metadata),
+      payment_method: paymentMethod,
+      // API version 2026-10-28 takes the allowed types as allowed_payment_method_types.
+      allowed_payment_method_types: Array.isArray(p.allowed_payment_method_types) ? p.allowed_payment_method_types : null,
+      payment_method_types: Array.isArray(p.allowed_payment_method_types) ? p.allowed_payment_method_types.filter((t) => t === "card") : ["card"],
+      receipt_email: p.receipt_email ?? null,
+      setup_future_usage: p.setup_future_usage ?? null,
+      statement_descriptor_suffix: p.statement_descriptor_suffix ?? null,
+      status: paymentMethod ? "requires_confirmation" : "requires_payment_method",
+      transfer_group: p.transfer_group ?? null,
+    });
+  }
+
+  /**
+   * A PaymentMethod by id; a test PaymentMethod (pm_card_visa…) becomes a fresh one, as in test mode.
+   * A card saved on a Customer can only be used with that Customer.
+   */
+  function resolvePaymentMethod(id, customer) {
+    const known = db.payment_methods.get(id);
+    if (known) {
+      if (known.customer && known.customer !== customer) {
+        throw badParam("payment_method", `The provided PaymentMethod belongs to a different Customer than the one on this PaymentIntent.`);
+      }
+      return known;
+    }
+    const number = TEST_PAYMENT_METHODS[id];
+    if (!number) throw missing("payment_method", id, "payment_method");
+    return savePaymentMethod(number, 12, new Date().getFullYear() + 2, null);
+  }
+
   function paymentMethodFrom(p, pi) {
     // Confirming without a card uses the one already set on the PaymentIntent.
     if (!p.payment_method && !p.payment_method_data && pi.payment_method) p = { ...p, payment_method: pi.payment_method };
-    if (p.payment_method) {
-      const known = db.payment_methods.get(p.payment_method);
-      if (known?.customer && known.customer !== pi.customer) {
-        throw badParam("payment_method", `The provided PaymentMethod was previously used with a PaymentIntent without Customer attachment, shared with a connected account without Customer attachment, or was detached from a Customer. It may not be used again.`);
-      }
-      if (known) return known;
-      const number = TEST_PAYMENT_METHODS[p.payment_method];
-      if (!number) throw missing("payment_method", p.payment_method);
-      return savePaymentMethod(number, 12, new Date().getFullYear() + 2, pi.customer);
-    }
+    if (p.payment_method) return resolvePaymentMethod(p.payment_method, pi.customer);
     const card = p.payment_method_data?.card;
     if (!card) throw badParam("payment_method", "You must provide a payment_method or payment_method_data to confirm a PaymentIntent.");
     const number = String(card.number ?? "").replace(/\s/g, "");
-    if (!luhn(number)) throw new StripeError(402, "card_error", "Your card number is incorrect.", { code: "incorrect_number", param: "number", payment_intent: pi });
+    if (!luhn(number)) throw new StripeError(402, "card_error", "Your card number is incorrect.", { code: "incorrect_number", param: "number", payment_intent: pi }, { validation: true });
     const month = Number(card.exp_month);
     let year = Number(card.exp_year);
     if (year < 100) year += 2000;
     const expired = !month || month > 12 || new Date(year, month) <= new Date();
-    if (expired) throw new StripeError(402, "card_error", "Your card's expiration date is incomplete or in the past.", { code: "expired_card", param: "exp_month", payment_intent: pi });
-    if (!/^\d{3,4}$/.test(String(card.cvc ?? ""))) throw new StripeError(402, "card_error", "Your card's security code is incomplete.", { code: "incomplete_cvc", param: "cvc", payment_intent: pi });
+    if (expired) throw new StripeError(402, "card_error", "Your card's expiration date is incomplete or in the past.", { code: "expired_card", param: "exp_month", payment_intent: pi }, { validation: true });
+    if (!/^\d{3,4}$/.test(String(card.cvc ?? ""))) throw new StripeError(402, "card_error", "Your card's security code is incomplete.", { code: "incomplete_cvc", param: "cvc", payment_intent: pi }, { validation: true });
     return savePaymentMethod(number, month, year, null, p.payment_method_data?.billing_details);
   }
 
@@ -223,72 +345,144 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     const pm = {
       id: rid("pm"),
       object: "payment_method",
-      type: "card",
-      card: { brand: CARDS[number]?.brand ?? "visa", last4: number.slice(-4), exp_month: month, exp_year: year, funding: "credit", country: "US" },
-      billing_details: { email: billing.email ?? null, name: billing.name ?? null },
-      customer,
+      allow_redisplay: "unspecified",
+      billing_details: { address: { city: null, country: null, line1: null, line2: null, postal_code: null, state: null }, email: billing.email ?? null, name: billing.name ?? null, phone: null, tax_id: null },
+      card: {
+        brand: CARDS[number]?.brand ?? "visa",
+        checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: "pass" },
+        country: "US",
+        display_brand: CARDS[number]?.brand ?? "visa",
+        exp_month: month,
+        exp_year: year,
+        fingerprint: createHmac("sha256", "fingerprint").update(number).digest("hex").slice(0, 16),
+        funding: "credit",
+        generated_from: null,
+        last4: number.slice(-4),
+        networks: { available: [CARDS[number]?.brand ?? "visa"], preferred: null },
+        regulated_status: "unregulated",
+        three_d_secure_usage: { supported: true },
+        wallet: null,
+      },
       created: now(),
+      customer,
+      customer_account: null,
       livemode: false,
+      metadata: {},
+      type: "card",
       _number: number,
+      // Set once the cardholder authenticated it for later off-session use (setup_future_usage).
+      _setUpOffSession: false,
     };
     db.payment_methods.set(pm.id, pm);
     return pm;
   }
-  const publicPm = ({ _number, ...pm }) => pm;
 
-  function succeed(pi) {
-    const pm = db.payment_methods.get(pi.payment_method);
+  const publicPm = ({ _number, _setUpOffSession, ...pm }) => pm;
+
+  /** A Charge with every property Stripe sends, for an attempt on `pi` with `pm`. */
+  function newCharge(pi, pm, fields) {
     const charge = {
       id: rid("ch"),
       object: "charge",
       amount: pi.amount,
-      amount_captured: pi.amount,
+      amount_captured: 0,
       amount_refunded: 0,
-      billing_details: pm?.billing_details ?? { email: null },
-      captured: true,
+      application: null,
+      application_fee: null,
+      application_fee_amount: null,
+      balance_transaction: null,
+      billing_details: pm?.billing_details ?? { address: null, email: null, name: null, phone: null, tax_id: null },
+      calculated_statement_descriptor: "APEWALL",
+      captured: false,
       created: now(),
       currency: pi.currency,
       customer: pi.customer,
+      description: pi.description,
       disputed: false,
+      failure_balance_transaction: null,
+      failure_code: null,
+      failure_message: null,
+      fraud_details: {},
       livemode: false,
       metadata: pi.metadata,
-      paid: true,
+      on_behalf_of: null,
+      outcome: { advice_code: null, network_advice_code: null, network_decline_code: null, network_status: "approved_by_network", reason: null, risk_level: "normal", risk_score: 20, seller_message: "Payment complete.", type: "authorized" },
+      paid: false,
       payment_intent: pi.id,
-      payment_method: pi.payment_method,
-      payment_method_details: { type: "card", card: pm ? { brand: pm.card.brand, last4: pm.card.last4 } : null },
+      payment_method: pm?.id ?? null,
+      payment_method_details: pm ? { type: "card", card: { brand: pm.card.brand, country: pm.card.country, exp_month: pm.card.exp_month, exp_year: pm.card.exp_year, funding: pm.card.funding, last4: pm.card.last4, network: pm.card.brand } } : null,
       receipt_email: pi.receipt_email,
+      receipt_number: null,
+      receipt_url: null,
       refunded: false,
-      refunds: { object: "list", data: [], has_more: false, total_count: 0, url: "" },
-      status: "succeeded",
+      review: null,
+      shipping: null,
+      source: null,
+      source_transfer: null,
+      statement_descriptor: null,
+      statement_descriptor_suffix: null,
+      status: "pending",
+      transfer_data: null,
+      transfer_group: pi.transfer_group,
+      _refunds: [],
+      ...fields,
     };
+    charge.receipt_url = `https://pay.stripe.com/receipts/standin/${charge.id}`;
     db.charges.set(charge.id, charge);
-    charge.refunds.url = `/v1/charges/${charge.id}/refunds`;
-    if (pi.setup_future_usage && pi.customer && pm) pm.customer = pi.customer;
-    Object.assign(pi, { status: "succeeded", amount_received: pi.amount, latest_charge: charge.id, next_action: null, last_payment_error: null });
-    emit("charge.succeeded", charge);
-    emit("payment_intent.succeeded", pi);
+    pi.latest_charge = charge.id;
+    return charge;
   }
 
+  /** The card's money reaches the platform balance: pending until available_on, unless the card skips that. */
+  function settleCharge(charge, card, amount) {
+    charge.balance_transaction = balanceTransaction({ amount, type: "charge", source: charge.id, currency: charge.currency, availableOn: card?.bypassPending ? now() : now() + PENDING_DAYS * DAY });
+  }
+
+  function succeed(pi) {
+    const pm = db.payment_methods.get(pi.payment_method);
+    const card = pm ? CARDS[pm._number] : undefined;
+    const manual = pi.capture_method === "manual";
+    const charge = newCharge(pi, pm, { captured: !manual, amount_captured: manual ? 0 : pi.amount, paid: true, status: "succeeded" });
+    if (!manual) settleCharge(charge, card, pi.amount);
+    if (pi.setup_future_usage && pi.customer && pm) {
+      pm.customer = pi.customer;
+      pm._setUpOffSession = true;
+    }
+    Object.assign(pi, { next_action: null, last_payment_error: null }, manual ? { status: "requires_capture", amount_capturable: pi.amount } : { status: "succeeded", amount_received: pi.amount });
+    emit("charge.succeeded", publicCharge(charge));
+    emit(manual ? "payment_intent.amount_capturable_updated" : "payment_intent.succeeded", pi);
+  }
+
+  /** A decline: the failed Charge is recorded, the intent waits for another card, and the caller gets a 402. */
   function fail(pi, card, pm) {
-    const error = { type: "card_error", code: card.code, decline_code: card.decline_code, message: card.message, payment_method: publicPm(pm) };
+    const charge = newCharge(pi, pm, {
+      failure_code: card.code,
+      failure_message: card.message,
+      outcome: { advice_code: null, network_advice_code: null, network_decline_code: null, network_status: "declined_by_network", reason: card.decline_code ?? null, risk_level: "normal", risk_score: 20, seller_message: "The bank did not return any further details with this decline.", type: "issuer_declined" },
+      status: "failed",
+    });
+    const error = { type: "card_error", charge: charge.id, code: card.code, decline_code: card.decline_code, doc_url: `https://stripe.com/docs/error-codes/${card.code.replace(/_/g, "-")}`, message: card.message, payment_method: publicPm(pm) };
     Object.assign(pi, { status: "requires_payment_method", last_payment_error: error, payment_method: null, next_action: null });
+    emit("charge.failed", publicCharge(charge));
     emit("payment_intent.payment_failed", pi);
-    throw new StripeError(402, "card_error", card.message, { code: card.code, decline_code: card.decline_code, payment_intent: structuredClone(pi) });
+    throw new StripeError(402, "card_error", card.message, { charge: charge.id, code: card.code, decline_code: card.decline_code, payment_intent: structuredClone(pi) });
   }
 
   function confirm(pi, p, base) {
-    if (pi.status === "succeeded") throw new StripeError(400, "invalid_request_error", "This PaymentIntent has already succeeded.", { code: "payment_intent_unexpected_state", payment_intent: pi });
+    if (pi.status === "succeeded") throw unexpectedState("You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.", pi);
+    if (!CONFIRMABLE.includes(pi.status)) {
+      throw unexpectedState(`You cannot confirm this PaymentIntent because it has a status of ${pi.status}. Only a PaymentIntent with one of the following statuses may be confirmed: ${CONFIRMABLE.join(", ")}.`, pi);
+    }
     if (p.receipt_email) pi.receipt_email = p.receipt_email;
     const pm = paymentMethodFrom(p, pi);
+    const offSession = p.off_session === "true" || p.off_session === "one_off" || p.off_session === "recurring";
+    // Off-session charges are for cards saved on the PaymentIntent's own Customer only.
+    if (offSession && (!pi.customer || pm.customer !== pi.customer)) throw badParam("payment_method", "This PaymentMethod is not attached to the PaymentIntent's customer; off_session payments need a saved card.");
     pi.payment_method = pm.id;
     const card = CARDS[pm._number] ?? { outcome: "success" };
-    if (p.off_session === "true") {
-      // Off-session charges are for cards saved on the PaymentIntent's own Customer only.
-      if (!pi.customer || pm.customer !== pi.customer) throw badParam("payment_method", "This PaymentMethod is not attached to the PaymentIntent's customer; off_session payments need a saved card.");
-      if (card.outcome === "authenticate") return fail(pi, AUTH_REQUIRED, pm);
-    }
+    if (card.outcome === "authenticate" && offSession && (card.always || !pm._setUpOffSession)) return fail(pi, AUTH_REQUIRED, pm);
     if (card.outcome === "decline") return fail(pi, card, pm);
-    if (card.outcome === "authenticate") {
+    if (card.outcome === "authenticate" && !offSession) {
       pi.status = "requires_action";
       pi.next_action = {
         type: "redirect_to_url",
@@ -300,34 +494,134 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     succeed(pi);
   }
 
+  function capture(pi, p) {
+    if (pi.status !== "requires_capture") {
+      throw unexpectedState(`This PaymentIntent could not be captured because it has a status of ${pi.status}. Only a PaymentIntent with one of the following statuses may be captured: requires_capture.`, pi);
+    }
+    const amount = int(p.amount_to_capture, "amount_to_capture") ?? pi.amount_capturable;
+    if (amount > pi.amount_capturable) throw badParam("amount_to_capture", "The amount to capture must be less than or equal to the amount capturable.");
+    const charge = get("charges", pi.latest_charge);
+    Object.assign(charge, { captured: true, amount_captured: amount });
+    settleCharge(charge, CARDS[db.payment_methods.get(pi.payment_method)?._number], amount);
+    if (amount < charge.amount) Object.assign(charge, { amount_refunded: charge.amount - amount, refunded: false });
+    Object.assign(pi, { status: "succeeded", amount_capturable: 0, amount_received: amount });
+    emit("charge.captured", publicCharge(charge));
+    emit("payment_intent.succeeded", pi);
+    return pi;
+  }
+
+  function cancelIntent(pi, p) {
+    if (!CANCELABLE.includes(pi.status)) {
+      throw unexpectedState(`You cannot cancel this PaymentIntent because it has a status of ${pi.status}. Only a PaymentIntent with one of the following statuses may be canceled: ${CANCELABLE.join(", ")}.`, pi);
+    }
+    if (p.cancellation_reason !== undefined && !CANCELLATION_REASONS.includes(p.cancellation_reason)) {
+      throw badParam("cancellation_reason", `Invalid cancellation_reason: must be one of ${CANCELLATION_REASONS.join(", ")}`);
+    }
+    if (pi.status === "requires_capture") {
+      // Releasing an authorisation refunds the uncaptured charge.
+      const charge = get("charges", pi.latest_charge);
+      Object.assign(charge, { amount_refunded: charge.amount, refunded: true });
+      emit("charge.refunded", publicCharge(charge));
+    }
+    Object.assign(pi, { status: "canceled", canceled_at: now(), cancellation_reason: p.cancellation_reason ?? null, next_action: null, amount_capturable: 0 });
+    emit("payment_intent.canceled", pi);
+    return pi;
+  }
+
+  /** A refund object with every property Stripe sends. */
+  function newRefund(charge, amount, p) {
+    return {
+      id: rid("re"),
+      object: "refund",
+      amount,
+      balance_transaction: null,
+      charge: charge.id,
+      created: now(),
+      currency: charge.currency,
+      customer: charge.customer ?? null,
+      customer_account: null,
+      destination_details: { card: { reference_status: "pending", reference_type: "acquirer_reference_number", type: "refund" }, type: "card" },
+      metadata: metadata(p.metadata),
+      payment_intent: charge.payment_intent,
+      payment_method: charge.payment_method ?? null,
+      reason: p.reason ?? null,
+      receipt_number: null,
+      source_transfer_reversal: null,
+      status: "succeeded",
+      transfer_reversal: null,
+    };
+  }
+
   function refund(p) {
     let charge;
     if (p.charge) charge = get("charges", p.charge);
     else if (p.payment_intent) {
       const pi = get("payment_intents", p.payment_intent);
-      if (!pi.latest_charge) throw badParam("payment_intent", `PaymentIntent ${pi.id} does not have a successful charge to refund.`);
-      charge = get("charges", pi.latest_charge);
+      const latest = pi.latest_charge && db.charges.get(pi.latest_charge);
+      if (!latest || latest.status !== "succeeded") throw badParam("payment_intent", `This PaymentIntent (${pi.id}) does not have a successful charge to refund.`);
+      charge = latest;
     } else throw badParam("charge", "One of the following params should be provided for this request: payment_intent or charge.");
-    const amount = int(p.amount, "amount") ?? charge.amount - charge.amount_refunded;
-    if (amount <= 0 || amount > charge.amount - charge.amount_refunded) {
-      throw new StripeError(400, "invalid_request_error", `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${((charge.amount - charge.amount_refunded) / 100).toFixed(2)})`, { code: "amount_too_large", param: "amount" });
+    if (charge.refunded) throw new StripeError(400, "invalid_request_error", `Charge ${charge.id} has already been refunded.`, { code: "charge_already_refunded" }, { validation: true });
+    if (charge.status !== "succeeded") throw badParam("charge", `Charge ${charge.id} has not succeeded and cannot be refunded.`);
+    const left = charge.amount_captured - charge.amount_refunded;
+    const amount = int(p.amount, "amount") ?? left;
+    if (amount <= 0 || amount > left) {
+      throw new StripeError(400, "invalid_request_error", `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`, { code: "amount_too_large", param: "amount" }, { validation: true });
     }
-    const r = { id: rid("re"), object: "refund", amount, charge: charge.id, created: now(), currency: charge.currency, metadata: metadata(p.metadata), payment_intent: charge.payment_intent, reason: p.reason ?? null, status: "succeeded" };
+    const r = newRefund(charge, amount, p);
+    // A refund is taken from the balance at once.
+    r.balance_transaction = balanceTransaction({ amount: -amount, type: "refund", source: r.id, currency: charge.currency });
     db.refunds.set(r.id, r);
     charge.amount_refunded += amount;
     charge.refunded = charge.amount_refunded === charge.amount;
-    charge.refunds.data.unshift(r);
-    charge.refunds.total_count += 1;
+    charge._refunds.unshift(r.id);
     emit("refund.created", r);
-    emit("charge.refunded", charge);
+    emit("charge.refunded", publicCharge(charge));
     return r;
   }
+
+  /**
+   * A charge as the API answers for it. Since API version 2022-11-15 `refunds` is included only
+   * when asked for (expand[]=refunds); `balance_transaction` expands the same way.
+   */
+  function publicCharge(charge, expand = []) {
+    const out = { ...charge };
+    if (expand.includes("refunds")) {
+      const data = charge._refunds.map((id) => db.refunds.get(id));
+      out.refunds = { object: "list", data, has_more: false, total_count: data.length, url: `/v1/charges/${charge.id}/refunds` };
+    }
+    if (expand.includes("balance_transaction") && charge.balance_transaction) out.balance_transaction = publicTxn(db.balance_transactions.get(charge.balance_transaction));
+    return out;
+  }
+  const expandOf = (p) => (Array.isArray(p.expand) ? p.expand : Object.values(p.expand ?? {}));
 
   /** A cardholder's dispute; `inquiry` opens a retrieval request (warning_*), which moves no money. */
   function dispute(chargeId, p = {}) {
     const charge = get("charges", chargeId);
     const status = p.inquiry === "true" ? "warning_needs_response" : "needs_response";
-    const d = { id: rid("dp"), object: "dispute", amount: charge.amount, charge: charge.id, created: now(), currency: charge.currency, payment_intent: charge.payment_intent, reason: "fraudulent", status, livemode: false, metadata: {} };
+    const evidence = Object.fromEntries(
+      ["access_activity_log", "billing_address", "cancellation_policy", "cancellation_policy_disclosure", "cancellation_rebuttal", "customer_communication", "customer_email_address", "customer_name", "customer_purchase_ip", "customer_signature", "duplicate_charge_documentation", "duplicate_charge_explanation", "duplicate_charge_id", "product_description", "receipt", "refund_policy", "refund_policy_disclosure", "refund_refusal_explanation", "service_date", "service_documentation", "shipping_address", "shipping_carrier", "shipping_date", "shipping_documentation", "shipping_tracking_number", "uncategorized_file", "uncategorized_text"].map((k) => [k, null]),
+    );
+    const d = {
+      id: rid("dp"),
+      object: "dispute",
+      amount: charge.amount,
+      balance_transactions: [],
+      charge: charge.id,
+      created: now(),
+      currency: charge.currency,
+      enhanced_eligibility_types: [],
+      evidence: { ...evidence, enhanced_evidence: {} },
+      evidence_details: { due_by: now() + 7 * DAY, enhanced_eligibility: {}, has_evidence: false, past_due: false, submission_count: 0 },
+      intended_submission_method: null,
+      is_charge_refundable: false,
+      livemode: false,
+      metadata: {},
+      payment_intent: charge.payment_intent,
+      payment_method_details: { card: { brand: charge.payment_method_details?.card?.brand ?? "visa", case_type: status.startsWith("warning_") ? "inquiry" : "chargeback", network_reason_code: "10.4" }, type: "card" },
+      reason: "fraudulent",
+      status,
+    };
     db.disputes.set(d.id, d);
     charge.disputed = true;
     emit("charge.dispute.created", d);
@@ -348,12 +642,13 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       if (p.email !== undefined) c.email = p.email || null;
       if (p.name !== undefined) c.name = p.name || null;
       if (p.metadata) Object.assign(c.metadata, metadata(p.metadata));
+      emit("customer.updated", c);
       return c;
     }],
     ["POST", /^\/v1\/payment_intents$/, "secret", (p, _m, ctx) => {
       const pi = createPaymentIntent(p);
       // confirm=true creates and confirms in one call (off_session charges use this).
-      if (p.confirm === "true") confirm(pi, { payment_method: p.payment_method, off_session: p.off_session, receipt_email: p.receipt_email, return_url: p.return_url }, ctx.base);
+      if (p.confirm === "true") confirm(pi, { off_session: p.off_session, receipt_email: p.receipt_email, return_url: p.return_url }, ctx.base);
       return pi;
     }],
     ["GET", /^\/v1\/payment_intents\/(pi_\w+)$/, "either", (p, m, ctx) => {
@@ -363,7 +658,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     }],
     ["POST", /^\/v1\/payment_intents\/(pi_\w+)$/, "secret", (p, m) => {
       const pi = get("payment_intents", m[1]);
-      if (pi.status === "succeeded") throw new StripeError(400, "invalid_request_error", "This PaymentIntent's amount could not be updated because it has a status of succeeded.", { code: "payment_intent_unexpected_state" });
+      if (["succeeded", "canceled"].includes(pi.status)) throw unexpectedState(`This PaymentIntent's amount could not be updated because it has a status of ${pi.status}. You may only update the amount of a PaymentIntent with one of the following statuses: requires_payment_method, requires_confirmation, requires_action.`, pi);
       if (p.amount !== undefined) pi.amount = int(p.amount, "amount");
       if (p.receipt_email !== undefined) pi.receipt_email = p.receipt_email || null;
       if (p.customer !== undefined) pi.customer = get("customers", p.customer).id;
@@ -376,18 +671,13 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       confirm(pi, p, ctx.base);
       return pi;
     }],
-    ["POST", /^\/v1\/payment_intents\/(pi_\w+)\/cancel$/, "secret", (_p, m) => {
-      const pi = get("payment_intents", m[1]);
-      if (pi.status === "succeeded") throw new StripeError(400, "invalid_request_error", "You cannot cancel this PaymentIntent because it has a status of succeeded.", { code: "payment_intent_unexpected_state" });
-      pi.status = "canceled";
-      emit("payment_intent.canceled", pi);
-      return pi;
-    }],
+    ["POST", /^\/v1\/payment_intents\/(pi_\w+)\/cancel$/, "secret", (p, m) => cancelIntent(get("payment_intents", m[1]), p)],
+    ["POST", /^\/v1\/payment_intents\/(pi_\w+)\/capture$/, "secret", (p, m) => capture(get("payment_intents", m[1]), p)],
     ["GET", /^\/v1\/payment_methods\/(pm_\w+)$/, "secret", (_p, m) => publicPm(get("payment_methods", m[1]))],
     // Saved cards: listed newest first, like Stripe.
     ["GET", /^\/v1\/customers\/(cus_\w+)\/payment_methods$/, "secret", (p, m) => savedCards(get("customers", m[1]).id, p, `/v1/customers/${m[1]}/payment_methods`)],
     ["GET", /^\/v1\/payment_methods$/, "secret", (p) => {
-      if (!p.customer) throw badParam("customer", "Missing required param: customer.");
+      if (!p.customer) throw missingParam("customer");
       return savedCards(get("customers", p.customer).id, p, "/v1/payment_methods");
     }],
     ["POST", /^\/v1\/payment_methods\/(pm_\w+)\/attach$/, "secret", (p, m) => {
@@ -406,7 +696,8 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       pm.customer = null;
       return publicPm(pm);
     }],
-    ["GET", /^\/v1\/charges\/(ch_\w+)$/, "secret", (_p, m) => get("charges", m[1])],
+    ["GET", /^\/v1\/charges\/(ch_\w+)$/, "secret", (p, m) => publicCharge(get("charges", m[1]), expandOf(p))],
+    ["GET", /^\/v1\/balance_transactions\/(txn_\w+)$/, "secret", (_p, m) => publicTxn(get("balance_transactions", m[1]))],
     ["POST", /^\/v1\/refunds$/, "secret", (p) => refund(p)],
     ["GET", /^\/v1\/refunds\/(re_\w+)$/, "secret", (_p, m) => get("refunds", m[1])],
     ["GET", /^\/v1\/disputes\/(dp_\w+)$/, "secret", (_p, m) => get("disputes", m[1])],
@@ -444,7 +735,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   ];
 
   // Resource families kept in modules of their own get the same helpers the routes above use.
-  const kit = { db, emit, get, metadata, int, rid, now, list, StripeError, missing, badParam, on: (fn) => listeners.push(fn), raw, CARDS, TEST_PAYMENT_METHODS };
+  const kit = { db, emit, get, metadata, int, rid, now, list, StripeError, missing, badParam, missingParam, on: (fn) => listeners.push(fn), raw, CARDS, TEST_PAYMENT_METHODS, newPaymentIntent, confirm, balanceTransaction, balanceOf };
   routes.push(...catalogRoutes(kit));
   routes.push(...connectRoutes(kit));
   routes.push(...billingRoutes(kit));
@@ -498,10 +789,13 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       result = result?._number ? publicPm(result) : result;
     } catch (err) {
       if (!(err instanceof StripeError)) throw err;
+      // Stripe keeps a result only once the endpoint began executing: a request refused by
+      // validation can be corrected and retried under the same key.
+      if (err.validation) return { status: err.status, body: publicJson(err.body, 2) };
       status = err.status;
       result = err.body;
     }
-    const json = JSON.stringify(result, null, 2);
+    const json = publicJson(result, 2);
     if (scope) db.idempotency.set(scope, { fingerprint: `${url.pathname}?${body}`, status, body: json });
     if (req.method === "POST") save();
     return { status, body: json };

@@ -298,7 +298,8 @@ describe("one click after paying", () => {
 
   it("when the bank asks for authentication, the buyer confirms on-session and the purchase is fulfilled", async () => {
     const { mainId, upsell } = await funnelSetup("threeds@example.com");
-    const paid = await checkout(mainId, { card: CARDS.threeDS, email: "fan3ds@example.com" });
+    // 3184, not 3155: a 3155 card authenticated at checkout is set up, and Stripe charges it off-session without asking again.
+    const paid = await checkout(mainId, { card: CARDS.alwaysAuthenticate, email: "fan3ds@example.com" });
     expect(paid.confirmed?.body.status).toBe("requires_action");
     await standin("POST", `/_standin/payment_intents/${paid.paymentIntent}/authenticate`, { client_secret: paid.clientSecret }, "pk_test_worker");
     const purchaseId = (await row<{ id: string }>("select id from purchases where payment_intent_id = ?", paid.paymentIntent))!.id;
