@@ -8,6 +8,7 @@ import { createServer } from "node:http";
 import { catalogRoutes } from "./catalog.mjs";
 import { billingRoutes } from "./billing.mjs";
 import { connectRoutes } from "./connect.mjs";
+import { disputeRoutes } from "./disputes.mjs";
 import { parseForm } from "./form.mjs";
 
 const API_VERSION = "2026-10-28.clover";
@@ -448,6 +449,8 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   routes.push(...catalogRoutes(kit));
   routes.push(...connectRoutes(kit));
   routes.push(...billingRoutes(kit));
+  // Ahead of the routes above: refunds and disputes as documented (pending refunds, paging, escalation).
+  routes.unshift(...disputeRoutes(kit));
 
   function savedCards(customer, p, url) {
     const cards = [...db.payment_methods.values()].filter((pm) => pm.customer === customer && (!p.type || pm.type === p.type)).reverse();
