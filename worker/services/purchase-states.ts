@@ -77,7 +77,10 @@ export const TRANSITIONS: Record<PurchaseState, Row> = {
   disputed: {
     refund_pending: { next: "disputed", effect: "none" },
     refund_succeeded: { next: "disputed", effect: "reverse_refund" },
-    refund_completed: { next: "refunded", effect: "reverse_refund" },
+    // Stripe refuses to refund a charge whose chargeback took its funds (charge_disputed); if one
+    // came, the chargeback already took the sale back, so the refund books nothing until a win
+    // gives the money back (then it is booked, and the purchase is refunded).
+    refund_completed: { next: "disputed", effect: "reverse_refund" },
     refund_failed: { next: "disputed", effect: "restore_refund" },
     inquiry_open: { next: "disputed", effect: "none" },
     inquiry_closed: { next: "disputed", effect: "none" },
