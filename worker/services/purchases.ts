@@ -1,8 +1,8 @@
 // Buying: a checkout makes a pending purchase and its PaymentIntent; fulfilment marks it paid and
 // writes the ledger once, whichever of the webhook, the success page or the paywall gets there
 // first; refunds and disputes move it between the states of ./purchase-states.ts (one transition
-// table) and reverse or restore the ledger, decided from Stripe's word alone. Access is granted only to the
-// browser that paid (its aw_buyer key) or to whoever holds the purchase's access link.
+// table) and reverse or restore the ledger, decided from Stripe's word alone. Access is granted
+// only to the browser that paid (its aw_buyer key) or to whoever holds the purchase's access link.
 import { and, desc, eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { MAX_PRICE_CENTS } from "../../shared/constants";

@@ -221,6 +221,17 @@ describe("Pro taken back", () => {
     expect((await saleFeeOf(cookie)).map((l) => [l.account, l.amount_cents])).toEqual([["creator", 800], ["platform", 200]]);
   });
 
+  it("a refund of the Pro invoice handled before its invoice.paid still leaves no 0% period", async () => {
+    const { cookie, clientSecret, customer } = await proCreator("pro-refund-first@example.com");
+    await payFirstInvoice(clientSecret);
+    const invoiceIntent = clientSecret.split("_secret_")[0];
+    await standin("POST", "/v1/refunds", { payment_intent: invoiceIntent });
+    await deliverAbout("charge.refunded", invoiceIntent);
+    await deliverBilling(customer, new Set());
+    expect(await rows("select invoice_id from pro_periods p join users u on u.id = p.user_id where u.email = ? and p.voided_at is not null and p.void_reason = 'refund'", "pro-refund-first@example.com")).toHaveLength(1);
+    expect((await saleFeeOf(cookie)).map((l) => [l.account, l.amount_cents])).toEqual([["creator", 800], ["platform", 200]]);
+  });
+
   it("a Pro invoice charged back and lost ends its period and re-books the fee, saying so", async () => {
     const { cookie, clientSecret, customer } = await proCreator("pro-charged-back@example.com");
     await payFirstInvoice(clientSecret);
