@@ -69,7 +69,7 @@ describe.each(targets)("purchase scenario against %s", (_name, client, enabled) 
 describe.each(targets)("refunds scenario against %s", (_name, client, enabled) => {
   it.runIf(enabled)("partial refunds listed page by page; a charge carries them only when expanded; no disputes", async () => {
     const stripe = client();
-    const intent = await stripe.paymentIntents.create({ amount: 2000, currency: "usd", payment_method_types: ["card"] });
+    const intent = await stripe.paymentIntents.create({ amount: 2000, currency: "usd", automatic_payment_methods: { enabled: true, allow_redirects: "never" } });
     const paid = await stripe.paymentIntents.confirm(intent.id, { payment_method: "pm_card_visa" });
     const chargeId = paid.latest_charge as string;
     const made: string[] = [];
