@@ -83,6 +83,25 @@ describe.each(targets)("purchase scenario against %s", (_name, client, enabled) 
   });
 });
 
+describe.each(targets)("refunds scenario against %s", (_name, client, enabled) => {
+  it.runIf(enabled)("partial refunds listed page by page; a charge carries them only when expanded; no disputes", async () => {
+    const stripe = client();
+    const intent = await stripe.paymentIntents.create({ amount: 2000, currency: "usd", automatic_payment_methods: { enabled: true, allow_redirects: "never" } });
+    const paid = await stripe.paymentIntents.confirm(intent.id, { payment_method: "pm_card_visa" });
+    const chargeId = paid.latest_charge as string;
+    const made: string[] = [];
+    for (let i = 0; i < 3; i++) made.push((await stripe.refunds.create({ charge: chargeId, amount: 100 })).id);
+    expect((await stripe.charges.retrieve(chargeId)).refunds).toBeUndefined();
+    const firstPage = await stripe.refunds.list({ charge: chargeId, limit: 2 });
+    expect([firstPage.data.length, firstPage.has_more]).toEqual([2, true]);
+    const all = await stripe.refunds.list({ charge: chargeId, limit: 2 }).autoPagingToArray({ limit: 10 });
+    expect(all.map((r) => r.id).sort()).toEqual([...made].sort());
+    expect(all.every((r) => r.status === "succeeded" && r.amount === 100)).toBe(true);
+    expect((await stripe.charges.retrieve(chargeId)).amount_refunded).toBe(300);
+    expect((await stripe.disputes.list({ charge: chargeId })).data).toEqual([]);
+  });
+});
+
 describe.each(targets)("one-click upsell scenario against %s", (_name, client, enabled) => {
   it.runIf(enabled)("upsell product and price, saved cards, off-session charge, authentication required, a saved card that declines", async () => {
     const stripe = client();

@@ -46,6 +46,8 @@ export type TimelineItem = {
   creatorShare: number;
   createdAt: string | null;
   state: MoneyState;
+  /** The platform fee re-booked on this sale after the fact (a Pro invoice refunded or charged back): negative, with why. */
+  feeAdjustment: { amount: number; reason: string } | null;
 };
 export type TimelinePage = { items: TimelineItem[]; nextCursor: string | null };
 

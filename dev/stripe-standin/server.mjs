@@ -8,6 +8,7 @@ import { createServer } from "node:http";
 import { catalogRoutes } from "./catalog.mjs";
 import { billingRoutes } from "./billing.mjs";
 import { connectRoutes } from "./connect.mjs";
+import { disputeRoutes } from "./disputes.mjs";
 import { parseForm } from "./form.mjs";
 
 // The API version the pinned stripe package (23.1.0) sends and is typed for.
@@ -739,6 +740,8 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   routes.push(...catalogRoutes(kit));
   routes.push(...connectRoutes(kit));
   routes.push(...billingRoutes(kit));
+  // Ahead of the routes above: refunds and disputes as documented (pending refunds, paging, escalation).
+  routes.unshift(...disputeRoutes(kit));
 
   function savedCards(customer, p, url) {
     const cards = [...db.payment_methods.values()].filter((pm) => pm.customer === customer && (!p.type || pm.type === p.type)).reverse();

@@ -182,7 +182,7 @@ export const ledgerEntries = sqliteTable(
     account: text("account", { enum: ["creator", "platform"] }).notNull(),
     userId: text("user_id").references(() => users.id),
     kind: text("kind", {
-      enum: ["sale", "platform_fee", "refund", "dispute", "payout", "payout_reversal", "subscription"],
+      enum: ["sale", "platform_fee", "refund", "dispute", "payout", "payout_reversal", "subscription", "fee_adjustment"],
     }).notNull(),
     amountCents: integer("amount_cents").notNull(),
     currency: text("currency").notNull().default("usd"),
@@ -390,6 +390,10 @@ export const proPeriods = sqliteTable(
     subscriptionId: text("subscription_id").notNull(),
     startsAt: integer("starts_at", { mode: "timestamp_ms" }).notNull(),
     endsAt: integer("ends_at", { mode: "timestamp_ms" }).notNull(),
+    // Set when Stripe took the invoice's money back (fully refunded, or a chargeback lost): the
+    // period then gives no 0% fee, and its sales' fee is re-booked (fee_adjustment ledger rows).
+    voidedAt: integer("voided_at", { mode: "timestamp_ms" }),
+    voidReason: text("void_reason", { enum: ["refund", "dispute"] }),
   },
   (t) => [index("pro_periods_user").on(t.userId, t.startsAt), index("pro_periods_subscription").on(t.subscriptionId)],
 );

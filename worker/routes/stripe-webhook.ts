@@ -7,7 +7,7 @@ import type { AppEnv } from "../lib/context";
 import type { Bindings } from "../lib/env";
 import { ApiError } from "../lib/errors";
 import { handleAccountUpdated } from "../services/connect";
-import { fulfil, handleDispute, handleDisputeClosed, handleRefund, type PurchaseDeps } from "../services/purchases";
+import { fulfil, handleDisputeEvent, handleRefundEvent, type PurchaseDeps } from "../services/purchases";
 import { isUnknownObject, verifyWebhook } from "../services/stripe";
 import { handleSubscriptionInvoice, syncSubscription } from "../services/subscriptions";
 import { handleTransferReversed, payoutDeps } from "../services/payouts";
@@ -44,14 +44,20 @@ async function handleEvent(env: Bindings, deps: PurchaseDeps, type: string, obje
     case "payment_intent.succeeded":
       await fulfil(deps, await deps.stripe.paymentIntents.retrieve(object.id));
       break;
+    // Refunds and disputes: each names its charge, which is re-read whole (./purchase-states.ts).
     case "charge.refunded":
-      await handleRefund(deps, object.id);
+    case "charge.refund.updated":
+    case "refund.created":
+    case "refund.updated":
+    case "refund.failed":
+      await handleRefundEvent(deps, object);
       break;
     case "charge.dispute.created":
-      await handleDispute(deps, object.id);
-      break;
+    case "charge.dispute.updated":
+    case "charge.dispute.funds_withdrawn":
+    case "charge.dispute.funds_reinstated":
     case "charge.dispute.closed":
-      await handleDisputeClosed(deps, object.id);
+      await handleDisputeEvent(deps, object.id);
       break;
     case "account.updated":
       await handleAccountUpdated({ db: deps.db, stripe: deps.stripe }, object.id);
@@ -63,7 +69,7 @@ async function handleEvent(env: Bindings, deps: PurchaseDeps, type: string, obje
       break;
     case "invoice.paid":
     case "invoice.payment_failed":
-      await handleSubscriptionInvoice({ db: deps.db, stripe: deps.stripe }, object.id);
+      await handleSubscriptionInvoice({ db: deps.db, d1: deps.d1, stripe: deps.stripe }, object.id);
       break;
     case "transfer.reversed":
       await handleTransferReversed(payoutDeps(env), object.id);

@@ -17,7 +17,7 @@ import { availableBalances } from "./balances";
 import { destinationOf, type Actor, type Period } from "./payouts";
 
 const dollars = (cents: unknown) => Number(cents ?? 0) / 100;
-const REVENUE_KINDS = "('sale', 'platform_fee', 'refund', 'dispute')";
+const REVENUE_KINDS = "('sale', 'platform_fee', 'refund', 'dispute', 'fee_adjustment')";
 
 /** Spec §3 admin payout summary; each figure is one ledger sum. */
 export async function payoutSummary(db: Db) {
@@ -47,7 +47,7 @@ export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()
     db.all<{ id: string; email: string; first_name: string | null; last_name: string | null; content_count: number; earned: number | null; method: string | null; payout_email: string | null; stripe_account_id: string | null; connect_details_submitted: number | null; connect_payouts_enabled: number | null }>(sql`
       with creators as (select user_id from content union select user_id from ledger_entries where account = 'creator' and user_id is not null),
       items as (select user_id, count(*) as n from content where deleted_at is null and is_upsell = 0 group by user_id),
-      earned as (select user_id, sum(amount_cents) as cents from ledger_entries where account = 'creator' and kind in ('sale', 'refund', 'dispute') group by user_id)
+      earned as (select user_id, sum(amount_cents) as cents from ledger_entries where account = 'creator' and kind in ('sale', 'refund', 'dispute', 'fee_adjustment') group by user_id)
       select u.id, u.email, u.first_name, u.last_name, coalesce(items.n, 0) as content_count, earned.cents as earned,
              s.method, s.email as payout_email, s.stripe_account_id, s.connect_details_submitted, s.connect_payouts_enabled
       from creators c join users u on u.id = c.user_id

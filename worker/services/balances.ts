@@ -3,7 +3,8 @@
 // Rules (the schedule in shared/constants.ts):
 // - A sale's creator share is on hold for SALE_HOLD_DAYS from the sale's ledger row, then available.
 //   Refunds and disputes of a sale count at once: against its on-hold share while the sale is still
-//   on hold, against the available balance once it is not.
+//   on hold, against the available balance once it is not. So does a fee re-booked on a sale
+//   (`fee_adjustment`, a Pro invoice Stripe took back).
 // - A prepared payout writes a negative 'payout' row (linked by payout_id): that money is no longer
 //   available; it is "pending" while the payout is pending or processing and "paid out" once paid.
 //   A failed payout's money comes back with a positive 'payout_reversal' row.
@@ -45,7 +46,7 @@ export async function creatorBalance(db: Db, userId: string, now: Date | number 
     with totals as (
       -- One pass over the creator's ledger (covering index) gives both sums.
       select sum(amount_cents) as net,
-             sum(case when kind in ('sale', 'refund', 'dispute') then amount_cents end) as earned
+             sum(case when kind in ('sale', 'refund', 'dispute', 'fee_adjustment') then amount_cents end) as earned
       from ledger_entries where user_id = ${userId} and account = 'creator' and created_at <= ${at}
     )
     select

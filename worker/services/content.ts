@@ -128,7 +128,7 @@ export async function listCreatorContent(db: Db, userId: string, onlyId?: string
         and(
           eq(ledgerEntries.userId, userId),
           eq(ledgerEntries.account, "creator"),
-          inArray(ledgerEntries.kind, ["sale", "refund", "dispute"]),
+          inArray(ledgerEntries.kind, ["sale", "refund", "dispute", "fee_adjustment"]),
           onlyId ? eq(ledgerEntries.contentId, onlyId) : undefined,
         ),
       )

@@ -7,6 +7,7 @@ import type { MoneyState, NextPayout, PayoutHistoryItem, Sale, TimelinePage } fr
 import type { Db } from "../db/client";
 import { content, payoutSettings, payouts, purchases } from "../db/schema";
 import { creatorBalance, SALE_HOLD_MS } from "./balances";
+import { feeAdjustmentReason } from "./ledger";
 import { destinationOf } from "./payouts";
 
 const dollars = (cents: unknown) => Number(cents ?? 0) / 100;
@@ -110,6 +111,8 @@ export async function moneyTimeline(db: Db, userId: string, page: Page, now = Da
         bookedAt: sql<number | null>`(select min(created_at) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'sale')`,
         shareCents: sql<number | null>`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'sale')`,
         netCents: sql<number | null>`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator')`,
+        feeAdjustmentCents: sql<number | null>`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'fee_adjustment')`,
+        feeAdjustmentKey: sql<string | null>`(select idempotency_key from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'fee_adjustment' order by id limit 1)`,
         reversalKind: sql<string | null>`(select kind from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind in ('refund', 'dispute') and amount_cents < 0 order by id desc limit 1)`,
       })
       .from(purchases)
@@ -129,6 +132,7 @@ export async function moneyTimeline(db: Db, userId: string, page: Page, now = Da
       creatorShare: dollars(r.shareCents),
       createdAt: r.paidAt?.toISOString() ?? null,
       state: stateOf({ bookedAt, netCents, reversalKind: r.reversalKind }, userPayouts, now),
+      feeAdjustment: r.feeAdjustmentKey ? { amount: dollars(r.feeAdjustmentCents), reason: feeAdjustmentReason(r.feeAdjustmentKey) } : null,
     };
   });
   const last = items[items.length - 1];

@@ -6,7 +6,7 @@ export type LedgerRow = {
   idempotencyKey: string;
   account: "creator" | "platform";
   userId: string | null;
-  kind: "sale" | "platform_fee" | "refund" | "dispute";
+  kind: "sale" | "platform_fee" | "refund" | "dispute" | "fee_adjustment";
   amountCents: number;
   currency: string;
   purchaseId: string;
@@ -44,7 +44,8 @@ export function reverseSale(d1: D1Database, purchaseId: string, key: string, kin
       `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, purchase_id, content_id)
        with p as (select id, creator_id, content_id, amount_cents, currency from purchases where id = ?1 and status in ('paid', 'refunded', 'disputed')),
        b as (
-         select coalesce(sum(case when kind = 'sale' then amount_cents end), 0) as creator_sale,
+         -- The creator's side of the sale as it stands: its sale row and any fee re-booked since.
+         select coalesce(sum(case when account = 'creator' and kind in ('sale', 'fee_adjustment') then amount_cents end), 0) as creator_sale,
                 -coalesce(sum(case when kind in ('refund', 'dispute') then amount_cents end), 0) as reversed,
                 -coalesce(sum(case when kind in ('refund', 'dispute') and account = 'creator' then amount_cents end), 0) as creator_reversed
          from ledger_entries where purchase_id = ?1
@@ -74,4 +75,64 @@ export function insertLedgerRow(d1: D1Database, row: LedgerRow, onlyIfPurchaseSt
        on conflict (idempotency_key) do nothing`,
     )
     .bind(row.idempotencyKey, row.account, row.userId, row.kind, row.amountCents, row.currency, row.purchaseId, row.contentId, row.purchaseId, ...onlyIfPurchaseStatusIn);
+}
+
+/**
+ * A D1 statement that gives back exactly what the rows keyed `${fromKey}:creator|platform` took, as
+ * rows keyed `${toKey}:…` of the same kind (a won dispute, a refund that failed). Nothing when
+ * nothing was taken; once per key.
+ */
+export function restoreRows(d1: D1Database, purchaseId: string, fromKey: string, toKey: string): D1PreparedStatement {
+  return d1
+    .prepare(
+      `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, purchase_id, content_id)
+       select ?3 || substr(idempotency_key, length(?2) + 1), account, user_id, kind, -amount_cents, currency, purchase_id, content_id
+       from ledger_entries where purchase_id = ?1 and idempotency_key in (?2 || ':creator', ?2 || ':platform') and amount_cents <> 0
+       on conflict (idempotency_key) do nothing`,
+    )
+    .bind(purchaseId, fromKey, toKey);
+}
+
+/**
+ * D1 statements that re-book the platform fee (PLATFORM_FEE_PERCENT) on every sale a creator made
+ * at 0% inside a Pro period that Stripe took back (its invoice refunded or charged back), as
+ * `fee_adjustment` rows keyed `${keyPrefix}:${purchase}:creator|platform`: the creator gives the fee
+ * on what the buyer kept (net of refunds and disputes), the platform gets it. A sale also covered
+ * by another Pro period that stands is left alone. `reason` decides the key prefix, and so the
+ * text the money timeline shows; the rows are written only while the period is voided for that
+ * reason, so a refund and a chargeback of one invoice re-book the fee once.
+ */
+export function rebookProFees(d1: D1Database, invoiceId: string, reason: "refund" | "dispute"): D1PreparedStatement[] {
+  const sales = `
+    with v as (select user_id, starts_at, ends_at from pro_periods where invoice_id = ?1 and voided_at is not null and void_reason = ?2),
+    s as (
+      select p.id, p.creator_id, p.content_id, p.currency, p.amount_cents,
+             -coalesce((select sum(amount_cents) from ledger_entries where purchase_id = p.id and kind in ('refund', 'dispute')), 0) as reversed,
+             coalesce((select sum(amount_cents) from ledger_entries where purchase_id = p.id and account = 'platform'), 0) as platform_net
+      from purchases p, v
+      where p.creator_id = v.user_id and p.status in ('paid', 'refunded', 'disputed')
+        and p.created_at >= v.starts_at and p.created_at < v.ends_at
+        and exists (select 1 from ledger_entries z where z.idempotency_key = 'sale:' || p.id || ':platform' and z.amount_cents = 0)
+        and not exists (select 1 from pro_periods o where o.user_id = v.user_id and o.invoice_id <> ?1 and o.voided_at is null and o.starts_at <= p.created_at and o.ends_at > p.created_at)
+    ),
+    f as (select s.*, cast(round((amount_cents - reversed) * ${PLATFORM_FEE_PERCENT} / 100.0) as integer) - platform_net as fee from s)`;
+  const prefix = `pro-${reason === "refund" ? "refunded" : "charged-back"}:${invoiceId}`;
+  return (["creator", "platform"] as const).map((account) =>
+    d1
+      .prepare(
+        `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, purchase_id, content_id)
+         ${sales}
+         select ?3 || ':' || id || ':${account}', '${account}', ${account === "creator" ? "creator_id" : "null"}, 'fee_adjustment', ${account === "creator" ? "-fee" : "fee"}, currency, id, content_id
+         from f where fee > 0
+         on conflict (idempotency_key) do nothing`,
+      )
+      .bind(invoiceId, reason, prefix),
+  );
+}
+
+/** The reason the money timeline gives for a fee re-booked by `rebookProFees`, from its key. */
+export function feeAdjustmentReason(idempotencyKey: string): string {
+  return idempotencyKey.startsWith("pro-charged-back:")
+    ? `Pro fee charged back: ${PLATFORM_FEE_PERCENT}% fee applied`
+    : `Pro fee refunded: ${PLATFORM_FEE_PERCENT}% fee applied`;
 }

@@ -1,20 +1,22 @@
 // Buying: a checkout makes a pending purchase and its PaymentIntent; fulfilment marks it paid and
 // writes the ledger once, whichever of the webhook, the success page or the paywall gets there
-// first; refunds and disputes revoke access and reverse the ledger. Access is granted only to the
-// browser that paid (its aw_buyer key) or to whoever holds the purchase's access link.
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+// first; refunds and disputes move it between the states of ./purchase-states.ts (one transition
+// table) and reverse or restore the ledger, decided from Stripe's word alone. Access is granted
+// only to the browser that paid (its aw_buyer key) or to whoever holds the purchase's access link.
+import { and, desc, eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { MAX_PRICE_CENTS } from "../../shared/constants";
 import { dollarsToCents } from "../../shared/content";
 import type { PurchaseVerification } from "../../shared/payments";
 import type { Db } from "../db/client";
-import { buyerCustomers, content, ledgerEntries, purchases, users } from "../db/schema";
+import { buyerCustomers, content, purchases, users } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
 import { liveFunnelFor } from "./funnels";
-import { insertLedgerRow, reverseSale, saleRows, type LedgerRow } from "./ledger";
+import { insertLedgerRow, restoreRows, reverseSale, saleRows } from "./ledger";
 import type { EmailJob, RecoveredPurchase } from "./mail/templates";
-import { planAt } from "./subscriptions";
+import { effectsOf, GRANTS_ACCESS, STATE_FROM_LEDGER_SQL, type KeyedEffect, type PurchaseState } from "./purchase-states";
+import { planAt, settleProInvoiceCharge } from "./subscriptions";
 
 export type PurchaseDeps = {
   db: Db;
@@ -204,70 +206,84 @@ export async function syncWithStripe(deps: PurchaseDeps, purchase: PurchaseRow, 
   return (await deps.db.select().from(purchases).where(eq(purchases.id, purchase.id)).get()) ?? purchase;
 }
 
-/** Revokes access and reverses `cents` of the sale, in one batch (the reversal is once per key). */
-async function revoke(deps: PurchaseDeps, purchase: PurchaseRow, status: "refunded" | "disputed", reversal?: { key: string; kind: "refund" | "dispute"; cents: number }) {
-  await deps.d1.batch([
-    deps.d1.prepare("update purchases set status = ?, revoked_at = coalesce(revoked_at, ?) where id = ? and status in ('paid', 'refunded', 'disputed')").bind(status, Date.now(), purchase.id),
-    ...(reversal ? [reverseSale(deps.d1, purchase.id, reversal.key, reversal.kind, reversal.cents)] : []),
-  ]);
-}
+// ---- refunds and disputes: the transition table in ./purchase-states.ts ----
 
 async function paidPurchaseForIntent(deps: PurchaseDeps, paymentIntentId: string | null): Promise<PurchaseRow | null> {
   if (!paymentIntentId) return null;
   const purchase = await deps.db.select().from(purchases).where(eq(purchases.paymentIntentId, paymentIntentId)).get();
   if (!purchase) return null;
   // A refund or dispute can arrive before payment_intent.succeeded: book the sale first (without
-  // the access email: this purchase is being taken back), then reverse it.
+  // the access email: this purchase is being taken back), then settle it.
   return syncWithStripe(deps, purchase, { notify: false });
 }
 
-const intentIdOf = (v: string | { id: string } | null | undefined) => (typeof v === "string" ? v : (v?.id ?? null));
+const idOf = (v: string | { id: string } | null | undefined) => (typeof v === "string" ? v : (v?.id ?? null));
 
-export async function handleRefund(deps: PurchaseDeps, chargeId: string): Promise<void> {
-  const charge = await deps.stripe.charges.retrieve(chargeId, { expand: ["refunds"] });
-  const purchase = await paidPurchaseForIntent(deps, intentIdOf(charge.payment_intent));
-  if (!purchase || !PAID_LIKE.includes(purchase.status)) return;
-  // Only money that actually went back: a pending refund may still fail.
-  const refunds = (charge.refunds?.data ?? []).filter((r) => r.status === "succeeded").sort((a, b) => a.created - b.created);
-  for (const refund of refunds) await revoke(deps, purchase, "refunded", { key: `refund:${refund.id}`, kind: "refund", cents: refund.amount });
+/** Every refund of a charge, all pages (a charge carries at most its first 10). */
+async function allRefunds(stripe: Stripe, chargeId: string): Promise<Stripe.Refund[]> {
+  const out: Stripe.Refund[] = [];
+  for await (const refund of stripe.refunds.list({ charge: chargeId, limit: 100 })) out.push(refund);
+  return out;
 }
 
-async function disputeContext(deps: PurchaseDeps, disputeId: string) {
+async function allDisputes(stripe: Stripe, chargeId: string): Promise<Stripe.Dispute[]> {
+  const out: Stripe.Dispute[] = [];
+  for await (const dispute of stripe.disputes.list({ charge: chargeId, limit: 100 })) out.push(dispute);
+  return out;
+}
+
+export type SettleOutcome = { purchaseId: string; status: PurchaseState } | { invoiceCharge: true } | null;
+
+/**
+ * Brings a purchase's refunds and disputes in line with what Stripe says about its charge now: every
+ * refund and dispute is re-read (whatever event named one of them), their keyed ledger effects are
+ * written and the state is computed from the ledger, in one D1 batch. Safe to call any number of
+ * times, in any order. A charge that paid a Pro invoice goes to ./subscriptions.ts instead.
+ */
+export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promise<SettleOutcome> {
+  const charge = await deps.stripe.charges.retrieve(chargeId);
+  const purchase = await paidPurchaseForIntent(deps, idOf(charge.payment_intent));
+  const [refunds, disputes] = await Promise.all([allRefunds(deps.stripe, charge.id), allDisputes(deps.stripe, charge.id)]);
+  if (!purchase) {
+    const settled = await settleProInvoiceCharge(deps, charge, refunds, disputes);
+    return settled ? { invoiceCharge: true } : null;
+  }
+  if (!PAID_LIKE.includes(purchase.status)) return null;
+
+  const effects = effectsOf(purchase.amountCents, refunds, disputes);
+  const reversal = (e: KeyedEffect) => reverseSale(deps.d1, purchase.id, e.key, e.effect === "reverse_refund" ? "refund" : "dispute", e.cents);
+  const reversals = effects.filter((e) => e.effect === "reverse_refund" || e.effect === "reverse_dispute").map(reversal);
+  const restores = effects
+    .filter((e) => e.effect === "restore_refund" || e.effect === "restore_dispute")
+    .map((e) => restoreRows(deps.d1, purchase.id, e.effect === "restore_refund" ? `refund:${e.source}` : `dispute:${e.source}`, e.key));
+  const [status] = await deps.d1.batch<{ status: PurchaseState }>([
+    // Reversals, then restores, then the reversals again: one the cap left short (the sale was
+    // already taken back) gets its turn once a restore made room, whichever came first.
+    ...reversals,
+    ...restores,
+    ...(restores.length ? reversals : []),
+    deps.d1
+      .prepare(
+        `update purchases set status = ${STATE_FROM_LEDGER_SQL},
+           revoked_at = case when (${STATE_FROM_LEDGER_SQL}) = 'paid' then null else coalesce(revoked_at, ?2) end
+         where id = ?1 and status in ('paid', 'refunded', 'disputed') returning status`,
+      )
+      .bind(purchase.id, Date.now()),
+  ]).then((results) => results[results.length - 1].results ?? []);
+  return status ? { purchaseId: purchase.id, status: status.status } : null;
+}
+
+/** Any refund event (charge.refunded names the charge; refund.* and charge.refund.updated the refund). */
+export async function handleRefundEvent(deps: PurchaseDeps, object: { id: string }): Promise<void> {
+  const chargeId = object.id.startsWith("ch_") ? object.id : idOf((await deps.stripe.refunds.retrieve(object.id)).charge);
+  if (chargeId) await settleCharge(deps, chargeId);
+}
+
+/** Any charge.dispute.* event. */
+export async function handleDisputeEvent(deps: PurchaseDeps, disputeId: string): Promise<void> {
   const dispute = await deps.stripe.disputes.retrieve(disputeId);
-  let intentId = intentIdOf(dispute.payment_intent);
-  if (!intentId) intentId = intentIdOf((await deps.stripe.charges.retrieve(intentIdOf(dispute.charge)!)).payment_intent);
-  return { dispute, purchase: await paidPurchaseForIntent(deps, intentId) };
-}
-
-/** A chargeback: access is revoked and the sale reversed. An inquiry (warning_*) moves no money. */
-export async function handleDispute(deps: PurchaseDeps, disputeId: string): Promise<void> {
-  const { dispute, purchase } = await disputeContext(deps, disputeId);
-  if (!purchase || !PAID_LIKE.includes(purchase.status) || dispute.status.startsWith("warning_")) return;
-  await revoke(deps, purchase, "disputed", { key: `dispute:${dispute.id}`, kind: "dispute", cents: dispute.amount });
-}
-
-/** A dispute the seller won: what the dispute took is booked back and access returns. */
-export async function handleDisputeClosed(deps: PurchaseDeps, disputeId: string): Promise<void> {
-  const { dispute, purchase } = await disputeContext(deps, disputeId);
-  if (!purchase || dispute.status !== "won") return;
-  const taken = await deps.db
-    .select()
-    .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.purchaseId, purchase.id), inArray(ledgerEntries.idempotencyKey, [`dispute:${dispute.id}:creator`, `dispute:${dispute.id}:platform`])));
-  const rows: LedgerRow[] = taken.map((t) => ({
-    idempotencyKey: t.idempotencyKey.replace(`dispute:${dispute.id}`, `dispute-won:${dispute.id}`),
-    account: t.account,
-    userId: t.userId,
-    kind: "dispute",
-    amountCents: -t.amountCents,
-    currency: t.currency,
-    purchaseId: purchase.id,
-    contentId: purchase.contentId,
-  }));
-  await deps.d1.batch([
-    ...rows.map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE)),
-    deps.d1.prepare("update purchases set status = 'paid', revoked_at = null where id = ? and status = 'disputed'").bind(purchase.id),
-  ]);
+  const chargeId = idOf(dispute.charge);
+  if (chargeId) await settleCharge(deps, chargeId);
 }
 
 // ---- access ----
@@ -359,9 +375,9 @@ export async function recoveredPurchases(deps: Pick<PurchaseDeps, "db" | "appUrl
   return Promise.all(rows.map(async (r) => ({ title: r.title, amountCents: r.amountCents, orderId: r.id, accessUrl: await accessUrlFor(deps, r) })));
 }
 
-/** 403 unless the purchase is paid (refunds and disputes revoke access). */
+/** 403 unless the purchase's state grants access (a full refund or a chargeback ends it). */
 export function assertPaid(purchase: PurchaseRow | null): asserts purchase is PurchaseRow {
   if (!purchase) throw notFound("Purchase Not Found");
-  if (purchase.status === "refunded" || purchase.status === "disputed") throw new ApiError(403, "Access to this purchase was revoked after a refund or dispute");
+  if (purchase.status in GRANTS_ACCESS && !GRANTS_ACCESS[purchase.status as PurchaseState]) throw new ApiError(403, "Access to this purchase was revoked after a refund or dispute");
   if (purchase.status !== "paid") throw new ApiError(409, "Payment is still processing");
 }

@@ -2,14 +2,19 @@
 // secret to pay the first invoice; the plan changes from Stripe's word alone (subscription and
 // invoice webhooks, each re-read from Stripe, never trusted from the payload). While Stripe retries
 // a failed renewal (past_due) the creator stays Pro; when it gives up (canceled) Pro ends.
+// Pro's 0% fee is for paid periods only: when Stripe takes an invoice's money back (refunded in full,
+// or a chargeback lost) its period is voided and the fee is re-booked on the sales made inside it.
 import { and, count, desc, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { PRO_PRICE_CENTS } from "../../shared/constants";
 import type { Db } from "../db/client";
 import { proPeriods, subscriptions, users } from "../db/schema";
 import { ApiError } from "../lib/errors";
+import { rebookProFees } from "./ledger";
 
 export type SubscriptionDeps = { db: Db; stripe: Stripe };
+/** Voiding a period writes the period and its fee rows in one batch: raw D1 too. */
+export type ProInvoiceDeps = SubscriptionDeps & { d1: D1Database };
 export type SubscriptionState = { plan: "free" | "pro"; status: string | null; currentPeriodEnd: string | null; cancelAtPeriodEnd: boolean };
 
 const PRO_LOOKUP_KEY = "apewall_pro_monthly";
@@ -111,7 +116,7 @@ export async function syncSubscription(deps: SubscriptionDeps, subscriptionId: s
 }
 
 /** invoice.paid / invoice.payment_failed: a paid invoice records its paid Pro period. */
-export async function handleSubscriptionInvoice(deps: SubscriptionDeps, invoiceId: string): Promise<void> {
+export async function handleSubscriptionInvoice(deps: ProInvoiceDeps, invoiceId: string): Promise<void> {
   const invoice = await deps.stripe.invoices.retrieve(invoiceId);
   const ref = invoice.parent?.subscription_details?.subscription;
   const subscriptionId = typeof ref === "string" ? ref : ref?.id;
@@ -126,14 +131,55 @@ export async function handleSubscriptionInvoice(deps: SubscriptionDeps, invoiceI
     .onConflictDoNothing();
   // The creator is Pro from the moment the first invoice is paid, whatever order the events come in.
   await saveSubscription(deps.db, synced.userId, synced.sub);
+  // A refund or chargeback of this invoice may have been handled before its period was recorded.
+  const payments = await deps.stripe.invoicePayments.list({ invoice: invoice.id, status: "paid", limit: 1 });
+  const intentId = idOf(payments.data[0]?.payment?.payment_intent);
+  const chargeId = intentId ? idOf((await deps.stripe.paymentIntents.retrieve(intentId)).latest_charge) : null;
+  if (chargeId) await settleProInvoiceCharge(deps, await deps.stripe.charges.retrieve(chargeId));
 }
 
-/** The plan a sale paid at `at` is booked under: Pro only inside a paid Pro period. */
+const idOf = (v: string | { id: string } | null | undefined) => (typeof v === "string" ? v : (v?.id ?? null));
+
+/**
+ * A charge that paid a Pro invoice, as Stripe has it now: refunded in full (succeeded refunds) or
+ * charged back and lost, its period is voided and the fee re-booked on that period's sales at 0%
+ * (ledger `fee_adjustment` rows), in one D1 batch; safe to repeat. A partial refund leaves the
+ * period. Returns false when the charge paid no invoice of ours.
+ */
+export async function settleProInvoiceCharge(deps: ProInvoiceDeps, charge: Stripe.Charge, refunds?: Stripe.Refund[], disputes?: Stripe.Dispute[]): Promise<boolean> {
+  const intentId = idOf(charge.payment_intent);
+  if (!intentId) return false;
+  const paid = await deps.stripe.invoicePayments.list({ payment: { type: "payment_intent", payment_intent: intentId }, limit: 1 });
+  const invoiceId = idOf(paid.data[0]?.invoice);
+  if (!invoiceId) return false;
+  const period = await deps.db.select().from(proPeriods).where(eq(proPeriods.invoiceId, invoiceId)).get();
+  // Not recorded yet: invoice.paid records it and comes back here.
+  if (!period) return true;
+  refunds ??= await listAll(deps.stripe.refunds.list({ charge: charge.id, limit: 100 }));
+  disputes ??= await listAll(deps.stripe.disputes.list({ charge: charge.id, limit: 100 }));
+  const refundedCents = refunds.filter((r) => r.status === "succeeded").reduce((a, r) => a + r.amount, 0);
+  const chargedBack = disputes.some((d) => d.status === "lost" && (d.balance_transactions ?? []).some((t) => t.amount < 0));
+  const reason = refundedCents >= charge.amount ? "refund" : chargedBack ? "dispute" : null;
+  if (!reason) return true;
+  await deps.d1.batch([
+    deps.d1.prepare("update pro_periods set voided_at = ?, void_reason = ? where invoice_id = ? and voided_at is null").bind(Date.now(), reason, invoiceId),
+    ...rebookProFees(deps.d1, invoiceId, reason),
+  ]);
+  return true;
+}
+
+async function listAll<T>(list: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of list) out.push(x);
+  return out;
+}
+
+/** The plan a sale paid at `at` is booked under: Pro only inside a paid Pro period Stripe did not take back. */
 export async function planAt(db: Db, userId: string, at: Date): Promise<"free" | "pro"> {
   const hit = await db
     .select({ one: sql<number>`1` })
     .from(proPeriods)
-    .where(and(eq(proPeriods.userId, userId), lte(proPeriods.startsAt, at), gt(proPeriods.endsAt, at)))
+    .where(and(eq(proPeriods.userId, userId), lte(proPeriods.startsAt, at), gt(proPeriods.endsAt, at), isNull(proPeriods.voidedAt)))
     .limit(1)
     .get();
   return hit ? "pro" : "free";

@@ -184,3 +184,67 @@ describe("Pro subscription", () => {
     expect(await state(cookie)).toEqual({ plan: "free", status: null, currentPeriodEnd: null, cancelAtPeriodEnd: false });
   });
 });
+
+describe("Pro taken back", () => {
+  type Item = { purchaseId: string; creatorShare: number; feeAdjustment: { amount: number; reason: string } | null };
+  const timeline = async (cookie: string) => (await (await call("/api/earnings/timeline?limit=20", { cookie })).json<{ items: Item[] }>()).items;
+  const deliverAbout = async (type: string, paymentIntent: string, id?: string) => {
+    const { body } = await standin<{ data: (Ev & { data: { object: { payment_intent?: string } } })[] }>("GET", "/v1/events", { type, limit: "100" });
+    const event = body.data.find((e) => e.data.object.payment_intent === paymentIntent);
+    expect(event, `${type} for ${paymentIntent}`).toBeTruthy();
+    expect((await deliver({ ...event!, id: id ?? event!.id } as never)).status).toBe(200);
+  };
+
+  it("a fully refunded Pro invoice ends its period and re-books the 20% fee on its sales, with the reason on the money timeline", async () => {
+    const { cookie, clientSecret, customer } = await proCreator("pro-refunded@example.com");
+    await payFirstInvoice(clientSecret);
+    await deliverBilling(customer, new Set());
+    expect((await saleFeeOf(cookie)).map((l) => [l.account, l.amount_cents])).toEqual([["creator", 1000], ["platform", 0]]);
+    const invoiceIntent = clientSecret.split("_secret_")[0];
+
+    // A partial refund of the fee leaves the period.
+    await standin("POST", "/v1/refunds", { payment_intent: invoiceIntent, amount: "1000" });
+    await deliverAbout("charge.refunded", invoiceIntent);
+    expect((await timeline(cookie))[0]).toMatchObject({ creatorShare: 10, feeAdjustment: null });
+
+    // The rest: $99 back in full. The sale made at 0% now pays the 20% fee.
+    await standin("POST", "/v1/refunds", { payment_intent: invoiceIntent });
+    await deliverAbout("charge.refunded", invoiceIntent);
+    await deliverAbout("charge.refunded", invoiceIntent, "evt_pro_refund_again");
+    const [sale] = await timeline(cookie);
+    expect(sale.feeAdjustment).toEqual({ amount: -2, reason: "Pro fee refunded: 20% fee applied" });
+    const ledger = await rows<{ account: string; kind: string; amount_cents: number }>("select account, kind, amount_cents from ledger_entries where purchase_id = ? order by id", sale.purchaseId);
+    expect(ledger.filter((l) => l.kind === "fee_adjustment").map((l) => [l.account, l.amount_cents])).toEqual([["creator", -200], ["platform", 200]]);
+    const stats = await (await call("/api/earnings/stats", { cookie })).json<{ totalEarnings: number }>();
+    expect(stats.totalEarnings).toBe(8);
+    // A sale made now (still inside the refunded period) is booked at 20%.
+    expect((await saleFeeOf(cookie)).map((l) => [l.account, l.amount_cents])).toEqual([["creator", 800], ["platform", 200]]);
+  });
+
+  it("a refund of the Pro invoice handled before its invoice.paid still leaves no 0% period", async () => {
+    const { cookie, clientSecret, customer } = await proCreator("pro-refund-first@example.com");
+    await payFirstInvoice(clientSecret);
+    const invoiceIntent = clientSecret.split("_secret_")[0];
+    await standin("POST", "/v1/refunds", { payment_intent: invoiceIntent });
+    await deliverAbout("charge.refunded", invoiceIntent);
+    await deliverBilling(customer, new Set());
+    expect(await rows("select invoice_id from pro_periods p join users u on u.id = p.user_id where u.email = ? and p.voided_at is not null and p.void_reason = 'refund'", "pro-refund-first@example.com")).toHaveLength(1);
+    expect((await saleFeeOf(cookie)).map((l) => [l.account, l.amount_cents])).toEqual([["creator", 800], ["platform", 200]]);
+  });
+
+  it("a Pro invoice charged back and lost ends its period and re-books the fee, saying so", async () => {
+    const { cookie, clientSecret, customer } = await proCreator("pro-charged-back@example.com");
+    await payFirstInvoice(clientSecret);
+    await deliverBilling(customer, new Set());
+    await saleFeeOf(cookie);
+    const invoiceIntent = clientSecret.split("_secret_")[0];
+    const charge = (await standin<{ latest_charge: string }>("GET", `/v1/payment_intents/${invoiceIntent}`)).body.latest_charge;
+    const dispute = await standin<{ id: string }>("POST", `/_standin/charges/${charge}/dispute`);
+    await deliverAbout("charge.dispute.created", invoiceIntent);
+    // Open, not lost yet: the period stands.
+    expect((await timeline(cookie))[0].feeAdjustment).toBeNull();
+    await standin("POST", `/_standin/disputes/${dispute.body.id}/close`, { outcome: "lost" });
+    await deliverAbout("charge.dispute.closed", invoiceIntent);
+    expect((await timeline(cookie))[0].feeAdjustment).toEqual({ amount: -2, reason: "Pro fee charged back: 20% fee applied" });
+  });
+});

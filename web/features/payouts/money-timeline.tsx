@@ -41,6 +41,11 @@ export function MoneyTimeline() {
                     <p className="text-muted-foreground">
                       {item.createdAt ? formatDate(item.createdAt) : "—"} · sale {formatUsd(item.amount)} · your share {formatUsd(item.creatorShare)}
                     </p>
+                    {item.feeAdjustment && (
+                      <p className="text-muted-foreground" data-testid="fee-adjustment">
+                        {item.feeAdjustment.reason}: {formatUsd(item.feeAdjustment.amount)}
+                      </p>
+                    )}
                   </div>
                   <Badge variant={stateVariant(item.state)}>{moneyStateText(item.state)}</Badge>
                 </li>
