@@ -7,7 +7,7 @@ import type { Bindings } from "../lib/env";
 import { purgeDeletedContentBytes } from "../services/content";
 import { closingPeriod, payoutDeps, runPayouts } from "../services/payouts";
 import { sweepOutbox } from "../services/mail/email-outbox";
-import { abortStaleUploads } from "../services/uploads";
+import { abortStaleUploads, removeUnpublishedUploads } from "../services/uploads";
 
 export const MONTHLY_PAYOUT_CRON = "0 2 1 * *";
 export const DAILY_SWEEP_CRON = "30 3 * * *";
@@ -28,6 +28,7 @@ export async function dailySweep(env: Bindings, now = Date.now()) {
   return {
     loginTokensDeleted: deleted.length,
     staleUploadsAborted: await abortStaleUploads(db, env.FILES, now),
+    unpublishedUploadsRemoved: await removeUnpublishedUploads(env.DB, env.FILES, now),
     deletedContentPurged: await purgeDeletedContentBytes(db, env.FILES, now),
   };
 }

@@ -67,7 +67,8 @@ export const uploads = sqliteTable(
     sizeBytes: integer("size_bytes").notNull(),
     partSize: integer("part_size").notNull(),
     partCount: integer("part_count").notNull(),
-    status: text("status", { enum: ["uploading", "completed", "aborted"] })
+    // The state machine is TRANSITIONS in worker/services/uploads.ts.
+    status: text("status", { enum: ["uploading", "completing", "completed", "aborted", "removed"] })
       .notNull()
       .default("uploading"),
     createdAt: createdAt(),
