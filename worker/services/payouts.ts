@@ -15,6 +15,8 @@
 // books the money back with a positive 'payout_reversal' row in the same batch. A failed payout
 // leaves the unique index, so a later run of the same period, or the next period, pays it again.
 // Manual methods (PayPal, Wise, ...) stay pending until the admin marks them processed (paid).
+// Each change that emails the creator (prepared, paid, failed) writes the email to the outbox in its
+// own batch (payoutMailInsert), so a queue that refuses loses nothing and fails no run.
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { ProcessPayoutsResult } from "../../shared/admin";
