@@ -1,4 +1,6 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it, vi, afterEach } from "vitest";
+import worker from "../index";
 import { call, cookieValue, env, outbox, postJson, requestLink, signIn } from "./helpers";
 
 afterEach(() => vi.restoreAllMocks());
@@ -291,5 +293,23 @@ describe("the links-per-mailbox limit under concurrency", () => {
     await vi.waitUntil(async () => (await outbox()).filter((m) => m.to === "burst@example.com").length >= 5, { timeout: 10_000 });
     await new Promise((r) => setTimeout(r, 1000));
     expect((await outbox()).filter((m) => m.to === "burst@example.com")).toHaveLength(5);
+  });
+
+  it("a queue that refuses the sign-in mail: 503 with a message, and the link neither stored nor counted", async () => {
+    const refusing = { send: async () => Promise.reject(new Error("queue unavailable")), sendBatch: async () => Promise.reject(new Error("queue unavailable")) };
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(
+      new Request("http://127.0.0.1:8787/api/auth/email", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://127.0.0.1:8787" },
+        body: JSON.stringify({ email: "queue-down@example.com" }),
+      }),
+      { ...env, EMAILS: refusing } as never,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(503);
+    expect((await res.json<{ message: string }>()).message).toMatch(/try again/);
+    expect(await env.DB.prepare("select count(*) as n from login_tokens where email = ?").bind("queue-down@example.com").first()).toEqual({ n: 0 });
   });
 });

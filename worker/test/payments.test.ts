@@ -494,4 +494,30 @@ describe("the receipt survives a queue that fails", () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect((await outbox()).filter((m) => m.to === "lost-receipt-buyer@example.com")).toHaveLength(1);
   });
+
+  it("'Lost your access?' while the queue refuses: answered 202 as always, and the sweep sends the links", async () => {
+    const { item } = await creatorWithItem("lost-recovery@example.com");
+    const { paymentIntent } = await checkout(item.id, { email: "lost-recovery-buyer@example.com" });
+    expect((await deliver(await eventFor("payment_intent.succeeded", paymentIntent))).status).toBe(200);
+    await waitForMail("lost-recovery-buyer@example.com"); // the receipt
+
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(
+      new Request("http://127.0.0.1:8787/api/purchase/recover", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://127.0.0.1:8787" },
+        body: JSON.stringify({ email: "lost-recovery-buyer@example.com" }),
+      }),
+      { ...env, EMAILS: failingQueue } as never,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(202);
+
+    const sweep = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() + 10 * 60_000 }), env as never, sweep);
+    await waitOnExecutionContext(sweep);
+    const mail = await waitForMail("lost-recovery-buyer@example.com", 1);
+    expect(mail.subject).toBe("Your ApeWall access links");
+  });
 });
