@@ -41,6 +41,13 @@ export const MIN_PRICE_CENTS = 50;
 export const MAX_PRICE_CENTS = 1_000_000;
 /** Unfinished uploads older than this are aborted by the daily sweep. */
 export const STALE_UPLOAD_MS = 24 * 60 * 60 * 1000;
+/** Finished uploads that no item uses are removed (file and record) this long after they finished. */
+export const UNPUBLISHED_UPLOAD_MS = 7 * 24 * 60 * 60 * 1000;
+/** Uploads one creator may have in progress at once (a page uploads one file at a time; this leaves room for tabs). */
+export const MAX_OPEN_UPLOADS = 5;
+/** Bytes of uploaded files one creator may keep (in progress, finished or published): 50 GB, Pro 250 GB. */
+export const MAX_STORED_BYTES = 50 * 1024 ** 3;
+export const MAX_STORED_BYTES_PRO = 250 * 1024 ** 3;
 
 /**
  * The one payout schedule this product runs (spec §9 states two that contradict each other; this is

@@ -115,7 +115,7 @@ export type UploadState = {
   size: number;
   partSize: number;
   partCount: number;
-  status: "uploading" | "completed" | "aborted";
+  status: "uploading" | "completing" | "completed" | "aborted" | "removed";
   uploadedParts: number[];
 };
 

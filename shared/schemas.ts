@@ -1,6 +1,7 @@
 // The API contract: request schemas validated by the Worker and reused by the SPA's forms.
 import { z } from "zod";
 import { FEEDBACK_PRIORITIES, FEEDBACK_TYPES, PAYOUT_METHODS } from "./constants";
+import { isSameOriginPath } from "./return-path";
 
 type PayoutMethod = (typeof PAYOUT_METHODS)[number];
 
@@ -13,13 +14,10 @@ export const emailSchema = z
   .max(254, "email is too long")
   .email("enter a valid email address");
 
-/** A same-site path to come back to after sign-in: "/x", never "//host" or "/\host". */
-export const returnToSchema = z
-  .string()
-  .max(2000)
-  .refine((p) => p.startsWith("/") && !p.startsWith("//") && !p.startsWith("/\\") && !/[\r\n\t]/.test(p), {
-    message: "returnTo must be a path on this site",
-  });
+/** A same-origin path to come back to after sign-in (shared/return-path.ts says which). */
+export const returnToSchema = z.string().refine(isSameOriginPath, {
+  message: "returnTo must be a path on this site",
+});
 
 export const emailLoginSchema = z.object({
   email: emailSchema,

@@ -6,10 +6,17 @@ import { loginTokens } from "../db/schema";
 import type { Bindings } from "../lib/env";
 import { purgeDeletedContentBytes } from "../services/content";
 import { closingPeriod, payoutDeps, runPayouts } from "../services/payouts";
-import { abortStaleUploads } from "../services/uploads";
+import { sweepOutbox } from "../services/mail/email-outbox";
+import { abortStaleUploads, removeUnpublishedUploads } from "../services/uploads";
 
 export const MONTHLY_PAYOUT_CRON = "0 2 1 * *";
 export const DAILY_SWEEP_CRON = "30 3 * * *";
+export const OUTBOX_SWEEP_CRON = "*/5 * * * *";
+
+/** Every 5 minutes: email jobs that never reached the queue, or that the queue gave up on, go again. */
+export async function outboxSweep(env: Bindings, now = Date.now()) {
+  return sweepOutbox(env.DB, env.EMAILS, now);
+}
 
 export async function dailySweep(env: Bindings, now = Date.now()) {
   const db = createDb(env.DB);
@@ -21,6 +28,7 @@ export async function dailySweep(env: Bindings, now = Date.now()) {
   return {
     loginTokensDeleted: deleted.length,
     staleUploadsAborted: await abortStaleUploads(db, env.FILES, now),
+    unpublishedUploadsRemoved: await removeUnpublishedUploads(env.DB, env.FILES, now),
     deletedContentPurged: await purgeDeletedContentBytes(db, env.FILES, now),
   };
 }
@@ -38,6 +46,9 @@ export async function handleScheduled(controller: ScheduledController, env: Bind
   switch (controller.cron) {
     case DAILY_SWEEP_CRON:
       console.log("daily sweep", await dailySweep(env, controller.scheduledTime));
+      break;
+    case OUTBOX_SWEEP_CRON:
+      console.log("outbox sweep", await outboxSweep(env, controller.scheduledTime));
       break;
     case MONTHLY_PAYOUT_CRON:
       console.log("monthly payout run", await monthlyPayoutRun(env, controller.scheduledTime));

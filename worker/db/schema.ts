@@ -67,7 +67,8 @@ export const uploads = sqliteTable(
     sizeBytes: integer("size_bytes").notNull(),
     partSize: integer("part_size").notNull(),
     partCount: integer("part_count").notNull(),
-    status: text("status", { enum: ["uploading", "completed", "aborted"] })
+    // The state machine is TRANSITIONS in worker/services/uploads.ts.
+    status: text("status", { enum: ["uploading", "completing", "completed", "aborted", "removed"] })
       .notNull()
       .default("uploading"),
     createdAt: createdAt(),
@@ -411,6 +412,25 @@ export const emailsSent = sqliteTable("emails_sent", {
   createdAt: createdAt(),
   sentAt: integer("sent_at", { mode: "timestamp_ms" }),
 });
+
+// The transactional outbox: every email job is written here in the same D1 batch as the change that
+// causes it, then handed to the EMAILS queue. Rows the queue never delivered (a failed send, a message
+// that ran out of retries) are handed over again by the sweep (worker/services/mail/email-outbox.ts).
+export const outboxEmails = sqliteTable(
+  "outbox_emails",
+  {
+    // The job's dedupe key: one row per email, also the mail API's Idempotency-Key.
+    id: text("id").primaryKey(),
+    job: text("job").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    // Last hand-over to the queue; the sweep hands a row over again when this is old.
+    enqueuedAt: integer("enqueued_at", { mode: "timestamp_ms" }),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("outbox_emails_unsent").on(t.enqueuedAt).where(sql`sent_at is null`)],
+);
 
 // One row per (paid purchase, funnel step) a buyer was offered: shown, then accepted or declined.
 // The primary key makes an accept idempotent per purchase and step (a double click charges once);

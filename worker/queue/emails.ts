@@ -1,10 +1,13 @@
 // The EMAILS queue consumer. Delivery is at-least-once, so each message is claimed in D1 by its
-// dedupe key first: a redelivered or duplicated message sends nothing twice.
+// dedupe key first: a redelivered or duplicated message sends nothing twice. The mail API call
+// carries the dedupe key as its Idempotency-Key, so a send whose answer was lost is not repeated
+// either. A delivered job marks its outbox row sent (worker/services/mail/email-outbox.ts).
 import { and, eq, sql } from "drizzle-orm";
 import { createDb, type Db } from "../db/client";
 import { emailsSent } from "../db/schema";
 import { recoveredPurchases } from "../services/purchases";
 import type { Bindings } from "../lib/env";
+import { markFailed, markSent } from "../services/mail/email-outbox";
 import { render, type EmailJob } from "../services/mail/templates";
 import { mailTransportFor, type MailTransport } from "../services/mail/transport";
 
@@ -34,7 +37,7 @@ export async function deliverEmail(db: Db, transport: MailTransport, from: strin
   }
   let id: string;
   try {
-    ({ id } = await transport.send({ from, to: job.to, ...rendered }));
+    ({ id } = await transport.send({ from, to: job.to, ...rendered }, { idempotencyKey: job.dedupeKey }));
   } catch (err) {
     // Release the claim so the retry is not mistaken for a concurrent delivery.
     await db.delete(emailsSent).where(and(eq(emailsSent.dedupeKey, job.dedupeKey), eq(emailsSent.status, "sending")));
@@ -65,15 +68,20 @@ export async function handleEmailBatch(batch: MessageBatch<EmailJob>, env: Bindi
     try {
       const job = await withLookups(db, env, message.body);
       if (!job) {
+        await markSent(env.DB, message.body.dedupeKey);
         message.ack();
         continue;
       }
       const outcome = await deliverEmail(db, transport, env.MAIL_FROM, job);
       // Another consumer holds this message right now: look again later rather than send twice.
       if (outcome === "busy") message.retry({ delaySeconds: 30 });
-      else message.ack();
+      else {
+        await markSent(env.DB, job.dedupeKey);
+        message.ack();
+      }
     } catch (err) {
       console.error("email delivery failed", message.body.template, message.attempts, err);
+      await markFailed(env.DB, message.body.dedupeKey, err);
       // Backoff grows with each attempt; after max_retries the queue moves it to the dead-letter queue.
       message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
     }

@@ -8,22 +8,24 @@ import { emailLoginSchema, returnToSchema, type AuthProviders } from "../../shar
 import { oauthAccounts } from "../db/schema";
 import { appUrl, cookieIsSecure, type AppEnv } from "../lib/context";
 import { isDevelopment } from "../lib/env";
-import { notFound, unauthorized } from "../lib/errors";
+import { ApiError, notFound, unauthorized } from "../lib/errors";
 import { escapeHtml } from "../lib/html";
 import { newToken, sha256Hex } from "../lib/ids";
 import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
-import { createLoginLink, peekLoginToken, redeemLoginToken } from "../services/email-login";
+import { createLoginLink, dropLoginLink, peekLoginToken, redeemLoginToken } from "../services/email-login";
 import { configuredProviders, oauthProvider } from "../services/oauth";
 import { createSession, DEFAULT_SESSION_TTL_SECONDS, deleteSession, SESSION_COOKIE } from "../services/sessions";
 import { findOrCreateUserByEmail, getCurrentUser } from "../services/users";
 
 const OAUTH_COOKIE_MAX_AGE = 10 * 60;
 
-/** A same-site path to return to: the explicit `returnTo`, else the Referer if it is ours, else "/". */
-function safeReturnTo(c: Context<AppEnv>): string {
-  const explicit = returnToSchema.safeParse(c.req.query("returnTo"));
-  if (explicit.success) return explicit.data;
+/** `?returnTo=` where a return path enters by URL: anything but one same-origin path is a 400. */
+const returnToQuery = z.object({ returnTo: returnToSchema.optional() });
+
+/** A same-site path to return to: the explicit (validated) `returnTo`, else the Referer if it is ours, else "/". */
+function safeReturnTo(c: Context<AppEnv>, explicit: string | undefined): string {
+  if (explicit) return explicit;
   const referer = c.req.header("referer");
   if (referer) {
     try {
@@ -37,6 +39,19 @@ function safeReturnTo(c: Context<AppEnv>): string {
     }
   }
   return "/";
+}
+
+/**
+ * A redirect to a stored or cookie-borne return path that cannot throw: whatever was written
+ * before the door checked it (an old link, a forged cookie) goes home instead.
+ */
+function redirectBack(c: Context<AppEnv>, path: string | null | undefined) {
+  const target = returnToSchema.safeParse(path).success ? path! : "/";
+  try {
+    return c.redirect(target, 302);
+  } catch {
+    return c.redirect("/", 302);
+  }
 }
 
 async function startSession(c: Context<AppEnv>, userId: string) {
@@ -62,7 +77,7 @@ async function redeemAndSignIn(c: Context<AppEnv>, token: string) {
   if (!redeemed) return signInError(c, "link-invalid");
   const userId = await findOrCreateUserByEmail(c.var.db, redeemed.email);
   await startSession(c, userId);
-  return c.redirect(redeemed.returnTo, 302);
+  return redirectBack(c, redeemed.returnTo);
 }
 
 
@@ -84,9 +99,9 @@ a{color:#6b6880;font-size:13px}</style></head><body><main>
 }
 
 export const authRoutes = new Hono<AppEnv>()
-  .get("/login", (c) => {
-    const returnTo = safeReturnTo(c);
-    if (c.var.userId) return c.redirect(returnTo, 302);
+  .get("/login", validate("query", returnToQuery), (c) => {
+    const returnTo = safeReturnTo(c, c.req.valid("query").returnTo);
+    if (c.var.userId) return redirectBack(c, returnTo);
     return c.redirect(`/sign-in?returnTo=${encodeURIComponent(returnTo)}`, 302);
   })
   .get("/logout", async (c) => {
@@ -111,8 +126,17 @@ export const authRoutes = new Hono<AppEnv>()
       browserKey = newToken();
       setCookie(c, LOGIN_COOKIE, browserKey, { httpOnly: true, secure: cookieIsSecure(c.req.url), sameSite: "Lax", path: "/api/auth", maxAge: 3600 });
     }
-    const job = await createLoginLink(c.var.db, { email, returnTo: returnTo ?? "/", appUrl: appUrl(c.env), browserKey });
-    if (job) await c.env.EMAILS.send(job);
+    const link = await createLoginLink(c.env.DB, { email, returnTo: returnTo ?? "/", appUrl: appUrl(c.env), browserKey });
+    if (link) {
+      // Not through the email outbox: that would store the token itself. The person is here to ask again.
+      try {
+        await c.env.EMAILS.send(link.job);
+      } catch (err) {
+        console.error("sign-in link not queued", err);
+        await dropLoginLink(c.var.db, link.tokenHash);
+        throw new ApiError(503, "We could not send the sign-in email just now. Please try again in a moment.");
+      }
+    }
     // The same answer whether or not a link went out, so the form reveals nothing about the mailbox.
     return c.json({ sent: true }, 202);
   })
@@ -126,7 +150,7 @@ export const authRoutes = new Hono<AppEnv>()
     return c.html(confirmPage(pending.email, token));
   })
   .post("/auth/email/callback", validate("form", z.object({ token: z.string().max(100) })), async (c) => redeemAndSignIn(c, c.req.valid("form").token))
-  .get("/auth/oauth/:provider", async (c) => {
+  .get("/auth/oauth/:provider", validate("query", returnToQuery), async (c) => {
     const provider = oauthProvider(c.env, c.req.param("provider"), appUrl(c.env));
     if (!provider) throw notFound("Sign-in provider not available");
     const state = generateState();
@@ -134,7 +158,7 @@ export const authRoutes = new Hono<AppEnv>()
     const opts = { httpOnly: true, secure: cookieIsSecure(c.req.url), sameSite: "Lax", path: "/api/auth/oauth", maxAge: OAUTH_COOKIE_MAX_AGE } as const;
     setCookie(c, "oauth_state", state, opts);
     setCookie(c, "oauth_verifier", verifier, opts);
-    setCookie(c, "oauth_return", safeReturnTo(c), opts);
+    setCookie(c, "oauth_return", safeReturnTo(c, c.req.valid("query").returnTo), opts);
     return c.redirect(provider.authorizationUrl(state, verifier).toString(), 302);
   })
   .get(
@@ -147,7 +171,7 @@ export const authRoutes = new Hono<AppEnv>()
       const { code, state } = c.req.valid("query");
       const expectedState = getCookie(c, "oauth_state");
       const verifier = getCookie(c, "oauth_verifier") ?? "";
-      const returnTo = returnToSchema.safeParse(getCookie(c, "oauth_return"));
+      const returnTo = getCookie(c, "oauth_return");
       for (const name of ["oauth_state", "oauth_verifier", "oauth_return"]) deleteCookie(c, name, { path: "/api/auth/oauth" });
       if (!code || !state || !expectedState || state !== expectedState) return signInError(c, "state-mismatch");
 
@@ -175,6 +199,6 @@ export const authRoutes = new Hono<AppEnv>()
           .onConflictDoNothing();
       }
       await startSession(c, userId);
-      return c.redirect(returnTo.success ? returnTo.data : "/", 302);
+      return redirectBack(c, returnTo);
     },
   );

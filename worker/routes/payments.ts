@@ -23,6 +23,7 @@ import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { downloadSignatureValid, signedDownloadPath } from "../services/download-links";
 import { serveFile } from "../services/files";
+import { sendViaOutbox } from "../services/mail/email-outbox";
 import type { EmailJob } from "../services/mail/templates";
 import {
   accessUrlFor,
@@ -125,7 +126,7 @@ export const paymentRoutes = new Hono<AppEnv>()
       template: "purchase-access",
       data: { title: item?.title ?? "your purchase", amountCents: purchase.amountCents, orderId: purchase.id, accessUrl: await accessUrlFor(deps, purchase) },
     };
-    await c.env.EMAILS.send(job);
+    await sendViaOutbox(c.env.DB, c.env.EMAILS, job);
     return c.json({ sent: true });
   })
   // "Lost your access?": the answer never says whether the email bought anything. The queue
@@ -133,7 +134,7 @@ export const paymentRoutes = new Hono<AppEnv>()
   .post("/purchase/recover", rateLimit("FORMS_LIMITER", "recover"), validate("json", recoverAccessSchema), async (c) => {
     const email = c.req.valid("json").email.toLowerCase();
     const job: EmailJob = { dedupeKey: `access-recovery:${email}:${Math.floor(Date.now() / 3_600_000)}`, to: email, template: "access-recovery", data: {} };
-    await c.env.EMAILS.send(job);
+    await sendViaOutbox(c.env.DB, c.env.EMAILS, job);
     return c.json({ message: RECOVER_ACCESS_MESSAGE }, 202);
   })
   // A short-lived URL signed for the caller's purchase: navigating to it streams the file to disk.

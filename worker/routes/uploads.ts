@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { createUploadSchema } from "../../shared/content";
 import { requireUser, type AppEnv } from "../lib/context";
+import { ApiError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { abortUpload, completeUpload, createUpload, ownUpload, uploadPart, uploadState } from "../services/uploads";
 
@@ -16,7 +17,7 @@ export const uploadRoutes = new Hono<AppEnv>()
   .use("/uploads/*", requireUser)
   .use("/uploads", requireUser)
   .post("/uploads", validate("json", createUploadSchema), async (c) =>
-    c.json(await createUpload(c.var.db, c.env.FILES, c.var.userId!, c.req.valid("json")), 201),
+    c.json(await createUpload(c.var.db, c.env.DB, c.env.FILES, c.var.userId!, c.req.valid("json")), 201),
   )
   .get("/uploads/:id", validate("param", idParam), async (c) => c.json(await uploadState(c.var.db, c.var.userId!, c.req.valid("param").id)))
   .put("/uploads/:id/parts/:partNumber", validate("param", partParam), async (c) => {
@@ -29,6 +30,10 @@ export const uploadRoutes = new Hono<AppEnv>()
   )
   .delete("/uploads/:id", validate("param", idParam), async (c) => {
     const row = await ownUpload(c.var.db, c.var.userId!, c.req.valid("param").id);
-    await abortUpload(c.var.db, c.env.FILES, row);
+    // Already aborted: done. Finished (or finishing) first: it stays, and is removed after 7 days unless published.
+    if (!(await abortUpload(c.var.db, c.env.FILES, row)) && row.status !== "aborted") {
+      const now = await ownUpload(c.var.db, c.var.userId!, row.id);
+      if (now.status !== "aborted") throw new ApiError(409, `Upload is ${now.status}`);
+    }
     return c.body(null, 204);
   });

@@ -15,17 +15,19 @@
 // books the money back with a positive 'payout_reversal' row in the same batch. A failed payout
 // leaves the unique index, so a later run of the same period, or the next period, pays it again.
 // Manual methods (PayPal, Wise, ...) stay pending until the admin marks them processed (paid).
-import { and, asc, eq, gt, inArray, sql, type AnyColumn } from "drizzle-orm";
+// Each change that emails the creator (prepared, paid, failed) writes the email to the outbox in its
+// own batch (payoutMailInsert), so a queue that refuses loses nothing and fails no run.
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { ProcessPayoutsResult } from "../../shared/admin";
 import { MIN_PAYOUT_CENTS } from "../../shared/constants";
 import { createDb, type Db } from "../db/client";
-import { adminAudit, payoutSettings, payouts, users } from "../db/schema";
+import { adminAudit, payoutSettings, payouts } from "../db/schema";
 import type { Bindings } from "../lib/env";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { availableBalances, availableRemainderSql, SALE_HOLD_MS } from "./balances";
-import type { EmailJob, PayoutMailData } from "./mail/templates";
+import { dispatch } from "./mail/email-outbox";
 import { stripeClient } from "./stripe";
 
 /** `payouts`: the PAYOUTS queue, for transfers beyond what one run sends itself (see runPayouts). */
@@ -108,17 +110,18 @@ export async function preparePayout(deps: PayoutDeps, userId: string, period: Pe
   const dest = destinationOf(settings);
   if (!dest) return null;
   const id = newId();
-  const [inserted] = await deps.d1.batch(prepareStatements(deps.d1, id, userId, dest, period, now));
+  const ids = JSON.stringify([id]);
+  const [inserted] = await deps.d1.batch([
+    ...prepareStatements(deps.d1, id, userId, dest, period, now),
+    payoutMailInsert(deps, "payout-prepared", { where: "p.id in (select value from json_each(?5))", binds: [ids] }, now),
+  ]);
   if (!inserted.results?.length) return null;
-  await queuePayoutMails(deps, "payout-prepared", await deps.db.select().from(payouts).where(eq(payouts.id, id)));
+  await dispatch(deps.d1, deps.emails, [`payout-prepared:${id}`], now);
   return id;
 }
 
 /** Creators per D1 batch in the run: each keeps its own two guarded statements. */
 const PREPARE_CHUNK = 100;
-/** Ids per lookup: passed as one JSON parameter (D1 binds at most 100 parameters per statement). */
-const ID_PAGE = 500;
-const idIn = (column: AnyColumn, ids: string[]) => sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
 
 /**
  * Prepares `period` for every eligible creator (available ≥ MIN_PAYOUT_CENTS at `now` and payouts
@@ -145,16 +148,15 @@ export async function preparePeriod(deps: PayoutDeps, period: Period, now = Date
   for (let i = 0; i < todo.length; i += PREPARE_CHUNK) {
     const chunk = todo.slice(i, i + PREPARE_CHUNK);
     const stmts = chunk.flatMap((t) => prepareStatements(deps.d1, t.id, t.userId, t.dest, period, now));
+    // One outbox statement for the chunk: a mail for each payout this batch inserted (fresh ids).
+    stmts.push(payoutMailInsert(deps, "payout-prepared", { where: "p.id in (select value from json_each(?5))", binds: [JSON.stringify(chunk.map((t) => t.id))] }, now));
     statements += stmts.length;
     const results = await deps.d1.batch(stmts);
     chunk.forEach((t, j) => {
       if (results[j * 2].results?.length) prepared.push(t.id);
     });
   }
-  for (let i = 0; i < prepared.length; i += ID_PAGE) {
-    const rows = await deps.db.select().from(payouts).where(idIn(payouts.id, prepared.slice(i, i + ID_PAGE)));
-    await queuePayoutMails(deps, "payout-prepared", rows);
-  }
+  await dispatch(deps.d1, deps.emails, prepared.map((id) => `payout-prepared:${id}`), now);
   return { prepared, statements };
 }
 
@@ -210,13 +212,13 @@ export async function sendPayout(deps: PayoutDeps, payoutId: string, now = Date.
     }
     return (await failPayout(deps, p.id, { reason: err.message, ledgerKey: `payout-reversal:${p.id}`, cents: p.amountCents, from: ["pending", "processing"] }, now)) ? "failed" : "done";
   }
-  const marked = await deps.d1
-    .prepare("update payouts set status = 'paid', stripe_transfer_id = ?, processed_at = ? where id = ? and status = 'processing' returning id")
-    .bind(transfer.id, now, p.id)
-    .all();
+  const [marked] = await deps.d1.batch([
+    deps.d1.prepare("update payouts set status = 'paid', stripe_transfer_id = ?, processed_at = ? where id = ? and status = 'processing' returning id").bind(transfer.id, now, p.id),
+    payoutMailInsert(deps, "payout-paid", { where: "p.id = ?5 and p.status = 'paid' and p.stripe_transfer_id = ?6", binds: [p.id, transfer.id] }, now),
+  ]);
   // Nothing marked: another run got there first, or a transfer.reversed that overtook us failed it.
-  if (!marked.results.length) return "done";
-  await queuePayoutMails(deps, "payout-paid", [{ ...p, status: "paid" }]);
+  if (!marked.results?.length) return "done";
+  await dispatch(deps.d1, deps.emails, [`payout-paid:${p.id}`], now);
   return "paid";
 }
 
@@ -248,10 +250,10 @@ async function failPayout(deps: PayoutDeps, payoutId: string, f: { reason: strin
   const [updated] = await deps.d1.batch([
     deps.d1.prepare(`update payouts set status = 'failed', notes = ?, processed_at = ? where id = ? and status in (${from}) returning id`).bind(f.reason.slice(0, 500), now, payoutId),
     bookBack(deps.d1, { key: f.ledgerKey, reversedCents: f.cents, payoutId, whileStatus: "failed" }, now),
+    payoutMailInsert(deps, "payout-failed", { where: "p.id = ?5 and p.status = 'failed'", binds: [payoutId] }, now, f.reason),
   ]);
   if (!updated.results?.length) return false;
-  const p = await deps.db.select().from(payouts).where(eq(payouts.id, payoutId)).get();
-  if (p) await queuePayoutMails(deps, "payout-failed", [p], f.reason);
+  await dispatch(deps.d1, deps.emails, [`payout-failed:${payoutId}`], now);
   return true;
 }
 
@@ -375,37 +377,55 @@ export async function runPayouts(given: PayoutDeps, period: Period, opts: { now?
 
 /** The admin paid the manual payouts of `period` by hand: pending -> paid, each once. */
 async function markManualProcessed(deps: PayoutDeps, period: Period, now: number): Promise<number> {
-  const rows = await deps.db
-    .update(payouts)
-    .set({ status: "paid", processedAt: new Date(now) })
-    .where(and(eq(payouts.periodYear, period.year), eq(payouts.periodMonth, period.month), eq(payouts.status, "pending"), sql`${payouts.stripeAccountId} is null`))
-    .returning();
-  await queuePayoutMails(deps, "payout-paid", rows);
-  return rows.length;
+  const [marked] = await deps.d1.batch([
+    deps.d1
+      .prepare("update payouts set status = 'paid', processed_at = ? where period_year = ? and period_month = ? and status = 'pending' and stripe_account_id is null returning id")
+      .bind(now, period.year, period.month),
+    payoutMailInsert(
+      deps,
+      "payout-paid",
+      { where: "p.period_year = ?5 and p.period_month = ?6 and p.status = 'paid' and p.stripe_account_id is null and p.processed_at = ?7", binds: [period.year, period.month, now] },
+      now,
+    ),
+  ]);
+  const ids = (marked.results as { id: string }[]).map((r) => r.id);
+  await dispatch(deps.d1, deps.emails, ids.map((id) => `payout-paid:${id}`), now);
+  return ids.length;
 }
 
 // ---- emails ----
 
 const METHOD_NAMES: Record<string, string> = { paypal: "PayPal", wise: "Wise", bank: "bank transfer", zelle: "Zelle", venmo: "Venmo", cashapp: "Cash App" };
 
-async function queuePayoutMails(deps: PayoutDeps, template: "payout-prepared" | "payout-paid" | "payout-failed", rows: PayoutRow[], reason = "") {
-  if (!rows.length) return;
-  const emailOf = new Map<string, string>();
-  const userIds = [...new Set(rows.map((r) => r.userId))];
-  for (let i = 0; i < userIds.length; i += ID_PAGE) {
-    const found = await deps.db.select({ id: users.id, email: users.email }).from(users).where(idIn(users.id, userIds.slice(i, i + ID_PAGE)));
-    for (const u of found) emailOf.set(u.id, u.email);
-  }
-  const settingsUrl = new URL("/settings", deps.appUrl).toString();
-  const jobs: EmailJob[] = [];
-  for (const p of rows) {
-    const to = emailOf.get(p.userId);
-    if (!to) continue;
-    const data: PayoutMailData = { payoutId: p.id, amountCents: p.amountCents, period: periodLabel({ year: p.periodYear, month: p.periodMonth }), method: METHOD_NAMES[p.method] ?? p.method, settingsUrl };
-    const dedupeKey = `${template}:${p.id}`;
-    if (template === "payout-prepared") jobs.push({ dedupeKey, to, template, data: { ...data, byTransfer: !!p.stripeAccountId } });
-    else if (template === "payout-paid") jobs.push({ dedupeKey, to, template, data });
-    else jobs.push({ dedupeKey, to, template, data: { ...data, reason } });
-  }
-  for (let i = 0; i < jobs.length; i += 100) await deps.emails.sendBatch(jobs.slice(i, i + 100).map((body) => ({ body })));
+/**
+ * The outbox statement for the payout emails of `template`: one row per payout matching `where`
+ * (SQL over `payouts p`, with its own binds numbered from ?5), built from the payout row as the
+ * same batch leaves it, keyed `{template}:{payout id}`. It goes into the batch that makes the
+ * change, so an email exists exactly when the change committed (email-outbox.ts).
+ */
+function payoutMailInsert(deps: PayoutDeps, template: "payout-prepared" | "payout-paid" | "payout-failed", match: { where: string; binds: unknown[] }, now: number, reason = ""): D1PreparedStatement {
+  const monthName = (m: number) => new Date(Date.UTC(2000, m - 1, 1)).toLocaleString("en-US", { month: "long", timeZone: "UTC" });
+  const months = Array.from({ length: 12 }, (_, i) => `when ${i + 1} then '${monthName(i + 1)}'`).join(" ");
+  const methods = Object.entries(METHOD_NAMES).map(([k, v]) => `when '${k}' then '${v}'`).join(" ");
+  const extra =
+    template === "payout-prepared"
+      ? ", 'byTransfer', json(case when p.stripe_account_id is null then 'false' else 'true' end)"
+      : template === "payout-failed"
+        ? ", 'reason', ?4"
+        : "";
+  return deps.d1
+    .prepare(
+      `insert into outbox_emails (id, job, created_at)
+       select ?1 || ':' || p.id,
+         json_object('dedupeKey', ?1 || ':' || p.id, 'to', u.email, 'template', ?1, 'data', json_object(
+           'payoutId', p.id, 'amountCents', p.amount_cents,
+           'period', (case p.period_month ${months} end) || ' ' || p.period_year,
+           'method', (case p.method ${methods} else p.method end),
+           'settingsUrl', ?2${extra})),
+         ?3
+       from payouts p join users u on u.id = p.user_id
+       where ${match.where}
+       on conflict (id) do nothing`,
+    )
+    .bind(template, new URL("/settings", deps.appUrl).toString(), now, reason, ...match.binds);
 }

@@ -14,6 +14,7 @@ import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
 import { liveFunnelFor } from "./funnels";
 import { insertLedgerRow, restoreRows, reverseSale, saleRows } from "./ledger";
+import { dispatch, outboxInsert } from "./mail/email-outbox";
 import type { EmailJob, RecoveredPurchase } from "./mail/templates";
 import { effectsOf, GRANTS_ACCESS, STATE_FROM_LEDGER_SQL, type KeyedEffect, type PurchaseState } from "./purchase-states";
 import { planAt, settleProInvoiceCharge } from "./subscriptions";
@@ -147,6 +148,16 @@ async function emailOf(deps: PurchaseDeps, intent: Stripe.PaymentIntent): Promis
   }
 }
 
+async function receiptJob(deps: PurchaseDeps, purchase: PurchaseRow, email: string): Promise<EmailJob> {
+  const item = await deps.db.select({ title: content.title }).from(content).where(eq(content.id, purchase.contentId)).get();
+  return {
+    dedupeKey: `purchase-access:${purchase.id}`,
+    to: email,
+    template: "purchase-access",
+    data: { title: item?.title ?? "your purchase", amountCents: purchase.amountCents, orderId: purchase.id, accessUrl: await accessUrlFor(deps, purchase) },
+  };
+}
+
 /**
  * Marks the purchase of a succeeded PaymentIntent paid and writes its ledger rows, in one D1 batch.
  * Safe to call any number of times, concurrently, in any order with refunds.
@@ -166,24 +177,20 @@ export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent, {
   const plan = await planAt(deps.db, purchase.creatorId, new Date(intent.created * 1000));
   const email = purchase.buyerEmail ?? (await emailOf(deps, intent));
   const now = Date.now();
+  // The receipt is written to the outbox in the same batch, only if this batch marked the purchase
+  // paid (its paid_at is ours): a receipt exists exactly when the sale committed, once per purchase.
+  const receipt = email && notify ? await receiptJob(deps, purchase, email) : null;
   const results = await deps.d1.batch([
     deps.d1
       .prepare("update purchases set status = 'paid', paid_at = ?, buyer_email = coalesce(buyer_email, ?) where id = ? and status = 'pending' returning id")
       .bind(now, email, purchase.id),
     ...saleRows(purchase, plan).map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE)),
+    ...(receipt
+      ? [outboxInsert(deps.d1, receipt, now, { sql: "exists (select 1 from purchases where id = ? and status = 'paid' and paid_at = ?)", binds: [purchase.id, now] })]
+      : []),
   ]);
   if ((results[0].results?.length ?? 0) === 0) return "already";
-
-  if (email && notify) {
-    const item = await deps.db.select({ title: content.title }).from(content).where(eq(content.id, purchase.contentId)).get();
-    const job: EmailJob = {
-      dedupeKey: `purchase-access:${purchase.id}`,
-      to: email,
-      template: "purchase-access",
-      data: { title: item?.title ?? "your purchase", amountCents: purchase.amountCents, orderId: purchase.id, accessUrl: await accessUrlFor(deps, purchase) },
-    };
-    await deps.emails.send(job);
-  }
+  if (receipt) await dispatch(deps.d1, deps.emails, [receipt.dedupeKey], now);
   return "fulfilled";
 }
 

@@ -1,4 +1,6 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it, vi, afterEach } from "vitest";
+import worker from "../index";
 import { call, cookieValue, env, outbox, postJson, requestLink, signIn } from "./helpers";
 
 afterEach(() => vi.restoreAllMocks());
@@ -121,11 +123,13 @@ describe("/api/login and /api/logout", () => {
     expect(res.headers.get("location")).toBe("/sign-in?returnTo=%2Fpricing");
   });
 
-  it("ignores open-redirect attempts", async () => {
+  it("refuses open-redirect attempts at the door, and ignores a foreign Referer", async () => {
     for (const returnTo of ["https://evil.example", "//evil.example", "/\\evil.example", "javascript:alert(1)"]) {
       const res = await call(`/api/login?returnTo=${encodeURIComponent(returnTo)}`, { headers: { referer: "https://evil.example/page" } });
-      expect(res.headers.get("location")).toBe("/sign-in?returnTo=%2F");
+      expect(res.status).toBe(400);
     }
+    const res = await call("/api/login", { headers: { referer: "https://evil.example/page" } });
+    expect(res.headers.get("location")).toBe("/sign-in?returnTo=%2F");
   });
 
   it("sends a signed-in user straight back", async () => {
@@ -226,5 +230,86 @@ describe("OAuth", () => {
 
   it("answers 404 for a provider that is not configured", async () => {
     expect((await call("/api/auth/oauth/myspace")).status).toBe(404);
+  });
+});
+
+// Return paths that are not one same-origin path: a NUL byte (the header then cannot be written),
+// a protocol-relative host, a backslash (browsers read it as a slash), CR/LF (header splitting),
+// a tab inside '//' (URL parsers drop it), a lone surrogate (encodeURIComponent throws).
+const BAD_RETURN_PATHS = ["/a\u0000b", "//evil.com", "/\\evil.com", "/x\r\nSet-Cookie: a=b", "/\t/evil.com", "/caf\ud800", "/a//evil.com"];
+
+describe("return paths under bad input", () => {
+  it("the sign-in request refuses each bad return path with 400 and stores no link", async () => {
+    for (const returnTo of BAD_RETURN_PATHS) {
+      const res = await postJson("/api/auth/email", { email: "nul-return@example.com", returnTo });
+      expect(res.status, JSON.stringify(returnTo)).toBe(400);
+      expect((await res.json<{ message: string }>()).message).toMatch(/returnTo/);
+    }
+    expect(await env.DB.prepare("select count(*) as n from login_tokens where email = ?").bind("nul-return@example.com").first()).toEqual({ n: 0 });
+  });
+
+  it("/api/login and the OAuth start refuse each bad return path with 400", async () => {
+    // A lone surrogate cannot be percent-encoded (it is not UTF-8): that case is the JSON request's.
+    for (const returnTo of BAD_RETURN_PATHS.filter((p) => !p.includes("\ud800"))) {
+      const login = await call(`/api/login?returnTo=${encodeURIComponent(returnTo)}`);
+      expect(login.status, JSON.stringify(returnTo)).toBe(400);
+      const oauth = await call(`/api/auth/oauth/github?returnTo=${encodeURIComponent(returnTo)}`);
+      expect(oauth.status, JSON.stringify(returnTo)).toBe(400);
+      expect(oauth.headers.getSetCookie().some((h) => h.startsWith("oauth_return="))).toBe(false);
+    }
+  });
+
+  it("a link stored with a NUL return path (before this check) signs in and goes home, never 500", async () => {
+    const { link, loginCookie } = await requestLink("stored-nul@example.com", "/upload");
+    await env.DB.prepare("update login_tokens set return_to = ? where email = ?").bind("/a\u0000b", "stored-nul@example.com").run();
+    const res = await call(link.pathname + link.search, { cookie: loginCookie });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/");
+    expect(cookieValue(res, "aw_session")).toBeTruthy();
+  });
+
+  it("an OAuth return cookie with a NUL byte or a foreign host returns home, never 500", async () => {
+    const start = await call("/api/auth/oauth/github?returnTo=/funnels");
+    const state = new URL(start.headers.get("location")!).searchParams.get("state")!;
+    const cookies = start.headers.getSetCookie().map((h) => h.split(";")[0]).filter((c) => !c.startsWith("oauth_return="));
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (url.href === "https://github.com/login/oauth/access_token") return Response.json({ access_token: "gho_test", token_type: "bearer", scope: "user:email" });
+      if (url.href === "https://api.github.com/user") return Response.json({ id: 777, login: "nul", name: "Nul Byte" });
+      return Response.json([{ email: "oauth-nul@example.com", primary: true, verified: true }]);
+    });
+    const res = await call(`/api/auth/oauth/github/callback?code=abc&state=${state}`, { cookie: [...cookies, "oauth_return=/a%00b"].join("; ") });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/");
+  });
+});
+
+describe("the links-per-mailbox limit under concurrency", () => {
+  it("20 concurrent sign-in requests for one mailbox store and mail at most 5 links", async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, () => postJson("/api/auth/email", { email: "burst@example.com" })));
+    expect(answers.every((r) => r.status === 202)).toBe(true);
+    const stored = await env.DB.prepare("select count(*) as n from login_tokens where email = ?").bind("burst@example.com").first<{ n: number }>();
+    expect(stored?.n).toBe(5);
+    await vi.waitUntil(async () => (await outbox()).filter((m) => m.to === "burst@example.com").length >= 5, { timeout: 10_000 });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await outbox()).filter((m) => m.to === "burst@example.com")).toHaveLength(5);
+  });
+
+  it("a queue that refuses the sign-in mail: 503 with a message, and the link neither stored nor counted", async () => {
+    const refusing = { send: async () => Promise.reject(new Error("queue unavailable")), sendBatch: async () => Promise.reject(new Error("queue unavailable")) };
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(
+      new Request("http://127.0.0.1:8787/api/auth/email", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://127.0.0.1:8787" },
+        body: JSON.stringify({ email: "queue-down@example.com" }),
+      }),
+      { ...env, EMAILS: refusing } as never,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(503);
+    expect((await res.json<{ message: string }>()).message).toMatch(/try again/);
+    expect(await env.DB.prepare("select count(*) as n from login_tokens where email = ?").bind("queue-down@example.com").first()).toEqual({ n: 0 });
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../index";
 import { retryDelaySeconds } from "../queue/emails";
 import type { EmailJob } from "../services/mail/templates";
+import { httpTransport } from "../services/mail/transport";
 import { env, outbox, row, standinBase } from "./helpers";
 
 const job = (dedupeKey: string, to: string): EmailJob => ({
@@ -54,6 +55,21 @@ describe("the email queue consumer", () => {
 
     expect((await runBatch([job("retry-1", "retry@example.com")])).explicitAcks).toEqual(["m0"]);
     expect((await outbox()).filter((m) => m.to === "retry@example.com")).toHaveLength(1);
+  });
+
+  it("the mail API call carries the job id as its Idempotency-Key, so a retried send is one email", async () => {
+    const seen: { key: string | null; body: string }[] = [];
+    const provider = async (_url: RequestInfo | URL, init?: RequestInit) => {
+      seen.push({ key: new Headers(init?.headers).get("idempotency-key"), body: String(init?.body) });
+      return Response.json({ id: "email_1" });
+    };
+    const transport = httpTransport("https://mail.example", "key", provider as typeof fetch);
+    const mail = { from: "a@example.com", to: "b@example.com", subject: "s", text: "t", html: "h" };
+    await transport.send(mail, { idempotencyKey: "purchase-access:p1" });
+    await transport.send(mail, { idempotencyKey: "x".repeat(300) });
+    expect(seen[0].key).toBe("purchase-access:p1");
+    // Resend takes at most 256 characters: a longer id goes as its digest, the same every time.
+    expect(seen[1].key).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
   it("refuses the dev outbox outside development", async () => {

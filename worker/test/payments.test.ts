@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it, vi } from "vitest";
+import worker from "../index";
 import { stripeClient } from "../services/stripe";
 import {
   call,
@@ -442,5 +444,83 @@ describe("configuration", () => {
   it("the stand-in itself refuses live keys", async () => {
     const res = await standin("GET", "/v1/customers", undefined, "sk_live_123");
     expect(res.status).toBe(401);
+  });
+});
+
+describe("the receipt survives a queue that fails", () => {
+  // The EMAILS queue refusing every message, as when Queues is unavailable for a moment.
+  const failingQueue = {
+    send: async () => {
+      throw new Error("queue unavailable");
+    },
+    sendBatch: async () => {
+      throw new Error("queue unavailable");
+    },
+  };
+
+  it("the queue send fails after the purchase commits: the sweep delivers the receipt once, and a redelivered webhook sends nothing twice", async () => {
+    const { item } = await creatorWithItem("lost-receipt@example.com");
+    const { paymentIntent } = await checkout(item.id, { email: "lost-receipt-buyer@example.com" });
+    const event = await eventFor("payment_intent.succeeded", paymentIntent);
+    const payload = JSON.stringify(event);
+    const { signedWebhook } = await import("./helpers");
+    const request = async () =>
+      new Request("http://127.0.0.1:8787/api/stripe/webhook", {
+        method: "POST",
+        headers: { "content-type": "application/json", "stripe-signature": await signedWebhook(payload) },
+        body: payload,
+      });
+    const ctx = createExecutionContext();
+    const first = await worker.fetch(await request(), { ...env, EMAILS: failingQueue } as never, ctx);
+    await waitOnExecutionContext(ctx);
+    // The purchase committed and the webhook is answered: the receipt waits in the outbox.
+    expect((await purchaseOf(paymentIntent))?.status).toBe("paid");
+    expect(first.status).toBe(200);
+    // Stripe redelivers: the purchase is already fulfilled.
+    expect((await deliver(event)).status).toBe(200);
+
+    // The sweep (every 5 minutes) finds the receipt that never reached the queue.
+    const sweep = async (minutesLater: number) => {
+      const c = createExecutionContext();
+      await worker.scheduled(createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() + minutesLater * 60_000 }), env as never, c);
+      await waitOnExecutionContext(c);
+    };
+    await sweep(10);
+    const mail = await waitForMail("lost-receipt-buyer@example.com");
+    expect(mail.subject).toBe("Your access to Beats");
+    const purchaseId = (await purchaseOf(paymentIntent))!.id;
+    await vi.waitUntil(async () => (await row<{ sent_at: number | null }>("select sent_at from outbox_emails where id = ?", `purchase-access:${purchaseId}`))?.sent_at, { timeout: 10_000 });
+
+    // Another sweep and another redelivery send nothing more.
+    await sweep(20);
+    expect((await deliver(event)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await outbox()).filter((m) => m.to === "lost-receipt-buyer@example.com")).toHaveLength(1);
+  });
+
+  it("'Lost your access?' while the queue refuses: answered 202 as always, and the sweep sends the links", async () => {
+    const { item } = await creatorWithItem("lost-recovery@example.com");
+    const { paymentIntent } = await checkout(item.id, { email: "lost-recovery-buyer@example.com" });
+    expect((await deliver(await eventFor("payment_intent.succeeded", paymentIntent))).status).toBe(200);
+    await waitForMail("lost-recovery-buyer@example.com"); // the receipt
+
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(
+      new Request("http://127.0.0.1:8787/api/purchase/recover", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://127.0.0.1:8787" },
+        body: JSON.stringify({ email: "lost-recovery-buyer@example.com" }),
+      }),
+      { ...env, EMAILS: failingQueue } as never,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(202);
+
+    const sweep = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() + 10 * 60_000 }), env as never, sweep);
+    await waitOnExecutionContext(sweep);
+    const mail = await waitForMail("lost-recovery-buyer@example.com", 1);
+    expect(mail.subject).toBe("Your ApeWall access links");
   });
 });

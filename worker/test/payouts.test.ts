@@ -7,7 +7,7 @@ import { handleScheduled, MONTHLY_PAYOUT_CRON } from "../cron";
 import { createDb } from "../db/client";
 import { creatorBalance } from "../services/balances";
 import { closingPeriod, payoutDeps, preparePayout, runPayouts, sendPayout, transferGroup, type Period } from "../services/payouts";
-import { checkout, connectedAccount, contentForm, deliver, env, eventFor, postForm, postJson, row, rows, signIn, standin, waitForMail } from "./helpers";
+import { checkout, connectedAccount, contentForm, deliver, env, eventFor, outbox, postForm, postJson, row, rows, signIn, standin, waitForMail } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;
 const db = () => createDb(env.DB);
@@ -348,5 +348,32 @@ describe("a refund after a payout", () => {
     expect((await payoutsOf(userId)).map((p) => p.amount_cents)).toEqual([8000, 4000]);
     expect(await creatorBalance(db(), userId, next + 1000)).toMatchObject({ availableCents: 0, carriedNegativeCents: 0, paidOutCents: 12000 });
     await expectLedgerBalanced(userId);
+  });
+});
+
+describe("payout emails survive a queue that fails", () => {
+  it("the queue refuses during the run: the payouts are made, and the sweep sends the prepared and paid emails once each", async () => {
+    const T = runAt(2026, 2);
+    const bank = await creator("bank");
+    const manual = await creator("paypal");
+    await sale(bank.id, 5000, T - 10 * DAY);
+    await sale(manual.id, 5000, T - 10 * DAY);
+    const failing = { send: async () => Promise.reject(new Error("queue unavailable")), sendBatch: async () => Promise.reject(new Error("queue unavailable")) };
+    expect(await runPayouts({ ...deps(), emails: failing as never }, closingPeriod(T), { now: T })).toMatchObject({ prepared: 2, sent: 1 });
+    expect(await payoutsOf(bank.id)).toMatchObject([{ status: "paid" }]);
+
+    const sweep = () => handleScheduled(createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() + 10 * 60_000 }), env as never);
+    await sweep();
+    await waitForMail(manual.email);
+    const bankMails = await vi.waitUntil(async () => {
+      const m = (await outbox()).filter((x) => x.to === bank.email);
+      return m.length >= 2 ? m : undefined;
+    }, { timeout: 10_000 });
+    expect(bankMails.map((m) => m.subject).sort()).toEqual(["Your January 2026 payout of $40.00 is on its way", "Your January 2026 payout of $40.00 was sent"]);
+    expect((await outbox()).filter((x) => x.to === manual.email).map((m) => m.subject)).toEqual(["Your January 2026 payout of $40.00 is on its way"]);
+    await vi.waitUntil(async () => (await row<{ n: number }>("select count(*) as n from outbox_emails where sent_at is null and job like ?", `%${bank.id}%`))?.n === 0, { timeout: 10_000 });
+    await sweep();
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await outbox()).filter((x) => x.to === bank.email)).toHaveLength(2);
   });
 });

@@ -1,8 +1,8 @@
 import { createScheduledController, createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../index";
 import { describe, expect, it } from "vitest";
-import { UPLOAD_PART_SIZE } from "../../shared/constants";
-import { call, env, partBytes, postJson, signIn } from "./helpers";
+import { MAX_OPEN_UPLOADS, UPLOAD_PART_SIZE } from "../../shared/constants";
+import { call, contentForm, env, partBytes, postForm, postJson, signIn } from "./helpers";
 
 const MiB = 1024 * 1024;
 
@@ -121,5 +121,97 @@ describe("multipart uploads", () => {
 
     expect(await (await call(`/api/uploads/${stale.id}`, { cookie })).json()).toMatchObject({ status: "aborted" });
     expect(await (await call(`/api/uploads/${fresh.id}`, { cookie })).json()).toMatchObject({ status: "uploading" });
+  });
+});
+
+/** Sends every part of a `size`-byte upload. */
+async function sendAll(cookie: string, id: string, size: number) {
+  const count = Math.max(1, Math.ceil(size / UPLOAD_PART_SIZE));
+  for (let n = 1; n <= count; n++) {
+    const length = n < count ? UPLOAD_PART_SIZE : size - UPLOAD_PART_SIZE * (count - 1);
+    expect((await putPart(cookie, id, n, partBytes(length, n))).status).toBe(200);
+  }
+}
+
+const uploadRow = (id: string) => env.DB.prepare("select status, object_key from uploads where id = ?").bind(id).first<{ status: string; object_key: string }>();
+
+describe("uploads under races, quotas and time", () => {
+  it("two concurrent completes of one upload: one completes, the other is not a 5xx, one object", async () => {
+    const cookie = await signIn("double-complete@example.com");
+    const upload = await startUpload(cookie, 6 * MiB);
+    await sendAll(cookie, upload.id, 6 * MiB);
+    const answers = await Promise.all([1, 2].map(() => call(`/api/uploads/${upload.id}/complete`, { method: "POST", cookie })));
+    for (const a of answers) expect(a.status, await a.clone().text()).toBeLessThan(500);
+    expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(1);
+    const row = await uploadRow(upload.id);
+    expect(row?.status).toBe("completed");
+    expect((await env.FILES.head(row!.object_key))?.size).toBe(6 * MiB);
+    // Asked again once it settled, both callers see the finished upload.
+    expect(await (await call(`/api/uploads/${upload.id}/complete`, { method: "POST", cookie })).json()).toMatchObject({ status: "completed" });
+  });
+
+  it("complete racing abort: no 5xx, and never a stored object the rows do not account for", async () => {
+    const cookie = await signIn("complete-abort@example.com");
+    for (let round = 0; round < 3; round++) {
+      const upload = await startUpload(cookie, 6 * MiB, `race-${round}.bin`);
+      await sendAll(cookie, upload.id, 6 * MiB);
+      const [complete, abort] = await Promise.all([
+        call(`/api/uploads/${upload.id}/complete`, { method: "POST", cookie }),
+        call(`/api/uploads/${upload.id}`, { method: "DELETE", cookie }),
+      ]);
+      expect(complete.status, await complete.clone().text()).toBeLessThan(500);
+      expect(abort.status, await abort.clone().text()).toBeLessThan(500);
+      const row = await uploadRow(upload.id);
+      const object = await env.FILES.head(row!.object_key);
+      if (row!.status === "completed") expect(object?.size).toBe(6 * MiB);
+      else {
+        expect(row!.status).toBe("aborted");
+        expect(object).toBeNull();
+      }
+    }
+  });
+
+  it("refuses a sixth open upload and a file past the storage quota with a 4xx that says why", async () => {
+    const cookie = await signIn("quota@example.com");
+    for (let i = 0; i < MAX_OPEN_UPLOADS; i++) await startUpload(cookie, 6 * MiB, `open-${i}.bin`);
+    const sixth = await postJson("/api/uploads", { fileName: "one-more.bin", size: 6 * MiB }, cookie);
+    expect(sixth.status).toBe(409);
+    expect((await sixth.json<{ message: string }>()).message).toBe(`You have ${MAX_OPEN_UPLOADS} uploads in progress. Finish or cancel one before starting another.`);
+
+    const big = await signIn("quota-bytes@example.com");
+    const userId = (await env.DB.prepare("select id from users where email = ?").bind("quota-bytes@example.com").first<{ id: string }>())!.id;
+    // 49 GB already stored (as finished uploads), then a 5 GB file.
+    await env.DB.prepare(
+      "insert into uploads (id, user_id, object_key, file_name, content_type, size_bytes, part_size, part_count, status, completed_at) values ('quotafill1', ?, 'files/quota/fill', 'fill.bin', 'application/octet-stream', ?, ?, 1, 'completed', ?)",
+    ).bind(userId, 49 * 1024 ** 3, UPLOAD_PART_SIZE, Date.now()).run();
+    const over = await postJson("/api/uploads", { fileName: "movie.mp4", size: 5 * 1024 ** 3 }, big);
+    expect(over.status).toBe(413);
+    expect((await over.json<{ message: string }>()).message).toMatch(/50 GB of storage/);
+    expect((await postJson("/api/uploads", { fileName: "small.mp4", size: 1024 ** 3 }, big)).status).toBe(201);
+  });
+
+  it("the daily sweep removes a finished upload never published after 7 days, and keeps a published one", async () => {
+    const cookie = await signIn("unpublished@example.com");
+    const forgotten = await startUpload(cookie, 6 * MiB, "forgotten.bin");
+    await sendAll(cookie, forgotten.id, 6 * MiB);
+    expect((await call(`/api/uploads/${forgotten.id}/complete`, { method: "POST", cookie })).status).toBe(200);
+    const published = await startUpload(cookie, 6 * MiB, "published.bin");
+    await sendAll(cookie, published.id, 6 * MiB);
+    expect((await call(`/api/uploads/${published.id}/complete`, { method: "POST", cookie })).status).toBe(200);
+    const res = await postForm("/api/content", contentForm({ title: "Kept", price: "5", uploadId: published.id }), cookie);
+    expect(res.status, await res.clone().text()).toBe(201);
+    const eightDaysAgo = Date.now() - 8 * 24 * 3600 * 1000;
+    await env.DB.prepare("update uploads set created_at = ?, completed_at = ? where id in (?, ?)").bind(eightDaysAgo, eightDaysAgo, forgotten.id, published.id).run();
+
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "30 3 * * *", scheduledTime: Date.now() }), env, ctx);
+    await waitOnExecutionContext(ctx);
+
+    const gone = await uploadRow(forgotten.id);
+    expect(gone === null || gone.status === "removed").toBe(true);
+    expect(await env.FILES.head(`files/${(await env.DB.prepare("select id from users where email = ?").bind("unpublished@example.com").first<{ id: string }>())!.id}/${forgotten.id}`)).toBeNull();
+    const kept = await uploadRow(published.id);
+    expect(kept?.status).toBe("completed");
+    expect((await env.FILES.head(kept!.object_key))?.size).toBe(6 * MiB);
   });
 });

@@ -83,7 +83,7 @@ async function findResumable(file: File): Promise<UploadState | null> {
     const res = await fetch(`/api/uploads/${encodeURIComponent(id)}`, { credentials: "include" });
     if (!res.ok) throw new Error(String(res.status));
     const state = (await res.json()) as UploadState;
-    if (state.size === file.size && state.status !== "aborted") return state;
+    if (state.size === file.size && state.status !== "aborted" && state.status !== "removed") return state;
   } catch {
     // Gone or not ours any more: start afresh.
   }
@@ -152,10 +152,26 @@ export async function uploadFile(file: File, { onProgress, signal, concurrency =
       for (let n = queue.shift(); n !== undefined; n = queue.shift()) await sendPart(n);
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
-    await apiRequest("POST", `/api/uploads/${id}/complete`);
+    await completeUpload(id, signal);
   }
   localStorage.removeItem(resumeKey(file));
   return id;
+}
+
+/**
+ * Asks the server to assemble the parts. Another tab (or a retried request) may be completing the
+ * same upload: the server then answers 409 "being completed", and we wait for its finished state.
+ */
+async function completeUpload(id: string, signal?: AbortSignal): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await apiRequest("POST", `/api/uploads/${id}/complete`);
+      return;
+    } catch (err) {
+      if (!(err instanceof Error && err.message.startsWith("409") && err.message.includes("being completed")) || attempt >= 20) throw err;
+      await sleep(1000, signal);
+    }
+  }
 }
 
 /** Stops an upload for good: the server aborts it and forgets its parts. */

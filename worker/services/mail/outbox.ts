@@ -1,9 +1,13 @@
-// The local mail stand-in: messages are kept in KV (newest first) for /dev/mail to show.
+// The local mail stand-in: messages are kept in KV (newest first) for /dev/mail to show. Like the
+// mail API it stands in for, a repeated Idempotency-Key is answered with the first message, unsent.
 import { newId } from "../../lib/ids";
 import type { MailTransport } from "./transport";
 
 const PREFIX = "dev-outbox:";
 const KEEP_SECONDS = 7 * 24 * 3600;
+// Resend keeps idempotency keys for 24 hours.
+const SEEN_PREFIX = "dev-outbox-key:";
+const SEEN_SECONDS = 24 * 3600;
 // Keys sort ascending, so a descending clock in the key lists the newest message first.
 const MAX_TIME = 9_999_999_999_999;
 
@@ -22,8 +26,12 @@ export const extractLinks = (text: string) => [...new Set(text.match(/https?:\/\
 
 export function outboxTransport(kv: KVNamespace): MailTransport {
   return {
-    async send(mail) {
+    async send(mail, opts) {
+      const seenKey = `${SEEN_PREFIX}${opts.idempotencyKey}`;
+      const seen = await kv.get(seenKey);
+      if (seen) return { id: seen };
       const id = newId();
+      await kv.put(seenKey, id, { expirationTtl: SEEN_SECONDS });
       const message: OutboxMessage = { id, ...mail, links: extractLinks(mail.text), createdAt: new Date().toISOString() };
       const order = String(MAX_TIME - Date.now()).padStart(13, "0");
       await kv.put(`${PREFIX}${order}:${id}`, JSON.stringify(message), { expirationTtl: KEEP_SECONDS });

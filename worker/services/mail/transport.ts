@@ -6,16 +6,29 @@ import { outboxTransport } from "./outbox";
 
 export type OutgoingMail = { from: string; to: string; subject: string; text: string; html: string };
 export interface MailTransport {
-  send(mail: OutgoingMail): Promise<{ id: string }>;
+  /** `idempotencyKey`: the job id; the provider sends a repeated request with the same key once. */
+  send(mail: OutgoingMail, opts: { idempotencyKey: string }): Promise<{ id: string }>;
+}
+
+/** Resend takes keys of at most 256 characters; a longer job id is sent as its SHA-256. */
+export async function idempotencyKeyFor(jobId: string): Promise<string> {
+  if (jobId.length <= 256) return jobId;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(jobId)));
+  return `sha256:${[...digest].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
 /** Resend's `POST /emails`; any provider with the same shape works by changing MAIL_API_BASE. */
 export function httpTransport(apiBase: string, apiKey: string, fetchFn: typeof fetch = fetch): MailTransport {
   return {
-    async send(mail) {
+    async send(mail, opts) {
       const res = await fetchFn(`${apiBase.replace(/\/$/, "")}/emails`, {
         method: "POST",
-        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+        headers: {
+          authorization: `Bearer ${apiKey}`,
+          "content-type": "application/json",
+          // A retry after a lost answer (timeout, crash before we wrote it down) is not a second email.
+          "idempotency-key": await idempotencyKeyFor(opts.idempotencyKey),
+        },
         body: JSON.stringify(mail),
       });
       if (!res.ok) throw new Error(`mail API answered ${res.status}: ${(await res.text()).slice(0, 300)}`);

@@ -1,2 +1,0 @@
-ALTER TABLE `pro_periods` ADD `voided_at` integer;--> statement-breakpoint
-ALTER TABLE `pro_periods` ADD `void_reason` text;
