@@ -37,6 +37,8 @@ const CARDS = {
   "4000000000000002": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." },
   "4000000000009995": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "insufficient_funds", message: "Your card has insufficient funds." },
   "4000002500003155": { brand: "visa", outcome: "authenticate" },
+  // "Always authenticate": asks the cardholder on every charge, off-session ones included.
+  "4000002760003184": { brand: "visa", outcome: "authenticate" },
   // Attaches to a Customer fine; every charge to it is declined (Stripe's "charge customer fail" card,
   // used for failed upsell charges and failed renewals).
   "4000000000000341": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." },
@@ -186,7 +188,8 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       payment_method_types: ["card"],
       receipt_email: p.receipt_email ?? null,
       setup_future_usage: p.setup_future_usage ?? null,
-      status: "requires_payment_method",
+      // Stripe: a PaymentIntent created with a payment_method (and not confirmed) waits in requires_confirmation.
+      status: p.payment_method ? "requires_confirmation" : "requires_payment_method",
     };
     db.payment_intents.set(id, pi);
     emit("payment_intent.created", pi);
@@ -278,6 +281,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
 
   function confirm(pi, p, base) {
     if (pi.status === "succeeded") throw new StripeError(400, "invalid_request_error", "This PaymentIntent has already succeeded.", { code: "payment_intent_unexpected_state", payment_intent: pi });
+    if (pi.status === "canceled") throw new StripeError(400, "invalid_request_error", "You cannot confirm this PaymentIntent because it has a status of canceled. Only a PaymentIntent with one of the following statuses may be confirmed: requires_payment_method, requires_confirmation, requires_action.", { code: "payment_intent_unexpected_state", payment_intent: pi });
     if (p.receipt_email) pi.receipt_email = p.receipt_email;
     const pm = paymentMethodFrom(p, pi);
     pi.payment_method = pm.id;
@@ -378,7 +382,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     }],
     ["POST", /^\/v1\/payment_intents\/(pi_\w+)\/cancel$/, "secret", (_p, m) => {
       const pi = get("payment_intents", m[1]);
-      if (pi.status === "succeeded") throw new StripeError(400, "invalid_request_error", "You cannot cancel this PaymentIntent because it has a status of succeeded.", { code: "payment_intent_unexpected_state" });
+      if (pi.status === "succeeded" || pi.status === "canceled") throw new StripeError(400, "invalid_request_error", `You cannot cancel this PaymentIntent because it has a status of ${pi.status}. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.`, { code: "payment_intent_unexpected_state", payment_intent: pi });
       pi.status = "canceled";
       emit("payment_intent.canceled", pi);
       return pi;

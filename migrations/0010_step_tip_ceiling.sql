@@ -1,0 +1,1 @@
+ALTER TABLE `funnel_steps` ADD `max_price_cents` integer;
