@@ -91,7 +91,7 @@ export async function standin<T = Record<string, unknown>>(method: string, path:
   return { status: res.status, body: (await res.json()) as T };
 }
 
-export const CARDS = { ok: "4242424242424242", declined: "4000000000000002", insufficient: "4000000000009995", threeDS: "4000002500003155" };
+export const CARDS = { ok: "4242424242424242", declined: "4000000000000002", insufficient: "4000000000009995", threeDS: "4000002500003155", alwaysAuthenticate: "4000002760003184" };
 
 /** Starts a checkout as a browser would and pays with `card` through the stand-in (as Stripe.js would). */
 export async function checkout(contentId: string, opts: { customAmount?: number | string; card?: string; buyerCookie?: string; email?: string } = {}) {
