@@ -87,6 +87,8 @@ describe.each(targets)("one-click upsell scenario against %s", (_name, client, e
     const saved = await stripe.customers.listPaymentMethods(customer.id, { type: "card", limit: 1 });
     expect(saved.data.map((pm) => pm.id)).toEqual([visa.id]);
     const ok = await offSession(visa.id);
+    // Created with a payment_method and not confirmed: Stripe waits for the confirm (the upsell confirms from here).
+    expect(ok.intent.status).toBe("requires_confirmation");
     expect(await ok.confirm()).toMatchObject({ status: "succeeded", amount_received: 1500 });
 
     const threeDs = await stripe.paymentMethods.attach("pm_card_authenticationRequired", { customer: customer.id });
@@ -96,6 +98,10 @@ describe.each(targets)("one-click upsell scenario against %s", (_name, client, e
     expect(afterAuthError.status).toBe("requires_payment_method");
     expect(afterAuthError.last_payment_error?.code).toBe("authentication_required");
     expect(await stripe.paymentIntents.cancel(needsAuth.intent.id)).toMatchObject({ status: "canceled" });
+    // A declined upsell relies on this: a cancelled PaymentIntent can be neither confirmed nor cancelled again.
+    await expect(needsAuth.confirm()).rejects.toMatchObject({ type: "StripeInvalidRequestError", code: "payment_intent_unexpected_state" });
+    await expect(stripe.paymentIntents.cancel(needsAuth.intent.id)).rejects.toMatchObject({ type: "StripeInvalidRequestError", code: "payment_intent_unexpected_state" });
+    expect((await stripe.paymentIntents.retrieve(needsAuth.intent.id)).status).toBe("canceled");
 
     const failing = await stripe.paymentMethods.attach("pm_card_chargeCustomerFail", { customer: customer.id });
     expect((await stripe.customers.listPaymentMethods(customer.id, { type: "card" })).data.map((pm) => pm.id)).toEqual(expect.arrayContaining([visa.id, threeDs.id, failing.id]));
