@@ -342,7 +342,7 @@ describe("one click after paying", () => {
   });
 
   it("a card that can no longer be charged says so; skipping moves on and leaves nothing charged or booked", async () => {
-    const { mainId, upsell, downsell } = await funnelSetup("declined@example.com");
+    const { mainId, upsell } = await funnelSetup("declined@example.com");
     const { buyerCookie, purchaseId, paymentIntent } = await buy(mainId);
     const o = await (await offer(purchaseId, buyerCookie)).json<{ offer: Offer }>();
     expect(o.offer?.card?.last4).toBe("4242");
@@ -355,7 +355,6 @@ describe("one click after paying", () => {
     const skipped = await (await postJson("/api/upsell/decline", { purchaseId, stepId: upsell.id }, buyerCookie)).json<{ next: Offer }>();
     // The downsell needs the same card, which is gone: the funnel ends.
     expect(skipped.next).toBeNull();
-    expect(downsell.stepType).toBe("downsell");
     // Nothing was asked of Stripe: no PaymentIntent, no purchase, no ledger row.
     expect(await upsellIntents(purchaseId)).toHaveLength(0);
     expect(await rows("select * from purchases where parent_purchase_id = ?", purchaseId)).toEqual([]);
