@@ -459,12 +459,13 @@ describe("cards: only the buyer, only the card that paid, only once", () => {
 
   it("accept and decline at the same moment end in exactly one of the two, never both, never a 500", async () => {
     const { mainId, upsell } = await funnelSetup("race@example.com");
-    for (let round = 0; round < 6; round++) {
+    for (let round = 0; round < 9; round++) {
       const { purchaseId, buyerCookie } = await buy(mainId);
       await offer(purchaseId, buyerCookie);
-      // Sent together, or 'No thanks' arriving while the accept is under way (it has claimed the offer).
+      // Sent together; or 'No thanks' arriving once the accept has claimed the offer; or once it has made its PaymentIntent.
       const accepting = accept(purchaseId, upsell.id, buyerCookie);
-      if (round % 2) await vi.waitUntil(async () => (await offerRow(purchaseId, upsell.id))?.status === "accepting", { timeout: 5000, interval: 5 });
+      if (round % 3 === 1) await vi.waitUntil(async () => (await offerRow(purchaseId, upsell.id))?.status !== "shown", { timeout: 5000, interval: 5 });
+      if (round % 3 === 2) await vi.waitUntil(async () => (await rows("select id from purchases where parent_purchase_id = ?", purchaseId)).length > 0, { timeout: 5000, interval: 5 });
       const [a, d] = await Promise.all([accepting, decline(purchaseId, upsell.id, buyerCookie)]);
       const accepted = a.status === 200 && (await a.clone().json<Accept>()).status === "paid";
       const declined = d.status === 200;
