@@ -133,7 +133,11 @@ async function funnelState(deps: PurchaseDeps, root: PurchaseRow) {
         .from(purchases)
         .where(inArray(purchases.id, offers.flatMap((o) => (o.purchaseId ? [o.purchaseId] : []))))
     : [];
-  return { funnel, steps, offers: new Map(offers.map((o) => [o.stepId, o])), paid: new Set(bought.filter((b) => PAID_LIKE.includes(b.status)).map((b) => b.id)) };
+  const paid = new Set(bought.filter((b) => PAID_LIKE.includes(b.status)).map((b) => b.id));
+  // The upsell's own webhook may have fulfilled it first: the offer follows its purchase (accepting → paid).
+  const settled = offers.filter((o) => o.status === "accepting" && o.purchaseId && paid.has(o.purchaseId));
+  if (settled.length) await deps.d1.batch(settled.map((o) => transition(deps, o, "accepting", "paid")));
+  return { funnel, steps, offers: new Map(offers.map((o) => [o.stepId, o])), paid };
 }
 
 /**
