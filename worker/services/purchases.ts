@@ -80,11 +80,12 @@ export function chargeAmountCents(item: { pricingModel: string; priceCents: numb
  * is not a person (a shared computer has several buyers, each typing their own address, which goes
  * on each PaymentIntent as receipt_email), and the create's parameters never vary, so its
  * idempotency key (the browser alone) replays the same Customer for concurrent first checkouts.
+ * (A new key prefix: the old `customer:` key was used with an email and must not be replayed with other parameters.)
  */
 async function customerFor(deps: PurchaseDeps, buyerKeyHash: string): Promise<string> {
   const known = await deps.db.select().from(buyerCustomers).where(eq(buyerCustomers.buyerKeyHash, buyerKeyHash)).get();
   if (known) return known.stripeCustomerId;
-  const customer = await deps.stripe.customers.create({ metadata: { kind: "browser" } }, { idempotencyKey: `customer:${buyerKeyHash}` });
+  const customer = await deps.stripe.customers.create({ metadata: { kind: "browser" } }, { idempotencyKey: `browser-customer:${buyerKeyHash}` });
   await deps.db.insert(buyerCustomers).values({ buyerKeyHash, stripeCustomerId: customer.id }).onConflictDoNothing();
   // A browser has one Customer: the row that was written first wins.
   return (await deps.db.select().from(buyerCustomers).where(eq(buyerCustomers.buyerKeyHash, buyerKeyHash)).get())?.stripeCustomerId ?? customer.id;
