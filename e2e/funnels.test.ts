@@ -141,11 +141,19 @@ describe("funnels", () => {
     await page.screenshot({ path: screenshotPath("funnel-success"), fullPage: true });
     // The upsell's own permanent link opens it in any browser.
     const permanent = await extras.getByRole("link", { name: "Permanent access link" }).getAttribute("href");
+    const rootAccess = new URL(page.url()).searchParams.get("access")!;
     const fresh = await browser.newContext({ baseURL: baseUrl() });
     const other = await fresh.newPage();
     await other.goto(permanent!);
     await other.getByText("Payment Successful!").waitFor();
     await other.getByRole("heading", { name: "Workbook" }).waitFor();
+    // The first purchase's access link, forwarded: it shows the order but no offer and no card.
+    await other.goto(`/checkout/upsell?access=${encodeURIComponent(rootAccess)}`);
+    await other.getByText("This offer could not be loaded").waitFor();
+    expect(await other.getByText("ending in 4242").count()).toBe(0);
+    await other.getByRole("link", { name: "View your order" }).click();
+    await other.waitForURL(/\/success\?/);
+    await expect.poll(() => other.getByTestId("order-extra").count()).toBe(1);
     await fresh.close();
     await context.close();
   });

@@ -125,6 +125,8 @@ describe.each(targets)("one-click upsell scenario against %s", (_name, client, e
     const saved = await stripe.customers.listPaymentMethods(customer.id, { type: "card", limit: 1 });
     expect(saved.data.map((pm) => pm.id)).toEqual([visa.id]);
     const ok = await offSession(visa.id);
+    // Created with a payment_method and not confirmed: Stripe waits for the confirm (the upsell confirms from here).
+    expect(ok.intent.status).toBe("requires_confirmation");
     expect(await ok.confirm()).toMatchObject({ status: "succeeded", amount_received: 1500 });
 
     const threeDs = await stripe.paymentMethods.attach("pm_card_authenticationRequired", { customer: customer.id });

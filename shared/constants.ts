@@ -64,3 +64,12 @@ export const PAYOUT_SCHEDULE_TEXT = [
   `PayPal, Wise, Zelle, Venmo and Cash App payouts are sent by hand by the ${MANUAL_PAYOUT_DAY}st of the month.`,
   `Payouts need at least $${MIN_PAYOUT_CENTS / 100}; a smaller balance carries over to the next month.`,
 ] as const;
+
+/**
+ * One-click upsells: offers can be seen and accepted only by the browser that paid, and only this
+ * long after the first purchase was paid. After that the saved card is not charged without the
+ * buyer typing it again.
+ */
+export const UPSELL_WINDOW_MINUTES = 30;
+/** A tip (pay-what-you-want) upsell step takes at most this many times its minimum, unless its creator set a ceiling. */
+export const TIP_CEILING_MULTIPLE = 5;

@@ -1,7 +1,7 @@
 // The funnels contract (spec §3, §5, §7): creator calls for funnels, steps and upsell products, and
 // the buyer's one-click offer calls. Money leaves the API in dollars, as the screens use it.
 import { z } from "zod";
-import { MAX_PRICE_CENTS } from "./constants";
+import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from "./constants";
 import { dollarsToCents } from "./content";
 
 export const DEFAULT_CTA = "Add this to my order";
@@ -27,6 +27,13 @@ export const funnelProductsSchema = z.object({
   contentIds: z.array(id("contentId")).min(1, "contentIds must name at least one item").max(100, "at most 100 items at once"),
 });
 
+/** A tip step's ceiling in dollars (null: the default, TIP_CEILING_MULTIPLE x its minimum), as cents. */
+const maximumPriceSchema = z
+  .union([z.number(), z.string(), z.null()])
+  .optional()
+  .transform((v) => (v === undefined ? undefined : v === null || v === "" ? null : dollarsToCents(typeof v === "number" ? String(Math.round(v * 100) / 100) : v)))
+  .refine((cents) => cents === undefined || cents === null || (Number.isFinite(cents) && cents >= MIN_PRICE_CENTS && cents <= MAX_PRICE_CENTS), "maximumPrice must be between $0.50 and $10,000 with at most two decimals");
+
 const stepFields = {
   title: z.string().trim().min(1, FUNNEL_MESSAGES.requiredFields).max(200, "title must be at most 200 characters"),
   description: z.string().trim().max(2000, "description must be at most 2000 characters").default(""),
@@ -39,6 +46,7 @@ const stepFields = {
     .transform((v) => v || DEFAULT_CTA),
   stepType: z.enum(STEP_TYPES, { error: "stepType must be upsell or downsell" }).default("upsell"),
   contentId: id("contentId").nullish(),
+  maximumPrice: maximumPriceSchema,
 };
 export const createStepSchema = z.object({ ...stepFields, stepOrder: z.number().int().min(1).max(1000).optional() });
 export type CreateStepInput = z.input<typeof createStepSchema>;
@@ -53,9 +61,11 @@ export const updateStepSchema = z
     ctaText: z.string().trim().max(80).optional(),
     stepType: z.enum(STEP_TYPES).optional(),
     contentId: id("contentId").nullish(),
+    maximumPrice: maximumPriceSchema,
   })
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: "nothing to change" });
 export type UpdateStepInput = z.input<typeof updateStepSchema>;
+export type UpdateStepFields = z.output<typeof updateStepSchema>;
 
 export const createUpsellProductSchema = z.object({
   name: z.string().trim().min(1, FUNNEL_MESSAGES.titleAndPrice).max(250, "name must be at most 250 characters"),
@@ -74,6 +84,8 @@ export type FunnelStep = {
   description: string;
   offerPriceId: string;
   price: number | null;
+  /** A tip step's ceiling as its creator set it; null: TIP_CEILING_MULTIPLE x its minimum. */
+  maximumPrice: number | null;
   ctaText: string;
   stepType: StepType;
   stepOrder: number;
@@ -83,16 +95,21 @@ export type FunnelStep = {
 
 // ---- buyer side ----
 
-/** Who is asking: the access token of the purchase just paid, or (with the aw_buyer cookie) its id. */
-const claimFields = { purchaseId: id("purchaseId").optional(), access: z.string().max(200).optional() };
-export const offerQuerySchema = z.object(claimFields);
+/**
+ * Offers are for the browser that paid (its aw_buyer cookie) and the purchase it names, within
+ * UPSELL_WINDOW_MINUTES of paying; an access link is not enough to see or charge the saved card.
+ */
+const buyerFields = { purchaseId: id("purchaseId").optional() };
+export const offerQuerySchema = z.object(buyerFields);
+/** The order (what was added) may also be read with the purchase's access link: it shows no card. */
+export const orderQuerySchema = z.object({ ...buyerFields, access: z.string().max(200).optional() });
 export const acceptOfferSchema = z.object({
-  ...claimFields,
+  ...buyerFields,
   stepId: id("stepId"),
   // Dollars, for a tip (pay-what-you-want) step only; the server decides every other amount.
   amount: z.union([z.number(), z.string(), z.null()]).optional(),
 });
-export const declineOfferSchema = z.object({ ...claimFields, stepId: id("stepId") });
+export const declineOfferSchema = z.object({ ...buyerFields, stepId: id("stepId") });
 
 export type UpsellOffer = {
   stepId: string;
@@ -103,6 +120,8 @@ export type UpsellOffer = {
   price: number;
   pricingModel: "fixed" | "pay_what_you_want";
   minimumPrice: number | null;
+  /** A tip step's ceiling (dollars); null for a fixed price. */
+  maximumPrice: number | null;
   previewImage: string | null;
   accessType: "download" | "view" | "stream" | "link";
   /** The card that will be charged, as the buyer would recognise it. */

@@ -306,6 +306,8 @@ export const funnelSteps = sqliteTable(
     description: text("description").notNull().default(""),
     offerPriceId: text("offer_price_id").notNull(),
     priceCents: integer("price_cents"),
+    // The most a tip (pay-what-you-want) step takes, set by its creator; null = TIP_CEILING_MULTIPLE x its minimum.
+    maxPriceCents: integer("max_price_cents"),
     ctaText: text("cta_text").notNull().default("Add this to my order"),
     stepType: text("step_type", { enum: ["upsell", "downsell"] }).notNull().default("upsell"),
     stepOrder: integer("step_order").notNull(),
@@ -443,7 +445,8 @@ export const funnelOffers = sqliteTable(
       .references(() => purchases.id),
     stepId: text("step_id").notNull(),
     funnelId: text("funnel_id").notNull(),
-    status: text("status", { enum: ["shown", "accepting", "declined"] }).notNull().default("shown"),
+    // OFFER_TRANSITIONS in worker/services/upsells.ts; "shown" is the offered state.
+    status: text("status", { enum: ["shown", "accepting", "paid", "failed", "declined"] }).notNull().default("shown"),
     purchaseId: text("purchase_id").unique(),
     amountCents: integer("amount_cents"),
     createdAt: createdAt(),

@@ -1,19 +1,21 @@
 // The buyer's one-click offers after paying (/checkout/upsell): the next offer, accept, decline,
-// completing an accept the bank wanted confirmed, and the order that results. No account: the
-// caller proves the purchase with the paying browser's aw_buyer cookie or the access link.
+// completing an accept the bank wanted confirmed, and the order that results. No account: only the
+// browser that paid (its aw_buyer cookie) acts on offers, within UPSELL_WINDOW_MINUTES of paying;
+// the access link may read the order, which shows no card.
 import { Hono, type Context } from "hono";
 import { getCookie } from "hono/cookie";
-import { acceptOfferSchema, declineOfferSchema, offerQuerySchema, type OfferState } from "../../shared/funnels";
+import { acceptOfferSchema, declineOfferSchema, offerQuerySchema, orderQuerySchema, type OfferState } from "../../shared/funnels";
 import type { AppEnv } from "../lib/context";
 import { validate } from "../lib/validate";
 import { BUYER_COOKIE } from "../services/purchases";
-import { acceptOffer, completeOffer, declineOffer, nextOffer, orderExtras, rootPurchase } from "../services/upsells";
+import { acceptOffer, completeOffer, declineOffer, nextOffer, orderExtras, orderRoot, rootPurchase } from "../services/upsells";
 import { purchaseDeps } from "./payments";
 
-const claim = (c: Context<AppEnv>, body: { purchaseId?: string; access?: string }) => {
+const buyerKey = (c: Context<AppEnv>) => {
   const key = getCookie(c, BUYER_COOKIE);
-  return { buyerKey: key && /^[A-Za-z0-9_-]{20,100}$/.test(key) ? key : null, access: body.access, purchaseId: body.purchaseId };
+  return key && /^[A-Za-z0-9_-]{20,100}$/.test(key) ? key : null;
 };
+const claim = (c: Context<AppEnv>, body: { purchaseId?: string }) => ({ buyerKey: buyerKey(c), purchaseId: body.purchaseId });
 
 export const upsellRoutes = new Hono<AppEnv>()
   .get("/upsell/offer", validate("query", offerQuerySchema), async (c) => {
@@ -37,8 +39,9 @@ export const upsellRoutes = new Hono<AppEnv>()
     const deps = purchaseDeps(c);
     return c.json(await declineOffer(deps, await rootPurchase(deps, claim(c, body)), body.stepId));
   })
-  .get("/upsell/order", validate("query", offerQuerySchema), async (c) => {
+  .get("/upsell/order", validate("query", orderQuerySchema), async (c) => {
     const deps = purchaseDeps(c);
-    const root = await rootPurchase(deps, claim(c, c.req.valid("query")));
+    const query = c.req.valid("query");
+    const root = await orderRoot(deps, { ...claim(c, query), access: query.access });
     return c.json({ items: await orderExtras(deps, root) });
   });

@@ -3,7 +3,8 @@
 // that changes it renumbers the whole funnel in the same statement or D1 batch.
 import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
 import type Stripe from "stripe";
-import type { Funnel, FunnelStep, UpdateStepInput } from "../../shared/funnels";
+import { MIN_PRICE_CENTS, TIP_CEILING_MULTIPLE } from "../../shared/constants";
+import type { Funnel, FunnelStep, UpdateStepFields } from "../../shared/funnels";
 import type { Db } from "../db/client";
 import { content, funnelProducts, funnels, funnelSteps } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
@@ -11,6 +12,18 @@ import { newId, sha256Hex } from "../lib/ids";
 
 export type FunnelDeps = { db: Db; d1: D1Database; stripe: Stripe };
 type StepRow = typeof funnelSteps.$inferSelect;
+type ItemRow = typeof content.$inferSelect;
+
+/**
+ * What a step's buyer may pay: a fixed price, or for a tip (pay-what-you-want) item at least its
+ * minimum and at most the ceiling the creator set (TIP_CEILING_MULTIPLE x the minimum unless set).
+ */
+export function stepAmounts(step: Pick<StepRow, "priceCents" | "maxPriceCents">, item: Pick<ItemRow, "pricingModel" | "priceCents" | "minimumPriceCents">) {
+  const priceCents = step.priceCents ?? item.priceCents;
+  if (item.pricingModel !== "pay_what_you_want") return { tip: false as const, priceCents, minimumCents: priceCents, maximumCents: priceCents };
+  const minimumCents = Math.max(item.minimumPriceCents ?? priceCents, MIN_PRICE_CENTS);
+  return { tip: true as const, priceCents, minimumCents, maximumCents: Math.max(step.maxPriceCents ?? minimumCents * TIP_CEILING_MULTIPLE, minimumCents) };
+}
 
 const funnelNotFound = () => notFound("Funnel not found");
 
@@ -98,6 +111,7 @@ const toStep = (s: StepRow, figures = { shown: 0, accepted: 0, declined: 0, reve
   description: s.description,
   offerPriceId: s.offerPriceId,
   price: s.priceCents === null ? null : s.priceCents / 100,
+  maximumPrice: s.maxPriceCents === null ? null : s.maxPriceCents / 100,
   ctaText: s.ctaText,
   stepType: s.stepType,
   stepOrder: s.stepOrder,
@@ -150,6 +164,15 @@ async function ownedPrice(deps: FunnelDeps, userId: string, priceId: string): Pr
   return price.unit_amount;
 }
 
+/** A ceiling below the tip item's minimum would refuse every amount: 400. */
+async function checkCeiling(deps: FunnelDeps, contentId: string | null, priceCents: number | null, maxPriceCents: number | null | undefined) {
+  if (!contentId || maxPriceCents === null || maxPriceCents === undefined) return;
+  const item = await deps.db.select().from(content).where(eq(content.id, contentId)).get();
+  if (!item || item.pricingModel !== "pay_what_you_want") return;
+  const { minimumCents } = stepAmounts({ priceCents, maxPriceCents: null }, item);
+  if (maxPriceCents < minimumCents) throw new ApiError(400, `maximumPrice must be at least the minimum price ($${(minimumCents / 100).toFixed(2)})`);
+}
+
 async function ownedContentId(deps: FunnelDeps, userId: string, contentId: string | null | undefined): Promise<string | null> {
   if (!contentId) return null;
   const item = await deps.db
@@ -169,21 +192,22 @@ export async function createStep(
   deps: FunnelDeps,
   userId: string,
   funnelId: string,
-  input: { title: string; description: string; offerPriceId: string; ctaText: string; stepType: "upsell" | "downsell"; contentId?: string | null; stepOrder?: number },
+  input: { title: string; description: string; offerPriceId: string; ctaText: string; stepType: "upsell" | "downsell"; contentId?: string | null; stepOrder?: number; maximumPrice?: number | null },
 ): Promise<FunnelStep> {
   await ownedFunnel(deps, userId, funnelId);
   const contentId = await ownedContentId(deps, userId, input.contentId);
   const priceCents = await ownedPrice(deps, userId, input.offerPriceId);
+  await checkCeiling(deps, contentId, priceCents, input.maximumPrice);
   const id = newId();
   // Appended as count + 1 inside the insert itself; then moved to the asked position, if any.
   await deps.d1.batch([
     deps.d1
       .prepare(
-        `insert into funnel_steps (id, funnel_id, title, description, offer_price_id, price_cents, cta_text, step_type, step_order, content_id)
-         select ?, ?, ?, ?, ?, ?, ?, ?, (select count(*) + 1 from funnel_steps where funnel_id = ?), ?
+        `insert into funnel_steps (id, funnel_id, title, description, offer_price_id, price_cents, cta_text, step_type, step_order, content_id, max_price_cents)
+         select ?, ?, ?, ?, ?, ?, ?, ?, (select count(*) + 1 from funnel_steps where funnel_id = ?), ?, ?
          where exists (select 1 from funnels where id = ? and user_id = ?)`,
       )
-      .bind(id, funnelId, input.title, input.description, input.offerPriceId, priceCents, input.ctaText, input.stepType, funnelId, contentId, funnelId, userId),
+      .bind(id, funnelId, input.title, input.description, input.offerPriceId, priceCents, input.ctaText, input.stepType, funnelId, contentId, input.maximumPrice ?? null, funnelId, userId),
     renumber(deps.d1, funnelId, userId, input.stepOrder ? { stepId: id, to: input.stepOrder } : undefined),
     ...markUpsell(deps.d1, userId, contentId),
   ]);
@@ -199,7 +223,7 @@ async function ownedStep(deps: FunnelDeps, userId: string, funnelId: string, ste
   return step;
 }
 
-export async function updateStep(deps: FunnelDeps, userId: string, funnelId: string, stepId: string, input: UpdateStepInput): Promise<FunnelStep> {
+export async function updateStep(deps: FunnelDeps, userId: string, funnelId: string, stepId: string, input: UpdateStepFields): Promise<FunnelStep> {
   const step = await ownedStep(deps, userId, funnelId, stepId);
   const fields: Partial<StepRow> = {};
   if (input.title !== undefined) fields.title = input.title;
@@ -211,10 +235,22 @@ export async function updateStep(deps: FunnelDeps, userId: string, funnelId: str
     fields.priceCents = await ownedPrice(deps, userId, input.offerPriceId);
     fields.offerPriceId = input.offerPriceId;
   }
+  if (input.maximumPrice !== undefined) fields.maxPriceCents = input.maximumPrice;
+  const ceiling = fields.maxPriceCents !== undefined ? fields.maxPriceCents : step.maxPriceCents;
+  await checkCeiling(deps, fields.contentId !== undefined ? fields.contentId : step.contentId, fields.priceCents ?? step.priceCents, ceiling);
   const statements: D1PreparedStatement[] = [];
   const entries = Object.entries(fields);
   if (entries.length) {
-    const columns: Record<string, string> = { title: "title", description: "description", ctaText: "cta_text", stepType: "step_type", contentId: "content_id", priceCents: "price_cents", offerPriceId: "offer_price_id" };
+    const columns: Record<string, string> = {
+      title: "title",
+      description: "description",
+      ctaText: "cta_text",
+      stepType: "step_type",
+      contentId: "content_id",
+      priceCents: "price_cents",
+      offerPriceId: "offer_price_id",
+      maxPriceCents: "max_price_cents",
+    };
     statements.push(
       deps.d1
         .prepare(`update funnel_steps set ${entries.map(([k]) => `${columns[k]} = ?`).join(", ")} where id = ? and funnel_id in (select id from funnels where id = ? and user_id = ?)`)

@@ -78,13 +78,20 @@ export function chargeAmountCents(item: { pricingModel: string; priceCents: numb
   return cents;
 }
 
-/** The paying browser's Customer, created at its first checkout (with the email, when one is given). */
-async function customerFor(deps: PurchaseDeps, buyerKeyHash: string, email: string | null): Promise<string> {
+/**
+ * The paying browser's Customer, created once at its first checkout. It carries no email: a browser
+ * is not a person (a shared computer has several buyers, each typing their own address, which goes
+ * on each PaymentIntent as receipt_email), and the create's parameters never vary, so its
+ * idempotency key (the browser alone) replays the same Customer for concurrent first checkouts.
+ * (A new key prefix: the old `customer:` key was used with an email and must not be replayed with other parameters.)
+ */
+async function customerFor(deps: PurchaseDeps, buyerKeyHash: string): Promise<string> {
   const known = await deps.db.select().from(buyerCustomers).where(eq(buyerCustomers.buyerKeyHash, buyerKeyHash)).get();
   if (known) return known.stripeCustomerId;
-  const customer = await deps.stripe.customers.create(email ? { email } : {}, { idempotencyKey: `customer:${buyerKeyHash}` });
+  const customer = await deps.stripe.customers.create({ metadata: { kind: "browser" } }, { idempotencyKey: `browser-customer:${buyerKeyHash}` });
   await deps.db.insert(buyerCustomers).values({ buyerKeyHash, stripeCustomerId: customer.id }).onConflictDoNothing();
-  return customer.id;
+  // A browser has one Customer: the row that was written first wins.
+  return (await deps.db.select().from(buyerCustomers).where(eq(buyerCustomers.buyerKeyHash, buyerKeyHash)).get())?.stripeCustomerId ?? customer.id;
 }
 
 export async function startCheckout(
@@ -102,7 +109,7 @@ export async function startCheckout(
   const buyerKeyHash = await sha256Hex(input.buyerKey);
   // A card is kept only when a live funnel may offer a one-click upsell after this payment.
   const savesCard = !!(await liveFunnelFor(deps.db, item.id));
-  const customer = savesCard ? await customerFor(deps, buyerKeyHash, input.buyerEmail) : null;
+  const customer = savesCard ? await customerFor(deps, buyerKeyHash) : null;
   const intent = await deps.stripe.paymentIntents.create(
     {
       amount: amountCents,

@@ -1,46 +1,125 @@
 // One-click upsells after a purchase: the next offer of the item's live funnel, accepting it (an
-// off-session charge of the card the buyer saved at checkout, for an amount the server decides),
-// declining it, and the order that results. Only the browser that paid the purchase (aw_buyer)
-// or the holder of its access link may act on it. An accepted offer is a purchase of its own
-// (parent and step recorded), fulfilled by the same `fulfil` as any sale: ledger rows, access,
-// receipt. Idempotent per (purchase, step): the funnel_offers row names the one upsell purchase,
-// and every Stripe call for it carries a key derived from that purchase's id.
+// off-session charge of the very card that paid the purchase, for an amount the server decides),
+// declining it, and the order that results.
+//
+// Who may act: only the browser that paid the first purchase (its aw_buyer key, matched to the
+// purchase's buyer_key_hash) and only for UPSELL_WINDOW_MINUTES after it was paid. The permanent
+// access link is not enough: it is forwarded and mistyped, and the card is not its holder's.
+//
+// Each (purchase, step) has one funnel_offers row, moved only by OFFER_TRANSITIONS, each move one
+// conditional update (`where status = ?`), so two requests at once cannot both win:
+//   1. Offer: the row is written as 'shown' when the step is shown.
+//   2. Accept: shown → accepting claims the row and names the upsell's own purchase id. Then, each
+//      step safe to repeat with the same keys: create the PaymentIntent (customer + the root's
+//      payment_method, key `upsell:{purchaseId}`; Stripe leaves it in requires_confirmation), write
+//      the pending purchase (parent and step recorded), confirm it off-session (key
+//      `upsell-confirm:{purchaseId}`), and settle on what Stripe says: succeeded → `fulfil` (ledger,
+//      access, receipt) and paid; declined → the PaymentIntent is cancelled, then failed; the bank
+//      wants the cardholder → the page confirms on-session and calls complete.
+//   3. Decline: shown → declined, or failed → declined (skip after a declined card). While an accept
+//      holds the claim, the decline voids it: before the purchase exists, one statement declines the
+//      claim (the accept sees that and cancels what it made); after, it cancels the PaymentIntent and
+//      Stripe decides: a cancel that Stripe took declines the offer, a PaymentIntent that already
+//      succeeded makes it paid and the decline a 409. Either way one outcome, never both.
+// A Stripe invalid-request answer to confirm or cancel (the other request got there first) is
+// resolved by reading the PaymentIntent again, never a 500.
 import { and, asc, eq, inArray } from "drizzle-orm";
 import Stripe from "stripe";
-import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from "../../shared/constants";
+import { MIN_PRICE_CENTS, UPSELL_WINDOW_MINUTES } from "../../shared/constants";
 import { dollarsToCents } from "../../shared/content";
 import type { AcceptResult, UpsellOffer } from "../../shared/funnels";
 import type { PurchaseVerification } from "../../shared/payments";
 import { content, funnelOffers, funnelSteps, purchases } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
-import { liveFunnelFor, ownedFunnel } from "./funnels";
+import { liveFunnelFor, ownedFunnel, stepAmounts } from "./funnels";
 import { fulfil, purchaseIdFromToken, syncWithStripe, verification, type PurchaseDeps } from "./purchases";
 
 type PurchaseRow = typeof purchases.$inferSelect;
 type StepRow = typeof funnelSteps.$inferSelect;
 type ItemRow = typeof content.$inferSelect;
 type OfferRow = typeof funnelOffers.$inferSelect;
+type OfferStatus = OfferRow["status"];
 
 const PAID_LIKE = ["paid", "refunded", "disputed"];
-export type UpsellClaim = { buyerKey?: string | null; access?: string | null; purchaseId?: string | null };
+const DECLINED = "This offer was declined";
+const ALREADY_PAID = "This offer was already paid";
+const NOT_AVAILABLE = "This offer is not available";
+const CARD_GONE = "The card you paid with can no longer be charged.";
 
-/** The paid purchase whose funnel this caller may walk: by its access link, or as the browser that paid it. */
-export async function rootPurchase(deps: PurchaseDeps, claim: UpsellClaim): Promise<PurchaseRow> {
-  let found: PurchaseRow | undefined;
-  const byToken = await purchaseIdFromToken(deps.accessSecret, claim.access);
-  if (byToken) {
-    if (!claim.purchaseId || claim.purchaseId === byToken) found = await deps.db.select().from(purchases).where(eq(purchases.id, byToken)).get();
-  } else if (claim.buyerKey && claim.purchaseId) {
-    const keyHash = await sha256Hex(claim.buyerKey);
-    found = await deps.db.select().from(purchases).where(and(eq(purchases.id, claim.purchaseId), eq(purchases.buyerKeyHash, keyHash))).get();
-  }
-  // An upsell's own purchase does not start another funnel.
+/**
+ * The offer's state machine, the only moves there are. 'shown' is the offered state (the column's
+ * default since migration 0003). A failed offer is not retried: the card that paid has just
+ * declined it, and the buyer can skip it; accepting a declined offer is a 409.
+ */
+export const OFFER_TRANSITIONS = {
+  shown: ["accepting", "declined"],
+  // → declined only once Stripe has cancelled the claim's PaymentIntent (or before it existed).
+  accepting: ["paid", "failed", "declined"],
+  failed: ["declined"],
+  paid: [],
+  declined: [],
+} as const satisfies Record<OfferStatus, readonly OfferStatus[]>;
+
+/** One conditional move of the offer; its statement changes a row only if the offer was still in `from`. */
+function transition(deps: PurchaseDeps, offer: Pick<OfferRow, "parentPurchaseId" | "stepId">, from: OfferStatus, to: OfferStatus): D1PreparedStatement {
+  if (!(OFFER_TRANSITIONS[from] as readonly OfferStatus[]).includes(to)) throw new Error(`an offer cannot go from ${from} to ${to}`);
+  return deps.d1
+    .prepare("update funnel_offers set status = ?, decided_at = ? where parent_purchase_id = ? and step_id = ? and status = ? returning status")
+    .bind(to, Date.now(), offer.parentPurchaseId, offer.stepId, from);
+}
+async function move(deps: PurchaseDeps, offer: Pick<OfferRow, "parentPurchaseId" | "stepId">, from: OfferStatus, to: OfferStatus): Promise<boolean> {
+  return ((await transition(deps, offer, from, to).all()).results?.length ?? 0) > 0;
+}
+const failPurchase = (deps: PurchaseDeps, purchaseId: string) => deps.d1.prepare("update purchases set status = 'failed' where id = ? and status = 'pending'").bind(purchaseId);
+
+const readOffer = (deps: PurchaseDeps, rootId: string, stepId: string) =>
+  deps.db.select().from(funnelOffers).where(and(eq(funnelOffers.parentPurchaseId, rootId), eq(funnelOffers.stepId, stepId))).get();
+const readPurchase = (deps: PurchaseDeps, id: string | null) => (id ? deps.db.select().from(purchases).where(eq(purchases.id, id)).get() : Promise.resolve(undefined));
+
+// ---- who may act ----
+
+export type BuyerClaim = { buyerKey?: string | null; purchaseId?: string | null };
+
+/**
+ * The paid purchase whose funnel this browser may walk: it must be the browser that paid it, within
+ * UPSELL_WINDOW_MINUTES of the payment. An upsell's own purchase does not start another funnel.
+ */
+export async function rootPurchase(deps: PurchaseDeps, claim: BuyerClaim): Promise<PurchaseRow> {
+  if (!claim.buyerKey || !claim.purchaseId) throw notFound("Purchase Not Found");
+  const keyHash = await sha256Hex(claim.buyerKey);
+  const found = await deps.db
+    .select()
+    .from(purchases)
+    .where(and(eq(purchases.id, claim.purchaseId), eq(purchases.buyerKeyHash, keyHash)))
+    .get();
   if (!found || found.parentPurchaseId) throw notFound("Purchase Not Found");
   const synced = await syncWithStripe(deps, found, { bestEffort: true });
-  if (synced.status !== "paid") throw new ApiError(409, "Payment is still processing");
+  if (synced.status === "pending") throw new ApiError(409, "Payment is still processing");
+  if (synced.status !== "paid") throw notFound("Purchase Not Found");
+  if (!synced.paidAt || Date.now() - synced.paidAt.getTime() > UPSELL_WINDOW_MINUTES * 60_000) throw new ApiError(410, "This offer has expired");
   return synced;
 }
+
+/** The purchase whose order (what was added) this caller may read: the paying browser, or the access link's holder. No card is shown. */
+export async function orderRoot(deps: PurchaseDeps, claim: BuyerClaim & { access?: string | null }): Promise<PurchaseRow> {
+  const byToken = await purchaseIdFromToken(deps.accessSecret, claim.access);
+  let found: PurchaseRow | undefined;
+  if (byToken) {
+    if (!claim.purchaseId || claim.purchaseId === byToken) found = await readPurchase(deps, byToken);
+  } else if (claim.buyerKey && claim.purchaseId) {
+    const keyHash = await sha256Hex(claim.buyerKey);
+    found = await deps.db
+      .select()
+      .from(purchases)
+      .where(and(eq(purchases.id, claim.purchaseId), eq(purchases.buyerKeyHash, keyHash)))
+      .get();
+  }
+  if (!found || found.parentPurchaseId) throw notFound("Purchase Not Found");
+  return found;
+}
+
+// ---- what to offer ----
 
 /** The steps of the live funnel of the purchase's item, in order, with what this buyer did with each. */
 async function funnelState(deps: PurchaseDeps, root: PurchaseRow) {
@@ -54,7 +133,11 @@ async function funnelState(deps: PurchaseDeps, root: PurchaseRow) {
         .from(purchases)
         .where(inArray(purchases.id, offers.flatMap((o) => (o.purchaseId ? [o.purchaseId] : []))))
     : [];
-  return { funnel, steps, offers: new Map(offers.map((o) => [o.stepId, o])), paid: new Set(bought.filter((b) => PAID_LIKE.includes(b.status)).map((b) => b.id)) };
+  const paid = new Set(bought.filter((b) => PAID_LIKE.includes(b.status)).map((b) => b.id));
+  // The upsell's own webhook may have fulfilled it first: the offer follows its purchase (accepting → paid).
+  const settled = offers.filter((o) => o.status === "accepting" && o.purchaseId && paid.has(o.purchaseId));
+  if (settled.length) await deps.d1.batch(settled.map((o) => transition(deps, o, "accepting", "paid")));
+  return { funnel, steps, offers: new Map(offers.map((o) => [o.stepId, o])), paid };
 }
 
 /**
@@ -68,7 +151,9 @@ function currentStep(state: NonNullable<Awaited<ReturnType<typeof funnelState>>>
     if (!item || item.deletedAt || item.userId !== state.funnel.userId) continue;
     if (step.stepType === "downsell" && lastUpsell !== "declined") continue;
     const offer = state.offers.get(step.id);
-    const outcome = offer?.purchaseId && state.paid.has(offer.purchaseId) ? "accepted" : offer?.status === "declined" ? "declined" : null;
+    // The purchase is the money's word (its webhook may have fulfilled it before the offer moved).
+    const accepted = offer?.status === "paid" || (offer?.purchaseId && state.paid.has(offer.purchaseId));
+    const outcome = accepted ? "accepted" : offer?.status === "declined" ? "declined" : null;
     if (!outcome) return step;
     if (step.stepType === "upsell") lastUpsell = outcome;
   }
@@ -81,104 +166,144 @@ async function itemsOf(deps: PurchaseDeps, steps: StepRow[]) {
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** The newest card saved on the buyer's Customer: the one just used at checkout. */
-async function savedCard(deps: PurchaseDeps, customerId: string) {
-  const list = await deps.stripe.customers.listPaymentMethods(customerId, { type: "card", limit: 1 });
-  return list.data[0] ?? null;
+/**
+ * The card that paid the first purchase, as Stripe records it on that PaymentIntent, and only while
+ * it is saved on that purchase's Customer. Never "the newest card of the Customer": on a shared
+ * computer that is another buyer's.
+ */
+async function rootCard(deps: PurchaseDeps, root: PurchaseRow): Promise<Stripe.PaymentMethod | null> {
+  if (!root.paymentIntentId || !root.stripeCustomerId) return null;
+  const intent = await deps.stripe.paymentIntents.retrieve(root.paymentIntentId);
+  const pm = intent.payment_method;
+  if (!pm) return null;
+  const card = typeof pm === "string" ? await deps.stripe.paymentMethods.retrieve(pm) : pm;
+  const customer = typeof card.customer === "string" ? card.customer : card.customer?.id;
+  return customer === root.stripeCustomerId ? card : null;
 }
 
 function offerOf(step: StepRow, item: ItemRow, card: Stripe.PaymentMethod | null): UpsellOffer {
-  const tip = item.pricingModel === "pay_what_you_want";
-  const priceCents = step.priceCents ?? item.priceCents;
+  const amounts = stepAmounts(step, item);
   return {
     stepId: step.id,
     stepType: step.stepType,
     title: step.title,
     description: step.description,
     ctaText: step.ctaText,
-    price: priceCents / 100,
+    price: amounts.priceCents / 100,
     pricingModel: item.pricingModel,
-    minimumPrice: tip ? Math.max(item.minimumPriceCents ?? priceCents, MIN_PRICE_CENTS) / 100 : null,
+    minimumPrice: amounts.tip ? amounts.minimumCents / 100 : null,
+    maximumPrice: amounts.tip ? amounts.maximumCents / 100 : null,
     previewImage: item.previewImageKey ? `/api/content/${item.id}/preview-image` : null,
     accessType: item.accessType,
     card: card?.card ? { brand: card.card.brand, last4: card.card.last4 } : null,
   };
 }
 
-/** The offer to show now (recorded as shown), or null when the funnel is done or there is none. */
+/** The offer to show now (recorded as shown), or null when the funnel is done, there is none, or no card to charge. */
 export async function nextOffer(deps: PurchaseDeps, root: PurchaseRow): Promise<UpsellOffer | null> {
   const state = await funnelState(deps, root);
   if (!state) return null;
   const items = await itemsOf(deps, state.steps);
   const step = currentStep(state, items);
   if (!step) return null;
-  const card = await savedCard(deps, root.stripeCustomerId!);
+  const card = await rootCard(deps, root);
   if (!card) return null;
   await deps.db.insert(funnelOffers).values({ parentPurchaseId: root.id, stepId: step.id, funnelId: state.funnel.id }).onConflictDoNothing();
   return offerOf(step, items.get(step.contentId!)!, card);
 }
 
-/** The amount of an accepted offer, decided here: the step's price, or a tip at or above its minimum. */
+/** The amount of an accepted offer, decided here: the step's price, or a tip between its minimum and its ceiling. */
 function amountFor(step: StepRow, item: ItemRow, amount: unknown): number {
-  const priceCents = step.priceCents ?? item.priceCents;
-  if (item.pricingModel !== "pay_what_you_want") {
+  const { tip, priceCents, minimumCents, maximumCents } = stepAmounts(step, item);
+  if (!tip) {
     if (priceCents < MIN_PRICE_CENTS) throw new ApiError(400, `Card payments must be at least $${(MIN_PRICE_CENTS / 100).toFixed(2)}`);
     return priceCents;
   }
-  const minimum = Math.max(item.minimumPriceCents ?? priceCents, MIN_PRICE_CENTS);
-  if (amount === undefined || amount === null || amount === "") return minimum;
+  if (amount === undefined || amount === null || amount === "") return minimumCents;
   const cents = dollarsToCents(String(amount));
   if (!Number.isFinite(cents)) throw new ApiError(400, "Amount must be a number with at most two decimals");
-  if (cents < minimum) throw new ApiError(400, `Minimum amount is $${(minimum / 100).toFixed(2)}`);
-  if (cents > MAX_PRICE_CENTS) throw new ApiError(400, `Maximum amount is $${(MAX_PRICE_CENTS / 100).toLocaleString("en-US")}`);
+  if (cents < minimumCents) throw new ApiError(400, `Minimum amount is $${(minimumCents / 100).toFixed(2)}`);
+  if (cents > maximumCents) throw new ApiError(400, `Maximum amount is $${(maximumCents / 100).toFixed(2)}`);
   return cents;
 }
 
+// ---- accept ----
+
 /**
- * Accepts the offer of `stepId`: charges the saved card off-session, once. A repeat (double click,
- * retry after a crash) finds the same offer row and upsell purchase and carries on from where
- * Stripe says it is, so the card is charged at most once.
+ * Accepts the offer of `stepId`: claims it, then charges the card that paid, off-session, once. A
+ * repeat (double click, retry after a crash) finds the claim and carries on from where Stripe says
+ * the charge is, so the card is charged at most once.
  */
 export async function acceptOffer(deps: PurchaseDeps, root: PurchaseRow, stepId: string, amount: unknown): Promise<AcceptResult> {
-  let offer = await deps.db.select().from(funnelOffers).where(and(eq(funnelOffers.parentPurchaseId, root.id), eq(funnelOffers.stepId, stepId))).get();
-  if (!offer?.purchaseId) {
+  let offer = await readOffer(deps, root.id, stepId);
+  if (!offer || offer.status === "shown") {
     const state = await funnelState(deps, root);
-    if (!state) throw new ApiError(409, "This offer is not available");
+    if (!state) throw new ApiError(409, NOT_AVAILABLE);
     const items = await itemsOf(deps, state.steps);
     const step = currentStep(state, items);
-    if (!step || step.id !== stepId) throw new ApiError(409, "This offer is not available");
+    if (!step || step.id !== stepId) throw new ApiError(409, NOT_AVAILABLE);
     const amountCents = amountFor(step, items.get(step.contentId!)!, amount);
-    // The claim: whichever request sets purchase_id first owns the charge; the others follow it.
+    // shown → accepting: whichever request moves the row first names the purchase; the others follow it.
     await deps.d1
       .prepare(
         `insert into funnel_offers (parent_purchase_id, step_id, funnel_id, status, purchase_id, amount_cents, decided_at)
          values (?1, ?2, ?3, 'accepting', ?4, ?5, ?6)
          on conflict (parent_purchase_id, step_id) do update set status = 'accepting', purchase_id = ?4, amount_cents = ?5, decided_at = ?6
-         where funnel_offers.purchase_id is null and funnel_offers.status = 'shown'`,
+         where funnel_offers.status = 'shown' and funnel_offers.purchase_id is null`,
       )
       .bind(root.id, stepId, state.funnel.id, newId(), amountCents, Date.now())
       .run();
-    offer = await deps.db.select().from(funnelOffers).where(and(eq(funnelOffers.parentPurchaseId, root.id), eq(funnelOffers.stepId, stepId))).get();
-    if (!offer?.purchaseId) throw new ApiError(409, "This offer was declined");
+    offer = await readOffer(deps, root.id, stepId);
   }
-  return chargeOffer(deps, root, offer as OfferRow & { purchaseId: string });
+  if (!offer) throw new ApiError(409, NOT_AVAILABLE);
+  return follow(deps, root, offer);
 }
 
-async function chargeOffer(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRow & { purchaseId: string }): Promise<AcceptResult> {
+/** Answers from where the offer stands; an offer being accepted is charged (or its charge read). */
+async function follow(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRow, { confirm = true } = {}): Promise<AcceptResult> {
+  switch (offer.status) {
+    case "declined":
+      throw new ApiError(409, DECLINED);
+    case "paid":
+      return { status: "paid", purchaseId: offer.purchaseId!, next: await nextOffer(deps, root) };
+    case "failed":
+      return { status: "declined", purchaseId: offer.purchaseId!, message: await failureOf(deps, offer) };
+    case "accepting":
+      return chargeOffer(deps, root, offer as OfferRow & { purchaseId: string }, { confirm });
+    case "shown":
+      throw new ApiError(409, NOT_AVAILABLE);
+  }
+}
+
+async function failureOf(deps: PurchaseDeps, offer: OfferRow): Promise<string> {
+  const purchase = await readPurchase(deps, offer.purchaseId);
+  if (!purchase?.paymentIntentId) return CARD_GONE;
+  const intent = await deps.stripe.paymentIntents.retrieve(purchase.paymentIntentId);
+  return intent.last_payment_error?.message ?? "Your card was declined.";
+}
+
+async function chargeOffer(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRow & { purchaseId: string }, { confirm }: { confirm: boolean }): Promise<AcceptResult> {
   const purchaseId = offer.purchaseId;
-  let purchase = await deps.db.select().from(purchases).where(eq(purchases.id, purchaseId)).get();
+  let purchase = await readPurchase(deps, purchaseId);
   if (!purchase) {
+    if (!confirm) throw new ApiError(409, NOT_AVAILABLE);
     const step = await deps.db.select().from(funnelSteps).where(eq(funnelSteps.id, offer.stepId)).get();
     const item = step?.contentId ? await deps.db.select().from(content).where(eq(content.id, step.contentId)).get() : undefined;
-    if (!step || !item) throw new ApiError(409, "This offer is not available");
-    const card = await savedCard(deps, root.stripeCustomerId!);
-    if (!card) throw new ApiError(409, "No saved card to charge");
+    if (!step || !item) throw new ApiError(409, NOT_AVAILABLE);
+    const card = await rootCard(deps, root);
+    if (!card) {
+      if (!(await move(deps, offer, "accepting", "failed"))) return follow(deps, root, (await readOffer(deps, root.id, offer.stepId))!);
+      return { status: "declined", purchaseId, message: CARD_GONE };
+    }
+    // Names the card that paid the first purchase; not confirmed here, so Stripe answers requires_confirmation.
     const intent = await deps.stripe.paymentIntents.create(
       {
         amount: offer.amountCents!,
         currency: item.currency,
         customer: root.stripeCustomerId!,
         payment_method: card.id,
+        // A saved card, charged without the buyer: nothing that could redirect them.
+        automatic_payment_methods: { enabled: true, allow_redirects: "never" },
         description: item.title.slice(0, 200),
         ...(root.buyerEmail ? { receipt_email: root.buyerEmail } : {}),
         metadata: { purchaseId, contentId: item.id, creatorId: item.userId, parentPurchaseId: root.id, funnelStepId: step.id },
@@ -202,84 +327,168 @@ async function chargeOffer(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRo
         parentPurchaseId: root.id,
       })
       .onConflictDoNothing();
-    purchase = (await deps.db.select().from(purchases).where(eq(purchases.id, purchaseId)).get())!;
+    purchase = (await readPurchase(deps, purchaseId))!;
+    // 'No thanks' may have declined the claim before this purchase existed: void what was just made.
+    if ((await readOffer(deps, root.id, offer.stepId))?.status === "declined") {
+      await voidIntent(deps, purchase);
+      await failPurchase(deps, purchaseId).run();
+      throw new ApiError(409, DECLINED);
+    }
   }
-  if (PAID_LIKE.includes(purchase.status)) return { status: "paid", purchaseId, next: await nextOffer(deps, root) };
+  if (PAID_LIKE.includes(purchase.status)) {
+    await move(deps, offer, "accepting", "paid");
+    return { status: "paid", purchaseId, next: await nextOffer(deps, root) };
+  }
 
   let intent = await deps.stripe.paymentIntents.retrieve(purchase.paymentIntentId!);
-  if (intent.status === "requires_payment_method" && !intent.last_payment_error) {
+  let refused = false;
+  if (confirm && intent.status === "requires_confirmation") {
     try {
       intent = await deps.stripe.paymentIntents.confirm(intent.id, { off_session: true }, { idempotencyKey: `upsell-confirm:${purchaseId}` });
     } catch (err) {
-      if (!(err instanceof Stripe.errors.StripeCardError)) throw err;
+      // A declined card (402), or a PaymentIntent that a decline cancelled or a card that was removed (400): Stripe's word is the PaymentIntent.
+      if (!(err instanceof Stripe.errors.StripeCardError || err instanceof Stripe.errors.StripeInvalidRequestError)) throw err;
+      refused = err instanceof Stripe.errors.StripeInvalidRequestError;
       intent = await deps.stripe.paymentIntents.retrieve(intent.id);
     }
   }
-  return settle(deps, root, purchase, intent);
+  return settle(deps, root, offer, purchase, intent, refused);
 }
 
-async function settle(deps: PurchaseDeps, root: PurchaseRow, purchase: PurchaseRow, intent: Stripe.PaymentIntent): Promise<AcceptResult> {
+async function settle(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRow & { purchaseId: string }, purchase: PurchaseRow, intent: Stripe.PaymentIntent, refused: boolean): Promise<AcceptResult> {
   const purchaseId = purchase.id;
+  const needsBuyer = (): AcceptResult => ({ status: "requires_action", purchaseId, clientSecret: intent.client_secret!, paymentMethod: idOf(intent.payment_method ?? intent.last_payment_error?.payment_method) });
   switch (intent.status) {
     case "succeeded":
-      await fulfil(deps, intent);
-      return { status: "paid", purchaseId, next: await nextOffer(deps, root) };
+      return paid(deps, root, offer, intent);
     case "processing":
+    case "requires_capture":
       return { status: "processing", purchaseId };
     case "requires_action":
+      return needsBuyer();
     case "requires_confirmation":
-      return { status: "requires_action", purchaseId, clientSecret: intent.client_secret!, paymentMethod: idOf(intent.payment_method) };
-    default: {
-      const error = intent.last_payment_error;
-      if (error?.code === "authentication_required") {
-        // The bank wants the buyer: the page confirms on-session with the same saved card.
-        return { status: "requires_action", purchaseId, clientSecret: intent.client_secret!, paymentMethod: idOf(error.payment_method ?? null) };
+      // Stripe refused to confirm it (the card was removed from the Customer): nothing can charge it.
+      return refused ? failCharge(deps, root, offer, purchase, CARD_GONE) : { status: "processing", purchaseId };
+    case "canceled": {
+      // Only a decline or a failed charge cancels it; the card was charged by neither.
+      const current = await readOffer(deps, root.id, offer.stepId);
+      if (current?.status === "failed" || (current?.status === "accepting" && intent.last_payment_error)) {
+        await deps.d1.batch([transition(deps, offer, "accepting", "failed"), failPurchase(deps, purchaseId)]);
+        return { status: "declined", purchaseId, message: intent.last_payment_error?.message ?? "Your card was declined." };
       }
-      return { status: "declined", purchaseId, message: error?.message ?? "Your card was declined." };
+      await deps.d1.batch([transition(deps, offer, "accepting", "declined"), failPurchase(deps, purchaseId)]);
+      throw new ApiError(409, DECLINED);
     }
+    case "requires_payment_method": {
+      const error = intent.last_payment_error;
+      // The bank wants the cardholder: the page confirms on-session with the same card.
+      if (error?.code === "authentication_required") return needsBuyer();
+      return failCharge(deps, root, offer, purchase, error?.message ?? "Your card was declined.");
+    }
+    default:
+      // A status newer than this code: leave the charge as it is; the webhook fulfils a success.
+      return { status: "processing", purchaseId };
   }
+}
+
+async function paid(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRow & { purchaseId: string }, intent: Stripe.PaymentIntent): Promise<AcceptResult> {
+  await fulfil(deps, intent);
+  const purchase = await readPurchase(deps, offer.purchaseId);
+  if (purchase && PAID_LIKE.includes(purchase.status)) await move(deps, offer, "accepting", "paid");
+  return { status: "paid", purchaseId: offer.purchaseId, next: await nextOffer(deps, root) };
+}
+
+/**
+ * A charge that will not go through: its PaymentIntent is cancelled first (the page may hold its
+ * client secret), then the offer fails and its purchase with it, in one batch.
+ */
+async function failCharge(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRow & { purchaseId: string }, purchase: PurchaseRow, message: string): Promise<AcceptResult> {
+  const intent = await voidIntent(deps, purchase);
+  if (intent.status === "succeeded") return paid(deps, root, offer, intent);
+  if (intent.status !== "canceled") return { status: "processing", purchaseId: purchase.id };
+  await deps.d1.batch([transition(deps, offer, "accepting", "failed"), failPurchase(deps, purchase.id)]);
+  const current = await readOffer(deps, root.id, offer.stepId);
+  if (current?.status === "declined") throw new ApiError(409, DECLINED);
+  return { status: "declined", purchaseId: purchase.id, message };
+}
+
+/** Cancels the purchase's PaymentIntent unless it already succeeded or was cancelled; answers what Stripe then says it is. */
+async function voidIntent(deps: PurchaseDeps, purchase: PurchaseRow): Promise<Stripe.PaymentIntent> {
+  let intent = await deps.stripe.paymentIntents.retrieve(purchase.paymentIntentId!);
+  if (intent.status === "succeeded" || intent.status === "canceled") return intent;
+  try {
+    intent = await deps.stripe.paymentIntents.cancel(intent.id, {}, { idempotencyKey: `upsell-cancel:${purchase.id}` });
+  } catch (err) {
+    // It succeeded or was cancelled meanwhile: read what it is now.
+    if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) throw err;
+    intent = await deps.stripe.paymentIntents.retrieve(intent.id);
+  }
+  return intent;
 }
 
 const idOf = (v: string | { id: string } | null | undefined) => (typeof v === "string" ? v : (v?.id ?? null));
 
-/** After the buyer authenticated on-session: asks Stripe and fulfils. */
+/** After the buyer authenticated on-session: asks Stripe where the charge is and settles it. Confirms nothing. */
 export async function completeOffer(deps: PurchaseDeps, root: PurchaseRow, stepId: string): Promise<AcceptResult> {
-  const offer = await deps.db.select().from(funnelOffers).where(and(eq(funnelOffers.parentPurchaseId, root.id), eq(funnelOffers.stepId, stepId))).get();
-  if (!offer?.purchaseId) throw notFound("Offer not found");
-  const purchase = await deps.db.select().from(purchases).where(eq(purchases.id, offer.purchaseId)).get();
-  if (!purchase) throw notFound("Offer not found");
-  if (PAID_LIKE.includes(purchase.status)) return { status: "paid", purchaseId: purchase.id, next: await nextOffer(deps, root) };
-  return settle(deps, root, purchase, await deps.stripe.paymentIntents.retrieve(purchase.paymentIntentId!));
+  const offer = await readOffer(deps, root.id, stepId);
+  if (!offer || offer.status === "shown") throw notFound("Offer not found");
+  return follow(deps, root, offer, { confirm: false });
 }
 
+// ---- decline ----
+
 /**
- * "No thanks" (or skipping after a declined card). Refused once the offer's purchase is paid.
- * An unfinished charge (authentication never completed) is cancelled so it cannot complete later.
+ * "No thanks" (or skipping after a declined card). Refused (409) once the offer is paid. A claim
+ * still being charged is voided: its PaymentIntent cancelled, so it can never complete later.
  */
 export async function declineOffer(deps: PurchaseDeps, root: PurchaseRow, stepId: string): Promise<{ next: UpsellOffer | null }> {
-  const offer = await deps.db.select().from(funnelOffers).where(and(eq(funnelOffers.parentPurchaseId, root.id), eq(funnelOffers.stepId, stepId))).get();
-  if (!offer) throw notFound("Offer not found");
-  const purchase = offer.purchaseId ? await deps.db.select().from(purchases).where(eq(purchases.id, offer.purchaseId)).get() : undefined;
-  if (purchase?.paymentIntentId && purchase.status === "pending") {
-    const intent = await deps.stripe.paymentIntents.retrieve(purchase.paymentIntentId);
-    if (intent.status === "succeeded") {
-      await fulfil(deps, intent);
-      throw new ApiError(409, "This offer was already paid");
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const offer = await readOffer(deps, root.id, stepId);
+    if (!offer) throw notFound("Offer not found");
+    let decided = true;
+    switch (offer.status) {
+      case "paid":
+        throw new ApiError(409, ALREADY_PAID);
+      case "declined":
+        break;
+      case "shown":
+      case "failed":
+        decided = await move(deps, offer, offer.status, "declined");
+        break;
+      case "accepting":
+        decided = await voidClaim(deps, root, offer);
+        break;
     }
-    if (intent.status !== "canceled") await deps.stripe.paymentIntents.cancel(intent.id, {}, { idempotencyKey: `upsell-cancel:${purchase.id}` });
-    await deps.db.update(purchases).set({ status: "failed" }).where(and(eq(purchases.id, purchase.id), eq(purchases.status, "pending")));
+    // Lost a race with an accept: decide again from where the offer stands now.
+    if (decided) return { next: await nextOffer(deps, root) };
   }
-  const done = await deps.d1
-    .prepare(
-      `update funnel_offers set status = 'declined', decided_at = ? where parent_purchase_id = ? and step_id = ?
-       and (purchase_id is null or purchase_id not in (select id from purchases where status in ('paid', 'refunded', 'disputed')))
-       returning step_id`,
-    )
-    .bind(Date.now(), root.id, stepId)
-    .all();
-  if (!done.results.length) throw new ApiError(409, "This offer was already paid");
-  return { next: await nextOffer(deps, root) };
+  throw new ApiError(409, "This offer changed; please try again");
 }
+
+/** Declines an offer an accept has claimed, if Stripe lets its charge be cancelled. False when the offer moved meanwhile. */
+async function voidClaim(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRow): Promise<boolean> {
+  // Before the accept has made its purchase: one statement declines the claim (the accept checks after making it).
+  const early = await deps.d1
+    .prepare(
+      `update funnel_offers set status = 'declined', decided_at = ? where parent_purchase_id = ? and step_id = ? and status = 'accepting'
+       and not exists (select 1 from purchases where purchases.id = funnel_offers.purchase_id) returning status`,
+    )
+    .bind(Date.now(), offer.parentPurchaseId, offer.stepId)
+    .all();
+  if (early.results.length) return true;
+  const purchase = await readPurchase(deps, offer.purchaseId);
+  if (!purchase?.paymentIntentId) return false;
+  const intent = await voidIntent(deps, purchase);
+  if (intent.status === "succeeded") {
+    await paid(deps, root, offer as OfferRow & { purchaseId: string }, intent);
+    throw new ApiError(409, ALREADY_PAID);
+  }
+  if (intent.status !== "canceled") throw new ApiError(409, "This payment is being processed");
+  await deps.d1.batch([transition(deps, offer, "accepting", "declined"), transition(deps, offer, "failed", "declined"), failPurchase(deps, purchase.id)]);
+  return true;
+}
+
+// ---- the order ----
 
 /** Everything bought in this order after the first item: the accepted upsells, each with its own access. */
 export async function orderExtras(deps: PurchaseDeps, root: PurchaseRow): Promise<PurchaseVerification[]> {

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { call, CARDS, checkout, contentForm, cookieValue, deliver, eventFor, postForm, postJson, row, rows, signIn, standin } from "./helpers";
 
 type Step = { id: string; stepOrder: number; title: string; price: number | null; figures: { shown: number; accepted: number; declined: number; revenue: number } };
@@ -320,38 +320,46 @@ describe("one click after paying", () => {
     expect((await row<{ status: string }>("select status from purchases where id = ?", done.purchaseId))?.status).toBe("paid");
   });
 
-  it("a saved card that declines says so; skipping moves on and leaves nothing charged or booked", async () => {
-    const { mainId, upsell, downsell } = await funnelSetup("declined@example.com");
-    const { buyerCookie, purchaseId, customerId } = await buy(mainId);
-    // The buyer's newest saved card is one that attaches but declines every charge (Stripe's 0341).
-    expect((await standin("POST", "/v1/payment_methods/pm_card_chargeCustomerFail/attach", { customer: customerId! })).status).toBe(200);
-    const o = await (await offer(purchaseId, buyerCookie)).json<{ offer: Offer }>();
-    expect(o.offer?.card?.last4).toBe("0341");
-    const res = await (await accept(purchaseId, upsell.id, buyerCookie)).json<Accept>();
-    expect(res).toMatchObject({ status: "declined", message: "Your card was declined." });
-    expect((await (await accept(purchaseId, upsell.id, buyerCookie)).json<Accept>()).status).toBe("declined");
-    const skipped = await (await postJson("/api/upsell/decline", { purchaseId, stepId: upsell.id }, buyerCookie)).json<{ next: Offer }>();
+  it("a cardholder who fails the bank's check is told so; the charge is voided and skipping moves on", async () => {
+    const { mainId, upsell, downsell } = await funnelSetup("authfail@example.com");
+    const paid = await checkout(mainId, { card: CARDS.alwaysAuthenticate, email: "fanfail@example.com" });
+    await standin("POST", `/_standin/payment_intents/${paid.paymentIntent}/authenticate`, { client_secret: paid.clientSecret }, "pk_test_worker");
+    const purchaseId = (await row<{ id: string }>("select id from purchases where payment_intent_id = ?", paid.paymentIntent))!.id;
+    await offer(purchaseId, paid.buyerCookie);
+    const res = await (await accept(purchaseId, upsell.id, paid.buyerCookie)).json<Accept>();
+    const pi = res.clientSecret!.split("_secret_")[0];
+    await standin("POST", `/v1/payment_intents/${pi}/confirm`, { client_secret: res.clientSecret!, payment_method: res.paymentMethod! }, "pk_test_worker");
+    await standin("POST", `/_standin/payment_intents/${pi}/authenticate`, { client_secret: res.clientSecret!, outcome: "fail" }, "pk_test_worker");
+    const done = await (await postJson("/api/upsell/complete", { purchaseId, stepId: upsell.id }, paid.buyerCookie)).json<Accept>();
+    expect(done).toMatchObject({ status: "declined", message: expect.stringContaining("unable to authenticate") });
+    // Voided: the page's client secret can no longer complete it.
+    expect((await standin<{ status: string }>("GET", `/v1/payment_intents/${pi}`)).body.status).toBe("canceled");
+    expect((await row<{ status: string }>("select status from purchases where id = ?", done.purchaseId))?.status).toBe("failed");
+    expect((await accept(purchaseId, upsell.id, paid.buyerCookie)).status).toBe(200);
+    const skipped = await (await postJson("/api/upsell/decline", { purchaseId, stepId: upsell.id }, paid.buyerCookie)).json<{ next: Offer }>();
     expect(skipped.next?.stepId).toBe(downsell.id);
-    expect(await rows("select * from ledger_entries where purchase_id = ?", res.purchaseId)).toEqual([]);
-    expect((await row<{ status: string }>("select status from purchases where id = ?", res.purchaseId))?.status).toBe("failed");
     expect(await charges(purchaseId)).toHaveLength(0);
   });
 
-  it("only the paying browser or the access-link holder can see or accept an offer", async () => {
-    const { mainId, upsell } = await funnelSetup("claims@example.com");
-    const { purchaseId } = await buy(mainId);
-    const stranger = `aw_buyer=${cookieValue(await postJson("/api/create-payment-intent", { contentId: mainId }), "aw_buyer")}`;
-    for (const cookie of [undefined, stranger]) {
-      expect((await offer(purchaseId, cookie)).status).toBe(404);
-      expect((await accept(purchaseId, upsell.id, cookie)).status).toBe(404);
-      expect((await postJson("/api/upsell/decline", { purchaseId, stepId: upsell.id }, cookie)).status).toBe(404);
-    }
-    expect((await postJson("/api/upsell/accept", { access: `${purchaseId}.forged`, stepId: upsell.id })).status).toBe(404);
+  it("a card that can no longer be charged says so; skipping moves on and leaves nothing charged or booked", async () => {
+    const { mainId, upsell } = await funnelSetup("declined@example.com");
+    const { buyerCookie, purchaseId, paymentIntent } = await buy(mainId);
+    const o = await (await offer(purchaseId, buyerCookie)).json<{ offer: Offer }>();
+    expect(o.offer?.card?.last4).toBe("4242");
+    // The card that paid is removed from the Customer after the offer was shown.
+    const pm = (await standin<{ payment_method: string }>("GET", `/v1/payment_intents/${paymentIntent}`)).body.payment_method;
+    expect((await standin("POST", `/v1/payment_methods/${pm}/detach`)).status).toBe(200);
+    const res = await (await accept(purchaseId, upsell.id, buyerCookie)).json<Accept>();
+    expect(res).toMatchObject({ status: "declined", message: "The card you paid with can no longer be charged." });
+    expect((await (await accept(purchaseId, upsell.id, buyerCookie)).json<Accept>()).status).toBe("declined");
+    const skipped = await (await postJson("/api/upsell/decline", { purchaseId, stepId: upsell.id }, buyerCookie)).json<{ next: Offer }>();
+    // The downsell needs the same card, which is gone: the funnel ends.
+    expect(skipped.next).toBeNull();
+    // Nothing was asked of Stripe: no PaymentIntent, no purchase, no ledger row.
+    expect(await upsellIntents(purchaseId)).toHaveLength(0);
+    expect(await rows("select * from purchases where parent_purchase_id = ?", purchaseId)).toEqual([]);
+    expect(await rows("select * from ledger_entries where purchase_id = ?", res.purchaseId)).toEqual([]);
     expect(await charges(purchaseId)).toHaveLength(0);
-    // The access link works from any browser.
-    const { accessTokenFor } = await import("../services/purchases");
-    const token = await accessTokenFor("worker-test-access-secret", purchaseId);
-    expect((await (await postJson("/api/upsell/accept", { access: token, stepId: upsell.id })).json<Accept>()).status).toBe("paid");
   });
 
   it("a funnel in test mode shows nothing to buyers and never charges; the owner's preview shows its steps", async () => {
@@ -363,5 +371,159 @@ describe("one click after paying", () => {
     expect(await upsellIntents(purchaseId)).toHaveLength(0);
     const preview = await (await call(`/api/funnels/${funnelId}/preview`, { cookie })).json<Offer[]>();
     expect(preview.map((p) => p?.title)).toEqual(["Add the workbook", "Just the cheat sheet"]);
+  });
+});
+
+describe("cards: only the buyer, only the card that paid, only once", () => {
+  const decline = (purchaseId: string, stepId: string, cookie?: string) => postJson("/api/upsell/decline", { purchaseId, stepId }, cookie);
+  const complete = (purchaseId: string, stepId: string, cookie?: string) => postJson("/api/upsell/complete", { purchaseId, stepId }, cookie);
+  const offerRow = (purchaseId: string, stepId: string) =>
+    row<{ status: string; purchase_id: string | null }>("select status, purchase_id from funnel_offers where parent_purchase_id = ? and step_id = ?", purchaseId, stepId);
+
+  it("a stranger holding the access link cannot see, accept, decline or complete an offer, and sees no card", async () => {
+    const { mainId, upsell } = await funnelSetup("stranger@example.com");
+    const { purchaseId, buyerCookie } = await buy(mainId);
+    const { accessTokenFor } = await import("../services/purchases");
+    const access = await accessTokenFor("worker-test-access-secret", purchaseId);
+    const stranger = `aw_buyer=${cookieValue(await postJson("/api/create-payment-intent", { contentId: mainId }), "aw_buyer")}`;
+    for (const cookie of [undefined, stranger]) {
+      const answers = [
+        await call(`/api/upsell/offer?access=${encodeURIComponent(access)}`, { cookie }),
+        await call(`/api/upsell/offer?purchaseId=${purchaseId}&access=${encodeURIComponent(access)}`, { cookie }),
+        await postJson("/api/upsell/accept", { access, stepId: upsell.id }, cookie),
+        await postJson("/api/upsell/accept", { access, purchaseId, stepId: upsell.id, amount: 10000 }, cookie),
+        await postJson("/api/upsell/decline", { access, purchaseId, stepId: upsell.id }, cookie),
+        await postJson("/api/upsell/complete", { access, purchaseId, stepId: upsell.id }, cookie),
+      ];
+      for (const res of answers) {
+        expect([403, 404]).toContain(res.status);
+        expect(await res.text()).not.toContain("4242");
+      }
+    }
+    expect(await charges(purchaseId)).toHaveLength(0);
+    expect(await upsellIntents(purchaseId)).toHaveLength(0);
+    // The browser that paid still sees the offer, with its card.
+    expect(await (await offer(purchaseId, buyerCookie)).json()).toMatchObject({ offer: { stepId: upsell.id, card: { last4: "4242" } } });
+  });
+
+  it("offers expire 30 minutes after the payment: a clear 410, and the order still shows", async () => {
+    const { mainId, upsell } = await funnelSetup("window@example.com");
+    const { purchaseId, buyerCookie } = await buy(mainId);
+    expect((await offer(purchaseId, buyerCookie)).status).toBe(200);
+    await env.DB.prepare("update purchases set paid_at = ? where id = ?").bind(Date.now() - 31 * 60 * 1000, purchaseId).run();
+    for (const res of [await offer(purchaseId, buyerCookie), await accept(purchaseId, upsell.id, buyerCookie), await decline(purchaseId, upsell.id, buyerCookie), await complete(purchaseId, upsell.id, buyerCookie)]) {
+      expect(res.status).toBe(410);
+      expect(await res.json()).toEqual({ message: "This offer has expired" });
+    }
+    expect(await charges(purchaseId)).toHaveLength(0);
+    const order = await call(`/api/upsell/order?purchaseId=${purchaseId}`, { cookie: buyerCookie });
+    expect(order.status).toBe(200);
+    expect(await order.json()).toEqual({ items: [] });
+  });
+
+  it("a declined offer cannot be charged afterwards, even when an accept had claimed it first", async () => {
+    const { mainId, upsell, downsell } = await funnelSetup("claimdecline@example.com");
+    const { purchaseId, buyerCookie } = await buy(mainId);
+    await offer(purchaseId, buyerCookie);
+    // An accept claimed the offer and stopped before asking Stripe for anything.
+    await env.DB.prepare("update funnel_offers set status = 'accepting', purchase_id = 'claimedThenNo01', amount_cents = 1500 where parent_purchase_id = ? and step_id = ?")
+      .bind(purchaseId, upsell.id)
+      .run();
+    const no = await decline(purchaseId, upsell.id, buyerCookie);
+    expect(no.status).toBe(200);
+    expect((await no.json<{ next: Offer }>()).next?.stepId).toBe(downsell.id);
+    const again = await accept(purchaseId, upsell.id, buyerCookie);
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ message: "This offer was declined" });
+    expect(await charges(purchaseId)).toHaveLength(0);
+    expect(await upsellIntents(purchaseId)).toHaveLength(0);
+    expect((await offerRow(purchaseId, upsell.id))?.status).toBe("declined");
+  });
+
+  it("declining while the bank waits for the cardholder voids the PaymentIntent; it cannot be accepted or completed afterwards", async () => {
+    const { mainId, upsell } = await funnelSetup("voided@example.com");
+    const paid = await checkout(mainId, { card: CARDS.alwaysAuthenticate, email: "fanvoid@example.com" });
+    await standin("POST", `/_standin/payment_intents/${paid.paymentIntent}/authenticate`, { client_secret: paid.clientSecret }, "pk_test_worker");
+    const purchaseId = (await row<{ id: string }>("select id from purchases where payment_intent_id = ?", paid.paymentIntent))!.id;
+    await offer(purchaseId, paid.buyerCookie);
+    const waiting = await (await accept(purchaseId, upsell.id, paid.buyerCookie)).json<Accept>();
+    expect(waiting.status).toBe("requires_action");
+    expect((await decline(purchaseId, upsell.id, paid.buyerCookie)).status).toBe(200);
+    const pi = waiting.clientSecret!.split("_secret_")[0];
+    expect((await standin<{ status: string }>("GET", `/v1/payment_intents/${pi}`)).body.status).toBe("canceled");
+    expect((await accept(purchaseId, upsell.id, paid.buyerCookie)).status).toBe(409);
+    expect((await complete(purchaseId, upsell.id, paid.buyerCookie)).status).toBe(409);
+    expect(await charges(purchaseId)).toHaveLength(0);
+    expect((await offerRow(purchaseId, upsell.id))?.status).toBe("declined");
+  });
+
+  it("accept and decline at the same moment end in exactly one of the two, never both, never a 500", async () => {
+    const { mainId, upsell } = await funnelSetup("race@example.com");
+    for (let round = 0; round < 9; round++) {
+      const { purchaseId, buyerCookie } = await buy(mainId);
+      await offer(purchaseId, buyerCookie);
+      // Sent together; or 'No thanks' arriving once the accept has claimed the offer; or once it has made its PaymentIntent.
+      const accepting = accept(purchaseId, upsell.id, buyerCookie);
+      if (round % 3 === 1) await vi.waitUntil(async () => (await offerRow(purchaseId, upsell.id))?.status !== "shown", { timeout: 5000, interval: 5 });
+      if (round % 3 === 2) await vi.waitUntil(async () => (await rows("select id from purchases where parent_purchase_id = ?", purchaseId)).length > 0, { timeout: 5000, interval: 5 });
+      const [a, d] = await Promise.all([accepting, decline(purchaseId, upsell.id, buyerCookie)]);
+      const accepted = a.status === 200 && (await a.clone().json<Accept>()).status === "paid";
+      const declined = d.status === 200;
+      expect([a.status, d.status]).not.toContain(500);
+      expect(accepted !== declined).toBe(true);
+      expect(accepted ? d.status : a.status).toBe(409);
+      expect(await charges(purchaseId)).toHaveLength(accepted ? 1 : 0);
+      expect((await offerRow(purchaseId, upsell.id))?.status).toBe(accepted ? "paid" : "declined");
+    }
+  });
+
+  it("a tip step takes no more than the ceiling its creator set (5x its minimum unless set)", async () => {
+    const { cookie, mainId, upsell, funnelId } = await funnelSetup("ceiling@example.com", { tip: true });
+    const first = await buy(mainId);
+    expect(await (await offer(first.purchaseId, first.buyerCookie)).json()).toMatchObject({ offer: { minimumPrice: 2, maximumPrice: 10 } });
+    const tooMuch = await accept(first.purchaseId, upsell.id, first.buyerCookie, { amount: 10.01 });
+    expect(tooMuch.status).toBe(400);
+    expect(await tooMuch.json()).toEqual({ message: "Maximum amount is $10.00" });
+    expect(await upsellIntents(first.purchaseId)).toHaveLength(0);
+    expect((await (await accept(first.purchaseId, upsell.id, first.buyerCookie, { amount: 10 })).json<Accept>()).status).toBe("paid");
+
+    const edited = await json("PATCH", `/api/funnels/${funnelId}/steps/${upsell.id}`, { maximumPrice: 25 }, cookie);
+    expect(await edited.json()).toMatchObject({ maximumPrice: 25 });
+    expect((await json("PATCH", `/api/funnels/${funnelId}/steps/${upsell.id}`, { maximumPrice: 1 }, cookie)).status).toBe(400);
+    const second = await buy(mainId);
+    expect((await accept(second.purchaseId, upsell.id, second.buyerCookie, { amount: 25.01 })).status).toBe(400);
+    expect((await (await accept(second.purchaseId, upsell.id, second.buyerCookie, { amount: 25 })).json<Accept>()).status).toBe("paid");
+  });
+
+  it("two buyers on one computer: the upsell charges the card that paid this purchase, not the newest card of the browser", async () => {
+    const { cookie, mainId, upsell, funnelId } = await funnelSetup("shared@example.com");
+    const secondItem = await item(cookie, "Second course");
+    expect((await postJson(`/api/funnels/${funnelId}/products`, { contentIds: [secondItem] }, cookie)).status).toBe(200);
+    const first = await buy(mainId);
+    // Someone else buys on the same computer, with their own card, a minute later.
+    const other = await checkout(secondItem, { card: "5555555555554444", buyerCookie: first.buyerCookie, email: "other@example.com" });
+    expect(other.confirmed?.body.status).toBe("succeeded");
+    const o = await (await offer(first.purchaseId, first.buyerCookie)).json<{ offer: Offer }>();
+    expect(o.offer?.card?.last4).toBe("4242");
+    expect((await (await accept(first.purchaseId, upsell.id, first.buyerCookie)).json<Accept>()).status).toBe("paid");
+    const rootPi = (await standin<{ payment_method: string }>("GET", `/v1/payment_intents/${first.paymentIntent}`)).body;
+    const [charge] = (await charges(first.purchaseId)) as unknown as { data: { object: { payment_method: string; payment_method_details: { card: { last4: string } } } } }[];
+    expect(charge.data.object.payment_method).toBe(rootPi.payment_method);
+    expect(charge.data.object.payment_method_details.card.last4).toBe("4242");
+  });
+
+  it("concurrent first checkouts from one browser with different emails never answer 500", async () => {
+    const { cookie, mainId } = await funnelSetup("twoemails@example.com");
+    const plain = await item(cookie, "Not in a funnel");
+    for (let round = 0; round < 3; round++) {
+      // A fresh browser: its first checkout of an item without a funnel makes no Customer.
+      const browser = `aw_buyer=${cookieValue(await postJson("/api/create-payment-intent", { contentId: plain }), "aw_buyer")}`;
+      const answers = await Promise.all(["a@example.com", "b@example.com", "c@example.com"].map((buyerEmail) => postJson("/api/create-payment-intent", { contentId: mainId, buyerEmail }, browser)));
+      expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+      const secrets = await Promise.all(answers.map((r) => r.json<{ clientSecret: string }>()));
+      const customers = await Promise.all(secrets.map(async (s) => (await standin<{ customer: string }>("GET", `/v1/payment_intents/${s.clientSecret.split("_secret_")[0]}`)).body.customer));
+      expect(new Set(customers).size).toBe(1);
+      expect(customers[0]).toMatch(/^cus_/);
+    }
   });
 });

@@ -15,12 +15,16 @@ export const setTestMode = (funnelId: string, testMode: boolean) => apiRequest("
 export const attachProducts = (funnelId: string, contentIds: string[]) => apiRequest("POST", `/api/funnels/${funnelId}/products`, { contentIds });
 export const detachProduct = (funnelId: string, contentId: string) => apiRequest("DELETE", `/api/funnels/${funnelId}/products/${contentId}`);
 export const moveStep = (funnelId: string, stepId: string, stepOrder: number) => apiRequest("PATCH", `/api/funnels/${funnelId}/steps/${stepId}`, { stepOrder });
-export const editStep = async (funnelId: string, stepId: string, fields: Partial<Pick<FunnelStep, "title" | "description" | "ctaText" | "offerPriceId" | "stepType">>): Promise<FunnelStep> =>
+export const editStep = async (
+  funnelId: string,
+  stepId: string,
+  fields: Partial<Pick<FunnelStep, "title" | "description" | "ctaText" | "offerPriceId" | "stepType">> & { maximumPrice?: string | null },
+): Promise<FunnelStep> =>
   (await apiRequest("PATCH", `/api/funnels/${funnelId}/steps/${stepId}`, fields)).json();
 export const deleteStep = (funnelId: string, stepId: string) => apiRequest("DELETE", `/api/funnels/${funnelId}/steps/${stepId}`);
 export const createStep = async (
   funnelId: string,
-  body: { title: string; description: string; offerPriceId: string; ctaText: string; stepOrder: number; stepType?: StepType; contentId?: string },
+  body: { title: string; description: string; offerPriceId: string; ctaText: string; stepOrder: number; stepType?: StepType; contentId?: string; maximumPrice?: string | null },
 ): Promise<FunnelStep> => (await apiRequest("POST", `/api/funnels/${funnelId}/steps`, body)).json();
 
 /** An upsell step as the upload modal and the editor draft it (spec §3 Upsell draft). */
@@ -30,6 +34,8 @@ export type UpsellDraft = {
   price: string;
   pricingModel: "fixed" | "tip";
   minimumPrice: string;
+  /** A tip step's ceiling; empty: TIP_CEILING_MULTIPLE x the minimum. */
+  maximumPrice: string;
   category: string;
   accessType: "download" | "view" | "stream" | "link";
   ctaText: string;
@@ -46,6 +52,7 @@ export const emptyDraft = (): UpsellDraft => ({
   price: "",
   pricingModel: "fixed",
   minimumPrice: "",
+  maximumPrice: "",
   category: "other",
   accessType: "download",
   ctaText: "Add this to my order",
@@ -62,6 +69,7 @@ export function draftProblem(d: UpsellDraft): string | null {
   if (!d.title.trim() || !price.trim()) return FUNNEL_MESSAGES.titleAndPrice;
   if (d.accessType === "download" && !d.file) return FUNNEL_MESSAGES.downloadFile;
   if (d.accessType === "link" && !d.linkUrl.trim()) return FUNNEL_MESSAGES.linkUrl;
+  if (d.pricingModel === "tip" && d.maximumPrice.trim() && Number(d.maximumPrice) < Number(price)) return "The maximum tip must be at least the minimum price";
   return null;
 }
 
@@ -87,5 +95,14 @@ export async function addUpsellStep(funnelId: string, d: UpsellDraft, stepOrder:
   const { priceId } = (await (await apiRequest("POST", "/api/stripe/create-upsell-product", { name: d.title.trim(), description: d.description, price: Number(price) })).json()) as {
     priceId: string;
   };
-  return createStep(funnelId, { title: d.title.trim(), description: d.description, offerPriceId: priceId, ctaText: d.ctaText.trim() || "Add this to my order", stepOrder, stepType: d.stepType, contentId: item.id });
+  return createStep(funnelId, {
+    title: d.title.trim(),
+    description: d.description,
+    offerPriceId: priceId,
+    ctaText: d.ctaText.trim() || "Add this to my order",
+    stepOrder,
+    stepType: d.stepType,
+    contentId: item.id,
+    ...(d.pricingModel === "tip" && d.maximumPrice.trim() ? { maximumPrice: d.maximumPrice.trim() } : {}),
+  });
 }

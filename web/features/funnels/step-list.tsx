@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ArrowDown, ArrowUp, Pencil, Trash2 } from "lucide-react";
 import { useState, type FormEvent } from "react";
+import { TIP_CEILING_MULTIPLE } from "@shared/constants";
 import { FUNNEL_MESSAGES, type FunnelStep, type StepType } from "@shared/funnels";
 import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
@@ -30,6 +31,7 @@ export function StepDialog({
 }) {
   const queryClient = useQueryClient();
   const initial = { title: step?.title ?? "", description: step?.description ?? "", offerPriceId: step?.offerPriceId ?? "", ctaText: step?.ctaText ?? "Add this to my order", stepType: step?.stepType ?? ("upsell" as StepType) };
+  const [maximumPrice, setMaximumPrice] = useState(step?.maximumPrice != null ? step.maximumPrice.toFixed(2) : "");
   const [fields, setFields] = useState(initial);
   const [saving, setSaving] = useState(false);
   const set = (k: keyof typeof fields) => (e: { target: { value: string } }) => setFields((f) => ({ ...f, [k]: e.target.value }));
@@ -38,14 +40,15 @@ export function StepDialog({
     if (!fields.title.trim() || !fields.offerPriceId.trim()) return toast({ title: FUNNEL_MESSAGES.requiredFields, variant: "destructive" });
     setSaving(true);
     try {
-      if (step) await editStep(funnelId, step.id, { ...fields, offerPriceId: fields.offerPriceId.trim() });
+      if (step) await editStep(funnelId, step.id, { ...fields, offerPriceId: fields.offerPriceId.trim(), maximumPrice: maximumPrice.trim() || null });
       else await onSave?.({ ...fields, offerPriceId: fields.offerPriceId.trim() });
       await queryClient.invalidateQueries({ queryKey: funnelKeys.steps(funnelId) });
       if (!step) toast({ title: "Upsell step added successfully!" });
       onOpenChange(false);
       setFields(initial);
-    } catch {
-      toast({ title: step ? "Failed to update upsell step" : "Failed to create upsell step", variant: "destructive" });
+    } catch (err) {
+      const problem = err instanceof Error ? err.message.replace(/^\d+: /, "") : undefined;
+      toast({ title: step ? "Failed to update upsell step" : "Failed to create upsell step", description: step ? problem : undefined, variant: "destructive" });
     } finally {
       setSaving(false);
     }
@@ -83,6 +86,12 @@ export function StepDialog({
               </select>
             </div>
           </div>
+          {step && (
+            <div className="space-y-1.5">
+              <Label htmlFor="step-maximum">Maximum tip (USD, tip steps only)</Label>
+              <Input id="step-maximum" type="number" step="0.01" min="0" placeholder={`${TIP_CEILING_MULTIPLE}× the minimum`} value={maximumPrice} onChange={(e) => setMaximumPrice(e.target.value)} />
+            </div>
+          )}
           <DialogFooter>
             <Button type="submit" disabled={saving}>
               {saving && <Spinner className="size-4 text-white" />} {step ? "Save Step" : "Add Step"}

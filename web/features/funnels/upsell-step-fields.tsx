@@ -2,7 +2,7 @@
 // modal's draft list and the editor's 'Add New Funnel Step' form.
 import { ImagePlus, X } from "lucide-react";
 import { useRef, type ReactNode } from "react";
-import { CATEGORIES, MAX_UPLOAD_BYTES } from "@shared/constants";
+import { CATEGORIES, MAX_UPLOAD_BYTES, TIP_CEILING_MULTIPLE } from "@shared/constants";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -71,6 +71,20 @@ export function UpsellStepFields({ draft, onChange, idPrefix }: { draft: UpsellD
           </Field>
         )}
       </div>
+      {draft.pricingModel === "tip" && (
+        // The saved card is charged in one click: a tip has a ceiling, so a slip cannot charge thousands.
+        <Field label="Maximum tip (USD)" htmlFor={id("maximum")}>
+          <Input
+            id={id("maximum")}
+            type="number"
+            step="0.01"
+            min={draft.minimumPrice || "0"}
+            placeholder={`${TIP_CEILING_MULTIPLE}× the minimum${Number(draft.minimumPrice) > 0 ? ` ($${(Number(draft.minimumPrice) * TIP_CEILING_MULTIPLE).toFixed(2)})` : ""}`}
+            value={draft.maximumPrice}
+            onChange={(e) => set("maximumPrice", e.target.value)}
+          />
+        </Field>
+      )}
       <div className="grid gap-4 sm:grid-cols-2">
         <Pick
           id={id("access")}

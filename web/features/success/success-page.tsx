@@ -124,7 +124,7 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
           </Button>
         </CardContent>
       </Card>
-      <FunnelContinue access={access} />
+      <FunnelContinue purchaseId={v.purchase.id} access={access} />
       <OrderExtras access={access} />
       <Card>
         <CardHeader>

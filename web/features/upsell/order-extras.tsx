@@ -16,14 +16,15 @@ import { fetchOffer, fetchOrderExtras } from "./api";
  * paying (Stripe adds redirect_status to the return URL). A buyer opening their access link later
  * came for what they bought, not for an offer.
  */
-export function FunnelContinue({ access }: { access?: string }) {
+export function FunnelContinue({ purchaseId, access }: { purchaseId: string; access?: string }) {
   const navigate = useNavigate();
   // Read once, before the success page puts the permanent link in the address bar.
   const [fromPayment] = useState(() => new URLSearchParams(window.location.search).get("redirect_status") === "succeeded");
-  const offer = useQuery({ queryKey: ["/api/upsell/offer", access ?? ""], queryFn: () => fetchOffer({ access }), enabled: !!access && fromPayment, retry: false });
+  // Only this browser (the one that paid) gets an answer, within 30 minutes; anything else is "no offer".
+  const offer = useQuery({ queryKey: ["/api/upsell/offer", purchaseId], queryFn: () => fetchOffer({ purchaseId }), enabled: fromPayment, retry: false });
   useEffect(() => {
-    if (offer.data?.offer) void navigate({ to: "/checkout/upsell", search: { access }, replace: true });
-  }, [offer.data, access, navigate]);
+    if (offer.data?.offer) void navigate({ to: "/checkout/upsell", search: { purchase: purchaseId, access }, replace: true });
+  }, [offer.data, purchaseId, access, navigate]);
   return null;
 }
 

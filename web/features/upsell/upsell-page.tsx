@@ -1,6 +1,7 @@
-// /checkout/upsell: the funnel's offers right after paying. One click charges the card just used
-// (the server decides the amount); 'No thanks' shows the downsell, if any; the end goes back to
-// the success page. With ?preview={funnelId} the creator walks the steps: nothing is charged.
+// /checkout/upsell: the funnel's offers right after paying, for the browser that paid and for 30
+// minutes. One click charges the card just used (the server decides the amount); 'No thanks' shows
+// the downsell, if any; the end (or an expired offer) goes back to the success page, which lists the
+// order. With ?preview={funnelId} the creator walks the steps: nothing is charged.
 import { useQuery } from "@tanstack/react-query";
 import { AlertCircle, CreditCard, FlaskConical, Gift } from "lucide-react";
 import { useEffect, useState } from "react";
@@ -14,7 +15,7 @@ import { toast } from "@/hooks/use-toast";
 import { throwIfResNotOk } from "@/lib/api";
 import { getStripe } from "@/lib/stripe";
 import { formatUsd } from "@/lib/utils";
-import { acceptOffer, completeOffer, declineOffer, fetchOffer, type Claim } from "./api";
+import { acceptOffer, completeOffer, declineOffer, fetchOffer, purchaseIdOfAccess, type Claim } from "./api";
 
 type Props = { access?: string; purchaseId?: string; preview?: string };
 
@@ -41,6 +42,10 @@ function OfferCard({
       toast({ title: "Amount too low", description: `Minimum amount is $${offer.minimumPrice.toFixed(2)}`, variant: "destructive" });
       return;
     }
+    if (tip && offer.maximumPrice !== null && amount && Number(amount) > offer.maximumPrice) {
+      toast({ title: "Amount too high", description: `Maximum amount is $${offer.maximumPrice.toFixed(2)}`, variant: "destructive" });
+      return;
+    }
     onAccept(tip ? amount : undefined);
   };
   return (
@@ -62,9 +67,10 @@ function OfferCard({
         {tip && (
           <div className="space-y-1">
             <label htmlFor="upsell-amount" className="text-sm font-medium">
-              Your amount (minimum {formatUsd(offer.minimumPrice ?? 0)})
+              Your amount (minimum {formatUsd(offer.minimumPrice ?? 0)}
+              {offer.maximumPrice !== null && `, up to ${formatUsd(offer.maximumPrice)}`})
             </label>
-            <Input id="upsell-amount" type="number" step="0.01" min={offer.minimumPrice ?? 0} value={amount} onChange={(e) => setAmount(e.target.value)} />
+            <Input id="upsell-amount" type="number" step="0.01" min={offer.minimumPrice ?? 0} max={offer.maximumPrice ?? undefined} value={amount} onChange={(e) => setAmount(e.target.value)} />
           </div>
         )}
         {problem && (
@@ -114,33 +120,41 @@ const Loading = () => (
   </div>
 );
 
-function Problem({ message }: { message: string }) {
+/** Where the order is shown: the success page, by the access link when this page has it. */
+const orderUrl = (access: string | undefined, contentId?: string) => {
+  if (!access) return null;
+  const q = new URLSearchParams({ access });
+  if (contentId) q.set("content_id", contentId);
+  return `/success?${q}`;
+};
+
+function Problem({ message, access }: { message: string; access?: string }) {
+  const order = orderUrl(access);
   return (
     <Card>
       <CardContent className="space-y-3 text-center">
         <AlertCircle className="mx-auto size-10 text-destructive" />
         <p className="font-semibold">This offer could not be loaded</p>
-        <p className="text-sm text-muted-foreground">{message}</p>
+        <p className="text-sm text-muted-foreground" data-testid="upsell-load-problem">
+          {message}
+        </p>
         <Button variant="outline" asChild>
-          <a href="/">Back to Home</a>
+          <a href={order ?? "/"}>{order ? "View your order" : "Back to Home"}</a>
         </Button>
       </CardContent>
     </Card>
   );
 }
 
-function BuyerFunnel({ claim }: { claim: Claim }) {
-  const state = useQuery({ queryKey: ["/api/upsell/offer", claim.access ?? "", claim.purchaseId ?? ""], queryFn: () => fetchOffer(claim), retry: false, gcTime: 0 });
+function BuyerFunnel({ claim, access }: { claim: Claim; access?: string }) {
+  const state = useQuery({ queryKey: ["/api/upsell/offer", claim.purchaseId], queryFn: () => fetchOffer(claim), retry: false, gcTime: 0 });
   const [current, setCurrent] = useState<UpsellOffer | null | undefined>(undefined);
   const [busy, setBusy] = useState<"accept" | "decline" | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const offer = current === undefined ? state.data?.offer : current;
 
   const finish = () => {
-    const q = new URLSearchParams();
-    if (state.data) q.set("content_id", state.data.contentId);
-    if (claim.access) q.set("access", claim.access);
-    window.location.assign(`/success?${q}`);
+    window.location.assign(orderUrl(access, state.data?.contentId) ?? "/");
   };
   useEffect(() => {
     if (state.data && offer === null) finish();
@@ -170,6 +184,11 @@ function BuyerFunnel({ claim }: { claim: Claim }) {
       await settle(offer.stepId, await acceptOffer(claim, offer.stepId, amount));
     } catch (err) {
       const message = err instanceof Error ? err.message.replace(/^\d+: /, "") : "Something went wrong";
+      // 410: the 30 minutes are over; 409: declined meanwhile (another tab). Nothing was charged either way.
+      if (err instanceof Error && /^(409|410): /.test(err.message)) {
+        toast({ title: message, description: "Nothing was charged." });
+        return finish();
+      }
       toast({ title: "Payment Failed", description: message, variant: "destructive" });
     } finally {
       setBusy(null);
@@ -189,7 +208,7 @@ function BuyerFunnel({ claim }: { claim: Claim }) {
   };
 
   if (state.isLoading) return <Frame><Loading /></Frame>;
-  if (state.error) return <Frame><Problem message={state.error.message.replace(/^\d+: /, "")} /></Frame>;
+  if (state.error) return <Frame><Problem message={state.error.message.replace(/^\d+: /, "")} access={access} /></Frame>;
   if (!offer) return <Frame><Loading /></Frame>;
   return (
     <Frame>
@@ -250,6 +269,7 @@ function PreviewFunnel({ funnelId }: { funnelId: string }) {
 
 export function UpsellPage({ access, purchaseId, preview }: Props) {
   if (preview) return <PreviewFunnel funnelId={preview} />;
-  if (!access && !purchaseId) return <Frame><Problem message="This link is incomplete. Open the access link from your receipt email." /></Frame>;
-  return <BuyerFunnel claim={{ access, purchaseId }} />;
+  const id = purchaseId ?? purchaseIdOfAccess(access);
+  if (!id) return <Frame><Problem message="This link is incomplete. Open the access link from your receipt email." /></Frame>;
+  return <BuyerFunnel claim={{ purchaseId: id }} access={access} />;
 }
