@@ -367,6 +367,106 @@ describe("webhooks sent by the stand-in", () => {
   });
 });
 
+describe.each(targets)("refund balance against %s", (_name, client, enabled) => {
+  it.runIf(enabled)("a refund takes its amount out of the balance by a negative balance transaction of type refund", async () => {
+    const stripe = client();
+    const availableUsd = (b: Stripe.Balance) => b.available.find((x) => x.currency === "usd")?.amount ?? 0;
+    // The 0077 card puts its funds in the available balance at once, so the refund is taken from there.
+    const paid = await stripe.paymentIntents.create({ amount: 3000, currency: "usd", allowed_payment_method_types: ["card"], payment_method: "pm_card_bypassPending", confirm: true });
+    const before = availableUsd(await stripe.balance.retrieve());
+    const refund = await stripe.refunds.create({ payment_intent: paid.id, amount: 1200 });
+    expect(typeof refund.balance_transaction).toBe("string");
+    const txn = await stripe.balanceTransactions.retrieve(refund.balance_transaction as string);
+    expect(txn).toMatchObject({ object: "balance_transaction", type: "refund", amount: -1200, net: -1200, source: refund.id });
+    expect(availableUsd(await stripe.balance.retrieve())).toBe(before - 1200);
+  });
+});
+
+/** A stand-in of the test's own, its SDK client, and a way to call its controls and confirm with a raw test card. */
+async function ownStandin() {
+  const standin = createStandin();
+  const url = new URL(await standin.listen(0));
+  const stripe = new Stripe("sk_test_money", { host: url.hostname, port: url.port, protocol: "http", maxNetworkRetries: 0 });
+  const post = async <T>(path: string, body: Record<string, string> = {}) => {
+    const res = await fetch(`${url.origin}${path}`, { method: "POST", headers: { authorization: "Bearer sk_test_money", "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body) });
+    return { status: res.status, body: (await res.json()) as T };
+  };
+  /** A succeeded card payment with a raw test card number (Stripe's refund test cards have no pm_card_ id). */
+  const pay = async (amount: number, card = "4242424242424242") => {
+    const intent = await stripe.paymentIntents.create({ amount, currency: "usd", allowed_payment_method_types: ["card"] });
+    const paid = await post<Stripe.PaymentIntent>(`/v1/payment_intents/${intent.id}/confirm`, {
+      "payment_method_data[type]": "card",
+      "payment_method_data[card][number]": card,
+      "payment_method_data[card][exp_month]": "12",
+      "payment_method_data[card][exp_year]": String(new Date().getFullYear() + 3),
+      "payment_method_data[card][cvc]": "123",
+    });
+    expect(paid.body.status).toBe("succeeded");
+    return { intent: paid.body.id, charge: paid.body.latest_charge as string };
+  };
+  const balance = async () => {
+    const b = await stripe.balance.retrieve();
+    const usd = (xs: { amount: number; currency: string }[]) => xs.find((x) => x.currency === "usd")?.amount ?? 0;
+    return usd(b.available) + usd(b.pending);
+  };
+  return { standin, stripe, post, pay, balance };
+}
+
+describe("the stand-in's refunds and disputes move its balance as Stripe's do", () => {
+  it("a pending refund is taken at once; one that fails later comes back by its failure_balance_transaction and leaves the charge unrefunded", async () => {
+    const { standin, stripe, post, pay, balance } = await ownStandin();
+    const { charge } = await pay(4000, "4000000000007726");
+    const start = await balance();
+    const pending = await stripe.refunds.create({ charge, amount: 1500 });
+    expect(pending.status).toBe("pending");
+    expect(await stripe.balanceTransactions.retrieve(pending.balance_transaction as string)).toMatchObject({ type: "refund", amount: -1500 });
+    expect(await balance()).toBe(start - 1500);
+    expect(await stripe.charges.retrieve(charge)).toMatchObject({ amount_refunded: 1500, refunded: false });
+    expect((await post(`/_standin/refunds/${pending.id}/settle`, { outcome: "failed" })).status).toBe(200);
+    const failed = await stripe.refunds.retrieve(pending.id);
+    expect(failed).toMatchObject({ status: "failed", failure_reason: expect.any(String) });
+    expect(await stripe.balanceTransactions.retrieve(failed.failure_balance_transaction as string)).toMatchObject({ amount: 1500, reporting_category: "refund_failure", source: pending.id });
+    expect(await balance()).toBe(start);
+    const after = await stripe.charges.retrieve(charge, { expand: ["refunds"] });
+    expect(after).toMatchObject({ amount_refunded: 0, refunded: false });
+    expect(after.refunds?.data.map((r) => [r.id, r.status])).toEqual([[pending.id, "failed"]]);
+    // Its amount can be refunded again, in full, and then the charge is refunded and refuses more.
+    await stripe.refunds.create({ charge });
+    expect(await stripe.charges.retrieve(charge)).toMatchObject({ amount_refunded: 4000, refunded: true });
+    await expect(stripe.refunds.create({ charge, amount: 1 })).rejects.toMatchObject({ code: "charge_already_refunded" });
+    await standin.close();
+  });
+
+  it("a chargeback withdraws the disputed amount (no fee) and a won dispute reinstates it; an inquiry moves nothing until it escalates", async () => {
+    const { standin, stripe, post, pay, balance } = await ownStandin();
+    const lost = await pay(2500);
+    const start = await balance();
+    const chargeback = await post<Stripe.Dispute>(`/_standin/charges/${lost.charge}/dispute`);
+    expect(chargeback.body.status).toBe("needs_response");
+    expect(chargeback.body.balance_transactions).toMatchObject([{ object: "balance_transaction", type: "adjustment", reporting_category: "dispute", amount: -2500, fee: 0, net: -2500, source: chargeback.body.id }]);
+    expect(await balance()).toBe(start - 2500);
+    await expect(stripe.refunds.create({ charge: lost.charge })).rejects.toMatchObject({ code: "charge_disputed" });
+    await post(`/_standin/disputes/${chargeback.body.id}/close`, { outcome: "lost" });
+    expect((await stripe.disputes.retrieve(chargeback.body.id)).balance_transactions).toHaveLength(1);
+    expect(await balance()).toBe(start - 2500);
+
+    const won = await pay(1000);
+    const inquiry = await post<Stripe.Dispute>(`/_standin/charges/${won.charge}/dispute`, { inquiry: "true" });
+    expect(inquiry.body).toMatchObject({ status: "warning_needs_response", balance_transactions: [] });
+    expect(await balance()).toBe(start - 2500 + 1000);
+    await post(`/_standin/disputes/${inquiry.body.id}/escalate`);
+    expect(await balance()).toBe(start - 2500);
+    await post(`/_standin/disputes/${inquiry.body.id}/close`, { outcome: "won" });
+    const closed = await stripe.disputes.retrieve(inquiry.body.id);
+    expect(closed.status).toBe("won");
+    expect(closed.balance_transactions.map((t) => [t.amount, t.reporting_category])).toEqual([[-1000, "dispute"], [1000, "dispute_reversal"]]);
+    for (const t of closed.balance_transactions) expect(await stripe.balanceTransactions.retrieve(t.id)).toMatchObject({ id: t.id, amount: t.amount });
+    expect(await balance()).toBe(start - 2500 + 1000);
+    expect((await stripe.disputes.list({ charge: won.charge })).data.map((d) => d.id)).toEqual([inquiry.body.id]);
+    await standin.close();
+  });
+});
+
 describe.each(targets)("PaymentIntent lifecycle against %s", (_name, client, enabled) => {
   it.runIf(enabled)("create with and without a card, confirm, decline, manual capture, authentication, cancel: the documented status after every step", async () => {
     const stripe = client();
@@ -546,9 +646,18 @@ describe("the stand-in's objects", () => {
     await stripe.customers.listPaymentMethods(customer.id, { type: "card" });
     await stripe.charges.retrieve(paid.latest_charge as string, { expand: ["refunds", "balance_transaction"] });
     await stripe.refunds.create({ payment_intent: paid.id, amount: 1000 });
+    const refunded = await stripe.refunds.create({ payment_intent: paid.id, amount: 500 });
+    await stripe.refunds.retrieve(refunded.id);
+    await control(`/_standin/refunds/${refunded.id}/settle`, { outcome: "failed" });
+    await stripe.refunds.list({ charge: paid.latest_charge as string, limit: 1 });
+    await stripe.charges.retrieve(paid.latest_charge as string, { expand: ["refunds"] });
     const disputeRes = await control(`/_standin/charges/${held.latest_charge}/dispute`);
     const dispute = (await disputeRes.json()) as { id: string };
     await stripe.disputes.retrieve(dispute.id);
+    await control(`/_standin/disputes/${dispute.id}/close`, { outcome: "won" });
+    const inquiry = (await (await control(`/_standin/charges/${paid.latest_charge}/dispute`, { inquiry: "true" })).json()) as { id: string };
+    await control(`/_standin/disputes/${inquiry.id}/escalate`);
+    await stripe.disputes.list({ charge: paid.latest_charge as string });
     const product = await stripe.products.create({ name: "Shapes", default_price_data: { currency: "usd", unit_amount: 1500 } });
     await stripe.prices.retrieve(product.default_price as string);
     await stripe.products.list();
@@ -569,7 +678,8 @@ describe("the stand-in's objects", () => {
     await stripe.paymentIntents.confirm((sub.latest_invoice as Stripe.Invoice).confirmation_secret!.client_secret.split("_secret_")[0], { payment_method: "pm_card_visa" });
     await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: clock.frozen_time + 40 * 86400 });
     await stripe.subscriptions.update(sub.id, { cancel_at_period_end: true, expand: ["latest_invoice"] });
-    await stripe.invoices.list({ subscription: sub.id });
+    const invoices = await stripe.invoices.list({ subscription: sub.id });
+    await stripe.invoicePayments.list({ invoice: invoices.data[0]!.id });
     await stripe.testHelpers.testClocks.retrieve(clock.id);
     const events = await stripe.events.list({ limit: 100 });
     bodies.push(...events.data.map((e) => e.data.object));

@@ -8,7 +8,7 @@ import { createServer } from "node:http";
 import { catalogRoutes } from "./catalog.mjs";
 import { billingRoutes } from "./billing.mjs";
 import { connectRoutes } from "./connect.mjs";
-import { disputeRoutes } from "./disputes.mjs";
+import { refundDisputeRoutes } from "./refunds-disputes.mjs";
 import { parseForm } from "./form.mjs";
 
 // The API version the pinned stripe package (23.1.0) sends and is typed for.
@@ -196,9 +196,13 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
 
   // ---- the platform balance: one balance transaction per movement of money ----
 
-  /** Funds land as pending and become available at `available_on` (`status` is read against the clock). */
-  function balanceTransaction({ amount, type, source, description = null, availableOn = now(), currency = "usd" }) {
-    const t = { id: rid("txn", 24), object: "balance_transaction", amount, available_on: availableOn, balance_type: "payments", created: now(), currency, description, exchange_rate: null, fee: 0, fee_details: [], net: amount, reporting_category: type === "charge" ? "charge" : type, source, status: "pending", type };
+  /**
+   * Funds land as pending and become available at `available_on` (`status` is read against the clock).
+   * `reportingCategory` tells apart the kinds of `adjustment` (dispute, dispute_reversal, refund_failure).
+   * Fees are modelled as 0, so `net` is `amount`.
+   */
+  function balanceTransaction({ amount, type, source, description = null, availableOn = now(), currency = "usd", reportingCategory = type }) {
+    const t = { id: rid("txn", 24), object: "balance_transaction", amount, available_on: availableOn, balance_type: "payments", created: now(), currency, description, exchange_rate: null, fee: 0, fee_details: [], net: amount, reporting_category: reportingCategory, source, status: "pending", type };
     db.balance_transactions.set(t.id, t);
     return t.id;
   }
@@ -425,7 +429,8 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       status: "pending",
       transfer_data: null,
       transfer_group: pi.transfer_group,
-      _refunds: [],
+      // What an authorisation released without capturing it (counted in amount_refunded, no Refund object).
+      _released: 0,
       ...fields,
     };
     charge.receipt_url = `https://pay.stripe.com/receipts/standin/${charge.id}`;
@@ -504,7 +509,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     const charge = get("charges", pi.latest_charge);
     Object.assign(charge, { captured: true, amount_captured: amount });
     settleCharge(charge, CARDS[db.payment_methods.get(pi.payment_method)?._number], amount);
-    if (amount < charge.amount) Object.assign(charge, { amount_refunded: charge.amount - amount, refunded: false });
+    if (amount < charge.amount) Object.assign(charge, { _released: charge.amount - amount, amount_refunded: charge.amount - amount, refunded: false });
     Object.assign(pi, { status: "succeeded", amount_capturable: 0, amount_received: amount });
     emit("charge.captured", publicCharge(charge));
     emit("payment_intent.succeeded", pi);
@@ -521,7 +526,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     if (pi.status === "requires_capture") {
       // Releasing an authorisation refunds the uncaptured charge.
       const charge = get("charges", pi.latest_charge);
-      Object.assign(charge, { amount_refunded: charge.amount, refunded: true });
+      Object.assign(charge, { _released: charge.amount, amount_refunded: charge.amount, refunded: true });
       emit("charge.refunded", publicCharge(charge));
     }
     Object.assign(pi, { status: "canceled", canceled_at: now(), cancellation_reason: p.cancellation_reason ?? null, next_action: null, amount_capturable: 0 });
@@ -529,105 +534,16 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     return pi;
   }
 
-  /** A refund object with every property Stripe sends. */
-  function newRefund(charge, amount, p) {
-    return {
-      id: rid("re"),
-      object: "refund",
-      amount,
-      balance_transaction: null,
-      charge: charge.id,
-      created: now(),
-      currency: charge.currency,
-      customer: charge.customer ?? null,
-      customer_account: null,
-      destination_details: { card: { reference_status: "pending", reference_type: "acquirer_reference_number", type: "refund" }, type: "card" },
-      metadata: metadata(p.metadata),
-      payment_intent: charge.payment_intent,
-      payment_method: charge.payment_method ?? null,
-      reason: p.reason ?? null,
-      receipt_number: null,
-      source_transfer_reversal: null,
-      status: "succeeded",
-      transfer_reversal: null,
-    };
-  }
-
-  function refund(p) {
-    let charge;
-    if (p.charge) charge = get("charges", p.charge);
-    else if (p.payment_intent) {
-      const pi = get("payment_intents", p.payment_intent);
-      const latest = pi.latest_charge && db.charges.get(pi.latest_charge);
-      if (!latest || latest.status !== "succeeded") throw badParam("payment_intent", `This PaymentIntent (${pi.id}) does not have a successful charge to refund.`);
-      charge = latest;
-    } else throw badParam("charge", "One of the following params should be provided for this request: payment_intent or charge.");
-    if (charge.refunded) throw new StripeError(400, "invalid_request_error", `Charge ${charge.id} has already been refunded.`, { code: "charge_already_refunded" }, { validation: true });
-    if (charge.status !== "succeeded") throw badParam("charge", `Charge ${charge.id} has not succeeded and cannot be refunded.`);
-    const left = charge.amount_captured - charge.amount_refunded;
-    const amount = int(p.amount, "amount") ?? left;
-    if (amount <= 0 || amount > left) {
-      throw new StripeError(400, "invalid_request_error", `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`, { code: "amount_too_large", param: "amount" }, { validation: true });
-    }
-    const r = newRefund(charge, amount, p);
-    // A refund is taken from the balance at once.
-    r.balance_transaction = balanceTransaction({ amount: -amount, type: "refund", source: r.id, currency: charge.currency });
-    db.refunds.set(r.id, r);
-    charge.amount_refunded += amount;
-    charge.refunded = charge.amount_refunded === charge.amount;
-    charge._refunds.unshift(r.id);
-    emit("refund.created", r);
-    emit("charge.refunded", publicCharge(charge));
-    return r;
-  }
-
   /**
-   * A charge as the API answers for it. Since API version 2022-11-15 `refunds` is included only
-   * when asked for (expand[]=refunds); `balance_transaction` expands the same way.
+   * A charge as the API answers for it, `balance_transaction` expanded when asked for. Its `refunds`
+   * (also only when expanded) are added by refunds-disputes.mjs, which keeps the refunds.
    */
   function publicCharge(charge, expand = []) {
     const out = { ...charge };
-    if (expand.includes("refunds")) {
-      const data = charge._refunds.map((id) => db.refunds.get(id));
-      out.refunds = { object: "list", data, has_more: false, total_count: data.length, url: `/v1/charges/${charge.id}/refunds` };
-    }
     if (expand.includes("balance_transaction") && charge.balance_transaction) out.balance_transaction = publicTxn(db.balance_transactions.get(charge.balance_transaction));
     return out;
   }
   const expandOf = (p) => (Array.isArray(p.expand) ? p.expand : Object.values(p.expand ?? {}));
-
-  /** A cardholder's dispute; `inquiry` opens a retrieval request (warning_*), which moves no money. */
-  function dispute(chargeId, p = {}) {
-    const charge = get("charges", chargeId);
-    const status = p.inquiry === "true" ? "warning_needs_response" : "needs_response";
-    const evidence = Object.fromEntries(
-      ["access_activity_log", "billing_address", "cancellation_policy", "cancellation_policy_disclosure", "cancellation_rebuttal", "customer_communication", "customer_email_address", "customer_name", "customer_purchase_ip", "customer_signature", "duplicate_charge_documentation", "duplicate_charge_explanation", "duplicate_charge_id", "product_description", "receipt", "refund_policy", "refund_policy_disclosure", "refund_refusal_explanation", "service_date", "service_documentation", "shipping_address", "shipping_carrier", "shipping_date", "shipping_documentation", "shipping_tracking_number", "uncategorized_file", "uncategorized_text"].map((k) => [k, null]),
-    );
-    const d = {
-      id: rid("dp"),
-      object: "dispute",
-      amount: charge.amount,
-      balance_transactions: [],
-      charge: charge.id,
-      created: now(),
-      currency: charge.currency,
-      enhanced_eligibility_types: [],
-      evidence: { ...evidence, enhanced_evidence: {} },
-      evidence_details: { due_by: now() + 7 * DAY, enhanced_eligibility: {}, has_evidence: false, past_due: false, submission_count: 0 },
-      intended_submission_method: null,
-      is_charge_refundable: false,
-      livemode: false,
-      metadata: {},
-      payment_intent: charge.payment_intent,
-      payment_method_details: { card: { brand: charge.payment_method_details?.card?.brand ?? "visa", case_type: status.startsWith("warning_") ? "inquiry" : "chargeback", network_reason_code: "10.4" }, type: "card" },
-      reason: "fraudulent",
-      status,
-    };
-    db.disputes.set(d.id, d);
-    charge.disputed = true;
-    emit("charge.dispute.created", d);
-    return d;
-  }
 
   const requireClientSecret = (pi, p) => {
     if (p.client_secret !== pi.client_secret) throw new StripeError(400, "invalid_request_error", "The client_secret provided does not match the client_secret associated with the PaymentIntent.", { param: "client_secret" });
@@ -697,11 +613,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       pm.customer = null;
       return publicPm(pm);
     }],
-    ["GET", /^\/v1\/charges\/(ch_\w+)$/, "secret", (p, m) => publicCharge(get("charges", m[1]), expandOf(p))],
     ["GET", /^\/v1\/balance_transactions\/(txn_\w+)$/, "secret", (_p, m) => publicTxn(get("balance_transactions", m[1]))],
-    ["POST", /^\/v1\/refunds$/, "secret", (p) => refund(p)],
-    ["GET", /^\/v1\/refunds\/(re_\w+)$/, "secret", (_p, m) => get("refunds", m[1])],
-    ["GET", /^\/v1\/disputes\/(dp_\w+)$/, "secret", (_p, m) => get("disputes", m[1])],
     ["GET", /^\/v1\/events\/(evt_\w+)$/, "secret", (_p, m) => {
       const e = db.events.find((ev) => ev.id === m[1]);
       if (!e) throw missing("event", m[1]);
@@ -725,23 +637,15 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       } else succeed(pi);
       return pi;
     }],
-    ["POST", /^\/_standin\/charges\/(ch_\w+)\/dispute$/, "secret", (p, m) => dispute(m[1], p)],
-    ["POST", /^\/_standin\/disputes\/(dp_\w+)\/close$/, "secret", (p, m) => {
-      const d = get("disputes", m[1]);
-      if (!["won", "lost"].includes(p.outcome)) throw badParam("outcome", "outcome must be won or lost");
-      d.status = p.outcome;
-      emit("charge.dispute.closed", d);
-      return d;
-    }],
   ];
 
   // Resource families kept in modules of their own get the same helpers the routes above use.
-  const kit = { db, emit, get, metadata, int, rid, now, list, StripeError, missing, badParam, missingParam, on: (fn) => listeners.push(fn), raw, CARDS, TEST_PAYMENT_METHODS, newPaymentIntent, confirm, balanceTransaction, balanceOf };
+  const kit = { db, emit, get, metadata, int, rid, now, list, StripeError, missing, badParam, missingParam, on: (fn) => listeners.push(fn), raw, CARDS, TEST_PAYMENT_METHODS, newPaymentIntent, confirm, balanceTransaction, balanceOf, publicTxn, publicCharge, expandOf };
   routes.push(...catalogRoutes(kit));
   routes.push(...connectRoutes(kit));
   routes.push(...billingRoutes(kit));
-  // Ahead of the routes above: refunds and disputes as documented (pending refunds, paging, escalation).
-  routes.unshift(...disputeRoutes(kit));
+  // Refunds, disputes and the charge as retrieved (with its refunds when expanded).
+  routes.push(...refundDisputeRoutes(kit));
 
   function savedCards(customer, p, url) {
     const cards = [...db.payment_methods.values()].filter((pm) => pm.customer === customer && (!p.type || pm.type === p.type)).reverse();
