@@ -174,9 +174,9 @@ describe("Fix Missing Emails", () => {
 
     const res = await call("/api/admin/fix-purchase-emails", { method: "POST", cookie: admin });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ fixed: 1, total: 1 });
+    expect(await res.json()).toEqual({ fixed: 1, total: 1, remaining: 0, next: null });
     expect(await row("select buyer_email from purchases where payment_intent_id = ?", paymentIntent)).toEqual({ buyer_email: "reader@example.com" });
-    expect(await (await call("/api/admin/fix-purchase-emails", { method: "POST", cookie: admin })).json()).toEqual({ fixed: 0, total: 0 });
+    expect(await (await call("/api/admin/fix-purchase-emails", { method: "POST", cookie: admin })).json()).toEqual({ fixed: 0, total: 0, remaining: 0, next: null });
   });
 });
 
