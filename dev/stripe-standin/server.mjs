@@ -28,6 +28,17 @@ const RAW = Symbol("raw");
 const raw = (status, headers, body = "") => ({ [RAW]: { status, headers, body } });
 const missing = (kind, id) => new StripeError(404, "invalid_request_error", `No such ${kind}: '${id}'`, { code: "resource_missing", param: "id" });
 const badParam = (param, message) => new StripeError(400, "invalid_request_error", message, { param });
+// Stripe refuses a malformed address with code email_invalid ("not properly formatted"): here a
+// local part, "@", and a domain of dot-separated DNS labels (letters, digits, inner hyphens) ending
+// in a letters-only top-level label.
+const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
+const EMAIL = new RegExp(`^[^\\s@"(),:;<>\\[\\]]{1,64}@(?:${LABEL}\\.)+[a-z]{2,63}$`, "i");
+const checkEmail = (value, param) => {
+  if (value === undefined || value === null || value === "") return;
+  if (!EMAIL.test(String(value)) || String(value).length > 512) {
+    throw new StripeError(400, "invalid_request_error", `Invalid email address: ${value}`, { code: "email_invalid", param });
+  }
+};
 
 // Stripe's documented test cards, by number and by test PaymentMethod id.
 const CARDS = {
@@ -146,6 +157,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   };
 
   function createCustomer(p) {
+    checkEmail(p.email, "email");
     if (p.test_clock) get("test_clocks", p.test_clock);
     const c = { id: rid("cus", 14), object: "customer", created: now(), email: p.email ?? null, name: p.name ?? null, metadata: metadata(p.metadata), livemode: false, invoice_settings: { default_payment_method: null }, test_clock: p.test_clock ?? null };
     db.customers.set(c.id, c);
@@ -157,6 +169,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     if (!amount || amount < 50) throw badParam("amount", "Amount must be at least $0.50 usd");
     if (amount > 99999999) throw badParam("amount", "Amount must be no more than $999,999.99");
     if (!p.currency) throw badParam("currency", "Missing required param: currency.");
+    checkEmail(p.receipt_email, "receipt_email");
     if (p.customer) get("customers", p.customer);
     if (p.payment_method) {
       const pm = get("payment_methods", p.payment_method);

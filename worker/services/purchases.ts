@@ -14,6 +14,7 @@ import { newId, sha256Hex } from "../lib/ids";
 import { liveFunnelFor } from "./funnels";
 import { insertLedgerRow, reverseSale, saleRows, type LedgerRow } from "./ledger";
 import type { EmailJob, RecoveredPurchase } from "./mail/templates";
+import { isInvalidEmail } from "./stripe";
 import { planAt } from "./subscriptions";
 
 export type PurchaseDeps = {
@@ -63,6 +64,8 @@ export async function accessUrlFor(deps: Pick<PurchaseDeps, "appUrl" | "accessSe
 
 // ---- checkout ----
 
+export const BUYER_EMAIL_REFUSED = "buyerEmail: this email address was not accepted for the receipt; please check it or use another";
+
 /** The amount to charge, from the server's own record: a client can never lower a price. */
 export function chargeAmountCents(item: { pricingModel: string; priceCents: number; minimumPriceCents: number | null }, customAmount: unknown): number {
   if (item.pricingModel !== "pay_what_you_want") return item.priceCents;
@@ -99,7 +102,13 @@ export async function startCheckout(
   const buyerKeyHash = await sha256Hex(input.buyerKey);
   // A card is kept only when a live funnel may offer a one-click upsell after this payment.
   const savesCard = !!(await liveFunnelFor(deps.db, item.id));
-  const customer = savesCard ? await customerFor(deps, buyerKeyHash, input.buyerEmail) : null;
+  // An address our check accepts may still be one Stripe refuses (as a Customer's email or the
+  // receipt_email): the buyer is asked for another one, and nothing was created to charge.
+  const refusedEmail = (err: unknown): never => {
+    if (isInvalidEmail(err)) throw new ApiError(400, BUYER_EMAIL_REFUSED);
+    throw err;
+  };
+  const customer = savesCard ? await customerFor(deps, buyerKeyHash, input.buyerEmail).catch(refusedEmail) : null;
   const intent = await deps.stripe.paymentIntents.create(
     {
       amount: amountCents,
@@ -112,7 +121,7 @@ export async function startCheckout(
       metadata: { purchaseId, contentId: item.id, creatorId: item.userId },
     },
     { idempotencyKey: `checkout:${purchaseId}` },
-  );
+  ).catch(refusedEmail);
   await deps.db.insert(purchases).values({
     id: purchaseId,
     contentId: item.id,
