@@ -8,6 +8,10 @@ import { queryClient } from "@/lib/query-client";
 import { routeTree } from "./route-tree.gen";
 import "./styles.css";
 
+// The page's CSP nonce (worker/routes/spa.ts): the dialogs' scroll lock adds a <style> element and
+// takes its nonce from here (react-style-singleton reads __webpack_nonce__).
+(window as { __webpack_nonce__?: string }).__webpack_nonce__ = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce || undefined;
+
 const router = createRouter({ routeTree, context: { queryClient }, defaultPreload: "intent", scrollRestoration: true });
 
 declare module "@tanstack/react-router" {

@@ -13,4 +13,11 @@ export function useAuth() {
 }
 
 export const goToLogin = () => window.location.assign("/api/login");
-export const goToLogout = () => window.location.assign("/api/logout");
+/** Signing out is a POST (a link could otherwise sign anyone out); then home, signed out or not. */
+export async function goToLogout() {
+  try {
+    await fetch("/api/logout", { method: "POST", credentials: "include" });
+  } finally {
+    window.location.assign("/");
+  }
+}
