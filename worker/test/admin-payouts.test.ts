@@ -128,7 +128,7 @@ describe("payouts from the admin's side", () => {
     const first = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year }, admin);
     expect(first.status).toBe(200);
     expect(await first.json()).toMatchObject({ prepared: 1, sent: 1, failed: 0, markedProcessed: 1 });
-    const second = await postJson("/api/admin/process-payouts", { month: String(P.month), year: String(P.year) }, admin);
+    const second = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year }, admin);
     expect(await second.json()).toMatchObject({ prepared: 0, sent: 0, failed: 0, markedProcessed: 0 });
     expect(await rows("select user_id, status, amount_cents from payouts where status <> 'failed' order by user_id")).toEqual([
       { user_id: "alice", status: "paid", amount_cents: 6000 },
