@@ -184,9 +184,16 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(() => {
-  const table = [...sent].map(([route, by]) => ({ route, total: by["signed out"] + by.creator + by.admin, ...by }));
-  console.log(`fuzzed ${routes.length} routes, ${table.reduce((n, r) => n + r.total, 0)} requests in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  console.table(table);
+  const rows = [...sent].map(([route, by]) => ({ route, total: by["signed out"] + by.creator + by.admin, ...by }));
+  const width = Math.max(...rows.map((r) => r.route.length), 5);
+  const line = (cells: (string | number)[]) => `${String(cells[0]).padEnd(width)}  ${cells.slice(1).map((c) => String(c).padStart(10)).join("")}`;
+  console.log(
+    [
+      `fuzzed ${routes.length} routes, ${rows.reduce((n, r) => n + r.total, 0)} requests in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      line(["route", "requests", "signed out", "creator", "admin"]),
+      ...rows.map((r) => line([r.route, r.total, r["signed out"], r.creator, r.admin])),
+    ].join("\n"),
+  );
 });
 
 function urlFor(route: Route, params: Record<string, string>, q: string): string {
