@@ -186,7 +186,7 @@ beforeAll(async () => {
 afterAll(() => {
   const rows = [...sent].map(([route, by]) => ({ route, total: by["signed out"] + by.creator + by.admin, ...by }));
   const width = Math.max(...rows.map((r) => r.route.length), 5);
-  const line = (cells: (string | number)[]) => `${String(cells[0]).padEnd(width)}  ${cells.slice(1).map((c) => String(c).padStart(10)).join("")}`;
+  const line = (cells: (string | number)[]) => `${String(cells[0]).padEnd(width)}  ${cells.slice(1).map((c) => String(c).padStart(12)).join("")}`;
   console.log(
     [
       `fuzzed ${routes.length} routes, ${rows.reduce((n, r) => n + r.total, 0)} requests in ${((Date.now() - started) / 1000).toFixed(1)} s`,
