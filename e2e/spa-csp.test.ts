@@ -13,7 +13,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Every refusal of the policy on this page: where, which directive, and the start of what was refused. */
+/**
+ * Every refusal of the policy on this page (where, which directive, the start of what was refused),
+ * and every 5xx answer (assets now pass through the Worker too).
+ */
 function cspViolations(page: Page): string[] {
   const seen: string[] = [];
   void page.exposeFunction("__reportCsp", (v: string) => void seen.push(v));
@@ -22,6 +25,7 @@ function cspViolations(page: Page): string[] {
       (window as unknown as { __reportCsp: (v: string) => void }).__reportCsp(`${location.pathname}: ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber} ${e.sample}`),
     );
   });
+  page.on("response", (r) => void (r.status() >= 500 && seen.push(`${r.status()} ${r.url()}`)));
   page.on("console", (m) => {
     if (/Content Security Policy|Refused to/i.test(m.text())) seen.push(`${page.url()}: ${m.text().slice(0, 160)}`);
   });

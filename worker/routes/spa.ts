@@ -44,7 +44,8 @@ async function servePage(c: Context<AppEnv>): Promise<Response> {
     throw notFound();
   }
   const asset = await c.env.ASSETS.fetch(c.req.raw);
-  if (!(asset.headers.get("content-type") ?? "").startsWith("text/html")) return asset;
+  // A copy: the assets' own response has immutable headers, and the app's middleware adds some.
+  if (!(asset.headers.get("content-type") ?? "").startsWith("text/html")) return new Response(asset.body, asset);
   const nonce = newNonce();
   // Vite's loader and the app read the nonce from this tag (main.tsx passes it to the libraries that
   // add <style> elements); the policy lets only elements carrying it apply.
