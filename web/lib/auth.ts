@@ -13,11 +13,14 @@ export function useAuth() {
 }
 
 export const goToLogin = () => window.location.assign("/api/login");
-/** Signing out is a POST (a link could otherwise sign anyone out); then home, signed out or not. */
-export async function goToLogout() {
-  try {
-    await fetch("/api/logout", { method: "POST", credentials: "include" });
-  } finally {
-    window.location.assign("/");
-  }
+/**
+ * The browser goes to /api/logout (spec §2) as a form POST: a GET could be any link or image elsewhere
+ * signing the visitor out. The answer (303) brings it home.
+ */
+export function goToLogout() {
+  const form = document.createElement("form");
+  form.method = "post";
+  form.action = "/api/logout";
+  document.body.appendChild(form);
+  form.submit();
 }
