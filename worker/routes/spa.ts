@@ -1,7 +1,8 @@
 // The React SPA's pages, from the static assets, under a Content-Security-Policy as strict as the
 // paywall's: scripts from this origin and Stripe.js's only, styles from this origin plus the <style>
 // elements the app's own code adds (with this response's nonce), requests to this origin and Stripe.
-// wrangler.toml sends every path but /assets/* through the Worker so each page gets the header.
+// wrangler.toml sends every path but /assets/*, /favicon.svg and /robots.txt through the Worker, so
+// each page gets the header.
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../lib/context";
 import { notFound } from "../lib/errors";
