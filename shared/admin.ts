@@ -5,11 +5,17 @@ import { FEEDBACK_PRIORITIES, FEEDBACK_TYPES } from "./constants";
 export const ADMIN_MONTH_MESSAGE = "month must be a whole number from 1 to 12";
 export const ADMIN_YEAR_MESSAGE = "year must be a whole number from 2024 to 2030";
 
-const month = z.coerce.number({ error: ADMIN_MONTH_MESSAGE }).int(ADMIN_MONTH_MESSAGE).min(1, ADMIN_MONTH_MESSAGE).max(12, ADMIN_MONTH_MESSAGE);
-const year = z.coerce.number({ error: ADMIN_YEAR_MESSAGE }).int(ADMIN_YEAR_MESSAGE).min(2024, ADMIN_YEAR_MESSAGE).max(2030, ADMIN_YEAR_MESSAGE);
+// A JSON number, never coerced: `true` is not January and `[3]` is not March (money moves on it).
+const month = z.number({ error: ADMIN_MONTH_MESSAGE }).int(ADMIN_MONTH_MESSAGE).min(1, ADMIN_MONTH_MESSAGE).max(12, ADMIN_MONTH_MESSAGE);
+const year = z.number({ error: ADMIN_YEAR_MESSAGE }).int(ADMIN_YEAR_MESSAGE).min(2024, ADMIN_YEAR_MESSAGE).max(2030, ADMIN_YEAR_MESSAGE);
+/** A query value is text: whole decimal digits only ("03" is March; "1e0", " 3", "0x3" are refused). */
+const fromDigits = (inner: typeof month, message: string) =>
+  z.string({ error: message }).regex(/^\d{1,4}$/, message).transform(Number).pipe(inner);
 
-/** `?month=&year=` of creator-payouts and export-payouts, and the body of process-payouts. */
-export const adminPeriodSchema = z.object({ month, year });
+/** The body of process-payouts. */
+export const adminPeriodSchema = z.strictObject({ month, year });
+/** `?month=&year=` of creator-payouts and export-payouts. */
+export const adminPeriodQuerySchema = z.object({ month: fromDigits(month, ADMIN_MONTH_MESSAGE), year: fromDigits(year, ADMIN_YEAR_MESSAGE) });
 export type AdminPeriod = z.infer<typeof adminPeriodSchema>;
 
 export const adminFeedbackFilterSchema = z.object({
@@ -58,7 +64,17 @@ export type ProcessPayoutsResult = {
   d1RoundTrips: number;
 };
 
-export type FixPurchaseEmailsResult = { fixed: number; total: number };
+/** Purchases Fix Missing Emails looks at per call: each may ask Stripe twice, within a Worker's subrequest limit. */
+export const FIX_EMAILS_PAGE = 100;
+/** The body of fix-purchase-emails: where the previous call stopped (its `next`); none starts at the oldest. */
+export const fixPurchaseEmailsSchema = z.strictObject({
+  after: z.string().regex(/^\d{1,15}\.[A-Za-z0-9_-]{1,64}$/, "after must be the next value of the previous answer").optional(),
+});
+/**
+ * One page: `fixed` of the `total` looked at got an email; `remaining` are still to look at after this
+ * page, from `next` (null when none remain).
+ */
+export type FixPurchaseEmailsResult = { fixed: number; total: number; remaining: number; next: string | null };
 
 export type AdminFeedbackItem = {
   id: string;

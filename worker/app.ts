@@ -7,6 +7,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { createDb } from "./db/client";
 import { ApiError } from "./lib/errors";
 import type { AppEnv } from "./lib/context";
+import { bodyGuard } from "./lib/validate";
 import { adminRoutes } from "./routes/admin";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
@@ -18,6 +19,7 @@ import { feedbackRoutes } from "./routes/feedback";
 import { funnelRoutes } from "./routes/funnels";
 import { paymentRoutes } from "./routes/payments";
 import { paywallPageRoutes } from "./routes/paywall-page";
+import { spaRoutes } from "./routes/spa";
 import { stripeWebhookRoutes } from "./routes/stripe-webhook";
 import { subscriptionRoutes } from "./routes/subscription";
 import { uploadRoutes } from "./routes/uploads";
@@ -59,9 +61,13 @@ export const app = new Hono<AppEnv>()
     }
     await next();
   })
+  // No body is read unchecked: a size limit everywhere, and JSON that is a UTF-8 object.
+  .use("/api/*", bodyGuard)
+  .use("/dev/*", bodyGuard)
   .route("/api", api)
   .route("/dev", devRoutes)
-  .route("/", paywallPageRoutes);
+  .route("/", paywallPageRoutes)
+  .route("/", spaRoutes);
 
 app.notFound((c) => c.json({ message: "Not found" }, 404));
 

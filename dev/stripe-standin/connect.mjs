@@ -200,6 +200,13 @@ export function connectRoutes(kit) {
       emit("account.updated", a);
       return a;
     }],
+    // Stripe: "Returns an object with a deleted parameter on success"; the account is then unknown
+    // (retrieving it answers resource_missing).
+    ["DELETE", /^\/v1\/accounts\/(acct_\w+)$/, "secret", (_p, m) => {
+      const a = get("accounts", m[1]);
+      db.accounts.delete(a.id);
+      return { id: a.id, object: "account", deleted: true };
+    }],
     ["POST", /^\/v1\/account_links$/, "secret", (p, _m, ctx) => createAccountLink(p, ctx.base)],
     ["POST", /^\/v1\/accounts\/(acct_\w+)\/login_links$/, "secret", (_p, m, ctx) => createLoginLink(m[1], ctx.base)],
     ["POST", /^\/v1\/transfers$/, "secret", (p) => createTransfer(p)],

@@ -39,6 +39,17 @@ const missingParam = (param) => new StripeError(400, "invalid_request_error", `M
 const unexpectedState = (message, pi) => new StripeError(400, "invalid_request_error", message, { code: "payment_intent_unexpected_state", payment_intent: structuredClone(pi) });
 // Private fields (the card number, links between records) start with "_" and never leave the stand-in.
 const publicJson = (value, space) => JSON.stringify(value, (k, v) => (k.startsWith("_") ? undefined : v), space);
+// Stripe refuses a malformed address with code email_invalid ("not properly formatted"): here a
+// local part, "@", and a domain of dot-separated DNS labels (letters, digits, inner hyphens) ending
+// in a letters-only top-level label.
+const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
+const EMAIL = new RegExp(`^[^\\s@"(),:;<>\\[\\]]{1,64}@(?:${LABEL}\\.)+[a-z]{2,63}$`, "i");
+const checkEmail = (value, param) => {
+  if (value === undefined || value === null || value === "") return;
+  if (!EMAIL.test(String(value)) || String(value).length > 512) {
+    throw new StripeError(400, "invalid_request_error", `Invalid email address: ${value}`, { code: "email_invalid", param }, { validation: true });
+  }
+};
 
 // Stripe's documented test cards (docs.stripe.com/testing), by number and by test PaymentMethod id.
 // "authenticate": 3155 asks on-session always and off-session unless it was set up (authenticated
@@ -164,6 +175,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   };
 
   function createCustomer(p) {
+    checkEmail(p.email, "email");
     if (p.test_clock) get("test_clocks", p.test_clock);
     const c = {
       id: rid("cus", 14),
@@ -287,6 +299,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     if (!amount || amount < 50) throw badParam("amount", "Amount must be at least $0.50 usd");
     if (amount > 99999999) throw badParam("amount", "Amount must be no more than $999,999.99");
     if (p.capture_method && !["automatic", "automatic_async", "manual"].includes(p.capture_method)) throw badParam("capture_method", "Invalid capture_method: must be one of automatic, automatic_async, or manual");
+    checkEmail(p.receipt_email, "receipt_email");
     if (p.customer) get("customers", p.customer);
     let paymentMethod = null;
     if (p.payment_method) {
@@ -577,6 +590,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       const pi = get("payment_intents", m[1]);
       if (["succeeded", "canceled"].includes(pi.status)) throw unexpectedState(`This PaymentIntent's amount could not be updated because it has a status of ${pi.status}. You may only update the amount of a PaymentIntent with one of the following statuses: requires_payment_method, requires_confirmation, requires_action.`, pi);
       if (p.amount !== undefined) pi.amount = int(p.amount, "amount");
+      checkEmail(p.receipt_email, "receipt_email");
       if (p.receipt_email !== undefined) pi.receipt_email = p.receipt_email || null;
       if (p.customer !== undefined) pi.customer = get("customers", p.customer).id;
       if (p.metadata) Object.assign(pi.metadata, metadata(p.metadata));

@@ -16,6 +16,18 @@
     return out;
   }
 
+  // Real Stripe.js draws its fields in iframes, so a page's Content-Security-Policy needs no style-src
+  // for it (Stripe's CSP guide: script-src, frame-src, connect-src). This stand-in draws in the page,
+  // so it sets styles through the DOM, which a policy does not restrict, not as style attributes,
+  // which a strict policy blocks.
+  function setHtml(target, markup) {
+    target.innerHTML = markup.replace(/ style="/g, ' data-standin-style="');
+    target.querySelectorAll("[data-standin-style]").forEach(function (n) {
+      n.style.cssText = n.getAttribute("data-standin-style");
+      n.removeAttribute("data-standin-style");
+    });
+  }
+
   function api(pk, method, path, params) {
     var body = params ? encode(params).toString() : undefined;
     var url = BASE + path + (method === "GET" && body ? "?" + body : "");
@@ -51,7 +63,7 @@
       mount: function (target) {
         root = typeof target === "string" ? document.querySelector(target) : target;
         if (!root) throw new Error("Stripe stand-in: mount target not found");
-        root.innerHTML =
+        setHtml(root,
           '<div data-stripe-standin="' + type + '" style="display:grid;gap:12px;font-family:inherit">' +
           field(uid + "-number", "Card number", "1234 1234 1234 1234", 'inputmode="numeric" autocomplete="cc-number"') +
           '<div style="display:grid;grid-template-columns:1fr 1fr;gap:12px"><div>' +
@@ -59,7 +71,7 @@
           "</div><div>" +
           field(uid + "-cvc", "Security code", "CVC", 'inputmode="numeric" autocomplete="cc-csc"') +
           "</div></div>" +
-          '<p style="margin:0;font-size:12px;color:#6b7280">Test mode: use 4242 4242 4242 4242, any future date and any CVC.</p></div>';
+          '<p style="margin:0;font-size:12px;color:#6b7280">Test mode: use 4242 4242 4242 4242, any future date and any CVC.</p></div>');
         ["number", "exp", "cvc"].forEach(function (f) {
           root.querySelector("#" + uid + "-" + f).addEventListener("input", function () {
             var v = el._values();
@@ -117,14 +129,14 @@
       overlay.setAttribute("role", "dialog");
       overlay.setAttribute("aria-label", "Authenticate test payment");
       overlay.style.cssText = "position:fixed;inset:0;background:rgba(15,23,42,.6);display:flex;align-items:center;justify-content:center;z-index:2147483647;font-family:system-ui,sans-serif";
-      overlay.innerHTML =
+      setHtml(overlay,
         '<div style="background:#fff;border-radius:12px;padding:24px;max-width:360px;width:90%;box-shadow:0 20px 40px rgba(0,0,0,.25)">' +
         '<h2 style="margin:0 0 8px;font-size:18px">Authenticate test payment</h2>' +
         '<p style="margin:0 0 20px;color:#4b5563;font-size:14px">Your bank asks you to confirm this payment (3D Secure test).</p>' +
         '<div style="display:flex;gap:8px;justify-content:flex-end">' +
         '<button type="button" data-outcome="fail" style="padding:8px 14px;border:1px solid #d1d5db;border-radius:8px;background:#fff;cursor:pointer">Fail authentication</button>' +
         '<button type="button" data-outcome="complete" style="padding:8px 14px;border:0;border-radius:8px;background:#635bff;color:#fff;cursor:pointer">Complete authentication</button>' +
-        "</div></div>";
+        "</div></div>");
       overlay.addEventListener("click", function (e) {
         var outcome = e.target && e.target.getAttribute && e.target.getAttribute("data-outcome");
         if (!outcome) return;

@@ -13,4 +13,14 @@ export function useAuth() {
 }
 
 export const goToLogin = () => window.location.assign("/api/login");
-export const goToLogout = () => window.location.assign("/api/logout");
+/**
+ * The browser goes to /api/logout (spec §2) as a form POST: a GET could be any link or image elsewhere
+ * signing the visitor out. The answer (303) brings it home.
+ */
+export function goToLogout() {
+  const form = document.createElement("form");
+  form.method = "post";
+  form.action = "/api/logout";
+  document.body.appendChild(form);
+  form.submit();
+}

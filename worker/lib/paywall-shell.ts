@@ -11,6 +11,12 @@ type Bindings = Pick<AppEnv["Bindings"], "ASSETS" | "CF_VERSION_METADATA">;
  * stale page could show is only public: buying a deleted item is refused by the checkout call.
  */
 export const PAYWALL_CACHE_SECONDS = 60;
+/**
+ * How long a 404 for an id that was never there is remembered (asked of the primary, which has every
+ * item): random ids then cost one database read per isolate and data center each half minute, not
+ * one each. Ids are made by the server, so no real item can be asked for before it exists.
+ */
+export const UNKNOWN_ID_CACHE_SECONDS = 30;
 /** The built page cut at its two slots: start <!--app-head--> middle <!--app-html--> end. */
 export type Template = { start: string; middle: string; end: string; hash: string; styleHash: string };
 
@@ -64,12 +70,13 @@ export async function paywallCacheKey(env: Bindings, requestUrl: string, id: str
  * null for a deleted item: that mark answers 404 for as long as a page would have been kept, so a
  * read replica that has not yet seen the delete cannot bring the page back.
  */
-export type CachedPage = { html: Uint8Array | null; creatorId: string; renderedAt: number };
+export type CachedPage = { html: Uint8Array | null; creatorId: string; renderedAt: number; keepSeconds?: number };
 
 // Inside the cached copy only, never sent to a visitor.
 const CREATOR_HEADER = "x-apewall-creator";
 const RENDERED_AT_HEADER = "x-apewall-rendered-at";
 const GONE_HEADER = "x-apewall-gone";
+const KEEP_HEADER = "x-apewall-keep-seconds";
 
 /**
  * Pages this isolate served lately, so a hot page costs no cache lookup at all: at most
@@ -79,7 +86,8 @@ const GONE_HEADER = "x-apewall-gone";
  */
 const MEMORY_PAGES = 200;
 const memory = new Map<string, CachedPage>();
-const expired = (page: CachedPage) => page.renderedAt + PAYWALL_CACHE_SECONDS * 1000 <= Date.now();
+const expiresAt = (page: CachedPage) => page.renderedAt + (page.keepSeconds ?? PAYWALL_CACHE_SECONDS) * 1000;
+const expired = (page: CachedPage) => expiresAt(page) <= Date.now();
 
 export const pageMemory = {
   get(key: string): CachedPage | undefined {
@@ -100,7 +108,7 @@ export const pageMemory = {
 
 /** The edge cache's copy of a page, kept until PAYWALL_CACHE_SECONDS after it was rendered. */
 function edgeCopy(page: CachedPage): Response {
-  const left = Math.max(1, Math.ceil((page.renderedAt + PAYWALL_CACHE_SECONDS * 1000 - Date.now()) / 1000));
+  const left = Math.max(1, Math.ceil((expiresAt(page) - Date.now()) / 1000));
   const headers: Record<string, string> = {
     "content-type": "text/html; charset=utf-8",
     "cache-control": `public, max-age=${left}`,
@@ -108,6 +116,7 @@ function edgeCopy(page: CachedPage): Response {
     [RENDERED_AT_HEADER]: String(page.renderedAt),
   };
   if (!page.html) headers[GONE_HEADER] = "1";
+  if (page.keepSeconds) headers[KEEP_HEADER] = String(page.keepSeconds);
   return new Response(page.html, { headers });
 }
 
@@ -121,6 +130,7 @@ export async function cachedPaywallPage(key: string): Promise<CachedPage | undef
     html: stored.headers.has(GONE_HEADER) ? (await stored.body?.cancel(), null) : new Uint8Array(await stored.arrayBuffer()),
     creatorId: stored.headers.get(CREATOR_HEADER) ?? "",
     renderedAt: Number(stored.headers.get(RENDERED_AT_HEADER)) || Date.now(),
+    keepSeconds: Number(stored.headers.get(KEEP_HEADER)) || undefined,
   };
   pageMemory.set(key, page);
   return page;
@@ -142,4 +152,9 @@ export async function purgePaywallPage(env: Bindings, requestUrl: string, id: st
   const gone: CachedPage = { html: null, creatorId: "", renderedAt: Date.now() };
   pageMemory.set(key, gone);
   await caches.default.put(new Request(key), edgeCopy(gone));
+}
+
+/** Remembers, for UNKNOWN_ID_CACHE_SECONDS, that an id names no item (the mark that answers 404). */
+export function keepUnknownId(ctx: Pick<ExecutionContext, "waitUntil">, key: string): void {
+  keepPaywallPage(ctx, key, { html: null, creatorId: "", renderedAt: Date.now(), keepSeconds: UNKNOWN_ID_CACHE_SECONDS });
 }

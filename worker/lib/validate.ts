@@ -1,10 +1,127 @@
-// zod validation for every input, answering 400 with a message that names what is wrong.
+// zod validation for every input, answering 400 with a message that names what is wrong, and the
+// guard in front of every body the API reads: a size limit, UTF-8, and JSON that is an object.
 import { zValidator } from "@hono/zod-validator";
-import type { ValidationTargets } from "hono";
-import type { ZodType } from "zod";
+import type { Context, ValidationTargets } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { ZodType, z } from "zod";
 import { ApiError, describeZodError } from "./errors";
 
 export const validate = <T extends ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) =>
   zValidator(target, schema, (result) => {
     if (!result.success) throw new ApiError(400, describeZodError(result.error as never));
   });
+
+/**
+ * A JSON body that may be left out (a bare POST): no body is `{}`; a body is checked like
+ * `validate("json", …)`. The guard below has already refused bodies that are not JSON objects.
+ */
+export async function optionalJson<T extends ZodType>(c: Context, schema: T): Promise<z.output<T>> {
+  const text = await c.req.text();
+  const type = c.req.header("content-type") ?? "";
+  if (text.trim() !== "" && !JSON_TYPE.test(type)) throw new ApiError(415, "Send the body as application/json");
+  const parsed = schema.safeParse(text.trim() === "" ? {} : JSON.parse(text));
+  if (!parsed.success) throw new ApiError(400, describeZodError(parsed.error));
+  return parsed.data;
+}
+
+/** The largest JSON body any API call takes (the longest text field, feedback's, is 5,000 characters). */
+export const MAX_JSON_BYTES = 64 * 1024;
+/** Stripe's events are a few KB; a subscription or invoice with many lines stays well under this. */
+export const MAX_WEBHOOK_BYTES = 512 * 1024;
+/** No request body the API takes nests deeper than a few levels. */
+const MAX_DEPTH = 16;
+
+const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
+
+export const BODY_TOO_LARGE = (limit: number) => `The request body is too large (at most ${Math.round(limit / 1024)} KB)`;
+export const NOT_AN_OBJECT = "The request body must be a JSON object";
+export const UNPAIRED_SURROGATE = "Text must be valid Unicode (it contains an unpaired UTF-16 surrogate)";
+
+/** Paths whose bodies are streamed or limited by their own route: file parts and the publish form. */
+const ownLimit = (method: string, path: string) =>
+  (method === "PUT" && /^\/api\/uploads\/[^/]+\/parts\/[^/]+$/.test(path)) || (method === "POST" && path === "/api/content");
+
+/** Reads at most `limit` bytes of the body: a bigger one is refused as soon as it is known to be. */
+async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new ApiError(413, BODY_TOO_LARGE(limit));
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = (text: string) => !LONE_SURROGATE.test(text);
+
+/** Walks a parsed JSON value without recursion: too deep, or a string with a lone surrogate, is refused. */
+function checkJsonValue(value: unknown): void {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v === "string") {
+      if (!wellFormed(v)) throw new ApiError(400, UNPAIRED_SURROGATE);
+      continue;
+    }
+    if (v === null || typeof v !== "object") continue;
+    if (depth >= MAX_DEPTH) throw new ApiError(400, "The request body is nested too deeply");
+    for (const [key, child] of Object.entries(v)) {
+      if (!wellFormed(key)) throw new ApiError(400, UNPAIRED_SURROGATE);
+      stack.push([child, depth + 1]);
+    }
+  }
+}
+
+/**
+ * Every body sent to /api and /dev (but file parts and the publish form, which have their own
+ * limits): at most MAX_JSON_BYTES (the webhook MAX_WEBHOOK_BYTES), else 413, read no further. A JSON
+ * body must be UTF-8 (415 for another charset), parse (400), be an object (400 for null, arrays and
+ * scalars) and hold only well-formed text (400). The bytes are kept for the route to read again.
+ */
+export const bodyGuard = createMiddleware(async (c, next) => {
+  const method = c.req.method;
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS" || ownLimit(method, c.req.path)) return next();
+  const limit = c.req.path === "/api/stripe/webhook" ? MAX_WEBHOOK_BYTES : MAX_JSON_BYTES;
+  const declared = Number(c.req.header("content-length"));
+  if (Number.isFinite(declared) && declared > limit) throw new ApiError(413, BODY_TOO_LARGE(limit));
+  const bytes = c.req.raw.body ? await readCapped(c.req.raw.body, limit) : new Uint8Array(0);
+  // Hono keeps each body read as a promise (its type says otherwise); routes read these bytes again.
+  const cache = c.req.bodyCache as Record<string, Promise<unknown>>;
+  const type = c.req.header("content-type") ?? "";
+  if (JSON_TYPE.test(type) && bytes.byteLength > 0) {
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1]?.toLowerCase();
+    if (charset && charset !== "utf-8" && charset !== "utf8") throw new ApiError(415, "Send JSON as UTF-8");
+    let text: string;
+    try {
+      // A byte order mark is kept, so JSON.parse refuses it with the other malformed bodies.
+      text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch {
+      throw new ApiError(400, "The request body is not valid UTF-8");
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new ApiError(400, "Malformed JSON in request body");
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ApiError(400, NOT_AN_OBJECT);
+    checkJsonValue(value);
+    cache.text = Promise.resolve(text);
+  }
+  cache.arrayBuffer = Promise.resolve(bytes.buffer as ArrayBuffer);
+  await next();
+});

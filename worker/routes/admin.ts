@@ -2,10 +2,10 @@
 // ADMIN_EMAIL), enforced on the server; inputs are validated with shared/admin.ts.
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { adminFeedbackFilterSchema, adminPeriodSchema } from "../../shared/admin";
+import { adminFeedbackFilterSchema, adminPeriodQuerySchema, adminPeriodSchema, fixPurchaseEmailsSchema } from "../../shared/admin";
 import { users } from "../db/schema";
 import { requireAdmin, type AppEnv } from "../lib/context";
-import { validate } from "../lib/validate";
+import { optionalJson, validate } from "../lib/validate";
 import { creatorPayoutRows, csvFileName, feedbackInbox, fixPurchaseEmails, monthlyReports, payoutSummary, payoutsCsvStream } from "../services/admin-reports";
 import { payoutDeps, runPayouts, type Actor } from "../services/payouts";
 import { stripeClient } from "../services/stripe";
@@ -20,7 +20,7 @@ async function actorOf(c: { var: AdminEnv["Variables"] }): Promise<Actor> {
 export const adminRoutes = new Hono<AppEnv>()
   .use("/admin/*", requireAdmin)
   .get("/admin/payout-summary", async (c) => c.json(await payoutSummary(c.var.db)))
-  .get("/admin/creator-payouts", validate("query", adminPeriodSchema), async (c) => {
+  .get("/admin/creator-payouts", validate("query", adminPeriodQuerySchema), async (c) => {
     const { month, year } = c.req.valid("query");
     return c.json(await creatorPayoutRows(c.var.db, { year, month }));
   })
@@ -30,7 +30,7 @@ export const adminRoutes = new Hono<AppEnv>()
     const actor = await actorOf(c as never);
     return c.json(await runPayouts(payoutDeps(c.env), { year, month }, { actor, markManual: true }));
   })
-  .get("/admin/export-payouts", validate("query", adminPeriodSchema), async (c) => {
+  .get("/admin/export-payouts", validate("query", adminPeriodQuerySchema), async (c) => {
     const { month, year } = c.req.valid("query");
     return new Response(payoutsCsvStream(c.var.db, { year, month }), {
       headers: {
@@ -40,8 +40,10 @@ export const adminRoutes = new Hono<AppEnv>()
       },
     });
   })
+  // One page per call (a bare POST starts at the oldest); the screen calls again with `next`.
   .post("/admin/fix-purchase-emails", async (c) => {
+    const { after } = await optionalJson(c, fixPurchaseEmailsSchema);
     const actor = await actorOf(c as never);
-    return c.json(await fixPurchaseEmails({ db: c.var.db, d1: c.env.DB, stripe: stripeClient(c.env) }, actor));
+    return c.json(await fixPurchaseEmails({ db: c.var.db, d1: c.env.DB, stripe: stripeClient(c.env) }, actor, after));
   })
   .get("/admin/feedback", validate("query", adminFeedbackFilterSchema), async (c) => c.json(await feedbackInbox(c.var.db, c.req.valid("query"))));

@@ -104,10 +104,12 @@ export const authRoutes = new Hono<AppEnv>()
     if (c.var.userId) return redirectBack(c, returnTo);
     return c.redirect(`/sign-in?returnTo=${encodeURIComponent(returnTo)}`, 302);
   })
-  .get("/logout", async (c) => {
+  // A POST only (a GET could be any cross-site link or image signing the visitor out); the /api
+  // guard refuses cross-site posts. 303: the browser goes on to "/" with a GET.
+  .post("/logout", async (c) => {
     await deleteSession(c.env.SESSIONS, getCookie(c, SESSION_COOKIE));
     deleteCookie(c, SESSION_COOKIE, { path: "/", secure: cookieIsSecure(c.req.url) });
-    return c.redirect("/", 302);
+    return c.redirect("/", 303);
   })
   .get("/auth/user", async (c) => {
     if (!c.var.userId) throw unauthorized();

@@ -10,7 +10,7 @@ const DAY = 24 * 60 * 60 * 1000;
 
 export const devLedgerRoutes = new Hono<AppEnv>().post(
   "/ledger/age-sale",
-  validate("json", z.object({ purchaseId: z.string().min(1).max(64), days: z.number().int().min(1).max(400) })),
+  validate("json", z.strictObject({ purchaseId: z.string().min(1).max(64), days: z.number().int().min(1).max(400) })),
   async (c) => {
     const { purchaseId, days } = c.req.valid("json");
     const res = await c.env.DB.prepare("update ledger_entries set created_at = created_at - ? where purchase_id = ? and kind in ('sale', 'platform_fee')")

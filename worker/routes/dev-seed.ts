@@ -3,13 +3,16 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../lib/context";
+import { notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { validate } from "../lib/validate";
 
-const seedSchema = z.object({ userId: z.string().min(1).max(40), sales: z.number().int().min(1).max(200_000), days: z.number().int().min(1).max(3650).default(730) });
+const seedSchema = z.strictObject({ userId: z.string().min(1).max(40), sales: z.number().int().min(1).max(200_000), days: z.number().int().min(1).max(3650).default(730) });
 
 export const devSeedRoutes = new Hono<AppEnv>().post("/seed-sales", validate("json", seedSchema), async (c) => {
     const { userId, sales, days } = c.req.valid("json");
+    // The rows name the creator (a foreign key): an unknown one is a 404, not a failed batch.
+    if (!(await c.env.DB.prepare("select 1 from users where id = ?").bind(userId).first())) throw notFound("No such user");
     const tag = newId(8);
     const itemId = `bench${tag}`;
     const now = Date.now();

@@ -20,7 +20,7 @@ import { cookieIsSecure, type AppEnv } from "../lib/context";
 import { ApiError, notFound } from "../lib/errors";
 import { newToken } from "../lib/ids";
 import { rateLimit } from "../lib/rate-limit";
-import { validate } from "../lib/validate";
+import { optionalJson, validate } from "../lib/validate";
 import { downloadSignatureValid, signedDownloadPath } from "../services/download-links";
 import { serveFile } from "../services/files";
 import { sendViaOutbox } from "../services/mail/email-outbox";
@@ -40,6 +40,8 @@ import {
 import { stripeClient } from "../services/stripe";
 
 const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid id") });
+/** The download call's body: the access link's token when the caller holds one; a bare POST is `{}`. */
+const downloadBodySchema = z.object({ access: z.string().max(500).optional() });
 const piParam = z.object({ paymentIntent: z.string().regex(/^pi_[A-Za-z0-9]{1,64}$/, "invalid payment intent") });
 
 export function purchaseDeps(c: Context<AppEnv>): PurchaseDeps {
@@ -140,8 +142,7 @@ export const paymentRoutes = new Hono<AppEnv>()
   // A short-lived URL signed for the caller's purchase: navigating to it streams the file to disk.
   .post("/content/:id/download", validate("param", idParam), async (c) => {
     const deps = purchaseDeps(c);
-    const body = await c.req.json<{ access?: unknown }>().catch(() => ({}) as { access?: unknown });
-    const access = typeof body.access === "string" ? body.access : undefined;
+    const { access } = await optionalJson(c, downloadBodySchema);
     const purchase = await currentPurchaseOfContent(deps, claimOf(c, access), c.req.valid("param").id);
     assertPaid(purchase);
     const item = await c.var.db.select({ fileKey: content.fileKey }).from(content).where(eq(content.id, purchase.contentId)).get();

@@ -8,10 +8,10 @@ import { Hono, type Context } from "hono";
 import { getCookie } from "hono/cookie";
 import type { PublicContent } from "../../shared/content";
 import { readNearby } from "../db/client";
-import type { AppEnv } from "../lib/context";
+import { appUrl, type AppEnv } from "../lib/context";
 import { PAYWALL_DATA_ID } from "../../shared/paywall";
 import { escapeHtml } from "../lib/html";
-import { cachedPaywallPage, keepPaywallPage, pageTemplate, paywallCacheKey, type CachedPage, type Template } from "../lib/paywall-shell";
+import { cachedPaywallPage, keepPaywallPage, keepUnknownId, pageTemplate, paywallCacheKey, type CachedPage, type Template } from "../lib/paywall-shell";
 import { ContentNotFound, PaywallPage } from "../pages/paywall";
 import { publicContent, recordView } from "../services/content";
 import { readSession, SESSION_COOKIE } from "../services/sessions";
@@ -90,7 +90,9 @@ async function notFoundDocument(page: Template): Promise<string> {
 }
 
 async function renderPage(c: Ctx, id: string): Promise<{ status: 200 | 404; html: string; creatorId?: string }> {
-  const origin = new URL(c.req.url).origin;
+  // The site's own address (APP_URL), never the request's Host: a cached page is shared by every
+  // visitor, and a forged Host must not put another site into its links and cards.
+  const origin = new URL(appUrl(c.env)).origin;
   const [page, item] = await Promise.all([pageTemplate(c.env, c.req.url), readNearby(c.env.DB, (db) => publicContent(db, id))]);
   if (!item) return { status: 404, html: await notFoundDocument(page) };
   const { creatorId, previewImageSize, ...visible } = item;
@@ -102,14 +104,18 @@ async function renderPage(c: Ctx, id: string): Promise<{ status: 200 | 404; html
 }
 
 /** The item's page from the caches, else rendered (and kept in both). */
-async function cachedPage(c: Ctx, id: string): Promise<{ page: CachedPage; hit: boolean } | { missing: string }> {
+async function cachedPage(c: Ctx, id: string): Promise<{ page: CachedPage; hit: boolean } | { missing: string; hit: boolean }> {
   const key = await paywallCacheKey(c.env, c.req.url, id);
   const cached = await cachedPaywallPage(key);
-  if (cached?.html === null) return { missing: await notFoundDocument(await pageTemplate(c.env, c.req.url)) };
+  if (cached?.html === null) return { missing: await notFoundDocument(await pageTemplate(c.env, c.req.url)), hit: true };
   if (cached) return { page: cached, hit: true };
   const rendered = await renderPage(c, id);
-  // A 404 is not kept: an id that is missing now may exist a moment later (a publish racing a shared link).
-  if (rendered.status === 404) return { missing: rendered.html };
+  // A 404 comes from the primary (readNearby asks it when the replica lacks the id), so the id was
+  // never made: remembered briefly, so random ids do not each read the primary database.
+  if (rendered.status === 404) {
+    keepUnknownId(c.executionCtx, key);
+    return { missing: rendered.html, hit: false };
+  }
   const page = { html: new TextEncoder().encode(rendered.html), creatorId: rendered.creatorId!, renderedAt: Date.now() };
   keepPaywallPage(c.executionCtx, key, page);
   return { page, hit: false };
@@ -121,7 +127,7 @@ async function render(c: Ctx, id: string): Promise<Response> {
   if ("missing" in found) {
     return new Response(found.missing, {
       status: 404,
-      headers: { ...HTML_HEADERS, "content-security-policy": csp, "cache-control": "no-store", "x-paywall-cache": "MISS" },
+      headers: { ...HTML_HEADERS, "content-security-policy": csp, "cache-control": "no-store", "x-paywall-cache": found.hit ? "HIT" : "MISS" },
     });
   }
   // A creator looking at their own page is not a view; the session is read only when one is sent.

@@ -17,6 +17,23 @@ export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", as
   const raw = await c.req.text();
   const event = await verifyWebhook(c.env, raw, c.req.header("stripe-signature"));
   if (!event) throw new ApiError(400, "Invalid webhook signature");
+  // Signed is not well-formed: an event without a string id and type, or without an object that has
+  // a string id, can never be handled. Answered 400 (Stripe shows it on the endpoint) and logged.
+  const shape = event as unknown as { id?: unknown; type?: unknown; data?: { object?: { id?: unknown } | null } | null };
+  const problem =
+    typeof shape.id !== "string" || shape.id.length === 0 || shape.id.length > 255
+      ? "id"
+      : typeof shape.type !== "string"
+        ? "type"
+        : typeof shape.data !== "object" || shape.data === null || typeof shape.data.object !== "object" || shape.data.object === null || Array.isArray(shape.data.object)
+          ? "data.object"
+          : typeof shape.data.object.id !== "string"
+            ? "data.object.id"
+            : null;
+  if (problem) {
+    console.warn("signed webhook payload is not a Stripe event; refused", { problem, id: typeof shape.id === "string" ? shape.id.slice(0, 255) : null });
+    throw new ApiError(400, `Malformed event: ${problem} is missing or of the wrong type`);
+  }
 
   const db = c.var.db;
   await db.insert(webhookEvents).values({ id: event.id, type: event.type }).onConflictDoNothing();

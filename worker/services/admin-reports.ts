@@ -5,9 +5,11 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import {
   BELOW_MINIMUM,
+  FIX_EMAILS_PAGE,
   READY_FOR_PAYOUT,
   type AdminCreatorPayoutRow,
   type AdminFeedbackItem,
+  type FixPurchaseEmailsResult,
   type MonthlyReport,
 } from "../../shared/admin";
 import { MIN_PAYOUT_CENTS } from "../../shared/constants";
@@ -217,11 +219,22 @@ export async function feedbackInbox(db: Db, filter: { type?: string; priority?: 
 /**
  * Paid purchases without a buyer email get it from Stripe: the charge's billing details, else its
  * receipt email, else the PaymentIntent's receipt email. Only empty emails are written.
+ *
+ * One call looks at FIX_EMAILS_PAGE purchases, oldest first, after the cursor `after` (a Worker may
+ * make only so many subrequests, and each purchase may ask Stripe twice), and answers where to go on
+ * from and how many remain. Purchases Stripe has no email for are passed over, not retried forever.
  */
-export async function fixPurchaseEmails(deps: { db: Db; d1: D1Database; stripe: Stripe }, actor: Actor): Promise<{ fixed: number; total: number }> {
+export async function fixPurchaseEmails(
+  deps: { db: Db; d1: D1Database; stripe: Stripe },
+  actor: Actor,
+  after?: string,
+): Promise<FixPurchaseEmailsResult> {
+  const missingWhere = "status = 'paid' and (buyer_email is null or buyer_email = '') and payment_intent_id is not null";
+  const [afterAt, afterId] = after ? [Number(after.slice(0, after.indexOf("."))), after.slice(after.indexOf(".") + 1)] : [-1, ""];
   const missing = await deps.d1
-    .prepare("select id, payment_intent_id from purchases where status = 'paid' and (buyer_email is null or buyer_email = '') and payment_intent_id is not null order by created_at limit 500")
-    .all<{ id: string; payment_intent_id: string }>();
+    .prepare(`select id, payment_intent_id, created_at from purchases where ${missingWhere} and (created_at, id) > (?, ?) order by created_at, id limit ?`)
+    .bind(afterAt, afterId, FIX_EMAILS_PAGE)
+    .all<{ id: string; payment_intent_id: string; created_at: number }>();
   let fixed = 0;
   for (const p of missing.results) {
     try {
@@ -236,9 +249,15 @@ export async function fixPurchaseEmails(deps: { db: Db; d1: D1Database; stripe: 
         .all();
       fixed += updated.results.length;
     } catch (err) {
-      console.warn("could not fix the email of purchase", p.id, err);
+      console.warn("could not fix the email of purchase", p.id, err instanceof Error ? err.message : err);
     }
   }
-  await deps.db.insert(adminAudit).values({ actorUserId: actor.userId, actorEmail: actor.email, action: "fix-purchase-emails", detail: JSON.stringify({ fixed, total: missing.results.length }) });
-  return { fixed, total: missing.results.length };
+  const last = missing.results.at(-1);
+  const next = last ? `${last.created_at}.${last.id}` : null;
+  const remaining = last
+    ? ((await deps.d1.prepare(`select count(*) as n from purchases where ${missingWhere} and (created_at, id) > (?, ?)`).bind(last.created_at, last.id).first<{ n: number }>())?.n ?? 0)
+    : 0;
+  const total = missing.results.length;
+  await deps.db.insert(adminAudit).values({ actorUserId: actor.userId, actorEmail: actor.email, action: "fix-purchase-emails", detail: JSON.stringify({ fixed, total, remaining, after: after ?? null }) });
+  return { fixed, total, remaining, next: remaining > 0 ? next : null };
 }

@@ -1,13 +1,16 @@
 // Bank payouts through Stripe Connect (Express accounts): the platform charges buyers and later
 // transfers a creator's payout to their connected account. One account per creator, created once
 // (idempotency key per creator plus a conditional write); its status comes only from Stripe, by
-// re-reading the account (on account.updated, on return from onboarding, on the status call).
+// re-reading the account (on account.updated, on return from onboarding, on the status call). An
+// account Stripe no longer has (deleted there) reads as not connected and is replaced at the next
+// onboarding.
 import { and, eq, isNull } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { Db } from "../db/client";
 import { payoutSettings, users } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
+import { isUnknownObject } from "./stripe";
 
 export type ConnectDeps = { db: Db; stripe: Stripe; appUrl: string };
 export type ConnectStatus = { connected: boolean; details_submitted: boolean; payouts_enabled: boolean };
@@ -29,11 +32,12 @@ async function saveAccountState(db: Db, account: Stripe.Account): Promise<Connec
       updatedAt: new Date(),
     })
     .where(eq(payoutSettings.stripeAccountId, account.id));
-  if (ready) {
-    // Bank payouts need no email, but the settings show one: the creator's own, unless one is set.
+  if (ready && account.email) {
+    // Bank payouts need no email, but the settings show one: Stripe's, unless one is set (an
+    // account may have none).
     await db
       .update(payoutSettings)
-      .set({ email: account.email ?? undefined })
+      .set({ email: account.email })
       .where(and(eq(payoutSettings.stripeAccountId, account.id), isNull(payoutSettings.email)));
   }
   return { connected: true, details_submitted: account.details_submitted, payouts_enabled: !!ready };
@@ -42,16 +46,20 @@ async function saveAccountState(db: Db, account: Stripe.Account): Promise<Connec
 /** The creator's Express account, created at most once. */
 export async function ensureAccount(deps: ConnectDeps, userId: string): Promise<string> {
   const known = await accountIdOf(deps.db, userId);
-  if (known) return known;
+  if (known && (await retrieveAccount(deps.stripe, known))) return known;
   const user = await deps.db.select({ email: users.email }).from(users).where(eq(users.id, userId)).get();
   const account = await deps.stripe.accounts.create(
     { type: "express", email: user?.email, capabilities: { transfers: { requested: true } }, metadata: { userId } },
-    { idempotencyKey: `connect-account:${userId}` },
+    // The first account, or the one that replaces an account deleted at Stripe: one per gone account.
+    { idempotencyKey: known ? `connect-account:${userId}:after:${known}` : `connect-account:${userId}` },
   );
   // Two onboarding clicks at once get the same account (same idempotency key); whichever write
   // lands first wins and the other is a no-op.
   await deps.db.insert(payoutSettings).values({ userId, stripeAccountId: account.id }).onConflictDoNothing({ target: payoutSettings.userId });
-  await deps.db.update(payoutSettings).set({ stripeAccountId: account.id }).where(and(eq(payoutSettings.userId, userId), isNull(payoutSettings.stripeAccountId)));
+  await deps.db
+    .update(payoutSettings)
+    .set({ stripeAccountId: account.id })
+    .where(and(eq(payoutSettings.userId, userId), known ? eq(payoutSettings.stripeAccountId, known) : isNull(payoutSettings.stripeAccountId)));
   return (await accountIdOf(deps.db, userId)) ?? account.id;
 }
 
@@ -72,10 +80,36 @@ export async function onboardingUrl(deps: ConnectDeps, userId: string): Promise<
   return link.url;
 }
 
+const NOT_CONNECTED: ConnectStatus = { connected: false, details_submitted: false, payouts_enabled: false };
+
+/**
+ * Stripe no longer has the account (deleted there): the creator is not connected, and no transfer
+ * goes to it. The id stays as the record of which account is gone; onboarding replaces it.
+ */
+async function forgetAccount(db: Db, accountId: string): Promise<ConnectStatus> {
+  await db
+    .update(payoutSettings)
+    .set({ connectDetailsSubmitted: false, connectPayoutsEnabled: false, updatedAt: new Date() })
+    .where(eq(payoutSettings.stripeAccountId, accountId));
+  return NOT_CONNECTED;
+}
+
+/** Stripe's account, or null when Stripe says it does not exist (deleted, or never this platform's). */
+async function retrieveAccount(stripe: Stripe, accountId: string): Promise<Stripe.Account | null> {
+  try {
+    const account = await stripe.accounts.retrieve(accountId);
+    return (account as { deleted?: boolean }).deleted ? null : account;
+  } catch (err) {
+    if (isUnknownObject(err) || (err as { code?: string }).code === "account_invalid") return null;
+    throw err;
+  }
+}
+
 export async function accountStatus(deps: ConnectDeps, userId: string): Promise<ConnectStatus> {
   const accountId = await accountIdOf(deps.db, userId);
-  if (!accountId) return { connected: false, details_submitted: false, payouts_enabled: false };
-  return saveAccountState(deps.db, await deps.stripe.accounts.retrieve(accountId));
+  if (!accountId) return NOT_CONNECTED;
+  const account = await retrieveAccount(deps.stripe, accountId);
+  return account ? saveAccountState(deps.db, account) : forgetAccount(deps.db, accountId);
 }
 
 export async function dashboardLink(deps: ConnectDeps, userId: string): Promise<string> {
@@ -93,5 +127,6 @@ export async function dashboardLink(deps: ConnectDeps, userId: string): Promise<
 export async function handleAccountUpdated(deps: Pick<ConnectDeps, "db" | "stripe">, accountId: string): Promise<void> {
   const known = await deps.db.select({ userId: payoutSettings.userId }).from(payoutSettings).where(eq(payoutSettings.stripeAccountId, accountId)).get();
   if (!known) return;
-  await saveAccountState(deps.db, await deps.stripe.accounts.retrieve(accountId));
+  const account = await retrieveAccount(deps.stripe, accountId);
+  await (account ? saveAccountState(deps.db, account) : forgetAccount(deps.db, accountId));
 }

@@ -178,7 +178,8 @@ export async function deleteContent(db: Db, userId: string, id: string): Promise
 }
 
 export async function previewImage(db: Db, bucket: R2Bucket, id: string): Promise<R2ObjectBody | null> {
-  const row = await db.select({ key: content.previewImageKey }).from(content).where(eq(content.id, id)).get();
+  // A deleted item's image goes with it (404), like its page and detail.
+  const row = await db.select({ key: content.previewImageKey }).from(content).where(and(eq(content.id, id), isNull(content.deletedAt))).get();
   if (!row?.key) return null;
   return bucket.get(row.key);
 }

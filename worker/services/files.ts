@@ -22,8 +22,8 @@ export async function serveFile(
   const declared = (file.type || head.httpMetadata?.contentType || "application/octet-stream").toLowerCase();
   const inline = disposition === "inline" && INLINE_SAFE.test(declared);
   const headers = new Headers({
-    // Anything not known to be safe inline is served as opaque bytes.
-    "content-type": inline ? declared : disposition === "inline" ? "application/octet-stream" : declared,
+    // Anything not shown inline is opaque bytes: a download is never a script or page of this origin.
+    "content-type": inline ? declared : "application/octet-stream",
     "content-disposition": contentDisposition(inline ? "inline" : "attachment", file.name),
     "accept-ranges": "bytes",
     "cache-control": "private, max-age=0, must-revalidate",

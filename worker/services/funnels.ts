@@ -81,7 +81,13 @@ export async function attachProducts(deps: FunnelDeps, userId: string, funnelId:
 
 export async function detachProduct(deps: FunnelDeps, userId: string, funnelId: string, contentId: string) {
   await ownedFunnel(deps, userId, funnelId);
-  await deps.db.delete(funnelProducts).where(and(eq(funnelProducts.funnelId, funnelId), eq(funnelProducts.contentId, contentId)));
+  const removed = await deps.db
+    .delete(funnelProducts)
+    .where(and(eq(funnelProducts.funnelId, funnelId), eq(funnelProducts.contentId, contentId)))
+    .returning({ contentId: funnelProducts.contentId });
+  // Only the owner's funnel gets here, and only items attached to it can be: anything else (another
+  // creator's item, one never attached) is a 404 like every call naming what the caller does not own.
+  if (removed.length === 0) throw notFound("Content not found in this funnel");
   return { funnelId, contentId };
 }
 

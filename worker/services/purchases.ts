@@ -17,6 +17,7 @@ import { insertLedgerRow, restoreRows, reverseSale, saleRows } from "./ledger";
 import { dispatch, outboxInsert } from "./mail/email-outbox";
 import type { EmailJob, RecoveredPurchase } from "./mail/templates";
 import { effectsOf, GRANTS_ACCESS, STATE_FROM_LEDGER_SQL, type KeyedEffect, type PurchaseState } from "./purchase-states";
+import { isInvalidEmail } from "./stripe";
 import { planAt, settleProInvoiceCharge } from "./subscriptions";
 
 export type PurchaseDeps = {
@@ -66,6 +67,8 @@ export async function accessUrlFor(deps: Pick<PurchaseDeps, "appUrl" | "accessSe
 
 // ---- checkout ----
 
+export const BUYER_EMAIL_REFUSED = "buyerEmail: this email address was not accepted for the receipt; please check it or use another";
+
 /** The amount to charge, from the server's own record: a client can never lower a price. */
 export function chargeAmountCents(item: { pricingModel: string; priceCents: number; minimumPriceCents: number | null }, customAmount: unknown): number {
   if (item.pricingModel !== "pay_what_you_want") return item.priceCents;
@@ -109,6 +112,12 @@ export async function startCheckout(
   const buyerKeyHash = await sha256Hex(input.buyerKey);
   // A card is kept only when a live funnel may offer a one-click upsell after this payment.
   const savesCard = !!(await liveFunnelFor(deps.db, item.id));
+  // An address our check accepts may still be one Stripe refuses as a receipt_email: the buyer is
+  // asked for another one, and nothing was created to charge.
+  const refusedEmail = (err: unknown): never => {
+    if (isInvalidEmail(err)) throw new ApiError(400, BUYER_EMAIL_REFUSED);
+    throw err;
+  };
   const customer = savesCard ? await customerFor(deps, buyerKeyHash) : null;
   const intent = await deps.stripe.paymentIntents.create(
     {
@@ -122,7 +131,7 @@ export async function startCheckout(
       metadata: { purchaseId, contentId: item.id, creatorId: item.userId },
     },
     { idempotencyKey: `checkout:${purchaseId}` },
-  );
+  ).catch(refusedEmail);
   await deps.db.insert(purchases).values({
     id: purchaseId,
     contentId: item.id,

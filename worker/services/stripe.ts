@@ -34,3 +34,9 @@ export function isUnknownObject(err: unknown): boolean {
   const e = err as { statusCode?: number; code?: string; type?: string } | null;
   return !!e && e.type === "StripeInvalidRequestError" && (e.code === "resource_missing" || e.statusCode === 404);
 }
+
+/** Stripe refused an email address (`email_invalid`): one our own check let through. */
+export function isInvalidEmail(err: unknown): boolean {
+  const e = err as { code?: string; type?: string } | null;
+  return !!e && e.type === "StripeInvalidRequestError" && e.code === "email_invalid";
+}

@@ -128,7 +128,7 @@ describe("payouts from the admin's side", () => {
     const first = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year }, admin);
     expect(first.status).toBe(200);
     expect(await first.json()).toMatchObject({ prepared: 1, sent: 1, failed: 0, markedProcessed: 1 });
-    const second = await postJson("/api/admin/process-payouts", { month: String(P.month), year: String(P.year) }, admin);
+    const second = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year }, admin);
     expect(await second.json()).toMatchObject({ prepared: 0, sent: 0, failed: 0, markedProcessed: 0 });
     expect(await rows("select user_id, status, amount_cents from payouts where status <> 'failed' order by user_id")).toEqual([
       { user_id: "alice", status: "paid", amount_cents: 6000 },
@@ -174,9 +174,9 @@ describe("Fix Missing Emails", () => {
 
     const res = await call("/api/admin/fix-purchase-emails", { method: "POST", cookie: admin });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ fixed: 1, total: 1 });
+    expect(await res.json()).toEqual({ fixed: 1, total: 1, remaining: 0, next: null });
     expect(await row("select buyer_email from purchases where payment_intent_id = ?", paymentIntent)).toEqual({ buyer_email: "reader@example.com" });
-    expect(await (await call("/api/admin/fix-purchase-emails", { method: "POST", cookie: admin })).json()).toEqual({ fixed: 0, total: 0 });
+    expect(await (await call("/api/admin/fix-purchase-emails", { method: "POST", cookie: admin })).json()).toEqual({ fixed: 0, total: 0, remaining: 0, next: null });
   });
 });
 

@@ -141,8 +141,8 @@ describe("/api/login and /api/logout", () => {
   it("logs out: the session is deleted and the cookie cleared", async () => {
     const cookie = await signIn("bye@example.com");
     expect((await call("/api/auth/user", { cookie })).status).toBe(200);
-    const res = await call("/api/logout", { cookie });
-    expect(res.status).toBe(302);
+    const res = await call("/api/logout", { method: "POST", cookie });
+    expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/");
     expect(res.headers.getSetCookie().find((h) => h.startsWith("aw_session="))).toMatch(/Max-Age=0/i);
     expect((await call("/api/auth/user", { cookie })).status).toBe(401);

@@ -1,5 +1,6 @@
 // shadcn/ui chart (recharts), as shadcn writes it, trimmed to the container, tooltip and legend.
 import * as React from "react";
+import { cspNonce } from "@/lib/csp-nonce";
 import * as RechartsPrimitive from "recharts";
 import { cn } from "@/lib/utils";
 
@@ -57,6 +58,7 @@ const ChartStyle = ({ id, config }: { id: string; config: ChartConfig }) => {
   if (!colorConfig.length) return null;
   return (
     <style
+      nonce={cspNonce()}
       dangerouslySetInnerHTML={{
         __html: Object.entries(THEMES)
           .map(

@@ -57,4 +57,15 @@ export const useProcessPayouts = (h: { onSuccess: (r: ProcessPayoutsResult) => v
   useAdminMutation(async (p: Period) => (await apiRequest("POST", "/api/admin/process-payouts", p)).json() as Promise<ProcessPayoutsResult>, h);
 
 export const useFixPurchaseEmails = (h: { onSuccess: (r: FixPurchaseEmailsResult) => void; onError: (e: Error) => void }) =>
-  useAdminMutation(async () => (await apiRequest("POST", "/api/admin/fix-purchase-emails")).json() as Promise<FixPurchaseEmailsResult>, h);
+  useAdminMutation(async () => {
+    // The server looks at one page per call (a Worker's subrequest limit): go on until none remain.
+    const sum = { fixed: 0, total: 0, remaining: 0, next: null as string | null };
+    let after: string | null = null;
+    do {
+      const page = (await (await apiRequest("POST", "/api/admin/fix-purchase-emails", after ? { after } : {})).json()) as FixPurchaseEmailsResult;
+      sum.fixed += page.fixed;
+      sum.total += page.total;
+      after = page.next;
+    } while (after);
+    return sum as FixPurchaseEmailsResult;
+  }, h);

@@ -1,0 +1,63 @@
+// The React SPA's pages, from the static assets, under a Content-Security-Policy as strict as the
+// paywall's: scripts from this origin and Stripe.js's only, styles from this origin plus the <style>
+// elements the app's own code adds (with this response's nonce), requests to this origin and Stripe.
+// wrangler.toml sends every path but /assets/*, /favicon.svg and /robots.txt through the Worker, so
+// each page gets the header.
+import { Hono, type Context } from "hono";
+import type { AppEnv } from "../lib/context";
+import { notFound } from "../lib/errors";
+
+/** Stripe.js's origins: the configured one (a local stand-in serves Stripe.js and its API), else Stripe's. */
+function stripeOrigins(stripeJsUrl: string | undefined) {
+  if (stripeJsUrl) {
+    const origin = new URL(stripeJsUrl).origin;
+    return { script: origin, frame: origin, connect: origin };
+  }
+  // Stripe's documented policy for Stripe.js and Elements (js.stripe.com; 3D Secure on hooks.stripe.com).
+  return { script: "https://js.stripe.com", frame: "https://js.stripe.com https://hooks.stripe.com", connect: "https://api.stripe.com" };
+}
+
+export function spaContentSecurityPolicy(stripeJsUrl: string | undefined, nonce: string): string {
+  const stripe = stripeOrigins(stripeJsUrl);
+  return [
+    "default-src 'none'",
+    `script-src 'self' ${stripe.script}`,
+    `style-src 'self' 'nonce-${nonce}'`,
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "media-src 'self' blob:",
+    `connect-src 'self' ${stripe.connect}`,
+    `frame-src ${stripe.frame}`,
+    "manifest-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+const newNonce = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
+
+async function servePage(c: Context<AppEnv>): Promise<Response> {
+  const path = c.req.path;
+  // The API's and the dev pages' unknown paths stay JSON 404s; the paywall's unfilled shell is never served.
+  if (path === "/api" || path.startsWith("/api/") || path === "/dev" || path.startsWith("/dev/") || /^\/paywall-shell(\.html)?$/.test(path)) {
+    throw notFound();
+  }
+  const asset = await c.env.ASSETS.fetch(c.req.raw);
+  // A copy: the assets' own response has immutable headers, and the app's middleware adds some.
+  if (!(asset.headers.get("content-type") ?? "").startsWith("text/html")) return new Response(asset.body, asset);
+  const nonce = newNonce();
+  // Vite's loader and the app read the nonce from this tag (main.tsx passes it to the libraries that
+  // add <style> elements); the policy lets only elements carrying it apply.
+  const html = (await asset.text()).replace("<head>", `<head>\n    <meta property="csp-nonce" nonce="${nonce}" />`);
+  const headers = new Headers(asset.headers);
+  headers.delete("content-length");
+  headers.set("content-security-policy", spaContentSecurityPolicy(c.env.STRIPE_JS_URL, nonce));
+  headers.set("x-content-type-options", "nosniff");
+  // A nonce is per response: the HTML must not be served to anyone else from a cache.
+  headers.set("cache-control", "no-store");
+  return new Response(c.req.method === "HEAD" ? null : html, { status: asset.status, headers });
+}
+
+export const spaRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "*", servePage);
