@@ -38,6 +38,8 @@ function publicFields(row: ContentRow): PublicContentFields {
   };
 }
 
+export const UPLOAD_REMOVED = "This upload was removed because it was not published within 7 days. Please upload the file again.";
+
 export async function createContent(
   db: Db,
   bucket: R2Bucket,
@@ -51,6 +53,7 @@ export async function createContent(
 
   if (source.kind === "upload") {
     const upload = await ownUpload(db, userId, source.uploadId);
+    if (upload.status === "removed") throw new ApiError(410, UPLOAD_REMOVED);
     if (upload.status !== "completed") throw new ApiError(409, "The file upload has not finished yet");
     const taken = await db.select({ id: content.id }).from(content).where(eq(content.fileKey, upload.objectKey)).get();
     if (taken) throw new ApiError(409, "This upload is already published");
@@ -98,6 +101,17 @@ export async function createContent(
       throw new ApiError(409, "This upload is already published");
     }
     throw err;
+  }
+  if (source.kind === "upload") {
+    // The daily sweep removes a finished upload that no item uses, in one statement that checks for
+    // the item. If it ran between our check above and this insert, the upload is gone now: take the
+    // item back rather than publish a file that no longer exists. (After the insert the sweep leaves it.)
+    const still = await db.select({ status: uploads.status }).from(uploads).where(eq(uploads.objectKey, row.fileKey!)).get();
+    if (still?.status !== "completed") {
+      await db.delete(content).where(and(eq(content.id, id), eq(content.userId, userId)));
+      if (previewKey) await bucket.delete(previewKey);
+      throw new ApiError(410, UPLOAD_REMOVED);
+    }
   }
   const created = (await listCreatorContent(db, userId, id))[0];
   if (!created) throw new Error("content vanished after insert");

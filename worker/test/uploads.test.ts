@@ -214,4 +214,21 @@ describe("uploads under races, quotas and time", () => {
     expect(kept?.status).toBe("completed");
     expect((await env.FILES.head(kept!.object_key))?.size).toBe(6 * MiB);
   });
+
+  it("publishing an upload the sweep removed says to upload it again and publishes nothing", async () => {
+    const cookie = await signIn("late-publisher@example.com");
+    const late = await startUpload(cookie, 6 * MiB, "late.bin");
+    await sendAll(cookie, late.id, 6 * MiB);
+    expect((await call(`/api/uploads/${late.id}/complete`, { method: "POST", cookie })).status).toBe(200);
+    const eightDaysAgo = Date.now() - 8 * 24 * 3600 * 1000;
+    await env.DB.prepare("update uploads set created_at = ?, completed_at = ? where id = ?").bind(eightDaysAgo, eightDaysAgo, late.id).run();
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "30 3 * * *", scheduledTime: Date.now() }), env, ctx);
+    await waitOnExecutionContext(ctx);
+
+    const res = await postForm("/api/content", contentForm({ title: "Too late", price: "5", uploadId: late.id }), cookie);
+    expect(res.status).toBe(410);
+    expect((await res.json<{ message: string }>()).message).toBe("This upload was removed because it was not published within 7 days. Please upload the file again.");
+    expect(await env.DB.prepare("select count(*) as n from content where title = 'Too late'").first<{ n: number }>()).toEqual({ n: 0 });
+  });
 });
