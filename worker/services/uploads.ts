@@ -127,6 +127,8 @@ export async function uploadState(db: Db, userId: string, id: string): Promise<U
   };
 }
 
+export const UPLOAD_NEVER_STARTED = "This upload did not start properly. Please start it again.";
+
 export async function uploadPart(
   db: Db,
   bucket: R2Bucket,
@@ -147,7 +149,13 @@ export async function uploadPart(
     throw new ApiError(400, `Part ${partNumber} must be exactly ${expected} bytes (Content-Length was ${Number.isNaN(contentLength) ? "missing" : contentLength})`);
   }
   if (!body) throw new ApiError(400, "Part body is missing");
-  const multipart = bucket.resumeMultipartUpload(row.objectKey, row.r2UploadId!);
+  if (!row.r2UploadId) {
+    // Created in D1 but R2's multipart upload id was never recorded (the start crashed between the
+    // two): nothing can be added to it. Give the slot back and say to start again.
+    await transition(db, id, "uploading", "aborted");
+    throw new ApiError(409, UPLOAD_NEVER_STARTED);
+  }
+  const multipart = bucket.resumeMultipartUpload(row.objectKey, row.r2UploadId);
   // FixedLengthStream tells R2 the length up front and errors if the body is shorter or longer.
   const sized = body.pipeThrough(new FixedLengthStream(expected));
   let part: R2UploadedPart;

@@ -231,4 +231,15 @@ describe("uploads under races, quotas and time", () => {
     expect((await res.json<{ message: string }>()).message).toBe("This upload was removed because it was not published within 7 days. Please upload the file again.");
     expect(await env.DB.prepare("select count(*) as n from content where title = 'Too late'").first<{ n: number }>()).toEqual({ n: 0 });
   });
+
+  it("an upload whose start crashed before R2's id was saved refuses parts with 409 and frees its slot", async () => {
+    const cookie = await signIn("half-started@example.com");
+    const upload = await startUpload(cookie, 1024, "half.bin");
+    // As if the Worker died between the row's insert and saving R2's multipart upload id.
+    await env.DB.prepare("update uploads set r2_upload_id = null where id = ?").bind(upload.id).run();
+    const res = await putPart(cookie, upload.id, 1, partBytes(1024, 1));
+    expect(res.status).toBe(409);
+    expect((await res.json<{ message: string }>()).message).toBe("This upload did not start properly. Please start it again.");
+    expect((await uploadRow(upload.id))?.status).toBe("aborted");
+  });
 });
