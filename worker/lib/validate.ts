@@ -68,20 +68,24 @@ async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Prom
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const wellFormed = (text: string) => !LONE_SURROGATE.test(text);
 
-/** Walks a parsed JSON value without recursion: too deep, or a string with a lone surrogate, is refused. */
+/**
+ * Walks a parsed JSON value without recursion: too deep, or a string with a lone surrogate, is
+ * refused, naming the field (`returnTo: Text must be…`) as the schemas' own messages do.
+ */
 function checkJsonValue(value: unknown): void {
-  const stack: [unknown, number][] = [[value, 0]];
+  const stack: [unknown, number, string][] = [[value, 0, ""]];
+  const named = (path: string, message: string) => (path ? `${path}: ${message}` : message);
   while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
+    const [v, depth, path] = stack.pop()!;
     if (typeof v === "string") {
-      if (!wellFormed(v)) throw new ApiError(400, UNPAIRED_SURROGATE);
+      if (!wellFormed(v)) throw new ApiError(400, named(path, UNPAIRED_SURROGATE));
       continue;
     }
     if (v === null || typeof v !== "object") continue;
     if (depth >= MAX_DEPTH) throw new ApiError(400, "The request body is nested too deeply");
     for (const [key, child] of Object.entries(v)) {
-      if (!wellFormed(key)) throw new ApiError(400, UNPAIRED_SURROGATE);
-      stack.push([child, depth + 1]);
+      if (!wellFormed(key)) throw new ApiError(400, named(path, UNPAIRED_SURROGATE));
+      stack.push([child, depth + 1, Array.isArray(v) ? `${path}[${key}]` : path ? `${path}.${key}` : key]);
     }
   }
 }
