@@ -13,8 +13,13 @@ function stripeOrigins(stripeJsUrl: string | undefined) {
     const origin = new URL(stripeJsUrl).origin;
     return { script: origin, frame: origin, connect: origin };
   }
-  // Stripe's documented policy for Stripe.js and Elements (js.stripe.com; 3D Secure on hooks.stripe.com).
-  return { script: "https://js.stripe.com", frame: "https://js.stripe.com https://hooks.stripe.com", connect: "https://api.stripe.com" };
+  // Stripe's documented policy for Stripe.js and Elements (docs.stripe.com/security/guide, "Content
+  // Security Policy"): js.stripe.com and its subdomains, 3D Secure on hooks.stripe.com.
+  return {
+    script: "https://js.stripe.com https://*.js.stripe.com",
+    frame: "https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com",
+    connect: "https://api.stripe.com",
+  };
 }
 
 export function spaContentSecurityPolicy(stripeJsUrl: string | undefined, nonce: string): string {
