@@ -275,16 +275,19 @@ export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promis
 
   const effects = effectsOf(purchase.amountCents, refunds, disputes);
   const reversal = (e: KeyedEffect) => reverseSale(deps.d1, purchase.id, e.key, e.effect === "reverse_refund" ? "refund" : "dispute", e.cents);
-  const reversals = effects.filter((e) => e.effect === "reverse_refund" || e.effect === "reverse_dispute").map(reversal);
-  const restores = effects
-    .filter((e) => e.effect === "restore_refund" || e.effect === "restore_dispute")
-    .map((e) => restoreRows(deps.d1, purchase.id, e.effect === "restore_refund" ? `refund:${e.source}` : `dispute:${e.source}`, e.key));
+  const restoring = effects.filter((e) => e.effect === "restore_refund" || e.effect === "restore_dispute");
+  const reversing = effects.filter((e) => e.effect === "reverse_refund" || e.effect === "reverse_dispute");
+  const reversals = reversing.map(reversal);
+  const restores = restoring.map((e) => restoreRows(deps.d1, purchase.id, e.effect === "restore_refund" ? `refund:${e.source}` : `dispute:${e.source}`, e.key));
+  // Retried after the restores: only reversals whose own object was not given back (a failed
+  // refund's or won dispute's reversal booked after its restore would stay booked).
+  const retries = reversing.filter((e) => !restoring.some((r) => r.source === e.source)).map(reversal);
   const [status] = await deps.d1.batch<{ status: PurchaseState }>([
     // Reversals, then restores, then the reversals again: one the cap left short (the sale was
     // already taken back) gets its turn once a restore made room, whichever came first.
     ...reversals,
     ...restores,
-    ...(restores.length ? reversals : []),
+    ...(restores.length ? retries : []),
     deps.d1
       .prepare(
         `update purchases set status = ${STATE_FROM_LEDGER_SQL},
