@@ -299,9 +299,13 @@ export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promis
   return status ? { purchaseId: purchase.id, status: status.status } : null;
 }
 
-/** Any refund event (charge.refunded names the charge; refund.* and charge.refund.updated the refund). */
-export async function handleRefundEvent(deps: PurchaseDeps, object: { id: string }): Promise<void> {
-  const chargeId = object.id.startsWith("ch_") ? object.id : idOf((await deps.stripe.refunds.retrieve(object.id)).charge);
+/**
+ * Any refund event, routed by its type: charge.refunded's object is the charge; refund.* and
+ * charge.refund.updated's object is the refund. (Not by the id's prefix: a charge of a non-card
+ * payment method is `py_…`.)
+ */
+export async function handleRefundEvent(deps: PurchaseDeps, event: { type: string; id: string }): Promise<void> {
+  const chargeId = event.type === "charge.refunded" ? event.id : idOf((await deps.stripe.refunds.retrieve(event.id)).charge);
   if (chargeId) await settleCharge(deps, chargeId);
 }
 
