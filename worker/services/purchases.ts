@@ -152,17 +152,12 @@ export async function startCheckout(
 
 export type FulfilOutcome = "fulfilled" | "already" | "not-succeeded" | "mismatch" | "unknown";
 
-async function emailOf(deps: PurchaseDeps, intent: Stripe.PaymentIntent): Promise<string | null> {
-  if (intent.receipt_email) return intent.receipt_email.toLowerCase();
-  const customerId = typeof intent.customer === "string" ? intent.customer : intent.customer?.id;
-  if (!customerId) return null;
-  try {
-    const customer = await deps.stripe.customers.retrieve(customerId);
-    return "email" in customer && customer.email ? customer.email.toLowerCase() : null;
-  } catch {
-    return null;
-  }
-}
+/**
+ * The address the buyer gave for this payment (receipt_email), never the Customer's: a browser's
+ * Customer is shared by everyone who buys on that computer (older ones carry the first buyer's
+ * email), and the receipt holds a permanent access link.
+ */
+const emailOf = (intent: Stripe.PaymentIntent): string | null => intent.receipt_email?.toLowerCase() ?? null;
 
 async function receiptJob(deps: PurchaseDeps, purchase: PurchaseRow, email: string): Promise<EmailJob> {
   const item = await deps.db.select({ title: content.title }).from(content).where(eq(content.id, purchase.contentId)).get();
@@ -191,7 +186,7 @@ export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent, {
   // The fee follows the creator's plan when the buyer paid (a paid Pro period covering the
   // payment), not when the event happens to be handled.
   const plan = await planAt(deps.db, purchase.creatorId, new Date(intent.created * 1000));
-  const email = purchase.buyerEmail ?? (await emailOf(deps, intent));
+  const email = purchase.buyerEmail ?? emailOf(intent);
   const now = Date.now();
   // The receipt is written to the outbox in the same batch, only if this batch marked the purchase
   // paid (its paid_at is ours): a receipt exists exactly when the sale committed, once per purchase.
