@@ -231,7 +231,8 @@ async function paidPurchaseForIntent(deps: PurchaseDeps, paymentIntentId: string
   const purchase = await deps.db.select().from(purchases).where(eq(purchases.paymentIntentId, paymentIntentId)).get();
   if (!purchase) return null;
   // A refund or dispute can arrive before payment_intent.succeeded: book the sale first (without
-  // the access email: this purchase is being taken back), then settle it.
+  // the access email: the purchase may be taken back), then settle it; settleCharge writes the
+  // receipt if the purchase ends paid (a partial or pending refund, an inquiry, a won dispute).
   return syncWithStripe(deps, purchase, { notify: false });
 }
 
@@ -277,7 +278,13 @@ export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promis
   // Retried after the restores: only reversals whose own object was not given back (a failed
   // refund's or won dispute's reversal booked after its restore would stay booked).
   const retries = reversing.filter((e) => !restoring.some((r) => r.source === e.source)).map(reversal);
-  const [status] = await deps.d1.batch<{ status: PurchaseState }>([
+  const now = Date.now();
+  // The receipt (the access link), if this purchase ends paid and none was ever written or sent:
+  // a refund or dispute handled before payment_intent.succeeded books the sale without it (see
+  // paidPurchaseForIntent), and the buyer who keeps access must still get the link, whatever the
+  // order of events. A purchase that ends refunded or disputed gets none.
+  const receipt = purchase.buyerEmail ? await receiptJob(deps, purchase, purchase.buyerEmail) : null;
+  const results = await deps.d1.batch<{ status: PurchaseState }>([
     // Reversals, then restores, then the reversals again: one the cap left short (the sale was
     // already taken back) gets its turn once a restore made room, whichever came first.
     ...reversals,
@@ -289,8 +296,19 @@ export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promis
            revoked_at = case when (${STATE_FROM_LEDGER_SQL}) = 'paid' then null else coalesce(revoked_at, ?2) end
          where id = ?1 and status in ('paid', 'refunded', 'disputed') returning status`,
       )
-      .bind(purchase.id, Date.now()),
-  ]).then((results) => results[results.length - 1].results ?? []);
+      .bind(purchase.id, now),
+    ...(receipt
+      ? [
+          outboxInsert(deps.d1, receipt, now, {
+            sql: "exists (select 1 from purchases where id = ? and status = 'paid') and not exists (select 1 from emails_sent where dedupe_key = ?)",
+            binds: [purchase.id, receipt.dedupeKey],
+          }),
+        ]
+      : []),
+  ]);
+  const receiptWritten = !!receipt && (results[results.length - 1].meta.changes ?? 0) > 0;
+  if (receiptWritten) await dispatch(deps.d1, deps.emails, [receipt.dedupeKey], now);
+  const [status] = results[results.length - (receipt ? 2 : 1)].results ?? [];
   return status ? { purchaseId: purchase.id, status: status.status } : null;
 }
 
