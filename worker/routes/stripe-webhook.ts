@@ -67,7 +67,7 @@ async function handleEvent(env: Bindings, deps: PurchaseDeps, type: string, obje
     case "refund.created":
     case "refund.updated":
     case "refund.failed":
-      await handleRefundEvent(deps, object);
+      await handleRefundEvent(deps, { type, id: object.id });
       break;
     case "charge.dispute.created":
     case "charge.dispute.updated":

@@ -8,7 +8,9 @@
 // them are written in one D1 batch, followed by the purchase's state computed from the ledger it now
 // holds. Effects are only ever added, each once, so whichever events arrive, in whatever order and
 // however often, the last one to be handled has written every fact: the state and the ledger's sums
-// are the same. (A read that raced a newer one can only miss facts, never undo them.)
+// are the same. (A read that raced a newer one can only miss facts, never undo them: an object that
+// can be given back — a failed refund, a won dispute — states its taking too, so the taking's key is
+// written with its giving back and a stale read's taking finds it taken.)
 //
 // Rules:
 // - A refund books nothing until Stripe says it succeeded; a failed or canceled refund books nothing,
@@ -19,7 +21,9 @@
 //   funds (a negative balance transaction on the dispute: an escalated inquiry too); a won dispute
 //   gives back exactly what that dispute took (a refunded purchase stays refunded).
 // - Reversals never take more than the sale (worker/services/ledger.ts `reverseSale`). A reversal
-//   left short by that cap is retried after every restore, so the end does not depend on the order.
+//   that the cap left at nothing is retried after the restores (unless its own object was given
+//   back), so the end does not depend on the order. Known limit: one the cap left only partly
+//   booked is not topped up later (its key is taken).
 import type Stripe from "stripe";
 
 export type PurchaseState = "paid" | "refunded" | "disputed";
@@ -99,14 +103,20 @@ export type KeyedEffect = { effect: Exclude<Effect, "none">; key: string; cents:
 const withdrew = (d: Stripe.Dispute) => (d.balance_transactions ?? []).some((t) => t.amount < 0);
 const reinstated = (d: Stripe.Dispute) => (d.balance_transactions ?? []).some((t) => t.amount > 0);
 
-/** The facts Stripe states about one refund, oldest first (a refund that failed had succeeded or not). */
+/**
+ * The facts Stripe states about one refund, oldest first. A refund that failed may have succeeded
+ * before (Stripe does not say), so it states both, as a won dispute states its withdrawal too: its
+ * reversal and its restore are written together and net to zero, and a stale read that still sees
+ * it succeeded finds its reversal's key taken (a failed refund never stays booked).
+ */
 export function refundFacts(refund: Stripe.Refund, completesAmount: boolean): Fact[] {
+  const succeeded: Fact = completesAmount ? "refund_completed" : "refund_succeeded";
   switch (refund.status) {
     case "succeeded":
-      return [completesAmount ? "refund_completed" : "refund_succeeded"];
+      return [succeeded];
     case "failed":
     case "canceled":
-      return ["refund_failed"];
+      return [succeeded, "refund_failed"];
     default:
       return ["refund_pending"];
   }
@@ -127,7 +137,8 @@ export function effectsOf(amountCents: number, refunds: Stripe.Refund[], dispute
   const out: KeyedEffect[] = [];
   const succeeded = refunds.filter((r) => r.status === "succeeded").reduce((a, r) => a + r.amount, 0);
   for (const r of refunds) {
-    for (const fact of refundFacts(r, succeeded >= amountCents)) {
+    const completes = (r.status === "succeeded" ? succeeded : succeeded + r.amount) >= amountCents;
+    for (const fact of refundFacts(r, completes)) {
       const { effect } = TRANSITIONS.paid[fact];
       if (effect === "reverse_refund") out.push({ effect, key: `refund:${r.id}`, cents: r.amount, source: r.id });
       if (effect === "restore_refund") out.push({ effect, key: `refund-failed:${r.id}`, cents: 0, source: r.id });

@@ -152,17 +152,12 @@ export async function startCheckout(
 
 export type FulfilOutcome = "fulfilled" | "already" | "not-succeeded" | "mismatch" | "unknown";
 
-async function emailOf(deps: PurchaseDeps, intent: Stripe.PaymentIntent): Promise<string | null> {
-  if (intent.receipt_email) return intent.receipt_email.toLowerCase();
-  const customerId = typeof intent.customer === "string" ? intent.customer : intent.customer?.id;
-  if (!customerId) return null;
-  try {
-    const customer = await deps.stripe.customers.retrieve(customerId);
-    return "email" in customer && customer.email ? customer.email.toLowerCase() : null;
-  } catch {
-    return null;
-  }
-}
+/**
+ * The address the buyer gave for this payment (receipt_email), never the Customer's: a browser's
+ * Customer is shared by everyone who buys on that computer (older ones carry the first buyer's
+ * email), and the receipt holds a permanent access link.
+ */
+const emailOf = (intent: Stripe.PaymentIntent): string | null => intent.receipt_email?.toLowerCase() ?? null;
 
 async function receiptJob(deps: PurchaseDeps, purchase: PurchaseRow, email: string): Promise<EmailJob> {
   const item = await deps.db.select({ title: content.title }).from(content).where(eq(content.id, purchase.contentId)).get();
@@ -191,7 +186,7 @@ export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent, {
   // The fee follows the creator's plan when the buyer paid (a paid Pro period covering the
   // payment), not when the event happens to be handled.
   const plan = await planAt(deps.db, purchase.creatorId, new Date(intent.created * 1000));
-  const email = purchase.buyerEmail ?? (await emailOf(deps, intent));
+  const email = purchase.buyerEmail ?? emailOf(intent);
   const now = Date.now();
   // The receipt is written to the outbox in the same batch, only if this batch marked the purchase
   // paid (its paid_at is ours): a receipt exists exactly when the sale committed, once per purchase.
@@ -236,7 +231,8 @@ async function paidPurchaseForIntent(deps: PurchaseDeps, paymentIntentId: string
   const purchase = await deps.db.select().from(purchases).where(eq(purchases.paymentIntentId, paymentIntentId)).get();
   if (!purchase) return null;
   // A refund or dispute can arrive before payment_intent.succeeded: book the sale first (without
-  // the access email: this purchase is being taken back), then settle it.
+  // the access email: the purchase may be taken back), then settle it; settleCharge writes the
+  // receipt if the purchase ends paid (a partial or pending refund, an inquiry, a won dispute).
   return syncWithStripe(deps, purchase, { notify: false });
 }
 
@@ -275,30 +271,54 @@ export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promis
 
   const effects = effectsOf(purchase.amountCents, refunds, disputes);
   const reversal = (e: KeyedEffect) => reverseSale(deps.d1, purchase.id, e.key, e.effect === "reverse_refund" ? "refund" : "dispute", e.cents);
-  const reversals = effects.filter((e) => e.effect === "reverse_refund" || e.effect === "reverse_dispute").map(reversal);
-  const restores = effects
-    .filter((e) => e.effect === "restore_refund" || e.effect === "restore_dispute")
-    .map((e) => restoreRows(deps.d1, purchase.id, e.effect === "restore_refund" ? `refund:${e.source}` : `dispute:${e.source}`, e.key));
-  const [status] = await deps.d1.batch<{ status: PurchaseState }>([
+  const restoring = effects.filter((e) => e.effect === "restore_refund" || e.effect === "restore_dispute");
+  const reversing = effects.filter((e) => e.effect === "reverse_refund" || e.effect === "reverse_dispute");
+  const reversals = reversing.map(reversal);
+  const restores = restoring.map((e) => restoreRows(deps.d1, purchase.id, e.effect === "restore_refund" ? `refund:${e.source}` : `dispute:${e.source}`, e.key));
+  // Retried after the restores: only reversals whose own object was not given back (a failed
+  // refund's or won dispute's reversal booked after its restore would stay booked).
+  const retries = reversing.filter((e) => !restoring.some((r) => r.source === e.source)).map(reversal);
+  const now = Date.now();
+  // The receipt (the access link), if this purchase ends paid and none was ever written or sent:
+  // a refund or dispute handled before payment_intent.succeeded books the sale without it (see
+  // paidPurchaseForIntent), and the buyer who keeps access must still get the link, whatever the
+  // order of events. A purchase that ends refunded or disputed gets none.
+  const receipt = purchase.buyerEmail ? await receiptJob(deps, purchase, purchase.buyerEmail) : null;
+  const results = await deps.d1.batch<{ status: PurchaseState }>([
     // Reversals, then restores, then the reversals again: one the cap left short (the sale was
     // already taken back) gets its turn once a restore made room, whichever came first.
     ...reversals,
     ...restores,
-    ...(restores.length ? reversals : []),
+    ...(restores.length ? retries : []),
     deps.d1
       .prepare(
         `update purchases set status = ${STATE_FROM_LEDGER_SQL},
            revoked_at = case when (${STATE_FROM_LEDGER_SQL}) = 'paid' then null else coalesce(revoked_at, ?2) end
          where id = ?1 and status in ('paid', 'refunded', 'disputed') returning status`,
       )
-      .bind(purchase.id, Date.now()),
-  ]).then((results) => results[results.length - 1].results ?? []);
+      .bind(purchase.id, now),
+    ...(receipt
+      ? [
+          outboxInsert(deps.d1, receipt, now, {
+            sql: "exists (select 1 from purchases where id = ? and status = 'paid') and not exists (select 1 from emails_sent where dedupe_key = ?)",
+            binds: [purchase.id, receipt.dedupeKey],
+          }),
+        ]
+      : []),
+  ]);
+  const receiptWritten = !!receipt && (results[results.length - 1].meta.changes ?? 0) > 0;
+  if (receiptWritten) await dispatch(deps.d1, deps.emails, [receipt.dedupeKey], now);
+  const [status] = results[results.length - (receipt ? 2 : 1)].results ?? [];
   return status ? { purchaseId: purchase.id, status: status.status } : null;
 }
 
-/** Any refund event (charge.refunded names the charge; refund.* and charge.refund.updated the refund). */
-export async function handleRefundEvent(deps: PurchaseDeps, object: { id: string }): Promise<void> {
-  const chargeId = object.id.startsWith("ch_") ? object.id : idOf((await deps.stripe.refunds.retrieve(object.id)).charge);
+/**
+ * Any refund event, routed by its type: charge.refunded's object is the charge; refund.* and
+ * charge.refund.updated's object is the refund. (Not by the id's prefix: a charge of a non-card
+ * payment method is `py_…`.)
+ */
+export async function handleRefundEvent(deps: PurchaseDeps, event: { type: string; id: string }): Promise<void> {
+  const chargeId = event.type === "charge.refunded" ? event.id : idOf((await deps.stripe.refunds.retrieve(event.id)).charge);
   if (chargeId) await settleCharge(deps, chargeId);
 }
 

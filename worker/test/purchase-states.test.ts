@@ -5,18 +5,31 @@ import { describe, expect, it } from "vitest";
 import type Stripe from "stripe";
 import { createDb } from "../db/client";
 import { TRANSITIONS, type Fact, type PurchaseState } from "../services/purchase-states";
-import { settleCharge, type PurchaseDeps } from "../services/purchases";
+import { handleRefundEvent, settleCharge, type PurchaseDeps } from "../services/purchases";
 import { env, row, rows } from "./helpers";
 
 type World = { tag: string; refunds: Partial<Stripe.Refund>[]; disputes: Partial<Stripe.Dispute>[] };
 const bt = (amount: number) => ({ id: `txn_${amount}`, amount }) as Stripe.BalanceTransaction;
 
 /** A Stripe client that answers from `world` (a charge of $10 and its refunds and disputes). */
-function fakeStripe(world: World, pi: string): Stripe {
+function fakeStripe(world: World, pi: string, chargesAsked: string[] = []): Stripe {
   const list = <T>(items: T[]) => ({ async *[Symbol.asyncIterator]() { yield* items; } });
   return {
-    charges: { retrieve: async (id: string) => ({ id, amount: 1000, payment_intent: pi }) },
-    refunds: { list: () => list(world.refunds.map((r) => ({ ...r }))) },
+    charges: {
+      retrieve: async (id: string) => {
+        chargesAsked.push(id);
+        return { id, amount: 1000, payment_intent: pi };
+      },
+    },
+    refunds: {
+      list: () => list(world.refunds.map((r) => ({ ...r }))),
+      retrieve: async (id: string) => {
+        const found = world.refunds.find((r) => r.id === id);
+        // As Stripe answers for an id that is not a refund.
+        if (!found) throw Object.assign(new Error(`No such refund: '${id}'`), { type: "StripeInvalidRequestError", code: "resource_missing", statusCode: 404 });
+        return { ...found };
+      },
+    },
     disputes: { list: () => list(world.disputes.map((d) => ({ ...d, balance_transactions: [...(d.balance_transactions ?? [])] }))) },
   } as unknown as Stripe;
 }
@@ -32,9 +45,10 @@ async function paidPurchase() {
     env.DB.prepare("insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, content_id) values (?, 'platform', null, 'platform_fee', 200, ?, 'pst_item')").bind(`sale:${id}:platform`, id),
   ]);
   const world: World = { tag: id, refunds: [], disputes: [] };
-  const deps = { db: createDb(env.DB), d1: env.DB, stripe: fakeStripe(world, `pi_${id}`) } as unknown as PurchaseDeps;
+  const chargesAsked: string[] = [];
+  const deps = { db: createDb(env.DB), d1: env.DB, stripe: fakeStripe(world, `pi_${id}`, chargesAsked) } as unknown as PurchaseDeps;
   const settle = () => settleCharge(deps, `ch_${id}`);
-  return { id, world, settle };
+  return { id, world, settle, deps, chargesAsked };
 }
 
 // Stripe's ids are unique everywhere: each purchase's refunds and disputes get their own.
@@ -121,4 +135,66 @@ describe("the purchase transition table", () => {
       });
     }
   }
+});
+
+const statusOf = async (id: string) => (await row<{ status: string }>("select status from purchases where id = ?", id))?.status;
+
+describe("reads that race", () => {
+  // Two refund events handled at once: the one that read "failed" commits first, the one that read
+  // "succeeded" (stale) after it. The refund failed, so nothing may stay booked.
+  for (const amount of [300, 1000]) {
+    it(`a stale 'succeeded' read of a $${amount / 100} refund applied after its 'failed' one books nothing`, async () => {
+      const p = await paidPurchase();
+      world = p.world;
+      const r = refund("re_race", amount, "failed");
+      p.world.refunds.push(r);
+      await p.settle();
+      expect(await statusOf(p.id)).toBe("paid");
+      r.status = "succeeded"; // the stale read
+      await p.settle();
+      expect(await statusOf(p.id)).toBe("paid");
+      expect(await net(p.id)).toEqual(FULL);
+    });
+  }
+
+  it("a full refund that failed and a chargeback that was won leave the sale standing", async () => {
+    const p = await paidPurchase();
+    world = p.world;
+    const r = refund("re_full", 1000, "succeeded");
+    p.world.refunds.push(r);
+    await p.settle();
+    expect(await statusOf(p.id)).toBe("refunded");
+    // The refund then fails, and a chargeback (which took nothing the refund had not) is won.
+    r.status = "failed";
+    p.world.disputes.push(dispute("dp_won", "won", -1000, 1000));
+    for (let i = 0; i < 2; i++) {
+      await p.settle(); // the first read already sees everything: it alone must end right
+      expect(await statusOf(p.id)).toBe("paid");
+      expect(await net(p.id)).toEqual(FULL);
+    }
+  });
+});
+
+describe("refund events are routed by their type, not by the look of an id", () => {
+  it("charge.refunded for a charge whose id starts with py_ (a non-card payment) settles that charge", async () => {
+    const p = await paidPurchase();
+    world = p.world;
+    p.world.refunds.push(refund("re_py", 1000, "succeeded"));
+    await handleRefundEvent(p.deps, { type: "charge.refunded", id: `py_${p.id}` });
+    expect(p.chargesAsked).toEqual([`py_${p.id}`]);
+    expect(await statusOf(p.id)).toBe("refunded");
+    expect(await net(p.id)).toEqual(NONE);
+  });
+
+  it("refund.updated and charge.refund.updated name the refund, whose charge is settled", async () => {
+    for (const type of ["refund.updated", "charge.refund.updated"]) {
+      const p = await paidPurchase();
+      world = p.world;
+      const r = { ...refund("re_upd", 300, "succeeded"), charge: `py_${p.id}` };
+      p.world.refunds.push(r);
+      await handleRefundEvent(p.deps, { type, id: r.id! });
+      expect(p.chargesAsked).toEqual([`py_${p.id}`]);
+      expect(await net(p.id)).toEqual({ creator: 560, platform: 140 });
+    }
+  });
 });

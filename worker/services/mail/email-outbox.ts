@@ -8,7 +8,7 @@
 // 2. hand over: after the batch, `dispatch` sends the rows to the EMAILS queue, best effort. A queue
 //    that refuses leaves them unsent; nothing is thrown at the caller, whose change is committed.
 // 3. deliver: the queue consumer sends the mail (claim in emails_sent, Idempotency-Key = the job id
-//    at the mail API) and marks the row sent.
+//    at the mail API) and marks the row sent, dropping the job's data (a receipt's access link).
 // 4. sweep: every few minutes the cron hands over again the rows still unsent OUTBOX_RESEND_AFTER_MS
 //    after their last hand-over (queue send failed, message dead-lettered), up to OUTBOX_MAX_ATTEMPTS.
 // Each step is safe to repeat: the consumer's claim and the mail API's idempotency key make a second
@@ -94,9 +94,21 @@ export async function sweepOutbox(d1: D1Database, queue: Queue, now = Date.now()
   return { handedOver, purged: purged.meta.changes ?? 0 };
 }
 
-/** The consumer delivered the job (or found nothing to send): the row is done. */
+/**
+ * The consumer delivered the job (or found nothing to send): the row is done. Its job keeps who,
+ * which email and the dedupe key, but no data: a receipt's data holds a permanent access link (a
+ * bearer token), which must not sit in the table for OUTBOX_KEEP_SENT_MS. A sent row is never read
+ * again to send.
+ */
 export async function markSent(d1: D1Database, id: string, now = Date.now()): Promise<void> {
-  await d1.prepare("update outbox_emails set sent_at = ?, last_error = null where id = ? and sent_at is null").bind(now, id).run();
+  await d1
+    .prepare(
+      `update outbox_emails set sent_at = ?, last_error = null,
+         job = json_object('dedupeKey', json_extract(job, '$.dedupeKey'), 'to', json_extract(job, '$.to'), 'template', json_extract(job, '$.template'))
+       where id = ? and sent_at is null`,
+    )
+    .bind(now, id)
+    .run();
 }
 
 /** The consumer failed to deliver: say why on the row (the queue retries; the sweep after that). */
