@@ -229,4 +229,33 @@ describe("funnels", () => {
     await expect.poll(() => page.getByTestId("funnel-item").count()).toBe(2);
     await context.close();
   });
+
+  it("the creator changes the price while the buyer looks at the offer: the click charges nothing, the page shows the new price and says so", async () => {
+    const creator = await newPage(browser);
+    await signIn(creator.page, creatorEmail);
+    const funnel = ((await (await creator.page.request.get("/api/funnels")).json()) as { id: string; name: string }[]).find((f) => f.name === "Masterclass funnel")!;
+    const steps = (await (await creator.page.request.get(`/api/funnels/${funnel.id}/steps`)).json()) as { id: string; title: string }[];
+    const workbook = steps.find((s) => s.title === "Workbook")!;
+
+    const { page, context } = await newPage(browser);
+    await buyMain(page, "4242 4242 4242 4242");
+    await page.waitForURL(/\/checkout\/upsell\?/);
+    await expect.poll(() => page.getByTestId("upsell-price").textContent()).toBe("$15.00");
+    const { priceId } = (await (await creator.page.request.post("/api/stripe/create-upsell-product", { data: { name: "Workbook", description: "Workbook", price: 25 } })).json()) as { priceId: string };
+    expect((await creator.page.request.patch(`/api/funnels/${funnel.id}/steps/${workbook.id}`, { data: { offerPriceId: priceId } })).status()).toBe(200);
+
+    await page.getByRole("button", { name: "Yes, add the workbook" }).click();
+    await page.getByText("This offer has changed. Please review it again.", { exact: true }).waitFor();
+    await expect.poll(() => page.getByTestId("upsell-price").textContent()).toBe("$25.00");
+    await page.screenshot({ path: screenshotPath("upsell-offer-changed"), fullPage: true });
+    // Accepting what is shown now charges that.
+    await page.getByRole("button", { name: "Yes, add the workbook" }).click();
+    await expect.poll(() => page.getByTestId("upsell-title").textContent()).toBe("Templates");
+    await page.getByRole("button", { name: "No thanks" }).click();
+    await page.waitForURL(/\/success\?/);
+    await expect.poll(() => page.getByTestId("order-extra").count()).toBe(1);
+    expect(await page.getByTestId("order-extra").textContent()).toContain("$25.00");
+    await context.close();
+    await creator.context.close();
+  });
 });

@@ -110,6 +110,11 @@ export const acceptOfferSchema = z.object({
   amount: z.union([z.number(), z.string(), z.null()]).optional(),
 });
 export const declineOfferSchema = z.object({ ...buyerFields, stepId: id("stepId") });
+/**
+ * The 409 of an accept whose terms are no longer the ones the buyer was shown (the creator changed
+ * the price meanwhile, or the offer was never shown): nothing was charged; the page shows it again.
+ */
+export const OFFER_CHANGED_MESSAGE = "This offer has changed. Please review it again.";
 
 export type UpsellOffer = {
   stepId: string;

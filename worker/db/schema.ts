@@ -449,6 +449,12 @@ export const funnelOffers = sqliteTable(
     status: text("status", { enum: ["shown", "accepting", "paid", "failed", "declined"] }).notNull().default("shown"),
     purchaseId: text("purchase_id").unique(),
     amountCents: integer("amount_cents"),
+    // The terms the buyer was last shown (rewritten on every showing while 'shown'); accept charges
+    // only under these. A fixed price sets shown_price_cents alone; a tip step also its minimum and
+    // ceiling. Null on rows shown before these columns: such an offer must be shown again.
+    shownPriceCents: integer("shown_price_cents"),
+    shownMinimumCents: integer("shown_minimum_cents"),
+    shownMaximumCents: integer("shown_maximum_cents"),
     createdAt: createdAt(),
     decidedAt: integer("decided_at", { mode: "timestamp_ms" }),
   },

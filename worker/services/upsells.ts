@@ -8,8 +8,14 @@
 //
 // Each (purchase, step) has one funnel_offers row, moved only by OFFER_TRANSITIONS, each move one
 // conditional update (`where status = ?`), so two requests at once cannot both win:
-//   1. Offer: the row is written as 'shown' when the step is shown.
-//   2. Accept: shown → accepting claims the row and names the upsell's own purchase id. Then, each
+//   1. Offer: the row is written as 'shown' when the step is shown, with the terms shown (the price;
+//      for a tip step also its minimum and ceiling). Showing it again (a reload) rewrites them while
+//      the offer is still 'shown', so the row always holds what the buyer last saw.
+//   2. Accept charges only under the terms shown: a fixed price that differs now, a tip amount
+//      outside what was shown (400) or outside what holds now (409), or an offer never shown, is
+//      refused before anything is claimed or charged (409 OFFER_CHANGED_MESSAGE: the page shows the
+//      offer again). Then shown → accepting, conditional on those very terms, claims the row, records
+//      the amount and names the upsell's own purchase id. Then, each
 //      step safe to repeat with the same keys: create the PaymentIntent (customer + the root's
 //      payment_method, key `upsell:{purchaseId}`; Stripe leaves it in requires_confirmation), write
 //      the pending purchase (parent and step recorded), confirm it off-session (key
@@ -27,7 +33,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import Stripe from "stripe";
 import { MIN_PRICE_CENTS, UPSELL_WINDOW_MINUTES } from "../../shared/constants";
 import { dollarsToCents } from "../../shared/content";
-import type { AcceptResult, UpsellOffer } from "../../shared/funnels";
+import { OFFER_CHANGED_MESSAGE, type AcceptResult, type UpsellOffer } from "../../shared/funnels";
 import type { PurchaseVerification } from "../../shared/payments";
 import { content, funnelOffers, funnelSteps, purchases } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
@@ -61,9 +67,13 @@ export const OFFER_TRANSITIONS = {
   declined: [],
 } as const satisfies Record<OfferStatus, readonly OfferStatus[]>;
 
+function checkMove(from: OfferStatus, to: OfferStatus) {
+  if (!(OFFER_TRANSITIONS[from] as readonly OfferStatus[]).includes(to)) throw new Error(`an offer cannot go from ${from} to ${to}`);
+}
+
 /** One conditional move of the offer; its statement changes a row only if the offer was still in `from`. */
 function transition(deps: PurchaseDeps, offer: Pick<OfferRow, "parentPurchaseId" | "stepId">, from: OfferStatus, to: OfferStatus): D1PreparedStatement {
-  if (!(OFFER_TRANSITIONS[from] as readonly OfferStatus[]).includes(to)) throw new Error(`an offer cannot go from ${from} to ${to}`);
+  checkMove(from, to);
   return deps.d1
     .prepare("update funnel_offers set status = ?, decided_at = ? where parent_purchase_id = ? and step_id = ? and status = ? returning status")
     .bind(to, Date.now(), offer.parentPurchaseId, offer.stepId, from);
@@ -199,7 +209,21 @@ function offerOf(step: StepRow, item: ItemRow, card: Stripe.PaymentMethod | null
   };
 }
 
-/** The offer to show now (recorded as shown), or null when the funnel is done, there is none, or no card to charge. */
+/** What an offer asks: a fixed price, or a tip between a minimum and a ceiling (both null for a fixed price). */
+type Terms = { priceCents: number; minimumCents: number | null; maximumCents: number | null };
+
+function termsOf(step: StepRow, item: ItemRow): Terms {
+  const { tip, priceCents, minimumCents, maximumCents } = stepAmounts(step, item);
+  return tip ? { priceCents, minimumCents, maximumCents } : { priceCents, minimumCents: null, maximumCents: null };
+}
+
+/** The terms recorded when the offer was last shown; null when none were (never shown, or shown before they were recorded). */
+function shownTerms(offer: OfferRow | undefined): Terms | null {
+  if (!offer || offer.shownPriceCents === null || (offer.shownMinimumCents === null) !== (offer.shownMaximumCents === null)) return null;
+  return { priceCents: offer.shownPriceCents, minimumCents: offer.shownMinimumCents, maximumCents: offer.shownMaximumCents };
+}
+
+/** The offer to show now (recorded as shown, with its terms), or null when the funnel is done, there is none, or no card to charge. */
 export async function nextOffer(deps: PurchaseDeps, root: PurchaseRow): Promise<UpsellOffer | null> {
   const state = await funnelState(deps, root);
   if (!state) return null;
@@ -208,22 +232,41 @@ export async function nextOffer(deps: PurchaseDeps, root: PurchaseRow): Promise<
   if (!step) return null;
   const card = await rootCard(deps, root);
   if (!card) return null;
-  await deps.db.insert(funnelOffers).values({ parentPurchaseId: root.id, stepId: step.id, funnelId: state.funnel.id }).onConflictDoNothing();
-  return offerOf(step, items.get(step.contentId!)!, card);
+  const item = items.get(step.contentId!)!;
+  const terms = termsOf(step, item);
+  const shown = { shownPriceCents: terms.priceCents, shownMinimumCents: terms.minimumCents, shownMaximumCents: terms.maximumCents };
+  // Shown again (a reload): the row takes the terms on screen now, unless the offer has moved on.
+  await deps.db
+    .insert(funnelOffers)
+    .values({ parentPurchaseId: root.id, stepId: step.id, funnelId: state.funnel.id, ...shown })
+    .onConflictDoUpdate({ target: [funnelOffers.parentPurchaseId, funnelOffers.stepId], set: shown, setWhere: eq(funnelOffers.status, "shown") });
+  return offerOf(step, item, card);
 }
 
-/** The amount of an accepted offer, decided here: the step's price, or a tip between its minimum and its ceiling. */
-function amountFor(step: StepRow, item: ItemRow, amount: unknown): number {
-  const { tip, priceCents, minimumCents, maximumCents } = stepAmounts(step, item);
-  if (!tip) {
-    if (priceCents < MIN_PRICE_CENTS) throw new ApiError(400, `Card payments must be at least $${(MIN_PRICE_CENTS / 100).toFixed(2)}`);
-    return priceCents;
+const offerChanged = () => new ApiError(409, OFFER_CHANGED_MESSAGE);
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+/**
+ * The amount of an accepted offer, decided here and only under the terms the buyer was shown: the
+ * fixed price, if it is still the price; or a tip the buyer may ask for under what was shown (else
+ * 400, as the page said) that the current terms also allow (else 409). Without an amount, a tip is
+ * the shown minimum, if that is still allowed.
+ */
+function amountFor(shown: Terms, now: Terms, amount: unknown): number {
+  if ((shown.minimumCents === null) !== (now.minimumCents === null)) throw offerChanged();
+  if (shown.minimumCents === null || shown.maximumCents === null || now.minimumCents === null || now.maximumCents === null) {
+    if (now.priceCents !== shown.priceCents) throw offerChanged();
+    if (now.priceCents < MIN_PRICE_CENTS) throw new ApiError(400, `Card payments must be at least ${dollars(MIN_PRICE_CENTS)}`);
+    return now.priceCents;
   }
-  if (amount === undefined || amount === null || amount === "") return minimumCents;
-  const cents = dollarsToCents(String(amount));
-  if (!Number.isFinite(cents)) throw new ApiError(400, "Amount must be a number with at most two decimals");
-  if (cents < minimumCents) throw new ApiError(400, `Minimum amount is $${(minimumCents / 100).toFixed(2)}`);
-  if (cents > maximumCents) throw new ApiError(400, `Maximum amount is $${(maximumCents / 100).toFixed(2)}`);
+  let cents = shown.minimumCents;
+  if (amount !== undefined && amount !== null && amount !== "") {
+    cents = dollarsToCents(String(amount));
+    if (!Number.isFinite(cents)) throw new ApiError(400, "Amount must be a number with at most two decimals");
+    if (cents < shown.minimumCents) throw new ApiError(400, `Minimum amount is ${dollars(shown.minimumCents)}`);
+    if (cents > shown.maximumCents) throw new ApiError(400, `Maximum amount is ${dollars(shown.maximumCents)}`);
+  }
+  if (cents < now.minimumCents || cents > now.maximumCents) throw offerChanged();
   return cents;
 }
 
@@ -242,18 +285,22 @@ export async function acceptOffer(deps: PurchaseDeps, root: PurchaseRow, stepId:
     const items = await itemsOf(deps, state.steps);
     const step = currentStep(state, items);
     if (!step || step.id !== stepId) throw new ApiError(409, NOT_AVAILABLE);
-    const amountCents = amountFor(step, items.get(step.contentId!)!, amount);
-    // shown → accepting: whichever request moves the row first names the purchase; the others follow it.
+    const shown = shownTerms(offer);
+    if (!shown) throw offerChanged();
+    const amountCents = amountFor(shown, termsOf(step, items.get(step.contentId!)!), amount);
+    // shown → accepting, under the terms just checked: whichever request moves the row first names the
+    // purchase; the others follow it. A reload that rewrote the terms meanwhile leaves the row shown.
+    checkMove("shown", "accepting");
     await deps.d1
       .prepare(
-        `insert into funnel_offers (parent_purchase_id, step_id, funnel_id, status, purchase_id, amount_cents, decided_at)
-         values (?1, ?2, ?3, 'accepting', ?4, ?5, ?6)
-         on conflict (parent_purchase_id, step_id) do update set status = 'accepting', purchase_id = ?4, amount_cents = ?5, decided_at = ?6
-         where funnel_offers.status = 'shown' and funnel_offers.purchase_id is null`,
+        `update funnel_offers set status = 'accepting', purchase_id = ?, amount_cents = ?, decided_at = ?
+         where parent_purchase_id = ? and step_id = ? and status = 'shown' and purchase_id is null
+         and shown_price_cents is ? and shown_minimum_cents is ? and shown_maximum_cents is ?`,
       )
-      .bind(root.id, stepId, state.funnel.id, newId(), amountCents, Date.now())
+      .bind(newId(), amountCents, Date.now(), root.id, stepId, shown.priceCents, shown.minimumCents, shown.maximumCents)
       .run();
     offer = await readOffer(deps, root.id, stepId);
+    if (offer?.status === "shown") throw offerChanged();
   }
   if (!offer) throw new ApiError(409, NOT_AVAILABLE);
   return follow(deps, root, offer);

@@ -491,8 +491,68 @@ describe("cards: only the buyer, only the card that paid, only once", () => {
     expect(await edited.json()).toMatchObject({ maximumPrice: 25 });
     expect((await json("PATCH", `/api/funnels/${funnelId}/steps/${upsell.id}`, { maximumPrice: 1 }, cookie)).status).toBe(400);
     const second = await buy(mainId);
+    expect(await (await offer(second.purchaseId, second.buyerCookie)).json()).toMatchObject({ offer: { maximumPrice: 25 } });
     expect((await accept(second.purchaseId, upsell.id, second.buyerCookie, { amount: 25.01 })).status).toBe(400);
     expect((await (await accept(second.purchaseId, upsell.id, second.buyerCookie, { amount: 25 })).json<Accept>()).status).toBe("paid");
+  });
+
+  it("a fixed step's price raised after the buyer saw it: 409 and nothing charged; the reloaded offer shows the new price and accepting it charges that", async () => {
+    const { cookie, mainId, upsell, funnelId } = await funnelSetup("pricechange@example.com");
+    const { purchaseId, buyerCookie } = await buy(mainId);
+    expect(await (await offer(purchaseId, buyerCookie)).json()).toMatchObject({ offer: { stepId: upsell.id, price: 15 } });
+    // Inside the window the creator puts the step at $500.
+    const edited = await json("PATCH", `/api/funnels/${funnelId}/steps/${upsell.id}`, { offerPriceId: await priceId(cookie, "Workbook deluxe", 500) }, cookie);
+    expect(await edited.json()).toMatchObject({ price: 500 });
+    const clicked = await accept(purchaseId, upsell.id, buyerCookie);
+    expect(clicked.status).toBe(409);
+    expect(await clicked.json()).toEqual({ message: "This offer has changed. Please review it again." });
+    expect(await upsellIntents(purchaseId)).toHaveLength(0);
+    expect(await charges(purchaseId)).toHaveLength(0);
+    expect((await offerRow(purchaseId, upsell.id))?.status).toBe("shown");
+    // Reloaded, the buyer sees $500; accepting that charges $500.
+    expect(await (await offer(purchaseId, buyerCookie)).json()).toMatchObject({ offer: { stepId: upsell.id, price: 500 } });
+    const ok = await (await accept(purchaseId, upsell.id, buyerCookie)).json<Accept>();
+    expect(ok.status).toBe("paid");
+    expect((await row<{ amount_cents: number }>("select amount_cents from purchases where id = ?", ok.purchaseId))?.amount_cents).toBe(50000);
+    expect(await charges(purchaseId)).toHaveLength(1);
+  });
+
+  it("a price lowered after showing is also a 409, and an offer accepted without being shown charges nothing", async () => {
+    const { cookie, mainId, upsell, funnelId } = await funnelSetup("pricelowered@example.com");
+    const first = await buy(mainId);
+    await offer(first.purchaseId, first.buyerCookie);
+    await json("PATCH", `/api/funnels/${funnelId}/steps/${upsell.id}`, { offerPriceId: await priceId(cookie, "Workbook sale", 9) }, cookie);
+    expect((await accept(first.purchaseId, upsell.id, first.buyerCookie)).status).toBe(409);
+    // No offer was ever shown to this buyer: there are no terms to charge under.
+    const second = await buy(mainId);
+    const blind = await accept(second.purchaseId, upsell.id, second.buyerCookie);
+    expect(blind.status).toBe(409);
+    expect(await blind.json()).toEqual({ message: "This offer has changed. Please review it again." });
+    expect(await charges(first.purchaseId)).toHaveLength(0);
+    expect(await charges(second.purchaseId)).toHaveLength(0);
+  });
+
+  it("a tip step's minimum raised after the buyer saw it: accepting without an amount, or below the new minimum, is 409 with nothing charged", async () => {
+    const { cookie, mainId, upsell, upsellId, funnelId } = await funnelSetup("tipchange@example.com", { tip: true });
+    const { purchaseId, buyerCookie } = await buy(mainId);
+    expect(await (await offer(purchaseId, buyerCookie)).json()).toMatchObject({ offer: { minimumPrice: 2, maximumPrice: 10 } });
+    // The item's minimum goes to $4 (no route edits an item's price yet; the row is what a future edit would write).
+    await env.DB.prepare("update content set minimum_price_cents = 400, price_cents = 400 where id = ?").bind(upsellId).run();
+    for (const extra of [{}, { amount: 3 }]) {
+      const res = await accept(purchaseId, upsell.id, buyerCookie, extra);
+      expect(res.status).toBe(409);
+      expect(await res.json()).toEqual({ message: "This offer has changed. Please review it again." });
+    }
+    // The ceiling the buyer saw still binds: above it is refused as before, even if the creator raised it meanwhile.
+    await json("PATCH", `/api/funnels/${funnelId}/steps/${upsell.id}`, { maximumPrice: 40 }, cookie);
+    expect(await (await accept(purchaseId, upsell.id, buyerCookie, { amount: 30 })).json()).toEqual({ message: "Maximum amount is $10.00" });
+    expect(await upsellIntents(purchaseId)).toHaveLength(0);
+    expect((await offerRow(purchaseId, upsell.id))?.status).toBe("shown");
+    // Reloaded, the buyer sees the new terms; accepting without an amount charges the new minimum.
+    expect(await (await offer(purchaseId, buyerCookie)).json()).toMatchObject({ offer: { minimumPrice: 4, maximumPrice: 40 } });
+    const ok = await (await accept(purchaseId, upsell.id, buyerCookie)).json<Accept>();
+    expect(ok.status).toBe("paid");
+    expect((await row<{ amount_cents: number }>("select amount_cents from purchases where id = ?", ok.purchaseId))?.amount_cents).toBe(400);
   });
 
   it("two buyers on one computer: the upsell charges the card that paid this purchase, not the newest card of the browser", async () => {

@@ -5,7 +5,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { AlertCircle, CreditCard, FlaskConical, Gift } from "lucide-react";
 import { useEffect, useState } from "react";
-import type { AcceptResult, UpsellOffer } from "@shared/funnels";
+import { OFFER_CHANGED_MESSAGE, type AcceptResult, type UpsellOffer } from "@shared/funnels";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
@@ -184,6 +184,14 @@ function BuyerFunnel({ claim, access }: { claim: Claim; access?: string }) {
       await settle(offer.stepId, await acceptOffer(claim, offer.stepId, amount));
     } catch (err) {
       const message = err instanceof Error ? err.message.replace(/^\d+: /, "") : "Something went wrong";
+      // The creator changed the offer since it was shown: nothing was charged; show it as it is now.
+      if (err instanceof Error && err.message === `409: ${OFFER_CHANGED_MESSAGE}`) {
+        const now = await fetchOffer(claim).catch(() => null);
+        if (!now) return finish();
+        moveOn(now.offer);
+        toast({ title: OFFER_CHANGED_MESSAGE, description: "Nothing was charged." });
+        return;
+      }
       // 410: the 30 minutes are over; 409: declined meanwhile (another tab). Nothing was charged either way.
       if (err instanceof Error && /^(409|410): /.test(err.message)) {
         toast({ title: message, description: "Nothing was charged." });
