@@ -7,6 +7,7 @@ import type { Bindings } from "../lib/env";
 import { purgeDeletedContentBytes } from "../services/content";
 import { closingPeriod, payoutDeps, runPayouts } from "../services/payouts";
 import { sweepOutbox } from "../services/mail/email-outbox";
+import { rebookVoidedProPeriods } from "../services/subscriptions";
 import { abortStaleUploads, removeUnpublishedUploads } from "../services/uploads";
 
 export const MONTHLY_PAYOUT_CRON = "0 2 1 * *";
@@ -30,6 +31,7 @@ export async function dailySweep(env: Bindings, now = Date.now()) {
     staleUploadsAborted: await abortStaleUploads(db, env.FILES, now),
     unpublishedUploadsRemoved: await removeUnpublishedUploads(env.DB, env.FILES, now),
     deletedContentPurged: await purgeDeletedContentBytes(db, env.FILES, now),
+    voidedProPeriodsRebooked: await rebookVoidedProPeriods(env.DB, now),
   };
 }
 

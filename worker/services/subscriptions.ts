@@ -168,6 +168,23 @@ export async function settleProInvoiceCharge(deps: ProInvoiceDeps, charge: Strip
   return true;
 }
 
+/**
+ * The daily sweep's part: re-books the fee for every Pro period voided in the last VOIDED_LOOKBACK_MS.
+ * `settleProInvoiceCharge` re-books in the batch that voids, but a sale whose fulfilment read the
+ * plan before the void and wrote its 0% split after that batch is not in it; its fee is re-booked
+ * here (each row once, by its key), within a day and so well before the sale's 7-day hold ends.
+ */
+export async function rebookVoidedProPeriods(d1: D1Database, now = Date.now()): Promise<number> {
+  const { results } = await d1
+    .prepare("select invoice_id, void_reason from pro_periods where voided_at is not null and voided_at >= ? and void_reason in ('refund', 'dispute') limit 100")
+    .bind(now - VOIDED_LOOKBACK_MS)
+    .all<{ invoice_id: string; void_reason: "refund" | "dispute" }>();
+  if (!results.length) return 0;
+  await d1.batch(results.flatMap((r) => rebookProFees(d1, r.invoice_id, r.void_reason)));
+  return results.length;
+}
+const VOIDED_LOOKBACK_MS = 45 * 24 * 3600 * 1000;
+
 async function listAll<T>(list: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const x of list) out.push(x);

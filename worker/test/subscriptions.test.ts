@@ -1,8 +1,10 @@
 // The Pro plan by Stripe's word only: the browser pays the first invoice, the webhooks (re-read from
 // Stripe) make the creator Pro; renewals, a failed renewal and cancellation at period end move a
 // test clock in the stand-in. Sales paid while Pro book a 0% fee.
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, checkout, contentForm, deliver, postForm, postJson, row, rows, signIn, standin } from "./helpers";
+import worker from "../index";
+import { call, checkout, contentForm, deliver, env, postForm, postJson, row, rows, signIn, standin } from "./helpers";
 
 type Ev = { id: string; type: string; created: number; data: { object: { id: string; customer?: string; object: string } } };
 type State = { plan: string; status: string | null; currentPeriodEnd: string | null; cancelAtPeriodEnd: boolean };
@@ -246,5 +248,28 @@ describe("Pro taken back", () => {
     await standin("POST", `/_standin/disputes/${dispute.body.id}/close`, { outcome: "lost" });
     await deliverAbout("charge.dispute.closed", invoiceIntent);
     expect((await timeline(cookie))[0].feeAdjustment).toEqual({ amount: -2, reason: "Pro fee charged back: 20% fee applied" });
+  });
+
+  it("a sale booked at 0% just after its Pro period was voided (a race with the void) gets the fee re-booked by the daily sweep", async () => {
+    const { cookie, clientSecret, customer } = await proCreator("pro-race@example.com");
+    await payFirstInvoice(clientSecret);
+    await deliverBilling(customer, new Set());
+    expect((await saleFeeOf(cookie)).map((l) => [l.account, l.amount_cents])).toEqual([["creator", 1000], ["platform", 0]]);
+    // As if the refund's void-and-rebook batch committed between the sale's plan read and its 0% split.
+    await env.DB.prepare("update pro_periods set voided_at = ?, void_reason = 'refund' where user_id = (select id from users where email = ?)").bind(Date.now(), "pro-race@example.com").run();
+    expect((await timeline(cookie))[0].feeAdjustment).toBeNull();
+
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "30 3 * * *", scheduledTime: Date.now() }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    await worker.scheduled(createScheduledController({ cron: "30 3 * * *", scheduledTime: Date.now() }), env, ctx);
+    await waitOnExecutionContext(ctx);
+
+    expect((await timeline(cookie))[0].feeAdjustment).toEqual({ amount: -2, reason: "Pro fee refunded: 20% fee applied" });
+    const adjustments = await rows<{ account: string; amount_cents: number }>(
+      "select account, amount_cents from ledger_entries where kind = 'fee_adjustment' and purchase_id in (select p.id from purchases p join users u on u.id = p.creator_id where u.email = ?) order by id",
+      "pro-race@example.com",
+    );
+    expect(adjustments.map((l) => [l.account, l.amount_cents])).toEqual([["creator", -200], ["platform", 200]]);
   });
 });
