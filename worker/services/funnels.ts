@@ -176,7 +176,7 @@ async function checkCeiling(deps: FunnelDeps, contentId: string | null, priceCen
   const item = await deps.db.select().from(content).where(eq(content.id, contentId)).get();
   if (!item || item.pricingModel !== "pay_what_you_want") return;
   const { minimumCents } = stepAmounts({ priceCents, maxPriceCents: null }, item);
-  if (maxPriceCents < minimumCents) throw new ApiError(400, `maximumPrice must be at least the minimum price ($${(minimumCents / 100).toFixed(2)})`);
+  if (maxPriceCents < minimumCents) throw new ApiError(400, `The maximum tip must be at least the minimum price ($${(minimumCents / 100).toFixed(2)})`);
 }
 
 async function ownedContentId(deps: FunnelDeps, userId: string, contentId: string | null | undefined): Promise<string | null> {

@@ -69,7 +69,7 @@ export function draftProblem(d: UpsellDraft): string | null {
   if (!d.title.trim() || !price.trim()) return FUNNEL_MESSAGES.titleAndPrice;
   if (d.accessType === "download" && !d.file) return FUNNEL_MESSAGES.downloadFile;
   if (d.accessType === "link" && !d.linkUrl.trim()) return FUNNEL_MESSAGES.linkUrl;
-  if (d.pricingModel === "tip" && d.maximumPrice.trim() && Number(d.maximumPrice) < Number(price)) return "The maximum tip must be at least the minimum price";
+  if (d.pricingModel === "tip" && d.maximumPrice.trim() && Number(d.maximumPrice) < Number(price)) return `The maximum tip must be at least the minimum price ($${Number(price).toFixed(2)})`;
   return null;
 }
 

@@ -36,7 +36,7 @@ function OfferCard({
 }) {
   const tip = offer.pricingModel === "pay_what_you_want";
   const [amount, setAmount] = useState("");
-  useEffect(() => setAmount(tip && offer.minimumPrice !== null ? offer.minimumPrice.toFixed(2) : ""), [offer.stepId, tip, offer.minimumPrice]);
+  useEffect(() => setAmount(tip && offer.minimumPrice !== null ? offer.minimumPrice.toFixed(2) : ""), [offer.stepId, tip, offer.minimumPrice, offer.maximumPrice]);
   const accept = () => {
     if (tip && offer.minimumPrice !== null && amount && Number(amount) < offer.minimumPrice) {
       toast({ title: "Amount too low", description: `Minimum amount is $${offer.minimumPrice.toFixed(2)}`, variant: "destructive" });
