@@ -587,3 +587,16 @@ describe("what a failed payout tells the creator", () => {
     });
   });
 });
+
+describe("failed payouts from before the failure columns (migration 0013)", () => {
+  it("Stripe's message moves to the admin's failure_detail; the creator's notes say what to do", async () => {
+    const c = await creator("bank");
+    const old = "You have insufficient available funds in your Stripe account. Try adding funds directly to your available balance by creating Charges using the 4000000000000077 test card.";
+    await env.DB.prepare("insert into payouts (id, user_id, amount_cents, method, status, period_year, period_month, notes) values (?, ?, 4000, 'bank', 'failed', 2023, 1, ?)").bind(`old-${c.id}`, c.id, old).run();
+    const migration = (env as unknown as { TEST_MIGRATIONS: { name: string; queries: string[] }[] }).TEST_MIGRATIONS.find((m) => m.name.startsWith("0013_"))!;
+    for (const q of migration.queries) await env.DB.prepare(q).run();
+    const after = await row<{ notes: string; failure_code: string; failure_detail: string }>("select notes, failure_code, failure_detail from payouts where id = ?", `old-${c.id}`);
+    expect(after).toEqual({ notes: expect.stringContaining("not yours"), failure_code: "balance_insufficient", failure_detail: old });
+    expect(after!.notes).not.toMatch(/Stripe account|test card/);
+  });
+});
