@@ -122,13 +122,25 @@ export function connectRoutes(kit) {
 
   // ---- money: transfers draw on the platform's AVAILABLE balance (server.mjs keeps its balance transactions) ----
 
-  // The next transfer to an account fails with this Stripe error code (a stand-in control), once.
+  // The next transfer to an account fails with this Stripe error (a stand-in control), once. Each is
+  // answered as Stripe answers it: status, type and code; `kept: false` for the answers Stripe gives
+  // before the endpoint runs (rate limiting, a request with the same key still executing), which it
+  // does not keep under the Idempotency-Key; the others are kept and replayed for that key.
   const failNext = new Map();
   const FAILURES = {
-    balance_insufficient:
-      "You have insufficient available funds in your Stripe account. Try adding funds directly to your available balance by creating Charges using the 4000000000000077 test card. See: https://stripe.com/docs/testing#available-balance",
-    insufficient_capabilities_for_transfer:
-      "Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments",
+    balance_insufficient: {
+      status: 400, type: "invalid_request_error", kept: true,
+      message: "You have insufficient available funds in your Stripe account. Try adding funds directly to your available balance by creating Charges using the 4000000000000077 test card. See: https://stripe.com/docs/testing#available-balance",
+    },
+    insufficient_capabilities_for_transfer: {
+      status: 400, type: "invalid_request_error", kept: true, param: "destination",
+      message: "Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments",
+    },
+    // Transient: Stripe's documented error types for these (docs: Error codes, Rate limits, Idempotent requests).
+    api_error: { status: 500, type: "api_error", kept: true, noCode: true, message: "An unknown error occurred" },
+    rate_limit: { status: 429, type: "rate_limit_error", kept: false, message: "Too many requests hit the API too quickly. We recommend an exponential backoff of your requests." },
+    lock_timeout: { status: 429, type: "invalid_request_error", kept: false, message: "This object cannot be accessed right now because another API request or Stripe process is currently accessing it. If you see this error intermittently, retry the request." },
+    idempotency_key_in_use: { status: 409, type: "invalid_request_error", kept: false, message: "There is currently another in-progress request using this Idempotent Key (that probably means you submitted twice, and the other request is still going through). Please try again later." },
   };
 
   function createTransfer(p) {
@@ -142,7 +154,8 @@ export function connectRoutes(kit) {
     const failure = failNext.get(account.id);
     if (failure) {
       failNext.delete(account.id);
-      throw new StripeError(400, "invalid_request_error", FAILURES[failure], { code: failure, ...(failure === "insufficient_capabilities_for_transfer" ? { param: "destination" } : {}) });
+      const f = FAILURES[failure];
+      throw new StripeError(f.status, f.type, f.message, { ...(f.noCode ? {} : { code: failure }), ...(f.param ? { param: f.param } : {}) }, { validation: !f.kept });
     }
     if (account.capabilities.transfers !== "active") {
       throw new StripeError(400, "invalid_request_error", "Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments", { code: "insufficient_capabilities_for_transfer", param: "destination" });
@@ -233,8 +246,9 @@ export function connectRoutes(kit) {
       return raw(200, { "content-type": "text/html; charset=utf-8" }, `<!doctype html><title>Express dashboard (stand-in)</title><h1>Express dashboard</h1><p>${escapeHtml(a.email ?? a.id)} · payouts ${a.payouts_enabled ? "enabled" : "paused"}</p>`);
     }],
     // Stand-in controls.
-    // The next transfer to `destination` fails with Stripe's error `code` (balance_insufficient or
-    // insufficient_capabilities_for_transfer), as the bank or Stripe would decide.
+    // The next transfer to `destination` fails with Stripe's error `code`: balance_insufficient or
+    // insufficient_capabilities_for_transfer (as Stripe would decide), or a transient one
+    // (api_error, rate_limit, lock_timeout, idempotency_key_in_use).
     ["POST", /^\/_standin\/transfers\/fail_next$/, "secret", (p) => {
       if (!FAILURES[p.code]) throw badParam("code", `code must be one of ${Object.keys(FAILURES).join(", ")}`);
       get("accounts", p.destination ?? "");

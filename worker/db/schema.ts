@@ -253,6 +253,16 @@ export const payouts = sqliteTable(
     stripeAccountId: text("stripe_account_id"),
     createdAt: createdAt(),
     processedAt: integer("processed_at", { mode: "timestamp_ms" }),
+    // The transfer attempt: Stripe's Idempotency-Key is the payout id (attempt 0), then `{id}:{n}`.
+    // It moves on only after Stripe answered an attempt with an error it keeps under that key
+    // (e.g. balance_insufficient): that key can never make a transfer, and a retry needs a new one.
+    sendAttempt: integer("send_attempt").notNull().default(0),
+    // A transient Stripe error left the payout processing: when it is tried again, and why.
+    nextRetryAt: integer("next_retry_at", { mode: "timestamp_ms" }),
+    lastError: text("last_error"),
+    // Why a payout failed, for the admin (Stripe's code and message); `notes` says it to the creator.
+    failureCode: text("failure_code"),
+    failureDetail: text("failure_detail"),
   },
   (t) => [
     // At most one live payout per creator and period. A failed payout gave its money back and

@@ -88,7 +88,7 @@ export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()
       contentCount: Number(u.content_count),
       status: availableCents >= MIN_PAYOUT_CENTS ? READY_FOR_PAYOUT : BELOW_MINIMUM,
       payoutSetUp: !!dest,
-      payout: p ? { id: p.id, amount: dollars(p.amountCents), status: p.status, method: p.method, notes: p.notes } : null,
+      payout: p ? { id: p.id, amount: dollars(p.amountCents), status: p.status, method: p.method, notes: p.failureCode ? `${p.failureCode}: ${p.failureDetail ?? ""}` : p.notes } : null,
     };
   });
   return rows.sort((a, b) => b.availableBalance - a.availableBalance || a.email.localeCompare(b.email));

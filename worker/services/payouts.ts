@@ -11,9 +11,17 @@
 //   paid. A run stopped in between leaves it processing; the next run resumes it: it first looks for
 //   a transfer already made for it (transfer_group + metadata), then retries with the same key.
 //
-// Failure (a definitive Stripe error, or the transfer.reversed webhook) marks the payout failed and
-// books the money back with a positive 'payout_reversal' row in the same batch. A failed payout
-// leaves the unique index, so a later run of the same period, or the next period, pays it again.
+// Stripe's answer decides (destinationFailure): only a definitive answer about the destination
+// (it cannot take transfers, is closed or gone), or the transfer.reversed webhook, marks the payout
+// failed and books the money back with a positive 'payout_reversal' row in the same batch; the
+// creator reads what happened in their terms (`notes`), the admin Stripe's code and message
+// (failure_code, failure_detail). Anything else (no answer, 429, 5xx, balance_insufficient,
+// idempotency_key_in_use, a failed look-up on resume) leaves it processing with last_error and
+// next_retry_at, and the PAYOUTS queue tries it again with a doubling delay until Stripe settles it.
+// An error Stripe keeps under the Idempotency-Key (a 400 or 500 answer) would be replayed for that
+// key, so the next attempt looks for a transfer first and then uses a new key (`{id}:{attempt}`).
+// A partial reversal is booked back at once, also while the payout is still processing. A failed
+// payout leaves the unique index, so a later run of the same period, or the next period, pays it again.
 // Manual methods (PayPal, Wise, ...) stay pending until the admin marks them processed (paid).
 // Each change that emails the creator (prepared, paid, failed) writes the email to the outbox in its
 // own batch (payoutMailInsert), so a queue that refuses loses nothing and fails no run.
@@ -162,11 +170,52 @@ export async function preparePeriod(deps: PayoutDeps, period: Period, now = Date
 
 // ---- send (transfers) ----
 
-/** Stripe errors that say the transfer will not happen; anything else (network, 5xx, rate limit) is retried later. */
-function isDefinitive(err: unknown): err is Stripe.errors.StripeError {
-  const type = (err as { type?: string })?.type;
-  return type === "StripeInvalidRequestError" || type === "StripeCardError" || type === "StripePermissionError";
+// What a Stripe error from transfers.create means for the payout. Only a definitive answer about
+// the destination fails it (the money is booked back and the creator told what to do); anything
+// else (no answer, rate limits, Stripe's own errors, the platform's balance, a concurrent request
+// with the same key) leaves it processing, tried again with backoff until Stripe settles it.
+type StripeErrorLike = { type?: string; code?: string; param?: string; statusCode?: number; message?: string };
+
+/** Codes by which Stripe says the destination cannot take this transfer, with what the creator reads and can do. */
+const DESTINATION_FAILURES: Record<string, string> = {
+  insufficient_capabilities_for_transfer:
+    "Stripe cannot send money to your connected bank account yet: it still needs some details from you. Open your payout settings and finish setting up your bank account with Stripe.",
+  transfers_not_allowed:
+    "Stripe cannot send money to your connected bank account yet: it still needs some details from you. Open your payout settings and finish setting up your bank account with Stripe.",
+  account_invalid: "Your connected bank account is closed or no longer linked to ApeWall. Open your payout settings and connect a bank account again, or choose another payout method.",
+  account_closed: "Your connected bank account is closed or no longer linked to ApeWall. Open your payout settings and connect a bank account again, or choose another payout method.",
+};
+
+/** The creator's reason when Stripe said the destination cannot be paid; null when the error is not about the destination (retried). */
+export function destinationFailure(err: unknown): { code: string; creatorReason: string; detail: string } | null {
+  const e = (err ?? {}) as StripeErrorLike;
+  if (e.type !== "StripeInvalidRequestError" || !e.code) return null;
+  const missing = e.code === "resource_missing" && e.param === "destination";
+  const creatorReason = missing ? DESTINATION_FAILURES.account_invalid : DESTINATION_FAILURES[e.code];
+  return creatorReason ? { code: e.code, creatorReason, detail: String(e.message ?? "").slice(0, 500) } : null;
 }
+
+/**
+ * Whether Stripe kept this answer under the request's Idempotency-Key: it does for any result of an
+ * endpoint that began executing (400s, 500s), not for a request refused first (429 rate limit or
+ * lock_timeout, 409 idempotency_key_in_use) nor one that got no answer. A kept error is replayed for
+ * that key for 24 hours, so the next attempt needs a new key (see sendAttempt in the schema).
+ */
+function keptUnderKey(err: unknown): boolean {
+  const status = (err as StripeErrorLike)?.statusCode;
+  return typeof status === "number" && status !== 409 && status !== 429;
+}
+
+const errorText = (err: unknown) => {
+  const e = (err ?? {}) as StripeErrorLike;
+  return `${e.type ?? "Error"}${e.code ? ` ${e.code}` : ""}${e.statusCode ? ` (${e.statusCode})` : ""}: ${e.message ?? String(err)}`.slice(0, 500);
+};
+
+/** Backoff before retry `n` (1, 2, ...): 1 minute, doubling, at most 6 hours. */
+export const retryDelaySeconds = (n: number) => Math.min(60 * 2 ** Math.max(0, n - 1), 6 * 60 * 60);
+
+/** The Idempotency-Key of a payout's transfer attempt: the payout id, then `{id}:{attempt}`. */
+const transferKey = (p: PayoutRow) => (p.sendAttempt ? `${p.id}:${p.sendAttempt}` : p.id);
 
 /** A transfer already made for this payout (a run that stopped after Stripe answered, before we wrote it down). */
 async function existingTransfer(deps: PayoutDeps, p: PayoutRow): Promise<Stripe.Transfer | null> {
@@ -181,19 +230,40 @@ export type SendOutcome = "paid" | "failed" | "retry_later" | "manual" | "done" 
 
 /**
  * Sends (or resumes) one payout by Stripe Transfer. Safe to call any number of times, also
- * concurrently: Stripe's idempotency key is the payout id and every state change is conditional.
+ * concurrently: Stripe's idempotency key is the payout id (and attempt) and every state change is
+ * conditional. A resumed payout first looks for the transfer it may already have made; if that
+ * look-up fails, nothing is decided (retry_later): the transfer may exist.
  */
-export async function sendPayout(deps: PayoutDeps, payoutId: string, now = Date.now()): Promise<SendOutcome> {
+export async function sendPayout(deps: PayoutDeps, payoutId: string, now = Date.now(), opts: { retry?: number } = {}): Promise<SendOutcome> {
   const p = await deps.db.select().from(payouts).where(eq(payouts.id, payoutId)).get();
   if (!p) return "missing";
   if (p.status === "paid" || p.status === "failed") return "done";
   if (!p.stripeAccountId) return "manual";
   const resumed = p.status === "processing";
   if (!resumed) await deps.d1.prepare("update payouts set status = 'processing' where id = ? and status = 'pending'").bind(p.id).run();
+  const retryLater = async (err: unknown) => {
+    console.warn("transfer not sent, will retry", p.id, err);
+    const delay = retryDelaySeconds((opts.retry ?? 0) + 1);
+    // The key moves on only from the attempt that was answered (a concurrent sender's repeat is a no-op).
+    const bump = keptUnderKey(err) ? 1 : 0;
+    await deps.d1
+      .prepare("update payouts set send_attempt = send_attempt + (case when send_attempt = ?1 then ?2 else 0 end), last_error = ?3, next_retry_at = ?4 where id = ?5 and status = 'processing'")
+      .bind(p.sendAttempt, bump, errorText(err), now + delay * 1000, p.id)
+      .run();
+    return "retry_later" as const;
+  };
 
   let transfer: Stripe.Transfer | null = null;
+  // A payout that was processing, or whose earlier attempt Stripe answered with an error, may
+  // already have its transfer (made under an earlier key, or by a run that stopped).
+  if (resumed || p.sendAttempt > 0) {
+    try {
+      transfer = await existingTransfer(deps, p);
+    } catch (err) {
+      return retryLater(err);
+    }
+  }
   try {
-    if (resumed) transfer = await existingTransfer(deps, p);
     transfer ??= await deps.stripe.transfers.create(
       {
         amount: p.amountCents,
@@ -203,17 +273,24 @@ export async function sendPayout(deps: PayoutDeps, payoutId: string, now = Date.
         description: `ApeWall payout ${periodLabel({ year: p.periodYear, month: p.periodMonth })}`,
         metadata: { payout_id: p.id, user_id: p.userId },
       },
-      { idempotencyKey: p.id },
+      { idempotencyKey: transferKey(p) },
     );
   } catch (err) {
-    if (!isDefinitive(err)) {
-      console.warn("transfer not sent, will retry", p.id, err);
-      return "retry_later";
-    }
-    return (await failPayout(deps, p.id, { reason: err.message, ledgerKey: `payout-reversal:${p.id}`, cents: p.amountCents, from: ["pending", "processing"] }, now)) ? "failed" : "done";
+    const definitive = destinationFailure(err);
+    if (!definitive) return retryLater(err);
+    return (await failPayout(
+      deps,
+      p.id,
+      { reason: definitive.creatorReason, code: definitive.code, detail: definitive.detail, ledgerKey: `payout-reversal:${p.id}`, cents: p.amountCents, from: ["pending", "processing"] },
+      now,
+    ))
+      ? "failed"
+      : "done";
   }
   const [marked] = await deps.d1.batch([
-    deps.d1.prepare("update payouts set status = 'paid', stripe_transfer_id = ?, processed_at = ? where id = ? and status = 'processing' returning id").bind(transfer.id, now, p.id),
+    deps.d1
+      .prepare("update payouts set status = 'paid', stripe_transfer_id = ?, processed_at = ?, next_retry_at = null where id = ? and status = 'processing' returning id")
+      .bind(transfer.id, now, p.id),
     payoutMailInsert(deps, "payout-paid", { where: "p.id = ?5 and p.status = 'paid' and p.stripe_transfer_id = ?6", binds: [p.id, transfer.id] }, now),
   ]);
   // Nothing marked: another run got there first, or a transfer.reversed that overtook us failed it.
@@ -227,16 +304,17 @@ export async function sendPayout(deps: PayoutDeps, payoutId: string, now = Date.
  * earlier bookings for this payout already returned (computed inside the statement, so concurrent or
  * reordered events book each cent once), only while the payout has `whileStatus`, once per `key`.
  */
-function bookBack(d1: D1Database, b: { key: string; reversedCents: number; payoutId: string; whileStatus: PayoutRow["status"] }, now: number): D1PreparedStatement {
+function bookBack(d1: D1Database, b: { key: string; reversedCents: number; payoutId: string; whileStatus: PayoutRow["status"][] }, now: number): D1PreparedStatement {
+  const statuses = b.whileStatus.map((s) => `'${s}'`).join(", ");
   return d1
     .prepare(
       `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, payout_id, created_at)
        select ?1, 'creator', user_id, 'payout_reversal', ?2 - back.cents, currency, id, ?3
        from payouts, (select coalesce(sum(amount_cents), 0) as cents from ledger_entries where payout_id = ?4 and kind = 'payout_reversal') back
-       where id = ?4 and status = ?5 and ?2 - back.cents > 0
+       where id = ?4 and status in (${statuses}) and ?2 - back.cents > 0
        on conflict (idempotency_key) do nothing`,
     )
-    .bind(b.key, b.reversedCents, now, b.payoutId, b.whileStatus);
+    .bind(b.key, b.reversedCents, now, b.payoutId);
 }
 
 /**
@@ -245,11 +323,19 @@ function bookBack(d1: D1Database, b: { key: string; reversedCents: number; payou
  * `ledgerKey`. Returns whether this call
  * made the change (then the creator is emailed).
  */
-async function failPayout(deps: PayoutDeps, payoutId: string, f: { reason: string; ledgerKey: string; cents: number; from: PayoutRow["status"][] }, now: number): Promise<boolean> {
+async function failPayout(
+  deps: PayoutDeps,
+  payoutId: string,
+  f: { reason: string; code: string; detail: string; ledgerKey: string; cents: number; from: PayoutRow["status"][] },
+  now: number,
+): Promise<boolean> {
   const from = f.from.map((s) => `'${s}'`).join(", ");
   const [updated] = await deps.d1.batch([
-    deps.d1.prepare(`update payouts set status = 'failed', notes = ?, processed_at = ? where id = ? and status in (${from}) returning id`).bind(f.reason.slice(0, 500), now, payoutId),
-    bookBack(deps.d1, { key: f.ledgerKey, reversedCents: f.cents, payoutId, whileStatus: "failed" }, now),
+    // `notes` is what the creator reads (payout history, email); code and detail are for the admin.
+    deps.d1
+      .prepare(`update payouts set status = 'failed', notes = ?, failure_code = ?, failure_detail = ?, processed_at = ?, next_retry_at = null where id = ? and status in (${from}) returning id`)
+      .bind(f.reason.slice(0, 500), f.code, f.detail.slice(0, 500), now, payoutId),
+    bookBack(deps.d1, { key: f.ledgerKey, reversedCents: f.cents, payoutId, whileStatus: ["failed"] }, now),
     payoutMailInsert(deps, "payout-failed", { where: "p.id = ?5 and p.status = 'failed'", binds: [payoutId] }, now, f.reason),
   ]);
   if (!updated.results?.length) return false;
@@ -269,12 +355,18 @@ export async function handleTransferReversed(deps: PayoutDeps, transferId: strin
   if (!p) return;
   if (transfer.reversed) {
     // Fully reversed: the payout failed and its whole amount comes back (once, whatever the order of events).
-    await failPayout(deps, p.id, { reason: "The transfer to your bank account was reversed.", ledgerKey: `payout-reversal:${p.id}`, cents: transfer.amount_reversed, from: ["processing", "paid"] }, now);
-  } else if (transfer.amount_reversed > 0 && p.status === "paid") {
-    // Partly reversed: the payout stays paid, and what came back from the creator's account returns
-    // to their balance. Keyed by the reversed total, computed against what earlier events booked
-    // inside the statement, so repeated or reordered events book each cent once.
-    await bookBack(deps.d1, { key: `payout-reversal:${p.id}:partial:${transfer.amount_reversed}`, reversedCents: transfer.amount_reversed, payoutId: p.id, whileStatus: "paid" }, now).run();
+    await failPayout(deps, p.id, {
+      reason: "The transfer to your bank account was reversed. Check your bank account in your payout settings.",
+      code: "transfer_reversed",
+      detail: `Transfer ${transfer.id} reversed (${transfer.amount_reversed} of ${transfer.amount} cents)`,
+      ledgerKey: `payout-reversal:${p.id}`, cents: transfer.amount_reversed, from: ["processing", "paid"] }, now);
+  } else if (transfer.amount_reversed > 0) {
+    // Partly reversed: the payout stays paid (or still processing: the transfer exists, so it will be
+    // marked paid), and what came back from the creator's account returns to their balance at once.
+    // Keyed by the reversed total, computed against what earlier events booked inside the
+    // statement, so repeated or reordered events book each cent once; a later full reversal books
+    // only the rest (failPayout).
+    await bookBack(deps.d1, { key: `payout-reversal:${p.id}:partial:${transfer.amount_reversed}`, reversedCents: transfer.amount_reversed, payoutId: p.id, whileStatus: ["processing", "paid"] }, now).run();
   }
 }
 
@@ -354,7 +446,12 @@ export async function runPayouts(given: PayoutDeps, period: Period, opts: { now?
           const outcome = await sendPayout(deps, next.id, now);
           if (outcome === "paid") sent++;
           else if (outcome === "failed") failed++;
-          else if (outcome === "retry_later") retryLater++;
+          else if (outcome === "retry_later") {
+            retryLater++;
+            // Tried again by the PAYOUTS queue after a backoff (its consumer doubles it each time).
+            // A queue that refuses loses nothing: the payout stays processing for the next run.
+            await deps.payouts?.send({ payoutId: next.id }, { delaySeconds: retryDelaySeconds(1) }).catch((err) => console.warn("payout retry not queued", next.id, err));
+          }
         }
       }),
     );

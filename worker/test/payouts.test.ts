@@ -1,13 +1,14 @@
 // The payout run under faults: concurrent and repeated runs, a crash after each write, failed and
 // reversed transfers, a refund after a payout. Transfers go to the Stripe stand-in; creators' sales
 // are ledger rows dated in the past (each test has its own month, so runs do not see each other's).
-import { createScheduledController } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { handleScheduled, MONTHLY_PAYOUT_CRON } from "../cron";
 import { createDb } from "../db/client";
+import worker from "../index";
 import { creatorBalance } from "../services/balances";
-import { closingPeriod, payoutDeps, preparePayout, runPayouts, sendPayout, transferGroup, type Period } from "../services/payouts";
-import { checkout, connectedAccount, contentForm, deliver, env, eventFor, outbox, postForm, postJson, row, rows, signIn, standin, waitForMail } from "./helpers";
+import { closingPeriod, payoutDeps, preparePayout, runPayouts, sendPayout, transferGroup, type PayoutJob, type Period } from "../services/payouts";
+import { call, checkout, connectedAccount, contentForm, deliver, env, eventFor, outbox, postForm, postJson, row, rows, signIn, standin, waitForMail } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;
 const db = () => createDb(env.DB);
@@ -159,7 +160,7 @@ describe("the payout run", () => {
     expect(await runPayouts(deps(), P, { now: T })).toMatchObject({ prepared: 1, sent: 0, failed: 1 });
     const [failed] = await payoutsOf(c.id);
     expect(failed.status).toBe("failed");
-    expect(await row("select notes from payouts where id = ?", failed.id)).toEqual({ notes: expect.stringContaining("capabilities") });
+    expect(await row("select failure_detail from payouts where id = ?", failed.id)).toEqual({ failure_detail: expect.stringContaining("capabilities") });
     expect(await creatorBalance(db(), c.id, T + 1)).toMatchObject({ availableCents: 4000, pendingPayoutCents: 0, paidOutCents: 0 });
     expect(await row("select amount_cents from ledger_entries where idempotency_key = ?", `payout-reversal:${failed.id}`)).toEqual({ amount_cents: 4000 });
     await expectLedgerBalanced(c.id);
@@ -180,7 +181,7 @@ describe("the payout run", () => {
     const T = runAt(2025, 7);
     const c = await creator("bank");
     await sale(c.id, 5000, T - 10 * DAY);
-    await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "balance_insufficient" });
+    await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "insufficient_capabilities_for_transfer" });
     await runPayouts(deps(), closingPeriod(T), { now: T });
     const next = runAt(2025, 8);
     expect(await runPayouts(deps(), closingPeriod(next), { now: next })).toMatchObject({ prepared: 1, sent: 1 });
@@ -375,5 +376,227 @@ describe("payout emails survive a queue that fails", () => {
     await sweep();
     await new Promise((r) => setTimeout(r, 1500));
     expect((await outbox()).filter((x) => x.to === bank.email)).toHaveLength(2);
+  });
+});
+
+// ---- issue 16: transfers Stripe does not settle at once (defect 3), partial reversals while
+// processing (defect 4), and what a failed payout tells the creator (defect 8). ----
+
+/** A Stripe SDK error as the SDK raises it for an HTTP answer (type, code, statusCode). */
+function stripeError(type: string, fields: { code?: string; param?: string; statusCode: number; message: string }) {
+  return Object.assign(new Error(fields.message), { type, ...fields });
+}
+
+describe("transfers Stripe does not settle at once", () => {
+  it("an api_error (500, kept under the key): the payout stays processing, says why and when, and the retry pays it once", async () => {
+    const T = runAt(2024, 2);
+    const c = await creator("bank");
+    await sale(c.id, 5000, T - 10 * DAY);
+    await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "api_error" });
+    expect(await runPayouts(deps(), closingPeriod(T), { now: T })).toMatchObject({ prepared: 1, sent: 0, failed: 0, retryLater: 1 });
+    const [p] = await payoutsOf(c.id);
+    expect(await row("select status, last_error, next_retry_at from payouts where id = ?", p.id)).toEqual({ status: "processing", last_error: expect.stringContaining("500"), next_retry_at: T + 60_000 });
+    // Stripe keeps its 500 under the Idempotency-Key: the retry must not replay it forever.
+    expect(await sendPayout(deps(), p.id, T + 60_000)).toBe("paid");
+    expect(await transfersTo(c.acct)).toHaveLength(1);
+    expect(await payoutsOf(c.id)).toMatchObject([{ status: "paid" }]);
+    await expectLedgerBalanced(c.id);
+  });
+
+  it("a rate limit (429) is retried with the same key and pays once", async () => {
+    const T = runAt(2024, 3);
+    const c = await creator("bank");
+    await sale(c.id, 5000, T - 10 * DAY);
+    await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "rate_limit" });
+    expect(await runPayouts(deps(), closingPeriod(T), { now: T })).toMatchObject({ failed: 0, retryLater: 1 });
+    const [p] = await payoutsOf(c.id);
+    expect(p.status).toBe("processing");
+    expect(await sendPayout(deps(), p.id, T + 60_000)).toBe("paid");
+    expect(await transfersTo(c.acct)).toHaveLength(1);
+    await expectLedgerBalanced(c.id);
+  });
+
+  it("balance_insufficient (the platform's funds still pending) does not fail the payout: it is paid after the top-up, and the creator gets no failure email", async () => {
+    const T = runAt(2024, 4);
+    const c = await creator("bank");
+    await sale(c.id, 5000, T - 10 * DAY);
+    await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "balance_insufficient" });
+    expect(await runPayouts(deps(), closingPeriod(T), { now: T })).toMatchObject({ prepared: 1, failed: 0, retryLater: 1 });
+    const [p] = await payoutsOf(c.id);
+    expect(await row("select status, last_error from payouts where id = ?", p.id)).toEqual({ status: "processing", last_error: expect.stringContaining("balance_insufficient") });
+    expect(await rows("select 1 from ledger_entries where payout_id = ? and kind = 'payout_reversal'", p.id)).toEqual([]);
+    expect(await creatorBalance(db(), c.id, T + 1)).toMatchObject({ availableCents: 0, pendingPayoutCents: 4000 });
+
+    await standin("POST", "/_standin/balance/top_up", { amount: "4000" });
+    expect(await sendPayout(deps(), p.id, T + 60_000)).toBe("paid");
+    expect(await transfersTo(c.acct)).toHaveLength(1);
+    expect(await creatorBalance(db(), c.id, T + 60_001)).toMatchObject({ availableCents: 0, paidOutCents: 4000 });
+    await expectLedgerBalanced(c.id);
+    const mails = await vi.waitUntil(async () => {
+      const m = (await outbox()).filter((x) => x.to === c.email);
+      return m.length >= 2 ? m : undefined;
+    }, { timeout: 10_000 });
+    expect(mails.map((m) => m.subject).some((s) => /could not be sent/.test(s))).toBe(false);
+  });
+
+  it("two sends of one payout at once (the second meets idempotency_key_in_use): one transfer, paid, nothing booked back", async () => {
+    const T = runAt(2024, 5);
+    const c = await creator("bank");
+    await sale(c.id, 5000, T - 10 * DAY);
+    const id = (await preparePayout(deps(), c.id, closingPeriod(T), T))!;
+    const real = deps().stripe;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let entered!: () => void;
+    const inFlight = new Promise<void>((r) => (entered = r));
+    // The first send's request is still executing at Stripe...
+    const slow = {
+      transfers: {
+        list: real.transfers.list.bind(real.transfers),
+        create: async (...args: Parameters<typeof real.transfers.create>) => {
+          entered();
+          await gate;
+          return real.transfers.create(...args);
+        },
+      },
+    };
+    // ...so Stripe answers the second one, with the same key, 409 idempotency_key_in_use.
+    const busy = {
+      transfers: {
+        list: real.transfers.list.bind(real.transfers),
+        create: async () => {
+          throw stripeError("StripeInvalidRequestError", { code: "idempotency_key_in_use", statusCode: 409, message: "There is currently another in-progress request using this Idempotent Key" });
+        },
+      },
+    };
+    const first = sendPayout({ ...deps(), stripe: slow as never }, id, T);
+    await inFlight;
+    const second = await sendPayout({ ...deps(), stripe: busy as never }, id, T);
+    expect(second).toBe("retry_later");
+    release();
+    expect(await first).toBe("paid");
+    expect(await payoutsOf(c.id)).toMatchObject([{ id, status: "paid" }]);
+    expect(await transfersTo(c.acct)).toHaveLength(1);
+    expect(await rows("select 1 from ledger_entries where payout_id = ? and kind = 'payout_reversal'", id)).toEqual([]);
+    await expectLedgerBalanced(c.id);
+  });
+
+  it("a failed transfer look-up on resume does not fail the payout: it stays processing and the next send pays it once", async () => {
+    const T = runAt(2024, 6);
+    const c = await creator("bank");
+    await sale(c.id, 5000, T - 10 * DAY);
+    const id = (await preparePayout(deps(), c.id, closingPeriod(T), T))!;
+    // A run claimed it and stopped: the transfer may exist.
+    await env.DB.prepare("update payouts set status = 'processing' where id = ?").bind(id).run();
+    const real = deps().stripe;
+    const lookupFails = {
+      transfers: {
+        list: () => {
+          throw stripeError("StripePermissionError", { statusCode: 403, message: "The provided key does not have the required permissions for this endpoint" });
+        },
+        create: real.transfers.create.bind(real.transfers),
+      },
+    };
+    expect(await sendPayout({ ...deps(), stripe: lookupFails as never }, id, T)).toBe("retry_later");
+    expect(await payoutsOf(c.id)).toMatchObject([{ status: "processing" }]);
+    expect(await rows("select 1 from ledger_entries where payout_id = ? and kind = 'payout_reversal'", id)).toEqual([]);
+    expect(await sendPayout(deps(), id, T + 60_000)).toBe("paid");
+    expect(await transfersTo(c.acct)).toHaveLength(1);
+    await expectLedgerBalanced(c.id);
+  });
+
+  it("the PAYOUTS queue retries a payout Stripe did not settle with a growing delay", async () => {
+    const T = runAt(2024, 7);
+    const c = await creator("bank");
+    await sale(c.id, 5000, T - 10 * DAY);
+    const id = (await preparePayout(deps(), c.id, closingPeriod(T), T))!;
+    const consume = async (attempts: number) => {
+      await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "rate_limit" });
+      const batch = createMessageBatch<PayoutJob>("apewall-payouts", [{ id: `m${attempts}`, timestamp: new Date(), attempts, body: { payoutId: id } }]);
+      // (getQueueResult does not report a retry's delay: read it from the call.)
+      const retry = vi.spyOn(batch.messages[0], "retry");
+      const ctx = createExecutionContext();
+      await worker.queue(batch, env as never, ctx);
+      expect((await getQueueResult(batch, ctx)).retryMessages).toMatchObject([{ msgId: `m${attempts}` }]);
+      return retry.mock.calls;
+    };
+    expect(await consume(1)).toEqual([[{ delaySeconds: 60 }]]);
+    expect(await consume(3)).toEqual([[{ delaySeconds: 240 }]]);
+    expect(await payoutsOf(c.id)).toMatchObject([{ status: "processing" }]);
+    expect(await sendPayout(deps(), id)).toBe("paid");
+  });
+});
+
+describe("a partial transfer.reversed while the payout is processing", () => {
+  it("is booked back at once, once; the resumed send marks the payout paid", async () => {
+    const T = runAt(2024, 8);
+    const c = await creator("bank");
+    await sale(c.id, 5000, T - 10 * DAY);
+    const id = (await preparePayout(deps(), c.id, closingPeriod(T), T))!;
+    const real = deps().stripe;
+    let transferId = "";
+    const crashing = {
+      transfers: {
+        list: real.transfers.list.bind(real.transfers),
+        create: async (...args: Parameters<typeof real.transfers.create>) => {
+          transferId = (await real.transfers.create(...args)).id;
+          throw Object.assign(new Error("Connection closed"), { type: "StripeConnectionError" });
+        },
+      },
+    };
+    expect(await sendPayout({ ...deps(), stripe: crashing as never }, id, T)).toBe("retry_later");
+    expect((await standin("POST", `/v1/transfers/${transferId}/reversals`, { amount: "1000" })).status).toBe(200);
+    const partial = await eventFor("transfer.reversed", transferId);
+    expect((await deliver(partial)).status).toBe(200);
+    await deliver({ ...partial, id: `${partial.id}x` });
+    const back = await rows<{ amount_cents: number }>("select amount_cents from ledger_entries where payout_id = ? and kind = 'payout_reversal'", id);
+    expect(back).toEqual([{ amount_cents: 1000 }]);
+    expect((await creatorBalance(db(), c.id)).availableCents).toBe(1000);
+
+    expect(await sendPayout(deps(), id)).toBe("paid");
+    expect(await payoutsOf(c.id)).toMatchObject([{ status: "paid", stripe_transfer_id: transferId }]);
+    expect(await transfersTo(c.acct)).toHaveLength(1);
+    expect((await creatorBalance(db(), c.id)).availableCents).toBe(1000);
+  });
+});
+
+describe("what a failed payout tells the creator", () => {
+  it("the email and payout history say what happened and what to do, in the creator's terms; Stripe's message stays with the admin", async () => {
+    const T = runAt(2024, 9);
+    const email = `failed-words-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const cookie = await signIn(email);
+    const userId = (await row<{ id: string }>("select id from users where email = ?", email))!.id;
+    const acct = await connectedAccount();
+    await env.DB.prepare("insert into payout_settings (user_id, method, email, stripe_account_id, connect_details_submitted, connect_payouts_enabled) values (?, 'bank', ?, ?, 1, 1)").bind(userId, email, acct).run();
+    await sale(userId, 5000, T - 10 * DAY);
+    await standin("POST", "/_standin/transfers/fail_next", { destination: acct, code: "insufficient_capabilities_for_transfer" });
+    expect(await runPayouts(deps(), closingPeriod(T), { now: T })).toMatchObject({ failed: 1 });
+
+    const stripeWords = /capabilities|crypto_transfers|legacy_payments|Stripe account|test card/;
+    const mail = await vi.waitUntil(async () => (await outbox()).find((m) => m.to === email && /could not be sent/.test(m.subject)), { timeout: 10_000 });
+    expect(mail.text).not.toMatch(stripeWords);
+    expect(mail.text).toContain("finish setting up your bank account");
+    const history = await (await call("/api/payout/history", { cookie })).json<{ status: string; notes: string | null }[]>();
+    expect(history).toMatchObject([{ status: "failed" }]);
+    expect(history[0].notes).not.toMatch(stripeWords);
+    expect(history[0].notes).toContain("finish setting up your bank account");
+    // The admin's reason: Stripe's code and message on the payout row.
+    expect(await row("select failure_code, failure_detail from payouts where user_id = ?", userId)).toEqual({
+      failure_code: "insufficient_capabilities_for_transfer",
+      failure_detail: expect.stringContaining("capabilities"),
+    });
+  });
+});
+
+describe("failed payouts from before the failure columns (migration 0013)", () => {
+  it("Stripe's message moves to the admin's failure_detail; the creator's notes say what to do", async () => {
+    const c = await creator("bank");
+    const old = "You have insufficient available funds in your Stripe account. Try adding funds directly to your available balance by creating Charges using the 4000000000000077 test card.";
+    await env.DB.prepare("insert into payouts (id, user_id, amount_cents, method, status, period_year, period_month, notes) values (?, ?, 4000, 'bank', 'failed', 2023, 1, ?)").bind(`old-${c.id}`, c.id, old).run();
+    const migration = (env as unknown as { TEST_MIGRATIONS: { name: string; queries: string[] }[] }).TEST_MIGRATIONS.find((m) => m.name.startsWith("0013_"))!;
+    for (const q of migration.queries) await env.DB.prepare(q).run();
+    const after = await row<{ notes: string; failure_code: string; failure_detail: string }>("select notes, failure_code, failure_detail from payouts where id = ?", `old-${c.id}`);
+    expect(after).toEqual({ notes: expect.stringContaining("not yours"), failure_code: "balance_insufficient", failure_detail: old });
+    expect(after!.notes).not.toMatch(/Stripe account|test card/);
   });
 });

@@ -87,7 +87,8 @@ export function render(job: EmailJob): Rendered {
       return payoutMail(
         `Your ${d.period} payout could not be sent`,
         `Your payout for ${d.period} (${usd(d.amountCents)}) could not be sent: ${d.reason}`,
-        "The money is back in your available balance and is included in the next payout. Please check your payout settings.",
+        // `reason` is written for the creator (what happened, what they can do): payouts.ts failPayout.
+        "The money is back in your available balance and is included in the next payout.",
         d,
       );
     }
