@@ -5,7 +5,7 @@ import { createDb } from "../db/client";
 import { loginTokens } from "../db/schema";
 import type { Bindings } from "../lib/env";
 import { purgeDeletedContentBytes } from "../services/content";
-import { closingPeriod, payoutDeps, runPayouts } from "../services/payouts";
+import { closingPeriod, payoutDeps, redriveStuckPayouts, runPayouts } from "../services/payouts";
 import { sweepOutbox } from "../services/mail/email-outbox";
 import { rebookVoidedProPeriods } from "../services/subscriptions";
 import { abortStaleUploads, removeUnpublishedUploads } from "../services/uploads";
@@ -32,6 +32,7 @@ export async function dailySweep(env: Bindings, now = Date.now()) {
     unpublishedUploadsRemoved: await removeUnpublishedUploads(env.DB, env.FILES, now),
     deletedContentPurged: await purgeDeletedContentBytes(db, env.FILES, now),
     voidedProPeriodsRebooked: await rebookVoidedProPeriods(env.DB, now),
+    stuckPayoutsRequeued: await redriveStuckPayouts(payoutDeps(env), now),
   };
 }
 

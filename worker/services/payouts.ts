@@ -344,6 +344,29 @@ async function failPayout(
 }
 
 /** transfer.reversed: the money came back from the creator's account; it returns to their balance. */
+/**
+ * The daily sweep's part: a transfer payout left pending or processing with no retry due for over an
+ * hour has lost its owner (the run stopped before queueing it, or the PAYOUTS queue gave up after
+ * its retries and moved the message to the dead-letter queue). It is queued again; sendPayout picks
+ * it up from what Stripe says, so a payout that was in fact sent is only marked paid.
+ */
+export async function redriveStuckPayouts(deps: PayoutDeps, now = Date.now()): Promise<number> {
+  const cutoff = now - STUCK_AFTER_MS;
+  const { results } = await deps.d1
+    .prepare(
+      `select id from payouts where stripe_account_id is not null and status in ('pending', 'processing')
+         and coalesce(next_retry_at, processed_at, created_at) < ? order by created_at limit 1000`,
+    )
+    .bind(cutoff)
+    .all<{ id: string }>();
+  if (!results.length || !deps.payouts) return 0;
+  for (let i = 0; i < results.length; i += 100) {
+    await deps.payouts.sendBatch(results.slice(i, i + 100).map(({ id }) => ({ body: { payoutId: id } })));
+  }
+  return results.length;
+}
+const STUCK_AFTER_MS = 60 * 60 * 1000;
+
 export async function handleTransferReversed(deps: PayoutDeps, transferId: string, now = Date.now()): Promise<void> {
   const transfer = await deps.stripe.transfers.retrieve(transferId);
   const byMeta = transfer.metadata?.payout_id;

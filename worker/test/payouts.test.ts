@@ -259,6 +259,23 @@ describe("a run larger than one invocation", () => {
   });
 });
 
+describe("nothing left without an owner", () => {
+  it("a transfer payout left processing with no retry due for over an hour (its queue message lost) is queued again by the daily sweep and paid once", async () => {
+    const c = await creator("bank");
+    const now = Date.now();
+    await sale(c.id, 5000, now - 10 * DAY);
+    const id = await preparePayout(deps(), c.id, closingPeriod(now), now);
+    expect(id).toBeTruthy();
+    // As if a send started, Stripe did not settle it, and the PAYOUTS queue then gave up on the message.
+    await env.DB.prepare("update payouts set status = 'processing', next_retry_at = ?, last_error = 'api_error' where id = ?").bind(now - 2 * 60 * 60 * 1000, id).run();
+
+    await handleScheduled(createScheduledController({ cron: "30 3 * * *", scheduledTime: now }), env as never);
+    await vi.waitUntil(async () => (await row<{ status: string }>("select status from payouts where id = ?", id))?.status === "paid", { timeout: 10_000, interval: 100 });
+    expect(await transfersTo(c.acct)).toHaveLength(1);
+    await expectLedgerBalanced(c.id);
+  });
+});
+
 describe("reordered events", () => {
   it("transfer.reversed arriving while the payout is still processing: failed once, money back, paid again by a new payout", async () => {
     // Real time here: the webhook books its reversal at the moment it arrives.
