@@ -90,8 +90,8 @@ const luhn = (num) => {
   return num.length >= 12 && sum % 10 === 0;
 };
 
-/** `stateFile`: where to keep state across restarts (npm start); without it, state lives in memory. */
 /**
+ * `stateFile`: where to keep state across restarts (npm start); without it, state lives in memory.
  * `webhookSecret` signs events about the platform's own account (its "Your account" endpoint);
  * `connectWebhookSecret` signs events about a connected account (its Connect endpoint), as Stripe
  * signs each endpoint with its own secret.
