@@ -22,8 +22,10 @@ const stripeWithoutSourceMaps: Plugin = {
 // The config may be evaluated more than once per run: the first pick of the port wins.
 process.env.APEWALL_TEST_STANDIN_PORT ??= String(12200 + Math.floor(Math.random() * 700));
 process.env.APEWALL_TEST_WEBHOOK_SECRET ??= "whsec_worker_tests";
+process.env.APEWALL_TEST_CONNECT_WEBHOOK_SECRET ??= "whsec_worker_tests_connect";
 const standinPort = Number(process.env.APEWALL_TEST_STANDIN_PORT);
 const webhookSecret = process.env.APEWALL_TEST_WEBHOOK_SECRET;
+const connectWebhookSecret = process.env.APEWALL_TEST_CONNECT_WEBHOOK_SECRET;
 
 export default defineConfig(async () => ({
   test: {
@@ -49,6 +51,7 @@ export default defineConfig(async () => ({
                 STRIPE_SECRET_KEY: "sk_test_worker",
                 STRIPE_PUBLISHABLE_KEY: "pk_test_worker",
                 STRIPE_WEBHOOK_SECRET: webhookSecret,
+                STRIPE_CONNECT_WEBHOOK_SECRET: connectWebhookSecret,
                 STRIPE_API_BASE: `http://127.0.0.1:${standinPort}`,
                 STRIPE_JS_URL: `http://127.0.0.1:${standinPort}/v3`,
                 ACCESS_TOKEN_SECRET: "worker-test-access-secret",

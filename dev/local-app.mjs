@@ -44,11 +44,12 @@ export function ensureDevVars() {
 }
 
 /** The local Stripe stand-in, in this process, sending webhooks to the app at `appUrl`. */
-export async function startStripeStandin({ port, appUrl, webhookSecret = "whsec_standin", log = false, stateFile }) {
+export async function startStripeStandin({ port, appUrl, webhookSecret = "whsec_standin", connectWebhookSecret = "whsec_standin_connect", log = false, stateFile }) {
   const { createStandin } = await import("./stripe-standin/server.mjs");
   const standin = createStandin({
     webhookUrls: [`${appUrl}/api/stripe/webhook`],
     webhookSecret,
+    connectWebhookSecret,
     stateFile,
     log: log ? (line) => console.log(`[stripe-standin] ${line}`) : () => {},
   });
@@ -109,7 +110,8 @@ export async function startServer({ port, persistTo, vars = {}, quiet = false })
 export async function startTestStack({ port, persistTo, label }) {
   const appUrl = `http://127.0.0.1:${port}`;
   const webhookSecret = `whsec_${label}`;
-  const { standin, url: stripeUrl } = await startStripeStandin({ port: 0, appUrl, webhookSecret });
+  const connectWebhookSecret = `whsec_${label}_connect`;
+  const { standin, url: stripeUrl } = await startStripeStandin({ port: 0, appUrl, webhookSecret, connectWebhookSecret });
   const server = await startServer({
     port,
     persistTo,
@@ -122,6 +124,7 @@ export async function startTestStack({ port, persistTo, label }) {
       STRIPE_SECRET_KEY: `sk_test_${label}`,
       STRIPE_PUBLISHABLE_KEY: `pk_test_${label}`,
       STRIPE_WEBHOOK_SECRET: webhookSecret,
+      STRIPE_CONNECT_WEBHOOK_SECRET: connectWebhookSecret,
       STRIPE_API_BASE: stripeUrl,
       STRIPE_JS_URL: `${stripeUrl}/v3`,
       ACCESS_TOKEN_SECRET: `${label}-access-token-secret`,

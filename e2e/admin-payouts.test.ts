@@ -97,7 +97,7 @@ describe("admin payouts", () => {
     const now = new Date();
     const closing = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
     const name = `payouts-${closing.getUTCFullYear()}-${String(closing.getUTCMonth() + 1).padStart(2, "0")}.csv`;
-    const [download] = await Promise.all([admin.waitForEvent("download"), admin.getByRole("link", { name: "Export CSV" }).click()]);
+    const [download] = await Promise.all([admin.waitForEvent("download"), admin.getByRole("button", { name: "Export CSV" }).click()]);
     expect(download.suggestedFilename()).toBe(name);
     const lines = (await readFile((await download.path())!, "utf8")).trimEnd().split("\r\n");
     expect(lines[0]).toMatch(/^payout_id,creator_id,creator_name,creator_email,method,payout_email,amount,currency,status,/);

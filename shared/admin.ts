@@ -85,3 +85,27 @@ export type AdminFeedbackItem = {
   email: string | null;
   createdAt: string;
 };
+
+/**
+ * The payout CSV's response header with the number of data rows the file holds. The admin page
+ * counts the rows it received and saves the file only when they match: a download cut short (a
+ * database error after the first page, a dropped connection) is reported, never saved as complete.
+ */
+export const CSV_ROW_COUNT_HEADER = "x-row-count";
+
+/** Data rows (records after the header) in RFC 4180 CSV text: line breaks inside quotes do not count. */
+export function csvDataRowCount(text: string): number {
+  let records = 0;
+  let quoted = false;
+  let content = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') quoted = !quoted;
+    if (!quoted && ch === "\n") {
+      if (content) records++;
+      content = false;
+    } else if (ch !== "\r") content = true;
+  }
+  if (content) records++;
+  return Math.max(0, records - 1);
+}

@@ -35,6 +35,7 @@ export type AdminPayoutSummary = {
 export type MoneyState =
   | { kind: "on_hold"; until: string }
   | { kind: "available" }
+  /** `month`: the period the payout is for, e.g. "October 2026", not the month it runs in. */
   | { kind: "in_payout"; payoutId: string; month: string }
   | { kind: "paid"; payoutId: string; paidAt: string }
   | { kind: "reversed"; reason: "refund" | "dispute" };

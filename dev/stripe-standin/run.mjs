@@ -6,6 +6,7 @@ const webhook = process.argv[3] ?? process.env.STRIPE_STANDIN_WEBHOOK_URL;
 const standin = createStandin({
   webhookUrls: webhook ? [webhook] : [],
   webhookSecret: process.env.STRIPE_WEBHOOK_SECRET ?? "whsec_standin",
+  connectWebhookSecret: process.env.STRIPE_CONNECT_WEBHOOK_SECRET ?? "whsec_standin_connect",
   log: (line) => console.log(`[stripe-standin] ${line}`),
 });
 console.log(`[stripe-standin] listening on ${await standin.listen(port)}${webhook ? `, webhooks to ${webhook}` : ""}`);

@@ -90,8 +90,13 @@ const luhn = (num) => {
   return num.length >= 12 && sum % 10 === 0;
 };
 
-/** `stateFile`: where to keep state across restarts (npm start); without it, state lives in memory. */
-export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin", log = () => {}, stateFile } = {}) {
+/**
+ * `stateFile`: where to keep state across restarts (npm start); without it, state lives in memory.
+ * `webhookSecret` signs events about the platform's own account (its "Your account" endpoint);
+ * `connectWebhookSecret` signs events about a connected account (its Connect endpoint), as Stripe
+ * signs each endpoint with its own secret.
+ */
+export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin", connectWebhookSecret = webhookSecret, log = () => {}, stateFile } = {}) {
   const db = {
     customers: new Map(),
     payment_intents: new Map(),
@@ -137,6 +142,9 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       request: { id: null, idempotency_key: null },
       type,
     };
+    // An event about a connected account names it in `account` (Stripe sends those to Connect endpoints).
+    const account = type.startsWith("account.") ? (object.object === "account" ? object.id : object.account) : undefined;
+    if (typeof account === "string") event.account = account;
     db.events.unshift(event);
     for (const listener of listeners) listener(event);
     for (const url of webhookUrls) deliveries.push(deliver(url, event));
@@ -147,7 +155,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   async function deliver(url, event, attempt = 0) {
     const payload = publicJson(event, 2);
     const t = now();
-    const v1 = createHmac("sha256", webhookSecret).update(`${t}.${payload}`).digest("hex");
+    const v1 = createHmac("sha256", event.account ? connectWebhookSecret : webhookSecret).update(`${t}.${payload}`).digest("hex");
     try {
       const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": `t=${t},v1=${v1}` }, body: payload });
       log(`webhook ${event.type} ${event.id} -> ${res.status}`);

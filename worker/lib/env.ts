@@ -11,6 +11,8 @@ export type Bindings = Env & {
   STRIPE_SECRET_KEY?: string;
   STRIPE_PUBLISHABLE_KEY?: string;
   STRIPE_WEBHOOK_SECRET?: string;
+  /** The Connect endpoint's signing secret (events about connected accounts); optional. */
+  STRIPE_CONNECT_WEBHOOK_SECRET?: string;
   /** Local runs only: the Stripe stand-in's API and Stripe.js. Unset in production. */
   STRIPE_API_BASE?: string;
   STRIPE_JS_URL?: string;

@@ -2,11 +2,11 @@
 // ADMIN_EMAIL), enforced on the server; inputs are validated with shared/admin.ts.
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { adminFeedbackFilterSchema, adminPeriodQuerySchema, adminPeriodSchema, fixPurchaseEmailsSchema } from "../../shared/admin";
+import { adminFeedbackFilterSchema, adminPeriodQuerySchema, adminPeriodSchema, CSV_ROW_COUNT_HEADER, fixPurchaseEmailsSchema } from "../../shared/admin";
 import { users } from "../db/schema";
 import { requireAdmin, type AppEnv } from "../lib/context";
 import { optionalJson, validate } from "../lib/validate";
-import { creatorPayoutRows, csvFileName, feedbackInbox, fixPurchaseEmails, monthlyReports, payoutSummary, payoutsCsvStream } from "../services/admin-reports";
+import { creatorPayoutRows, csvFileName, feedbackInbox, fixPurchaseEmails, monthlyReports, payoutSummary, payoutsCsvExport } from "../services/admin-reports";
 import { payoutDeps, runPayouts, type Actor } from "../services/payouts";
 import { stripeClient } from "../services/stripe";
 
@@ -32,8 +32,10 @@ export const adminRoutes = new Hono<AppEnv>()
   })
   .get("/admin/export-payouts", validate("query", adminPeriodQuerySchema), async (c) => {
     const { month, year } = c.req.valid("query");
-    return new Response(payoutsCsvStream(c.var.db, { year, month }), {
+    const { rowCount, stream } = await payoutsCsvExport(c.var.db, { year, month });
+    return new Response(stream, {
       headers: {
+        [CSV_ROW_COUNT_HEADER]: String(rowCount),
         "content-type": "text/csv; charset=utf-8",
         "content-disposition": `attachment; filename="${csvFileName({ year, month })}"`,
         "cache-control": "no-store",

@@ -147,23 +147,48 @@ export const CSV_COLUMNS = [
 ] as const;
 
 /**
- * One CSV cell. A cell a spreadsheet would run as a formula (starting with = + - @, tab or CR) is
- * prefixed with ' (OWASP's advice); cells with a comma, quote or line break are quoted.
+ * A cell a spreadsheet could run as a formula: one starting with = + - @ (or their full-width forms
+ * ＝ ＋ － ＠, which some spreadsheets read as the ASCII ones), also after leading blanks, a BOM or a
+ * no-break space; and one starting with a tab, CR or LF, a BOM or a no-break space at all.
+ */
+const FORMULA_START = /^[\t\r\n\uFEFF\u00A0\u3000]|^[\s\uFEFF\u00A0\u3000]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/**
+ * One CSV cell. A cell a spreadsheet would run as a formula (FORMULA_START) is prefixed with '
+ * (OWASP's advice); cells with a comma, quote or line break are quoted.
  */
 export function csvCell(value: unknown): string {
   let s = value === null || value === undefined ? "" : String(value);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  if (FORMULA_START.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 const CSV_PAGE = 500;
 
-/** The period's payouts as CSV, read page by page (keyset on payouts_period) as the client reads the stream. */
-export function payoutsCsvStream(db: Db, period: Period): ReadableStream<Uint8Array> {
+/**
+ * The period's payouts as CSV, read page by page (keyset on payouts_period) as the client reads the
+ * stream, and how many rows it holds (the route sends it as CSV_ROW_COUNT_HEADER).
+ *
+ * A download must never look complete when it is not. The rows are those that existed when the
+ * export began (created_at up to then), so the count and the pages agree even while a run prepares
+ * more. A page that fails to read (a D1 error after the first page) errors the stream: the body
+ * ends without its last chunk and the client's read fails; the admin page also compares the rows it
+ * received with the count and refuses to save a short file. A stream that ends with fewer rows than
+ * counted (a row gone, which payouts never are) errors too rather than closing.
+ */
+export async function payoutsCsvExport(db: Db, period: Period, opts: { pageSize?: number; now?: number } = {}): Promise<{ rowCount: number; stream: ReadableStream<Uint8Array> }> {
+  const pageSize = opts.pageSize ?? CSV_PAGE;
+  const asOf = opts.now ?? Date.now();
+  const [counted] = await db.all<{ n: number }>(sql`
+    select count(*) as n from payouts p join users u on u.id = p.user_id
+    where p.period_year = ${period.year} and p.period_month = ${period.month} and p.created_at <= ${asOf}
+  `);
+  const rowCount = Number(counted?.n ?? 0);
   const encoder = new TextEncoder();
   let after = "";
   let headerSent = false;
-  return new ReadableStream<Uint8Array>(
+  let written = 0;
+  const stream = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         if (!headerSent) {
@@ -171,14 +196,27 @@ export function payoutsCsvStream(db: Db, period: Period): ReadableStream<Uint8Ar
           controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\r\n`));
           return;
         }
-        const page = await db.all<Record<string, unknown>>(sql`
+        let page: Record<string, unknown>[];
+        try {
+          page = await db.all<Record<string, unknown>>(sql`
           select p.id, p.user_id, trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) as name, u.email as creator_email,
                  p.method, p.email, p.amount_cents, p.currency, p.status, p.stripe_transfer_id, p.stripe_account_id, p.created_at, p.processed_at, p.notes
           from payouts p join users u on u.id = p.user_id
-          where p.period_year = ${period.year} and p.period_month = ${period.month} and p.id > ${after}
-          order by p.id limit ${CSV_PAGE}
+          where p.period_year = ${period.year} and p.period_month = ${period.month} and p.created_at <= ${asOf} and p.id > ${after}
+          order by p.id limit ${pageSize}
         `);
-        if (!page.length) return controller.close();
+        } catch (err) {
+          console.error("payout CSV: a page failed to read; the download is cut off, not ended", { period, written, rowCount, error: err instanceof Error ? err.message : String(err) });
+          controller.error(err);
+          return;
+        }
+        if (!page.length) {
+          if (written === rowCount) return controller.close();
+          const err = new Error(`payout CSV ended after ${written} of ${rowCount} rows`);
+          console.error(err.message, { period });
+          return controller.error(err);
+        }
+        written += page.length;
         after = String(page[page.length - 1].id);
         const iso = (ms: unknown) => (ms === null || ms === undefined ? "" : new Date(Number(ms)).toISOString());
         const text = page
@@ -193,6 +231,7 @@ export function payoutsCsvStream(db: Db, period: Period): ReadableStream<Uint8Ar
     },
     { highWaterMark: 0 },
   );
+  return { rowCount, stream };
 }
 
 export const csvFileName = (p: Period) => `payouts-${p.year}-${String(p.month).padStart(2, "0")}.csv`;

@@ -8,7 +8,7 @@ import type { Db } from "../db/client";
 import { content, payoutSettings, payouts, purchases } from "../db/schema";
 import { creatorBalance, SALE_HOLD_MS } from "./balances";
 import { feeAdjustmentReason } from "./ledger";
-import { destinationOf } from "./payouts";
+import { destinationOf, PAYOUT_RUN_HOUR_UTC, periodLabel } from "./payouts";
 
 const dollars = (cents: unknown) => Number(cents ?? 0) / 100;
 
@@ -81,7 +81,6 @@ export async function creatorSales(db: Db, userId: string, page: Page): Promise<
 }
 
 type PayoutRow = typeof payouts.$inferSelect;
-const monthName = (d: Date) => d.toLocaleString("en-US", { month: "long", timeZone: "UTC" });
 
 /**
  * Where a sale's share stands. A payout takes everything available when it is prepared, so a sale
@@ -95,7 +94,9 @@ function stateOf(sale: { bookedAt: number; netCents: number; reversalKind: strin
   const payout = payoutsOldestFirst.find((p) => p.status !== "failed" && p.createdAt.getTime() >= releaseAt);
   if (!payout) return { kind: "available" };
   if (payout.status === "paid") return { kind: "paid", payoutId: payout.id, paidAt: (payout.processedAt ?? payout.createdAt).toISOString() };
-  return { kind: "in_payout", payoutId: payout.id, month: monthName(payout.createdAt) };
+  // Named for the month it pays (its period, "October 2026"), as the admin screen, CSV and emails
+  // name it; not the month it runs in.
+  return { kind: "in_payout", payoutId: payout.id, month: periodLabel({ year: payout.periodYear, month: payout.periodMonth }) };
 }
 
 /** Each sale with the creator's share and its state, newest first, one page. */
@@ -139,10 +140,14 @@ export async function moneyTimeline(db: Db, userId: string, page: Page, now = Da
   return { items, nextCursor: rows.length > page.limit && last ? `${last.createdAt ? Date.parse(last.createdAt) : 0}.${last.purchaseId}` : null };
 }
 
-/** The 1st of the month after `now` (UTC), when the next payout is prepared. */
+/**
+ * When the next payout is prepared: the monthly run, 02:00 UTC on the 1st. Until 02:00 on the 1st
+ * that is today's run; from then on, next month's.
+ */
 export function nextPayoutDate(now: number): Date {
   const d = new Date(now);
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+  const thisMonths = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1, PAYOUT_RUN_HOUR_UTC);
+  return new Date(now < thisMonths ? thisMonths : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1, PAYOUT_RUN_HOUR_UTC));
 }
 
 /** The next payout's date and the amount it would take if nothing else happened; or why there is none. */

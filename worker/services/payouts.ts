@@ -54,6 +54,9 @@ export type Period = { year: number; month: number };
 export type Actor = { userId: string | null; email: string | null };
 type PayoutRow = typeof payouts.$inferSelect;
 
+/** The hour (UTC) of the monthly run on the 1st: the cron "0 2 1 * *" (worker/cron). */
+export const PAYOUT_RUN_HOUR_UTC = 2;
+
 /** The month that closed most recently before `now` (the one the run on the 1st prepares). */
 export function closingPeriod(now: number): Period {
   const d = new Date(now);

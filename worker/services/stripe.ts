@@ -21,12 +21,23 @@ export function stripeClient(env: Bindings): Stripe {
 }
 
 export async function verifyWebhook(env: Bindings, rawBody: string, signature: string | undefined): Promise<Stripe.Event | null> {
-  if (!signature || !env.STRIPE_WEBHOOK_SECRET) return null;
-  try {
-    return await Stripe.webhooks.constructEventAsync(rawBody, signature, env.STRIPE_WEBHOOK_SECRET, 300, Stripe.createSubtleCryptoProvider());
-  } catch {
-    return null;
-  }
+  if (!signature) return null;
+  const verified = async (secret: string | undefined) => {
+    if (!secret) return null;
+    try {
+      return await Stripe.webhooks.constructEventAsync(rawBody, signature, secret, 300, Stripe.createSubtleCryptoProvider());
+    } catch {
+      return null;
+    }
+  };
+  // Stripe signs each endpoint with its own secret: the platform ("Your account") endpoint with
+  // STRIPE_WEBHOOK_SECRET, the Connect endpoint with STRIPE_CONNECT_WEBHOOK_SECRET. Both point at
+  // this one path. The Connect secret vouches only for events about a connected account (`account`
+  // set), never for one about the platform's own objects.
+  const platform = await verified(env.STRIPE_WEBHOOK_SECRET);
+  if (platform) return platform;
+  const connect = await verified(env.STRIPE_CONNECT_WEBHOOK_SECRET);
+  return connect && typeof connect.account === "string" && connect.account.length > 0 ? connect : null;
 }
 
 /** Stripe's answer for an id it does not have: 404 `resource_missing`. */

@@ -2,7 +2,9 @@
 // disputes and payouts, creator rows, 'Process All Payouts' pressed twice, month/year validation,
 // the CSV (name, rows, injection), Fix Missing Emails and the feedback inbox.
 import { beforeAll, describe, expect, it } from "vitest";
-import { BELOW_MINIMUM, READY_FOR_PAYOUT, type AdminCreatorPayoutRow, type MonthlyReport } from "../../shared/admin";
+import { BELOW_MINIMUM, CSV_ROW_COUNT_HEADER, csvDataRowCount, READY_FOR_PAYOUT, type AdminCreatorPayoutRow, type MonthlyReport } from "../../shared/admin";
+import { createDb, type Db } from "../db/client";
+import { csvCell, payoutsCsvExport } from "../services/admin-reports";
 import { closingPeriod, payoutDeps, runPayouts } from "../services/payouts";
 import { call, checkout, connectedAccount, contentForm, deliver, env, eventFor, postForm, postJson, row, rows, signIn, standin } from "./helpers";
 
@@ -161,6 +163,61 @@ describe("payouts from the admin's side", () => {
     const carolLine = lines.find((l) => l.includes(",carol,"))!;
     expect(carolLine).toContain(`,"'=HYPERLINK(""http://evil"")",carol@example.com,paypal,'@pp-carol,40.00,usd,paid,`);
     expect(lines.filter((l) => l.includes(",dave,")).map((l) => l.split(",")[8]).sort()).toEqual(["failed", "paid"]);
+  });
+});
+
+describe("payout CSV never ends early", () => {
+  const Q = { year: 2025, month: 3 };
+  async function seedPayouts(n: number) {
+    for (let i = 0; i < n; i++) {
+      await env.DB.prepare("insert into users (id, email) values (?, ?)").bind(`csv-creator-${i}`, `csv-creator-${i}@example.com`).run();
+      await env.DB.prepare("insert into payouts (id, user_id, amount_cents, method, email, status, period_year, period_month, notes, created_at) values (?, ?, 2500, 'paypal', '@pp', 'paid', ?, ?, ?, ?)")
+        .bind(`po_csv_${i}`, `csv-creator-${i}`, Q.year, Q.month, i === 0 ? "line one\nline two, with \"quotes\"" : null, Date.UTC(2025, 3, 1, 2))
+        .run();
+    }
+  }
+  /** The database, except that its `all` fails from the `failAt`-th call on (a D1 error on a later page). */
+  const failingFrom = (db: Db, failAt: number): Db => {
+    let calls = 0;
+    return new Proxy(db, {
+      get(target, key, receiver) {
+        if (key !== "all") return Reflect.get(target, key, receiver);
+        return (...args: unknown[]) => (++calls >= failAt ? Promise.reject(new Error("D1_ERROR: simulated")) : (target.all as (...a: unknown[]) => unknown)(...args));
+      },
+    });
+  };
+
+  it("states its row count, which the body matches; a D1 error on a later page fails the stream, short of that count", async () => {
+    await seedPayouts(5);
+    const res = await call(`/api/admin/export-payouts?month=${Q.month}&year=${Q.year}`, { cookie: admin });
+    expect(res.status).toBe(200);
+    expect(res.headers.get(CSV_ROW_COUNT_HEADER)).toBe("5");
+    expect(csvDataRowCount(await res.text())).toBe(5);
+
+    // Pages of 2: the count and the first page read, then D1 fails.
+    const { rowCount, stream } = await payoutsCsvExport(failingFrom(createDb(env.DB), 3), Q, { pageSize: 2 });
+    expect(rowCount).toBe(5);
+    const reader = stream.getReader();
+    let text = "";
+    const decoder = new TextDecoder();
+    const failure = await (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return null;
+        text += decoder.decode(value);
+      }
+    })().catch((err: Error) => err);
+    expect(failure?.message).toMatch(/D1_ERROR/);
+    expect(csvDataRowCount(text)).toBe(2);
+  });
+
+  it("the formula guard also covers a leading LF, BOM, NBSP and the full-width = + - @", () => {
+    for (const lead of ["\n", "\uFEFF", "\u00A0", "\uFF1D", "\uFF0B", "\uFF0D", "\uFF20", " =", "\u00A0=", "\uFEFF+"]) {
+      const cell = csvCell(`${lead}HYPERLINK("http://evil")`);
+      expect(cell.replace(/^"/, "").startsWith("'"), JSON.stringify(lead)).toBe(true);
+    }
+    expect(csvCell("plain text")).toBe("plain text");
+    expect(csvCell("25.00")).toBe("25.00");
   });
 });
 

@@ -3,6 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { call, deliver, env, row, signIn, standin } from "./helpers";
 
+const CONNECT_SECRET = "whsec_worker_tests_connect";
+
 type Status = { connected: boolean; details_submitted: boolean; payouts_enabled: boolean };
 
 async function creator(email: string) {
@@ -99,6 +101,28 @@ describe("Connect status by webhook", () => {
     expect(await row("select connect_payouts_enabled as p from payout_settings where user_id = ?", id)).toEqual({ p: 0 });
     expect(await (await deliver(ready as never)).json()).toMatchObject({ duplicate: true });
     expect(await row("select connect_payouts_enabled as p from payout_settings where user_id = ?", id)).toEqual({ p: 0 });
+  });
+});
+
+describe("Connect webhook endpoint", () => {
+  it("an account.updated signed with the Connect endpoint's secret is accepted; a wrong secret is 400; a platform event signed with it is 400", async () => {
+    const { cookie, id } = await creator("connect-endpoint@example.com");
+    await onboardingLink(cookie);
+    const accountId = (await accountOf(id))!;
+    await standin("POST", `/_standin/accounts/${accountId}/onboard`);
+    // Stripe sends events about a connected account with `account` set, to the Connect endpoint.
+    const ready = (await latestEvent("account.updated", accountId)) as { id: string; account?: string };
+    expect(ready.account).toBe(accountId);
+
+    expect((await deliver({ ...ready, id: "evt_connect_wrong_secret" } as never, { secret: "whsec_wrong" })).status).toBe(400);
+    expect(await row("select connect_payouts_enabled as p from payout_settings where user_id = ?", id)).toEqual({ p: 0 });
+
+    expect((await deliver(ready as never, { secret: CONNECT_SECRET })).status).toBe(200);
+    expect(await row("select connect_details_submitted as d, connect_payouts_enabled as p from payout_settings where user_id = ?", id)).toEqual({ d: 1, p: 1 });
+
+    // The Connect secret signs only events about a connected account: one without `account` is refused.
+    const { account: _, ...platformShaped } = { ...ready, id: "evt_connect_platform_shaped" };
+    expect((await deliver(platformShaped as never, { secret: CONNECT_SECRET })).status).toBe(400);
   });
 });
 

@@ -4,6 +4,10 @@ import { describe, expect, it } from "vitest";
 import { SALE_HOLD_DAYS } from "../../shared/constants";
 import { PAYOUT_SETUP_MESSAGES, pageCursor } from "../../shared/schemas";
 import type { NextPayout, PayoutHistoryItem, Sale, TimelinePage } from "../../shared/types";
+import { MONTHLY_PAYOUT_CRON } from "../cron";
+import { createDb } from "../db/client";
+import { nextPayout } from "../services/earnings";
+import { closingPeriod } from "../services/payouts";
 import { call, checkout, contentForm, deliver, env, eventFor, postForm, postJson, row, signIn, standin } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -122,7 +126,7 @@ describe("money timeline, next payout and history", () => {
     expect(page.items.map((i) => i.state.kind)).toEqual(["on_hold", "available", "in_payout", "paid"]);
     expect(page.items[0]).toMatchObject({ amount: 10, creatorShare: 8, productName: "Seeded" });
     expect(Date.parse((page.items[0].state as { until: string }).until)).toBe(at[3] + SALE_HOLD_DAYS * DAY);
-    expect(page.items[2].state).toMatchObject({ month: new Date(now - 20 * DAY).toLocaleString("en-US", { month: "long", timeZone: "UTC" }) });
+    expect(page.items[2].state).toMatchObject({ month: new Date(Date.UTC(2026, new Date(now - 20 * DAY).getUTCMonth(), 1)).toLocaleString("en-US", { month: "long", year: "numeric", timeZone: "UTC" }) });
     expect(Date.parse((page.items[3].state as { paidAt: string }).paidAt)).toBe(now - 58 * DAY);
 
     // Paging: two at a time gives the same four.
@@ -157,9 +161,11 @@ describe("money timeline, next payout and history", () => {
   it("next payout: date and amount, or why there is none", async () => {
     const { cookie, id } = await creator("next@example.com");
     const next = () => call("/api/payout/next", { cookie }).then((r) => r.json<NextPayout>());
+    // The run is at 02:00 UTC on the 1st: this month's if it is still ahead, else next month's.
     const firstOfNextMonth = (() => {
       const d = new Date();
-      return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)).toISOString();
+      const thisRun = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1, 2);
+      return new Date(d.getTime() < thisRun ? thisRun : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1, 2)).toISOString();
     })();
     expect(await next()).toEqual({ date: firstOfNextMonth, amount: 0, reason: "not_set_up" });
     await postJson("/api/payout/setup", { payoutMethod: "wise", payoutEmail: "me@wise.example" }, cookie);
@@ -167,5 +173,40 @@ describe("money timeline, next payout and history", () => {
     // $32 long released: enough.
     await seedSales(id, 4, () => Date.now() - 40 * DAY);
     expect(await next()).toEqual({ date: firstOfNextMonth, amount: 32, reason: null });
+  });
+
+  it("a sale in the payout prepared on the 1st shows the month the payout is for, as the admin screen, CSV and emails name it", async () => {
+    const { cookie, id } = await creator("timeline-period@example.com");
+    // The most recent run: 02:00 UTC on the 1st of this month (or of the last, before it ran).
+    const d = new Date();
+    let runAt = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1, 2);
+    if (runAt > d.getTime()) runAt = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1, 2);
+    const period = closingPeriod(runAt);
+    await seedSales(id, 4, () => runAt - 20 * DAY);
+    const pid = `po_period_${id}`.slice(0, 30);
+    await env.DB.batch([
+      env.DB.prepare("insert into payouts (id, user_id, amount_cents, method, email, status, period_year, period_month, created_at) values (?, ?, 3200, 'paypal', 'me@paypal.example', 'pending', ?, ?, ?)").bind(pid, id, period.year, period.month, runAt),
+      env.DB.prepare("insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, payout_id, created_at) values (?, 'creator', ?, 'payout', -3200, ?, ?)").bind(`payout:${pid}`, id, pid, runAt),
+    ]);
+    const page = await (await call("/api/earnings/timeline", { cookie })).json<TimelinePage>();
+    const label = new Date(Date.UTC(period.year, period.month - 1, 1)).toLocaleString("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+    expect(page.items.map((i) => i.state)).toEqual(Array(4).fill({ kind: "in_payout", payoutId: pid, month: label }));
+  });
+
+  it("next payout agrees with the run at 02:00 UTC on the 1st: at 01:59 it is today's run, at 02:01 next month's", async () => {
+    expect(MONTHLY_PAYOUT_CRON).toBe("0 2 1 * *");
+    const { cookie, id } = await creator("next-boundary@example.com");
+    await postJson("/api/payout/setup", { payoutMethod: "wise", payoutEmail: "me@wise.example" }, cookie);
+    // $32 released long before the 1st of December 2026.
+    await seedSales(id, 4, () => Date.UTC(2026, 10, 1));
+    const db = createDb(env.DB);
+    expect(await nextPayout(db, id, Date.UTC(2026, 11, 1, 1, 59))).toEqual({ date: "2026-12-01T02:00:00.000Z", amount: 32, reason: null });
+    expect(await nextPayout(db, id, Date.UTC(2026, 11, 1, 2, 1))).toEqual({ date: "2027-01-01T02:00:00.000Z", amount: 32, reason: null });
+    expect(await nextPayout(db, id, Date.UTC(2026, 10, 30, 23, 0))).toEqual({ date: "2026-12-01T02:00:00.000Z", amount: 32, reason: null });
+    // The API gives the same answer for now.
+    const now = Date.now();
+    const expected = await nextPayout(db, id, now);
+    expect(await (await call("/api/payout/next", { cookie })).json()).toEqual(expected);
+    expect(new Date(expected.date).getUTCHours()).toBe(2);
   });
 });

@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { toast } from "@/hooks/use-toast";
 import { formatUsd } from "@/lib/utils";
-import { exportUrl, useCreatorPayouts, useProcessPayouts, type Period } from "./queries";
+import { useCreatorPayouts, useDownloadPayoutsCsv, useProcessPayouts, type Period } from "./queries";
 
 const MONTHS = Array.from({ length: 12 }, (_, i) => new Date(Date.UTC(2024, i, 1)).toLocaleString("en-US", { month: "long", timeZone: "UTC" }));
 const YEARS = Array.from({ length: 7 }, (_, i) => 2024 + i);
@@ -56,6 +56,10 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
       }),
     onError: (e) => toast({ title: "Processing Failed", description: e.message, variant: "destructive" }),
   });
+  const csv = useDownloadPayoutsCsv({
+    onSuccess: (r) => toast({ title: "CSV Downloaded", description: `${r.fileName}: ${r.rows} payout${r.rows === 1 ? "" : "s"}.` }),
+    onError: (e) => toast({ title: "Export Failed", description: e.message, variant: "destructive" }),
+  });
   const ready = data?.filter((r) => r.status === READY_FOR_PAYOUT).length ?? 0;
 
   return (
@@ -69,10 +73,8 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <PeriodPicker period={period} onChange={onPeriodChange} />
-          <Button variant="outline" asChild>
-            <a href={exportUrl(period)} download>
-              <Download className="size-4" /> Export CSV
-            </a>
+          <Button variant="outline" onClick={() => csv.mutate(period)} disabled={csv.isPending}>
+            {csv.isPending ? <Spinner className="size-4" label="Exporting" /> : <Download className="size-4" />} Export CSV
           </Button>
           <Button onClick={() => process.mutate(period)} disabled={process.isPending}>
             {process.isPending && <Spinner className="size-4 text-primary-foreground" label="Processing" />}

@@ -1,6 +1,6 @@
 // The admin screen's data: query keys (all start with an /api/admin path, so a mutation refreshes them by predicate) and calls.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { AdminCreatorPayoutRow, AdminFeedbackItem, FixPurchaseEmailsResult, MonthlyReport, ProcessPayoutsResult } from "@shared/admin";
+import { CSV_ROW_COUNT_HEADER, csvDataRowCount, type AdminCreatorPayoutRow, type AdminFeedbackItem, type FixPurchaseEmailsResult, type MonthlyReport, type ProcessPayoutsResult } from "@shared/admin";
 import type { AdminPayoutSummary } from "@shared/types";
 import { apiRequest, throwIfResNotOk } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
@@ -22,6 +22,37 @@ const getJson = async <T,>(url: string, signal?: AbortSignal): Promise<T> => {
 
 export const periodQuery = (p: Period) => new URLSearchParams({ month: String(p.month), year: String(p.year) }).toString();
 export const exportUrl = (p: Period) => `/api/admin/export-payouts?${periodQuery(p)}`;
+
+/**
+ * Downloads the period's payout CSV and saves it only when complete: the rows received must equal
+ * the count the server states (CSV_ROW_COUNT_HEADER). A body cut short (a database error on a later
+ * page, a dropped connection) rejects with a message and saves nothing.
+ */
+export async function downloadPayoutsCsv(p: Period): Promise<{ rows: number; fileName: string }> {
+  const res = await fetch(exportUrl(p), { credentials: "include" });
+  await throwIfResNotOk(res);
+  const stated = Number(res.headers.get(CSV_ROW_COUNT_HEADER));
+  let text: string;
+  try {
+    text = await res.text();
+  } catch {
+    throw new Error("The download was cut off before the end. Nothing was saved; please try again.");
+  }
+  const rows = csvDataRowCount(text);
+  if (!res.headers.has(CSV_ROW_COUNT_HEADER) || !Number.isInteger(stated) || rows !== stated)
+    throw new Error(`The file arrived incomplete (${rows} of ${res.headers.has(CSV_ROW_COUNT_HEADER) ? stated : "?"} rows). Nothing was saved; please try again.`);
+  const fileName = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? "payouts.csv";
+  const url = URL.createObjectURL(new Blob([text], { type: "text/csv;charset=utf-8" }));
+  const a = Object.assign(document.createElement("a"), { href: url, download: fileName });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return { rows, fileName };
+}
+
+export const useDownloadPayoutsCsv = (opts: { onSuccess?: (r: { rows: number; fileName: string }) => void; onError?: (e: Error) => void }) =>
+  useMutation({ mutationFn: downloadPayoutsCsv, ...opts });
 
 export const useSummary = () => useQuery<AdminPayoutSummary>({ queryKey: adminKeys.summary });
 export const useMonthlyReports = () => useQuery<MonthlyReport[]>({ queryKey: adminKeys.monthlyReports });
