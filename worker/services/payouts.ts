@@ -66,13 +66,19 @@ const samePeriod = (a: Period, b: Period) => a.year === b.year && a.month === b.
 /** Where a creator's payout goes, from their settings: a connected account by transfer, else by hand. */
 export type Destination = { method: string; email: string | null; stripeAccountId: string | null };
 
+/**
+ * The one rule for where a payout goes (the run, the creator's "next payout", /settings and /admin
+ * all use it): a connected bank that Stripe says can receive transfers (kept current by
+ * account.updated), or the creator's manual method with its email, whichever they chose as default;
+ * the other when the chosen one cannot be paid (a restricted account falls back to the manual
+ * method); null when neither. A manual 'bank' (rows from before bank payouts went through Connect
+ * only) is no manual method: bank money is never recorded as paid by hand.
+ */
 export function destinationOf(s: typeof payoutSettings.$inferSelect | undefined): Destination | null {
   if (!s) return null;
-  // Same rule as the creator's "next payout" (earnings.ts): set up = a method and an email, or a
-  // connected bank account that Stripe says can receive transfers (kept current by account.updated).
-  if (s.stripeAccountId && s.connectPayoutsEnabled) return { method: "bank", email: s.email, stripeAccountId: s.stripeAccountId };
-  if (s.method && s.email) return { method: s.method, email: s.email, stripeAccountId: null };
-  return null;
+  const bank = s.stripeAccountId && s.connectPayoutsEnabled ? { method: "bank", email: null, stripeAccountId: s.stripeAccountId } : null;
+  const manual = s.method && s.method !== "bank" && s.email ? { method: s.method, email: s.email, stripeAccountId: null } : null;
+  return s.payoutDefault === "manual" ? (manual ?? bank) : (bank ?? manual);
 }
 
 // ---- prepare ----

@@ -241,3 +241,32 @@ describe("Process All Payouts marks paid only what the admin saw", () => {
     }
   });
 });
+
+describe("bank payouts go through Connect only", () => {
+  it("a restricted account never makes a manual 'bank' payout; it falls back to the creator's PayPal; a chosen manual default is paid by hand", async () => {
+    const restricted = await connectedAccount();
+    await standin("POST", `/_standin/accounts/${restricted}/restrict`);
+    const ready = await connectedAccount();
+    const restricted2 = await connectedAccount();
+    await standin("POST", `/_standin/accounts/${restricted2}/restrict`);
+    for (const [id, method, account, enabled, dflt] of [
+      ["ivan", "bank", restricted, 0, null], // an old row: connecting once wrote 'bank' over the manual method
+      ["judy", "paypal", restricted2, 0, null],
+      ["kim", "paypal", ready, 1, "manual"],
+    ] as const) {
+      await env.DB.prepare("insert into users (id, email) values (?, ?)").bind(id, `${id}@example.com`).run();
+      await env.DB.prepare("insert into payout_settings (user_id, method, email, stripe_account_id, connect_details_submitted, connect_payouts_enabled, payout_default) values (?, ?, ?, ?, 1, ?, ?)")
+        .bind(id, method, `${id}@example.com`, account, enabled, dflt)
+        .run();
+      await book(id, `p-${id}`, "sale", 5000);
+    }
+    await runPayouts(payoutDeps(env as never), P, { now: NOW });
+    expect(await rows("select user_id, method, stripe_account_id, status from payouts where user_id in ('ivan', 'judy', 'kim') order by user_id")).toEqual([
+      { user_id: "judy", method: "paypal", stripe_account_id: null, status: "pending" },
+      { user_id: "kim", method: "paypal", stripe_account_id: null, status: "pending" },
+    ]);
+    const { body: list } = await get<AdminCreatorPayoutRow[]>(`/api/admin/creator-payouts?month=${P.month}&year=${P.year}`);
+    expect(list.find((r) => r.userId === "ivan")).toMatchObject({ payoutSetUp: false, payout: null });
+    expect(list.find((r) => r.userId === "judy")).toMatchObject({ payoutSetUp: true, payoutMethod: "paypal", payoutEmail: "judy@example.com" });
+  });
+});

@@ -36,6 +36,8 @@ export function nextPayoutText(next: NextPayout): string {
       return `Next payout: ${formatUsd(next.amount)} on ${when}.`;
     case "not_set_up":
       return `No payout on ${when}: payouts are not set up yet. Add a payout method to get paid.`;
+    case "bank_restricted":
+      return `No payout on ${when}: Stripe cannot send money to your bank account yet. Finish your bank setup with Stripe, or add a payout method to get paid.`;
     case "below_minimum":
       return `No payout on ${when}: your available balance is below the $${MIN_PAYOUT_CENTS / 100} minimum and carries over to the next month.`;
     case "on_hold":

@@ -1,0 +1,1 @@
+ALTER TABLE `payout_settings` ADD `payout_default` text;
