@@ -21,13 +21,18 @@ import { METHOD_LABELS, payoutDestinationText, withoutStatus } from "./format";
  */
 function PayoutDefaultChoice({ user }: { user: CurrentUser }) {
   const queryClient = useQueryClient();
+  // Shown at once; back to the saved choice if the server refuses (remounted when the saved one changes).
+  const [choice, setChoice] = useState(user.payoutDefault);
   const choose = useMutation({
     mutationFn: (payoutDefault: "bank" | "manual") => apiRequest("POST", "/api/payout/default", { payoutDefault }),
     onSuccess: async () => {
       toast({ title: "Payout Settings Saved", description: "Your payout information has been updated." });
       await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.authUser }), queryClient.invalidateQueries({ queryKey: queryKeys.nextPayout })]);
     },
-    onError: (error) => toast({ title: "Setup Failed", description: error instanceof Error ? withoutStatus(error.message) : "Failed to setup payout information", variant: "destructive" }),
+    onError: (error) => {
+      setChoice(user.payoutDefault);
+      toast({ title: "Setup Failed", description: error instanceof Error ? withoutStatus(error.message) : "Failed to setup payout information", variant: "destructive" });
+    },
   });
   const manual = `${METHOD_LABELS[user.payoutMethod ?? ""] ?? user.payoutMethod}${user.payoutEmail ? ` (${user.payoutEmail})` : ""}`;
   const options = [
@@ -39,7 +44,12 @@ function PayoutDefaultChoice({ user }: { user: CurrentUser }) {
       <legend className="mb-1 font-medium">Send my payouts to</legend>
       {options.map((o) => (
         <label key={o.value} className="flex items-center gap-2">
-          <input type="radio" name="payout-default" value={o.value} checked={user.payoutDefault === o.value} onChange={() => choose.mutate(o.value)} />
+          <input type="radio" name="payout-default" value={o.value} checked={choice === o.value}
+            onChange={() => {
+              setChoice(o.value);
+              choose.mutate(o.value);
+            }}
+          />
           {o.label}
         </label>
       ))}
@@ -93,7 +103,7 @@ export function PayoutSetupCard({ user }: { user: CurrentUser }) {
             <p>Choose a payout method and the email of that account, or connect your bank account.</p>
           </div>
         )}
-        {user.bankReady && user.payoutMethod && <PayoutDefaultChoice user={user} />}
+        {user.bankReady && user.payoutMethod && <PayoutDefaultChoice key={user.payoutDefault} user={user} />}
         <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2" noValidate>
           <div className="space-y-2">
             <Label htmlFor="payout-method">Payout method</Label>
