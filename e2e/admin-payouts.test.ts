@@ -40,7 +40,7 @@ async function buy(page: Page, contentId: string) {
 }
 
 describe("admin payouts", () => {
-  it("a creator 'Ready for Payout' is paid by 'Process All Payouts'; the CSV lists it; the creator sees it", async () => {
+  it("a creator 'Ready for Payout' is prepared by 'Process All Payouts', then marked paid by the next press; the CSV lists it; the creator sees it", async () => {
     const creatorEmail = uniqueEmail("payee");
     const { page: creator, context: creatorCtx } = await newPage(browser);
     await signIn(creator, creatorEmail);
@@ -88,8 +88,12 @@ describe("admin payouts", () => {
     await admin.getByLabel("Month", { exact: true }).selectOption(String(closingMonth.getUTCMonth() + 1));
     await admin.getByLabel("Year", { exact: true }).selectOption(String(closingMonth.getUTCFullYear()));
     await row.waitFor();
+    // The first press prepares the month: the PayPal payout appears in the list, not yet paid
+    // (the admin has not seen it, so has not sent it). Paid by hand, the next press marks it paid.
     await admin.getByRole("button", { name: "Process All Payouts" }).click();
-    await admin.getByText("Payouts Processed", { exact: true }).waitFor();
+    await admin.getByText("Payouts Processed", { exact: true }).first().waitFor();
+    await expect.poll(async () => row.textContent()).toContain("$40.00 · Prepared");
+    await admin.getByRole("button", { name: "Process All Payouts" }).click();
     await expect.poll(async () => row.textContent()).toContain("$40.00 · Paid");
     expect(await row.textContent()).toContain("Below Minimum ($25)");
     await admin.screenshot({ path: screenshotPath("admin-after"), fullPage: true });

@@ -63,15 +63,20 @@ describe("payout setup", () => {
     await page.screenshot({ path: screenshotPath("settings-paypal"), fullPage: true });
 
     await page.goto("/");
-    await page.getByText("Payouts Enabled · paypal · me@paypal.example").waitFor();
+    await page.getByText("Payouts Enabled · PayPal · me@paypal.example").waitFor();
+    // 'Bank transfer' is no manual method: bank payouts go through "Connect bank account".
+    await page.goto("/settings");
+    await page.getByRole("combobox", { name: "Payout method" }).click();
+    expect(await page.getByRole("option").allTextContents()).toEqual(["PayPal", "Wise", "Zelle", "Venmo", "Cash App"]);
     await context.close();
   });
 });
 
 describe("bank connect", () => {
-  it("connects a bank through the stand-in's onboarding and sees 'Bank Account Connected!'", async () => {
+  it("connects a bank through the stand-in's onboarding and sees 'Bank Account Connected!'; their PayPal is kept and they choose the default", async () => {
     const { page, context } = await newPage(browser);
     await signIn(page, uniqueEmail("bank"));
+    expect((await page.request.post("/api/payout/setup", { headers: { origin: baseUrl() }, data: { payoutMethod: "paypal", payoutEmail: "kept@paypal.example" } })).status()).toBe(200);
     await page.goto("/settings");
     await page.getByRole("button", { name: "Connect bank account" }).click();
     await page.getByRole("button", { name: "Submit details" }).click();
@@ -80,7 +85,13 @@ describe("bank connect", () => {
     await page.getByRole("button", { name: "Open payout dashboard" }).waitFor();
     await page.screenshot({ path: screenshotPath("connect-done"), fullPage: true });
     await page.goto("/");
-    await page.getByText("Payouts Enabled · bank").waitFor();
+    await page.getByText("Payouts Enabled · Bank account (Stripe)").waitFor();
+
+    // Connecting did not erase PayPal: the creator picks it as the default in /settings.
+    await page.goto("/settings");
+    await page.getByRole("radio", { name: "PayPal (kept@paypal.example)" }).check();
+    await page.getByText("Payouts Enabled · PayPal · kept@paypal.example").waitFor();
+    expect(await page.getByRole("radio", { name: "Bank account (Stripe)" }).isChecked()).toBe(false);
     await context.close();
   });
 

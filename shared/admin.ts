@@ -12,8 +12,18 @@ const year = z.number({ error: ADMIN_YEAR_MESSAGE }).int(ADMIN_YEAR_MESSAGE).min
 const fromDigits = (inner: typeof month, message: string) =>
   z.string({ error: message }).regex(/^\d{1,4}$/, message).transform(Number).pipe(inner);
 
-/** The body of process-payouts. */
+/** A period in a JSON body. */
 export const adminPeriodSchema = z.strictObject({ month, year });
+export const MARK_PAID_MESSAGE = "markPaid must be the list of payout ids the admin paid by hand (at most 10000)";
+/**
+ * The body of process-payouts: the period, and `markPaid`, the ids of the manual payouts the admin
+ * saw in the creator list (its `payout.id`) and paid by hand. Only those are marked paid, never a
+ * payout prepared after the list was read; none given marks none.
+ */
+export const processPayoutsSchema = adminPeriodSchema.extend({
+  markPaid: z.array(z.string({ error: MARK_PAID_MESSAGE }).min(1, MARK_PAID_MESSAGE).max(64, MARK_PAID_MESSAGE), { error: MARK_PAID_MESSAGE }).max(10_000, MARK_PAID_MESSAGE).default([]),
+});
+export type ProcessPayoutsInput = z.input<typeof processPayoutsSchema>;
 /** `?month=&year=` of creator-payouts and export-payouts. */
 export const adminPeriodQuerySchema = z.object({ month: fromDigits(month, ADMIN_MONTH_MESSAGE), year: fromDigits(year, ADMIN_YEAR_MESSAGE) });
 export type AdminPeriod = z.infer<typeof adminPeriodSchema>;
@@ -57,6 +67,7 @@ export type ProcessPayoutsResult = {
   sent: number;
   failed: number;
   retryLater: number;
+  /** Manual payouts marked paid by this call: those of `markPaid` still pending, of the period, by hand. */
   markedProcessed: number;
   /** Transfers handed to the payout queue, sent in the next moments. */
   queued: number;

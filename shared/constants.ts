@@ -17,7 +17,10 @@ export const CATEGORIES = [
 ] as const;
 export const ACCESS_TYPES = ["download", "view", "stream", "link"] as const;
 export const PRICING_MODELS = ["fixed", "pay_what_you_want"] as const;
-export const PAYOUT_METHODS = ["paypal", "wise", "bank", "zelle", "venmo", "cashapp"] as const;
+/** The manual payout methods (the admin pays by hand). Bank payouts go through Stripe Connect only. */
+export const PAYOUT_METHODS = ["paypal", "wise", "zelle", "venmo", "cashapp"] as const;
+/** Where a creator's payouts go when both are set up: the connected bank, or their manual method. */
+export const PAYOUT_DEFAULTS = ["bank", "manual"] as const;
 export const FEEDBACK_TYPES = ["bug", "feature", "improvement", "general"] as const;
 export const FEEDBACK_PRIORITIES = ["low", "medium", "high", "urgent"] as const;
 export const SORT_OPTIONS = ["newest", "oldest", "price-high", "price-low", "unlocks", "earnings"] as const;

@@ -1,6 +1,6 @@
 // The API contract: request schemas validated by the Worker and reused by the SPA's forms.
 import { z } from "zod";
-import { FEEDBACK_PRIORITIES, FEEDBACK_TYPES, PAYOUT_METHODS } from "./constants";
+import { FEEDBACK_PRIORITIES, FEEDBACK_TYPES, PAYOUT_DEFAULTS, PAYOUT_METHODS } from "./constants";
 import { isSameOriginPath } from "./return-path";
 
 type PayoutMethod = (typeof PAYOUT_METHODS)[number];
@@ -44,9 +44,17 @@ export type CurrentUser = {
   lastName: string | null;
   plan: "free" | "pro";
   isAdmin: boolean;
+  /** The next payout run would pay this creator somewhere (a bank Stripe can transfer to, or a manual method). */
   payoutEnabled: boolean;
+  /** The creator's manual method and its email (never 'bank': bank payouts go through Connect). */
   payoutMethod: string | null;
   payoutEmail: string | null;
+  /** Where the next payout goes: the connected bank, the manual method, or nowhere (not set up). */
+  payoutDestination: "bank" | "manual" | null;
+  /** The creator's choice when both are set up. */
+  payoutDefault: (typeof PAYOUT_DEFAULTS)[number];
+  /** A connected bank that Stripe says can receive transfers. */
+  bankReady: boolean;
 };
 
 /** How one can sign in here; `devOutbox` is true only on a local run, where emails land in /dev/mail. */
@@ -56,7 +64,7 @@ export type AuthProviders = { email: true; google: boolean; github: boolean; dev
 
 export const PAYOUT_SETUP_MESSAGES = {
   required: "Please select a payout method and enter your email",
-  method: "Payout method must be one of paypal, wise, bank, zelle, venmo, cashapp",
+  method: "Payout method must be one of paypal, wise, zelle, venmo, cashapp (bank payouts: connect your bank account)",
   email: "Please enter a valid email address",
 } as const;
 
@@ -73,6 +81,10 @@ export const payoutSetupSchema = z
   })
   .transform((v) => ({ payoutMethod: v.payoutMethod as PayoutMethod, payoutEmail: v.payoutEmail as string }));
 export type PayoutSetupInput = z.input<typeof payoutSetupSchema>;
+
+export const PAYOUT_DEFAULT_MESSAGE = "payoutDefault must be bank or manual";
+/** POST /api/payout/default: where payouts go when both the connected bank and a manual method are set up. */
+export const payoutDefaultSchema = z.strictObject({ payoutDefault: z.enum(PAYOUT_DEFAULTS, { error: PAYOUT_DEFAULT_MESSAGE }) });
 
 /** Newest-first pages: the cursor is `${paid-at ms}.${id}` of the last row of the previous page. */
 export const pageQuerySchema = z.object({

@@ -53,7 +53,7 @@ export type TimelineItem = {
 export type TimelinePage = { items: TimelineItem[]; nextCursor: string | null };
 
 /** The next payout: its date and amount, or why there is none. */
-export type NextPayout = { date: string; amount: number; reason: null | "not_set_up" | "below_minimum" | "on_hold" };
+export type NextPayout = { date: string; amount: number; reason: null | "not_set_up" | "bank_restricted" | "below_minimum" | "on_hold" };
 
 export type PayoutHistoryItem = {
   id: string;

@@ -217,8 +217,13 @@ export const payoutSettings = sqliteTable("payout_settings", {
   userId: text("user_id")
     .primaryKey()
     .references(() => users.id, { onDelete: "cascade" }),
+  // The creator's manual method (paid by hand by the admin) and its account's email. 'bank' is kept
+  // only for rows written before bank payouts went through Connect alone: it counts as not set up.
   method: text("method", { enum: ["paypal", "wise", "bank", "zelle", "venmo", "cashapp"] }),
   email: text("email"),
+  // Where payouts go when both are possible: the connected bank ('bank', also when null) or the
+  // manual method ('manual'). Either falls back to the other when it cannot be paid.
+  payoutDefault: text("payout_default", { enum: ["bank", "manual"] }),
   stripeAccountId: text("stripe_account_id").unique(),
   connectDetailsSubmitted: integer("connect_details_submitted", { mode: "boolean" })
     .notNull()

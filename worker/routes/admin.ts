@@ -2,7 +2,7 @@
 // ADMIN_EMAIL), enforced on the server; inputs are validated with shared/admin.ts.
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { adminFeedbackFilterSchema, adminPeriodQuerySchema, adminPeriodSchema, CSV_ROW_COUNT_HEADER, fixPurchaseEmailsSchema } from "../../shared/admin";
+import { adminFeedbackFilterSchema, adminPeriodQuerySchema, adminPeriodSchema, CSV_ROW_COUNT_HEADER, fixPurchaseEmailsSchema, processPayoutsSchema } from "../../shared/admin";
 import { users } from "../db/schema";
 import { requireAdmin, type AppEnv } from "../lib/context";
 import { optionalJson, validate } from "../lib/validate";
@@ -25,10 +25,10 @@ export const adminRoutes = new Hono<AppEnv>()
     return c.json(await creatorPayoutRows(c.var.db, { year, month }));
   })
   .get("/admin/monthly-reports", async (c) => c.json(await monthlyReports(c.var.db)))
-  .post("/admin/process-payouts", validate("json", adminPeriodSchema), async (c) => {
-    const { month, year } = c.req.valid("json");
+  .post("/admin/process-payouts", validate("json", processPayoutsSchema), async (c) => {
+    const { month, year, markPaid } = c.req.valid("json");
     const actor = await actorOf(c as never);
-    return c.json(await runPayouts(payoutDeps(c.env), { year, month }, { actor, markManual: true }));
+    return c.json(await runPayouts(payoutDeps(c.env), { year, month }, { actor, markPaid }));
   })
   .get("/admin/export-payouts", validate("query", adminPeriodQuerySchema), async (c) => {
     const { month, year } = c.req.valid("query");

@@ -1,10 +1,10 @@
 // The signed-in creator's money: earnings stats, sales, the money timeline, the next payout, payout
 // history and payout setup. Every query is scoped to c.var.userId.
 import { Hono } from "hono";
-import { pageQuerySchema, payoutSetupSchema } from "../../shared/schemas";
+import { pageQuerySchema, payoutDefaultSchema, payoutSetupSchema } from "../../shared/schemas";
 import { requireUser, type AppEnv } from "../lib/context";
 import { validate } from "../lib/validate";
-import { creatorSales, earningsStats, moneyTimeline, nextPayout, payoutHistory, setupPayout } from "../services/earnings";
+import { creatorSales, earningsStats, moneyTimeline, nextPayout, payoutHistory, setPayoutDefault, setupPayout } from "../services/earnings";
 
 export const creatorRoutes = new Hono<AppEnv>()
   .get("/earnings/stats", requireUser, async (c) => c.json(await earningsStats(c.var.db, c.var.userId)))
@@ -14,5 +14,9 @@ export const creatorRoutes = new Hono<AppEnv>()
   .get("/payout/history", requireUser, async (c) => c.json(await payoutHistory(c.var.db, c.var.userId)))
   .post("/payout/setup", requireUser, validate("json", payoutSetupSchema), async (c) => {
     await setupPayout(c.var.db, c.var.userId, c.req.valid("json"));
+    return c.json({ success: true });
+  })
+  .post("/payout/default", requireUser, validate("json", payoutDefaultSchema), async (c) => {
+    await setPayoutDefault(c.var.db, c.var.userId, c.req.valid("json").payoutDefault);
     return c.json({ success: true });
   });

@@ -46,12 +46,12 @@ export async function payoutSummary(db: Db) {
  */
 export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()): Promise<AdminCreatorPayoutRow[]> {
   const [people, balances, periodPayouts] = await Promise.all([
-    db.all<{ id: string; email: string; first_name: string | null; last_name: string | null; content_count: number; earned: number | null; method: string | null; payout_email: string | null; stripe_account_id: string | null; connect_details_submitted: number | null; connect_payouts_enabled: number | null }>(sql`
+    db.all<{ id: string; email: string; first_name: string | null; last_name: string | null; content_count: number; earned: number | null; method: string | null; payout_email: string | null; stripe_account_id: string | null; connect_details_submitted: number | null; connect_payouts_enabled: number | null; payout_default: "bank" | "manual" | null }>(sql`
       with creators as (select user_id from content union select user_id from ledger_entries where account = 'creator' and user_id is not null),
       items as (select user_id, count(*) as n from content where deleted_at is null and is_upsell = 0 group by user_id),
       earned as (select user_id, sum(amount_cents) as cents from ledger_entries where account = 'creator' and kind in ('sale', 'refund', 'dispute', 'fee_adjustment') group by user_id)
       select u.id, u.email, u.first_name, u.last_name, coalesce(items.n, 0) as content_count, earned.cents as earned,
-             s.method, s.email as payout_email, s.stripe_account_id, s.connect_details_submitted, s.connect_payouts_enabled
+             s.method, s.email as payout_email, s.stripe_account_id, s.connect_details_submitted, s.connect_payouts_enabled, s.payout_default
       from creators c join users u on u.id = c.user_id
       left join items on items.user_id = u.id
       left join earned on earned.user_id = u.id
@@ -72,7 +72,7 @@ export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()
     const availableCents = available.get(u.id) ?? 0;
     const dest = destinationOf(
       u.method || u.stripe_account_id
-        ? { userId: u.id, method: u.method as never, email: u.payout_email, stripeAccountId: u.stripe_account_id, connectDetailsSubmitted: !!u.connect_details_submitted, connectPayoutsEnabled: !!u.connect_payouts_enabled, updatedAt: new Date(0) }
+        ? { userId: u.id, method: u.method as never, email: u.payout_email, stripeAccountId: u.stripe_account_id, connectDetailsSubmitted: !!u.connect_details_submitted, connectPayoutsEnabled: !!u.connect_payouts_enabled, payoutDefault: u.payout_default, updatedAt: new Date(0) }
         : undefined,
     );
     const p = payoutOf.get(u.id);
@@ -84,7 +84,7 @@ export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()
       totalEarnings: dollars(u.earned),
       availableBalance: dollars(availableCents),
       payoutMethod: dest?.method ?? u.method,
-      payoutEmail: u.payout_email,
+      payoutEmail: dest ? dest.email : u.payout_email,
       contentCount: Number(u.content_count),
       status: availableCents >= MIN_PAYOUT_CENTS ? READY_FOR_PAYOUT : BELOW_MINIMUM,
       payoutSetUp: !!dest,

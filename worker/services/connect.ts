@@ -20,26 +20,17 @@ export const DASHBOARD_LINK_FAILED = "Failed to access payout dashboard. Please 
 const accountIdOf = async (db: Db, userId: string) =>
   (await db.select({ id: payoutSettings.stripeAccountId }).from(payoutSettings).where(eq(payoutSettings.userId, userId)).get())?.id ?? null;
 
-/** Stores what Stripe says about an account. A ready account makes the creator's method `bank`. */
+/**
+ * Stores what Stripe says about an account: whether transfers can be made to it. The creator's
+ * manual method and email are theirs and stay as they are (the account is stored beside them; the
+ * creator chooses which one is the default, payouts.ts destinationOf).
+ */
 async function saveAccountState(db: Db, account: Stripe.Account): Promise<ConnectStatus> {
   const ready = account.details_submitted && account.payouts_enabled && account.capabilities?.transfers === "active";
   await db
     .update(payoutSettings)
-    .set({
-      connectDetailsSubmitted: account.details_submitted,
-      connectPayoutsEnabled: !!ready,
-      ...(ready ? { method: "bank" as const } : {}),
-      updatedAt: new Date(),
-    })
+    .set({ connectDetailsSubmitted: account.details_submitted, connectPayoutsEnabled: !!ready, updatedAt: new Date() })
     .where(eq(payoutSettings.stripeAccountId, account.id));
-  if (ready && account.email) {
-    // Bank payouts need no email, but the settings show one: Stripe's, unless one is set (an
-    // account may have none).
-    await db
-      .update(payoutSettings)
-      .set({ email: account.email })
-      .where(and(eq(payoutSettings.stripeAccountId, account.id), isNull(payoutSettings.email)));
-  }
   return { connected: true, details_submitted: account.details_submitted, payouts_enabled: !!ready };
 }
 

@@ -161,7 +161,8 @@ export async function nextPayout(db: Db, userId: string, now = Date.now()): Prom
   const setUp = destinationOf(settings) !== null;
   const amountCents = atDate.availableCents;
   let reason: NextPayout["reason"] = null;
-  if (!setUp) reason = "not_set_up";
+  // Nowhere to pay: say why. A bank that is connected but that Stripe does not (yet) let us transfer to.
+  if (!setUp) reason = settings?.stripeAccountId && settings.connectDetailsSubmitted ? "bank_restricted" : "not_set_up";
   else if (amountCents < MIN_PAYOUT_CENTS) reason = amountCents + atDate.onHoldCents >= MIN_PAYOUT_CENTS ? "on_hold" : "below_minimum";
   return { date: date.toISOString(), amount: dollars(amountCents), reason };
 }
@@ -178,6 +179,14 @@ export async function payoutHistory(db: Db, userId: string): Promise<PayoutHisto
     status: p.status,
     paidAt: p.status === "paid" && p.processedAt ? p.processedAt.toISOString() : null,
   }));
+}
+
+/** Where payouts go when both the connected bank and the manual method can be paid (only the creator's own row). */
+export async function setPayoutDefault(db: Db, userId: string, payoutDefault: "bank" | "manual") {
+  await db
+    .insert(payoutSettings)
+    .values({ userId, payoutDefault })
+    .onConflictDoUpdate({ target: payoutSettings.userId, set: { payoutDefault, updatedAt: new Date() } });
 }
 
 /** Saves where manual payouts go. A connected bank account (Stripe Connect) is kept as it is. */

@@ -22,7 +22,10 @@
 // key, so the next attempt looks for a transfer first and then uses a new key (`{id}:{attempt}`).
 // A partial reversal is booked back at once, also while the payout is still processing. A failed
 // payout leaves the unique index, so a later run of the same period, or the next period, pays it again.
-// Manual methods (PayPal, Wise, ...) stay pending until the admin marks them processed (paid).
+// Manual methods (PayPal, Wise, ...) stay pending until the admin marks them paid: the admin pays by
+// hand from the creator list and 'Process All Payouts' sends back the ids of that list's payouts;
+// only those still pending, of the period and by hand, become paid (one conditional update), so a
+// payout prepared after the list was read is never recorded as paid, and a second press is a no-op.
 // Each change that emails the creator (prepared, paid, failed) writes the email to the outbox in its
 // own batch (payoutMailInsert), so a queue that refuses loses nothing and fails no run.
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
@@ -74,13 +77,19 @@ const samePeriod = (a: Period, b: Period) => a.year === b.year && a.month === b.
 /** Where a creator's payout goes, from their settings: a connected account by transfer, else by hand. */
 export type Destination = { method: string; email: string | null; stripeAccountId: string | null };
 
+/**
+ * The one rule for where a payout goes (the run, the creator's "next payout", /settings and /admin
+ * all use it): a connected bank that Stripe says can receive transfers (kept current by
+ * account.updated), or the creator's manual method with its email, whichever they chose as default;
+ * the other when the chosen one cannot be paid (a restricted account falls back to the manual
+ * method); null when neither. A manual 'bank' (rows from before bank payouts went through Connect
+ * only) is no manual method: bank money is never recorded as paid by hand.
+ */
 export function destinationOf(s: typeof payoutSettings.$inferSelect | undefined): Destination | null {
   if (!s) return null;
-  // Same rule as the creator's "next payout" (earnings.ts): set up = a method and an email, or a
-  // connected bank account that Stripe says can receive transfers (kept current by account.updated).
-  if (s.stripeAccountId && s.connectPayoutsEnabled) return { method: "bank", email: s.email, stripeAccountId: s.stripeAccountId };
-  if (s.method && s.email) return { method: s.method, email: s.email, stripeAccountId: null };
-  return null;
+  const bank = s.stripeAccountId && s.connectPayoutsEnabled ? { method: "bank", email: null, stripeAccountId: s.stripeAccountId } : null;
+  const manual = s.method && s.method !== "bank" && s.email ? { method: s.method, email: s.email, stripeAccountId: null } : null;
+  return s.payoutDefault === "manual" ? (manual ?? bank) : (bank ?? manual);
 }
 
 // ---- prepare ----
@@ -424,10 +433,10 @@ function countingD1(d1: D1Database, c: { statements: number; batched: number; ba
 /**
  * One run for `period`: prepare (only the closing month: older periods were prepared by their own
  * run, and their money is in the next one), then send every due transfer of the period, resuming
- * those stuck in processing. With `markManual` (the admin's 'Process All Payouts'), pending manual
- * payouts of the period are marked processed.
+ * those stuck in processing. With `markPaid` (the admin's 'Process All Payouts'), the listed manual
+ * payouts of the period that are still pending are marked paid (markManualPaid).
  */
-export async function runPayouts(given: PayoutDeps, period: Period, opts: { now?: number; actor?: Actor; markManual?: boolean; inlineSends?: number } = {}): Promise<RunResult> {
+export async function runPayouts(given: PayoutDeps, period: Period, opts: { now?: number; actor?: Actor; markPaid?: string[]; inlineSends?: number } = {}): Promise<RunResult> {
   const now = opts.now ?? Date.now();
   const counts = { statements: 0, batched: 0, batches: 0 };
   const d1 = countingD1(given.d1, counts);
@@ -484,7 +493,8 @@ export async function runPayouts(given: PayoutDeps, period: Period, opts: { now?
     after = due[due.length - 1].id;
   }
 
-  const markedProcessed = opts.markManual ? await markManualProcessed(deps, period, now) : 0;
+  const markedPaid = opts.markPaid?.length ? await markManualPaid(deps, period, opts.markPaid, now) : [];
+  const markedProcessed = markedPaid.length;
   const result = { period, prepared, sent, failed, retryLater, markedProcessed, queued, d1Statements: counts.statements, d1RoundTrips: counts.batches + counts.statements - counts.batched };
   await deps.db.insert(adminAudit).values({
     actorUserId: opts.actor?.userId ?? null,
@@ -492,28 +502,37 @@ export async function runPayouts(given: PayoutDeps, period: Period, opts: { now?
     action: opts.actor ? "process-payouts" : "scheduled-payout-run",
     periodYear: period.year,
     periodMonth: period.month,
-    detail: JSON.stringify({ prepared, sent, failed, retryLater, markedProcessed, queued }),
+    detail: JSON.stringify({ prepared, sent, failed, retryLater, markedProcessed, queued, ...(opts.actor ? { markPaid: opts.markPaid ?? [], markedPaid } : {}) }),
     createdAt: new Date(now),
   });
   return result;
 }
 
-/** The admin paid the manual payouts of `period` by hand: pending -> paid, each once. */
-async function markManualProcessed(deps: PayoutDeps, period: Period, now: number): Promise<number> {
+/**
+ * The admin paid by hand the payouts `ids` (from the list they saw): those still pending, of
+ * `period` and by a manual method become paid, each once, with their email in the same batch.
+ * Returns the ids this call marked.
+ */
+async function markManualPaid(deps: PayoutDeps, period: Period, ids: string[], now: number): Promise<string[]> {
+  const listed = JSON.stringify([...new Set(ids)]);
   const [marked] = await deps.d1.batch([
     deps.d1
-      .prepare("update payouts set status = 'paid', processed_at = ? where period_year = ? and period_month = ? and status = 'pending' and stripe_account_id is null returning id")
-      .bind(now, period.year, period.month),
+      .prepare(
+        `update payouts set status = 'paid', processed_at = ?1
+         where id in (select value from json_each(?2)) and period_year = ?3 and period_month = ?4 and status = 'pending' and stripe_account_id is null
+         returning id`,
+      )
+      .bind(now, listed, period.year, period.month),
     payoutMailInsert(
       deps,
       "payout-paid",
-      { where: "p.period_year = ?5 and p.period_month = ?6 and p.status = 'paid' and p.stripe_account_id is null and p.processed_at = ?7", binds: [period.year, period.month, now] },
+      { where: "p.id in (select value from json_each(?5)) and p.period_year = ?6 and p.period_month = ?7 and p.status = 'paid' and p.stripe_account_id is null and p.processed_at = ?8", binds: [listed, period.year, period.month, now] },
       now,
     ),
   ]);
-  const ids = (marked.results as { id: string }[]).map((r) => r.id);
-  await dispatch(deps.d1, deps.emails, ids.map((id) => `payout-paid:${id}`), now);
-  return ids.length;
+  const done = (marked.results as { id: string }[]).map((r) => r.id);
+  await dispatch(deps.d1, deps.emails, done.map((id) => `payout-paid:${id}`), now);
+  return done;
 }
 
 // ---- emails ----

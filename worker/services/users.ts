@@ -4,6 +4,7 @@ import type { CurrentUser } from "../../shared/schemas";
 import type { Db } from "../db/client";
 import { payoutSettings, users } from "../db/schema";
 import { newId } from "../lib/ids";
+import { destinationOf } from "./payouts";
 
 export type Profile = { firstName?: string | null; lastName?: string | null };
 
@@ -30,21 +31,16 @@ export const isAdminEmail = (email: string, adminEmail: string | undefined) =>
 
 export async function getCurrentUser(db: Db, userId: string, adminEmail: string | undefined): Promise<CurrentUser | null> {
   const row = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      plan: users.plan,
-      payoutMethod: payoutSettings.method,
-      payoutEmail: payoutSettings.email,
-      connectDetailsSubmitted: payoutSettings.connectDetailsSubmitted,
-    })
+    .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName, plan: users.plan, settings: payoutSettings })
     .from(users)
     .leftJoin(payoutSettings, eq(payoutSettings.userId, users.id))
     .where(eq(users.id, userId))
     .get();
   if (!row) return null;
+  // The run's own rule (payouts.ts destinationOf): 'Payouts Enabled' only when a payout would be made.
+  const s = row.settings ?? undefined;
+  const dest = destinationOf(s);
+  const manual = s?.method && s.method !== "bank" ? s : null;
   return {
     id: row.id,
     email: row.email,
@@ -52,8 +48,11 @@ export async function getCurrentUser(db: Db, userId: string, adminEmail: string 
     lastName: row.lastName,
     plan: row.plan,
     isAdmin: isAdminEmail(row.email, adminEmail),
-    payoutEnabled: !!(row.payoutMethod && row.payoutEmail) || !!row.connectDetailsSubmitted,
-    payoutMethod: row.payoutMethod ?? null,
-    payoutEmail: row.payoutEmail ?? null,
+    payoutEnabled: dest !== null,
+    payoutMethod: manual?.method ?? null,
+    payoutEmail: manual?.email ?? null,
+    payoutDestination: dest ? (dest.stripeAccountId ? "bank" : "manual") : null,
+    payoutDefault: s?.payoutDefault ?? "bank",
+    bankReady: !!(s?.stripeAccountId && s.connectPayoutsEnabled),
   };
 }

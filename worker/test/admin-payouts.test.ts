@@ -126,11 +126,13 @@ describe("payouts from the admin's side", () => {
     expect(byId.carol).toMatchObject({ payoutMethod: "paypal", payoutEmail: "@pp-carol", payout: { status: "pending", amount: 40 } });
     expect(byId.bob).toMatchObject({ totalEarnings: 0, availableBalance: 0, status: BELOW_MINIMUM, payout: null });
 
-    // Pressed twice: dave is prepared again and paid, carol is marked processed, nothing twice.
-    const first = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year }, admin);
+    // Pressed twice with the list's manual payouts (paid by hand): dave is prepared again and paid,
+    // carol is marked paid, nothing twice.
+    const markPaid = creators.filter((c) => c.payout?.status === "pending").map((c) => c.payout!.id);
+    const first = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid }, admin);
     expect(first.status).toBe(200);
     expect(await first.json()).toMatchObject({ prepared: 1, sent: 1, failed: 0, markedProcessed: 1 });
-    const second = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year }, admin);
+    const second = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid }, admin);
     expect(await second.json()).toMatchObject({ prepared: 0, sent: 0, failed: 0, markedProcessed: 0 });
     expect(await rows("select user_id, status, amount_cents from payouts where status <> 'failed' order by user_id")).toEqual([
       { user_id: "alice", status: "paid", amount_cents: 6000 },
@@ -249,5 +251,79 @@ describe("feedback inbox", () => {
     expect((await get<{ subject: string }[]>("/api/admin/feedback?type=bug")).body.map((f) => f.subject)).toEqual(["three", "one"]);
     expect((await get<{ subject: string }[]>("/api/admin/feedback?type=bug&priority=high")).body.map((f) => f.subject)).toEqual(["one"]);
     expect((await call("/api/admin/feedback?priority=asap", { cookie: admin })).status).toBe(400);
+  });
+});
+
+describe("Process All Payouts marks paid only what the admin saw", () => {
+  it("a creator sets up PayPal after the list was fetched: their new payout is prepared, not marked paid; pressing twice marks nothing more", async () => {
+    await creator("gina", "paypal", "Gina");
+    await book("gina", "pg1", "sale", 5000);
+    expect(await runPayouts(payoutDeps(env as never), P, { now: NOW })).toMatchObject({ prepared: 1 });
+
+    // The admin reads the list and pays gina's PayPal payout by hand.
+    const { body: list } = await get<AdminCreatorPayoutRow[]>(`/api/admin/creator-payouts?month=${P.month}&year=${P.year}`);
+    const seen = list.filter((r) => r.payout?.status === "pending").map((r) => r.payout!.id);
+    expect(seen).toHaveLength(1);
+
+    // Meanwhile frank sets up PayPal, with money available.
+    const frank = await signIn("frank@example.com");
+    const frankId = (await row<{ id: string }>("select id from users where email = 'frank@example.com'"))!.id;
+    await book(frankId, "pf1", "sale", 5000);
+    expect((await postJson("/api/payout/setup", { payoutMethod: "paypal", payoutEmail: "frank@example.com" }, frank)).status).toBe(200);
+
+    const first = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid: seen }, admin);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({ prepared: 1, markedProcessed: 1 });
+    const second = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid: seen }, admin);
+    expect(await second.json()).toMatchObject({ prepared: 0, markedProcessed: 0 });
+    expect(await rows("select u.email, p.status from payouts p join users u on u.id = p.user_id where u.email in ('frank@example.com', 'gina@example.com') order by u.email")).toEqual([
+      { email: "frank@example.com", status: "pending" },
+      { email: "gina@example.com", status: "paid" },
+    ]);
+    const audit = await rows<{ detail: string }>("select detail from admin_audit where action = 'process-payouts' order by id desc limit 2");
+    expect(audit.map((a) => JSON.parse(a.detail).markedPaid)).toEqual([[], seen]);
+  });
+
+  it("ids that are not pending manual payouts of the period are left alone; a malformed list is a 400", async () => {
+    await creator("hank", "bank", "Hank");
+    await book("hank", "ph1", "sale", 5000);
+    await runPayouts(payoutDeps(env as never), P, { now: NOW });
+    const hankPayout = (await row<{ id: string }>("select id from payouts where user_id = 'hank'"))!.id;
+    const res = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid: [hankPayout, "nope"] }, admin);
+    expect(await res.json()).toMatchObject({ markedProcessed: 0 });
+    for (const markPaid of ["x", [1], Array.from({ length: 10_001 }, () => "a")]) {
+      const bad = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid }, admin);
+      expect(bad.status).toBe(400);
+      expect(typeof (await bad.json<{ message: string }>()).message).toBe("string");
+    }
+  });
+});
+
+describe("bank payouts go through Connect only", () => {
+  it("a restricted account never makes a manual 'bank' payout; it falls back to the creator's PayPal; a chosen manual default is paid by hand", async () => {
+    const restricted = await connectedAccount();
+    await standin("POST", `/_standin/accounts/${restricted}/restrict`);
+    const ready = await connectedAccount();
+    const restricted2 = await connectedAccount();
+    await standin("POST", `/_standin/accounts/${restricted2}/restrict`);
+    for (const [id, method, account, enabled, dflt] of [
+      ["ivan", "bank", restricted, 0, null], // an old row: connecting once wrote 'bank' over the manual method
+      ["judy", "paypal", restricted2, 0, null],
+      ["kim", "paypal", ready, 1, "manual"],
+    ] as const) {
+      await env.DB.prepare("insert into users (id, email) values (?, ?)").bind(id, `${id}@example.com`).run();
+      await env.DB.prepare("insert into payout_settings (user_id, method, email, stripe_account_id, connect_details_submitted, connect_payouts_enabled, payout_default) values (?, ?, ?, ?, 1, ?, ?)")
+        .bind(id, method, `${id}@example.com`, account, enabled, dflt)
+        .run();
+      await book(id, `p-${id}`, "sale", 5000);
+    }
+    await runPayouts(payoutDeps(env as never), P, { now: NOW });
+    expect(await rows("select user_id, method, stripe_account_id, status from payouts where user_id in ('ivan', 'judy', 'kim') order by user_id")).toEqual([
+      { user_id: "judy", method: "paypal", stripe_account_id: null, status: "pending" },
+      { user_id: "kim", method: "paypal", stripe_account_id: null, status: "pending" },
+    ]);
+    const { body: list } = await get<AdminCreatorPayoutRow[]>(`/api/admin/creator-payouts?month=${P.month}&year=${P.year}`);
+    expect(list.find((r) => r.userId === "ivan")).toMatchObject({ payoutSetUp: false, payout: null });
+    expect(list.find((r) => r.userId === "judy")).toMatchObject({ payoutSetUp: true, payoutMethod: "paypal", payoutEmail: "judy@example.com" });
   });
 });

@@ -52,7 +52,7 @@ describe("Stripe Connect onboarding", () => {
 
     // The return page reads the status from Stripe.
     expect(await status(cookie)).toEqual({ connected: true, details_submitted: true, payouts_enabled: true });
-    expect(await (await call("/api/auth/user", { cookie })).json()).toMatchObject({ payoutEnabled: true, payoutMethod: "bank", payoutEmail: "connect@example.com" });
+    expect(await (await call("/api/auth/user", { cookie })).json()).toMatchObject({ payoutEnabled: true, payoutDestination: "bank", payoutMethod: null, payoutEmail: null });
 
     // Another onboarding click reuses the account.
     await onboardingLink(cookie);
@@ -93,7 +93,7 @@ describe("Connect status by webhook", () => {
     await standin("POST", `/_standin/accounts/${accountId}/onboard`);
     const ready = await latestEvent("account.updated", accountId);
     expect((await deliver(ready as never)).status).toBe(200);
-    expect(await row("select connect_details_submitted as d, connect_payouts_enabled as p, method from payout_settings where user_id = ?", id)).toEqual({ d: 1, p: 1, method: "bank" });
+    expect(await row("select connect_details_submitted as d, connect_payouts_enabled as p, method from payout_settings where user_id = ?", id)).toEqual({ d: 1, p: 1, method: null });
 
     // Stripe restricts the account; the older "ready" event replayed afterwards changes nothing.
     await standin("POST", `/_standin/accounts/${accountId}/restrict`);
@@ -147,5 +147,72 @@ describe("payout dashboard link", () => {
     const other = await creator("connect-dash-other@example.com");
     expect((await call("/api/stripe/connect/dashboard-link", { method: "POST", cookie: other.cookie })).status).toBe(400);
     expect(await status(other.cookie)).toEqual({ connected: false, details_submitted: false, payouts_enabled: false });
+  });
+});
+
+describe("bank payouts go through Connect only; the manual method is the creator's own", () => {
+  type Me = { payoutEnabled: boolean; payoutMethod: string | null; payoutEmail: string | null; payoutDestination: "bank" | "manual" | null; payoutDefault: "bank" | "manual" };
+  const me = async (cookie: string) => (await call("/api/auth/user", { cookie })).json<Me>();
+  const nextReason = async (cookie: string) => (await (await call("/api/payout/next", { cookie })).json<{ reason: string | null }>()).reason;
+  const setup = (cookie: string, body: unknown) => call("/api/payout/setup", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), cookie });
+  const choose = (cookie: string, body: unknown) => call("/api/payout/default", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), cookie });
+  /** Onboards the creator's account at Stripe (no browser) and lets the app read it. */
+  async function connect(cookie: string, id: string) {
+    await onboardingLink(cookie);
+    await standin("POST", `/_standin/accounts/${(await accountOf(id))!}/onboard`);
+    return status(cookie);
+  }
+  const restrict = async (cookie: string, id: string) => {
+    await standin("POST", `/_standin/accounts/${(await accountOf(id))!}/restrict`);
+    return status(cookie);
+  };
+
+  it("'Bank transfer' is refused as a manual method with a 400, and nothing is saved", async () => {
+    const { cookie, id } = await creator("manual-bank@example.com");
+    const res = await setup(cookie, { payoutMethod: "bank", payoutEmail: "me@example.com" });
+    expect(res.status).toBe(400);
+    expect((await res.json<{ message: string }>()).message).toMatch(/paypal, wise, zelle, venmo, cashapp/);
+    expect(await row("select method from payout_settings where user_id = ?", id)).toBeNull();
+  });
+
+  it("connecting Stripe keeps the creator's PayPal; the creator chooses the default, and that is where the payout goes", async () => {
+    const { cookie, id } = await creator("keeps-paypal@example.com");
+    expect((await setup(cookie, { payoutMethod: "paypal", payoutEmail: "pp@example.com" })).status).toBe(200);
+    expect(await connect(cookie, id)).toMatchObject({ payouts_enabled: true });
+    expect(await row("select method, email from payout_settings where user_id = ?", id)).toEqual({ method: "paypal", email: "pp@example.com" });
+    expect(await me(cookie)).toMatchObject({ payoutEnabled: true, payoutMethod: "paypal", payoutEmail: "pp@example.com", payoutDestination: "bank", payoutDefault: "bank" });
+
+    expect((await choose(cookie, { payoutDefault: "manual" })).status).toBe(200);
+    expect(await me(cookie)).toMatchObject({ payoutDestination: "manual", payoutDefault: "manual" });
+    for (const bad of [{ payoutDefault: "paypal" }, {}, { payoutDefault: "bank", extra: 1 }]) {
+      const res = await choose(cookie, bad);
+      expect(res.status).toBe(400);
+      expect(typeof (await res.json<{ message: string }>()).message).toBe("string");
+    }
+    expect((await choose(cookie, { payoutDefault: "bank" })).status).toBe(200);
+    expect(await me(cookie)).toMatchObject({ payoutDestination: "bank" });
+  });
+
+  it("a restricted account falls back to the creator's own PayPal", async () => {
+    const { cookie, id } = await creator("restricted-paypal@example.com");
+    expect((await setup(cookie, { payoutMethod: "paypal", payoutEmail: "pp2@example.com" })).status).toBe(200);
+    await connect(cookie, id);
+    expect(await restrict(cookie, id)).toMatchObject({ details_submitted: true, payouts_enabled: false });
+    expect(await me(cookie)).toMatchObject({ payoutEnabled: true, payoutMethod: "paypal", payoutDestination: "manual" });
+  });
+
+  it("details submitted but transfers not enabled, and no manual method: 'Payouts Enabled' is not shown and the next payout says why", async () => {
+    const { cookie, id } = await creator("restricted-only@example.com");
+    await connect(cookie, id);
+    expect(await restrict(cookie, id)).toMatchObject({ details_submitted: true, payouts_enabled: false });
+    expect(await me(cookie)).toMatchObject({ payoutEnabled: false, payoutMethod: null, payoutDestination: null });
+    expect(await nextReason(cookie)).toBe("bank_restricted");
+  });
+
+  it("an old manual 'bank' row (no connected account) counts as not set up", async () => {
+    const { cookie, id } = await creator("legacy-bank@example.com");
+    await env.DB.prepare("insert into payout_settings (user_id, method, email) values (?, 'bank', 'old@example.com')").bind(id).run();
+    expect(await me(cookie)).toMatchObject({ payoutEnabled: false, payoutMethod: null, payoutDestination: null });
+    expect(await nextReason(cookie)).toBe("not_set_up");
   });
 });

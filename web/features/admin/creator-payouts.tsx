@@ -52,7 +52,7 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
     onSuccess: (r) =>
       toast({
         title: "Payouts Processed",
-        description: `${r.prepared} prepared, ${r.sent} sent by transfer${r.queued ? ` (${r.queued} more on their way)` : ""}, ${r.markedProcessed} marked processed${r.failed ? `, ${r.failed} failed` : ""}${r.retryLater ? `, ${r.retryLater} to retry` : ""}.`,
+        description: `${r.prepared} prepared, ${r.sent} sent by transfer${r.queued ? ` (${r.queued} more on their way)` : ""}, ${r.markedProcessed} marked paid${r.failed ? `, ${r.failed} failed` : ""}${r.retryLater ? `, ${r.retryLater} to retry` : ""}.`,
       }),
     onError: (e) => toast({ title: "Processing Failed", description: e.message, variant: "destructive" }),
   });
@@ -61,6 +61,9 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
     onError: (e) => toast({ title: "Export Failed", description: e.message, variant: "destructive" }),
   });
   const ready = data?.filter((r) => r.status === READY_FOR_PAYOUT).length ?? 0;
+  // The prepared payouts of the list on screen: the server marks paid only the manual ones among them
+  // (never a payout prepared after this list was read).
+  const markPaid = data?.flatMap((r) => (r.payout?.status === "pending" ? [r.payout.id] : [])) ?? [];
 
   return (
     <Card>
@@ -76,7 +79,7 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
           <Button variant="outline" onClick={() => csv.mutate(period)} disabled={csv.isPending}>
             {csv.isPending ? <Spinner className="size-4" label="Exporting" /> : <Download className="size-4" />} Export CSV
           </Button>
-          <Button onClick={() => process.mutate(period)} disabled={process.isPending}>
+          <Button onClick={() => process.mutate({ ...period, markPaid })} disabled={process.isPending || isLoading}>
             {process.isPending && <Spinner className="size-4 text-primary-foreground" label="Processing" />}
             Process All Payouts
           </Button>
@@ -84,8 +87,9 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
       </CardHeader>
       <CardContent className="space-y-4">
         <p className="text-xs text-muted-foreground">
-          'Process All Payouts' prepares the month if the monthly run has not, sends bank payouts by transfer, and marks the PayPal,
-          Wise, Zelle, Venmo and Cash App payouts processed: send those by hand first, by the {MANUAL_PAYOUT_DAY}st.
+          'Process All Payouts' prepares the month if the monthly run has not, sends bank payouts by transfer, and marks paid the PayPal,
+          Wise, Zelle, Venmo and Cash App payouts listed below as Prepared: send those by hand first, by the {MANUAL_PAYOUT_DAY}st. A payout
+          prepared by this press appears in the list afterwards and is marked paid by the next press.
         </p>
         {isLoading ? (
           <SectionSpinner />

@@ -1,6 +1,6 @@
 // The admin screen's data: query keys (all start with an /api/admin path, so a mutation refreshes them by predicate) and calls.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { CSV_ROW_COUNT_HEADER, csvDataRowCount, type AdminCreatorPayoutRow, type AdminFeedbackItem, type FixPurchaseEmailsResult, type MonthlyReport, type ProcessPayoutsResult } from "@shared/admin";
+import { CSV_ROW_COUNT_HEADER, csvDataRowCount, type AdminCreatorPayoutRow, type AdminFeedbackItem, type FixPurchaseEmailsResult, type MonthlyReport, type ProcessPayoutsInput, type ProcessPayoutsResult } from "@shared/admin";
 import type { AdminPayoutSummary } from "@shared/types";
 import { apiRequest, throwIfResNotOk } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
@@ -84,8 +84,9 @@ function useAdminMutation<TIn, TOut>(fn: (input: TIn) => Promise<TOut>, handlers
   });
 }
 
+/** `markPaid`: the manual payouts of the list on screen, which the admin paid by hand; only those are marked paid. */
 export const useProcessPayouts = (h: { onSuccess: (r: ProcessPayoutsResult) => void; onError: (e: Error) => void }) =>
-  useAdminMutation(async (p: Period) => (await apiRequest("POST", "/api/admin/process-payouts", p)).json() as Promise<ProcessPayoutsResult>, h);
+  useAdminMutation(async (input: ProcessPayoutsInput) => (await apiRequest("POST", "/api/admin/process-payouts", input)).json() as Promise<ProcessPayoutsResult>, h);
 
 export const useFixPurchaseEmails = (h: { onSuccess: (r: FixPurchaseEmailsResult) => void; onError: (e: Error) => void }) =>
   useAdminMutation(async () => {

@@ -2,16 +2,14 @@ import { Link } from "@tanstack/react-router";
 import { CheckCircle2, Wallet } from "lucide-react";
 import type { CurrentUser } from "@shared/schemas";
 import { Button } from "@/components/ui/button";
+import { payoutDestinationText } from "@/features/payouts/format";
 
 export function PayoutBanner({ user }: { user: CurrentUser }) {
   if (user.payoutEnabled) {
     return (
       <div className="flex items-center gap-3 rounded-xl border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900">
         <CheckCircle2 className="size-5 shrink-0" />
-        <span>
-          Payouts Enabled{user.payoutMethod ? ` · ${user.payoutMethod}` : ""}
-          {user.payoutEmail ? ` · ${user.payoutEmail}` : ""}
-        </span>
+        <span>{payoutDestinationText(user)}</span>
       </div>
     );
   }

@@ -1,16 +1,25 @@
 // Words for money states, dates and payout methods on the creator's screens.
 import { MIN_PAYOUT_CENTS } from "@shared/constants";
+import type { CurrentUser } from "@shared/schemas";
 import type { MoneyState, NextPayout } from "@shared/types";
 import { formatUsd } from "@/lib/utils";
 
 export const METHOD_LABELS: Record<string, string> = {
   paypal: "PayPal",
   wise: "Wise",
-  bank: "Bank transfer",
+  // Payouts by Stripe Transfer to the connected bank account (never a manual method).
+  bank: "Bank account (Stripe)",
   zelle: "Zelle",
   venmo: "Venmo",
   cashapp: "Cash App",
 };
+
+/** "Payouts Enabled · …": where the next payout goes (the server's destination), with the manual method's email. */
+export function payoutDestinationText(user: CurrentUser): string {
+  if (user.payoutDestination === "bank") return `Payouts Enabled · ${METHOD_LABELS.bank}`;
+  const method = user.payoutMethod ? ` · ${METHOD_LABELS[user.payoutMethod] ?? user.payoutMethod}` : "";
+  return `Payouts Enabled${method}${user.payoutEmail ? ` · ${user.payoutEmail}` : ""}`;
+}
 
 export const formatDate = (iso: string) => new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
 
@@ -36,6 +45,8 @@ export function nextPayoutText(next: NextPayout): string {
       return `Next payout: ${formatUsd(next.amount)} on ${when}.`;
     case "not_set_up":
       return `No payout on ${when}: payouts are not set up yet. Add a payout method to get paid.`;
+    case "bank_restricted":
+      return `No payout on ${when}: Stripe cannot send money to your bank account yet. Finish your bank setup with Stripe, or add a payout method to get paid.`;
     case "below_minimum":
       return `No payout on ${when}: your available balance is below the $${MIN_PAYOUT_CENTS / 100} minimum and carries over to the next month.`;
     case "on_hold":

@@ -13,7 +13,50 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { toast } from "@/hooks/use-toast";
 import { apiRequest } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
-import { METHOD_LABELS, withoutStatus } from "./format";
+import { METHOD_LABELS, payoutDestinationText, withoutStatus } from "./format";
+
+/**
+ * Both the connected bank and a manual method are set up: the creator chooses where payouts go.
+ * The other one is used when the chosen one cannot be paid (e.g. Stripe restricts the account).
+ */
+function PayoutDefaultChoice({ user }: { user: CurrentUser }) {
+  const queryClient = useQueryClient();
+  // Shown at once; back to the saved choice if the server refuses (remounted when the saved one changes).
+  const [choice, setChoice] = useState(user.payoutDefault);
+  const choose = useMutation({
+    mutationFn: (payoutDefault: "bank" | "manual") => apiRequest("POST", "/api/payout/default", { payoutDefault }),
+    onSuccess: async () => {
+      toast({ title: "Payout Settings Saved", description: "Your payout information has been updated." });
+      await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.authUser }), queryClient.invalidateQueries({ queryKey: queryKeys.nextPayout })]);
+    },
+    onError: (error) => {
+      setChoice(user.payoutDefault);
+      toast({ title: "Setup Failed", description: error instanceof Error ? withoutStatus(error.message) : "Failed to setup payout information", variant: "destructive" });
+    },
+  });
+  const manual = `${METHOD_LABELS[user.payoutMethod ?? ""] ?? user.payoutMethod}${user.payoutEmail ? ` (${user.payoutEmail})` : ""}`;
+  const options = [
+    { value: "bank", label: METHOD_LABELS.bank },
+    { value: "manual", label: manual },
+  ] as const;
+  return (
+    <fieldset className="space-y-2 text-sm" disabled={choose.isPending} data-testid="payout-default">
+      <legend className="mb-1 font-medium">Send my payouts to</legend>
+      {options.map((o) => (
+        <label key={o.value} className="flex items-center gap-2">
+          <input type="radio" name="payout-default" value={o.value} checked={choice === o.value}
+            onChange={() => {
+              setChoice(o.value);
+              choose.mutate(o.value);
+            }}
+          />
+          {o.label}
+        </label>
+      ))}
+      {choose.isPending && <Spinner className="size-4" label="Saving" />}
+    </fieldset>
+  );
+}
 
 export function PayoutSetupCard({ user }: { user: CurrentUser }) {
   const queryClient = useQueryClient();
@@ -52,17 +95,15 @@ export function PayoutSetupCard({ user }: { user: CurrentUser }) {
         {user.payoutEnabled ? (
           <div className="flex items-center gap-2 rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900" role="status">
             <CheckCircle2 className="size-4 shrink-0" />
-            <span>
-              Payouts Enabled{user.payoutMethod ? ` · ${METHOD_LABELS[user.payoutMethod] ?? user.payoutMethod}` : ""}
-              {user.payoutEmail ? ` · ${user.payoutEmail}` : ""}
-            </span>
+            <span>{payoutDestinationText(user)}</span>
           </div>
         ) : (
           <div className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" role="status">
             <p className="font-semibold">Payouts Not Set Up</p>
-            <p>Choose a payout method and the email of that account.</p>
+            <p>Choose a payout method and the email of that account, or connect your bank account.</p>
           </div>
         )}
+        {user.bankReady && user.payoutMethod && <PayoutDefaultChoice key={user.payoutDefault} user={user} />}
         <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2" noValidate>
           <div className="space-y-2">
             <Label htmlFor="payout-method">Payout method</Label>
