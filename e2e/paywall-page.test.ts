@@ -65,6 +65,17 @@ describe("the paywall page with JavaScript on", () => {
     );
     expect(shift).toBe(0);
     await page.getByRole("button", { name: "Lost your access?" }).waitFor();
+    // On a slow device the script runs after the first paint: the room kept for the button must be
+    // exactly its height, or revealing it moves what follows (it was a 24 px line in 20 px of room).
+    const room = await page.evaluate(() => {
+      const button = document.querySelector<HTMLButtonElement>('[data-part="lost-access"] > button')!;
+      const shown = button.parentElement!.getBoundingClientRect().height;
+      button.hidden = true;
+      const hidden = button.parentElement!.getBoundingClientRect().height;
+      button.hidden = false;
+      return { shown, hidden };
+    });
+    expect(room.shown).toBe(room.hidden);
 
     // Spec §5: below the minimum, the toast; nothing else happens.
     await page.getByLabel("Name your price").fill("1");

@@ -161,9 +161,11 @@ export function PaywallPage({ item, imageSize }: { item: PublicContent; imageSiz
                   <p class="text-center text-xs text-muted-foreground">{PAYWALL_TEXT.noScript}</p>
                 </noscript>
               </form>
-              {/* Its room is kept from the start, so the button appearing with the script moves nothing. */}
+              {/* Its room is kept from the start, so the button appearing with the script moves nothing: the
+                  button is a block of exactly that height (as an inline box it sat in a 24 px line, and a
+                  script run after the first paint moved the footer by 4 px). */}
               <div data-part={PART.lostAccess} class="min-h-5 text-center">
-                <button type="button" hidden class="text-sm text-muted-foreground underline-offset-4 hover:text-foreground hover:underline">
+                <button type="button" hidden class="mx-auto block h-5 text-sm text-muted-foreground underline-offset-4 hover:text-foreground hover:underline">
                   Lost your access?
                 </button>
                 <form hidden class="space-y-2 text-left" novalidate aria-label="Lost your access?">
