@@ -28,6 +28,8 @@ export async function optionalJson<T extends ZodType>(c: Context, schema: T): Pr
 export const MAX_JSON_BYTES = 64 * 1024;
 /** Stripe's events are a few KB; a subscription or invoice with many lines stays well under this. */
 export const MAX_WEBHOOK_BYTES = 512 * 1024;
+/** 'Process All Payouts' names the manual payouts of the admin's list: up to 10,000 ids of at most 64 characters. */
+export const MAX_MARK_PAID_BYTES = 768 * 1024;
 /** No request body the API takes nests deeper than a few levels. */
 const MAX_DEPTH = 16;
 
@@ -99,7 +101,7 @@ function checkJsonValue(value: unknown): void {
 export const bodyGuard = createMiddleware(async (c, next) => {
   const method = c.req.method;
   if (method === "GET" || method === "HEAD" || method === "OPTIONS" || ownLimit(method, c.req.path)) return next();
-  const limit = c.req.path === "/api/stripe/webhook" ? MAX_WEBHOOK_BYTES : MAX_JSON_BYTES;
+  const limit = c.req.path === "/api/stripe/webhook" ? MAX_WEBHOOK_BYTES : c.req.path === "/api/admin/process-payouts" ? MAX_MARK_PAID_BYTES : MAX_JSON_BYTES;
   const declared = Number(c.req.header("content-length"));
   if (Number.isFinite(declared) && declared > limit) throw new ApiError(413, BODY_TOO_LARGE(limit));
   const bytes = c.req.raw.body ? await readCapped(c.req.raw.body, limit) : new Uint8Array(0);
