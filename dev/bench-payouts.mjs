@@ -93,7 +93,7 @@ export async function benchPayouts() {
     const rows = await (await fetch(`${base}/api/admin/creator-payouts?month=${period.month}&year=${period.year}`, { headers: { cookie } })).json();
     const markPaid = rows.flatMap((r) => (r.payout?.status === "pending" ? [r.payout.id] : []));
     const marked = await press({ ...period, markPaid });
-    console.log(`  the admin's list (${rows.length} rows) and 'mark paid' of its ${markPaid.length} manual payouts: marked ${marked.markedProcessed} in ${((performance.now() - listed) / 1000).toFixed(1)} s`);
+    console.log(`  the admin's list (${rows.length} rows) and the press naming its ${markPaid.length} pending payouts: ${marked.markedProcessed} paid by hand marked paid (transfers are never marked) in ${((performance.now() - listed) / 1000).toFixed(1)} s`);
     // The queued transfers: done when nothing is pending any more.
     for (;;) {
       const summary = await (await fetch(`${base}/api/admin/payout-summary`, { headers: { cookie } })).json();
