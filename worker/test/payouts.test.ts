@@ -29,6 +29,24 @@ async function creator(kind: "bank" | "paypal" | "none") {
 }
 
 /** A sale booked at `at` (creator 80%, platform 20%), as fulfil writes it. */
+/** A Stripe client whose transfer is made and then the connection drops before the answer arrives. */
+function crashAfterTransfer() {
+  const real = deps().stripe;
+  const crash = {
+    transferId: "",
+    stripe: {
+      transfers: {
+        list: real.transfers.list.bind(real.transfers),
+        create: async (...args: Parameters<typeof real.transfers.create>) => {
+          crash.transferId = (await real.transfers.create(...args)).id;
+          throw Object.assign(new Error("Connection closed"), { type: "StripeConnectionError" });
+        },
+      },
+    },
+  };
+  return crash;
+}
+
 async function sale(userId: string, cents: number, at: number) {
   const pid = `p${++seq}${Math.random().toString(36).slice(2, 8)}`;
   const fee = Math.round(cents * 0.2);
@@ -285,21 +303,12 @@ describe("reordered events", () => {
     await sale(c.id, 5000, T - 10 * DAY);
     const id = (await preparePayout(deps(), c.id, P, T))!;
     // The transfer is made, then the run stops before writing it down...
-    const real = deps().stripe;
-    let transferId = "";
-    const crashing = {
-      transfers: {
-        list: real.transfers.list.bind(real.transfers),
-        create: async (...args: Parameters<typeof real.transfers.create>) => {
-          transferId = (await real.transfers.create(...args)).id;
-          throw Object.assign(new Error("Connection closed"), { type: "StripeConnectionError" });
-        },
-      },
-    };
+    const crash = crashAfterTransfer();
+    const crashing = crash.stripe;
     expect(await sendPayout({ ...deps(), stripe: crashing as never }, id, T)).toBe("retry_later");
     // ...and the transfer is reversed before the next run: its event arrives first.
-    await standin("POST", `/v1/transfers/${transferId}/reversals`, {});
-    expect((await deliver(await eventFor("transfer.reversed", transferId))).status).toBe(200);
+    await standin("POST", `/v1/transfers/${crash.transferId}/reversals`, {});
+    expect((await deliver(await eventFor("transfer.reversed", crash.transferId))).status).toBe(200);
     expect(await row("select status from payouts where id = ?", id)).toEqual({ status: "failed" });
     expect(await creatorBalance(db(), c.id)).toMatchObject({ availableCents: 4000, pendingPayoutCents: 0 });
 
@@ -556,20 +565,11 @@ describe("a partial transfer.reversed while the payout is processing", () => {
     const c = await creator("bank");
     await sale(c.id, 5000, T - 10 * DAY);
     const id = (await preparePayout(deps(), c.id, closingPeriod(T), T))!;
-    const real = deps().stripe;
-    let transferId = "";
-    const crashing = {
-      transfers: {
-        list: real.transfers.list.bind(real.transfers),
-        create: async (...args: Parameters<typeof real.transfers.create>) => {
-          transferId = (await real.transfers.create(...args)).id;
-          throw Object.assign(new Error("Connection closed"), { type: "StripeConnectionError" });
-        },
-      },
-    };
+    const crash = crashAfterTransfer();
+    const crashing = crash.stripe;
     expect(await sendPayout({ ...deps(), stripe: crashing as never }, id, T)).toBe("retry_later");
-    expect((await standin("POST", `/v1/transfers/${transferId}/reversals`, { amount: "1000" })).status).toBe(200);
-    const partial = await eventFor("transfer.reversed", transferId);
+    expect((await standin("POST", `/v1/transfers/${crash.transferId}/reversals`, { amount: "1000" })).status).toBe(200);
+    const partial = await eventFor("transfer.reversed", crash.transferId);
     expect((await deliver(partial)).status).toBe(200);
     await deliver({ ...partial, id: `${partial.id}x` });
     const back = await rows<{ amount_cents: number }>("select amount_cents from ledger_entries where payout_id = ? and kind = 'payout_reversal'", id);
@@ -577,7 +577,7 @@ describe("a partial transfer.reversed while the payout is processing", () => {
     expect((await creatorBalance(db(), c.id)).availableCents).toBe(1000);
 
     expect(await sendPayout(deps(), id)).toBe("paid");
-    expect(await payoutsOf(c.id)).toMatchObject([{ status: "paid", stripe_transfer_id: transferId }]);
+    expect(await payoutsOf(c.id)).toMatchObject([{ status: "paid", stripe_transfer_id: crash.transferId }]);
     expect(await transfersTo(c.acct)).toHaveLength(1);
     expect((await creatorBalance(db(), c.id)).availableCents).toBe(1000);
   });
