@@ -232,6 +232,10 @@ export const payoutSettings = sqliteTable("payout_settings", {
   connectPayoutsEnabled: integer("connect_payouts_enabled", { mode: "boolean" })
     .notNull()
     .default(false),
+  // The admin held this creator's payouts (the run skips them, with the reason on their timeline)
+  // until released; null when not held.
+  heldAt: integer("held_at", { mode: "timestamp_ms" }),
+  heldReason: text("held_reason"),
   updatedAt: createdAt(),
 });
 
@@ -242,6 +246,11 @@ export const payouts = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id),
+    // 'monthly': the run's payout for its period; 'withdrawal': the creator's "Withdraw now" (its
+    // period is the month it was asked for; at most one open at a time).
+    kind: text("kind", { enum: ["monthly", "withdrawal"] })
+      .notNull()
+      .default("monthly"),
     amountCents: integer("amount_cents").notNull(),
     currency: text("currency").notNull().default("usd"),
     method: text("method").notNull(),
@@ -268,17 +277,40 @@ export const payouts = sqliteTable(
     // Why a payout failed, for the admin (Stripe's code and message); `notes` says it to the creator.
     failureCode: text("failure_code"),
     failureDetail: text("failure_detail"),
+    // What the admin recorded when marking a manual payout paid (e.g. the PayPal transaction id).
+    reference: text("reference"),
   },
   (t) => [
-    // At most one live payout per creator and period. A failed payout gave its money back and
-    // leaves the index, so the period can be prepared again for that creator (a retry).
-    uniqueIndex("payouts_user_period").on(t.userId, t.periodYear, t.periodMonth).where(sql`status <> 'failed'`),
+    // At most one live monthly payout per creator and period. A failed payout gave its money back
+    // and leaves the index, so the period can be prepared again for that creator (a retry).
+    uniqueIndex("payouts_user_period").on(t.userId, t.periodYear, t.periodMonth).where(sql`status <> 'failed' and kind = 'monthly'`),
+    // At most one open withdrawal per creator: two presses at once make one.
+    uniqueIndex("payouts_open_withdrawal").on(t.userId).where(sql`kind = 'withdrawal' and status in ('pending', 'processing')`),
     index("payouts_period").on(t.periodYear, t.periodMonth, t.id),
     index("payouts_status").on(t.status),
   ],
 );
 
 // Every admin action that moves money (and every scheduled payout run): who, what, when, period.
+// A creator the monthly run did not pay for a period, and why: the run writes it (with the email that
+// tells them, in the same batch) once per creator and period; the timeline shows it.
+export const payoutSkips = sqliteTable(
+  "payout_skips",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    periodYear: integer("period_year").notNull(),
+    periodMonth: integer("period_month").notNull(),
+    reason: text("reason", { enum: ["below_minimum", "not_set_up", "held"] }).notNull(),
+    // The creator's available balance when the run skipped them: it carries over to the next run.
+    amountCents: integer("amount_cents").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("payout_skips_user_period").on(t.userId, t.periodYear, t.periodMonth)],
+);
+
 export const adminAudit = sqliteTable(
   "admin_audit",
   {

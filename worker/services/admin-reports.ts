@@ -72,7 +72,7 @@ export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()
     const availableCents = available.get(u.id) ?? 0;
     const dest = destinationOf(
       u.method || u.stripe_account_id
-        ? { userId: u.id, method: u.method as never, email: u.payout_email, stripeAccountId: u.stripe_account_id, connectDetailsSubmitted: !!u.connect_details_submitted, connectPayoutsEnabled: !!u.connect_payouts_enabled, payoutDefault: u.payout_default, updatedAt: new Date(0) }
+        ? { method: u.method as never, email: u.payout_email, stripeAccountId: u.stripe_account_id, connectPayoutsEnabled: !!u.connect_payouts_enabled, payoutDefault: u.payout_default }
         : undefined,
     );
     const p = payoutOf.get(u.id);

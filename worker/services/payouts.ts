@@ -85,7 +85,9 @@ export type Destination = { method: string; email: string | null; stripeAccountI
  * method); null when neither. A manual 'bank' (rows from before bank payouts went through Connect
  * only) is no manual method: bank money is never recorded as paid by hand.
  */
-export function destinationOf(s: typeof payoutSettings.$inferSelect | undefined): Destination | null {
+export function destinationOf(
+  s: Pick<typeof payoutSettings.$inferSelect, "method" | "email" | "stripeAccountId" | "connectPayoutsEnabled" | "payoutDefault"> | undefined,
+): Destination | null {
   if (!s) return null;
   const bank = s.stripeAccountId && s.connectPayoutsEnabled ? { method: "bank", email: null, stripeAccountId: s.stripeAccountId } : null;
   const manual = s.method && s.method !== "bank" && s.email ? { method: s.method, email: s.email, stripeAccountId: null } : null;
@@ -110,6 +112,7 @@ function prepareStatements(d1: D1Database, payoutId: string, userId: string, des
          from (select ${availableRemainderSql("?2", "?8", "?9")} as cents) a
          where a.cents >= ?10
            and not exists (select 1 from ledger_entries where user_id = ?2 and account = 'creator' and kind = 'payout' and created_at > ?8)
+           and not exists (select 1 from payout_settings where user_id = ?2 and held_at is not null)
          on conflict do nothing
          returning id`,
       )
@@ -128,7 +131,7 @@ function prepareStatements(d1: D1Database, payoutId: string, userId: string, des
 export async function preparePayout(deps: PayoutDeps, userId: string, period: Period, now = Date.now()): Promise<string | null> {
   const settings = await deps.db.select().from(payoutSettings).where(eq(payoutSettings.userId, userId)).get();
   const dest = destinationOf(settings);
-  if (!dest) return null;
+  if (!dest || settings?.heldAt) return null;
   const id = newId();
   const ids = JSON.stringify([id]);
   const [inserted] = await deps.d1.batch([
@@ -154,14 +157,15 @@ export async function preparePeriod(deps: PayoutDeps, period: Period, now = Date
     deps.db
       .select({ userId: payouts.userId })
       .from(payouts)
-      .where(and(eq(payouts.periodYear, period.year), eq(payouts.periodMonth, period.month), sql`${payouts.status} <> 'failed'`)),
+      .where(and(eq(payouts.kind, "monthly"), eq(payouts.periodYear, period.year), eq(payouts.periodMonth, period.month), sql`${payouts.status} <> 'failed'`)),
   ]);
   const settingsByUser = new Map(settings.map((s) => [s.userId, s]));
   const done = new Set(existing.map((e) => e.userId));
   const todo: { id: string; userId: string; dest: Destination }[] = [];
   for (const row of eligible) {
-    const dest = destinationOf(settingsByUser.get(row.userId));
-    if (dest && !done.has(row.userId)) todo.push({ id: newId(), userId: row.userId, dest });
+    const s = settingsByUser.get(row.userId);
+    const dest = destinationOf(s);
+    if (dest && !s?.heldAt && !done.has(row.userId)) todo.push({ id: newId(), userId: row.userId, dest });
   }
   const prepared: string[] = [];
   let statements = 0;
