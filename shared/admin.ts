@@ -120,3 +120,29 @@ export function csvDataRowCount(text: string): number {
   if (content) records++;
   return Math.max(0, records - 1);
 }
+
+/** Where one creator's payout stands, as the admin list and the live run view say it (one word each). */
+export const PAYOUT_ROW_STATUSES = ["Paid", "Pending", "Retrying", "Failed", "Held", "Not set up", "Below minimum"] as const;
+export type PayoutRowStatus = (typeof PAYOUT_ROW_STATUSES)[number];
+
+/**
+ * GET /api/admin/payout-run?month=&year=: the run for a period, live. Counts come from the payout
+ * rows of the period (D1), the run's state from its Workflow instance `payouts-YYYY-MM`.
+ */
+export type PayoutRunView = {
+  period: { year: number; month: number };
+  /** The Workflow instance's status; "none" when no run was started for the period. */
+  run: { id: string; status: "none" | "queued" | "running" | "paused" | "waiting" | "waitingForPause" | "errored" | "terminated" | "complete" | "unknown"; error: string | null };
+  prepared: number;
+  /** Transfers handed to Stripe and not yet settled (processing with no retry due). */
+  sent: number;
+  paid: number;
+  failed: number;
+  retrying: number;
+  /** Manual payouts waiting for the admin to pay them by hand. */
+  pendingManual: number;
+  /** ISO time of the earliest retry due, or null. */
+  nextRetryAt: string | null;
+  /** The payouts that need a look: retrying or failed, with the reason (the admin's technical one). */
+  attention: { payoutId: string; userId: string; name: string; email: string; amount: number; method: string; status: PayoutRowStatus; reason: string; nextRetryAt: string | null }[];
+};
