@@ -41,7 +41,7 @@ export function processPlan(rows: AdminCreatorPayoutRow[], willPrepare: boolean)
   const parts: string[] = [];
   if (sendCount) parts.push(`Send ${formatUsd(sendCents / 100)} to ${plural(sendCount, "creator")} by Stripe`);
   for (const [method, m] of manual) parts.push(`mark ${m.n} ${METHOD_NAMES[method] ?? method} ${m.n === 1 ? "payout" : "payouts"} you have sent (${formatUsd(m.cents / 100)})`);
-  if (prepareCount) parts.push(`prepare ${plural(prepareCount, "more payout")} (${formatUsd(prepareCents / 100)}), which appear in the list afterwards`);
+  if (prepareCount) parts.push(`prepare ${plural(prepareCount, "more payout")} (${formatUsd(prepareCents / 100)}), which ${prepareCount === 1 ? "appears" : "appear"} in the list afterwards`);
   const text = parts.length ? `${parts.join("; ")}.` : "Nothing to send or mark paid: no payout of this month is waiting.";
   return { markPaid, text: text.charAt(0).toUpperCase() + text.slice(1), empty: !parts.length };
 }
