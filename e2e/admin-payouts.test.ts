@@ -81,6 +81,7 @@ describe("admin payouts", () => {
     await admin.getByLabel("Month", { exact: true }).selectOption(String(today.getUTCMonth() + 1));
     await admin.getByLabel("Year", { exact: true }).selectOption(String(today.getUTCFullYear()));
     await admin.getByRole("button", { name: "Process All Payouts" }).click();
+    await admin.getByRole("button", { name: "Confirm" }).click();
     await admin.getByText("Processing Failed", { exact: true }).waitFor();
     await admin.getByText(/has not ended yet/).first().waitFor();
 
@@ -91,11 +92,15 @@ describe("admin payouts", () => {
     // The first press prepares the month: the PayPal payout appears in the list, not yet paid
     // (the admin has not seen it, so has not sent it). Paid by hand, the next press marks it paid.
     await admin.getByRole("button", { name: "Process All Payouts" }).click();
+    await admin.getByRole("button", { name: "Confirm" }).click();
     await admin.getByText("Payouts Processed", { exact: true }).first().waitFor();
     await expect.poll(async () => row.textContent()).toContain("$40.00 · Prepared");
     await admin.getByRole("button", { name: "Process All Payouts" }).click();
+    await admin.getByTestId("process-plan").filter({ hasText: /PayPal payouts? you have sent/ }).waitFor();
+    await admin.getByRole("button", { name: "Confirm" }).click();
     await expect.poll(async () => row.textContent()).toContain("$40.00 · Paid");
-    expect(await row.textContent()).toContain("Below Minimum ($25)");
+    // The row's status is the payout's: Paid (it used to read 'Below Minimum ($25)' beside "Paid").
+    expect(await row.textContent()).not.toContain("Below Minimum");
     await admin.screenshot({ path: screenshotPath("admin-after"), fullPage: true });
 
     const now = new Date();
@@ -118,5 +123,80 @@ describe("admin payouts", () => {
     const timeline = await (await creator.request.get("/api/earnings/timeline")).json();
     expect(timeline.items).toMatchObject([{ purchaseId: sale.id, creatorShare: 40, state: { kind: "paid", payoutId: history[0].id } }]);
     await creatorCtx.close();
+  });
+
+  it("the admin marks one manual payout paid with a reference and another failed with a reason; both statuses show; 'Process All Payouts' asks first, by method", async () => {
+    /** A creator with PayPal and a $50 sale, aged past the hold: $40.00 available. */
+    async function payee(tag: string) {
+      const email = uniqueEmail(tag);
+      const { page, context } = await newPage(browser);
+      await signIn(page, email);
+      expect((await page.request.post("/api/payout/setup", { headers: origin(), data: { payoutMethod: "paypal", payoutEmail: `${tag}-paypal@example.com` } })).status()).toBe(200);
+      const made = await page.request.post("/api/content", { headers: origin(), multipart: { title: `Zine ${tag}`, price: "50", accessType: "link", linkUrl: "https://example.com/zine", category: "music" } });
+      const item = await made.json();
+      const { page: buyer, context: buyerCtx } = await newPage(browser);
+      await buy(buyer, item.id);
+      await buyerCtx.close();
+      await expect.poll(async () => (await (await page.request.get("/api/creator/sales")).json())[0]?.status, { timeout: 15_000 }).toBe("completed");
+      const [sale] = await (await page.request.get("/api/creator/sales")).json();
+      await fetch(`${baseUrl()}/dev/ledger/age-sale`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ purchaseId: sale.id, days: 10 }) });
+      return { email, page, context };
+    }
+    const paid = await payee("paid-by-hand");
+    const failed = await payee("failed-by-hand");
+
+    const { page: admin, context: adminCtx } = await newPage(browser);
+    await signIn(admin, "admin@apewall.test");
+    await admin.goto("/admin");
+    const rowOf = (email: string) => admin.getByTestId("creator-payout-row").filter({ hasText: email });
+    await rowOf(paid.email).waitFor();
+    expect(await rowOf(paid.email).textContent()).toContain("Ready for Payout");
+
+    // Asked first: what the press does, by method (the two creators are prepared by it).
+    await admin.getByRole("button", { name: "Process All Payouts" }).click();
+    const plan = admin.getByTestId("process-plan");
+    await plan.waitFor();
+    expect(await plan.textContent()).toMatch(/prepare \d+ more payouts? \(\$[\d,.]+\), which appears? in the list afterwards\./i);
+    await admin.getByRole("button", { name: "Confirm" }).click();
+    await admin.getByText("Payouts Processed", { exact: true }).first().waitFor();
+    for (const c of [paid, failed]) await expect.poll(async () => rowOf(c.email).textContent()).toContain("$40.00 · Prepared");
+
+    // Mark paid with a reference: an empty one is refused by the dialog, then saved.
+    await admin.getByRole("button", { name: `Actions for ${paid.email}` }).click();
+    await admin.getByRole("menuitem", { name: "Mark paid…" }).click();
+    await admin.getByRole("button", { name: "Mark Paid" }).click();
+    await admin.getByText("reference must be 1 to 200 characters (e.g. the PayPal transaction id)").waitFor();
+    await admin.getByLabel("Reference").fill("PP-7XK29431");
+    await admin.getByRole("button", { name: "Mark Paid" }).click();
+    await admin.getByText("Payout marked paid", { exact: true }).first().waitFor();
+    await expect.poll(async () => rowOf(paid.email).textContent()).toContain("Ref: PP-7XK29431");
+    expect(await rowOf(paid.email).textContent()).toContain("$40.00 · Paid");
+
+    // Mark failed with a reason: the money goes back to the creator's balance.
+    const reason = "Your PayPal account could not receive the payment. Check your PayPal email in your payout settings.";
+    await admin.getByRole("button", { name: `Actions for ${failed.email}` }).click();
+    await admin.getByRole("menuitem", { name: "Mark failed…" }).click();
+    await admin.getByLabel("Reason (the creator reads it)").fill(reason);
+    await admin.getByRole("button", { name: "Mark Failed" }).click();
+    await admin.getByText("Payout marked failed", { exact: true }).first().waitFor();
+    await expect.poll(async () => rowOf(failed.email).textContent()).toContain("$40.00 · Failed");
+    expect(await rowOf(failed.email).textContent()).toContain(reason);
+    const statusOf = async (email: string) => (await rowOf(email).locator("td").nth(5).textContent())?.trim();
+    expect(await statusOf(paid.email)).toBe("Paid");
+    expect(await statusOf(failed.email)).toBe("Failed");
+    await admin.screenshot({ path: screenshotPath("admin-payout-actions"), fullPage: true });
+
+    // The confirmation now names neither: the one is paid, the other failed (its money is back).
+    await admin.getByRole("button", { name: "Process All Payouts" }).click();
+    await plan.waitFor();
+    await admin.screenshot({ path: screenshotPath("admin-process-confirm") });
+    await admin.getByRole("button", { name: "Cancel" }).click();
+    await adminCtx.close();
+
+    const history = await (await failed.page.request.get("/api/payout/history")).json();
+    expect(history).toMatchObject([{ amount: 40, status: "failed" }]);
+    expect((await (await paid.page.request.get("/api/payout/history")).json())).toMatchObject([{ amount: 40, status: "paid" }]);
+    await paid.context.close();
+    await failed.context.close();
   });
 });

@@ -33,6 +33,10 @@ export const adminFeedbackFilterSchema = z.object({
   priority: z.enum(FEEDBACK_PRIORITIES, { error: "priority must be one of low, medium, high, urgent" }).optional(),
 });
 
+// Spec §4's words for a creator row. They are true only for a creator with no payout of the chosen
+// month who is not held: set up with at least the minimum is 'Ready for Payout' (row status
+// Pending: the run will pay it), under the minimum is 'Below Minimum ($25)'. Every other row says
+// its PAYOUT_ROW_STATUSES word (a paid creator is Paid, whatever is left on their balance).
 export const READY_FOR_PAYOUT = "Ready for Payout";
 export const BELOW_MINIMUM = "Below Minimum ($25)";
 
@@ -46,11 +50,84 @@ export type AdminCreatorPayoutRow = {
   payoutMethod: string | null;
   payoutEmail: string | null;
   contentCount: number;
-  status: typeof READY_FOR_PAYOUT | typeof BELOW_MINIMUM;
+  /** Where this creator's payout for the month stands: exactly one of the seven (adminRowStatus). */
+  status: PayoutRowStatus;
+  /** What the screen says: the spec's words where they are true (see READY_FOR_PAYOUT), else `status`. */
+  statusLabel: PayoutRowStatus | typeof READY_FOR_PAYOUT | typeof BELOW_MINIMUM;
   payoutSetUp: boolean;
-  /** The creator's payout for the chosen month, if one was prepared. */
-  payout: { id: string; amount: number; status: "pending" | "processing" | "paid" | "failed"; method: string; notes: string | null } | null;
+  /** The admin held this creator's payouts (the run skips them) until released. */
+  held: { at: string; reason: string | null } | null;
+  /** The creator's monthly payout for the chosen month, if one was prepared (the live one over failed attempts). */
+  payout: {
+    id: string;
+    amount: number;
+    status: "pending" | "processing" | "paid" | "failed";
+    method: string;
+    /** Sent by Stripe Transfer to a connected account; otherwise paid by hand by the admin. */
+    byTransfer: boolean;
+    notes: string | null;
+    /** What the admin recorded when marking it paid by hand. */
+    reference: string | null;
+    /** A transfer that Stripe has not settled yet: when it is tried again (ISO), and why. */
+    nextRetryAt: string | null;
+    lastError: string | null;
+  } | null;
 };
+
+/**
+ * The one rule for a creator row's status, also behind the CSV's status column: the month's payout
+ * first (paid, then the hold, then retrying / in flight / failed), then why nothing was prepared.
+ * A held creator reads Held unless the month's payout is already paid; a creator under the minimum
+ * reads Below minimum whether or not a method is set (nothing would be paid either way).
+ */
+export function adminRowStatus(r: {
+  payout: { status: "pending" | "processing" | "paid" | "failed"; nextRetryAt: unknown; lastError: unknown } | null;
+  held: boolean;
+  setUp: boolean;
+  availableCents: number;
+  minCents: number;
+}): { status: PayoutRowStatus; statusLabel: AdminCreatorPayoutRow["statusLabel"] } {
+  const p = r.payout;
+  const only = (status: PayoutRowStatus) => ({ status, statusLabel: status });
+  if (p?.status === "paid") return only("Paid");
+  if (r.held) return only("Held");
+  if (p) return only(payoutRowStatus(p));
+  if (r.availableCents < r.minCents) return { status: "Below minimum", statusLabel: BELOW_MINIMUM };
+  if (!r.setUp) return only("Not set up");
+  return { status: "Pending", statusLabel: READY_FOR_PAYOUT };
+}
+
+/** One payout's word: a processing payout with a retry due or an error is Retrying; in flight or waiting for the admin is Pending. */
+export function payoutRowStatus(p: { status: "pending" | "processing" | "paid" | "failed"; nextRetryAt: unknown; lastError: unknown }): PayoutRowStatus {
+  if (p.status === "paid") return "Paid";
+  if (p.status === "failed") return "Failed";
+  if (p.status === "processing" && (p.nextRetryAt || p.lastError)) return "Retrying";
+  return "Pending";
+}
+
+// ---- admin actions for one payout (worker/services/payout-admin.ts) ----
+
+export const REFERENCE_MESSAGE = "reference must be 1 to 200 characters (e.g. the PayPal transaction id)";
+export const FAIL_REASON_MESSAGE = "reason must be 1 to 500 characters: the creator reads it";
+export const HOLD_REASON_MESSAGE = "reason must be 1 to 200 characters";
+const text = (max: number, message: string) => z.string({ error: message }).trim().min(1, message).max(max, message);
+/** POST /api/admin/payouts/:id/mark-paid: the admin sent this manual payout by hand. */
+export const markPayoutPaidSchema = z.strictObject({ reference: text(200, REFERENCE_MESSAGE) });
+/** POST /api/admin/payouts/:id/mark-failed: what the creator reads in the email and their history. */
+export const markPayoutFailedSchema = z.strictObject({ reason: text(500, FAIL_REASON_MESSAGE) });
+/** POST /api/admin/creators/:id/hold: why (the admin's note; the creator's timeline says they are held). */
+export const holdCreatorSchema = z.strictObject({ reason: text(200, HOLD_REASON_MESSAGE) });
+export type MarkPayoutPaidInput = z.input<typeof markPayoutPaidSchema>;
+export type MarkPayoutFailedInput = z.input<typeof markPayoutFailedSchema>;
+export type HoldCreatorInput = z.input<typeof holdCreatorSchema>;
+
+/** The answer of every payout action: what it did (`changed` false for a repeat) and where things stand now. */
+export type PayoutActionResult = {
+  changed: boolean;
+  /** The payout after the action (for re-send: the live payout of the period, if one exists). */
+  payout: { id: string; userId: string; status: "pending" | "processing" | "paid" | "failed"; rowStatus: PayoutRowStatus; amount: number; method: string; reference: string | null; notes: string | null } | null;
+};
+export type CreatorHoldResult = { changed: boolean; userId: string; held: { at: string; reason: string | null } | null };
 
 export type MonthlyReport = {
   month: number;

@@ -4,9 +4,9 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import {
-  BELOW_MINIMUM,
+  adminRowStatus,
   FIX_EMAILS_PAGE,
-  READY_FOR_PAYOUT,
+  payoutRowStatus,
   type AdminCreatorPayoutRow,
   type AdminFeedbackItem,
   type FixPurchaseEmailsResult,
@@ -41,17 +41,19 @@ export async function payoutSummary(db: Db) {
 }
 
 /**
- * One row per creator (anyone with content or ledger entries): spec §3's fields, 'Ready for
- * Payout' when what is available now is at least the minimum, and their payout for `period`.
+ * One row per creator (anyone with content or ledger entries): spec §3's fields, their monthly
+ * payout for `period`, the hold, and the row's status by the one rule (shared/admin.ts
+ * adminRowStatus): from the period's payout, the hold, the destination (destinationOf) and what is
+ * available now.
  */
 export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()): Promise<AdminCreatorPayoutRow[]> {
   const [people, balances, periodPayouts] = await Promise.all([
-    db.all<{ id: string; email: string; first_name: string | null; last_name: string | null; content_count: number; earned: number | null; method: string | null; payout_email: string | null; stripe_account_id: string | null; connect_details_submitted: number | null; connect_payouts_enabled: number | null; payout_default: "bank" | "manual" | null }>(sql`
+    db.all<{ id: string; email: string; first_name: string | null; last_name: string | null; content_count: number; earned: number | null; method: string | null; payout_email: string | null; stripe_account_id: string | null; connect_details_submitted: number | null; connect_payouts_enabled: number | null; payout_default: "bank" | "manual" | null; held_at: number | null; held_reason: string | null }>(sql`
       with creators as (select user_id from content union select user_id from ledger_entries where account = 'creator' and user_id is not null),
       items as (select user_id, count(*) as n from content where deleted_at is null and is_upsell = 0 group by user_id),
       earned as (select user_id, sum(amount_cents) as cents from ledger_entries where account = 'creator' and kind in ('sale', 'refund', 'dispute', 'fee_adjustment') group by user_id)
       select u.id, u.email, u.first_name, u.last_name, coalesce(items.n, 0) as content_count, earned.cents as earned,
-             s.method, s.email as payout_email, s.stripe_account_id, s.connect_details_submitted, s.connect_payouts_enabled, s.payout_default
+             s.method, s.email as payout_email, s.stripe_account_id, s.connect_details_submitted, s.connect_payouts_enabled, s.payout_default, s.held_at, s.held_reason
       from creators c join users u on u.id = c.user_id
       left join items on items.user_id = u.id
       left join earned on earned.user_id = u.id
@@ -61,7 +63,7 @@ export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()
     db
       .select()
       .from(payouts)
-      .where(and(eq(payouts.periodYear, period.year), eq(payouts.periodMonth, period.month)))
+      .where(and(eq(payouts.kind, "monthly"), eq(payouts.periodYear, period.year), eq(payouts.periodMonth, period.month)))
       .orderBy(payouts.createdAt),
   ]);
   const available = new Map(balances.map((b) => [b.userId, b.availableCents]));
@@ -76,6 +78,7 @@ export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()
         : undefined,
     );
     const p = payoutOf.get(u.id);
+    const iso = (d: Date | null) => (d ? d.toISOString() : null);
     return {
       userId: u.id,
       firstName: u.first_name,
@@ -86,9 +89,22 @@ export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()
       payoutMethod: dest?.method ?? u.method,
       payoutEmail: dest ? dest.email : u.payout_email,
       contentCount: Number(u.content_count),
-      status: availableCents >= MIN_PAYOUT_CENTS ? READY_FOR_PAYOUT : BELOW_MINIMUM,
+      ...adminRowStatus({ payout: p ?? null, held: u.held_at !== null, setUp: !!dest, availableCents, minCents: MIN_PAYOUT_CENTS }),
       payoutSetUp: !!dest,
-      payout: p ? { id: p.id, amount: dollars(p.amountCents), status: p.status, method: p.method, notes: p.failureCode ? `${p.failureCode}: ${p.failureDetail ?? ""}` : p.notes } : null,
+      held: u.held_at !== null ? { at: new Date(Number(u.held_at)).toISOString(), reason: u.held_reason } : null,
+      payout: p
+        ? {
+            id: p.id,
+            amount: dollars(p.amountCents),
+            status: p.status,
+            method: p.method,
+            byTransfer: p.stripeAccountId !== null,
+            notes: p.failureCode ? `${p.failureCode}: ${p.failureDetail ?? ""}` : p.notes,
+            reference: p.reference,
+            nextRetryAt: iso(p.nextRetryAt),
+            lastError: p.lastError,
+          }
+        : null,
     };
   });
   return rows.sort((a, b) => b.availableBalance - a.availableBalance || a.email.localeCompare(b.email));
@@ -166,6 +182,14 @@ export function csvCell(value: unknown): string {
 const CSV_PAGE = 500;
 
 /**
+ * The CSV's status column, one per payout: the payout's own status (pending, processing, paid,
+ * failed), except that a transfer Stripe has not settled and that waits for a retry reads
+ * 'retrying', as the admin list says (payoutRowStatus).
+ */
+const csvStatus = (r: Record<string, unknown>) =>
+  payoutRowStatus({ status: r.status as never, nextRetryAt: r.next_retry_at, lastError: r.last_error }) === "Retrying" ? "retrying" : String(r.status);
+
+/**
  * The period's payouts as CSV, read page by page (keyset on payouts_period) as the client reads the
  * stream, and how many rows it holds (the route sends it as CSV_ROW_COUNT_HEADER).
  *
@@ -200,7 +224,7 @@ export async function payoutsCsvExport(db: Db, period: Period, opts: { pageSize?
         try {
           page = await db.all<Record<string, unknown>>(sql`
           select p.id, p.user_id, trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) as name, u.email as creator_email,
-                 p.method, p.email, p.amount_cents, p.currency, p.status, p.stripe_transfer_id, p.stripe_account_id, p.created_at, p.processed_at, p.notes
+                 p.method, p.email, p.amount_cents, p.currency, p.status, p.next_retry_at, p.last_error, p.stripe_transfer_id, p.stripe_account_id, p.created_at, p.processed_at, p.notes
           from payouts p join users u on u.id = p.user_id
           where p.period_year = ${period.year} and p.period_month = ${period.month} and p.created_at <= ${asOf} and p.id > ${after}
           order by p.id limit ${pageSize}
@@ -221,7 +245,7 @@ export async function payoutsCsvExport(db: Db, period: Period, opts: { pageSize?
         const iso = (ms: unknown) => (ms === null || ms === undefined ? "" : new Date(Number(ms)).toISOString());
         const text = page
           .map((r) =>
-            [r.id, r.user_id, r.name, r.creator_email, r.method, r.email, (Number(r.amount_cents) / 100).toFixed(2), r.currency, r.status, r.stripe_transfer_id, r.stripe_account_id, iso(r.created_at), iso(r.processed_at), r.notes]
+            [r.id, r.user_id, r.name, r.creator_email, r.method, r.email, (Number(r.amount_cents) / 100).toFixed(2), r.currency, csvStatus(r), r.stripe_transfer_id, r.stripe_account_id, iso(r.created_at), iso(r.processed_at), r.notes]
               .map(csvCell)
               .join(","),
           )

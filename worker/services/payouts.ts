@@ -339,7 +339,7 @@ function bookBack(d1: D1Database, b: { key: string; reversedCents: number; payou
  * `ledgerKey`. Returns whether this call
  * made the change (then the creator is emailed).
  */
-async function failPayout(
+export async function failPayout(
   deps: PayoutDeps,
   payoutId: string,
   f: { reason: string; code: string; detail: string; ledgerKey: string; cents: number; from: PayoutRow["status"][] },
@@ -549,7 +549,7 @@ const METHOD_NAMES: Record<string, string> = { paypal: "PayPal", wise: "Wise", b
  * same batch leaves it, keyed `{template}:{payout id}`. It goes into the batch that makes the
  * change, so an email exists exactly when the change committed (email-outbox.ts).
  */
-function payoutMailInsert(deps: PayoutDeps, template: "payout-prepared" | "payout-paid" | "payout-failed", match: { where: string; binds: unknown[] }, now: number, reason = ""): D1PreparedStatement {
+export function payoutMailInsert(deps: PayoutDeps, template: "payout-prepared" | "payout-paid" | "payout-failed", match: { where: string; binds: unknown[] }, now: number, reason = ""): D1PreparedStatement {
   const monthName = (m: number) => new Date(Date.UTC(2000, m - 1, 1)).toLocaleString("en-US", { month: "long", timeZone: "UTC" });
   const months = Array.from({ length: 12 }, (_, i) => `when ${i + 1} then '${monthName(i + 1)}'`).join(" ");
   const methods = Object.entries(METHOD_NAMES).map(([k, v]) => `when '${k}' then '${v}'`).join(" ");

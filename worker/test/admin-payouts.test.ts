@@ -2,7 +2,7 @@
 // disputes and payouts, creator rows, 'Process All Payouts' pressed twice, month/year validation,
 // the CSV (name, rows, injection), Fix Missing Emails and the feedback inbox.
 import { beforeAll, describe, expect, it } from "vitest";
-import { BELOW_MINIMUM, CSV_ROW_COUNT_HEADER, csvDataRowCount, READY_FOR_PAYOUT, type AdminCreatorPayoutRow, type MonthlyReport } from "../../shared/admin";
+import { BELOW_MINIMUM, CSV_ROW_COUNT_HEADER, csvDataRowCount, type AdminCreatorPayoutRow, type MonthlyReport } from "../../shared/admin";
 import { createDb, type Db } from "../db/client";
 import { csvCell, payoutsCsvExport } from "../services/admin-reports";
 import { closingPeriod, payoutDeps, runPayouts } from "../services/payouts";
@@ -120,11 +120,11 @@ describe("payouts from the admin's side", () => {
 
     const { body: creators } = await get<AdminCreatorPayoutRow[]>(`/api/admin/creator-payouts?month=${P.month}&year=${P.year}`);
     const byId = Object.fromEntries(creators.map((c) => [c.userId, c]));
-    expect(byId.dave).toMatchObject({ availableBalance: 40, status: READY_FOR_PAYOUT, payoutSetUp: true, payoutMethod: "bank", payout: { status: "failed", amount: 40, notes: expect.stringContaining("capabilities") } });
-    expect(byId.erin).toMatchObject({ availableBalance: 32, status: READY_FOR_PAYOUT, payoutSetUp: false, payout: null });
-    expect(byId.alice).toMatchObject({ firstName: "Alice", email: "alice@example.com", totalEarnings: 60, availableBalance: 0, status: BELOW_MINIMUM, payout: { status: "paid", amount: 60 } });
+    expect(byId.dave).toMatchObject({ availableBalance: 40, status: "Failed", payoutSetUp: true, payoutMethod: "bank", payout: { status: "failed", amount: 40, notes: expect.stringContaining("capabilities") } });
+    expect(byId.erin).toMatchObject({ availableBalance: 32, status: "Not set up", payoutSetUp: false, payout: null });
+    expect(byId.alice).toMatchObject({ firstName: "Alice", email: "alice@example.com", totalEarnings: 60, availableBalance: 0, status: "Paid", payout: { status: "paid", amount: 60 } });
     expect(byId.carol).toMatchObject({ payoutMethod: "paypal", payoutEmail: "@pp-carol", payout: { status: "pending", amount: 40 } });
-    expect(byId.bob).toMatchObject({ totalEarnings: 0, availableBalance: 0, status: BELOW_MINIMUM, payout: null });
+    expect(byId.bob).toMatchObject({ totalEarnings: 0, availableBalance: 0, status: "Below minimum", statusLabel: BELOW_MINIMUM, payout: null });
 
     // Pressed twice with the list's manual payouts (paid by hand): dave is prepared again and paid,
     // carol is marked paid, nothing twice.

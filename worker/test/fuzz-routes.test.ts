@@ -85,6 +85,11 @@ const validBodies = (): Record<string, Record<string, unknown>> => ({
   "POST /api/feedback": { type: "bug", subject: "s", message: "m", priority: "low" },
   "POST /api/admin/process-payouts": { month: 1, year: 2025 },
   "POST /api/admin/fix-purchase-emails": {},
+  "POST /api/admin/payouts/:id/mark-paid": { reference: "PP-TX-fuzz" },
+  "POST /api/admin/payouts/:id/mark-failed": { reason: "The fuzz test failed it" },
+  "POST /api/admin/payouts/:id/resend": {},
+  "POST /api/admin/creators/:id/hold": { reason: "fuzz" },
+  "POST /api/admin/creators/:id/release": {},
   "POST /api/funnels": { name: "f" },
   "PATCH /api/funnels/:id": { testMode: true },
   "POST /api/funnels/:id/products": { contentIds: [real.contentId[0]] },
@@ -179,6 +184,9 @@ beforeAll(async () => {
   real.paymentIntent.push(paymentIntent);
   const purchase = await env.DB.prepare("select id from purchases where payment_intent_id = ?").bind(paymentIntent).first<{ id: string }>();
   real.id.push(purchase!.id);
+  // A manual payout (and its creator) for the admin's payout actions.
+  await env.DB.prepare("insert into payouts (id, user_id, amount_cents, method, email, status, period_year, period_month) values ('po_fuzz', 'fuzzcreator', 2500, 'paypal', 'pp@example.com', 'pending', 2025, 1)").run();
+  real.id.push("po_fuzz", users.creator.id);
   const { results } = await env.DB.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '_cf_%' and name != 'd1_migrations'").all<{ name: string }>();
   tables = results.map((r) => r.name).filter((t) => !ASYNC_TABLES.has(t));
 }, 60_000);

@@ -12,6 +12,7 @@ import { useAuth } from "@/lib/auth";
 import { CreatorPayouts } from "./creator-payouts";
 import { FeedbackInbox } from "./feedback-inbox";
 import { MonthlyReports } from "./monthly-reports";
+import { PayoutRunPanel } from "./payout-run-panel";
 import { useFixPurchaseEmails, type Period } from "./queries";
 import { SummaryCards } from "./summary-cards";
 import { PayoutScheduleList } from "@/features/payouts/payout-schedule";
@@ -80,6 +81,7 @@ export function AdminPage() {
         </div>
         <SummaryCards />
         <CreatorPayouts period={period} onPeriodChange={setPeriod} />
+        <PayoutRunPanel period={period} />
         <details className="rounded-lg border bg-background p-4 text-sm text-muted-foreground">
           <summary className="cursor-pointer font-medium text-foreground">Payout schedule</summary>
           <PayoutScheduleList className="mt-2" />

@@ -1,7 +1,9 @@
-// Creator payout rows for a chosen month (spec §3, §4): 'Ready for Payout' / 'Below Minimum ($25)',
-// the month's payout if one exists, 'Process All Payouts' and the CSV download.
+// Creator payout rows for a chosen month (spec §3, §4): each row's true status (shared/admin.ts
+// adminRowStatus; the spec's 'Ready for Payout' / 'Below Minimum ($25)' where they are true), the
+// month's payout if one exists with the row's actions, 'Process All Payouts' (asked first) and the CSV.
 import { Download, Users } from "lucide-react";
-import { BELOW_MINIMUM, READY_FOR_PAYOUT } from "@shared/admin";
+import { useState } from "react";
+import { READY_FOR_PAYOUT, type AdminCreatorPayoutRow, type PayoutRowStatus } from "@shared/admin";
 import { MANUAL_PAYOUT_DAY } from "@shared/constants";
 import { EmptyState } from "@/components/empty-state";
 import { SectionSpinner, Spinner } from "@/components/spinner";
@@ -10,6 +12,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { toast } from "@/hooks/use-toast";
 import { formatUsd } from "@/lib/utils";
+import { RowActions } from "./payout-actions";
+import { METHOD_NAMES, ProcessConfirmDialog, processPlan } from "./process-confirm";
 import { useCreatorPayouts, useDownloadPayoutsCsv, useProcessPayouts, type Period } from "./queries";
 
 const MONTHS = Array.from({ length: 12 }, (_, i) => new Date(Date.UTC(2024, i, 1)).toLocaleString("en-US", { month: "long", timeZone: "UTC" }));
@@ -44,26 +48,48 @@ export function PeriodPicker({ period, onChange }: { period: Period; onChange: (
 }
 
 const PAYOUT_STATUS: Record<string, string> = { pending: "Prepared", processing: "Sending", paid: "Paid", failed: "Failed" };
-const METHOD_NAMES: Record<string, string> = { paypal: "PayPal", wise: "Wise", bank: "Bank (Stripe)", zelle: "Zelle", venmo: "Venmo", cashapp: "Cash App" };
+const BADGE: Record<PayoutRowStatus, "success" | "secondary" | "destructive" | "warning" | "outline" | "default"> = {
+  Paid: "success",
+  Pending: "default",
+  Retrying: "warning",
+  Failed: "destructive",
+  Held: "warning",
+  "Not set up": "outline",
+  "Below minimum": "secondary",
+};
+const statusBadge = (r: AdminCreatorPayoutRow) => <Badge variant={r.statusLabel === READY_FOR_PAYOUT ? "success" : BADGE[r.status]}>{r.statusLabel}</Badge>;
+
+/** The month that closed last: a press prepares only that one (the run's rule). */
+const isClosing = (p: Period, now = new Date()) => {
+  const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  return d.getUTCFullYear() === p.year && d.getUTCMonth() + 1 === p.month;
+};
 
 export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onPeriodChange: (p: Period) => void }) {
   const { data, isLoading, error } = useCreatorPayouts(period);
+  const [confirming, setConfirming] = useState(false);
   const process = useProcessPayouts({
-    onSuccess: (r) =>
+    onSuccess: (r) => {
+      setConfirming(false);
       toast({
         title: "Payouts Processed",
         description: `${r.prepared} prepared, ${r.sent} sent by transfer${r.queued ? ` (${r.queued} more on their way)` : ""}, ${r.markedProcessed} marked paid${r.failed ? `, ${r.failed} failed` : ""}${r.retryLater ? `, ${r.retryLater} to retry` : ""}.`,
-      }),
-    onError: (e) => toast({ title: "Processing Failed", description: e.message, variant: "destructive" }),
+      });
+    },
+    onError: (e) => {
+      setConfirming(false);
+      toast({ title: "Processing Failed", description: e.message, variant: "destructive" });
+    },
   });
   const csv = useDownloadPayoutsCsv({
     onSuccess: (r) => toast({ title: "CSV Downloaded", description: `${r.fileName}: ${r.rows} payout${r.rows === 1 ? "" : "s"}.` }),
     onError: (e) => toast({ title: "Export Failed", description: e.message, variant: "destructive" }),
   });
-  const ready = data?.filter((r) => r.status === READY_FOR_PAYOUT).length ?? 0;
-  // The prepared payouts of the list on screen: the server marks paid only the manual ones among them
-  // (never a payout prepared after this list was read).
-  const markPaid = data?.flatMap((r) => (r.payout?.status === "pending" ? [r.payout.id] : [])) ?? [];
+  const ready = data?.filter((r) => r.statusLabel === READY_FOR_PAYOUT).length ?? 0;
+  // What the press does, from the list on screen: the manual payouts listed as pending (of creators
+  // not held) are the ones marked paid, never a payout prepared after this list was read.
+  const plan = processPlan(data ?? [], isClosing(period));
+  const periodName = new Date(Date.UTC(period.year, period.month - 1, 1)).toLocaleString("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
 
   return (
     <Card>
@@ -79,10 +105,18 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
           <Button variant="outline" onClick={() => csv.mutate(period)} disabled={csv.isPending}>
             {csv.isPending ? <Spinner className="size-4" label="Exporting" /> : <Download className="size-4" />} Export CSV
           </Button>
-          <Button onClick={() => process.mutate({ ...period, markPaid })} disabled={process.isPending || isLoading}>
+          <Button onClick={() => setConfirming(true)} disabled={process.isPending || isLoading}>
             {process.isPending && <Spinner className="size-4 text-primary-foreground" label="Processing" />}
             Process All Payouts
           </Button>
+          <ProcessConfirmDialog
+            open={confirming}
+            onOpenChange={setConfirming}
+            plan={plan}
+            periodName={periodName}
+            pending={process.isPending}
+            onConfirm={() => process.mutate({ ...period, markPaid: plan.markPaid })}
+          />
         </div>
       </CardHeader>
       <CardContent className="space-y-4">
@@ -108,7 +142,10 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
                   <th className="py-2 pr-3 text-right font-medium">Available</th>
                   <th className="py-2 pr-3 text-right font-medium">Content</th>
                   <th className="py-2 pr-3 font-medium">Status</th>
-                  <th className="py-2 font-medium">This month's payout</th>
+                  <th className="py-2 pr-3 font-medium">This month's payout</th>
+                  <th className="py-2 font-medium">
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -138,17 +175,28 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
                     <td className="py-2 pr-3 text-right font-medium">{formatUsd(r.availableBalance)}</td>
                     <td className="py-2 pr-3 text-right">{r.contentCount}</td>
                     <td className="py-2 pr-3">
-                      <Badge variant={r.status === BELOW_MINIMUM ? "secondary" : "success"}>{r.status}</Badge>
+                      {statusBadge(r)}
+                      {r.held?.reason && <div className="mt-1 text-xs text-muted-foreground">{r.held.reason}</div>}
                     </td>
-                    <td className="py-2">
+                    <td className="py-2 pr-3">
                       {r.payout ? (
                         <>
                           <div>{`${formatUsd(r.payout.amount)} · ${PAYOUT_STATUS[r.payout.status] ?? r.payout.status}`}</div>
                           {r.payout.status === "failed" && r.payout.notes && <div className="text-xs text-destructive">{r.payout.notes}</div>}
+                          {r.payout.reference && <div className="text-xs text-muted-foreground break-all">Ref: {r.payout.reference}</div>}
+                          {r.status === "Retrying" && (
+                            <div className="text-xs text-amber-700 break-all">
+                              {r.payout.nextRetryAt ? `Retry ${new Date(r.payout.nextRetryAt).toLocaleString()}` : "Retrying"}
+                              {r.payout.lastError ? ` · ${r.payout.lastError}` : ""}
+                            </div>
+                          )}
                         </>
                       ) : (
                         <span className="text-muted-foreground">None</span>
                       )}
+                    </td>
+                    <td className="py-2 text-right">
+                      <RowActions row={r} />
                     </td>
                   </tr>
                 ))}

@@ -1,6 +1,18 @@
 // The admin screen's data: query keys (all start with an /api/admin path, so a mutation refreshes them by predicate) and calls.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { CSV_ROW_COUNT_HEADER, csvDataRowCount, type AdminCreatorPayoutRow, type AdminFeedbackItem, type FixPurchaseEmailsResult, type MonthlyReport, type ProcessPayoutsInput, type ProcessPayoutsResult } from "@shared/admin";
+import {
+  CSV_ROW_COUNT_HEADER,
+  csvDataRowCount,
+  type AdminCreatorPayoutRow,
+  type AdminFeedbackItem,
+  type CreatorHoldResult,
+  type FixPurchaseEmailsResult,
+  type MonthlyReport,
+  type PayoutActionResult,
+  type PayoutRunView,
+  type ProcessPayoutsInput,
+  type ProcessPayoutsResult,
+} from "@shared/admin";
 import type { AdminPayoutSummary } from "@shared/types";
 import { apiRequest, throwIfResNotOk } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
@@ -10,6 +22,7 @@ export type Period = { month: number; year: number };
 export const adminKeys = {
   summary: queryKeys.adminPayoutSummary,
   creatorPayouts: (p: Period) => ["/api/admin/creator-payouts", p] as const,
+  payoutRun: (p: Period) => ["/api/admin/payout-run", p] as const,
   monthlyReports: ["/api/admin/monthly-reports"] as const,
   feedback: (f: { type: string; priority: string }) => ["/api/admin/feedback", f] as const,
 };
@@ -101,3 +114,44 @@ export const useFixPurchaseEmails = (h: { onSuccess: (r: FixPurchaseEmailsResult
     } while (after);
     return sum as FixPurchaseEmailsResult;
   }, h);
+
+/** Run states after which nothing more happens without someone pressing something: polling stops. */
+const RUN_AT_REST = new Set<PayoutRunView["run"]["status"]>(["complete", "errored", "terminated", "none"]);
+export const RUN_POLL_MS = 3000;
+
+/** The period's run, live: polled every few seconds while the run is under way (or retries are due). */
+export const usePayoutRun = (p: Period) =>
+  useQuery({
+    queryKey: adminKeys.payoutRun(p),
+    queryFn: ({ signal }) => getJson<PayoutRunView>(`/api/admin/payout-run?${periodQuery(p)}`, signal),
+    retry: false,
+    refetchInterval: (q) => {
+      const d = q.state.data;
+      if (q.state.status === "error" || !d) return false;
+      return RUN_AT_REST.has(d.run.status) && d.retrying === 0 && d.sent === 0 ? false : RUN_POLL_MS;
+    },
+  });
+
+/** One admin action on one payout or creator (services/payout-admin.ts): the answer says whether it changed anything. */
+export type PayoutAction =
+  | { kind: "mark-paid"; payoutId: string; reference: string }
+  | { kind: "mark-failed"; payoutId: string; reason: string }
+  | { kind: "resend"; payoutId: string }
+  | { kind: "hold"; userId: string; reason: string }
+  | { kind: "release"; userId: string };
+
+export async function payoutAction(a: PayoutAction): Promise<PayoutActionResult | CreatorHoldResult> {
+  const [url, body] =
+    a.kind === "mark-paid"
+      ? [`/api/admin/payouts/${encodeURIComponent(a.payoutId)}/mark-paid`, { reference: a.reference }]
+      : a.kind === "mark-failed"
+        ? [`/api/admin/payouts/${encodeURIComponent(a.payoutId)}/mark-failed`, { reason: a.reason }]
+        : a.kind === "resend"
+          ? [`/api/admin/payouts/${encodeURIComponent(a.payoutId)}/resend`, {}]
+          : a.kind === "hold"
+            ? [`/api/admin/creators/${encodeURIComponent(a.userId)}/hold`, { reason: a.reason }]
+            : [`/api/admin/creators/${encodeURIComponent(a.userId)}/release`, {}];
+  return (await apiRequest("POST", url, body)).json();
+}
+
+export const usePayoutAction = (h: { onSuccess: (r: PayoutActionResult | CreatorHoldResult) => void; onError: (e: Error) => void }) => useAdminMutation(payoutAction, h);

@@ -1,0 +1,168 @@
+// A creator row's menu of admin actions (mark paid with a reference, mark failed with a reason,
+// re-send, hold / release) and their dialogs. The server decides (services/payout-admin.ts
+// PAYOUT_ACTIONS); the menu offers only what that table allows, and shows the server's refusal.
+import { MoreHorizontal } from "lucide-react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { holdCreatorSchema, markPayoutFailedSchema, markPayoutPaidSchema, type AdminCreatorPayoutRow } from "@shared/admin";
+import { Spinner } from "@/components/spinner";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Textarea } from "@/components/ui/textarea";
+import { toast } from "@/hooks/use-toast";
+import { formatUsd } from "@/lib/utils";
+import { usePayoutAction, type PayoutAction } from "./queries";
+
+type Row = AdminCreatorPayoutRow;
+type Kind = PayoutAction["kind"];
+
+/** Which actions the row offers, as PAYOUT_ACTIONS allows them from the payout's state. */
+export function actionsFor(r: Row): Kind[] {
+  const p = r.payout;
+  const out: Kind[] = [];
+  if (p && !p.byTransfer && p.status === "pending") out.push("mark-paid");
+  if (p && !p.byTransfer && (p.status === "pending" || p.status === "processing")) out.push("mark-failed");
+  if (p && (p.status === "failed" ? !r.held : p.byTransfer && (p.status === "pending" || p.status === "processing"))) out.push("resend");
+  out.push(r.held ? "release" : "hold");
+  return out;
+}
+
+const LABELS: Record<Kind, string> = { "mark-paid": "Mark paid…", "mark-failed": "Mark failed…", resend: "Re-send", hold: "Hold payouts…", release: "Release hold" };
+const DONE: Record<Kind, [string, string]> = {
+  "mark-paid": ["Payout marked paid", "Already marked paid: nothing changed."],
+  "mark-failed": ["Payout marked failed", "Already failed: nothing changed."],
+  resend: ["Payout re-sent", "Nothing to send now: it is already on its way or paid."],
+  hold: ["Creator held", "Already held: nothing changed."],
+  release: ["Hold released", "Not held: nothing changed."],
+};
+
+const nameOf = (r: Row) => [r.firstName, r.lastName].filter(Boolean).join(" ") || r.email;
+
+export function RowActions({ row }: { row: Row }) {
+  const [open, setOpen] = useState(false);
+  const [dialog, setDialog] = useState<Exclude<Kind, "resend" | "release"> | null>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent) => !menu.current?.contains(e.target as Node) && setOpen(false);
+    document.addEventListener("mousedown", close);
+    return () => document.removeEventListener("mousedown", close);
+  }, [open]);
+  const lastKind = useRef<Kind>("resend");
+  const direct = usePayoutAction({
+    onSuccess: (r) => toast({ title: DONE[lastKind.current][0], description: r.changed ? undefined : DONE[lastKind.current][1] }),
+    onError: (e) => toast({ title: "Action Failed", description: e.message, variant: "destructive" }),
+  });
+  const pick = (k: Kind) => {
+    setOpen(false);
+    if (k === "resend" && row.payout) {
+      lastKind.current = k;
+      direct.mutate({ kind: "resend", payoutId: row.payout.id });
+    } else if (k === "release") {
+      lastKind.current = k;
+      direct.mutate({ kind: "release", userId: row.userId });
+    } else setDialog(k as Exclude<Kind, "resend" | "release">);
+  };
+  return (
+    <div className="relative" ref={menu}>
+      <Button variant="ghost" size="sm" aria-label={`Actions for ${row.email}`} aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)} disabled={direct.isPending}>
+        {direct.isPending ? <Spinner className="size-4" label="Working" /> : <MoreHorizontal className="size-4" />}
+      </Button>
+      {open && (
+        <div role="menu" className="absolute right-0 z-20 mt-1 w-44 rounded-md border bg-popover p-1 text-sm shadow-md">
+          {actionsFor(row).map((k) => (
+            <button key={k} role="menuitem" type="button" className="block w-full rounded px-2 py-1.5 text-left hover:bg-accent" onClick={() => pick(k)}>
+              {LABELS[k]}
+            </button>
+          ))}
+        </div>
+      )}
+      {dialog && <ActionDialog row={row} kind={dialog} onClose={() => setDialog(null)} />}
+    </div>
+  );
+}
+
+const DIALOGS = {
+  "mark-paid": {
+    title: "Mark payout paid",
+    text: (r: Row) => `You sent ${formatUsd(r.payout?.amount ?? 0)} to ${nameOf(r)} by hand. Record the reference of that payment (e.g. the PayPal transaction id); the creator is emailed that it was sent.`,
+    field: "Reference",
+    schema: markPayoutPaidSchema,
+    key: "reference" as const,
+    submit: "Mark Paid",
+  },
+  "mark-failed": {
+    title: "Mark payout failed",
+    text: (r: Row) => `${formatUsd(r.payout?.amount ?? 0)} goes back to ${nameOf(r)}'s available balance and is paid in a later run. The creator is emailed the reason below: write it for them.`,
+    field: "Reason (the creator reads it)",
+    schema: markPayoutFailedSchema,
+    key: "reason" as const,
+    submit: "Mark Failed",
+  },
+  hold: {
+    title: "Hold payouts",
+    text: (r: Row) => `The payout runs skip ${nameOf(r)} until you release them. A payout already prepared is not changed.`,
+    field: "Reason",
+    schema: holdCreatorSchema,
+    key: "reason" as const,
+    submit: "Hold",
+  },
+};
+
+function ActionDialog({ row, kind, onClose }: { row: Row; kind: keyof typeof DIALOGS; onClose: () => void }) {
+  const d = DIALOGS[kind];
+  const [value, setValue] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const action = usePayoutAction({
+    onSuccess: (r) => {
+      toast({ title: DONE[kind][0], description: r.changed ? undefined : DONE[kind][1] });
+      onClose();
+    },
+    onError: (e) => setProblem(e.message),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = d.schema.safeParse({ [d.key]: value });
+    if (!parsed.success) return setProblem(parsed.error.issues[0]?.message ?? "Check the field");
+    setProblem(null);
+    const text = value.trim();
+    action.mutate(
+      kind === "mark-paid"
+        ? { kind, payoutId: row.payout!.id, reference: text }
+        : kind === "mark-failed"
+          ? { kind, payoutId: row.payout!.id, reason: text }
+          : { kind, userId: row.userId, reason: text },
+    );
+  };
+  const Field = kind === "mark-failed" ? Textarea : Input;
+  return (
+    <Dialog open onOpenChange={(o) => !o && !action.isPending && onClose()}>
+      <DialogContent>
+        <form onSubmit={submit} className="space-y-4" noValidate>
+          <DialogHeader>
+            <DialogTitle>{d.title}</DialogTitle>
+            <DialogDescription>{d.text(row)}</DialogDescription>
+          </DialogHeader>
+          <div className="space-y-1.5">
+            <Label htmlFor={`action-${kind}`}>{d.field}</Label>
+            <Field id={`action-${kind}`} value={value} onChange={(e) => setValue(e.target.value)} aria-invalid={!!problem} autoFocus />
+            {problem && (
+              <p role="alert" className="text-sm text-destructive">
+                {problem}
+              </p>
+            )}
+          </div>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={onClose} disabled={action.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" variant={kind === "mark-paid" ? "default" : "destructive"} disabled={action.isPending}>
+              {action.isPending && <Spinner className="size-4" label="Saving" />} {d.submit}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

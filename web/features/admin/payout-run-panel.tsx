@@ -1,0 +1,90 @@
+// The period's payout run, live (GET /api/admin/payout-run → PayoutRunView): prepared, sent, paid,
+// failed and retrying counts, the next retry, and the payouts that need a look with their reason.
+// Polled every few seconds while the run is under way or transfers wait for Stripe.
+import { Activity } from "lucide-react";
+import type { PayoutRunView } from "@shared/admin";
+import { SectionSpinner } from "@/components/spinner";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { formatUsd } from "@/lib/utils";
+import { METHOD_NAMES } from "./process-confirm";
+import { usePayoutRun, type Period } from "./queries";
+
+const RUN_WORDS: Record<PayoutRunView["run"]["status"], string> = {
+  none: "Not started",
+  queued: "Queued",
+  running: "Running",
+  paused: "Paused",
+  waiting: "Waiting",
+  waitingForPause: "Pausing",
+  errored: "Stopped with an error",
+  terminated: "Stopped",
+  complete: "Complete",
+  unknown: "Unknown",
+};
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" }) : "—");
+
+export function PayoutRunPanel({ period }: { period: Period }) {
+  const { data, isLoading, error, isFetching } = usePayoutRun(period);
+  const counts: [string, keyof PayoutRunView][] = [
+    ["Prepared", "prepared"],
+    ["Sent", "sent"],
+    ["Paid", "paid"],
+    ["Failed", "failed"],
+    ["Retrying", "retrying"],
+    ["By hand", "pendingManual"],
+  ];
+  return (
+    <Card data-testid="payout-run">
+      <CardHeader className="flex flex-row items-start justify-between gap-3">
+        <div>
+          <CardTitle className="flex items-center gap-2">
+            <Activity className="size-5" /> Payout run
+          </CardTitle>
+          <CardDescription>The chosen month's run as it happens{isFetching && data ? " · updating" : ""}</CardDescription>
+        </div>
+        {data && <Badge variant={data.run.status === "complete" ? "success" : data.run.status === "errored" ? "destructive" : "secondary"}>{RUN_WORDS[data.run.status] ?? data.run.status}</Badge>}
+      </CardHeader>
+      <CardContent className="space-y-4 text-sm">
+        {isLoading ? (
+          <SectionSpinner />
+        ) : error ? (
+          <p className="text-destructive">Couldn't load the payout run. {error.message}</p>
+        ) : !data ? null : (
+          <>
+            {data.run.error && <p className="text-destructive">{data.run.error}</p>}
+            <dl className="grid grid-cols-3 gap-3 sm:grid-cols-6">
+              {counts.map(([label, key]) => (
+                <div key={key} className="rounded-md border p-2">
+                  <dt className="text-xs text-muted-foreground">{label}</dt>
+                  <dd className="text-lg font-semibold">{String(data[key])}</dd>
+                </div>
+              ))}
+            </dl>
+            <p className="text-muted-foreground">Next retry: {when(data.nextRetryAt)}</p>
+            {data.attention.length === 0 ? (
+              <p className="text-muted-foreground">No payout needs a look.</p>
+            ) : (
+              <ul className="divide-y rounded-md border">
+                {data.attention.map((a) => (
+                  <li key={a.payoutId} className="flex flex-col gap-1 p-2 sm:flex-row sm:items-center sm:justify-between">
+                    <div>
+                      <div className="font-medium">{a.name || a.email}</div>
+                      <div className="text-xs text-muted-foreground">
+                        {formatUsd(a.amount)} · {METHOD_NAMES[a.method] ?? a.method}
+                        {a.nextRetryAt ? ` · retry ${when(a.nextRetryAt)}` : ""}
+                      </div>
+                      <div className="text-xs text-destructive break-all">{a.reason}</div>
+                    </div>
+                    <Badge variant={a.status === "Failed" ? "destructive" : "warning"}>{a.status}</Badge>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

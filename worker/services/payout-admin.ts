@@ -1,0 +1,224 @@
+// The admin's actions on one payout (and one creator's hold), each safe to press twice or at once:
+//
+// - mark paid (reference): the admin sent a manual payout by hand. One D1 batch: the conditional
+//   update pending -> paid that stores the reference, and the creator's "paid" email in the outbox.
+// - mark failed (reason): a manual payout that could not be sent. payouts.ts failPayout: the
+//   conditional update pending|processing -> failed, the money booked back to the creator with a
+//   'payout_reversal' row keyed `payout-reversal:{id}`, and the email with the admin's reason (what
+//   the creator reads), in one batch. A transfer is never failed by hand: Stripe decides it.
+// - re-send: a failed monthly payout is prepared again for its creator and period (preparePayout; the
+//   unique index payouts_user_period lets only one live payout exist, so a second press finds it and
+//   does nothing) and, by transfer, sent at once (sendPayout, keyed by the new payout's id); a
+//   transfer that is pending or waiting for a retry is sent now (sendPayout resumes it from what
+//   Stripe says). A manual payout is never re-sent: the admin pays it by hand.
+// - hold / release a creator: payout_settings.held_at/held_reason, set only when not held, cleared
+//   only when held. The run skips held creators; a payout already prepared is not touched.
+//
+// What each action may do from each status is the one table PAYOUT_ACTIONS. Every change is a
+// conditional update, so of two presses (in a row or at once) one makes the change and the other
+// finds it made: it answers 200 with the state as it is now (`changed: false`), never a second
+// booking. A press that the state refuses answers 409 with why. Every press is written to
+// admin_audit with what it did; that row is written after the change (failPayout's batch is the
+// money process's own), so a Worker that stops between them leaves a change without its audit row,
+// never an audit row without its change.
+import { and, eq, sql } from "drizzle-orm";
+import { payoutRowStatus, type CreatorHoldResult, type PayoutActionResult } from "../../shared/admin";
+import { adminAudit, payoutSettings, payouts, users } from "../db/schema";
+import { ApiError, notFound } from "../lib/errors";
+import { dispatch } from "./mail/email-outbox";
+import { failPayout, payoutMailInsert, preparePayout, sendPayout, type Actor, type PayoutDeps } from "./payouts";
+
+type PayoutRow = typeof payouts.$inferSelect;
+type Status = PayoutRow["status"];
+type By = "manual" | "transfer";
+export type PayoutAction = "mark-paid" | "mark-failed" | "resend";
+/** apply: make the change; noop: already done, answer the state as it is; else refuse (409) with the message. */
+type Verdict = "apply" | "noop" | { refuse: string };
+
+const STRIPE_DECIDES = "This payout goes by Stripe Transfer: Stripe decides whether it is paid or failed. Use Re-send to try it now.";
+const FAILED_RESEND = "This payout failed and its money is back in the creator's balance: use Re-send to prepare it again.";
+const PAID = "This payout is paid: nothing more can be done with it.";
+const BY_HAND = "This payout is paid by hand: send it, then mark it paid with the reference.";
+
+/** The one transition table: action × how the payout is paid × its status. */
+export const PAYOUT_ACTIONS: Record<PayoutAction, Record<By, Record<Status, Verdict>>> = {
+  "mark-paid": {
+    manual: { pending: "apply", processing: { refuse: "Only a pending payout can be marked paid." }, paid: "noop", failed: { refuse: FAILED_RESEND } },
+    transfer: { pending: { refuse: STRIPE_DECIDES }, processing: { refuse: STRIPE_DECIDES }, paid: "noop", failed: { refuse: STRIPE_DECIDES } },
+  },
+  "mark-failed": {
+    manual: { pending: "apply", processing: "apply", paid: { refuse: PAID }, failed: "noop" },
+    transfer: { pending: { refuse: STRIPE_DECIDES }, processing: { refuse: STRIPE_DECIDES }, paid: { refuse: PAID }, failed: "noop" },
+  },
+  resend: {
+    manual: { pending: { refuse: BY_HAND }, processing: { refuse: BY_HAND }, paid: "noop", failed: "apply" },
+    transfer: { pending: "apply", processing: "apply", paid: "noop", failed: "apply" },
+  },
+};
+
+/** What `action` may do to payout `p` now; throws 409 when the table refuses. */
+export function verdictFor(action: PayoutAction, p: Pick<PayoutRow, "status" | "stripeAccountId">): "apply" | "noop" {
+  const v = PAYOUT_ACTIONS[action][p.stripeAccountId ? "transfer" : "manual"][p.status];
+  if (typeof v === "object") throw new ApiError(409, v.refuse);
+  return v;
+}
+
+const view = (p: PayoutRow): NonNullable<PayoutActionResult["payout"]> => ({
+  id: p.id,
+  userId: p.userId,
+  status: p.status,
+  rowStatus: payoutRowStatus(p),
+  amount: p.amountCents / 100,
+  method: p.method,
+  reference: p.reference,
+  notes: p.notes,
+});
+
+async function load(deps: PayoutDeps, id: string): Promise<PayoutRow> {
+  const p = id.length <= 64 ? await deps.db.select().from(payouts).where(eq(payouts.id, id)).get() : undefined;
+  if (!p) throw notFound("Payout not found");
+  return p;
+}
+
+async function audit(deps: PayoutDeps, actor: Actor, action: string, p: Pick<PayoutRow, "periodYear" | "periodMonth"> | null, detail: Record<string, unknown>, now: number) {
+  await deps.db.insert(adminAudit).values({
+    actorUserId: actor.userId,
+    actorEmail: actor.email,
+    action,
+    periodYear: p?.periodYear ?? null,
+    periodMonth: p?.periodMonth ?? null,
+    detail: JSON.stringify(detail),
+    createdAt: new Date(now),
+  });
+}
+
+/**
+ * After a conditional update that changed nothing (another press or the run got there first): the
+ * state as it is now, answered as a repeat when the table says the action is already done, else 409.
+ */
+async function settled(deps: PayoutDeps, action: PayoutAction, id: string): Promise<PayoutRow> {
+  const now = await load(deps, id);
+  verdictFor(action, now);
+  return now;
+}
+
+/** The admin sent manual payout `id` by hand: pending -> paid with `reference`, the paid email in the same batch. */
+export async function markPayoutPaid(deps: PayoutDeps, actor: Actor, id: string, reference: string, now = Date.now()): Promise<PayoutActionResult> {
+  const before = await load(deps, id);
+  let changed = false;
+  if (verdictFor("mark-paid", before) === "apply") {
+    const [updated] = await deps.d1.batch([
+      deps.d1
+        .prepare("update payouts set status = 'paid', processed_at = ?, reference = ?, next_retry_at = null where id = ? and status = 'pending' and stripe_account_id is null returning id")
+        .bind(now, reference, id),
+      payoutMailInsert(deps, "payout-paid", { where: "p.id = ?5 and p.status = 'paid' and p.stripe_account_id is null", binds: [id] }, now),
+    ]);
+    changed = !!updated.results?.length;
+    if (changed) await dispatch(deps.d1, deps.emails, [`payout-paid:${id}`], now);
+  }
+  const after = changed ? await load(deps, id) : await settled(deps, "mark-paid", id);
+  await audit(deps, actor, "payout-mark-paid", after, { payoutId: id, userId: after.userId, reference, changed, status: after.status }, now);
+  return { changed, payout: view(after) };
+}
+
+/** A manual payout could not be sent: failed, its money booked back, the creator emailed `reason` (failPayout). */
+export async function markPayoutFailed(deps: PayoutDeps, actor: Actor, id: string, reason: string, now = Date.now()): Promise<PayoutActionResult> {
+  const before = await load(deps, id);
+  let changed = false;
+  if (verdictFor("mark-failed", before) === "apply") {
+    changed = await failPayout(
+      deps,
+      id,
+      { reason, code: "marked_failed_by_admin", detail: `Marked failed by ${actor.email ?? "the admin"}: ${reason}`, ledgerKey: `payout-reversal:${id}`, cents: before.amountCents, from: ["pending", "processing"] },
+      now,
+    );
+  }
+  const after = changed ? await load(deps, id) : await settled(deps, "mark-failed", id);
+  await audit(deps, actor, "payout-mark-failed", after, { payoutId: id, userId: after.userId, reason, changed, status: after.status }, now);
+  return { changed, payout: view(after) };
+}
+
+/** The live monthly payout of a creator and period (at most one: payouts_user_period). */
+const livePayout = (deps: PayoutDeps, p: Pick<PayoutRow, "userId" | "periodYear" | "periodMonth">) =>
+  deps.db
+    .select()
+    .from(payouts)
+    .where(and(eq(payouts.userId, p.userId), eq(payouts.kind, "monthly"), eq(payouts.periodYear, p.periodYear), eq(payouts.periodMonth, p.periodMonth), sql`${payouts.status} <> 'failed'`))
+    .get();
+
+/**
+ * Re-send payout `id`: a failed monthly payout is prepared again for its creator and period and, by
+ * transfer, sent; a transfer pending or waiting for a retry is sent now. Answers the live payout.
+ */
+export async function resendPayout(deps: PayoutDeps, actor: Actor, id: string, now = Date.now()): Promise<PayoutActionResult> {
+  const before = await load(deps, id);
+  let changed = false;
+  let result: PayoutRow | undefined = before;
+  if (verdictFor("resend", before) === "apply") {
+    if (before.status === "failed") {
+      if (before.kind !== "monthly") throw new ApiError(409, "A failed withdrawal is not sent again by the admin: the creator can withdraw again from their settings.");
+      let live = await livePayout(deps, before);
+      if (!live) {
+        const settings = await deps.db.select({ heldAt: payoutSettings.heldAt }).from(payoutSettings).where(eq(payoutSettings.userId, before.userId)).get();
+        if (settings?.heldAt) throw new ApiError(409, "This creator is held: release them first.");
+        const newId = await preparePayout(deps, before.userId, { year: before.periodYear, month: before.periodMonth }, now);
+        changed = newId !== null;
+        live = await livePayout(deps, before);
+        if (!live)
+          throw new ApiError(409, "Nothing to send: the creator has no payout method that can be paid, or less than the minimum available.");
+      }
+      if (live.stripeAccountId && (live.status === "pending" || live.status === "processing")) {
+        await sendPayout(deps, live.id, now);
+        changed = true;
+      }
+      result = await deps.db.select().from(payouts).where(eq(payouts.id, live.id)).get();
+    } else {
+      // A transfer pending or waiting for a retry: sendPayout resumes it from what Stripe says.
+      await sendPayout(deps, id, now);
+      result = await load(deps, id);
+      changed = result.status !== before.status || result.sendAttempt !== before.sendAttempt || result.lastError !== before.lastError;
+    }
+  }
+  const p = result ?? before;
+  await audit(deps, actor, "payout-resend", p, { payoutId: id, livePayoutId: p.id, userId: p.userId, changed, status: p.status }, now);
+  return { changed, payout: view(p) };
+}
+
+const holdView = (userId: string, s: { heldAt: Date | null; heldReason: string | null } | undefined): CreatorHoldResult["held"] =>
+  s?.heldAt ? { at: s.heldAt.toISOString(), reason: s.heldReason } : null;
+
+async function creatorExists(deps: PayoutDeps, userId: string) {
+  const u = userId.length <= 64 ? await deps.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get() : undefined;
+  if (!u) throw notFound("Creator not found");
+}
+
+/** Hold a creator's payouts: set only when not held (a repeat keeps the first hold and its reason). */
+export async function holdCreator(deps: PayoutDeps, actor: Actor, userId: string, reason: string, now = Date.now()): Promise<CreatorHoldResult> {
+  await creatorExists(deps, userId);
+  const { results } = await deps.d1
+    .prepare(
+      `insert into payout_settings (user_id, held_at, held_reason) values (?1, ?2, ?3)
+       on conflict (user_id) do update set held_at = excluded.held_at, held_reason = excluded.held_reason
+       where payout_settings.held_at is null
+       returning user_id`,
+    )
+    .bind(userId, now, reason)
+    .all();
+  const changed = results.length > 0;
+  const s = await deps.db.select().from(payoutSettings).where(eq(payoutSettings.userId, userId)).get();
+  await audit(deps, actor, "creator-hold", null, { userId, reason, changed }, now);
+  return { changed, userId, held: holdView(userId, s) };
+}
+
+/** Release a held creator: cleared only when held; the next run pays them again. */
+export async function releaseCreator(deps: PayoutDeps, actor: Actor, userId: string, now = Date.now()): Promise<CreatorHoldResult> {
+  await creatorExists(deps, userId);
+  const { results } = await deps.d1
+    .prepare("update payout_settings set held_at = null, held_reason = null where user_id = ? and held_at is not null returning user_id")
+    .bind(userId)
+    .all();
+  const changed = results.length > 0;
+  const s = await deps.db.select().from(payoutSettings).where(eq(payoutSettings.userId, userId)).get();
+  await audit(deps, actor, "creator-release", null, { userId, changed }, now);
+  return { changed, userId, held: holdView(userId, s) };
+}
