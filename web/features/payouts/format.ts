@@ -31,6 +31,8 @@ export function moneyStateText(state: MoneyState): string {
       return "Available";
     case "in_payout":
       return `In the ${state.month} payout`;
+    case "in_withdrawal":
+      return "In your withdrawal";
     case "paid":
       return `Paid on ${formatDate(state.paidAt)}`;
     case "reversed":
