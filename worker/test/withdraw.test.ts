@@ -1,14 +1,14 @@
 // "Withdraw now" (POST /api/payout/withdraw): each refusal in the creator's terms, one withdrawal for
 // two presses at once, never the same cents as the monthly run, a failed transfer booked back, and
 // the money timeline's withdrawal and skip entries. Transfers go to the Stripe stand-in.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { WITHDRAW_MESSAGES } from "../../shared/schemas";
 import type { PayoutHistoryItem, TimelinePage, WithdrawStatus } from "../../shared/types";
 import { createDb } from "../db/client";
 import { creatorBalance } from "../services/balances";
 import { closingPeriod, payoutDeps, preparePeriod } from "../services/payouts";
 import { withdraw } from "../services/withdrawals";
-import { call, connectedAccount, env, postJson, row, rows, signIn, standin } from "./helpers";
+import { call, connectedAccount, env, outbox, postJson, row, rows, signIn, standin } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;
 const deps = () => payoutDeps(env as never);
@@ -111,6 +111,12 @@ describe("withdraw now", () => {
     expect(transfers[0]).toMatchObject({ amount: 6000, transfer_group: `withdrawal-${w.id}`, metadata: { payout_id: w.id } });
     expect(await creatorBalance(createDb(env.DB), c.id)).toMatchObject({ availableCents: 0, onHoldCents: 800, paidOutCents: 6000 });
     expect(await statusOf(c.cookie)).toMatchObject({ available: 0, blockedBy: "below_minimum", latest: { id: w.id, status: "paid" } });
+    // The emails name it a withdrawal, not a month's payout.
+    const subjects = await vi.waitUntil(async () => {
+      const mine = (await outbox()).filter((m) => m.to === c.email).map((m) => m.subject);
+      return mine.length >= 3 ? mine : undefined;
+    }, { timeout: 10_000, interval: 100 });
+    expect(subjects).toEqual(expect.arrayContaining(["Your withdrawal of $60.00 is on its way", "Your withdrawal of $60.00 was sent"]));
   });
 
   it("two presses at once make one withdrawal", async () => {
