@@ -1,6 +1,6 @@
 // The API contract: request schemas validated by the Worker and reused by the SPA's forms.
 import { z } from "zod";
-import { FEEDBACK_PRIORITIES, FEEDBACK_TYPES, PAYOUT_DEFAULTS, PAYOUT_METHODS } from "./constants";
+import { FEEDBACK_PRIORITIES, FEEDBACK_TYPES, MIN_PAYOUT_CENTS, PAYOUT_DEFAULTS, PAYOUT_METHODS } from "./constants";
 import { isSameOriginPath } from "./return-path";
 
 type PayoutMethod = (typeof PAYOUT_METHODS)[number];
@@ -85,6 +85,18 @@ export type PayoutSetupInput = z.input<typeof payoutSetupSchema>;
 export const PAYOUT_DEFAULT_MESSAGE = "payoutDefault must be bank or manual";
 /** POST /api/payout/default: where payouts go when both the connected bank and a manual method are set up. */
 export const payoutDefaultSchema = z.strictObject({ payoutDefault: z.enum(PAYOUT_DEFAULTS, { error: PAYOUT_DEFAULT_MESSAGE }) });
+
+/** POST /api/payout/withdraw: everything available goes; the amount comes from the ledger, never the body. */
+export const withdrawSchema = z.strictObject({});
+
+/** Why "Withdraw now" cannot be pressed, in the creator's terms (the 4xx message and the disabled button's reason). */
+export const WITHDRAW_MESSAGES = {
+  no_bank: "Connect your bank account to withdraw: withdrawals are sent to your bank through Stripe.",
+  bank_restricted: "Stripe cannot send money to your bank account yet. Finish your bank setup with Stripe, then withdraw.",
+  held: "Your payouts are on hold, so you cannot withdraw right now. Contact support to find out why and what to do.",
+  below_minimum: `You can withdraw once your available balance is at least $${MIN_PAYOUT_CENTS / 100}.`,
+  open: "You already have a withdrawal on its way. You can withdraw again once it has been sent.",
+} as const;
 
 /** Newest-first pages: the cursor is `${paid-at ms}.${id}` of the last row of the previous page. */
 export const pageQuerySchema = z.object({

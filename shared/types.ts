@@ -37,6 +37,8 @@ export type MoneyState =
   | { kind: "available" }
   /** `month`: the period the payout is for, e.g. "October 2026", not the month it runs in. */
   | { kind: "in_payout"; payoutId: string; month: string }
+  /** Taken by the creator's "Withdraw now", being sent. */
+  | { kind: "in_withdrawal"; payoutId: string }
   | { kind: "paid"; payoutId: string; paidAt: string }
   | { kind: "reversed"; reason: "refund" | "dispute" };
 
@@ -50,21 +52,40 @@ export type TimelineItem = {
   /** The platform fee re-booked on this sale after the fact (a Pro invoice refunded or charged back): negative, with why. */
   feeAdjustment: { amount: number; reason: string } | null;
 };
-export type TimelinePage = { items: TimelineItem[]; nextCursor: string | null };
+/**
+ * What happened to the creator's money besides sales, on the same timeline: each payout or
+ * withdrawal (with its status; `notes` says why one failed) and each month the run did not pay them,
+ * with why and what carries over. `at`: when it happened (prepared, or skipped).
+ */
+export type TimelineEvent =
+  | { kind: "payout"; id: string; payoutKind: "monthly" | "withdrawal"; month: string; amount: number; status: PayoutStatus; at: string; paidAt: string | null; notes: string | null }
+  | { kind: "skip"; id: string; month: string; reason: PayoutSkipReason; amount: number; at: string };
+export type PayoutStatus = "pending" | "processing" | "paid" | "failed";
+export type PayoutSkipReason = "below_minimum" | "not_set_up" | "held";
+
+/** `events`: those between this page's first and last sale (all that remain on the last page). */
+export type TimelinePage = { items: TimelineItem[]; events: TimelineEvent[]; nextCursor: string | null };
 
 /** The next payout: its date and amount, or why there is none. */
 export type NextPayout = { date: string; amount: number; reason: null | "not_set_up" | "bank_restricted" | "below_minimum" | "on_hold" };
 
 export type PayoutHistoryItem = {
   id: string;
+  /** 'withdrawal': the creator's "Withdraw now"; 'monthly': the run on the 1st. */
+  kind: "monthly" | "withdrawal";
   amount: number;
   payoutMethod: string;
   payoutEmail: string | null;
   notes: string | null;
   createdAt: string;
-  status: "pending" | "processing" | "paid" | "failed";
+  status: PayoutStatus;
   paidAt: string | null;
 };
+
+/** Why "Withdraw now" cannot be pressed: no bank connected, Stripe cannot transfer to it yet, payouts held, below the minimum, a withdrawal already open. */
+export type WithdrawBlock = "no_bank" | "bank_restricted" | "held" | "below_minimum" | "open";
+/** GET /api/payout/withdraw: what "Withdraw now" would take, why it cannot (null: it can), and the latest withdrawal. */
+export type WithdrawStatus = { available: number; blockedBy: WithdrawBlock | null; latest: PayoutHistoryItem | null };
 
 /** GET /api/analytics/stats?days=7|30|90[&contentId=]: one creator's funnel, by day and by item. */
 /** `offers`: post-purchase funnel offers shown to its buyers; `upsells`: offers accepted and paid. */

@@ -9,6 +9,7 @@ export const queryKeys = {
   moneyTimeline: ["/api/earnings/timeline"] as const,
   nextPayout: ["/api/payout/next"] as const,
   payoutHistory: ["/api/payout/history"] as const,
+  withdrawStatus: ["/api/payout/withdraw"] as const,
   connectStatus: ["/api/connect/account-status"] as const,
   subscription: ["/api/subscription"] as const,
   contentList: ["/api/content"] as const,

@@ -1,10 +1,13 @@
 // The signed-in creator's money: earnings stats, sales, the money timeline, the next payout, payout
-// history and payout setup. Every query is scoped to c.var.userId.
+// history, payout setup and "Withdraw now". Every query is scoped to c.var.userId.
 import { Hono } from "hono";
-import { pageQuerySchema, payoutDefaultSchema, payoutSetupSchema } from "../../shared/schemas";
+import { pageQuerySchema, payoutDefaultSchema, payoutSetupSchema, withdrawSchema } from "../../shared/schemas";
+import type { WithdrawStatus } from "../../shared/types";
 import { requireUser, type AppEnv } from "../lib/context";
 import { validate } from "../lib/validate";
 import { creatorSales, earningsStats, moneyTimeline, nextPayout, payoutHistory, setPayoutDefault, setupPayout } from "../services/earnings";
+import { payoutDeps } from "../services/payouts";
+import { withdraw, withdrawStatus } from "../services/withdrawals";
 
 export const creatorRoutes = new Hono<AppEnv>()
   .get("/earnings/stats", requireUser, async (c) => c.json(await earningsStats(c.var.db, c.var.userId)))
@@ -19,4 +22,10 @@ export const creatorRoutes = new Hono<AppEnv>()
   .post("/payout/default", requireUser, validate("json", payoutDefaultSchema), async (c) => {
     await setPayoutDefault(c.var.db, c.var.userId, c.req.valid("json").payoutDefault);
     return c.json({ success: true });
-  });
+  })
+  .get("/payout/withdraw", requireUser, async (c) => {
+    const { available, blockedBy, latest } = await withdrawStatus(c.var, c.var.userId);
+    return c.json({ available, blockedBy, latest } satisfies WithdrawStatus);
+  })
+  // Everything available goes to the connected bank now (worker/services/withdrawals.ts).
+  .post("/payout/withdraw", requireUser, validate("json", withdrawSchema), async (c) => c.json(await withdraw(payoutDeps(c.env), c.var.userId)));

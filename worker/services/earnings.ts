@@ -1,11 +1,11 @@
 // A creator's money as the dashboard and /settings show it: stats, sales, the money timeline, the
 // next payout and payout history. Every figure comes from worker/services/balances.ts (the ledger);
 // every query is scoped to the creator's own id.
-import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNull, lte, sql } from "drizzle-orm";
 import { MIN_PAYOUT_CENTS } from "../../shared/constants";
-import type { MoneyState, NextPayout, PayoutHistoryItem, Sale, TimelinePage } from "../../shared/types";
+import type { MoneyState, NextPayout, PayoutHistoryItem, Sale, TimelineEvent, TimelinePage } from "../../shared/types";
 import type { Db } from "../db/client";
-import { content, payoutSettings, payouts, purchases } from "../db/schema";
+import { content, payoutSettings, payoutSkips, payouts, purchases } from "../db/schema";
 import { creatorBalance, SALE_HOLD_MS } from "./balances";
 import { feeAdjustmentReason } from "./ledger";
 import { destinationOf, PAYOUT_RUN_HOUR_UTC, periodLabel } from "./payouts";
@@ -94,6 +94,7 @@ function stateOf(sale: { bookedAt: number; netCents: number; reversalKind: strin
   const payout = payoutsOldestFirst.find((p) => p.status !== "failed" && p.createdAt.getTime() >= releaseAt);
   if (!payout) return { kind: "available" };
   if (payout.status === "paid") return { kind: "paid", payoutId: payout.id, paidAt: (payout.processedAt ?? payout.createdAt).toISOString() };
+  if (payout.kind === "withdrawal") return { kind: "in_withdrawal", payoutId: payout.id };
   // Named for the month it pays (its period, "October 2026"), as the admin screen, CSV and emails
   // name it; not the month it runs in.
   return { kind: "in_payout", payoutId: payout.id, month: periodLabel({ year: payout.periodYear, month: payout.periodMonth }) };
@@ -137,7 +138,44 @@ export async function moneyTimeline(db: Db, userId: string, page: Page, now = Da
     };
   });
   const last = items[items.length - 1];
-  return { items, nextCursor: rows.length > page.limit && last ? `${last.createdAt ? Date.parse(last.createdAt) : 0}.${last.purchaseId}` : null };
+  const nextCursor = rows.length > page.limit && last ? `${last.createdAt ? Date.parse(last.createdAt) : 0}.${last.purchaseId}` : null;
+  // This page's events: after the next page's first sale, up to this page's start (the cursor's time).
+  const upTo = page.cursor ? Number(page.cursor.slice(0, page.cursor.indexOf("."))) : null;
+  const after = nextCursor ? Number(nextCursor.slice(0, nextCursor.indexOf("."))) : null;
+  const inWindow = (at: number) => (upTo === null || at <= upTo) && (after === null || at > after);
+  const skips = await db
+    .select()
+    .from(payoutSkips)
+    .where(and(eq(payoutSkips.userId, userId), upTo === null ? undefined : lte(payoutSkips.createdAt, new Date(upTo)), after === null ? undefined : gt(payoutSkips.createdAt, new Date(after))));
+  const events: TimelineEvent[] = [
+    ...userPayouts.filter((p) => inWindow(p.createdAt.getTime())).map(payoutEvent),
+    ...skips.map(
+      (k): TimelineEvent => ({
+        kind: "skip",
+        id: k.id,
+        month: periodLabel({ year: k.periodYear, month: k.periodMonth }),
+        reason: k.reason,
+        amount: k.amountCents / 100,
+        at: k.createdAt.toISOString(),
+      }),
+    ),
+  ].sort((a, b) => b.at.localeCompare(a.at));
+  return { items, events, nextCursor };
+}
+
+/** A payout or withdrawal as a timeline entry: what it took, for which month, where it stands. */
+function payoutEvent(p: PayoutRow): TimelineEvent {
+  return {
+    kind: "payout",
+    id: p.id,
+    payoutKind: p.kind,
+    month: periodLabel({ year: p.periodYear, month: p.periodMonth }),
+    amount: p.amountCents / 100,
+    status: p.status,
+    at: p.createdAt.toISOString(),
+    paidAt: p.status === "paid" && p.processedAt ? p.processedAt.toISOString() : null,
+    notes: p.notes,
+  };
 }
 
 /**
@@ -169,8 +207,13 @@ export async function nextPayout(db: Db, userId: string, now = Date.now()): Prom
 
 export async function payoutHistory(db: Db, userId: string): Promise<PayoutHistoryItem[]> {
   const rows = await db.select().from(payouts).where(eq(payouts.userId, userId)).orderBy(desc(payouts.createdAt)).limit(120);
-  return rows.map((p) => ({
+  return rows.map(historyItem);
+}
+
+export function historyItem(p: PayoutRow): PayoutHistoryItem {
+  return {
     id: p.id,
+    kind: p.kind,
     amount: p.amountCents / 100,
     payoutMethod: p.method,
     payoutEmail: p.email,
@@ -178,7 +221,7 @@ export async function payoutHistory(db: Db, userId: string): Promise<PayoutHisto
     createdAt: p.createdAt.toISOString(),
     status: p.status,
     paidAt: p.status === "paid" && p.processedAt ? p.processedAt.toISOString() : null,
-  }));
+  };
 }
 
 /** Where payouts go when both the connected bank and the manual method can be paid (only the creator's own row). */

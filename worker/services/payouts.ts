@@ -70,6 +70,12 @@ export function closingPeriod(now: number): Period {
 /** The first moment after the period (its month's end). */
 export const periodEnd = (p: Period) => Date.UTC(p.year, p.month, 1);
 export const transferGroup = (p: Period) => `payouts-${p.year}-${String(p.month).padStart(2, "0")}`;
+/**
+ * A payout's transfer_group: its period's for the monthly run; its own for a withdrawal, so the
+ * look-up for a transfer already made (existingTransfer) never mistakes one for the other.
+ */
+export const payoutTransferGroup = (p: Pick<PayoutRow, "id" | "kind" | "periodYear" | "periodMonth">) =>
+  p.kind === "withdrawal" ? `withdrawal-${p.id}` : transferGroup({ year: p.periodYear, month: p.periodMonth });
 export const periodLabel = (p: Period) =>
   new Date(Date.UTC(p.year, p.month - 1, 1)).toLocaleString("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
 const samePeriod = (a: Period, b: Period) => a.year === b.year && a.month === b.month;
@@ -101,14 +107,16 @@ export function destinationOf(
  * written when the creator's available balance at that moment is below the minimum, when a live
  * payout for the period exists (unique index), or when a payout ledger row dated after `now`
  * exists (a concurrent run for another period whose clock is ahead: what it took is not inside our
- * "as of now" sum). Money given back after `now` is merely left for the next run.
+ * "as of now" sum). Money given back after `now` is merely left for the next run. `kind`
+ * 'withdrawal' (withdrawals.ts) takes the same money by the same rule, so the run and a withdrawal
+ * never both take a cent; its unique index is payouts_open_withdrawal instead of payouts_user_period.
  */
-function prepareStatements(d1: D1Database, payoutId: string, userId: string, dest: Destination, period: Period, now: number): D1PreparedStatement[] {
+export function prepareStatements(d1: D1Database, payoutId: string, userId: string, dest: Destination, period: Period, now: number, kind: PayoutRow["kind"] = "monthly"): D1PreparedStatement[] {
   return [
     d1
       .prepare(
-        `insert into payouts (id, user_id, amount_cents, currency, method, email, stripe_account_id, status, period_year, period_month, created_at)
-         select ?1, ?2, a.cents, 'usd', ?3, ?4, ?5, 'pending', ?6, ?7, ?8
+        `insert into payouts (id, user_id, amount_cents, currency, method, email, stripe_account_id, status, period_year, period_month, created_at, kind)
+         select ?1, ?2, a.cents, 'usd', ?3, ?4, ?5, 'pending', ?6, ?7, ?8, ?11
          from (select ${availableRemainderSql("?2", "?8", "?9")} as cents) a
          where a.cents >= ?10
            and not exists (select 1 from ledger_entries where user_id = ?2 and account = 'creator' and kind = 'payout' and created_at > ?8)
@@ -116,7 +124,7 @@ function prepareStatements(d1: D1Database, payoutId: string, userId: string, des
          on conflict do nothing
          returning id`,
       )
-      .bind(payoutId, userId, dest.method, dest.email, dest.stripeAccountId, period.year, period.month, now, now - SALE_HOLD_MS, MIN_PAYOUT_CENTS),
+      .bind(payoutId, userId, dest.method, dest.email, dest.stripeAccountId, period.year, period.month, now, now - SALE_HOLD_MS, MIN_PAYOUT_CENTS, kind),
     d1
       .prepare(
         `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, payout_id, created_at)
@@ -235,8 +243,7 @@ const transferKey = (p: PayoutRow) => (p.sendAttempt ? `${p.id}:${p.sendAttempt}
 
 /** A transfer already made for this payout (a run that stopped after Stripe answered, before we wrote it down). */
 async function existingTransfer(deps: PayoutDeps, p: PayoutRow): Promise<Stripe.Transfer | null> {
-  const period = { year: p.periodYear, month: p.periodMonth };
-  for await (const t of deps.stripe.transfers.list({ destination: p.stripeAccountId!, transfer_group: transferGroup(period), limit: 100 })) {
+  for await (const t of deps.stripe.transfers.list({ destination: p.stripeAccountId!, transfer_group: payoutTransferGroup(p), limit: 100 })) {
     if (t.metadata?.payout_id === p.id) return t;
   }
   return null;
@@ -285,8 +292,8 @@ export async function sendPayout(deps: PayoutDeps, payoutId: string, now = Date.
         amount: p.amountCents,
         currency: p.currency,
         destination: p.stripeAccountId,
-        transfer_group: transferGroup({ year: p.periodYear, month: p.periodMonth }),
-        description: `ApeWall payout ${periodLabel({ year: p.periodYear, month: p.periodMonth })}`,
+        transfer_group: payoutTransferGroup(p),
+        description: p.kind === "withdrawal" ? "ApeWall withdrawal" : `ApeWall payout ${periodLabel({ year: p.periodYear, month: p.periodMonth })}`,
         metadata: { payout_id: p.id, user_id: p.userId },
       },
       { idempotencyKey: transferKey(p) },
@@ -567,7 +574,7 @@ export function payoutMailInsert(deps: PayoutDeps, template: "payout-prepared" |
            'payoutId', p.id, 'amountCents', p.amount_cents,
            'period', (case p.period_month ${months} end) || ' ' || p.period_year,
            'method', (case p.method ${methods} else p.method end),
-           'settingsUrl', ?2${extra})),
+           'settingsUrl', ?2, 'withdrawal', json(case when p.kind = 'withdrawal' then 'true' else 'false' end)${extra})),
          ?3
        from payouts p join users u on u.id = p.user_id
        where ${match.where}

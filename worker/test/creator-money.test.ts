@@ -142,7 +142,7 @@ describe("money timeline, next payout and history", () => {
 
     // Another creator sees none of it.
     const other = await creator("timeline-other@example.com");
-    expect(await (await call("/api/earnings/timeline", { cookie: other.cookie })).json()).toEqual({ items: [], nextCursor: null });
+    expect(await (await call("/api/earnings/timeline", { cookie: other.cookie })).json()).toEqual({ items: [], events: [], nextCursor: null });
     expect(await (await call("/api/payout/history", { cookie: other.cookie })).json()).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 // Words for money states, dates and payout methods on the creator's screens.
 import { MIN_PAYOUT_CENTS } from "@shared/constants";
 import type { CurrentUser } from "@shared/schemas";
-import type { MoneyState, NextPayout } from "@shared/types";
+import type { MoneyState, NextPayout, PayoutSkipReason, PayoutStatus, TimelineEvent } from "@shared/types";
 import { formatUsd } from "@/lib/utils";
 
 export const METHOD_LABELS: Record<string, string> = {
@@ -31,6 +31,8 @@ export function moneyStateText(state: MoneyState): string {
       return "Available";
     case "in_payout":
       return `In the ${state.month} payout`;
+    case "in_withdrawal":
+      return "In your withdrawal";
     case "paid":
       return `Paid on ${formatDate(state.paidAt)}`;
     case "reversed":
@@ -56,3 +58,32 @@ export function nextPayoutText(next: NextPayout): string {
 
 /** "400: message" → "message" (the toast shows the server's words). */
 export const withoutStatus = (message: string) => message.replace(/^\d{3}: /, "");
+
+/** A payout's or withdrawal's status in words (payout history, the timeline, the withdraw card). */
+export function payoutStatusText(p: { status: PayoutStatus; paidAt: string | null }): string {
+  switch (p.status) {
+    case "pending":
+      return "Prepared";
+    case "processing":
+      return "Sending";
+    case "paid":
+      return p.paidAt ? `Paid on ${formatDate(p.paidAt)}` : "Paid";
+    case "failed":
+      return "Failed";
+  }
+}
+
+const SKIP_REASONS: Record<PayoutSkipReason, { why: string; what: string }> = {
+  below_minimum: { why: `below the $${MIN_PAYOUT_CENTS / 100} minimum`, what: "It is paid once your available balance reaches the minimum." },
+  not_set_up: { why: "payouts were not set up", what: "Connect your bank account or add a payout method on this page to be paid in the next payout." },
+  held: { why: "your payouts are on hold", what: "Contact support to find out why and what to do; nothing is lost while payouts are on hold." },
+};
+
+/** "Not paid in the October 2026 payout: below the $25 minimum — $12.40 carries over", and what the creator can do. */
+export function skipText(e: Extract<TimelineEvent, { kind: "skip" }>): { title: string; advice: string } {
+  const r = SKIP_REASONS[e.reason];
+  return { title: `Not paid in the ${e.month} payout: ${r.why} — ${formatUsd(e.amount)} carries over`, advice: r.what };
+}
+
+/** "Withdrawal" or "October 2026 payout". */
+export const payoutEventTitle = (e: Extract<TimelineEvent, { kind: "payout" }>) => (e.payoutKind === "withdrawal" ? "Withdrawal" : `${e.month} payout`);

@@ -1,6 +1,7 @@
-// Where each sale's money stands, newest first (GET /api/earnings/timeline, paged).
+// Where each sale's money stands, newest first (GET /api/earnings/timeline, paged), with the payouts,
+// withdrawals and skipped months between them, so every cent is explained.
 import { History } from "lucide-react";
-import type { MoneyState } from "@shared/types";
+import type { MoneyState, PayoutStatus, TimelineEvent, TimelineItem } from "@shared/types";
 import { EmptyState } from "@/components/empty-state";
 import { SectionSpinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
@@ -8,48 +9,92 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { formatUsd } from "@/lib/utils";
-import { formatDate, moneyStateText } from "./format";
+import { formatDate, moneyStateText, payoutEventTitle, payoutStatusText, skipText } from "./format";
 import { useTimelinePages } from "./pages";
 
 const stateVariant = (s: MoneyState) =>
   s.kind === "paid" || s.kind === "available" ? "success" : s.kind === "reversed" ? "destructive" : s.kind === "on_hold" ? "warning" : "secondary";
 
+const statusVariant = (s: PayoutStatus) => (s === "paid" ? "success" : s === "failed" ? "destructive" : "warning");
+
+type Row = { at: string; sale: TimelineItem; event?: never } | { at: string; event: TimelineEvent; sale?: never };
+
+/** A page's sales and events in one newest-first list (the server gives each page the events between its sales). */
+const rowsOf = (page: { items: TimelineItem[]; events?: TimelineEvent[] }): Row[] =>
+  [...page.items.map((sale) => ({ at: sale.createdAt ?? "", sale })), ...(page.events ?? []).map((event) => ({ at: event.at, event }))].sort((a, b) => b.at.localeCompare(a.at));
+
+function EventRow({ event }: { event: TimelineEvent }) {
+  if (event.kind === "skip") {
+    const { title, advice } = skipText(event);
+    return (
+      <li className="flex flex-wrap items-center justify-between gap-2 bg-amber-50/60 px-4 py-3 text-sm" data-testid="timeline-skip">
+        <div className="min-w-0">
+          <p className="font-medium">{title}</p>
+          <p className="text-muted-foreground">
+            {formatDate(event.at)} · {advice}
+          </p>
+        </div>
+        <Badge variant="warning">Carried over</Badge>
+      </li>
+    );
+  }
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-2 bg-muted/30 px-4 py-3 text-sm" data-testid="timeline-payout">
+      <div className="min-w-0">
+        <p className="font-medium">
+          {payoutEventTitle(event)} · {formatUsd(event.amount)}
+        </p>
+        <p className="text-muted-foreground">
+          {formatDate(event.at)}
+          {event.status === "failed" && event.notes ? ` · ${event.notes}` : ""}
+          {event.status === "failed" ? " The money is back in your available balance." : ""}
+        </p>
+      </div>
+      <Badge variant={statusVariant(event.status)}>{payoutStatusText(event)}</Badge>
+    </li>
+  );
+}
+
+function SaleRow({ item }: { item: TimelineItem }) {
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm">
+      <div className="min-w-0">
+        <p className="truncate font-medium">{item.productName}</p>
+        <p className="text-muted-foreground">
+          {item.createdAt ? formatDate(item.createdAt) : "—"} · sale {formatUsd(item.amount)} · your share {formatUsd(item.creatorShare)}
+        </p>
+        {item.feeAdjustment && (
+          <p className="text-muted-foreground" data-testid="fee-adjustment">
+            {item.feeAdjustment.reason}: {formatUsd(item.feeAdjustment.amount)}
+          </p>
+        )}
+      </div>
+      <Badge variant={stateVariant(item.state)}>{moneyStateText(item.state)}</Badge>
+    </li>
+  );
+}
+
 export function MoneyTimeline() {
   const { data, isLoading, error, hasNextPage, fetchNextPage, isFetchingNextPage } = useTimelinePages();
   useUnauthorizedRedirect(error);
-  const items = data?.pages.flatMap((p) => p.items) ?? [];
+  const rows = data?.pages.flatMap(rowsOf) ?? [];
   return (
     <Card>
       <CardHeader>
         <CardTitle>Where your money is</CardTitle>
-        <CardDescription>Each sale, your share of it and where that money stands now.</CardDescription>
+        <CardDescription>Each sale, your share of it and where that money stands now, with every payout and withdrawal.</CardDescription>
       </CardHeader>
       <CardContent>
         {isLoading ? (
           <SectionSpinner />
         ) : error ? (
           <p className="py-8 text-center text-destructive">Couldn't load your money timeline. {error.message}</p>
-        ) : items.length === 0 ? (
+        ) : rows.length === 0 ? (
           <EmptyState icon={History} title="No sales yet" text="When someone buys, each sale appears here with your share and when it will be paid." />
         ) : (
           <div className="space-y-3">
             <ul className="divide-y rounded-lg border" data-testid="money-timeline">
-              {items.map((item) => (
-                <li key={item.purchaseId} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm">
-                  <div className="min-w-0">
-                    <p className="truncate font-medium">{item.productName}</p>
-                    <p className="text-muted-foreground">
-                      {item.createdAt ? formatDate(item.createdAt) : "—"} · sale {formatUsd(item.amount)} · your share {formatUsd(item.creatorShare)}
-                    </p>
-                    {item.feeAdjustment && (
-                      <p className="text-muted-foreground" data-testid="fee-adjustment">
-                        {item.feeAdjustment.reason}: {formatUsd(item.feeAdjustment.amount)}
-                      </p>
-                    )}
-                  </div>
-                  <Badge variant={stateVariant(item.state)}>{moneyStateText(item.state)}</Badge>
-                </li>
-              ))}
+              {rows.map((row) => (row.event ? <EventRow key={`${row.event.kind}:${row.event.id}`} event={row.event} /> : <SaleRow key={row.sale.purchaseId} item={row.sale} />))}
             </ul>
             {hasNextPage && (
               <div className="flex justify-center">

@@ -19,7 +19,7 @@ export function PayoutHistory() {
     <Card>
       <CardHeader>
         <CardTitle>Payout history</CardTitle>
-        <CardDescription>Every payout prepared for you.</CardDescription>
+        <CardDescription>Every payout prepared for you and every withdrawal you made.</CardDescription>
       </CardHeader>
       <CardContent>
         {isLoading ? (
@@ -39,6 +39,7 @@ export function PayoutHistory() {
                 <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm">
                   <div>
                     <p className="font-medium">
+                      {p.kind === "withdrawal" ? "Withdrawal · " : ""}
                       {formatUsd(p.amount)} · {METHOD_LABELS[p.payoutMethod] ?? p.payoutMethod}
                       {p.payoutEmail ? ` · ${p.payoutEmail}` : ""}
                     </p>

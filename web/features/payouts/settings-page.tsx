@@ -1,4 +1,4 @@
-// /settings: payout setup, bank connect, earnings overview, the money timeline, payout history and
+// /settings: payout setup, bank connect, earnings overview, "Withdraw now", the money timeline, payout history and
 // how payouts work (spec §2 Settings).
 import { Info } from "lucide-react";
 import type { CurrentUser } from "@shared/schemas";
@@ -11,6 +11,7 @@ import { MoneyTimeline } from "./money-timeline";
 import { PayoutHistory } from "./payout-history";
 import { PayoutScheduleList } from "./payout-schedule";
 import { PayoutSetupCard } from "./payout-setup-card";
+import { WithdrawCard } from "./withdraw-card";
 
 export function SettingsPage({ user }: { user: CurrentUser }) {
   return (
@@ -21,6 +22,7 @@ export function SettingsPage({ user }: { user: CurrentUser }) {
           <p className="text-muted-foreground">Your payouts and where your money stands.</p>
         </div>
         <EarningsOverview />
+        <WithdrawCard />
         <PlanCard />
         <div className="grid gap-6 lg:grid-cols-2">
           <PayoutSetupCard user={user} />

@@ -15,7 +15,8 @@ export type EmailJob = { dedupeKey: string; to: string } & (
 export type RecoveredPurchase = { title: string; amountCents: number; orderId: string; accessUrl: string };
 
 /** What every payout email says: which payout, how much, for which month, where it goes. */
-export type PayoutMailData = { payoutId: string; amountCents: number; period: string; method: string; settingsUrl: string };
+/** `withdrawal`: the creator's "Withdraw now" (named as such, not as a month's payout). */
+export type PayoutMailData = { payoutId: string; amountCents: number; period: string; method: string; settingsUrl: string; withdrawal?: boolean };
 
 export type Rendered = { subject: string; text: string; html: string };
 
@@ -73,6 +74,8 @@ export function render(job: EmailJob): Rendered {
     }
     case "payout-prepared": {
       const d = job.data;
+      if (d.withdrawal)
+        return payoutMail(`Your withdrawal of ${usd(d.amountCents)} is on its way`, `You asked to withdraw ${usd(d.amountCents)}.`, "It is sent to your connected bank account now and usually arrives in 2-3 business days.", d);
       const when = d.byTransfer
         ? "It is sent to your connected bank account today and usually arrives in 2-3 business days."
         : `It is sent to your ${d.method} account by the ${MANUAL_PAYOUT_DAY}st of the month.`;
@@ -80,10 +83,18 @@ export function render(job: EmailJob): Rendered {
     }
     case "payout-paid": {
       const d = job.data;
+      if (d.withdrawal) return payoutMail(`Your withdrawal of ${usd(d.amountCents)} was sent`, `We sent your withdrawal: ${usd(d.amountCents)} by ${d.method}.`, "", d);
       return payoutMail(`Your ${d.period} payout of ${usd(d.amountCents)} was sent`, `We sent your payout for ${d.period}: ${usd(d.amountCents)} by ${d.method}.`, "", d);
     }
     case "payout-failed": {
       const d = job.data;
+      if (d.withdrawal)
+        return payoutMail(
+          `Your withdrawal could not be sent`,
+          `Your withdrawal of ${usd(d.amountCents)} could not be sent: ${d.reason}`,
+          "The money is back in your available balance: you can withdraw it again, or it is included in the next payout.",
+          d,
+        );
       return payoutMail(
         `Your ${d.period} payout could not be sent`,
         `Your payout for ${d.period} (${usd(d.amountCents)}) could not be sent: ${d.reason}`,

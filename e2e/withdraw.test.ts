@@ -1,0 +1,87 @@
+// "Withdraw now" in a real browser: a creator connects a bank through the stand-in's onboarding,
+// sells (a card whose funds are available at once, so the platform can pay the transfer), the sale
+// is aged past the hold (local-only /dev/ledger/age-sale), then they withdraw from /settings and see
+// the withdrawal paid on the card, in the money timeline and in payout history.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { baseUrl, launch, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const origin = () => ({ origin: baseUrl() });
+
+/** A buyer pays `contentId` as Stripe.js would, with 4000 0000 0000 0077 (funds available at once). */
+async function buy(page: Page, contentId: string) {
+  const res = await page.request.post("/api/create-payment-intent", { headers: origin(), data: { contentId, buyerEmail: "fan@example.com" } });
+  expect(res.status()).toBe(200);
+  const { clientSecret } = await res.json();
+  const pi = clientSecret.split("_secret_")[0];
+  const confirm = await fetch(`${inject("stripeUrl")}/v1/payment_intents/${pi}/confirm`, {
+    method: "POST",
+    headers: { authorization: "Bearer pk_test_e2e", "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      client_secret: clientSecret,
+      "payment_method_data[type]": "card",
+      "payment_method_data[card][number]": "4000000000000077",
+      "payment_method_data[card][exp_month]": "12",
+      "payment_method_data[card][exp_year]": String(new Date().getFullYear() + 3),
+      "payment_method_data[card][cvc]": "123",
+      receipt_email: "fan@example.com",
+    }),
+  });
+  expect(confirm.status).toBe(200);
+}
+
+describe("withdraw now", () => {
+  it("a creator with a connected bank withdraws from /settings and sees it paid on the timeline", async () => {
+    const { page, context } = await newPage(browser);
+    await signIn(page, uniqueEmail("withdraw"));
+    await page.goto("/settings");
+    const card = page.getByTestId("withdraw-card");
+    await card.getByText("Connect your bank account to withdraw").waitFor();
+    expect(await card.getByRole("button", { name: "Withdraw now" }).isDisabled()).toBe(true);
+
+    await page.getByRole("button", { name: "Connect bank account" }).click();
+    await page.getByRole("button", { name: "Submit details" }).click();
+    await page.waitForURL(/\/connect\?connected=true/);
+    await page.getByText("Bank Account Connected!").waitFor();
+
+    const made = await page.request.post("/api/content", { headers: origin(), multipart: { title: "Tape Loops", price: "50", accessType: "link", linkUrl: "https://example.com/loops" } });
+    expect(made.status()).toBe(201);
+    const { page: buyer, context: buyerCtx } = await newPage(browser);
+    await buy(buyer, (await made.json()).id);
+    await buyerCtx.close();
+    await expect.poll(async () => (await (await page.request.get("/api/creator/sales")).json())[0]?.status, { timeout: 15_000 }).toBe("completed");
+    const [sale] = await (await page.request.get("/api/creator/sales")).json();
+    const aged = await fetch(`${baseUrl()}/dev/ledger/age-sale`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ purchaseId: sale.id, days: 10 }) });
+    expect(await aged.json()).toEqual({ moved: 2 });
+
+    await page.goto("/settings");
+    await expect.poll(() => card.getByTestId("withdraw-available").textContent()).toBe("$40.00");
+    await card.getByRole("button", { name: "Withdraw now" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByText("Withdraw $40.00 to your connected bank account").waitFor();
+    await page.screenshot({ path: screenshotPath("withdraw-confirm"), fullPage: true });
+    await dialog.getByRole("button", { name: "Withdraw $40.00" }).click();
+    await page.getByText("Withdrawal sent", { exact: true }).first().waitFor();
+
+    // The card: the withdrawal paid, nothing left to withdraw.
+    await expect.poll(() => card.getByTestId("withdraw-latest").textContent()).toMatch(/Your withdrawal of \$40\.00 on .*Paid on/);
+    await card.getByText("You can withdraw once your available balance is at least $25.").waitFor();
+    expect(await card.getByRole("button", { name: "Withdraw now" }).isDisabled()).toBe(true);
+
+    // The timeline: the withdrawal as an entry, and the sale's money paid by it.
+    const timeline = page.getByTestId("money-timeline");
+    await expect.poll(() => timeline.getByTestId("timeline-payout").textContent()).toMatch(/Withdrawal · \$40\.00.*Paid on/);
+    expect(await timeline.textContent()).toMatch(/Tape Loops.*your share \$40\.00Paid on/);
+    await page.getByTestId("payout-history").getByText("Withdrawal · $40.00").waitFor();
+    await page.screenshot({ path: screenshotPath("withdraw-done"), fullPage: true });
+    await context.close();
+  });
+});

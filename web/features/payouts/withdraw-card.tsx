@@ -1,0 +1,111 @@
+// "Withdraw now" on /settings (GET/POST /api/payout/withdraw): everything available goes to the
+// connected bank account any day, one withdrawal at a time. When it cannot, the button is disabled
+// and the server's reason is shown in the same words the refusal would use.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ArrowDownToLine } from "lucide-react";
+import { useState } from "react";
+import { WITHDRAW_MESSAGES } from "@shared/schemas";
+import type { PayoutHistoryItem, WithdrawStatus } from "@shared/types";
+import { Spinner } from "@/components/spinner";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
+import { toast } from "@/hooks/use-toast";
+import { apiRequest } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
+import { formatUsd } from "@/lib/utils";
+import { formatDate, payoutStatusText, withoutStatus } from "./format";
+
+const latestVariant = (s: PayoutHistoryItem["status"]) => (s === "paid" ? "success" : s === "failed" ? "destructive" : "warning");
+
+export function WithdrawCard() {
+  const queryClient = useQueryClient();
+  const status = useQuery<WithdrawStatus>({ queryKey: queryKeys.withdrawStatus });
+  useUnauthorizedRedirect(status.error);
+  const [confirming, setConfirming] = useState(false);
+  const withdraw = useMutation({
+    mutationFn: async () => (await apiRequest("POST", "/api/payout/withdraw", {})).json() as Promise<PayoutHistoryItem>,
+    onSuccess: (w) => {
+      if (w.status === "failed") toast({ title: "Withdrawal Failed", description: `${w.notes ?? "Your withdrawal could not be sent."} The money is back in your available balance.`, variant: "destructive" });
+      else toast({ title: w.status === "paid" ? "Withdrawal sent" : "Withdrawal on its way", description: `${formatUsd(w.amount)} is on its way to your bank account. It usually arrives in 2-3 business days.` });
+    },
+    onError: (err) => toast({ title: "Withdrawal Failed", description: withoutStatus(err.message), variant: "destructive" }),
+    onSettled: async () => {
+      setConfirming(false);
+      // Every figure on the page moved: refresh them all.
+      await Promise.all(
+        [queryKeys.withdrawStatus, queryKeys.earningsStats, queryKeys.nextPayout, queryKeys.payoutHistory, queryKeys.moneyTimeline].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+      );
+    },
+  });
+  const s = status.data;
+  const amount = s ? formatUsd(s.available) : "";
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <ArrowDownToLine className="size-5" /> Withdraw now
+        </CardTitle>
+        <CardDescription>Don't wait for the 1st: send your available balance to your bank account today.</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-3" data-testid="withdraw-card">
+        {status.isLoading ? (
+          <Spinner className="size-6" />
+        ) : status.error ? (
+          <p className="text-sm text-destructive">Couldn't load your balance for withdrawal. {withoutStatus(status.error.message)}</p>
+        ) : (
+          s && (
+            <>
+              <div className="flex flex-wrap items-center justify-between gap-3">
+                <div>
+                  <p className="text-xs text-muted-foreground">Available to withdraw</p>
+                  <p className="text-2xl font-bold" data-testid="withdraw-available">
+                    {amount}
+                  </p>
+                </div>
+                <Button onClick={() => setConfirming(true)} disabled={!!s.blockedBy || withdraw.isPending}>
+                  {withdraw.isPending && <Spinner className="size-4 text-current" />} Withdraw now
+                </Button>
+              </div>
+              {s.blockedBy && (
+                <p className="text-sm text-muted-foreground" data-testid="withdraw-blocked">
+                  {WITHDRAW_MESSAGES[s.blockedBy]}
+                </p>
+              )}
+              {s.latest && (
+                <div className="flex flex-wrap items-center justify-between gap-2 rounded-lg border px-3 py-2 text-sm" data-testid="withdraw-latest">
+                  <span>
+                    Your withdrawal of {formatUsd(s.latest.amount)} on {formatDate(s.latest.createdAt)}
+                    {s.latest.status === "failed" && s.latest.notes ? `: ${s.latest.notes}` : ""}
+                  </span>
+                  <Badge variant={latestVariant(s.latest.status)}>{payoutStatusText(s.latest)}</Badge>
+                </div>
+              )}
+            </>
+          )
+        )}
+      </CardContent>
+      <Dialog open={confirming} onOpenChange={(open) => !withdraw.isPending && setConfirming(open)}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Withdraw {amount}?</DialogTitle>
+            <DialogDescription>
+              Withdraw {amount} to your connected bank account. It is sent by Stripe now and usually arrives in 2-3 business days. Sales still on hold stay for the next payout.
+            </DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setConfirming(false)} disabled={withdraw.isPending}>
+              Cancel
+            </Button>
+            <Button onClick={() => withdraw.mutate()} disabled={withdraw.isPending}>
+              {withdraw.isPending && <Spinner className="size-4 text-current" />}
+              Withdraw {amount}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </Card>
+  );
+}

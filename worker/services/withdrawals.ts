@@ -1,0 +1,98 @@
+// Withdraw now: a creator whose bank is connected (Stripe can transfer to it), who is not held and
+// whose available balance is at least MIN_PAYOUT_CENTS takes it out any day, without waiting for
+// the run on the 1st. It is a payout of kind 'withdrawal' made by the run's own machinery:
+//
+// 1. prepare: one D1 batch with the run's two statements (payouts.ts prepareStatements, kind
+//    'withdrawal': the amount is computed inside the INSERT from the ledger, the negative 'payout'
+//    ledger row `payout:{id}` is copied from the row that exists) and the outbox email. The partial
+//    unique index payouts_open_withdrawal (one pending or processing withdrawal per creator) makes
+//    a second press, also at the same moment, insert nothing; so does a monthly payout that took the
+//    money first (the sum inside the INSERT sees its ledger row), and the other way round. Period:
+//    the UTC month it was asked in. transfer_group `withdrawal-{id}` (payoutTransferGroup).
+// 2. send: sendWithdrawal, the run's sendPayout (Stripe Transfer, Idempotency-Key = the payout id);
+//    a transient error leaves it processing for the PAYOUTS queue, a definitive one fails it and books
+//    the money back (then the creator can withdraw again).
+// A refusal says why in the creator's terms (shared WITHDRAW_MESSAGES), as a 4xx.
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { MIN_PAYOUT_CENTS } from "../../shared/constants";
+import { WITHDRAW_MESSAGES } from "../../shared/schemas";
+import type { PayoutHistoryItem, WithdrawBlock, WithdrawStatus } from "../../shared/types";
+import { payoutSettings, payouts } from "../db/schema";
+import { ApiError } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { creatorBalance } from "./balances";
+import { historyItem } from "./earnings";
+import { dispatch } from "./mail/email-outbox";
+import { payoutMailInsert, prepareStatements, retryDelaySeconds, sendPayout, type PayoutDeps, type Period } from "./payouts";
+
+const REFUSAL_STATUS: Record<WithdrawBlock, ContentfulStatusCode> = { no_bank: 400, bank_restricted: 400, held: 403, below_minimum: 400, open: 409 };
+
+/** The UTC month `now` is in: a withdrawal's period. */
+export const withdrawalPeriod = (now: number): Period => {
+  const d = new Date(now);
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1 };
+};
+
+/** What "Withdraw now" would take at `now`, why it cannot (null: it can), and the creator's latest withdrawal. */
+export async function withdrawStatus(deps: Pick<PayoutDeps, "db">, userId: string, now = Date.now()): Promise<WithdrawStatus & { stripeAccountId: string | null }> {
+  const [settings, latest, balance] = await Promise.all([
+    deps.db.select().from(payoutSettings).where(eq(payoutSettings.userId, userId)).get(),
+    deps.db
+      .select()
+      .from(payouts)
+      .where(and(eq(payouts.userId, userId), eq(payouts.kind, "withdrawal")))
+      // The open one first (at most one, payouts_open_withdrawal), else the newest.
+      .orderBy(sql`${payouts.status} in ('pending', 'processing') desc`, desc(payouts.createdAt))
+      .limit(1)
+      .get(),
+    creatorBalance(deps.db, userId, now),
+  ]);
+  const bankReady = !!settings?.stripeAccountId && settings.connectPayoutsEnabled;
+  let blockedBy: WithdrawBlock | null = null;
+  if (!bankReady) blockedBy = settings?.stripeAccountId && settings.connectDetailsSubmitted ? "bank_restricted" : "no_bank";
+  else if (settings?.heldAt) blockedBy = "held";
+  else if (latest && (latest.status === "pending" || latest.status === "processing")) blockedBy = "open";
+  else if (balance.availableCents < MIN_PAYOUT_CENTS) blockedBy = "below_minimum";
+  return { available: balance.availableCents / 100, blockedBy, latest: latest ? historyItem(latest) : null, stripeAccountId: bankReady ? settings!.stripeAccountId : null };
+}
+
+const refuse = (block: WithdrawBlock) => new ApiError(REFUSAL_STATUS[block], WITHDRAW_MESSAGES[block]);
+
+/**
+ * The creator presses "Withdraw now": prepares the withdrawal (one batch) and sends it. Throws a
+ * 4xx ApiError with the reason when it is not allowed. Returns the withdrawal as it stands after
+ * the send (paid, or processing while Stripe is retried).
+ */
+export async function withdraw(deps: PayoutDeps, userId: string, now = Date.now()): Promise<PayoutHistoryItem> {
+  const before = await withdrawStatus(deps, userId, now);
+  if (before.blockedBy) throw refuse(before.blockedBy);
+  const id = newId();
+  const dest = { method: "bank", email: null, stripeAccountId: before.stripeAccountId };
+  const [inserted] = await deps.d1.batch([
+    ...prepareStatements(deps.d1, id, userId, dest, withdrawalPeriod(now), now, "withdrawal"),
+    payoutMailInsert(deps, "payout-prepared", { where: "p.id = ?5", binds: [id] }, now),
+  ]);
+  if (!inserted.results?.length) {
+    // Something changed between the check and the batch: another press, the monthly run, a hold.
+    const after = await withdrawStatus(deps, userId, now);
+    throw after.blockedBy ? refuse(after.blockedBy) : new ApiError(409, "Your balance changed while we prepared your withdrawal. Please try again.");
+  }
+  await dispatch(deps.d1, deps.emails, [`payout-prepared:${id}`], now);
+  await sendWithdrawal(deps, id, now);
+  const row = await deps.db.select().from(payouts).where(eq(payouts.id, id)).get();
+  return historyItem(row!);
+}
+
+/**
+ * Sends a prepared withdrawal by the run's transfer path. The one place a withdrawal is handed to
+ * sending: when the sending moves into the payout Workflow, this becomes startPayoutSend(env, id).
+ * A transient Stripe error leaves it processing; the PAYOUTS queue tries it again (as the run does),
+ * and the daily sweep re-drives it if that message is lost.
+ */
+export async function sendWithdrawal(deps: PayoutDeps, payoutId: string, now = Date.now()): Promise<void> {
+  const outcome = await sendPayout(deps, payoutId, now);
+  if (outcome === "retry_later") {
+    await deps.payouts?.send({ payoutId }, { delaySeconds: retryDelaySeconds(1) }).catch((err) => console.warn("withdrawal retry not queued", payoutId, err));
+  }
+}

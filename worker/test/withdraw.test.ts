@@ -1,0 +1,212 @@
+// "Withdraw now" (POST /api/payout/withdraw): each refusal in the creator's terms, one withdrawal for
+// two presses at once, never the same cents as the monthly run, a failed transfer booked back, and
+// the money timeline's withdrawal and skip entries. Transfers go to the Stripe stand-in.
+import { describe, expect, it, vi } from "vitest";
+import { WITHDRAW_MESSAGES } from "../../shared/schemas";
+import type { PayoutHistoryItem, TimelinePage, WithdrawStatus } from "../../shared/types";
+import { createDb } from "../db/client";
+import { creatorBalance } from "../services/balances";
+import { closingPeriod, payoutDeps, preparePeriod } from "../services/payouts";
+import { withdraw } from "../services/withdrawals";
+import { call, connectedAccount, env, outbox, postJson, row, rows, signIn, standin } from "./helpers";
+
+const DAY = 24 * 60 * 60 * 1000;
+const deps = () => payoutDeps(env as never);
+
+let seq = 0;
+/** A signed-in creator: bank connected and enabled, connected but restricted, or nothing set up. */
+async function creator(kind: "bank" | "restricted" | "none", opts: { held?: boolean } = {}) {
+  const email = `wd${++seq}${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const cookie = await signIn(email);
+  const id = (await row<{ id: string }>("select id from users where email = ?", email))!.id;
+  const acct = kind === "none" ? "" : await connectedAccount();
+  if (kind !== "none")
+    await env.DB.prepare("insert into payout_settings (user_id, stripe_account_id, connect_details_submitted, connect_payouts_enabled, held_at, held_reason) values (?, ?, 1, ?, ?, ?)")
+      .bind(id, acct, kind === "bank" ? 1 : 0, opts.held ? Date.now() : null, opts.held ? "Checking a dispute" : null)
+      .run();
+  return { id, email, cookie, acct };
+}
+
+/** A $`cents/100` sale `daysAgo` days ago, booked as fulfil writes it (creator 80%). */
+async function sale(userId: string, cents: number, daysAgo = 10) {
+  const pid = `p${++seq}${Math.random().toString(36).slice(2, 8)}`;
+  const itemId = `item_${userId}`.slice(0, 30);
+  const at = Date.now() - daysAgo * DAY;
+  const share = cents - Math.round(cents * 0.2);
+  await env.DB.batch([
+    env.DB.prepare("insert or ignore into content (id, user_id, title, price_cents) values (?, ?, 'Guide', ?)").bind(itemId, userId, cents),
+    env.DB.prepare("insert into purchases (id, content_id, creator_id, buyer_email, amount_cents, status, paid_at, created_at) values (?, ?, ?, 'b@example.com', ?, 'paid', ?, ?)").bind(pid, itemId, userId, cents, at, at),
+    env.DB.prepare("insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, created_at) values (?, 'creator', ?, 'sale', ?, ?, ?)").bind(`sale:${pid}:creator`, userId, share, pid, at),
+  ]);
+  return pid;
+}
+
+const press = (cookie?: string) => postJson("/api/payout/withdraw", {}, cookie);
+const statusOf = async (cookie: string) => (await call("/api/payout/withdraw", { cookie })).json<WithdrawStatus>();
+const withdrawalsOf = (userId: string) => rows<{ id: string; amount_cents: number; status: string; kind: string; notes: string | null }>("select * from payouts where user_id = ? order by created_at", userId);
+const payoutLedger = (userId: string) => rows<{ kind: string; amount_cents: number; payout_id: string }>("select kind, amount_cents, payout_id from ledger_entries where user_id = ? and kind in ('payout', 'payout_reversal') order by id", userId);
+const mailsFor = (payoutId: string) => rows<{ id: string }>("select id from outbox_emails where id like ? order by id", `%:${payoutId}`);
+async function transfersTo(acct: string) {
+  const { body } = await standin<{ data: { id: string; amount: number; transfer_group: string; metadata: Record<string, string> }[] }>("GET", "/v1/transfers", { destination: acct, limit: "100" });
+  return body.data;
+}
+
+describe("withdraw now: refusals", () => {
+  it("refuses, in the creator's terms and with a 4xx, when signed out, no bank is connected, Stripe cannot transfer yet, payouts are held, the balance is below $25, or a withdrawal is open", async () => {
+    expect((await press()).status).toBe(401);
+
+    const cases = [
+      [await creator("none"), 400, "no_bank"],
+      [await creator("restricted"), 400, "bank_restricted"],
+      [await creator("bank", { held: true }), 403, "held"],
+    ] as const;
+    for (const [c, status, block] of cases) {
+      await sale(c.id, 10000);
+      expect((await statusOf(c.cookie)).blockedBy).toBe(block);
+      const res = await press(c.cookie);
+      expect(res.status).toBe(status);
+      expect(await res.json()).toEqual({ message: WITHDRAW_MESSAGES[block] });
+      expect(await withdrawalsOf(c.id)).toEqual([]);
+    }
+
+    const small = await creator("bank");
+    await sale(small.id, 3000); // $24 available
+    await sale(small.id, 5000, 2); // still on hold
+    expect(await statusOf(small.cookie)).toMatchObject({ available: 24, blockedBy: "below_minimum", latest: null });
+    const res = await press(small.cookie);
+    expect([res.status, await res.json()]).toEqual([400, { message: WITHDRAW_MESSAGES.below_minimum }]);
+
+    // Open: Stripe had an outage, so the first withdrawal is still being sent.
+    const open = await creator("bank");
+    await sale(open.id, 5000);
+    await standin("POST", "/_standin/transfers/fail_next", { destination: open.acct, code: "api_error" });
+    expect(await (await press(open.cookie)).json()).toMatchObject({ kind: "withdrawal", status: "processing", amount: 40 });
+    await sale(open.id, 5000);
+    const again = await press(open.cookie);
+    expect([again.status, await again.json()]).toEqual([409, { message: WITHDRAW_MESSAGES.open }]);
+    expect(await statusOf(open.cookie)).toMatchObject({ available: 40, blockedBy: "open", latest: { status: "processing", amount: 40 } });
+    // A body is never an amount: the ledger decides.
+    expect((await postJson("/api/payout/withdraw", { amount: 1 }, open.cookie)).status).toBe(400);
+  });
+});
+
+describe("withdraw now", () => {
+  it("books one payout, one ledger row and its emails, and ends paid with one transfer of its own transfer_group", async () => {
+    const c = await creator("bank");
+    await sale(c.id, 5000);
+    await sale(c.id, 2500, 20);
+    await sale(c.id, 1000, 1); // on hold: stays
+    expect(await statusOf(c.cookie)).toMatchObject({ available: 60, blockedBy: null });
+
+    const res = await press(c.cookie);
+    expect(res.status).toBe(200);
+    const w = await res.json<PayoutHistoryItem>();
+    expect(w).toMatchObject({ kind: "withdrawal", status: "paid", amount: 60, payoutMethod: "bank" });
+
+    expect(await withdrawalsOf(c.id)).toMatchObject([{ id: w.id, kind: "withdrawal", status: "paid", amount_cents: 6000 }]);
+    expect(await payoutLedger(c.id)).toEqual([{ kind: "payout", amount_cents: -6000, payout_id: w.id }]);
+    expect((await mailsFor(w.id)).map((m) => m.id)).toEqual([`payout-paid:${w.id}`, `payout-prepared:${w.id}`]);
+    const transfers = await transfersTo(c.acct);
+    expect(transfers).toHaveLength(1);
+    expect(transfers[0]).toMatchObject({ amount: 6000, transfer_group: `withdrawal-${w.id}`, metadata: { payout_id: w.id } });
+    expect(await creatorBalance(createDb(env.DB), c.id)).toMatchObject({ availableCents: 0, onHoldCents: 800, paidOutCents: 6000 });
+    expect(await statusOf(c.cookie)).toMatchObject({ available: 0, blockedBy: "below_minimum", latest: { id: w.id, status: "paid" } });
+    // The emails name it a withdrawal, not a month's payout.
+    const subjects = await vi.waitUntil(async () => {
+      const mine = (await outbox()).filter((m) => m.to === c.email).map((m) => m.subject);
+      return mine.length >= 3 ? mine : undefined;
+    }, { timeout: 10_000, interval: 100 });
+    expect(subjects).toEqual(expect.arrayContaining(["Your withdrawal of $60.00 is on its way", "Your withdrawal of $60.00 was sent"]));
+  });
+
+  it("two presses at once make one withdrawal", async () => {
+    const c = await creator("bank");
+    await sale(c.id, 5000);
+    const answers = await Promise.all([press(c.cookie), press(c.cookie)]);
+    // The other is refused: 409 while the first is open, or 400 once the first has taken everything.
+    const [ok, refused] = answers.map((r) => r.status).sort();
+    expect(ok).toBe(200);
+    expect([400, 409]).toContain(refused);
+    expect(await withdrawalsOf(c.id)).toHaveLength(1);
+    expect(await payoutLedger(c.id)).toHaveLength(1);
+    expect(await transfersTo(c.acct)).toHaveLength(1);
+  });
+
+  it("a withdrawal and the monthly prepare at the same moment never take the same cents", async () => {
+    for (const withdrawalFirst of [true, false]) {
+      const c = await creator("bank");
+      await sale(c.id, 5000);
+      await sale(c.id, 5000, 15);
+      const now = Date.now();
+      const available = (await creatorBalance(createDb(env.DB), c.id, now)).availableCents;
+      const w = () => withdraw(deps(), c.id, now).catch((err: Error) => err);
+      const m = () => preparePeriod(deps(), closingPeriod(now), now, { userIds: [c.id] });
+      await Promise.all(withdrawalFirst ? [w(), m()] : [m(), w()]);
+      // A withdrawal asked a moment earlier than the run's clock, arriving after it: nothing left to take.
+      await withdraw(deps(), c.id, now - 1000).catch(() => null);
+      const taken = -(await payoutLedger(c.id)).reduce((s, r) => s + r.amount_cents, 0);
+      expect(taken).toBe(available);
+      expect(await withdrawalsOf(c.id)).toHaveLength(1);
+    }
+  });
+
+  it("a transfer Stripe refuses for the destination fails it, books the money back, and a new withdrawal can be made", async () => {
+    const c = await creator("bank");
+    await sale(c.id, 5000);
+    await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "insufficient_capabilities_for_transfer" });
+    const failed = await (await press(c.cookie)).json<PayoutHistoryItem>();
+    expect(failed).toMatchObject({ kind: "withdrawal", status: "failed", amount: 40 });
+    expect(failed.notes).toMatch(/finish setting up your bank account/);
+    expect(await payoutLedger(c.id)).toEqual([
+      { kind: "payout", amount_cents: -4000, payout_id: failed.id },
+      { kind: "payout_reversal", amount_cents: 4000, payout_id: failed.id },
+    ]);
+    expect((await mailsFor(failed.id)).map((m) => m.id)).toEqual([`payout-failed:${failed.id}`, `payout-prepared:${failed.id}`]);
+    expect(await statusOf(c.cookie)).toMatchObject({ available: 40, blockedBy: null, latest: { id: failed.id, status: "failed" } });
+
+    const second = await (await press(c.cookie)).json<PayoutHistoryItem>();
+    expect(second).toMatchObject({ status: "paid", amount: 40 });
+    expect(second.id).not.toBe(failed.id);
+    expect((await transfersTo(c.acct)).map((t) => t.amount)).toEqual([4000]);
+  });
+});
+
+describe("the money timeline explains every cent", () => {
+  it("shows a withdrawal with its status and the months the run skipped, with why and what carries over", async () => {
+    const c = await creator("bank");
+    const withdrawn = await sale(c.id, 5000, 30);
+    await env.DB.prepare("insert into payout_skips (id, user_id, period_year, period_month, reason, amount_cents, created_at) values (?, ?, 2026, 10, 'below_minimum', 1240, ?)")
+      .bind(`skip_${c.id}`.slice(0, 30), c.id, Date.now() - 25 * DAY)
+      .run();
+    await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "api_error" });
+    const w = await (await press(c.cookie)).json<PayoutHistoryItem>();
+    expect(w.status).toBe("processing");
+
+    let page = await (await call("/api/earnings/timeline", { cookie: c.cookie })).json<TimelinePage>();
+    expect(page.items).toMatchObject([{ purchaseId: withdrawn, state: { kind: "in_withdrawal", payoutId: w.id } }]);
+    expect(page.events).toMatchObject([
+      { kind: "payout", payoutKind: "withdrawal", id: w.id, status: "processing", amount: 40, paidAt: null },
+      { kind: "skip", reason: "below_minimum", month: "October 2026", amount: 12.4 },
+    ]);
+
+    // Stripe answers again: the queue's retry (the same send) marks it paid.
+    const { sendWithdrawal } = await import("../services/withdrawals");
+    await sendWithdrawal(deps(), w.id);
+    page = await (await call("/api/earnings/timeline", { cookie: c.cookie })).json<TimelinePage>();
+    expect(page.items[0].state).toMatchObject({ kind: "paid", payoutId: w.id });
+    expect(page.events[0]).toMatchObject({ kind: "payout", payoutKind: "withdrawal", status: "paid" });
+    expect(page.events[0].kind === "payout" && page.events[0].paidAt).toBeTruthy();
+
+    // Paged one sale at a time, the events land on the page whose sales surround them, each once.
+    const other = await creator("bank");
+    await sale(other.id, 1000, 40);
+    await env.DB.prepare("insert into payout_skips (id, user_id, period_year, period_month, reason, amount_cents, created_at) values (?, ?, 2026, 9, 'not_set_up', 800, ?)")
+      .bind(`skip2_${other.id}`.slice(0, 30), other.id, Date.now() - 35 * DAY)
+      .run();
+    await sale(other.id, 1000, 20);
+    const first = await (await call("/api/earnings/timeline?limit=1", { cookie: other.cookie })).json<TimelinePage>();
+    const second = await (await call(`/api/earnings/timeline?limit=1&cursor=${first.nextCursor}`, { cookie: other.cookie })).json<TimelinePage>();
+    expect(first.events).toEqual([]);
+    expect(second.events).toMatchObject([{ kind: "skip", reason: "not_set_up", amount: 8 }]);
+  });
+});
