@@ -246,41 +246,41 @@ describe("the admin's side of the run", () => {
     const run = await introspectWorkflowInstance(env.PAYOUT_RUN, runId(P));
     // (The introspector is kept to the end: disposing it removes the instance from the local engine.)
     try {
-    let first!: ProcessPayoutsResult;
-    await withSends(async () => {
-      const res = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year }, admin);
-      expect(res.status).toBe(200);
-      first = await res.json<ProcessPayoutsResult>();
-      await run.waitForStatus("complete");
-    });
-    expect(first).toMatchObject({ run: { id: runId(P), started: true }, markedProcessed: 0 });
-    const [mp] = await payoutsOf(manual.id);
-    const second = await (await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid: [mp.id] }, admin)).json<ProcessPayoutsResult>();
-    expect(second).toMatchObject({ run: { started: false }, prepared: 2, sent: 1, failed: 0, retryLater: 0, queued: 0, markedProcessed: 1 });
+      let first!: ProcessPayoutsResult;
+      await withSends(async () => {
+        const res = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year }, admin);
+        expect(res.status).toBe(200);
+        first = await res.json<ProcessPayoutsResult>();
+        await run.waitForStatus("complete");
+      });
+      expect(first).toMatchObject({ run: { id: runId(P), started: true }, markedProcessed: 0 });
+      const [mp] = await payoutsOf(manual.id);
+      const second = await (await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid: [mp.id] }, admin)).json<ProcessPayoutsResult>();
+      expect(second).toMatchObject({ run: { started: false }, prepared: 2, sent: 1, failed: 0, retryLater: 0, queued: 0, markedProcessed: 1 });
 
-    // One retrying and one failed payout of the period, as the send leaves them.
-    const retrying = await creator("bank");
-    const failed = await creator("bank");
-    const retryAt = now + 5 * 60_000;
-    await env.DB.prepare("insert into payouts (id, user_id, amount_cents, method, stripe_account_id, status, period_year, period_month, last_error, next_retry_at) values (?, ?, 3000, 'bank', ?, 'processing', ?, ?, 'StripeAPIError (500): An unknown error occurred', ?)")
-      .bind(`r-${retrying.id}`, retrying.id, retrying.acct, P.year, P.month, retryAt)
-      .run();
-    await env.DB.prepare("insert into payouts (id, user_id, amount_cents, method, stripe_account_id, status, period_year, period_month, failure_code, failure_detail, notes) values (?, ?, 2600, 'bank', ?, 'failed', ?, ?, 'account_closed', 'The account is closed', 'Your connected bank account is closed')")
-      .bind(`f-${failed.id}`, failed.id, failed.acct, P.year, P.month)
-      .run();
-    const v = await view();
-    expect(v).toMatchObject({ period: P, run: { id: runId(P), status: "complete", error: null }, prepared: 4, sent: 0, paid: 2, failed: 1, retrying: 1, pendingManual: 0, nextRetryAt: new Date(retryAt).toISOString() });
-    expect(v.attention).toEqual([
-      { payoutId: `r-${retrying.id}`, userId: retrying.id, name: "", email: retrying.email, amount: 30, method: "bank", status: "Retrying", reason: "StripeAPIError (500): An unknown error occurred", nextRetryAt: new Date(retryAt).toISOString() },
-      { payoutId: `f-${failed.id}`, userId: failed.id, name: "", email: failed.email, amount: 26, method: "bank", status: "Failed", reason: "account_closed: The account is closed", nextRetryAt: null },
-    ]);
+      // One retrying and one failed payout of the period, as the send leaves them.
+      const retrying = await creator("bank");
+      const failed = await creator("bank");
+      const retryAt = now + 5 * 60_000;
+      await env.DB.prepare("insert into payouts (id, user_id, amount_cents, method, stripe_account_id, status, period_year, period_month, last_error, next_retry_at) values (?, ?, 3000, 'bank', ?, 'processing', ?, ?, 'StripeAPIError (500): An unknown error occurred', ?)")
+        .bind(`r-${retrying.id}`, retrying.id, retrying.acct, P.year, P.month, retryAt)
+        .run();
+      await env.DB.prepare("insert into payouts (id, user_id, amount_cents, method, stripe_account_id, status, period_year, period_month, failure_code, failure_detail, notes) values (?, ?, 2600, 'bank', ?, 'failed', ?, ?, 'account_closed', 'The account is closed', 'Your connected bank account is closed')")
+        .bind(`f-${failed.id}`, failed.id, failed.acct, P.year, P.month)
+        .run();
+      const v = await view();
+      expect(v).toMatchObject({ period: P, run: { id: runId(P), status: "complete", error: null }, prepared: 4, sent: 0, paid: 2, failed: 1, retrying: 1, pendingManual: 0, nextRetryAt: new Date(retryAt).toISOString() });
+      expect(v.attention).toEqual([
+        { payoutId: `r-${retrying.id}`, userId: retrying.id, name: "", email: retrying.email, amount: 30, method: "bank", status: "Retrying", reason: "StripeAPIError (500): An unknown error occurred", nextRetryAt: new Date(retryAt).toISOString() },
+        { payoutId: `f-${failed.id}`, userId: failed.id, name: "", email: failed.email, amount: 26, method: "bank", status: "Failed", reason: "account_closed: The account is closed", nextRetryAt: null },
+      ]);
 
-    // Admin only, and the period validated.
-    expect((await call(q)).status).toBe(401);
-    expect((await call(q, { cookie: await signIn("someone-else@example.com") })).status).toBe(403);
-    const bad = await call(`/api/admin/payout-run?month=13&year=${P.year}`, { cookie: admin });
-    expect(bad.status).toBe(400);
-    expect(typeof (await bad.json<{ message: string }>()).message).toBe("string");
+      // Admin only, and the period validated.
+      expect((await call(q)).status).toBe(401);
+      expect((await call(q, { cookie: await signIn("someone-else@example.com") })).status).toBe(403);
+      const bad = await call(`/api/admin/payout-run?month=13&year=${P.year}`, { cookie: admin });
+      expect(bad.status).toBe(400);
+      expect(typeof (await bad.json<{ message: string }>()).message).toBe("string");
     } finally {
       await run.dispose();
     }
