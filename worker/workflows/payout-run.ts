@@ -64,6 +64,7 @@ export class PayoutRunWorkflow extends WorkflowEntrypoint<Bindings, PayoutRunPar
       if (!started.last) break;
       after = started.last;
     }
+    console.log(`payout run ${event.instanceId} complete ${JSON.stringify(out)}`);
     return out;
   }
 }
