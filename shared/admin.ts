@@ -63,7 +63,8 @@ export type MonthlyReport = {
 
 /**
  * The answer of 'Process All Payouts'. The press starts the period's run (a Workflow instance, which
- * prepares and sends in the background) or joins the one that exists, so the counts are the
+ * prepares and sends in the background), joins it while it runs, or runs it again once it finished
+ * (preparing whoever became payable since and re-sending what is due), so the counts are the
  * period's payouts as they stand when the press is answered (they grow while the run goes on:
  * GET /api/admin/payout-run follows it); `markedProcessed` is what this press did.
  */
@@ -82,7 +83,7 @@ export type ProcessPayoutsResult = {
   queued: number;
   d1Statements: number;
   d1RoundTrips: number;
-  /** The period's run: its Workflow instance id, and whether this press started it (false: it joined the one that exists). */
+  /** The period's run: its Workflow instance id, and whether this press (re)started it (false: it joined the running one). */
   run: { id: string; started: boolean };
 };
 

@@ -149,13 +149,13 @@ describe("payouts from the admin's side", () => {
     // carol is marked paid, nothing twice.
     const markPaid = creators.filter((c) => c.payout?.status === "pending").map((c) => c.payout!.id);
     // The press starts the period's run (dave is prepared and sent in the background) and marks carol paid;
-    // the second press joins the run and marks nothing.
+    // the second press (joining the run, or running it again if it finished) marks nothing more.
     await withRun(async () => {
       const first = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid }, admin);
       expect(first.status).toBe(200);
       expect(await first.json()).toMatchObject({ run: { id: `payouts-${P.year}-${MM}`, started: true }, markedProcessed: 1 });
       const second = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid }, admin);
-      expect(await second.json()).toMatchObject({ run: { started: false }, markedProcessed: 0 });
+      expect(await second.json()).toMatchObject({ run: { id: `payouts-${P.year}-${MM}` }, markedProcessed: 0 });
     });
 
     expect(await rows("select user_id, status, amount_cents from payouts where status <> 'failed' order by user_id")).toEqual([
@@ -310,7 +310,7 @@ describe("Process All Payouts marks paid only what the admin saw", () => {
       expect(first.status).toBe(200);
       expect(await first.json()).toMatchObject({ run: { started: true }, markedProcessed: 1 });
       const second = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid: seen }, admin);
-      expect(await second.json()).toMatchObject({ run: { started: false }, markedProcessed: 0 });
+      expect(await second.json()).toMatchObject({ run: { id: `payouts-${P.year}-${MM}` }, markedProcessed: 0 });
     });
     expect(await rows("select u.email, p.status from payouts p join users u on u.id = p.user_id where u.email in ('frank@example.com', 'gina@example.com') order by u.email")).toEqual([
       { email: "frank@example.com", status: "pending" },

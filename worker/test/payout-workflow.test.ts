@@ -231,7 +231,7 @@ describe("the monthly run as a Workflow", () => {
 });
 
 describe("the admin's side of the run", () => {
-  it("Process All Payouts starts the period's run or joins it; GET /api/admin/payout-run shows counts, the next retry and the payouts that need a look", async () => {
+  it("Process All Payouts starts the period's run, or runs it again once finished (a creator set up since is prepared, nothing twice); GET /api/admin/payout-run shows counts, the next retry and the payouts that need a look", async () => {
     const admin = await signIn("admin@apewall.test");
     const now = Date.now();
     const P = closingPeriod(now);
@@ -255,8 +255,21 @@ describe("the admin's side of the run", () => {
       });
       expect(first).toMatchObject({ run: { id: runId(P), started: true }, markedProcessed: 0 });
       const [mp] = await payoutsOf(manual.id);
-      const second = await (await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid: [mp.id] }, admin)).json<ProcessPayoutsResult>();
-      expect(second).toMatchObject({ run: { started: false }, prepared: 2, sent: 1, failed: 0, retryLater: 0, queued: 0, markedProcessed: 1 });
+      // A creator sets up PayPal after the run finished: the next press runs it again and prepares them
+      // (not marked paid: the admin's list did not have it); nothing done before is done twice.
+      const late = await creator("none");
+      await sale(late.id, 5000, now - 10 * DAY);
+      await env.DB.prepare("insert into payout_settings (user_id, method, email) values (?, 'paypal', ?)").bind(late.id, `pp-${late.email}`).run();
+      await withSends(async () => {
+        const second = await (await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid: [mp.id] }, admin)).json<ProcessPayoutsResult>();
+        expect(second).toMatchObject({ run: { id: runId(P), started: true }, markedProcessed: 1 });
+        await until(async () => (await payoutsOf(late.id)).length === 1);
+        await run.waitForStatus("complete");
+      });
+      expect(await payoutsOf(late.id)).toMatchObject([{ status: "pending", amount_cents: 4000 }]);
+      expect(await payoutsOf(manual.id)).toMatchObject([{ status: "paid" }]);
+      expect(await payoutsOf(bank.id)).toMatchObject([{ status: "paid" }]);
+      expect(await transfersTo(bank.acct)).toHaveLength(1);
 
       // One retrying and one failed payout of the period, as the send leaves them.
       const retrying = await creator("bank");
@@ -269,7 +282,7 @@ describe("the admin's side of the run", () => {
         .bind(`f-${failed.id}`, failed.id, failed.acct, P.year, P.month)
         .run();
       const v = await view();
-      expect(v).toMatchObject({ period: P, run: { id: runId(P), status: "complete", error: null }, prepared: 4, sent: 0, paid: 2, failed: 1, retrying: 1, pendingManual: 0, nextRetryAt: new Date(retryAt).toISOString() });
+      expect(v).toMatchObject({ period: P, run: { id: runId(P), status: "complete", error: null }, prepared: 5, sent: 0, paid: 2, failed: 1, retrying: 1, pendingManual: 1, nextRetryAt: new Date(retryAt).toISOString() });
       expect(v.attention).toEqual([
         { payoutId: `r-${retrying.id}`, userId: retrying.id, name: "", email: retrying.email, amount: 30, method: "bank", status: "Retrying", reason: "StripeAPIError (500): An unknown error occurred", nextRetryAt: new Date(retryAt).toISOString() },
         { payoutId: `f-${failed.id}`, userId: failed.id, name: "", email: failed.email, amount: 26, method: "bank", status: "Failed", reason: "account_closed: The account is closed", nextRetryAt: null },

@@ -69,15 +69,28 @@ export class PayoutRunWorkflow extends WorkflowEntrypoint<Bindings, PayoutRunPar
   }
 }
 
+/** Instance states after which a press of 'Process All Payouts' runs the period again. */
+const FINISHED = ["complete", "errored", "terminated"];
+
 /**
  * Starts the run of `period` as of `now`, or joins the one that exists (a create refused with
- * "already exists" is a join too: two creates can race past the look-up). Returns the instance id
- * and whether this call created it.
+ * "already exists" is a join too: two creates can race past the look-up). With `rerunFinished`
+ * (the admin's press), a run that already finished is restarted from its first step with its own
+ * parameters: it prepares whoever became payable since (a creator who set up a payout method, a
+ * payout that failed) and re-sends what is due; everything it did before is a no-op in D1. Returns
+ * the instance id and whether this call (re)started it.
  */
-export async function startPayoutRun(env: Pick<Bindings, "PAYOUT_RUN">, period: Period, now: number, prepare: boolean): Promise<{ id: string; started: boolean }> {
+export async function startPayoutRun(env: Pick<Bindings, "PAYOUT_RUN">, period: Period, now: number, prepare: boolean, opts: { rerunFinished?: boolean } = {}): Promise<{ id: string; started: boolean }> {
   const id = runInstanceId(period);
   // Looked up first: the local engine (wrangler dev, tests) does not refuse a second create of an id.
-  if (await env.PAYOUT_RUN.get(id).then(() => true, () => false)) return { id, started: false };
+  const existing = await env.PAYOUT_RUN.get(id).catch(() => null);
+  if (existing) {
+    if (opts.rerunFinished && FINISHED.includes((await existing.status()).status)) {
+      await existing.restart();
+      return { id, started: true };
+    }
+    return { id, started: false };
+  }
   try {
     await env.PAYOUT_RUN.create({ id, params: { year: period.year, month: period.month, now, prepare } });
     return { id, started: true };
@@ -161,7 +174,8 @@ async function runStatus(env: Pick<Bindings, "PAYOUT_RUN">, id: string): Promise
 
 /**
  * 'Process All Payouts' for `period`: refused (400) for a period that has not ended; starts the
- * period's run or joins it (only the closing month is prepared); marks paid the listed manual
+ * period's run, joins it while it runs, or runs it again once it finished (only the closing month
+ * is prepared); marks paid the listed manual
  * payouts still pending (markManualPaid: never one prepared after the admin's list was read); one
  * audit row. Safe to press twice: the run is joined, the listed payouts are already paid.
  */
@@ -170,7 +184,7 @@ export async function processPayouts(env: Bindings, period: Period, actor: Actor
   const counter = { statements: 0, batched: 0, batches: 0 };
   const d1 = countingD1(env.DB, counter);
   const deps = { ...payoutDeps(env), d1, db: createDb(d1) };
-  const run = await startPayoutRun(env, period, now, preparesPeriod(period, now));
+  const run = await startPayoutRun(env, period, now, preparesPeriod(period, now), { rerunFinished: true });
   const markedPaid = markPaid.length ? await markManualPaid(deps, period, markPaid, now) : [];
   const c = await d1
     .prepare(
