@@ -124,7 +124,7 @@ async function benchRun(CREATORS, { withCsv }) {
     console.log(`  the admin's list (${rows.length} rows) and the press naming ${Math.min(markPaid.length, 10_000)} of its ${markPaid.length} pending payouts: ${marked.markedProcessed} paid by hand marked paid (transfers are never marked) in ${((performance.now() - listed) / 1000).toFixed(1)} s`);
     started = performance.now();
     const again = await press(period);
-    console.log(`  pressed again: run ${again.run.started ? "run again" : "joined"}, ${again.d1Statements} statements, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`  pressed again: the run ${again.run.started ? "ran again" : "was joined"}, ${again.d1Statements} statements, ${((performance.now() - started) / 1000).toFixed(1)} s`);
     if (!withCsv) return;
 
     // 2. The CSV of 100,000 payouts, read as a browser downloads it, while sampling workerd's RSS.
