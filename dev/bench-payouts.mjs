@@ -1,7 +1,10 @@
 // Part of `npm run bench` (also runs alone: `node dev/bench-payouts.mjs` after `vite build`):
-// 1. the payout run for BENCH_CREATORS (10,000) seeded creators with released sales, 10% of them
-//    paid by transfer (to the Stripe stand-in; beyond the first 50 through the PAYOUTS queue), the rest by
-//    hand: wall time, D1 statements and round trips per creator, as the run itself counts them;
+// 1. the payout run (PayoutRunWorkflow in wrangler dev's local Workflows) for BENCH_CREATORS (10,000)
+//    seeded creators with released sales, and again for BENCH_CREATORS_LARGE (100,000) creators when
+//    that is set (opt-in: about 40 minutes here), 10% of them paid by transfer (each its own
+//    PayoutSendWorkflow instance, to the Stripe stand-in), the rest by hand: wall time until the run's
+//    instance completes, D1 round trips per creator (the run's own count, from its log line), time until
+//    every transfer is paid, then the admin's marking of the manual payouts;
 // 2. the CSV export of BENCH_CSV_PAYOUTS (100,000) payouts of one month: time, bytes, and the peak
 //    RSS of the workerd process while the response streams.
 import { execFileSync } from "node:child_process";
@@ -13,6 +16,7 @@ import { prepareData, root, rssKbOf, signInViaOutbox, startTestStack, workerdPid
 const bin = (name) => `${root}node_modules/.bin/${name}`;
 
 const CREATORS = Number(process.env.BENCH_CREATORS ?? 10_000);
+const CREATORS_LARGE = Number(process.env.BENCH_CREATORS_LARGE ?? 0);
 const CSV_PAYOUTS = Number(process.env.BENCH_CSV_PAYOUTS ?? 100_000);
 // Every BANK_EVERY-th creator has a connected account and is paid by transfer.
 const BANK_EVERY = Number(process.env.BENCH_BANK_EVERY ?? 10);
@@ -20,7 +24,7 @@ const DAY = 24 * 60 * 60 * 1000;
 
 
 /** Seeds users, payout settings, released sales and one month of payouts with recursive CTEs (no giant SQL file). */
-function seed(state) {
+function seed(state, CREATORS) {
   const users = Math.max(CREATORS, CSV_PAYOUTS);
   const saleAt = Date.now() - 10 * DAY;
   const sql = `
@@ -50,11 +54,16 @@ function seed(state) {
 }
 
 export async function benchPayouts() {
+  for (const [i, creators] of [CREATORS, CREATORS_LARGE].filter(Boolean).entries()) await benchRun(creators, { withCsv: i === 0 });
+  if (!CREATORS_LARGE) console.log("\n  (100,000 creators: BENCH_CREATORS_LARGE=100000 BENCH_ONLY=payouts npm run bench; opt-in: locally the run prepares ~200 creators/s and pays ~5 transfers/s, about 40 minutes here)");
+}
+
+async function benchRun(CREATORS, { withCsv }) {
   const state = mkdtempSync(join(tmpdir(), "apewall-bench-payouts-"));
   const port = 8700 + Math.floor(Math.random() * 90);
-  console.log("\nPayouts: preparing the data…");
+  console.log(`\nPayouts (${CREATORS} creators): preparing the data…`);
   prepareData(state);
-  seed(state);
+  seed(state, CREATORS);
   const stack = await startTestStack({ port, persistTo: state, label: "bench" });
   try {
     const base = stack.url;
@@ -62,21 +71,22 @@ export async function benchPayouts() {
     // The seeded connected accounts exist on the stand-in too, with platform funds to pay them.
     const control = (path, body) =>
       fetch(`${stack.stripeUrl}${path}`, { method: "POST", headers: { authorization: "Bearer sk_test_bench", "content-type": "application/x-www-form-urlencoded" }, body });
-    const accountIds = Array.from({ length: Math.floor(CREATORS / BANK_EVERY) }, (_, k) => `acct_bench${(k + 1) * BANK_EVERY}`);
+    const transfers = Math.floor(CREATORS / BANK_EVERY);
+    const accountIds = Array.from({ length: transfers }, (_, k) => `acct_bench${(k + 1) * BANK_EVERY}`);
     for (let k = 0; k < accountIds.length; k += 500) {
       const form = new URLSearchParams();
       accountIds.slice(k, k + 500).forEach((id, j) => form.append(`ids[${j}]`, id));
       await control("/_standin/accounts/import", form);
     }
-    await control("/_standin/balance/top_up", new URLSearchParams({ amount: String(1_000_000_000) }));
+    await control("/_standin/balance/top_up", new URLSearchParams({ amount: String(10_000_000_000) }));
     const cookie = await signInViaOutbox(base, "admin@apewall.test");
     const now = new Date();
     const closing = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
     const period = { month: closing.getUTCMonth() + 1, year: closing.getUTCFullYear() };
+    const view = async () => (await fetch(`${base}/api/admin/payout-run?month=${period.month}&year=${period.year}`, { headers: { cookie } })).json();
 
-    // 1. The run, as the admin does it: 'Process All Payouts' prepares the month and sends the
-    // transfers; the creator list then shows the manual payouts, which the admin pays by hand and
-    // marks paid with a second press that names exactly those (markPaid).
+    // 1. The run, as the admin starts it ('Process All Payouts' creates the period's Workflow
+    // instance, as the cron does on the 1st); its progress is read from GET /api/admin/payout-run.
     let started = performance.now();
     const press = async (body) => {
       const res = await fetch(`${base}/api/admin/process-payouts`, { method: "POST", headers: { cookie, origin: base, "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -84,27 +94,38 @@ export async function benchPayouts() {
       if (res.status !== 200) throw new Error(`process-payouts ${res.status}: ${JSON.stringify(answer)}`);
       return answer;
     };
-    const run = await press(period);
-    const seconds = (performance.now() - started) / 1000;
-    console.log(`\nPayout run for ${CREATORS} creators (${Math.floor(CREATORS / BANK_EVERY)} by transfer to the stand-in, the rest by hand), one call:`);
-    console.log(`  ${seconds.toFixed(1)} s wall, ${((seconds * 1000) / CREATORS).toFixed(2)} ms per creator`);
-    console.log(`  prepared ${run.prepared}, sent ${run.sent} in the run and ${run.queued} through the PAYOUTS queue, failed ${run.failed}`);
+    const first = await press(period);
+    const pressMs = performance.now() - started;
+    let v;
+    for (;;) {
+      v = await view();
+      if (v.run.status === "errored" || v.run.status === "terminated") throw new Error(`the run ${v.run.id} ${v.run.status}: ${v.run.error}`);
+      if (v.run.status === "complete") break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const runSeconds = (performance.now() - started) / 1000;
+    for (;;) {
+      v = await view();
+      if (v.paid >= transfers && v.sent === 0 && v.retrying === 0) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const paidSeconds = (performance.now() - started) / 1000;
+    const line = stack.output().split("\n").reverse().find((l) => l.includes(`payout run ${v.run.id} complete`));
+    const out = line ? JSON.parse(line.slice(line.indexOf("{"))) : null;
+    console.log(`\nPayout run for ${CREATORS} creators (${transfers} by transfer to the stand-in, the rest by hand), as a Workflow:`);
+    console.log(`  the press answered in ${pressMs.toFixed(0)} ms (run ${first.run.id} ${first.run.started ? "started" : "joined"}; wrangler dev's local engine answers the create only once the run is under way)`);
+    console.log(`  the run's instance complete after ${runSeconds.toFixed(1)} s wall (${((runSeconds * 1000) / CREATORS).toFixed(2)} ms per creator): prepared ${v.prepared}, failed ${v.failed}`);
+    if (out) console.log(`  its steps: ${out.pages} prepare pages + ${Math.ceil(out.sendsStarted / 100) + 1} send-start pages; D1 ${out.d1RoundTrips} round trips = ${(out.d1RoundTrips / CREATORS).toFixed(3)} per creator (each transfer then costs ~5 round trips in its own send instance); skipped ${out.skipped}`);
+    console.log(`  every transfer paid ${paidSeconds.toFixed(1)} s after the press (${v.paid} paid)`);
     let listed = performance.now();
     const rows = await (await fetch(`${base}/api/admin/creator-payouts?month=${period.month}&year=${period.year}`, { headers: { cookie } })).json();
     const markPaid = rows.flatMap((r) => (r.payout?.status === "pending" ? [r.payout.id] : []));
-    const marked = await press({ ...period, markPaid });
-    console.log(`  the admin's list (${rows.length} rows) and the press naming its ${markPaid.length} pending payouts: ${marked.markedProcessed} paid by hand marked paid (transfers are never marked) in ${((performance.now() - listed) / 1000).toFixed(1)} s`);
-    // The queued transfers: done when nothing is pending any more.
-    for (;;) {
-      const summary = await (await fetch(`${base}/api/admin/payout-summary`, { headers: { cookie } })).json();
-      if (summary.pendingPayouts === 0) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    console.log(`  every payout paid ${((performance.now() - started) / 1000).toFixed(1)} s after the first press (queued transfers and the manual marking included)`);
-    console.log(`  D1 in the run's own invocation: ${run.d1Statements} statements in ${run.d1RoundTrips} round trips = ${(run.d1Statements / CREATORS).toFixed(2)} statements and ${(run.d1RoundTrips / CREATORS).toFixed(3)} round trips per creator (each queued transfer then costs ~4 round trips in the consumer)`);
+    const marked = await press({ ...period, markPaid: markPaid.slice(0, 10_000) });
+    console.log(`  the admin's list (${rows.length} rows) and the press naming ${Math.min(markPaid.length, 10_000)} of its ${markPaid.length} pending payouts: ${marked.markedProcessed} paid by hand marked paid (transfers are never marked) in ${((performance.now() - listed) / 1000).toFixed(1)} s`);
     started = performance.now();
-    const again = await (await fetch(`${base}/api/admin/process-payouts`, { method: "POST", headers: { cookie, origin: base, "content-type": "application/json" }, body: JSON.stringify(period) })).json();
-    console.log(`  pressed again: prepared ${again.prepared}, sent ${again.sent}, ${again.d1Statements} statements, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const again = await press(period);
+    console.log(`  pressed again: the run ${again.run.started ? "ran again" : "was joined"}, ${again.d1Statements} statements, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    if (!withCsv) return;
 
     // 2. The CSV of 100,000 payouts, read as a browser downloads it, while sampling workerd's RSS.
     const baseline = runtime ? rssKbOf(runtime) : 0;

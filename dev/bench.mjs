@@ -2,7 +2,7 @@
 // connections on loopback, beside a static asset of the same server (p50, p99, requests/s, ratio);
 // then time to first byte of Range reads at several offsets of a large purchased file; then the
 // creator dashboard's calls for a creator with 100 and with 100,000 sales (p50, p99, ratio); the
-// payout run for 10,000 creators and the CSV export of 100,000 payouts (dev/bench-payouts.mjs); the
+// payout run (a Workflow) for 10,000 creators (100,000 opt-in) and the CSV export of 100,000 payouts (dev/bench-payouts.mjs); the
 // paywall page in Chromium: requests and bytes until 'Unlock' shows, and Lighthouse mobile
 // performance (dev/bench-page.mjs).
 // BENCH_ONLY=dashboard (or load, range, upsell, payouts, page; comma-separated) runs only those parts.

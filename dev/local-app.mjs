@@ -135,6 +135,8 @@ export async function startTestStack({ port, persistTo, label }) {
     stripeUrl,
     publishableKey: `pk_test_${label}`,
     child: server.child,
+    /** Everything wrangler dev printed so far (the Worker's console lines included). */
+    output: server.output,
     async stop() {
       await standin.close();
       server.child.kill("SIGTERM");

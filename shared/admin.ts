@@ -138,18 +138,30 @@ export type MonthlyReport = {
   transactionCount: number;
 };
 
+/**
+ * The answer of 'Process All Payouts'. The press starts the period's run (a Workflow instance, which
+ * prepares and sends in the background), joins it while it runs, or runs it again once it finished
+ * (preparing whoever became payable since and re-sending what is due), so the counts are the
+ * period's payouts as they stand when the press is answered (they grow while the run goes on:
+ * GET /api/admin/payout-run follows it); `markedProcessed` is what this press did.
+ */
 export type ProcessPayoutsResult = {
   period: { year: number; month: number };
+  /** Payouts of the period so far (any status). */
   prepared: number;
+  /** Transfers of the period paid so far. */
   sent: number;
   failed: number;
+  /** Transfers Stripe did not settle yet, retried with backoff. */
   retryLater: number;
   /** Manual payouts marked paid by this call: those of `markPaid` still pending, of the period, by hand. */
   markedProcessed: number;
-  /** Transfers handed to the payout queue, sent in the next moments. */
+  /** Transfers handed to their send and not settled yet (pending or processing, no retry due). */
   queued: number;
   d1Statements: number;
   d1RoundTrips: number;
+  /** The period's run: its Workflow instance id, and whether this press (re)started it (false: it joined the running one). */
+  run: { id: string; started: boolean };
 };
 
 /** Purchases Fix Missing Emails looks at per call: each may ask Stripe twice, within a Worker's subrequest limit. */

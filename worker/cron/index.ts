@@ -1,11 +1,13 @@
-// Scheduled work. The monthly run prepares and sends payouts; the daily sweep clears stale
+// Scheduled work. The monthly run starts the period's payout Workflow; the daily sweep clears stale
 // state. Each job is idempotent, since Cron Triggers may fire more than once.
 import { lt, or, isNotNull } from "drizzle-orm";
 import { createDb } from "../db/client";
-import { loginTokens } from "../db/schema";
+import { adminAudit, loginTokens } from "../db/schema";
 import type { Bindings } from "../lib/env";
 import { purgeDeletedContentBytes } from "../services/content";
-import { closingPeriod, payoutDeps, redriveStuckPayouts, runPayouts } from "../services/payouts";
+import { closingPeriod, stuckPayoutIds } from "../services/payouts";
+import { startPayoutRun } from "../workflows/payout-run";
+import { startPayoutSends } from "../workflows/payout-send";
 import { sweepOutbox } from "../services/mail/email-outbox";
 import { rebookVoidedProPeriods } from "../services/subscriptions";
 import { abortStaleUploads, removeUnpublishedUploads } from "../services/uploads";
@@ -32,17 +34,26 @@ export async function dailySweep(env: Bindings, now = Date.now()) {
     unpublishedUploadsRemoved: await removeUnpublishedUploads(env.DB, env.FILES, now),
     deletedContentPurged: await purgeDeletedContentBytes(db, env.FILES, now),
     voidedProPeriodsRebooked: await rebookVoidedProPeriods(env.DB, now),
-    stuckPayoutsRequeued: await redriveStuckPayouts(payoutDeps(env), now),
+    stuckPayoutsResent: await startPayoutSends(env.PAYOUT_SEND, await stuckPayoutIds({ d1: env.DB }, now), new Date(now).toISOString().slice(0, 10).replaceAll("-", "")),
   };
 }
 
 /**
- * 02:00 UTC on the 1st (PAYOUT_SCHEDULE_TEXT): prepare the month that just closed with everything
- * available at this moment, and send the bank (connected account) payouts by transfer now. Manual
- * methods wait for the admin. A repeated or overlapping trigger is a no-op for what is done.
+ * 02:00 UTC on the 1st (PAYOUT_SCHEDULE_TEXT): start the run of the month that just closed, as of
+ * this moment (PayoutRunWorkflow: prepare, skip records, then each bank transfer as its own retried
+ * send). Manual methods wait for the admin. A repeated trigger joins the instance that exists.
  */
 export async function monthlyPayoutRun(env: Bindings, now = Date.now()) {
-  return runPayouts(payoutDeps(env), closingPeriod(now), { now });
+  const period = closingPeriod(now);
+  const run = await startPayoutRun(env, period, now, true);
+  await createDb(env.DB).insert(adminAudit).values({
+    action: "scheduled-payout-run",
+    periodYear: period.year,
+    periodMonth: period.month,
+    detail: JSON.stringify(run),
+    createdAt: new Date(now),
+  });
+  return run;
 }
 
 export async function handleScheduled(controller: ScheduledController, env: Bindings): Promise<void> {

@@ -18,7 +18,8 @@ import { requireAdmin, type AppEnv } from "../lib/context";
 import { optionalJson, validate } from "../lib/validate";
 import { creatorPayoutRows, csvFileName, feedbackInbox, fixPurchaseEmails, monthlyReports, payoutSummary, payoutsCsvExport } from "../services/admin-reports";
 import { holdCreator, markPayoutFailed, markPayoutPaid, releaseCreator, resendPayout } from "../services/payout-admin";
-import { payoutDeps, runPayouts, type Actor } from "../services/payouts";
+import { payoutDeps, type Actor } from "../services/payouts";
+import { payoutRunView, processPayouts } from "../workflows/payout-run";
 import { stripeClient } from "../services/stripe";
 
 type AdminEnv = { Bindings: AppEnv["Bindings"]; Variables: { db: AppEnv["Variables"]["db"]; userId: string } };
@@ -39,7 +40,12 @@ export const adminRoutes = new Hono<AppEnv>()
   .post("/admin/process-payouts", validate("json", processPayoutsSchema), async (c) => {
     const { month, year, markPaid } = c.req.valid("json");
     const actor = await actorOf(c as never);
-    return c.json(await runPayouts(payoutDeps(c.env), { year, month }, { actor, markPaid }));
+    return c.json(await processPayouts(c.env, { year, month }, actor, markPaid));
+  })
+  // The period's run, live (the admin's run panel polls it).
+  .get("/admin/payout-run", validate("query", adminPeriodQuerySchema), async (c) => {
+    const { month, year } = c.req.valid("query");
+    return c.json(await payoutRunView(c.env, { year, month }));
   })
   .get("/admin/export-payouts", validate("query", adminPeriodQuerySchema), async (c) => {
     const { month, year } = c.req.valid("query");

@@ -167,8 +167,9 @@ export async function resendPayout(deps: PayoutDeps, actor: Actor, id: string, n
         if (!live)
           throw new ApiError(409, "Nothing to send: the creator has no payout method that can be paid, or less than the minimum available.");
       }
+      // The re-prepared transfer goes to its own send Workflow (which retries it until Stripe settles it).
       if (live.stripeAccountId && (live.status === "pending" || live.status === "processing")) {
-        await sendPayout(deps, live.id, now);
+        await deps.startSend(live.id);
         changed = true;
       }
       result = await deps.db.select().from(payouts).where(eq(payouts.id, live.id)).get();

@@ -1,5 +1,6 @@
 // Money leaving the platform, once. A payout run for a period (a calendar month, UTC) is two kinds
-// of step, each one call that is safe to repeat or to run concurrently:
+// of step, each one call that is safe to repeat or to run concurrently (the Workflows in
+// worker/workflows/ make each one a durable step: preparePage, sendPayoutStep):
 //
 // - prepare(period, creator): one D1 batch that inserts the payout row and its negative 'payout'
 //   ledger row. The amount is computed inside the INSERT from the ledger as it stands when SQLite
@@ -17,7 +18,8 @@
 // creator reads what happened in their terms (`notes`), the admin Stripe's code and message
 // (failure_code, failure_detail). Anything else (no answer, 429, 5xx, balance_insufficient,
 // idempotency_key_in_use, a failed look-up on resume) leaves it processing with last_error and
-// next_retry_at, and the PAYOUTS queue tries it again with a doubling delay until Stripe settles it.
+// next_retry_at, and its send step throws so the Workflow retries it with a doubling delay until
+// Stripe settles it (the daily sweep starts a send again for one whose retries ran out).
 // An error Stripe keeps under the Idempotency-Key (a 400 or 500 answer) would be replayed for that
 // key, so the next attempt looks for a transfer first and then uses a new key (`{id}:{attempt}`).
 // A partial reversal is booked back at once, also while the payout is still processing. A failed
@@ -26,24 +28,32 @@
 // hand from the creator list and 'Process All Payouts' sends back the ids of that list's payouts;
 // only those still pending, of the period and by hand, become paid (one conditional update), so a
 // payout prepared after the list was read is never recorded as paid, and a second press is a no-op.
-// Each change that emails the creator (prepared, paid, failed) writes the email to the outbox in its
-// own batch (payoutMailInsert), so a queue that refuses loses nothing and fails no run.
-import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+// A creator the run does not pay (held, below the minimum with a positive balance, or not set up
+// with at least the minimum) gets one payout_skips row per period, which says why and how much
+// carries over, and its 'payout-skipped' email, in the same batch (preparePage).
+// Each change that emails the creator (prepared, paid, failed, skipped) writes the email to the outbox
+// in its own batch (payoutMailInsert, skipMailInsert), so a queue that refuses loses nothing and fails no run.
+import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { ProcessPayoutsResult } from "../../shared/admin";
 import { MIN_PAYOUT_CENTS } from "../../shared/constants";
 import { createDb, type Db } from "../db/client";
-import { adminAudit, payoutSettings, payouts } from "../db/schema";
+import { adminAudit, payoutSettings, payouts, payoutSkips } from "../db/schema";
 import type { Bindings } from "../lib/env";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { availableBalances, availableRemainderSql, SALE_HOLD_MS } from "./balances";
+import { availableRemainderSql, SALE_HOLD_MS } from "./balances";
 import { dispatch } from "./mail/email-outbox";
 import { stripeClient } from "./stripe";
+// A cycle by design: the Workflow runs this module's steps, and payoutDeps starts the Workflow (used only at call time).
+import { startPayoutSend } from "../workflows/payout-send";
 
-/** `payouts`: the PAYOUTS queue, for transfers beyond what one run sends itself (see runPayouts). */
-export type PayoutDeps = { db: Db; d1: D1Database; stripe: Stripe; emails: Queue; appUrl: string; payouts?: Queue<PayoutJob> };
-export type PayoutJob = { payoutId: string };
+/**
+ * `startSend`: hands one payout's transfer to its owner, the PayoutSendWorkflow instance (a second
+ * start for the same payout joins the first). Everything that sends outside the run (a withdrawal,
+ * an admin's re-send of a re-prepared payout) starts it here, so every transfer has one retrying owner.
+ */
+export type PayoutDeps = { db: Db; d1: D1Database; stripe: Stripe; emails: Queue; appUrl: string; startSend: (payoutId: string) => Promise<void> };
 
 export const payoutDeps = (env: Bindings): PayoutDeps => ({
   db: createDb(env.DB),
@@ -51,7 +61,7 @@ export const payoutDeps = (env: Bindings): PayoutDeps => ({
   stripe: stripeClient(env),
   emails: env.EMAILS,
   appUrl: env.APP_URL,
-  payouts: env.PAYOUTS,
+  startSend: (payoutId) => startPayoutSend(env, payoutId),
 });
 export type Period = { year: number; month: number };
 export type Actor = { userId: string | null; email: string | null };
@@ -151,46 +161,8 @@ export async function preparePayout(deps: PayoutDeps, userId: string, period: Pe
   return id;
 }
 
-/** Creators per D1 batch in the run: each keeps its own two guarded statements. */
-const PREPARE_CHUNK = 100;
-
-/**
- * Prepares `period` for every eligible creator (available ≥ MIN_PAYOUT_CENTS at `now` and payouts
- * set up). Creators who already have a live payout for the period are skipped before any write.
- */
-export async function preparePeriod(deps: PayoutDeps, period: Period, now = Date.now(), opts: { userIds?: string[] } = {}): Promise<{ prepared: string[]; statements: number }> {
-  const [eligible, settings, existing] = await Promise.all([
-    availableBalances(deps.db, now, { minCents: MIN_PAYOUT_CENTS, userIds: opts.userIds }),
-    deps.db.select().from(payoutSettings),
-    deps.db
-      .select({ userId: payouts.userId })
-      .from(payouts)
-      .where(and(eq(payouts.kind, "monthly"), eq(payouts.periodYear, period.year), eq(payouts.periodMonth, period.month), sql`${payouts.status} <> 'failed'`)),
-  ]);
-  const settingsByUser = new Map(settings.map((s) => [s.userId, s]));
-  const done = new Set(existing.map((e) => e.userId));
-  const todo: { id: string; userId: string; dest: Destination }[] = [];
-  for (const row of eligible) {
-    const s = settingsByUser.get(row.userId);
-    const dest = destinationOf(s);
-    if (dest && !s?.heldAt && !done.has(row.userId)) todo.push({ id: newId(), userId: row.userId, dest });
-  }
-  const prepared: string[] = [];
-  let statements = 0;
-  for (let i = 0; i < todo.length; i += PREPARE_CHUNK) {
-    const chunk = todo.slice(i, i + PREPARE_CHUNK);
-    const stmts = chunk.flatMap((t) => prepareStatements(deps.d1, t.id, t.userId, t.dest, period, now));
-    // One outbox statement for the chunk: a mail for each payout this batch inserted (fresh ids).
-    stmts.push(payoutMailInsert(deps, "payout-prepared", { where: "p.id in (select value from json_each(?5))", binds: [JSON.stringify(chunk.map((t) => t.id))] }, now));
-    statements += stmts.length;
-    const results = await deps.d1.batch(stmts);
-    chunk.forEach((t, j) => {
-      if (results[j * 2].results?.length) prepared.push(t.id);
-    });
-  }
-  await dispatch(deps.d1, deps.emails, prepared.map((id) => `payout-prepared:${id}`), now);
-  return { prepared, statements };
-}
+/** Creators per D1 batch in a prepare page: each paid one keeps its own two guarded statements, each skipped one one. */
+const PREPARE_CHUNK = 50;
 
 // ---- send (transfers) ----
 
@@ -235,8 +207,11 @@ const errorText = (err: unknown) => {
   return `${e.type ?? "Error"}${e.code ? ` ${e.code}` : ""}${e.statusCode ? ` (${e.statusCode})` : ""}: ${e.message ?? String(err)}`.slice(0, 500);
 };
 
-/** Backoff before retry `n` (1, 2, ...): 1 minute, doubling, at most 6 hours. */
-export const retryDelaySeconds = (n: number) => Math.min(60 * 2 ** Math.max(0, n - 1), 6 * 60 * 60);
+/**
+ * Backoff before retry `n` (1, 2, ...): 1 minute, doubling, at most 512 minutes: the delays of the
+ * send step's retries (SEND_STEP_RETRIES, exponential from 1 minute), so next_retry_at says when.
+ */
+export const retryDelaySeconds = (n: number) => Math.min(60 * 2 ** Math.max(0, n - 1), 512 * 60);
 
 /** The Idempotency-Key of a payout's transfer attempt: the payout id, then `{id}:{attempt}`. */
 const transferKey = (p: PayoutRow) => (p.sendAttempt ? `${p.id}:${p.sendAttempt}` : p.id);
@@ -366,29 +341,25 @@ export async function failPayout(
   return true;
 }
 
-/** transfer.reversed: the money came back from the creator's account; it returns to their balance. */
 /**
- * The daily sweep's part: a transfer payout left pending or processing with no retry due for over an
- * hour has lost its owner (the run stopped before queueing it, or the PAYOUTS queue gave up after
- * its retries and moved the message to the dead-letter queue). It is queued again; sendPayout picks
- * it up from what Stripe says, so a payout that was in fact sent is only marked paid.
+ * The daily sweep's part: a transfer payout left pending or processing with no retry due for over a
+ * day has lost its owner (its send instance gave up after its retries, or was never started). Its
+ * send starts again (a new PayoutSendWorkflow instance, tagged with the day); sendPayout picks it up
+ * from what Stripe says, so a payout that was in fact sent is only marked paid. Returns the ids.
  */
-export async function redriveStuckPayouts(deps: PayoutDeps, now = Date.now()): Promise<number> {
-  const cutoff = now - STUCK_AFTER_MS;
+export async function stuckPayoutIds(deps: Pick<PayoutDeps, "d1">, now = Date.now()): Promise<string[]> {
   const { results } = await deps.d1
     .prepare(
       `select id from payouts where stripe_account_id is not null and status in ('pending', 'processing')
-         and coalesce(next_retry_at, processed_at, created_at) < ? order by created_at limit 1000`,
+         and coalesce(next_retry_at, created_at) < ? order by created_at limit 1000`,
     )
-    .bind(cutoff)
+    .bind(now - STUCK_AFTER_MS)
     .all<{ id: string }>();
-  if (!results.length || !deps.payouts) return 0;
-  for (let i = 0; i < results.length; i += 100) {
-    await deps.payouts.sendBatch(results.slice(i, i + 100).map(({ id }) => ({ body: { payoutId: id } })));
-  }
-  return results.length;
+  return results.map((r) => r.id);
 }
-const STUCK_AFTER_MS = 60 * 60 * 1000;
+const STUCK_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/** transfer.reversed: the money came back from the creator's account; it returns to their balance. */
 
 export async function handleTransferReversed(deps: PayoutDeps, transferId: string, now = Date.now()): Promise<void> {
   const transfer = await deps.stripe.transfers.retrieve(transferId);
@@ -416,21 +387,167 @@ export async function handleTransferReversed(deps: PayoutDeps, transferId: strin
   }
 }
 
-// ---- the run ----
+// ---- the run (steps of PayoutRunWorkflow, worker/workflows/payout-run.ts) ----
 
-const SEND_CONCURRENCY = 6;
+/** Creators one prepare step looks at (one Workflow step: about 25 D1 round trips, see preparePage). */
+export const PREPARE_PAGE = 500;
+/** Transfer payouts one step hands to their send instances (createBatch takes at most 100). */
+export const SEND_START_PAGE = 100;
+
+type PageRow = {
+  user_id: string;
+  remainder: number;
+  method: string | null;
+  email: string | null;
+  stripe_account_id: string | null;
+  connect_payouts_enabled: number | null;
+  payout_default: "bank" | "manual" | null;
+  held_at: number | null;
+  has_payout: number;
+};
+
+/** What one prepare step did: `next` is the last creator looked at (null when the period is done). */
+export type PreparePageResult = { next: string | null; creators: number; prepared: number; skipped: number; d1RoundTrips: number };
+export type SkipReason = (typeof payoutSkips.$inferSelect)["reason"];
+
+/** Why a creator with this balance and these settings is not paid this period; null when they are paid (or have nothing). */
+export function skipReason(remainder: number, dest: Destination | null, held: boolean): SkipReason | null {
+  if (remainder <= 0) return null;
+  if (held) return "held";
+  if (remainder < MIN_PAYOUT_CENTS) return "below_minimum";
+  if (!dest) return "not_set_up";
+  return null;
+}
+
 /**
- * Transfers one run sends itself. A send costs about four D1 queries and a Stripe call, and an
- * invocation may make 1,000 D1 queries: beyond this, payouts go to the PAYOUTS queue, whose
- * consumer sends each one (the same sendPayout call) in invocations of its own.
+ * One page of the period's creators (keyset by user id, after `after`): one query reads each
+ * creator's available balance as of `now`, their settings and whether the period already has a
+ * live payout; then, in batches of PREPARE_CHUNK creators, each due creator gets prepareStatements
+ * and each skipped one (skipReason) a payout_skips row, with one outbox statement per batch for the
+ * prepared and one for the skipped (keyed by the row that exists, so a step run twice emails once).
+ * A creator whose period already has a live payout is left alone. Safe to repeat: every write is
+ * guarded by the unique indexes (payouts_user_period, payout_skips_user_period, ledger and outbox keys).
  */
-export const INLINE_SENDS = 50;
+export async function preparePage(deps: PayoutDeps, period: Period, now: number, after: string, size = PREPARE_PAGE): Promise<PreparePageResult> {
+  let trips = 1;
+  const { results: page } = await deps.d1
+    .prepare(
+      `with page as (select distinct user_id from ledger_entries where user_id > ?1 and account = 'creator' order by user_id limit ?2),
+       net as (select user_id, sum(amount_cents) as cents from ledger_entries
+         where account = 'creator' and user_id in (select user_id from page) and created_at <= ?3 group by user_id),
+       held as (select user_id, sum(amount_cents) as cents from ledger_entries
+         where account = 'creator' and user_id in (select user_id from page) and created_at <= ?3 and purchase_id in (
+           select purchase_id from ledger_entries s where s.account = 'creator' and s.kind = 'sale'
+             and s.user_id in (select user_id from page) and s.created_at > ?4 and s.created_at <= ?3)
+         group by user_id)
+       select page.user_id, coalesce(net.cents, 0) - max(0, coalesce(held.cents, 0)) as remainder,
+         ps.method, ps.email, ps.stripe_account_id, ps.connect_payouts_enabled, ps.payout_default, ps.held_at,
+         exists (select 1 from payouts p where p.user_id = page.user_id and p.kind = 'monthly' and p.period_year = ?5 and p.period_month = ?6 and p.status <> 'failed') as has_payout
+       from page left join net on net.user_id = page.user_id left join held on held.user_id = page.user_id
+         left join payout_settings ps on ps.user_id = page.user_id
+       order by page.user_id`,
+    )
+    .bind(after, size, now, now - SALE_HOLD_MS, period.year, period.month)
+    .all<PageRow>();
+  const pay: { id: string; userId: string; dest: Destination }[] = [];
+  const skip: { id: string; userId: string; reason: SkipReason; cents: number }[] = [];
+  for (const r of page) {
+    if (r.has_payout) continue;
+    const dest = destinationOf({
+      method: r.method as never,
+      email: r.email,
+      stripeAccountId: r.stripe_account_id,
+      connectPayoutsEnabled: !!r.connect_payouts_enabled,
+      payoutDefault: r.payout_default,
+    });
+    const reason = skipReason(r.remainder, dest, r.held_at != null);
+    if (reason) skip.push({ id: newId(), userId: r.user_id, reason, cents: r.remainder });
+    else if (dest && r.remainder >= MIN_PAYOUT_CENTS) pay.push({ id: newId(), userId: r.user_id, dest });
+  }
+  const prepared: string[] = [];
+  const skipped: string[] = [];
+  for (let i = 0; i < Math.max(pay.length, skip.length); i += PREPARE_CHUNK) {
+    const payChunk = pay.slice(i, i + PREPARE_CHUNK);
+    const skipChunk = skip.slice(i, i + PREPARE_CHUNK);
+    const stmts = payChunk.flatMap((t) => prepareStatements(deps.d1, t.id, t.userId, t.dest, period, now));
+    if (payChunk.length) stmts.push(payoutMailInsert(deps, "payout-prepared", { where: "p.id in (select value from json_each(?5))", binds: [JSON.stringify(payChunk.map((t) => t.id))] }, now));
+    const firstSkip = stmts.length;
+    for (const s of skipChunk) {
+      stmts.push(
+        deps.d1
+          .prepare("insert into payout_skips (id, user_id, period_year, period_month, reason, amount_cents, created_at) values (?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning id")
+          .bind(s.id, s.userId, period.year, period.month, s.reason, s.cents, now),
+      );
+    }
+    if (skipChunk.length) stmts.push(skipMailInsert(deps, skipChunk.map((s) => s.id), now));
+    trips++;
+    const results = await deps.d1.batch(stmts);
+    payChunk.forEach((t, j) => {
+      if (results[j * 2].results?.length) prepared.push(t.id);
+    });
+    skipChunk.forEach((s, j) => {
+      if (results[firstSkip + j].results?.length) skipped.push(s.id);
+    });
+  }
+  const mails = [...prepared.map((id) => `payout-prepared:${id}`), ...skipped.map((id) => `payout-skipped:${id}`)];
+  await dispatch(deps.d1, deps.emails, mails, now);
+  trips += Math.ceil(mails.length / 50) * 2;
+  return { next: page.length === size ? page[page.length - 1].user_id : null, creators: page.length, prepared: prepared.length, skipped: skipped.length, d1RoundTrips: trips };
+}
+
+/** The outbox statement for the skip emails of the skip rows `ids` (fresh ids: a row that already existed is not re-mailed). */
+function skipMailInsert(deps: PayoutDeps, ids: string[], now: number): D1PreparedStatement {
+  const months = Array.from({ length: 12 }, (_, i) => `when ${i + 1} then '${new Date(Date.UTC(2000, i, 1)).toLocaleString("en-US", { month: "long", timeZone: "UTC" })}'`).join(" ");
+  return deps.d1
+    .prepare(
+      `insert into outbox_emails (id, job, created_at)
+       select 'payout-skipped:' || s.id,
+         json_object('dedupeKey', 'payout-skipped:' || s.id, 'to', u.email, 'template', 'payout-skipped', 'data', json_object(
+           'reason', s.reason, 'amountCents', s.amount_cents,
+           'period', (case s.period_month ${months} end) || ' ' || s.period_year, 'settingsUrl', ?1)),
+         ?2
+       from payout_skips s join users u on u.id = s.user_id
+       where s.id in (select value from json_each(?3))
+       on conflict (id) do nothing`,
+    )
+    .bind(new URL("/settings", deps.appUrl).toString(), now, JSON.stringify(ids));
+}
+
+/** One page of the period's monthly transfer payouts still to send (pending or processing), by id after `after`. */
+export async function dueTransferPage(deps: Pick<PayoutDeps, "d1">, period: Period, after: string, size = SEND_START_PAGE): Promise<string[]> {
+  const { results } = await deps.d1
+    .prepare(
+      `select id from payouts where period_year = ? and period_month = ? and kind = 'monthly' and status in ('pending', 'processing')
+         and stripe_account_id is not null and id > ? order by id limit ?`,
+    )
+    .bind(period.year, period.month, after, size)
+    .all<{ id: string }>();
+  return results.map((r) => r.id);
+}
+
+/** Thrown by a send step when Stripe did not settle the transfer: the Workflow retries the step with backoff. */
+export class TransferNotSettled extends Error {
+  constructor(payoutId: string) {
+    super(`payout ${payoutId}: Stripe did not settle the transfer; the step is retried`);
+    this.name = "TransferNotSettled";
+  }
+}
+
+/**
+ * The send step of PayoutSendWorkflow: sendPayout, where "Stripe did not settle it" THROWS so the
+ * Workflow retries the step (backoff in SEND_STEP_RETRIES); `attempt` (1, 2, ...) dates next_retry_at.
+ */
+export async function sendPayoutStep(deps: PayoutDeps, payoutId: string, attempt = 1, now = Date.now()): Promise<Exclude<SendOutcome, "retry_later">> {
+  const outcome = await sendPayout(deps, payoutId, now, { retry: attempt - 1 });
+  if (outcome === "retry_later") throw new TransferNotSettled(payoutId);
+  return outcome;
+}
 
 /** What a run did (the admin's 'Process All Payouts' answer has the same shape). */
-export type RunResult = Omit<ProcessPayoutsResult, "period"> & { period: Period };
+export type RunResult = Omit<ProcessPayoutsResult, "period" | "run"> & { period: Period };
 
 /** The same database, counting what is asked of it (the run reports its D1 work). */
-function countingD1(d1: D1Database, c: { statements: number; batched: number; batches: number }): D1Database {
+export function countingD1(d1: D1Database, c: { statements: number; batched: number; batches: number }): D1Database {
   return new Proxy(d1, {
     get(target, prop) {
       if (prop === "prepare") return (query: string) => (c.statements++, target.prepare(query));
@@ -441,90 +558,74 @@ function countingD1(d1: D1Database, c: { statements: number; batched: number; ba
   });
 }
 
+/** Refuses a period that has not ended at `now` (400): its payouts are prepared on the 1st of the next month. */
+export function assertPeriodEnded(period: Period, now: number) {
+  if (periodEnd(period) > now) throw new ApiError(400, `${periodLabel(period)} has not ended yet: its payouts are prepared on the 1st of the next month`);
+}
+/** Only the closing month is prepared: older periods were prepared by their own run, and their money is in the next one. */
+export const preparesPeriod = (period: Period, now: number) => samePeriod(period, closingPeriod(now));
+
 /**
- * One run for `period`: prepare (only the closing month: older periods were prepared by their own
- * run, and their money is in the next one), then send every due transfer of the period, resuming
- * those stuck in processing. With `markPaid` (the admin's 'Process All Payouts'), the listed manual
- * payouts of the period that are still pending are marked paid (markManualPaid).
+ * The run's steps for `period` in a row, in this invocation: every prepare page (only the closing
+ * month), then each due transfer sent once (no retry: a transfer Stripe did not settle stays
+ * processing with next_retry_at). The Worker runs a period through PayoutRunWorkflow, which does
+ * the same with each page and each send a durable step; this is for tests and scripts, and with
+ * `markPaid` also marks the listed manual payouts paid (markManualPaid).
  */
-export async function runPayouts(given: PayoutDeps, period: Period, opts: { now?: number; actor?: Actor; markPaid?: string[]; inlineSends?: number } = {}): Promise<RunResult> {
+export async function runPayouts(given: PayoutDeps, period: Period, opts: { now?: number; actor?: Actor; markPaid?: string[] } = {}): Promise<RunResult> {
   const now = opts.now ?? Date.now();
   const counts = { statements: 0, batched: 0, batches: 0 };
   const d1 = countingD1(given.d1, counts);
   const deps = { ...given, d1, db: createDb(d1) };
-  if (periodEnd(period) > now) throw new ApiError(400, `${periodLabel(period)} has not ended yet: its payouts are prepared on the 1st of the next month`);
-  const prepared = samePeriod(period, closingPeriod(now)) ? (await preparePeriod(deps, period, now)).prepared.length : 0;
-
+  assertPeriodEnded(period, now);
+  let prepared = 0;
+  if (preparesPeriod(period, now)) {
+    for (let after: string | null = ""; after !== null; ) {
+      const page: PreparePageResult = await preparePage(deps, period, now, after);
+      prepared += page.prepared;
+      after = page.next;
+    }
+  }
   let sent = 0;
   let failed = 0;
   let retryLater = 0;
-  let queued = 0;
-  let inlineLeft = deps.payouts ? (opts.inlineSends ?? INLINE_SENDS) : Number.POSITIVE_INFINITY;
-  let after = "";
-  for (;;) {
-    const due = await deps.db
-      .select({ id: payouts.id })
-      .from(payouts)
-      .where(
-        and(
-          eq(payouts.periodYear, period.year),
-          eq(payouts.periodMonth, period.month),
-          inArray(payouts.status, ["pending", "processing"]),
-          sql`${payouts.stripeAccountId} is not null`,
-          gt(payouts.id, after),
-        ),
-      )
-      .orderBy(asc(payouts.id))
-      .limit(100);
+  for (let after = ""; ; ) {
+    const due = await dueTransferPage(deps, period, after);
     if (!due.length) break;
-    const inline = due.slice(0, Math.max(0, Math.min(due.length, inlineLeft)));
-    inlineLeft -= inline.length;
-    const rest = due.slice(inline.length);
-    if (rest.length) {
-      await deps.payouts!.sendBatch(rest.map(({ id }) => ({ body: { payoutId: id } })));
-      queued += rest.length;
-    }
-    // A few transfers at a time: each payout is independent and every step of it is conditional.
-    const queue = [...inline];
+    const queue = [...due];
     await Promise.all(
       Array.from({ length: SEND_CONCURRENCY }, async () => {
         for (let next = queue.shift(); next; next = queue.shift()) {
-          const outcome = await sendPayout(deps, next.id, now);
+          const outcome = await sendPayout(deps, next, now);
           if (outcome === "paid") sent++;
           else if (outcome === "failed") failed++;
-          else if (outcome === "retry_later") {
-            retryLater++;
-            // Tried again by the PAYOUTS queue after a backoff (its consumer doubles it each time).
-            // A queue that refuses loses nothing: the payout stays processing for the next run.
-            await deps.payouts?.send({ payoutId: next.id }, { delaySeconds: retryDelaySeconds(1) }).catch((err) => console.warn("payout retry not queued", next.id, err));
-          }
+          else if (outcome === "retry_later") retryLater++;
         }
       }),
     );
-    after = due[due.length - 1].id;
+    after = due[due.length - 1];
   }
-
   const markedPaid = opts.markPaid?.length ? await markManualPaid(deps, period, opts.markPaid, now) : [];
   const markedProcessed = markedPaid.length;
-  const result = { period, prepared, sent, failed, retryLater, markedProcessed, queued, d1Statements: counts.statements, d1RoundTrips: counts.batches + counts.statements - counts.batched };
+  const result = { period, prepared, sent, failed, retryLater, markedProcessed, queued: 0, d1Statements: counts.statements, d1RoundTrips: counts.batches + counts.statements - counts.batched };
   await deps.db.insert(adminAudit).values({
     actorUserId: opts.actor?.userId ?? null,
     actorEmail: opts.actor?.email ?? null,
     action: opts.actor ? "process-payouts" : "scheduled-payout-run",
     periodYear: period.year,
     periodMonth: period.month,
-    detail: JSON.stringify({ prepared, sent, failed, retryLater, markedProcessed, queued, ...(opts.actor ? { markPaid: opts.markPaid ?? [], markedPaid } : {}) }),
+    detail: JSON.stringify({ prepared, sent, failed, retryLater, markedProcessed, ...(opts.actor ? { markPaid: opts.markPaid ?? [], markedPaid } : {}) }),
     createdAt: new Date(now),
   });
   return result;
 }
-
+const SEND_CONCURRENCY = 6;
 /**
  * The admin paid by hand the payouts `ids` (from the list they saw): those still pending, of
  * `period` and by a manual method become paid, each once, with their email in the same batch.
  * Returns the ids this call marked.
  */
-async function markManualPaid(deps: PayoutDeps, period: Period, ids: string[], now: number): Promise<string[]> {
+export async function markManualPaid(deps: PayoutDeps, period: Period, ids: string[], now: number): Promise<string[]> {
   const listed = JSON.stringify([...new Set(ids)]);
   const [marked] = await deps.d1.batch([
     deps.d1

@@ -9,9 +9,10 @@
 //    a second press, also at the same moment, insert nothing; so does a monthly payout that took the
 //    money first (the sum inside the INSERT sees its ledger row), and the other way round. Period:
 //    the UTC month it was asked in. transfer_group `withdrawal-{id}` (payoutTransferGroup).
-// 2. send: sendWithdrawal, the run's sendPayout (Stripe Transfer, Idempotency-Key = the payout id);
-//    a transient error leaves it processing for the PAYOUTS queue, a definitive one fails it and books
-//    the money back (then the creator can withdraw again).
+// 2. send: sendWithdrawal starts the payout's PayoutSendWorkflow, as the monthly run does for each
+//    transfer (Stripe Transfer, Idempotency-Key = the payout id); a transient error is retried with
+//    backoff by the Workflow, a definitive one fails it and books the money back (then the creator
+//    can withdraw again). The answer is the withdrawal as it stands; /settings follows it until settled.
 // A refusal says why in the creator's terms (shared WITHDRAW_MESSAGES), as a 4xx.
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -24,7 +25,7 @@ import { newId } from "../lib/ids";
 import { creatorBalance } from "./balances";
 import { historyItem } from "./earnings";
 import { dispatch } from "./mail/email-outbox";
-import { payoutMailInsert, prepareStatements, retryDelaySeconds, sendPayout, type PayoutDeps, type Period } from "./payouts";
+import { payoutMailInsert, prepareStatements, type PayoutDeps, type Period } from "./payouts";
 
 const REFUSAL_STATUS: Record<WithdrawBlock, ContentfulStatusCode> = { no_bank: 400, bank_restricted: 400, held: 403, below_minimum: 400, open: 409 };
 
@@ -79,20 +80,16 @@ export async function withdraw(deps: PayoutDeps, userId: string, now = Date.now(
     throw after.blockedBy ? refuse(after.blockedBy) : new ApiError(409, "Your balance changed while we prepared your withdrawal. Please try again.");
   }
   await dispatch(deps.d1, deps.emails, [`payout-prepared:${id}`], now);
-  await sendWithdrawal(deps, id, now);
+  await sendWithdrawal(deps, id);
   const row = await deps.db.select().from(payouts).where(eq(payouts.id, id)).get();
   return historyItem(row!);
 }
 
 /**
- * Sends a prepared withdrawal by the run's transfer path. The one place a withdrawal is handed to
- * sending: when the sending moves into the payout Workflow, this becomes startPayoutSend(env, id).
- * A transient Stripe error leaves it processing; the PAYOUTS queue tries it again (as the run does),
- * and the daily sweep re-drives it if that message is lost.
+ * Hands a prepared withdrawal to the transfer's owner, the same PayoutSendWorkflow the monthly run
+ * starts for each transfer (deps.startSend): one retried step with the payout id as Stripe's
+ * Idempotency-Key; the daily sweep re-drives it if that instance gives up.
  */
-export async function sendWithdrawal(deps: PayoutDeps, payoutId: string, now = Date.now()): Promise<void> {
-  const outcome = await sendPayout(deps, payoutId, now);
-  if (outcome === "retry_later") {
-    await deps.payouts?.send({ payoutId }, { delaySeconds: retryDelaySeconds(1) }).catch((err) => console.warn("withdrawal retry not queued", payoutId, err));
-  }
+export async function sendWithdrawal(deps: PayoutDeps, payoutId: string): Promise<void> {
+  await deps.startSend(payoutId);
 }

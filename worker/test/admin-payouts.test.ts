@@ -1,6 +1,7 @@
 // The admin API: server-side guard, the payout summary equal to ledger sums after sales, refunds,
 // disputes and payouts, creator rows, 'Process All Payouts' pressed twice, month/year validation,
 // the CSV (name, rows, injection), Fix Missing Emails and the feedback inbox.
+import { introspectWorkflow, introspectWorkflowInstance } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BELOW_MINIMUM, CSV_ROW_COUNT_HEADER, csvDataRowCount, type AdminCreatorPayoutRow, type MonthlyReport } from "../../shared/admin";
 import { createDb, type Db } from "../db/client";
@@ -12,6 +13,24 @@ const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.now();
 const P = closingPeriod(NOW);
 const MM = String(P.month).padStart(2, "0");
+
+/**
+ * Runs `fn` (presses of 'Process All Payouts') and waits for the period's run (a Workflow instance)
+ * and every transfer send it started to end; the local engine forgets the instance afterwards.
+ */
+async function withRun(fn: () => Promise<void>) {
+  const run = await introspectWorkflowInstance(env.PAYOUT_RUN, `payouts-${P.year}-${MM}`);
+  const sends = await introspectWorkflow(env.PAYOUT_SEND);
+  try {
+    await sends.modifyAll(async (m) => m.disableRetryDelays());
+    await fn();
+    await run.waitForStatus("complete");
+    for (const send of await sends.get()) await send.waitForStatus("complete");
+  } finally {
+    await sends.dispose();
+    await run.dispose();
+  }
+}
 
 const accounts: Record<string, string> = {};
 async function creator(id: string, kind: "bank" | "paypal" | "none", firstName: string | null = null) {
@@ -129,11 +148,16 @@ describe("payouts from the admin's side", () => {
     // Pressed twice with the list's manual payouts (paid by hand): dave is prepared again and paid,
     // carol is marked paid, nothing twice.
     const markPaid = creators.filter((c) => c.payout?.status === "pending").map((c) => c.payout!.id);
-    const first = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid }, admin);
-    expect(first.status).toBe(200);
-    expect(await first.json()).toMatchObject({ prepared: 1, sent: 1, failed: 0, markedProcessed: 1 });
-    const second = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid }, admin);
-    expect(await second.json()).toMatchObject({ prepared: 0, sent: 0, failed: 0, markedProcessed: 0 });
+    // The press starts the period's run (dave is prepared and sent in the background) and marks carol paid;
+    // the second press (joining the run, or running it again if it finished) marks nothing more.
+    await withRun(async () => {
+      const first = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid }, admin);
+      expect(first.status).toBe(200);
+      expect(await first.json()).toMatchObject({ run: { id: `payouts-${P.year}-${MM}`, started: true }, markedProcessed: 1 });
+      const second = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid }, admin);
+      expect(await second.json()).toMatchObject({ run: { id: `payouts-${P.year}-${MM}` }, markedProcessed: 0 });
+    });
+
     expect(await rows("select user_id, status, amount_cents from payouts where status <> 'failed' order by user_id")).toEqual([
       { user_id: "alice", status: "paid", amount_cents: 6000 },
       { user_id: "carol", status: "paid", amount_cents: 4000 },
@@ -258,9 +282,11 @@ describe("Process All Payouts marks paid only what the admin saw", () => {
   it("a list of 10,000 manual payouts can be marked paid in one press (its ids are larger than the usual 64 KB body limit)", async () => {
     const markPaid = Array.from({ length: 10_000 }, (_, i) => `listed-payout-${String(i).padStart(8, "0")}-${"x".repeat(40)}`);
     expect(JSON.stringify({ month: P.month, year: P.year, markPaid }).length).toBeGreaterThan(64 * 1024);
-    const res = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid }, admin);
-    expect(res.status, await res.clone().text()).toBe(200);
-    expect((await res.json<{ markedProcessed: number }>()).markedProcessed).toBe(0);
+    await withRun(async () => {
+      const res = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid }, admin);
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect((await res.json<{ markedProcessed: number }>()).markedProcessed).toBe(0);
+    });
   });
 
   it("a creator sets up PayPal after the list was fetched: their new payout is prepared, not marked paid; pressing twice marks nothing more", async () => {
@@ -279,11 +305,13 @@ describe("Process All Payouts marks paid only what the admin saw", () => {
     await book(frankId, "pf1", "sale", 5000);
     expect((await postJson("/api/payout/setup", { payoutMethod: "paypal", payoutEmail: "frank@example.com" }, frank)).status).toBe(200);
 
-    const first = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid: seen }, admin);
-    expect(first.status).toBe(200);
-    expect(await first.json()).toMatchObject({ prepared: 1, markedProcessed: 1 });
-    const second = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid: seen }, admin);
-    expect(await second.json()).toMatchObject({ prepared: 0, markedProcessed: 0 });
+    await withRun(async () => {
+      const first = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid: seen }, admin);
+      expect(first.status).toBe(200);
+      expect(await first.json()).toMatchObject({ run: { started: true }, markedProcessed: 1 });
+      const second = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid: seen }, admin);
+      expect(await second.json()).toMatchObject({ run: { id: `payouts-${P.year}-${MM}` }, markedProcessed: 0 });
+    });
     expect(await rows("select u.email, p.status from payouts p join users u on u.id = p.user_id where u.email in ('frank@example.com', 'gina@example.com') order by u.email")).toEqual([
       { email: "frank@example.com", status: "pending" },
       { email: "gina@example.com", status: "paid" },
@@ -297,8 +325,10 @@ describe("Process All Payouts marks paid only what the admin saw", () => {
     await book("hank", "ph1", "sale", 5000);
     await runPayouts(payoutDeps(env as never), P, { now: NOW });
     const hankPayout = (await row<{ id: string }>("select id from payouts where user_id = 'hank'"))!.id;
-    const res = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid: [hankPayout, "nope"] }, admin);
-    expect(await res.json()).toMatchObject({ markedProcessed: 0 });
+    await withRun(async () => {
+      const res = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid: [hankPayout, "nope"] }, admin);
+      expect(await res.json()).toMatchObject({ markedProcessed: 0 });
+    });
     for (const markPaid of ["x", [1], Array.from({ length: 10_001 }, () => "a")]) {
       const bad = await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid }, admin);
       expect(bad.status).toBe(400);

@@ -1,13 +1,12 @@
 // The payout run under faults: concurrent and repeated runs, a crash after each write, failed and
 // reversed transfers, a refund after a payout. Transfers go to the Stripe stand-in; creators' sales
 // are ledger rows dated in the past (each test has its own month, so runs do not see each other's).
-import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult } from "cloudflare:test";
+import { createScheduledController, introspectWorkflow, introspectWorkflowInstance } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { handleScheduled, MONTHLY_PAYOUT_CRON } from "../cron";
 import { createDb } from "../db/client";
-import worker from "../index";
 import { creatorBalance } from "../services/balances";
-import { closingPeriod, payoutDeps, preparePayout, runPayouts, sendPayout, transferGroup, type PayoutJob, type Period } from "../services/payouts";
+import { closingPeriod, payoutDeps, preparePayout, runPayouts, sendPayout, sendPayoutStep, TransferNotSettled, transferGroup, type Period } from "../services/payouts";
 import { call, checkout, connectedAccount, contentForm, deliver, env, eventFor, outbox, postForm, postJson, row, rows, signIn, standin, waitForMail } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -261,31 +260,48 @@ describe("partial transfer reversals", () => {
 });
 
 describe("a run larger than one invocation", () => {
-  it("sends INLINE_SENDS itself and hands the rest to the PAYOUTS queue, whose consumer pays each once", async () => {
+  it("the run's instance hands each transfer to its own send instance, which pays it once; a second trigger joins the run and sends nothing more", async () => {
     const T = runAt(2025, 12);
     const cs = [await creator("bank"), await creator("bank"), await creator("bank")];
     for (const c of cs) await sale(c.id, 5000, T - 10 * DAY);
-    const result = await runPayouts(deps(), closingPeriod(T), { now: T, inlineSends: 1 });
-    expect(result).toMatchObject({ prepared: 3, sent: 1, queued: 2 });
-    await vi.waitUntil(async () => (await rows("select 1 from payouts where period_year = 2025 and period_month = 11 and status = 'paid'")).length === 3, { timeout: 10_000, interval: 100 });
-    for (const c of cs) {
-      expect(await transfersTo(c.acct)).toHaveLength(1);
-      await expectLedgerBalanced(c.id);
+    const run = await introspectWorkflowInstance(env.PAYOUT_RUN, "payouts-2025-11");
+    const sends = await introspectWorkflow(env.PAYOUT_SEND);
+    try {
+      const cron = () => handleScheduled(createScheduledController({ cron: MONTHLY_PAYOUT_CRON, scheduledTime: T }), env as never);
+      await cron();
+      await run.waitForStatus("complete");
+      expect(await run.getOutput()).toMatchObject({ prepared: 3, sendsStarted: 3 });
+      for (const s of await sends.get()) await s.waitForStatus("complete");
+      await vi.waitUntil(async () => (await rows("select 1 from payouts where period_year = 2025 and period_month = 11 and status = 'paid'")).length === 3, { timeout: 10_000, interval: 100 });
+      for (const c of cs) {
+        expect(await transfersTo(c.acct)).toHaveLength(1);
+        await expectLedgerBalanced(c.id);
+      }
+      // Triggered again: the run is joined; nothing is due, nothing is sent.
+      await cron();
+      expect(await sends.get()).toHaveLength(3);
+      expect(await runPayouts(deps(), closingPeriod(T), { now: T + DAY })).toMatchObject({ prepared: 0, sent: 0 });
+    } finally {
+      await sends.dispose();
+      await run.dispose();
     }
-    // Pressed again: nothing is due, nothing is queued.
-    expect(await runPayouts(deps(), closingPeriod(T), { now: T + DAY, inlineSends: 1 })).toMatchObject({ prepared: 0, sent: 0, queued: 0 });
   });
 });
 
 describe("nothing left without an owner", () => {
-  it("a transfer payout left processing with no retry due for over an hour (its queue message lost) is queued again by the daily sweep and paid once", async () => {
+  it("a transfer payout left processing with no retry due for over a day (its send instance gave up) is sent again by the daily sweep and paid once", async () => {
     const c = await creator("bank");
     const now = Date.now();
     await sale(c.id, 5000, now - 10 * DAY);
     const id = await preparePayout(deps(), c.id, closingPeriod(now), now);
     expect(id).toBeTruthy();
-    // As if a send started, Stripe did not settle it, and the PAYOUTS queue then gave up on the message.
-    await env.DB.prepare("update payouts set status = 'processing', next_retry_at = ?, last_error = 'api_error' where id = ?").bind(now - 2 * 60 * 60 * 1000, id).run();
+    // As if a send started, Stripe did not settle it, and its send instance ran out of retries.
+    await env.DB.prepare("update payouts set status = 'processing', next_retry_at = ?, last_error = 'api_error' where id = ?").bind(now - 25 * 60 * 60 * 1000, id).run();
+    // An hour late only is not stuck: its retry may be running.
+    await env.DB.prepare("update payouts set next_retry_at = ? where id = ?").bind(now - 2 * 60 * 60 * 1000, id).run();
+    await handleScheduled(createScheduledController({ cron: "30 3 * * *", scheduledTime: now }), env as never);
+    expect(await row("select status from payouts where id = ?", id)).toEqual({ status: "processing" });
+    await env.DB.prepare("update payouts set next_retry_at = ? where id = ?").bind(now - 25 * 60 * 60 * 1000, id).run();
 
     await handleScheduled(createScheduledController({ cron: "30 3 * * *", scheduledTime: now }), env as never);
     await vi.waitUntil(async () => (await row<{ status: string }>("select status from payouts where id = ?", id))?.status === "paid", { timeout: 10_000, interval: 100 });
@@ -325,13 +341,20 @@ describe("reordered events", () => {
 });
 
 describe("the Cron Trigger", () => {
-  it("0 2 1 * * prepares the month that just closed and sends bank transfers; manual methods wait", async () => {
+  it("0 2 1 * * starts the run that prepares the month that just closed and sends bank transfers; manual methods wait", async () => {
     const T = runAt(2025, 11);
     const bank = await creator("bank");
     const manual = await creator("paypal");
     await sale(bank.id, 5000, T - 10 * DAY);
     await sale(manual.id, 5000, T - 10 * DAY);
-    await handleScheduled(createScheduledController({ cron: MONTHLY_PAYOUT_CRON, scheduledTime: T }), env as never);
+    const run = await introspectWorkflowInstance(env.PAYOUT_RUN, "payouts-2025-10");
+    try {
+      await handleScheduled(createScheduledController({ cron: MONTHLY_PAYOUT_CRON, scheduledTime: T }), env as never);
+      await run.waitForStatus("complete");
+    } finally {
+      await run.dispose();
+    }
+    await vi.waitUntil(async () => (await payoutsOf(bank.id))[0]?.status === "paid", { timeout: 10_000, interval: 100 });
     expect(await payoutsOf(bank.id)).toMatchObject([{ period_year: 2025, period_month: 10, status: "paid", amount_cents: 4000 }]);
     expect(await payoutsOf(manual.id)).toMatchObject([{ period_year: 2025, period_month: 10, status: "pending", amount_cents: 4000 }]);
     const prepared = await waitForMail(manual.email);
@@ -537,23 +560,18 @@ describe("transfers Stripe does not settle at once", () => {
     await expectLedgerBalanced(c.id);
   });
 
-  it("the PAYOUTS queue retries a payout Stripe did not settle with a growing delay", async () => {
+  it("the send step retries a payout Stripe did not settle with a growing delay: it throws, and next_retry_at says when", async () => {
     const T = runAt(2024, 7);
     const c = await creator("bank");
     await sale(c.id, 5000, T - 10 * DAY);
     const id = (await preparePayout(deps(), c.id, closingPeriod(T), T))!;
-    const consume = async (attempts: number) => {
+    const attempt = async (n: number) => {
       await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "rate_limit" });
-      const batch = createMessageBatch<PayoutJob>("apewall-payouts", [{ id: `m${attempts}`, timestamp: new Date(), attempts, body: { payoutId: id } }]);
-      // (getQueueResult does not report a retry's delay: read it from the call.)
-      const retry = vi.spyOn(batch.messages[0], "retry");
-      const ctx = createExecutionContext();
-      await worker.queue(batch, env as never, ctx);
-      expect((await getQueueResult(batch, ctx)).retryMessages).toMatchObject([{ msgId: `m${attempts}` }]);
-      return retry.mock.calls;
+      await expect(sendPayoutStep(deps(), id, n, T)).rejects.toBeInstanceOf(TransferNotSettled);
+      return (await row<{ next_retry_at: number }>("select next_retry_at from payouts where id = ?", id))!.next_retry_at - T;
     };
-    expect(await consume(1)).toEqual([[{ delaySeconds: 60 }]]);
-    expect(await consume(3)).toEqual([[{ delaySeconds: 240 }]]);
+    expect(await attempt(1)).toBe(60_000);
+    expect(await attempt(3)).toBe(240_000);
     expect(await payoutsOf(c.id)).toMatchObject([{ status: "processing" }]);
     expect(await sendPayout(deps(), id)).toBe("paid");
   });

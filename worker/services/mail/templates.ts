@@ -1,5 +1,5 @@
 // Every email the app sends: a queue message names a template and its data; the consumer renders it.
-import { MANUAL_PAYOUT_DAY, PRODUCT_NAME } from "../../../shared/constants";
+import { MANUAL_PAYOUT_DAY, MIN_PAYOUT_CENTS, PRODUCT_NAME } from "../../../shared/constants";
 import { escapeHtml } from "../../lib/html";
 
 export type EmailJob = { dedupeKey: string; to: string } & (
@@ -10,7 +10,11 @@ export type EmailJob = { dedupeKey: string; to: string } & (
   | { template: "payout-prepared"; data: PayoutMailData & { byTransfer: boolean } }
   | { template: "payout-paid"; data: PayoutMailData }
   | { template: "payout-failed"; data: PayoutMailData & { reason: string } }
+  | { template: "payout-skipped"; data: PayoutSkippedMailData }
 );
+
+/** Why the monthly run paid a creator nothing for a period (payout_skips.reason), with what carries over. */
+export type PayoutSkippedMailData = { reason: "below_minimum" | "not_set_up" | "held"; amountCents: number; period: string; settingsUrl: string };
 
 export type RecoveredPurchase = { title: string; amountCents: number; orderId: string; accessUrl: string };
 
@@ -102,6 +106,23 @@ export function render(job: EmailJob): Rendered {
         "The money is back in your available balance and is included in the next payout.",
         d,
       );
+    }
+    case "payout-skipped": {
+      const d = job.data;
+      const amount = usd(d.amountCents);
+      const lead =
+        d.reason === "below_minimum"
+          ? `There is no payout for ${d.period}: your available balance of ${amount} is below the ${usd(MIN_PAYOUT_CENTS)} minimum.`
+          : d.reason === "not_set_up"
+            ? `There is no payout for ${d.period}: you have ${amount} available, but no payout method is set up. Add a bank account or a payout method in your payout settings to receive it.`
+            : `There is no payout for ${d.period}: your payouts are on hold, so your ${amount} was not sent. Reply to this email if you have questions.`;
+      const subject = `No payout for ${d.period}: ${amount} carries over`;
+      const more = `The ${amount} stays in your available balance and carries over to the next monthly payout.`;
+      return {
+        subject,
+        text: `${lead}\n\n${more}\n\nYour payouts: ${d.settingsUrl}`,
+        html: layout(subject, `<p>${escapeHtml(lead)}</p><p>${escapeHtml(more)}</p>${button(d.settingsUrl, "See your payouts")}`),
+      };
     }
   }
 }

@@ -1,0 +1,63 @@
+// One payout's transfer as a Workflow instance (PayoutSendWorkflow), and the one way to start it.
+//
+// The instance is one retried step, `send`: sendPayoutStep (services/payouts.ts), whose Stripe
+// Idempotency-Key is the payout id (then `{id}:{attempt}` after an error Stripe keeps under a key).
+// A transient answer (no answer, 429, 5xx, balance_insufficient, idempotency_key_in_use, a failed
+// look-up on resume) THROWS, so Workflows retries the step with exponential backoff from a minute
+// (SEND_STEP_RETRIES: about 17 hours in all); a definitive answer about the destination returns
+// "failed" (money booked back, creator told). Each retry re-reads the payout, so a payout that another
+// sender, or a transfer.reversed, settled meanwhile ends "done". When the retries run out the instance
+// errors and the payout stays processing with next_retry_at; the daily sweep starts a new instance for
+// it a day later (stuckPayoutIds). Two instances for one payout at once are safe: sendPayout is.
+//
+// Instance ids: `payout-{payoutId}` for the run's and a withdrawal's first send; `payout-{payoutId}-{tag}`
+// for a re-drive (tag = the sweep's day), since an instance id is never reused.
+import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
+import type { Bindings } from "../lib/env";
+import { payoutDeps, sendPayoutStep } from "../services/payouts";
+
+export type PayoutSendParams = { payoutId: string };
+
+/** The send step's retries: 10 more attempts, 1, 2, 4 ... 512 minutes apart (retryDelaySeconds says the same). */
+export const SEND_STEP_RETRIES = { limit: 10, delay: "1 minute", backoff: "exponential" } as const;
+
+export class PayoutSendWorkflow extends WorkflowEntrypoint<Bindings, PayoutSendParams> {
+  async run(event: WorkflowEvent<PayoutSendParams>, step: WorkflowStep) {
+    const { payoutId } = event.payload;
+    const outcome = await step.do("send", { retries: SEND_STEP_RETRIES, timeout: "5 minutes" }, async (ctx) => sendPayoutStep(payoutDeps(this.env), payoutId, ctx.attempt));
+    return { payoutId, outcome };
+  }
+}
+
+export const sendInstanceId = (payoutId: string, tag?: string) => (tag ? `payout-${payoutId}-${tag}` : `payout-${payoutId}`);
+
+/** Whether an error from Workflow.create says the instance id is taken (the create is then a no-op). */
+export const alreadyExists = (err: unknown) => /already exists|already_exists|duplicate/i.test(String((err as Error)?.message ?? err));
+
+/**
+ * Starts the send of each payout in `payoutIds` (one PayoutSendWorkflow instance each, in
+ * createBatch calls of 100). An id already started is left as it is. Returns how many were asked for.
+ */
+export async function startPayoutSends(workflow: Workflow<PayoutSendParams>, payoutIds: string[], tag?: string): Promise<number> {
+  for (let i = 0; i < payoutIds.length; i += 100) {
+    const instances = payoutIds.slice(i, i + 100).map((payoutId) => ({ id: sendInstanceId(payoutId, tag), params: { payoutId } }));
+    // The array form skips ids that already exist; one create each is the fallback where it is refused.
+    const created = await workflow.createBatch(instances).then(
+      () => true,
+      () => false,
+    );
+    if (!created) {
+      for (const inst of instances) {
+        await workflow.create(inst).catch((err) => {
+          if (!alreadyExists(err)) throw err;
+        });
+      }
+    }
+  }
+  return payoutIds.length;
+}
+
+/** Starts (or joins) the send of one payout: the run's fan-out and a withdrawal use the same path. */
+export async function startPayoutSend(env: Pick<Bindings, "PAYOUT_SEND">, payoutId: string): Promise<void> {
+  await startPayoutSends(env.PAYOUT_SEND, [payoutId]);
+}
