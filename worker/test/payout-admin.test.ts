@@ -197,7 +197,8 @@ describe("admin actions for one payout", () => {
       answers = [await a.json<PayoutActionResult>(), await b.json<PayoutActionResult>()];
       expect(answers[0].payout!.id).toBe(answers[1].payout!.id);
       expect(answers[0].payout!.id).not.toBe(failed!.id);
-      expect(answers.some((x) => x.changed)).toBe(true);
+      // One change for two presses: the one that prepared it (the other joins the same send).
+      expect(answers.map((x) => x.changed).sort()).toEqual([false, true]);
       const started = await sends.get();
       expect(started).toHaveLength(1);
       await started[0].waitForStatus("complete");
