@@ -168,10 +168,9 @@ export async function resendPayout(deps: PayoutDeps, actor: Actor, id: string, n
           throw new ApiError(409, "Nothing to send: the creator has no payout method that can be paid, or less than the minimum available.");
       }
       // The re-prepared transfer goes to its own send Workflow (which retries it until Stripe settles it).
-      if (live.stripeAccountId && (live.status === "pending" || live.status === "processing")) {
-        await deps.startSend(live.id);
-        changed = true;
-      }
+      // Starting it is idempotent (one instance per payout), so a repeat press joins the same send: the
+      // change is the re-prepare, counted once, not the start.
+      if (live.stripeAccountId && (live.status === "pending" || live.status === "processing")) await deps.startSend(live.id);
       result = await deps.db.select().from(payouts).where(eq(payouts.id, live.id)).get();
     } else {
       // A transfer pending or waiting for a retry: sendPayout resumes it from what Stripe says.

@@ -62,8 +62,8 @@ const refuse = (block: WithdrawBlock) => new ApiError(REFUSAL_STATUS[block], WIT
 
 /**
  * The creator presses "Withdraw now": prepares the withdrawal (one batch) and sends it. Throws a
- * 4xx ApiError with the reason when it is not allowed. Returns the withdrawal as it stands after
- * the send (paid, or processing while Stripe is retried).
+ * 4xx ApiError with the reason when it is not allowed. Returns the withdrawal as it stands once its
+ * send Workflow is started: usually pending (the Workflow pays it moments later), paid if it was quick.
  */
 export async function withdraw(deps: PayoutDeps, userId: string, now = Date.now()): Promise<PayoutHistoryItem> {
   const before = await withdrawStatus(deps, userId, now);

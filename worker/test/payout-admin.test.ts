@@ -1,6 +1,7 @@
 // The admin screen says what is true, and the admin's actions on one payout: each creator row's
 // status (the seven words), and mark paid / mark failed / hold / release / re-send, each audited,
 // each safe to press twice or at once, refused with 403 / 400 / 404 / 409 as it should be.
+import { introspectWorkflow } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BELOW_MINIMUM, READY_FOR_PAYOUT, type AdminCreatorPayoutRow, type CreatorHoldResult, type PayoutActionResult } from "../../shared/admin";
 import { closingPeriod, payoutDeps, runPayouts } from "../services/payouts";
@@ -187,11 +188,24 @@ describe("admin actions for one payout", () => {
     expect(failed!.status).toBe("failed");
     expect((await list())[c.id]).toMatchObject({ status: "Failed" });
     const path = `/api/admin/payouts/${failed!.id}/resend`;
-    const [a, b] = await Promise.all([act(path), act(path)]);
-    expect([a.status, b.status]).toEqual([200, 200]);
-    const answers = [await a.json<PayoutActionResult>(), await b.json<PayoutActionResult>()];
-    expect(answers[0].payout!.id).toBe(answers[1].payout!.id);
-    expect(answers[0].payout!.id).not.toBe(failed!.id);
+    // The re-prepared payout is sent by its own send Workflow: the answers name it, and it is paid moments later.
+    const sends = await introspectWorkflow(env.PAYOUT_SEND);
+    let answers: PayoutActionResult[];
+    try {
+      const [a, b] = await Promise.all([act(path), act(path)]);
+      expect([a.status, b.status]).toEqual([200, 200]);
+      answers = [await a.json<PayoutActionResult>(), await b.json<PayoutActionResult>()];
+      expect(answers[0].payout!.id).toBe(answers[1].payout!.id);
+      expect(answers[0].payout!.id).not.toBe(failed!.id);
+      // One change for two presses: the one that prepared it (the other joins the same send).
+      expect(answers.map((x) => x.changed).sort()).toEqual([false, true]);
+      const started = await sends.get();
+      expect(started).toHaveLength(1);
+      await started[0].waitForStatus("complete");
+      expect(await started[0].getOutput()).toEqual({ payoutId: answers[0].payout!.id, outcome: "paid" });
+    } finally {
+      await sends.dispose();
+    }
     const again = await act(path);
     expect(await again.json()).toMatchObject({ changed: false, payout: { id: answers[0].payout!.id, status: "paid" } });
     expect(await rows("select status, amount_cents from payouts where user_id = ? order by created_at, status", c.id)).toEqual([

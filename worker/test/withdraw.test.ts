@@ -1,13 +1,17 @@
 // "Withdraw now" (POST /api/payout/withdraw): each refusal in the creator's terms, one withdrawal for
 // two presses at once, never the same cents as the monthly run, a failed transfer booked back, and
-// the money timeline's withdrawal and skip entries. Transfers go to the Stripe stand-in.
+// the money timeline's withdrawal and skip entries. Transfers go to the Stripe stand-in. The press
+// answers with the withdrawal pending; its send Workflow (PAYOUT_SEND, workerd's local engine) pays
+// it moments later, so each test waits for that instance as the caller would wait for the status.
+import { introspectWorkflow, type WorkflowIntrospector } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { WITHDRAW_MESSAGES } from "../../shared/schemas";
 import type { PayoutHistoryItem, TimelinePage, WithdrawStatus } from "../../shared/types";
 import { createDb } from "../db/client";
 import { creatorBalance } from "../services/balances";
-import { closingPeriod, payoutDeps, preparePeriod } from "../services/payouts";
+import { closingPeriod, payoutDeps, preparePage } from "../services/payouts";
 import { withdraw } from "../services/withdrawals";
+import { startPayoutSends } from "../workflows/payout-send";
 import { call, connectedAccount, env, outbox, postJson, row, rows, signIn, standin } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -46,6 +50,26 @@ const statusOf = async (cookie: string) => (await call("/api/payout/withdraw", {
 const withdrawalsOf = (userId: string) => rows<{ id: string; amount_cents: number; status: string; kind: string; notes: string | null }>("select * from payouts where user_id = ? order by created_at", userId);
 const payoutLedger = (userId: string) => rows<{ kind: string; amount_cents: number; payout_id: string }>("select kind, amount_cents, payout_id from ledger_entries where user_id = ? and kind in ('payout', 'payout_reversal') order by id", userId);
 const mailsFor = (payoutId: string) => rows<{ id: string }>("select id from outbox_emails where id like ? order by id", `%:${payoutId}`);
+/**
+ * Runs `fn` with every send Workflow instance it starts watched; with `settle`, waits for each to
+ * complete. The introspector lives until the end (disposing removes the local instances, so one left
+ * waiting for a retry after an outage never fires after the test).
+ */
+async function withSends<T>(fn: (settle: () => Promise<void>, sends: WorkflowIntrospector) => Promise<T>): Promise<T> {
+  const sends = await introspectWorkflow(env.PAYOUT_SEND);
+  try {
+    return await fn(async () => {
+      for (const s of await sends.get()) await s.waitForStatus("complete");
+    }, sends);
+  } finally {
+    await sends.dispose();
+  }
+}
+const until = <T>(fn: () => Promise<T | undefined | false>) => vi.waitUntil(fn, { timeout: 15_000, interval: 100 });
+const OPEN = ["pending", "processing"];
+/** Waits until Stripe answered the send's attempt with a transient error: processing, next retry set. */
+const retrying = (payoutId: string) => until(async () => !!(await row<{ n: number }>("select 1 as n from payouts where id = ? and status = 'processing' and next_retry_at is not null", payoutId)));
+
 async function transfersTo(acct: string) {
   const { body } = await standin<{ data: { id: string; amount: number; transfer_group: string; metadata: Record<string, string> }[] }>("GET", "/v1/transfers", { destination: acct, limit: "100" });
   return body.data;
@@ -76,17 +100,25 @@ describe("withdraw now: refusals", () => {
     const res = await press(small.cookie);
     expect([res.status, await res.json()]).toEqual([400, { message: WITHDRAW_MESSAGES.below_minimum }]);
 
-    // Open: Stripe had an outage, so the first withdrawal is still being sent.
-    const open = await creator("bank");
-    await sale(open.id, 5000);
-    await standin("POST", "/_standin/transfers/fail_next", { destination: open.acct, code: "api_error" });
-    expect(await (await press(open.cookie)).json()).toMatchObject({ kind: "withdrawal", status: "processing", amount: 40 });
-    await sale(open.id, 5000);
-    const again = await press(open.cookie);
-    expect([again.status, await again.json()]).toEqual([409, { message: WITHDRAW_MESSAGES.open }]);
-    expect(await statusOf(open.cookie)).toMatchObject({ available: 40, blockedBy: "open", latest: { status: "processing", amount: 40 } });
-    // A body is never an amount: the ledger decides.
-    expect((await postJson("/api/payout/withdraw", { amount: 1 }, open.cookie)).status).toBe(400);
+    // Open: Stripe had an outage, so the first withdrawal waits for its send's retry (a minute away).
+    await withSends(async () => {
+      const open = await creator("bank");
+      await sale(open.id, 5000);
+      await standin("POST", "/_standin/transfers/fail_next", { destination: open.acct, code: "api_error" });
+      const first = await press(open.cookie);
+      expect(first.status).toBe(200);
+      const w = await first.json<PayoutHistoryItem>();
+      expect(w).toMatchObject({ kind: "withdrawal", amount: 40 });
+      expect(OPEN).toContain(w.status);
+      await retrying(w.id);
+      await sale(open.id, 5000);
+      const again = await press(open.cookie);
+      expect([again.status, await again.json()]).toEqual([409, { message: WITHDRAW_MESSAGES.open }]);
+      expect(await statusOf(open.cookie)).toMatchObject({ available: 40, blockedBy: "open", latest: { id: w.id, status: "processing", amount: 40 } });
+      // A body is never an amount: the ledger decides.
+      expect((await postJson("/api/payout/withdraw", { amount: 1 }, open.cookie)).status).toBe(400);
+      expect(await withdrawalsOf(open.id)).toHaveLength(1);
+    });
   });
 });
 
@@ -98,10 +130,16 @@ describe("withdraw now", () => {
     await sale(c.id, 1000, 1); // on hold: stays
     expect(await statusOf(c.cookie)).toMatchObject({ available: 60, blockedBy: null });
 
-    const res = await press(c.cookie);
-    expect(res.status).toBe(200);
-    const w = await res.json<PayoutHistoryItem>();
-    expect(w).toMatchObject({ kind: "withdrawal", status: "paid", amount: 60, payoutMethod: "bank" });
+    const w = await withSends(async (settle) => {
+      const res = await press(c.cookie);
+      expect(res.status).toBe(200);
+      const answer = await res.json<PayoutHistoryItem>();
+      // The answer is the withdrawal as it stands: on its way (its send Workflow pays it).
+      expect(answer).toMatchObject({ kind: "withdrawal", amount: 60, payoutMethod: "bank" });
+      expect([...OPEN, "paid"]).toContain(answer.status);
+      await settle();
+      return answer;
+    });
 
     expect(await withdrawalsOf(c.id)).toMatchObject([{ id: w.id, kind: "withdrawal", status: "paid", amount_cents: 6000 }]);
     expect(await payoutLedger(c.id)).toEqual([{ kind: "payout", amount_cents: -6000, payout_id: w.id }]);
@@ -122,12 +160,15 @@ describe("withdraw now", () => {
   it("two presses at once make one withdrawal", async () => {
     const c = await creator("bank");
     await sale(c.id, 5000);
-    const answers = await Promise.all([press(c.cookie), press(c.cookie)]);
-    // The other is refused: 409 while the first is open, or 400 once the first has taken everything.
-    const [ok, refused] = answers.map((r) => r.status).sort();
-    expect(ok).toBe(200);
-    expect([400, 409]).toContain(refused);
-    expect(await withdrawalsOf(c.id)).toHaveLength(1);
+    await withSends(async (settle) => {
+      const answers = await Promise.all([press(c.cookie), press(c.cookie)]);
+      // The other is refused: 409 while the first is open, or 400 once the first has taken everything.
+      const [ok, refused] = answers.map((r) => r.status).sort();
+      expect(ok).toBe(200);
+      expect([400, 409]).toContain(refused);
+      await settle();
+    });
+    expect(await withdrawalsOf(c.id)).toMatchObject([{ status: "paid", amount_cents: 4000 }]);
     expect(await payoutLedger(c.id)).toHaveLength(1);
     expect(await transfersTo(c.acct)).toHaveLength(1);
   });
@@ -139,11 +180,15 @@ describe("withdraw now", () => {
       await sale(c.id, 5000, 15);
       const now = Date.now();
       const available = (await creatorBalance(createDb(env.DB), c.id, now)).availableCents;
-      const w = () => withdraw(deps(), c.id, now).catch((err: Error) => err);
-      const m = () => preparePeriod(deps(), closingPeriod(now), now, { userIds: [c.id] });
-      await Promise.all(withdrawalFirst ? [w(), m()] : [m(), w()]);
-      // A withdrawal asked a moment earlier than the run's clock, arriving after it: nothing left to take.
-      await withdraw(deps(), c.id, now - 1000).catch(() => null);
+      await withSends(async (settle) => {
+        const w = () => withdraw(deps(), c.id, now).catch((err: Error) => err);
+        // The run's prepare step, on a page of this creator alone (keyset after a prefix of their id).
+        const m = async () => expect((await preparePage(deps(), closingPeriod(now), now, c.id.slice(0, -1), 1)).creators).toBe(1);
+        await Promise.all(withdrawalFirst ? [w(), m()] : [m(), w()]);
+        // A withdrawal asked a moment earlier than the run's clock, arriving after it: nothing left to take.
+        await withdraw(deps(), c.id, now - 1000).catch(() => null);
+        await settle();
+      });
       const taken = -(await payoutLedger(c.id)).reduce((s, r) => s + r.amount_cents, 0);
       expect(taken).toBe(available);
       expect(await withdrawalsOf(c.id)).toHaveLength(1);
@@ -154,7 +199,13 @@ describe("withdraw now", () => {
     const c = await creator("bank");
     await sale(c.id, 5000);
     await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "insufficient_capabilities_for_transfer" });
-    const failed = await (await press(c.cookie)).json<PayoutHistoryItem>();
+    const failed = await withSends(async (settle) => {
+      const answer = await (await press(c.cookie)).json<PayoutHistoryItem>();
+      await settle();
+      const latest = (await statusOf(c.cookie)).latest!;
+      expect(latest.id).toBe(answer.id);
+      return latest;
+    });
     expect(failed).toMatchObject({ kind: "withdrawal", status: "failed", amount: 40 });
     expect(failed.notes).toMatch(/finish setting up your bank account/);
     expect(await payoutLedger(c.id)).toEqual([
@@ -164,8 +215,12 @@ describe("withdraw now", () => {
     expect((await mailsFor(failed.id)).map((m) => m.id)).toEqual([`payout-failed:${failed.id}`, `payout-prepared:${failed.id}`]);
     expect(await statusOf(c.cookie)).toMatchObject({ available: 40, blockedBy: null, latest: { id: failed.id, status: "failed" } });
 
-    const second = await (await press(c.cookie)).json<PayoutHistoryItem>();
-    expect(second).toMatchObject({ status: "paid", amount: 40 });
+    const second = await withSends(async (settle) => {
+      const answer = await (await press(c.cookie)).json<PayoutHistoryItem>();
+      await settle();
+      return answer;
+    });
+    expect(await statusOf(c.cookie)).toMatchObject({ latest: { id: second.id, status: "paid", amount: 40 } });
     expect(second.id).not.toBe(failed.id);
     expect((await transfersTo(c.acct)).map((t) => t.amount)).toEqual([4000]);
   });
@@ -179,20 +234,25 @@ describe("the money timeline explains every cent", () => {
       .bind(`skip_${c.id}`.slice(0, 30), c.id, Date.now() - 25 * DAY)
       .run();
     await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "api_error" });
-    const w = await (await press(c.cookie)).json<PayoutHistoryItem>();
-    expect(w.status).toBe("processing");
+    const { w, page } = await withSends(async (_settle, sends) => {
+      const w = await (await press(c.cookie)).json<PayoutHistoryItem>();
+      // Stripe's outage: the send's first attempt is answered with a 500; it stays processing, its retry a minute away.
+      await retrying(w.id);
+      const open = await (await call("/api/earnings/timeline", { cookie: c.cookie })).json<TimelinePage>();
+      expect(open.items).toMatchObject([{ purchaseId: withdrawn, state: { kind: "in_withdrawal", payoutId: w.id } }]);
+      expect(open.events).toMatchObject([
+        { kind: "payout", payoutKind: "withdrawal", id: w.id, status: "processing", amount: 40, paidAt: null },
+        { kind: "skip", reason: "below_minimum", month: "October 2026", amount: 12.4 },
+      ]);
 
-    let page = await (await call("/api/earnings/timeline", { cookie: c.cookie })).json<TimelinePage>();
-    expect(page.items).toMatchObject([{ purchaseId: withdrawn, state: { kind: "in_withdrawal", payoutId: w.id } }]);
-    expect(page.events).toMatchObject([
-      { kind: "payout", payoutKind: "withdrawal", id: w.id, status: "processing", amount: 40, paidAt: null },
-      { kind: "skip", reason: "below_minimum", month: "October 2026", amount: 12.4 },
-    ]);
-
-    // Stripe answers again: the queue's retry (the same send) marks it paid.
-    const { sendWithdrawal } = await import("../services/withdrawals");
-    await sendWithdrawal(deps(), w.id);
-    page = await (await call("/api/earnings/timeline", { cookie: c.cookie })).json<TimelinePage>();
+      // Stripe answers again: a send of the same payout (here the daily sweep's re-drive) marks it paid.
+      // (The first instance still waits for its retry; disposing the introspector removes it.)
+      await startPayoutSends(env.PAYOUT_SEND, [w.id], "redrive");
+      expect(await sends.get()).toHaveLength(2);
+      await until(async () => (await statusOf(c.cookie)).latest?.status === "paid");
+      expect(await transfersTo(c.acct)).toHaveLength(1);
+      return { w, page: await (await call("/api/earnings/timeline", { cookie: c.cookie })).json<TimelinePage>() };
+    });
     expect(page.items[0].state).toMatchObject({ kind: "paid", payoutId: w.id });
     expect(page.events[0]).toMatchObject({ kind: "payout", payoutKind: "withdrawal", status: "paid" });
     expect(page.events[0].kind === "payout" && page.events[0].paidAt).toBeTruthy();

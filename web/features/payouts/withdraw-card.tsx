@@ -1,9 +1,11 @@
 // "Withdraw now" on /settings (GET/POST /api/payout/withdraw): everything available goes to the
 // connected bank account any day, one withdrawal at a time. When it cannot, the button is disabled
-// and the server's reason is shown in the same words the refusal would use.
+// and the server's reason is shown in the same words the refusal would use. The press answers with
+// the withdrawal on its way (its send Workflow pays it moments later, or retries while Stripe is
+// down): while it is open the card polls its status, and when it settles every figure is refreshed.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowDownToLine } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { WITHDRAW_MESSAGES } from "@shared/schemas";
 import type { PayoutHistoryItem, WithdrawStatus } from "@shared/types";
 import { Spinner } from "@/components/spinner";
@@ -19,24 +21,48 @@ import { formatUsd } from "@/lib/utils";
 import { formatDate, payoutStatusText, withoutStatus } from "./format";
 
 const latestVariant = (s: PayoutHistoryItem["status"]) => (s === "paid" ? "success" : s === "failed" ? "destructive" : "warning");
+const isOpen = (w: PayoutHistoryItem | null | undefined) => w?.status === "pending" || w?.status === "processing";
+/** How often an open withdrawal's status is asked again. */
+const FOLLOW_MS = 2500;
+/** The page's figures a withdrawal moves (the card's own status is polled). */
+const MOVED_BY_WITHDRAWAL = [queryKeys.earningsStats, queryKeys.nextPayout, queryKeys.payoutHistory, queryKeys.moneyTimeline];
 
 export function WithdrawCard() {
   const queryClient = useQueryClient();
-  const status = useQuery<WithdrawStatus>({ queryKey: queryKeys.withdrawStatus });
+  const status = useQuery<WithdrawStatus>({
+    queryKey: queryKeys.withdrawStatus,
+    refetchInterval: (query) => (isOpen(query.state.data?.latest) ? FOLLOW_MS : false),
+  });
   useUnauthorizedRedirect(status.error);
   const [confirming, setConfirming] = useState(false);
+  // The open withdrawal this page saw; when it settles, the rest of the page is brought up to date.
+  const following = useRef<string | null>(null);
+  const latest = status.data?.latest;
+  useEffect(() => {
+    if (!latest) return;
+    if (isOpen(latest)) {
+      following.current = latest.id;
+      return;
+    }
+    if (following.current !== latest.id) return;
+    following.current = null;
+    for (const queryKey of MOVED_BY_WITHDRAWAL) void queryClient.invalidateQueries({ queryKey });
+    if (latest.status === "failed")
+      toast({ title: "Withdrawal Failed", description: `${latest.notes ?? "Your withdrawal could not be sent."} The money is back in your available balance.`, variant: "destructive" });
+  }, [latest, queryClient]);
   const withdraw = useMutation({
     mutationFn: async () => (await apiRequest("POST", "/api/payout/withdraw", {})).json() as Promise<PayoutHistoryItem>,
     onSuccess: (w) => {
       if (w.status === "failed") toast({ title: "Withdrawal Failed", description: `${w.notes ?? "Your withdrawal could not be sent."} The money is back in your available balance.`, variant: "destructive" });
-      else toast({ title: w.status === "paid" ? "Withdrawal sent" : "Withdrawal on its way", description: `${formatUsd(w.amount)} is on its way to your bank account. It usually arrives in 2-3 business days.` });
+      else if (w.status === "paid") toast({ title: "Withdrawal sent", description: `${formatUsd(w.amount)} is on its way to your bank account. It usually arrives in 2-3 business days.` });
+      else toast({ title: "Withdrawal on its way", description: `We're sending ${formatUsd(w.amount)} to your bank account now. It usually arrives in 2-3 business days.` });
     },
     onError: (err) => toast({ title: "Withdrawal Failed", description: withoutStatus(err.message), variant: "destructive" }),
     onSettled: async () => {
       setConfirming(false);
       // Every figure on the page moved: refresh them all.
       await Promise.all(
-        [queryKeys.withdrawStatus, queryKeys.earningsStats, queryKeys.nextPayout, queryKeys.payoutHistory, queryKeys.moneyTimeline].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+        [queryKeys.withdrawStatus, ...MOVED_BY_WITHDRAWAL].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       );
     },
   });
