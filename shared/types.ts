@@ -21,6 +21,22 @@ export type Sale = {
   amount: number;
   createdAt: string | null;
   status: string;
+  /** Refunded so far (Stripe's succeeded refunds, as booked in the ledger). */
+  refundedAmount: number;
+  /** A refund the creator asked for that Stripe has not finished (pending or not yet answered). */
+  refundPending: boolean;
+  /** The creator's latest refund that Stripe answered as failed or canceled: money unchanged. */
+  refundFailed: boolean;
+  /** What a new refund may take now (0: nothing, e.g. refunded in full or disputed). */
+  refundable: number;
+};
+
+/** POST /api/sales/{purchaseId}/refund: the request and Stripe's word about it so far. */
+export type RefundRequestResult = {
+  id: string;
+  amount: number;
+  status: "requested" | "pending" | "requires_action" | "succeeded" | "failed" | "canceled";
+  sale: Sale;
 };
 
 export type AdminPayoutSummary = {

@@ -7,6 +7,7 @@ import type { MoneyState, NextPayout, PayoutHistoryItem, Sale, TimelineEvent, Ti
 import type { Db } from "../db/client";
 import { content, payoutSettings, payoutSkips, payouts, purchases } from "../db/schema";
 import { creatorBalance, SALE_HOLD_MS } from "./balances";
+import { saleFromRow, saleRefundColumns } from "./creator-refunds";
 import { feeAdjustmentReason } from "./ledger";
 import { destinationOf, PAYOUT_RUN_HOUR_UTC, periodLabel } from "./payouts";
 
@@ -39,7 +40,6 @@ export async function earningsStats(db: Db, userId: string, now = Date.now()) {
   };
 }
 
-const SALE_STATUS = { paid: "completed", refunded: "refunded", disputed: "disputed" } as const;
 type Page = { cursor?: string; limit: number };
 
 /** Rows after the cursor `${paidAtMs}.${id}`, newest first (index purchases_creator_paid). */
@@ -54,7 +54,7 @@ function afterCursor(cursor: string | undefined) {
 const soldBy = (userId: string) =>
   and(eq(purchases.creatorId, userId), sql`${purchases.status} in ('paid', 'refunded', 'disputed')`, sql`${purchases.paidAt} is not null`);
 
-/** The creator's sales, newest first, one page. Checkouts that never paid are not sales. */
+/** The creator's sales, newest first, one page, with where each one's refunds stand. Checkouts that never paid are not sales. */
 export async function creatorSales(db: Db, userId: string, page: Page): Promise<Sale[]> {
   const rows = await db
     .select({
@@ -64,20 +64,14 @@ export async function creatorSales(db: Db, userId: string, page: Page): Promise<
       amountCents: purchases.amountCents,
       createdAt: purchases.paidAt,
       status: purchases.status,
+      ...saleRefundColumns,
     })
     .from(purchases)
     .innerJoin(content, eq(content.id, purchases.contentId))
     .where(and(soldBy(userId), afterCursor(page.cursor)))
     .orderBy(desc(purchases.paidAt), desc(purchases.id))
     .limit(page.limit);
-  return rows.map((r) => ({
-    id: r.id,
-    buyerEmail: r.buyerEmail,
-    productName: r.productName,
-    amount: r.amountCents / 100,
-    createdAt: r.createdAt?.toISOString() ?? null,
-    status: SALE_STATUS[r.status as keyof typeof SALE_STATUS] ?? r.status,
-  }));
+  return rows.map(saleFromRow);
 }
 
 type PayoutRow = typeof payouts.$inferSelect;
