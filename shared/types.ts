@@ -67,6 +67,12 @@ export type TimelineItem = {
   state: MoneyState;
   /** The platform fee re-booked on this sale after the fact (a Pro invoice refunded or charged back): negative, with why. */
   feeAdjustment: { amount: number; reason: string } | null;
+  /**
+   * What refunds took back from the creator's share (negative) and when the last one was booked;
+   * `afterPayout` when the share had already gone out in a payout, so it came off the balance (which
+   * may then be negative until later sales cover it).
+   */
+  refund: { amount: number; at: string; afterPayout: boolean } | null;
 };
 /**
  * What happened to the creator's money besides sales, on the same timeline: each payout or

@@ -110,6 +110,8 @@ export async function moneyTimeline(db: Db, userId: string, page: Page, now = Da
         feeAdjustmentCents: sql<number | null>`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'fee_adjustment')`,
         feeAdjustmentKey: sql<string | null>`(select idempotency_key from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'fee_adjustment' order by id limit 1)`,
         reversalKind: sql<string | null>`(select kind from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind in ('refund', 'dispute') and amount_cents < 0 order by id desc limit 1)`,
+        refundCents: sql<number | null>`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'refund')`,
+        refundAt: sql<number | null>`(select max(created_at) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'refund')`,
       })
       .from(purchases)
       .innerJoin(content, eq(content.id, purchases.contentId))
@@ -129,6 +131,7 @@ export async function moneyTimeline(db: Db, userId: string, page: Page, now = Da
       createdAt: r.paidAt?.toISOString() ?? null,
       state: stateOf({ bookedAt, netCents, reversalKind: r.reversalKind }, userPayouts, now),
       feeAdjustment: r.feeAdjustmentKey ? { amount: dollars(r.feeAdjustmentCents), reason: feeAdjustmentReason(r.feeAdjustmentKey) } : null,
+      refund: r.refundCents && r.refundAt ? refundOf(Number(r.refundCents), Number(r.refundAt), bookedAt, userPayouts) : null,
     };
   });
   const last = items[items.length - 1];
@@ -155,6 +158,13 @@ export async function moneyTimeline(db: Db, userId: string, page: Page, now = Da
     ),
   ].sort((a, b) => b.at.localeCompare(a.at));
   return { items, events, nextCursor };
+}
+
+/** A sale's refunds on the timeline: paid out before the refund when a payout (not failed) took the share first. */
+function refundOf(cents: number, at: number, bookedAt: number, payoutsOldestFirst: PayoutRow[]) {
+  const releaseAt = bookedAt + SALE_HOLD_MS;
+  const afterPayout = payoutsOldestFirst.some((p) => p.status !== "failed" && p.createdAt.getTime() >= releaseAt && p.createdAt.getTime() <= at);
+  return { amount: dollars(cents), at: new Date(at).toISOString(), afterPayout };
 }
 
 /** A payout or withdrawal as a timeline entry: what it took, for which month, where it stands. */

@@ -153,6 +153,9 @@ describe("a creator refunds a sale", () => {
     expect((await refund(first.purchaseId, { reason: "requested_by_customer" }, cookie)).status).toBe(200);
     expect(await balance(userId)).toBe(-8000);
     expect(await creatorBalance(createDb(env.DB), userId, run1 + DAY)).toMatchObject({ availableCents: 0, carriedNegativeCents: 8000 });
+    // The timeline shows the refund on its sale.
+    const timeline = await (await call("/api/earnings/timeline", { cookie })).json<{ items: { purchaseId: string; state: { kind: string }; refund: { amount: number } | null }[] }>();
+    expect(timeline.items.find((i) => i.purchaseId === first.purchaseId)).toMatchObject({ state: { kind: "reversed" }, refund: { amount: -80 } });
 
     // A new $100 sale: the next run pays $80 minus the $80 owed, so nothing; a second one, $80.
     await paidPurchase(item.id);
