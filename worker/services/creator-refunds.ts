@@ -31,6 +31,7 @@ export const REFUND_REFUSED = {
   disputed: "This sale is disputed: the buyer's bank holds the money until the dispute is decided, so it cannot be refunded",
   tooMuch: (leftCents: number) => `You can refund at most $${(leftCents / 100).toFixed(2)} of this sale`,
   stripeDown: "Stripe could not be reached, so nothing was refunded. Please try again.",
+  inFlight: "This refund is already being made: the sale shows it in a moment.",
 } as const;
 
 const idOf = (v: string | { id: string } | null | undefined) => (typeof v === "string" ? v : (v?.id ?? null));
@@ -148,6 +149,8 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
       { idempotencyKey: `creator-refund:${req.id}` },
     );
   } catch (err) {
+    // The same press is still at Stripe (two at once, same key): that one makes the refund.
+    if ((err as { code?: string }).code === "idempotency_key_in_use") throw new ApiError(409, REFUND_REFUSED.inFlight);
     const refused = refusal(err);
     if (!refused) throw new ApiError(502, REFUND_REFUSED.stripeDown);
     // Stripe keeps nothing under the key for a refused request: the row says so, and a repeat asks again.

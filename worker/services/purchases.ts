@@ -13,6 +13,7 @@ import { buyerCustomers, content, purchases, users } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
 import { liveFunnelFor } from "./funnels";
+// A cycle by design: a creator's refund settles its charge here; settling records each request's status (used only at call time).
 import { refundRequestStatements } from "./creator-refunds";
 import { insertLedgerRow, restoreRows, reverseSale, saleRows } from "./ledger";
 import { dispatch, outboxInsert } from "./mail/email-outbox";

@@ -16,6 +16,7 @@ const runAt = (k: number) => {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + k, 1, 2);
 };
 const FAILING_REFUND_CARD = "4000000000005126";
+const PENDING_REFUND_CARD = "4000000000007726";
 
 async function creatorWithItem(email: string, price = "10") {
   const cookie = await signIn(email);
@@ -134,6 +135,19 @@ describe("a creator refunds a sale", () => {
     expect(await saleRow(cookie, purchaseId)).toMatchObject({ status: "completed", refundFailed: true, refundPending: false, refundedAmount: 0, refundable: 10 });
     expect(await net(purchaseId)).toEqual({ creator: 800, platform: 200 });
     expect(await owned(item.id, buyerCookie)).toBe(true);
+  });
+
+  it("a pending refund shows as pending and books nothing until Stripe says it succeeded", async () => {
+    const { cookie, item } = await creatorWithItem("cr-pending@example.com");
+    const { buyerCookie, purchaseId } = await paidPurchase(item.id, { card: PENDING_REFUND_CARD });
+    const res = await refund(purchaseId, { reason: "requested_by_customer" }, cookie);
+    expect(await res.json<RefundRequestResult>()).toMatchObject({ status: "pending", sale: { status: "completed", refundPending: true, refundable: 0, refundedAmount: 0 } });
+    expect(await net(purchaseId)).toEqual({ creator: 800, platform: 200 });
+    const [r] = await stripeRefunds((await row<{ payment_intent_id: string }>("select payment_intent_id from purchases where id = ?", purchaseId))!.payment_intent_id);
+    await standin("POST", `/_standin/refunds/${r.id}/settle`, { outcome: "succeeded" });
+    expect((await deliver(await eventFor("refund.updated", r.id))).status).toBe(200);
+    expect(await saleRow(cookie, purchaseId)).toMatchObject({ status: "refunded", refundPending: false, refundedAmount: 10 });
+    expect(await owned(item.id, buyerCookie)).toBe(false);
   });
 
   it("a refund after the money was paid out leaves a negative balance that the next payout nets", async () => {
