@@ -23,7 +23,7 @@ export type Sale = {
   status: string;
   /** Refunded so far (Stripe's succeeded refunds, as booked in the ledger). */
   refundedAmount: number;
-  /** A refund the creator asked for that Stripe has not finished (pending or not yet answered). */
+  /** A refund the creator asked for that Stripe says is still pending. */
   refundPending: boolean;
   /** The creator's latest refund that Stripe answered as failed or canceled: money unchanged. */
   refundFailed: boolean;

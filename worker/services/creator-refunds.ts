@@ -178,7 +178,9 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
 /** SQL columns (over `purchases`) that the sales table shows about a sale's refunds. */
 export const saleRefundColumns = {
   refundedCents: sql<number>`(select -coalesce(sum(amount_cents), 0) from ledger_entries where purchase_id = ${purchases.id} and kind = 'refund')`,
-  pendingCents: sql<number>`(select coalesce(sum(amount_cents), 0) from refund_requests where purchase_id = ${purchases.id} and status in ('requested', 'pending', 'requires_action'))`,
+  // Pending by Stripe's word only: a request Stripe never answered ('requested') is no refund, and a
+  // press again replays it under the same key (or the webhook of a Refund made meanwhile names it).
+  pendingCents: sql<number>`(select coalesce(sum(amount_cents), 0) from refund_requests where purchase_id = ${purchases.id} and status in ('pending', 'requires_action'))`,
   latestRequestStatus: sql<string | null>`(select status from refund_requests where purchase_id = ${purchases.id} and status <> 'refused' order by created_at desc, id desc limit 1)`,
 };
 
