@@ -76,3 +76,14 @@ export const PAYOUT_SCHEDULE_TEXT = [
 export const UPSELL_WINDOW_MINUTES = 30;
 /** A tip (pay-what-you-want) upsell step takes at most this many times its minimum, unless its creator set a ceiling. */
 export const TIP_CEILING_MULTIPLE = 5;
+
+/**
+ * The refund promise, stated once and shown everywhere it is made (/pricing). Nothing backs a
+ * platform-wide "30-day money-back guarantee" for buyers (a creator's sale is the creator's to
+ * refund), nor for Pro (a Pro charge is not refunded on cancel), so neither is promised: what is
+ * true is said instead.
+ */
+export const REFUND_POLICY = {
+  buyers: "Creators can refund any sale in full or in part from their sales table; the money goes back to the buyer's card.",
+  pro: "Cancel anytime: Pro stays on until the end of the month you paid for, and you are not charged again.",
+} as const;

@@ -116,3 +116,22 @@ export const analyticsQuerySchema = z.object({
     .default(30),
   contentId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "contentId is malformed").optional(),
 });
+
+/** Stripe's own refund reasons; any other text is the creator's note (kept with the request). */
+export const REFUND_REASONS = ["requested_by_customer", "duplicate", "fraudulent"] as const;
+export const REFUND_MESSAGES = {
+  amount: "amountCents must be a whole number of cents, at least 1",
+  reason: "reason is required: requested_by_customer, duplicate, fraudulent, or a note of at most 500 characters",
+  requestKey: "requestKey must be 8 to 64 letters, digits, - or _",
+} as const;
+/**
+ * POST /api/sales/{purchaseId}/refund. `amountCents` defaults to what is left refundable;
+ * `requestKey` (one per dialog) makes a press repeated later the same request.
+ */
+export const refundSaleSchema = z.strictObject({
+  amountCents: z.number({ error: REFUND_MESSAGES.amount }).int(REFUND_MESSAGES.amount).min(1, REFUND_MESSAGES.amount).max(100_000_000, REFUND_MESSAGES.amount).optional(),
+  reason: z.string({ error: REFUND_MESSAGES.reason }).trim().min(1, REFUND_MESSAGES.reason).max(500, REFUND_MESSAGES.reason),
+  requestKey: z.string({ error: REFUND_MESSAGES.requestKey }).regex(/^[A-Za-z0-9_-]{8,64}$/, REFUND_MESSAGES.requestKey).optional(),
+});
+export type RefundSaleInput = z.input<typeof refundSaleSchema>;
+export const purchaseIdParamSchema = z.object({ purchaseId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "purchaseId is malformed") });

@@ -21,6 +21,22 @@ export type Sale = {
   amount: number;
   createdAt: string | null;
   status: string;
+  /** Refunded so far (Stripe's succeeded refunds, as booked in the ledger). */
+  refundedAmount: number;
+  /** A refund the creator asked for that Stripe says is still pending. */
+  refundPending: boolean;
+  /** The creator's latest refund that Stripe answered as failed or canceled: money unchanged. */
+  refundFailed: boolean;
+  /** What a new refund may take now (0: nothing, e.g. refunded in full or disputed). */
+  refundable: number;
+};
+
+/** POST /api/sales/{purchaseId}/refund: the request and Stripe's word about it so far. */
+export type RefundRequestResult = {
+  id: string;
+  amount: number;
+  status: "requested" | "pending" | "requires_action" | "succeeded" | "failed" | "canceled";
+  sale: Sale;
 };
 
 export type AdminPayoutSummary = {
@@ -51,6 +67,12 @@ export type TimelineItem = {
   state: MoneyState;
   /** The platform fee re-booked on this sale after the fact (a Pro invoice refunded or charged back): negative, with why. */
   feeAdjustment: { amount: number; reason: string } | null;
+  /**
+   * What refunds took back from the creator's share (negative) and when the last one was booked;
+   * `afterPayout` when the share had already gone out in a payout, so it came off the balance (which
+   * may then be negative until later sales cover it).
+   */
+  refund: { amount: number; at: string; afterPayout: boolean } | null;
 };
 /**
  * What happened to the creator's money besides sales, on the same timeline: each payout or

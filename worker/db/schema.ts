@@ -507,3 +507,32 @@ export const funnelOffers = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.parentPurchaseId, t.stepId] }), index("funnel_offers_step").on(t.stepId)],
 );
+
+// A creator's request to refund a sale (worker/services/creator-refunds.ts). Written before Stripe is
+// asked, so its id is the Refund's Idempotency-Key: a double press, or two at once, is one row and
+// one Refund. `request_key` is unique per purchase (the dialog's key, or the refundable amount seen).
+// The status is Stripe's word about the Refund (kept by every refund event); the ledger and access
+// follow from Stripe's refunds like any refund, never from this row.
+export const refundRequests = sqliteTable(
+  "refund_requests",
+  {
+    id: text("id").primaryKey(),
+    purchaseId: text("purchase_id")
+      .notNull()
+      .references(() => purchases.id),
+    creatorId: text("creator_id")
+      .notNull()
+      .references(() => users.id),
+    requestKey: text("request_key").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    reason: text("reason", { enum: ["requested_by_customer", "duplicate", "fraudulent", "other"] }).notNull(),
+    note: text("note"),
+    // requested (Stripe not yet answered), then the Refund's status: pending, requires_action,
+    // succeeded, failed, canceled; refused when Stripe refused to make it.
+    status: text("status").notNull().default("requested"),
+    stripeRefundId: text("stripe_refund_id").unique(),
+    error: text("error"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("refund_requests_key").on(t.purchaseId, t.requestKey)],
+);

@@ -1,13 +1,15 @@
 // The signed-in creator's money: earnings stats, sales, the money timeline, the next payout, payout
 // history, payout setup and "Withdraw now". Every query is scoped to c.var.userId.
-import { Hono } from "hono";
-import { pageQuerySchema, payoutDefaultSchema, payoutSetupSchema, withdrawSchema } from "../../shared/schemas";
+import { Hono, type Context } from "hono";
+import { pageQuerySchema, payoutDefaultSchema, payoutSetupSchema, purchaseIdParamSchema, refundSaleSchema, withdrawSchema } from "../../shared/schemas";
 import type { WithdrawStatus } from "../../shared/types";
 import { requireUser, type AppEnv } from "../lib/context";
 import { validate } from "../lib/validate";
+import { requestRefund } from "../services/creator-refunds";
 import { creatorSales, earningsStats, moneyTimeline, nextPayout, payoutHistory, setPayoutDefault, setupPayout } from "../services/earnings";
 import { payoutDeps } from "../services/payouts";
 import { withdraw, withdrawStatus } from "../services/withdrawals";
+import { purchaseDeps } from "./payments";
 
 export const creatorRoutes = new Hono<AppEnv>()
   .get("/earnings/stats", requireUser, async (c) => c.json(await earningsStats(c.var.db, c.var.userId)))
@@ -28,4 +30,9 @@ export const creatorRoutes = new Hono<AppEnv>()
     return c.json({ available, blockedBy, latest } satisfies WithdrawStatus);
   })
   // Everything available goes to the connected bank now (worker/services/withdrawals.ts).
-  .post("/payout/withdraw", requireUser, validate("json", withdrawSchema), async (c) => c.json(await withdraw(payoutDeps(c.env), c.var.userId)));
+  .post("/payout/withdraw", requireUser, validate("json", withdrawSchema), async (c) => c.json(await withdraw(payoutDeps(c.env), c.var.userId)))
+
+  // ---- refunds: the creator refunds one of their own sales through Stripe (worker/services/creator-refunds.ts) ----
+  .post("/sales/:purchaseId/refund", requireUser, validate("param", purchaseIdParamSchema), validate("json", refundSaleSchema), async (c) =>
+    c.json(await requestRefund(purchaseDeps(c as unknown as Context<AppEnv>), c.var.userId, c.req.valid("param").purchaseId, c.req.valid("json"))),
+  );

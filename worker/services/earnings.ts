@@ -7,6 +7,7 @@ import type { MoneyState, NextPayout, PayoutHistoryItem, Sale, TimelineEvent, Ti
 import type { Db } from "../db/client";
 import { content, payoutSettings, payoutSkips, payouts, purchases } from "../db/schema";
 import { creatorBalance, SALE_HOLD_MS } from "./balances";
+import { saleFromRow, saleRefundColumns } from "./creator-refunds";
 import { feeAdjustmentReason } from "./ledger";
 import { destinationOf, PAYOUT_RUN_HOUR_UTC, periodLabel } from "./payouts";
 
@@ -39,7 +40,6 @@ export async function earningsStats(db: Db, userId: string, now = Date.now()) {
   };
 }
 
-const SALE_STATUS = { paid: "completed", refunded: "refunded", disputed: "disputed" } as const;
 type Page = { cursor?: string; limit: number };
 
 /** Rows after the cursor `${paidAtMs}.${id}`, newest first (index purchases_creator_paid). */
@@ -54,7 +54,7 @@ function afterCursor(cursor: string | undefined) {
 const soldBy = (userId: string) =>
   and(eq(purchases.creatorId, userId), sql`${purchases.status} in ('paid', 'refunded', 'disputed')`, sql`${purchases.paidAt} is not null`);
 
-/** The creator's sales, newest first, one page. Checkouts that never paid are not sales. */
+/** The creator's sales, newest first, one page, with where each one's refunds stand. Checkouts that never paid are not sales. */
 export async function creatorSales(db: Db, userId: string, page: Page): Promise<Sale[]> {
   const rows = await db
     .select({
@@ -64,20 +64,14 @@ export async function creatorSales(db: Db, userId: string, page: Page): Promise<
       amountCents: purchases.amountCents,
       createdAt: purchases.paidAt,
       status: purchases.status,
+      ...saleRefundColumns,
     })
     .from(purchases)
     .innerJoin(content, eq(content.id, purchases.contentId))
     .where(and(soldBy(userId), afterCursor(page.cursor)))
     .orderBy(desc(purchases.paidAt), desc(purchases.id))
     .limit(page.limit);
-  return rows.map((r) => ({
-    id: r.id,
-    buyerEmail: r.buyerEmail,
-    productName: r.productName,
-    amount: r.amountCents / 100,
-    createdAt: r.createdAt?.toISOString() ?? null,
-    status: SALE_STATUS[r.status as keyof typeof SALE_STATUS] ?? r.status,
-  }));
+  return rows.map(saleFromRow);
 }
 
 type PayoutRow = typeof payouts.$inferSelect;
@@ -116,6 +110,8 @@ export async function moneyTimeline(db: Db, userId: string, page: Page, now = Da
         feeAdjustmentCents: sql<number | null>`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'fee_adjustment')`,
         feeAdjustmentKey: sql<string | null>`(select idempotency_key from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'fee_adjustment' order by id limit 1)`,
         reversalKind: sql<string | null>`(select kind from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind in ('refund', 'dispute') and amount_cents < 0 order by id desc limit 1)`,
+        refundCents: sql<number | null>`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'refund')`,
+        refundAt: sql<number | null>`(select max(created_at) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'refund')`,
       })
       .from(purchases)
       .innerJoin(content, eq(content.id, purchases.contentId))
@@ -135,6 +131,7 @@ export async function moneyTimeline(db: Db, userId: string, page: Page, now = Da
       createdAt: r.paidAt?.toISOString() ?? null,
       state: stateOf({ bookedAt, netCents, reversalKind: r.reversalKind }, userPayouts, now),
       feeAdjustment: r.feeAdjustmentKey ? { amount: dollars(r.feeAdjustmentCents), reason: feeAdjustmentReason(r.feeAdjustmentKey) } : null,
+      refund: r.refundCents && r.refundAt ? refundOf(Number(r.refundCents), Number(r.refundAt), bookedAt, userPayouts) : null,
     };
   });
   const last = items[items.length - 1];
@@ -161,6 +158,13 @@ export async function moneyTimeline(db: Db, userId: string, page: Page, now = Da
     ),
   ].sort((a, b) => b.at.localeCompare(a.at));
   return { items, events, nextCursor };
+}
+
+/** A sale's refunds on the timeline: paid out before the refund when a payout (not failed) took the share first. */
+function refundOf(cents: number, at: number, bookedAt: number, payoutsOldestFirst: PayoutRow[]) {
+  const releaseAt = bookedAt + SALE_HOLD_MS;
+  const afterPayout = payoutsOldestFirst.some((p) => p.status !== "failed" && p.createdAt.getTime() >= releaseAt && p.createdAt.getTime() <= at);
+  return { amount: dollars(cents), at: new Date(at).toISOString(), afterPayout };
 }
 
 /** A payout or withdrawal as a timeline entry: what it took, for which month, where it stands. */

@@ -13,6 +13,8 @@ import { buyerCustomers, content, purchases, users } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
 import { liveFunnelFor } from "./funnels";
+// A cycle by design: a creator's refund settles its charge here; settling records each request's status (used only at call time).
+import { refundRequestStatements } from "./creator-refunds";
 import { insertLedgerRow, restoreRows, reverseSale, saleRows } from "./ledger";
 import { dispatch, outboxInsert } from "./mail/email-outbox";
 import type { EmailJob, RecoveredPurchase } from "./mail/templates";
@@ -284,7 +286,12 @@ export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promis
   // paidPurchaseForIntent), and the buyer who keeps access must still get the link, whatever the
   // order of events. A purchase that ends refunded or disputed gets none.
   const receipt = purchase.buyerEmail ? await receiptJob(deps, purchase, purchase.buyerEmail) : null;
+  // The buyer hears of each refund that succeeded and was booked here, once per refund (by its id),
+  // whoever made it (the creator's sales table or Stripe's dashboard).
+  const refundMails = purchase.buyerEmail ? await refundJobs(deps, purchase, purchase.buyerEmail, refunds) : [];
   const results = await deps.d1.batch<{ status: PurchaseState }>([
+    // Stripe's word about each creator's refund request (forward only); reads nothing below.
+    ...refundRequestStatements(deps.d1, refunds),
     // Reversals, then restores, then the reversals again: one the cap left short (the sale was
     // already taken back) gets its turn once a restore made room, whichever came first.
     ...reversals,
@@ -297,6 +304,9 @@ export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promis
          where id = ?1 and status in ('paid', 'refunded', 'disputed') returning status`,
       )
       .bind(purchase.id, now),
+    ...refundMails.map(({ job, refundId }) =>
+      outboxInsert(deps.d1, job, now, { sql: "exists (select 1 from ledger_entries where idempotency_key = ?)", binds: [`refund:${refundId}:creator`] }),
+    ),
     ...(receipt
       ? [
           outboxInsert(deps.d1, receipt, now, {
@@ -306,10 +316,28 @@ export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promis
         ]
       : []),
   ]);
+  if (refundMails.length) await dispatch(deps.d1, deps.emails, refundMails.map((m) => m.job.dedupeKey), now);
   const receiptWritten = !!receipt && (results[results.length - 1].meta.changes ?? 0) > 0;
   if (receiptWritten) await dispatch(deps.d1, deps.emails, [receipt.dedupeKey], now);
   const [status] = results[results.length - (receipt ? 2 : 1)].results ?? [];
   return status ? { purchaseId: purchase.id, status: status.status } : null;
+}
+
+/** The buyer's email for each succeeded refund of the charge (written only once its reversal is booked). */
+async function refundJobs(deps: PurchaseDeps, purchase: PurchaseRow, email: string, refunds: Stripe.Refund[]): Promise<{ job: EmailJob; refundId: string }[]> {
+  const succeeded = refunds.filter((r) => r.status === "succeeded");
+  if (!succeeded.length) return [];
+  const item = await deps.db.select({ title: content.title }).from(content).where(eq(content.id, purchase.contentId)).get();
+  const totalCents = succeeded.reduce((a, r) => a + r.amount, 0);
+  return succeeded.map((r) => ({
+    refundId: r.id,
+    job: {
+      dedupeKey: `refund-issued:${r.id}`,
+      to: email,
+      template: "refund-issued" as const,
+      data: { title: item?.title ?? "your purchase", amountCents: r.amount, orderId: purchase.id, accessEnded: totalCents >= purchase.amountCents },
+    },
+  }));
 }
 
 /**

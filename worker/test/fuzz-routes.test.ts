@@ -77,6 +77,7 @@ const validBodies = (): Record<string, Record<string, unknown>> => ({
   "POST /api/auth/email": { email: "fuzz-signin@example.com" },
   "POST /api/payout/setup": { payoutMethod: "paypal", payoutEmail: "fuzz-payout@example.com" },
   "POST /api/payout/withdraw": {},
+  "POST /api/sales/:purchaseId/refund": { amountCents: 100, reason: "requested_by_customer", requestKey: "fuzz-refund-key" },
   "POST /api/uploads": { fileName: "f.bin", size: 1000, contentType: "application/octet-stream" },
   "POST /api/create-payment-intent": { contentId: real.contentId[0], buyerEmail: "", customAmount: null },
   "POST /api/purchase/send-access-email": { paymentIntentId: real.paymentIntent[0], contentId: real.contentId[0] },

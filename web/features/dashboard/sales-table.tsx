@@ -1,4 +1,6 @@
 import { Receipt } from "lucide-react";
+import { useState } from "react";
+import type { Sale } from "@shared/types";
 import { EmptyState } from "@/components/empty-state";
 import { SectionSpinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
@@ -6,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { useSalesPages } from "@/features/payouts/pages";
 import { formatUsd } from "@/lib/utils";
+import { RefundDialog, refundLabel } from "./refund-dialog";
 import { useUnauthorizedRedirect } from "./use-unauthorized-redirect";
 
 const statusVariant = (status: string) => (status === "completed" ? "success" : status === "pending" ? "warning" : "destructive");
@@ -13,6 +16,7 @@ const statusVariant = (status: string) => (status === "completed" ? "success" : 
 /** Spec §6: the sales call is made only while the sales tab is shown (this component mounts then). */
 export function SalesTable() {
   const { data, isLoading, error, hasNextPage, fetchNextPage, isFetchingNextPage } = useSalesPages();
+  const [refunding, setRefunding] = useState<Sale | null>(null);
   useUnauthorizedRedirect(error);
 
   if (isLoading) return <SectionSpinner />;
@@ -35,6 +39,9 @@ export function SalesTable() {
               <th className="px-4 py-3 font-medium">Amount</th>
               <th className="px-4 py-3 font-medium">Date</th>
               <th className="px-4 py-3 font-medium">Status</th>
+              <th className="px-4 py-3 font-medium">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -45,7 +52,21 @@ export function SalesTable() {
                 <td className="px-4 py-3 font-medium">{formatUsd(sale.amount)}</td>
                 <td className="px-4 py-3 text-muted-foreground">{sale.createdAt ? new Date(sale.createdAt).toLocaleDateString() : "—"}</td>
                 <td className="px-4 py-3">
-                  <Badge variant={statusVariant(sale.status)}>{sale.status}</Badge>
+                  <div className="flex flex-wrap items-center gap-1.5">
+                    <Badge variant={statusVariant(sale.status)}>{sale.status === "refunded" ? "Refunded" : sale.status}</Badge>
+                    {refundLabel(sale) && sale.status !== "refunded" && (
+                      <Badge variant={sale.refundFailed && !sale.refundPending && sale.refundedAmount === 0 ? "destructive" : "warning"} data-testid="refund-state">
+                        {refundLabel(sale)}
+                      </Badge>
+                    )}
+                  </div>
+                </td>
+                <td className="px-4 py-3 text-right">
+                  {sale.refundable > 0 && (
+                    <Button size="sm" variant="outline" onClick={() => setRefunding(sale)} aria-label={`Refund ${sale.productName} sale to ${sale.buyerEmail ?? "buyer"}`}>
+                      Refund
+                    </Button>
+                  )}
                 </td>
               </tr>
             ))}
@@ -62,6 +83,7 @@ export function SalesTable() {
           </Button>
         )}
       </div>
+      {refunding && <RefundDialog sale={refunding} onClose={() => setRefunding(null)} />}
     </Card>
   );
 }

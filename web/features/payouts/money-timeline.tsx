@@ -63,6 +63,12 @@ function SaleRow({ item }: { item: TimelineItem }) {
         <p className="text-muted-foreground">
           {item.createdAt ? formatDate(item.createdAt) : "—"} · sale {formatUsd(item.amount)} · your share {formatUsd(item.creatorShare)}
         </p>
+        {item.refund && (
+          <p className={item.refund.afterPayout ? "text-destructive" : "text-muted-foreground"} data-testid="timeline-refund">
+            Refunded {formatDate(item.refund.at)}: {formatUsd(item.refund.amount)} from your share
+            {item.refund.afterPayout ? ", after it was paid out: taken from your balance, and from your next earnings if the balance is below zero" : ""}
+          </p>
+        )}
         {item.feeAdjustment && (
           <p className="text-muted-foreground" data-testid="fee-adjustment">
             {item.feeAdjustment.reason}: {formatUsd(item.feeAdjustment.amount)}

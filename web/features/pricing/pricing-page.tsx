@@ -1,4 +1,5 @@
 import { Link } from "@tanstack/react-router";
+import { REFUND_POLICY } from "@shared/constants";
 import { Check, Crown, Rocket, ShieldCheck, TrendingUp } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
@@ -18,7 +19,7 @@ const CREATOR_FEATURES = [
 const BLURBS = [
   { icon: Rocket, title: "Start in seconds", text: "Drop a file, set a price and share your link. Buyers pay by card without creating an account." },
   { icon: TrendingUp, title: "Earn more per buyer", text: "One-click upsells after checkout typically raise revenue by 30-60%." },
-  { icon: ShieldCheck, title: "Safe for buyers", text: "Permanent access links, receipts by email and a 30-day money-back guarantee." },
+  { icon: ShieldCheck, title: "Safe for buyers", text: `Permanent access links and receipts by email. ${REFUND_POLICY.buyers}` },
 ];
 
 const FAQ = [
@@ -26,7 +27,7 @@ const FAQ = [
   // The one schedule this product runs, in the same words as the settings page (shared/constants).
   { q: "When do I get paid?", a: <PayoutScheduleList className="mt-1" /> },
   { q: "Do buyers need an account?", a: "No. Buyers pay by card and get a permanent access link on screen and by email." },
-  { q: "Can I cancel Pro?", a: "Yes, cancel anytime. Pro comes with a 30-day money-back guarantee." },
+  { q: "Can I cancel Pro?", a: `Yes. ${REFUND_POLICY.pro}` },
   { q: "What can I sell?", a: "Any digital file (images, videos, PDFs, documents and more), a private link, or text." },
 ];
 
@@ -79,7 +80,7 @@ export function PricingPage() {
           </CardHeader>
           <CardContent>
             <ul className="space-y-2 text-sm">
-              {["Keep 100% of every sale", "Everything in Creator", "Cancel anytime", "30-day money-back guarantee"].map((f) => (
+              {["Keep 100% of every sale", "Everything in Creator", "Cancel anytime"].map((f) => (
                 <li key={f} className="flex gap-2">
                   <Check className="size-4 shrink-0 text-emerald-600" /> {f}
                 </li>

@@ -5,6 +5,8 @@ import { escapeHtml } from "../../lib/html";
 export type EmailJob = { dedupeKey: string; to: string } & (
   | { template: "login-link"; data: { url: string } }
   | { template: "purchase-access"; data: { title: string; amountCents: number; orderId: string; accessUrl: string } }
+  // A refund Stripe says succeeded; `accessEnded` when refunds now total the whole order.
+  | { template: "refund-issued"; data: { title: string; amountCents: number; orderId: string; accessEnded: boolean } }
   // Sent with empty data; the consumer fills `items` from the purchases paid with that address.
   | { template: "access-recovery"; data: { items?: RecoveredPurchase[] } }
   | { template: "payout-prepared"; data: PayoutMailData & { byTransfer: boolean } }
@@ -59,6 +61,20 @@ export function render(job: EmailJob): Rendered {
         html: layout(
           "Thank you for your purchase!",
           `<p><strong>${escapeHtml(title)}</strong><br><span style="color:#6b7280">Order #${escapeHtml(orderId)} · ${amount}</span></p>${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it. Or paste this address into your browser:<br>${escapeHtml(accessUrl)}</p><p style="font-size:13px;color:#6b7280">Questions? Reply to this email with your order number.</p>`,
+        ),
+      };
+    }
+    case "refund-issued": {
+      const { title, amountCents, orderId, accessEnded } = job.data;
+      const amount = `$${(amountCents / 100).toFixed(2)}`;
+      const access = accessEnded ? "The order was refunded in full, so its access link no longer opens it." : "You keep your access to it.";
+      const when = "It goes back to the card you paid with and usually shows on your statement within 5 to 10 business days.";
+      return {
+        subject: `Your refund of ${amount} for ${title}`,
+        text: `You have been refunded ${amount}.\n\n${title}\nOrder #${orderId}\n\n${when}\n${access}\n\nQuestions? Reply to this email with your order number.`,
+        html: layout(
+          `You have been refunded ${amount}`,
+          `<p><strong>${escapeHtml(title)}</strong><br><span style="color:#6b7280">Order #${escapeHtml(orderId)}</span></p><p>${escapeHtml(when)}</p><p>${escapeHtml(access)}</p><p style="font-size:13px;color:#6b7280">Questions? Reply to this email with your order number.</p>`,
         ),
       };
     }

@@ -1,0 +1,129 @@
+// A sale row's "Refund" action: full or partial amount (prefilled with what is refundable) and a
+// reason, sent once per dialog (its requestKey makes a repeated press the same refund). What the
+// row shows afterwards comes from the server's state (Stripe's word), never from this form.
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMemo, useState, type FormEvent } from "react";
+import { REFUND_REASONS, refundSaleSchema } from "@shared/schemas";
+import type { RefundRequestResult, Sale } from "@shared/types";
+import { Spinner } from "@/components/spinner";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Textarea } from "@/components/ui/textarea";
+import { toast } from "@/hooks/use-toast";
+import { apiRequest } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
+import { formatUsd } from "@/lib/utils";
+
+const REASON_LABELS: Record<(typeof REFUND_REASONS)[number] | "other", string> = {
+  requested_by_customer: "The buyer asked for it",
+  duplicate: "Duplicate payment",
+  fraudulent: "Fraudulent payment",
+  other: "Other (write a note)",
+};
+
+const withoutStatus = (message: string) => message.replace(/^\d{3}: /, "");
+
+/** What the row says about a sale's refunds, from the server's fields. */
+export function refundLabel(sale: Sale): string | null {
+  if (sale.refundPending) return "Refund pending";
+  if (sale.status === "refunded") return "Refunded";
+  if (sale.refundedAmount > 0) return `Partly refunded ${formatUsd(sale.refundedAmount)}`;
+  if (sale.refundFailed) return "Refund failed";
+  return null;
+}
+
+export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const requestKey = useMemo(() => crypto.randomUUID(), []);
+  const [amount, setAmount] = useState(sale.refundable.toFixed(2));
+  const [reason, setReason] = useState<keyof typeof REASON_LABELS>("requested_by_customer");
+  const [note, setNote] = useState("");
+  const [problem, setProblem] = useState<{ field: "amount" | "reason" | "form"; message: string } | null>(null);
+
+  const refund = useMutation({
+    mutationFn: async (body: { amountCents: number; reason: string; requestKey: string }) =>
+      (await apiRequest("POST", `/api/sales/${sale.id}/refund`, body)).json() as Promise<RefundRequestResult>,
+    onSuccess: (r) => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.creatorSales });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.earningsStats });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.moneyTimeline });
+      if (r.status === "failed" || r.status === "canceled") toast({ title: "Refund Failed", description: "Stripe could not refund this payment. Nothing was taken from your balance.", variant: "destructive" });
+      else if (r.status === "succeeded") toast({ title: "Refund sent", description: `${formatUsd(r.amount)} is on its way back to the buyer's card. They were emailed.` });
+      else toast({ title: "Refund pending", description: `Stripe is processing the ${formatUsd(r.amount)} refund. The sale shows the result once it is done.` });
+      onClose();
+    },
+    onError: (e) => setProblem({ field: "form", message: withoutStatus(e.message) }),
+  });
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const cents = Math.round(Number(amount) * 100);
+    if (!/^\d+(\.\d{1,2})?$/.test(amount.trim()) || cents < 1) return setProblem({ field: "amount", message: "Enter an amount in dollars, at least $0.01" });
+    if (cents > Math.round(sale.refundable * 100)) return setProblem({ field: "amount", message: `You can refund at most ${formatUsd(sale.refundable)} of this sale` });
+    const body = { amountCents: cents, reason: reason === "other" ? note.trim() : reason, requestKey };
+    const parsed = refundSaleSchema.safeParse(body);
+    if (!parsed.success) return setProblem({ field: reason === "other" ? "reason" : "form", message: parsed.error.issues[0]?.message ?? "Check the form" });
+    setProblem(null);
+    refund.mutate(body);
+  };
+
+  return (
+    <Dialog open onOpenChange={(o) => !o && !refund.isPending && onClose()}>
+      <DialogContent>
+        <form onSubmit={submit} className="space-y-4" noValidate>
+          <DialogHeader>
+            <DialogTitle>Refund this sale</DialogTitle>
+            <DialogDescription>
+              {sale.productName} · paid {formatUsd(sale.amount)}
+              {sale.buyerEmail ? ` by ${sale.buyerEmail}` : ""}. The money goes back to the buyer's card through Stripe and your share of it comes off your balance.
+              A full refund ends the buyer's access; a partial one keeps it.
+            </DialogDescription>
+          </DialogHeader>
+          <div className="space-y-1.5">
+            <Label htmlFor="refund-amount">Amount (USD, up to {formatUsd(sale.refundable)})</Label>
+            <Input id="refund-amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} aria-invalid={problem?.field === "amount"} autoFocus />
+            {problem?.field === "amount" && <p className="text-sm text-destructive">{problem.message}</p>}
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor="refund-reason">Reason</Label>
+            <select
+              id="refund-reason"
+              className="h-9 w-full rounded-md border bg-background px-3 text-sm"
+              value={reason}
+              onChange={(e) => setReason(e.target.value as keyof typeof REASON_LABELS)}
+            >
+              {Object.entries(REASON_LABELS).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </div>
+          {reason === "other" && (
+            <div className="space-y-1.5">
+              <Label htmlFor="refund-note">Note (kept with the refund, up to 500 characters)</Label>
+              <Textarea id="refund-note" value={note} maxLength={500} onChange={(e) => setNote(e.target.value)} aria-invalid={problem?.field === "reason"} />
+              {problem?.field === "reason" && <p className="text-sm text-destructive">{problem.message}</p>}
+            </div>
+          )}
+          {problem?.field === "form" && (
+            <p role="alert" className="text-sm text-destructive">
+              {problem.message}
+            </p>
+          )}
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={onClose} disabled={refund.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="destructive" disabled={refund.isPending}>
+              {refund.isPending ? <Spinner className="size-4" label="Refunding" /> : null}
+              Refund {Number.isFinite(Number(amount)) && Number(amount) > 0 ? formatUsd(Number(amount)) : ""}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
