@@ -161,6 +161,8 @@ export async function purgePaywallPage(env: Bindings, requestUrl: string, id: st
  * Drops items' pages (still for sale, but showing something that changed, such as the creator's
  * profile) from this isolate's memory and this data center's edge cache, so the next visitor gets a
  * page rendered anew; other isolates and data centers drop theirs within PAYWALL_CACHE_SECONDS.
+ * Known limit: that render reads a nearby replica, which may be a moment behind the change; a page
+ * rendered from it is kept until PAYWALL_CACHE_SECONDS like any other.
  */
 export async function forgetPaywallPages(env: Bindings, requestUrl: string, ids: string[]): Promise<void> {
   await Promise.all(
