@@ -1,6 +1,6 @@
 // Who the buyer pays (issue 17): a creator fills in a public profile in /settings, and a buyer's
 // paywall says "by {name}" with the avatar and a way to contact the creator.
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, consoleErrors, launch, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
 
@@ -11,6 +11,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
+
+/** How far the page scrolls sideways (0 on a screen that fits). */
+const sidewaysOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 /** A 1×1 PNG. */
 const PNG_1X1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
@@ -41,6 +44,9 @@ describe("the creator's public profile", () => {
     await creator.locator("#profile-avatar").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: PNG_1X1 });
     await creator.getByTestId("profile-avatar").waitFor();
     await creator.screenshot({ path: screenshotPath("creator-profile-settings"), fullPage: true });
+    await creator.setViewportSize({ width: 390, height: 844 });
+    expect(await sidewaysOverflow(creator)).toBe(0);
+    await creator.screenshot({ path: screenshotPath("creator-profile-settings-390"), fullPage: true });
     await creatorContext.close();
 
     const { page: buyer, context: buyerContext } = await newPage(browser);
@@ -62,6 +68,12 @@ describe("the creator's public profile", () => {
     await buyer.getByTestId("creator-name").waitFor();
     expect(await buyer.getByTestId("creator-name").textContent()).toBe("by Maya's Field Studio");
     expect(await buyer.getByTestId("creator-contact").getAttribute("href")).toBe("mailto:help@maya.example");
+    await buyer.setViewportSize({ width: 390, height: 844 });
+    expect(await sidewaysOverflow(buyer)).toBe(0);
+    await buyer.screenshot({ path: screenshotPath("creator-profile-checkout-390") });
+    await buyer.goto(`/p/${id}`);
+    expect(await sidewaysOverflow(buyer)).toBe(0);
+    await buyer.screenshot({ path: screenshotPath("creator-profile-paywall-390") });
     expect(errors).toEqual([]);
     await buyerContext.close();
   });
