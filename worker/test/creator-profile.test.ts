@@ -108,8 +108,11 @@ describe("the paywall says who the buyer pays", () => {
     expect(html).not.toContain("<b>bold</b>");
     expect(html).toContain("by &lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;");
 
-    const { paymentIntent } = await checkout(id, { email: "profile-xss-buyer@example.com" });
+    const { paymentIntent, buyerCookie } = await checkout(id, { email: "profile-xss-buyer@example.com" });
     expect((await deliver(await eventFor("payment_intent.succeeded", paymentIntent))).status).toBe(200);
+    // The success page's data names the same creator (React escapes it there).
+    const verified = await call(`/api/purchase/verify?payment_intent=${paymentIntent}&content_id=${id}`, { cookie: buyerCookie });
+    expect((await verified.json<{ content: { creator: { name: string; supportEmail: string } } }>()).content.creator).toMatchObject({ name, supportEmail: "x@example.com" });
     const mail = await waitForMail("profile-xss-buyer@example.com");
     expect(mail.html).not.toContain("<script>alert(1)");
     expect(mail.html).not.toContain("<img src=x");
