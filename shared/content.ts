@@ -9,6 +9,7 @@ import {
   MIN_PRICE_CENTS,
   PRICING_MODELS,
 } from "./constants";
+import type { PublicCreator } from "./profile";
 
 export const CONTENT_MESSAGES = {
   titleAndPrice: "Please fill in title and price",
@@ -135,7 +136,8 @@ export type PublicContentFields = {
   createdAt: string;
 };
 
-export type PublicContent = PublicContentFields & { user: { firstName: string | null } };
+/** `creator`: who the buyer pays, as the paywall and checkout show it ("by {name}", avatar, contact). */
+export type PublicContent = PublicContentFields & { user: { firstName: string | null }; creator: PublicCreator };
 
 /** A content item as its creator sees it (GET /api/content). Money in dollars, as the screens use it. */
 export type CreatorContent = PublicContentFields & {

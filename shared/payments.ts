@@ -1,5 +1,6 @@
 // The buying contract: requests and responses of the payment and purchase calls (spec §7).
 import { z } from "zod";
+import type { PublicCreator } from "./profile";
 import { emailSchema } from "./schemas";
 
 export const createPaymentIntentSchema = z.object({
@@ -37,6 +38,8 @@ export type PurchaseVerification = {
     fileType: string | null;
     linkUrl: string | null;
     textContent: string | null;
+    /** Who the buyer paid ("by {name}", avatar, contact). */
+    creator: PublicCreator;
   };
   purchase: { id: string; amount: number; buyerEmail: string | null };
   accessUrl: string;

@@ -19,6 +19,7 @@ import { feedbackRoutes } from "./routes/feedback";
 import { funnelRoutes } from "./routes/funnels";
 import { paymentRoutes } from "./routes/payments";
 import { paywallPageRoutes } from "./routes/paywall-page";
+import { profileRoutes } from "./routes/profile";
 import { spaRoutes } from "./routes/spa";
 import { stripeWebhookRoutes } from "./routes/stripe-webhook";
 import { subscriptionRoutes } from "./routes/subscription";
@@ -48,7 +49,8 @@ const api = new Hono<AppEnv>()
   .route("/", upsellRoutes)
   .route("/", connectRoutes)
   .route("/", subscriptionRoutes)
-  .route("/", analyticsRoutes);
+  .route("/", analyticsRoutes)
+  .route("/", profileRoutes);
 
 export const app = new Hono<AppEnv>()
   .use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", crossOriginOpenerPolicy: "same-origin" }))

@@ -13,5 +13,6 @@ export const queryKeys = {
   connectStatus: ["/api/connect/account-status"] as const,
   subscription: ["/api/subscription"] as const,
   contentList: ["/api/content"] as const,
+  profile: ["/api/profile"] as const,
   contentDetail: (id: string) => ["/api/content", id] as const,
 };

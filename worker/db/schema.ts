@@ -25,6 +25,22 @@ export const users = sqliteTable("users", {
   createdAt: createdAt(),
 });
 
+// What buyers see of a creator (the paywall, checkout, receipts): a table of its own, not columns on
+// users, so the account (sign-in, plan, Stripe customer) and the public face change apart, and a
+// creator who never filled it in has no row. `avatar_id` is random per upload: the avatar's URL
+// (/api/avatars/{id}) changes with the image, so it can be cached for good.
+export const creatorProfiles = sqliteTable("creator_profiles", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  displayName: text("display_name"),
+  bio: text("bio"),
+  supportEmail: text("support_email"),
+  avatarId: text("avatar_id").unique(),
+  avatarType: text("avatar_type"),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
+
 export const oauthAccounts = sqliteTable(
   "oauth_accounts",
   {

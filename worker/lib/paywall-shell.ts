@@ -98,6 +98,9 @@ export const pageMemory = {
     memory.set(key, page);
     return page;
   },
+  delete(key: string): void {
+    memory.delete(key);
+  },
   set(key: string, page: CachedPage): void {
     memory.delete(key);
     if (expired(page)) return;
@@ -152,6 +155,23 @@ export async function purgePaywallPage(env: Bindings, requestUrl: string, id: st
   const gone: CachedPage = { html: null, creatorId: "", renderedAt: Date.now() };
   pageMemory.set(key, gone);
   await caches.default.put(new Request(key), edgeCopy(gone));
+}
+
+/**
+ * Drops items' pages (still for sale, but showing something that changed, such as the creator's
+ * profile) from this isolate's memory and this data center's edge cache, so the next visitor gets a
+ * page rendered anew; other isolates and data centers drop theirs within PAYWALL_CACHE_SECONDS.
+ * Known limit: that render reads a nearby replica, which may be a moment behind the change; a page
+ * rendered from it is kept until PAYWALL_CACHE_SECONDS like any other.
+ */
+export async function forgetPaywallPages(env: Bindings, requestUrl: string, ids: string[]): Promise<void> {
+  await Promise.all(
+    ids.map(async (id) => {
+      const key = await paywallCacheKey(env, requestUrl, id);
+      pageMemory.delete(key);
+      await caches.default.delete(new Request(key));
+    }),
+  );
 }
 
 /** Remembers, for UNKNOWN_ID_CACHE_SECONDS, that an id names no item (the mark that answers 404). */

@@ -39,9 +39,11 @@ export const BODY_TOO_LARGE = (limit: number) => `The request body is too large 
 export const NOT_AN_OBJECT = "The request body must be a JSON object";
 export const UNPAIRED_SURROGATE = "Text must be valid Unicode (it contains an unpaired UTF-16 surrogate)";
 
-/** Paths whose bodies are streamed or limited by their own route: file parts and the publish form. */
+/** Paths whose bodies are streamed or limited by their own route: file parts, the publish form and the avatar. */
 const ownLimit = (method: string, path: string) =>
-  (method === "PUT" && /^\/api\/uploads\/[^/]+\/parts\/[^/]+$/.test(path)) || (method === "POST" && path === "/api/content");
+  (method === "PUT" && /^\/api\/uploads\/[^/]+\/parts\/[^/]+$/.test(path)) ||
+  (method === "POST" && path === "/api/content") ||
+  (method === "PUT" && path === "/api/profile/avatar");
 
 /** Reads at most `limit` bytes of the body: a bigger one is refused as soon as it is known to be. */
 async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {

@@ -6,6 +6,7 @@
 import { formatFileSize } from "../../shared/constants";
 import type { PublicContent } from "../../shared/content";
 import { PAYWALL_PART as PART, PAYWALL_TEXT } from "../../shared/paywall";
+import { creatorByline, type PublicCreator } from "../../shared/profile";
 import { Icon, LogoMark, type IconName } from "./icons";
 
 const ACCESS: Record<PublicContent["accessType"], { icon: IconName; label: string }> = {
@@ -55,6 +56,33 @@ export function ContentNotFound() {
   );
 }
 
+/**
+ * "by {name}" with the avatar and a contact link: who the buyer pays. The avatar's 32 px box is
+ * there with or without an image (an initial, or the logo mark, stands in), so nothing moves when it
+ * loads. Everything in it is the creator's text, escaped by JSX.
+ */
+export function CreatorByline({ creator }: { creator: PublicCreator }) {
+  return (
+    <div class="flex min-h-8 flex-wrap items-center gap-x-2 gap-y-1 text-sm text-muted-foreground" data-testid="creator-byline">
+      <span class="flex size-8 shrink-0 items-center justify-center overflow-hidden rounded-full bg-muted font-semibold text-foreground" aria-hidden="true">
+        {creator.avatarUrl ? (
+          <img src={creator.avatarUrl} alt="" width={32} height={32} decoding="async" class="size-full object-cover" data-testid="creator-avatar" />
+        ) : creator.name ? (
+          creator.name.slice(0, 1).toUpperCase()
+        ) : (
+          <LogoMark class="size-5" />
+        )}
+      </span>
+      <span data-testid="creator-name">{creatorByline(creator)}</span>
+      {creator.supportEmail && (
+        <a href={`mailto:${creator.supportEmail}`} class="underline-offset-4 hover:text-foreground hover:underline" data-testid="creator-contact">
+          Contact the creator
+        </a>
+      )}
+    </div>
+  );
+}
+
 /** The item's paywall. `image` carries the preview image's size when known, so it takes its place at once. */
 export function PaywallPage({ item, imageSize }: { item: PublicContent; imageSize: { width: number; height: number } | null }) {
   const kind = ACCESS[item.accessType];
@@ -96,7 +124,8 @@ export function PaywallPage({ item, imageSize }: { item: PublicContent; imageSiz
           <div class="flex flex-col gap-5 p-6 sm:p-8">
             <div class="space-y-2">
               <h1 class="text-2xl font-bold tracking-tight sm:text-3xl">{item.title}</h1>
-              <p class="text-sm text-muted-foreground">by {item.user.firstName || "an ApeWall creator"}</p>
+              <CreatorByline creator={item.creator} />
+              {item.creator.bio && <p class="text-xs whitespace-pre-line text-muted-foreground" data-testid="creator-bio">{item.creator.bio}</p>}
             </div>
             {item.description && <p class="whitespace-pre-line text-muted-foreground">{item.description}</p>}
             <div class="flex flex-wrap gap-2 text-sm">

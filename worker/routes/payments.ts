@@ -32,6 +32,7 @@ import {
   claimedPurchase,
   currentPurchaseOfContent,
   purchaseIdFromToken,
+  receiptData,
   startCheckout,
   syncWithStripe,
   verification,
@@ -120,13 +121,12 @@ export const paymentRoutes = new Hono<AppEnv>()
     const purchase = await claimedPurchase(deps, claimOf(c, body.access), { paymentIntentId: body.paymentIntentId, contentId: body.contentId });
     assertPaid(purchase);
     if (!purchase.buyerEmail) throw new ApiError(400, "No email address is on this purchase");
-    const item = await c.var.db.select({ title: content.title }).from(content).where(eq(content.id, purchase.contentId)).get();
     const job: EmailJob = {
       // One reminder per purchase per ten minutes, however often the button is pressed.
       dedupeKey: `purchase-access-reminder:${purchase.id}:${Math.floor(Date.now() / 600_000)}`,
       to: purchase.buyerEmail,
       template: "purchase-access",
-      data: { title: item?.title ?? "your purchase", amountCents: purchase.amountCents, orderId: purchase.id, accessUrl: await accessUrlFor(deps, purchase) },
+      data: await receiptData(deps, purchase),
     };
     await sendViaOutbox(c.env.DB, c.env.EMAILS, job);
     return c.json({ sent: true });

@@ -2,7 +2,8 @@
 // /p/{id} and /paywall/{id}: the finished paywall in the HTML (worker/pages/paywall.tsx) inside the
 // paywall's own small page (paywall.html: its stylesheet, inlined here, and one script), with Open
 // Graph / Twitter card tags. The HTML is the same for every visitor, so it is kept in the edge cache
-// (the Cache API) keyed by item and deploy; deleting an item purges it. Views are counted on every
+// (the Cache API) keyed by item and deploy; deleting an item purges it, and a change to the creator's
+// profile (the "by {name}" byline, worker/routes/profile.ts) drops every page of theirs. Views are counted on every
 // request, cached or not, through the VIEWS queue.
 import { Hono, type Context } from "hono";
 import { getCookie } from "hono/cookie";

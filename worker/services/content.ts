@@ -3,11 +3,12 @@
 import { and, count, desc, eq, inArray, isNotNull, isNull, lt, sql, sum } from "drizzle-orm";
 import type { ContentFormValues, CreatorContent, PublicContent, PublicContentFields } from "../../shared/content";
 import type { Db } from "../db/client";
-import { content, ledgerEntries, purchases, uploads, users } from "../db/schema";
+import { content, creatorProfiles, ledgerEntries, purchases, uploads, users } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
 import { imageDimensions } from "../lib/images";
 import { newId } from "../lib/ids";
 import { ownUpload } from "./uploads";
+import { creatorColumns, toPublicCreator } from "./profile";
 
 type ContentRow = typeof content.$inferSelect;
 
@@ -166,9 +167,10 @@ export async function publicContent(
 ): Promise<(PublicContent & { creatorId: string; previewImageSize: { width: number; height: number } | null }) | null> {
   if (!/^[A-Za-z0-9]{1,32}$/.test(id)) return null;
   const found = await db
-    .select({ row: content, firstName: users.firstName })
+    .select({ row: content, firstName: users.firstName, creator: creatorColumns })
     .from(content)
     .innerJoin(users, eq(users.id, content.userId))
+    .leftJoin(creatorProfiles, eq(creatorProfiles.userId, content.userId))
     .where(and(eq(content.id, id), isNull(content.deletedAt)))
     .get();
   if (!found) return null;
@@ -176,6 +178,7 @@ export async function publicContent(
   return {
     ...publicFields(found.row),
     user: { firstName: found.firstName },
+    creator: toPublicCreator(found.creator),
     creatorId: found.row.userId,
     previewImageSize: width && height && found.row.previewImageKey ? { width, height } : null,
   };

@@ -9,7 +9,7 @@ import { MAX_PRICE_CENTS } from "../../shared/constants";
 import { dollarsToCents } from "../../shared/content";
 import type { PurchaseVerification } from "../../shared/payments";
 import type { Db } from "../db/client";
-import { buyerCustomers, content, purchases, users } from "../db/schema";
+import { buyerCustomers, content, creatorProfiles, purchases, users } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
 import { liveFunnelFor } from "./funnels";
@@ -17,7 +17,8 @@ import { liveFunnelFor } from "./funnels";
 import { refundRequestStatements } from "./creator-refunds";
 import { insertLedgerRow, restoreRows, reverseSale, saleRows } from "./ledger";
 import { dispatch, outboxInsert } from "./mail/email-outbox";
-import type { EmailJob, RecoveredPurchase } from "./mail/templates";
+import type { EmailJob, PurchaseAccessMailData, RecoveredPurchase } from "./mail/templates";
+import { creatorColumns, mailCreator, publicCreator, toPublicCreator } from "./profile";
 import { effectsOf, GRANTS_ACCESS, STATE_FROM_LEDGER_SQL, type KeyedEffect, type PurchaseState } from "./purchase-states";
 import { isInvalidEmail } from "./stripe";
 import { planAt, settleProInvoiceCharge } from "./subscriptions";
@@ -162,13 +163,16 @@ export type FulfilOutcome = "fulfilled" | "already" | "not-succeeded" | "mismatc
 const emailOf = (intent: Stripe.PaymentIntent): string | null => intent.receipt_email?.toLowerCase() ?? null;
 
 async function receiptJob(deps: PurchaseDeps, purchase: PurchaseRow, email: string): Promise<EmailJob> {
-  const item = await deps.db.select({ title: content.title }).from(content).where(eq(content.id, purchase.contentId)).get();
-  return {
-    dedupeKey: `purchase-access:${purchase.id}`,
-    to: email,
-    template: "purchase-access",
-    data: { title: item?.title ?? "your purchase", amountCents: purchase.amountCents, orderId: purchase.id, accessUrl: await accessUrlFor(deps, purchase) },
-  };
+  return { dedupeKey: `purchase-access:${purchase.id}`, to: email, template: "purchase-access", data: await receiptData(deps, purchase) };
+}
+
+/** What the receipt (and its reminder) says: the item, the order, the access link and who the buyer paid. */
+export async function receiptData(deps: Pick<PurchaseDeps, "db" | "appUrl" | "accessSecret">, purchase: PurchaseRow): Promise<PurchaseAccessMailData> {
+  const [item, creator] = await Promise.all([
+    deps.db.select({ title: content.title }).from(content).where(eq(content.id, purchase.contentId)).get(),
+    publicCreator(deps.db, purchase.creatorId),
+  ]);
+  return { title: item?.title ?? "your purchase", amountCents: purchase.amountCents, orderId: purchase.id, accessUrl: await accessUrlFor(deps, purchase), creator: mailCreator(deps.appUrl, creator) };
 }
 
 /**
@@ -428,6 +432,7 @@ export async function verification(deps: PurchaseDeps, purchase: PurchaseRow): P
       fileType: fileUrl ? item.fileContentType : null,
       linkUrl: item.linkUrl,
       textContent: item.textContent,
+      creator: await publicCreator(deps.db, item.userId),
     },
     purchase: { id: purchase.id, amount: purchase.amountCents / 100, buyerEmail: purchase.buyerEmail },
     accessUrl: await accessUrlFor(deps, purchase),
@@ -437,13 +442,17 @@ export async function verification(deps: PurchaseDeps, purchase: PurchaseRow): P
 /** Every paid purchase made with `email` (newest first, at most 50), with its permanent access link. */
 export async function recoveredPurchases(deps: Pick<PurchaseDeps, "db" | "appUrl" | "accessSecret">, email: string): Promise<RecoveredPurchase[]> {
   const rows = await deps.db
-    .select({ id: purchases.id, paymentIntentId: purchases.paymentIntentId, contentId: purchases.contentId, amountCents: purchases.amountCents, title: content.title })
+    .select({ id: purchases.id, paymentIntentId: purchases.paymentIntentId, contentId: purchases.contentId, amountCents: purchases.amountCents, title: content.title, creator: creatorColumns })
     .from(purchases)
     .innerJoin(content, eq(content.id, purchases.contentId))
+    .innerJoin(users, eq(users.id, content.userId))
+    .leftJoin(creatorProfiles, eq(creatorProfiles.userId, content.userId))
     .where(and(eq(purchases.buyerEmail, email.toLowerCase()), eq(purchases.status, "paid")))
     .orderBy(desc(purchases.paidAt))
     .limit(50);
-  return Promise.all(rows.map(async (r) => ({ title: r.title, amountCents: r.amountCents, orderId: r.id, accessUrl: await accessUrlFor(deps, r) })));
+  return Promise.all(
+    rows.map(async (r) => ({ title: r.title, amountCents: r.amountCents, orderId: r.id, accessUrl: await accessUrlFor(deps, r), creator: mailCreator(deps.appUrl, toPublicCreator(r.creator)) })),
+  );
 }
 
 /** 403 unless the purchase's state grants access (a full refund or a chargeback ends it). */

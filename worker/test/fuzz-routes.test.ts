@@ -13,6 +13,7 @@ import * as adminSchemas from "../../shared/admin";
 import * as contentSchemas from "../../shared/content";
 import * as funnelSchemas from "../../shared/funnels";
 import * as paymentSchemas from "../../shared/payments";
+import * as profileSchemas from "../../shared/profile";
 import * as schemas from "../../shared/schemas";
 import { app } from "../app";
 import { createSession } from "../services/sessions";
@@ -33,7 +34,7 @@ const routes: Route[] = [
 // Field names from every object schema in shared/: each body may carry any of them (the right ones
 // with wrong values, the wrong ones as mass assignment).
 const schemaKeys = new Set<string>(["access", "purchaseId", "contentId", "stepId", "amount", "userId", "sales", "days", "isAdmin", "role", "userId", "id", "creatorId", "status", "amountCents", "__proto__", "constructor"]);
-for (const mod of [adminSchemas, contentSchemas, funnelSchemas, paymentSchemas, schemas]) {
+for (const mod of [adminSchemas, contentSchemas, funnelSchemas, paymentSchemas, profileSchemas, schemas]) {
   for (const value of Object.values(mod)) {
     let s = value as ZodType & { shape?: Record<string, unknown>; def?: { in?: unknown; schema?: unknown } };
     // Unwrap refinements and pipes to the object they check.
@@ -85,6 +86,7 @@ const validBodies = (): Record<string, Record<string, unknown>> => ({
   "POST /api/content/:id/download": { access: "x" },
   "POST /api/stripe/webhook": { id: "evt_fuzz", object: "event", type: "charge.refunded", data: { object: { id: "ch_fuzz", object: "charge" } } },
   "POST /api/feedback": { type: "bug", subject: "s", message: "m", priority: "low" },
+  "PUT /api/profile": { displayName: "Fuzz Studio", bio: "", supportEmail: "help@fuzz.example" },
   "POST /api/admin/process-payouts": { month: 1, year: 2025 },
   "POST /api/admin/fix-purchase-emails": {},
   "POST /api/admin/payouts/:id/mark-paid": { reference: "PP-TX-fuzz" },

@@ -2,6 +2,7 @@
 import type { Stripe, StripeElements } from "@stripe/stripe-js";
 import { Lock, ShieldCheck } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
+import { CreatorByline } from "@/components/creator-byline";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -82,7 +83,7 @@ export function CheckoutPage({ id, clientSecret, amount }: { id: string; clientS
             )}
             <div className="min-w-0">
               <p className="truncate font-medium">{item.data.title}</p>
-              <p className="text-sm text-muted-foreground">by {item.data.user.firstName || "an ApeWall creator"}</p>
+              <CreatorByline creator={item.data.creator} className="mt-1" />
             </div>
           </div>
           <dl className="space-y-2 border-t pt-4 text-sm">

@@ -4,6 +4,7 @@ import { Info } from "lucide-react";
 import type { CurrentUser } from "@shared/schemas";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { AppShell } from "@/features/shell/app-shell";
+import { ProfileCard } from "@/features/profile/profile-card";
 import { PlanCard } from "@/features/subscription/plan-card";
 import { BankConnectCard } from "./bank-connect-card";
 import { EarningsOverview } from "./earnings-overview";
@@ -19,8 +20,9 @@ export function SettingsPage({ user }: { user: CurrentUser }) {
       <div className="mx-auto max-w-5xl space-y-6 px-4 py-10">
         <div>
           <h1 className="text-3xl font-bold tracking-tight">Settings</h1>
-          <p className="text-muted-foreground">Your payouts and where your money stands.</p>
+          <p className="text-muted-foreground">Your public profile, your payouts and where your money stands.</p>
         </div>
+        <ProfileCard />
         <EarningsOverview />
         <WithdrawCard />
         <PlanCard />

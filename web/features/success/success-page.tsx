@@ -4,6 +4,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { AlertCircle, CheckCircle2, Copy, Info, Mail } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { PurchaseVerification } from "@shared/payments";
+import { CreatorByline } from "@/components/creator-byline";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -115,6 +116,7 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
             {preview && <img src={preview.startsWith("data:") ? preview : `/api/content/${v.content.id}/preview-image`} alt="" className="size-20 rounded-lg object-cover" />}
             <div className="min-w-0">
               <h2 className="text-xl font-semibold">{v.content.title}</h2>
+              {v.content.creator && <CreatorByline creator={v.content.creator} className="mt-1" />}
               {v.content.description && <p className="mt-1 text-sm text-muted-foreground">{v.content.description}</p>}
             </div>
           </div>

@@ -1,10 +1,11 @@
 // Every email the app sends: a queue message names a template and its data; the consumer renders it.
 import { MANUAL_PAYOUT_DAY, MIN_PAYOUT_CENTS, PRODUCT_NAME } from "../../../shared/constants";
+import { creatorByline } from "../../../shared/profile";
 import { escapeHtml } from "../../lib/html";
 
 export type EmailJob = { dedupeKey: string; to: string } & (
   | { template: "login-link"; data: { url: string } }
-  | { template: "purchase-access"; data: { title: string; amountCents: number; orderId: string; accessUrl: string } }
+  | { template: "purchase-access"; data: PurchaseAccessMailData }
   // A refund Stripe says succeeded; `accessEnded` when refunds now total the whole order.
   | { template: "refund-issued"; data: { title: string; amountCents: number; orderId: string; accessEnded: boolean } }
   // Sent with empty data; the consumer fills `items` from the purchases paid with that address.
@@ -18,7 +19,15 @@ export type EmailJob = { dedupeKey: string; to: string } & (
 /** Why the monthly run paid a creator nothing for a period (payout_skips.reason), with what carries over. */
 export type PayoutSkippedMailData = { reason: "below_minimum" | "not_set_up" | "held"; amountCents: number; period: string; settingsUrl: string };
 
-export type RecoveredPurchase = { title: string; amountCents: number; orderId: string; accessUrl: string };
+/**
+ * Who the buyer paid, as an email names them. Optional in the data: a job queued before profiles
+ * existed renders as before ("by an ApeWall creator").
+ */
+export type MailCreator = { name: string | null; supportEmail: string | null; avatarUrl: string | null };
+
+export type PurchaseAccessMailData = { title: string; amountCents: number; orderId: string; accessUrl: string; creator?: MailCreator };
+
+export type RecoveredPurchase = { title: string; amountCents: number; orderId: string; accessUrl: string; creator?: MailCreator };
 
 /** What every payout email says: which payout, how much, for which month, where it goes. */
 /** `withdrawal`: the creator's "Withdraw now" (named as such, not as a month's payout). */
@@ -39,6 +48,28 @@ function layout(title: string, bodyHtml: string): string {
 const button = (url: string, label: string) =>
   `<p style="margin:24px 0"><a href="${escapeHtml(url)}" style="background:#7c3aed;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(label)}</a></p>`;
 
+/** "by {name}" with the avatar (a fixed 24 px box) and, when given, the creator's support address. */
+function creatorHtml(creator: MailCreator | undefined): string {
+  const avatar = creator?.avatarUrl
+    ? `<img src="${escapeHtml(creator.avatarUrl)}" width="24" height="24" alt="" style="border-radius:12px;vertical-align:middle;margin-right:6px">`
+    : "";
+  const contact = creator?.supportEmail
+    ? ` · <a href="mailto:${escapeHtml(creator.supportEmail)}" style="color:#7c3aed">${escapeHtml(creator.supportEmail)}</a>`
+    : "";
+  return `<span style="color:#6b7280">${avatar}${escapeHtml(creatorByline(creator))}${contact}</span><br>`;
+}
+
+/** Where a buyer's question goes: the creator's support address when given, else a reply to us. */
+const contactText = (creator: MailCreator | undefined) =>
+  creator?.supportEmail
+    ? `Questions? Write to ${creator.name ?? "the creator"} at ${creator.supportEmail} with your order number.`
+    : "Questions? Reply to this email with your order number.";
+
+const contactHtml = (creator: MailCreator | undefined) =>
+  creator?.supportEmail
+    ? `Questions? Write to ${escapeHtml(creator.name ?? "the creator")} at <a href="mailto:${escapeHtml(creator.supportEmail)}">${escapeHtml(creator.supportEmail)}</a> with your order number.`
+    : "Questions? Reply to this email with your order number.";
+
 export function render(job: EmailJob): Rendered {
   switch (job.template) {
     case "login-link": {
@@ -53,14 +84,14 @@ export function render(job: EmailJob): Rendered {
       };
     }
     case "purchase-access": {
-      const { title, amountCents, orderId, accessUrl } = job.data;
+      const { title, amountCents, orderId, accessUrl, creator } = job.data;
       const amount = `$${(amountCents / 100).toFixed(2)}`;
       return {
         subject: `Your access to ${title}`,
-        text: `Thank you for your purchase!\n\n${title}\nOrder #${orderId} · ${amount}\n\nYour permanent access link (bookmark it, it won't expire):\n${accessUrl}\n\nQuestions? Reply to this email with your order number.`,
+        text: `Thank you for your purchase!\n\n${title}\n${creatorByline(creator)}\nOrder #${orderId} · ${amount}\n\nYour permanent access link (bookmark it, it won't expire):\n${accessUrl}\n\n${contactText(creator)}`,
         html: layout(
           "Thank you for your purchase!",
-          `<p><strong>${escapeHtml(title)}</strong><br><span style="color:#6b7280">Order #${escapeHtml(orderId)} · ${amount}</span></p>${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it. Or paste this address into your browser:<br>${escapeHtml(accessUrl)}</p><p style="font-size:13px;color:#6b7280">Questions? Reply to this email with your order number.</p>`,
+          `<p><strong>${escapeHtml(title)}</strong><br>${creatorHtml(creator)}<span style="color:#6b7280">Order #${escapeHtml(orderId)} · ${amount}</span></p>${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it. Or paste this address into your browser:<br>${escapeHtml(accessUrl)}</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`,
         ),
       };
     }
@@ -83,11 +114,11 @@ export function render(job: EmailJob): Rendered {
       const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
       return {
         subject: `Your ${PRODUCT_NAME} access links`,
-        text: `Here is every purchase made with this email address, each with its permanent access link:\n\n${items.map((i) => `${i.title} (Order #${i.orderId} · ${money(i.amountCents)})\n${i.accessUrl}`).join("\n\n")}\n\nYou asked for these on the paywall ("Lost your access?"). If you did not, you can ignore this email.`,
+        text: `Here is every purchase made with this email address, each with its permanent access link:\n\n${items.map((i) => `${i.title} ${creatorByline(i.creator)} (Order #${i.orderId} · ${money(i.amountCents)})\n${i.accessUrl}${i.creator?.supportEmail ? `\nContact the creator: ${i.creator.supportEmail}` : ""}`).join("\n\n")}\n\nYou asked for these on the paywall ("Lost your access?"). If you did not, you can ignore this email.`,
         html: layout(
           "Your access links",
           `<p>Here is every purchase made with this email address. Each link is permanent: bookmark it.</p>${items
-            .map((i) => `<p><strong>${escapeHtml(i.title)}</strong><br><span style="color:#6b7280">Order #${escapeHtml(i.orderId)} · ${money(i.amountCents)}</span></p>${button(i.accessUrl, "Access your purchase")}`)
+            .map((i) => `<p><strong>${escapeHtml(i.title)}</strong><br>${creatorHtml(i.creator)}<span style="color:#6b7280">Order #${escapeHtml(i.orderId)} · ${money(i.amountCents)}</span></p>${button(i.accessUrl, "Access your purchase")}`)
             .join("")}<p style="font-size:13px;color:#6b7280">You asked for these on the paywall ("Lost your access?"). If you did not, you can ignore this email.</p>`,
         ),
       };

@@ -1,0 +1,75 @@
+// The creator's public profile (issue 17, "Who the buyer pays"): the /settings form's rules, shared by
+// the form and PUT /api/profile, and how every page and email names the creator a buyer pays.
+import { z } from "zod";
+import { MAX_PREVIEW_IMAGE_BYTES } from "./constants";
+
+export const MAX_DISPLAY_NAME_CHARS = 60;
+export const MAX_BIO_CHARS = 280;
+/** The avatar takes the preview image's limit; only what every browser and mail client shows. */
+export const MAX_AVATAR_BYTES = MAX_PREVIEW_IMAGE_BYTES;
+export const AVATAR_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
+
+export const PROFILE_MESSAGES = {
+  displayName: `Display name must be 1 to ${MAX_DISPLAY_NAME_CHARS} characters`,
+  displayNameLine: "Display name must be one line",
+  bio: `Bio must be at most ${MAX_BIO_CHARS} characters`,
+  supportEmail: "Enter a valid support email address, like help@example.com",
+  avatarType: "Avatar must be a JPEG, PNG or WebP image",
+  avatarSize: `Avatar must be at most ${MAX_AVATAR_BYTES / 1024 / 1024} MB`,
+} as const;
+
+/** "" (or only spaces) is "not given": the field is cleared, and buyers see the fallback. */
+const blankToNull = (v: string) => (v === "" ? null : v);
+
+/**
+ * PUT /api/profile: the whole profile at once (a repeat is a no-op). Each field's message names
+ * that field, so the form shows it beside the field.
+ */
+export const profileSchema = z.object({
+  displayName: z
+    .string({ error: PROFILE_MESSAGES.displayName })
+    .trim()
+    .max(MAX_DISPLAY_NAME_CHARS, PROFILE_MESSAGES.displayName)
+    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), PROFILE_MESSAGES.displayNameLine)
+    .transform(blankToNull),
+  bio: z.string({ error: PROFILE_MESSAGES.bio }).trim().max(MAX_BIO_CHARS, PROFILE_MESSAGES.bio).transform(blankToNull),
+  supportEmail: z
+    .string({ error: PROFILE_MESSAGES.supportEmail })
+    .trim()
+    .toLowerCase()
+    .max(254, PROFILE_MESSAGES.supportEmail)
+    .refine((v) => v === "" || z.email().safeParse(v).success, PROFILE_MESSAGES.supportEmail)
+    .transform(blankToNull),
+});
+export type ProfileInput = z.input<typeof profileSchema>;
+export type ProfileValues = z.output<typeof profileSchema>;
+
+/** GET /api/profile (and the PUTs' answer): what the creator set, and the name buyers see without one. */
+export type CreatorProfile = {
+  displayName: string | null;
+  bio: string | null;
+  supportEmail: string | null;
+  avatarUrl: string | null;
+  /** The account's first and last name: what buyers see while no display name is set. */
+  accountName: string | null;
+};
+
+/** What buyers see of the creator they pay. `name` is null only when the creator gave no name at all. */
+export type PublicCreator = {
+  name: string | null;
+  avatarUrl: string | null;
+  bio: string | null;
+  supportEmail: string | null;
+};
+
+export const ANONYMOUS_CREATOR = "an ApeWall creator";
+
+/** "by {name}", the wording of every page and email; today's "by an ApeWall creator" only without a name. */
+export const creatorByline = (creator: Pick<PublicCreator, "name"> | null | undefined) => `by ${creator?.name || ANONYMOUS_CREATOR}`;
+
+/** The display name, else the account's first and last name, else null. */
+export function publicName(displayName: string | null | undefined, firstName: string | null | undefined, lastName: string | null | undefined): string | null {
+  if (displayName?.trim()) return displayName.trim();
+  const account = [firstName, lastName].map((p) => p?.trim()).filter(Boolean).join(" ");
+  return account || null;
+}

@@ -1,0 +1,197 @@
+// The creator's public profile in /settings: display name, avatar, short bio and support email, which
+// buyers see on the paywall, at checkout and in their emails ("by {name}"). Errors show beside the
+// field they belong to; the avatar is saved as soon as it is chosen.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ImagePlus, Trash2, UserRound } from "lucide-react";
+import { useRef, useState, type FormEvent } from "react";
+import { AVATAR_TYPES, MAX_AVATAR_BYTES, MAX_BIO_CHARS, PROFILE_MESSAGES, profileSchema, type CreatorProfile, type ProfileInput } from "@shared/profile";
+import { CreatorByline } from "@/components/creator-byline";
+import { SectionSpinner, Spinner } from "@/components/spinner";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Textarea } from "@/components/ui/textarea";
+import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
+import { toast } from "@/hooks/use-toast";
+import { apiRequest } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
+
+type Field = keyof ProfileInput;
+type Errors = Partial<Record<Field | "avatar" | "form", string>>;
+
+const withoutStatus = (message: string) => message.replace(/^\d{3}: /, "");
+
+/** "displayName: Display name must…" (the API's words) -> the field and its message. */
+function errorsFromServer(message: string): Errors {
+  const errors: Errors = {};
+  for (const part of withoutStatus(message).split("; ")) {
+    const match = /^(displayName|bio|supportEmail): (.*)$/.exec(part);
+    if (match) errors[match[1] as Field] = match[2];
+    else errors.form = part;
+  }
+  return errors;
+}
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="text-sm text-destructive" role="alert">
+      {message}
+    </p>
+  );
+}
+
+function ProfileForm({ profile }: { profile: CreatorProfile }) {
+  const queryClient = useQueryClient();
+  const [values, setValues] = useState<ProfileInput>({ displayName: profile.displayName ?? "", bio: profile.bio ?? "", supportEmail: profile.supportEmail ?? "" });
+  const [errors, setErrors] = useState<Errors>({});
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const saved = (next: CreatorProfile) => queryClient.setQueryData(queryKeys.profile, next);
+
+  const save = useMutation({
+    mutationFn: async (input: ProfileInput) => (await apiRequest("PUT", "/api/profile", input)).json() as Promise<CreatorProfile>,
+    onSuccess: (next) => {
+      saved(next);
+      setErrors({});
+      toast({ title: "Profile Saved", description: "Buyers now see your name on your paywalls." });
+    },
+    onError: (error) => setErrors(errorsFromServer(error.message)),
+  });
+
+  const avatar = useMutation({
+    mutationFn: async (file: File | null) => {
+      const res = file
+        ? await fetch("/api/profile/avatar", { method: "PUT", headers: { "content-type": file.type || "application/octet-stream" }, body: file, credentials: "include" })
+        : await fetch("/api/profile/avatar", { method: "DELETE", credentials: "include" });
+      const body = (await res.json()) as CreatorProfile & { message?: string };
+      if (!res.ok) throw new Error(body.message ?? PROFILE_MESSAGES.avatarType);
+      return body;
+    },
+    onSuccess: (next) => {
+      saved(next);
+      setErrors((e) => ({ ...e, avatar: undefined }));
+    },
+    onError: (error) => setErrors((e) => ({ ...e, avatar: error.message })),
+  });
+
+  const chooseAvatar = (file: File | undefined) => {
+    if (fileInput.current) fileInput.current.value = "";
+    if (!file) return;
+    if (!(AVATAR_TYPES as readonly string[]).includes(file.type)) return setErrors((e) => ({ ...e, avatar: PROFILE_MESSAGES.avatarType }));
+    if (file.size > MAX_AVATAR_BYTES) return setErrors((e) => ({ ...e, avatar: PROFILE_MESSAGES.avatarSize }));
+    avatar.mutate(file);
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = profileSchema.safeParse(values);
+    if (!parsed.success) {
+      const next: Errors = {};
+      for (const issue of parsed.error.issues) next[issue.path[0] as Field] ??= issue.message;
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    save.mutate(values);
+  };
+
+  const set = (field: Field) => (e: { target: { value: string } }) => {
+    setValues((v) => ({ ...v, [field]: e.target.value }));
+    setErrors((errs) => ({ ...errs, [field]: undefined }));
+  };
+  const describedBy = (field: Field) => (errors[field] ? `profile-${field}-error` : undefined);
+  const current = queryClient.getQueryData<CreatorProfile>(queryKeys.profile) ?? profile;
+  // What buyers see now (the saved profile), with the fallback when no display name is set.
+  const preview = { name: current.displayName ?? current.accountName, avatarUrl: current.avatarUrl, bio: current.bio, supportEmail: current.supportEmail };
+
+  return (
+    <div className="space-y-5">
+      <div className="rounded-lg border bg-muted/40 px-3 py-2">
+        <p className="mb-1 text-xs font-medium text-muted-foreground">Buyers see</p>
+        <CreatorByline creator={preview} />
+      </div>
+
+      <div className="flex flex-wrap items-center gap-4">
+        <div className="flex size-16 shrink-0 items-center justify-center overflow-hidden rounded-full bg-muted">
+          {current.avatarUrl ? <img src={current.avatarUrl} alt="Your avatar" width={64} height={64} className="size-full object-cover" data-testid="profile-avatar" /> : <UserRound className="size-8 text-muted-foreground" />}
+        </div>
+        <div className="space-y-2">
+          <Label htmlFor="profile-avatar">Avatar</Label>
+          <div className="flex flex-wrap gap-2">
+            <input ref={fileInput} id="profile-avatar" type="file" accept={AVATAR_TYPES.join(",")} className="sr-only" aria-describedby={errors.avatar ? "profile-avatar-error" : "profile-avatar-hint"} onChange={(e) => chooseAvatar(e.target.files?.[0])} />
+            <Button type="button" variant="outline" size="sm" disabled={avatar.isPending} onClick={() => fileInput.current?.click()}>
+              {avatar.isPending ? <Spinner className="size-4" label="Uploading" /> : <ImagePlus />} {current.avatarUrl ? "Change image" : "Upload image"}
+            </Button>
+            {current.avatarUrl && (
+              <Button type="button" variant="ghost" size="sm" disabled={avatar.isPending} onClick={() => avatar.mutate(null)}>
+                <Trash2 /> Remove
+              </Button>
+            )}
+          </div>
+          <p id="profile-avatar-hint" className="text-xs text-muted-foreground">
+            JPEG, PNG or WebP, up to {MAX_AVATAR_BYTES / 1024 / 1024} MB.
+          </p>
+          <FieldError id="profile-avatar-error" message={errors.avatar} />
+        </div>
+      </div>
+
+      <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2" noValidate aria-label="Public profile">
+        <div className="space-y-2">
+          <Label htmlFor="profile-displayName">Display name</Label>
+          <Input id="profile-displayName" value={values.displayName} onChange={set("displayName")} placeholder={profile.accountName ?? "Your name or studio"} aria-invalid={!!errors.displayName} aria-describedby={describedBy("displayName")} />
+          <FieldError id="profile-displayName-error" message={errors.displayName} />
+        </div>
+        <div className="space-y-2">
+          <Label htmlFor="profile-supportEmail">Support email</Label>
+          <Input id="profile-supportEmail" type="email" value={values.supportEmail} onChange={set("supportEmail")} placeholder="help@example.com" aria-invalid={!!errors.supportEmail} aria-describedby={describedBy("supportEmail")} />
+          <FieldError id="profile-supportEmail-error" message={errors.supportEmail} />
+        </div>
+        <div className="space-y-2 sm:col-span-2">
+          <Label htmlFor="profile-bio">Short bio</Label>
+          <Textarea id="profile-bio" rows={3} value={values.bio} onChange={set("bio")} aria-invalid={!!errors.bio} aria-describedby={describedBy("bio")} />
+          <p className="text-right text-xs text-muted-foreground">
+            {values.bio.length}/{MAX_BIO_CHARS}
+          </p>
+          <FieldError id="profile-bio-error" message={errors.bio} />
+        </div>
+        <FieldError id="profile-form-error" message={errors.form} />
+        <div className="sm:col-span-2">
+          <Button type="submit" disabled={save.isPending}>
+            {save.isPending && <Spinner className="size-4" label="Saving" />} Save profile
+          </Button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+export function ProfileCard() {
+  const { data, isLoading, error, refetch } = useQuery<CreatorProfile>({ queryKey: queryKeys.profile });
+  useUnauthorizedRedirect(error);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <UserRound className="size-5" /> Public profile
+        </CardTitle>
+        <CardDescription>Who buyers pay: shown on your paywalls, at checkout and in their receipts.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {isLoading ? (
+          <SectionSpinner />
+        ) : error || !data ? (
+          <div className="space-y-3 py-6 text-center">
+            <p className="text-destructive">Couldn't load your profile. {error ? withoutStatus(error.message) : ""}</p>
+            <Button variant="outline" size="sm" onClick={() => refetch()}>
+              Try again
+            </Button>
+          </div>
+        ) : (
+          <ProfileForm profile={data} />
+        )}
+      </CardContent>
+    </Card>
+  );
+}

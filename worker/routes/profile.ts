@@ -1,0 +1,72 @@
+// The creator's public profile (worker/services/profile.ts): GET/PUT /api/profile, PUT/DELETE
+// /api/profile/avatar (the image as the raw body), and GET /api/avatars/{id} for everyone.
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { z } from "zod";
+import { MAX_AVATAR_BYTES, PROFILE_MESSAGES, profileSchema } from "../../shared/profile";
+import { readNearby, type Db } from "../db/client";
+import { requireUser, type AppEnv } from "../lib/context";
+import { ApiError, notFound } from "../lib/errors";
+import { forgetPaywallPages } from "../lib/paywall-shell";
+import { validate } from "../lib/validate";
+import { avatarImage, getProfile, liveItemIds, removeAvatar, saveAvatar, saveProfile } from "../services/profile";
+
+const avatarParam = z.object({ id: z.string().regex(/^[a-f0-9]{32}$/, "invalid avatar id") });
+
+/** Every paywall page of the creator's items shows the profile: drop the cached copies. */
+async function refreshPaywalls(c: Pick<Context<AppEnv>, "env" | "req">, db: Db, userId: string): Promise<void> {
+  await forgetPaywallPages(c.env, c.req.url, await liveItemIds(db, userId));
+}
+
+export const profileRoutes = new Hono<AppEnv>()
+  .get("/profile", requireUser, async (c) => c.json(await getProfile(c.var.db, c.var.userId)))
+  .put("/profile", requireUser, validate("json", profileSchema), async (c) => {
+    const profile = await saveProfile(c.var.db, c.var.userId, c.req.valid("json"));
+    await refreshPaywalls(c, c.var.db, c.var.userId);
+    return c.json(profile);
+  })
+  .put(
+    "/profile/avatar",
+    requireUser,
+    bodyLimit({
+      maxSize: MAX_AVATAR_BYTES,
+      onError: () => {
+        throw new ApiError(413, PROFILE_MESSAGES.avatarSize);
+      },
+    }),
+    async (c) => {
+      // The declared type must be an image; the bytes decide which (services/profile.ts checkAvatar).
+      const declared = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
+      if (!declared.startsWith("image/")) throw new ApiError(415, PROFILE_MESSAGES.avatarType);
+      const bytes = new Uint8Array(await c.req.arrayBuffer());
+      const profile = await saveAvatar(c.var.db, c.env.FILES, c.var.userId, bytes);
+      await refreshPaywalls(c, c.var.db, c.var.userId);
+      return c.json(profile);
+    },
+  )
+  .delete("/profile/avatar", requireUser, async (c) => {
+    const profile = await removeAvatar(c.var.db, c.env.FILES, c.var.userId);
+    await refreshPaywalls(c, c.var.db, c.var.userId);
+    return c.json(profile);
+  })
+  .get("/avatars/:id", validate("param", avatarParam), async (c) => {
+    const id = c.req.valid("param").id;
+    const object = await readNearby(c.env.DB, (db) => avatarImage(db, c.env.FILES, id));
+    if (!object) throw notFound("No avatar");
+    const etag = object.httpEtag;
+    const headers = {
+      "content-type": object.httpMetadata?.contentType ?? "application/octet-stream",
+      // A new image is a new id: this one never changes.
+      "cache-control": "public, max-age=31536000, immutable",
+      etag,
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "default-src 'none'; sandbox",
+      // Mail clients and other sites' previews load it too.
+      "cross-origin-resource-policy": "cross-origin",
+    };
+    if (c.req.header("if-none-match") === etag) {
+      object.body.cancel();
+      return c.body(null, 304, headers);
+    }
+    return c.body(object.body, 200, { ...headers, "content-length": String(object.size) });
+  });
