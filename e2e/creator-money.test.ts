@@ -53,12 +53,12 @@ describe("payout setup", () => {
 
     await page.getByRole("combobox", { name: "Payout method" }).click();
     await page.getByRole("option", { name: "PayPal" }).click();
-    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByText("Please select a payout method and enter your email").first().waitFor();
     await page.getByText("Setup Failed").first().waitFor();
 
     await page.getByLabel("Payout email").fill("me@paypal.example");
-    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByText("Payouts Enabled · PayPal · me@paypal.example").waitFor();
     await page.screenshot({ path: screenshotPath("settings-paypal"), fullPage: true });
 
