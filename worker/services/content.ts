@@ -273,6 +273,19 @@ export async function updateContent(db: Db, bucket: R2Bucket, userId: string, id
     if (previewKey && previewKey !== row.previewImageKey) await bucket.delete(previewKey);
     throw new ApiError(409, "The item changed meanwhile. Please reload and try again.");
   }
+  if (file) {
+    // As at publish: the daily sweep may have removed the upload between the check above and the
+    // update (it removes only uploads no item uses, in one statement). Then the item takes its old
+    // file back, whose object is still there: it is never left without a file.
+    const still = await db.select({ status: uploads.status }).from(uploads).where(eq(uploads.objectKey, file.key)).get();
+    if (still?.status !== "completed") {
+      await db
+        .update(content)
+        .set({ fileKey: row.fileKey, fileName: row.fileName, fileSize: row.fileSize, fileContentType: row.fileContentType })
+        .where(and(eq(content.id, id), eq(content.fileKey, file.key)));
+      throw new ApiError(410, UPLOAD_REMOVED);
+    }
+  }
   // The new file and image are attached: the old ones are nobody's now.
   const stale = [file && row.fileKey, preview !== undefined && row.previewImageKey].filter((k): k is string => !!k);
   if (stale.length) await bucket.delete(stale);

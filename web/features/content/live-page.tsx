@@ -22,16 +22,19 @@ const cardTitle = (item: CreatorContent) =>
 export function SocialCard({ item }: { item: CreatorContent }) {
   return (
     <figure className="overflow-hidden rounded-xl border bg-background" data-testid="social-card" aria-label="How chats show your link">
-      {item.previewImage ? (
-        <img src={item.previewImage} alt="" className="aspect-[1.91/1] w-full object-cover" />
-      ) : (
-        <div className="flex aspect-[1.91/1] w-full items-center justify-center bg-brand-gradient text-2xl font-bold text-white">ApeWall</div>
-      )}
-      <figcaption className="space-y-1 border-t bg-muted/50 px-4 py-3">
-        <p className="text-xs uppercase text-muted-foreground">{location.host}</p>
-        <p className="break-words font-semibold">{cardTitle(item)}</p>
-        <p className="line-clamp-2 break-words text-sm text-muted-foreground">{item.description || `Unlock "${item.title}" on ApeWall.`}</p>
-      </figcaption>
+      {/* With a preview image the page asks for the large card; without one, the small card with the site's icon. */}
+      <div className={item.previewImage ? "" : "flex items-center"}>
+        {item.previewImage ? (
+          <img src={item.previewImage} alt="" className="aspect-[1.91/1] w-full object-cover" />
+        ) : (
+          <img src="/favicon.svg" alt="" className="m-3 size-16 shrink-0 rounded-md" />
+        )}
+        <figcaption className={`min-w-0 space-y-1 bg-muted/50 px-4 py-3 ${item.previewImage ? "border-t" : "flex-1"}`}>
+          <p className="text-xs uppercase text-muted-foreground">{location.host}</p>
+          <p className="break-words font-semibold">{cardTitle(item)}</p>
+          <p className="line-clamp-2 break-words text-sm text-muted-foreground">{item.description || `Unlock "${item.title}" on ApeWall.`}</p>
+        </figcaption>
+      </div>
     </figure>
   );
 }
@@ -78,7 +81,7 @@ export function LivePage({ user, contentId }: { user: CurrentUser; contentId: st
           <p className="text-muted-foreground">"{item.title}" is for sale. Share its link anywhere.</p>
         </div>
         <Card>
-          <CardContent className="space-y-3 pt-6">
+          <CardContent className="space-y-3">
             <label htmlFor="live-link" className="text-sm font-medium">Your link</label>
             <div className="flex flex-col gap-2 sm:flex-row">
               <Input id="live-link" readOnly value={url} onFocus={(e) => e.currentTarget.select()} className="min-w-0 font-mono text-sm" data-testid="live-link" />
