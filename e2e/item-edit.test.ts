@@ -1,6 +1,6 @@
 // A creator's everyday job on a live item: publish, see "You're live", edit its title and price and
 // see the paywall change at once, then unpublish it and see what a visitor sees.
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAYWALL_TEXT } from "../shared/paywall";
 import { baseUrl, clientAddress, launch, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
@@ -12,6 +12,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
+
+/** At 390 px the screen does not scroll sideways (issue 17: every screen on a phone). */
+async function fitsAPhone(page: Page, name: string) {
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: screenshotPath(`${name}-390`), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 860 });
+}
 
 describe("editing a live item", () => {
   it("publishes, edits title and price on the same link, and unpublishes: a visitor sees each change", async () => {
@@ -33,6 +41,7 @@ describe("editing a live item", () => {
     expect(await page.getByTestId("social-card").textContent()).toContain("Jungle course · $12.00");
     expect(await page.getByRole("link", { name: "View as a buyer" }).getAttribute("href")).toBe(`/p/${id}`);
     await page.screenshot({ path: screenshotPath("item-live"), fullPage: true });
+    await fitsAPhone(page, "item-live");
 
     // A visitor's first look fills the paywall's cache.
     const visitor = await browser.newContext({ baseURL: baseUrl(), extraHTTPHeaders: clientAddress() });
@@ -51,6 +60,7 @@ describe("editing a live item", () => {
     await page.getByRole("button", { name: "Save changes" }).click();
     await page.getByText("Changes saved", { exact: true }).waitFor();
     await page.screenshot({ path: screenshotPath("item-edit"), fullPage: true });
+    await fitsAPhone(page, "item-edit");
 
     await buyer.goto(`/p/${id}`);
     await buyer.getByRole("heading", { name: "Jungle course, 2nd edition" }).waitFor();
@@ -62,6 +72,7 @@ describe("editing a live item", () => {
     await buyer.getByText(PAYWALL_TEXT.unpublished).waitFor();
     expect(await buyer.getByRole("button", { name: "Unlock" }).count()).toBe(0);
     await buyer.screenshot({ path: screenshotPath("item-unpublished-paywall"), fullPage: true });
+    await fitsAPhone(buyer, "item-unpublished-paywall");
 
     await page.getByRole("button", { name: "Republish" }).click();
     await page.getByRole("button", { name: "Unpublish" }).waitFor();

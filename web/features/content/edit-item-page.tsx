@@ -4,9 +4,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ArrowLeft, ExternalLink, EyeOff, ImagePlus, Rocket, X } from "lucide-react";
-import { useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { CATEGORIES, MAX_UPLOAD_BYTES } from "@shared/constants";
-import { contentFormSchema, type CreatorContent, type UpdateContentInput } from "@shared/content";
+import { CONTENT_MESSAGES, contentFormSchema, type CreatorContent, type UpdateContentInput } from "@shared/content";
 import type { CurrentUser } from "@shared/schemas";
 import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
@@ -37,7 +37,7 @@ type Draft = {
   linkUrl: string;
   textContent: string;
 };
-type Errors = Partial<Record<keyof Draft | "file" | "form", string>>;
+type Errors = Partial<Record<keyof Draft | "file" | "previewImage" | "form", string>>;
 
 const money = (dollars: number | null) => (dollars === null ? "" : dollars.toFixed(2));
 const kindOf = (item: CreatorContent) => (item.accessType === "link" ? "link" : item.accessType === "view" && item.textContent ? "text" : "file");
@@ -49,6 +49,18 @@ const readDataUrl = (file: File) =>
     reader.onerror = () => reject(reader.error);
     reader.readAsDataURL(file);
   });
+
+/** Where the server's refusal belongs on the form (the same rules as the form's own check). */
+function fieldOf(message: string, pricingModel: Draft["pricingModel"]): keyof Errors {
+  const price = pricingModel === "pay_what_you_want" ? "minimumPrice" : "price";
+  if (message === CONTENT_MESSAGES.titleAndPrice || message === CONTENT_MESSAGES.priceRange) return price;
+  if (message === CONTENT_MESSAGES.minimumPrice) return "minimumPrice";
+  if (message === CONTENT_MESSAGES.linkUrl || message.startsWith("Link URL")) return "linkUrl";
+  if (message === CONTENT_MESSAGES.text) return "textContent";
+  if (message.startsWith("Preview image")) return "previewImage";
+  if (message === CONTENT_MESSAGES.file || /upload/i.test(message)) return "file";
+  return "form";
+}
 
 function Field({ label, htmlFor, error, hint, children }: { label: string; htmlFor: string; error?: string; hint?: string; children: ReactNode }) {
   return (
@@ -85,6 +97,13 @@ function EditForm({ item }: { item: CreatorContent }) {
   const [errors, setErrors] = useState<Errors>({});
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const previewInput = useRef<HTMLInputElement>(null);
+  const [pickedUrl, setPickedUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!preview) return setPickedUrl(null);
+    const url = URL.createObjectURL(preview);
+    setPickedUrl(url);
+    return () => URL.revokeObjectURL(url);
+  }, [preview]);
   const set = <K extends keyof Draft>(key: K) => (value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.contentList });
@@ -117,7 +136,7 @@ function EditForm({ item }: { item: CreatorContent }) {
       setProgress(null);
       if (isUnauthorizedError(err)) return showUnauthorizedAndRelogin();
       const message = String((err as Error).message).replace(/^\d{3}: /, "");
-      setErrors({ form: message });
+      setErrors({ [fieldOf(message, draft.pricingModel)]: message });
       toast({ title: "Could not save", description: message, variant: "destructive" });
     },
   });
@@ -164,7 +183,7 @@ function EditForm({ item }: { item: CreatorContent }) {
   };
 
   const busy = save.isPending;
-  const previewShown = preview === undefined ? item.previewImage : preview ? URL.createObjectURL(preview) : null;
+  const previewShown = preview === undefined ? item.previewImage : pickedUrl;
   return (
     <div className="space-y-6">
       <Card>
@@ -282,6 +301,11 @@ function EditForm({ item }: { item: CreatorContent }) {
                     </Button>
                   )}
                 </div>
+                {errors.previewImage && (
+                  <p className="text-sm text-destructive" role="alert">
+                    {errors.previewImage}
+                  </p>
+                )}
               </div>
             </fieldset>
             {progress && file && <UploadProgressPanel fileName={file.name} progress={progress} onCancel={() => undefined} />}
