@@ -117,6 +117,22 @@ describe("editing a live item", () => {
     expect(await (await patch(item.id, { previewImage: null }, cookie)).json()).toMatchObject({ previewImage: null });
   });
 
+  it("a preview image of a few hundred KB and a long text go through the edit (the JSON body's 64 KB cap does not apply)", async () => {
+    const cookie = await signIn("edit-big@example.com");
+    const item = await publish(cookie, { accessType: "view", textContent: "short", file: "" });
+    // A PNG with 300 KB after its end: still a PNG by its header.
+    const bytes = new Uint8Array(PNG_1X1.length + 300_000);
+    bytes.set(PNG_1X1);
+    let binary = "";
+    for (const b of bytes) binary += String.fromCharCode(b);
+    const text = "A long secret. ".repeat(6000);
+    const res = await patch(item.id, { previewImage: `data:image/png;base64,${btoa(binary)}`, textContent: text }, cookie);
+    expect(res.status).toBe(200);
+    const edited = await res.json<Item>();
+    expect(edited.textContent).toBe(text);
+    expect(Number((await call(edited.previewImage!)).headers.get("content-length"))).toBe(bytes.length);
+  });
+
   it("someone else's item cannot be edited, unpublished or republished (404), and stays as it was", async () => {
     const owner = await signIn("edit-owner@example.com");
     const item = await publish(owner);
