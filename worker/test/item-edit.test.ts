@@ -251,4 +251,23 @@ describe("upsell-only items", () => {
     const checkoutAttempt = await postJson("/api/create-payment-intent", { contentId: offer.id });
     expect(checkoutAttempt.status).toBe(409);
   });
+
+  it("an upsell item its creator unpublished is not offered after a purchase", async () => {
+    const cookie = await signIn("upsell-unpublished@example.com");
+    const main = await publish(cookie, { title: "Main", accessType: "link", linkUrl: "https://example.com/m", file: "" });
+    const offerItem = await (await postForm("/api/content", contentForm({ title: "Extra", price: "4", accessType: "link", linkUrl: "https://example.com/x", upsellOnly: "true" }), cookie)).json<Item>();
+    const funnel = await (await postJson("/api/funnels", { name: "Main funnel" }, cookie)).json<{ id: string }>();
+    expect((await postJson(`/api/funnels/${funnel.id}/products`, { contentIds: [main.id] }, cookie)).status).toBe(200);
+    const { priceId } = await (await postJson("/api/stripe/create-upsell-product", { name: "Extra", description: "", price: 4 }, cookie)).json<{ priceId: string }>();
+    expect((await postJson(`/api/funnels/${funnel.id}/steps`, { title: "Add the extra", offerPriceId: priceId, stepType: "upsell", contentId: offerItem.id }, cookie)).status).toBe(201);
+    expect((await call(`/api/funnels/${funnel.id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ testMode: false }), cookie })).status).toBe(200);
+
+    const { buyerCookie, paymentIntent } = await checkout(main.id, { email: "fan@example.com" });
+    await pay(paymentIntent);
+    const purchaseId = (await row<{ id: string }>("select id from purchases where payment_intent_id = ?", paymentIntent))!.id;
+    const offerNow = async () => (await (await call(`/api/upsell/offer?purchaseId=${purchaseId}`, { cookie: buyerCookie })).json<{ offer: { title: string } | null }>()).offer;
+    expect(await offerNow()).toMatchObject({ title: "Add the extra" });
+    expect((await setPublished(offerItem.id, false, cookie)).status).toBe(200);
+    expect(await offerNow()).toBeNull();
+  });
 });
