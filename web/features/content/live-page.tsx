@@ -78,7 +78,13 @@ export function LivePage({ user, contentId }: { user: CurrentUser; contentId: st
         <div className="space-y-1 text-center">
           <p className="mx-auto flex size-12 items-center justify-center rounded-full bg-emerald-100 text-emerald-700"><Check className="size-6" /></p>
           <h1 className="text-3xl font-bold">You're live</h1>
-          <p className="text-muted-foreground">"{item.title}" is for sale. Share its link anywhere.</p>
+          <p className="text-muted-foreground">
+            {!item.published
+              ? `"${item.title}" is unpublished: its page says it is no longer for sale.`
+              : item.upsellOnly
+                ? `"${item.title}" is offered only after a purchase, as a funnel step.`
+                : `"${item.title}" is for sale. Share its link anywhere.`}
+          </p>
         </div>
         <Card>
           <CardContent className="space-y-3">
