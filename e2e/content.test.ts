@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, launch, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
 
@@ -15,6 +15,14 @@ afterAll(async () => {
 
 const PNG_1X1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
 const MiB = 1024 * 1024;
+
+/** After Publish comes "You're live"; its "Go to dashboard" leads home. */
+async function leaveLivePage(page: Page, timeout?: number) {
+  await page.waitForURL((url) => /^\/content\/[A-Za-z0-9]+\/live$/.test(url.pathname), { timeout });
+  await page.getByRole("heading", { name: "You're live" }).waitFor();
+  await page.getByRole("link", { name: "Go to dashboard" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+}
 
 /** ~30 MB of non-repeating bytes, so a misplaced part would change the stored file's hash. */
 function generatedFile(size: number): Buffer {
@@ -48,7 +56,7 @@ describe("publishing a file and its paywall", () => {
     await page.getByRole("button", { name: "Publish" }).click();
 
     await page.getByTestId("upload-progress").waitFor();
-    await page.waitForURL((url) => url.pathname === "/");
+    await leaveLivePage(page);
     expect(new Set(parts).size).toBe(3);
 
     const row = page.getByTestId("content-row").filter({ hasText: "Field Recording" });
@@ -113,7 +121,7 @@ describe("publishing a file and its paywall", () => {
     });
     await page.getByTestId("file-input").setInputFiles(path);
     await page.getByRole("button", { name: "Publish" }).click();
-    await page.waitForURL((url) => url.pathname === "/", { timeout: 30_000 });
+    await leaveLivePage(page, 30_000);
     const row = page.getByTestId("content-row").filter({ hasText: "Resumable" });
     await row.waitFor();
     expect(await row.getByTestId("content-size").textContent()).toBe("35.00 MB");
@@ -164,7 +172,7 @@ describe("publishing a file and its paywall", () => {
     await page.getByText("Please fill in title and price", { exact: true }).waitFor();
     await page.getByLabel("Price (USD) *").fill("15");
     await page.getByRole("button", { name: "Publish" }).click();
-    await page.waitForURL((url) => url.pathname === "/");
+    await leaveLivePage(page);
 
     const row = page.getByTestId("content-row").filter({ hasText: "Private Course" });
     await row.waitFor();

@@ -94,6 +94,30 @@ export const contentFormSchema = z
 export type ContentFormInput = z.input<typeof contentFormSchema>;
 export type ContentFormValues = z.output<typeof contentFormSchema>;
 
+/**
+ * Editing a live item (PATCH /api/content/{id}): the publish form's fields, all of them, as the edit
+ * form holds them; a replacement file as a finished upload's id; the preview image as a data URL
+ * (absent keeps it, null removes it). The same rules as publishing apply (contentFormSchema), with
+ * the item's current file counting as its file.
+ */
+export const updateContentSchema = z.object({
+  title: z.string().max(1000).optional(),
+  description: z.string().max(10000).optional(),
+  price: z.string().max(20).optional(),
+  pricingModel: z.string().max(40).optional(),
+  minimumPrice: z.string().max(20).optional(),
+  category: z.string().max(40).optional(),
+  accessType: z.string().max(20).optional(),
+  linkUrl: z.string().max(4096).optional(),
+  textContent: z.string().max(MAX_TEXT_CONTENT_CHARS * 2).optional(),
+  uploadId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid uploadId").optional(),
+  // A 5 MB image as a data URL is about 6.7 MB of text.
+  previewImage: z.string().max(7_200_000, "Preview image must be at most 5 MB").nullable().optional(),
+});
+export type UpdateContentInput = z.input<typeof updateContentSchema>;
+
+export const publicationSchema = z.object({ published: z.boolean({ error: "published must be true or false" }) });
+
 export const createUploadSchema = z.object({
   fileName: z.string().trim().min(1, "fileName is required").max(255, "fileName must be at most 255 characters"),
   size: z
@@ -136,11 +160,21 @@ export type PublicContentFields = {
   createdAt: string;
 };
 
+/**
+ * Whether a buyer can start a checkout on the item's own paywall: on sale, taken off sale by its
+ * creator (owners keep access), or an upsell-only item, sold only as a funnel step after a purchase.
+ */
+export type Availability = "on_sale" | "unpublished" | "upsell_only";
+
 /** `creator`: who the buyer pays, as the paywall and checkout show it ("by {name}", avatar, contact). */
-export type PublicContent = PublicContentFields & { user: { firstName: string | null }; creator: PublicCreator };
+export type PublicContent = PublicContentFields & { user: { firstName: string | null }; creator: PublicCreator; availability: Availability };
 
 /** A content item as its creator sees it (GET /api/content). Money in dollars, as the screens use it. */
 export type CreatorContent = PublicContentFields & {
+  /** Made for a funnel step: sold only after a purchase, never on its own paywall. */
+  upsellOnly: boolean;
+  /** False once the creator unpublished it. */
+  published: boolean;
   linkUrl: string | null;
   textContent: string | null;
   unlockCount: number;

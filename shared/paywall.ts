@@ -46,6 +46,9 @@ export const PAYWALL_TEXT = {
   processing: "Your payment is still processing. Your access appears here as soon as it is confirmed.",
   paymentError: { title: "Payment Error", description: "Failed to start payment process. Please try again." },
   ownerLoadError: { title: "Could not show your access", description: "Please reload the page." },
+  unpublished: "This item is no longer for sale.",
+  upsellOnly: "This item is offered only after a purchase.",
+  notForSaleOwners: "Bought it already? Your access still works.",
   noScript: "Turn on JavaScript to pay by card: the card form runs in your browser.",
 } as const;
 

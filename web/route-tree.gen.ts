@@ -23,7 +23,9 @@ import { Route as SuccessRouteImport } from './routes/success'
 import { Route as UploadRouteImport } from './routes/upload'
 import { Route as CheckoutIdRouteImport } from './routes/checkout.$id'
 import { Route as CheckoutUpsellRouteImport } from './routes/checkout.upsell'
+import { Route as ContentContentIdEditRouteImport } from './routes/content.$contentId.edit'
 import { Route as ContentContentIdEditFunnelRouteImport } from './routes/content.$contentId.edit-funnel'
+import { Route as ContentContentIdLiveRouteImport } from './routes/content.$contentId.live'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -95,12 +97,22 @@ const CheckoutUpsellRoute = CheckoutUpsellRouteImport.update({
   path: '/checkout/upsell',
   getParentRoute: () => rootRouteImport,
 } as any)
+const ContentContentIdEditRoute = ContentContentIdEditRouteImport.update({
+  id: '/content/$contentId/edit',
+  path: '/content/$contentId/edit',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const ContentContentIdEditFunnelRoute =
   ContentContentIdEditFunnelRouteImport.update({
     id: '/content/$contentId/edit-funnel',
     path: '/content/$contentId/edit-funnel',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ContentContentIdLiveRoute = ContentContentIdLiveRouteImport.update({
+  id: '/content/$contentId/live',
+  path: '/content/$contentId/live',
+  getParentRoute: () => rootRouteImport,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -117,7 +129,9 @@ export interface FileRoutesByFullPath {
   '/upload': typeof UploadRoute
   '/checkout/$id': typeof CheckoutIdRoute
   '/checkout/upsell': typeof CheckoutUpsellRoute
+  '/content/$contentId/edit': typeof ContentContentIdEditRoute
   '/content/$contentId/edit-funnel': typeof ContentContentIdEditFunnelRoute
+  '/content/$contentId/live': typeof ContentContentIdLiveRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -134,7 +148,9 @@ export interface FileRoutesByTo {
   '/upload': typeof UploadRoute
   '/checkout/$id': typeof CheckoutIdRoute
   '/checkout/upsell': typeof CheckoutUpsellRoute
+  '/content/$contentId/edit': typeof ContentContentIdEditRoute
   '/content/$contentId/edit-funnel': typeof ContentContentIdEditFunnelRoute
+  '/content/$contentId/live': typeof ContentContentIdLiveRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -152,7 +168,9 @@ export interface FileRoutesById {
   '/upload': typeof UploadRoute
   '/checkout/$id': typeof CheckoutIdRoute
   '/checkout/upsell': typeof CheckoutUpsellRoute
+  '/content/$contentId/edit': typeof ContentContentIdEditRoute
   '/content/$contentId/edit-funnel': typeof ContentContentIdEditFunnelRoute
+  '/content/$contentId/live': typeof ContentContentIdLiveRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -171,7 +189,9 @@ export interface FileRouteTypes {
     | '/upload'
     | '/checkout/$id'
     | '/checkout/upsell'
+    | '/content/$contentId/edit'
     | '/content/$contentId/edit-funnel'
+    | '/content/$contentId/live'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -188,7 +208,9 @@ export interface FileRouteTypes {
     | '/upload'
     | '/checkout/$id'
     | '/checkout/upsell'
+    | '/content/$contentId/edit'
     | '/content/$contentId/edit-funnel'
+    | '/content/$contentId/live'
   id:
     | '__root__'
     | '/'
@@ -205,7 +227,9 @@ export interface FileRouteTypes {
     | '/upload'
     | '/checkout/$id'
     | '/checkout/upsell'
+    | '/content/$contentId/edit'
     | '/content/$contentId/edit-funnel'
+    | '/content/$contentId/live'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -223,7 +247,9 @@ export interface RootRouteChildren {
   UploadRoute: typeof UploadRoute
   CheckoutIdRoute: typeof CheckoutIdRoute
   CheckoutUpsellRoute: typeof CheckoutUpsellRoute
+  ContentContentIdEditRoute: typeof ContentContentIdEditRoute
   ContentContentIdEditFunnelRoute: typeof ContentContentIdEditFunnelRoute
+  ContentContentIdLiveRoute: typeof ContentContentIdLiveRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -326,11 +352,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof CheckoutUpsellRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/content/$contentId/edit': {
+      id: '/content/$contentId/edit'
+      path: '/content/$contentId/edit'
+      fullPath: '/content/$contentId/edit'
+      preLoaderRoute: typeof ContentContentIdEditRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/content/$contentId/edit-funnel': {
       id: '/content/$contentId/edit-funnel'
       path: '/content/$contentId/edit-funnel'
       fullPath: '/content/$contentId/edit-funnel'
       preLoaderRoute: typeof ContentContentIdEditFunnelRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/content/$contentId/live': {
+      id: '/content/$contentId/live'
+      path: '/content/$contentId/live'
+      fullPath: '/content/$contentId/live'
+      preLoaderRoute: typeof ContentContentIdLiveRouteImport
       parentRoute: typeof rootRouteImport
     }
   }
@@ -351,7 +391,9 @@ const rootRouteChildren: RootRouteChildren = {
   UploadRoute: UploadRoute,
   CheckoutIdRoute: CheckoutIdRoute,
   CheckoutUpsellRoute: CheckoutUpsellRoute,
+  ContentContentIdEditRoute: ContentContentIdEditRoute,
   ContentContentIdEditFunnelRoute: ContentContentIdEditFunnelRoute,
+  ContentContentIdLiveRoute: ContentContentIdLiveRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -139,6 +139,9 @@ export const content = sqliteTable(
     textContent: text("text_content"),
     // Upsell offers are content too, but are sold only through a funnel step.
     isUpsell: integer("is_upsell", { mode: "boolean" }).notNull().default(false),
+    // Taken off sale by its creator: the paywall says "no longer for sale" and checkout refuses it;
+    // buyers keep access. Null while on sale; republishing clears it.
+    unpublishedAt: integer("unpublished_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     // Soft delete: buyers who paid keep access; the item leaves the dashboard and the paywall.
     deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),

@@ -110,7 +110,7 @@ export const pageMemory = {
 };
 
 /** The edge cache's copy of a page, kept until PAYWALL_CACHE_SECONDS after it was rendered. */
-function edgeCopy(page: CachedPage): Response {
+export function edgeCopy(page: CachedPage): Response {
   const left = Math.max(1, Math.ceil((expiresAt(page) - Date.now()) / 1000));
   const headers: Record<string, string> = {
     "content-type": "text/html; charset=utf-8",

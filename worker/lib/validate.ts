@@ -30,6 +30,11 @@ export const MAX_JSON_BYTES = 64 * 1024;
 export const MAX_WEBHOOK_BYTES = 512 * 1024;
 /** 'Process All Payouts' names the manual payouts of the admin's list: up to 10,000 ids of at most 64 characters. */
 export const MAX_MARK_PAID_BYTES = 768 * 1024;
+/**
+ * Editing an item (PATCH /api/content/{id}) carries its preview image as a data URL (5 MB is about
+ * 6.7 MB of base64) and its text (100,000 characters, up to 4 bytes each).
+ */
+export const MAX_CONTENT_EDIT_BYTES = 7 * 1024 * 1024 + 400 * 1024 + 64 * 1024;
 /** No request body the API takes nests deeper than a few levels. */
 const MAX_DEPTH = 16;
 
@@ -103,7 +108,14 @@ function checkJsonValue(value: unknown): void {
 export const bodyGuard = createMiddleware(async (c, next) => {
   const method = c.req.method;
   if (method === "GET" || method === "HEAD" || method === "OPTIONS" || ownLimit(method, c.req.path)) return next();
-  const limit = c.req.path === "/api/stripe/webhook" ? MAX_WEBHOOK_BYTES : c.req.path === "/api/admin/process-payouts" ? MAX_MARK_PAID_BYTES : MAX_JSON_BYTES;
+  const limit =
+    c.req.path === "/api/stripe/webhook"
+      ? MAX_WEBHOOK_BYTES
+      : c.req.path === "/api/admin/process-payouts"
+        ? MAX_MARK_PAID_BYTES
+        : method === "PATCH" && /^\/api\/content\/[^/]+$/.test(c.req.path)
+          ? MAX_CONTENT_EDIT_BYTES
+          : MAX_JSON_BYTES;
   const declared = Number(c.req.header("content-length"));
   if (Number.isFinite(declared) && declared > limit) throw new ApiError(413, BODY_TOO_LARGE(limit));
   const bytes = c.req.raw.body ? await readCapped(c.req.raw.body, limit) : new Uint8Array(0);

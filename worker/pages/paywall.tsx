@@ -151,6 +151,13 @@ export function PaywallPage({ item, imageSize }: { item: PublicContent; imageSiz
             </div>
 
             <div data-part={PART.buy} class="mt-auto space-y-5">
+              {item.availability !== "on_sale" ? (
+                // No form: nothing to buy here. An owner's access still shows (the script swaps this part out).
+                <div class="space-y-1 rounded-lg border bg-muted px-4 py-3" role="status" data-testid="not-for-sale">
+                  <p class="font-semibold">{item.availability === "unpublished" ? PAYWALL_TEXT.unpublished : PAYWALL_TEXT.upsellOnly}</p>
+                  <p class="text-sm text-muted-foreground">{PAYWALL_TEXT.notForSaleOwners}</p>
+                </div>
+              ) : (
               <form data-part={PART.form} class="space-y-3" novalidate>
                 {pwyw ? (
                   <div class="space-y-2">
@@ -190,6 +197,7 @@ export function PaywallPage({ item, imageSize }: { item: PublicContent; imageSiz
                   <p class="text-center text-xs text-muted-foreground">{PAYWALL_TEXT.noScript}</p>
                 </noscript>
               </form>
+              )}
               {/* Its room is kept from the start, so the button appearing with the script moves nothing: the
                   button is a block of exactly that height (as an inline box it sat in a 24 px line, and a
                   script run after the first paint moved the footer by 4 px). */}

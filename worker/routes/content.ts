@@ -1,16 +1,18 @@
-// Content: publish (multipart form), the creator's list, the public detail, delete, preview image.
+// Content: publish (multipart form), edit and unpublish/republish, the creator's list, the public
+// detail, delete, preview image.
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { MAX_INLINE_FILE_BYTES, MAX_PREVIEW_IMAGE_BYTES, MAX_TEXT_CONTENT_CHARS } from "../../shared/constants";
-import { contentFormSchema } from "../../shared/content";
+import { contentFormSchema, publicationSchema, updateContentSchema } from "../../shared/content";
 import { readNearby } from "../db/client";
 import { requireUser, type AppEnv } from "../lib/context";
 import { ApiError, describeZodError, notFound } from "../lib/errors";
 import { decodeDataUrl, sniffImageType } from "../lib/images";
 import { purgePaywallPage } from "../lib/paywall-shell";
 import { validate } from "../lib/validate";
-import { createContent, deleteContent, listCreatorContent, previewImage, publicContent, type FileSource, type PreviewImage } from "../services/content";
+import { createContent, deleteContent, listCreatorContent, previewImage, publicContent, setPublished, updateContent, type FileSource, type PreviewImage } from "../services/content";
+import { replacePaywallPage } from "./paywall-page";
 
 const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid content id") });
 // Inline file + preview + text + form overhead. Bigger files go through /api/uploads.
@@ -82,11 +84,35 @@ export const contentRoutes = new Hono<AppEnv>()
             ? { kind: "inline", file: file as File }
             : { kind: "none" };
       const preview = await readPreview(form.get("previewImage"));
-      const created = await createContent(c.var.db, c.env.FILES, c.var.userId!, values, source, preview);
+      // An offer made for a funnel step is upsell-only from its first moment: if the step is never
+      // made, no item that sells on its own is left behind.
+      const upsellOnly = field(form, "upsellOnly") === "true";
+      const created = await createContent(c.var.db, c.env.FILES, c.var.userId!, values, source, preview, { upsellOnly });
       return c.json(created, 201);
     },
   )
   .get("/content", requireUser, async (c) => c.json(await listCreatorContent(c.var.db, c.var.userId!)))
+  // The body's size is capped by the API's body guard (MAX_CONTENT_EDIT_BYTES: room for the image).
+  .patch(
+    "/content/:id",
+    requireUser,
+    validate("param", idParam),
+    validate("json", updateContentSchema),
+    async (c) => {
+      const id = c.req.valid("param").id;
+      const body = c.req.valid("json");
+      const preview = body.previewImage === undefined ? undefined : await readPreview(body.previewImage);
+      const edited = await updateContent(c.var.db, c.env.FILES, c.var.userId!, id, body, preview);
+      await replacePaywallPage(c, id);
+      return c.json(edited);
+    },
+  )
+  .put("/content/:id/published", requireUser, validate("param", idParam), validate("json", publicationSchema), async (c) => {
+    const id = c.req.valid("param").id;
+    const item = await setPublished(c.var.db, c.var.userId!, id, c.req.valid("json").published);
+    await replacePaywallPage(c, id);
+    return c.json(item);
+  })
   .get("/content/:id", validate("param", idParam), async (c) => {
     const id = c.req.valid("param").id;
     const item = await readNearby(c.env.DB, (db) => publicContent(db, id));

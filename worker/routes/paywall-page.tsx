@@ -2,17 +2,29 @@
 // /p/{id} and /paywall/{id}: the finished paywall in the HTML (worker/pages/paywall.tsx) inside the
 // paywall's own small page (paywall.html: its stylesheet, inlined here, and one script), with Open
 // Graph / Twitter card tags. The HTML is the same for every visitor, so it is kept in the edge cache
-// (the Cache API) keyed by item and deploy; deleting an item purges it, and a change to the creator's
-// profile (the "by {name}" byline, worker/routes/profile.ts) drops every page of theirs. Views are counted on every
+// (the Cache API) keyed by item and deploy; deleting an item purges it, editing it replaces it, and a
+// change to the creator's profile (the "by {name}" byline, worker/routes/profile.ts) drops every page
+// of theirs. Views are counted on every
 // request, cached or not, through the VIEWS queue.
 import { Hono, type Context } from "hono";
 import { getCookie } from "hono/cookie";
 import type { PublicContent } from "../../shared/content";
-import { readNearby } from "../db/client";
+import { createDb, readNearby } from "../db/client";
 import { appUrl, type AppEnv } from "../lib/context";
 import { PAYWALL_DATA_ID } from "../../shared/paywall";
 import { escapeHtml } from "../lib/html";
-import { cachedPaywallPage, keepPaywallPage, keepUnknownId, pageTemplate, paywallCacheKey, type CachedPage, type Template } from "../lib/paywall-shell";
+import {
+  cachedPaywallPage,
+  edgeCopy,
+  keepPaywallPage,
+  keepUnknownId,
+  pageMemory,
+  pageTemplate,
+  paywallCacheKey,
+  purgePaywallPage,
+  type CachedPage,
+  type Template,
+} from "../lib/paywall-shell";
 import { ContentNotFound, PaywallPage } from "../pages/paywall";
 import { publicContent, recordView } from "../services/content";
 import { readSession, SESSION_COOKIE } from "../services/sessions";
@@ -90,11 +102,11 @@ async function notFoundDocument(page: Template): Promise<string> {
   return `${page.start}<title>Content Not Found · ApeWall</title>\n    <meta name="robots" content="noindex" />${page.middle}${body}${page.end}`;
 }
 
-async function renderPage(c: Ctx, id: string): Promise<{ status: 200 | 404; html: string; creatorId?: string }> {
+async function renderPage(c: { env: Ctx["env"]; req: { url: string } }, id: string, { primary = false } = {}): Promise<{ status: 200 | 404; html: string; creatorId?: string }> {
   // The site's own address (APP_URL), never the request's Host: a cached page is shared by every
   // visitor, and a forged Host must not put another site into its links and cards.
   const origin = new URL(appUrl(c.env)).origin;
-  const [page, item] = await Promise.all([pageTemplate(c.env, c.req.url), readNearby(c.env.DB, (db) => publicContent(db, id))]);
+  const [page, item] = await Promise.all([pageTemplate(c.env, c.req.url), primary ? publicContent(createDb(c.env.DB), id) : readNearby(c.env.DB, (db) => publicContent(db, id))]);
   if (!item) return { status: 404, html: await notFoundDocument(page) };
   const { creatorId, previewImageSize, ...visible } = item;
   // Both addresses show one page; /p/{id} is its canonical address.
@@ -120,6 +132,20 @@ async function cachedPage(c: Ctx, id: string): Promise<{ page: CachedPage; hit: 
   const page = { html: new TextEncoder().encode(rendered.html), creatorId: rendered.creatorId!, renderedAt: Date.now() };
   keepPaywallPage(c.executionCtx, key, page);
   return { page, hit: false };
+}
+
+/**
+ * After its creator changed an item: the page rendered afresh from the primary database (a replica
+ * may not have the change yet) replaces the cached one in this isolate and this data center at once;
+ * other data centers drop theirs within PAYWALL_CACHE_SECONDS.
+ */
+export async function replacePaywallPage(c: { env: Ctx["env"]; req: { url: string } }, id: string): Promise<void> {
+  const key = await paywallCacheKey(c.env, c.req.url, id);
+  const rendered = await renderPage(c, id, { primary: true });
+  if (rendered.status === 404) return purgePaywallPage(c.env, c.req.url, id);
+  const page: CachedPage = { html: new TextEncoder().encode(rendered.html), creatorId: rendered.creatorId!, renderedAt: Date.now() };
+  pageMemory.set(key, page);
+  await caches.default.put(new Request(key), edgeCopy(page));
 }
 
 async function render(c: Ctx, id: string): Promise<Response> {

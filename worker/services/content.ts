@@ -1,10 +1,10 @@
 // Creators' content: publishing (with its file and preview image in R2), the creator's list, the
 // public detail a buyer sees before paying, soft deletion, and per-day view counts.
 import { and, count, desc, eq, inArray, isNotNull, isNull, lt, sql, sum } from "drizzle-orm";
-import type { ContentFormValues, CreatorContent, PublicContent, PublicContentFields } from "../../shared/content";
+import { contentFormSchema, type Availability, type ContentFormValues, type CreatorContent, type PublicContent, type PublicContentFields, type UpdateContentInput } from "../../shared/content";
 import type { Db } from "../db/client";
 import { content, creatorProfiles, ledgerEntries, purchases, uploads, users } from "../db/schema";
-import { ApiError, notFound } from "../lib/errors";
+import { ApiError, describeZodError, notFound } from "../lib/errors";
 import { imageDimensions } from "../lib/images";
 import { newId } from "../lib/ids";
 import { ownUpload } from "./uploads";
@@ -18,8 +18,16 @@ export type FileSource =
   | { kind: "none" };
 export type PreviewImage = { bytes: Uint8Array; type: string } | null;
 
-const previewUrl = (row: Pick<ContentRow, "id" | "previewImageKey">) =>
-  row.previewImageKey ? `/api/content/${row.id}/preview-image` : null;
+// A replaced image gets a new key, and its address carries the key's tail: the image is cached for a
+// day by address, so the new one must have a new address.
+const previewUrl = (row: Pick<ContentRow, "id" | "previewImageKey">) => {
+  if (!row.previewImageKey) return null;
+  const version = row.previewImageKey.startsWith(`previews/${row.id}-`) ? `?v=${row.previewImageKey.slice(`previews/${row.id}-`.length)}` : "";
+  return `/api/content/${row.id}/preview-image${version}`;
+};
+
+const availability = (row: Pick<ContentRow, "isUpsell" | "unpublishedAt">): Availability =>
+  row.unpublishedAt ? "unpublished" : row.isUpsell ? "upsell_only" : "on_sale";
 
 /** The fields of an item anyone may see; cents become dollars. */
 function publicFields(row: ContentRow): PublicContentFields {
@@ -48,6 +56,7 @@ export async function createContent(
   values: ContentFormValues,
   source: FileSource,
   preview: PreviewImage,
+  { upsellOnly = false }: { upsellOnly?: boolean } = {},
 ): Promise<CreatorContent> {
   const id = newId(12);
   let file: { key: string; name: string; size: number; type: string } | null = null;
@@ -93,6 +102,7 @@ export async function createContent(
     previewImageHeight: previewSize?.height ?? null,
     linkUrl: values.linkUrl ?? null,
     textContent: values.textContent ?? null,
+    isUpsell: upsellOnly,
   };
   try {
     await db.insert(content).values(row);
@@ -129,7 +139,7 @@ export async function listCreatorContent(db: Db, userId: string, onlyId?: string
     db
       .select()
       .from(content)
-      .where(and(eq(content.userId, userId), isNull(content.deletedAt), eq(content.isUpsell, false), onlyId ? eq(content.id, onlyId) : undefined))
+      .where(and(eq(content.userId, userId), isNull(content.deletedAt), onlyId ? eq(content.id, onlyId) : undefined))
       .orderBy(desc(content.createdAt)),
     db
       .select({ contentId: purchases.contentId, n: count() })
@@ -153,6 +163,8 @@ export async function listCreatorContent(db: Db, userId: string, onlyId?: string
   const earnings = new Map(earned.map((e) => [e.contentId, Number(e.cents ?? 0)]));
   return rows.map((row) => ({
     ...publicFields(row),
+    upsellOnly: row.isUpsell,
+    published: !row.unpublishedAt,
     linkUrl: row.linkUrl,
     textContent: row.textContent,
     unlockCount: unlocks.get(row.id) ?? 0,
@@ -179,9 +191,121 @@ export async function publicContent(
     ...publicFields(found.row),
     user: { firstName: found.firstName },
     creator: toPublicCreator(found.creator),
+    availability: availability(found.row),
     creatorId: found.row.userId,
     previewImageSize: width && height && found.row.previewImageKey ? { width, height } : null,
   };
+}
+
+/**
+ * Edits a live item in place: same id, same /p/{id}. The whole form is checked by the publish rules,
+ * with the item's current file standing for the file unless a finished upload replaces it. The row
+ * changes in one conditional update (the owner's, not deleted); only after it names the new file and
+ * image are the old objects removed, so the item is never without its file and a buyer's next
+ * download is the new one (downloads read the row's file key each time). Purchases keep their own
+ * amount, so a price change applies to checkouts started after it.
+ */
+export async function updateContent(db: Db, bucket: R2Bucket, userId: string, id: string, input: UpdateContentInput, preview: PreviewImage | undefined): Promise<CreatorContent> {
+  const row = await db.select().from(content).where(and(eq(content.id, id), eq(content.userId, userId), isNull(content.deletedAt))).get();
+  if (!row) throw notFound("Content not found");
+  const parsed = contentFormSchema.safeParse({
+    title: input.title ?? row.title,
+    description: input.description ?? row.description,
+    price: input.price ?? (row.pricingModel === "fixed" ? (row.priceCents / 100).toFixed(2) : undefined),
+    pricingModel: input.pricingModel ?? row.pricingModel,
+    minimumPrice: input.minimumPrice ?? (row.minimumPriceCents === null ? undefined : (row.minimumPriceCents / 100).toFixed(2)),
+    category: input.category ?? row.category,
+    accessType: input.accessType ?? row.accessType,
+    linkUrl: input.linkUrl ?? row.linkUrl ?? undefined,
+    textContent: input.textContent ?? row.textContent ?? undefined,
+    hasFile: !!input.uploadId || !!row.fileKey,
+  });
+  if (!parsed.success) throw new ApiError(400, describeZodError(parsed.error).replace(/^\w+: /, ""));
+  const values = parsed.data;
+
+  let file: { key: string; name: string; size: number; type: string } | null = null;
+  if (input.uploadId) {
+    const upload = await ownUpload(db, userId, input.uploadId);
+    if (upload.status === "removed") throw new ApiError(410, UPLOAD_REMOVED);
+    if (upload.status !== "completed") throw new ApiError(409, "The file upload has not finished yet");
+    if (upload.objectKey !== row.fileKey) {
+      const taken = await db.select({ id: content.id }).from(content).where(eq(content.fileKey, upload.objectKey)).get();
+      if (taken) throw new ApiError(409, "This upload is already published");
+      file = { key: upload.objectKey, name: upload.fileName, size: upload.sizeBytes, type: upload.contentType };
+    }
+  }
+
+  let previewKey = row.previewImageKey;
+  let previewSize = row.previewImageWidth && row.previewImageHeight ? { width: row.previewImageWidth, height: row.previewImageHeight } : null;
+  if (preview !== undefined) {
+    previewKey = preview ? `previews/${id}-${newId(8)}` : null;
+    previewSize = preview ? imageDimensions(preview.bytes) : null;
+    if (preview && previewKey) await bucket.put(previewKey, preview.bytes, { httpMetadata: { contentType: preview.type } });
+  }
+
+  let updated: { id: string }[];
+  try {
+    updated = await db
+      .update(content)
+      .set({
+        title: values.title,
+        description: values.description,
+        priceCents: values.priceCents,
+        pricingModel: values.pricingModel,
+        minimumPriceCents: values.minimumPriceCents,
+        category: values.category,
+        accessType: values.accessType,
+        linkUrl: values.linkUrl ?? null,
+        textContent: values.textContent ?? null,
+        ...(file ? { fileKey: file.key, fileName: file.name, fileSize: file.size, fileContentType: file.type } : {}),
+        ...(preview !== undefined
+          ? { previewImageKey: previewKey, previewImageType: preview?.type ?? null, previewImageWidth: previewSize?.width ?? null, previewImageHeight: previewSize?.height ?? null }
+          : {}),
+      })
+      // The file key read above: an edit racing another replacement fails rather than orphan a file.
+      .where(and(eq(content.id, id), eq(content.userId, userId), isNull(content.deletedAt), row.fileKey ? eq(content.fileKey, row.fileKey) : isNull(content.fileKey)))
+      .returning({ id: content.id });
+  } catch (err) {
+    if (previewKey && previewKey !== row.previewImageKey) await bucket.delete(previewKey);
+    if (file && /UNIQUE constraint failed: content\.file_key/.test(String((err as { cause?: unknown }).cause ?? err))) {
+      throw new ApiError(409, "This upload is already published");
+    }
+    throw err;
+  }
+  if (updated.length === 0) {
+    if (previewKey && previewKey !== row.previewImageKey) await bucket.delete(previewKey);
+    throw new ApiError(409, "The item changed meanwhile. Please reload and try again.");
+  }
+  if (file) {
+    // As at publish: the daily sweep may have removed the upload between the check above and the
+    // update (it removes only uploads no item uses, in one statement). Then the item takes its old
+    // file back, whose object is still there: it is never left without a file.
+    const still = await db.select({ status: uploads.status }).from(uploads).where(eq(uploads.objectKey, file.key)).get();
+    if (still?.status !== "completed") {
+      await db
+        .update(content)
+        .set({ fileKey: row.fileKey, fileName: row.fileName, fileSize: row.fileSize, fileContentType: row.fileContentType })
+        .where(and(eq(content.id, id), eq(content.fileKey, file.key)));
+      throw new ApiError(410, UPLOAD_REMOVED);
+    }
+  }
+  // The new file and image are attached: the old ones are nobody's now.
+  const stale = [file && row.fileKey, preview !== undefined && row.previewImageKey].filter((k): k is string => !!k);
+  if (stale.length) await bucket.delete(stale);
+  const edited = (await listCreatorContent(db, userId, id))[0];
+  if (!edited) throw new Error("content vanished after update");
+  return edited;
+}
+
+/** Takes the owner's item off sale, or puts it back. Buyers keep access either way. */
+export async function setPublished(db: Db, userId: string, id: string, published: boolean): Promise<CreatorContent> {
+  const changed = await db
+    .update(content)
+    .set({ unpublishedAt: published ? null : new Date() })
+    .where(and(eq(content.id, id), eq(content.userId, userId), isNull(content.deletedAt)))
+    .returning({ id: content.id });
+  if (changed.length === 0) throw notFound("Content not found");
+  return (await listCreatorContent(db, userId, id))[0]!;
 }
 
 /** Soft delete by the owner. Bytes stay for buyers; the daily sweep removes them once nobody needs them. */

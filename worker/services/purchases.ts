@@ -8,6 +8,7 @@ import type Stripe from "stripe";
 import { MAX_PRICE_CENTS } from "../../shared/constants";
 import { dollarsToCents } from "../../shared/content";
 import type { PurchaseVerification } from "../../shared/payments";
+import { PAYWALL_TEXT } from "../../shared/paywall";
 import type { Db } from "../db/client";
 import { buyerCustomers, content, creatorProfiles, purchases, users } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
@@ -107,9 +108,12 @@ export async function startCheckout(
   const item = await deps.db
     .select()
     .from(content)
-    .where(and(eq(content.id, input.contentId), eq(content.isUpsell, false)))
+    .where(eq(content.id, input.contentId))
     .get();
   if (!item || item.deletedAt) throw notFound("Content Not Found");
+  // Its paywall says so too; a page open from before is refused here.
+  if (item.unpublishedAt) throw new ApiError(409, PAYWALL_TEXT.unpublished);
+  if (item.isUpsell) throw new ApiError(409, PAYWALL_TEXT.upsellOnly);
   const amountCents = chargeAmountCents(item, input.customAmount);
   const purchaseId = newId();
   const buyerKeyHash = await sha256Hex(input.buyerKey);

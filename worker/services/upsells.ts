@@ -152,13 +152,14 @@ async function funnelState(deps: PurchaseDeps, root: PurchaseRow) {
 
 /**
  * The step to offer now: steps in order; a downsell only right after its upsell was declined;
- * a step whose item is gone is skipped. Null when the funnel is done.
+ * a step whose item is gone or unpublished is skipped. Null when the funnel is done.
  */
 function currentStep(state: NonNullable<Awaited<ReturnType<typeof funnelState>>>, items: Map<string, ItemRow>): StepRow | null {
   let lastUpsell: "accepted" | "declined" | null = null;
   for (const step of state.steps) {
     const item = step.contentId ? items.get(step.contentId) : undefined;
-    if (!item || item.deletedAt || item.userId !== state.funnel.userId) continue;
+    // An item its creator took off sale is not offered either.
+    if (!item || item.deletedAt || item.unpublishedAt || item.userId !== state.funnel.userId) continue;
     if (step.stepType === "downsell" && lastUpsell !== "declined") continue;
     const offer = state.offers.get(step.id);
     // The purchase is the money's word (its webhook may have fulfilled it before the offer moved).

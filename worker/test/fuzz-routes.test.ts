@@ -84,6 +84,8 @@ const validBodies = (): Record<string, Record<string, unknown>> => ({
   "POST /api/purchase/send-access-email": { paymentIntentId: real.paymentIntent[0], contentId: real.contentId[0] },
   "POST /api/purchase/recover": { email: "fuzz-recover@example.com" },
   "POST /api/content/:id/download": { access: "x" },
+  "PATCH /api/content/:id": { title: "t", description: "d", price: "5", pricingModel: "fixed", minimumPrice: "", category: "other", accessType: "link", linkUrl: "https://example.com/f", previewImage: null },
+  "PUT /api/content/:id/published": { published: false },
   "POST /api/stripe/webhook": { id: "evt_fuzz", object: "event", type: "charge.refunded", data: { object: { id: "ch_fuzz", object: "charge" } } },
   "POST /api/feedback": { type: "bug", subject: "s", message: "m", priority: "low" },
   "PUT /api/profile": { displayName: "Fuzz Studio", bio: "", supportEmail: "help@fuzz.example" },

@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import { Copy, ExternalLink, FileText, GitBranch, Link2, PlayCircle, Trash2, Type } from "lucide-react";
+import { Copy, ExternalLink, FileText, GitBranch, Link2, Pencil, PlayCircle, Trash2, Type } from "lucide-react";
 import type { CreatorContent } from "@shared/content";
 import type { AnalyticsItem } from "@shared/types";
 import { Badge } from "@/components/ui/badge";
@@ -48,6 +48,16 @@ export function ContentRow({ item, onDelete, funnel }: { item: CreatorContent; o
           <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
             <Badge variant="secondary">{item.category}</Badge>
             <Badge variant="outline">{item.accessType}</Badge>
+            {item.upsellOnly && (
+              <Badge variant="outline" data-testid="upsell-only-badge" title="Sold only as a funnel step, after a purchase">
+                Upsell only
+              </Badge>
+            )}
+            {!item.published && (
+              <Badge variant="destructive" data-testid="unpublished-badge">
+                Unpublished
+              </Badge>
+            )}
             {item.fileSize !== null && <span data-testid="content-size">{sizeInMb(item.fileSize)}</span>}
             <span>· {new Date(item.createdAt).toLocaleDateString()}</span>
           </div>
@@ -79,6 +89,13 @@ export function ContentRow({ item, onDelete, funnel }: { item: CreatorContent; o
             <a href={`/p/${item.id}`} target="_blank" rel="noreferrer" aria-label="Open paywall">
               <ExternalLink />
             </a>
+          </Button>
+        </IconAction>
+        <IconAction label="Edit">
+          <Button variant="ghost" size="icon" asChild>
+            <Link to="/content/$contentId/edit" params={{ contentId: item.id }} aria-label="Edit">
+              <Pencil />
+            </Link>
           </Button>
         </IconAction>
         <IconAction label="Edit funnel">

@@ -91,6 +91,8 @@ export async function addUpsellStep(funnelId: string, d: UpsellDraft, stepOrder:
   if (d.accessType === "view" && d.textContent.trim()) form.append("textContent", d.textContent);
   if (d.previewImage) form.append("previewImage", d.previewImage);
   if (d.file && d.accessType !== "link") form.append("uploadId", await uploadFile(d.file, {}));
+  // Upsell-only from the start: a step that then fails to be made leaves nothing sellable behind.
+  form.append("upsellOnly", "true");
   const item = (await (await apiRequest("POST", "/api/content", form)).json()) as { id: string };
   const { priceId } = (await (await apiRequest("POST", "/api/stripe/create-upsell-product", { name: d.title.trim(), description: d.description, price: Number(price) })).json()) as {
     priceId: string;

@@ -174,7 +174,8 @@ export function UploadForm({
       await queryClient.invalidateQueries({ queryKey: queryKeys.contentList });
       await queryClient.invalidateQueries({ queryKey: queryKeys.earningsStats });
       toast({ title: "Content published", description: `"${created.title}" is live at ${location.origin}/p/${created.id}` });
-      if (!onPublished?.(created)) navigate({ to: "/" });
+      // Spec §4 says home; the "You're live" screen (issue 17) comes first, with the way home on it.
+      if (!onPublished?.(created)) navigate({ to: "/content/$contentId/live", params: { contentId: created.id } });
     } catch (err) {
       setPhase("editing");
       setProgress(null);
