@@ -34,8 +34,10 @@ export function fieldErrors(err: unknown): Record<string, string> {
   const text = err instanceof Error ? err.message.replace(/^\d+: /, "") : "";
   const out: Record<string, string> = {};
   for (const part of text.split("; ")) {
-    const m = /^([A-Za-z]+): (.*)$/.exec(part);
-    if (m) out[m[1]] = m[2];
+    const named = /^([A-Za-z]+): (.*)$/.exec(part);
+    const worded = /^([a-z][A-Za-z]+) (must|is) /.exec(part);
+    if (named) out[named[1]] = named[2];
+    else if (worded) out[worded[1]] = part;
     else if (part) out._ = part;
   }
   return out;
