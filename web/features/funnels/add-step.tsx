@@ -94,7 +94,9 @@ export function AddStep({ funnel, count, onAdded, failureTitle }: { funnel: Funn
   const items = useQuery<CreatorContent[]>({ queryKey: queryKeys.contentList, queryFn: getQueryFn({ on401: "throw" }) });
   // The items the funnel is sold with are not offered to their own buyers.
   const offerable = (items.data ?? []).filter((i) => !funnel.contentIds.includes(i.id));
-  const [source, setSource] = useState<Source>("item");
+  // Until the creator picks, one of their items when they have one to offer, else a new item.
+  const [picked, setSource] = useState<Source | null>(null);
+  const source: Source = picked ?? (items.isSuccess && !offerable.length ? "new" : "item");
   const [pick, setPick] = useState(emptyPick);
   const [draft, setDraft] = useState<UpsellDraft>(emptyDraft);
   const [errors, setErrors] = useState<Record<string, string>>({});
