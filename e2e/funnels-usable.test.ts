@@ -76,7 +76,7 @@ describe("funnels a creator can find and use", () => {
     await page.goto("/");
     await page.getByTestId("content-row").filter({ hasText: "Main course" }).getByRole("link", { name: "Edit funnel" }).click();
     await page.getByText('Managing funnel for "Main course"').waitFor();
-    expect(await page.getByTestId("funnel-name").textContent()).toContain("Main course funnel");
+    expect(await page.getByTestId("funnel-name").textContent()).toBe("Main course funnel");
     await expect.poll(() => page.getByTestId("step-row").count()).toBe(2);
     await page.getByRole("radio", { name: "Live" }).click();
     await expect.poll(() => page.getByTestId("funnel-status").textContent()).toBe("Live");

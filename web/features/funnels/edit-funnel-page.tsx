@@ -102,9 +102,12 @@ export function EditFunnelPage({ user, contentId }: { user: CurrentUser; content
           <CardContent className="flex flex-wrap items-center gap-4">
             <div className="min-w-0 flex-1">
               <p className="text-sm text-muted-foreground">Funnel</p>
-              <p className="flex items-center gap-2 font-semibold" data-testid="funnel-name">
-                {funnel.name} <FunnelStatusBadge funnel={funnel} />
-              </p>
+              <div className="flex items-center gap-2">
+                <p className="font-semibold" data-testid="funnel-name">
+                  {funnel.name}
+                </p>
+                <FunnelStatusBadge funnel={funnel} />
+              </div>
             </div>
             <TestLiveToggle funnel={funnel} />
             <Button variant="outline" onClick={() => window.open(`/paywall/${contentId}?preview=1`, "_blank")}>
