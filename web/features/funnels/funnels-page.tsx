@@ -20,7 +20,7 @@ import { getQueryFn } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { cn, formatUsd } from "@/lib/utils";
 import { AddStep } from "./add-step";
-import { attachProducts, createFunnel, detachProduct, funnelKeys } from "./api";
+import { attachProducts, createFunnel, detachProduct, fieldErrors, funnelKeys } from "./api";
 import { StepList } from "./step-list";
 
 /** The one status a funnel shows, here and in its editor: Test (previews only) or Live (buyers see it). */
@@ -35,6 +35,7 @@ export function FunnelStatusBadge({ funnel }: { funnel: Funnel }) {
 export function CreateFunnelDialog({ open, onOpenChange, onCreated }: { open: boolean; onOpenChange: (o: boolean) => void; onCreated: (f: Funnel) => void }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
   const create = useMutation({
     mutationFn: () => createFunnel(name.trim()),
     onSuccess: async (funnel) => {
@@ -44,11 +45,16 @@ export function CreateFunnelDialog({ open, onOpenChange, onCreated }: { open: bo
       onOpenChange(false);
       onCreated(funnel);
     },
-    onError: () => toast({ title: "Failed to create funnel", variant: "destructive" }),
+    onError: (err) => {
+      setProblem(fieldErrors(err).name ?? null);
+      toast({ title: "Failed to create funnel", variant: "destructive" });
+    },
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!name.trim()) return toast({ title: FUNNEL_MESSAGES.funnelName, variant: "destructive" });
+    // Beside the field, in the spec's words.
+    if (!name.trim()) return setProblem(FUNNEL_MESSAGES.funnelName);
+    setProblem(null);
     create.mutate();
   };
   return (
@@ -60,7 +66,12 @@ export function CreateFunnelDialog({ open, onOpenChange, onCreated }: { open: bo
           </DialogHeader>
           <div className="space-y-1.5">
             <Label htmlFor="funnel-name">Funnel name</Label>
-            <Input id="funnel-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} autoFocus />
+            <Input id="funnel-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} autoFocus aria-invalid={!!problem} />
+            {problem && (
+              <p className="text-sm text-destructive" role="alert">
+                {problem}
+              </p>
+            )}
           </div>
           <DialogFooter>
             <Button type="submit" disabled={create.isPending}>
