@@ -63,14 +63,15 @@ function AddStepForm({ funnel, count }: { funnel: Funnel; count: number }) {
 export function EditFunnelPage({ user, contentId }: { user: CurrentUser; contentId: string }) {
   const items = useQuery<CreatorContent[]>({ queryKey: queryKeys.contentList, queryFn: getQueryFn({ on401: "throw" }) });
   // 'Edit funnel' on any item opens its funnel, made for it (in Test) if it has none; asking twice is one funnel.
-  const opened = useQuery({ queryKey: [...funnelKeys.all, "for-item", contentId], queryFn: () => funnelForItem(contentId), retry: false, staleTime: Infinity });
-  const funnels = useQuery<Funnel[]>({ queryKey: funnelKeys.all, queryFn: getQueryFn({ on401: "throw" }), enabled: opened.isSuccess });
   const item = items.data?.find((i) => i.id === contentId);
+  // Only for an item the creator has (a wrong or deleted id makes nothing).
+  const opened = useQuery({ queryKey: [...funnelKeys.all, "for-item", contentId], queryFn: () => funnelForItem(contentId), retry: false, staleTime: Infinity, enabled: !!item });
+  const funnels = useQuery<Funnel[]>({ queryKey: funnelKeys.all, queryFn: getQueryFn({ on401: "throw" }), enabled: opened.isSuccess });
   // The list is the live copy (the Test/Live switch refreshes it); the opened funnel until it has loaded.
   const funnel = funnels.data?.find((f) => f.id === opened.data?.id) ?? opened.data;
   const steps = useQuery<FunnelStep[]>({ queryKey: funnelKeys.steps(funnel?.id ?? ""), queryFn: getQueryFn({ on401: "throw" }), enabled: !!funnel });
 
-  if (items.isLoading || opened.isLoading) return <PageSpinner />;
+  if (items.isLoading || (item && opened.isLoading)) return <PageSpinner />;
   if (items.error || (opened.error && !/^404: /.test(opened.error.message)))
     return <MessageScreen icon={<Workflow className="size-7" />} title="Something went wrong" message="Could not load this funnel. Please refresh the page." />;
   if (!item || !funnel)
