@@ -70,6 +70,7 @@ describe("funnels a creator can find and use", () => {
     await page.getByRole("dialog").getByRole("button", { name: "Add Step" }).click();
     await expect.poll(() => page.getByTestId("step-row").count()).toBe(2);
     expect(await page.getByTestId("step-row").allTextContents()).toEqual([expect.stringContaining("Workbook"), expect.stringContaining("Stickers")]);
+    await page.getByRole("dialog").waitFor({ state: "detached" });
     await page.screenshot({ path: screenshotPath("funnels-usable-steps"), fullPage: true });
 
     // 'Edit funnel' on the item opens the same funnel (never "No Funnel Found"); Live there is Live in the list.
