@@ -5,6 +5,8 @@ import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from "./constants";
 import { dollarsToCents } from "./content";
 
 export const DEFAULT_CTA = "Add this to my order";
+/** A step sells one of the creator's items: chosen, or made with title, price and file/link/text. */
+export const STEP_ITEM_MESSAGE = "Choose one of your items, or create one for this step";
 export const STEP_TYPES = ["upsell", "downsell"] as const;
 export type StepType = (typeof STEP_TYPES)[number];
 
@@ -23,6 +25,8 @@ export const createFunnelSchema = z.object({
   name: z.string().trim().min(1, FUNNEL_MESSAGES.funnelName).max(200, "name must be at most 200 characters"),
 });
 export const updateFunnelSchema = z.object({ testMode: z.boolean({ error: "testMode must be true or false" }) });
+/** 'Edit funnel' on an item: open that item's funnel, or make one for it. */
+export const itemFunnelSchema = z.object({ contentId: id("contentId") });
 export const funnelProductsSchema = z.object({
   contentIds: z.array(id("contentId")).min(1, "contentIds must name at least one item").max(100, "at most 100 items at once"),
 });
@@ -33,6 +37,13 @@ const maximumPriceSchema = z
   .optional()
   .transform((v) => (v === undefined ? undefined : v === null || v === "" ? null : dollarsToCents(typeof v === "number" ? String(Math.round(v * 100) / 100) : v)))
   .refine((cents) => cents === undefined || cents === null || (Number.isFinite(cents) && cents >= MIN_PRICE_CENTS && cents <= MAX_PRICE_CENTS), "maximumPrice must be between $0.50 and $10,000 with at most two decimals");
+
+/** A step's price in dollars as cents (upsell steps may be free to take: min 0). */
+const stepPriceSchema = z
+  .union([z.number(), z.string()])
+  .optional()
+  .transform((v) => (v === undefined || v === "" ? undefined : dollarsToCents(typeof v === "number" ? String(Math.round(v * 100) / 100) : v)))
+  .refine((cents) => cents === undefined || (Number.isFinite(cents) && cents >= 0 && cents <= MAX_PRICE_CENTS), "price must be between $0 and $10,000 with at most two decimals");
 
 const stepFields = {
   title: z.string().trim().min(1, FUNNEL_MESSAGES.requiredFields).max(200, "title must be at most 200 characters"),
@@ -48,7 +59,21 @@ const stepFields = {
   contentId: id("contentId").nullish(),
   maximumPrice: maximumPriceSchema,
 };
-export const createStepSchema = z.object({ ...stepFields, stepOrder: z.number().int().min(1).max(1000).optional() });
+/**
+ * A step is one of the creator's items (contentId) at its price or at `price` (dollars); the server
+ * makes the offer's Stripe price. A raw offerPriceId is still taken from API callers, only if it is
+ * one of this creator's own prices. `upsellOnly`: the item was made for this step, so it is sold
+ * only through the funnel; an existing item chosen for a step stays on sale on its own paywall.
+ */
+export const createStepSchema = z
+  .object({
+    ...stepFields,
+    offerPriceId: priceIdSchema.optional(),
+    price: stepPriceSchema,
+    upsellOnly: z.boolean({ error: "upsellOnly must be true or false" }).optional().default(false),
+    stepOrder: z.number().int().min(1).max(1000).optional(),
+  })
+  .refine((v) => v.contentId || v.offerPriceId, { message: STEP_ITEM_MESSAGE, path: ["contentId"] });
 export type CreateStepInput = z.input<typeof createStepSchema>;
 
 /** A move (stepOrder) and/or an edit of the step's fields. */
@@ -77,7 +102,11 @@ export const createUpsellProductSchema = z.object({
     .refine((cents) => Number.isFinite(cents) && cents >= 0 && cents <= MAX_PRICE_CENTS, "price must be between $0 and $10,000 with at most two decimals"),
 });
 
-export type Funnel = { id: string; name: string; isActive: boolean; testMode: boolean; createdAt: string; contentIds: string[] };
+/** The one status a funnel shows everywhere: Test (only previews see it) or Live (buyers see it). */
+export type FunnelStatus = "test" | "live";
+export const funnelStatus = (f: { testMode: boolean }): FunnelStatus => (f.testMode ? "test" : "live");
+export const FUNNEL_STATUS_LABEL: Record<FunnelStatus, string> = { test: "Test", live: "Live" };
+export type Funnel = { id: string; name: string; isActive: boolean; testMode: boolean; status: FunnelStatus; createdAt: string; contentIds: string[] };
 export type FunnelStep = {
   id: string;
   title: string;
@@ -90,7 +119,8 @@ export type FunnelStep = {
   stepType: StepType;
   stepOrder: number;
   contentId: string | null;
-  figures: { shown: number; accepted: number; declined: number; revenue: number };
+  /** revenue: gross, what buyers paid for this step less refunds; net: the creator's share of it. */
+  figures: { shown: number; accepted: number; declined: number; revenue: number; net: number };
 };
 
 // ---- buyer side ----
@@ -132,9 +162,18 @@ export type UpsellOffer = {
   /** The card that will be charged, as the buyer would recognise it. */
   card: { brand: string; last4: string } | null;
 };
-export type OfferState = { purchaseId: string; contentId: string; offer: UpsellOffer | null };
+/**
+ * What this order has charged, in the server's word: the first item as paid, each offer whose
+ * purchase Stripe says succeeded, and their total. Never computed from the prices shown.
+ */
+export type OrderSummary = {
+  first: { title: string; amount: number; accessUrl: string };
+  added: { purchaseId: string; title: string; amount: number }[];
+  total: number;
+};
+export type OfferState = { purchaseId: string; contentId: string; offer: UpsellOffer | null; order: OrderSummary };
 export type AcceptResult =
-  | { status: "paid"; purchaseId: string; next: UpsellOffer | null }
+  | { status: "paid"; purchaseId: string; next: UpsellOffer | null; order: OrderSummary }
   | { status: "requires_action"; purchaseId: string; clientSecret: string; paymentMethod: string | null }
   | { status: "declined"; purchaseId: string; message: string }
   | { status: "processing"; purchaseId: string };

@@ -7,6 +7,7 @@ import {
   createStepSchema,
   createUpsellProductSchema,
   funnelProductsSchema,
+  itemFunnelSchema,
   updateFunnelSchema,
   updateStepSchema,
 } from "../../shared/funnels";
@@ -19,6 +20,7 @@ import {
   createUpsellProduct,
   deleteStep,
   detachProduct,
+  funnelForItem,
   listFunnels,
   listSteps,
   ownedFunnel,
@@ -43,6 +45,8 @@ const uid = (c: Ctx) => c.var.userId!;
 export const funnelRoutes = new Hono<AppEnv>()
   .get("/funnels", requireUser, async (c) => c.json(await listFunnels(deps(c), uid(c))))
   .post("/funnels", requireUser, validate("json", createFunnelSchema), async (c) => c.json(await createFunnel(deps(c), uid(c), c.req.valid("json").name), 201))
+  // 'Edit funnel' on an item: its funnel, made for it if it has none.
+  .post("/funnels/for-item", requireUser, validate("json", itemFunnelSchema), async (c) => c.json(await funnelForItem(deps(c), uid(c), c.req.valid("json").contentId)))
   .patch("/funnels/:id", requireUser, validate("param", funnelParam), validate("json", updateFunnelSchema), async (c) =>
     c.json(await setTestMode(deps(c), uid(c), c.req.valid("param").id, c.req.valid("json").testMode)),
   )

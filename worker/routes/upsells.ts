@@ -8,7 +8,7 @@ import { acceptOfferSchema, declineOfferSchema, offerQuerySchema, orderQuerySche
 import type { AppEnv } from "../lib/context";
 import { validate } from "../lib/validate";
 import { BUYER_COOKIE } from "../services/purchases";
-import { acceptOffer, completeOffer, declineOffer, nextOffer, orderExtras, orderRoot, rootPurchase } from "../services/upsells";
+import { acceptOffer, completeOffer, declineOffer, nextOffer, orderExtras, orderRoot, orderSummary, rootPurchase } from "../services/upsells";
 import { purchaseDeps } from "./payments";
 
 const buyerKey = (c: Context<AppEnv>) => {
@@ -21,7 +21,8 @@ export const upsellRoutes = new Hono<AppEnv>()
   .get("/upsell/offer", validate("query", offerQuerySchema), async (c) => {
     const deps = purchaseDeps(c);
     const root = await rootPurchase(deps, claim(c, c.req.valid("query")));
-    return c.json({ purchaseId: root.id, contentId: root.contentId, offer: await nextOffer(deps, root) } satisfies OfferState);
+    const offer = await nextOffer(deps, root);
+    return c.json({ purchaseId: root.id, contentId: root.contentId, offer, order: await orderSummary(deps, root) } satisfies OfferState);
   })
   .post("/upsell/accept", validate("json", acceptOfferSchema), async (c) => {
     const body = c.req.valid("json");
@@ -43,5 +44,5 @@ export const upsellRoutes = new Hono<AppEnv>()
     const deps = purchaseDeps(c);
     const query = c.req.valid("query");
     const root = await orderRoot(deps, { ...claim(c, query), access: query.access });
-    return c.json({ items: await orderExtras(deps, root) });
+    return c.json({ items: await orderExtras(deps, root), order: await orderSummary(deps, root) });
   });

@@ -1,6 +1,10 @@
 // A creator's funnel by day and by item: paywall views (content_views_daily), checkouts started
 // (purchases created), sales (purchases paid), revenue (the creator's share booked in the ledger), and
 // after the sale the funnel's step: offers shown to the item's buyers and upsells they accepted and paid.
+// An upsell's sale and revenue belong to the row of the item it sold (upsell-only items have rows
+// too), so the rows add up to the totals; its offer and acceptance count on the item that led to it.
+// Conversion is paywall sales over paywall views: a sale through an upsell had no view, so it is
+// not in the rate.
 // Every query is bounded by the creator and the date range and read through an index.
 import { sql } from "drizzle-orm";
 import type { AnalyticsDay, AnalyticsItem, AnalyticsStats } from "../../shared/types";
@@ -18,10 +22,10 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
   const itemP = opts.contentId ? sql`and p.content_id = ${opts.contentId}` : sql``;
 
   // One row per (item, day, measure); the creator's items are the only ones joined.
-  type Row = { content_id: string; day: string; measure: "v" | "c" | "s" | "r" | "o" | "u"; n: number };
-  // D1 allows at most 5 terms in a compound SELECT: the funnel's offers are a second statement, read
-  // from the creator's funnels through their steps (indexed), not from every purchase.
-  const [sold, offered] = await Promise.all([
+  type Row = { content_id: string; day: string; measure: "v" | "c" | "s" | "d" | "r" | "o" | "u"; n: number };
+  // D1 allows at most 5 terms in a compound SELECT: paywall sales and revenue are a second statement,
+  // and the funnel's offers a third, read from the creator's funnels through their steps (indexed).
+  const [sold, revenue, offered] = await Promise.all([
     db.all<Row>(sql`
     select c.id as content_id, v.day as day, 'v' as measure, v.views as n
       from content c join content_views_daily v on v.content_id = c.id
@@ -33,6 +37,11 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
     union all
     select p.content_id, strftime('%Y-%m-%d', p.paid_at / 1000, 'unixepoch'), 's', count(*)
       from purchases p where p.creator_id = ${userId} and p.paid_at >= ${fromMs} and p.status in ('paid', 'refunded', 'disputed') ${itemP}
+      group by 1, 2
+  `),
+    db.all<Row>(sql`
+    select p.content_id, strftime('%Y-%m-%d', p.paid_at / 1000, 'unixepoch') as day, 'd' as measure, count(*) as n
+      from purchases p where p.creator_id = ${userId} and p.paid_at >= ${fromMs} and p.status in ('paid', 'refunded', 'disputed') and p.funnel_step_id is null ${itemP}
       group by 1, 2
     union all
     select p.content_id, strftime('%Y-%m-%d', l.created_at / 1000, 'unixepoch'), 'r', sum(l.amount_cents)
@@ -54,16 +63,24 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
       group by 1, 2
   `),
   ]);
-  const rows = [...sold, ...offered];
+  const rows = [...sold, ...revenue, ...offered];
   const titles = await db.all<{ id: string; title: string }>(sql`
-    select id, title from content c where c.user_id = ${userId} and c.deleted_at is null and c.is_upsell = 0 ${item}
+    select id, title from content c where c.user_id = ${userId} and c.deleted_at is null ${item}
   `);
 
   const byDay = new Map<string, AnalyticsDay>();
   for (let t = fromMs; t <= today; t += DAY_MS) byDay.set(dayOf(t), { date: dayOf(t), views: 0, checkouts: 0, sales: 0, revenue: 0, offers: 0, upsells: 0 });
   const byItem = new Map<string, AnalyticsItem>(titles.map((t) => [t.id, { contentId: t.id, title: t.title, views: 0, checkouts: 0, sales: 0, conversion: 0, revenue: 0, offers: 0, upsells: 0 }]));
   const field = { v: "views", c: "checkouts", s: "sales", r: "revenue", o: "offers", u: "upsells" } as const;
+  // Paywall sales (those that had a view), per item and in all: the numerator of conversion.
+  const direct = new Map<string, number>();
+  let directTotal = 0;
   for (const r of rows) {
+    if (r.measure === "d") {
+      direct.set(r.content_id, (direct.get(r.content_id) ?? 0) + Number(r.n));
+      if (byDay.has(r.day)) directTotal += Number(r.n);
+      continue;
+    }
     const key = field[r.measure];
     const value = key === "revenue" ? Number(r.n) / 100 : Number(r.n);
     const d = byDay.get(r.day);
@@ -79,8 +96,8 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
   return {
     days: opts.days,
     from: fromDay,
-    totals: { ...totals, revenue: Math.round(totals.revenue * 100) / 100, conversion: rate(totals.sales, totals.views) },
+    totals: { ...totals, revenue: Math.round(totals.revenue * 100) / 100, conversion: rate(directTotal, totals.views) },
     byDay: days,
-    items: [...byItem.values()].map((i) => ({ ...i, revenue: Math.round(i.revenue * 100) / 100, conversion: rate(i.sales, i.views) })),
+    items: [...byItem.values()].map((i) => ({ ...i, revenue: Math.round(i.revenue * 100) / 100, conversion: rate(direct.get(i.contentId) ?? 0, i.views) })),
   };
 }

@@ -4,7 +4,7 @@
 import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
 import type Stripe from "stripe";
 import { MIN_PRICE_CENTS, TIP_CEILING_MULTIPLE } from "../../shared/constants";
-import type { Funnel, FunnelStep, UpdateStepFields } from "../../shared/funnels";
+import { funnelStatus, type Funnel, type FunnelStep, type UpdateStepFields } from "../../shared/funnels";
 import type { Db } from "../db/client";
 import { content, funnelProducts, funnels, funnelSteps } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
@@ -39,6 +39,7 @@ export async function listFunnels(deps: FunnelDeps, userId: string): Promise<Fun
     name: f.name,
     isActive: f.isActive,
     testMode: f.testMode,
+    status: funnelStatus(f),
     createdAt: f.createdAt.toISOString(),
     contentIds: products.filter((p) => p.funnelId === f.id).map((p) => p.contentId),
   }));
@@ -54,13 +55,42 @@ export async function createFunnel(deps: FunnelDeps, userId: string, name: strin
   const id = newId();
   // New funnels start in test mode: nothing is shown to buyers until the creator goes Live.
   const [f] = await deps.db.insert(funnels).values({ id, userId, name, isActive: true, testMode: true }).returning();
-  return { id: f.id, name: f.name, isActive: f.isActive, testMode: f.testMode, createdAt: f.createdAt.toISOString(), contentIds: [] };
+  return { id: f.id, name: f.name, isActive: f.isActive, testMode: f.testMode, status: funnelStatus(f), createdAt: f.createdAt.toISOString(), contentIds: [] };
+}
+
+/**
+ * 'Edit funnel' on any item: the funnel the item is attached to (the oldest, as the list shows
+ * them), or a new one named after it with the item attached. The new funnel's id is derived from
+ * the creator and the item, and funnel and attachment are written in one batch, each `on conflict
+ * do nothing`: two presses at once make one funnel.
+ */
+export async function funnelForItem(deps: FunnelDeps, userId: string, contentId: string): Promise<Funnel> {
+  const item = await deps.db
+    .select({ id: content.id, title: content.title })
+    .from(content)
+    .where(and(eq(content.id, contentId), eq(content.userId, userId), isNull(content.deletedAt)))
+    .get();
+  if (!item) throw notFound("Content not found");
+  const attached = (await listFunnels(deps, userId)).find((f) => f.contentIds.includes(item.id));
+  if (attached) return attached;
+  const id = (await sha256Hex(`item-funnel\n${userId}\n${item.id}`)).slice(0, 32);
+  await deps.d1.batch([
+    deps.d1
+      .prepare("insert into funnels (id, user_id, name, is_active, test_mode, created_at) values (?, ?, ?, 1, 1, ?) on conflict (id) do nothing")
+      .bind(id, userId, `${item.title} funnel`.slice(0, 200), Date.now()),
+    deps.d1
+      .prepare("insert into funnel_products (funnel_id, content_id) select ?1, ?2 where exists (select 1 from funnels where id = ?1 and user_id = ?3) on conflict do nothing")
+      .bind(id, item.id, userId),
+  ]);
+  const made = (await listFunnels(deps, userId)).find((f) => f.id === id);
+  if (!made) throw funnelNotFound();
+  return made;
 }
 
 export async function setTestMode(deps: FunnelDeps, userId: string, funnelId: string, testMode: boolean) {
   const [f] = await deps.db.update(funnels).set({ testMode }).where(and(eq(funnels.id, funnelId), eq(funnels.userId, userId))).returning();
   if (!f) throw funnelNotFound();
-  return { id: f.id, name: f.name, isActive: f.isActive, testMode: f.testMode };
+  return { id: f.id, name: f.name, isActive: f.isActive, testMode: f.testMode, status: funnelStatus(f) };
 }
 
 /** Attaches the creator's own items to the funnel: all of them, or none if any is not theirs. */
@@ -93,7 +123,11 @@ export async function detachProduct(deps: FunnelDeps, userId: string, funnelId: 
 
 // ---- steps ----
 
-/** Per-step figures: offers shown, accepted (their purchase paid), declined, and revenue from the ledger. */
+/**
+ * Per-step figures: offers shown, accepted (their purchase paid), declined, and revenue from the
+ * ledger: gross (every row of the step's purchases: what buyers paid, less refunds and disputes)
+ * and net (the creator's rows only: their share after the platform fee).
+ */
 async function stepFigures(d1: D1Database, funnelId: string) {
   const { results } = await d1
     .prepare(
@@ -103,15 +137,17 @@ async function stepFigures(d1: D1Database, funnelId: string) {
                  where o.step_id = s.id and p.status in ('paid', 'refunded', 'disputed')) as accepted,
               (select count(*) from funnel_offers o where o.step_id = s.id and o.status = 'declined') as declined,
               (select coalesce(sum(l.amount_cents), 0) from ledger_entries l join purchases p on p.id = l.purchase_id
-                 where p.funnel_step_id = s.id) as revenue_cents
+                 where p.funnel_step_id = s.id) as revenue_cents,
+              (select coalesce(sum(l.amount_cents), 0) from ledger_entries l join purchases p on p.id = l.purchase_id
+                 where p.funnel_step_id = s.id and l.account = 'creator') as net_cents
        from funnel_steps s where s.funnel_id = ?`,
     )
     .bind(funnelId)
-    .all<{ step_id: string; shown: number; accepted: number; declined: number; revenue_cents: number }>();
-  return new Map(results.map((r) => [r.step_id, { shown: r.shown, accepted: r.accepted, declined: r.declined, revenue: r.revenue_cents / 100 }]));
+    .all<{ step_id: string; shown: number; accepted: number; declined: number; revenue_cents: number; net_cents: number }>();
+  return new Map(results.map((r) => [r.step_id, { shown: r.shown, accepted: r.accepted, declined: r.declined, revenue: r.revenue_cents / 100, net: r.net_cents / 100 }]));
 }
 
-const toStep = (s: StepRow, figures = { shown: 0, accepted: 0, declined: 0, revenue: 0 }): FunnelStep => ({
+const toStep = (s: StepRow, figures = { shown: 0, accepted: 0, declined: 0, revenue: 0, net: 0 }): FunnelStep => ({
   id: s.id,
   title: s.title,
   description: s.description,
@@ -190,6 +226,20 @@ async function ownedContentId(deps: FunnelDeps, userId: string, contentId: strin
   return item.id;
 }
 
+/**
+ * The step's price, decided here: a price id the client names must be one of this creator's own;
+ * otherwise the offer is the chosen item at `price` (or the item's own price), and its Stripe price
+ * is made here, keyed by creator, item and amount, so a repeat makes no second product.
+ */
+async function stepPrice(deps: FunnelDeps, userId: string, input: { offerPriceId?: string; price?: number; contentId: string | null; title: string; description: string }) {
+  if (input.offerPriceId) return { offerPriceId: input.offerPriceId, priceCents: await ownedPrice(deps, userId, input.offerPriceId) };
+  const item = input.contentId ? await deps.db.select().from(content).where(and(eq(content.id, input.contentId), eq(content.userId, userId))).get() : undefined;
+  if (!item) throw new ApiError(400, "contentId: Choose one of your items, or create one for this step");
+  const priceCents = input.price ?? (item.pricingModel === "pay_what_you_want" ? Math.max(item.minimumPriceCents ?? item.priceCents, MIN_PRICE_CENTS) : item.priceCents);
+  const { priceId } = await stripePriceFor(deps, userId, { key: `item:${item.id}`, name: input.title, description: input.description, priceCents });
+  return { offerPriceId: priceId, priceCents };
+}
+
 /** Marks the step's content as an upsell: it is sold only through the funnel from now on. */
 const markUpsell = (d1: D1Database, userId: string, contentId: string | null) =>
   contentId ? [d1.prepare("update content set is_upsell = 1 where id = ? and user_id = ?").bind(contentId, userId)] : [];
@@ -198,11 +248,22 @@ export async function createStep(
   deps: FunnelDeps,
   userId: string,
   funnelId: string,
-  input: { title: string; description: string; offerPriceId: string; ctaText: string; stepType: "upsell" | "downsell"; contentId?: string | null; stepOrder?: number; maximumPrice?: number | null },
+  input: {
+    title: string;
+    description: string;
+    offerPriceId?: string;
+    price?: number;
+    upsellOnly?: boolean;
+    ctaText: string;
+    stepType: "upsell" | "downsell";
+    contentId?: string | null;
+    stepOrder?: number;
+    maximumPrice?: number | null;
+  },
 ): Promise<FunnelStep> {
   await ownedFunnel(deps, userId, funnelId);
   const contentId = await ownedContentId(deps, userId, input.contentId);
-  const priceCents = await ownedPrice(deps, userId, input.offerPriceId);
+  const { offerPriceId, priceCents } = await stepPrice(deps, userId, { ...input, contentId });
   await checkCeiling(deps, contentId, priceCents, input.maximumPrice);
   const id = newId();
   // Appended as count + 1 inside the insert itself; then moved to the asked position, if any.
@@ -213,9 +274,10 @@ export async function createStep(
          select ?, ?, ?, ?, ?, ?, ?, ?, (select count(*) + 1 from funnel_steps where funnel_id = ?), ?, ?
          where exists (select 1 from funnels where id = ? and user_id = ?)`,
       )
-      .bind(id, funnelId, input.title, input.description, input.offerPriceId, priceCents, input.ctaText, input.stepType, funnelId, contentId, input.maximumPrice ?? null, funnelId, userId),
+      .bind(id, funnelId, input.title, input.description, offerPriceId, priceCents, input.ctaText, input.stepType, funnelId, contentId, input.maximumPrice ?? null, funnelId, userId),
     renumber(deps.d1, funnelId, userId, input.stepOrder ? { stepId: id, to: input.stepOrder } : undefined),
-    ...markUpsell(deps.d1, userId, contentId),
+    // An existing item chosen for a step stays on sale on its own; only one made for the step is upsell-only.
+    ...(input.upsellOnly ? markUpsell(deps.d1, userId, contentId) : []),
   ]);
   const step = await deps.db.select().from(funnelSteps).where(eq(funnelSteps.id, id)).get();
   if (!step) throw funnelNotFound();
@@ -262,7 +324,7 @@ export async function updateStep(deps: FunnelDeps, userId: string, funnelId: str
         .prepare(`update funnel_steps set ${entries.map(([k]) => `${columns[k]} = ?`).join(", ")} where id = ? and funnel_id in (select id from funnels where id = ? and user_id = ?)`)
         .bind(...entries.map(([, v]) => v ?? null), stepId, funnelId, userId),
     );
-    if (fields.contentId) statements.push(...markUpsell(deps.d1, userId, fields.contentId));
+    // Pointing a step at another of the creator's items leaves that item on sale on its own.
   }
   if (input.stepOrder !== undefined) statements.push(renumber(deps.d1, funnelId, userId, { stepId, to: input.stepOrder }));
   if (statements.length) await deps.d1.batch(statements);
@@ -287,12 +349,16 @@ export async function deleteStep(deps: FunnelDeps, userId: string, funnelId: str
  * from the creator and the request, so a retried (or double-submitted) request makes one product.
  */
 export async function createUpsellProduct(deps: FunnelDeps, userId: string, input: { name: string; description: string; price: number }) {
-  const key = await sha256Hex(`${userId}\n${input.name}\n${input.description}\n${input.price}`);
+  return stripePriceFor(deps, userId, { key: "", name: input.name, description: input.description, priceCents: input.price });
+}
+
+async function stripePriceFor(deps: FunnelDeps, userId: string, input: { key: string; name: string; description: string; priceCents: number }) {
+  const key = await sha256Hex(`${userId}\n${input.name}\n${input.description}\n${input.priceCents}${input.key ? `\n${input.key}` : ""}`);
   const product = await deps.stripe.products.create(
     {
       name: input.name,
       ...(input.description ? { description: input.description } : {}),
-      default_price_data: { currency: "usd", unit_amount: input.price },
+      default_price_data: { currency: "usd", unit_amount: input.priceCents },
       metadata: { userId, kind: "upsell" },
     },
     { idempotencyKey: `upsell-product:${key}` },

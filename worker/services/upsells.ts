@@ -33,13 +33,13 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import Stripe from "stripe";
 import { MIN_PRICE_CENTS, UPSELL_WINDOW_MINUTES } from "../../shared/constants";
 import { dollarsToCents } from "../../shared/content";
-import { OFFER_CHANGED_MESSAGE, type AcceptResult, type UpsellOffer } from "../../shared/funnels";
+import { OFFER_CHANGED_MESSAGE, type AcceptResult, type OrderSummary, type UpsellOffer } from "../../shared/funnels";
 import type { PurchaseVerification } from "../../shared/payments";
 import { content, funnelOffers, funnelSteps, purchases } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
 import { liveFunnelFor, ownedFunnel, stepAmounts } from "./funnels";
-import { fulfil, purchaseIdFromToken, syncWithStripe, verification, type PurchaseDeps } from "./purchases";
+import { accessUrlFor, fulfil, purchaseIdFromToken, syncWithStripe, verification, type PurchaseDeps } from "./purchases";
 
 type PurchaseRow = typeof purchases.$inferSelect;
 type StepRow = typeof funnelSteps.$inferSelect;
@@ -313,7 +313,7 @@ async function follow(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRow, { 
     case "declined":
       throw new ApiError(409, DECLINED);
     case "paid":
-      return { status: "paid", purchaseId: offer.purchaseId!, next: await nextOffer(deps, root) };
+      return { status: "paid", purchaseId: offer.purchaseId!, next: await nextOffer(deps, root), order: await orderSummary(deps, root) };
     case "failed":
       return { status: "declined", purchaseId: offer.purchaseId!, message: await failureOf(deps, offer) };
     case "accepting":
@@ -385,7 +385,7 @@ async function chargeOffer(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRo
   }
   if (PAID_LIKE.includes(purchase.status)) {
     await move(deps, offer, "accepting", "paid");
-    return { status: "paid", purchaseId, next: await nextOffer(deps, root) };
+    return { status: "paid", purchaseId, next: await nextOffer(deps, root), order: await orderSummary(deps, root) };
   }
 
   let intent = await deps.stripe.paymentIntents.retrieve(purchase.paymentIntentId!);
@@ -443,7 +443,7 @@ async function paid(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRow & { p
   await fulfil(deps, intent);
   const purchase = await readPurchase(deps, offer.purchaseId);
   if (purchase && PAID_LIKE.includes(purchase.status)) await move(deps, offer, "accepting", "paid");
-  return { status: "paid", purchaseId: offer.purchaseId, next: await nextOffer(deps, root) };
+  return { status: "paid", purchaseId: offer.purchaseId, next: await nextOffer(deps, root), order: await orderSummary(deps, root) };
 }
 
 /**
@@ -546,6 +546,37 @@ export async function orderExtras(deps: PurchaseDeps, root: PurchaseRow): Promis
     .where(and(eq(purchases.parentPurchaseId, root.id), eq(purchases.status, "paid")))
     .orderBy(asc(purchases.createdAt));
   return Promise.all(children.map((p) => verification(deps, p)));
+}
+
+/**
+ * What the order has charged, from the server's records: the first purchase's amount, and each
+ * offer that is paid (an offer still 'accepting' whose purchase Stripe's webhook already fulfilled
+ * is moved to paid first, as funnelState does), at the amount its purchase was charged.
+ */
+export async function orderSummary(deps: PurchaseDeps, root: PurchaseRow): Promise<OrderSummary> {
+  const settle = await deps.d1
+    .prepare(
+      `select o.parent_purchase_id as parentPurchaseId, o.step_id as stepId from funnel_offers o join purchases p on p.id = o.purchase_id
+       where o.parent_purchase_id = ? and o.status = 'accepting' and p.status in ('paid', 'refunded', 'disputed')`,
+    )
+    .bind(root.id)
+    .all<{ parentPurchaseId: string; stepId: string }>();
+  if (settle.results.length) await deps.d1.batch(settle.results.map((o) => transition(deps, o, "accepting", "paid")));
+  const { results: added } = await deps.d1
+    .prepare(
+      `select p.id as purchaseId, c.title as title, p.amount_cents as amountCents
+       from funnel_offers o join purchases p on p.id = o.purchase_id join content c on c.id = p.content_id
+       where o.parent_purchase_id = ? and o.status = 'paid' order by p.paid_at, p.created_at`,
+    )
+    .bind(root.id)
+    .all<{ purchaseId: string; title: string; amountCents: number }>();
+  const item = await deps.db.select({ title: content.title }).from(content).where(eq(content.id, root.contentId)).get();
+  const totalCents = root.amountCents + added.reduce((t, a) => t + a.amountCents, 0);
+  return {
+    first: { title: item?.title ?? "", amount: root.amountCents / 100, accessUrl: await accessUrlFor(deps, root) },
+    added: added.map((a) => ({ purchaseId: a.purchaseId, title: a.title, amount: a.amountCents / 100 })),
+    total: totalCents / 100,
+  };
 }
 
 /** The creator's preview of an item's funnel (test mode or live): the steps as buyers would see them. Charges nothing. */

@@ -24,8 +24,24 @@ export const editStep = async (
 export const deleteStep = (funnelId: string, stepId: string) => apiRequest("DELETE", `/api/funnels/${funnelId}/steps/${stepId}`);
 export const createStep = async (
   funnelId: string,
-  body: { title: string; description: string; offerPriceId: string; ctaText: string; stepOrder: number; stepType?: StepType; contentId?: string; maximumPrice?: string | null },
+  body: { title: string; description: string; ctaText: string; stepOrder: number; stepType?: StepType; contentId: string; price?: string; upsellOnly?: boolean; maximumPrice?: string | null },
 ): Promise<FunnelStep> => (await apiRequest("POST", `/api/funnels/${funnelId}/steps`, body)).json();
+/** 'Edit funnel' on an item: that item's funnel, made for it if it has none. */
+export const funnelForItem = async (contentId: string): Promise<Funnel> => (await apiRequest("POST", "/api/funnels/for-item", { contentId })).json();
+
+/** A server answer "field: message; …" as messages by field, to show beside each field. */
+export function fieldErrors(err: unknown): Record<string, string> {
+  const text = err instanceof Error ? err.message.replace(/^\d+: /, "") : "";
+  const out: Record<string, string> = {};
+  for (const part of text.split("; ")) {
+    const named = /^([A-Za-z]+): (.*)$/.exec(part);
+    const worded = /^([a-z][A-Za-z]+) (must|is) /.exec(part);
+    if (named) out[named[1]] = named[2];
+    else if (worded) out[worded[1]] = part;
+    else if (part) out._ = part;
+  }
+  return out;
+}
 
 /** An upsell step as the upload modal and the editor draft it (spec §3 Upsell draft). */
 export type UpsellDraft = {
@@ -63,6 +79,17 @@ export const emptyDraft = (): UpsellDraft => ({
   textContent: "",
 });
 
+/** The draft's problem, by the field it belongs beside (spec §5 words). */
+export function draftErrors(d: UpsellDraft): Record<string, string> {
+  const problem = draftProblem(d);
+  if (!problem) return {};
+  const price = d.pricingModel === "tip" ? d.minimumPrice || d.price : d.price;
+  if (problem === FUNNEL_MESSAGES.titleAndPrice) return { ...(!d.title.trim() ? { title: problem } : {}), ...(!price.trim() ? { price: problem } : {}) };
+  if (problem === FUNNEL_MESSAGES.downloadFile) return { file: problem };
+  if (problem === FUNNEL_MESSAGES.linkUrl) return { link: problem };
+  return { price: problem };
+}
+
 /** Spec §5 Upsell step: the first problem, in the spec's words, or null. */
 export function draftProblem(d: UpsellDraft): string | null {
   const price = d.pricingModel === "tip" ? d.minimumPrice || d.price : d.price;
@@ -74,8 +101,8 @@ export function draftProblem(d: UpsellDraft): string | null {
 }
 
 /**
- * The add-step flow of spec §7: (1) the offer's content (the file through the same resumable
- * upload as any item), (2) its Stripe product for the price id, (3) the step.
+ * The add-step flow: (1) the offer's content (the file through the same resumable upload as any
+ * item), (2) the step naming it, made upsell-only; the server makes the offer's Stripe price.
  */
 export async function addUpsellStep(funnelId: string, d: UpsellDraft, stepOrder: number): Promise<FunnelStep> {
   const price = d.pricingModel === "tip" ? d.minimumPrice || d.price : d.price;
@@ -94,13 +121,11 @@ export async function addUpsellStep(funnelId: string, d: UpsellDraft, stepOrder:
   // Upsell-only from the start: a step that then fails to be made leaves nothing sellable behind.
   form.append("upsellOnly", "true");
   const item = (await (await apiRequest("POST", "/api/content", form)).json()) as { id: string };
-  const { priceId } = (await (await apiRequest("POST", "/api/stripe/create-upsell-product", { name: d.title.trim(), description: d.description, price: Number(price) })).json()) as {
-    priceId: string;
-  };
   return createStep(funnelId, {
     title: d.title.trim(),
     description: d.description,
-    offerPriceId: priceId,
+    price,
+    upsellOnly: true,
     ctaText: d.ctaText.trim() || "Add this to my order",
     stepOrder,
     stepType: d.stepType,

@@ -3,7 +3,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ArrowLeft, Eye, Workflow } from "lucide-react";
-import { useState, type FormEvent } from "react";
 import type { CreatorContent } from "@shared/content";
 import type { Funnel, FunnelStep } from "@shared/funnels";
 import type { CurrentUser } from "@shared/schemas";
@@ -12,14 +11,13 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { CreatorTopBar } from "@/features/shell/creator-top-bar";
 import { MessageScreen } from "@/features/shell/guard-screens";
-import { toast } from "@/hooks/use-toast";
 import { getQueryFn } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { cn } from "@/lib/utils";
-import { addUpsellStep, draftProblem, emptyDraft, funnelKeys, setTestMode, type UpsellDraft } from "./api";
-import { funnelOfContent } from "./funnel-of-content";
+import { AddStep } from "./add-step";
+import { funnelForItem, funnelKeys, setTestMode } from "./api";
+import { FunnelStatusBadge } from "./funnels-page";
 import { StepList } from "./step-list";
-import { UpsellStepFields } from "./upsell-step-fields";
 
 function TestLiveToggle({ funnel }: { funnel: Funnel }) {
   const queryClient = useQueryClient();
@@ -49,27 +47,6 @@ function TestLiveToggle({ funnel }: { funnel: Funnel }) {
 }
 
 function AddStepForm({ funnel, count }: { funnel: Funnel; count: number }) {
-  const queryClient = useQueryClient();
-  const [draft, setDraft] = useState<UpsellDraft>(emptyDraft);
-  const [saving, setSaving] = useState(false);
-  const [formKey, setFormKey] = useState(0);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const problem = draftProblem(draft);
-    if (problem) return toast({ title: problem, variant: "destructive" });
-    setSaving(true);
-    try {
-      await addUpsellStep(funnel.id, draft, count + 1);
-      toast({ title: "Upsell step added successfully!" });
-      setDraft(emptyDraft());
-      setFormKey((k) => k + 1);
-      await queryClient.invalidateQueries({ queryKey: funnelKeys.steps(funnel.id) });
-    } catch {
-      toast({ title: "Failed to add upsell step", variant: "destructive" });
-    } finally {
-      setSaving(false);
-    }
-  };
   return (
     <Card>
       <CardHeader>
@@ -77,14 +54,7 @@ function AddStepForm({ funnel, count }: { funnel: Funnel; count: number }) {
         <CardDescription>Buyers see it right after paying, and take it with one click on the card they just used.</CardDescription>
       </CardHeader>
       <CardContent>
-        <form onSubmit={submit} className="space-y-4" noValidate>
-          <fieldset disabled={saving}>
-            <UpsellStepFields key={formKey} draft={draft} onChange={setDraft} idPrefix="new-step" />
-          </fieldset>
-          <Button type="submit" variant="brand" disabled={saving}>
-            {saving && <Spinner className="size-4 text-white" />} Add Step
-          </Button>
-        </form>
+        <AddStep funnel={funnel} count={count} failureTitle="Failed to add upsell step" />
       </CardContent>
     </Card>
   );
@@ -92,22 +62,27 @@ function AddStepForm({ funnel, count }: { funnel: Funnel; count: number }) {
 
 export function EditFunnelPage({ user, contentId }: { user: CurrentUser; contentId: string }) {
   const items = useQuery<CreatorContent[]>({ queryKey: queryKeys.contentList, queryFn: getQueryFn({ on401: "throw" }) });
-  const funnels = useQuery<Funnel[]>({ queryKey: funnelKeys.all, queryFn: getQueryFn({ on401: "throw" }) });
+  // 'Edit funnel' on any item opens its funnel, made for it (in Test) if it has none; asking twice is one funnel.
   const item = items.data?.find((i) => i.id === contentId);
-  const funnel = item && funnels.data ? funnelOfContent(funnels.data, item.id, item.title) : undefined;
+  // Only for an item the creator has (a wrong or deleted id makes nothing).
+  const opened = useQuery({ queryKey: [...funnelKeys.all, "for-item", contentId], queryFn: () => funnelForItem(contentId), retry: false, staleTime: Infinity, enabled: !!item });
+  const funnels = useQuery<Funnel[]>({ queryKey: funnelKeys.all, queryFn: getQueryFn({ on401: "throw" }), enabled: opened.isSuccess });
+  // The list is the live copy (the Test/Live switch refreshes it); the opened funnel until it has loaded.
+  const funnel = funnels.data?.find((f) => f.id === opened.data?.id) ?? opened.data;
   const steps = useQuery<FunnelStep[]>({ queryKey: funnelKeys.steps(funnel?.id ?? ""), queryFn: getQueryFn({ on401: "throw" }), enabled: !!funnel });
 
-  if (items.isLoading || funnels.isLoading) return <PageSpinner />;
-  if (items.error || funnels.error) return <MessageScreen icon={<Workflow className="size-7" />} title="Something went wrong" message="Could not load this funnel. Please refresh the page." />;
+  if (items.isLoading || (item && opened.isLoading)) return <PageSpinner />;
+  if (items.error || (opened.error && !/^404: /.test(opened.error.message)))
+    return <MessageScreen icon={<Workflow className="size-7" />} title="Something went wrong" message="Could not load this funnel. Please refresh the page." />;
   if (!item || !funnel)
     return (
       <MessageScreen
         icon={<Workflow className="size-7" />}
         title="No Funnel Found"
-        message={item ? `"${item.title}" is not sold with a funnel yet.` : "This content has no funnel."}
+        message="This content has no funnel: it may have been deleted."
         action={
           <Button asChild>
-            <Link to="/upload">Create New Content with Funnel</Link>
+            <Link to="/funnels">Go to Funnels</Link>
           </Button>
         }
       />
@@ -128,9 +103,12 @@ export function EditFunnelPage({ user, contentId }: { user: CurrentUser; content
           <CardContent className="flex flex-wrap items-center gap-4">
             <div className="min-w-0 flex-1">
               <p className="text-sm text-muted-foreground">Funnel</p>
-              <p className="font-semibold" data-testid="funnel-name">
-                {funnel.name}
-              </p>
+              <div className="flex items-center gap-2">
+                <p className="font-semibold" data-testid="funnel-name">
+                  {funnel.name}
+                </p>
+                <FunnelStatusBadge funnel={funnel} />
+              </div>
             </div>
             <TestLiveToggle funnel={funnel} />
             <Button variant="outline" onClick={() => window.open(`/paywall/${contentId}?preview=1`, "_blank")}>

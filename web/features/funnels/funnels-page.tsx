@@ -1,16 +1,16 @@
 // /funnels (spec §2 Funnels page): the creator's funnels, each with its steps (and per-step
-// figures), the items it is sold with, and A/B tests (coming soon).
+// figures) and the items it is sold with. A/B tests stay hidden until they work.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plus, Workflow } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import type { CreatorContent } from "@shared/content";
-import { FUNNEL_MESSAGES, type Funnel, type FunnelStep } from "@shared/funnels";
+import { FUNNEL_MESSAGES, FUNNEL_STATUS_LABEL, type Funnel, type FunnelStep } from "@shared/funnels";
 import type { CurrentUser } from "@shared/schemas";
 import { PageSpinner, Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { Dialog, DialogContent, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
@@ -19,12 +19,23 @@ import { toast } from "@/hooks/use-toast";
 import { getQueryFn } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { cn, formatUsd } from "@/lib/utils";
-import { attachProducts, createFunnel, createStep, detachProduct, funnelKeys } from "./api";
-import { StepDialog, StepList } from "./step-list";
+import { AddStep } from "./add-step";
+import { attachProducts, createFunnel, detachProduct, fieldErrors, funnelKeys } from "./api";
+import { StepList } from "./step-list";
+
+/** The one status a funnel shows, here and in its editor: Test (previews only) or Live (buyers see it). */
+export function FunnelStatusBadge({ funnel }: { funnel: Funnel }) {
+  return (
+    <Badge variant={funnel.status === "live" ? "default" : "outline"} className={funnel.status === "live" ? "bg-emerald-600 text-white" : "border-amber-400 text-amber-800"} data-testid="funnel-status">
+      {FUNNEL_STATUS_LABEL[funnel.status]}
+    </Badge>
+  );
+}
 
 export function CreateFunnelDialog({ open, onOpenChange, onCreated }: { open: boolean; onOpenChange: (o: boolean) => void; onCreated: (f: Funnel) => void }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
   const create = useMutation({
     mutationFn: () => createFunnel(name.trim()),
     onSuccess: async (funnel) => {
@@ -34,11 +45,16 @@ export function CreateFunnelDialog({ open, onOpenChange, onCreated }: { open: bo
       onOpenChange(false);
       onCreated(funnel);
     },
-    onError: () => toast({ title: "Failed to create funnel", variant: "destructive" }),
+    onError: (err) => {
+      setProblem(fieldErrors(err).name ?? null);
+      toast({ title: "Failed to create funnel", variant: "destructive" });
+    },
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!name.trim()) return toast({ title: FUNNEL_MESSAGES.funnelName, variant: "destructive" });
+    // Beside the field, in the spec's words.
+    if (!name.trim()) return setProblem(FUNNEL_MESSAGES.funnelName);
+    setProblem(null);
     create.mutate();
   };
   return (
@@ -50,7 +66,12 @@ export function CreateFunnelDialog({ open, onOpenChange, onCreated }: { open: bo
           </DialogHeader>
           <div className="space-y-1.5">
             <Label htmlFor="funnel-name">Funnel name</Label>
-            <Input id="funnel-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} autoFocus />
+            <Input id="funnel-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} autoFocus aria-invalid={!!problem} />
+            {problem && (
+              <p className="text-sm text-destructive" role="alert">
+                {problem}
+              </p>
+            )}
           </div>
           <DialogFooter>
             <Button type="submit" disabled={create.isPending}>
@@ -83,12 +104,15 @@ function StepsTab({ funnel }: { funnel: Funnel }) {
       ) : (
         <StepList funnelId={funnel.id} steps={steps.data} detailed />
       )}
-      <StepDialog
-        funnelId={funnel.id}
-        open={adding}
-        onOpenChange={setAdding}
-        onSave={(fields) => createStep(funnel.id, { ...fields, stepOrder: (steps.data?.length ?? 0) + 1 })}
-      />
+      <Dialog open={adding} onOpenChange={setAdding}>
+        <DialogContent className="max-h-[90vh] overflow-y-auto">
+          <DialogHeader>
+            <DialogTitle>Add Step</DialogTitle>
+            <DialogDescription>Offer one of your items, or make a new one for this step. Buyers take it with one click after paying.</DialogDescription>
+          </DialogHeader>
+          <AddStep funnel={funnel} count={steps.data?.length ?? 0} onAdded={() => setAdding(false)} failureTitle="Failed to create upsell step" />
+        </DialogContent>
+      </Dialog>
     </div>
   );
 }
@@ -135,12 +159,6 @@ function ProductsTab({ funnel }: { funnel: Funnel }) {
   );
 }
 
-function AbTestsTab({ funnel }: { funnel: Funnel }) {
-  // Fetched as the spec says; nothing uses it yet.
-  useQuery({ queryKey: funnelKeys.abTests(funnel.id), queryFn: getQueryFn({ on401: "throw" }) });
-  return <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">A/B testing is coming soon.</p>;
-}
-
 export function FunnelsPage({ user }: { user: CurrentUser }) {
   const funnels = useQuery<Funnel[]>({ queryKey: funnelKeys.all, queryFn: getQueryFn({ on401: "throw" }) });
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -176,7 +194,7 @@ export function FunnelsPage({ user }: { user: CurrentUser }) {
                       data-testid="funnel-item"
                     >
                       <span className="truncate font-medium">{f.name}</span>
-                      <Badge variant={f.isActive ? "default" : "secondary"}>{f.isActive ? "Active" : "Inactive"}</Badge>
+                      <FunnelStatusBadge funnel={f} />
                     </button>
                   ))
                 )}
@@ -194,22 +212,18 @@ export function FunnelsPage({ user }: { user: CurrentUser }) {
                 <CardContent className="space-y-4">
                   <div className="flex items-center gap-2">
                     <h2 className="text-xl font-semibold">{selected.name}</h2>
-                    <Badge variant="outline">{selected.testMode ? "Test" : "Live"}</Badge>
+                    <FunnelStatusBadge funnel={selected} />
                   </div>
                   <Tabs defaultValue="steps" key={selected.id}>
                     <TabsList>
                       <TabsTrigger value="steps">Upsell Steps</TabsTrigger>
                       <TabsTrigger value="products">Products</TabsTrigger>
-                      <TabsTrigger value="ab">A/B Tests</TabsTrigger>
                     </TabsList>
                     <TabsContent value="steps" className="pt-4">
                       <StepsTab funnel={selected} />
                     </TabsContent>
                     <TabsContent value="products" className="pt-4">
                       <ProductsTab funnel={selected} />
-                    </TabsContent>
-                    <TabsContent value="ab" className="pt-4">
-                      <AbTestsTab funnel={selected} />
                     </TabsContent>
                   </Tabs>
                 </CardContent>

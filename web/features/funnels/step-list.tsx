@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ArrowDown, ArrowUp, Pencil, Trash2 } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { TIP_CEILING_MULTIPLE } from "@shared/constants";
-import { FUNNEL_MESSAGES, type FunnelStep, type StepType } from "@shared/funnels";
+import { FUNNEL_MESSAGES, type FunnelStep } from "@shared/funnels";
 import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -13,42 +13,32 @@ import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
 import { formatUsd } from "@/lib/utils";
-import { deleteStep, editStep, funnelKeys, moveStep } from "./api";
+import { deleteStep, editStep, fieldErrors, funnelKeys, moveStep } from "./api";
+import { Field } from "./upsell-step-fields";
 
-/** Add (no `step`) or edit a step by its fields; the price id comes from a product made earlier. */
-export function StepDialog({
-  funnelId,
-  step,
-  open,
-  onOpenChange,
-  onSave,
-}: {
-  funnelId: string;
-  step?: FunnelStep;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  onSave?: (fields: { title: string; description: string; offerPriceId: string; ctaText: string; stepType: StepType }) => Promise<unknown>;
-}) {
+/** Edit a step's words, type and tip ceiling (its item and price are chosen when it is added). */
+export function StepDialog({ funnelId, step, open, onOpenChange }: { funnelId: string; step: FunnelStep; open: boolean; onOpenChange: (open: boolean) => void }) {
   const queryClient = useQueryClient();
-  const initial = { title: step?.title ?? "", description: step?.description ?? "", offerPriceId: step?.offerPriceId ?? "", ctaText: step?.ctaText ?? "Add this to my order", stepType: step?.stepType ?? ("upsell" as StepType) };
-  const [maximumPrice, setMaximumPrice] = useState(step?.maximumPrice != null ? step.maximumPrice.toFixed(2) : "");
+  const initial = { title: step.title, description: step.description, ctaText: step.ctaText, stepType: step.stepType };
+  const [maximumPrice, setMaximumPrice] = useState(step.maximumPrice != null ? step.maximumPrice.toFixed(2) : "");
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const [fields, setFields] = useState(initial);
   const [saving, setSaving] = useState(false);
   const set = (k: keyof typeof fields) => (e: { target: { value: string } }) => setFields((f) => ({ ...f, [k]: e.target.value }));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!fields.title.trim() || !fields.offerPriceId.trim()) return toast({ title: FUNNEL_MESSAGES.requiredFields, variant: "destructive" });
+    if (!fields.title.trim()) return setErrors({ title: FUNNEL_MESSAGES.requiredFields });
+    setErrors({});
     setSaving(true);
     try {
-      if (step) await editStep(funnelId, step.id, { ...fields, offerPriceId: fields.offerPriceId.trim(), maximumPrice: maximumPrice.trim() || null });
-      else await onSave?.({ ...fields, offerPriceId: fields.offerPriceId.trim() });
+      await editStep(funnelId, step.id, { ...fields, maximumPrice: maximumPrice.trim() || null });
       await queryClient.invalidateQueries({ queryKey: funnelKeys.steps(funnelId) });
-      if (!step) toast({ title: "Upsell step added successfully!" });
       onOpenChange(false);
       setFields(initial);
     } catch (err) {
-      const problem = err instanceof Error ? err.message.replace(/^\d+: /, "") : undefined;
-      toast({ title: step ? "Failed to update upsell step" : "Failed to create upsell step", description: step ? problem : undefined, variant: "destructive" });
+      const byField = fieldErrors(err);
+      setErrors(byField);
+      toast({ title: "Failed to update upsell step", description: byField._, variant: "destructive" });
     } finally {
       setSaving(false);
     }
@@ -58,43 +48,35 @@ export function StepDialog({
       <DialogContent className="max-h-[90vh] overflow-y-auto">
         <form onSubmit={submit} className="space-y-4" noValidate>
           <DialogHeader>
-            <DialogTitle>{step ? "Edit Step" : "Add Step"}</DialogTitle>
-            <DialogDescription>{step ? "Change what buyers see at this step." : "A step sells a product made with a price id (price_…)."}</DialogDescription>
+            <DialogTitle>Edit Step</DialogTitle>
+            <DialogDescription>Change what buyers see at this step.</DialogDescription>
           </DialogHeader>
+          <Field label="Title *" htmlFor="edit-step-title" error={errors.title}>
+            <Input id="edit-step-title" value={fields.title} onChange={set("title")} />
+          </Field>
           <div className="space-y-1.5">
-            <Label htmlFor="step-title">Title *</Label>
-            <Input id="step-title" value={fields.title} onChange={set("title")} />
-          </div>
-          <div className="space-y-1.5">
-            <Label htmlFor="step-description">Description</Label>
-            <Textarea id="step-description" rows={2} value={fields.description} onChange={set("description")} className="field-sizing-fixed" />
-          </div>
-          <div className="space-y-1.5">
-            <Label htmlFor="step-price">Offer price id *</Label>
-            <Input id="step-price" placeholder="price_..." value={fields.offerPriceId} onChange={set("offerPriceId")} />
+            <Label htmlFor="edit-step-description">Description</Label>
+            <Textarea id="edit-step-description" rows={2} value={fields.description} onChange={set("description")} className="field-sizing-fixed" />
           </div>
           <div className="grid gap-4 sm:grid-cols-2">
             <div className="space-y-1.5">
-              <Label htmlFor="step-cta">Button text</Label>
-              <Input id="step-cta" value={fields.ctaText} onChange={set("ctaText")} />
+              <Label htmlFor="edit-step-cta">Button text</Label>
+              <Input id="edit-step-cta" value={fields.ctaText} onChange={set("ctaText")} />
             </div>
             <div className="space-y-1.5">
-              <Label htmlFor="step-type">Step type</Label>
-              <select id="step-type" value={fields.stepType} onChange={set("stepType")} className="h-9 w-full rounded-md border bg-background px-3 text-sm">
+              <Label htmlFor="edit-step-type">Step type</Label>
+              <select id="edit-step-type" value={fields.stepType} onChange={set("stepType")} className="h-9 w-full rounded-md border bg-background px-3 text-sm">
                 <option value="upsell">Upsell</option>
                 <option value="downsell">Downsell</option>
               </select>
             </div>
           </div>
-          {step && (
-            <div className="space-y-1.5">
-              <Label htmlFor="step-maximum">Maximum tip (USD, tip steps only)</Label>
-              <Input id="step-maximum" type="number" step="0.01" min="0" placeholder={`${TIP_CEILING_MULTIPLE}× the minimum`} value={maximumPrice} onChange={(e) => setMaximumPrice(e.target.value)} />
-            </div>
-          )}
+          <Field label="Maximum tip (USD, tip steps only)" htmlFor="edit-step-maximum" error={errors.maximumPrice}>
+            <Input id="edit-step-maximum" type="number" step="0.01" min="0" placeholder={`${TIP_CEILING_MULTIPLE}× the minimum`} value={maximumPrice} onChange={(e) => setMaximumPrice(e.target.value)} />
+          </Field>
           <DialogFooter>
             <Button type="submit" disabled={saving}>
-              {saving && <Spinner className="size-4 text-white" />} {step ? "Save Step" : "Add Step"}
+              {saving && <Spinner className="size-4 text-white" />} Save Step
             </Button>
           </DialogFooter>
         </form>
@@ -129,12 +111,11 @@ export function StepList({ funnelId, steps, detailed = false }: { funnelId: stri
                   {step.price !== null && <span className="text-sm text-muted-foreground">{formatUsd(step.price)}</span>}
                 </div>
                 {step.description && <p className="text-sm text-muted-foreground">{step.description}</p>}
-                <p className="text-xs text-muted-foreground">
-                  CTA: “{step.ctaText}” · Price id: <code>{step.offerPriceId}</code>
-                </p>
+                <p className="text-xs text-muted-foreground">CTA: “{step.ctaText}”</p>
                 {detailed && !step.contentId && <p className="text-xs text-amber-700">No content attached: buyers skip this step until you add one from the funnel editor.</p>}
                 <p className="text-xs text-muted-foreground" data-testid="step-figures">
-                  Shown {step.figures.shown} · Accepted {step.figures.accepted} · Declined {step.figures.declined} · Revenue {formatUsd(step.figures.revenue)}
+                  Shown {step.figures.shown} · Accepted {step.figures.accepted} · Declined {step.figures.declined} · Revenue (gross) {formatUsd(step.figures.revenue)} · Your share (net){" "}
+                  {formatUsd(step.figures.net)}
                 </p>
               </div>
               <div className="flex shrink-0 gap-1">

@@ -12,11 +12,16 @@ import { FileDropZone } from "@/features/landing/file-drop-zone";
 import { toast } from "@/hooks/use-toast";
 import type { UpsellDraft } from "./api";
 
-function Field({ label, htmlFor, children }: { label: string; htmlFor: string; children: ReactNode }) {
+export function Field({ label, htmlFor, children, error }: { label: string; htmlFor: string; children: ReactNode; error?: string }) {
   return (
     <div className="space-y-1.5">
       <Label htmlFor={htmlFor}>{label}</Label>
       {children}
+      {error && (
+        <p className="text-sm text-destructive" role="alert" data-testid={`${htmlFor}-error`}>
+          {error}
+        </p>
+      )}
     </div>
   );
 }
@@ -40,7 +45,8 @@ function Pick<T extends string>({ id, label, value, options, onChange }: { id: s
   );
 }
 
-export function UpsellStepFields({ draft, onChange, idPrefix }: { draft: UpsellDraft; onChange: (d: UpsellDraft) => void; idPrefix: string }) {
+/** errors: by field (title, price, file, link), shown beside it. */
+export function UpsellStepFields({ draft, onChange, idPrefix, errors = {} }: { draft: UpsellDraft; onChange: (d: UpsellDraft) => void; idPrefix: string; errors?: Record<string, string> }) {
   const set = <K extends keyof UpsellDraft>(key: K, value: UpsellDraft[K]) => onChange({ ...draft, [key]: value });
   const previewInput = useRef<HTMLInputElement>(null);
   const id = (name: string) => `${idPrefix}-${name}`;
@@ -48,7 +54,7 @@ export function UpsellStepFields({ draft, onChange, idPrefix }: { draft: UpsellD
   return (
     <div className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Title *" htmlFor={id("title")}>
+        <Field label="Title *" htmlFor={id("title")} error={errors.title}>
           <Input id={id("title")} value={draft.title} maxLength={200} onChange={(e) => set("title", e.target.value)} />
         </Field>
         <Field label="Button text" htmlFor={id("cta")}>
@@ -62,11 +68,11 @@ export function UpsellStepFields({ draft, onChange, idPrefix }: { draft: UpsellD
         <Pick id={id("type")} label="Step type" value={draft.stepType} onChange={(v) => set("stepType", v)} options={[{ value: "upsell", label: "Upsell" }, { value: "downsell", label: "Downsell" }]} />
         <Pick id={id("pricing")} label="Pricing" value={draft.pricingModel} onChange={(v) => set("pricingModel", v)} options={[{ value: "fixed", label: "Fixed price" }, { value: "tip", label: "Tip (pay what you want)" }]} />
         {draft.pricingModel === "fixed" ? (
-          <Field label="Price (USD) *" htmlFor={id("price")}>
+          <Field label="Price (USD) *" htmlFor={id("price")} error={errors.price}>
             <Input id={id("price")} type="number" step="0.01" min="0" value={draft.price} onChange={(e) => set("price", e.target.value)} />
           </Field>
         ) : (
-          <Field label="Minimum price (USD) *" htmlFor={id("minimum")}>
+          <Field label="Minimum price (USD) *" htmlFor={id("minimum")} error={errors.price}>
             <Input id={id("minimum")} type="number" step="0.01" min="0" value={draft.minimumPrice} onChange={(e) => set("minimumPrice", e.target.value)} />
           </Field>
         )}
@@ -101,7 +107,14 @@ export function UpsellStepFields({ draft, onChange, idPrefix }: { draft: UpsellD
         <Pick id={id("category")} label="Category" value={draft.category} onChange={(v) => set("category", v)} options={CATEGORIES.map((c) => ({ value: c, label: c }))} />
       </div>
       {takesFile && (
-        <FileDropZone selected={draft.file} onSelect={(f) => set("file", f)} onClear={() => set("file", null)} onSubmit={() => undefined} maxSize={MAX_UPLOAD_BYTES} hideSubmit />
+        <div className="space-y-1.5">
+          <FileDropZone selected={draft.file} onSelect={(f) => set("file", f)} onClear={() => set("file", null)} onSubmit={() => undefined} maxSize={MAX_UPLOAD_BYTES} hideSubmit />
+          {errors.file && (
+            <p className="text-sm text-destructive" role="alert">
+              {errors.file}
+            </p>
+          )}
+        </div>
       )}
       {draft.accessType === "view" && (
         <Field label="Text content" htmlFor={id("text")}>
@@ -109,7 +122,7 @@ export function UpsellStepFields({ draft, onChange, idPrefix }: { draft: UpsellD
         </Field>
       )}
       {draft.accessType === "link" && (
-        <Field label="Link URL *" htmlFor={id("link")}>
+        <Field label="Link URL *" htmlFor={id("link")} error={errors.link}>
           <Input id={id("link")} type="url" placeholder="https://" value={draft.linkUrl} onChange={(e) => set("linkUrl", e.target.value)} />
         </Field>
       )}

@@ -1,18 +1,19 @@
 import { Link } from "@tanstack/react-router";
-import { LogOut, MessageSquare, Settings, Shield, Tag } from "lucide-react";
+import { LogOut, MessageSquare, Settings, Shield, Tag, Workflow } from "lucide-react";
 import type { CurrentUser } from "@shared/schemas";
 import { Logo } from "@/components/logo";
 import { Button } from "@/components/ui/button";
 import { goToLogout } from "@/lib/auth";
 
 const LINKS = [
+  { to: "/funnels", label: "Funnels", icon: Workflow },
   { to: "/pricing", label: "Pricing", icon: Tag },
   { to: "/feedback", label: "Feedback", icon: MessageSquare },
   { to: "/settings", label: "Settings", icon: Settings },
   { to: "/admin", label: "Admin", icon: Shield, adminOnly: true },
 ] as const;
 
-/** The signed-in top bar: who is signed in, pricing, feedback, settings, Admin (admin only), logout. */
+/** The signed-in top bar: who is signed in, funnels, pricing, feedback, settings, Admin (admin only), logout. */
 export function CreatorTopBar({ user }: { user: CurrentUser }) {
   return (
     <header className="sticky top-0 z-40 border-b bg-background/80 backdrop-blur">

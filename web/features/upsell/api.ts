@@ -1,7 +1,7 @@
 // The buyer's offer calls (worker/routes/upsells.ts). Offers answer only the browser that paid
 // (its aw_buyer cookie goes with every call) for the purchase it names, within 30 minutes of
 // paying; the order (what was added) may also be read with the purchase's access link.
-import type { AcceptResult, OfferState, UpsellOffer } from "@shared/funnels";
+import type { AcceptResult, OfferState, OrderSummary, UpsellOffer } from "@shared/funnels";
 import type { PurchaseVerification } from "@shared/payments";
 import { apiRequest, throwIfResNotOk } from "@/lib/api";
 
@@ -19,13 +19,13 @@ export async function fetchOffer(claim: Claim): Promise<OfferState> {
   return res.json();
 }
 
-export async function fetchOrderExtras(claim: { access?: string; purchaseId?: string }): Promise<PurchaseVerification[]> {
+export async function fetchOrderExtras(claim: { access?: string; purchaseId?: string }): Promise<{ items: PurchaseVerification[]; order: OrderSummary }> {
   const q = new URLSearchParams();
   if (claim.access) q.set("access", claim.access);
   if (claim.purchaseId) q.set("purchaseId", claim.purchaseId);
   const res = await fetch(`/api/upsell/order?${q}`, { credentials: "include" });
   await throwIfResNotOk(res);
-  return ((await res.json()) as { items: PurchaseVerification[] }).items;
+  return res.json();
 }
 
 export const acceptOffer = async (claim: Claim, stepId: string, amount?: string): Promise<AcceptResult> =>

@@ -28,17 +28,17 @@ export function FunnelContinue({ purchaseId, access }: { purchaseId: string; acc
   return null;
 }
 
-/** The items added after the first, through the funnel. */
+/** The items added after the first, through the funnel, and the order's total as charged (the server's figure). */
 export function OrderExtras({ access }: { access?: string }) {
   const extras = useQuery({ queryKey: ["/api/upsell/order", access ?? ""], queryFn: () => fetchOrderExtras({ access }), enabled: !!access, retry: false });
-  if (!extras.data?.length) return null;
+  if (!extras.data?.items.length) return null;
   return (
     <Card data-testid="order-extras">
       <CardContent className="space-y-4">
         <h2 className="flex items-center gap-2 font-semibold">
           <PlusCircle className="size-5 text-primary" /> Also in your order
         </h2>
-        {extras.data.map((v) => (
+        {extras.data.items.map((v) => (
           <div key={v.purchase.id} className="space-y-2 border-t pt-4" data-testid="order-extra">
             <div className="flex items-baseline justify-between gap-3">
               <p className="font-medium">{v.content.title}</p>
@@ -54,6 +54,10 @@ export function OrderExtras({ access }: { access?: string }) {
             </div>
           </div>
         ))}
+        <p className="flex items-baseline justify-between border-t pt-4 font-semibold" data-testid="order-total">
+          <span>Total charged</span>
+          <span>{formatUsd(extras.data.order.total)}</span>
+        </p>
       </CardContent>
     </Card>
   );

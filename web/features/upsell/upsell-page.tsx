@@ -3,9 +3,9 @@
 // the downsell, if any; the end (or an expired offer) goes back to the success page, which lists the
 // order. With ?preview={funnelId} the creator walks the steps: nothing is charged.
 import { useQuery } from "@tanstack/react-query";
-import { AlertCircle, CreditCard, FlaskConical, Gift } from "lucide-react";
+import { AlertCircle, CheckCircle2, CreditCard, FlaskConical, Gift } from "lucide-react";
 import { useEffect, useState } from "react";
-import { OFFER_CHANGED_MESSAGE, type AcceptResult, type UpsellOffer } from "@shared/funnels";
+import { OFFER_CHANGED_MESSAGE, type AcceptResult, type OrderSummary, type UpsellOffer } from "@shared/funnels";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
@@ -146,12 +146,48 @@ function Problem({ message, access }: { message: string; access?: string }) {
   );
 }
 
+/**
+ * The order so far, as the server says it was charged: the first item paid (with its access), then
+ * after each accept what was added and the running total. Nothing here is computed from shown prices.
+ */
+function OrderSoFar({ order, added }: { order: OrderSummary; added: { title: string; amount: number } | null }) {
+  return (
+    <Card data-testid="order-so-far">
+      <CardContent className="space-y-2">
+        <p className="flex items-center gap-2 font-semibold text-emerald-700" data-testid="order-paid">
+          <CheckCircle2 className="size-5 shrink-0" /> ✓ Paid {formatUsd(order.first.amount)} — your item is ready
+        </p>
+        <p className="text-sm text-muted-foreground">
+          {order.first.title} ·{" "}
+          <a href={order.first.accessUrl} className="font-medium text-primary underline-offset-2 hover:underline" target="_blank" rel="noreferrer" data-testid="order-access">
+            Open your item
+          </a>
+        </p>
+        {added && (
+          <p className="font-medium" role="status" data-testid="order-added">
+            Added — {formatUsd(added.amount)} charged <span className="font-normal text-muted-foreground">({added.title})</span>
+          </p>
+        )}
+        {order.added.length > 0 && (
+          <p className="flex justify-between border-t pt-2 text-sm font-semibold" data-testid="order-running-total">
+            <span>Order total</span>
+            <span>{formatUsd(order.total)}</span>
+          </p>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
 function BuyerFunnel({ claim, access }: { claim: Claim; access?: string }) {
   const state = useQuery({ queryKey: ["/api/upsell/offer", claim.purchaseId], queryFn: () => fetchOffer(claim), retry: false, gcTime: 0 });
   const [current, setCurrent] = useState<UpsellOffer | null | undefined>(undefined);
   const [busy, setBusy] = useState<"accept" | "decline" | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const [order, setOrder] = useState<OrderSummary | null>(null);
+  const [added, setAdded] = useState<{ title: string; amount: number } | null>(null);
   const offer = current === undefined ? state.data?.offer : current;
+  const shownOrder = order ?? state.data?.order ?? null;
 
   const finish = () => {
     window.location.assign(orderUrl(access, state.data?.contentId) ?? "/");
@@ -166,7 +202,11 @@ function BuyerFunnel({ claim, access }: { claim: Claim; access?: string }) {
   };
 
   const settle = async (stepId: string, r: AcceptResult): Promise<void> => {
-    if (r.status === "paid") return moveOn(r.next);
+    if (r.status === "paid") {
+      setOrder(r.order);
+      setAdded(r.order.added.find((a) => a.purchaseId === r.purchaseId) ?? null);
+      return moveOn(r.next);
+    }
     if (r.status === "declined") return setProblem(`${r.message} Nothing was charged.`);
     if (r.status === "processing") return finish();
     // The bank wants the buyer: confirm on-session, in this page, with the same saved card.
@@ -220,6 +260,7 @@ function BuyerFunnel({ claim, access }: { claim: Claim; access?: string }) {
   if (!offer) return <Frame><Loading /></Frame>;
   return (
     <Frame>
+      {shownOrder && <OrderSoFar order={shownOrder} added={added} />}
       <OfferCard offer={offer} busy={busy} onAccept={accept} onDecline={decline} problem={problem} testMode={false} />
     </Frame>
   );
