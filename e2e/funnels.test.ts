@@ -75,6 +75,8 @@ describe("funnels", () => {
       { title: "Cheat sheet", type: "Downsell", price: "5", url: "https://example.com/cheat-sheet" },
       { title: "Templates", type: "Upsell", price: "9", url: "https://example.com/templates" },
     ]) {
+      // The creator has items to offer (the Workbook among them), so the form starts on "One of my items".
+      await page.getByRole("radio", { name: "A new item" }).click();
       await page.getByLabel("Title *").fill(step.title);
       await page.getByLabel("Price (USD) *").fill(step.price);
       await pick(page, "Step type", step.type);
