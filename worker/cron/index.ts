@@ -28,13 +28,27 @@ export async function dailySweep(env: Bindings, now = Date.now()) {
     .delete(loginTokens)
     .where(or(lt(loginTokens.expiresAt, new Date(now - day)), isNotNull(loginTokens.usedAt)))
     .returning({ h: loginTokens.tokenHash });
+  // Money first, and each job on its own: one that throws (an R2 error, say) is logged and the
+  // others still run, so a stuck payout is never left without its re-drive.
+  const job = async <T>(name: string, fn: () => Promise<T>): Promise<T | { error: string }> => {
+    try {
+      return await fn();
+    } catch (err) {
+      console.error("daily sweep job failed", name, err);
+      return { error: String((err as Error)?.message ?? err) };
+    }
+  };
+  const stuckPayoutsResent = await job("stuckPayoutsResent", async () =>
+    startPayoutSends(env.PAYOUT_SEND, await stuckPayoutIds({ d1: env.DB }, now), new Date(now).toISOString().slice(0, 10).replaceAll("-", "")),
+  );
+  const voidedProPeriodsRebooked = await job("voidedProPeriodsRebooked", () => rebookVoidedProPeriods(env.DB, now));
   return {
     loginTokensDeleted: deleted.length,
-    staleUploadsAborted: await abortStaleUploads(db, env.FILES, now),
-    unpublishedUploadsRemoved: await removeUnpublishedUploads(env.DB, env.FILES, now),
-    deletedContentPurged: await purgeDeletedContentBytes(db, env.FILES, now),
-    voidedProPeriodsRebooked: await rebookVoidedProPeriods(env.DB, now),
-    stuckPayoutsResent: await startPayoutSends(env.PAYOUT_SEND, await stuckPayoutIds({ d1: env.DB }, now), new Date(now).toISOString().slice(0, 10).replaceAll("-", "")),
+    staleUploadsAborted: await job("staleUploadsAborted", () => abortStaleUploads(db, env.FILES, now)),
+    unpublishedUploadsRemoved: await job("unpublishedUploadsRemoved", () => removeUnpublishedUploads(env.DB, env.FILES, now)),
+    deletedContentPurged: await job("deletedContentPurged", () => purgeDeletedContentBytes(db, env.FILES, now)),
+    voidedProPeriodsRebooked,
+    stuckPayoutsResent,
   };
 }
 

@@ -86,8 +86,10 @@ export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()
       email: u.email,
       totalEarnings: dollars(u.earned),
       availableBalance: dollars(availableCents),
-      payoutMethod: dest?.method ?? u.method,
-      payoutEmail: dest ? dest.email : u.payout_email,
+      // Where the admin pays: the payout's own method and email once it is prepared (what the payout
+      // row and the CSV record), the current settings before that.
+      payoutMethod: p ? p.method : (dest?.method ?? u.method),
+      payoutEmail: p ? p.email : dest ? dest.email : u.payout_email,
       contentCount: Number(u.content_count),
       ...adminRowStatus({ payout: p ?? null, held: u.held_at !== null, setUp: !!dest, availableCents, minCents: MIN_PAYOUT_CENTS }),
       payoutSetUp: !!dest,

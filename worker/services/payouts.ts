@@ -117,24 +117,28 @@ export function destinationOf(
  * written when the creator's available balance at that moment is below the minimum, when a live
  * payout for the period exists (unique index), or when a payout ledger row dated after `now`
  * exists (a concurrent run for another period whose clock is ahead: what it took is not inside our
- * "as of now" sum). Money given back after `now` is merely left for the next run. `kind`
+ * "as of now" sum). The amount is the smaller of the available balance as of `now` and as of the
+ * moment the statement runs: a refund, dispute or fee booked after `now` (a late page of a long run,
+ * or an admin's press that restarts a finished run with its original `now`) is never paid out as if
+ * it had not happened, while money released after `now` waits for the next run. `kind`
  * 'withdrawal' (withdrawals.ts) takes the same money by the same rule, so the run and a withdrawal
  * never both take a cent; its unique index is payouts_open_withdrawal instead of payouts_user_period.
  */
 export function prepareStatements(d1: D1Database, payoutId: string, userId: string, dest: Destination, period: Period, now: number, kind: PayoutRow["kind"] = "monthly"): D1PreparedStatement[] {
+  const wall = Math.max(now, Date.now());
   return [
     d1
       .prepare(
         `insert into payouts (id, user_id, amount_cents, currency, method, email, stripe_account_id, status, period_year, period_month, created_at, kind)
          select ?1, ?2, a.cents, 'usd', ?3, ?4, ?5, 'pending', ?6, ?7, ?8, ?11
-         from (select ${availableRemainderSql("?2", "?8", "?9")} as cents) a
+         from (select min(${availableRemainderSql("?2", "?8", "?9")}, ${availableRemainderSql("?2", "?12", "?13")}) as cents) a
          where a.cents >= ?10
            and not exists (select 1 from ledger_entries where user_id = ?2 and account = 'creator' and kind = 'payout' and created_at > ?8)
            and not exists (select 1 from payout_settings where user_id = ?2 and held_at is not null)
          on conflict do nothing
          returning id`,
       )
-      .bind(payoutId, userId, dest.method, dest.email, dest.stripeAccountId, period.year, period.month, now, now - SALE_HOLD_MS, MIN_PAYOUT_CENTS, kind),
+      .bind(payoutId, userId, dest.method, dest.email, dest.stripeAccountId, period.year, period.month, now, now - SALE_HOLD_MS, MIN_PAYOUT_CENTS, kind, wall, wall - SALE_HOLD_MS),
     d1
       .prepare(
         `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, payout_id, created_at)
@@ -260,6 +264,13 @@ export async function sendPayout(deps: PayoutDeps, payoutId: string, now = Date.
     } catch (err) {
       return retryLater(err);
     }
+  }
+  // The admin held the creator after this payout was prepared: no transfer is made while the hold
+  // lasts. The payout stays processing with the reason (Retrying, owned by its send and the daily
+  // sweep) and goes out once released; the admin can press re-send then.
+  if (!transfer) {
+    const held = await deps.d1.prepare("select held_at from payout_settings where user_id = ? and held_at is not null").bind(p.userId).first();
+    if (held) return retryLater(new Error("the creator's payouts are held by the admin; the transfer waits for their release"));
   }
   try {
     transfer ??= await deps.stripe.transfers.create(

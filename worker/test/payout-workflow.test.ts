@@ -5,7 +5,7 @@
 import { createScheduledController, introspectWorkflow, introspectWorkflowInstance } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import type { PayoutRunView, ProcessPayoutsResult } from "../../shared/admin";
-import { handleScheduled, MONTHLY_PAYOUT_CRON } from "../cron";
+import { dailySweep, handleScheduled, MONTHLY_PAYOUT_CRON } from "../cron";
 import { closingPeriod, payoutDeps, preparePage, sendPayout, sendPayoutStep, TransferNotSettled, type Period } from "../services/payouts";
 import { startPayoutSends } from "../workflows/payout-send";
 import { call, connectedAccount, env, outbox, postJson, row, rows, signIn, standin } from "./helpers";
@@ -297,5 +297,62 @@ describe("the admin's side of the run", () => {
     } finally {
       await run.dispose();
     }
+  });
+});
+
+describe("found in review (issue 16)", () => {
+  it("a refund booked after the run's 'as of' time is never paid out: the payout is the smaller of the balance then and now", async () => {
+    const T = runAt(2025, 9);
+    const P = closingPeriod(T);
+    const c = await creator("paypal");
+    await sale(c.id, 10000, T - 10 * DAY); // $80 available at T
+    // Refunded the next day, before a restarted run (same `now`) or a late page prepares it: -$30 of the share.
+    await env.DB.prepare("insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, created_at) values (?, 'creator', ?, 'refund', -3000, 'refunded-later', ?)")
+      .bind(`refund:${c.id}`, c.id, T + DAY)
+      .run();
+    await preparePage(deps(), P, T, "");
+    expect(await payoutsOf(c.id)).toMatchObject([{ status: "pending", amount_cents: 5000 }]);
+  });
+
+  it("a creator held after their transfer was prepared gets no transfer while held: it waits (Retrying, with the reason) and goes out once released", async () => {
+    const T = runAt(2025, 10);
+    const P = closingPeriod(T);
+    const bank = await creator("bank");
+    await sale(bank.id, 5000, T - 10 * DAY);
+    await preparePage(deps(), P, T, "");
+    const [p] = await payoutsOf(bank.id);
+    await env.DB.prepare("update payout_settings set held_at = ?, held_reason = 'chargebacks' where user_id = ?").bind(Date.now(), bank.id).run();
+    expect(await sendPayout(deps(), p.id, T)).toBe("retry_later");
+    expect(await payoutsOf(bank.id)).toMatchObject([{ status: "processing", stripe_transfer_id: null, last_error: expect.stringContaining("held") }]);
+    expect(await transfersTo(bank.acct)).toHaveLength(0);
+    await env.DB.prepare("update payout_settings set held_at = null, held_reason = null where user_id = ?").bind(bank.id).run();
+    expect(await sendPayout(deps(), p.id, T)).toBe("paid");
+    expect(await transfersTo(bank.acct)).toHaveLength(1);
+  });
+
+  it("the admin list shows where a prepared payout goes (its own method and email), not the creator's later settings", async () => {
+    const admin = await signIn("admin@apewall.test");
+    const now = Date.now();
+    const P = closingPeriod(now);
+    const c = await creator("paypal");
+    await sale(c.id, 5000, now - 40 * DAY);
+    await preparePage(deps(), P, now, "");
+    await env.DB.prepare("update payout_settings set email = 'changed@example.com' where user_id = ?").bind(c.id).run();
+    const list = await (await call(`/api/admin/creator-payouts?month=${P.month}&year=${P.year}`, { cookie: admin })).json<{ userId: string; payoutEmail: string | null }[]>();
+    expect(list.find((r) => r.userId === c.id)).toMatchObject({ payoutEmail: `pp-${c.email}` });
+  });
+
+  it("the daily sweep re-drives stuck payouts even when another of its jobs fails (R2 down)", async () => {
+    const failingR2 = new Proxy({}, { get: () => () => Promise.reject(new Error("R2 is down")) });
+    // An upload whose completion crashed an hour ago: the uploads job asks R2 what it holds.
+    const c = await creator("none");
+    await env.DB.prepare(
+      "insert into uploads (id, user_id, object_key, file_name, content_type, size_bytes, part_size, part_count, status, created_at, completed_at) values (?, ?, ?, 'f.zip', 'application/zip', 10, 10, 1, 'completing', ?, ?)",
+    )
+      .bind(`up-${c.id}`, c.id, `files/${c.id}/f.zip`, Date.now() - 2 * 60 * 60 * 1000, Date.now() - 2 * 60 * 60 * 1000)
+      .run();
+    const out = await dailySweep({ ...(env as never as object), FILES: failingR2 } as never, Date.now());
+    expect(out.staleUploadsAborted).toEqual({ error: "R2 is down" });
+    expect(typeof out.stuckPayoutsResent).toBe("number");
   });
 });
