@@ -3,9 +3,9 @@
 // has passed), then /admin shows the creator 'Ready for Payout', 'Process All Payouts' pays them,
 // the CSV names the month and lists the payout, and the creator sees it in history and timeline.
 import { readFile } from "node:fs/promises";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { baseUrl, launch, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { baseUrl, launch, newPage, payByApi, screenshotPath, signIn, uniqueEmail } from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -17,27 +17,6 @@ afterAll(async () => {
 
 const origin = () => ({ origin: baseUrl() });
 
-/** A buyer pays `contentId` by card, as Stripe.js would (the stand-in then sends the webhook). */
-async function buy(page: Page, contentId: string) {
-  const res = await page.request.post("/api/create-payment-intent", { headers: origin(), data: { contentId, buyerEmail: "fan@example.com" } });
-  expect(res.status()).toBe(200);
-  const { clientSecret } = await res.json();
-  const pi = clientSecret.split("_secret_")[0];
-  const confirm = await fetch(`${inject("stripeUrl")}/v1/payment_intents/${pi}/confirm`, {
-    method: "POST",
-    headers: { authorization: "Bearer pk_test_e2e", "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      client_secret: clientSecret,
-      "payment_method_data[type]": "card",
-      "payment_method_data[card][number]": "4242424242424242",
-      "payment_method_data[card][exp_month]": "12",
-      "payment_method_data[card][exp_year]": String(new Date().getFullYear() + 3),
-      "payment_method_data[card][cvc]": "123",
-      receipt_email: "fan@example.com",
-    }),
-  });
-  expect(confirm.status).toBe(200);
-}
 
 describe("admin payouts", () => {
   it("a creator 'Ready for Payout' is prepared by 'Process All Payouts', then marked paid by the next press; the CSV lists it; the creator sees it", async () => {
@@ -53,7 +32,7 @@ describe("admin payouts", () => {
     const item = await made.json();
 
     const { page: buyer, context: buyerCtx } = await newPage(browser);
-    await buy(buyer, item.id);
+    await payByApi(buyer, item.id);
     await buyerCtx.close();
     // Booked by the webhook; then aged past the 7-day hold.
     await expect.poll(async () => (await (await creator.request.get("/api/creator/sales")).json())[0]?.status, { timeout: 15_000 }).toBe("completed");
@@ -135,7 +114,7 @@ describe("admin payouts", () => {
       const made = await page.request.post("/api/content", { headers: origin(), multipart: { title: `Zine ${tag}`, price: "50", accessType: "link", linkUrl: "https://example.com/zine", category: "music" } });
       const item = await made.json();
       const { page: buyer, context: buyerCtx } = await newPage(browser);
-      await buy(buyer, item.id);
+      await payByApi(buyer, item.id);
       await buyerCtx.close();
       await expect.poll(async () => (await (await page.request.get("/api/creator/sales")).json())[0]?.status, { timeout: 15_000 }).toBe("completed");
       const [sale] = await (await page.request.get("/api/creator/sales")).json();

@@ -91,3 +91,29 @@ export async function payWith(page: Page, card: string, email: string): Promise<
   await page.getByLabel("Security code").fill("123");
   await page.getByRole("button", { name: /^Pay \$/ }).click();
 }
+
+/**
+ * A buyer pays `contentId` by card as Stripe.js would: the checkout's PaymentIntent confirmed at the
+ * Stripe stand-in with `card` (4000 0000 0000 0077: funds available at once, so the platform can pay
+ * a transfer); the stand-in then sends the webhook that books the sale.
+ */
+export async function payByApi(page: Page, contentId: string, card = "4242424242424242"): Promise<void> {
+  const res = await page.request.post("/api/create-payment-intent", { headers: { origin: baseUrl() }, data: { contentId, buyerEmail: "fan@example.com" } });
+  if (res.status() !== 200) throw new Error(`create-payment-intent ${res.status()}: ${await res.text()}`);
+  const { clientSecret } = (await res.json()) as { clientSecret: string };
+  const pi = clientSecret.split("_secret_")[0];
+  const confirm = await fetch(`${inject("stripeUrl")}/v1/payment_intents/${pi}/confirm`, {
+    method: "POST",
+    headers: { authorization: "Bearer pk_test_e2e", "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      client_secret: clientSecret,
+      "payment_method_data[type]": "card",
+      "payment_method_data[card][number]": card,
+      "payment_method_data[card][exp_month]": "12",
+      "payment_method_data[card][exp_year]": String(new Date().getFullYear() + 3),
+      "payment_method_data[card][cvc]": "123",
+      receipt_email: "fan@example.com",
+    }),
+  });
+  if (confirm.status !== 200) throw new Error(`confirm ${confirm.status}: ${await confirm.text()}`);
+}

@@ -4,9 +4,9 @@
 // payout with its reason and the withdrawal, paid. Sales are real checkouts through the Stripe
 // stand-in (4000 0000 0000 0077: funds available at once, so the platform can pay the transfer), aged
 // past the hold through the local-only /dev/ledger/age-sale, as e2e/withdraw.test.ts does.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { baseUrl, launch, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { baseUrl, launch, newPage, payByApi, screenshotPath, signIn, uniqueEmail } from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -18,27 +18,6 @@ afterAll(async () => {
 
 const origin = () => ({ origin: baseUrl() });
 
-/** A buyer pays `contentId` as Stripe.js would, with 4000 0000 0000 0077. */
-async function buy(page: Page, contentId: string) {
-  const res = await page.request.post("/api/create-payment-intent", { headers: origin(), data: { contentId, buyerEmail: "fan@example.com" } });
-  expect(res.status()).toBe(200);
-  const { clientSecret } = await res.json();
-  const pi = clientSecret.split("_secret_")[0];
-  const confirm = await fetch(`${inject("stripeUrl")}/v1/payment_intents/${pi}/confirm`, {
-    method: "POST",
-    headers: { authorization: "Bearer pk_test_e2e", "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      client_secret: clientSecret,
-      "payment_method_data[type]": "card",
-      "payment_method_data[card][number]": "4000000000000077",
-      "payment_method_data[card][exp_month]": "12",
-      "payment_method_data[card][exp_year]": String(new Date().getFullYear() + 3),
-      "payment_method_data[card][cvc]": "123",
-      receipt_email: "fan@example.com",
-    }),
-  });
-  expect(confirm.status).toBe(200);
-}
 
 /** A signed-in creator paid by PayPal with one $50 sale aged past the hold: $40.00 available. */
 async function payee(tag: string) {
@@ -49,7 +28,7 @@ async function payee(tag: string) {
   const made = await page.request.post("/api/content", { headers: origin(), multipart: { title: `Zine ${tag}`, price: "50", accessType: "link", linkUrl: "https://example.com/zine" } });
   expect(made.status()).toBe(201);
   const { page: buyer, context: buyerCtx } = await newPage(browser);
-  await buy(buyer, (await made.json()).id);
+  await payByApi(buyer, (await made.json()).id, "4000000000000077");
   await buyerCtx.close();
   await expect.poll(async () => (await (await page.request.get("/api/creator/sales")).json())[0]?.status, { timeout: 15_000 }).toBe("completed");
   const [sale] = await (await page.request.get("/api/creator/sales")).json();

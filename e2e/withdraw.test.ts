@@ -2,9 +2,9 @@
 // sells (a card whose funds are available at once, so the platform can pay the transfer), the sale
 // is aged past the hold (local-only /dev/ledger/age-sale), then they withdraw from /settings and see
 // the withdrawal paid on the card, in the money timeline and in payout history.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { baseUrl, launch, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { baseUrl, launch, newPage, payByApi, screenshotPath, signIn, uniqueEmail } from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -16,27 +16,6 @@ afterAll(async () => {
 
 const origin = () => ({ origin: baseUrl() });
 
-/** A buyer pays `contentId` as Stripe.js would, with 4000 0000 0000 0077 (funds available at once). */
-async function buy(page: Page, contentId: string) {
-  const res = await page.request.post("/api/create-payment-intent", { headers: origin(), data: { contentId, buyerEmail: "fan@example.com" } });
-  expect(res.status()).toBe(200);
-  const { clientSecret } = await res.json();
-  const pi = clientSecret.split("_secret_")[0];
-  const confirm = await fetch(`${inject("stripeUrl")}/v1/payment_intents/${pi}/confirm`, {
-    method: "POST",
-    headers: { authorization: "Bearer pk_test_e2e", "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      client_secret: clientSecret,
-      "payment_method_data[type]": "card",
-      "payment_method_data[card][number]": "4000000000000077",
-      "payment_method_data[card][exp_month]": "12",
-      "payment_method_data[card][exp_year]": String(new Date().getFullYear() + 3),
-      "payment_method_data[card][cvc]": "123",
-      receipt_email: "fan@example.com",
-    }),
-  });
-  expect(confirm.status).toBe(200);
-}
 
 describe("withdraw now", () => {
   it("a creator with a connected bank withdraws from /settings and sees it paid on the timeline", async () => {
@@ -55,7 +34,7 @@ describe("withdraw now", () => {
     const made = await page.request.post("/api/content", { headers: origin(), multipart: { title: "Tape Loops", price: "50", accessType: "link", linkUrl: "https://example.com/loops" } });
     expect(made.status()).toBe(201);
     const { page: buyer, context: buyerCtx } = await newPage(browser);
-    await buy(buyer, (await made.json()).id);
+    await payByApi(buyer, (await made.json()).id, "4000000000000077");
     await buyerCtx.close();
     await expect.poll(async () => (await (await page.request.get("/api/creator/sales")).json())[0]?.status, { timeout: 15_000 }).toBe("completed");
     const [sale] = await (await page.request.get("/api/creator/sales")).json();
