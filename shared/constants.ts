@@ -78,6 +78,15 @@ export const UPSELL_WINDOW_MINUTES = 30;
 export const TIP_CEILING_MULTIPLE = 5;
 
 /**
+ * How far below zero a creator's own refunds may take their balance. A refund after the money was
+ * paid out leaves a negative balance that the next payouts net (the platform advances the refund to
+ * the buyer's card); without a limit, a creator could withdraw a sale's money, refund it to their
+ * own card and leave the platform short. Beyond this, the creator refunds less or waits for sales
+ * (or the buyer's bank decides a dispute).
+ */
+export const CREATOR_REFUND_OVERDRAFT_CENTS = 10_000;
+
+/**
  * The refund promise, stated once and shown everywhere it is made (/pricing). Nothing backs a
  * platform-wide "30-day money-back guarantee" for buyers (a creator's sale is the creator's to
  * refund), nor for Pro (a Pro charge is not refunded on cancel), so neither is promised: what is

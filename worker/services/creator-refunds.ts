@@ -8,12 +8,19 @@
 //      press, or two presses at once, find the same row;
 //   3. Stripe is asked for a Refund with that row's id as its Idempotency-Key and the row's own
 //      amount, so any repeat replays the same Refund;
+//   2b. a new request must be covered: the creator's share of it (the sale's creator rows, pro rata)
+//      may take their ledger balance, less refunds Stripe has pending, at most
+//      CREATOR_REFUND_OVERDRAFT_CENTS below zero (else 409 and Stripe is never asked);
+//   3a. a request pressed again (same key) reads the Refund Stripe already made for it (found by its
+//      metadata among the payment's refunds) instead of asking again: Stripe forgets an
+//      Idempotency-Key after 24 hours, and a crash may have come between Stripe's answer and ours;
 //   4. nothing here writes the ledger or changes access: the charge is settled from Stripe's word
 //      by the same path as every refund event (purchases.ts settleCharge), which also keeps each
 //      request's status (refundRequestStatements) and writes the buyer's email. A Refund that
 //      Stripe fails later (refund.updated) shows as failed and the money stays as it was.
 import { and, desc, eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
+import { CREATOR_REFUND_OVERDRAFT_CENTS } from "../../shared/constants";
 import { REFUND_REASONS, type RefundSaleInput } from "../../shared/schemas";
 import type { RefundRequestResult, Sale } from "../../shared/types";
 import { content, purchases, refundRequests } from "../db/schema";
@@ -32,6 +39,9 @@ export const REFUND_REFUSED = {
   tooMuch: (leftCents: number) => `You can refund at most $${(leftCents / 100).toFixed(2)} of this sale`,
   stripeDown: "Stripe could not be reached, so nothing was refunded. Please try again.",
   inFlight: "This refund is already being made: the sale shows it in a moment.",
+  keyReused: (cents: number) => `This request was for $${(cents / 100).toFixed(2)}: close the dialog and start again to refund another amount`,
+  overdraft: (belowCents: number) =>
+    `This refund would leave your balance $${(belowCents / 100).toFixed(2)} below zero, and your refunds may take it at most $${(CREATOR_REFUND_OVERDRAFT_CENTS / 100).toFixed(2)} below zero. Refund less, or wait until new sales cover it.`,
 } as const;
 
 const idOf = (v: string | { id: string } | null | undefined) => (typeof v === "string" ? v : (v?.id ?? null));
@@ -58,6 +68,38 @@ export function refundRequestStatements(d1: D1Database, refunds: Stripe.Refund[]
         )
         .bind(r.metadata!.refundRequestId, r.id, r.status ?? "pending"),
     );
+}
+
+/**
+ * How far below zero the creator's balance would be after this refund (0 when it stays above): their
+ * ledger balance, less the refunds Stripe has pending (not booked yet), less the creator's share of
+ * this refund — the sale's creator rows (sale, re-booked fee) pro rata, as reverseSale books it.
+ */
+async function overdraftAfter(deps: Pick<PurchaseDeps, "db">, creatorId: string, purchase: typeof purchases.$inferSelect, amountCents: number): Promise<number> {
+  const [r] = await deps.db.all<{ net: number | null; pending: number | null; share: number | null }>(sql`
+    select
+      (select sum(amount_cents) from ledger_entries where user_id = ${creatorId} and account = 'creator') as net,
+      (select sum(amount_cents) from refund_requests where creator_id = ${creatorId} and status in ('pending', 'requires_action')) as pending,
+      (select sum(amount_cents) from ledger_entries where purchase_id = ${purchase.id} and account = 'creator' and kind in ('sale', 'fee_adjustment')) as share`);
+  const shareCents = purchase.amountCents > 0 ? Math.round((Number(r?.share ?? 0) * amountCents) / purchase.amountCents) : 0;
+  return Math.max(0, -(Number(r?.net ?? 0) - Number(r?.pending ?? 0) - shareCents));
+}
+
+/** The Refund Stripe already made for this request, if any (its metadata names the request). */
+async function madeFor(deps: Pick<PurchaseDeps, "stripe">, paymentIntentId: string, req: RequestRow): Promise<Stripe.Refund | undefined> {
+  if (req.stripeRefundId) {
+    return deps.stripe.refunds.retrieve(req.stripeRefundId).catch(() => {
+      throw new ApiError(502, REFUND_REFUSED.stripeDown);
+    });
+  }
+  try {
+    for await (const r of deps.stripe.refunds.list({ payment_intent: paymentIntentId, limit: 100 })) {
+      if (r.metadata?.refundRequestId === req.id) return r;
+    }
+  } catch {
+    throw new ApiError(502, REFUND_REFUSED.stripeDown);
+  }
+  return undefined;
 }
 
 async function saleOf(deps: Pick<PurchaseDeps, "db">, creatorId: string, purchaseId: string) {
@@ -98,7 +140,12 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
         .get()
     : undefined;
 
+  // The same key is the same request: another amount is another request.
+  if (row && input.amountCents !== undefined && input.amountCents !== row.amountCents) throw new ApiError(409, REFUND_REFUSED.keyReused(row.amountCents));
+
   let chargeId: string | null = null;
+  // True when this call wrote the request: no Refund can have been made for it yet.
+  let fresh = false;
   if (!row) {
     const intent = await deps.stripe.paymentIntents.retrieve(purchase.paymentIntentId).catch(() => {
       throw new ApiError(502, REFUND_REFUSED.stripeDown);
@@ -109,11 +156,14 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
       throw new ApiError(502, REFUND_REFUSED.stripeDown);
     });
     if (charge.payment_method_details?.type !== "card") throw new ApiError(400, REFUND_REFUSED.notCard);
-    if (charge.disputed) throw new ApiError(409, REFUND_REFUSED.disputed);
+    // Not `charge.disputed`: Stripe sets it for an inquiry too (refundable) and keeps it after a won
+    // dispute. A chargeback is the sale's 'disputed' state above, and Stripe refuses it (charge_disputed).
     const leftCents = charge.amount_captured - charge.amount_refunded;
     if (leftCents <= 0) throw new ApiError(400, REFUND_REFUSED.refunded);
     const amountCents = input.amountCents ?? leftCents;
     if (amountCents > leftCents) throw new ApiError(400, REFUND_REFUSED.tooMuch(leftCents));
+    const below = await overdraftAfter(deps, creatorId, purchase, amountCents);
+    if (below > CREATOR_REFUND_OVERDRAFT_CENTS) throw new ApiError(409, REFUND_REFUSED.overdraft(below));
 
     // Without the dialog's key: the same press sees the same amount left (and the same number of
     // requests that came to nothing, so a retry after a failed refund is a new request).
@@ -124,10 +174,12 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
       .get();
     const requestKey = input.requestKey ? `key:${input.requestKey}` : `left:${leftCents}:${amountCents}:${failed?.n ?? 0}`;
     const { reason, note } = stripeReason(input.reason);
-    await deps.db
+    const inserted = await deps.db
       .insert(refundRequests)
       .values({ id: newId(), purchaseId: purchase.id, creatorId, requestKey, amountCents, reason: reason ?? "other", note })
-      .onConflictDoNothing();
+      .onConflictDoNothing()
+      .returning({ id: refundRequests.id });
+    fresh = inserted.length === 1;
     row = await deps.db
       .select()
       .from(refundRequests)
@@ -137,35 +189,40 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
   }
 
   const req = row;
-  let refund: Stripe.Refund;
-  try {
-    refund = await deps.stripe.refunds.create(
-      {
-        payment_intent: purchase.paymentIntentId,
-        amount: req.amountCents,
-        ...(req.reason !== "other" ? { reason: req.reason } : {}),
-        metadata: { refundRequestId: req.id, purchaseId: purchase.id, ...(req.note ? { note: req.note.slice(0, 500) } : {}) },
-      },
-      { idempotencyKey: `creator-refund:${req.id}` },
-    );
-  } catch (err) {
-    // The same press is still at Stripe (two at once, same key): that one makes the refund.
-    if ((err as { code?: string }).code === "idempotency_key_in_use") throw new ApiError(409, REFUND_REFUSED.inFlight);
-    const refused = refusal(err);
-    if (!refused) throw new ApiError(502, REFUND_REFUSED.stripeDown);
-    // Stripe keeps nothing under the key for a refused request: the row says so, and a repeat asks again.
-    await deps.db
-      .update(refundRequests)
-      .set({ status: "refused", error: refused.slice(0, 500) })
-      .where(and(eq(refundRequests.id, req.id), eq(refundRequests.status, "requested")));
-    throw new ApiError((err as { code?: string }).code === "charge_disputed" ? 409 : 400, refused);
+  let refund: Stripe.Refund | undefined;
+  if (!fresh && req.status !== "refused") refund = await madeFor(deps, purchase.paymentIntentId, req);
+  if (!refund) {
+    try {
+      refund = await deps.stripe.refunds.create(
+        {
+          payment_intent: purchase.paymentIntentId,
+          amount: req.amountCents,
+          ...(req.reason !== "other" ? { reason: req.reason } : {}),
+          metadata: { refundRequestId: req.id, purchaseId: purchase.id, ...(req.note ? { note: req.note.slice(0, 500) } : {}) },
+        },
+        { idempotencyKey: `creator-refund:${req.id}` },
+      );
+    } catch (err) {
+      // The same press is still at Stripe (two at once, same key): that one makes the refund.
+      if ((err as { code?: string }).code === "idempotency_key_in_use") throw new ApiError(409, REFUND_REFUSED.inFlight);
+      const refused = refusal(err);
+      if (!refused) throw new ApiError(502, REFUND_REFUSED.stripeDown);
+      // Stripe keeps nothing under the key for a refused request: the row says so, and a repeat asks again.
+      await deps.db
+        .update(refundRequests)
+        .set({ status: "refused", error: refused.slice(0, 500) })
+        .where(and(eq(refundRequests.id, req.id), eq(refundRequests.status, "requested")));
+      throw new ApiError((err as { code?: string }).code === "charge_disputed" ? 409 : 400, refused);
+    }
   }
 
   // Stripe's answer, then the charge settled from Stripe's word like any refund event (the webhook
   // that follows does the same again, and adds nothing).
   await deps.d1.batch(refundRequestStatements(deps.d1, [refund]) as [D1PreparedStatement]);
   const charge = idOf(refund.charge) ?? chargeId;
-  if (charge) await settleCharge(deps, charge);
+  // The Refund exists now: a failure to settle here is no failure of the request (its webhook
+  // settles the charge the same way), so the creator is told what Stripe said, never a 5xx.
+  if (charge) await settleCharge(deps, charge).catch((err) => console.error(JSON.stringify({ msg: "creator refund: settle deferred to the webhook", refund: refund.id, err: String(err) })));
 
   const after = (await deps.db.select().from(refundRequests).where(eq(refundRequests.id, req.id)).get()) ?? req;
   const sale = await saleView(deps, creatorId, purchase.id);

@@ -139,7 +139,7 @@ async function funnelState(deps: PurchaseDeps, root: PurchaseRow) {
   const offers = await deps.db.select().from(funnelOffers).where(eq(funnelOffers.parentPurchaseId, root.id));
   const bought = offers.some((o) => o.purchaseId)
     ? await deps.db
-        .select({ id: purchases.id, status: purchases.status })
+        .select({ id: purchases.id, status: purchases.status, contentId: purchases.contentId })
         .from(purchases)
         .where(inArray(purchases.id, offers.flatMap((o) => (o.purchaseId ? [o.purchaseId] : []))))
     : [];
@@ -147,12 +147,15 @@ async function funnelState(deps: PurchaseDeps, root: PurchaseRow) {
   // The upsell's own webhook may have fulfilled it first: the offer follows its purchase (accepting → paid).
   const settled = offers.filter((o) => o.status === "accepting" && o.purchaseId && paid.has(o.purchaseId));
   if (settled.length) await deps.d1.batch(settled.map((o) => transition(deps, o, "accepting", "paid")));
-  return { funnel, steps, offers: new Map(offers.map((o) => [o.stepId, o])), paid };
+  // What this order already holds: an item is never sold twice in one order (a step re-added, or the
+  // same item in two steps, is skipped).
+  const boughtItems = new Set([root.contentId, ...bought.filter((b) => PAID_LIKE.includes(b.status)).map((b) => b.contentId)]);
+  return { funnel, steps, offers: new Map(offers.map((o) => [o.stepId, o])), paid, boughtItems };
 }
 
 /**
  * The step to offer now: steps in order; a downsell only right after its upsell was declined;
- * a step whose item is gone or unpublished is skipped. Null when the funnel is done.
+ * a step whose item is gone or unpublished, or already in this order, is skipped. Null when the funnel is done.
  */
 function currentStep(state: NonNullable<Awaited<ReturnType<typeof funnelState>>>, items: Map<string, ItemRow>): StepRow | null {
   let lastUpsell: "accepted" | "declined" | null = null;
@@ -165,7 +168,11 @@ function currentStep(state: NonNullable<Awaited<ReturnType<typeof funnelState>>>
     // The purchase is the money's word (its webhook may have fulfilled it before the offer moved).
     const accepted = offer?.status === "paid" || (offer?.purchaseId && state.paid.has(offer.purchaseId));
     const outcome = accepted ? "accepted" : offer?.status === "declined" ? "declined" : null;
-    if (!outcome) return step;
+    if (!outcome) {
+      // Already in this order (bought in another step, or the item the order began with): not offered again.
+      if (state.boughtItems.has(item.id)) continue;
+      return step;
+    }
     if (step.stepType === "upsell") lastUpsell = outcome;
   }
   return null;

@@ -150,6 +150,72 @@ describe("a creator refunds a sale", () => {
     expect(await owned(item.id, buyerCookie)).toBe(false);
   });
 
+  it("a refund that would take the balance more than $100 below zero is refused before Stripe is asked", async () => {
+    const { cookie, item } = await creatorWithItem("cr-overdraft@example.com", "200");
+    const userId = (await row<{ id: string }>("select id from users where email = ?", "cr-overdraft@example.com"))!.id;
+    expect((await postJson("/api/payout/setup", { payoutMethod: "paypal", payoutEmail: "cr-overdraft-pp@example.com" }, cookie)).status).toBe(200);
+    const { paymentIntent, purchaseId } = await paidPurchase(item.id);
+    const run = runAt(2);
+    await preparePage(payoutDeps(env as never), closingPeriod(run), run, "");
+    expect(await balance(userId)).toBe(0);
+
+    // Refunded in full, the $160 already paid out would be owed: more than $100 below zero.
+    const full = await refund(purchaseId, { reason: "requested_by_customer" }, cookie);
+    expect(full.status).toBe(409);
+    expect((await full.json<{ message: string }>()).message).toBe(
+      "This refund would leave your balance $160.00 below zero, and your refunds may take it at most $100.00 below zero. Refund less, or wait until new sales cover it.",
+    );
+    expect(await stripeRefunds(paymentIntent)).toEqual([]);
+    // $125 of it is $100 of the creator's share: allowed, and the balance is -$100.
+    expect((await refund(purchaseId, { amountCents: 12500, reason: "requested_by_customer" }, cookie)).status).toBe(200);
+    expect(await balance(userId)).toBe(-10000);
+    // One more dollar is over the limit.
+    expect((await refund(purchaseId, { amountCents: 100, reason: "requested_by_customer" }, cookie)).status).toBe(409);
+    expect(await stripeRefunds(paymentIntent)).toHaveLength(1);
+  });
+
+  it("the dialog's key with another amount is refused (409) and refunds nothing more; with the same amount it is the same refund", async () => {
+    const { cookie, item } = await creatorWithItem("cr-key-amount@example.com");
+    const { paymentIntent, purchaseId } = await paidPurchase(item.id);
+    const first = await refund(purchaseId, { amountCents: 250, reason: "requested_by_customer", requestKey: "dialog-key-1" }, cookie);
+    expect(first.status).toBe(200);
+    const other = await refund(purchaseId, { amountCents: 500, reason: "requested_by_customer", requestKey: "dialog-key-1" }, cookie);
+    expect(other.status).toBe(409);
+    expect((await other.json<{ message: string }>()).message).toBe("This request was for $2.50: close the dialog and start again to refund another amount");
+    const same = await refund(purchaseId, { amountCents: 250, reason: "requested_by_customer", requestKey: "dialog-key-1" }, cookie);
+    expect(same.status).toBe(200);
+    expect((await same.json<RefundRequestResult>()).id).toBe((await first.json<RefundRequestResult>()).id);
+    expect(await stripeRefunds(paymentIntent)).toMatchObject([{ amount: 250 }]);
+  });
+
+  it("a press repeated after Stripe made the refund but before it was recorded (a crash, or Stripe's 24-hour key memory gone) reads that refund and makes no second", async () => {
+    const { cookie, item } = await creatorWithItem("cr-crash@example.com");
+    const { paymentIntent, purchaseId } = await paidPurchase(item.id);
+    const creatorId = (await row<{ id: string }>("select id from users where email = ?", "cr-crash@example.com"))!.id;
+    await env.DB.prepare("insert into refund_requests (id, purchase_id, creator_id, request_key, amount_cents, reason) values ('rr_crash', ?, ?, 'key:crash-key', 300, 'requested_by_customer')")
+      .bind(purchaseId, creatorId)
+      .run();
+    // Stripe made the Refund (under a key it no longer remembers); our row never heard.
+    const made = await standin<{ id: string }>("POST", "/v1/refunds", { payment_intent: paymentIntent, amount: "300", "metadata[refundRequestId]": "rr_crash" });
+    expect(made.status).toBe(200);
+    const res = await refund(purchaseId, { amountCents: 300, reason: "requested_by_customer", requestKey: "crash-key" }, cookie);
+    expect(res.status).toBe(200);
+    expect(await res.json<RefundRequestResult>()).toMatchObject({ id: "rr_crash", amount: 3, status: "succeeded" });
+    expect(await stripeRefunds(paymentIntent)).toMatchObject([{ id: made.body.id, amount: 300 }]);
+    expect(await net(purchaseId)).toEqual({ creator: 560, platform: 140 });
+  });
+
+  it("an open inquiry (no money withdrawn) does not stop a refund", async () => {
+    const { cookie, item } = await creatorWithItem("cr-inquiry@example.com");
+    const { paymentIntent, purchaseId } = await paidPurchase(item.id);
+    const charge = (await standin<{ latest_charge: string }>("GET", `/v1/payment_intents/${paymentIntent}`)).body.latest_charge;
+    const inquiry = await standin<{ id: string }>("POST", `/_standin/charges/${charge}/dispute`, { inquiry: "true" });
+    expect(inquiry.status).toBe(200);
+    const res = await refund(purchaseId, { reason: "requested_by_customer" }, cookie);
+    expect(res.status).toBe(200);
+    expect(await stripeRefunds(paymentIntent)).toMatchObject([{ amount: 1000 }]);
+  });
+
   it("a refund after the money was paid out leaves a negative balance that the next payout nets", async () => {
     const { cookie, item } = await creatorWithItem("cr-negative@example.com", "100");
     const userId = (await row<{ id: string }>("select id from users where email = ?", "cr-negative@example.com"))!.id;

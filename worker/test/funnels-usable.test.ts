@@ -147,6 +147,28 @@ describe("the order's figures are what was charged", () => {
   });
 });
 
+describe("an item is sold once per order", () => {
+  it("a step whose item this order already holds (the same item in two steps, or the order's own item) is skipped, never charged twice", async () => {
+    const { cookie, mainId, funnel, first, workbookId } = await liveFunnel("twice@example.com");
+    // The creator adds the workbook again (a step re-added after an edit), and the main item itself.
+    const again = await (await postJson(`/api/funnels/${funnel.id}/steps`, { title: "Workbook, again", contentId: workbookId, price: "9" }, cookie)).json<Step>();
+    await postJson(`/api/funnels/${funnel.id}/steps`, { title: "Main course, again", contentId: mainId, price: "5" }, cookie);
+    const { buyerCookie, purchaseId } = await paidBuyer(mainId);
+    const shown = await (await call(`/api/upsell/offer?purchaseId=${purchaseId}`, { cookie: buyerCookie })).json<{ offer: { stepId: string } }>();
+    expect(shown.offer.stepId).toBe(first.id);
+    const accepted = await (await postJson("/api/upsell/accept", { purchaseId, stepId: first.id }, buyerCookie)).json<{ next: { stepId: string } | null }>();
+    // Next is the stickers step; after it, neither the workbook again nor the main course.
+    expect(accepted.next?.stepId).not.toBe(again.id);
+    const declined = await (await postJson("/api/upsell/decline", { purchaseId, stepId: accepted.next!.stepId }, buyerCookie)).json<{ next: unknown }>();
+    expect(declined.next).toBeNull();
+    const offer = await call(`/api/upsell/offer?purchaseId=${purchaseId}`, { cookie: buyerCookie });
+    expect(((await offer.json()) as { offer: unknown }).offer ?? null).toBeNull();
+    const tryAgain = await postJson("/api/upsell/accept", { purchaseId, stepId: again.id }, buyerCookie);
+    expect(tryAgain.status).toBe(409);
+    expect(await rows("select id from purchases where content_id = ? and buyer_email = 'fan@example.com' and status = 'paid'", workbookId)).toHaveLength(1);
+  });
+});
+
 describe("figures agree", () => {
   it("an upsell's sale and revenue are on its own item's row, rows add up to the totals, conversion counts only paywall sales, step revenue is gross and net", async () => {
     const { cookie, mainId, workbookId, funnel, first } = await liveFunnel("figures@example.com");

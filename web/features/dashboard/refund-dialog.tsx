@@ -36,8 +36,10 @@ export function refundLabel(sale: Sale): string | null {
 
 export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const requestKey = useMemo(() => crypto.randomUUID(), []);
   const [amount, setAmount] = useState(sale.refundable.toFixed(2));
+  // One key per amount: a double press (or a retry after Stripe was down) is the same refund, while
+  // another amount is another request (the server refuses a key reused with a new amount).
+  const requestKey = useMemo(() => crypto.randomUUID(), [amount]);
   const [reason, setReason] = useState<keyof typeof REASON_LABELS>("requested_by_customer");
   const [note, setNote] = useState("");
   const [problem, setProblem] = useState<{ field: "amount" | "reason" | "form"; message: string } | null>(null);
