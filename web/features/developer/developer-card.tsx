@@ -44,6 +44,12 @@ function errorsFromServer(message: string): Errors {
   return errors;
 }
 
+/** Signs out, then asks for a sign-in that comes back here: the fresh session may create keys. */
+async function signInAgain() {
+  await fetch("/api/logout", { method: "POST", credentials: "include" }).catch(() => undefined);
+  window.location.assign(`/sign-in?returnTo=${encodeURIComponent("/settings#developers")}`);
+}
+
 function FieldError({ id, message }: { id: string; message?: string }) {
   if (!message) return null;
   return (
@@ -116,9 +122,9 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey
         <p className="text-sm text-destructive" role="alert">
           {errors.form}{" "}
           {errors.signInAgain && (
-            <a className="font-medium underline" href={`/sign-in?returnTo=${encodeURIComponent("/settings")}`}>
+            <button type="button" className="font-medium underline" onClick={signInAgain}>
               Sign in again
-            </a>
+            </button>
           )}
         </p>
       )}
