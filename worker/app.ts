@@ -8,12 +8,14 @@ import { createDb } from "./db/client";
 import { ApiError } from "./lib/errors";
 import type { AppEnv } from "./lib/context";
 import { bodyGuard } from "./lib/validate";
+import { authenticateApiKey, bearerToken, hasBearer } from "./lib/api-key-auth";
 import { adminRoutes } from "./routes/admin";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
 import { connectRoutes } from "./routes/connect";
 import { contentRoutes } from "./routes/content";
 import { creatorRoutes } from "./routes/creator";
+import { developerRoutes } from "./routes/developer";
 import { devRoutes } from "./routes/dev";
 import { feedbackRoutes } from "./routes/feedback";
 import { funnelRoutes } from "./routes/funnels";
@@ -33,8 +35,15 @@ export const CROSS_SITE_REFUSED = "Cross-site request refused: this form post di
 const api = new Hono<AppEnv>()
   .use("*", async (c, next) => {
     c.set("db", createDb(c.env.DB));
-    const session = await readSession(c.env.SESSIONS, getCookie(c, SESSION_COOKIE));
-    c.set("userId", session?.userId ?? null);
+    // An API key, when the request carries one, is the only credential read (worker/lib/api-key-auth.ts).
+    const token = bearerToken(c.req.header("authorization"));
+    if (token !== null) {
+      await authenticateApiKey(c, token, c.req.path.slice("/api".length));
+    } else {
+      const session = await readSession(c.env.SESSIONS, getCookie(c, SESSION_COOKIE));
+      c.set("userId", session?.userId ?? null);
+      c.set("caller", session ? { kind: "session", signedInAt: session.createdAt } : null);
+    }
     await next();
   })
   .route("/", authRoutes)
@@ -50,12 +59,16 @@ const api = new Hono<AppEnv>()
   .route("/", connectRoutes)
   .route("/", subscriptionRoutes)
   .route("/", analyticsRoutes)
-  .route("/", profileRoutes);
+  .route("/", profileRoutes)
+  .route("/", developerRoutes);
 
 export const app = new Hono<AppEnv>()
   .use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", crossOriginOpenerPolicy: "same-origin" }))
   // Browsers send Origin on cross-site form posts; refuse those (JSON bodies need CORS anyway).
+  // A Bearer request is judged by its API key alone, never the cookie, so it cannot be a forged
+  // cross-site post; servers calling the API send no Origin (worker/lib/api-key-auth.ts).
   .use("/api/*", async (c, next) => {
+    if (hasBearer(c)) return next();
     try {
       await sameSiteOnly(c, async () => {});
     } catch {

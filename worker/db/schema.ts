@@ -555,3 +555,46 @@ export const refundRequests = sqliteTable(
   },
   (t) => [uniqueIndex("refund_requests_key").on(t.purchaseId, t.requestKey)],
 );
+
+// A creator's API keys (worker/services/api-keys.ts). The secret itself is never stored: `hash` is
+// its SHA-256, `prefix` its first characters so the creator can tell keys apart in a list. `scopes`
+// is a JSON array of API_KEY_SCOPES (shared/developer.ts). A revoked key keeps its row (the audit
+// names it); only rows with `revoked_at` null authenticate.
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    scopes: text("scopes").notNull(),
+    prefix: text("prefix").notNull(),
+    hash: text("hash").notNull().unique(),
+    createdAt: createdAt(),
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("api_keys_user").on(t.userId, t.revokedAt)],
+);
+
+// What happened to each key, written in the same D1 batch as the change (created, revoked) or when
+// a key was refused on a route or scope (used_denied). Ids of created/revoked rows are derived from
+// the key, so a repeated revoke writes nothing twice.
+export const apiKeyEvents = sqliteTable(
+  "api_key_events",
+  {
+    id: text("id").primaryKey(),
+    keyId: text("key_id")
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    action: text("action", { enum: ["created", "revoked", "used_denied"] }).notNull(),
+    detail: text("detail"),
+    ip: text("ip"),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("api_key_events_user").on(t.userId, t.at)],
+);

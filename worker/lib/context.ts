@@ -1,10 +1,17 @@
 import { createMiddleware } from "hono/factory";
+import type { ApiKeyScope } from "../../shared/developer";
 import type { Db } from "../db/client";
 import { getCurrentUser } from "../services/users";
 import type { Bindings } from "./env";
 import { forbidden, unauthorized } from "./errors";
 
-export type AppEnv = { Bindings: Bindings; Variables: { db: Db; userId: string | null } };
+/**
+ * Who is calling: a browser with a session cookie (and when that session signed in), or an API key
+ * with its scopes (worker/lib/api-key-auth.ts); null when signed out.
+ */
+export type Caller = { kind: "session"; signedInAt: number } | { kind: "key"; keyId: string; scopes: readonly ApiKeyScope[] } | null;
+
+export type AppEnv = { Bindings: Bindings; Variables: { db: Db; userId: string | null; caller: Caller } };
 
 /** 401 unless a session is present; handlers after it may read `c.var.userId` as a string. */
 export const requireUser = createMiddleware<{ Bindings: Bindings; Variables: { db: Db; userId: string } }>(async (c, next) => {

@@ -4,6 +4,7 @@ import { Info } from "lucide-react";
 import type { CurrentUser } from "@shared/schemas";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { AppShell } from "@/features/shell/app-shell";
+import { DeveloperCard } from "@/features/developer/developer-card";
 import { ProfileCard } from "@/features/profile/profile-card";
 import { PlanCard } from "@/features/subscription/plan-card";
 import { BankConnectCard } from "./bank-connect-card";
@@ -44,6 +45,7 @@ export function SettingsPage({ user }: { user: CurrentUser }) {
             </CardContent>
           </Card>
         </div>
+        <DeveloperCard />
       </div>
     </AppShell>
   );

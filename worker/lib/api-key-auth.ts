@@ -1,0 +1,53 @@
+// Who is calling /api: an API key (`Authorization: Bearer aw_…`) or the session cookie, never both.
+// A request that carries a Bearer token is judged by the key alone: the cookie is not read, so a
+// wrong or revoked key is a 401 even in a signed-in browser, and such a request cannot be a cookie-
+// borne cross-site forgery (a page on another site cannot add an Authorization header without a
+// CORS preflight, which this API never grants). That is why the CSRF guard in app.ts lets Bearer
+// requests through (`hasBearer`), while every cookie request keeps the guard.
+import type { Context } from "hono";
+import { API_KEY_MESSAGES } from "../../shared/developer";
+import { scopeForRoute } from "../routes/api-key-scopes";
+import { findActiveKey, recordDenied, touchKey } from "../services/api-keys";
+import type { AppEnv } from "./context";
+import { ApiError } from "./errors";
+import { sha256Hex } from "./ids";
+import { limitOrThrow } from "./rate-limit";
+
+export const INVALID_API_KEY = "Invalid or revoked API key";
+
+/** The token of an `Authorization: Bearer …` header (maybe empty), or null when there is none. */
+export function bearerToken(authorization: string | undefined): string | null {
+  const m = /^\s*bearer(?:\s+(.*))?$/i.exec(authorization ?? "");
+  return m ? (m[1] ?? "").trim() : null;
+}
+
+export const hasBearer = (c: Context) => bearerToken(c.req.header("authorization")) !== null;
+
+/**
+ * Authenticates `token` as an API key for this request: 401 unless it is an active key, 429 past
+ * the key's rate limit, 403 (and a `used_denied` audit row) when the route is not open to keys or
+ * needs a scope the key lacks. Sets `userId` and `caller` for the routes.
+ */
+export async function authenticateApiKey(c: Context<AppEnv>, token: string, apiPath: string): Promise<void> {
+  if (token.length > 200) throw new ApiError(401, INVALID_API_KEY);
+  // Limited by the token's hash before any lookup, so one key (or one guessed value) is 60 calls a
+  // minute whether it exists or not.
+  await limitOrThrow(c as never, "API_KEY_LIMITER", `key:${await sha256Hex(token)}`);
+  const key = await findActiveKey(c.env.DB, token);
+  if (!key) throw new ApiError(401, INVALID_API_KEY);
+  const ip = c.req.header("cf-connecting-ip") ?? null;
+  const method = c.req.method;
+  const needed = scopeForRoute(method, apiPath);
+  if (!needed || !key.scopes.includes(needed)) {
+    const message = apiPath.startsWith("/developer/") || apiPath === "/developer"
+      ? API_KEY_MESSAGES.keysCannotManageKeys
+      : needed
+        ? API_KEY_MESSAGES.missingScope(needed)
+        : API_KEY_MESSAGES.notForKeys;
+    await recordDenied(c.env.DB, key, `${method} /api${apiPath}: ${message}`, ip);
+    throw new ApiError(403, message);
+  }
+  await touchKey(c.env.DB, key);
+  c.set("userId", key.userId);
+  c.set("caller", { kind: "key", keyId: key.id, scopes: key.scopes });
+}

@@ -1,0 +1,64 @@
+// Which creator routes an API key may call, and the scope each needs: the one table the Bearer
+// middleware (worker/lib/api-key-auth.ts) reads. A route that is not here refuses every key with 403
+// "This route is not available to API keys": the admin's routes, everything that moves money or
+// sets where it goes (withdraw, payout setup and default, refunds, Stripe Connect, the subscription),
+// profile writes, sign-in and sign-out, the buyer's routes, and /api/developer/* (a key cannot mint
+// or revoke keys). Paths are as routed under /api; HEAD is checked as GET. A new creator route that
+// should be open to keys gets its line here, next to its scope; the OpenAPI document (issue 18) can
+// read the same table to mark each route's scope.
+import type { ApiKeyScope } from "../../shared/developer";
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export const API_KEY_ROUTES: readonly (readonly [Method, string, ApiKeyScope])[] = [
+  // items (worker/routes/content.ts), their uploads (uploads.ts) and funnels (funnels.ts)
+  ["GET", "/content", "content:read"],
+  ["GET", "/content/:id", "content:read"],
+  ["GET", "/content/:id/preview-image", "content:read"],
+  ["POST", "/content", "content:write"],
+  ["PATCH", "/content/:id", "content:write"],
+  ["PUT", "/content/:id/published", "content:write"],
+  ["DELETE", "/content/:id", "content:write"],
+  ["GET", "/uploads/:id", "content:read"],
+  ["POST", "/uploads", "content:write"],
+  ["PUT", "/uploads/:id/parts/:partNumber", "content:write"],
+  ["POST", "/uploads/:id/complete", "content:write"],
+  ["DELETE", "/uploads/:id", "content:write"],
+  ["GET", "/funnels", "content:read"],
+  ["GET", "/funnels/:id/steps", "content:read"],
+  ["GET", "/funnels/:id/ab-tests", "content:read"],
+  ["GET", "/funnels/:id/preview", "content:read"],
+  ["POST", "/funnels", "content:write"],
+  ["POST", "/funnels/for-item", "content:write"],
+  ["PATCH", "/funnels/:id", "content:write"],
+  ["POST", "/funnels/:id/products", "content:write"],
+  ["DELETE", "/funnels/:id/products/:contentId", "content:write"],
+  ["POST", "/funnels/:id/steps", "content:write"],
+  ["PATCH", "/funnels/:id/steps/:stepId", "content:write"],
+  ["DELETE", "/funnels/:id/steps/:stepId", "content:write"],
+  ["POST", "/stripe/create-upsell-product", "content:write"],
+  // the public profile, read only (profile.ts)
+  ["GET", "/profile", "content:read"],
+  // sales (creator.ts, analytics.ts)
+  ["GET", "/creator/sales", "sales:read"],
+  ["GET", "/earnings/stats", "sales:read"],
+  ["GET", "/analytics/stats", "sales:read"],
+  // balance and payouts, read only (creator.ts, connect.ts)
+  ["GET", "/earnings/timeline", "payouts:read"],
+  ["GET", "/payout/next", "payouts:read"],
+  ["GET", "/payout/history", "payouts:read"],
+  ["GET", "/payout/withdraw", "payouts:read"],
+  ["GET", "/connect/account-status", "payouts:read"],
+];
+
+const compiled = API_KEY_ROUTES.map(([method, pattern, scope]) => ({
+  method,
+  scope,
+  re: new RegExp(`^${pattern.replace(/:[A-Za-z]+/g, "[^/]+")}$`),
+}));
+
+/** The scope a key needs for `method path` (path under /api), or null when keys may not call it. */
+export function scopeForRoute(method: string, path: string): ApiKeyScope | null {
+  const m = method === "HEAD" ? "GET" : method;
+  return compiled.find((r) => r.method === m && r.re.test(path))?.scope ?? null;
+}
