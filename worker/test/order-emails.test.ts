@@ -173,6 +173,30 @@ describe("one order email", () => {
     expect((await outbox()).filter((m) => m.to === buyer)).toHaveLength(1);
   });
 
+  it("the order email waits for its deadline (the sweep leaves it alone until then); declining the last offer sends it at once", async () => {
+    const { mainId, first, second } = await twoUpsells("wait-creator@example.com");
+    const buyer = "wait-buyer@example.com";
+    const { purchaseId, buyerCookie } = await buyAndDeliver(mainId, buyer);
+    const key = `order:${purchaseId}`;
+    const stored = await row<{ job: string; created_at: number; attempts: number }>("select job, created_at, attempts from outbox_emails where id = ?", key);
+    const job = JSON.parse(stored!.job) as EmailJob;
+    expect(job.sendAt! - stored!.created_at).toBe(10 * 60 * 1000);
+    // Six minutes on, the sweep would resend anything stuck; not this one, which is not due yet.
+    const { sweepOutbox } = await import("../services/mail/email-outbox");
+    await sweepOutbox(env.DB, env.EMAILS, stored!.created_at + 6 * 60 * 1000);
+    expect((await row<{ attempts: number }>("select attempts from outbox_emails where id = ?", key))!.attempts).toBe(stored!.attempts);
+    expect(await jobsTo(buyer)).toHaveLength(1);
+
+    await showOffer(purchaseId, buyerCookie);
+    await postJson("/api/upsell/decline", { purchaseId, stepId: first.id }, buyerCookie);
+    await showOffer(purchaseId, buyerCookie);
+    const end = await (await postJson("/api/upsell/decline", { purchaseId, stepId: second.id }, buyerCookie)).json<{ next: unknown }>();
+    expect(end.next).toBeNull();
+    const mail = await waitForMail(buyer);
+    expect(mail.subject).toBe("Your order: Main course");
+    expect(mail.text).toContain("Total charged: $10.00");
+  });
+
   it("an upsell accepted after the order email went out (its deadline passed) gets its own 'Added to your order' email", async () => {
     const { mainId, first } = await twoUpsells("late-creator@example.com");
     const buyer = "late-buyer@example.com";
