@@ -52,28 +52,31 @@ export async function newPage(browser: Browser): Promise<{ context: BrowserConte
 type Mail = { to: string; subject: string; links: string[] };
 
 /** Waits for a mail to `to` in the dev outbox (newer than `seen` of them) and returns its first link. */
-export async function mailedLink(to: string, seen = 0): Promise<string> {
+/** `subject`: only mails with it count (a creator also gets "You made a sale" and Pro receipts). */
+export async function mailedLink(to: string, seen = 0, subject?: string): Promise<string> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     const mails = (await (await fetch(`${baseUrl()}/dev/mail.json`)).json()) as Mail[];
-    const mine = mails.filter((m) => m.to === to);
+    const mine = mails.filter((m) => m.to === to && (!subject || m.subject === subject));
     if (mine.length > seen) return mine[0].links[0];
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`no mail to ${to} within 15s`);
 }
 
-export async function mailCount(to: string): Promise<number> {
+export async function mailCount(to: string, subject?: string): Promise<number> {
   const mails = (await (await fetch(`${baseUrl()}/dev/mail.json`)).json()) as Mail[];
-  return mails.filter((m) => m.to === to).length;
+  return mails.filter((m) => m.to === to && (!subject || m.subject === subject)).length;
 }
+
+const SIGN_IN_SUBJECT = "Your ApeWall sign-in link";
 
 /** Signs `page`'s context in as `email` through the real emailed-link flow. */
 export async function signIn(page: Page, email: string): Promise<void> {
-  const seen = await mailCount(email);
+  const seen = await mailCount(email, SIGN_IN_SUBJECT);
   const res = await page.request.post("/api/auth/email", { data: { email } });
   if (res.status() !== 202) throw new Error(`sign-in request failed: ${res.status()}`);
-  await page.goto(await mailedLink(email, seen));
+  await page.goto(await mailedLink(email, seen, SIGN_IN_SUBJECT));
 }
 
 export function screenshotPath(name: string): string {

@@ -16,7 +16,11 @@ export const PROFILE_MESSAGES = {
   supportEmail: "Enter a valid support email address, like help@example.com",
   avatarType: "Avatar must be a JPEG, PNG or WebP image",
   avatarSize: `Avatar must be at most ${MAX_AVATAR_BYTES / 1024 / 1024} MB`,
+  emailOnSale: "Email me when I make a sale must be on or off",
 } as const;
+
+/** The /settings switch's label (the creator's own emails, not shown to buyers). */
+export const EMAIL_ON_SALE_LABEL = "Email me when I make a sale";
 
 /** "" (or only spaces) is "not given": the field is cleared, and buyers see the fallback. */
 const blankToNull = (v: string) => (v === "" ? null : v);
@@ -40,6 +44,8 @@ export const profileSchema = z.object({
     .max(254, PROFILE_MESSAGES.supportEmail)
     .refine((v) => v === "" || z.email().safeParse(v).success, PROFILE_MESSAGES.supportEmail)
     .transform(blankToNull),
+  /** "Email me when I make a sale" (default on). Left out: the setting stays as it was. */
+  emailOnSale: z.boolean({ error: PROFILE_MESSAGES.emailOnSale }).optional(),
 });
 export type ProfileInput = z.input<typeof profileSchema>;
 export type ProfileValues = z.output<typeof profileSchema>;
@@ -52,6 +58,8 @@ export type CreatorProfile = {
   avatarUrl: string | null;
   /** The account's first and last name: what buyers see while no display name is set. */
   accountName: string | null;
+  /** The creator gets "You made a sale" for each sale (private: never shown to buyers). */
+  emailOnSale: boolean;
 };
 
 /** What buyers see of the creator they pay. `name` is null only when the creator gave no name at all. */

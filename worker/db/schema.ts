@@ -38,6 +38,8 @@ export const creatorProfiles = sqliteTable("creator_profiles", {
   supportEmail: text("support_email"),
   avatarId: text("avatar_id").unique(),
   avatarType: text("avatar_type"),
+  // "Email me when I make a sale" in /settings (issue 17): on unless the creator turns it off.
+  emailOnSale: integer("email_on_sale", { mode: "boolean" }).notNull().default(true),
   updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
 });
 

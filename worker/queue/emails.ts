@@ -5,7 +5,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { createDb, type Db } from "../db/client";
 import { emailsSent } from "../db/schema";
-import { recoveredPurchases } from "../services/purchases";
+import { orderMailData, recoveredPurchases } from "../services/purchases";
 import type { Bindings } from "../lib/env";
 import { markFailed, markSent } from "../services/mail/email-outbox";
 import { render, type EmailJob } from "../services/mail/templates";
@@ -19,8 +19,12 @@ type Outcome = "sent" | "duplicate" | "busy";
 /** Backoff for a failed send: 10 s, 20 s, 40 s… capped at 10 minutes. */
 export const retryDelaySeconds = (attempts: number) => Math.min(600, 10 * 2 ** Math.max(0, attempts - 1));
 
-export async function deliverEmail(db: Db, transport: MailTransport, from: string, job: EmailJob): Promise<Outcome> {
-  const rendered = render(job);
+/**
+ * Claims the job, then sends it. `compose` fills in, after the claim, what is read when the email
+ * is sent (the buyer's order email: services/mail/order-email.ts); null means nothing to send.
+ */
+export async function deliverEmail(db: Db, transport: MailTransport, from: string, job: EmailJob, compose?: (job: EmailJob) => Promise<EmailJob | null>): Promise<Outcome> {
+  let rendered = render(job);
   const now = Date.now();
   const claimed = await db
     .insert(emailsSent)
@@ -37,6 +41,15 @@ export async function deliverEmail(db: Db, transport: MailTransport, from: strin
   }
   let id: string;
   try {
+    if (compose) {
+      const composed = await compose(job);
+      if (!composed) {
+        await db.update(emailsSent).set({ status: "sent", sentAt: new Date() }).where(eq(emailsSent.dedupeKey, job.dedupeKey));
+        return "sent";
+      }
+      rendered = render(composed);
+      await db.update(emailsSent).set({ subject: rendered.subject }).where(eq(emailsSent.dedupeKey, job.dedupeKey));
+    }
     ({ id } = await transport.send({ from, to: job.to, ...rendered }, { idempotencyKey: job.dedupeKey }));
   } catch (err) {
     // Release the claim so the retry is not mistaken for a concurrent delivery.
@@ -61,6 +74,14 @@ async function withLookups(db: Db, env: Bindings, job: EmailJob): Promise<EmailJ
   return items.length ? { ...job, data: { items } } : null;
 }
 
+/** The order email lists the order as it is when sent (after the claim): null when nothing in it is paid. */
+async function withOrder(db: Db, env: Bindings, job: EmailJob): Promise<EmailJob | null> {
+  if (job.template !== "order") return job;
+  if (!env.ACCESS_TOKEN_SECRET) throw new Error("ACCESS_TOKEN_SECRET is not set");
+  const data = await orderMailData({ db, appUrl: env.APP_URL, accessSecret: env.ACCESS_TOKEN_SECRET }, job.data.rootPurchaseId);
+  return data ? { ...job, data } : null;
+}
+
 export async function handleEmailBatch(batch: MessageBatch<EmailJob>, env: Bindings): Promise<void> {
   const db = createDb(env.DB);
   const transport = mailTransportFor(env);
@@ -72,7 +93,7 @@ export async function handleEmailBatch(batch: MessageBatch<EmailJob>, env: Bindi
         message.ack();
         continue;
       }
-      const outcome = await deliverEmail(db, transport, env.MAIL_FROM, job);
+      const outcome = await deliverEmail(db, transport, env.MAIL_FROM, job, job.template === "order" ? (j) => withOrder(db, env, j) : undefined);
       // Another consumer holds this message right now: look again later rather than send twice.
       if (outcome === "busy") message.retry({ delaySeconds: 30 });
       else {

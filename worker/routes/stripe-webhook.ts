@@ -86,7 +86,7 @@ async function handleEvent(env: Bindings, deps: PurchaseDeps, type: string, obje
       break;
     case "invoice.paid":
     case "invoice.payment_failed":
-      await handleSubscriptionInvoice({ db: deps.db, d1: deps.d1, stripe: deps.stripe }, object.id);
+      await handleSubscriptionInvoice({ db: deps.db, d1: deps.d1, stripe: deps.stripe, emails: deps.emails, appUrl: deps.appUrl }, object.id);
       break;
     case "transfer.reversed":
       await handleTransferReversed(payoutDeps(env), object.id);

@@ -35,6 +35,7 @@ function toProfile(row: ProfileRow | undefined, user: { firstName: string | null
     supportEmail: row?.supportEmail ?? null,
     avatarUrl: row?.avatarId ? avatarPath(row.avatarId) : null,
     accountName: publicName(null, user.firstName, user.lastName),
+    emailOnSale: row?.emailOnSale ?? true,
   };
 }
 
@@ -50,7 +51,7 @@ export async function getProfile(db: Db, userId: string): Promise<CreatorProfile
   return toProfile(found.row ?? undefined, found);
 }
 
-/** Replaces the text fields of the creator's profile (the avatar stays). */
+/** Replaces the text fields of the creator's profile (the avatar stays; `emailOnSale` only when given). */
 export async function saveProfile(db: Db, userId: string, values: ProfileValues): Promise<CreatorProfile> {
   const now = new Date();
   await db

@@ -3,7 +3,7 @@
 // first; refunds and disputes move it between the states of ./purchase-states.ts (one transition
 // table) and reverse or restore the ledger, decided from Stripe's word alone. Access is granted
 // only to the browser that paid (its aw_buyer key) or to whoever holds the purchase's access link.
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, or, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { MAX_PRICE_CENTS } from "../../shared/constants";
 import { dollarsToCents } from "../../shared/content";
@@ -16,9 +16,10 @@ import { newId, sha256Hex } from "../lib/ids";
 import { liveFunnelFor } from "./funnels";
 // A cycle by design: a creator's refund settles its charge here; settling records each request's status (used only at call time).
 import { refundRequestStatements } from "./creator-refunds";
-import { insertLedgerRow, restoreRows, reverseSale, saleRows } from "./ledger";
-import { dispatch, outboxInsert } from "./mail/email-outbox";
-import type { EmailJob, PurchaseAccessMailData, RecoveredPurchase } from "./mail/templates";
+import { insertLedgerRow, restoreRows, reverseSale, saleRows, type LedgerRow } from "./ledger";
+import { dispatch, outboxInsert, type OutboxGuard } from "./mail/email-outbox";
+import { orderEmailJob, orderEmailPending } from "./mail/order-email";
+import type { EmailJob, OrderMailData, PurchaseAccessMailData, RecoveredPurchase } from "./mail/templates";
 import { creatorColumns, mailCreator, publicCreator, toPublicCreator } from "./profile";
 import { effectsOf, GRANTS_ACCESS, STATE_FROM_LEDGER_SQL, type KeyedEffect, type PurchaseState } from "./purchase-states";
 import { isInvalidEmail } from "./stripe";
@@ -198,21 +199,98 @@ export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent, {
   const plan = await planAt(deps.db, purchase.creatorId, new Date(intent.created * 1000));
   const email = purchase.buyerEmail ?? emailOf(intent);
   const now = Date.now();
-  // The receipt is written to the outbox in the same batch, only if this batch marked the purchase
-  // paid (its paid_at is ours): a receipt exists exactly when the sale committed, once per purchase.
-  const receipt = email && notify ? await receiptJob(deps, purchase, email) : null;
+  const ledger = saleRows(purchase, plan);
+  const mails = notify ? await fulfilmentEmails(deps, purchase, ledger, email, now) : { statements: [], keys: [] };
   const results = await deps.d1.batch([
     deps.d1
       .prepare("update purchases set status = 'paid', paid_at = ?, buyer_email = coalesce(buyer_email, ?) where id = ? and status = 'pending' returning id")
       .bind(now, email, purchase.id),
-    ...saleRows(purchase, plan).map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE)),
-    ...(receipt
-      ? [outboxInsert(deps.d1, receipt, now, { sql: "exists (select 1 from purchases where id = ? and status = 'paid' and paid_at = ?)", binds: [purchase.id, now] })]
-      : []),
+    ...ledger.map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE)),
+    ...mails.statements,
   ]);
   if ((results[0].results?.length ?? 0) === 0) return "already";
-  if (receipt) await dispatch(deps.d1, deps.emails, [receipt.dedupeKey], now);
+  if (mails.keys.length) await dispatch(deps.d1, deps.emails, mails.keys, now);
   return "fulfilled";
+}
+
+/**
+ * The emails a sale's fulfilment writes, as outbox inserts for its own D1 batch, each only if that
+ * batch marked the purchase paid (its paid_at is ours): they exist exactly when the sale committed,
+ * once per purchase (their dedupe keys).
+ * - The buyer: an item in a live funnel starts the order email (./mail/order-email.ts), which waits
+ *   for the funnel; an upsell's purchase is in that email while it waits, else gets its own "Added to
+ *   your order"; any other purchase gets its receipt at once.
+ * - The creator: "You made a sale", with their net as this batch's ledger rows book it, unless they
+ *   turned it off (creator_profiles.email_on_sale, read inside the batch).
+ * Not called for a fulfilment that a refund or dispute forced (notify: false): that sale may be taken
+ * back, and settleCharge writes the buyer's receipt if it ends paid.
+ */
+async function fulfilmentEmails(
+  deps: PurchaseDeps,
+  purchase: PurchaseRow,
+  ledger: LedgerRow[],
+  email: string | null,
+  now: number,
+): Promise<{ statements: D1PreparedStatement[]; keys: string[] }> {
+  const paidHere = { sql: "exists (select 1 from purchases where id = ? and status = 'paid' and paid_at = ?)", binds: [purchase.id, now] };
+  const both = (a: OutboxGuard, b: OutboxGuard): OutboxGuard => ({ sql: `(${a.sql}) and (${b.sql})`, binds: [...a.binds, ...b.binds] });
+  const out: { job: EmailJob; guard: OutboxGuard }[] = [];
+  if (email) {
+    if (purchase.parentPurchaseId) {
+      const pending = orderEmailPending(purchase.parentPurchaseId);
+      const data = await receiptData(deps, purchase);
+      out.push({
+        job: { dedupeKey: `order-added:${purchase.id}`, to: email, template: "order-added", data: { ...data, rootOrderId: purchase.parentPurchaseId } },
+        guard: both(paidHere, { sql: `not (${pending.sql})`, binds: pending.binds }),
+      });
+    } else if (await liveFunnelFor(deps.db, purchase.contentId)) {
+      out.push({ job: orderEmailJob(purchase.id, email, now), guard: paidHere });
+    } else {
+      out.push({ job: await receiptJob(deps, purchase, email), guard: paidHere });
+    }
+  }
+  const sale = await saleEmailJob(deps, purchase, ledger, email);
+  if (sale) {
+    out.push({
+      job: sale,
+      guard: both(paidHere, { sql: "not exists (select 1 from creator_profiles where user_id = ? and email_on_sale = 0)", binds: [purchase.creatorId] }),
+    });
+  }
+  return { statements: out.map((m) => outboxInsert(deps.d1, m.job, now, m.guard)), keys: out.map((m) => m.job.dedupeKey) };
+}
+
+/** "You made a sale" to the creator's account address; the net is the creator's row of `ledger`. */
+async function saleEmailJob(deps: PurchaseDeps, purchase: PurchaseRow, ledger: LedgerRow[], buyerEmail: string | null): Promise<EmailJob | null> {
+  const [creator, item] = await Promise.all([
+    deps.db.select({ email: users.email }).from(users).where(eq(users.id, purchase.creatorId)).get(),
+    deps.db.select({ title: content.title }).from(content).where(eq(content.id, purchase.contentId)).get(),
+  ]);
+  if (!creator?.email) return null;
+  const netCents = ledger.filter((r) => r.account === "creator").reduce((a, r) => a + r.amountCents, 0);
+  return {
+    dedupeKey: `sale:${purchase.id}`,
+    to: creator.email,
+    template: "sale-made",
+    data: { title: item?.title ?? "your item", amountCents: purchase.amountCents, netCents, buyerEmail, orderId: purchase.id, salesUrl: new URL("/dashboard", deps.appUrl).href },
+  };
+}
+
+/** What an order email lists, read when it is sent: the root and its upsells that are paid now. */
+export async function orderMailData(deps: Pick<PurchaseDeps, "db" | "appUrl" | "accessSecret">, rootPurchaseId: string): Promise<OrderMailData | null> {
+  const rows = await deps.db
+    .select({ id: purchases.id, paymentIntentId: purchases.paymentIntentId, contentId: purchases.contentId, creatorId: purchases.creatorId, amountCents: purchases.amountCents, title: content.title })
+    .from(purchases)
+    .innerJoin(content, eq(content.id, purchases.contentId))
+    .where(and(or(eq(purchases.id, rootPurchaseId), eq(purchases.parentPurchaseId, rootPurchaseId)), eq(purchases.status, "paid")))
+    .orderBy(sql`${purchases.id} <> ${rootPurchaseId}`, purchases.paidAt);
+  if (!rows.length) return null;
+  const items = await Promise.all(rows.map(async (r) => ({ title: r.title, amountCents: r.amountCents, orderId: r.id, accessUrl: await accessUrlFor(deps, r) })));
+  return {
+    rootPurchaseId,
+    items,
+    totalCents: items.reduce((a, i) => a + i.amountCents, 0),
+    creator: mailCreator(deps.appUrl, await publicCreator(deps.db, rows[0].creatorId)),
+  };
 }
 
 /**

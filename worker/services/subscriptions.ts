@@ -11,10 +11,12 @@ import type { Db } from "../db/client";
 import { proPeriods, subscriptions, users } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { rebookProFees } from "./ledger";
+import { dispatch, outboxInsert } from "./mail/email-outbox";
+import type { EmailJob } from "./mail/templates";
 
 export type SubscriptionDeps = { db: Db; stripe: Stripe };
 /** Voiding a period writes the period and its fee rows in one batch: raw D1 too. */
-export type ProInvoiceDeps = SubscriptionDeps & { d1: D1Database };
+export type ProInvoiceDeps = SubscriptionDeps & { d1: D1Database; emails?: Queue; appUrl?: string };
 export type SubscriptionState = { plan: "free" | "pro"; status: string | null; currentPeriodEnd: string | null; cancelAtPeriodEnd: boolean };
 
 const PRO_LOOKUP_KEY = "apewall_pro_monthly";
@@ -115,7 +117,11 @@ export async function syncSubscription(deps: SubscriptionDeps, subscriptionId: s
   return { userId: owner.id, sub };
 }
 
-/** invoice.paid / invoice.payment_failed: a paid invoice records its paid Pro period. */
+/**
+ * invoice.paid / invoice.payment_failed (Stripe's events for a subscription's invoice; its
+ * invoice.payment_succeeded is not used): a paid invoice records its paid Pro period and emails the
+ * creator its receipt, first charge and each renewal alike.
+ */
 export async function handleSubscriptionInvoice(deps: ProInvoiceDeps, invoiceId: string): Promise<void> {
   const invoice = await deps.stripe.invoices.retrieve(invoiceId);
   const ref = invoice.parent?.subscription_details?.subscription;
@@ -125,18 +131,51 @@ export async function handleSubscriptionInvoice(deps: ProInvoiceDeps, invoiceId:
   if (!synced || invoice.status !== "paid") return;
   const period = invoice.lines.data[0]?.period ?? { start: invoice.period_start, end: invoice.period_end };
   const endsAt = Math.min(period.end, synced.sub.ended_at ?? Number.MAX_SAFE_INTEGER);
-  await deps.db
-    .insert(proPeriods)
-    .values({ invoiceId: invoice.id, userId: synced.userId, subscriptionId, startsAt: new Date(period.start * 1000), endsAt: new Date(endsAt * 1000) })
-    .onConflictDoNothing();
-  // The creator is Pro from the moment the first invoice is paid, whatever order the events come in.
-  await saveSubscription(deps.db, synced.userId, synced.sub);
-  // A refund or chargeback of this invoice may have been handled before its period was recorded.
+  // The charge that paid it: the receipt names its card, and its refunds are settled below.
   const payments = await deps.stripe.invoicePayments.list({ invoice: invoice.id, status: "paid", limit: 1 });
   const intentId = idOf(payments.data[0]?.payment?.payment_intent);
   const chargeId = intentId ? idOf((await deps.stripe.paymentIntents.retrieve(intentId)).latest_charge) : null;
-  if (chargeId) await settleProInvoiceCharge(deps, await deps.stripe.charges.retrieve(chargeId));
+  const charge = chargeId ? await deps.stripe.charges.retrieve(chargeId) : null;
+  const now = Date.now();
+  const receipt = await proReceiptJob(deps, synced.userId, invoice, period, charge);
+  // The period and its receipt in one batch; the receipt is keyed by the invoice, so a duplicated
+  // or second event about the same invoice writes nothing more.
+  await deps.d1.batch([
+    deps.d1
+      .prepare("insert into pro_periods (invoice_id, user_id, subscription_id, starts_at, ends_at) values (?, ?, ?, ?, ?) on conflict do nothing")
+      .bind(invoice.id, synced.userId, subscriptionId, period.start * 1000, endsAt * 1000),
+    ...(receipt ? [outboxInsert(deps.d1, receipt, now)] : []),
+  ]);
+  if (receipt && deps.emails) await dispatch(deps.d1, deps.emails, [receipt.dedupeKey], now);
+  // The creator is Pro from the moment the first invoice is paid, whatever order the events come in.
+  await saveSubscription(deps.db, synced.userId, synced.sub);
+  // A refund or chargeback of this invoice may have been handled before its period was recorded.
+  if (charge) await settleProInvoiceCharge(deps, charge);
 }
+
+/** "Receipt for ApeWall Pro" for a paid invoice, to the creator's account address (figures from Stripe's objects). */
+async function proReceiptJob(deps: ProInvoiceDeps, userId: string, invoice: Stripe.Invoice, period: { start: number; end: number }, charge: Stripe.Charge | null): Promise<EmailJob | null> {
+  const user = await deps.db.select({ email: users.email }).from(users).where(eq(users.id, userId)).get();
+  if (!user?.email || !deps.appUrl) return null;
+  const card = charge?.payment_method_details?.card;
+  return {
+    dedupeKey: `pro-receipt:${invoice.id}`,
+    to: user.email,
+    template: "pro-receipt",
+    data: {
+      amountCents: invoice.amount_paid,
+      currency: invoice.currency,
+      periodStart: new Date(period.start * 1000).toISOString(),
+      periodEnd: new Date(period.end * 1000).toISOString(),
+      invoiceNumber: invoice.number ?? invoice.id,
+      card: card?.last4 ? { brand: cardBrand(card.brand), last4: card.last4 } : null,
+      manageUrl: new URL("/settings", deps.appUrl).href,
+    },
+  };
+}
+
+const BRANDS: Record<string, string> = { visa: "Visa", mastercard: "Mastercard", amex: "American Express", discover: "Discover", jcb: "JCB", diners: "Diners Club", unionpay: "UnionPay" };
+const cardBrand = (brand: string | null | undefined) => (brand ? (BRANDS[brand] ?? brand) : "Card");
 
 const idOf = (v: string | { id: string } | null | undefined) => (typeof v === "string" ? v : (v?.id ?? null));
 

@@ -20,7 +20,7 @@
 //      payment_method, key `upsell:{purchaseId}`; Stripe leaves it in requires_confirmation), write
 //      the pending purchase (parent and step recorded), confirm it off-session (key
 //      `upsell-confirm:{purchaseId}`), and settle on what Stripe says: succeeded → `fulfil` (ledger,
-//      access, receipt) and paid; declined → the PaymentIntent is cancelled, then failed; the bank
+//      access, the buyer's email: listed in the order email, or "Added to your order" once that went) and paid; declined → the PaymentIntent is cancelled, then failed; the bank
 //      wants the cardholder → the page confirms on-session and calls complete.
 //   3. Decline: shown → declined, or failed → declined (skip after a declined card). While an accept
 //      holds the claim, the decline voids it: before the purchase exists, one statement declines the
@@ -39,6 +39,7 @@ import { content, funnelOffers, funnelSteps, purchases } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
 import { liveFunnelFor, ownedFunnel, stepAmounts } from "./funnels";
+import { releaseOrderEmail } from "./mail/order-email";
 import { accessUrlFor, fulfil, purchaseIdFromToken, syncWithStripe, verification, type PurchaseDeps } from "./purchases";
 
 type PurchaseRow = typeof purchases.$inferSelect;
@@ -231,8 +232,18 @@ function shownTerms(offer: OfferRow | undefined): Terms | null {
   return { priceCents: offer.shownPriceCents, minimumCents: offer.shownMinimumCents, maximumCents: offer.shownMaximumCents };
 }
 
-/** The offer to show now (recorded as shown, with its terms), or null when the funnel is done, there is none, or no card to charge. */
+/**
+ * The offer to show now (recorded as shown, with its terms), or null when the funnel is done, there
+ * is none, or no card to charge. At null the buyer's funnel has ended: the order email goes now
+ * rather than at its deadline (./mail/order-email.ts).
+ */
 export async function nextOffer(deps: PurchaseDeps, root: PurchaseRow): Promise<UpsellOffer | null> {
+  const offer = await offerNow(deps, root);
+  if (!offer) await releaseOrderEmail(deps.d1, deps.emails, root.id);
+  return offer;
+}
+
+async function offerNow(deps: PurchaseDeps, root: PurchaseRow): Promise<UpsellOffer | null> {
   const state = await funnelState(deps, root);
   if (!state) return null;
   const items = await itemsOf(deps, state.steps);

@@ -92,7 +92,7 @@ const validBodies = (): Record<string, Record<string, unknown>> => ({
   "PUT /api/content/:id/published": { published: false },
   "POST /api/stripe/webhook": { id: "evt_fuzz", object: "event", type: "charge.refunded", data: { object: { id: "ch_fuzz", object: "charge" } } },
   "POST /api/feedback": { type: "bug", subject: "s", message: "m", priority: "low" },
-  "PUT /api/profile": { displayName: "Fuzz Studio", bio: "", supportEmail: "help@fuzz.example" },
+  "PUT /api/profile": { displayName: "Fuzz Studio", bio: "", supportEmail: "help@fuzz.example", emailOnSale: true },
   "POST /api/developer/keys": { name: "Fuzz key", scopes: ["content:read", "sales:read"] },
   "POST /api/admin/process-payouts": { month: 1, year: 2025 },
   "POST /api/admin/fix-purchase-emails": {},

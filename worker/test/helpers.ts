@@ -41,12 +41,19 @@ export const cookieValue = (res: Response, name: string) => {
   return undefined;
 };
 
+const SIGN_IN_SUBJECT = "Your ApeWall sign-in link";
+
 /** Asks for a sign-in link as a browser would; returns the mailed link and that browser's aw_login cookie. */
 export async function requestLink(email: string, returnTo?: string): Promise<{ link: URL; loginCookie: string; mail: OutboxMessage }> {
-  const before = (await outbox()).filter((m) => m.to === email.toLowerCase()).length;
+  // Only sign-in links count: a creator's "You made a sale" or Pro receipt may arrive meanwhile.
+  const signInMails = async () => (await outbox()).filter((m) => m.to === email.toLowerCase() && m.subject === SIGN_IN_SUBJECT);
+  const before = (await signInMails()).length;
   const res = await postJson("/api/auth/email", { email, returnTo });
   if (res.status !== 202) throw new Error(`sign-in request failed: ${res.status}`);
-  const mail = await waitForMail(email.toLowerCase(), before);
+  const mail = await vi.waitUntil(async () => {
+    const mine = await signInMails();
+    return mine.length > before ? mine[0] : undefined;
+  }, { timeout: 10_000, interval: 100 });
   return { link: new URL(mail.links[0]), loginCookie: `aw_login=${cookieValue(res, "aw_login")}`, mail };
 }
 

@@ -2,9 +2,9 @@
 // buyers see on the paywall, at checkout and in their emails ("by {name}"). Errors show beside the
 // field they belong to; the avatar is saved as soon as it is chosen.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ImagePlus, Trash2, UserRound } from "lucide-react";
+import { BellRing, ImagePlus, Trash2, UserRound } from "lucide-react";
 import { useRef, useState, type FormEvent } from "react";
-import { AVATAR_TYPES, MAX_AVATAR_BYTES, MAX_BIO_CHARS, PROFILE_MESSAGES, profileSchema, type CreatorProfile, type ProfileInput } from "@shared/profile";
+import { AVATAR_TYPES, EMAIL_ON_SALE_LABEL, MAX_AVATAR_BYTES, MAX_BIO_CHARS, PROFILE_MESSAGES, profileSchema, type CreatorProfile, type ProfileInput } from "@shared/profile";
 import { CreatorByline } from "@/components/creator-byline";
 import { SectionSpinner, Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
@@ -39,6 +39,49 @@ function FieldError({ id, message }: { id: string; message?: string }) {
     <p id={id} className="text-sm text-destructive" role="alert">
       {message}
     </p>
+  );
+}
+
+/**
+ * "Email me when I make a sale": saved as soon as it is switched, with the profile as last saved (the
+ * form's unsaved edits stay in the form). Private to the creator.
+ */
+function SaleEmailSwitch({ current }: { current: CreatorProfile }) {
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string>();
+  const save = useMutation({
+    mutationFn: async (emailOnSale: boolean) =>
+      (await apiRequest("PUT", "/api/profile", { displayName: current.displayName ?? "", bio: current.bio ?? "", supportEmail: current.supportEmail ?? "", emailOnSale })).json() as Promise<CreatorProfile>,
+    onSuccess: (next) => {
+      queryClient.setQueryData(queryKeys.profile, next);
+      setError(undefined);
+      toast({ title: "Saved", description: next.emailOnSale ? "We'll email you about each sale." : "We won't email you about sales." });
+    },
+    onError: (e) => setError(withoutStatus(e.message)),
+  });
+  const checked = save.isPending && save.variables !== undefined ? save.variables : current.emailOnSale;
+  return (
+    <div className="space-y-1 border-t pt-4">
+      <div className="flex items-center gap-3">
+        <input
+          id="profile-emailOnSale"
+          type="checkbox"
+          className="size-4 accent-primary"
+          checked={checked}
+          disabled={save.isPending}
+          onChange={(e) => save.mutate(e.target.checked)}
+          aria-describedby={error ? "profile-emailOnSale-error" : "profile-emailOnSale-hint"}
+        />
+        <Label htmlFor="profile-emailOnSale" className="flex items-center gap-2">
+          <BellRing className="size-4 text-muted-foreground" /> {EMAIL_ON_SALE_LABEL}
+        </Label>
+        {save.isPending && <Spinner className="size-4" label="Saving" />}
+      </div>
+      <p id="profile-emailOnSale-hint" className="pl-7 text-xs text-muted-foreground">
+        The item, what the buyer paid and what you keep. Only you see this setting.
+      </p>
+      <FieldError id="profile-emailOnSale-error" message={error} />
+    </div>
   );
 }
 
@@ -163,6 +206,8 @@ function ProfileForm({ profile }: { profile: CreatorProfile }) {
           </Button>
         </div>
       </form>
+
+      <SaleEmailSwitch current={current} />
     </div>
   );
 }

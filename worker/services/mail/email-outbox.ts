@@ -11,6 +11,8 @@
 //    at the mail API) and marks the row sent, dropping the job's data (a receipt's access link).
 // 4. sweep: every few minutes the cron hands over again the rows still unsent OUTBOX_RESEND_AFTER_MS
 //    after their last hand-over (queue send failed, message dead-lettered), up to OUTBOX_MAX_ATTEMPTS.
+// A job may carry `sendAt` (the buyer's order email waits for the funnel: ./order-email.ts): its
+// hand-over is delayed until then, and the sweep counts its resend delay from then.
 // Each step is safe to repeat: the consumer's claim and the mail API's idempotency key make a second
 // hand-over of the same row send nothing twice.
 import type { EmailJob } from "./templates";
@@ -20,6 +22,7 @@ export const OUTBOX_MAX_ATTEMPTS = 20;
 /** Sent rows are kept this long (emails_sent keeps the dedupe claim itself for good). */
 export const OUTBOX_KEEP_SENT_MS = 30 * 24 * 3600 * 1000;
 const SWEEP_LIMIT = 200;
+const MAX_DELAY_SECONDS = 12 * 3600;
 
 /** A condition (SQL with `?` placeholders) the insert waits on, checked inside the same batch. */
 export type OutboxGuard = { sql: string; binds: unknown[] };
@@ -59,7 +62,14 @@ async function handOver(d1: D1Database, queue: Queue, rows: { id: string; job: s
   if (!rows.length) return 0;
   const placeholders = rows.map(() => "?").join(", ");
   try {
-    await queue.sendBatch(rows.map((r) => ({ body: JSON.parse(r.job) as EmailJob })));
+    await queue.sendBatch(
+      rows.map((r) => {
+        const body = JSON.parse(r.job) as EmailJob;
+        // A job due later (`sendAt`) waits in the queue, not in a loop (Queues allow up to 12 hours).
+        const delaySeconds = body.sendAt && body.sendAt > now ? Math.min(MAX_DELAY_SECONDS, Math.ceil((body.sendAt - now) / 1000)) : 0;
+        return delaySeconds ? { body, delaySeconds } : { body };
+      }),
+    );
   } catch (err) {
     console.error("outbox: queue refused", rows.length, "email job(s); the sweep will retry", err);
     await d1
@@ -83,10 +93,12 @@ export async function sweepOutbox(d1: D1Database, queue: Queue, now = Date.now()
     .prepare(
       `select id, job from outbox_emails
        where sent_at is null and (enqueued_at is null or enqueued_at < ?) and created_at < ? and attempts < ?
+         and coalesce(json_extract(job, '$.sendAt'), 0) < ?
        order by created_at limit ?`,
     )
-    // A row younger than the resend delay is still in its first hand-over: leave it alone.
-    .bind(now - OUTBOX_RESEND_AFTER_MS, now - OUTBOX_RESEND_AFTER_MS, OUTBOX_MAX_ATTEMPTS, SWEEP_LIMIT)
+    // A row younger than the resend delay is still in its first hand-over: leave it alone; so is one
+    // whose queue message waits for its `sendAt`.
+    .bind(now - OUTBOX_RESEND_AFTER_MS, now - OUTBOX_RESEND_AFTER_MS, OUTBOX_MAX_ATTEMPTS, now - OUTBOX_RESEND_AFTER_MS, SWEEP_LIMIT)
     .all<{ id: string; job: string }>();
   let handedOver = 0;
   for (let i = 0; i < results.length; i += 50) handedOver += await handOver(d1, queue, results.slice(i, i + 50), now);

@@ -3,9 +3,20 @@ import { MANUAL_PAYOUT_DAY, MIN_PAYOUT_CENTS, PRODUCT_NAME } from "../../../shar
 import { creatorByline } from "../../../shared/profile";
 import { escapeHtml } from "../../lib/html";
 
-export type EmailJob = { dedupeKey: string; to: string } & (
+/**
+ * `sendAt` (ms): not before then. The hand-over gives the queue message that delay, and the sweep
+ * leaves the row alone until then (the buyer's order email waits for the funnel: ./order-email.ts).
+ */
+export type EmailJob = { dedupeKey: string; to: string; sendAt?: number } & (
   | { template: "login-link"; data: { url: string } }
   | { template: "purchase-access"; data: PurchaseAccessMailData }
+  // The buyer's one email for an order with a funnel; `items` is filled by the consumer (./order-email.ts).
+  | { template: "order"; data: OrderMailData }
+  // An upsell paid after the order email went out.
+  | { template: "order-added"; data: PurchaseAccessMailData & { rootOrderId: string } }
+  // To the creator, for each sale fulfilled (unless turned off): figures from that sale's ledger rows.
+  | { template: "sale-made"; data: SaleMailData }
+  | { template: "pro-receipt"; data: ProReceiptMailData }
   // A refund Stripe says succeeded; `accessEnded` when refunds now total the whole order.
   | { template: "refund-issued"; data: { title: string; amountCents: number; orderId: string; accessEnded: boolean } }
   // Sent with empty data; the consumer fills `items` from the purchases paid with that address.
@@ -26,6 +37,23 @@ export type PayoutSkippedMailData = { reason: "below_minimum" | "not_set_up" | "
 export type MailCreator = { name: string | null; supportEmail: string | null; avatarUrl: string | null };
 
 export type PurchaseAccessMailData = { title: string; amountCents: number; orderId: string; accessUrl: string; creator?: MailCreator };
+
+export type OrderItem = { title: string; amountCents: number; orderId: string; accessUrl: string };
+/** `rootPurchaseId` names the order; what it lists is read when it is sent (paid purchases only). */
+export type OrderMailData = { rootPurchaseId: string; items?: OrderItem[]; totalCents?: number; creator?: MailCreator };
+
+export type SaleMailData = { title: string; amountCents: number; netCents: number; buyerEmail: string | null; orderId: string; salesUrl: string };
+
+/** A paid Pro invoice: what Stripe charged, for which period (ISO dates), the invoice and the card. */
+export type ProReceiptMailData = {
+  amountCents: number;
+  currency: string;
+  periodStart: string;
+  periodEnd: string;
+  invoiceNumber: string;
+  card: { brand: string; last4: string } | null;
+  manageUrl: string;
+};
 
 export type RecoveredPurchase = { title: string; amountCents: number; orderId: string; accessUrl: string; creator?: MailCreator };
 
@@ -93,6 +121,61 @@ export function render(job: EmailJob): Rendered {
           "Thank you for your purchase!",
           `<p><strong>${escapeHtml(title)}</strong><br>${creatorHtml(creator)}<span style="color:#6b7280">Order #${escapeHtml(orderId)} · ${amount}</span></p>${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it. Or paste this address into your browser:<br>${escapeHtml(accessUrl)}</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`,
         ),
+      };
+    }
+    case "order": {
+      const items = job.data.items ?? [];
+      const { creator } = job.data;
+      const total = usd(job.data.totalCents ?? items.reduce((a, i) => a + i.amountCents, 0));
+      const subject = `Your order: ${items[0]?.title ?? "your purchase"}${items.length > 1 ? ` and ${items.length - 1} more` : ""}`;
+      return {
+        subject,
+        text: `Thank you for your order!\n${creatorByline(creator)}\n\n${items
+          .map((i) => `${i.title} (Order #${i.orderId} · ${usd(i.amountCents)})\nYour permanent access link: ${i.accessUrl}`)
+          .join("\n\n")}\n\nTotal charged: ${total}\n\nEach link is permanent and won't expire: bookmark it.\n${contactText(creator)}`,
+        html: layout(
+          "Thank you for your order!",
+          `<p>${creatorHtml(creator)}</p>${items
+            .map((i) => `<p><strong>${escapeHtml(i.title)}</strong><br><span style="color:#6b7280">Order #${escapeHtml(i.orderId)} · ${usd(i.amountCents)}</span></p>${button(i.accessUrl, "Access your purchase")}`)
+            .join("")}<p><strong>Total charged: ${total}</strong></p><p style="font-size:13px;color:#6b7280">Each link is permanent and won't expire: bookmark it.</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`,
+        ),
+      };
+    }
+    case "order-added": {
+      const { title, amountCents, orderId, accessUrl, creator, rootOrderId } = job.data;
+      const subject = `Added to your order: ${title}`;
+      const lead = `${title} was added to your order #${rootOrderId} and charged ${usd(amountCents)}.`;
+      return {
+        subject,
+        text: `${lead}\n${creatorByline(creator)}\nOrder #${orderId} · ${usd(amountCents)}\n\nYour permanent access link (bookmark it, it won't expire):\n${accessUrl}\n\n${contactText(creator)}`,
+        html: layout(subject, `<p>${escapeHtml(lead)}<br>${creatorHtml(creator)}</p>${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it.</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`),
+      };
+    }
+    case "sale-made": {
+      const d = job.data;
+      const subject = `You made a sale: ${d.title}`;
+      const lines = [`${d.title}`, `Paid by the buyer: ${usd(d.amountCents)}`, `Yours after the fee: ${usd(d.netCents)}`, `Buyer: ${d.buyerEmail ?? "no email given"}`, `Order #${d.orderId}`];
+      const off = "You can turn these emails off in your settings: Email me when I make a sale.";
+      return {
+        subject,
+        text: `${lines.join("\n")}\n\nYour sales: ${d.salesUrl}\n\n${off}`,
+        html: layout(subject, `<p>${lines.map(escapeHtml).join("<br>")}</p>${button(d.salesUrl, "See your sales")}<p style="font-size:13px;color:#6b7280">${escapeHtml(off)}</p>`),
+      };
+    }
+    case "pro-receipt": {
+      const d = job.data;
+      const subject = `Receipt for ${PRODUCT_NAME} Pro`;
+      const day = (iso: string) => new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+      const lines = [
+        `${PRODUCT_NAME} Pro: ${usd(d.amountCents)}${d.currency === "usd" ? "" : ` ${d.currency.toUpperCase()}`}`,
+        `Period: ${day(d.periodStart)} to ${day(d.periodEnd)}`,
+        `Invoice: ${d.invoiceNumber}`,
+        ...(d.card ? [`Paid with: ${d.card.brand} ending in ${d.card.last4}`] : []),
+      ];
+      return {
+        subject,
+        text: `Thank you: your ${PRODUCT_NAME} Pro payment was received.\n\n${lines.join("\n")}\n\nManage your plan: ${d.manageUrl}`,
+        html: layout(subject, `<p>Thank you: your ${PRODUCT_NAME} Pro payment was received.</p><p>${lines.map(escapeHtml).join("<br>")}</p>${button(d.manageUrl, "Manage your plan")}`),
       };
     }
     case "refund-issued": {

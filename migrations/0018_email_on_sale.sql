@@ -1,0 +1,1 @@
+ALTER TABLE `creator_profiles` ADD `email_on_sale` integer DEFAULT true NOT NULL;
