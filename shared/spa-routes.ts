@@ -43,3 +43,10 @@ const matchers = SPA_ROUTE_PATTERNS.map(routePatternRegExp);
 export function isSpaRoute(path: string): boolean {
   return matchers.some((m) => m.test(path));
 }
+
+/** The pages TanStack Router generated from web/routes/ (the `fullPaths` union of web/route-tree.gen.ts's source). */
+export function routeTreePaths(routeTreeSource: string): string[] {
+  const union = /fullPaths:\s*((?:\|\s*'[^']*'\s*)+)/.exec(routeTreeSource);
+  if (!union) throw new Error("no fullPaths in web/route-tree.gen.ts");
+  return [...union[1].matchAll(/'([^']*)'/g)].map((m) => m[1]);
+}

@@ -2,22 +2,15 @@
 // shared/spa-routes.ts, which must be the router's own tree (web/route-tree.gen.ts, generated from web/routes/).
 import { describe, expect, it } from "vitest";
 import routeTreeSource from "../../web/route-tree.gen.ts?raw";
-import { SPA_ROUTE_PATTERNS } from "../../shared/spa-routes";
+import { routeTreePaths, SPA_ROUTE_PATTERNS } from "../../shared/spa-routes";
 import { call, signIn } from "./helpers";
-
-/** The `fullPaths` union of the generated route tree: every page the router knows. */
-function routerPaths(): string[] {
-  const union = /fullPaths:\s*((?:\|\s*'[^']*'\s*)+)/.exec(routeTreeSource);
-  if (!union) throw new Error("no fullPaths in web/route-tree.gen.ts");
-  return [...union[1].matchAll(/'([^']*)'/g)].map((m) => m[1]);
-}
 
 /** A concrete path for a pattern: each `$param` filled with an id-like value. */
 const example = (pattern: string) => pattern.replace(/\$[A-Za-z]+/g, "abc123");
 
 describe("SPA pages and unknown paths", () => {
   it("the Worker's list of pages is the router's route tree", () => {
-    expect([...SPA_ROUTE_PATTERNS].sort()).toEqual(routerPaths().sort());
+    expect([...SPA_ROUTE_PATTERNS].sort()).toEqual(routeTreePaths(routeTreeSource).sort());
   });
 
   it("every page of the SPA answers 200 with its HTML", async () => {
