@@ -122,6 +122,17 @@ const VISITS: Visit[] = [
   { pattern: "/pricing", name: "pricing-creator", who: "creator", path: () => "/pricing", ready: heading("Simple, creator-first pricing") },
   { pattern: "/feedback", name: "feedback-creator", who: "creator", path: () => "/feedback", ready: heading("Send us feedback") },
   { pattern: "/funnels", name: "funnels", who: "creator", path: () => "/funnels", ready: (p) => p.getByTestId("funnel-item").first().waitFor({ timeout: SETTLE_MS }) },
+  {
+    pattern: "/funnels",
+    name: "funnel-steps",
+    who: "creator",
+    path: () => "/funnels",
+    ready: async (p) => {
+      await p.getByTestId("funnel-item").first().click({ timeout: SETTLE_MS });
+      await p.getByTestId("step-row").first().waitFor({ timeout: SETTLE_MS });
+    },
+    desktop: true,
+  },
   { pattern: "/content/$contentId/edit", name: "content-edit", who: "creator", path: () => `/content/${ids.long}/edit`, ready: text("Edit item") },
   { pattern: "/content/$contentId/live", name: "content-live", who: "creator", path: () => `/content/${ids.long}/live`, ready: (p) => p.getByTestId("live-link").waitFor({ timeout: SETTLE_MS }) },
   { pattern: "/content/$contentId/edit-funnel", name: "edit-funnel", who: "creator", path: () => `/content/${ids.main}/edit-funnel`, ready: (p) => p.getByTestId("funnel-name").waitFor({ timeout: SETTLE_MS }) },
@@ -262,8 +273,6 @@ describe("every screen on a phone", () => {
     const problems: string[] = [];
     for (const visit of VISITS) {
       const page = pages[visit.who];
-      const t0 = Date.now();
-      if (process.env.PHONE_DEBUG) process.on("exit", () => {});
       problems.push(...(await check(page, visit, PHONE.width)));
       if (visit.desktop) {
         await page.screenshot({ path: screenshotPath(`phone-${visit.name}`), fullPage: true });
@@ -272,7 +281,6 @@ describe("every screen on a phone", () => {
         await page.screenshot({ path: screenshotPath(`desktop-${visit.name}`), fullPage: true });
         await page.setViewportSize(PHONE);
       }
-      if (process.env.PHONE_DEBUG) console.log(visit.name, Date.now() - t0, "ms", problems.length);
     }
     expect(problems).toEqual([]);
   }, 120_000);
