@@ -56,6 +56,13 @@ beforeAll(async () => {
   expect((await pages.creator.request.patch(`/api/funnels/${funnel.id}`, { headers: origin(), data: { testMode: false } })).status()).toBe(200);
 
   // The buyer's browser pays for both (its aw_buyer cookie unlocks them).
+  // The admin's feedback inbox has a message with a long subject and address.
+  const feedback = await pages.visitor.request.post("/api/feedback", {
+    headers: origin(),
+    data: { type: "bug", subject: "The checkout summary cuts off my prices on a small phone screen", message: "Seen on a 390 px wide phone.", email: "a.very.long.address.for.testing@example-phone-layouts.com", priority: "high" },
+  });
+  expect(feedback.status(), await feedback.text()).toBeLessThan(300);
+
   // The visitor's checkout, as 'Unlock' on the paywall opens it.
   const started = await pages.visitor.request.post("/api/create-payment-intent", { headers: origin(), data: { contentId: ids.long } });
   expect(started.status(), await started.text()).toBe(200);
@@ -115,6 +122,16 @@ const VISITS: Visit[] = [
     },
     desktop: true,
   },
+  {
+    pattern: "/dashboard",
+    name: "dashboard-filters",
+    who: "creator",
+    path: () => "/dashboard",
+    ready: async (p) => {
+      await p.getByRole("button", { name: "Filters" }).click({ timeout: SETTLE_MS });
+      await p.getByText(/Showing \d+ of \d+ items/).waitFor({ timeout: SETTLE_MS });
+    },
+  },
   { pattern: "/upload", name: "upload", who: "creator", path: () => "/upload", ready: text("Create a paywall") },
   { pattern: "/settings", name: "settings", who: "creator", path: () => "/settings", ready: text("How payouts work") },
   { pattern: "/connect", name: "connect", who: "creator", path: () => "/connect", ready: heading(/Bank payouts|Setup Interrupted|Bank Account Connected!/) },
@@ -139,7 +156,14 @@ const VISITS: Visit[] = [
   { pattern: null, name: "paywall-owner", who: "creator", path: () => `/p/${ids.long}`, ready: text(LONG_TITLE) },
   { pattern: null, name: "not-found-signed-in", who: "creator", path: () => "/dashboard/nope", ready: text("404 Page Not Found"), desktop: true },
 
-  { pattern: "/admin", name: "admin", who: "admin", path: () => "/admin", ready: heading("Admin Dashboard"), desktop: true },
+  {
+    pattern: "/admin",
+    name: "admin",
+    who: "admin",
+    path: () => "/admin",
+    ready: (p) => p.getByText("The checkout summary cuts off my prices on a small phone screen").first().waitFor({ timeout: SETTLE_MS }),
+    desktop: true,
+  },
 
   { pattern: "/success", name: "success", who: "buyer", path: () => ids.longAccess, ready: text("Payment Successful!") },
   { pattern: "/checkout/upsell", name: "upsell", who: "buyer", path: () => ids.upsellPath, ready: (p) => p.getByTestId("upsell-title").waitFor({ timeout: SETTLE_MS }), desktop: true },
@@ -301,5 +325,12 @@ describe("every screen on a phone", () => {
     expect(await creator.getByRole("banner").getByRole("link", { name: "Settings" }).isVisible()).toBe(true);
     await creator.getByRole("link", { name: "Go to Dashboard" }).click();
     await creator.getByText("Content & Uploads").waitFor();
+
+    // An unknown item keeps its own answers: the editor's not-found screen (in the header), the paywall's 404 page.
+    await creator.goto("/content/no-such-item/edit");
+    await creator.getByText("404 Page Not Found").waitFor();
+    expect(await creator.getByRole("banner").getByRole("link", { name: "Settings" }).isVisible()).toBe(true);
+    expect((await out.goto("/p/no-such-item"))?.status()).toBe(404);
+    await out.getByRole("heading", { name: "Content Not Found" }).waitFor();
   });
 });
