@@ -95,9 +95,13 @@ describe("pending upload intent survives sign-in", () => {
 });
 
 describe("guards", () => {
-  it("signed out: creator paths and unknown paths ask to sign in; funnels say so in their words", async () => {
+  it("signed out: creator paths ask to sign in, an unknown path is a 404 with the public header; funnels say so in their words", async () => {
     const { page, context } = await newPage(browser);
-    for (const path of ["/upload", "/no-such-page", "/checkout/upsell"]) {
+    await page.goto("/no-such-page");
+    await page.getByText("404 Page Not Found").waitFor();
+    expect(await page.getByRole("link", { name: "Go to Home" }).isVisible()).toBe(true);
+    expect(await page.getByRole("link", { name: "View Pricing" }).isVisible()).toBe(true);
+    for (const path of ["/upload", "/checkout/upsell"]) {
       await page.goto(path);
       await page.getByText("Sign In Required").waitFor();
       expect(await page.getByText("This page requires authentication. Please sign in to continue.").isVisible()).toBe(true);

@@ -7,7 +7,7 @@ export function LogoMark({ className = "size-8" }: { className?: string }) {
 
 export function Logo() {
   return (
-    <Link to="/" className="flex items-center gap-2 font-bold text-lg tracking-tight">
+    <Link to="/" className="flex shrink-0 items-center gap-2 font-bold text-lg tracking-tight">
       <LogoMark />
       <span>{PRODUCT_NAME}</span>
     </Link>

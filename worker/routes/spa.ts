@@ -2,8 +2,10 @@
 // paywall's: scripts from this origin and Stripe.js's only, styles from this origin plus the <style>
 // elements the app's own code adds (with this response's nonce), requests to this origin and Stripe.
 // wrangler.toml sends every path but /assets/*, /favicon.svg and /robots.txt through the Worker, so
-// each page gets the header.
+// each page gets the header. A path that is none of the SPA's pages (shared/spa-routes.ts) gets the
+// same HTML with status 404: the SPA renders its not-found screen inside the app's header.
 import { Hono, type Context } from "hono";
+import { isSpaRoute } from "../../shared/spa-routes";
 import type { AppEnv } from "../lib/context";
 import { notFound } from "../lib/errors";
 
@@ -62,7 +64,8 @@ async function servePage(c: Context<AppEnv>): Promise<Response> {
   headers.set("x-content-type-options", "nosniff");
   // A nonce is per response: the HTML must not be served to anyone else from a cache.
   headers.set("cache-control", "no-store");
-  return new Response(c.req.method === "HEAD" ? null : html, { status: asset.status, headers });
+  const status = asset.status === 200 && !isSpaRoute(path) ? 404 : asset.status;
+  return new Response(c.req.method === "HEAD" ? null : html, { status, headers });
 }
 
 export const spaRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "*", servePage);

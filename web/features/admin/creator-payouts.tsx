@@ -132,7 +132,7 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
         ) : !data?.length ? (
           <EmptyState icon={Users} title="No creators yet" text="Creators appear here once they upload content or make a sale." />
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="w-full text-sm">
               <thead className="text-left text-muted-foreground">
                 <tr className="border-b">

@@ -49,33 +49,36 @@ function Chart({ reports }: { reports: NonNullable<ReturnType<typeof useMonthlyR
           </div>
         ))}
       </div>
-      <div className="flex gap-4 text-xs text-muted-foreground">
+      <div className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
         <span className="flex items-center gap-1"><span className="size-2 rounded-full bg-primary" />Revenue</span>
         <span className="flex items-center gap-1"><span className="size-2 rounded-full bg-emerald-500" />Platform earnings</span>
         <span className="flex items-center gap-1"><span className="size-2 rounded-full bg-amber-500" />Creator payouts</span>
       </div>
-      <table className="w-full text-sm">
-        <thead className="text-left text-muted-foreground">
-          <tr className="border-b">
-            <th className="py-2 font-medium">Month</th>
-            <th className="py-2 text-right font-medium">Revenue</th>
-            <th className="py-2 text-right font-medium">Platform earnings</th>
-            <th className="py-2 text-right font-medium">Creator payouts</th>
-            <th className="py-2 text-right font-medium">Transactions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {reports.map((r) => (
-            <tr key={`${r.year}-${r.month}`} className="border-b last:border-0">
-              <td className="py-2">{label(r.year, r.month)}</td>
-              <td className="py-2 text-right">{formatUsd(r.totalRevenue)}</td>
-              <td className="py-2 text-right">{formatUsd(r.platformEarnings)}</td>
-              <td className="py-2 text-right">{formatUsd(r.creatorPayouts)}</td>
-              <td className="py-2 text-right">{r.transactionCount}</td>
+      {/* The table scrolls inside this box on a phone, never the page. */}
+      <div className="relative overflow-x-auto">
+        <table className="w-full text-sm">
+          <thead className="text-left text-muted-foreground">
+            <tr className="border-b">
+              <th className="py-2 font-medium">Month</th>
+              <th className="py-2 text-right font-medium">Revenue</th>
+              <th className="py-2 text-right font-medium">Platform earnings</th>
+              <th className="py-2 text-right font-medium">Creator payouts</th>
+              <th className="py-2 text-right font-medium">Transactions</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {reports.map((r) => (
+              <tr key={`${r.year}-${r.month}`} className="border-b last:border-0">
+                <td className="py-2">{label(r.year, r.month)}</td>
+                <td className="py-2 text-right">{formatUsd(r.totalRevenue)}</td>
+                <td className="py-2 text-right">{formatUsd(r.platformEarnings)}</td>
+                <td className="py-2 text-right">{formatUsd(r.creatorPayouts)}</td>
+                <td className="py-2 text-right">{r.transactionCount}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }

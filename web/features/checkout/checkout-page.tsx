@@ -72,7 +72,7 @@ export function CheckoutPage({ id, clientSecret, amount }: { id: string; clientS
 
   return (
     <PaywallShell>
-      <div className="mx-auto grid max-w-4xl gap-6 px-4 py-8 md:grid-cols-[1fr_1.2fr] sm:py-12">
+      <div className="mx-auto grid max-w-4xl grid-cols-1 gap-6 px-4 py-8 md:grid-cols-[minmax(0,1fr)_minmax(0,1.2fr)] sm:py-12">
         <section className="h-fit space-y-4 rounded-2xl border bg-card p-6 shadow-sm" aria-label="Order summary">
           <h2 className="font-semibold">Order summary</h2>
           <div className="flex items-center gap-3">
@@ -87,7 +87,7 @@ export function CheckoutPage({ id, clientSecret, amount }: { id: string; clientS
             </div>
           </div>
           <dl className="space-y-2 border-t pt-4 text-sm">
-            <div className="flex justify-between">
+            <div className="flex justify-between gap-4">
               <dt className="text-muted-foreground">Price</dt>
               <dd>{formatUsd(total)}</dd>
             </div>

@@ -30,7 +30,8 @@ export function SalesTable() {
   }
   return (
     <Card className="overflow-hidden py-0">
-      <div className="overflow-x-auto">
+      {/* relative: the header's sr-only label is positioned; it must scroll inside this box, not widen the page. */}
+      <div className="relative overflow-x-auto">
         <table className="w-full text-sm">
           <thead className="bg-muted/60 text-left text-muted-foreground">
             <tr>

@@ -22,7 +22,7 @@ export function StatCards() {
     { label: "Total Unlocks", value: data?.totalUnlocks.toLocaleString(), icon: Eye, tone: "text-pink-600 bg-pink-50" },
   ];
   return (
-    <div className="grid grid-cols-2 gap-4 lg:grid-cols-4" data-testid="stat-cards">
+    <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="stat-cards">
       {cards.map(({ label, value, hint, icon: Icon, tone }: (typeof cards)[number] & { hint?: string }) => (
         <Card key={label} className="gap-0 py-5">
           <CardContent className="flex items-center justify-between gap-3 px-5">
@@ -34,8 +34,8 @@ export function StatCards() {
                 <p className="mt-1 text-sm text-destructive">Couldn't load</p>
               ) : (
                 <>
-                  <p className="mt-1 truncate text-2xl font-bold">{value}</p>
-                  {hint && <p className="truncate text-xs text-muted-foreground">{hint}</p>}
+                  <p className="mt-1 text-2xl font-bold whitespace-nowrap">{value}</p>
+                  {hint && <p className="text-xs text-muted-foreground">{hint}</p>}
                 </>
               )}
             </div>

@@ -179,7 +179,7 @@ export function FunnelsPage({ user }: { user: CurrentUser }) {
         ) : funnels.error ? (
           <p className="text-destructive">Could not load your funnels. Please refresh the page.</p>
         ) : (
-          <div className="grid gap-6 md:grid-cols-[280px_1fr]">
+          <div className="grid grid-cols-1 gap-6 md:grid-cols-[280px_minmax(0,1fr)]">
             <Card>
               <CardContent className="space-y-1 p-2">
                 {!funnels.data?.length ? (
@@ -211,7 +211,7 @@ export function FunnelsPage({ user }: { user: CurrentUser }) {
               <Card>
                 <CardContent className="space-y-4">
                   <div className="flex items-center gap-2">
-                    <h2 className="text-xl font-semibold">{selected.name}</h2>
+                    <h2 className="min-w-0 break-words text-xl font-semibold">{selected.name}</h2>
                     <FunnelStatusBadge funnel={selected} />
                   </div>
                   <Tabs defaultValue="steps" key={selected.id}>

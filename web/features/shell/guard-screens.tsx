@@ -1,4 +1,4 @@
-// The not-found / sign-in-required screen of spec §2 and the guard that creator pages share.
+// The not-found and sign-in-required screens of spec §2 and the guard that creator pages share.
 import { Link } from "@tanstack/react-router";
 import { FileQuestion, Lock } from "lucide-react";
 import type { ReactNode } from "react";
@@ -7,10 +7,11 @@ import { PageSpinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { goToLogin, useAuth } from "@/lib/auth";
+import { AppShell } from "./app-shell";
 
-export function MessageScreen({ icon, title, message, action }: { icon: ReactNode; title: string; message: string; action?: ReactNode }) {
+export function MessageScreen({ icon, title, message, action, inShell = false }: { icon: ReactNode; title: string; message: string; action?: ReactNode; inShell?: boolean }) {
   return (
-    <div className="flex min-h-screen items-center justify-center bg-background px-4">
+    <div className={`flex items-center justify-center bg-background px-4 ${inShell ? "py-16" : "min-h-screen"}`}>
       <Card className="w-full max-w-md">
         <CardContent className="flex flex-col items-center gap-4 pt-2 text-center">
           <div className="flex size-14 items-center justify-center rounded-full bg-accent text-primary">{icon}</div>
@@ -34,22 +35,28 @@ export function SignInRequired() {
   );
 }
 
-/** Unknown paths: a spinner while auth loads, 404 when signed in, 'Sign In Required' when signed out. */
+/**
+ * Unknown paths (the Worker answers them with status 404): a spinner while auth loads, then the
+ * not-found message inside the app's shell, for everyone. Signed in it leads to the dashboard,
+ * signed out to the home page. Known pages that need an account keep 'Sign In Required' (RequireAuth).
+ */
 export function NotFoundScreen() {
   const { user, isLoading } = useAuth();
   if (isLoading) return <PageSpinner />;
-  if (!user) return <SignInRequired />;
   return (
-    <MessageScreen
-      icon={<FileQuestion className="size-7" />}
-      title="404 Page Not Found"
-      message="The page you're looking for doesn't exist."
-      action={
-        <Button asChild>
-          <Link to="/">Go to Dashboard</Link>
-        </Button>
-      }
-    />
+    <AppShell>
+      <MessageScreen
+        inShell
+        icon={<FileQuestion className="size-7" />}
+        title="404 Page Not Found"
+        message="The page you're looking for doesn't exist."
+        action={
+          <Button asChild>
+            <Link to="/">{user ? "Go to Dashboard" : "Go to Home"}</Link>
+          </Button>
+        }
+      />
+    </AppShell>
   );
 }
 

@@ -1,4 +1,5 @@
 import { Link } from "@tanstack/react-router";
+import { MessageSquare } from "lucide-react";
 import { Logo } from "@/components/logo";
 import { Button } from "@/components/ui/button";
 import { goToLogin, useAuth } from "@/lib/auth";
@@ -8,11 +9,15 @@ export function PublicTopBar() {
   const { isAuthenticated } = useAuth();
   return (
     <header className="sticky top-0 z-40 border-b bg-background/80 backdrop-blur">
-      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4">
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4">
         <Logo />
-        <nav className="flex items-center gap-1 sm:gap-2">
+        <nav className="flex min-w-0 items-center gap-1 sm:gap-2">
+          {/* On a phone 'Feedback' is its icon (as in the signed-in bar), so the product name keeps its room. */}
           <Button variant="ghost" size="sm" asChild>
-            <Link to="/feedback">Feedback</Link>
+            <Link to="/feedback" aria-label="Feedback">
+              <MessageSquare className="sm:hidden" />
+              <span className="hidden sm:inline">Feedback</span>
+            </Link>
           </Button>
           <Button variant="ghost" size="sm" asChild>
             <Link to="/pricing">View Pricing</Link>
