@@ -4,7 +4,8 @@
 // the field is aria-invalid and described by it, and the first invalid field gets the focus. Nothing
 // the user typed is touched. What belongs to no field (a 4xx about the whole form) shows beside the
 // submit button; a network failure or a 5xx is left to the caller's toast.
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Children, cloneElement, isValidElement, useCallback, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from "react";
+import { Label } from "@/components/ui/label";
 import type { ZodType, z } from "zod";
 import { cn } from "@/lib/utils";
 
@@ -108,4 +109,31 @@ export function FieldError({ of, name, className }: { of: FieldErrorsApi; name: 
       {message}
     </p>
   );
+}
+
+/**
+ * A label, one control and its message, for forms that keep their own error state: the control is
+ * aria-invalid and described by the message (id `{htmlFor}-error`).
+ */
+export function LabelledField({ label, htmlFor, error, hint, children, className }: { label: ReactNode; htmlFor: string; error?: string; hint?: ReactNode; children: ReactNode; className?: string }) {
+  const errorId = `${htmlFor}-error`;
+  const only = Children.count(children) === 1 && isValidElement(children) ? (children as ReactElement<Record<string, unknown>>) : null;
+  const control = only && error ? cloneElement(only, { "aria-invalid": true, "aria-describedby": [errorId, only.props["aria-describedby"]].filter(Boolean).join(" ") }) : children;
+  return (
+    <div className={cn("space-y-1.5", className)}>
+      <Label htmlFor={htmlFor}>{label}</Label>
+      {control}
+      {hint && <p className="text-xs text-muted-foreground">{hint}</p>}
+      {error && (
+        <p id={errorId} className="text-sm text-destructive" role="alert" data-testid={errorId}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** After errors are shown, the first invalid control inside `root` takes the focus (call from an effect). */
+export function focusFirstInvalid(root: HTMLElement | null) {
+  root?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
 }
