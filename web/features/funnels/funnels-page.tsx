@@ -21,7 +21,7 @@ import { getQueryFn } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { cn, formatUsd } from "@/lib/utils";
 import { AddStep } from "./add-step";
-import { attachProducts, createFunnel, detachProduct, fieldErrors, funnelKeys } from "./api";
+import { attachProducts, createFunnel, detachProduct, funnelKeys } from "./api";
 import { StepList } from "./step-list";
 
 /** The one status a funnel shows, here and in its editor: Test (previews only) or Live (buyers see it). */
