@@ -106,7 +106,7 @@ export function FieldError({ of, name, className }: { of: FieldErrorsApi; name: 
   if (!message) return null;
   return (
     <p id={of.errorId(name)} className={cn("text-sm text-destructive", className)} role="alert" data-field-error={name}>
-      {message}
+      {message.charAt(0).toUpperCase() + message.slice(1)}
     </p>
   );
 }
