@@ -29,6 +29,7 @@ const errorBeside = (control: Locator) =>
   });
 
 async function bothWidths(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: screenshotPath(name), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: screenshotPath(`${name}-390`), fullPage: true });
