@@ -110,6 +110,9 @@ describe("a Pro creator", () => {
     expect(confirm.status).toBe(200);
     await expect.poll(async () => ((await (await page.request.get("/api/subscription")).json()) as { plan: string }).plan, { timeout: 15_000 }).toBe("pro");
 
+    // The server refuses a second subscription (the page below never asks for one).
+    expect((await page.request.post("/api/create-subscription", { headers: { origin: baseUrl() } })).status()).toBe(409);
+
     await page.goto("/pricing");
     const card = page.getByTestId("pro-plan-card");
     await card.getByText("You're on Pro").waitFor();

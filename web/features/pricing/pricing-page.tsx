@@ -52,7 +52,7 @@ export function PricingPage() {
         <p className="mx-auto mt-4 max-w-2xl text-lg text-muted-foreground">Free to start. Pay only when you sell.</p>
       </section>
       <section className="mx-auto grid max-w-4xl gap-6 px-4 md:grid-cols-2">
-        <Card className="border-primary shadow-lg">
+        <Card className={plan.isPro ? undefined : "border-primary shadow-lg"}>
           <CardHeader>
             <CardTitle className="text-xl">Creator</CardTitle>
             <CardDescription>Everything you need to sell</CardDescription>
