@@ -89,7 +89,10 @@ export function PayoutSetupCard({ user }: { user: CurrentUser }) {
               ? ["payoutEmail"]
               : [FORM],
     });
-    if (parsed) save.mutate(parsed);
+    if (parsed) return save.mutate(parsed);
+    // Spec §8 still announces it: 'Setup Failed' with the message.
+    const first = payoutSetupSchema.safeParse({ payoutMethod: method, payoutEmail: email }).error?.issues[0]?.message;
+    toast({ title: "Setup Failed", description: first ?? PAYOUT_SETUP_MESSAGES.required, variant: "destructive" });
   };
 
   return (
