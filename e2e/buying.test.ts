@@ -114,7 +114,8 @@ describe("buying", () => {
     await openCheckout(page, "2");
     await page.getByLabel("Card number").fill("4242 4242 4242 4242");
     await page.getByRole("button", { name: /^Pay \$/ }).click();
-    await page.getByText("Please enter your email address to receive access links.", { exact: true }).waitFor();
+    // Beside the email field and in the spec's toast.
+    await page.getByText("Please enter your email address to receive access links.", { exact: true }).first().waitFor();
     expect(await page.getByText("Email Required", { exact: true }).isVisible()).toBe(true);
     await context.close();
   });

@@ -149,7 +149,8 @@ describe("publishing a file and its paywall", () => {
     await page.getByLabel("Name your price").fill("1");
     await page.getByRole("button", { name: "Unlock" }).click();
     await page.getByText("Amount too low", { exact: true }).waitFor();
-    expect(await page.getByText("Minimum amount is $3.00", { exact: true }).isVisible()).toBe(true);
+    // In the toast and beside the amount field.
+    expect(await page.getByText("Minimum amount is $3.00", { exact: true }).first().isVisible()).toBe(true);
     await context.close();
   });
 

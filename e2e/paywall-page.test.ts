@@ -81,7 +81,8 @@ describe("the paywall page with JavaScript on", () => {
     await page.getByLabel("Name your price").fill("1");
     await page.getByRole("button", { name: "Unlock" }).click();
     await page.getByText("Amount too low", { exact: true }).waitFor();
-    expect(await page.getByText("Minimum amount is $3.00", { exact: true }).isVisible()).toBe(true);
+    // In the toast and beside the amount field.
+    expect(await page.getByText("Minimum amount is $3.00", { exact: true }).first().isVisible()).toBe(true);
     expect(new URL(page.url()).pathname).toBe("/p/demoJungleLink01");
 
     // Spec §4: 'Unlock' creates the payment and goes to checkout with its client secret and amount.

@@ -149,10 +149,37 @@ function start() {
     setBusy(false);
     if (event.persisted && !preview && !ownerShown) void checkAccess();
   });
+  // The amount's problem beside the field, as the app's forms show theirs (web/components/field-error.tsx).
+  const showTipError = (message: string | null) => {
+    if (!tip) return;
+    const id = "tip-error";
+    let note = document.getElementById(id);
+    if (!message) {
+      note?.remove();
+      tip.removeAttribute("aria-invalid");
+      tip.removeAttribute("aria-describedby");
+      return;
+    }
+    if (!note) {
+      note = document.createElement("p");
+      note.id = id;
+      note.className = "text-sm text-destructive";
+      note.setAttribute("role", "alert");
+      tip.parentElement?.after(note);
+    }
+    note.textContent = message;
+    tip.setAttribute("aria-invalid", "true");
+    tip.setAttribute("aria-describedby", id);
+  };
+  tip?.addEventListener("input", () => showTipError(null));
   form?.addEventListener("submit", async (event) => {
     event.preventDefault();
     const choice = chosenAmount(item, tip?.value ?? "");
-    if ("error" in choice) return toast(choice.error.title, choice.error.description);
+    showTipError("error" in choice ? choice.error.description : null);
+    if ("error" in choice) {
+      tip?.focus();
+      return toast(choice.error.title, choice.error.description);
+    }
     setBusy(true);
     try {
       const body = await call<{ clientSecret: string; amount: number } | AlreadyOwned>("POST", "/api/create-payment-intent", {

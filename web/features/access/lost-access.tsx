@@ -5,6 +5,7 @@ import { MailCheck } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { RECOVER_ACCESS_MESSAGE } from "@shared/payments";
 import { LOST_ACCESS_TEXT, lostAccessProblem } from "@shared/paywall";
+import { FieldError, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -13,10 +14,11 @@ import { apiRequest } from "@/lib/api";
 export function LostAccess({ defaultOpen = false }: { defaultOpen?: boolean }) {
   const [open, setOpen] = useState(defaultOpen);
   const [email, setEmail] = useState("");
-  const [problem, setProblem] = useState<string | null>(null);
+  // Every problem here is about the one field (in the paywall's words, shared/paywall.ts).
+  const fe = useFieldErrors("lost-access");
   const recover = useMutation({
     mutationFn: async (address: string) => (await (await apiRequest("POST", "/api/purchase/recover", { email: address })).json()) as { message: string },
-    onError: (err: Error) => setProblem(lostAccessProblem(err.message)),
+    onError: (err: Error) => fe.set("email", lostAccessProblem(err.message)),
   });
 
   if (!open) {
@@ -35,8 +37,8 @@ export function LostAccess({ defaultOpen = false }: { defaultOpen?: boolean }) {
   }
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    setProblem(null);
-    if (!email.trim()) return setProblem(LOST_ACCESS_TEXT.emptyEmail);
+    if (!email.trim()) return fe.set("email", LOST_ACCESS_TEXT.emptyEmail);
+    fe.reset();
     recover.mutate(email.trim());
   };
   return (
@@ -45,12 +47,15 @@ export function LostAccess({ defaultOpen = false }: { defaultOpen?: boolean }) {
         Lost your access? Enter the email you paid with and we'll send your access links.
       </label>
       <div className="flex gap-2">
-        <Input id="lost-access-email" type="email" autoComplete="email" placeholder="you@example.com" value={email} onChange={(e) => setEmail(e.target.value)} />
+        <Input id="lost-access-email" type="email" autoComplete="email" placeholder="you@example.com" value={email} onChange={(e) => {
+          setEmail(e.target.value);
+          fe.clear("email");
+        }} {...fe.field("email")} />
         <Button type="submit" variant="outline" disabled={recover.isPending}>
           {recover.isPending && <Spinner className="size-4" />} Send links
         </Button>
       </div>
-      {problem && <p className="text-sm text-destructive">{problem}</p>}
+      <FieldError of={fe} name="email" />
     </form>
   );
 }

@@ -4,6 +4,7 @@
 import { MoreHorizontal } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { holdCreatorSchema, markPayoutFailedSchema, markPayoutPaidSchema, type AdminCreatorPayoutRow } from "@shared/admin";
+import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -113,19 +114,18 @@ const DIALOGS = {
 function ActionDialog({ row, kind, onClose }: { row: Row; kind: keyof typeof DIALOGS; onClose: () => void }) {
   const d = DIALOGS[kind];
   const [value, setValue] = useState("");
-  const [problem, setProblem] = useState<string | null>(null);
+  const fe = useFieldErrors(`action-${kind}`);
   const action = usePayoutAction({
     onSuccess: (r) => {
       toast({ title: DONE[kind][0], description: r.changed ? undefined : DONE[kind][1] });
       onClose();
     },
-    onError: (e) => setProblem(e.message),
+    // Beside the field when the server names it; anything else (a 409 about the payout, a 5xx) under the form.
+    onError: (e) => fe.fromServer(e, [d.key]) || fe.set(FORM, e.message.replace(/^\d{3}: /, "")),
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const parsed = d.schema.safeParse({ [d.key]: value });
-    if (!parsed.success) return setProblem(parsed.error.issues[0]?.message ?? "Check the field");
-    setProblem(null);
+    if (!fe.check(d.schema, { [d.key]: value })) return;
     const text = value.trim();
     action.mutate(
       kind === "mark-paid"
@@ -146,12 +146,12 @@ function ActionDialog({ row, kind, onClose }: { row: Row; kind: keyof typeof DIA
           </DialogHeader>
           <div className="space-y-1.5">
             <Label htmlFor={`action-${kind}`}>{d.field}</Label>
-            <Field id={`action-${kind}`} value={value} onChange={(e) => setValue(e.target.value)} aria-invalid={!!problem} autoFocus />
-            {problem && (
-              <p role="alert" className="text-sm text-destructive">
-                {problem}
-              </p>
-            )}
+            <Field id={`action-${kind}`} value={value} onChange={(e) => {
+              setValue(e.target.value);
+              fe.clear(d.key, FORM);
+            }} {...fe.field(d.key)} autoFocus />
+            <FieldError of={fe} name={d.key} />
+            <FieldError of={fe} name={FORM} />
           </div>
           <DialogFooter>
             <Button type="button" variant="outline" onClick={onClose} disabled={action.isPending}>

@@ -6,6 +6,7 @@ import { AlertCircle, Inbox, Mail } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import { emailLoginSchema, type AuthProviders } from "@shared/schemas";
 import { Logo } from "@/components/logo";
+import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -47,13 +48,14 @@ export function SignInPage({ returnTo = "/", error }: { returnTo?: string; error
   const { user } = useAuth();
   const providers = useQuery<AuthProviders>({ queryKey: queryKeys.authProviders });
   const [email, setEmail] = useState("");
-  const [formError, setFormError] = useState<string | null>(null);
+  const fe = useFieldErrors("sign-in");
   const [sentTo, setSentTo] = useState<string | null>(null);
 
   const send = useMutation({
     mutationFn: (input: { email: string; returnTo: string }) => apiRequest("POST", "/api/auth/email", input),
     onSuccess: (_res, input) => setSentTo(input.email),
-    onError: (err) => setFormError(err.message.replace(/^\d+: /, "")),
+    // Beside the field when the server names it; anything else (429, 5xx, the network) under the form.
+    onError: (err) => fe.fromServer(err, ["email"]) || fe.set(FORM, err.message.replace(/^\d+: /, "")),
   });
 
   // Already signed in (or signed in from the emailed link in another tab): continue.
@@ -68,13 +70,8 @@ export function SignInPage({ returnTo = "/", error }: { returnTo?: string; error
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    setFormError(null);
-    const parsed = emailLoginSchema.safeParse({ email, returnTo });
-    if (!parsed.success) {
-      setFormError("Please enter a valid email address.");
-      return;
-    }
-    send.mutate({ email: parsed.data.email, returnTo });
+    const parsed = fe.check(emailLoginSchema, { email, returnTo }, { place: (field, message) => [field === "email" ? ["email", "Please enter a valid email address."] : [FORM, message]] });
+    if (parsed) send.mutate({ email: parsed.email, returnTo });
   };
 
   const oauthHref = (p: string) => `/api/auth/oauth/${p}?returnTo=${encodeURIComponent(returnTo)}`;
@@ -126,11 +123,15 @@ export function SignInPage({ returnTo = "/", error }: { returnTo?: string; error
                     autoComplete="email"
                     placeholder="you@example.com"
                     value={email}
-                    onChange={(e) => setEmail(e.target.value)}
-                    aria-invalid={!!formError}
+                    onChange={(e) => {
+                      setEmail(e.target.value);
+                      fe.clear("email", FORM);
+                    }}
+                    {...fe.field("email")}
                     autoFocus
                   />
-                  {formError && <p className="text-sm text-destructive">{formError}</p>}
+                  <FieldError of={fe} name="email" />
+                  <FieldError of={fe} name={FORM} />
                 </div>
                 <Button type="submit" className="w-full" disabled={send.isPending}>
                   {send.isPending ? <Spinner className="size-4 text-primary-foreground" /> : <Mail />}

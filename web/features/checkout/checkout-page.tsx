@@ -2,7 +2,9 @@
 import type { Stripe, StripeElements } from "@stripe/stripe-js";
 import { Lock, ShieldCheck } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
+import { createPaymentIntentSchema } from "@shared/payments";
 import { CreatorByline } from "@/components/creator-byline";
+import { FieldError, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -20,6 +22,7 @@ export function CheckoutPage({ id, clientSecret, amount }: { id: string; clientS
   const [elements, setElements] = useState<StripeElements | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [email, setEmail] = useState("");
+  const fe = useFieldErrors("checkout");
   const [paying, setPaying] = useState(false);
   // The amount Stripe will charge, read back from the PaymentIntent: the URL's amount is only a hint.
   const [chargedAmount, setChargedAmount] = useState<number | null>(null);
@@ -56,6 +59,9 @@ export function CheckoutPage({ id, clientSecret, amount }: { id: string; clientS
 
   const pay = async (e: FormEvent) => {
     e.preventDefault();
+    // The receipt address, by the rule the payment route keeps a buyer's email with.
+    if (!email.trim()) fe.set("email", "Please enter your email address to receive access links.");
+    else if (!fe.check(createPaymentIntentSchema.pick({ buyerEmail: true }), { buyerEmail: email }, { alias: { buyerEmail: "email" } })) return;
     if (!email.trim() || !stripe || !elements) {
       toast({ title: "Email Required", description: "Please enter your email address to receive access links.", variant: "destructive" });
       return;
@@ -111,8 +117,12 @@ export function CheckoutPage({ id, clientSecret, amount }: { id: string; clientS
                 <label htmlFor="checkout-email" className="text-sm font-medium">
                   Email
                 </label>
-                <Input id="checkout-email" type="email" autoComplete="email" placeholder="you@example.com" value={email} onChange={(e) => setEmail(e.target.value)} />
-                <p className="text-xs text-muted-foreground">Your access link and receipt are sent here.</p>
+                <Input id="checkout-email" type="email" autoComplete="email" placeholder="you@example.com" value={email} onChange={(e) => {
+                  setEmail(e.target.value);
+                  fe.clear("email");
+                }} {...fe.field("email", "checkout-email-hint")} />
+                <FieldError of={fe} name="email" />
+                <p id="checkout-email-hint" className="text-xs text-muted-foreground">Your access link and receipt are sent here.</p>
               </div>
               {!elements && !loadError && (
                 <div className="flex items-center gap-2 text-sm text-muted-foreground">

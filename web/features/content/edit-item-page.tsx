@@ -8,6 +8,7 @@ import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "rea
 import { CATEGORIES, MAX_UPLOAD_BYTES } from "@shared/constants";
 import { CONTENT_MESSAGES, contentFormSchema, type CreatorContent, type UpdateContentInput } from "@shared/content";
 import type { CurrentUser } from "@shared/schemas";
+import { focusFirstInvalid, LabelledField } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -62,21 +63,8 @@ function fieldOf(message: string, pricingModel: Draft["pricingModel"]): keyof Er
   return "form";
 }
 
-function Field({ label, htmlFor, error, hint, children }: { label: string; htmlFor: string; error?: string; hint?: string; children: ReactNode }) {
-  return (
-    <div className="space-y-2">
-      <Label htmlFor={htmlFor}>{label}</Label>
-      {children}
-      {error ? (
-        <p className="text-sm text-destructive" role="alert" id={`${htmlFor}-error`}>
-          {error}
-        </p>
-      ) : (
-        hint && <p className="text-xs text-muted-foreground">{hint}</p>
-      )}
-    </div>
-  );
-}
+/** The item's fields: label, control, and the message the control is described by. */
+const Field = LabelledField;
 
 function EditForm({ item }: { item: CreatorContent }) {
   const queryClient = useQueryClient();
@@ -97,6 +85,9 @@ function EditForm({ item }: { item: CreatorContent }) {
   const [errors, setErrors] = useState<Errors>({});
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const previewInput = useRef<HTMLInputElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  // Shown errors put the focus on the first field they name.
+  useEffect(() => focusFirstInvalid(formRef.current), [errors]);
   const [pickedUrl, setPickedUrl] = useState<string | null>(null);
   useEffect(() => {
     if (!preview) return setPickedUrl(null);
@@ -209,7 +200,7 @@ function EditForm({ item }: { item: CreatorContent }) {
           </div>
         </CardHeader>
         <CardContent>
-          <form onSubmit={onSubmit} className="space-y-6" noValidate>
+          <form ref={formRef} onSubmit={onSubmit} className="space-y-6" noValidate>
             <fieldset disabled={busy} className="space-y-6">
               {kind === "file" && (
                 <div className="space-y-2">

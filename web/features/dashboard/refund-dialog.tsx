@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState, type FormEvent } from "react";
 import { REFUND_REASONS, refundSaleSchema } from "@shared/schemas";
 import type { RefundRequestResult, Sale } from "@shared/types";
+import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -42,7 +43,8 @@ export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => voi
   const requestKey = useMemo(() => crypto.randomUUID(), [amount]);
   const [reason, setReason] = useState<keyof typeof REASON_LABELS>("requested_by_customer");
   const [note, setNote] = useState("");
-  const [problem, setProblem] = useState<{ field: "amount" | "reason" | "form"; message: string } | null>(null);
+  const fe = useFieldErrors("refund");
+  const aliases = { amountCents: "amount" };
 
   const refund = useMutation({
     mutationFn: async (body: { amountCents: number; reason: string; requestKey: string }) =>
@@ -56,19 +58,16 @@ export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => voi
       else toast({ title: "Refund pending", description: `Stripe is processing the ${formatUsd(r.amount)} refund. The sale shows the result once it is done.` });
       onClose();
     },
-    onError: (e) => setProblem({ field: "form", message: withoutStatus(e.message) }),
+    onError: (e) => fe.fromServer(e, ["amount", "reason"], aliases) || fe.set(FORM, withoutStatus(e.message)),
   });
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const cents = Math.round(Number(amount) * 100);
-    if (!/^\d+(\.\d{1,2})?$/.test(amount.trim()) || cents < 1) return setProblem({ field: "amount", message: "Enter an amount in dollars, at least $0.01" });
-    if (cents > Math.round(sale.refundable * 100)) return setProblem({ field: "amount", message: `You can refund at most ${formatUsd(sale.refundable)} of this sale` });
+    if (!/^\d+(\.\d{1,2})?$/.test(amount.trim()) || cents < 1) return fe.set("amount", "Enter an amount in dollars, at least $0.01");
+    if (cents > Math.round(sale.refundable * 100)) return fe.set("amount", `You can refund at most ${formatUsd(sale.refundable)} of this sale`);
     const body = { amountCents: cents, reason: reason === "other" ? note.trim() : reason, requestKey };
-    const parsed = refundSaleSchema.safeParse(body);
-    if (!parsed.success) return setProblem({ field: reason === "other" ? "reason" : "form", message: parsed.error.issues[0]?.message ?? "Check the form" });
-    setProblem(null);
-    refund.mutate(body);
+    if (fe.check(refundSaleSchema, body, { alias: aliases })) refund.mutate(body);
   };
 
   return (
@@ -85,8 +84,11 @@ export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => voi
           </DialogHeader>
           <div className="space-y-1.5">
             <Label htmlFor="refund-amount">Amount (USD, up to {formatUsd(sale.refundable)})</Label>
-            <Input id="refund-amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} aria-invalid={problem?.field === "amount"} autoFocus />
-            {problem?.field === "amount" && <p className="text-sm text-destructive">{problem.message}</p>}
+            <Input id="refund-amount" inputMode="decimal" value={amount} onChange={(e) => {
+              setAmount(e.target.value);
+              fe.clear("amount", FORM);
+            }} {...fe.field("amount")} autoFocus />
+            <FieldError of={fe} name="amount" />
           </div>
           <div className="space-y-1.5">
             <Label htmlFor="refund-reason">Reason</Label>
@@ -94,7 +96,11 @@ export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => voi
               id="refund-reason"
               className="h-9 w-full rounded-md border bg-background px-3 text-sm"
               value={reason}
-              onChange={(e) => setReason(e.target.value as keyof typeof REASON_LABELS)}
+              onChange={(e) => {
+                setReason(e.target.value as keyof typeof REASON_LABELS);
+                fe.clear("reason", FORM);
+              }}
+              {...(reason === "other" ? {} : fe.field("reason"))}
             >
               {Object.entries(REASON_LABELS).map(([value, label]) => (
                 <option key={value} value={value}>
@@ -102,19 +108,19 @@ export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => voi
                 </option>
               ))}
             </select>
+            {reason !== "other" && <FieldError of={fe} name="reason" />}
           </div>
           {reason === "other" && (
             <div className="space-y-1.5">
               <Label htmlFor="refund-note">Note (kept with the refund, up to 500 characters)</Label>
-              <Textarea id="refund-note" value={note} maxLength={500} onChange={(e) => setNote(e.target.value)} aria-invalid={problem?.field === "reason"} />
-              {problem?.field === "reason" && <p className="text-sm text-destructive">{problem.message}</p>}
+              <Textarea id="refund-note" value={note} maxLength={500} onChange={(e) => {
+                setNote(e.target.value);
+                fe.clear("reason", FORM);
+              }} {...fe.field("reason")} />
+              <FieldError of={fe} name="reason" />
             </div>
           )}
-          {problem?.field === "form" && (
-            <p role="alert" className="text-sm text-destructive">
-              {problem.message}
-            </p>
-          )}
+          <FieldError of={fe} name={FORM} />
           <DialogFooter>
             <Button type="button" variant="outline" onClick={onClose} disabled={refund.isPending}>
               Cancel

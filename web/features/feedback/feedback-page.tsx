@@ -3,6 +3,7 @@ import { CheckCircle2 } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import { FEEDBACK_PRIORITIES, FEEDBACK_TYPES } from "@shared/constants";
 import { feedbackSchema, type FeedbackInput } from "@shared/schemas";
+import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -33,7 +34,11 @@ export function FeedbackPage() {
   useEffect(() => {
     if (user?.email) setDraft((d) => (d.email ? d : { ...d, email: user.email }));
   }, [user?.email]);
-  const set = (k: keyof Draft) => (v: string) => setDraft((d) => ({ ...d, [k]: v }));
+  const fe = useFieldErrors("feedback");
+  const set = (k: keyof Draft) => (v: string) => {
+    setDraft((d) => ({ ...d, [k]: v }));
+    fe.clear(k, FORM);
+  };
 
   const submit = useMutation({
     mutationFn: (input: FeedbackInput) => apiRequest("POST", "/api/feedback", input),
@@ -41,22 +46,20 @@ export function FeedbackPage() {
       setSent(true);
       setDraft({ ...EMPTY, email: user?.email ?? "" });
     },
-    onError: () =>
+    onError: (err) =>
+      fe.fromServer(err, ["type", "subject", "message", "email", "priority"]) ||
       toast({ title: "Submission Failed", description: "There was an error submitting your feedback. Please try again.", variant: "destructive" }),
   });
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    if (!draft.type || !draft.subject.trim() || !draft.message.trim()) {
-      toast({ title: "Missing Information", description: "Please fill in all required fields.", variant: "destructive" });
+    // The route's schema, each problem beside its field; the spec's toast still announces missing fields.
+    const parsed = fe.check(feedbackSchema, draft, { place: (field, message) => [field === "type" && !draft.type ? ["type", "type is required"] : [field, message]] });
+    if (!parsed) {
+      if (!draft.type || !draft.subject.trim() || !draft.message.trim()) toast({ title: "Missing Information", description: "Please fill in all required fields.", variant: "destructive" });
       return;
     }
-    const parsed = feedbackSchema.safeParse(draft);
-    if (!parsed.success) {
-      toast({ title: "Missing Information", description: parsed.error.issues[0]?.message ?? "Please check the form.", variant: "destructive" });
-      return;
-    }
-    submit.mutate(parsed.data);
+    submit.mutate(parsed);
   };
 
   return (
@@ -89,7 +92,7 @@ export function FeedbackPage() {
                   <div className="space-y-2">
                     <Label htmlFor="fb-type">Type *</Label>
                     <Select value={draft.type} onValueChange={set("type")}>
-                      <SelectTrigger id="fb-type" aria-label="Type">
+                      <SelectTrigger id="fb-type" aria-label="Type" {...fe.field("type")}>
                         <SelectValue placeholder="Choose a type" />
                       </SelectTrigger>
                       <SelectContent>
@@ -100,6 +103,7 @@ export function FeedbackPage() {
                         ))}
                       </SelectContent>
                     </Select>
+                    <FieldError of={fe} name="type" />
                   </div>
                   <div className="space-y-2">
                     <Label htmlFor="fb-priority">Priority</Label>
@@ -119,15 +123,20 @@ export function FeedbackPage() {
                 </div>
                 <div className="space-y-2">
                   <Label htmlFor="fb-subject">Subject *</Label>
-                  <Input id="fb-subject" value={draft.subject} onChange={(e) => set("subject")(e.target.value)} maxLength={200} />
+                  <Input id="fb-subject" value={draft.subject} onChange={(e) => set("subject")(e.target.value)} maxLength={200} {...fe.field("subject")} />
+                  <FieldError of={fe} name="subject" />
                 </div>
                 <div className="space-y-2">
                   <Label htmlFor="fb-message">Message *</Label>
-                  <Textarea id="fb-message" rows={6} value={draft.message} onChange={(e) => set("message")(e.target.value)} maxLength={5000} className="field-sizing-fixed" />
+                  <Textarea id="fb-message" rows={6} value={draft.message} onChange={(e) => set("message")(e.target.value)} maxLength={5000} className="field-sizing-fixed" {...fe.field("message")} />
+                  <FieldError of={fe} name="message" />
                 </div>
                 <div className="space-y-2">
                   <Label htmlFor="fb-email">Email</Label>
-                  <Input id="fb-email" type="email" value={draft.email} onChange={(e) => set("email")(e.target.value)} placeholder="So we can reply (optional)" />
+                  <Input id="fb-email" type="email" value={draft.email} onChange={(e) => set("email")(e.target.value)} placeholder="So we can reply (optional)" {...fe.field("email")} />
+                  <FieldError of={fe} name="email" />
+                  <FieldError of={fe} name="priority" />
+                  <FieldError of={fe} name={FORM} />
                 </div>
                 <Button type="submit" className="w-full" disabled={submit.isPending}>
                   {submit.isPending && <Spinner className="size-4 text-primary-foreground" />}

@@ -3,9 +3,10 @@
 // step with title, price and file/link/text. The server makes the offer's Stripe price; no price id
 // is ever typed. Problems show beside their field.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { CreatorContent } from "@shared/content";
 import { DEFAULT_CTA, STEP_ITEM_MESSAGE, type Funnel, type StepType } from "@shared/funnels";
+import { focusFirstInvalid } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -102,6 +103,9 @@ export function AddStep({ funnel, count, onAdded, failureTitle }: { funnel: Funn
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
   const [formKey, setFormKey] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+  // Shown errors put the focus on the first field they name.
+  useEffect(() => focusFirstInvalid(formRef.current), [errors]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -133,14 +137,15 @@ export function AddStep({ funnel, count, onAdded, failureTitle }: { funnel: Funn
     } catch (err) {
       const byField = fieldErrors(err);
       setErrors(byField);
-      toast({ title: failureTitle, description: byField._, variant: "destructive" });
+      // What names a field is shown beside it; the rest (a 5xx, the network) is announced too.
+      if (!Object.keys(byField).some((k) => k !== "_") || !/^4\d\d: /.test(err instanceof Error ? err.message : "")) toast({ title: failureTitle, description: byField._, variant: "destructive" });
     } finally {
       setSaving(false);
     }
   };
 
   return (
-    <form onSubmit={submit} className="space-y-4" noValidate data-testid="add-step-form">
+    <form ref={formRef} onSubmit={submit} className="space-y-4" noValidate data-testid="add-step-form">
       <div className="inline-flex rounded-lg border p-0.5" role="radiogroup" aria-label="What this step sells">
         {(
           [

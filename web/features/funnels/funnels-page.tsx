@@ -4,8 +4,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plus, Workflow } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import type { CreatorContent } from "@shared/content";
-import { FUNNEL_MESSAGES, FUNNEL_STATUS_LABEL, type Funnel, type FunnelStep } from "@shared/funnels";
+import { createFunnelSchema, FUNNEL_STATUS_LABEL, type Funnel, type FunnelStep } from "@shared/funnels";
 import type { CurrentUser } from "@shared/schemas";
+import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { PageSpinner, Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -20,7 +21,7 @@ import { getQueryFn } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { cn, formatUsd } from "@/lib/utils";
 import { AddStep } from "./add-step";
-import { attachProducts, createFunnel, detachProduct, fieldErrors, funnelKeys } from "./api";
+import { attachProducts, createFunnel, detachProduct, funnelKeys } from "./api";
 import { StepList } from "./step-list";
 
 /** The one status a funnel shows, here and in its editor: Test (previews only) or Live (buyers see it). */
@@ -35,9 +36,9 @@ export function FunnelStatusBadge({ funnel }: { funnel: Funnel }) {
 export function CreateFunnelDialog({ open, onOpenChange, onCreated }: { open: boolean; onOpenChange: (o: boolean) => void; onCreated: (f: Funnel) => void }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
-  const [problem, setProblem] = useState<string | null>(null);
+  const fe = useFieldErrors("funnel");
   const create = useMutation({
-    mutationFn: () => createFunnel(name.trim()),
+    mutationFn: (input: { name: string }) => createFunnel(input.name),
     onSuccess: async (funnel) => {
       toast({ title: "Success", description: "Funnel created successfully!" });
       await queryClient.invalidateQueries({ queryKey: funnelKeys.all });
@@ -46,16 +47,14 @@ export function CreateFunnelDialog({ open, onOpenChange, onCreated }: { open: bo
       onCreated(funnel);
     },
     onError: (err) => {
-      setProblem(fieldErrors(err).name ?? null);
-      toast({ title: "Failed to create funnel", variant: "destructive" });
+      if (!fe.fromServer(err, ["name"])) toast({ title: "Failed to create funnel", variant: "destructive" });
     },
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    // Beside the field, in the spec's words.
-    if (!name.trim()) return setProblem(FUNNEL_MESSAGES.funnelName);
-    setProblem(null);
-    create.mutate();
+    // Beside the field, in the spec's words (the route's schema).
+    const parsed = fe.check(createFunnelSchema, { name });
+    if (parsed) create.mutate(parsed);
   };
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -66,12 +65,12 @@ export function CreateFunnelDialog({ open, onOpenChange, onCreated }: { open: bo
           </DialogHeader>
           <div className="space-y-1.5">
             <Label htmlFor="funnel-name">Funnel name</Label>
-            <Input id="funnel-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} autoFocus aria-invalid={!!problem} />
-            {problem && (
-              <p className="text-sm text-destructive" role="alert">
-                {problem}
-              </p>
-            )}
+            <Input id="funnel-name" value={name} onChange={(e) => {
+              setName(e.target.value);
+              fe.clear("name", FORM);
+            }} maxLength={200} autoFocus {...fe.field("name")} />
+            <FieldError of={fe} name="name" />
+            <FieldError of={fe} name={FORM} />
           </div>
           <DialogFooter>
             <Button type="submit" disabled={create.isPending}>

@@ -1,9 +1,10 @@
 // A funnel's steps with their figures, moves, edit and delete; shared by /funnels and the editor.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ArrowDown, ArrowUp, Pencil, Trash2 } from "lucide-react";
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { TIP_CEILING_MULTIPLE } from "@shared/constants";
 import { FUNNEL_MESSAGES, type FunnelStep } from "@shared/funnels";
+import { focusFirstInvalid } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -24,6 +25,8 @@ export function StepDialog({ funnelId, step, open, onOpenChange }: { funnelId: s
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [fields, setFields] = useState(initial);
   const [saving, setSaving] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => focusFirstInvalid(formRef.current), [errors]);
   const set = (k: keyof typeof fields) => (e: { target: { value: string } }) => setFields((f) => ({ ...f, [k]: e.target.value }));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -46,7 +49,7 @@ export function StepDialog({ funnelId, step, open, onOpenChange }: { funnelId: s
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="max-h-[90vh] overflow-y-auto">
-        <form onSubmit={submit} className="space-y-4" noValidate>
+        <form ref={formRef} onSubmit={submit} className="space-y-4" noValidate>
           <DialogHeader>
             <DialogTitle>Edit Step</DialogTitle>
             <DialogDescription>Change what buyers see at this step.</DialogDescription>

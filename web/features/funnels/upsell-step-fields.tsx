@@ -3,6 +3,7 @@
 import { ImagePlus, X } from "lucide-react";
 import { useRef, type ReactNode } from "react";
 import { CATEGORIES, MAX_UPLOAD_BYTES, TIP_CEILING_MULTIPLE } from "@shared/constants";
+import { LabelledField } from "@/components/field-error";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -12,19 +13,8 @@ import { FileDropZone } from "@/features/landing/file-drop-zone";
 import { toast } from "@/hooks/use-toast";
 import type { UpsellDraft } from "./api";
 
-export function Field({ label, htmlFor, children, error }: { label: string; htmlFor: string; children: ReactNode; error?: string }) {
-  return (
-    <div className="space-y-1.5">
-      <Label htmlFor={htmlFor}>{label}</Label>
-      {children}
-      {error && (
-        <p className="text-sm text-destructive" role="alert" data-testid={`${htmlFor}-error`}>
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
+/** A funnel form's field: label, control and the message beside it (web/components/field-error.tsx). */
+export const Field = LabelledField;
 
 function Pick<T extends string>({ id, label, value, options, onChange }: { id: string; label: string; value: T; options: { value: T; label: string }[]; onChange: (v: T) => void }) {
   return (
@@ -107,10 +97,10 @@ export function UpsellStepFields({ draft, onChange, idPrefix, errors = {} }: { d
         <Pick id={id("category")} label="Category" value={draft.category} onChange={(v) => set("category", v)} options={CATEGORIES.map((c) => ({ value: c, label: c }))} />
       </div>
       {takesFile && (
-        <div className="space-y-1.5">
+        <div className="space-y-1.5 outline-none" tabIndex={-1} aria-invalid={errors.file ? true : undefined} aria-describedby={errors.file ? id("file-error") : undefined}>
           <FileDropZone selected={draft.file} onSelect={(f) => set("file", f)} onClear={() => set("file", null)} onSubmit={() => undefined} maxSize={MAX_UPLOAD_BYTES} hideSubmit />
           {errors.file && (
-            <p className="text-sm text-destructive" role="alert">
+            <p id={id("file-error")} className="text-sm text-destructive" role="alert">
               {errors.file}
             </p>
           )}

@@ -4,6 +4,7 @@ import { CheckCircle2, Wallet } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { PAYOUT_METHODS } from "@shared/constants";
 import { PAYOUT_SETUP_MESSAGES, payoutSetupSchema, type CurrentUser } from "@shared/schemas";
+import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -62,6 +63,7 @@ export function PayoutSetupCard({ user }: { user: CurrentUser }) {
   const queryClient = useQueryClient();
   const [method, setMethod] = useState(user.payoutMethod ?? "");
   const [email, setEmail] = useState(user.payoutEmail ?? "");
+  const fe = useFieldErrors("payout");
 
   const save = useMutation({
     mutationFn: (input: { payoutMethod: string; payoutEmail: string }) => apiRequest("POST", "/api/payout/setup", input),
@@ -70,17 +72,27 @@ export function PayoutSetupCard({ user }: { user: CurrentUser }) {
       await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.authUser }), queryClient.invalidateQueries({ queryKey: queryKeys.nextPayout })]);
     },
     onError: (error) =>
+      fe.fromServer(error, ["payoutMethod", "payoutEmail"]) ||
       toast({ title: "Setup Failed", description: error instanceof Error ? withoutStatus(error.message) : "Failed to setup payout information", variant: "destructive" }),
   });
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    const parsed = payoutSetupSchema.safeParse({ payoutMethod: method, payoutEmail: email });
-    if (!parsed.success) {
-      toast({ title: "Setup Failed", description: parsed.error.issues[0]?.message ?? PAYOUT_SETUP_MESSAGES.required, variant: "destructive" });
-      return;
-    }
-    save.mutate(parsed.data);
+    // The schema's messages name no path: each goes beside the field it is about.
+    const parsed = fe.check(payoutSetupSchema, { payoutMethod: method, payoutEmail: email }, {
+      place: (_field, message) =>
+        message === PAYOUT_SETUP_MESSAGES.required
+          ? [...(method ? [] : ["payoutMethod"]), ...(email.trim() ? [] : ["payoutEmail"])]
+          : message === PAYOUT_SETUP_MESSAGES.method
+            ? ["payoutMethod"]
+            : message === PAYOUT_SETUP_MESSAGES.email
+              ? ["payoutEmail"]
+              : [FORM],
+    });
+    if (parsed) return save.mutate(parsed);
+    // Spec §8 still announces it: 'Setup Failed' with the message.
+    const first = payoutSetupSchema.safeParse({ payoutMethod: method, payoutEmail: email }).error?.issues[0]?.message;
+    toast({ title: "Setup Failed", description: first ?? PAYOUT_SETUP_MESSAGES.required, variant: "destructive" });
   };
 
   return (
@@ -107,8 +119,11 @@ export function PayoutSetupCard({ user }: { user: CurrentUser }) {
         <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2" noValidate>
           <div className="space-y-2">
             <Label htmlFor="payout-method">Payout method</Label>
-            <Select value={method} onValueChange={setMethod}>
-              <SelectTrigger id="payout-method" aria-label="Payout method" className="w-full">
+            <Select value={method} onValueChange={(m) => {
+              setMethod(m);
+              fe.clear("payoutMethod", FORM);
+            }}>
+              <SelectTrigger id="payout-method" aria-label="Payout method" className="w-full" {...fe.field("payoutMethod")}>
                 <SelectValue placeholder="Choose a method" />
               </SelectTrigger>
               <SelectContent>
@@ -119,10 +134,18 @@ export function PayoutSetupCard({ user }: { user: CurrentUser }) {
                 ))}
               </SelectContent>
             </Select>
+            <FieldError of={fe} name="payoutMethod" />
           </div>
           <div className="space-y-2">
             <Label htmlFor="payout-email">Payout email</Label>
-            <Input id="payout-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="you@example.com" autoComplete="email" />
+            <Input id="payout-email" type="email" value={email} onChange={(e) => {
+              setEmail(e.target.value);
+              fe.clear("payoutEmail", FORM);
+            }} placeholder="you@example.com" autoComplete="email" {...fe.field("payoutEmail")} />
+            <FieldError of={fe} name="payoutEmail" />
+          </div>
+          <div className="sm:col-span-2">
+            <FieldError of={fe} name={FORM} />
           </div>
           <Button type="submit" className="sm:col-span-2 sm:justify-self-start" disabled={save.isPending}>
             {save.isPending && <Spinner className="size-4 text-current" />} Save

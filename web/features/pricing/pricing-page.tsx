@@ -1,10 +1,12 @@
 import { Link } from "@tanstack/react-router";
 import { REFUND_POLICY } from "@shared/constants";
 import { Check, Crown, Rocket, ShieldCheck, TrendingUp } from "lucide-react";
+import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { PayoutScheduleList } from "@/features/payouts/payout-schedule";
 import { AppShell } from "@/features/shell/app-shell";
+import { ON_PRO, renewalText, useSubscription } from "@/features/subscription/on-pro";
 import { goToLogin, useAuth } from "@/lib/auth";
 
 const CREATOR_FEATURES = [
@@ -33,6 +35,7 @@ const FAQ = [
 
 export function PricingPage() {
   const { isAuthenticated } = useAuth();
+  const plan = useSubscription();
   const start = isAuthenticated ? (
     <Button className="w-full" size="lg" asChild>
       <Link to="/">Go to Dashboard</Link>
@@ -49,7 +52,7 @@ export function PricingPage() {
         <p className="mx-auto mt-4 max-w-2xl text-lg text-muted-foreground">Free to start. Pay only when you sell.</p>
       </section>
       <section className="mx-auto grid max-w-4xl gap-6 px-4 md:grid-cols-2">
-        <Card className="border-primary shadow-lg">
+        <Card className={plan.isPro ? undefined : "border-primary shadow-lg"}>
           <CardHeader>
             <CardTitle className="text-xl">Creator</CardTitle>
             <CardDescription>Everything you need to sell</CardDescription>
@@ -68,10 +71,11 @@ export function PricingPage() {
           </CardContent>
           <CardFooter>{start}</CardFooter>
         </Card>
-        <Card>
+        <Card className={plan.isPro ? "border-emerald-500 shadow-lg" : undefined} data-testid="pro-plan-card">
           <CardHeader>
-            <CardTitle className="flex items-center gap-2 text-xl">
+            <CardTitle className="flex flex-wrap items-center gap-2 text-xl">
               <Crown className="size-5 text-amber-500" /> Pro
+              {plan.isPro && <span className="rounded-full bg-emerald-100 px-2.5 py-0.5 text-sm font-semibold text-emerald-800">{ON_PRO}</span>}
             </CardTitle>
             <CardDescription>For creators selling every day</CardDescription>
             <p className="mt-4 text-4xl font-extrabold">
@@ -87,10 +91,21 @@ export function PricingPage() {
               ))}
             </ul>
           </CardContent>
-          <CardFooter>
-            <Button className="w-full" size="lg" variant="outline" asChild>
-              <Link to="/subscribe">Upgrade to Pro</Link>
-            </Button>
+          <CardFooter className="flex-col gap-2">
+            {plan.isLoading ? (
+              <Spinner className="size-6" />
+            ) : plan.isPro && plan.data ? (
+              <>
+                {renewalText(plan.data) && <p className="text-sm text-muted-foreground">{renewalText(plan.data)}</p>}
+                <Button className="w-full" size="lg" variant="outline" asChild>
+                  <Link to="/settings">Manage subscription</Link>
+                </Button>
+              </>
+            ) : (
+              <Button className="w-full" size="lg" variant="outline" asChild>
+                <Link to="/subscribe">Upgrade to Pro</Link>
+              </Button>
+            )}
           </CardFooter>
         </Card>
       </section>

@@ -6,6 +6,7 @@ import { BellRing, ImagePlus, Trash2, UserRound } from "lucide-react";
 import { useRef, useState, type FormEvent } from "react";
 import { AVATAR_TYPES, EMAIL_ON_SALE_LABEL, MAX_AVATAR_BYTES, MAX_BIO_CHARS, PROFILE_MESSAGES, profileSchema, type CreatorProfile, type ProfileInput } from "@shared/profile";
 import { CreatorByline } from "@/components/creator-byline";
+import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { SectionSpinner, Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -18,29 +19,9 @@ import { apiRequest } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 type Field = keyof ProfileInput;
-type Errors = Partial<Record<Field | "avatar" | "form", string>>;
+const FIELDS = ["displayName", "bio", "supportEmail"] as const;
 
 const withoutStatus = (message: string) => message.replace(/^\d{3}: /, "");
-
-/** "displayName: Display name must…" (the API's words) -> the field and its message. */
-function errorsFromServer(message: string): Errors {
-  const errors: Errors = {};
-  for (const part of withoutStatus(message).split("; ")) {
-    const match = /^(displayName|bio|supportEmail): (.*)$/.exec(part);
-    if (match) errors[match[1] as Field] = match[2];
-    else errors.form = part;
-  }
-  return errors;
-}
-
-function FieldError({ id, message }: { id: string; message?: string }) {
-  if (!message) return null;
-  return (
-    <p id={id} className="text-sm text-destructive" role="alert">
-      {message}
-    </p>
-  );
-}
 
 /**
  * "Email me when I make a sale": saved as soon as it is switched, with the profile as last saved (the
@@ -80,7 +61,11 @@ function SaleEmailSwitch({ current }: { current: CreatorProfile }) {
       <p id="profile-emailOnSale-hint" className="pl-7 text-xs text-muted-foreground">
         The item, what the buyer paid and what you keep. Only you see this setting.
       </p>
-      <FieldError id="profile-emailOnSale-error" message={error} />
+      {error && (
+        <p id="profile-emailOnSale-error" className="text-sm text-destructive" role="alert">
+          {error}
+        </p>
+      )}
     </div>
   );
 }
@@ -88,7 +73,7 @@ function SaleEmailSwitch({ current }: { current: CreatorProfile }) {
 function ProfileForm({ profile }: { profile: CreatorProfile }) {
   const queryClient = useQueryClient();
   const [values, setValues] = useState<ProfileInput>({ displayName: profile.displayName ?? "", bio: profile.bio ?? "", supportEmail: profile.supportEmail ?? "" });
-  const [errors, setErrors] = useState<Errors>({});
+  const fe = useFieldErrors("profile");
   const fileInput = useRef<HTMLInputElement>(null);
 
   const saved = (next: CreatorProfile) => queryClient.setQueryData(queryKeys.profile, next);
@@ -97,10 +82,10 @@ function ProfileForm({ profile }: { profile: CreatorProfile }) {
     mutationFn: async (input: ProfileInput) => (await apiRequest("PUT", "/api/profile", input)).json() as Promise<CreatorProfile>,
     onSuccess: (next) => {
       saved(next);
-      setErrors({});
+      fe.reset();
       toast({ title: "Profile Saved", description: "Buyers now see your name on your paywalls." });
     },
-    onError: (error) => setErrors(errorsFromServer(error.message)),
+    onError: (error) => fe.fromServer(error, FIELDS) || fe.set(FORM, withoutStatus(error.message)),
   });
 
   const avatar = useMutation({
@@ -114,37 +99,28 @@ function ProfileForm({ profile }: { profile: CreatorProfile }) {
     },
     onSuccess: (next) => {
       saved(next);
-      setErrors((e) => ({ ...e, avatar: undefined }));
+      fe.clear("avatar");
     },
-    onError: (error) => setErrors((e) => ({ ...e, avatar: error.message })),
+    onError: (error) => fe.set("avatar", error.message),
   });
 
   const chooseAvatar = (file: File | undefined) => {
     if (fileInput.current) fileInput.current.value = "";
     if (!file) return;
-    if (!(AVATAR_TYPES as readonly string[]).includes(file.type)) return setErrors((e) => ({ ...e, avatar: PROFILE_MESSAGES.avatarType }));
-    if (file.size > MAX_AVATAR_BYTES) return setErrors((e) => ({ ...e, avatar: PROFILE_MESSAGES.avatarSize }));
+    if (!(AVATAR_TYPES as readonly string[]).includes(file.type)) return fe.set("avatar", PROFILE_MESSAGES.avatarType);
+    if (file.size > MAX_AVATAR_BYTES) return fe.set("avatar", PROFILE_MESSAGES.avatarSize);
     avatar.mutate(file);
   };
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    const parsed = profileSchema.safeParse(values);
-    if (!parsed.success) {
-      const next: Errors = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as Field] ??= issue.message;
-      setErrors(next);
-      return;
-    }
-    setErrors({});
-    save.mutate(values);
+    if (fe.check(profileSchema, values)) save.mutate(values);
   };
 
   const set = (field: Field) => (e: { target: { value: string } }) => {
     setValues((v) => ({ ...v, [field]: e.target.value }));
-    setErrors((errs) => ({ ...errs, [field]: undefined }));
+    fe.clear(field, FORM);
   };
-  const describedBy = (field: Field) => (errors[field] ? `profile-${field}-error` : undefined);
   const current = queryClient.getQueryData<CreatorProfile>(queryKeys.profile) ?? profile;
   // What buyers see now (the saved profile), with the fallback when no display name is set.
   const preview = { name: current.displayName ?? current.accountName, avatarUrl: current.avatarUrl, bio: current.bio, supportEmail: current.supportEmail };
@@ -163,7 +139,7 @@ function ProfileForm({ profile }: { profile: CreatorProfile }) {
         <div className="space-y-2">
           <Label htmlFor="profile-avatar">Avatar</Label>
           <div className="flex flex-wrap gap-2">
-            <input ref={fileInput} id="profile-avatar" type="file" accept={AVATAR_TYPES.join(",")} className="sr-only" aria-describedby={errors.avatar ? "profile-avatar-error" : "profile-avatar-hint"} onChange={(e) => chooseAvatar(e.target.files?.[0])} />
+            <input ref={fileInput} id="profile-avatar" type="file" accept={AVATAR_TYPES.join(",")} className="sr-only" {...fe.field("avatar", "profile-avatar-hint")} onChange={(e) => chooseAvatar(e.target.files?.[0])} />
             <Button type="button" variant="outline" size="sm" disabled={avatar.isPending} onClick={() => fileInput.current?.click()}>
               {avatar.isPending ? <Spinner className="size-4" label="Uploading" /> : <ImagePlus />} {current.avatarUrl ? "Change image" : "Upload image"}
             </Button>
@@ -176,30 +152,30 @@ function ProfileForm({ profile }: { profile: CreatorProfile }) {
           <p id="profile-avatar-hint" className="text-xs text-muted-foreground">
             JPEG, PNG or WebP, up to {MAX_AVATAR_BYTES / 1024 / 1024} MB.
           </p>
-          <FieldError id="profile-avatar-error" message={errors.avatar} />
+          <FieldError of={fe} name="avatar" />
         </div>
       </div>
 
       <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2" noValidate aria-label="Public profile">
         <div className="space-y-2">
           <Label htmlFor="profile-displayName">Display name</Label>
-          <Input id="profile-displayName" value={values.displayName} onChange={set("displayName")} placeholder={profile.accountName ?? "Your name or studio"} aria-invalid={!!errors.displayName} aria-describedby={describedBy("displayName")} />
-          <FieldError id="profile-displayName-error" message={errors.displayName} />
+          <Input id="profile-displayName" value={values.displayName} onChange={set("displayName")} placeholder={profile.accountName ?? "Your name or studio"} {...fe.field("displayName")} />
+          <FieldError of={fe} name="displayName" />
         </div>
         <div className="space-y-2">
           <Label htmlFor="profile-supportEmail">Support email</Label>
-          <Input id="profile-supportEmail" type="email" value={values.supportEmail} onChange={set("supportEmail")} placeholder="help@example.com" aria-invalid={!!errors.supportEmail} aria-describedby={describedBy("supportEmail")} />
-          <FieldError id="profile-supportEmail-error" message={errors.supportEmail} />
+          <Input id="profile-supportEmail" type="email" value={values.supportEmail} onChange={set("supportEmail")} placeholder="help@example.com" {...fe.field("supportEmail")} />
+          <FieldError of={fe} name="supportEmail" />
         </div>
         <div className="space-y-2 sm:col-span-2">
           <Label htmlFor="profile-bio">Short bio</Label>
-          <Textarea id="profile-bio" rows={3} value={values.bio} onChange={set("bio")} aria-invalid={!!errors.bio} aria-describedby={describedBy("bio")} />
+          <Textarea id="profile-bio" rows={3} value={values.bio} onChange={set("bio")} {...fe.field("bio")} />
           <p className="text-right text-xs text-muted-foreground">
             {values.bio.length}/{MAX_BIO_CHARS}
           </p>
-          <FieldError id="profile-bio-error" message={errors.bio} />
+          <FieldError of={fe} name="bio" />
         </div>
-        <FieldError id="profile-form-error" message={errors.form} />
+        <FieldError of={fe} name={FORM} />
         <div className="sm:col-span-2">
           <Button type="submit" disabled={save.isPending}>
             {save.isPending && <Spinner className="size-4" label="Saving" />} Save profile

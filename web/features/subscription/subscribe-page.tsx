@@ -1,7 +1,9 @@
 // /subscribe: the Pro plan's card form (spec §2 Pro subscription, §8 Subscription texts). The
 // server opens the subscription and returns the first invoice's client secret; the card is
 // confirmed with Stripe here, and the plan changes only when Stripe's webhooks say it is paid.
+// A creator already on Pro sees "You're on Pro" instead of a second card form.
 import type { Stripe, StripeElements } from "@stripe/stripe-js";
+import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ArrowLeft, Crown, Lock } from "lucide-react";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
@@ -12,7 +14,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { AppShell } from "@/features/shell/app-shell";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
 import { getStripe } from "@/lib/stripe";
+import { OnProPanel, useSubscription } from "./on-pro";
 
 export function SubscribePage() {
   const cardRef = useRef<HTMLDivElement>(null);
@@ -21,6 +25,11 @@ export function SubscribePage() {
   const [setupError, setSetupError] = useState<string | null>(null);
   const [paying, setPaying] = useState(false);
   const [attempt, setAttempt] = useState(0);
+  const queryClient = useQueryClient();
+  const plan = useSubscription();
+  // The card form starts only for a creator who is not Pro (or whose plan could not be read: the
+  // server refuses a second subscription either way).
+  const ready = !plan.isLoading && !plan.isPro;
 
   const start = useCallback(async (isCancelled: () => boolean) => {
     setSetupError(null);
@@ -36,17 +45,21 @@ export function SubscribePage() {
       setStripe(s);
       setElements(els);
     } catch (err) {
-      if (!isCancelled()) setSetupError(err instanceof Error ? err.message : "No client secret received");
+      if (isCancelled()) return;
+      // 409: Pro arrived since the plan was read (another tab, a late webhook): show it.
+      if (err instanceof Error && err.message.startsWith("409: ")) return void queryClient.invalidateQueries({ queryKey: queryKeys.subscription });
+      setSetupError(err instanceof Error ? err.message : "No client secret received");
     }
-  }, []);
+  }, [queryClient]);
 
   useEffect(() => {
+    if (!ready) return;
     let cancelled = false;
     void start(() => cancelled);
     return () => {
       cancelled = true;
     };
-  }, [start, attempt]);
+  }, [start, attempt, ready]);
 
   const pay = async (e: FormEvent) => {
     e.preventDefault();
@@ -77,7 +90,13 @@ export function SubscribePage() {
             <CardDescription>${PRO_PRICE_CENTS / 100}/month · zero commission on every sale · cancel anytime</CardDescription>
           </CardHeader>
           <CardContent>
-            {setupError ? (
+            {plan.isLoading ? (
+              <div className="flex justify-center py-6">
+                <Spinner className="size-6" />
+              </div>
+            ) : plan.isPro && plan.data ? (
+              <OnProPanel state={plan.data} />
+            ) : setupError ? (
               <div className="space-y-3 rounded-lg border border-destructive/30 bg-destructive/5 p-4 text-center" role="alert">
                 <h2 className="font-semibold text-destructive">Setup Error</h2>
                 <p className="text-sm text-muted-foreground">{setupError.replace(/^\d{3}: /, "")}</p>

@@ -5,7 +5,8 @@ import { useNavigate } from "@tanstack/react-router";
 import { FileUp, ImagePlus, Link2, Type, X } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { CATEGORIES, formatFileSize, MAX_UPLOAD_BYTES } from "@shared/constants";
-import { contentFormSchema } from "@shared/content";
+import { CONTENT_MESSAGES, contentFormSchema } from "@shared/content";
+import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -37,6 +38,8 @@ type Draft = {
 };
 
 const DRAFT_KEY = "apewall.uploadDraft";
+/** The fields an error can be shown beside (the API's names; the file's issue is `file`). */
+const FIELDS = ["title", "description", "price", "minimumPrice", "category", "accessType", "linkUrl", "textContent", "file", "previewImage"] as const;
 const CATEGORY_LABELS: Record<string, string> = {
   "digital-art": "Digital art",
   "video-course": "Video course",
@@ -110,6 +113,7 @@ export function UploadForm({
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const abortRef = useRef<AbortController | null>(null);
   const previewInput = useRef<HTMLInputElement>(null);
+  const fe = useFieldErrors("upload");
 
   // Nothing typed is lost on a reload: the draft lives in this tab's session until published.
   useEffect(() => {
@@ -124,7 +128,10 @@ export function UploadForm({
   const hasSource = draft.kind === "file" ? !!file : draft.kind === "link" ? !!draft.linkUrl.trim() : !!draft.textContent.trim();
   useEffect(() => onStepChange(phase !== "editing" ? 2 : hasSource ? 1 : 0), [phase, hasSource, onStepChange]);
 
-  const set = <K extends keyof Draft>(key: K) => (value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const set = <K extends keyof Draft>(key: K) => (value: Draft[K]) => {
+    setDraft((d) => ({ ...d, [key]: value }));
+    fe.clear(key, FORM);
+  };
   const setKind = (kind: Kind) =>
     setDraft((d) => ({ ...d, kind, accessType: kind === "link" ? "link" : kind === "text" ? "view" : d.accessType === "link" ? "download" : d.accessType }));
 
@@ -132,7 +139,7 @@ export function UploadForm({
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const parsed = contentFormSchema.safeParse({
+    const parsed = fe.check(contentFormSchema, {
       title: draft.title,
       description: draft.description,
       price: draft.pricingModel === "fixed" ? draft.price : draft.minimumPrice,
@@ -143,9 +150,18 @@ export function UploadForm({
       linkUrl: draft.kind === "link" ? draft.linkUrl : undefined,
       textContent: draft.kind === "text" ? draft.textContent : undefined,
       hasFile: draft.kind === "file" && !!file,
+    }, {
+      alias: { hasFile: "file" },
+      place: (field, message) => {
+        // "Please fill in title and price" belongs beside whichever of the two is empty.
+        if (message === CONTENT_MESSAGES.titleAndPrice) return [...(draft.title.trim() ? [] : ["title"]), ...(draft.price.trim() ? [] : ["price"])];
+        // A text item's missing text is the schema's "no file".
+        if (field === "file" && draft.kind === "text") return [["textContent", CONTENT_MESSAGES.text]];
+        return [field];
+      },
     });
-    if (!parsed.success) return fail(parsed.error.issues[0]?.message ?? "Please check the form");
-    if (preview && !preview.type.startsWith("image/")) return fail("Preview image must be an image");
+    if (!parsed) return;
+    if (preview && !preview.type.startsWith("image/")) return fe.set("previewImage", "Preview image must be an image");
 
     const controller = new AbortController();
     abortRef.current = controller;
@@ -181,6 +197,7 @@ export function UploadForm({
       setProgress(null);
       if (err instanceof DOMException && err.name === "AbortError") return;
       if (isUnauthorizedError(err)) return showUnauthorizedAndRelogin();
+      if (fe.fromServer(err, FIELDS, { hasFile: "file", uploadId: "file" })) return;
       fail("Upload failed", err instanceof Error ? err.message : String(err));
     }
   };
@@ -223,31 +240,41 @@ export function UploadForm({
         </div>
 
         {draft.kind === "file" && (
-          <FileDropZone
-            selected={file}
-            onSelect={setFile}
-            onClear={() => setFile(null)}
-            onSubmit={() => undefined}
-            maxSize={MAX_UPLOAD_BYTES}
-            hideSubmit
-          />
+          <div className="space-y-2 rounded-lg outline-none" tabIndex={-1} {...fe.field("file")}>
+            <FileDropZone
+              selected={file}
+              onSelect={(f) => {
+                setFile(f);
+                fe.clear("file", FORM);
+              }}
+              onClear={() => setFile(null)}
+              onSubmit={() => undefined}
+              maxSize={MAX_UPLOAD_BYTES}
+              hideSubmit
+            />
+            <FieldError of={fe} name="file" />
+          </div>
         )}
         {draft.kind === "link" && (
           <Field label="Link URL *" htmlFor="linkUrl" hint="Buyers see this link only after paying.">
-            <Input id="linkUrl" type="url" placeholder="https://example.com/private" value={draft.linkUrl} onChange={(e) => set("linkUrl")(e.target.value)} />
+            <Input id="linkUrl" type="url" placeholder="https://example.com/private" value={draft.linkUrl} onChange={(e) => set("linkUrl")(e.target.value)} {...fe.field("linkUrl")} />
+            <FieldError of={fe} name="linkUrl" />
           </Field>
         )}
         {draft.kind === "text" && (
           <Field label="Text buyers unlock *" htmlFor="textContent">
-            <Textarea id="textContent" rows={6} value={draft.textContent} onChange={(e) => set("textContent")(e.target.value)} className="field-sizing-fixed" />
+            <Textarea id="textContent" rows={6} value={draft.textContent} onChange={(e) => set("textContent")(e.target.value)} className="field-sizing-fixed" {...fe.field("textContent")} />
+            <FieldError of={fe} name="textContent" />
           </Field>
         )}
 
         <Field label="Title *" htmlFor="title">
-          <Input id="title" value={draft.title} onChange={(e) => set("title")(e.target.value)} maxLength={200} placeholder="e.g. Lightroom preset pack" />
+          <Input id="title" value={draft.title} onChange={(e) => set("title")(e.target.value)} maxLength={200} placeholder="e.g. Lightroom preset pack" {...fe.field("title")} />
+          <FieldError of={fe} name="title" />
         </Field>
         <Field label="Description" htmlFor="description">
-          <Textarea id="description" rows={3} value={draft.description} onChange={(e) => set("description")(e.target.value)} maxLength={5000} className="field-sizing-fixed" placeholder="What buyers get" />
+          <Textarea id="description" rows={3} value={draft.description} onChange={(e) => set("description")(e.target.value)} maxLength={5000} className="field-sizing-fixed" placeholder="What buyers get" {...fe.field("description")} />
+          <FieldError of={fe} name="description" />
         </Field>
 
         <div className="grid gap-4 sm:grid-cols-2">
@@ -264,11 +291,13 @@ export function UploadForm({
           </Field>
           {draft.pricingModel === "fixed" ? (
             <Field label="Price (USD) *" htmlFor="price">
-              <Input id="price" type="number" inputMode="decimal" step="0.01" min="0.01" placeholder="9.99" value={draft.price} onChange={(e) => set("price")(e.target.value)} />
+              <Input id="price" type="number" inputMode="decimal" step="0.01" min="0.01" placeholder="9.99" value={draft.price} onChange={(e) => set("price")(e.target.value)} {...fe.field("price")} />
+              <FieldError of={fe} name="price" />
             </Field>
           ) : (
             <Field label="Minimum price (USD) *" htmlFor="minimumPrice" hint="Buyers can pay this or more.">
-              <Input id="minimumPrice" type="number" inputMode="decimal" step="0.01" min="0.01" placeholder="5.00" value={draft.minimumPrice} onChange={(e) => set("minimumPrice")(e.target.value)} />
+              <Input id="minimumPrice" type="number" inputMode="decimal" step="0.01" min="0.01" placeholder="5.00" value={draft.minimumPrice} onChange={(e) => set("minimumPrice")(e.target.value)} {...fe.field("minimumPrice")} />
+              <FieldError of={fe} name="minimumPrice" />
             </Field>
           )}
         </div>
@@ -319,7 +348,8 @@ export function UploadForm({
               const picked = e.target.files?.[0];
               e.target.value = "";
               if (!picked) return;
-              if (!picked.type.startsWith("image/")) return fail("Preview image must be an image");
+              if (!picked.type.startsWith("image/")) return fe.set("previewImage", "Preview image must be an image");
+              fe.clear("previewImage");
               setPreview(picked);
             }}
           />
@@ -335,16 +365,18 @@ export function UploadForm({
               </Button>
             </div>
           ) : (
-            <Button type="button" variant="outline" onClick={() => previewInput.current?.click()}>
+            <Button type="button" variant="outline" onClick={() => previewInput.current?.click()} {...fe.field("previewImage")}>
               <ImagePlus /> Add a preview image
             </Button>
           )}
+          <FieldError of={fe} name="previewImage" />
         </div>
       </fieldset>
 
       {extra}
       {phase === "uploading" && progress && file && <UploadProgressPanel fileName={file.name} progress={progress} onCancel={cancelUpload} />}
 
+      <FieldError of={fe} name={FORM} />
       <Button type="submit" variant="brand" size="lg" className="w-full" disabled={busy}>
         {busy && <Spinner className="size-4 text-white" />}
         {phase === "uploading" ? "Uploading…" : phase === "publishing" ? "Publishing…" : "Publish"}

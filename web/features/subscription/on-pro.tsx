@@ -1,0 +1,48 @@
+// "You're on Pro": what /pricing and /subscribe show a creator whose plan is already Pro (the plan
+// and its renewal date as Stripe's webhooks last said, from GET /api/subscription).
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { Crown } from "lucide-react";
+import { Button } from "@/components/ui/button";
+import { formatDate } from "@/features/payouts/format";
+import { useAuth } from "@/lib/auth";
+import { queryKeys } from "@/lib/query-keys";
+import type { SubscriptionState } from "./plan-card";
+
+export const ON_PRO = "You're on Pro";
+
+/** The signed-in creator's plan; nothing is asked when signed out. */
+export function useSubscription() {
+  const { isAuthenticated, isLoading: authLoading } = useAuth();
+  const query = useQuery<SubscriptionState>({ queryKey: queryKeys.subscription, enabled: isAuthenticated });
+  return { ...query, isLoading: authLoading || (isAuthenticated && query.isLoading), isPro: query.data?.plan === "pro" };
+}
+
+/** "Renews on {date}." or "Pro ends on {date}." when Stripe has told us the period's end. */
+export function renewalText(state: SubscriptionState): string | null {
+  if (!state.currentPeriodEnd) return null;
+  return state.cancelAtPeriodEnd ? `Pro ends on ${formatDate(state.currentPeriodEnd)}.` : `Renews on ${formatDate(state.currentPeriodEnd)}.`;
+}
+
+/** /subscribe for a Pro creator: no card form, the plan as it stands and the way back. */
+export function OnProPanel({ state }: { state: SubscriptionState }) {
+  const renewal = renewalText(state);
+  return (
+    <div className="space-y-3 rounded-lg border border-emerald-300 bg-emerald-50 p-4 text-center" data-testid="on-pro">
+      <h2 className="flex items-center justify-center gap-2 text-lg font-semibold">
+        <Crown className="size-5 text-amber-500" /> {ON_PRO}
+      </h2>
+      <p className="text-sm text-muted-foreground">You keep 100% of every sale: no platform fee.</p>
+      {state.status === "past_due" && <p className="text-sm text-amber-700">Your last renewal payment failed. Stripe will retry your card; update it to keep Pro.</p>}
+      {renewal && <p className="text-sm">{renewal}</p>}
+      <div className="flex flex-wrap justify-center gap-2">
+        <Button asChild>
+          <Link to="/dashboard">Back to dashboard</Link>
+        </Button>
+        <Button variant="outline" asChild>
+          <Link to="/settings">Manage subscription</Link>
+        </Button>
+      </div>
+    </div>
+  );
+}
