@@ -56,7 +56,7 @@ type Mail = { to: string; subject: string; links: string[] };
 export async function mailedLink(to: string, seen = 0, subject?: string): Promise<string> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    const mails = (await (await fetch(`${baseUrl()}/dev/mail.json`)).json()) as Mail[];
+    const mails = (await (await fetch(`${baseUrl()}/dev/mail.json?limit=1000`)).json()) as Mail[];
     const mine = mails.filter((m) => m.to === to && (!subject || m.subject === subject));
     if (mine.length > seen) return mine[0].links[0];
     await new Promise((r) => setTimeout(r, 200));
@@ -65,7 +65,7 @@ export async function mailedLink(to: string, seen = 0, subject?: string): Promis
 }
 
 export async function mailCount(to: string, subject?: string): Promise<number> {
-  const mails = (await (await fetch(`${baseUrl()}/dev/mail.json`)).json()) as Mail[];
+  const mails = (await (await fetch(`${baseUrl()}/dev/mail.json?limit=1000`)).json()) as Mail[];
   return mails.filter((m) => m.to === to && (!subject || m.subject === subject)).length;
 }
 

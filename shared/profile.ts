@@ -1,7 +1,7 @@
 // The creator's public profile (issue 17, "Who the buyer pays"): the /settings form's rules, shared by
 // the form and PUT /api/profile, and how every page and email names the creator a buyer pays.
 import { z } from "zod";
-import { MAX_PREVIEW_IMAGE_BYTES } from "./constants";
+import { MAX_PREVIEW_IMAGE_BYTES, PRODUCT_NAME } from "./constants";
 
 export const MAX_DISPLAY_NAME_CHARS = 60;
 export const MAX_BIO_CHARS = 280;
@@ -12,8 +12,10 @@ export const AVATAR_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
 export const PROFILE_MESSAGES = {
   displayName: `Display name must be 1 to ${MAX_DISPLAY_NAME_CHARS} characters`,
   displayNameLine: "Display name must be one line",
+  displayNameOurs: `Display name cannot include "${PRODUCT_NAME}": buyers would take it for us`,
   bio: `Bio must be at most ${MAX_BIO_CHARS} characters`,
   supportEmail: "Enter a valid support email address, like help@example.com",
+  supportEmailOurs: `Support email must be your own address, not one of ${PRODUCT_NAME}'s`,
   avatarType: "Avatar must be a JPEG, PNG or WebP image",
   avatarSize: `Avatar must be at most ${MAX_AVATAR_BYTES / 1024 / 1024} MB`,
   emailOnSale: "Email me when I make a sale must be on or off",
@@ -21,6 +23,13 @@ export const PROFILE_MESSAGES = {
 
 /** The /settings switch's label (the creator's own emails, not shown to buyers). */
 export const EMAIL_ON_SALE_LABEL = "Email me when I make a sale";
+
+/**
+ * Our name and our domains are ours: a profile naming itself "ApeWall Support", or giving an
+ * @apewall… address, would have our own receipts send buyers to someone posing as us.
+ */
+const OUR_NAME = new RegExp(PRODUCT_NAME, "i");
+const OUR_DOMAIN = new RegExp(`@([^@]+\\.)?${PRODUCT_NAME}\\.[a-z.]+$`, "i");
 
 /** "" (or only spaces) is "not given": the field is cleared, and buyers see the fallback. */
 const blankToNull = (v: string) => (v === "" ? null : v);
@@ -35,6 +44,7 @@ export const profileSchema = z.object({
     .trim()
     .max(MAX_DISPLAY_NAME_CHARS, PROFILE_MESSAGES.displayName)
     .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), PROFILE_MESSAGES.displayNameLine)
+    .refine((v) => !OUR_NAME.test(v), PROFILE_MESSAGES.displayNameOurs)
     .transform(blankToNull),
   bio: z.string({ error: PROFILE_MESSAGES.bio }).trim().max(MAX_BIO_CHARS, PROFILE_MESSAGES.bio).transform(blankToNull),
   supportEmail: z
@@ -43,6 +53,7 @@ export const profileSchema = z.object({
     .toLowerCase()
     .max(254, PROFILE_MESSAGES.supportEmail)
     .refine((v) => v === "" || z.email().safeParse(v).success, PROFILE_MESSAGES.supportEmail)
+    .refine((v) => !OUR_DOMAIN.test(v), PROFILE_MESSAGES.supportEmailOurs)
     .transform(blankToNull),
   /** "Email me when I make a sale" (default on). Left out: the setting stays as it was. */
   emailOnSale: z.boolean({ error: PROFILE_MESSAGES.emailOnSale }).optional(),

@@ -34,6 +34,10 @@ describe("the creator's profile", () => {
     expect(await refused({ ...profile, bio: "x".repeat(281) })).toBe(`bio: ${PROFILE_MESSAGES.bio}`);
     expect(await refused({ ...profile, supportEmail: "not-an-email" })).toBe(`supportEmail: ${PROFILE_MESSAGES.supportEmail}`);
     expect(await refused({ displayName: 5, bio: "", supportEmail: "" })).toBe(`displayName: ${PROFILE_MESSAGES.displayName}`);
+    // Posing as us: our name in the display name, or one of our addresses as the support email.
+    expect(await refused({ ...profile, displayName: "ApeWall Support" })).toBe(`displayName: ${PROFILE_MESSAGES.displayNameOurs}`);
+    expect(await refused({ ...profile, supportEmail: "help@apewall.test" })).toBe(`supportEmail: ${PROFILE_MESSAGES.supportEmailOurs}`);
+    expect(await refused({ ...profile, supportEmail: "billing@mail.ApeWall.com" })).toBe(`supportEmail: ${PROFILE_MESSAGES.supportEmailOurs}`);
 
     // The longest allowed values are kept; saving twice is the same profile.
     const ok = { displayName: "x".repeat(60), bio: "y".repeat(280), supportEmail: "Help@Example.com" };

@@ -18,7 +18,7 @@ export const postJson = (path: string, body: unknown, cookie?: string) =>
 type OutboxMessage = { to: string; subject: string; text: string; html: string; links: string[] };
 
 export async function outbox(): Promise<OutboxMessage[]> {
-  return (await call("/dev/mail.json")).json();
+  return (await call("/dev/mail.json?limit=1000")).json();
 }
 
 /** Waits for the queue consumer to deliver a mail to `to` and returns the newest one. */
