@@ -172,7 +172,8 @@ export async function deliverWebhook(deps: DeliverDeps, message: WebhookMessage)
   const ok = result.status !== null && result.status >= 200 && result.status < 300;
   const firstAttemptAt = claimed.first_attempt_at ?? now;
   const attempts = claimed.attempts + 1;
-  const retryAt = at + backoffSeconds(attempts) * 1000;
+  // Counted from the attempt's start, so the queue's delay is the schedule's.
+  const retryAt = now + backoffSeconds(attempts) * 1000;
   const windowEnd = firstAttemptAt + WEBHOOK_RETRY_WINDOW_MS;
   // The last try is at the end of the window; one made at or after it ends the delivery.
   const next: WebhookDelivery["status"] = ok ? "delivered" : at >= windowEnd ? "failed" : "pending";
@@ -348,12 +349,13 @@ export async function sendTestEvent(d1: D1Database, queue: Queue, userId: string
 /** Sends a delivery again now, under the same webhook-id, with a new three-day window. */
 export async function resendDelivery(d1: D1Database, queue: Queue, userId: string, endpointId: string, deliveryId: string, now = Date.now()): Promise<void> {
   const endpoint = await endpointFor(d1, userId, endpointId);
-  const res = await d1
+  const owned = await d1.prepare("select 1 from webhook_deliveries where id = ? and endpoint_id = ? and user_id = ?").bind(deliveryId, endpointId, userId).first();
+  if (!owned) throw notFound(WEBHOOK_MESSAGES.deliveryNotFound);
+  if (endpoint.status !== "active") throw new ApiError(409, WEBHOOK_MESSAGES.disabledEndpoint);
+  await d1
     .prepare("update webhook_deliveries set status = 'pending', next_attempt_at = ?1, first_attempt_at = null where id = ?2 and endpoint_id = ?3 and user_id = ?4")
     .bind(now, deliveryId, endpointId, userId)
     .run();
-  if (!res.meta.changes) throw notFound(WEBHOOK_MESSAGES.deliveryNotFound);
-  if (endpoint.status !== "active") throw new ApiError(409, WEBHOOK_MESSAGES.disabledEndpoint);
   await handOver(queue, [{ id: deliveryId, next_attempt_at: now }], now);
 }
 
