@@ -33,11 +33,12 @@ export const WEBHOOK_MESSAGES = {
 } as const;
 
 /**
- * Why `raw` may not be an endpoint in production (a message), or null. Only https, and never a host
- * that names this machine or a private network: IP literals in private (10/8, 172.16/12, 192.168/16),
- * loopback, link-local (169.254/16, where cloud metadata lives), CGNAT (100.64/10), unspecified,
- * multicast and reserved ranges, any IPv6 literal of loopback, link-local or unique-local (fc00::/7)
- * ranges or mapping an IPv4 one, and `localhost`, `*.localhost`, `*.local`, `*.internal`.
+ * Why `raw` may not be an endpoint in production (a message), or null. Only https, no credentials in
+ * the URL, and never a host that could name this machine or a private network: every IP literal (v4
+ * or v6 — private 10/8, 172.16/12, 192.168/16, loopback, link-local 169.254/16 where cloud metadata
+ * lives, CGNAT 100.64/10, unique-local fc00::/7, v4-mapped v6… are written in too many ways to list
+ * safely, and no public service needs one), and `localhost`, `*.localhost`, `*.local`, `*.internal`,
+ * or a name without a dot.
  * This is a name check: a public name can still resolve (now, or after a rebinding) to a private
  * address. What stops that is where the request is made: a Worker's fetch() goes out through
  * Cloudflare's edge, which cannot reach private networks, loopback or the metadata service of any
@@ -58,8 +59,7 @@ export function webhookUrlProblem(raw: string, production: boolean): string | nu
   if (!host || host === "localhost" || /\.(localhost|local|internal)$/.test(host)) return WEBHOOK_MESSAGES.privateHost;
   if (host.startsWith("[")) return WEBHOOK_MESSAGES.privateHost; // every IPv6 literal: no public service needs one
   // The URL parser has already turned 0x7f.1, 2130706433 and 127.1 into dotted quads.
-  const v4 = host.match(/^(\d+)\.(\d+)\.(\d+)\.(\d+)$/);
-  if (v4) return WEBHOOK_MESSAGES.privateHost; // IP literals: refused, public or not (use a name)
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(host)) return WEBHOOK_MESSAGES.privateHost;
   if (!/^[a-z0-9.-]+$/.test(host) || !host.includes(".")) return WEBHOOK_MESSAGES.privateHost;
   return null;
 }
