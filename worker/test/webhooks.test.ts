@@ -8,7 +8,9 @@ import { Webhook } from "standardwebhooks";
 import type { WebhookDeliveryPage, WebhookEndpoint } from "../../shared/webhooks";
 import { webhookUrlProblem } from "../../shared/webhooks";
 import { app } from "../app";
-import { deliverWebhook, webhookStatements, WEBHOOK_RETRY_WINDOW_MS, type WebhookMessage } from "../services/webhooks";
+import { markPayoutPaid } from "../services/payout-admin";
+import { failPayout, payoutDeps } from "../services/payouts";
+import { deliverWebhook, newWebhookSecret, webhookStatements, WEBHOOK_RETRY_WINDOW_MS, type WebhookMessage } from "../services/webhooks";
 import { call, checkout, contentForm, deliver, env, eventFor, postForm, postJson, row, rows, signIn, standin, waitForMail } from "./helpers";
 
 // A closed local port: the real queue consumer's attempts fail fast and contact nothing.
@@ -87,6 +89,29 @@ describe("events are written in the batch of the change", () => {
     const written = await rows<{ type: string; payload: string }>("select type, payload from webhook_deliveries where user_id = ?", userId);
     expect(written.map((d) => d.type)).toEqual(["sale.refunded"]);
     expect(JSON.parse(written[0].payload).data).toMatchObject({ refundedCents: 400, totalRefundedCents: 400, accessEnded: false, amountCents: 1000 });
+  });
+
+  it("payout.paid and payout.failed where the payout's status changes, once each", async () => {
+    const userId = `hookpay${Math.random().toString(36).slice(2, 8)}`;
+    const payout = (id: string, month: number) =>
+      env.DB.prepare("insert into payouts (id, user_id, amount_cents, method, email, status, period_year, period_month, created_at) values (?, ?, 2500, 'paypal', 'pp@example.com', 'pending', 2026, ?, ?)").bind(id, userId, month, Date.now());
+    await env.DB.batch([
+      env.DB.prepare("insert into users (id, email) values (?, ?)").bind(userId, `${userId}@example.com`),
+      env.DB.prepare("insert into webhook_endpoints (id, user_id, url, events, secret, created_at) values (?, ?, ?, ?, ?, ?)").bind(`ep_${userId}`, userId, `${CLOSED}/p`, JSON.stringify(["payout.paid", "payout.failed"]), newWebhookSecret(), Date.now()),
+      payout(`po_${userId}_a`, 10),
+      payout(`po_${userId}_b`, 9),
+    ]);
+    const deps = payoutDeps(env);
+    const actor = { userId: null, email: "admin@apewall.test" };
+    await markPayoutPaid(deps, actor, `po_${userId}_a`, "PP-1");
+    await markPayoutPaid(deps, actor, `po_${userId}_a`, "PP-1");
+    const failure = { reason: "PayPal refused it", code: "manual", detail: "", ledgerKey: `payout-reversal:po_${userId}_b`, cents: 2500, from: ["pending" as const] };
+    await failPayout(deps, `po_${userId}_b`, failure, Date.now());
+    await failPayout(deps, `po_${userId}_b`, failure, Date.now() + 1);
+    const written = await rows<{ type: string; payload: string }>("select type, payload from webhook_deliveries where user_id = ? order by type", userId);
+    expect(written.map((d) => d.type)).toEqual(["payout.failed", "payout.paid"]);
+    expect(JSON.parse(written[0].payload).data).toMatchObject({ payoutId: `po_${userId}_b`, amountCents: 2500, currency: "usd", period: "2026-09", failureReason: "PayPal refused it" });
+    expect(JSON.parse(written[1].payload).data).toMatchObject({ payoutId: `po_${userId}_a`, amountCents: 2500, kind: "monthly", method: "paypal" });
   });
 });
 
