@@ -10,7 +10,7 @@ import { webhookUrlProblem } from "../../shared/webhooks";
 import { app } from "../app";
 import { markPayoutPaid } from "../services/payout-admin";
 import { failPayout, payoutDeps } from "../services/payouts";
-import { deliverWebhook, newWebhookSecret, webhookStatements, WEBHOOK_RETRY_WINDOW_MS, type WebhookMessage } from "../services/webhooks";
+import { deliverWebhook, newWebhookSecret, sweepWebhooks, webhookStatements, WEBHOOK_RETRY_WINDOW_MS, type WebhookMessage } from "../services/webhooks";
 import { call, checkout, contentForm, deliver, env, eventFor, postForm, postJson, row, rows, signIn, standin, waitForMail } from "./helpers";
 
 // A closed local port: the real queue consumer's attempts fail fast and contact nothing.
@@ -148,6 +148,18 @@ describe("delivery", () => {
       [200, "ok"],
       [500, "boom"],
     ]);
+  });
+
+  it("a delivery whose hand-over was lost is handed over again by the sweep, 5 minutes past due", async () => {
+    const { cookie, userId } = await creator("hooks-sweep@example.com");
+    await addEndpoint(cookie, ["sale.completed"]);
+    const t0 = Date.now() - 60 * 60 * 1000;
+    const [delivery] = await writtenDelivery(userId, "sweep-1", t0);
+    const { queue, sent } = fakeQueue();
+    await sweepWebhooks(env.DB, queue, t0 + 4 * 60 * 1000);
+    expect(sent.filter((m) => m.body.id === delivery.id)).toEqual([]);
+    await sweepWebhooks(env.DB, queue, t0 + 6 * 60 * 1000);
+    expect(sent.filter((m) => m.body.id === delivery.id)).toEqual([{ body: { id: delivery.id, due: t0 } }]);
   });
 
   it("resend: a new attempt of the same delivery, under the same webhook-id", async () => {
