@@ -98,7 +98,12 @@ export const updateWebhookEndpointSchema = z.object({
 export const webhookEndpointParamSchema = z.object({ id: z.string().min(1).max(40) });
 export const webhookDeliveryParamSchema = z.object({ id: z.string().min(1).max(40), deliveryId: z.string().min(1).max(60) });
 export const webhookDeliveriesQuerySchema = z.object({
-  before: z.coerce.number().int().positive().optional(),
+  /** The `nextBefore` of the previous page: `{created ms}:{delivery id}`. */
+  before: z
+    .string()
+    .max(80)
+    .regex(/^\d{1,15}:[A-Za-z0-9_]{1,60}$/, "before: not a page cursor")
+    .optional(),
   limit: z.coerce.number().int().min(1).max(50).optional().default(20),
 });
 
@@ -130,4 +135,4 @@ export type WebhookDelivery = {
 };
 
 /** GET deliveries: newest first; `nextBefore` is the `before` of the next page, null at the end. */
-export type WebhookDeliveryPage = { deliveries: WebhookDelivery[]; nextBefore: number | null };
+export type WebhookDeliveryPage = { deliveries: WebhookDelivery[]; nextBefore: string | null };

@@ -374,11 +374,16 @@ const deliveryOf = (r: DeliveryRow, log: WebhookAttempt[]): WebhookDelivery => (
 });
 
 /** An endpoint's deliveries, newest first, `limit` a page, each with its attempts (newest first). */
-export async function listDeliveries(d1: D1Database, userId: string, endpointId: string, page: { before?: number; limit: number }): Promise<WebhookDeliveryPage> {
+export async function listDeliveries(d1: D1Database, userId: string, endpointId: string, page: { before?: string; limit: number }): Promise<WebhookDeliveryPage> {
   await endpointFor(d1, userId, endpointId);
+  // The cursor is (created_at, id): one batch can write two events for an endpoint in the same ms.
+  const [beforeAt, beforeId] = page.before ? [Number(page.before.split(":")[0]), page.before.split(":")[1]] : [Number.MAX_SAFE_INTEGER, ""];
   const { results } = await d1
-    .prepare("select * from webhook_deliveries where endpoint_id = ? and user_id = ? and created_at < ? order by created_at desc, id desc limit ?")
-    .bind(endpointId, userId, page.before ?? Number.MAX_SAFE_INTEGER, page.limit + 1)
+    .prepare(
+      `select * from webhook_deliveries where endpoint_id = ?1 and user_id = ?2 and (created_at < ?3 or (created_at = ?3 and id < ?4))
+       order by created_at desc, id desc limit ?5`,
+    )
+    .bind(endpointId, userId, beforeAt, beforeId, page.limit + 1)
     .all<DeliveryRow>();
   const shown = results.slice(0, page.limit);
   const { results: attempts } = shown.length
@@ -389,5 +394,5 @@ export async function listDeliveries(d1: D1Database, userId: string, endpointId:
     : { results: [] };
   const logOf = (id: string) =>
     attempts.filter((a) => a.delivery_id === id).map((a) => ({ id: a.id, status: a.status, error: a.error, responseExcerpt: a.response_excerpt, durationMs: a.duration_ms, at: iso(a.at)! }));
-  return { deliveries: shown.map((d) => deliveryOf(d, logOf(d.id))), nextBefore: results.length > page.limit ? shown[shown.length - 1].created_at : null };
+  return { deliveries: shown.map((d) => deliveryOf(d, logOf(d.id))), nextBefore: results.length > page.limit ? `${shown[shown.length - 1].created_at}:${shown[shown.length - 1].id}` : null };
 }

@@ -265,6 +265,20 @@ describe("endpoints", () => {
     expect(eleventh.status).toBe(409);
   });
 
+  it("the delivery log pages newest first, also through deliveries written in the same millisecond", async () => {
+    const { cookie, userId } = await creator("hooks-pages@example.com");
+    const endpoint = await addEndpoint(cookie, ["sale.completed"]);
+    const now = Date.now();
+    for (const key of ["page-1", "page-2", "page-3"]) await writtenDelivery(userId, key, now);
+    const page = async (q: string) => (await call(`/api/developer/webhooks/${endpoint.id}/deliveries${q}`, { cookie })).json<WebhookDeliveryPage>();
+    const first = await page("?limit=2");
+    expect(first.deliveries).toHaveLength(2);
+    const second = await page(`?limit=2&before=${encodeURIComponent(first.nextBefore!)}`);
+    expect(second.nextBefore).toBeNull();
+    expect([...first.deliveries, ...second.deliveries].map((d) => (d.payload as { data: { purchaseId: string } }).data.purchaseId).sort()).toEqual(["page-1", "page-2", "page-3"]);
+    expect((await call(`/api/developer/webhooks/${endpoint.id}/deliveries?before=x`, { cookie })).status).toBe(400);
+  });
+
   it("an API key with webhooks:write manages endpoints; one without it is refused", async () => {
     const { cookie } = await creator("hooks-key@example.com");
     const make = async (scopes: string[]) => (await (await postJson("/api/developer/keys", { name: "k", scopes }, cookie)).json<{ key: string }>()).key;

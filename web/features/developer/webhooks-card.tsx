@@ -2,7 +2,7 @@
 // was disabled, Enable again), add and edit (url and event checkboxes; errors beside their fields),
 // the signing secret on demand and Rotate, "Send test event", and each endpoint's delivery log (every
 // attempt: status, answer excerpt, time) with Resend.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plus, Webhook } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import {
@@ -188,11 +188,16 @@ const statusBadge = (d: WebhookDelivery) =>
 
 function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
   const queryClient = useQueryClient();
-  const { data, isLoading, error, refetch, isFetching } = useQuery<WebhookDeliveryPage>({
+  const { data: pages, isLoading, error, refetch, isFetching, hasNextPage, fetchNextPage, isFetchingNextPage } = useInfiniteQuery({
     queryKey: webhookDeliveryKeys(endpoint.id),
+    queryFn: async ({ pageParam }) =>
+      (await apiRequest("GET", `${path(endpoint.id)}/deliveries${pageParam ? `?before=${encodeURIComponent(pageParam)}` : ""}`)).json() as Promise<WebhookDeliveryPage>,
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextBefore,
     // Pending deliveries move by themselves: look again while any is in flight.
-    refetchInterval: (q) => (q.state.data?.deliveries.some((d) => d.status === "pending") ? 2000 : false),
+    refetchInterval: (q) => (q.state.data?.pages.some((p) => p.deliveries.some((d) => d.status === "pending")) ? 2000 : false),
   });
+  const data = pages ? { deliveries: pages.pages.flatMap((p) => p.deliveries) } : undefined;
   const resend = useMutation({
     mutationFn: async (deliveryId: string) => apiRequest("POST", `${path(endpoint.id)}/deliveries/${encodeURIComponent(deliveryId)}/resend`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookDeliveryKeys(endpoint.id) }),
@@ -234,7 +239,18 @@ function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
           </ol>
         </li>
       ))}
-      {isFetching && <Spinner className="size-4" label="Refreshing" />}
+      {hasNextPage && (
+        <li>
+          <Button variant="outline" size="sm" disabled={isFetchingNextPage} onClick={() => fetchNextPage()}>
+            {isFetchingNextPage && <Spinner className="size-4" label="Loading" />} Load older deliveries
+          </Button>
+        </li>
+      )}
+      {isFetching && !isFetchingNextPage && (
+        <li>
+          <Spinner className="size-4" label="Refreshing" />
+        </li>
+      )}
     </ul>
   );
 }
