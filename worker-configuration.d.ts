@@ -6,6 +6,7 @@ interface __BaseEnv_Env {
 	DB: D1Database;
 	EMAILS: Queue;
 	VIEWS: Queue;
+	WEBHOOKS: Queue;
 	FORMS_LIMITER: RateLimit;
 	CHECKOUT_LIMITER: RateLimit;
 	API_KEY_LIMITER: RateLimit;

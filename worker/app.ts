@@ -16,6 +16,7 @@ import { connectRoutes } from "./routes/connect";
 import { contentRoutes } from "./routes/content";
 import { creatorRoutes } from "./routes/creator";
 import { developerRoutes } from "./routes/developer";
+import { webhookRoutes } from "./routes/webhooks";
 import { devRoutes } from "./routes/dev";
 import { feedbackRoutes } from "./routes/feedback";
 import { funnelRoutes } from "./routes/funnels";
@@ -60,7 +61,8 @@ const api = new Hono<AppEnv>()
   .route("/", subscriptionRoutes)
   .route("/", analyticsRoutes)
   .route("/", profileRoutes)
-  .route("/", developerRoutes);
+  .route("/", developerRoutes)
+  .route("/", webhookRoutes);
 
 export const app = new Hono<AppEnv>()
   .use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", crossOriginOpenerPolicy: "same-origin" }))

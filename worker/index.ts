@@ -1,12 +1,14 @@
-// The Worker's entry: HTTP (API + SPA assets), the email and views queues, Cron Triggers, and the
+// The Worker's entry: HTTP (API + SPA assets), the email, webhooks and views queues, Cron Triggers, and the
 // payout Workflows (worker/workflows/: the monthly run and one payout's transfer).
 import { app } from "./app";
 import { handleScheduled } from "./cron";
 import type { Bindings } from "./lib/env";
 import { handleEmailBatch } from "./queue/emails";
 import { handleViewBatch } from "./queue/views";
+import { handleWebhookBatch } from "./queue/webhooks";
 import type { ViewEvent } from "./services/content";
 import type { EmailJob } from "./services/mail/templates";
+import type { WebhookMessage } from "./services/webhooks";
 
 export { PayoutRunWorkflow } from "./workflows/payout-run";
 export { PayoutSendWorkflow } from "./workflows/payout-send";
@@ -16,9 +18,10 @@ export default {
   // The emails dead-letter queue is not consumed: it keeps failed messages for inspection.
   async queue(batch, env, _ctx) {
     if (batch.queue === "apewall-views") return handleViewBatch(batch as MessageBatch<ViewEvent>, env);
+    if (batch.queue === "apewall-webhooks") return handleWebhookBatch(batch as MessageBatch<WebhookMessage>, env);
     await handleEmailBatch(batch as MessageBatch<EmailJob>, env);
   },
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(handleScheduled(controller, env));
   },
-} satisfies ExportedHandler<Bindings, EmailJob | ViewEvent>;
+} satisfies ExportedHandler<Bindings, EmailJob | ViewEvent | WebhookMessage>;

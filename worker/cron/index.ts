@@ -9,6 +9,7 @@ import { closingPeriod, stuckPayoutIds } from "../services/payouts";
 import { startPayoutRun } from "../workflows/payout-run";
 import { startPayoutSends } from "../workflows/payout-send";
 import { sweepOutbox } from "../services/mail/email-outbox";
+import { sweepWebhooks } from "../services/webhooks";
 import { rebookVoidedProPeriods } from "../services/subscriptions";
 import { abortStaleUploads, removeUnpublishedUploads } from "../services/uploads";
 
@@ -16,9 +17,15 @@ export const MONTHLY_PAYOUT_CRON = "0 2 1 * *";
 export const DAILY_SWEEP_CRON = "30 3 * * *";
 export const OUTBOX_SWEEP_CRON = "*/5 * * * *";
 
-/** Every 5 minutes: email jobs that never reached the queue, or that the queue gave up on, go again. */
+/**
+ * Every 5 minutes: email jobs that never reached the queue, or that the queue gave up on, go again;
+ * so do webhook deliveries whose message was lost. Each on its own: one failing leaves the other.
+ */
 export async function outboxSweep(env: Bindings, now = Date.now()) {
-  return sweepOutbox(env.DB, env.EMAILS, now);
+  const [emails, webhooks] = await Promise.allSettled([sweepOutbox(env.DB, env.EMAILS, now), sweepWebhooks(env.DB, env.WEBHOOKS, now)]);
+  if (webhooks.status === "rejected") console.error("webhook sweep failed", webhooks.reason);
+  if (emails.status === "rejected") throw emails.reason;
+  return { ...emails.value, webhooks: webhooks.status === "fulfilled" ? webhooks.value : { error: String(webhooks.reason) } };
 }
 
 export async function dailySweep(env: Bindings, now = Date.now()) {

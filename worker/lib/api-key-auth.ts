@@ -39,10 +39,11 @@ export async function authenticateApiKey(c: Context<AppEnv>, token: string, apiP
   const method = c.req.method;
   const needed = scopeForRoute(method, apiPath);
   if (!needed || !key.scopes.includes(needed)) {
-    const message = apiPath.startsWith("/developer/") || apiPath === "/developer"
-      ? API_KEY_MESSAGES.keysCannotManageKeys
-      : needed
-        ? API_KEY_MESSAGES.missingScope(needed)
+    // A scoped route first: /developer/webhooks/* is open to keys holding webhooks:write.
+    const message = needed
+      ? API_KEY_MESSAGES.missingScope(needed)
+      : apiPath.startsWith("/developer/") || apiPath === "/developer"
+        ? API_KEY_MESSAGES.keysCannotManageKeys
         : API_KEY_MESSAGES.notForKeys;
     await recordDenied(c.env.DB, key, `${method} /api${apiPath}: ${message}`, ip);
     throw new ApiError(403, message);

@@ -2,8 +2,8 @@
 // middleware (worker/lib/api-key-auth.ts) reads. A route that is not here refuses every key with 403
 // "This route is not available to API keys": the admin's routes, everything that moves money or
 // sets where it goes (withdraw, payout setup and default, refunds, Stripe Connect, the subscription),
-// profile writes, sign-in and sign-out, the buyer's routes, and /api/developer/* (a key cannot mint
-// or revoke keys). Paths are as routed under /api; HEAD is checked as GET. A new creator route that
+// profile writes, sign-in and sign-out, the buyer's routes, and /api/developer/keys (a key cannot
+// mint or revoke keys; /api/developer/webhooks is open to `webhooks:write`). Paths are as routed under /api; HEAD is checked as GET. A new creator route that
 // should be open to keys gets its line here, next to its scope; the OpenAPI document (issue 18) can
 // read the same table to mark each route's scope.
 import type { ApiKeyScope } from "../../shared/developer";
@@ -49,6 +49,16 @@ export const API_KEY_ROUTES: readonly (readonly [Method, string, ApiKeyScope])[]
   ["GET", "/payout/history", "payouts:read"],
   ["GET", "/payout/withdraw", "payouts:read"],
   ["GET", "/connect/account-status", "payouts:read"],
+  // outgoing webhook endpoints and their deliveries (webhooks.ts); the only /developer routes for keys
+  ["GET", "/developer/webhooks", "webhooks:write"],
+  ["POST", "/developer/webhooks", "webhooks:write"],
+  ["PATCH", "/developer/webhooks/:id", "webhooks:write"],
+  ["DELETE", "/developer/webhooks/:id", "webhooks:write"],
+  ["GET", "/developer/webhooks/:id/secret", "webhooks:write"],
+  ["POST", "/developer/webhooks/:id/secret", "webhooks:write"],
+  ["POST", "/developer/webhooks/:id/test", "webhooks:write"],
+  ["GET", "/developer/webhooks/:id/deliveries", "webhooks:write"],
+  ["POST", "/developer/webhooks/:id/deliveries/:deliveryId/resend", "webhooks:write"],
 ];
 
 const compiled = API_KEY_ROUTES.map(([method, pattern, scope]) => ({

@@ -47,7 +47,7 @@ const piParam = z.object({ paymentIntent: z.string().regex(/^pi_[A-Za-z0-9]{1,64
 
 export function purchaseDeps(c: Context<AppEnv>): PurchaseDeps {
   if (!c.env.ACCESS_TOKEN_SECRET) throw new Error("ACCESS_TOKEN_SECRET is not set");
-  return { db: c.var.db, d1: c.env.DB, stripe: stripeClient(c.env), emails: c.env.EMAILS, appUrl: c.env.APP_URL, accessSecret: c.env.ACCESS_TOKEN_SECRET };
+  return { db: c.var.db, d1: c.env.DB, stripe: stripeClient(c.env), emails: c.env.EMAILS, webhooks: c.env.WEBHOOKS, appUrl: c.env.APP_URL, accessSecret: c.env.ACCESS_TOKEN_SECRET };
 }
 
 /** This browser's buyer key (HttpOnly cookie), created at its first checkout. */

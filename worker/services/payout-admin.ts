@@ -26,7 +26,8 @@ import { payoutRowStatus, type CreatorHoldResult, type PayoutActionResult } from
 import { adminAudit, payoutSettings, payouts, users } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
 import { dispatch } from "./mail/email-outbox";
-import { failPayout, payoutMailInsert, preparePayout, sendPayout, type Actor, type PayoutDeps } from "./payouts";
+import { failPayout, payoutMailInsert, payoutWebhook, preparePayout, sendPayout, type Actor, type PayoutDeps } from "./payouts";
+import { dispatchWebhooks } from "./webhooks";
 
 type PayoutRow = typeof payouts.$inferSelect;
 type Status = PayoutRow["status"];
@@ -112,9 +113,11 @@ export async function markPayoutPaid(deps: PayoutDeps, actor: Actor, id: string,
         .prepare("update payouts set status = 'paid', processed_at = ?, reference = ?, next_retry_at = null where id = ? and status = 'pending' and stripe_account_id is null returning id")
         .bind(now, reference, id),
       payoutMailInsert(deps, "payout-paid", { where: "p.id = ?5 and p.status = 'paid' and p.stripe_account_id is null", binds: [id] }, now),
+      ...payoutWebhook(deps, before, "payout.paid", { sql: "exists (select 1 from payouts where id = ? and status = 'paid' and processed_at = ?)", binds: [id, now] }, now),
     ]);
     changed = !!updated.results?.length;
     if (changed) await dispatch(deps.d1, deps.emails, [`payout-paid:${id}`], now);
+    if (changed) await dispatchWebhooks(deps.d1, deps.webhooks, before.userId, [`payout.paid:${id}`], now);
   }
   const after = changed ? await load(deps, id) : await settled(deps, "mark-paid", id);
   await audit(deps, actor, "payout-mark-paid", after, { payoutId: id, userId: after.userId, reference, changed, status: after.status }, now);

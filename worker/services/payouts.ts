@@ -45,6 +45,7 @@ import { newId } from "../lib/ids";
 import { availableRemainderSql, SALE_HOLD_MS } from "./balances";
 import { dispatch } from "./mail/email-outbox";
 import { stripeClient } from "./stripe";
+import { dispatchWebhooks, webhookStatements } from "./webhooks";
 // A cycle by design: the Workflow runs this module's steps, and payoutDeps starts the Workflow (used only at call time).
 import { startPayoutSend } from "../workflows/payout-send";
 
@@ -53,13 +54,14 @@ import { startPayoutSend } from "../workflows/payout-send";
  * start for the same payout joins the first). Everything that sends outside the run (a withdrawal,
  * an admin's re-send of a re-prepared payout) starts it here, so every transfer has one retrying owner.
  */
-export type PayoutDeps = { db: Db; d1: D1Database; stripe: Stripe; emails: Queue; appUrl: string; startSend: (payoutId: string) => Promise<void> };
+export type PayoutDeps = { db: Db; d1: D1Database; stripe: Stripe; emails: Queue; webhooks?: Queue; appUrl: string; startSend: (payoutId: string) => Promise<void> };
 
 export const payoutDeps = (env: Bindings): PayoutDeps => ({
   db: createDb(env.DB),
   d1: env.DB,
   stripe: stripeClient(env),
   emails: env.EMAILS,
+  webhooks: env.WEBHOOKS,
   appUrl: env.APP_URL,
   startSend: (payoutId) => startPayoutSend(env, payoutId),
 });
@@ -301,10 +303,12 @@ export async function sendPayout(deps: PayoutDeps, payoutId: string, now = Date.
       .prepare("update payouts set status = 'paid', stripe_transfer_id = ?, processed_at = ?, next_retry_at = null where id = ? and status = 'processing' returning id")
       .bind(transfer.id, now, p.id),
     payoutMailInsert(deps, "payout-paid", { where: "p.id = ?5 and p.status = 'paid' and p.stripe_transfer_id = ?6", binds: [p.id, transfer.id] }, now),
+    ...payoutWebhook(deps, { ...p, stripeTransferId: transfer.id }, "payout.paid", { sql: "exists (select 1 from payouts where id = ? and status = 'paid' and stripe_transfer_id = ?)", binds: [p.id, transfer.id] }, now),
   ]);
   // Nothing marked: another run got there first, or a transfer.reversed that overtook us failed it.
   if (!marked.results?.length) return "done";
   await dispatch(deps.d1, deps.emails, [`payout-paid:${p.id}`], now);
+  await dispatchWebhooks(deps.d1, deps.webhooks, p.userId, [`payout.paid:${p.id}`], now);
   return "paid";
 }
 
@@ -339,6 +343,7 @@ export async function failPayout(
   now: number,
 ): Promise<boolean> {
   const from = f.from.map((s) => `'${s}'`).join(", ");
+  const payout = await deps.db.select().from(payouts).where(eq(payouts.id, payoutId)).get();
   const [updated] = await deps.d1.batch([
     // `notes` is what the creator reads (payout history, email); code and detail are for the admin.
     deps.d1
@@ -346,9 +351,11 @@ export async function failPayout(
       .bind(f.reason.slice(0, 500), f.code, f.detail.slice(0, 500), now, payoutId),
     bookBack(deps.d1, { key: f.ledgerKey, reversedCents: f.cents, payoutId, whileStatus: ["failed"] }, now),
     payoutMailInsert(deps, "payout-failed", { where: "p.id = ?5 and p.status = 'failed'", binds: [payoutId] }, now, f.reason),
+    ...(payout ? payoutWebhook(deps, payout, "payout.failed", { sql: "exists (select 1 from payouts where id = ? and status = 'failed' and processed_at = ?)", binds: [payoutId, now] }, now, f.reason) : []),
   ]);
   if (!updated.results?.length) return false;
   await dispatch(deps.d1, deps.emails, [`payout-failed:${payoutId}`], now);
+  if (payout) await dispatchWebhooks(deps.d1, deps.webhooks, payout.userId, [`payout.failed:${payoutId}`], now);
   return true;
 }
 
@@ -638,6 +645,16 @@ const SEND_CONCURRENCY = 6;
  */
 export async function markManualPaid(deps: PayoutDeps, period: Period, ids: string[], now: number): Promise<string[]> {
   const listed = JSON.stringify([...new Set(ids)]);
+  const rows = ids.length ? await deps.d1.prepare("select * from payouts where id in (select value from json_each(?))").bind(listed).all<Record<string, unknown>>() : { results: [] };
+  const hooks = rows.results.map((r) =>
+    payoutWebhook(
+      deps,
+      { id: String(r.id), userId: String(r.user_id), amountCents: Number(r.amount_cents), currency: String(r.currency), kind: r.kind as PayoutRow["kind"], method: String(r.method), periodYear: Number(r.period_year), periodMonth: Number(r.period_month), stripeTransferId: null },
+      "payout.paid",
+      { sql: "exists (select 1 from payouts where id = ? and status = 'paid' and processed_at = ?)", binds: [r.id, now] },
+      now,
+    ),
+  );
   const [marked] = await deps.d1.batch([
     deps.d1
       .prepare(
@@ -652,10 +669,37 @@ export async function markManualPaid(deps: PayoutDeps, period: Period, ids: stri
       { where: "p.id in (select value from json_each(?5)) and p.period_year = ?6 and p.period_month = ?7 and p.status = 'paid' and p.stripe_account_id is null and p.processed_at = ?8", binds: [listed, period.year, period.month, now] },
       now,
     ),
+    ...hooks.flat(),
   ]);
   const done = (marked.results as { id: string }[]).map((r) => r.id);
   await dispatch(deps.d1, deps.emails, done.map((id) => `payout-paid:${id}`), now);
+  for (const r of rows.results.filter((r) => done.includes(String(r.id)))) await dispatchWebhooks(deps.d1, deps.webhooks, String(r.user_id), [`payout.paid:${r.id}`], now);
   return done;
+}
+
+/**
+ * payout.paid / payout.failed for the creator's webhook endpoints, in the batch that changes the
+ * payout's status, only if `guard` (that change) holds; keyed `{type}:{payout id}`, so once each.
+ */
+export function payoutWebhook(
+  deps: Pick<PayoutDeps, "d1">,
+  p: Pick<PayoutRow, "id" | "userId" | "amountCents" | "currency" | "kind" | "method" | "periodYear" | "periodMonth" | "stripeTransferId">,
+  type: "payout.paid" | "payout.failed",
+  guard: { sql: string; binds: unknown[] },
+  now: number,
+  failureReason?: string,
+): D1PreparedStatement[] {
+  const data = {
+    payoutId: p.id,
+    kind: p.kind,
+    period: `${p.periodYear}-${String(p.periodMonth).padStart(2, "0")}`,
+    amountCents: p.amountCents,
+    currency: p.currency,
+    method: p.method,
+    stripeTransferId: p.stripeTransferId ?? null,
+    ...(failureReason ? { failureReason } : {}),
+  };
+  return webhookStatements(deps.d1, p.userId, type, data, `${type}:${p.id}`, now, guard);
 }
 
 // ---- emails ----

@@ -24,12 +24,15 @@ import { creatorColumns, mailCreator, publicCreator, toPublicCreator } from "./p
 import { effectsOf, GRANTS_ACCESS, STATE_FROM_LEDGER_SQL, type KeyedEffect, type PurchaseState } from "./purchase-states";
 import { isInvalidEmail } from "./stripe";
 import { planAt, settleProInvoiceCharge } from "./subscriptions";
+import { dispatchWebhooks, webhookStatements } from "./webhooks";
 
 export type PurchaseDeps = {
   db: Db;
   d1: D1Database;
   stripe: Stripe;
   emails: Queue;
+  /** Creators' outgoing webhooks (./webhooks.ts); without it the sweep hands the rows over. */
+  webhooks?: Queue;
   appUrl: string;
   accessSecret: string;
 };
@@ -201,16 +204,52 @@ export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent, {
   const now = Date.now();
   const ledger = saleRows(purchase, plan);
   const mails = notify ? await fulfilmentEmails(deps, purchase, ledger, email, now) : { statements: [], keys: [] };
+  const hooks = await saleWebhooks(deps, purchase, ledger, email, now);
   const results = await deps.d1.batch([
     deps.d1
       .prepare("update purchases set status = 'paid', paid_at = ?, buyer_email = coalesce(buyer_email, ?) where id = ? and status = 'pending' returning id")
       .bind(now, email, purchase.id),
     ...ledger.map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE)),
     ...mails.statements,
+    ...hooks.statements,
   ]);
   if ((results[0].results?.length ?? 0) === 0) return "already";
   if (mails.keys.length) await dispatch(deps.d1, deps.emails, mails.keys, now);
+  await dispatchWebhooks(deps.d1, deps.webhooks, purchase.creatorId, hooks.keys, now);
   return "fulfilled";
+}
+
+/** What a sale's webhook says (README "Webhooks"): the order, the item, the money in cents, the buyer. */
+async function saleWebhookData(deps: PurchaseDeps, purchase: PurchaseRow, buyerEmail: string | null) {
+  const item = await deps.db.select({ title: content.title }).from(content).where(eq(content.id, purchase.contentId)).get();
+  return {
+    purchaseId: purchase.id,
+    orderId: purchase.parentPurchaseId ?? purchase.id,
+    itemId: purchase.contentId,
+    itemTitle: item?.title ?? null,
+    amountCents: purchase.amountCents,
+    currency: purchase.currency,
+    buyerEmail,
+  };
+}
+
+/**
+ * sale.completed for every sale fulfilled, and upsell.accepted too for an upsell's purchase (with its
+ * funnel and step), written only if this batch marked the purchase paid; keyed by the purchase.
+ */
+async function saleWebhooks(deps: PurchaseDeps, purchase: PurchaseRow, ledger: LedgerRow[], email: string | null, now: number) {
+  const paidHere = { sql: "exists (select 1 from purchases where id = ? and status = 'paid' and paid_at = ?)", binds: [purchase.id, now] };
+  const netCents = ledger.filter((r) => r.account === "creator").reduce((a, r) => a + r.amountCents, 0);
+  const data = { ...(await saleWebhookData(deps, purchase, email)), netCents, feeCents: purchase.amountCents - netCents };
+  const statements = webhookStatements(deps.d1, purchase.creatorId, "sale.completed", data, `sale:${purchase.id}`, now, paidHere);
+  const keys = [`sale:${purchase.id}`];
+  if (purchase.parentPurchaseId) {
+    const offer = await deps.d1.prepare("select funnel_id, step_id from funnel_offers where purchase_id = ?").bind(purchase.id).first<{ funnel_id: string; step_id: string }>();
+    const upsell = { ...data, parentPurchaseId: purchase.parentPurchaseId, funnelId: offer?.funnel_id ?? null, stepId: offer?.step_id ?? null };
+    statements.push(...webhookStatements(deps.d1, purchase.creatorId, "upsell.accepted", upsell, `upsell:${purchase.id}`, now, paidHere));
+    keys.push(`upsell:${purchase.id}`);
+  }
+  return { statements, keys };
 }
 
 /**
@@ -375,6 +414,7 @@ export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promis
   // The buyer hears of each refund that succeeded and was booked here, once per refund (by its id),
   // whoever made it (the creator's sales table or Stripe's dashboard).
   const refundMails = purchase.buyerEmail ? await refundJobs(deps, purchase, purchase.buyerEmail, refunds) : [];
+  const hooks = await settleWebhooks(deps, purchase, refunds, disputes, now);
   const results = await deps.d1.batch<{ status: PurchaseState }>([
     // Stripe's word about each creator's refund request (forward only); reads nothing below.
     ...refundRequestStatements(deps.d1, refunds),
@@ -390,6 +430,7 @@ export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promis
          where id = ?1 and status in ('paid', 'refunded', 'disputed') returning status`,
       )
       .bind(purchase.id, now),
+    ...hooks.statements,
     ...refundMails.map(({ job, refundId }) =>
       outboxInsert(deps.d1, job, now, { sql: "exists (select 1 from ledger_entries where idempotency_key = ?)", binds: [`refund:${refundId}:creator`] }),
     ),
@@ -403,10 +444,36 @@ export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promis
       : []),
   ]);
   if (refundMails.length) await dispatch(deps.d1, deps.emails, refundMails.map((m) => m.job.dedupeKey), now);
+  await dispatchWebhooks(deps.d1, deps.webhooks, purchase.creatorId, hooks.keys, now);
   const receiptWritten = !!receipt && (results[results.length - 1].meta.changes ?? 0) > 0;
   if (receiptWritten) await dispatch(deps.d1, deps.emails, [receipt.dedupeKey], now);
   const [status] = results[results.length - (receipt ? 2 : 1)].results ?? [];
   return status ? { purchaseId: purchase.id, status: status.status } : null;
+}
+
+/**
+ * sale.refunded for each refund, sale.disputed for each chargeback, written only once this batch (or
+ * an earlier one) booked its reversal (its `:creator` ledger row), once per refund or dispute id. A
+ * refund that reversed nothing (the sale was already taken back) and an inquiry send none.
+ */
+async function settleWebhooks(deps: PurchaseDeps, purchase: PurchaseRow, refunds: Stripe.Refund[], disputes: Stripe.Dispute[], now: number) {
+  const reversing = [...refunds.filter((r) => r.status === "succeeded" || r.status === "pending"), ...disputes];
+  if (!reversing.length) return { statements: [] as D1PreparedStatement[], keys: [] as string[] };
+  const base = await saleWebhookData(deps, purchase, purchase.buyerEmail);
+  const booked = (key: string) => ({ sql: "exists (select 1 from ledger_entries where idempotency_key = ?)", binds: [`${key}:creator`] });
+  const refundedCents = refunds.filter((r) => r.status === "succeeded" || r.status === "pending").reduce((a, r) => a + r.amount, 0);
+  const out: { statements: D1PreparedStatement[]; keys: string[] } = { statements: [], keys: [] };
+  for (const r of refunds.filter((r) => r.status === "succeeded" || r.status === "pending")) {
+    const data = { ...base, refundId: r.id, refundStatus: r.status, refundedCents: r.amount, totalRefundedCents: refundedCents, accessEnded: refundedCents >= purchase.amountCents };
+    out.statements.push(...webhookStatements(deps.d1, purchase.creatorId, "sale.refunded", data, `refund:${r.id}`, now, booked(`refund:${r.id}`)));
+    out.keys.push(`refund:${r.id}`);
+  }
+  for (const d of disputes) {
+    const data = { ...base, disputeId: d.id, disputedCents: d.amount, reason: d.reason, disputeStatus: d.status };
+    out.statements.push(...webhookStatements(deps.d1, purchase.creatorId, "sale.disputed", data, `dispute:${d.id}`, now, booked(`dispute:${d.id}`)));
+    out.keys.push(`dispute:${d.id}`);
+  }
+  return out;
 }
 
 /** The buyer's email for each succeeded refund of the charge (written only once its reversal is booked). */

@@ -94,6 +94,9 @@ const validBodies = (): Record<string, Record<string, unknown>> => ({
   "POST /api/feedback": { type: "bug", subject: "s", message: "m", priority: "low" },
   "PUT /api/profile": { displayName: "Fuzz Studio", bio: "", supportEmail: "help@fuzz.example", emailOnSale: true },
   "POST /api/developer/keys": { name: "Fuzz key", scopes: ["content:read", "sales:read"] },
+  // A closed local port: nothing outside is ever contacted, whatever the fuzz makes of it.
+  "POST /api/developer/webhooks": { url: "http://127.0.0.1:9/fuzz-hook", events: ["sale.completed"], description: "fuzz" },
+  "PATCH /api/developer/webhooks/:id": { url: "http://127.0.0.1:9/fuzz-hook", events: ["payout.paid"], description: "d", status: "active" },
   "POST /api/admin/process-payouts": { month: 1, year: 2025 },
   "POST /api/admin/fix-purchase-emails": {},
   "POST /api/admin/payouts/:id/mark-paid": { reference: "PP-TX-fuzz" },

@@ -5,6 +5,7 @@ import type { CurrentUser } from "@shared/schemas";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { AppShell } from "@/features/shell/app-shell";
 import { DeveloperCard } from "@/features/developer/developer-card";
+import { WebhooksCard } from "@/features/developer/webhooks-card";
 import { ProfileCard } from "@/features/profile/profile-card";
 import { PlanCard } from "@/features/subscription/plan-card";
 import { BankConnectCard } from "./bank-connect-card";
@@ -46,6 +47,7 @@ export function SettingsPage({ user }: { user: CurrentUser }) {
           </Card>
         </div>
         <DeveloperCard />
+        <WebhooksCard />
       </div>
     </AppShell>
   );

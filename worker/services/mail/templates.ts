@@ -25,6 +25,8 @@ export type EmailJob = { dedupeKey: string; to: string; sendAt?: number } & (
   | { template: "payout-paid"; data: PayoutMailData }
   | { template: "payout-failed"; data: PayoutMailData & { reason: string } }
   | { template: "payout-skipped"; data: PayoutSkippedMailData }
+  // A creator's webhook endpoint disabled after three days of failed deliveries (services/webhooks.ts).
+  | { template: "webhook-disabled"; data: { url: string; reason: string; settingsUrl: string } }
 );
 
 /** Why the monthly run paid a creator nothing for a period (payout_skips.reason), with what carries over. */
@@ -252,6 +254,16 @@ export function render(job: EmailJob): Rendered {
         subject,
         text: `${lead}\n\n${more}\n\nYour payouts: ${d.settingsUrl}`,
         html: layout(subject, `<p>${escapeHtml(lead)}</p><p>${escapeHtml(more)}</p>${button(d.settingsUrl, "See your payouts")}`),
+      };
+    }
+    case "webhook-disabled": {
+      const { url, reason, settingsUrl } = job.data;
+      const lead = `We stopped sending webhooks to ${url}: ${reason}.`;
+      const more = "Check that the endpoint answers with a 2xx status, then enable it again in Settings → Developers. Deliveries from the last days can be resent from its log.";
+      return {
+        subject: "A webhook endpoint was disabled",
+        text: `${lead}\n\n${more}\n\n${settingsUrl}`,
+        html: layout("A webhook endpoint was disabled", `<p>${escapeHtml(lead)}</p><p>${escapeHtml(more)}</p>${button(settingsUrl, "Open Settings")}`),
       };
     }
   }

@@ -1,0 +1,138 @@
+// Outgoing webhooks (issue 18, /settings → Developers): the closed set of event types, the endpoint
+// form's rules (shared by the form and /api/developer/webhooks) and what those routes answer.
+import { z } from "zod";
+
+export const WEBHOOK_EVENT_TYPES = ["sale.completed", "sale.refunded", "sale.disputed", "upsell.accepted", "payout.paid", "payout.failed", "license.activated"] as const;
+export const webhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
+export type WebhookEventType = z.infer<typeof webhookEventTypeSchema>;
+
+export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
+  "sale.completed": "A sale is paid",
+  "sale.refunded": "A sale is refunded",
+  "sale.disputed": "A buyer disputes a sale",
+  "upsell.accepted": "A buyer accepts an upsell",
+  "payout.paid": "A payout is paid",
+  "payout.failed": "A payout fails",
+  "license.activated": "A license key is activated",
+};
+
+export const MAX_WEBHOOK_ENDPOINTS = 10;
+export const MAX_WEBHOOK_DESCRIPTION_CHARS = 200;
+export const MAX_WEBHOOK_URL_CHARS = 2000;
+
+export const WEBHOOK_MESSAGES = {
+  url: "Enter a valid URL",
+  https: "The URL must start with https://",
+  privateHost: "The URL must point to a public host, not a private, loopback or link-local address",
+  events: "Choose at least one event",
+  description: `Description must be at most ${MAX_WEBHOOK_DESCRIPTION_CHARS} characters`,
+  tooMany: `You can have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints. Delete one you no longer use first.`,
+  notFound: "Webhook endpoint not found",
+  deliveryNotFound: "Webhook delivery not found",
+  disabledEndpoint: "This endpoint is disabled. Enable it again first.",
+} as const;
+
+/**
+ * Why `raw` may not be an endpoint in production (a message), or null. Only https, no credentials in
+ * the URL, and never a host that could name this machine or a private network: every IP literal (v4
+ * or v6 — private 10/8, 172.16/12, 192.168/16, loopback, link-local 169.254/16 where cloud metadata
+ * lives, CGNAT 100.64/10, unique-local fc00::/7, v4-mapped v6… are written in too many ways to list
+ * safely, and no public service needs one), and `localhost`, `*.localhost`, `*.local`, `*.internal`,
+ * or a name without a dot.
+ * This is a name check: a public name can still resolve (now, or after a rebinding) to a private
+ * address. What stops that is where the request is made: a Worker's fetch() goes out through
+ * Cloudflare's edge, which cannot reach private networks, loopback or the metadata service of any
+ * machine of ours; this check keeps the obvious cases out of the list and out of the delivery log.
+ * With `production` false (local runs and tests) http and 127.0.0.1 are allowed, so a test can listen.
+ */
+export function webhookUrlProblem(raw: string, production: boolean): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return WEBHOOK_MESSAGES.url;
+  }
+  if (url.username || url.password) return WEBHOOK_MESSAGES.url;
+  if (!production) return url.protocol === "https:" || url.protocol === "http:" ? null : WEBHOOK_MESSAGES.https;
+  if (url.protocol !== "https:") return WEBHOOK_MESSAGES.https;
+  const host = url.hostname.toLowerCase().replace(/\.$/, "");
+  if (!host || host === "localhost" || /\.(localhost|local|internal)$/.test(host)) return WEBHOOK_MESSAGES.privateHost;
+  if (host.startsWith("[")) return WEBHOOK_MESSAGES.privateHost; // every IPv6 literal: no public service needs one
+  // The URL parser has already turned 0x7f.1, 2130706433 and 127.1 into dotted quads.
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(host)) return WEBHOOK_MESSAGES.privateHost;
+  if (!/^[a-z0-9.-]+$/.test(host) || !host.includes(".")) return WEBHOOK_MESSAGES.privateHost;
+  return null;
+}
+
+const descriptionSchema = z
+  .string({ error: WEBHOOK_MESSAGES.description })
+  .trim()
+  .max(MAX_WEBHOOK_DESCRIPTION_CHARS, WEBHOOK_MESSAGES.description)
+  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), WEBHOOK_MESSAGES.description);
+
+const eventsSchema = z
+  .array(webhookEventTypeSchema, { error: WEBHOOK_MESSAGES.events })
+  .min(1, WEBHOOK_MESSAGES.events)
+  .max(WEBHOOK_EVENT_TYPES.length)
+  .transform((s) => [...new Set(s)]);
+
+/** The URL's shape; whether its host is allowed depends on the deployment (webhookUrlProblem). */
+const urlSchema = z
+  .string({ error: WEBHOOK_MESSAGES.url })
+  .trim()
+  .min(1, WEBHOOK_MESSAGES.url)
+  .max(MAX_WEBHOOK_URL_CHARS, WEBHOOK_MESSAGES.url)
+  .refine((v) => URL.canParse(v), WEBHOOK_MESSAGES.url);
+
+export const createWebhookEndpointSchema = z.object({ url: urlSchema, events: eventsSchema, description: descriptionSchema.optional().default("") });
+export type CreateWebhookEndpointInput = z.input<typeof createWebhookEndpointSchema>;
+
+/** PATCH: any of the fields; `status: "active"` enables a disabled endpoint again. */
+export const updateWebhookEndpointSchema = z.object({
+  url: urlSchema.optional(),
+  events: eventsSchema.optional(),
+  description: descriptionSchema.optional(),
+  status: z.enum(["active", "disabled"]).optional(),
+});
+
+export const webhookEndpointParamSchema = z.object({ id: z.string().min(1).max(40) });
+export const webhookDeliveryParamSchema = z.object({ id: z.string().min(1).max(40), deliveryId: z.string().min(1).max(60) });
+export const webhookDeliveriesQuerySchema = z.object({
+  /** The `nextBefore` of the previous page: `{created ms}:{delivery id}`. */
+  before: z
+    .string()
+    .max(80)
+    .regex(/^\d{1,15}:[A-Za-z0-9_]{1,60}$/, "before: not a page cursor")
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(50).optional().default(20),
+});
+
+export type WebhookEndpoint = {
+  id: string;
+  url: string;
+  description: string;
+  events: WebhookEventType[];
+  status: "active" | "disabled";
+  disabledReason: string | null;
+  failingSince: string | null;
+  createdAt: string;
+};
+
+export type WebhookAttempt = { id: string; status: number | null; error: string | null; responseExcerpt: string | null; durationMs: number; at: string };
+
+export type WebhookDelivery = {
+  id: string;
+  type: string;
+  status: "pending" | "delivered" | "failed" | "disabled";
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastStatus: number | null;
+  lastResponseExcerpt: string | null;
+  lastAttemptAt: string | null;
+  createdAt: string;
+  payload: unknown;
+  log: WebhookAttempt[];
+};
+
+/** GET deliveries: newest first; `nextBefore` is the `before` of the next page, null at the end. */
+export type WebhookDeliveryPage = { deliveries: WebhookDelivery[]; nextBefore: string | null };

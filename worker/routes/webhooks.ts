@@ -1,0 +1,59 @@
+// /api/developer/webhooks: a creator's outgoing webhook endpoints, their deliveries, resend and a test
+// event (worker/services/webhooks.ts). A signed-in session, or an API key with `webhooks:write`
+// (api-key-scopes.ts). Every query names the owner. URLs pass webhookUrlProblem for the deployment:
+// https and public hosts only in production (SSRF; see shared/webhooks.ts).
+import { Hono } from "hono";
+import {
+  createWebhookEndpointSchema,
+  updateWebhookEndpointSchema,
+  webhookDeliveriesQuerySchema,
+  webhookDeliveryParamSchema,
+  webhookEndpointParamSchema,
+  webhookUrlProblem,
+} from "../../shared/webhooks";
+import { requireUser, type AppEnv } from "../lib/context";
+import { ApiError } from "../lib/errors";
+import { validate } from "../lib/validate";
+import { createEndpoint, deleteEndpoint, endpointSecret, listDeliveries, listEndpoints, resendDelivery, sendTestEvent, updateEndpoint } from "../services/webhooks";
+
+const checkUrl = (url: string | undefined, appEnv: string | undefined) => {
+  const problem = url === undefined ? null : webhookUrlProblem(url, appEnv === "production");
+  if (problem) throw new ApiError(400, `url: ${problem}`);
+};
+
+export const webhookRoutes = new Hono<AppEnv>()
+  .get("/developer/webhooks", requireUser, async (c) => c.json({ endpoints: await listEndpoints(c.env.DB, c.var.userId) }))
+  .post("/developer/webhooks", requireUser, validate("json", createWebhookEndpointSchema), async (c) => {
+    const input = c.req.valid("json");
+    checkUrl(input.url, c.env.APP_ENV);
+    return c.json(await createEndpoint(c.env.DB, c.var.userId, input), 201);
+  })
+  .patch("/developer/webhooks/:id", requireUser, validate("param", webhookEndpointParamSchema), validate("json", updateWebhookEndpointSchema), async (c) => {
+    const input = c.req.valid("json");
+    checkUrl(input.url, c.env.APP_ENV);
+    return c.json(await updateEndpoint(c.env.DB, c.var.userId, c.req.valid("param").id, input));
+  })
+  .delete("/developer/webhooks/:id", requireUser, validate("param", webhookEndpointParamSchema), async (c) => {
+    await deleteEndpoint(c.env.DB, c.var.userId, c.req.valid("param").id);
+    return c.json({ deleted: true });
+  })
+  // The signing secret is read on demand (GET) and replaced by POST (rotate): never in a list.
+  .get("/developer/webhooks/:id/secret", requireUser, validate("param", webhookEndpointParamSchema), async (c) => {
+    c.header("cache-control", "no-store");
+    return c.json(await endpointSecret(c.env.DB, c.var.userId, c.req.valid("param").id, false));
+  })
+  .post("/developer/webhooks/:id/secret", requireUser, validate("param", webhookEndpointParamSchema), async (c) => {
+    c.header("cache-control", "no-store");
+    return c.json(await endpointSecret(c.env.DB, c.var.userId, c.req.valid("param").id, true));
+  })
+  .post("/developer/webhooks/:id/test", requireUser, validate("param", webhookEndpointParamSchema), async (c) =>
+    c.json(await sendTestEvent(c.env.DB, c.env.WEBHOOKS, c.var.userId, c.req.valid("param").id), 201),
+  )
+  .get("/developer/webhooks/:id/deliveries", requireUser, validate("param", webhookEndpointParamSchema), validate("query", webhookDeliveriesQuerySchema), async (c) =>
+    c.json(await listDeliveries(c.env.DB, c.var.userId, c.req.valid("param").id, c.req.valid("query"))),
+  )
+  .post("/developer/webhooks/:id/deliveries/:deliveryId/resend", requireUser, validate("param", webhookDeliveryParamSchema), async (c) => {
+    const { id, deliveryId } = c.req.valid("param");
+    await resendDelivery(c.env.DB, c.env.WEBHOOKS, c.var.userId, id, deliveryId);
+    return c.json({ resent: true }, 202);
+  });
