@@ -16,6 +16,21 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   "license.activated": "A license key is activated",
 };
 
+/**
+ * What an event's payload lets its receiver read, as an API key scope: an endpoint is data flowing
+ * out, so a key may subscribe an endpoint (or read its deliveries) only to events it could read
+ * itself — `webhooks:write` alone never yields buyers' emails or payouts.
+ */
+export const WEBHOOK_EVENT_READ_SCOPE = {
+  "sale.completed": "sales:read",
+  "sale.refunded": "sales:read",
+  "sale.disputed": "sales:read",
+  "upsell.accepted": "sales:read",
+  "license.activated": "sales:read",
+  "payout.paid": "payouts:read",
+  "payout.failed": "payouts:read",
+} as const satisfies Record<WebhookEventType, string>;
+
 export const MAX_WEBHOOK_ENDPOINTS = 10;
 export const MAX_WEBHOOK_DESCRIPTION_CHARS = 200;
 export const MAX_WEBHOOK_URL_CHARS = 2000;
@@ -30,6 +45,7 @@ export const WEBHOOK_MESSAGES = {
   notFound: "Webhook endpoint not found",
   deliveryNotFound: "Webhook delivery not found",
   disabledEndpoint: "This endpoint is disabled. Enable it again first.",
+  keyScope: (scope: string, event: string) => `This API key needs the ${scope} scope for ${event} events`,
 } as const;
 
 /**

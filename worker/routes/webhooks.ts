@@ -10,11 +10,30 @@ import {
   webhookDeliveryParamSchema,
   webhookEndpointParamSchema,
   webhookUrlProblem,
+  WEBHOOK_EVENT_READ_SCOPE,
+  WEBHOOK_MESSAGES,
+  type WebhookEventType,
 } from "../../shared/webhooks";
-import { requireUser, type AppEnv } from "../lib/context";
+import { requireUser, type AppEnv, type Caller } from "../lib/context";
 import { ApiError } from "../lib/errors";
 import { validate } from "../lib/validate";
-import { createEndpoint, deleteEndpoint, endpointSecret, listDeliveries, listEndpoints, resendDelivery, sendTestEvent, updateEndpoint } from "../services/webhooks";
+import { createEndpoint, deleteEndpoint, endpointEvents, endpointSecret, listDeliveries, listEndpoints, resendDelivery, sendTestEvent, updateEndpoint } from "../services/webhooks";
+
+/**
+ * A key (not a session) may only touch endpoints whose events it could read itself: the events it
+ * subscribes, and those of the endpoint it works on (its deliveries hold their payloads). 403 naming
+ * the missing scope.
+ */
+async function keyMayUse(c: { var: { caller: Caller; userId: string }; env: { DB: D1Database } }, events: readonly WebhookEventType[] | undefined, endpointId?: string) {
+  const caller = c.var.caller;
+  if (caller?.kind !== "key") return;
+  const all = [...(events ?? [])];
+  if (endpointId) all.push(...(await endpointEvents(c.env.DB, c.var.userId, endpointId)));
+  for (const event of all) {
+    const scope = WEBHOOK_EVENT_READ_SCOPE[event];
+    if (!caller.scopes.includes(scope)) throw new ApiError(403, WEBHOOK_MESSAGES.keyScope(scope, event));
+  }
+}
 
 const checkUrl = (url: string | undefined, appEnv: string | undefined) => {
   const problem = url === undefined ? null : webhookUrlProblem(url, appEnv === "production");
@@ -26,11 +45,13 @@ export const webhookRoutes = new Hono<AppEnv>()
   .post("/developer/webhooks", requireUser, validate("json", createWebhookEndpointSchema), async (c) => {
     const input = c.req.valid("json");
     checkUrl(input.url, c.env.APP_ENV);
+    await keyMayUse(c, input.events);
     return c.json(await createEndpoint(c.env.DB, c.var.userId, input), 201);
   })
   .patch("/developer/webhooks/:id", requireUser, validate("param", webhookEndpointParamSchema), validate("json", updateWebhookEndpointSchema), async (c) => {
     const input = c.req.valid("json");
     checkUrl(input.url, c.env.APP_ENV);
+    await keyMayUse(c, input.events, c.req.valid("param").id);
     return c.json(await updateEndpoint(c.env.DB, c.var.userId, c.req.valid("param").id, input));
   })
   .delete("/developer/webhooks/:id", requireUser, validate("param", webhookEndpointParamSchema), async (c) => {
@@ -39,21 +60,26 @@ export const webhookRoutes = new Hono<AppEnv>()
   })
   // The signing secret is read on demand (GET) and replaced by POST (rotate): never in a list.
   .get("/developer/webhooks/:id/secret", requireUser, validate("param", webhookEndpointParamSchema), async (c) => {
+    await keyMayUse(c, [], c.req.valid("param").id);
     c.header("cache-control", "no-store");
     return c.json(await endpointSecret(c.env.DB, c.var.userId, c.req.valid("param").id, false));
   })
   .post("/developer/webhooks/:id/secret", requireUser, validate("param", webhookEndpointParamSchema), async (c) => {
+    await keyMayUse(c, [], c.req.valid("param").id);
     c.header("cache-control", "no-store");
     return c.json(await endpointSecret(c.env.DB, c.var.userId, c.req.valid("param").id, true));
   })
-  .post("/developer/webhooks/:id/test", requireUser, validate("param", webhookEndpointParamSchema), async (c) =>
-    c.json(await sendTestEvent(c.env.DB, c.env.WEBHOOKS, c.var.userId, c.req.valid("param").id), 201),
-  )
-  .get("/developer/webhooks/:id/deliveries", requireUser, validate("param", webhookEndpointParamSchema), validate("query", webhookDeliveriesQuerySchema), async (c) =>
-    c.json(await listDeliveries(c.env.DB, c.var.userId, c.req.valid("param").id, c.req.valid("query"))),
-  )
+  .post("/developer/webhooks/:id/test", requireUser, validate("param", webhookEndpointParamSchema), async (c) => {
+    await keyMayUse(c, [], c.req.valid("param").id);
+    return c.json(await sendTestEvent(c.env.DB, c.env.WEBHOOKS, c.var.userId, c.req.valid("param").id), 201);
+  })
+  .get("/developer/webhooks/:id/deliveries", requireUser, validate("param", webhookEndpointParamSchema), validate("query", webhookDeliveriesQuerySchema), async (c) => {
+    await keyMayUse(c, [], c.req.valid("param").id);
+    return c.json(await listDeliveries(c.env.DB, c.var.userId, c.req.valid("param").id, c.req.valid("query")));
+  })
   .post("/developer/webhooks/:id/deliveries/:deliveryId/resend", requireUser, validate("param", webhookDeliveryParamSchema), async (c) => {
     const { id, deliveryId } = c.req.valid("param");
+    await keyMayUse(c, [], id);
     await resendDelivery(c.env.DB, c.env.WEBHOOKS, c.var.userId, id, deliveryId);
     return c.json({ resent: true }, 202);
   });

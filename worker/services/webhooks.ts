@@ -280,6 +280,11 @@ async function endpointFor(d1: D1Database, userId: string, id: string): Promise<
   return endpointOf(row);
 }
 
+/** The events an endpoint of this creator subscribes (404 for someone else's). */
+export async function endpointEvents(d1: D1Database, userId: string, id: string): Promise<WebhookEventType[]> {
+  return (await endpointFor(d1, userId, id)).events;
+}
+
 /** At most MAX_WEBHOOK_ENDPOINTS per creator, counted inside the INSERT. */
 export async function createEndpoint(d1: D1Database, userId: string, input: { url: string; events: WebhookEventType[]; description: string }, now = Date.now()): Promise<WebhookEndpoint> {
   const id = newId();

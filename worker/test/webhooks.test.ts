@@ -279,15 +279,28 @@ describe("endpoints", () => {
     expect((await call(`/api/developer/webhooks/${endpoint.id}/deliveries?before=x`, { cookie })).status).toBe(400);
   });
 
-  it("an API key with webhooks:write manages endpoints; one without it is refused", async () => {
+  it("an API key with webhooks:write manages endpoints only for events its read scopes cover; one without it is refused", async () => {
     const { cookie } = await creator("hooks-key@example.com");
     const make = async (scopes: string[]) => (await (await postJson("/api/developer/keys", { name: "k", scopes }, cookie)).json<{ key: string }>()).key;
-    const withScope = await make(["webhooks:write"]);
+    const withScope = await make(["webhooks:write", "payouts:read"]);
     const without = await make(["sales:read"]);
-    const asKey = (key: string, init: RequestInit = {}) => call("/api/developer/webhooks", { ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${key}`, origin: "" } });
-    const created = await asKey(withScope, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: `${CLOSED}/k`, events: ["payout.failed"] }) });
+    const writeOnly = await make(["webhooks:write"]);
+    const asKey = (key: string, init: RequestInit = {}, path = "/api/developer/webhooks") =>
+      call(path, { ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${key}`, origin: "" } });
+    const subscribe = (key: string, events: string[]) =>
+      asKey(key, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: `${CLOSED}/k`, events }) });
+    const created = await subscribe(withScope, ["payout.failed"]);
     expect(created.status).toBe(201);
     expect((await asKey(without)).status).toBe(403);
+    // webhooks:write alone never yields what the events carry: buyers' emails and amounts, payouts.
+    const sales = await subscribe(writeOnly, ["sale.completed"]);
+    expect(sales.status).toBe(403);
+    expect((await sales.json<{ message: string }>()).message).toBe("This API key needs the sales:read scope for sale.completed events");
+    expect((await subscribe(withScope, ["sale.completed"])).status).toBe(403);
+    const endpointId = (await created.json<{ id: string }>()).id;
+    expect((await asKey(writeOnly, {}, `/api/developer/webhooks/${endpointId}/deliveries`)).status).toBe(403);
+    expect((await asKey(writeOnly, {}, `/api/developer/webhooks/${endpointId}/secret`)).status).toBe(403);
+    expect((await asKey(withScope, {}, `/api/developer/webhooks/${endpointId}/deliveries`)).status).toBe(200);
     expect((await call("/api/developer/keys", { headers: { authorization: `Bearer ${withScope}`, origin: "" } })).status).toBe(403);
   });
 });
