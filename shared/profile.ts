@@ -35,7 +35,9 @@ const OUR_DOMAIN = new RegExp(`@([^@]+\\.)?${PRODUCT_NAME}\\.[a-z.]+$`, "i");
 const blankToNull = (v: string) => (v === "" ? null : v);
 
 /**
- * PUT /api/profile: the whole profile at once (a repeat is a no-op). Each field's message names
+ * PUT /api/profile: the fields given (a field left out stays as it was; a repeat is a no-op): the
+ * form sends its three text fields, the sale-email switch only `emailOnSale`, so neither undoes the
+ * other and a name saved before a rule existed never blocks the switch. Each field's message names
  * that field, so the form shows it beside the field.
  */
 export const profileSchema = z.object({
@@ -45,8 +47,9 @@ export const profileSchema = z.object({
     .max(MAX_DISPLAY_NAME_CHARS, PROFILE_MESSAGES.displayName)
     .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), PROFILE_MESSAGES.displayNameLine)
     .refine((v) => !OUR_NAME.test(v), PROFILE_MESSAGES.displayNameOurs)
-    .transform(blankToNull),
-  bio: z.string({ error: PROFILE_MESSAGES.bio }).trim().max(MAX_BIO_CHARS, PROFILE_MESSAGES.bio).transform(blankToNull),
+    .transform(blankToNull)
+    .optional(),
+  bio: z.string({ error: PROFILE_MESSAGES.bio }).trim().max(MAX_BIO_CHARS, PROFILE_MESSAGES.bio).transform(blankToNull).optional(),
   supportEmail: z
     .string({ error: PROFILE_MESSAGES.supportEmail })
     .trim()
@@ -54,7 +57,8 @@ export const profileSchema = z.object({
     .max(254, PROFILE_MESSAGES.supportEmail)
     .refine((v) => v === "" || z.email().safeParse(v).success, PROFILE_MESSAGES.supportEmail)
     .refine((v) => !OUR_DOMAIN.test(v), PROFILE_MESSAGES.supportEmailOurs)
-    .transform(blankToNull),
+    .transform(blankToNull)
+    .optional(),
   /** "Email me when I make a sale" (default on). Left out: the setting stays as it was. */
   emailOnSale: z.boolean({ error: PROFILE_MESSAGES.emailOnSale }).optional(),
 });

@@ -34,7 +34,8 @@ export function routePatternRegExp(pattern: string): RegExp {
     .split("/")
     .map((segment) => (segment.startsWith("$") ? "[^/]+" : escape(segment)))
     .join("/");
-  return new RegExp(`^${body}/?$`);
+  // Case-insensitive, as TanStack Router matches by default: /Dashboard is the dashboard, not a 404.
+  return new RegExp(`^${body}/?$`, "i");
 }
 
 const matchers = SPA_ROUTE_PATTERNS.map(routePatternRegExp);

@@ -48,6 +48,16 @@ describe("the creator's profile", () => {
     expect(await (await call("/api/profile", { cookie })).json()).toMatchObject({ displayName: "x".repeat(60), bio: "y".repeat(280), supportEmail: "help@example.com", avatarUrl: null });
   });
 
+  it("the sale-email switch saves alone: the text fields stay, even a name saved before today's rules", async () => {
+    const cookie = await signIn("profile-switch@example.com");
+    expect((await putJson("/api/profile", { displayName: "Switch Studio", bio: "Bio", supportEmail: "help@switch.example" }, cookie)).status).toBe(200);
+    // A name saved before the rule against our own name existed.
+    await env.DB.prepare("update creator_profiles set display_name = 'ApeWall Fans' where user_id = (select id from users where email = 'profile-switch@example.com')").run();
+    const off = await putJson("/api/profile", { emailOnSale: false }, cookie);
+    expect(off.status).toBe(200);
+    expect(await off.json()).toMatchObject({ displayName: "ApeWall Fans", bio: "Bio", supportEmail: "help@switch.example", emailOnSale: false });
+  });
+
   it("belongs to its creator: signed out is refused, and one creator's save never shows on another's paywall", async () => {
     expect((await call("/api/profile")).status).toBe(401);
     expect((await putJson("/api/profile", { ...profile, displayName: "Intruder" })).status).toBe(401);

@@ -20,6 +20,8 @@ describe("SPA pages and unknown paths", () => {
       expect(res.headers.get("content-type"), pattern).toContain("text/html");
       expect(await res.text(), pattern).toContain('<div id="root">');
     }
+    // The router matches without regard to case, so the Worker does too: /Dashboard shows the dashboard.
+    for (const path of ["/Dashboard", "/PRICING", "/Content/abc/Edit"]) expect((await call(path)).status, path).toBe(200);
   });
 
   it("an unknown URL answers 404 with the app's HTML (so the SPA shows its not-found screen), signed out and signed in", async () => {

@@ -2,7 +2,7 @@
 // reason, sent once per dialog (its requestKey makes a repeated press the same refund). What the
 // row shows afterwards comes from the server's state (Stripe's word), never from this form.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useMemo, useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { REFUND_REASONS, refundSaleSchema } from "@shared/schemas";
 import type { RefundRequestResult, Sale } from "@shared/types";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
@@ -38,9 +38,14 @@ export function refundLabel(sale: Sale): string | null {
 export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => void }) {
   const queryClient = useQueryClient();
   const [amount, setAmount] = useState(sale.refundable.toFixed(2));
-  // One key per amount: a double press (or a retry after Stripe was down) is the same refund, while
-  // another amount is another request (the server refuses a key reused with a new amount).
-  const requestKey = useMemo(() => crypto.randomUUID(), [amount]);
+  // One key per amount in cents, for the dialog's life: a double press, or a retry after an error
+  // (even with the amount retyped, "10" or "10.00"), is the same refund; another amount is another
+  // request (the server refuses a key reused with a new amount).
+  const keys = useRef(new Map<number, string>());
+  const keyFor = (cents: number) => {
+    if (!keys.current.has(cents)) keys.current.set(cents, crypto.randomUUID());
+    return keys.current.get(cents)!;
+  };
   const [reason, setReason] = useState<keyof typeof REASON_LABELS>("requested_by_customer");
   const [note, setNote] = useState("");
   const fe = useFieldErrors("refund");
@@ -66,7 +71,7 @@ export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => voi
     const cents = Math.round(Number(amount) * 100);
     if (!/^\d+(\.\d{1,2})?$/.test(amount.trim()) || cents < 1) return fe.set("amount", "Enter an amount in dollars, at least $0.01");
     if (cents > Math.round(sale.refundable * 100)) return fe.set("amount", `You can refund at most ${formatUsd(sale.refundable)} of this sale`);
-    const body = { amountCents: cents, reason: reason === "other" ? note.trim() : reason, requestKey };
+    const body = { amountCents: cents, reason: reason === "other" ? note.trim() : reason, requestKey: keyFor(cents) };
     if (fe.check(refundSaleSchema, body, { alias: aliases })) refund.mutate(body);
   };
 

@@ -24,15 +24,15 @@ const FIELDS = ["displayName", "bio", "supportEmail"] as const;
 const withoutStatus = (message: string) => message.replace(/^\d{3}: /, "");
 
 /**
- * "Email me when I make a sale": saved as soon as it is switched, with the profile as last saved (the
- * form's unsaved edits stay in the form). Private to the creator.
+ * "Email me when I make a sale": saved as soon as it is switched, alone (the form's text fields, saved
+ * or not, are left as they are). Private to the creator.
  */
 function SaleEmailSwitch({ current }: { current: CreatorProfile }) {
   const queryClient = useQueryClient();
   const [error, setError] = useState<string>();
   const save = useMutation({
     mutationFn: async (emailOnSale: boolean) =>
-      (await apiRequest("PUT", "/api/profile", { displayName: current.displayName ?? "", bio: current.bio ?? "", supportEmail: current.supportEmail ?? "", emailOnSale })).json() as Promise<CreatorProfile>,
+      (await apiRequest("PUT", "/api/profile", { emailOnSale })).json() as Promise<CreatorProfile>,
     onSuccess: (next) => {
       queryClient.setQueryData(queryKeys.profile, next);
       setError(undefined);
@@ -72,7 +72,7 @@ function SaleEmailSwitch({ current }: { current: CreatorProfile }) {
 
 function ProfileForm({ profile }: { profile: CreatorProfile }) {
   const queryClient = useQueryClient();
-  const [values, setValues] = useState<ProfileInput>({ displayName: profile.displayName ?? "", bio: profile.bio ?? "", supportEmail: profile.supportEmail ?? "" });
+  const [values, setValues] = useState<Required<Pick<ProfileInput, "displayName" | "bio" | "supportEmail">>>({ displayName: profile.displayName ?? "", bio: profile.bio ?? "", supportEmail: profile.supportEmail ?? "" });
   const fe = useFieldErrors("profile");
   const fileInput = useRef<HTMLInputElement>(null);
 
