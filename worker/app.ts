@@ -19,6 +19,7 @@ import { developerRoutes } from "./routes/developer";
 import { devRoutes } from "./routes/dev";
 import { feedbackRoutes } from "./routes/feedback";
 import { funnelRoutes } from "./routes/funnels";
+import { licenseRoutes } from "./routes/licenses";
 import { paymentRoutes } from "./routes/payments";
 import { paywallPageRoutes } from "./routes/paywall-page";
 import { profileRoutes } from "./routes/profile";
@@ -60,7 +61,8 @@ const api = new Hono<AppEnv>()
   .route("/", subscriptionRoutes)
   .route("/", analyticsRoutes)
   .route("/", profileRoutes)
-  .route("/", developerRoutes);
+  .route("/", developerRoutes)
+  .route("/", licenseRoutes);
 
 export const app = new Hono<AppEnv>()
   .use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", crossOriginOpenerPolicy: "same-origin" }))

@@ -5,6 +5,7 @@
 // only to the browser that paid (its aw_buyer key) or to whoever holds the purchase's access link.
 import { and, desc, eq, or, sql } from "drizzle-orm";
 import type Stripe from "stripe";
+import { issueLicenseStatement } from "./licenses";
 import { MAX_PRICE_CENTS } from "../../shared/constants";
 import { dollarsToCents } from "../../shared/content";
 import type { PurchaseVerification } from "../../shared/payments";
@@ -206,6 +207,7 @@ export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent, {
       .prepare("update purchases set status = 'paid', paid_at = ?, buyer_email = coalesce(buyer_email, ?) where id = ? and status = 'pending' returning id")
       .bind(now, email, purchase.id),
     ...ledger.map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE)),
+    issueLicenseStatement(deps.d1, purchase.id, now),
     ...mails.statements,
   ]);
   if ((results[0].results?.length ?? 0) === 0) return "already";
