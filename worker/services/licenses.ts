@@ -44,9 +44,10 @@ export function licenseStatus(key: { disabledAt: number | null }, purchaseStatus
 
 /**
  * The key insert for fulfil's batch: only if that batch marked `purchaseId` paid at `paidAt` and the
- * item issues keys; a second one for the same purchase is a no-op (unique purchase_id).
+ * item issues keys; a second one for the same purchase is a no-op (unique purchase_id). `key` is
+ * passed in so the receipt written in the same batch can name it.
  */
-export function issueLicenseStatement(d1: D1Database, purchaseId: string, paidAt: number): D1PreparedStatement {
+export function issueLicenseStatement(d1: D1Database, purchaseId: string, paidAt: number, key = newLicenseKey()): D1PreparedStatement {
   return d1
     .prepare(
       `insert into license_keys (id, key, purchase_id, content_id, user_id, created_at)
@@ -54,7 +55,7 @@ export function issueLicenseStatement(d1: D1Database, purchaseId: string, paidAt
        where p.id = ? and p.status = 'paid' and p.paid_at = ? and c.issue_license_keys = 1
        on conflict do nothing`,
     )
-    .bind(newId(), newLicenseKey(), paidAt, purchaseId, paidAt);
+    .bind(newId(), key, paidAt, purchaseId, paidAt);
 }
 
 type KeyRow = { id: string; content_id: string; title: string; disabled_at: number | null; status: string; limit: number | null; activations: number };
