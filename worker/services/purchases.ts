@@ -517,7 +517,10 @@ export async function currentPurchaseOfContent(deps: PurchaseDeps, claim: Claim,
 }
 
 export async function verification(deps: PurchaseDeps, purchase: PurchaseRow): Promise<PurchaseVerification> {
-  const item = await deps.db.select().from(content).where(eq(content.id, purchase.contentId)).get();
+  const [item, license] = await Promise.all([
+    deps.db.select().from(content).where(eq(content.id, purchase.contentId)).get(),
+    deps.db.select({ key: licenseKeys.key }).from(licenseKeys).where(eq(licenseKeys.purchaseId, purchase.id)).get(),
+  ]);
   if (!item) throw notFound("Purchase Not Found");
   const token = await accessTokenFor(deps.accessSecret, purchase.id);
   const fileUrl = item.fileKey && item.accessType !== "link" ? `/api/purchases/${purchase.id}/file?access=${encodeURIComponent(token)}` : null;
@@ -536,7 +539,7 @@ export async function verification(deps: PurchaseDeps, purchase: PurchaseRow): P
       textContent: item.textContent,
       creator: await publicCreator(deps.db, item.userId),
     },
-    purchase: { id: purchase.id, amount: purchase.amountCents / 100, buyerEmail: purchase.buyerEmail },
+    purchase: { id: purchase.id, amount: purchase.amountCents / 100, buyerEmail: purchase.buyerEmail, licenseKey: license?.key ?? null },
     accessUrl: await accessUrlFor(deps, purchase),
   };
 }

@@ -52,6 +52,22 @@ describe("issuing", () => {
     expect(mail.html).toContain(license!.key);
   });
 
+  it("the owner's unlocked view and success page carry the key; the public paywall page never does", async () => {
+    const { item } = await licensedItem("lic-owner@example.com");
+    const { license, buyerCookie, paymentIntent } = await paid(item.id);
+    const access = await (await call(`/api/content/${item.id}/access`, { cookie: buyerCookie })).json<{ owned: boolean; verification: { purchase: { licenseKey: string } } }>();
+    expect(access.verification.purchase.licenseKey).toBe(license!.key);
+    const success = await (await call(`/api/purchase/verify?payment_intent=${paymentIntent}&content_id=${item.id}`, { cookie: buyerCookie })).json<{ purchase: { licenseKey: string } }>();
+    expect(success.purchase.licenseKey).toBe(license!.key);
+    // Someone else's browser: not the owner, no key.
+    expect(await (await call(`/api/content/${item.id}/access`)).json()).toMatchObject({ owned: false });
+    for (const cookie of [undefined, buyerCookie]) {
+      const page = await call(`/p/${item.id}`, { cookie });
+      expect(page.status).toBe(200);
+      expect(await page.text()).not.toContain(license!.key);
+    }
+  });
+
   it("an item without the setting issues no key", async () => {
     const { item } = await licensedItem("lic-none@example.com", {});
     expect(item.issueLicenseKeys).toBe(false);
