@@ -29,8 +29,8 @@ export type LicenseVerification = {
   limit: number | null;
 };
 
-/** A key as its creator sees it in the sales table. */
-export type CreatorLicense = { id: string; key: string; status: LicenseStatus; activations: number; limit: number | null; disabledReason: string | null };
+/** A key as its creator sees it in the sales table; `disabledByCreator`: their switch (enable undoes it). */
+export type CreatorLicense = { id: string; key: string; status: LicenseStatus; activations: number; limit: number | null; disabledByCreator: boolean; disabledReason: string | null };
 
 /** A key as its buyer sees it (success page, unlocked paywall, emails). */
 export type BuyerLicense = { key: string; title: string };

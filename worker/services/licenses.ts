@@ -139,6 +139,7 @@ export async function creatorLicenses(d1: D1Database, userId: string, by: { purc
     status: licenseStatus({ disabledAt: r.disabled_at }, r.status),
     activations: r.activations,
     limit: r.limit,
+    disabledByCreator: r.disabled_at !== null,
     disabledReason: r.disabled_reason,
   }));
 }
@@ -151,4 +152,11 @@ export async function buyerLicenses(d1: D1Database, purchaseIds: string[]): Prom
     .bind(...purchaseIds)
     .all<{ key: string; purchase_id: string; title: string }>();
   return results.map((r) => ({ key: r.key, title: r.title, purchaseId: r.purchase_id }));
+}
+
+/** The sales table's rows with each sale's key (null when its item issues none). */
+export async function withLicenses<S extends { id: string }>(d1: D1Database, userId: string, sales: S[]): Promise<(S & { license: CreatorLicense | null })[]> {
+  const keys = await creatorLicenses(d1, userId, { purchaseIds: sales.map((s) => s.id) });
+  const byPurchase = new Map(keys.map(({ purchaseId, ...k }) => [purchaseId, k]));
+  return sales.map((s) => ({ ...s, license: byPurchase.get(s.id) ?? null }));
 }

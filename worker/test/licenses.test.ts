@@ -126,6 +126,9 @@ describe("status follows the purchase", () => {
     expect(off.status).toBe(200);
     expect(await off.json()).toMatchObject({ status: "disabled", disabledReason: "shared on a forum" });
     expect((await verify({ key: license!.key })).body.status).toBe("disabled");
+    const sales = await (await call("/api/creator/sales", { cookie })).json<{ id: string; license: unknown }[]>();
+    expect(sales[0].license).toMatchObject({ id: license!.id, key: license!.key, status: "disabled", disabledByCreator: true, activations: 0, limit: null });
+    expect(await (await call("/api/creator/sales", { cookie: other })).json()).toEqual([]);
     expect((await postJson(`/api/licenses/${license!.id}/enable`, {}, other)).status).toBe(404);
     expect((await postJson(`/api/licenses/${license!.id}/enable`, {}, cookie)).status).toBe(200);
     expect((await verify({ key: license!.key })).body.status).toBe("valid");
