@@ -21,6 +21,7 @@ import { queryKeys } from "@/lib/query-keys";
 import { cn } from "@/lib/utils";
 import { discardUpload, uploadFile, type UploadProgress } from "./multipart-upload";
 import { UploadProgressPanel } from "./upload-progress";
+import { LicenseFields, licenseError } from "@/features/licenses/license-fields";
 
 type Kind = "file" | "link" | "text";
 type Draft = {
@@ -34,6 +35,8 @@ type Draft = {
   accessType: "download" | "view" | "stream" | "link";
   linkUrl: string;
   textContent: string;
+  issueLicenseKeys: boolean;
+  activationLimit: string;
 };
 
 const DRAFT_KEY = "apewall.uploadDraft";
@@ -64,6 +67,8 @@ function initialDraft(intent: PendingUpload | null): Draft {
     accessType: "download",
     linkUrl: "",
     textContent: "",
+    issueLicenseKeys: false,
+    activationLimit: "",
   };
   try {
     const saved = sessionStorage.getItem(DRAFT_KEY);
@@ -108,6 +113,7 @@ export function UploadForm({
   const [previewUrl, setPreviewUrl] = useState<string | null>(null);
   const [phase, setPhase] = useState<"editing" | "uploading" | "publishing">("editing");
   const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const [licenseErr, setLicenseErr] = useState<string | undefined>(undefined);
   const abortRef = useRef<AbortController | null>(null);
   const previewInput = useRef<HTMLInputElement>(null);
 
@@ -144,6 +150,9 @@ export function UploadForm({
       textContent: draft.kind === "text" ? draft.textContent : undefined,
       hasFile: draft.kind === "file" && !!file,
     });
+    const limitError = licenseError(draft);
+    setLicenseErr(limitError);
+    if (limitError) return;
     if (!parsed.success) return fail(parsed.error.issues[0]?.message ?? "Please check the form");
     if (preview && !preview.type.startsWith("image/")) return fail("Preview image must be an image");
 
@@ -161,6 +170,10 @@ export function UploadForm({
       form.append("accessType", draft.accessType);
       if (draft.kind === "link") form.append("linkUrl", draft.linkUrl.trim());
       if (draft.kind === "text") form.append("textContent", draft.textContent);
+      if (draft.issueLicenseKeys) {
+        form.append("issueLicenseKeys", "true");
+        form.append("activationLimit", draft.activationLimit.trim());
+      }
       if (preview) form.append("previewImage", preview);
       if (draft.kind === "file" && file) {
         setPhase("uploading");
@@ -305,6 +318,16 @@ export function UploadForm({
             </Field>
           )}
         </div>
+
+        <LicenseFields
+          value={draft}
+          error={licenseErr}
+          disabled={busy}
+          onChange={(next) => {
+            setLicenseErr(undefined);
+            setDraft((d) => ({ ...d, issueLicenseKeys: next.issueLicenseKeys, activationLimit: next.activationLimit }));
+          }}
+        />
 
         <div className="space-y-2">
           <Label htmlFor="previewImage">Preview image (optional)</Label>
