@@ -10,6 +10,8 @@ interface __BaseEnv_Env {
 	FORMS_LIMITER: RateLimit;
 	CHECKOUT_LIMITER: RateLimit;
 	API_KEY_LIMITER: RateLimit;
+	LICENSE_IP_LIMITER: RateLimit;
+	LICENSE_KEY_LIMITER: RateLimit;
 	CF_VERSION_METADATA: WorkerVersionMetadata;
 	ASSETS: Fetcher;
 	MAIL_API_BASE: "https://api.resend.com";

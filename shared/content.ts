@@ -1,5 +1,6 @@
 // The content contract: the publish form's rules (spec §5), shared by the upload page and the Worker.
 import { z } from "zod";
+import { licenseFormFields } from "./licenses";
 import {
   ACCESS_TYPES,
   CATEGORIES,
@@ -61,6 +62,7 @@ export const contentFormSchema = z
     linkUrl: optionalText(2048),
     textContent: optionalText(MAX_TEXT_CONTENT_CHARS),
     hasFile: z.boolean().default(false),
+    ...licenseFormFields,
   })
   .superRefine((v, ctx) => {
     const fail = (message: string, path: string) => ctx.addIssue({ code: "custom", message, path: [path] });
@@ -89,6 +91,8 @@ export const contentFormSchema = z
       accessType: v.accessType,
       linkUrl: v.accessType === "link" ? v.linkUrl : undefined,
       textContent: v.accessType === "view" ? v.textContent : undefined,
+      issueLicenseKeys: v.issueLicenseKeys,
+      licenseActivationLimit: v.issueLicenseKeys ? v.activationLimit : null,
     };
   });
 export type ContentFormInput = z.input<typeof contentFormSchema>;
@@ -110,6 +114,8 @@ export const updateContentSchema = z.object({
   accessType: z.string().max(20).optional(),
   linkUrl: z.string().max(4096).optional(),
   textContent: z.string().max(MAX_TEXT_CONTENT_CHARS * 2).optional(),
+  issueLicenseKeys: z.union([z.boolean(), z.string().max(10)]).optional(),
+  activationLimit: z.union([z.number(), z.string().max(10)]).nullable().optional(),
   uploadId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid uploadId").optional(),
   // A 5 MB image as a data URL is about 6.7 MB of text.
   previewImage: z.string().max(7_200_000, "Preview image must be at most 5 MB").nullable().optional(),
@@ -179,4 +185,7 @@ export type CreatorContent = PublicContentFields & {
   textContent: string | null;
   unlockCount: number;
   totalEarnings: number;
+  /** "Issue a license key with each purchase", and its activation limit (null = unlimited). */
+  issueLicenseKeys: boolean;
+  activationLimit: number | null;
 };

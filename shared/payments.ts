@@ -41,7 +41,8 @@ export type PurchaseVerification = {
     /** Who the buyer paid ("by {name}", avatar, contact). */
     creator: PublicCreator;
   };
-  purchase: { id: string; amount: number; buyerEmail: string | null };
+  /** `licenseKey`: this purchase's license key, when its item issues them (only ever shown to its owner). */
+  purchase: { id: string; amount: number; buyerEmail: string | null; licenseKey: string | null };
   accessUrl: string;
 };
 

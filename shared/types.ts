@@ -1,4 +1,5 @@
 // Response shapes the SPA reads (spec §3). Money leaves the API in dollars, as the spec's screens use it.
+import type { CreatorLicense } from "./licenses";
 export type EarningsStats = {
   availableBalance: number;
   totalEarnings: number;
@@ -29,6 +30,8 @@ export type Sale = {
   refundFailed: boolean;
   /** What a new refund may take now (0: nothing, e.g. refunded in full or disputed). */
   refundable: number;
+  /** The sale's license key, when its item issues them (GET /api/creator/sales). */
+  license?: CreatorLicense | null;
 };
 
 /** POST /api/sales/{purchaseId}/refund: the request and Stripe's word about it so far. */

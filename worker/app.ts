@@ -20,6 +20,7 @@ import { webhookRoutes } from "./routes/webhooks";
 import { devRoutes } from "./routes/dev";
 import { feedbackRoutes } from "./routes/feedback";
 import { funnelRoutes } from "./routes/funnels";
+import { licenseRoutes } from "./routes/licenses";
 import { paymentRoutes } from "./routes/payments";
 import { paywallPageRoutes } from "./routes/paywall-page";
 import { profileRoutes } from "./routes/profile";
@@ -62,7 +63,8 @@ const api = new Hono<AppEnv>()
   .route("/", analyticsRoutes)
   .route("/", profileRoutes)
   .route("/", developerRoutes)
-  .route("/", webhookRoutes);
+  .route("/", webhookRoutes)
+  .route("/", licenseRoutes);
 
 export const app = new Hono<AppEnv>()
   .use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", crossOriginOpenerPolicy: "same-origin" }))

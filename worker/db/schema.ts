@@ -144,6 +144,9 @@ export const content = sqliteTable(
     // Taken off sale by its creator: the paywall says "no longer for sale" and checkout refuses it;
     // buyers keep access. Null while on sale; republishing clears it.
     unpublishedAt: integer("unpublished_at", { mode: "timestamp_ms" }),
+    // Each purchase gets a license key (worker/services/licenses.ts); null limit = unlimited activations.
+    issueLicenseKeys: integer("issue_license_keys", { mode: "boolean" }).notNull().default(false),
+    licenseActivationLimit: integer("license_activation_limit"),
     createdAt: createdAt(),
     // Soft delete: buyers who paid keep access; the item leaves the dashboard and the paywall.
     deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
@@ -672,4 +675,43 @@ export const webhookAttempts = sqliteTable(
     at: integer("at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [index("webhook_attempts_delivery").on(t.deliveryId, t.at)],
+);
+
+// One license key per purchase of an item that issues them, written in fulfil's batch (unique
+// purchase_id: a repeated webhook writes none). Its status is derived (worker/services/licenses.ts
+// `licenseStatus`) from disabled_at and the purchase's state, never stored.
+export const licenseKeys = sqliteTable(
+  "license_keys",
+  {
+    id: text("id").primaryKey(),
+    key: text("key").notNull().unique(),
+    purchaseId: text("purchase_id")
+      .notNull()
+      .unique()
+      .references(() => purchases.id),
+    contentId: text("content_id")
+      .notNull()
+      .references(() => content.id),
+    // The creator who sold it: every creator query is owner-checked on this column.
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    disabledAt: integer("disabled_at", { mode: "timestamp_ms" }),
+    disabledReason: text("disabled_reason"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("license_keys_user").on(t.userId, t.createdAt)],
+);
+
+// One row per machine (instance) a key was activated on; the count is the number of rows.
+export const licenseActivations = sqliteTable(
+  "license_activations",
+  {
+    licenseId: text("license_id")
+      .notNull()
+      .references(() => licenseKeys.id),
+    instance: text("instance").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.licenseId, t.instance] })],
 );

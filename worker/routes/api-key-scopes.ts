@@ -43,6 +43,9 @@ export const API_KEY_ROUTES: readonly (readonly [Method, string, ApiKeyScope])[]
   ["GET", "/creator/sales", "sales:read"],
   ["GET", "/earnings/stats", "sales:read"],
   ["GET", "/analytics/stats", "sales:read"],
+  // license keys of sales (licenses.ts): disabling one changes what the item's buyers get
+  ["POST", "/licenses/:id/disable", "content:write"],
+  ["POST", "/licenses/:id/enable", "content:write"],
   // balance and payouts, read only (creator.ts, connect.ts)
   ["GET", "/earnings/timeline", "payouts:read"],
   ["GET", "/payout/next", "payouts:read"],

@@ -71,6 +71,8 @@ export const contentRoutes = new Hono<AppEnv>()
         linkUrl: field(form, "linkUrl"),
         textContent: field(form, "textContent"),
         hasFile: hasInlineFile || !!uploadId,
+        issueLicenseKeys: field(form, "issueLicenseKeys"),
+        activationLimit: field(form, "activationLimit"),
       });
       if (!parsed.success) throw new ApiError(400, describeZodError(parsed.error).replace(/^\w+: /, ""));
       const values = parsed.data;

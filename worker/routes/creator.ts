@@ -6,6 +6,7 @@ import type { WithdrawStatus } from "../../shared/types";
 import { requireUser, type AppEnv } from "../lib/context";
 import { validate } from "../lib/validate";
 import { requestRefund } from "../services/creator-refunds";
+import { withLicenses } from "../services/licenses";
 import { creatorSales, earningsStats, moneyTimeline, nextPayout, payoutHistory, setPayoutDefault, setupPayout } from "../services/earnings";
 import { payoutDeps } from "../services/payouts";
 import { withdraw, withdrawStatus } from "../services/withdrawals";
@@ -14,7 +15,7 @@ import { purchaseDeps } from "./payments";
 export const creatorRoutes = new Hono<AppEnv>()
   .get("/earnings/stats", requireUser, async (c) => c.json(await earningsStats(c.var.db, c.var.userId)))
   .get("/earnings/timeline", requireUser, validate("query", pageQuerySchema), async (c) => c.json(await moneyTimeline(c.var.db, c.var.userId, c.req.valid("query"))))
-  .get("/creator/sales", requireUser, validate("query", pageQuerySchema), async (c) => c.json(await creatorSales(c.var.db, c.var.userId, c.req.valid("query"))))
+  .get("/creator/sales", requireUser, validate("query", pageQuerySchema), async (c) => c.json(await withLicenses(c.env.DB, c.var.userId, await creatorSales(c.var.db, c.var.userId, c.req.valid("query")))))
   .get("/payout/next", requireUser, async (c) => c.json(await nextPayout(c.var.db, c.var.userId)))
   .get("/payout/history", requireUser, async (c) => c.json(await payoutHistory(c.var.db, c.var.userId)))
   .post("/payout/setup", requireUser, validate("json", payoutSetupSchema), async (c) => {

@@ -103,6 +103,8 @@ export async function createContent(
     linkUrl: values.linkUrl ?? null,
     textContent: values.textContent ?? null,
     isUpsell: upsellOnly,
+    issueLicenseKeys: values.issueLicenseKeys,
+    licenseActivationLimit: values.licenseActivationLimit,
   };
   try {
     await db.insert(content).values(row);
@@ -169,6 +171,8 @@ export async function listCreatorContent(db: Db, userId: string, onlyId?: string
     textContent: row.textContent,
     unlockCount: unlocks.get(row.id) ?? 0,
     totalEarnings: (earnings.get(row.id) ?? 0) / 100,
+    issueLicenseKeys: row.issueLicenseKeys,
+    activationLimit: row.licenseActivationLimit,
   }));
 }
 
@@ -219,6 +223,8 @@ export async function updateContent(db: Db, bucket: R2Bucket, userId: string, id
     linkUrl: input.linkUrl ?? row.linkUrl ?? undefined,
     textContent: input.textContent ?? row.textContent ?? undefined,
     hasFile: !!input.uploadId || !!row.fileKey,
+    issueLicenseKeys: input.issueLicenseKeys === undefined ? row.issueLicenseKeys : input.issueLicenseKeys,
+    activationLimit: input.activationLimit === undefined ? (row.licenseActivationLimit ?? undefined) : (input.activationLimit ?? undefined),
   });
   if (!parsed.success) throw new ApiError(400, describeZodError(parsed.error).replace(/^\w+: /, ""));
   const values = parsed.data;
@@ -257,6 +263,8 @@ export async function updateContent(db: Db, bucket: R2Bucket, userId: string, id
         accessType: values.accessType,
         linkUrl: values.linkUrl ?? null,
         textContent: values.textContent ?? null,
+        issueLicenseKeys: values.issueLicenseKeys,
+        licenseActivationLimit: values.licenseActivationLimit,
         ...(file ? { fileKey: file.key, fileName: file.name, fileSize: file.size, fileContentType: file.type } : {}),
         ...(preview !== undefined
           ? { previewImageKey: previewKey, previewImageType: preview?.type ?? null, previewImageWidth: previewSize?.width ?? null, previewImageHeight: previewSize?.height ?? null }

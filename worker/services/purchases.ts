@@ -5,12 +5,13 @@
 // only to the browser that paid (its aw_buyer key) or to whoever holds the purchase's access link.
 import { and, desc, eq, or, sql } from "drizzle-orm";
 import type Stripe from "stripe";
+import { issueLicenseStatement, newLicenseKey } from "./licenses";
 import { MAX_PRICE_CENTS } from "../../shared/constants";
 import { dollarsToCents } from "../../shared/content";
 import type { PurchaseVerification } from "../../shared/payments";
 import { PAYWALL_TEXT } from "../../shared/paywall";
 import type { Db } from "../db/client";
-import { buyerCustomers, content, creatorProfiles, purchases, users } from "../db/schema";
+import { buyerCustomers, content, creatorProfiles, licenseKeys, purchases, users } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
 import { liveFunnelFor } from "./funnels";
@@ -170,17 +171,30 @@ export type FulfilOutcome = "fulfilled" | "already" | "not-succeeded" | "mismatc
  */
 const emailOf = (intent: Stripe.PaymentIntent): string | null => intent.receipt_email?.toLowerCase() ?? null;
 
-async function receiptJob(deps: PurchaseDeps, purchase: PurchaseRow, email: string): Promise<EmailJob> {
-  return { dedupeKey: `purchase-access:${purchase.id}`, to: email, template: "purchase-access", data: await receiptData(deps, purchase) };
+async function receiptJob(deps: PurchaseDeps, purchase: PurchaseRow, email: string, licenseKey?: string): Promise<EmailJob> {
+  return { dedupeKey: `purchase-access:${purchase.id}`, to: email, template: "purchase-access", data: await receiptData(deps, purchase, licenseKey) };
 }
 
-/** What the receipt (and its reminder) says: the item, the order, the access link and who the buyer paid. */
-export async function receiptData(deps: Pick<PurchaseDeps, "db" | "appUrl" | "accessSecret">, purchase: PurchaseRow): Promise<PurchaseAccessMailData> {
-  const [item, creator] = await Promise.all([
-    deps.db.select({ title: content.title }).from(content).where(eq(content.id, purchase.contentId)).get(),
+/**
+ * What the receipt (and its reminder) says: the item, the order, the access link, who the buyer paid
+ * and its license key. `pendingKey`: the key fulfil's batch is about to write with this email (the
+ * receipt exists only if that batch commits, so the key it names is the one written).
+ */
+export async function receiptData(deps: Pick<PurchaseDeps, "db" | "appUrl" | "accessSecret">, purchase: PurchaseRow, pendingKey?: string): Promise<PurchaseAccessMailData> {
+  const [item, creator, license] = await Promise.all([
+    deps.db.select({ title: content.title, issueLicenseKeys: content.issueLicenseKeys }).from(content).where(eq(content.id, purchase.contentId)).get(),
     publicCreator(deps.db, purchase.creatorId),
+    deps.db.select({ key: licenseKeys.key }).from(licenseKeys).where(eq(licenseKeys.purchaseId, purchase.id)).get(),
   ]);
-  return { title: item?.title ?? "your purchase", amountCents: purchase.amountCents, orderId: purchase.id, accessUrl: await accessUrlFor(deps, purchase), creator: mailCreator(deps.appUrl, creator) };
+  const licenseKey = license?.key ?? (item?.issueLicenseKeys ? pendingKey : undefined);
+  return {
+    title: item?.title ?? "your purchase",
+    amountCents: purchase.amountCents,
+    orderId: purchase.id,
+    accessUrl: await accessUrlFor(deps, purchase),
+    creator: mailCreator(deps.appUrl, creator),
+    ...(licenseKey ? { licenseKey } : {}),
+  };
 }
 
 /**
@@ -203,13 +217,15 @@ export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent, {
   const email = purchase.buyerEmail ?? emailOf(intent);
   const now = Date.now();
   const ledger = saleRows(purchase, plan);
-  const mails = notify ? await fulfilmentEmails(deps, purchase, ledger, email, now) : { statements: [], keys: [] };
+  const licenseKey = newLicenseKey();
+  const mails = notify ? await fulfilmentEmails(deps, purchase, ledger, email, now, licenseKey) : { statements: [], keys: [] };
   const hooks = await saleWebhooks(deps, purchase, ledger, email, now);
   const results = await deps.d1.batch([
     deps.d1
       .prepare("update purchases set status = 'paid', paid_at = ?, buyer_email = coalesce(buyer_email, ?) where id = ? and status = 'pending' returning id")
       .bind(now, email, purchase.id),
     ...ledger.map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE)),
+    issueLicenseStatement(deps.d1, purchase.id, now, licenseKey),
     ...mails.statements,
     ...hooks.statements,
   ]);
@@ -270,6 +286,7 @@ async function fulfilmentEmails(
   ledger: LedgerRow[],
   email: string | null,
   now: number,
+  licenseKey: string,
 ): Promise<{ statements: D1PreparedStatement[]; keys: string[] }> {
   const paidHere = { sql: "exists (select 1 from purchases where id = ? and status = 'paid' and paid_at = ?)", binds: [purchase.id, now] };
   const both = (a: OutboxGuard, b: OutboxGuard): OutboxGuard => ({ sql: `(${a.sql}) and (${b.sql})`, binds: [...a.binds, ...b.binds] });
@@ -277,7 +294,7 @@ async function fulfilmentEmails(
   if (email) {
     if (purchase.parentPurchaseId) {
       const pending = orderEmailPending(purchase.parentPurchaseId);
-      const data = await receiptData(deps, purchase);
+      const data = await receiptData(deps, purchase, licenseKey);
       out.push({
         job: { dedupeKey: `order-added:${purchase.id}`, to: email, template: "order-added", data: { ...data, rootOrderId: purchase.parentPurchaseId } },
         guard: both(paidHere, { sql: `not (${pending.sql})`, binds: pending.binds }),
@@ -285,7 +302,7 @@ async function fulfilmentEmails(
     } else if (await liveFunnelFor(deps.db, purchase.contentId)) {
       out.push({ job: orderEmailJob(purchase.id, email, now), guard: paidHere });
     } else {
-      out.push({ job: await receiptJob(deps, purchase, email), guard: paidHere });
+      out.push({ job: await receiptJob(deps, purchase, email, licenseKey), guard: paidHere });
     }
   }
   const sale = await saleEmailJob(deps, purchase, ledger, email);
@@ -317,13 +334,16 @@ async function saleEmailJob(deps: PurchaseDeps, purchase: PurchaseRow, ledger: L
 /** What an order email lists, read when it is sent: the root and its upsells that are paid now. */
 export async function orderMailData(deps: Pick<PurchaseDeps, "db" | "appUrl" | "accessSecret">, rootPurchaseId: string): Promise<OrderMailData | null> {
   const rows = await deps.db
-    .select({ id: purchases.id, paymentIntentId: purchases.paymentIntentId, contentId: purchases.contentId, creatorId: purchases.creatorId, amountCents: purchases.amountCents, title: content.title })
+    .select({ id: purchases.id, paymentIntentId: purchases.paymentIntentId, contentId: purchases.contentId, creatorId: purchases.creatorId, amountCents: purchases.amountCents, title: content.title, licenseKey: licenseKeys.key })
     .from(purchases)
     .innerJoin(content, eq(content.id, purchases.contentId))
+    .leftJoin(licenseKeys, eq(licenseKeys.purchaseId, purchases.id))
     .where(and(or(eq(purchases.id, rootPurchaseId), eq(purchases.parentPurchaseId, rootPurchaseId)), eq(purchases.status, "paid")))
     .orderBy(sql`${purchases.id} <> ${rootPurchaseId}`, purchases.paidAt);
   if (!rows.length) return null;
-  const items = await Promise.all(rows.map(async (r) => ({ title: r.title, amountCents: r.amountCents, orderId: r.id, accessUrl: await accessUrlFor(deps, r) })));
+  const items = await Promise.all(
+    rows.map(async (r) => ({ title: r.title, amountCents: r.amountCents, orderId: r.id, accessUrl: await accessUrlFor(deps, r), ...(r.licenseKey ? { licenseKey: r.licenseKey } : {}) })),
+  );
   return {
     rootPurchaseId,
     items,
@@ -564,7 +584,10 @@ export async function currentPurchaseOfContent(deps: PurchaseDeps, claim: Claim,
 }
 
 export async function verification(deps: PurchaseDeps, purchase: PurchaseRow): Promise<PurchaseVerification> {
-  const item = await deps.db.select().from(content).where(eq(content.id, purchase.contentId)).get();
+  const [item, license] = await Promise.all([
+    deps.db.select().from(content).where(eq(content.id, purchase.contentId)).get(),
+    deps.db.select({ key: licenseKeys.key }).from(licenseKeys).where(eq(licenseKeys.purchaseId, purchase.id)).get(),
+  ]);
   if (!item) throw notFound("Purchase Not Found");
   const token = await accessTokenFor(deps.accessSecret, purchase.id);
   const fileUrl = item.fileKey && item.accessType !== "link" ? `/api/purchases/${purchase.id}/file?access=${encodeURIComponent(token)}` : null;
@@ -583,7 +606,7 @@ export async function verification(deps: PurchaseDeps, purchase: PurchaseRow): P
       textContent: item.textContent,
       creator: await publicCreator(deps.db, item.userId),
     },
-    purchase: { id: purchase.id, amount: purchase.amountCents / 100, buyerEmail: purchase.buyerEmail },
+    purchase: { id: purchase.id, amount: purchase.amountCents / 100, buyerEmail: purchase.buyerEmail, licenseKey: license?.key ?? null },
     accessUrl: await accessUrlFor(deps, purchase),
   };
 }

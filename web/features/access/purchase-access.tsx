@@ -1,7 +1,7 @@
 // What a buyer gets, by access type: one component for the paywall's unlocked state and the
 // success page. Downloads navigate to a short-lived signed URL, so the browser streams the file
 // to disk as it arrives; streams play from the Range endpoint; text shows inline; links open.
-import { Download, ExternalLink, Eye, PlayCircle } from "lucide-react";
+import { Copy, Download, ExternalLink, Eye, PlayCircle } from "lucide-react";
 import { useState } from "react";
 import type { DownloadLink, PurchaseVerification } from "@shared/payments";
 import { Spinner } from "@/components/spinner";
@@ -90,6 +90,32 @@ export function PurchaseAccess({ v, access, place }: { v: PurchaseVerification; 
           {content.textContent}
         </div>
       )}
+      {v.purchase.licenseKey && <LicenseKey value={v.purchase.licenseKey} />}
+    </div>
+  );
+}
+
+/** The purchase's license key, selectable and copyable (only its owner gets a verification). */
+function LicenseKey({ value }: { value: string }) {
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      toast({ title: "Copied", description: "License key copied to the clipboard." });
+    } catch {
+      toast({ title: "Copy failed", description: "Select the key and copy it by hand.", variant: "destructive" });
+    }
+  };
+  return (
+    <div className="rounded-lg border bg-muted/40 p-3 text-left">
+      <div className="text-xs font-medium text-muted-foreground">Your license key</div>
+      <div className="mt-1 flex items-center gap-2">
+        <code className="flex-1 select-all break-all font-mono text-sm" data-testid="license-key">
+          {value}
+        </code>
+        <Button type="button" size="sm" variant="outline" onClick={copy} aria-label="Copy license key">
+          <Copy /> Copy
+        </Button>
+      </div>
     </div>
   );
 }

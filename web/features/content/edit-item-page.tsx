@@ -27,6 +27,7 @@ import { toast } from "@/hooks/use-toast";
 import { apiRequest, isUnauthorizedError } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { useMyItem } from "./use-my-item";
+import { LicenseFields, licenseError } from "@/features/licenses/license-fields";
 
 type Draft = {
   title: string;
@@ -37,6 +38,8 @@ type Draft = {
   category: string;
   linkUrl: string;
   textContent: string;
+  issueLicenseKeys: boolean;
+  activationLimit: string;
 };
 type Errors = Partial<Record<keyof Draft | "file" | "previewImage" | "form", string>>;
 
@@ -59,6 +62,7 @@ function fieldOf(message: string, pricingModel: Draft["pricingModel"]): keyof Er
   if (message === CONTENT_MESSAGES.linkUrl || message.startsWith("Link URL")) return "linkUrl";
   if (message === CONTENT_MESSAGES.text) return "textContent";
   if (message.startsWith("Preview image")) return "previewImage";
+  if (message.startsWith("Activation limit")) return "activationLimit";
   if (message === CONTENT_MESSAGES.file || /upload/i.test(message)) return "file";
   return "form";
 }
@@ -78,6 +82,8 @@ function EditForm({ item }: { item: CreatorContent }) {
     category: item.category,
     linkUrl: item.linkUrl ?? "",
     textContent: item.textContent ?? "",
+    issueLicenseKeys: item.issueLicenseKeys,
+    activationLimit: item.activationLimit === null ? "" : String(item.activationLimit),
   });
   const [file, setFile] = useState<File | null>(null);
   // undefined: keep the image; null: remove it; a File: replace it.
@@ -110,6 +116,8 @@ function EditForm({ item }: { item: CreatorContent }) {
         category: draft.category,
         ...(kind === "link" ? { linkUrl: draft.linkUrl.trim() } : {}),
         ...(kind === "text" ? { textContent: draft.textContent } : {}),
+        issueLicenseKeys: draft.issueLicenseKeys,
+        activationLimit: draft.activationLimit.trim(),
       };
       if (preview === null) body.previewImage = null;
       else if (preview) body.previewImage = await readDataUrl(preview);
@@ -157,9 +165,10 @@ function EditForm({ item }: { item: CreatorContent }) {
       textContent: kind === "text" ? draft.textContent : undefined,
       hasFile: !!file || !!item.fileName,
     });
-    if (!parsed.success) {
-      const next: Errors = {};
-      for (const issue of parsed.error.issues) {
+    const limitError = licenseError(draft);
+    if (!parsed.success || limitError) {
+      const next: Errors = limitError ? { activationLimit: limitError } : {};
+      for (const issue of parsed.success ? [] : parsed.error.issues) {
         let field = String(issue.path[0] ?? "form") as keyof Errors;
         // "Please fill in title and price" belongs to whichever of the two is missing.
         if (field === "title" && draft.title.trim()) field = "price";
@@ -264,6 +273,15 @@ function EditForm({ item }: { item: CreatorContent }) {
                   </SelectContent>
                 </Select>
               </Field>
+              <LicenseFields
+                value={draft}
+                error={errors.activationLimit}
+                disabled={busy}
+                onChange={(next) => {
+                  setErrors((e) => ({ ...e, activationLimit: undefined }));
+                  setDraft((d) => ({ ...d, issueLicenseKeys: next.issueLicenseKeys, activationLimit: next.activationLimit }));
+                }}
+              />
               <div className="space-y-2">
                 <Label htmlFor="previewImage">Preview image (optional)</Label>
                 <input

@@ -6,6 +6,7 @@ import { SectionSpinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { LicenseCell } from "@/features/licenses/license-cell";
 import { useSalesPages } from "@/features/payouts/pages";
 import { formatUsd } from "@/lib/utils";
 import { RefundDialog, refundLabel } from "./refund-dialog";
@@ -28,6 +29,8 @@ export function SalesTable() {
   if (sales.length === 0) {
     return <EmptyState icon={Receipt} title="No sales yet" text="Share your paywall links: every purchase shows up here with the buyer's email." />;
   }
+  // The column shows only once some sale has a key.
+  const withKeys = sales.some((s) => s.license);
   return (
     <Card className="overflow-hidden py-0">
       {/* relative: the header's sr-only label is positioned; it must scroll inside this box, not widen the page. */}
@@ -40,6 +43,7 @@ export function SalesTable() {
               <th className="px-4 py-3 font-medium">Amount</th>
               <th className="px-4 py-3 font-medium">Date</th>
               <th className="px-4 py-3 font-medium">Status</th>
+              {withKeys && <th className="px-4 py-3 font-medium">License key</th>}
               <th className="px-4 py-3 font-medium">
                 <span className="sr-only">Actions</span>
               </th>
@@ -62,6 +66,11 @@ export function SalesTable() {
                     )}
                   </div>
                 </td>
+                {withKeys && (
+                  <td className="px-4 py-3">
+                    <LicenseCell license={sale.license} />
+                  </td>
+                )}
                 <td className="px-4 py-3 text-right">
                   {sale.refundable > 0 && (
                     <Button size="sm" variant="outline" onClick={() => setRefunding(sale)} aria-label={`Refund ${sale.productName} sale to ${sale.buyerEmail ?? "buyer"}`}>

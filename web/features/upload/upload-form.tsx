@@ -22,6 +22,7 @@ import { queryKeys } from "@/lib/query-keys";
 import { cn } from "@/lib/utils";
 import { discardUpload, uploadFile, type UploadProgress } from "./multipart-upload";
 import { UploadProgressPanel } from "./upload-progress";
+import { LicenseFields, licenseError } from "@/features/licenses/license-fields";
 
 type Kind = "file" | "link" | "text";
 type Draft = {
@@ -35,6 +36,8 @@ type Draft = {
   accessType: "download" | "view" | "stream" | "link";
   linkUrl: string;
   textContent: string;
+  issueLicenseKeys: boolean;
+  activationLimit: string;
 };
 
 const DRAFT_KEY = "apewall.uploadDraft";
@@ -67,6 +70,8 @@ function initialDraft(intent: PendingUpload | null): Draft {
     accessType: "download",
     linkUrl: "",
     textContent: "",
+    issueLicenseKeys: false,
+    activationLimit: "",
   };
   try {
     const saved = sessionStorage.getItem(DRAFT_KEY);
@@ -111,6 +116,7 @@ export function UploadForm({
   const [previewUrl, setPreviewUrl] = useState<string | null>(null);
   const [phase, setPhase] = useState<"editing" | "uploading" | "publishing">("editing");
   const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const [licenseErr, setLicenseErr] = useState<string | undefined>(undefined);
   const abortRef = useRef<AbortController | null>(null);
   const previewInput = useRef<HTMLInputElement>(null);
   const fe = useFieldErrors("upload");
@@ -160,7 +166,9 @@ export function UploadForm({
         return [field];
       },
     });
-    if (!parsed) return;
+    const limitError = licenseError(draft);
+    setLicenseErr(limitError);
+    if (!parsed || limitError) return;
     if (preview && !preview.type.startsWith("image/")) return fe.set("previewImage", "Preview image must be an image");
 
     const controller = new AbortController();
@@ -177,6 +185,10 @@ export function UploadForm({
       form.append("accessType", draft.accessType);
       if (draft.kind === "link") form.append("linkUrl", draft.linkUrl.trim());
       if (draft.kind === "text") form.append("textContent", draft.textContent);
+      if (draft.issueLicenseKeys) {
+        form.append("issueLicenseKeys", "true");
+        form.append("activationLimit", draft.activationLimit.trim());
+      }
       if (preview) form.append("previewImage", preview);
       if (draft.kind === "file" && file) {
         setPhase("uploading");
@@ -334,6 +346,16 @@ export function UploadForm({
             </Field>
           )}
         </div>
+
+        <LicenseFields
+          value={draft}
+          error={licenseErr}
+          disabled={busy}
+          onChange={(next) => {
+            setLicenseErr(undefined);
+            setDraft((d) => ({ ...d, issueLicenseKeys: next.issueLicenseKeys, activationLimit: next.activationLimit }));
+          }}
+        />
 
         <div className="space-y-2">
           <Label htmlFor="previewImage">Preview image (optional)</Label>

@@ -38,9 +38,13 @@ export type PayoutSkippedMailData = { reason: "below_minimum" | "not_set_up" | "
  */
 export type MailCreator = { name: string | null; supportEmail: string | null; avatarUrl: string | null };
 
-export type PurchaseAccessMailData = { title: string; amountCents: number; orderId: string; accessUrl: string; creator?: MailCreator };
+/** `licenseKey`: the purchase's license key, when its item issues them. */
+export type PurchaseAccessMailData = { title: string; amountCents: number; orderId: string; accessUrl: string; creator?: MailCreator; licenseKey?: string };
 
-export type OrderItem = { title: string; amountCents: number; orderId: string; accessUrl: string };
+export type OrderItem = { title: string; amountCents: number; orderId: string; accessUrl: string; licenseKey?: string };
+
+const licenseText = (key?: string) => (key ? `\nYour license key: ${key}` : "");
+const licenseHtml = (key?: string) => (key ? `<p>Your license key: <strong style="font-family:monospace">${escapeHtml(key)}</strong></p>` : "");
 /** `rootPurchaseId` names the order; what it lists is read when it is sent (paid purchases only). */
 export type OrderMailData = { rootPurchaseId: string; items?: OrderItem[]; totalCents?: number; creator?: MailCreator };
 
@@ -114,14 +118,14 @@ export function render(job: EmailJob): Rendered {
       };
     }
     case "purchase-access": {
-      const { title, amountCents, orderId, accessUrl, creator } = job.data;
+      const { title, amountCents, orderId, accessUrl, creator, licenseKey } = job.data;
       const amount = `$${(amountCents / 100).toFixed(2)}`;
       return {
         subject: `Your access to ${title}`,
-        text: `Thank you for your purchase!\n\n${title}\n${creatorByline(creator)}\nOrder #${orderId} · ${amount}\n\nYour permanent access link (bookmark it, it won't expire):\n${accessUrl}\n\n${contactText(creator)}`,
+        text: `Thank you for your purchase!\n\n${title}\n${creatorByline(creator)}\nOrder #${orderId} · ${amount}${licenseText(licenseKey)}\n\nYour permanent access link (bookmark it, it won't expire):\n${accessUrl}\n\n${contactText(creator)}`,
         html: layout(
           "Thank you for your purchase!",
-          `<p><strong>${escapeHtml(title)}</strong><br>${creatorHtml(creator)}<span style="color:#6b7280">Order #${escapeHtml(orderId)} · ${amount}</span></p>${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it. Or paste this address into your browser:<br>${escapeHtml(accessUrl)}</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`,
+          `<p><strong>${escapeHtml(title)}</strong><br>${creatorHtml(creator)}<span style="color:#6b7280">Order #${escapeHtml(orderId)} · ${amount}</span></p>${licenseHtml(licenseKey)}${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it. Or paste this address into your browser:<br>${escapeHtml(accessUrl)}</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`,
         ),
       };
     }
@@ -133,24 +137,24 @@ export function render(job: EmailJob): Rendered {
       return {
         subject,
         text: `Thank you for your order!\n${creatorByline(creator)}\n\n${items
-          .map((i) => `${i.title} (Order #${i.orderId} · ${usd(i.amountCents)})\nYour permanent access link: ${i.accessUrl}`)
+          .map((i) => `${i.title} (Order #${i.orderId} · ${usd(i.amountCents)})${licenseText(i.licenseKey)}\nYour permanent access link: ${i.accessUrl}`)
           .join("\n\n")}\n\nTotal charged: ${total}\n\nEach link is permanent and won't expire: bookmark it.\n${contactText(creator)}`,
         html: layout(
           "Thank you for your order!",
           `<p>${creatorHtml(creator)}</p>${items
-            .map((i) => `<p><strong>${escapeHtml(i.title)}</strong><br><span style="color:#6b7280">Order #${escapeHtml(i.orderId)} · ${usd(i.amountCents)}</span></p>${button(i.accessUrl, "Access your purchase")}`)
+            .map((i) => `<p><strong>${escapeHtml(i.title)}</strong><br><span style="color:#6b7280">Order #${escapeHtml(i.orderId)} · ${usd(i.amountCents)}</span></p>${licenseHtml(i.licenseKey)}${button(i.accessUrl, "Access your purchase")}`)
             .join("")}<p><strong>Total charged: ${total}</strong></p><p style="font-size:13px;color:#6b7280">Each link is permanent and won't expire: bookmark it.</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`,
         ),
       };
     }
     case "order-added": {
-      const { title, amountCents, orderId, accessUrl, creator, rootOrderId } = job.data;
+      const { title, amountCents, orderId, accessUrl, creator, rootOrderId, licenseKey } = job.data;
       const subject = `Added to your order: ${title}`;
       const lead = `${title} was added to your order #${rootOrderId} and charged ${usd(amountCents)}.`;
       return {
         subject,
-        text: `${lead}\n${creatorByline(creator)}\nOrder #${orderId} · ${usd(amountCents)}\n\nYour permanent access link (bookmark it, it won't expire):\n${accessUrl}\n\n${contactText(creator)}`,
-        html: layout(subject, `<p>${escapeHtml(lead)}<br>${creatorHtml(creator)}</p>${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it.</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`),
+        text: `${lead}\n${creatorByline(creator)}\nOrder #${orderId} · ${usd(amountCents)}${licenseText(licenseKey)}\n\nYour permanent access link (bookmark it, it won't expire):\n${accessUrl}\n\n${contactText(creator)}`,
+        html: layout(subject, `<p>${escapeHtml(lead)}<br>${creatorHtml(creator)}</p>${licenseHtml(licenseKey)}${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it.</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`),
       };
     }
     case "sale-made": {

@@ -1,0 +1,39 @@
+// License keys: the public verify/deactivate calls apps make (no account, no CORS headers: apps
+// call from their own servers or desktop code), and the creator's disable / enable.
+// verify answers 200 with the key's status (valid / refunded / disabled), 404 with "not_found" for
+// an unknown key, and 409 with "limit_reached" when a new instance finds every seat taken, so a
+// client can branch on either the HTTP status or the body's status.
+import { Hono } from "hono";
+import { deactivateLicenseSchema, disableLicenseSchema, verifyLicenseSchema } from "../../shared/licenses";
+import { requireUser, type AppEnv } from "../lib/context";
+import { limitOrThrow, rateLimit } from "../lib/rate-limit";
+import { validate } from "../lib/validate";
+import { deactivateLicense, setLicenseDisabled, verifyLicense } from "../services/licenses";
+
+const NOT_FOUND = "License key not found";
+const LICENSE_ID = /^[A-Za-z0-9]{1,32}$/;
+
+export const licenseRoutes = new Hono<AppEnv>()
+  .post("/licenses/verify", rateLimit("LICENSE_IP_LIMITER", "license"), validate("json", verifyLicenseSchema), async (c) => {
+    const input = c.req.valid("json");
+    await limitOrThrow(c as never, "LICENSE_KEY_LIMITER", `license:${input.key}`);
+    const { http, body } = await verifyLicense(c.env.DB, input);
+    return c.json(http === 404 ? { ...body, message: NOT_FOUND } : body, http);
+  })
+  .post("/licenses/deactivate", rateLimit("LICENSE_IP_LIMITER", "license"), validate("json", deactivateLicenseSchema), async (c) => {
+    const input = c.req.valid("json");
+    await limitOrThrow(c as never, "LICENSE_KEY_LIMITER", `license:${input.key}`);
+    const { http, body } = await deactivateLicense(c.env.DB, input);
+    return c.json(http === 404 ? { ...body, message: NOT_FOUND } : body, http);
+  })
+  .post("/licenses/:id/disable", requireUser, validate("json", disableLicenseSchema), async (c) => {
+    const id = c.req.param("id");
+    if (!LICENSE_ID.test(id)) return c.json({ message: NOT_FOUND }, 404);
+    const { reason } = c.req.valid("json");
+    return c.json(await setLicenseDisabled(c.env.DB, c.var.userId, id, { reason: reason || null }));
+  })
+  .post("/licenses/:id/enable", requireUser, async (c) => {
+    const id = c.req.param("id");
+    if (!LICENSE_ID.test(id)) return c.json({ message: NOT_FOUND }, 404);
+    return c.json(await setLicenseDisabled(c.env.DB, c.var.userId, id, null));
+  });
