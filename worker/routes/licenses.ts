@@ -17,7 +17,7 @@ export const licenseRoutes = new Hono<AppEnv>()
   .post("/licenses/verify", rateLimit("LICENSE_IP_LIMITER", "license"), validate("json", verifyLicenseSchema), async (c) => {
     const input = c.req.valid("json");
     await limitOrThrow(c as never, "LICENSE_KEY_LIMITER", `license:${input.key}`);
-    const { http, body } = await verifyLicense(c.env.DB, input);
+    const { http, body } = await verifyLicense(c.env.DB, input, c.env.WEBHOOKS);
     return c.json(http === 404 ? { ...body, message: NOT_FOUND } : body, http);
   })
   .post("/licenses/deactivate", rateLimit("LICENSE_IP_LIMITER", "license"), validate("json", deactivateLicenseSchema), async (c) => {

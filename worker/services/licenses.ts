@@ -16,6 +16,7 @@ import type { PurchaseState } from "./purchase-states";
 import type { BuyerLicense, CreatorLicense, LicenseStatus, LicenseVerification } from "../../shared/licenses";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
+import { dispatchWebhooks, webhookStatements } from "./webhooks";
 
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
@@ -58,9 +59,9 @@ export function issueLicenseStatement(d1: D1Database, purchaseId: string, paidAt
     .bind(newId(), key, paidAt, purchaseId, paidAt);
 }
 
-type KeyRow = { id: string; content_id: string; title: string; disabled_at: number | null; status: string; limit: number | null; activations: number };
+type KeyRow = { id: string; user_id: string; purchase_id: string; content_id: string; title: string; disabled_at: number | null; status: string; limit: number | null; activations: number };
 
-const KEY_SQL = `select k.id, k.content_id, c.title, k.disabled_at, p.status, c.license_activation_limit as "limit",
+const KEY_SQL = `select k.id, k.user_id, k.purchase_id, k.content_id, c.title, k.disabled_at, p.status, c.license_activation_limit as "limit",
   (select count(*) from license_activations a where a.license_id = k.id) as activations
   from license_keys k join purchases p on p.id = k.purchase_id join content c on c.id = k.content_id`;
 
@@ -69,9 +70,8 @@ const findKey = (d1: D1Database, key: string) => d1.prepare(`${KEY_SQL} where k.
 /**
  * The statements that record an activation of `licenseId` on `instance`, for one D1 batch: the
  * insert takes a seat only while one is free (or the instance already has one) and is a no-op for
- * an instance already there. A `license.activated` webhook belongs in this same batch, guarded by
- * `exists (select 1 from license_activations where license_id = ? and instance = ? and created_at = now)`
- * (only the batch that added the row has its created_at).
+ * an instance already there. verifyLicense adds the `license.activated` webhook to the same batch,
+ * guarded by the row this batch added (only that batch wrote its created_at).
  */
 export function activationStatements(d1: D1Database, licenseId: string, instance: string, limit: number | null, now: number): D1PreparedStatement[] {
   return [
@@ -86,14 +86,28 @@ export function activationStatements(d1: D1Database, licenseId: string, instance
 }
 
 /** POST /api/licenses/verify: the key's status, and with `instance` a seat on a valid key. HTTP status beside it. */
-export async function verifyLicense(d1: D1Database, input: { key: string; instance?: string }): Promise<{ http: 200 | 404 | 409; body: LicenseVerification }> {
+export async function verifyLicense(d1: D1Database, input: { key: string; instance?: string }, webhooks?: Queue): Promise<{ http: 200 | 404 | 409; body: LicenseVerification }> {
   const found = await findKey(d1, input.key);
   if (!found) return { http: 404, body: { status: "not_found", item: null, activations: 0, limit: null } };
   const status = licenseStatus({ disabledAt: found.disabled_at }, found.status);
   const item = { id: found.content_id, title: found.title };
   if (!input.instance || status !== "valid") return { http: 200, body: { status, item, activations: found.activations, limit: found.limit } };
 
-  await d1.batch(activationStatements(d1, found.id, input.instance, found.limit, Date.now()));
+  const now = Date.now();
+  const hookKey = `license-activated:${found.id}:${input.instance}:${now}`;
+  await d1.batch([
+    ...activationStatements(d1, found.id, input.instance, found.limit, now),
+    ...webhookStatements(
+      d1,
+      found.user_id,
+      "license.activated",
+      { licenseId: found.id, purchaseId: found.purchase_id, itemId: found.content_id, itemTitle: found.title, instance: input.instance, activations: found.activations + 1, limit: found.limit },
+      hookKey,
+      now,
+      { sql: "exists (select 1 from license_activations where license_id = ? and instance = ? and created_at = ?)", binds: [found.id, input.instance, now] },
+    ),
+  ]);
+  await dispatchWebhooks(d1, webhooks, found.user_id, [hookKey], now);
   const after = await d1
     .prepare("select (select count(*) from license_activations where license_id = ?1) as n, exists (select 1 from license_activations where license_id = ?1 and instance = ?2) as mine")
     .bind(found.id, input.instance)

@@ -170,3 +170,17 @@ describe("verify and activations", () => {
     expect(byIp.at(-1)).toBe(429);
   });
 });
+
+describe("license.activated webhook", () => {
+  it("a new seat writes one license.activated delivery in the seat's batch; the same instance again writes none", async () => {
+    const { cookie, item } = await licensedItem("lic-hook@example.com");
+    const endpoint = await postJson("/api/developer/webhooks", { url: "http://127.0.0.1:9/hook", events: ["license.activated"] }, cookie);
+    expect(endpoint.status).toBe(201);
+    const { license, purchaseId } = await paid(item.id);
+    expect((await verify({ key: license!.key, instance: "laptop" })).http).toBe(200);
+    expect((await verify({ key: license!.key, instance: "laptop" })).http).toBe(200);
+    const deliveries = await rows<{ type: string; payload: string }>("select type, payload from webhook_deliveries where endpoint_id = ?", (await endpoint.json<{ id: string }>()).id);
+    expect(deliveries.map((d) => d.type)).toEqual(["license.activated"]);
+    expect(JSON.parse(deliveries[0].payload)).toMatchObject({ type: "license.activated", data: { licenseId: license!.id, purchaseId, itemId: item.id, instance: "laptop", activations: 1 } });
+  });
+});
