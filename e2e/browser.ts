@@ -116,17 +116,9 @@ export async function payWith(page: Page, card: string, email: string): Promise<
   await page.getByRole("button", { name: /^Pay \$/ }).click();
 }
 
-/**
- * A buyer pays `contentId` by card as Stripe.js would: the checkout's PaymentIntent confirmed at the
- * Stripe stand-in with `card` (4000 0000 0000 0077: funds available at once, so the platform can pay
- * a transfer); the stand-in then sends the webhook that books the sale.
- */
-export async function payByApi(page: Page, contentId: string, card = "4242424242424242"): Promise<void> {
-  const res = await page.request.post("/api/create-payment-intent", { headers: { origin: baseUrl() }, data: { contentId, buyerEmail: "fan@example.com" } });
-  if (res.status() !== 200) throw new Error(`create-payment-intent ${res.status()}: ${await res.text()}`);
-  const { clientSecret } = (await res.json()) as { clientSecret: string };
-  const pi = clientSecret.split("_secret_")[0];
-  const confirm = await fetch(`${inject("stripeUrl")}/v1/payment_intents/${pi}/confirm`, {
+/** Confirms a PaymentIntent at the Stripe stand-in as Stripe.js would: publishable key, client secret, a card. */
+export function confirmAsStripeJs(clientSecret: string, card = "4242424242424242", extra: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${inject("stripeUrl")}/v1/payment_intents/${clientSecret.split("_secret_")[0]}/confirm`, {
     method: "POST",
     headers: { authorization: "Bearer pk_test_e2e", "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({
@@ -136,8 +128,20 @@ export async function payByApi(page: Page, contentId: string, card = "4242424242
       "payment_method_data[card][exp_month]": "12",
       "payment_method_data[card][exp_year]": String(new Date().getFullYear() + 3),
       "payment_method_data[card][cvc]": "123",
-      receipt_email: "fan@example.com",
+      ...extra,
     }),
   });
+}
+
+/**
+ * A buyer pays `contentId` by card as Stripe.js would: the checkout's PaymentIntent confirmed at the
+ * Stripe stand-in with `card` (4000 0000 0000 0077: funds available at once, so the platform can pay
+ * a transfer); the stand-in then sends the webhook that books the sale.
+ */
+export async function payByApi(page: Page, contentId: string, card = "4242424242424242"): Promise<void> {
+  const res = await page.request.post("/api/create-payment-intent", { headers: { origin: baseUrl() }, data: { contentId, buyerEmail: "fan@example.com" } });
+  if (res.status() !== 200) throw new Error(`create-payment-intent ${res.status()}: ${await res.text()}`);
+  const { clientSecret } = (await res.json()) as { clientSecret: string };
+  const confirm = await confirmAsStripeJs(clientSecret, card, { receipt_email: "fan@example.com" });
   if (confirm.status !== 200) throw new Error(`confirm ${confirm.status}: ${await confirm.text()}`);
 }

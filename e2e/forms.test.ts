@@ -3,8 +3,8 @@
 // field (the field aria-invalid and described by it), with what they typed still there. And a Pro
 // creator's /pricing and /subscribe say "You're on Pro" instead of offering Pro again.
 import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { baseUrl, launch, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { baseUrl, confirmAsStripeJs, launch, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -95,18 +95,7 @@ describe("a Pro creator", () => {
     const started = await page.request.post("/api/create-subscription", { headers: { origin: baseUrl() } });
     expect(started.status()).toBe(200);
     const { clientSecret } = (await started.json()) as { clientSecret: string };
-    const confirm = await fetch(`${inject("stripeUrl")}/v1/payment_intents/${clientSecret.split("_secret_")[0]}/confirm`, {
-      method: "POST",
-      headers: { authorization: "Bearer pk_test_e2e", "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        client_secret: clientSecret,
-        "payment_method_data[type]": "card",
-        "payment_method_data[card][number]": "4242424242424242",
-        "payment_method_data[card][exp_month]": "12",
-        "payment_method_data[card][exp_year]": String(new Date().getFullYear() + 3),
-        "payment_method_data[card][cvc]": "123",
-      }),
-    });
+    const confirm = await confirmAsStripeJs(clientSecret);
     expect(confirm.status).toBe(200);
     await expect.poll(async () => ((await (await page.request.get("/api/subscription")).json()) as { plan: string }).plan, { timeout: 15_000 }).toBe("pro");
 

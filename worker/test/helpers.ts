@@ -102,6 +102,24 @@ export async function standin<T = Record<string, unknown>>(method: string, path:
 // alwaysAuthenticate (3184) asks on every payment, however it was set up (Stripe's test cards).
 export const CARDS = { ok: "4242424242424242", declined: "4000000000000002", insufficient: "4000000000009995", threeDS: "4000002500003155", alwaysAuthenticate: "4000002760003184" };
 
+/** Confirms a PaymentIntent at the stand-in as Stripe.js would: publishable key, client secret, a card. */
+export function confirmAsStripeJs(clientSecret: string, card: string = CARDS.ok, extra: Record<string, string> = {}) {
+  return standin(
+    "POST",
+    `/v1/payment_intents/${clientSecret.split("_secret_")[0]}/confirm`,
+    {
+      client_secret: clientSecret,
+      "payment_method_data[type]": "card",
+      "payment_method_data[card][number]": card,
+      "payment_method_data[card][exp_month]": "12",
+      "payment_method_data[card][exp_year]": String(new Date().getFullYear() + 3),
+      "payment_method_data[card][cvc]": "123",
+      ...extra,
+    },
+    "pk_test_worker",
+  );
+}
+
 /** Starts a checkout as a browser would and pays with `card` through the stand-in (as Stripe.js would). */
 export async function checkout(contentId: string, opts: { customAmount?: number | string; card?: string; buyerCookie?: string; email?: string } = {}) {
   const res = await postJson("/api/create-payment-intent", { contentId, customAmount: opts.customAmount, buyerEmail: opts.email ?? "" }, opts.buyerCookie);
@@ -111,20 +129,7 @@ export async function checkout(contentId: string, opts: { customAmount?: number 
   const paymentIntent = clientSecret.split("_secret_")[0];
   let confirmed: { status: number; body: Record<string, unknown> } | undefined;
   if (opts.card !== "none") {
-    confirmed = await standin(
-      "POST",
-      `/v1/payment_intents/${paymentIntent}/confirm`,
-      {
-        client_secret: clientSecret,
-        "payment_method_data[type]": "card",
-        "payment_method_data[card][number]": opts.card ?? CARDS.ok,
-        "payment_method_data[card][exp_month]": "12",
-        "payment_method_data[card][exp_year]": String(new Date().getFullYear() + 3),
-        "payment_method_data[card][cvc]": "123",
-        receipt_email: opts.email ?? "buyer@example.com",
-      },
-      "pk_test_worker",
-    );
+    confirmed = await confirmAsStripeJs(clientSecret, opts.card ?? CARDS.ok, { receipt_email: opts.email ?? "buyer@example.com" });
   }
   return { clientSecret, paymentIntent, buyerCookie, confirmed };
 }

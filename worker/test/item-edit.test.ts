@@ -2,7 +2,7 @@
 // resumable upload, unpublish/republish; upsell-only items are listed and their paywall is sound.
 import { describe, expect, it } from "vitest";
 import { PAYWALL_TEXT } from "../../shared/paywall";
-import { call, checkout, contentForm, deliver, env, eventFor, PNG_1X1, postForm, postJson, row, signIn, standin } from "./helpers";
+import { call, checkout, confirmAsStripeJs, contentForm, deliver, env, eventFor, PNG_1X1, postForm, postJson, row, signIn, standin } from "./helpers";
 
 type Item = {
   id: string;
@@ -155,12 +155,7 @@ describe("editing a live item", () => {
     expect(await amountOf(after.paymentIntent)).toBe(900);
 
     // The earlier checkout pays its own amount and the purchase is paid at it.
-    const confirmed = await standin(
-      "POST",
-      `/v1/payment_intents/${before.paymentIntent}/confirm`,
-      { client_secret: before.clientSecret, "payment_method_data[type]": "card", "payment_method_data[card][number]": "4242424242424242", "payment_method_data[card][exp_month]": "12", "payment_method_data[card][exp_year]": String(new Date().getFullYear() + 3), "payment_method_data[card][cvc]": "123" },
-      "pk_test_worker",
-    );
+    const confirmed = await confirmAsStripeJs(before.clientSecret);
     expect(confirmed.status).toBe(200);
     await pay(before.paymentIntent);
     expect(await row("select status, amount_cents from purchases where payment_intent_id = ?", before.paymentIntent)).toEqual({ status: "paid", amount_cents: 500 });

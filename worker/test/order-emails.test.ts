@@ -5,7 +5,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { describe, expect, it, vi } from "vitest";
 import worker from "../index";
 import type { EmailJob } from "../services/mail/templates";
-import { call, checkout, contentForm, deliver, env, eventFor, outbox, postForm, postJson, row, rows, signIn, standin, waitForMail } from "./helpers";
+import { call, checkout, confirmAsStripeJs, contentForm, deliver, env, eventFor, outbox, postForm, postJson, row, rows, signIn, standin, waitForMail } from "./helpers";
 
 const json = (method: string, path: string, body: unknown, cookie?: string) =>
   call(path, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body), cookie });
@@ -80,14 +80,7 @@ describe("Receipt for ApeWall Pro", () => {
     const customer = (await row<{ c: string }>("select stripe_customer_id as c from users where email = ?", email))!.c;
     const clock = await standin<{ id: string }>("POST", "/v1/test_helpers/test_clocks", { frozen_time: String(Math.floor(Date.now() / 1000)) });
     await standin("POST", `/_standin/customers/${customer}/test_clock`, { test_clock: clock.body.id });
-    await standin("POST", `/v1/payment_intents/${clientSecret.split("_secret_")[0]}/confirm`, {
-      client_secret: clientSecret,
-      "payment_method_data[type]": "card",
-      "payment_method_data[card][number]": "4242424242424242",
-      "payment_method_data[card][exp_month]": "12",
-      "payment_method_data[card][exp_year]": String(new Date().getFullYear() + 3),
-      "payment_method_data[card][cvc]": "123",
-    }, "pk_test_worker");
+    await confirmAsStripeJs(clientSecret);
     const seen = new Set<string>();
     const delivered = await deliverBilling(customer, seen);
     const paidEvent = delivered.find((e) => e.type === "invoice.paid")!;

@@ -4,7 +4,7 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../index";
-import { call, checkout, contentForm, deliver, env, postForm, postJson, row, rows, signIn, standin } from "./helpers";
+import { call, checkout, confirmAsStripeJs, contentForm, deliver, env, postForm, postJson, row, rows, signIn, standin } from "./helpers";
 
 type Ev = { id: string; type: string; created: number; data: { object: { id: string; customer?: string; object: string } } };
 type State = { plan: string; status: string | null; currentPeriodEnd: string | null; cancelAtPeriodEnd: boolean };
@@ -35,15 +35,7 @@ async function proCreator(email: string) {
 }
 
 /** Pays the first invoice as Stripe.js would, with the publishable key and the client secret. */
-const payFirstInvoice = (clientSecret: string, card = "4242424242424242") =>
-  standin("POST", `/v1/payment_intents/${clientSecret.split("_secret_")[0]}/confirm`, {
-    client_secret: clientSecret,
-    "payment_method_data[type]": "card",
-    "payment_method_data[card][number]": card,
-    "payment_method_data[card][exp_month]": "12",
-    "payment_method_data[card][exp_year]": String(new Date().getFullYear() + 3),
-    "payment_method_data[card][cvc]": "123",
-  }, "pk_test_worker");
+const payFirstInvoice = (clientSecret: string, card = "4242424242424242") => confirmAsStripeJs(clientSecret, card);
 
 const state = async (cookie: string) => (await call("/api/subscription", { cookie })).json<State>();
 
