@@ -27,6 +27,9 @@ export async function apiRequest(method: string, url: string, data?: unknown): P
   return res;
 }
 
+/** An API error's message without the "NNN: " status that throwIfResNotOk puts in front. */
+export const withoutStatus = (message: string) => message.replace(/^\d{3}: /, "");
+
 export const isUnauthorizedError = (error: unknown) => error instanceof Error && /^401: .*Unauthorized/.test(error.message);
 
 type UnauthorizedBehavior = "returnNull" | "throw";

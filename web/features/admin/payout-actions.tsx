@@ -12,6 +12,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
+import { withoutStatus } from "@/lib/api";
 import { formatUsd } from "@/lib/utils";
 import { usePayoutAction, type PayoutAction } from "./queries";
 
@@ -121,7 +122,7 @@ function ActionDialog({ row, kind, onClose }: { row: Row; kind: keyof typeof DIA
       onClose();
     },
     // Beside the field when the server names it; anything else (a 409 about the payout, a 5xx) under the form.
-    onError: (e) => fe.fromServer(e, [d.key]) || fe.set(FORM, e.message.replace(/^\d{3}: /, "")),
+    onError: (e) => fe.fromServer(e, [d.key]) || fe.set(FORM, withoutStatus(e.message)),
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();

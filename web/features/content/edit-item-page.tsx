@@ -24,7 +24,7 @@ import { NotFoundScreen } from "@/features/shell/guard-screens";
 import { UploadProgressPanel } from "@/features/upload/upload-progress";
 import { uploadFile, type UploadProgress } from "@/features/upload/multipart-upload";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest, isUnauthorizedError } from "@/lib/api";
+import { apiRequest, isUnauthorizedError, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { useMyItem } from "./use-my-item";
 import { LicenseFields, licenseError } from "@/features/licenses/license-fields";
@@ -134,7 +134,7 @@ function EditForm({ item }: { item: CreatorContent }) {
     onError: (err) => {
       setProgress(null);
       if (isUnauthorizedError(err)) return showUnauthorizedAndRelogin();
-      const message = String((err as Error).message).replace(/^\d{3}: /, "");
+      const message = withoutStatus(String((err as Error).message));
       setErrors({ [fieldOf(message, draft.pricingModel)]: message });
       toast({ title: "Could not save", description: message, variant: "destructive" });
     },

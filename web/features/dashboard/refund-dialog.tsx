@@ -13,7 +13,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest } from "@/lib/api";
+import { apiRequest, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { formatUsd } from "@/lib/utils";
 
@@ -24,7 +24,6 @@ const REASON_LABELS: Record<(typeof REFUND_REASONS)[number] | "other", string> =
   other: "Other (write a note)",
 };
 
-const withoutStatus = (message: string) => message.replace(/^\d{3}: /, "");
 
 /** What the row says about a sale's refunds, from the server's fields. */
 export function refundLabel(sale: Sale): string | null {

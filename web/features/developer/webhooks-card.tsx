@@ -22,10 +22,9 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest } from "@/lib/api";
+import { apiRequest, withoutStatus } from "@/lib/api";
 import { webhookDeliveryKeys, webhookKeys } from "./queries";
 
-const withoutStatus = (message: string) => message.replace(/^\d{3}: /, "");
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" }) : "—");
 const path = (id: string) => `/api/developer/webhooks/${encodeURIComponent(id)}`;
 

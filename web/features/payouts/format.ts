@@ -57,7 +57,7 @@ export function nextPayoutText(next: NextPayout): string {
 }
 
 /** "400: message" → "message" (the toast shows the server's words). */
-export const withoutStatus = (message: string) => message.replace(/^\d{3}: /, "");
+export { withoutStatus } from "@/lib/api";
 
 /** A payout's or withdrawal's status in words (payout history, the timeline, the withdraw card). */
 export function payoutStatusText(p: { status: PayoutStatus; paidAt: string | null }): string {

@@ -15,13 +15,12 @@ import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest } from "@/lib/api";
+import { apiRequest, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 type Field = keyof ProfileInput;
 const FIELDS = ["displayName", "bio", "supportEmail"] as const;
 
-const withoutStatus = (message: string) => message.replace(/^\d{3}: /, "");
 
 /**
  * "Email me when I make a sale": saved as soon as it is switched, alone (the form's text fields, saved

@@ -9,7 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { formatDate } from "@/features/payouts/format";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest } from "@/lib/api";
+import { apiRequest, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 export type SubscriptionState = { plan: "free" | "pro"; status: string | null; currentPeriodEnd: string | null; cancelAtPeriodEnd: boolean };
@@ -23,7 +23,7 @@ export function PlanCard() {
       queryClient.setQueryData(queryKeys.subscription, next);
       toast({ title: "Pro canceled", description: next.currentPeriodEnd ? `Pro stays active until ${formatDate(next.currentPeriodEnd)}.` : "Pro ends at the end of this period." });
     },
-    onError: (err) => toast({ title: "Error", description: err instanceof Error ? err.message.replace(/^\d{3}: /, "") : "An unexpected error occurred", variant: "destructive" }),
+    onError: (err) => toast({ title: "Error", description: err instanceof Error ? withoutStatus(err.message) : "An unexpected error occurred", variant: "destructive" }),
   });
   return (
     <Card>

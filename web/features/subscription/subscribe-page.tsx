@@ -13,7 +13,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { AppShell } from "@/features/shell/app-shell";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest } from "@/lib/api";
+import { apiRequest, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { getStripe } from "@/lib/stripe";
 import { OnProPanel, useSubscription } from "./on-pro";
@@ -99,7 +99,7 @@ export function SubscribePage() {
             ) : setupError ? (
               <div className="space-y-3 rounded-lg border border-destructive/30 bg-destructive/5 p-4 text-center" role="alert">
                 <h2 className="font-semibold text-destructive">Setup Error</h2>
-                <p className="text-sm text-muted-foreground">{setupError.replace(/^\d{3}: /, "")}</p>
+                <p className="text-sm text-muted-foreground">{withoutStatus(setupError)}</p>
                 <Button variant="outline" onClick={() => setAttempt((n) => n + 1)}>
                   Try Again
                 </Button>
