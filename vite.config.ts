@@ -2,8 +2,32 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import tailwindcss from "@tailwindcss/vite";
 import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import react from "@vitejs/plugin-react";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+import { SCALAR_BUNDLE_PATH } from "./shared/constants";
+
+/**
+ * The API reference at /docs/api (worker/openapi/reference.ts) runs Scalar's standalone bundle from
+ * our own origin, pinned by package-lock, rather than from a CDN: a script on this origin can call
+ * the API as whoever is signed in, so it comes from npm with the rest of the build.
+ */
+function scalarBundle(): Plugin {
+  const file = fileURLToPath(new URL("./node_modules/@scalar/api-reference/dist/browser/standalone.js", import.meta.url));
+  return {
+    name: "apewall:scalar-bundle",
+    applyToEnvironment: (environment) => environment.name === "client",
+    generateBundle() {
+      this.emitFile({ type: "asset", fileName: SCALAR_BUNDLE_PATH, source: readFileSync(file) });
+    },
+    configureServer(server) {
+      server.middlewares.use(`/${SCALAR_BUNDLE_PATH}`, (_req, res) => {
+        res.setHeader("content-type", "text/javascript; charset=utf-8");
+        res.end(readFileSync(file));
+      });
+    },
+  };
+}
 
 export default defineConfig({
   publicDir: "web/public",
@@ -23,6 +47,7 @@ export default defineConfig({
     }),
     react(),
     tailwindcss(),
+    scalarBundle(),
     cloudflare(),
   ],
 });

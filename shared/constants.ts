@@ -96,3 +96,6 @@ export const REFUND_POLICY = {
   buyers: "Creators can refund any sale in full or in part from their sales table; the money goes back to the buyer's card.",
   pro: "Cancel anytime: Pro stays on until the end of the month you paid for, and you are not charged again.",
 } as const;
+
+/** Scalar's API reference bundle, built into the static assets by vite.config.ts and loaded by /docs/api. */
+export const SCALAR_BUNDLE_PATH = "docs/scalar-api-reference.js";

@@ -63,3 +63,6 @@ export type CreatedApiKey = ApiKeySummary & { key: string };
 export type ApiKeyEvent = { id: string; keyId: string; keyName: string; action: "created" | "revoked" | "used_denied"; detail: string | null; ip: string | null; at: string };
 
 export type DeveloperOverview = { keys: ApiKeySummary[]; events: ApiKeyEvent[] };
+
+/** Calls a minute per API key: wrangler.toml's API_KEY_LIMITER (`simple = { limit = 60, period = 60 }`), stated for the API document. */
+export const API_KEY_RATE_LIMIT_PER_MINUTE = 60;

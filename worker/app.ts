@@ -30,6 +30,7 @@ import { subscriptionRoutes } from "./routes/subscription";
 import { uploadRoutes } from "./routes/uploads";
 import { upsellRoutes } from "./routes/upsells";
 import { readSession, SESSION_COOKIE } from "./services/sessions";
+import { openApiRoutes } from "./openapi/reference";
 
 const sameSiteOnly = csrf();
 export const CROSS_SITE_REFUSED = "Cross-site request refused: this form post did not come from this site (Origin and Sec-Fetch-Site do not match).";
@@ -66,7 +67,7 @@ const api = new Hono<AppEnv>()
   .route("/", webhookRoutes)
   .route("/", licenseRoutes);
 
-export const app = new Hono<AppEnv>()
+export const app: Hono<AppEnv> = new Hono<AppEnv>()
   .use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", crossOriginOpenerPolicy: "same-origin" }))
   // Browsers send Origin on cross-site form posts; refuse those (JSON bodies need CORS anyway).
   // A Bearer request is judged by its API key alone, never the cookie, so it cannot be a forged
@@ -83,6 +84,7 @@ export const app = new Hono<AppEnv>()
   // No body is read unchecked: a size limit everywhere, and JSON that is a UTF-8 object.
   .use("/api/*", bodyGuard)
   .use("/dev/*", bodyGuard)
+  .route("/", openApiRoutes(() => app as never))
   .route("/api", api)
   .route("/dev", devRoutes)
   .route("/", paywallPageRoutes)

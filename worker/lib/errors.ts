@@ -16,9 +16,14 @@ export const notFound = (what = "Not found") => new ApiError(404, what);
 
 /** "field: problem; other: problem" — names what is wrong without echoing the input. */
 export function describeZodError(error: ZodError): string {
-  return error.issues
+  return describeIssues(error.issues);
+}
+
+/** `field.sub: problem; other: problem`, from zod's issues or any Standard Schema's. */
+export function describeIssues(issues: readonly { message: string; path?: readonly (PropertyKey | { key: PropertyKey })[] }[]): string {
+  return issues
     .map((issue) => {
-      const path = issue.path.join(".");
+      const path = (issue.path ?? []).map((p) => String(typeof p === "object" ? p.key : p)).join(".");
       return path && !issue.message.startsWith(path) ? `${path}: ${issue.message}` : issue.message;
     })
     .join("; ");

@@ -1,14 +1,19 @@
 // zod validation for every input, answering 400 with a message that names what is wrong, and the
 // guard in front of every body the API reads: a size limit, UTF-8, and JSON that is an object.
-import { zValidator } from "@hono/zod-validator";
 import type { Context, ValidationTargets } from "hono";
 import { createMiddleware } from "hono/factory";
+import { validator } from "hono-openapi";
 import type { ZodType, z } from "zod";
-import { ApiError, describeZodError } from "./errors";
+import { ApiError, describeIssues, describeZodError } from "./errors";
 
+/**
+ * Validates one part of the request with a shared zod schema. hono-openapi's validator is Hono's
+ * own validator that also records the schema on the route, so the same schema the route checks is
+ * the one the OpenAPI document shows (worker/openapi/document.ts): they cannot drift apart.
+ */
 export const validate = <T extends ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) =>
-  zValidator(target, schema, (result) => {
-    if (!result.success) throw new ApiError(400, describeZodError(result.error as never));
+  validator(target, schema, (result) => {
+    if (!result.success) throw new ApiError(400, describeIssues(result.error));
   });
 
 /**

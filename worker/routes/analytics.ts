@@ -4,7 +4,9 @@ import { analyticsQuerySchema } from "../../shared/schemas";
 import { requireUser, type AppEnv } from "../lib/context";
 import { validate } from "../lib/validate";
 import { analyticsStats } from "../services/analytics";
+import { doc } from "../openapi/describe";
+import * as S from "../openapi/schemas";
 
-export const analyticsRoutes = new Hono<AppEnv>().get("/analytics/stats", requireUser, validate("query", analyticsQuerySchema), async (c) =>
+export const analyticsRoutes = new Hono<AppEnv>().get("/analytics/stats", doc({ tag: "Analytics", summary: "Views, checkouts, sales and revenue by day and by item", access: "creator", ok: S.analyticsStatsSchema }), requireUser, validate("query", analyticsQuerySchema), async (c) =>
   c.json(await analyticsStats(c.var.db, c.var.userId, c.req.valid("query"))),
 );

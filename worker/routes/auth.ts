@@ -17,6 +17,8 @@ import { createLoginLink, dropLoginLink, peekLoginToken, redeemLoginToken } from
 import { configuredProviders, oauthProvider } from "../services/oauth";
 import { createSession, DEFAULT_SESSION_TTL_SECONDS, deleteSession, SESSION_COOKIE } from "../services/sessions";
 import { findOrCreateUserByEmail, getCurrentUser } from "../services/users";
+import { doc } from "../openapi/describe";
+import * as S from "../openapi/schemas";
 
 const OAUTH_COOKIE_MAX_AGE = 10 * 60;
 
@@ -99,28 +101,28 @@ a{color:#6b6880;font-size:13px}</style></head><body><main>
 }
 
 export const authRoutes = new Hono<AppEnv>()
-  .get("/login", validate("query", returnToQuery), (c) => {
+  .get("/login", doc({ tag: "Account", summary: "Go to sign-in, or back if signed in", access: "public", status: 302, ok: { redirect: "To /sign-in?returnTo=…, or to returnTo when already signed in" } }), validate("query", returnToQuery), (c) => {
     const returnTo = safeReturnTo(c, c.req.valid("query").returnTo);
     if (c.var.userId) return redirectBack(c, returnTo);
     return c.redirect(`/sign-in?returnTo=${encodeURIComponent(returnTo)}`, 302);
   })
   // A POST only (a GET could be any cross-site link or image signing the visitor out); the /api
   // guard refuses cross-site posts. 303: the browser goes on to "/" with a GET.
-  .post("/logout", async (c) => {
+  .post("/logout", doc({ tag: "Account", summary: "Sign out", access: "session", status: 303, ok: { redirect: "To the home page, with the session cookie cleared" } }), async (c) => {
     await deleteSession(c.env.SESSIONS, getCookie(c, SESSION_COOKIE));
     deleteCookie(c, SESSION_COOKIE, { path: "/", secure: cookieIsSecure(c.req.url) });
     return c.redirect("/", 303);
   })
-  .get("/auth/user", async (c) => {
+  .get("/auth/user", doc({ tag: "Account", summary: "The signed-in user", access: "session", ok: S.currentUserSchema }), async (c) => {
     if (!c.var.userId) throw unauthorized();
     const user = await getCurrentUser(c.var.db, c.var.userId, c.env.ADMIN_EMAIL);
     if (!user) throw unauthorized();
     return c.json(user);
   })
-  .get("/auth/providers", (c) =>
+  .get("/auth/providers", doc({ tag: "Account", summary: "How one can sign in here", access: "public", ok: S.authProvidersSchema }), (c) =>
     c.json({ email: true, ...configuredProviders(c.env), devOutbox: isDevelopment(c.env) && c.env.MAIL_TRANSPORT === "outbox" } satisfies AuthProviders),
   )
-  .post("/auth/email", rateLimit("FORMS_LIMITER", "login"), validate("json", emailLoginSchema), async (c) => {
+  .post("/auth/email", doc({ tag: "Account", summary: "Email a sign-in link", description: "The same answer whether or not the address has an account.", access: "public", status: 202, ok: S.sentSchema, errors: { 429: "Too many sign-in requests from this address", 503: "The email could not be queued; try again" } }), rateLimit("FORMS_LIMITER", "login"), validate("json", emailLoginSchema), async (c) => {
     const { email, returnTo } = c.req.valid("json");
     // This browser's key: opening the link here signs in at once; elsewhere it asks to confirm.
     let browserKey = getCookie(c, LOGIN_COOKIE);
@@ -142,7 +144,7 @@ export const authRoutes = new Hono<AppEnv>()
     // The same answer whether or not a link went out, so the form reveals nothing about the mailbox.
     return c.json({ sent: true }, 202);
   })
-  .get("/auth/email/callback", validate("query", z.object({ token: z.string().max(100).optional() })), async (c) => {
+  .get("/auth/email/callback", doc({ tag: "Account", summary: "Open a sign-in link", description: "In the browser that asked: signs in and redirects. Elsewhere: a page asking to confirm, so a mail scanner uses nothing up.", access: "public", ok: { html: "Continue as {email}: a confirm form" }, also: { 302: { description: "Signed in (or the link is invalid): to where the link returns, or the sign-in page with an error", answer: { redirect: "Where the browser goes next" } } } }), validate("query", z.object({ token: z.string().max(100).optional() })), async (c) => {
     const token = c.req.valid("query").token ?? "";
     const pending = await peekLoginToken(c.var.db, token);
     if (!pending) return signInError(c, "link-invalid");
@@ -151,8 +153,8 @@ export const authRoutes = new Hono<AppEnv>()
     // Another browser (or a mail scanner fetching links): nothing is used up until a person confirms.
     return c.html(confirmPage(pending.email, token));
   })
-  .post("/auth/email/callback", validate("form", z.object({ token: z.string().max(100) })), async (c) => redeemAndSignIn(c, c.req.valid("form").token))
-  .get("/auth/oauth/:provider", validate("query", returnToQuery), async (c) => {
+  .post("/auth/email/callback", doc({ tag: "Account", summary: "Confirm a sign-in link", access: "public", status: 302, ok: { redirect: "Signed in: to where the link returns; else the sign-in page with an error" }, body: { media: "application/x-www-form-urlencoded", description: "token: the link's token", schema: z.object({ token: z.string().max(100) }) } }), validate("form", z.object({ token: z.string().max(100) })), async (c) => redeemAndSignIn(c, c.req.valid("form").token))
+  .get("/auth/oauth/:provider", doc({ tag: "Account", summary: "Sign in with Google or GitHub", access: "public", status: 302, ok: { redirect: "To the provider's consent page" }, errors: { 404: "The provider is not configured here" } }), validate("query", returnToQuery), async (c) => {
     const provider = oauthProvider(c.env, c.req.param("provider"), appUrl(c.env));
     if (!provider) throw notFound("Sign-in provider not available");
     const state = generateState();
@@ -164,7 +166,7 @@ export const authRoutes = new Hono<AppEnv>()
     return c.redirect(provider.authorizationUrl(state, verifier).toString(), 302);
   })
   .get(
-    "/auth/oauth/:provider/callback",
+    "/auth/oauth/:provider/callback", doc({ tag: "Account", summary: "Back from Google or GitHub", access: "public", status: 302, ok: { redirect: "Signed in: to where sign-in started; else the sign-in page with an error" }, errors: { 404: "The provider is not configured here" } }),
     validate("query", z.object({ code: z.string().max(2000).optional(), state: z.string().max(200).optional() })),
     async (c) => {
       const name = c.req.param("provider") as "google" | "github";

@@ -13,6 +13,8 @@ import { purgePaywallPage } from "../lib/paywall-shell";
 import { validate } from "../lib/validate";
 import { createContent, deleteContent, listCreatorContent, previewImage, publicContent, setPublished, updateContent, type FileSource, type PreviewImage } from "../services/content";
 import { replacePaywallPage } from "./paywall-page";
+import { doc } from "../openapi/describe";
+import * as S from "../openapi/schemas";
 
 const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid content id") });
 // Inline file + preview + text + form overhead. Bigger files go through /api/uploads.
@@ -38,7 +40,7 @@ async function readPreview(value: File | string | null): Promise<PreviewImage> {
 
 export const contentRoutes = new Hono<AppEnv>()
   .post(
-    "/content",
+    "/content", doc({ tag: "Items", summary: "Publish an item", description: "A multipart form: title, description, price (dollars), pricingModel (fixed | pay_what_you_want), minimumPrice, category, accessType (download | view | stream | link), linkUrl, textContent, previewImage, and either file (up to 8 MB) or uploadId (a completed upload).", access: "creator", status: 201, ok: S.creatorContentSchema, body: { media: "multipart/form-data", description: "The item's fields; see the description" }, errors: { 404: "The upload named by uploadId is not yours", 409: "The upload has not finished, or is already published", 410: "The upload was removed" } }),
     requireUser,
     bodyLimit({
       maxSize: MAX_FORM_BYTES,
@@ -93,10 +95,10 @@ export const contentRoutes = new Hono<AppEnv>()
       return c.json(created, 201);
     },
   )
-  .get("/content", requireUser, async (c) => c.json(await listCreatorContent(c.var.db, c.var.userId!)))
+  .get("/content", doc({ tag: "Items", summary: "The creator's items", access: "creator", ok: z.array(S.creatorContentSchema) }), requireUser, async (c) => c.json(await listCreatorContent(c.var.db, c.var.userId!)))
   // The body's size is capped by the API's body guard (MAX_CONTENT_EDIT_BYTES: room for the image).
   .patch(
-    "/content/:id",
+    "/content/:id", doc({ tag: "Items", summary: "Edit an item", description: "Fields left out stay as they are. A price change applies to checkouts started after it.", access: "creator", ok: S.creatorContentSchema, errors: { 404: "No such item of yours", 409: "The upload has not finished or is already published, or the item changed meanwhile", 410: "The upload was removed" } }),
     requireUser,
     validate("param", idParam),
     validate("json", updateContentSchema),
@@ -109,13 +111,13 @@ export const contentRoutes = new Hono<AppEnv>()
       return c.json(edited);
     },
   )
-  .put("/content/:id/published", requireUser, validate("param", idParam), validate("json", publicationSchema), async (c) => {
+  .put("/content/:id/published", doc({ tag: "Items", summary: "Take an item off sale, or put it back", description: "Buyers keep their access either way.", access: "creator", ok: S.creatorContentSchema, errors: { 404: "No such item of yours" } }), requireUser, validate("param", idParam), validate("json", publicationSchema), async (c) => {
     const id = c.req.valid("param").id;
     const item = await setPublished(c.var.db, c.var.userId!, id, c.req.valid("json").published);
     await replacePaywallPage(c, id);
     return c.json(item);
   })
-  .get("/content/:id", validate("param", idParam), async (c) => {
+  .get("/content/:id", doc({ tag: "Items", summary: "What anyone may see of an item before paying", description: "Never its file, link or text.", access: "public", ok: S.publicContentSchema, errors: { 404: "No such item" } }), validate("param", idParam), async (c) => {
     const id = c.req.valid("param").id;
     const item = await readNearby(c.env.DB, (db) => publicContent(db, id));
     if (!item) throw notFound("Content Not Found");
@@ -124,13 +126,13 @@ export const contentRoutes = new Hono<AppEnv>()
     const { creatorId, previewImageSize, ...visible } = item;
     return c.json(visible);
   })
-  .delete("/content/:id", requireUser, validate("param", idParam), async (c) => {
+  .delete("/content/:id", doc({ tag: "Items", summary: "Delete an item", access: "creator", status: 204, ok: { empty: "Deleted" }, errors: { 404: "No such item of yours", 409: "The item has sales: take it off sale instead" } }), requireUser, validate("param", idParam), async (c) => {
     const id = c.req.valid("param").id;
     await deleteContent(c.var.db, c.var.userId!, id);
     await purgePaywallPage(c.env, c.req.url, id);
     return c.body(null, 204);
   })
-  .get("/content/:id/preview-image", validate("param", idParam), async (c) => {
+  .get("/content/:id/preview-image", doc({ tag: "Items", summary: "An item's preview image", access: "public", ok: { file: "The image (PNG, JPEG, GIF or WebP)" }, also: { 304: { description: "Not modified (If-None-Match)", answer: { empty: "Not modified" } } }, errors: { 404: "No such item, or it has no preview image" } }), validate("param", idParam), async (c) => {
     const id = c.req.valid("param").id;
     const object = await readNearby(c.env.DB, (db) => previewImage(db, c.env.FILES, id));
     if (!object) throw notFound("No preview image");

@@ -11,29 +11,32 @@ import { creatorSales, earningsStats, moneyTimeline, nextPayout, payoutHistory, 
 import { payoutDeps } from "../services/payouts";
 import { withdraw, withdrawStatus } from "../services/withdrawals";
 import { purchaseDeps } from "./payments";
+import { doc } from "../openapi/describe";
+import * as S from "../openapi/schemas";
+import { z } from "zod";
 
 export const creatorRoutes = new Hono<AppEnv>()
-  .get("/earnings/stats", requireUser, async (c) => c.json(await earningsStats(c.var.db, c.var.userId)))
-  .get("/earnings/timeline", requireUser, validate("query", pageQuerySchema), async (c) => c.json(await moneyTimeline(c.var.db, c.var.userId, c.req.valid("query"))))
-  .get("/creator/sales", requireUser, validate("query", pageQuerySchema), async (c) => c.json(await withLicenses(c.env.DB, c.var.userId, await creatorSales(c.var.db, c.var.userId, c.req.valid("query")))))
-  .get("/payout/next", requireUser, async (c) => c.json(await nextPayout(c.var.db, c.var.userId)))
-  .get("/payout/history", requireUser, async (c) => c.json(await payoutHistory(c.var.db, c.var.userId)))
-  .post("/payout/setup", requireUser, validate("json", payoutSetupSchema), async (c) => {
+  .get("/earnings/stats", doc({ tag: "Sales and earnings", summary: "Balance and totals", access: "creator", ok: S.earningsStatsSchema }), requireUser, async (c) => c.json(await earningsStats(c.var.db, c.var.userId)))
+  .get("/earnings/timeline", doc({ tag: "Sales and earnings", summary: "The money timeline: each sale's share and where it stands", access: "creator", ok: S.timelinePageSchema }), requireUser, validate("query", pageQuerySchema), async (c) => c.json(await moneyTimeline(c.var.db, c.var.userId, c.req.valid("query"))))
+  .get("/creator/sales", doc({ tag: "Sales and earnings", summary: "Sales, newest first", access: "creator", ok: z.array(S.saleSchema) }), requireUser, validate("query", pageQuerySchema), async (c) => c.json(await withLicenses(c.env.DB, c.var.userId, await creatorSales(c.var.db, c.var.userId, c.req.valid("query")))))
+  .get("/payout/next", doc({ tag: "Payouts", summary: "The next payout: when and how much, or why none", access: "creator", ok: S.nextPayoutSchema }), requireUser, async (c) => c.json(await nextPayout(c.var.db, c.var.userId)))
+  .get("/payout/history", doc({ tag: "Payouts", summary: "Payouts and withdrawals", access: "creator", ok: z.array(S.payoutHistoryItemSchema) }), requireUser, async (c) => c.json(await payoutHistory(c.var.db, c.var.userId)))
+  .post("/payout/setup", doc({ tag: "Payouts", summary: "Set a manual payout method", access: "session", ok: S.successSchema }), requireUser, validate("json", payoutSetupSchema), async (c) => {
     await setupPayout(c.var.db, c.var.userId, c.req.valid("json"));
     return c.json({ success: true });
   })
-  .post("/payout/default", requireUser, validate("json", payoutDefaultSchema), async (c) => {
+  .post("/payout/default", doc({ tag: "Payouts", summary: "Choose bank or manual when both are set up", access: "session", ok: S.successSchema, errors: { 409: "That method is not set up" } }), requireUser, validate("json", payoutDefaultSchema), async (c) => {
     await setPayoutDefault(c.var.db, c.var.userId, c.req.valid("json").payoutDefault);
     return c.json({ success: true });
   })
-  .get("/payout/withdraw", requireUser, async (c) => {
+  .get("/payout/withdraw", doc({ tag: "Payouts", summary: "What Withdraw now would take, or why it cannot", access: "creator", ok: S.withdrawStatusSchema }), requireUser, async (c) => {
     const { available, blockedBy, latest } = await withdrawStatus(c.var, c.var.userId);
     return c.json({ available, blockedBy, latest } satisfies WithdrawStatus);
   })
   // Everything available goes to the connected bank now (worker/services/withdrawals.ts).
-  .post("/payout/withdraw", requireUser, validate("json", withdrawSchema), async (c) => c.json(await withdraw(payoutDeps(c.env), c.var.userId)))
+  .post("/payout/withdraw", doc({ tag: "Payouts", summary: "Withdraw the available balance to the connected bank now", access: "session", ok: S.payoutHistoryItemSchema, errors: { 409: "Cannot withdraw now: the reason is in the message" } }), requireUser, validate("json", withdrawSchema), async (c) => c.json(await withdraw(payoutDeps(c.env), c.var.userId)))
 
   // ---- refunds: the creator refunds one of their own sales through Stripe (worker/services/creator-refunds.ts) ----
-  .post("/sales/:purchaseId/refund", requireUser, validate("param", purchaseIdParamSchema), validate("json", refundSaleSchema), async (c) =>
+  .post("/sales/:purchaseId/refund", doc({ tag: "Sales and earnings", summary: "Refund a sale in full or in part", description: "Send the same Idempotency-Key again and nothing is refunded twice.", access: "session", ok: S.refundRequestSchema, errors: { 404: "No such sale of yours", 409: "Not refundable now (the reason is in the message)", 502: "Stripe could not be reached" } }), requireUser, validate("param", purchaseIdParamSchema), validate("json", refundSaleSchema), async (c) =>
     c.json(await requestRefund(purchaseDeps(c as unknown as Context<AppEnv>), c.var.userId, c.req.valid("param").purchaseId, c.req.valid("json"))),
   );

@@ -39,6 +39,8 @@ import {
   type PurchaseDeps,
 } from "../services/purchases";
 import { stripeClient } from "../services/stripe";
+import { doc } from "../openapi/describe";
+import * as S from "../openapi/schemas";
 
 const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid id") });
 /** The download call's body: the access link's token when the caller holds one; a bare POST is `{}`. */
@@ -63,11 +65,11 @@ function buyerKey(c: Context<AppEnv>, create: boolean): string | undefined {
 const claimOf = (c: Context<AppEnv>, access?: string | null) => ({ buyerKey: buyerKey(c, false), access: access ?? c.req.query("access") });
 
 export const paymentRoutes = new Hono<AppEnv>()
-  .get("/payments/config", (c) => {
+  .get("/payments/config", doc({ tag: "Checkout and access", summary: "Stripe.js settings for checkout", access: "public", ok: S.paymentsConfigSchema, errors: { 503: "Payments are not configured" } }), (c) => {
     if (!c.env.STRIPE_PUBLISHABLE_KEY) throw new ApiError(503, "Payments are not configured");
     return c.json({ publishableKey: c.env.STRIPE_PUBLISHABLE_KEY, stripeJsUrl: c.env.STRIPE_JS_URL || null } satisfies PaymentsConfig);
   })
-  .post("/create-payment-intent", rateLimit("CHECKOUT_LIMITER", "checkout"), validate("json", createPaymentIntentSchema), async (c) => {
+  .post("/create-payment-intent", doc({ tag: "Checkout and access", summary: "Start a checkout", description: "Sets the buyer cookie. The amount is the server's: the item's price, or the buyer's amount for pay-what-you-want (at least its minimum).", access: "public", ok: S.checkoutStartedSchema, also: { 200: { description: "A checkout to pay with Stripe.js; or, when this browser already owns the item, its access link", answer: z.union([S.checkoutStartedSchema, S.alreadyOwnedSchema]) } }, errors: { 404: "No such item", 409: "The item is not on sale", 429: "Too many checkouts from this address", 502: "Stripe could not be reached" } }), rateLimit("CHECKOUT_LIMITER", "checkout"), validate("json", createPaymentIntentSchema), async (c) => {
     const input = c.req.valid("json");
     const deps = purchaseDeps(c);
     // A browser that already owns the item is offered its access, not a second charge.
@@ -83,7 +85,7 @@ export const paymentRoutes = new Hono<AppEnv>()
     });
     return c.json({ clientSecret: result.clientSecret, amount: result.amountCents / 100 });
   })
-  .post("/payments/:paymentIntent/complete", validate("param", piParam), async (c) => {
+  .post("/payments/:paymentIntent/complete", doc({ tag: "Checkout and access", summary: "After Stripe.js confirmed: read the payment from Stripe", access: "buyer", ok: S.purchaseProgressSchema, errors: { 404: "Purchase Not Found" } }), validate("param", piParam), async (c) => {
     const deps = purchaseDeps(c);
     const found = await claimedPurchase(deps, claimOf(c), { paymentIntentId: c.req.valid("param").paymentIntent });
     if (!found) throw notFound("Purchase Not Found");
@@ -91,7 +93,7 @@ export const paymentRoutes = new Hono<AppEnv>()
     return c.json({ status: purchase.status, unlocked: purchase.status === "paid" });
   })
   // The paywall asks this on every visit: an owner sees the item unlocked, never 'Unlock' again.
-  .get("/content/:id/access", validate("param", idParam), async (c) => {
+  .get("/content/:id/access", doc({ tag: "Checkout and access", summary: "Whether this browser (or the access link) owns the item", access: "buyer", ok: S.contentAccessSchema }), validate("param", idParam), async (c) => {
     const claim = claimOf(c);
     if (!claim.buyerKey && !claim.access) return c.json({ owned: false, status: "none" } satisfies ContentAccess);
     const deps = purchaseDeps(c);
@@ -100,12 +102,12 @@ export const paymentRoutes = new Hono<AppEnv>()
     if (purchase.status !== "paid") return c.json({ owned: false, status: purchase.status } satisfies ContentAccess);
     return c.json({ owned: true, verification: await verification(deps, purchase) } satisfies ContentAccess);
   })
-  .post("/content/:id/process-recent-purchase", validate("param", idParam), async (c) => {
+  .post("/content/:id/process-recent-purchase", doc({ tag: "Checkout and access", summary: "Where this browser's latest purchase of the item stands", access: "buyer", ok: S.purchaseProgressSchema }), validate("param", idParam), async (c) => {
     const purchase = await currentPurchaseOfContent(purchaseDeps(c), claimOf(c), c.req.valid("param").id);
     if (!purchase) return c.json({ status: "none", unlocked: false });
     return c.json({ status: purchase.status, unlocked: purchase.status === "paid" });
   })
-  .get("/purchase/verify", validate("query", verifyPurchaseQuery), async (c) => {
+  .get("/purchase/verify", doc({ tag: "Checkout and access", summary: "A paid purchase: the item unlocked", access: "buyer", ok: S.purchaseVerificationSchema, errors: { 403: "Access to this purchase was revoked after a refund or dispute", 404: "Purchase Not Found", 409: "Payment is still processing" } }), validate("query", verifyPurchaseQuery), async (c) => {
     const q = c.req.valid("query");
     if (!q.payment_intent && !q.access) throw new ApiError(400, "payment_intent is required");
     const deps = purchaseDeps(c);
@@ -115,7 +117,7 @@ export const paymentRoutes = new Hono<AppEnv>()
     assertPaid(purchase);
     return c.json(await verification(deps, purchase));
   })
-  .post("/purchase/send-access-email", validate("json", sendAccessEmailSchema), async (c) => {
+  .post("/purchase/send-access-email", doc({ tag: "Checkout and access", summary: "Email the access link again", access: "buyer", ok: S.sentSchema, errors: { 403: "Access to this purchase was revoked after a refund or dispute", 404: "Purchase Not Found", 409: "Payment is still processing" } }), validate("json", sendAccessEmailSchema), async (c) => {
     const body = c.req.valid("json");
     const deps = purchaseDeps(c);
     const purchase = await claimedPurchase(deps, claimOf(c, body.access), { paymentIntentId: body.paymentIntentId, contentId: body.contentId });
@@ -133,14 +135,14 @@ export const paymentRoutes = new Hono<AppEnv>()
   })
   // "Lost your access?": the answer never says whether the email bought anything. The queue
   // consumer looks the purchases up and sends at most one such email per address per hour.
-  .post("/purchase/recover", rateLimit("FORMS_LIMITER", "recover"), validate("json", recoverAccessSchema), async (c) => {
+  .post("/purchase/recover", doc({ tag: "Checkout and access", summary: "Lost your access? Email the links for an address", description: "The same answer whether or not the address bought anything.", access: "public", status: 202, ok: z.object({ message: z.string() }), errors: { 429: "Too many requests from this address" } }), rateLimit("FORMS_LIMITER", "recover"), validate("json", recoverAccessSchema), async (c) => {
     const email = c.req.valid("json").email.toLowerCase();
     const job: EmailJob = { dedupeKey: `access-recovery:${email}:${Math.floor(Date.now() / 3_600_000)}`, to: email, template: "access-recovery", data: {} };
     await sendViaOutbox(c.env.DB, c.env.EMAILS, job);
     return c.json({ message: RECOVER_ACCESS_MESSAGE }, 202);
   })
   // A short-lived URL signed for the caller's purchase: navigating to it streams the file to disk.
-  .post("/content/:id/download", validate("param", idParam), async (c) => {
+  .post("/content/:id/download", doc({ tag: "Checkout and access", summary: "A short-lived download URL for the purchased file", access: "buyer", ok: S.downloadLinkSchema, errors: { 403: "Access to this purchase was revoked after a refund or dispute", 404: "No purchase, or the item has no file", 409: "Payment is still processing" } }), validate("param", idParam), async (c) => {
     const deps = purchaseDeps(c);
     const { access } = await optionalJson(c, downloadBodySchema);
     const purchase = await currentPurchaseOfContent(deps, claimOf(c, access), c.req.valid("param").id);
@@ -149,7 +151,7 @@ export const paymentRoutes = new Hono<AppEnv>()
     if (!item?.fileKey) throw notFound("This item has no file to download");
     return c.json((await signedDownloadPath(deps.accessSecret, purchase.id)) satisfies DownloadLink);
   })
-  .on(["GET", "HEAD"], "/purchases/:id/download", validate("param", idParam), async (c) => {
+  .on(["GET", "HEAD"], "/purchases/:id/download", doc({ tag: "Checkout and access", summary: "Download the purchased file (a signed URL)", access: "public", ok: { file: "The file, as an attachment; Range requests are answered 206" }, also: { 206: { description: "Part of the file (a Range request)", answer: { file: "The requested range" } }, 304: { description: "Not modified (If-None-Match)", answer: { empty: "Not modified" } } }, errors: { 416: "The requested range is outside the file", 403: "The link has expired or is not valid, or access was revoked after a refund or dispute", 404: "No such file", 409: "Payment is still processing" } }), validate("param", idParam), async (c) => {
     const id = c.req.valid("param").id;
     const secret = c.env.ACCESS_TOKEN_SECRET;
     if (!secret || !(await downloadSignatureValid(secret, id, c.req.query("expires"), c.req.query("sig")))) {
@@ -161,7 +163,7 @@ export const paymentRoutes = new Hono<AppEnv>()
     if (!item?.fileKey) throw notFound("This item has no file");
     return serveFile(c.env.FILES, item.fileKey, { name: item.fileName ?? "download", type: item.fileContentType }, c.req.raw, "attachment");
   })
-  .on(["GET", "HEAD"], "/purchases/:id/file", validate("param", idParam), async (c) => {
+  .on(["GET", "HEAD"], "/purchases/:id/file", doc({ tag: "Checkout and access", summary: "Open the purchased file with an access link", access: "buyer", ok: { file: "The file, inline (download=1: as an attachment)" }, also: { 206: { description: "Part of the file (a Range request)", answer: { file: "The requested range" } }, 304: { description: "Not modified (If-None-Match)", answer: { empty: "Not modified" } } }, errors: { 416: "The requested range is outside the file", 403: "This link does not grant access to the file, or access was revoked after a refund or dispute", 404: "No such file", 409: "Payment is still processing" } }), validate("param", idParam), async (c) => {
     const secret = c.env.ACCESS_TOKEN_SECRET;
     const purchaseId = secret ? await purchaseIdFromToken(secret, c.req.query("access")) : null;
     if (!purchaseId || purchaseId !== c.req.valid("param").id) throw new ApiError(403, "This link does not grant access to the file");

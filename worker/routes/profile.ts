@@ -10,6 +10,8 @@ import { ApiError, notFound } from "../lib/errors";
 import { forgetPaywallPages } from "../lib/paywall-shell";
 import { validate } from "../lib/validate";
 import { avatarImage, getProfile, liveItemIds, removeAvatar, saveAvatar, saveProfile } from "../services/profile";
+import { doc } from "../openapi/describe";
+import * as S from "../openapi/schemas";
 
 const avatarParam = z.object({ id: z.string().regex(/^[a-f0-9]{32}$/, "invalid avatar id") });
 
@@ -19,14 +21,14 @@ async function refreshPaywalls(c: Pick<Context<AppEnv>, "env" | "req">, db: Db, 
 }
 
 export const profileRoutes = new Hono<AppEnv>()
-  .get("/profile", requireUser, async (c) => c.json(await getProfile(c.var.db, c.var.userId)))
-  .put("/profile", requireUser, validate("json", profileSchema), async (c) => {
+  .get("/profile", doc({ tag: "Profile", summary: "The creator's profile", access: "creator", ok: S.creatorProfileSchema }), requireUser, async (c) => c.json(await getProfile(c.var.db, c.var.userId)))
+  .put("/profile", doc({ tag: "Profile", summary: "Save the profile", description: "Fields left out stay as they are.", access: "session", ok: S.creatorProfileSchema }), requireUser, validate("json", profileSchema), async (c) => {
     const profile = await saveProfile(c.var.db, c.var.userId, c.req.valid("json"));
     await refreshPaywalls(c, c.var.db, c.var.userId);
     return c.json(profile);
   })
   .put(
-    "/profile/avatar",
+    "/profile/avatar", doc({ tag: "Profile", summary: "Upload an avatar", access: "session", ok: S.creatorProfileSchema, body: { media: "image/png", description: "The image's bytes: PNG, JPEG, GIF or WebP, at most 2 MB" } }),
     requireUser,
     bodyLimit({
       maxSize: MAX_AVATAR_BYTES,
@@ -44,12 +46,12 @@ export const profileRoutes = new Hono<AppEnv>()
       return c.json(profile);
     },
   )
-  .delete("/profile/avatar", requireUser, async (c) => {
+  .delete("/profile/avatar", doc({ tag: "Profile", summary: "Remove the avatar", access: "session", ok: S.creatorProfileSchema }), requireUser, async (c) => {
     const profile = await removeAvatar(c.var.db, c.env.FILES, c.var.userId);
     await refreshPaywalls(c, c.var.db, c.var.userId);
     return c.json(profile);
   })
-  .get("/avatars/:id", validate("param", avatarParam), async (c) => {
+  .get("/avatars/:id", doc({ tag: "Profile", summary: "A creator's avatar image", access: "public", ok: { file: "The image" }, also: { 304: { description: "Not modified (If-None-Match)", answer: { empty: "Not modified" } } }, errors: { 404: "No such avatar" } }), validate("param", avatarParam), async (c) => {
     const id = c.req.valid("param").id;
     const object = await readNearby(c.env.DB, (db) => avatarImage(db, c.env.FILES, id));
     if (!object) throw notFound("No avatar");

@@ -1,6 +1,7 @@
 // Test helpers: call the Worker as a browser would and sign in through the real emailed-link flow.
 import { env, exports } from "cloudflare:workers";
 import { vi } from "vitest";
+import { checkAnswer } from "./openapi-check";
 
 export const BASE = "http://127.0.0.1:8787";
 
@@ -9,7 +10,13 @@ export function call(path: string, init: RequestInit & { cookie?: string } = {})
   if (init.cookie) headers.set("cookie", init.cookie);
   // Browsers send Origin with every non-GET request; the CSRF guard expects it.
   if (init.method && !["GET", "HEAD"].includes(init.method) && !headers.has("origin")) headers.set("origin", BASE);
-  return exports.default.fetch(new Request(new URL(path, BASE), { ...init, headers, redirect: "manual" }));
+  const url = new URL(path, BASE);
+  const method = (init.method ?? "GET").toUpperCase();
+  return exports.default.fetch(new Request(url, { ...init, headers, redirect: "manual" })).then(async (res) => {
+    // Every answer is checked against the OpenAPI document (./openapi-check.ts).
+    await checkAnswer(method, url, res);
+    return res;
+  });
 }
 
 export const postJson = (path: string, body: unknown, cookie?: string) =>
