@@ -45,6 +45,7 @@ export function openApiRoutes(app: () => Hono<never>) {
         withDefaultFonts: false,
         telemetry: false,
         hideClientButton: false,
+        showDeveloperTools: "never",
         persistAuth: false,
         agent: { disabled: true },
         mcp: { disabled: true },

@@ -283,7 +283,12 @@ export function DeveloperCard() {
           <KeyRound className="size-5" /> Developers
         </CardTitle>
         <CardDescription>
-          API keys let your own code call ApeWall with <code className="font-mono text-xs">Authorization: Bearer</code>, limited to the scopes you choose.
+          API keys let your own code call ApeWall with <code className="font-mono text-xs">Authorization: Bearer</code>, limited to the scopes you choose. Every call, its
+          scope and its answers are in the{" "}
+          <a href="/docs/api" className="font-medium text-primary underline-offset-4 hover:underline">
+            API reference
+          </a>
+          .
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
