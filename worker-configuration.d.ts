@@ -11,6 +11,7 @@ interface __BaseEnv_Env {
 	CHECKOUT_LIMITER: RateLimit;
 	API_KEY_LIMITER: RateLimit;
 	LICENSE_IP_LIMITER: RateLimit;
+	API_KEY_IP_LIMITER: RateLimit;
 	LICENSE_KEY_LIMITER: RateLimit;
 	CF_VERSION_METADATA: WorkerVersionMetadata;
 	ASSETS: Fetcher;

@@ -60,7 +60,7 @@ export type ApiKeySummary = {
 /** POST /api/developer/keys: the only answer that ever holds the secret. */
 export type CreatedApiKey = ApiKeySummary & { key: string };
 
-export type ApiKeyEvent = { id: string; keyId: string; keyName: string; action: "created" | "revoked" | "used_denied"; detail: string | null; ip: string | null; at: string };
+export type ApiKeyEvent = { id: string; keyId: string; keyName: string; action: "created" | "revoked" | "used" | "used_denied"; detail: string | null; ip: string | null; at: string };
 
 export type DeveloperOverview = { keys: ApiKeySummary[]; events: ApiKeyEvent[] };
 

@@ -8,7 +8,7 @@ import { createDb } from "./db/client";
 import { ApiError } from "./lib/errors";
 import type { AppEnv } from "./lib/context";
 import { bodyGuard } from "./lib/validate";
-import { authenticateApiKey, bearerToken, hasBearer } from "./lib/api-key-auth";
+import { auditKeyCall, authenticateApiKey, bearerToken, hasBearer } from "./lib/api-key-auth";
 import { adminRoutes } from "./routes/admin";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
@@ -48,6 +48,8 @@ const api = new Hono<AppEnv>()
       c.set("caller", session ? { kind: "session", signedInAt: session.createdAt } : null);
     }
     await next();
+    // Every change an API key makes is in its audit log (worker/lib/api-key-auth.ts).
+    await auditKeyCall(c);
   })
   .route("/", authRoutes)
   .route("/", creatorRoutes)

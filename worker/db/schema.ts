@@ -596,7 +596,7 @@ export const apiKeyEvents = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    action: text("action", { enum: ["created", "revoked", "used_denied"] }).notNull(),
+    action: text("action", { enum: ["created", "revoked", "used", "used_denied"] }).notNull(),
     detail: text("detail"),
     ip: text("ip"),
     at: integer("at", { mode: "timestamp_ms" }).notNull(),

@@ -7,7 +7,7 @@
 import type { Context } from "hono";
 import { API_KEY_MESSAGES } from "../../shared/developer";
 import { scopeForRoute } from "../routes/api-key-scopes";
-import { findActiveKey, recordDenied, touchKey } from "../services/api-keys";
+import { findActiveKey, recordDenied, recordUsed, touchKey } from "../services/api-keys";
 import type { AppEnv } from "./context";
 import { ApiError } from "./errors";
 import { sha256Hex } from "./ids";
@@ -30,12 +30,14 @@ export const hasBearer = (c: Context) => bearerToken(c.req.header("authorization
  */
 export async function authenticateApiKey(c: Context<AppEnv>, token: string, apiPath: string): Promise<void> {
   if (token.length > 200) throw new ApiError(401, INVALID_API_KEY);
-  // Limited by the token's hash before any lookup, so one key (or one guessed value) is 60 calls a
-  // minute whether it exists or not.
+  const ip = c.req.header("cf-connecting-ip") ?? null;
+  // Before any lookup: an address gets 600 Bearer calls a minute whatever keys it sends (made-up keys
+  // are each a new bucket of the per-key limit), and one key (or one guessed value) 60 a minute
+  // whether it exists or not.
+  if (ip) await limitOrThrow(c as never, "API_KEY_IP_LIMITER", `bearer:${ip}`);
   await limitOrThrow(c as never, "API_KEY_LIMITER", `key:${await sha256Hex(token)}`);
   const key = await findActiveKey(c.env.DB, token);
   if (!key) throw new ApiError(401, INVALID_API_KEY);
-  const ip = c.req.header("cf-connecting-ip") ?? null;
   const method = c.req.method;
   const needed = scopeForRoute(method, apiPath);
   if (!needed || !key.scopes.includes(needed)) {
@@ -51,4 +53,15 @@ export async function authenticateApiKey(c: Context<AppEnv>, token: string, apiP
   await touchKey(c.env.DB, key);
   c.set("userId", key.userId);
   c.set("caller", { kind: "key", keyId: key.id, scopes: key.scopes });
+  c.set("apiKey", key);
+}
+
+/**
+ * After a key's call: each change it made (any method but GET and HEAD that answered 2xx) is written
+ * to the key's audit log, e.g. `POST /api/content → 201`. Reads are not (they move `last_used_at`).
+ */
+export async function auditKeyCall(c: Context<AppEnv>): Promise<void> {
+  const key = c.var.apiKey;
+  if (!key || c.req.method === "GET" || c.req.method === "HEAD" || c.res.status >= 300) return;
+  await recordUsed(c.env.DB, key, `${c.req.method} ${c.req.path} → ${c.res.status}`, c.req.header("cf-connecting-ip") ?? null);
 }

@@ -4,6 +4,7 @@ import type { Db } from "../db/client";
 import { getCurrentUser } from "../services/users";
 import type { Bindings } from "./env";
 import { forbidden, unauthorized } from "./errors";
+import type { AuthenticatedKey } from "../services/api-keys";
 
 /**
  * Who is calling: a browser with a session cookie (and when that session signed in), or an API key
@@ -11,7 +12,7 @@ import { forbidden, unauthorized } from "./errors";
  */
 export type Caller = { kind: "session"; signedInAt: number } | { kind: "key"; keyId: string; scopes: readonly ApiKeyScope[] } | null;
 
-export type AppEnv = { Bindings: Bindings; Variables: { db: Db; userId: string | null; caller: Caller } };
+export type AppEnv = { Bindings: Bindings; Variables: { db: Db; userId: string | null; caller: Caller; apiKey?: AuthenticatedKey } };
 
 /** 401 unless a session is present; handlers after it may read `c.var.userId` as a string. */
 export const requireUser = createMiddleware<{ Bindings: Bindings; Variables: { db: Db; userId: string } }>(async (c, next) => {

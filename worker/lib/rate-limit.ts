@@ -7,7 +7,7 @@ import { createMiddleware } from "hono/factory";
 import type { Bindings } from "./env";
 import { ApiError } from "./errors";
 
-type LimiterName = "FORMS_LIMITER" | "CHECKOUT_LIMITER" | "API_KEY_LIMITER" | "LICENSE_IP_LIMITER" | "LICENSE_KEY_LIMITER";
+type LimiterName = "FORMS_LIMITER" | "CHECKOUT_LIMITER" | "API_KEY_LIMITER" | "API_KEY_IP_LIMITER" | "LICENSE_IP_LIMITER" | "LICENSE_KEY_LIMITER";
 
 export const TOO_MANY_REQUESTS = "Too many requests. Please wait a minute and try again.";
 

@@ -371,7 +371,7 @@ const apiKeyEvent = z.object({
   id,
   keyId: z.string(),
   keyName: z.string(),
-  action: z.enum(["created", "revoked", "used_denied"]),
+  action: z.enum(["created", "revoked", "used", "used_denied"]),
   detail: z.string().nullable(),
   ip: z.string().nullable(),
   at: isoTime,

@@ -134,10 +134,23 @@ export async function touchKey(d1: D1Database, key: AuthenticatedKey, now = Date
     .run();
 }
 
-/** Records a call the key was refused (a route not for keys, or a scope it lacks). */
+/**
+ * Records a call the key was refused (a route not for keys, or a scope it lacks): at most one row per
+ * key, refusal and minute (the id says which), so a key hammering a closed route cannot grow the log
+ * by more than one row a minute per route.
+ */
 export async function recordDenied(d1: D1Database, key: AuthenticatedKey, detail: string, ip: string | null, now = Date.now()): Promise<void> {
+  const text = detail.slice(0, 200);
   await d1
-    .prepare("insert into api_key_events (id, key_id, user_id, action, detail, ip, at) values (?, ?, ?, 'used_denied', ?, ?, ?)")
-    .bind(`denied:${newId()}`, key.id, key.userId, detail.slice(0, 200), ip, now)
+    .prepare("insert into api_key_events (id, key_id, user_id, action, detail, ip, at) values (?, ?, ?, 'used_denied', ?, ?, ?) on conflict do nothing")
+    .bind(`denied:${key.id}:${(await sha256Hex(text)).slice(0, 16)}:${Math.floor(now / 60_000)}`, key.id, key.userId, text, ip, now)
+    .run();
+}
+
+/** Records a change a key made (worker/lib/api-key-auth.ts auditKeyCall): one row per call, at most the key's rate limit. */
+export async function recordUsed(d1: D1Database, key: AuthenticatedKey, detail: string, ip: string | null, now = Date.now()): Promise<void> {
+  await d1
+    .prepare("insert into api_key_events (id, key_id, user_id, action, detail, ip, at) values (?, ?, ?, 'used', ?, ?, ?)")
+    .bind(`used:${newId()}`, key.id, key.userId, detail.slice(0, 200), ip, now)
     .run();
 }

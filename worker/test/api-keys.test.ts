@@ -209,5 +209,48 @@ describe("calling the API with a key", () => {
     expect((await limited!.json<{ message: string }>()).message).toMatch(/Too many requests/);
     expect((await api("/api/content", spare.key)).status).toBe(200);
   });
-});
 
+  it("audits every change a key makes (not its reads), and a refused call at most once a minute per route", async () => {
+    const cookie = await signIn("keys-audit@example.com");
+    const writer = await createKey(cookie, ["content:read", "content:write"]);
+    const fields = { title: "Audited item", description: "", price: "5", pricingModel: "fixed", category: "other", accessType: "link", linkUrl: "https://example.com/a" };
+    const made = await api("/api/content", writer.key, { method: "POST", body: contentForm(fields) });
+    expect(made.status).toBe(201);
+    const item = await made.json<{ id: string }>();
+    expect((await api("/api/content", writer.key)).status).toBe(200);
+    expect((await api(`/api/content/${item.id}`, writer.key, { method: "DELETE" })).status).toBe(204);
+    // A refused write changes nothing and is not a "used" row.
+    expect((await api("/api/funnels", writer.key, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(400);
+    const used = await rows<{ detail: string }>("select detail from api_key_events where key_id = ? and action = 'used' order by at", writer.id);
+    expect(used.map((u) => u.detail)).toEqual(["POST /api/content → 201", `DELETE /api/content/${item.id} → 204`]);
+    const overview = await (await call("/api/developer/keys", { cookie })).json<DeveloperOverview>();
+    expect(overview.events.filter((e) => e.action === "used")).toHaveLength(2);
+
+    // A key hammering a route it may not call: one audit row for the minute, not one per call.
+    for (let i = 0; i < 5; i++) expect((await api("/api/payout/history", writer.key)).status).toBe(403);
+    const denied = await row<{ n: number }>("select count(*) as n from api_key_events where key_id = ? and action = 'used_denied'", writer.id);
+    expect(denied?.n).toBeLessThanOrEqual(2); // 1, or 2 when the five calls straddle a minute's edge
+  });
+
+  it("limits an address to 600 Bearer calls a minute before any lookup, so made-up keys cannot be tried without end", async () => {
+    const from = { "cf-connecting-ip": "203.0.113.77" };
+    const made = () => `aw_test_${crypto.randomUUID().replace(/-/g, "")}${"x".repeat(11)}`;
+    let unauthorized = 0;
+    let limited: Response | undefined;
+    for (let batch = 0; batch < 14 && !limited; batch++) {
+      const answers = await Promise.all(Array.from({ length: 100 }, () => api("/api/content", made(), { headers: from })));
+      for (const res of answers) {
+        if (res.status === 429) limited ??= res;
+        else {
+          expect(res.status).toBe(401);
+          unauthorized++;
+        }
+      }
+    }
+    expect(limited?.status).toBe(429);
+    expect(unauthorized).toBeGreaterThanOrEqual(600);
+    expect(unauthorized).toBeLessThanOrEqual(1200); // the limiter counts per clock minute
+    // Another address is not affected.
+    expect((await api("/api/content", made(), { headers: { "cf-connecting-ip": "203.0.113.78" } })).status).toBe(401);
+  });
+});

@@ -249,7 +249,7 @@ function KeyList({ keys }: { keys: ApiKeySummary[] }) {
   );
 }
 
-const ACTION_TEXT: Record<ApiKeyEvent["action"], string> = { created: "Created", revoked: "Revoked", used_denied: "Refused" };
+const ACTION_TEXT: Record<ApiKeyEvent["action"], string> = { created: "Created", revoked: "Revoked", used: "Changed", used_denied: "Refused" };
 
 function KeyEvents({ events }: { events: ApiKeyEvent[] }) {
   if (!events.length) return null;
