@@ -5,13 +5,15 @@ import react from "@vitejs/plugin-react";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vite";
-import { SCALAR_BUNDLE_PATH } from "./shared/constants";
 
 /**
  * The API reference at /docs/api (worker/openapi/reference.ts) runs Scalar's standalone bundle from
  * our own origin, pinned by package-lock, rather than from a CDN: a script on this origin can call
  * the API as whoever is signed in, so it comes from npm with the rest of the build.
  */
+// shared/constants.ts SCALAR_BUNDLE_PATH (a config file imports nothing of the app's; worker/test/openapi.test.ts
+// fails if the bundle is not where /docs/api loads it from).
+const SCALAR_BUNDLE_PATH = "docs/scalar-api-reference.js";
 function scalarBundle(): Plugin {
   const file = fileURLToPath(new URL("./node_modules/@scalar/api-reference/dist/browser/standalone.js", import.meta.url));
   return {

@@ -8,6 +8,8 @@ export const createPaymentIntentSchema = z.object({
   // Dollars, as the paywall's amount field gives it; only pay-what-you-want items read it.
   customAmount: z.union([z.number(), z.string(), z.null()]).optional(),
   buyerEmail: z.union([z.literal(""), emailSchema, z.null()]).optional(),
+  /** A discount code (any case): the server computes its price and holds one use (shared/discounts.ts). */
+  discountCode: z.union([z.literal(""), z.string().trim().regex(/^[A-Za-z0-9_-]{2,40}$/, "This code isn't valid"), z.null()]).optional(),
 });
 export type CreatePaymentIntentInput = z.input<typeof createPaymentIntentSchema>;
 

@@ -17,6 +17,8 @@ export function chosenAmount(
 
 /** The id of the page's item data: JSON in a `<script type="application/json">`, read by the script. */
 export const PAYWALL_DATA_ID = "paywall-data";
+/** `/p/{id}?code=…` with a code that applies: `{ code, price }` as JSON, read by the script to send the code on. */
+export const PAYWALL_DISCOUNT_ID = "paywall-discount";
 
 /**
  * `data-part` names in the server-rendered paywall. The HTML is the same for every visitor (it is

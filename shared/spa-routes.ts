@@ -13,6 +13,7 @@ export const SPA_ROUTE_PATTERNS = [
   "/content/$contentId/edit-funnel",
   "/content/$contentId/live",
   "/dashboard",
+  "/discounts",
   "/feedback",
   "/funnels",
   "/pricing",

@@ -13,6 +13,7 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as AdminRouteImport } from './routes/admin'
 import { Route as ConnectRouteImport } from './routes/connect'
 import { Route as DashboardRouteImport } from './routes/dashboard'
+import { Route as DiscountsRouteImport } from './routes/discounts'
 import { Route as FeedbackRouteImport } from './routes/feedback'
 import { Route as FunnelsRouteImport } from './routes/funnels'
 import { Route as PricingRouteImport } from './routes/pricing'
@@ -45,6 +46,11 @@ const ConnectRoute = ConnectRouteImport.update({
 const DashboardRoute = DashboardRouteImport.update({
   id: '/dashboard',
   path: '/dashboard',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const DiscountsRoute = DiscountsRouteImport.update({
+  id: '/discounts',
+  path: '/discounts',
   getParentRoute: () => rootRouteImport,
 } as any)
 const FeedbackRoute = FeedbackRouteImport.update({
@@ -119,6 +125,7 @@ export interface FileRoutesByFullPath {
   '/admin': typeof AdminRoute
   '/connect': typeof ConnectRoute
   '/dashboard': typeof DashboardRoute
+  '/discounts': typeof DiscountsRoute
   '/feedback': typeof FeedbackRoute
   '/funnels': typeof FunnelsRoute
   '/pricing': typeof PricingRoute
@@ -138,6 +145,7 @@ export interface FileRoutesByTo {
   '/admin': typeof AdminRoute
   '/connect': typeof ConnectRoute
   '/dashboard': typeof DashboardRoute
+  '/discounts': typeof DiscountsRoute
   '/feedback': typeof FeedbackRoute
   '/funnels': typeof FunnelsRoute
   '/pricing': typeof PricingRoute
@@ -158,6 +166,7 @@ export interface FileRoutesById {
   '/admin': typeof AdminRoute
   '/connect': typeof ConnectRoute
   '/dashboard': typeof DashboardRoute
+  '/discounts': typeof DiscountsRoute
   '/feedback': typeof FeedbackRoute
   '/funnels': typeof FunnelsRoute
   '/pricing': typeof PricingRoute
@@ -179,6 +188,7 @@ export interface FileRouteTypes {
     | '/admin'
     | '/connect'
     | '/dashboard'
+    | '/discounts'
     | '/feedback'
     | '/funnels'
     | '/pricing'
@@ -198,6 +208,7 @@ export interface FileRouteTypes {
     | '/admin'
     | '/connect'
     | '/dashboard'
+    | '/discounts'
     | '/feedback'
     | '/funnels'
     | '/pricing'
@@ -217,6 +228,7 @@ export interface FileRouteTypes {
     | '/admin'
     | '/connect'
     | '/dashboard'
+    | '/discounts'
     | '/feedback'
     | '/funnels'
     | '/pricing'
@@ -237,6 +249,7 @@ export interface RootRouteChildren {
   AdminRoute: typeof AdminRoute
   ConnectRoute: typeof ConnectRoute
   DashboardRoute: typeof DashboardRoute
+  DiscountsRoute: typeof DiscountsRoute
   FeedbackRoute: typeof FeedbackRoute
   FunnelsRoute: typeof FunnelsRoute
   PricingRoute: typeof PricingRoute
@@ -280,6 +293,13 @@ declare module '@tanstack/react-router' {
       path: '/dashboard'
       fullPath: '/dashboard'
       preLoaderRoute: typeof DashboardRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/discounts': {
+      id: '/discounts'
+      path: '/discounts'
+      fullPath: '/discounts'
+      preLoaderRoute: typeof DiscountsRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/feedback': {
@@ -381,6 +401,7 @@ const rootRouteChildren: RootRouteChildren = {
   AdminRoute: AdminRoute,
   ConnectRoute: ConnectRoute,
   DashboardRoute: DashboardRoute,
+  DiscountsRoute: DiscountsRoute,
   FeedbackRoute: FeedbackRoute,
   FunnelsRoute: FunnelsRoute,
   PricingRoute: PricingRoute,

@@ -21,6 +21,7 @@ import { devRoutes } from "./routes/dev";
 import { feedbackRoutes } from "./routes/feedback";
 import { funnelRoutes } from "./routes/funnels";
 import { licenseRoutes } from "./routes/licenses";
+import { discountRoutes } from "./routes/discounts";
 import { paymentRoutes } from "./routes/payments";
 import { paywallPageRoutes } from "./routes/paywall-page";
 import { profileRoutes } from "./routes/profile";
@@ -67,7 +68,8 @@ const api = new Hono<AppEnv>()
   .route("/", profileRoutes)
   .route("/", developerRoutes)
   .route("/", webhookRoutes)
-  .route("/", licenseRoutes);
+  .route("/", licenseRoutes)
+  .route("/", discountRoutes);
 
 export const app: Hono<AppEnv> = new Hono<AppEnv>()
   .use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", crossOriginOpenerPolicy: "same-origin" }))

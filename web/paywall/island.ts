@@ -4,7 +4,7 @@
 // React) load only for an owner. The creator's preview loads its funnel bar the same way.
 import type { PublicContent } from "@shared/content";
 import type { AlreadyOwned, ContentAccess, PurchaseVerification } from "@shared/payments";
-import { chosenAmount, LOST_ACCESS_TEXT, lostAccessProblem, PAYWALL_DATA_ID, PAYWALL_PART as PART, PAYWALL_TEXT, RECOVER_ACCESS_MESSAGE } from "@shared/paywall";
+import { chosenAmount, LOST_ACCESS_TEXT, lostAccessProblem, PAYWALL_DATA_ID, PAYWALL_DISCOUNT_ID, PAYWALL_PART as PART, PAYWALL_TEXT, RECOVER_ACCESS_MESSAGE } from "@shared/paywall";
 import { probablyOwned, rememberAccess, rememberedAccess } from "@/lib/access-tokens";
 import { apiRequest } from "@/lib/api";
 
@@ -182,9 +182,13 @@ function start() {
     }
     setBusy(true);
     try {
+      // A code the page applied (`?code=`, written in by the Worker): the server charges its price.
+      const discount = document.getElementById(PAYWALL_DISCOUNT_ID)?.textContent;
+      const code = discount ? (JSON.parse(discount) as { code: string }).code : undefined;
       const body = await call<{ clientSecret: string; amount: number } | AlreadyOwned>("POST", "/api/create-payment-intent", {
         contentId: id,
         customAmount: item.pricingModel === "pay_what_you_want" ? choice.amount : undefined,
+        ...(code ? { discountCode: code } : {}),
       });
       if ("alreadyOwned" in body) {
         // This browser bought it already: show its access instead of charging again.
@@ -193,11 +197,13 @@ function start() {
         showState("checking");
         return void checkAccess();
       }
-      const checkout = new URLSearchParams({ payment_intent: body.clientSecret, amount: String(body.amount) });
+      const checkout = new URLSearchParams({ payment_intent: body.clientSecret, amount: String(body.amount), ...(code ? { code } : {}) });
       location.assign(`/checkout/${encodeURIComponent(id)}?${checkout}`);
-    } catch {
+    } catch (err) {
       setBusy(false);
-      toast(PAYWALL_TEXT.paymentError.title, PAYWALL_TEXT.paymentError.description);
+      // A code that stopped applying (used up, expired) says so; anything else is the generic error.
+      const message = err instanceof Error ? /^(400|409): (?:discountCode: )?(.*code.*)$/i.exec(err.message)?.[2] : undefined;
+      toast(PAYWALL_TEXT.paymentError.title, message ?? PAYWALL_TEXT.paymentError.description);
     }
   });
 

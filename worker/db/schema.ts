@@ -179,6 +179,9 @@ export const purchases = sqliteTable(
     buyerKeyHash: text("buyer_key_hash"),
     funnelStepId: text("funnel_step_id"),
     parentPurchaseId: text("parent_purchase_id"),
+    // The discount code the checkout was started with, and what it took off the list price (cents).
+    discountCodeId: text("discount_code_id"),
+    discountCents: integer("discount_cents").notNull().default(0),
     createdAt: createdAt(),
     paidAt: integer("paid_at", { mode: "timestamp_ms" }),
     revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
@@ -714,4 +717,48 @@ export const licenseActivations = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.licenseId, t.instance] })],
+);
+
+// Discount codes (issue 19): a creator's code for one item or all theirs, percent or fixed, with an
+// optional expiry and use limits. `code` is kept upper-case: unique per creator, matched whatever
+// case the buyer types. Never edited in place (a changed discount is a new code); archived ends it.
+export const discountCodes = sqliteTable(
+  "discount_codes",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    code: text("code").notNull(),
+    kind: text("kind", { enum: ["percent", "fixed"] }).notNull(),
+    percentOff: integer("percent_off"),
+    amountOffCents: integer("amount_off_cents"),
+    // null: every item of the creator's.
+    contentId: text("content_id").references(() => content.id),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
+    maxUses: integer("max_uses"),
+    maxUsesPerBuyer: integer("max_uses_per_buyer"),
+    archivedAt: integer("archived_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("discount_codes_user_code").on(t.userId, t.code)],
+);
+
+// One row per checkout started with a code, written by one conditional INSERT that counts the
+// code's uses inside it (worker/services/discounts.ts `reserveUse`), so concurrent checkouts cannot
+// pass the limit. Whether a row is a use is derived, never stored: its purchase is paid or disputed,
+// or its checkout is younger than DISCOUNT_HOLD_MINUTES; a refunded sale frees its use.
+export const discountRedemptions = sqliteTable(
+  "discount_redemptions",
+  {
+    id: text("id").primaryKey(),
+    codeId: text("code_id")
+      .notNull()
+      .references(() => discountCodes.id),
+    purchaseId: text("purchase_id").notNull().unique(),
+    // The buyer's email when the checkout gave one, else `browser:{hash of the buyer cookie}`.
+    buyer: text("buyer").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("discount_redemptions_code").on(t.codeId, t.buyer)],
 );

@@ -21,6 +21,7 @@ export const TAGS = [
   { name: "Profile", description: "The creator's public profile shown on their paywalls." },
   { name: "Subscription", description: "ApeWall Pro: $99 a month, 0% platform fee." },
   { name: "Developers", description: "API keys and outgoing webhooks (Standard Webhooks)." },
+  { name: "Discount codes", description: "Percent or fixed codes for one item or all, with limits; the server computes every price." },
   { name: "License keys", description: "License keys issued with purchases, verified by the creator's software." },
   { name: "Account", description: "Sign-in and the signed-in user. Browser flows: cookies, redirects and HTML." },
   { name: "Feedback", description: "Messages to the ApeWall team." },

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { Availability, CreatorContent, PublicContent, UploadState } from "../../shared/content";
 import type { ApiKeyEvent, ApiKeySummary, CreatedApiKey, DeveloperOverview } from "../../shared/developer";
+import type { DiscountCode, DiscountQuote } from "../../shared/discounts";
 import type { AcceptResult, Funnel, FunnelStep, OfferState, OrderSummary, UpsellOffer } from "../../shared/funnels";
 import type { CreatorLicense, LicenseVerification } from "../../shared/licenses";
 import type { AlreadyOwned, ContentAccess, DownloadLink, PaymentsConfig, PurchaseVerification } from "../../shared/payments";
@@ -116,6 +117,7 @@ export const paymentsConfigSchema = z.object({ publishableKey: z.string(), strip
 export const checkoutStartedSchema = z.object({
   clientSecret: z.string().meta({ description: "The PaymentIntent's client secret, for Stripe.js's Payment Element" }),
   amount: dollars,
+  discount: z.object({ code: z.string(), amountOff: dollars }).optional().meta({ description: "The discount code applied, and what it took off" }),
 });
 export const alreadyOwnedSchema = z.object({ alreadyOwned: z.literal(true), accessUrl: z.string() }) satisfies z.ZodType<AlreadyOwned>;
 export const purchaseProgressSchema = z.object({ status: z.string().meta({ example: "paid" }), unlocked: z.boolean() });
@@ -428,3 +430,33 @@ export const licenseActionSchema = creatorLicenseSchema.extend({ purchaseId: z.s
 export const licenseNotFoundSchema = licenseVerificationSchema.extend({ message: z.string() });
 
 export const createdIdSchema = z.object({ id });
+
+// ---- discount codes ----
+
+export const discountCodeSchema = z.object({
+  id,
+  code: z.string().meta({ example: "SPRING" }),
+  kind: z.enum(["percent", "fixed"]),
+  percentOff: z.number().int().nullable(),
+  amountOff: dollars.nullable(),
+  label: z.string().meta({ example: "20% off" }),
+  contentId: z.string().nullable(),
+  contentTitle: z.string().nullable(),
+  expiresAt: isoTime.nullable(),
+  maxUses: z.number().int().nullable(),
+  maxUsesPerBuyer: z.number().int().nullable(),
+  status: z.enum(["active", "expired", "used_up", "archived"]),
+  uses: z.number().int(),
+  held: z.number().int(),
+  revenue: dollars,
+  discountGiven: dollars,
+  createdAt: isoTime,
+}) satisfies z.ZodType<DiscountCode>;
+export const discountQuoteSchema = z.object({
+  code: z.string(),
+  label: z.string(),
+  listPrice: dollars,
+  price: dollars,
+  pricingModel: z.enum(["fixed", "pay_what_you_want"]),
+  minimumPrice: dollars.nullable(),
+}) satisfies z.ZodType<DiscountQuote>;

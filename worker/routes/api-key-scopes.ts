@@ -37,6 +37,11 @@ export const API_KEY_ROUTES: readonly (readonly [Method, string, ApiKeyScope])[]
   ["PATCH", "/funnels/:id/steps/:stepId", "content:write"],
   ["DELETE", "/funnels/:id/steps/:stepId", "content:write"],
   ["POST", "/stripe/create-upsell-product", "content:write"],
+  // discount codes (discounts.ts)
+  ["GET", "/discounts", "content:read"],
+  ["POST", "/discounts", "content:write"],
+  ["POST", "/discounts/:id/archive", "content:write"],
+  ["GET", "/content/:id/discount", "content:read"],
   // the public profile, read only (profile.ts)
   ["GET", "/profile", "content:read"],
   // sales (creator.ts, analytics.ts)

@@ -11,7 +11,12 @@ import { getCookie } from "hono/cookie";
 import type { PublicContent } from "../../shared/content";
 import { createDb, readNearby } from "../db/client";
 import { appUrl, type AppEnv } from "../lib/context";
-import { PAYWALL_DATA_ID } from "../../shared/paywall";
+import { DISCOUNT_CODE_RE, DISCOUNT_MESSAGES, type DiscountQuote } from "../../shared/discounts";
+import { PAYWALL_DATA_ID, PAYWALL_DISCOUNT_ID, PAYWALL_PART } from "../../shared/paywall";
+import { eq } from "drizzle-orm";
+import { content } from "../db/schema";
+import { ApiError } from "../lib/errors";
+import { quote } from "../services/discounts";
 import { escapeHtml } from "../lib/html";
 import {
   cachedPaywallPage,
@@ -148,6 +153,45 @@ export async function replacePaywallPage(c: { env: Ctx["env"]; req: { url: strin
   await caches.default.put(new Request(key), edgeCopy(page));
 }
 
+const usd = (dollars: number) => `$${dollars.toFixed(2)}`;
+
+/**
+ * `/p/{id}?code=SPRING`: the cached page (one per item, whatever the code) with the code's price
+ * written into it as it streams out, so a visitor without JavaScript sees the struck-through price
+ * and the price checkout will charge (worker/services/discounts.ts `quote`, the same rule). A code
+ * that does not apply leaves the price as it is and says why.
+ */
+async function withDiscount(c: Ctx, id: string, text: string, res: Response): Promise<Response> {
+  const item = await readNearby(c.env.DB, (db) => db.select().from(content).where(eq(content.id, id)).get());
+  if (!item) return res;
+  let found: DiscountQuote | null = null;
+  let problem: string | null = null;
+  if (!DISCOUNT_CODE_RE.test(text.trim())) problem = DISCOUNT_MESSAGES.unknown;
+  else {
+    try {
+      found = await quote(c.env.DB, item, text);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      problem = err.message.replace(/^code: /, "");
+    }
+  }
+  const q = found;
+  const note = q
+    ? `<p class="text-sm font-medium text-emerald-700" data-testid="paywall-discount">Code ${escapeHtml(q.code)}: ${escapeHtml(q.label)}${
+        q.pricingModel === "pay_what_you_want" ? ` what you pay (never below the ${usd(q.minimumPrice ?? 0)} minimum)` : ""
+      }</p>`
+    : `<p class="text-sm text-muted-foreground" role="status" data-testid="paywall-discount">Code ${escapeHtml(text.trim().slice(0, 40).toUpperCase())}: ${escapeHtml(problem ?? DISCOUNT_MESSAGES.unknown)}</p>`;
+  let rewriter = new HTMLRewriter().on(`form[data-part="${PAYWALL_PART.form}"]`, { element: (e) => void e.prepend(note, { html: true }) });
+  if (q) {
+    rewriter = rewriter
+      .on("head", { element: (e) => void e.append(`<script type="application/json" id="${PAYWALL_DISCOUNT_ID}">${inlineJson({ code: q.code, price: q.price })}</script>`, { html: true }) })
+      .on('[data-testid="paywall-price"]', {
+        element: (e) => void e.setInnerContent(`<s class="text-xl font-semibold text-muted-foreground" data-testid="paywall-list-price">${usd(q.listPrice)}</s> ${usd(q.price)}`, { html: true }),
+      });
+  }
+  return rewriter.transform(res);
+}
+
 async function render(c: Ctx, id: string): Promise<Response> {
   const [found, { styleHash }] = await Promise.all([cachedPage(c, id), pageTemplate(c.env, c.req.url)]);
   const csp = contentSecurityPolicy(styleHash);
@@ -163,7 +207,8 @@ async function render(c: Ctx, id: string): Promise<Response> {
   if (c.req.query("preview") !== "1" && viewer !== found.page.creatorId) {
     recordView(c.env.VIEWS, c.executionCtx, id);
   }
-  return new Response(found.page.html, {
+  const code = c.req.query("code");
+  const page = new Response(found.page.html, {
     status: 200,
     headers: {
       ...HTML_HEADERS,
@@ -173,6 +218,7 @@ async function render(c: Ctx, id: string): Promise<Response> {
       "x-paywall-cache": found.hit ? "HIT" : "MISS",
     },
   });
+  return code ? withDiscount(c, id, code, page) : page;
 }
 
 export const paywallPageRoutes = new Hono<AppEnv>()

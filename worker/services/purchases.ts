@@ -14,6 +14,7 @@ import type { Db } from "../db/client";
 import { buyerCustomers, content, creatorProfiles, licenseKeys, purchases, users } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
+import { releaseHold, reserveUse } from "./discounts";
 import { liveFunnelFor } from "./funnels";
 // A cycle by design: a creator's refund settles its charge here; settling records each request's status (used only at call time).
 import { refundRequestStatements } from "./creator-refunds";
@@ -108,8 +109,8 @@ async function customerFor(deps: PurchaseDeps, buyerKeyHash: string): Promise<st
 
 export async function startCheckout(
   deps: PurchaseDeps,
-  input: { contentId: string; customAmount: unknown; buyerEmail: string | null; buyerKey: string },
-): Promise<{ clientSecret: string; purchaseId: string; amountCents: number }> {
+  input: { contentId: string; customAmount: unknown; buyerEmail: string | null; buyerKey: string; discountCode?: string | null },
+): Promise<{ clientSecret: string; purchaseId: string; amountCents: number; discount: { code: string; amountOffCents: number } | null }> {
   const item = await deps.db
     .select()
     .from(content)
@@ -119,18 +120,24 @@ export async function startCheckout(
   // Its paywall says so too; a page open from before is refused here.
   if (item.unpublishedAt) throw new ApiError(409, PAYWALL_TEXT.unpublished);
   if (item.isUpsell) throw new ApiError(409, PAYWALL_TEXT.upsellOnly);
-  const amountCents = chargeAmountCents(item, input.customAmount);
+  const listCents = chargeAmountCents(item, input.customAmount);
   const purchaseId = newId();
   const buyerKeyHash = await sha256Hex(input.buyerKey);
+  // A code: its price, computed here, and one use held for this checkout (./discounts.ts).
+  const discount = input.discountCode
+    ? await reserveUse(deps.d1, { item, text: input.discountCode, listCents, buyer: input.buyerEmail?.toLowerCase() ?? `browser:${buyerKeyHash}`, purchaseId })
+    : null;
+  const amountCents = discount?.priceCents ?? listCents;
   // A card is kept only when a live funnel may offer a one-click upsell after this payment.
   const savesCard = !!(await liveFunnelFor(deps.db, item.id));
   // An address our check accepts may still be one Stripe refuses as a receipt_email: the buyer is
   // asked for another one, and nothing was created to charge.
-  const refusedEmail = (err: unknown): never => {
+  const refusedEmail = async (err: unknown): Promise<never> => {
+    if (discount) await releaseHold(deps.d1, purchaseId);
     if (isInvalidEmail(err)) throw new ApiError(400, BUYER_EMAIL_REFUSED);
     throw err;
   };
-  const customer = savesCard ? await customerFor(deps, buyerKeyHash) : null;
+  const customer = savesCard ? await customerFor(deps, buyerKeyHash).catch(refusedEmail) : null;
   const intent = await deps.stripe.paymentIntents.create(
     {
       amount: amountCents,
@@ -140,7 +147,7 @@ export async function startCheckout(
       automatic_payment_methods: { enabled: true },
       description: item.title.slice(0, 200),
       ...(input.buyerEmail ? { receipt_email: input.buyerEmail } : {}),
-      metadata: { purchaseId, contentId: item.id, creatorId: item.userId },
+      metadata: { purchaseId, contentId: item.id, creatorId: item.userId, ...(discount ? { discountCode: discount.code } : {}) },
     },
     { idempotencyKey: `checkout:${purchaseId}` },
   ).catch(refusedEmail);
@@ -155,9 +162,11 @@ export async function startCheckout(
     paymentIntentId: intent.id,
     stripeCustomerId: customer,
     buyerKeyHash,
+    discountCodeId: discount?.codeId ?? null,
+    discountCents: discount?.discountCents ?? 0,
   });
   if (!intent.client_secret) throw new Error("PaymentIntent has no client secret");
-  return { clientSecret: intent.client_secret, purchaseId, amountCents };
+  return { clientSecret: intent.client_secret, purchaseId, amountCents, discount: discount ? { code: discount.code, amountOffCents: discount.discountCents } : null };
 }
 
 // ---- fulfilment ----

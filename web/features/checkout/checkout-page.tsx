@@ -1,6 +1,7 @@
 // /checkout/{id}?payment_intent={client secret}&amount=…: order summary, email and the card form.
 import type { Stripe, StripeElements } from "@stripe/stripe-js";
 import { Lock, ShieldCheck } from "lucide-react";
+import { useNavigate } from "@tanstack/react-router";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { createPaymentIntentSchema } from "@shared/payments";
 import { CreatorByline } from "@/components/creator-byline";
@@ -11,11 +12,12 @@ import { Input } from "@/components/ui/input";
 import { ContentNotFound, PaywallShell } from "@/features/paywall/paywall-shell";
 import { usePaywallContent } from "@/features/paywall/paywall-data";
 import { toast } from "@/hooks/use-toast";
+import { apiRequest, withoutStatus } from "@/lib/api";
 import { getStripe } from "@/lib/stripe";
 import { formatUsd } from "@/lib/utils";
 import { SaveCardNotice } from "@/features/upsell/save-card-notice";
 
-export function CheckoutPage({ id, clientSecret, amount }: { id: string; clientSecret?: string; amount?: number }) {
+export function CheckoutPage({ id, clientSecret, amount, code }: { id: string; clientSecret?: string; amount?: number; code?: string }) {
   const item = usePaywallContent(id);
   const cardRef = useRef<HTMLDivElement>(null);
   const [stripe, setStripe] = useState<Stripe | null>(null);
@@ -30,11 +32,15 @@ export function CheckoutPage({ id, clientSecret, amount }: { id: string; clientS
   useEffect(() => {
     if (!clientSecret || !cardRef.current) return;
     let cancelled = false;
+    // A new client secret (a discount code applied) replaces the card form with one for the new payment.
+    let mounted: { destroy: () => void } | null = null;
     getStripe()
       .then((s) => {
         if (cancelled || !s || !cardRef.current) return;
         const els = s.elements({ clientSecret, appearance: { theme: "stripe", variables: { colorPrimary: "#7c3aed", borderRadius: "8px" } } });
-        els.create("payment").mount(cardRef.current);
+        const payment = els.create("payment");
+        payment.mount(cardRef.current);
+        mounted = payment;
         setStripe(s);
         setElements(els);
         s.retrievePaymentIntent(clientSecret).then(({ paymentIntent }) => {
@@ -44,6 +50,8 @@ export function CheckoutPage({ id, clientSecret, amount }: { id: string; clientS
       .catch((err: Error) => setLoadError(err.message));
     return () => {
       cancelled = true;
+      mounted?.destroy();
+      setChargedAmount(null);
     };
   }, [clientSecret, item.data?.id]);
 
@@ -56,6 +64,7 @@ export function CheckoutPage({ id, clientSecret, amount }: { id: string; clientS
   }
   if (item.error || !item.data) return <ContentNotFound />;
   const total = chargedAmount ?? (amount && Number.isFinite(amount) ? amount : item.data.price);
+  const listPrice = item.data.pricingModel === "pay_what_you_want" ? null : item.data.price;
 
   const pay = async (e: FormEvent) => {
     e.preventDefault();
@@ -95,8 +104,14 @@ export function CheckoutPage({ id, clientSecret, amount }: { id: string; clientS
           <dl className="space-y-2 border-t pt-4 text-sm">
             <div className="flex justify-between gap-4">
               <dt className="text-muted-foreground">Price</dt>
-              <dd>{formatUsd(total)}</dd>
+              <dd>{formatUsd(code && listPrice !== null ? listPrice : total)}</dd>
             </div>
+            {code && listPrice !== null && listPrice > total && (
+              <div className="flex justify-between gap-4 text-emerald-700" data-testid="checkout-discount">
+                <dt>Code {code.toUpperCase()}</dt>
+                <dd>−{formatUsd(Math.round((listPrice - total) * 100) / 100)}</dd>
+              </div>
+            )}
             <div className="flex justify-between">
               <dt className="text-muted-foreground">Processing fee</dt>
               <dd>{formatUsd(0)}</dd>
@@ -136,6 +151,7 @@ export function CheckoutPage({ id, clientSecret, amount }: { id: string; clientS
                 {paying ? <Spinner className="size-5 text-white" /> : <Lock />}
                 Pay {formatUsd(total)}
               </Button>
+              <DiscountField id={id} applied={code} amount={item.data.pricingModel === "pay_what_you_want" ? total : undefined} email={email} />
               <SaveCardNotice clientSecret={clientSecret} />
               <p className="flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
                 <ShieldCheck className="size-3.5" /> Card details go straight to Stripe; ApeWall never sees them.
@@ -145,5 +161,81 @@ export function CheckoutPage({ id, clientSecret, amount }: { id: string; clientS
         </form>
       </div>
     </PaywallShell>
+  );
+}
+
+/**
+ * "Have a code?": applying one starts the checkout again with it (a new PaymentIntent at the price the
+ * server computes, holding one use of the code); the page then shows that price. A code that does not
+ * apply says why beside the field, and nothing else changes.
+ */
+function DiscountField({ id, applied, amount, email }: { id: string; applied?: string; amount?: number; email: string }) {
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  if (applied) return <p className="text-sm text-emerald-700">Code {applied.toUpperCase()} applied.</p>;
+  if (!open) {
+    return (
+      <button type="button" className="text-sm font-medium text-primary underline-offset-4 hover:underline" onClick={() => setOpen(true)}>
+        Have a discount code?
+      </button>
+    );
+  }
+  const apply = async () => {
+    if (!/^[A-Za-z0-9_-]{2,40}$/.test(text.trim())) return setProblem("This code isn't valid");
+    setBusy(true);
+    setProblem(null);
+    try {
+      const res = await apiRequest("POST", "/api/create-payment-intent", {
+        contentId: id,
+        discountCode: text.trim(),
+        ...(amount !== undefined ? { customAmount: amount } : {}),
+        ...(email.trim() && /^[^\s@]+@[^\s@]+$/.test(email.trim()) ? { buyerEmail: email.trim() } : {}),
+      });
+      const body = (await res.json()) as { clientSecret?: string; amount?: number; alreadyOwned?: boolean; accessUrl?: string; discount?: { code: string } };
+      if (body.alreadyOwned && body.accessUrl) return window.location.assign(body.accessUrl);
+      await navigate({ to: "/checkout/$id", params: { id }, search: { payment_intent: body.clientSecret, amount: body.amount, code: body.discount?.code ?? text.trim().toUpperCase() }, replace: true });
+    } catch (err) {
+      setProblem(withoutStatus((err as Error).message).replace(/^discountCode: /, ""));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="space-y-2">
+      <label htmlFor="discount-code" className="text-sm font-medium">
+        Discount code
+      </label>
+      <div className="flex gap-2">
+        <Input
+          id="discount-code"
+          value={text}
+          autoComplete="off"
+          onChange={(e) => {
+            setText(e.target.value);
+            setProblem(null);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === "Enter") {
+              e.preventDefault();
+              void apply();
+            }
+          }}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? "discount-code-error" : undefined}
+        />
+        <Button type="button" variant="outline" onClick={() => void apply()} disabled={busy || !text.trim()}>
+          {busy ? <Spinner className="size-4" /> : null}
+          Apply
+        </Button>
+      </div>
+      {problem && (
+        <p id="discount-code-error" role="alert" className="text-sm text-destructive">
+          {problem}
+        </p>
+      )}
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import { LogOut, MessageSquare, Settings, Shield, Tag, Workflow } from "lucide-react";
+import { BadgePercent, LogOut, MessageSquare, Settings, Shield, Tag, Workflow } from "lucide-react";
 import type { CurrentUser } from "@shared/schemas";
 import { Logo } from "@/components/logo";
 import { Button } from "@/components/ui/button";
@@ -7,6 +7,7 @@ import { goToLogout } from "@/lib/auth";
 
 const LINKS = [
   { to: "/funnels", label: "Funnels", icon: Workflow },
+  { to: "/discounts", label: "Discounts", icon: BadgePercent },
   { to: "/pricing", label: "Pricing", icon: Tag },
   { to: "/feedback", label: "Feedback", icon: MessageSquare },
   { to: "/settings", label: "Settings", icon: Settings },
