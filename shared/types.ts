@@ -30,6 +30,8 @@ export type Sale = {
   refundFailed: boolean;
   /** What a new refund may take now (0: nothing, e.g. refunded in full or disputed). */
   refundable: number;
+  /** The discount code the buyer used, if any. */
+  discountCode: string | null;
   /** The sale's license key, when its item issues them (GET /api/creator/sales). */
   license?: CreatorLicense | null;
 };
@@ -122,4 +124,6 @@ export type AnalyticsStats = {
   totals: { views: number; checkouts: number; sales: number; conversion: number; revenue: number; offers: number; upsells: number };
   byDay: AnalyticsDay[];
   items: AnalyticsItem[];
+  /** Sales paid with a discount code in the period (refunded ones left out): gross revenue and the discount given. */
+  codes: { code: string; sales: number; revenue: number; discountGiven: number }[];
 };

@@ -254,6 +254,7 @@ export const saleSchema = z.object({
   refundPending: z.boolean(),
   refundFailed: z.boolean(),
   refundable: dollars,
+  discountCode: z.string().nullable(),
   license: creatorLicenseSchema.nullable().optional(),
 }) satisfies z.ZodType<Sale>;
 
@@ -335,6 +336,7 @@ export const analyticsStatsSchema = z.object({
   totals: z.object({ ...counts, conversion: z.number() }),
   byDay: z.array(z.object({ date: z.string(), ...counts })),
   items: z.array(z.object({ contentId: z.string(), title: z.string(), ...counts, conversion: z.number() })),
+  codes: z.array(z.object({ code: z.string(), sales: z.number().int(), revenue: dollars, discountGiven: dollars })),
 }) satisfies z.ZodType<AnalyticsStats>;
 
 // ---- profile, subscription ----

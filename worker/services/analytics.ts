@@ -25,7 +25,7 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
   type Row = { content_id: string; day: string; measure: "v" | "c" | "s" | "d" | "r" | "o" | "u"; n: number };
   // D1 allows at most 5 terms in a compound SELECT: paywall sales and revenue are a second statement,
   // and the funnel's offers a third, read from the creator's funnels through their steps (indexed).
-  const [sold, revenue, offered] = await Promise.all([
+  const [sold, revenue, offered, codes] = await Promise.all([
     db.all<Row>(sql`
     select c.id as content_id, v.day as day, 'v' as measure, v.views as n
       from content c join content_views_daily v on v.content_id = c.id
@@ -61,6 +61,13 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
       join purchases p on p.id = o.parent_purchase_id join purchases u on u.id = o.purchase_id
       where f.user_id = ${userId} and u.status in ('paid', 'refunded', 'disputed') and u.paid_at >= ${fromMs} ${itemP}
       group by 1, 2
+  `),
+    // Sales with a discount code: how many, what they brought and what the code took off the list price.
+    db.all<{ code: string; sales: number; revenue_cents: number; discount_cents: number }>(sql`
+    select d.code, count(*) as sales, sum(p.amount_cents) as revenue_cents, sum(p.discount_cents) as discount_cents
+      from purchases p join discount_codes d on d.id = p.discount_code_id
+      where p.creator_id = ${userId} and p.paid_at >= ${fromMs} and p.status in ('paid', 'disputed') ${itemP}
+      group by d.code order by sales desc, d.code
   `),
   ]);
   const rows = [...sold, ...revenue, ...offered];
@@ -99,5 +106,6 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
     totals: { ...totals, revenue: Math.round(totals.revenue * 100) / 100, conversion: rate(directTotal, totals.views) },
     byDay: days,
     items: [...byItem.values()].map((i) => ({ ...i, revenue: Math.round(i.revenue * 100) / 100, conversion: rate(direct.get(i.contentId) ?? 0, i.views) })),
+    codes: codes.map((c) => ({ code: c.code, sales: Number(c.sales), revenue: Number(c.revenue_cents) / 100, discountGiven: Number(c.discount_cents) / 100 })),
   };
 }

@@ -233,7 +233,9 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
 // ---- what the sales table shows about refunds ----
 
 /** SQL columns (over `purchases`) that the sales table shows about a sale's refunds. */
-export const saleRefundColumns = {
+/** A sale's columns beyond the purchase's own: its refunds so far, and the discount code it used. */
+export const saleColumns = {
+  discountCode: sql<string | null>`(select code from discount_codes where id = ${purchases.discountCodeId})`,
   refundedCents: sql<number>`(select -coalesce(sum(amount_cents), 0) from ledger_entries where purchase_id = ${purchases.id} and kind = 'refund')`,
   // Pending by Stripe's word only: a request Stripe never answered ('requested') is no refund, and a
   // press again replays it under the same key (or the webhook of a Refund made meanwhile names it).
@@ -253,6 +255,7 @@ export function saleFromRow(r: {
   refundedCents: number | null;
   pendingCents: number | null;
   latestRequestStatus: string | null;
+  discountCode: string | null;
 }): Sale {
   const refunded = Number(r.refundedCents ?? 0);
   const pending = Number(r.pendingCents ?? 0);
@@ -266,6 +269,7 @@ export function saleFromRow(r: {
     refundedAmount: refunded / 100,
     refundPending: pending > 0,
     refundFailed: r.latestRequestStatus === "failed" || r.latestRequestStatus === "canceled",
+    discountCode: r.discountCode,
     refundable: r.status === "paid" ? Math.max(0, r.amountCents - refunded - pending) / 100 : 0,
   };
 }
@@ -279,7 +283,7 @@ async function saleView(deps: Pick<PurchaseDeps, "db">, creatorId: string, purch
       amountCents: purchases.amountCents,
       createdAt: purchases.paidAt,
       status: purchases.status,
-      ...saleRefundColumns,
+      ...saleColumns,
     })
     .from(purchases)
     .innerJoin(content, eq(content.id, purchases.contentId))

@@ -185,17 +185,3 @@ export async function archiveCode(d1: D1Database, userId: string, id: string, no
   if (!code) throw notFound("Discount code not found");
   return code;
 }
-
-/** The codes' figures for analytics: sales, revenue and discount given per code in the period. */
-export async function codeFigures(d1: D1Database, userId: string, from: number, contentId?: string): Promise<{ code: string; sales: number; revenue: number; discountGiven: number }[]> {
-  const { results } = await d1
-    .prepare(
-      `select d.code, count(*) as sales, sum(p.amount_cents) as revenue_cents, sum(p.discount_cents) as discount_cents
-       from purchases p join discount_codes d on d.id = p.discount_code_id
-       where p.creator_id = ?1 and p.status in ('paid', 'disputed') and p.paid_at >= ?2 ${contentId ? "and p.content_id = ?3" : ""}
-       group by d.code order by sales desc`,
-    )
-    .bind(userId, from, ...(contentId ? [contentId] : []))
-    .all<{ code: string; sales: number; revenue_cents: number; discount_cents: number }>();
-  return results.map((r) => ({ code: r.code, sales: r.sales, revenue: r.revenue_cents / 100, discountGiven: r.discount_cents / 100 }));
-}

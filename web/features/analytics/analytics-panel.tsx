@@ -69,6 +69,21 @@ export function AnalyticsPanel() {
                 <AnalyticsChart days={data?.byDay ?? []} />
               </Suspense>
             )}
+            {data && data.codes.length > 0 && (
+              <div className="space-y-2" data-testid="analytics-codes">
+                <h3 className="text-sm font-semibold">Sales with discount codes</h3>
+                <ul className="divide-y rounded-lg border text-sm">
+                  {data.codes.map((c) => (
+                    <li key={c.code} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
+                      <span className="font-mono font-medium">{c.code}</span>
+                      <span className="text-muted-foreground">
+                        {c.sales} {c.sales === 1 ? "sale" : "sales"} · {formatUsd(c.revenue)} · {formatUsd(c.discountGiven)} off
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )}
           </>
         )}
       </CardContent>

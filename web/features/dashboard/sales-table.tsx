@@ -54,7 +54,14 @@ export function SalesTable() {
               <tr key={sale.id} className="border-t">
                 <td className="px-4 py-3">{sale.buyerEmail || <span className="text-muted-foreground">(no email captured)</span>}</td>
                 <td className="px-4 py-3">{sale.productName}</td>
-                <td className="px-4 py-3 font-medium">{formatUsd(sale.amount)}</td>
+                <td className="px-4 py-3 font-medium">
+                  {formatUsd(sale.amount)}
+                  {sale.discountCode && (
+                    <span className="ml-1.5 whitespace-nowrap rounded bg-emerald-50 px-1.5 py-0.5 font-mono text-xs text-emerald-800" data-testid="sale-code" title="Discount code">
+                      {sale.discountCode}
+                    </span>
+                  )}
+                </td>
                 <td className="px-4 py-3 text-muted-foreground">{sale.createdAt ? new Date(sale.createdAt).toLocaleDateString() : "—"}</td>
                 <td className="px-4 py-3">
                   <div className="flex flex-wrap items-center gap-1.5">
