@@ -10,3 +10,8 @@ VALUES ('demoJungleLink01', 'demoCreator00001', 'Jungle Beats Playlist', 'A priv
 
 INSERT OR IGNORE INTO content (id, user_id, title, description, price_cents, pricing_model, minimum_price_cents, category, access_type, text_content, created_at)
 VALUES ('demoBananaText01', 'demoCreator00001', 'Secret Banana Bread Recipe', 'The recipe behind the bakery''s best seller.', 200, 'fixed', NULL, 'other', 'view', 'Mash 3 ripe bananas, mix with 75 g melted butter, 150 g sugar, 1 egg, 1 tsp vanilla, 1 tsp baking soda, a pinch of salt and 190 g flour. Bake 60 minutes at 175 °C.', 1763800200000);
+
+-- A discount code on the field guide: /p/demoFieldGuide01?code=LAUNCH20 shows $4.00 instead of $5.00
+-- (npm run bench measures the paywall with and without it).
+INSERT OR IGNORE INTO discount_codes (id, user_id, code, kind, percent_off, created_at)
+VALUES ('demoCodeLaunch20', 'demoCreator00001', 'LAUNCH20', 'percent', 20, 1763800000000);

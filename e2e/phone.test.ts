@@ -54,6 +54,12 @@ beforeAll(async () => {
   expect((await pages.creator.request.post(`/api/funnels/${funnel.id}/products`, { headers: origin(), data: { contentIds: [ids.main] } })).status()).toBeLessThan(300);
   expect((await pages.creator.request.post(`/api/funnels/${funnel.id}/steps`, { headers: origin(), data: { title: "Workbook with every exercise worked through", contentId: ids.upsell } })).status()).toBeLessThan(300);
   expect((await pages.creator.request.patch(`/api/funnels/${funnel.id}`, { headers: origin(), data: { testMode: false } })).status()).toBe(200);
+  // A discount code on the long-titled item, with limits and an expiry (the longest row /discounts shows).
+  const code = await pages.creator.request.post("/api/discounts", {
+    headers: origin(),
+    data: { code: "SPRING-LAUNCH-2026-EARLY-BIRDS", kind: "fixed", amountOff: "1234.56", contentId: ids.long, expiresOn: "2099-12-31", maxUses: 1000, maxUsesPerBuyer: 1 },
+  });
+  expect(code.status(), await code.text()).toBe(201);
 
   // The buyer's browser pays for both (its aw_buyer cookie unlocks them).
   // The admin's feedback inbox has a message with a long subject and address.
@@ -138,6 +144,7 @@ const VISITS: Visit[] = [
   { pattern: "/subscribe", name: "subscribe", who: "creator", path: () => "/subscribe", ready: text("ApeWall Pro") },
   { pattern: "/pricing", name: "pricing-creator", who: "creator", path: () => "/pricing", ready: heading("Simple, creator-first pricing") },
   { pattern: "/feedback", name: "feedback-creator", who: "creator", path: () => "/feedback", ready: heading("Send us feedback") },
+  { pattern: "/discounts", name: "discounts", who: "creator", path: () => "/discounts", ready: (p) => p.getByTestId("discount-row").first().waitFor({ timeout: SETTLE_MS }), desktop: true },
   { pattern: "/funnels", name: "funnels", who: "creator", path: () => "/funnels", ready: (p) => p.getByTestId("funnel-item").first().waitFor({ timeout: SETTLE_MS }) },
   {
     pattern: "/funnels",

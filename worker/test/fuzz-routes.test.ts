@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect } from "vitest";
 import { ZodObject, type ZodType } from "zod";
 import * as adminSchemas from "../../shared/admin";
 import * as contentSchemas from "../../shared/content";
+import * as discountSchemas from "../../shared/discounts";
 import * as funnelSchemas from "../../shared/funnels";
 import * as paymentSchemas from "../../shared/payments";
 import * as profileSchemas from "../../shared/profile";
@@ -38,7 +39,7 @@ const routes: Route[] = [
 // Field names from every object schema in shared/: each body may carry any of them (the right ones
 // with wrong values, the wrong ones as mass assignment).
 const schemaKeys = new Set<string>(["access", "purchaseId", "contentId", "stepId", "amount", "userId", "sales", "days", "isAdmin", "role", "userId", "id", "creatorId", "status", "amountCents", "__proto__", "constructor"]);
-for (const mod of [adminSchemas, contentSchemas, funnelSchemas, paymentSchemas, profileSchemas, schemas]) {
+for (const mod of [adminSchemas, contentSchemas, discountSchemas, funnelSchemas, paymentSchemas, profileSchemas, schemas]) {
   for (const value of Object.values(mod)) {
     let s = value as ZodType & { shape?: Record<string, unknown>; def?: { in?: unknown; schema?: unknown } };
     // Unwrap refinements and pipes to the object they check.
@@ -95,6 +96,8 @@ const validBodies = (): Record<string, Record<string, unknown>> => ({
   "POST /api/licenses/deactivate": { key: "AW-00000-00000-00000-00000", instance: "fuzz-machine" },
   "POST /api/licenses/:id/disable": { reason: "fuzz" },
   "POST /api/licenses/:id/enable": {},
+  "POST /api/discounts": { code: "FUZZ10", kind: "percent", percentOff: 10, maxUses: 5 },
+  "POST /api/discounts/:id/archive": {},
   "POST /api/feedback": { type: "bug", subject: "s", message: "m", priority: "low" },
   "PUT /api/profile": { displayName: "Fuzz Studio", bio: "", supportEmail: "help@fuzz.example", emailOnSale: true },
   "POST /api/developer/keys": { name: "Fuzz key", scopes: ["content:read", "sales:read"] },

@@ -139,6 +139,7 @@ export function CheckoutPage({ id, clientSecret, amount, code }: { id: string; c
                 <FieldError of={fe} name="email" />
                 <p id="checkout-email-hint" className="text-xs text-muted-foreground">Your access link and receipt are sent here.</p>
               </div>
+              <DiscountField id={id} applied={code} amount={item.data.pricingModel === "pay_what_you_want" ? total : undefined} email={email} />
               {!elements && !loadError && (
                 <div className="flex items-center gap-2 text-sm text-muted-foreground">
                   <Spinner className="size-4" /> Loading secure card form…
@@ -151,7 +152,6 @@ export function CheckoutPage({ id, clientSecret, amount, code }: { id: string; c
                 {paying ? <Spinner className="size-5 text-white" /> : <Lock />}
                 Pay {formatUsd(total)}
               </Button>
-              <DiscountField id={id} applied={code} amount={item.data.pricingModel === "pay_what_you_want" ? total : undefined} email={email} />
               <SaveCardNotice clientSecret={clientSecret} />
               <p className="flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
                 <ShieldCheck className="size-3.5" /> Card details go straight to Stripe; ApeWall never sees them.

@@ -218,7 +218,7 @@ export function DiscountsPage({ user }: { user: CurrentUser }) {
           </Card>
         )}
         <Card>
-          <CardContent className="pt-6">
+          <CardContent>
             {codes.isLoading ? (
               <PageSpinner />
             ) : codes.error ? (
