@@ -188,4 +188,6 @@ export type CreatorContent = PublicContentFields & {
   /** "Issue a license key with each purchase", and its activation limit (null = unlimited). */
   issueLicenseKeys: boolean;
   activationLimit: number | null;
+  /** One reminder email to a buyer who left checkout with an email (issue 19); on by default. */
+  checkoutReminders: boolean;
 };

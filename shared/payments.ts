@@ -10,6 +10,14 @@ export const createPaymentIntentSchema = z.object({
   buyerEmail: z.union([z.literal(""), emailSchema, z.null()]).optional(),
   /** A discount code (any case): the server computes its price and holds one use (shared/discounts.ts). */
   discountCode: z.union([z.literal(""), z.string().trim().regex(/^[A-Za-z0-9_-]{2,40}$/, "This code isn't valid"), z.null()]).optional(),
+  /** A checkout reminder's link: restarts that checkout at its amount (worker/services/recovery.ts). */
+  recoverToken: z.string().max(300).optional(),
+});
+
+/** POST /api/checkout/email: the address typed at checkout, kept on the pending checkout (and its one reminder). */
+export const checkoutEmailSchema = z.object({
+  paymentIntent: z.string().regex(/^pi_[A-Za-z0-9]{1,64}$/, "paymentIntent is invalid"),
+  email: emailSchema,
 });
 export type CreatePaymentIntentInput = z.input<typeof createPaymentIntentSchema>;
 

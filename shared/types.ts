@@ -126,4 +126,6 @@ export type AnalyticsStats = {
   items: AnalyticsItem[];
   /** Sales paid with a discount code in the period (refunded ones left out): gross revenue and the discount given. */
   codes: { code: string; sales: number; revenue: number; discountGiven: number }[];
+  /** Sales paid through a checkout reminder's link in the period (gross). */
+  recovered: { sales: number; revenue: number };
 };

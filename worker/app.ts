@@ -22,6 +22,7 @@ import { feedbackRoutes } from "./routes/feedback";
 import { funnelRoutes } from "./routes/funnels";
 import { licenseRoutes } from "./routes/licenses";
 import { discountRoutes } from "./routes/discounts";
+import { recoveryRoutes } from "./routes/recovery";
 import { paymentRoutes } from "./routes/payments";
 import { paywallPageRoutes } from "./routes/paywall-page";
 import { profileRoutes } from "./routes/profile";
@@ -69,7 +70,8 @@ const api = new Hono<AppEnv>()
   .route("/", developerRoutes)
   .route("/", webhookRoutes)
   .route("/", licenseRoutes)
-  .route("/", discountRoutes);
+  .route("/", discountRoutes)
+  .route("/", recoveryRoutes);
 
 export const app: Hono<AppEnv> = new Hono<AppEnv>()
   .use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", crossOriginOpenerPolicy: "same-origin" }))

@@ -146,6 +146,8 @@ export const content = sqliteTable(
     unpublishedAt: integer("unpublished_at", { mode: "timestamp_ms" }),
     // Each purchase gets a license key (worker/services/licenses.ts); null limit = unlimited activations.
     issueLicenseKeys: integer("issue_license_keys", { mode: "boolean" }).notNull().default(false),
+    // One reminder, an hour later, to a buyer who gave an email at checkout and did not pay (issue 19).
+    checkoutReminders: integer("checkout_reminders", { mode: "boolean" }).notNull().default(true),
     licenseActivationLimit: integer("license_activation_limit"),
     createdAt: createdAt(),
     // Soft delete: buyers who paid keep access; the item leaves the dashboard and the paywall.
@@ -182,6 +184,8 @@ export const purchases = sqliteTable(
     // The discount code the checkout was started with, and what it took off the list price (cents).
     discountCodeId: text("discount_code_id"),
     discountCents: integer("discount_cents").notNull().default(0),
+    // The abandoned checkout whose reminder email brought the buyer back (worker/services/recovery.ts).
+    recoveredFrom: text("recovered_from"),
     createdAt: createdAt(),
     paidAt: integer("paid_at", { mode: "timestamp_ms" }),
     revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
@@ -762,3 +766,10 @@ export const discountRedemptions = sqliteTable(
   },
   (t) => [index("discount_redemptions_code").on(t.codeId, t.buyer)],
 );
+
+// Addresses that asked for no more checkout reminders (worker/services/recovery.ts): honoured for good.
+// Receipts and access emails still go: they are what the buyer paid for.
+export const emailUnsubscribes = sqliteTable("email_unsubscribes", {
+  email: text("email").primaryKey(),
+  createdAt: createdAt(),
+});

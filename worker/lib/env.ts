@@ -16,6 +16,8 @@ export type Bindings = Env & {
   /** Local runs only: the Stripe stand-in's API and Stripe.js. Unset in production. */
   STRIPE_API_BASE?: string;
   STRIPE_JS_URL?: string;
+  /** Local runs only: how long a checkout reminder waits (default an hour; the browser tests use seconds). */
+  CHECKOUT_REMINDER_DELAY_SECONDS?: string;
   /** Keys the HMAC that makes purchase access tokens. */
   ACCESS_TOKEN_SECRET?: string;
 };

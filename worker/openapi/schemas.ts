@@ -98,6 +98,7 @@ export const creatorContentSchema = z.object({
   totalEarnings: dollars,
   issueLicenseKeys: z.boolean(),
   activationLimit: z.number().int().nullable(),
+  checkoutReminders: z.boolean(),
 }) satisfies z.ZodType<CreatorContent>;
 
 export const uploadStateSchema = z.object({
@@ -337,6 +338,7 @@ export const analyticsStatsSchema = z.object({
   byDay: z.array(z.object({ date: z.string(), ...counts })),
   items: z.array(z.object({ contentId: z.string(), title: z.string(), ...counts, conversion: z.number() })),
   codes: z.array(z.object({ code: z.string(), sales: z.number().int(), revenue: dollars, discountGiven: dollars })),
+  recovered: z.object({ sales: z.number().int(), revenue: dollars }),
 }) satisfies z.ZodType<AnalyticsStats>;
 
 // ---- profile, subscription ----

@@ -6,6 +6,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { createDb, type Db } from "../db/client";
 import { emailsSent } from "../db/schema";
 import { orderMailData, recoveredPurchases } from "../services/purchases";
+import { mailCreator, publicCreator } from "../services/profile";
+import { composeReminder } from "../services/recovery";
 import type { Bindings } from "../lib/env";
 import { markFailed, markSent } from "../services/mail/email-outbox";
 import { render, type EmailJob } from "../services/mail/templates";
@@ -74,6 +76,14 @@ async function withLookups(db: Db, env: Bindings, job: EmailJob): Promise<EmailJ
   return items.length ? { ...job, data: { items } } : null;
 }
 
+/** A checkout reminder, when it is due (after the claim): null when the buyer paid, unsubscribed, or it may not go (services/recovery.ts). */
+async function withReminder(db: Db, env: Bindings, job: EmailJob): Promise<EmailJob | null> {
+  if (job.template !== "checkout-reminder") return job;
+  if (!env.ACCESS_TOKEN_SECRET) throw new Error("ACCESS_TOKEN_SECRET is not set");
+  const data = await composeReminder(db, { appUrl: env.APP_URL, accessSecret: env.ACCESS_TOKEN_SECRET, creatorOf: async (id) => mailCreator(env.APP_URL, await publicCreator(db, id)) }, job);
+  return data ? { ...job, data } : null;
+}
+
 /** The order email lists the order as it is when sent (after the claim): null when nothing in it is paid. */
 async function withOrder(db: Db, env: Bindings, job: EmailJob): Promise<EmailJob | null> {
   if (job.template !== "order") return job;
@@ -93,7 +103,8 @@ export async function handleEmailBatch(batch: MessageBatch<EmailJob>, env: Bindi
         message.ack();
         continue;
       }
-      const outcome = await deliverEmail(db, transport, env.MAIL_FROM, job, job.template === "order" ? (j) => withOrder(db, env, j) : undefined);
+      const compose = job.template === "order" ? (j: EmailJob) => withOrder(db, env, j) : job.template === "checkout-reminder" ? (j: EmailJob) => withReminder(db, env, j) : undefined;
+      const outcome = await deliverEmail(db, transport, env.MAIL_FROM, job, compose);
       // Another consumer holds this message right now: look again later rather than send twice.
       if (outcome === "busy") message.retry({ delaySeconds: 30 });
       else {

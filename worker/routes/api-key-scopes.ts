@@ -41,6 +41,7 @@ export const API_KEY_ROUTES: readonly (readonly [Method, string, ApiKeyScope])[]
   ["GET", "/discounts", "content:read"],
   ["POST", "/discounts", "content:write"],
   ["POST", "/discounts/:id/archive", "content:write"],
+  ["PUT", "/content/:id/checkout-reminders", "content:write"],
   ["GET", "/content/:id/discount", "content:read"],
   // the public profile, read only (profile.ts)
   ["GET", "/profile", "content:read"],

@@ -9,7 +9,7 @@ import { oauthAccounts } from "../db/schema";
 import { appUrl, cookieIsSecure, type AppEnv } from "../lib/context";
 import { isDevelopment } from "../lib/env";
 import { ApiError, notFound, unauthorized } from "../lib/errors";
-import { escapeHtml } from "../lib/html";
+import { escapeHtml, messagePage } from "../lib/html";
 import { newToken, sha256Hex } from "../lib/ids";
 import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
@@ -84,20 +84,13 @@ async function redeemAndSignIn(c: Context<AppEnv>, token: string) {
 
 
 function confirmPage(email: string, token: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign in to ApeWall</title><link rel="icon" href="/favicon.svg">
-<style>body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:#f6f5fa;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f1d2b}
-main{background:#fff;border:1px solid #e7e5ee;border-radius:14px;padding:32px;max-width:380px;width:90%;text-align:center;box-shadow:0 10px 30px #0000000d}
-h1{font-size:22px;margin:12px 0 8px}p{color:#6b6880;margin:0 0 20px;line-height:1.5}
-button{width:100%;height:44px;border:0;border-radius:10px;background:linear-gradient(135deg,#7c3aed,#db2777);color:#fff;font-size:15px;font-weight:600;cursor:pointer}
-a{color:#6b6880;font-size:13px}</style></head><body><main>
-<img src="/favicon.svg" alt="" width="44" height="44">
-<h1>Sign in to ApeWall</h1>
-<p>Continue as <strong>${escapeHtml(email)}</strong>? This link was requested in another browser.</p>
+  return messagePage(
+    "Sign in to ApeWall",
+    `<p>Continue as <strong>${escapeHtml(email)}</strong>? This link was requested in another browser.</p>
 <form method="post" action="/api/auth/email/callback"><input type="hidden" name="token" value="${escapeHtml(token)}">
 <button type="submit">Continue as ${escapeHtml(email)}</button></form>
-<p style="margin-top:16px"><a href="/">Not you? Go to the home page</a></p>
-</main></body></html>`;
+<p style="margin-top:16px"><a href="/">Not you? Go to the home page</a></p>`,
+  );
 }
 
 export const authRoutes = new Hono<AppEnv>()

@@ -5,6 +5,7 @@ import { Hono, type Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
 import {
+  checkoutEmailSchema,
   createPaymentIntentSchema,
   RECOVER_ACCESS_MESSAGE,
   recoverAccessSchema,
@@ -38,6 +39,8 @@ import {
   verification,
   type PurchaseDeps,
 } from "../services/purchases";
+import { reminder } from "../services/recovery";
+import { dispatch } from "../services/mail/email-outbox";
 import { stripeClient } from "../services/stripe";
 import { doc } from "../openapi/describe";
 import * as S from "../openapi/schemas";
@@ -49,7 +52,17 @@ const piParam = z.object({ paymentIntent: z.string().regex(/^pi_[A-Za-z0-9]{1,64
 
 export function purchaseDeps(c: Context<AppEnv>): PurchaseDeps {
   if (!c.env.ACCESS_TOKEN_SECRET) throw new Error("ACCESS_TOKEN_SECRET is not set");
-  return { db: c.var.db, d1: c.env.DB, stripe: stripeClient(c.env), emails: c.env.EMAILS, webhooks: c.env.WEBHOOKS, appUrl: c.env.APP_URL, accessSecret: c.env.ACCESS_TOKEN_SECRET };
+  const reminderSeconds = Number(c.env.CHECKOUT_REMINDER_DELAY_SECONDS);
+  return {
+    db: c.var.db,
+    d1: c.env.DB,
+    stripe: stripeClient(c.env),
+    emails: c.env.EMAILS,
+    webhooks: c.env.WEBHOOKS,
+    appUrl: c.env.APP_URL,
+    accessSecret: c.env.ACCESS_TOKEN_SECRET,
+    ...(reminderSeconds > 0 ? { reminderDelayMs: reminderSeconds * 1000 } : {}),
+  };
 }
 
 /** This browser's buyer key (HttpOnly cookie), created at its first checkout. */
@@ -83,6 +96,7 @@ export const paymentRoutes = new Hono<AppEnv>()
       buyerEmail: input.buyerEmail || null,
       buyerKey: buyerKey(c, true)!,
       discountCode: input.discountCode || null,
+      recoverToken: input.recoverToken || null,
     });
     return c.json({
       clientSecret: result.clientSecret,
@@ -90,6 +104,27 @@ export const paymentRoutes = new Hono<AppEnv>()
       ...(result.discount ? { discount: { code: result.discount.code, amountOff: result.discount.amountOffCents / 100 } } : {}),
     });
   })
+  // The address the buyer typed at checkout, before paying: kept on their pending checkout, with its
+  // one reminder an hour later should they leave (worker/services/recovery.ts). Only the browser that
+  // started the checkout may set it.
+  .post(
+    "/checkout/email",
+    doc({ tag: "Checkout and access", summary: "Keep the email typed at checkout", description: "Schedules the one reminder an hour later should the buyer leave without paying.", access: "buyer", ok: z.object({ saved: z.literal(true) }), errors: { 404: "No open checkout of this browser", 429: "Too many requests from this address" } }),
+    rateLimit("FORMS_LIMITER", "checkout-email"),
+    validate("json", checkoutEmailSchema),
+    async (c) => {
+      const body = c.req.valid("json");
+      const deps = purchaseDeps(c);
+      const key = buyerKey(c, false);
+      const found = key ? await claimedPurchase(deps, { buyerKey: key }, { paymentIntentId: body.paymentIntent }) : null;
+      if (!found || found.status !== "pending") throw notFound("No open checkout");
+      const now = Date.now();
+      const remind = await reminder(c.env.DB, { purchaseId: found.id, contentId: found.contentId, email: body.email }, now, deps.reminderDelayMs);
+      await c.env.DB.batch([c.env.DB.prepare("update purchases set buyer_email = ? where id = ? and status = 'pending'").bind(body.email.toLowerCase(), found.id), remind.statement]);
+      await dispatch(c.env.DB, c.env.EMAILS, [remind.id], now);
+      return c.json({ saved: true as const });
+    },
+  )
   .post("/payments/:paymentIntent/complete", doc({ tag: "Checkout and access", summary: "After Stripe.js confirmed: read the payment from Stripe", access: "buyer", ok: S.purchaseProgressSchema, errors: { 404: "Purchase Not Found" } }), validate("param", piParam), async (c) => {
     const deps = purchaseDeps(c);
     const found = await claimedPurchase(deps, claimOf(c), { paymentIntentId: c.req.valid("param").paymentIntent });

@@ -25,7 +25,7 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
   type Row = { content_id: string; day: string; measure: "v" | "c" | "s" | "d" | "r" | "o" | "u"; n: number };
   // D1 allows at most 5 terms in a compound SELECT: paywall sales and revenue are a second statement,
   // and the funnel's offers a third, read from the creator's funnels through their steps (indexed).
-  const [sold, revenue, offered, codes] = await Promise.all([
+  const [sold, revenue, offered, codes, recovered] = await Promise.all([
     db.all<Row>(sql`
     select c.id as content_id, v.day as day, 'v' as measure, v.views as n
       from content c join content_views_daily v on v.content_id = c.id
@@ -69,6 +69,11 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
       where p.creator_id = ${userId} and p.paid_at >= ${fromMs} and p.status in ('paid', 'disputed') ${itemP}
       group by d.code order by sales desc, d.code
   `),
+    // Sales that came back through a checkout reminder's link (worker/services/recovery.ts).
+    db.all<{ sales: number; revenue_cents: number | null }>(sql`
+    select count(*) as sales, sum(p.amount_cents) as revenue_cents from purchases p
+      where p.creator_id = ${userId} and p.recovered_from is not null and p.paid_at >= ${fromMs} and p.status in ('paid', 'disputed') ${itemP}
+  `),
   ]);
   const rows = [...sold, ...revenue, ...offered];
   const titles = await db.all<{ id: string; title: string }>(sql`
@@ -107,5 +112,6 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
     byDay: days,
     items: [...byItem.values()].map((i) => ({ ...i, revenue: Math.round(i.revenue * 100) / 100, conversion: rate(direct.get(i.contentId) ?? 0, i.views) })),
     codes: codes.map((c) => ({ code: c.code, sales: Number(c.sales), revenue: Number(c.revenue_cents) / 100, discountGiven: Number(c.discount_cents) / 100 })),
+    recovered: { sales: Number(recovered[0]?.sales ?? 0), revenue: Number(recovered[0]?.revenue_cents ?? 0) / 100 },
   };
 }

@@ -173,6 +173,7 @@ export async function listCreatorContent(db: Db, userId: string, onlyId?: string
     totalEarnings: (earnings.get(row.id) ?? 0) / 100,
     issueLicenseKeys: row.issueLicenseKeys,
     activationLimit: row.licenseActivationLimit,
+    checkoutReminders: row.checkoutReminders,
   }));
 }
 

@@ -15,6 +15,7 @@ import { buyerCustomers, content, creatorProfiles, licenseKeys, purchases, users
 import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
 import { releaseHold, reserveUse } from "./discounts";
+import { abandonedCheckout, reminder } from "./recovery";
 import { liveFunnelFor } from "./funnels";
 // A cycle by design: a creator's refund settles its charge here; settling records each request's status (used only at call time).
 import { refundRequestStatements } from "./creator-refunds";
@@ -37,6 +38,8 @@ export type PurchaseDeps = {
   webhooks?: Queue;
   appUrl: string;
   accessSecret: string;
+  /** How long a checkout reminder waits (./recovery.ts); CHECKOUT_REMINDER_DELAY_SECONDS shortens it for local runs. */
+  reminderDelayMs?: number;
 };
 type PurchaseRow = typeof purchases.$inferSelect;
 
@@ -109,7 +112,7 @@ async function customerFor(deps: PurchaseDeps, buyerKeyHash: string): Promise<st
 
 export async function startCheckout(
   deps: PurchaseDeps,
-  input: { contentId: string; customAmount: unknown; buyerEmail: string | null; buyerKey: string; discountCode?: string | null },
+  input: { contentId: string; customAmount: unknown; buyerEmail: string | null; buyerKey: string; discountCode?: string | null; recoverToken?: string | null },
 ): Promise<{ clientSecret: string; purchaseId: string; amountCents: number; discount: { code: string; amountOffCents: number } | null }> {
   const item = await deps.db
     .select()
@@ -120,14 +123,17 @@ export async function startCheckout(
   // Its paywall says so too; a page open from before is refused here.
   if (item.unpublishedAt) throw new ApiError(409, PAYWALL_TEXT.unpublished);
   if (item.isUpsell) throw new ApiError(409, PAYWALL_TEXT.upsellOnly);
-  const listCents = chargeAmountCents(item, input.customAmount);
   const purchaseId = newId();
   const buyerKeyHash = await sha256Hex(input.buyerKey);
+  // A reminder's link: the abandoned checkout's amount (and the code it had), as the email promised (./recovery.ts).
+  const abandoned = input.recoverToken ? await abandonedCheckout(deps.db, deps.accessSecret, input.recoverToken, item.id) : null;
+  const listCents = abandoned ? abandoned.amountCents + abandoned.discountCents : chargeAmountCents(item, input.customAmount);
+  const buyerEmail = input.buyerEmail ?? abandoned?.buyerEmail ?? null;
   // A code: its price, computed here, and one use held for this checkout (./discounts.ts).
-  const discount = input.discountCode
-    ? await reserveUse(deps.d1, { item, text: input.discountCode, listCents, buyer: input.buyerEmail?.toLowerCase() ?? `browser:${buyerKeyHash}`, purchaseId })
+  const discount = input.discountCode && !abandoned
+    ? await reserveUse(deps.d1, { item, text: input.discountCode, listCents, buyer: buyerEmail?.toLowerCase() ?? `browser:${buyerKeyHash}`, purchaseId })
     : null;
-  const amountCents = discount?.priceCents ?? listCents;
+  const amountCents = abandoned ? abandoned.amountCents : (discount?.priceCents ?? listCents);
   // A card is kept only when a live funnel may offer a one-click upsell after this payment.
   const savesCard = !!(await liveFunnelFor(deps.db, item.id));
   // An address our check accepts may still be one Stripe refuses as a receipt_email: the buyer is
@@ -146,25 +152,32 @@ export async function startCheckout(
       ...(customer ? { customer, setup_future_usage: "off_session" as const } : {}),
       automatic_payment_methods: { enabled: true },
       description: item.title.slice(0, 200),
-      ...(input.buyerEmail ? { receipt_email: input.buyerEmail } : {}),
+      ...(buyerEmail ? { receipt_email: buyerEmail } : {}),
       metadata: { purchaseId, contentId: item.id, creatorId: item.userId, ...(discount ? { discountCode: discount.code } : {}) },
     },
     { idempotencyKey: `checkout:${purchaseId}` },
   ).catch(refusedEmail);
-  await deps.db.insert(purchases).values({
+  const row = deps.db.insert(purchases).values({
     id: purchaseId,
     contentId: item.id,
     creatorId: item.userId,
-    buyerEmail: input.buyerEmail,
+    buyerEmail,
     amountCents,
     currency: item.currency,
     status: "pending",
     paymentIntentId: intent.id,
     stripeCustomerId: customer,
     buyerKeyHash,
-    discountCodeId: discount?.codeId ?? null,
-    discountCents: discount?.discountCents ?? 0,
+    discountCodeId: discount?.codeId ?? abandoned?.discountCodeId ?? null,
+    discountCents: discount?.discountCents ?? abandoned?.discountCents ?? 0,
+    recoveredFrom: abandoned?.id ?? null,
   });
+  // With an email, the checkout and its one reminder (due in an hour) are written together.
+  const insert = row.toSQL();
+  const now = Date.now();
+  const remind = buyerEmail ? await reminder(deps.d1, { purchaseId, contentId: item.id, email: buyerEmail }, now, deps.reminderDelayMs) : null;
+  await deps.d1.batch([deps.d1.prepare(insert.sql).bind(...insert.params), ...(remind ? [remind.statement] : [])]);
+  if (remind) await dispatch(deps.d1, deps.emails, [remind.id], now);
   if (!intent.client_secret) throw new Error("PaymentIntent has no client secret");
   return { clientSecret: intent.client_secret, purchaseId, amountCents, discount: discount ? { code: discount.code, amountOffCents: discount.discountCents } : null };
 }

@@ -69,6 +69,11 @@ export function AnalyticsPanel() {
                 <AnalyticsChart days={data?.byDay ?? []} />
               </Suspense>
             )}
+            {data && data.recovered.sales > 0 && (
+              <p className="text-sm" data-testid="analytics-recovered">
+                Recovered from abandoned checkouts: <strong>{data.recovered.sales} {data.recovered.sales === 1 ? "sale" : "sales"}</strong>, {formatUsd(data.recovered.revenue)}
+              </p>
+            )}
             {data && data.codes.length > 0 && (
               <div className="space-y-2" data-testid="analytics-codes">
                 <h3 className="text-sm font-semibold">Sales with discount codes</h3>

@@ -17,7 +17,33 @@ import { getStripe } from "@/lib/stripe";
 import { formatUsd } from "@/lib/utils";
 import { SaveCardNotice } from "@/features/upsell/save-card-notice";
 
-export function CheckoutPage({ id, clientSecret, amount, code }: { id: string; clientSecret?: string; amount?: number; code?: string }) {
+export function CheckoutPage({ id, clientSecret, amount, code, recover }: { id: string; clientSecret?: string; amount?: number; code?: string; recover?: string }) {
+  const navigate = useNavigate();
+  const [recoverError, setRecoverError] = useState<string | null>(null);
+  // A reminder's link: the checkout starts again at the amount the buyer left it at (run once, by a person's browser).
+  useEffect(() => {
+    if (!recover || clientSecret) return;
+    let cancelled = false;
+    apiRequest("POST", "/api/create-payment-intent", { contentId: id, recoverToken: recover })
+      .then(async (res) => {
+        const body = (await res.json()) as { clientSecret?: string; amount?: number; alreadyOwned?: boolean; accessUrl?: string; discount?: { code: string } };
+        if (cancelled) return;
+        if (body.alreadyOwned && body.accessUrl) return window.location.assign(body.accessUrl);
+        await navigate({ to: "/checkout/$id", params: { id }, search: { payment_intent: body.clientSecret, amount: body.amount }, replace: true });
+      })
+      .catch((err: Error) => !cancelled && setRecoverError(withoutStatus(err.message).replace(/^recoverToken: /, "")));
+    return () => {
+      cancelled = true;
+    };
+  }, [recover, clientSecret, id, navigate]);
+  // The address typed here is kept on this checkout (one reminder an hour later, should the buyer leave).
+  const rememberedEmail = useRef("");
+  const rememberEmail = (value: string) => {
+    const typed = value.trim();
+    if (!clientSecret || typed === rememberedEmail.current || !createPaymentIntentSchema.shape.buyerEmail.safeParse(typed).success || !typed) return;
+    rememberedEmail.current = typed;
+    void apiRequest("POST", "/api/checkout/email", { paymentIntent: clientSecret.split("_secret_")[0], email: typed }).catch(() => (rememberedEmail.current = ""));
+  };
   const item = usePaywallContent(id);
   const cardRef = useRef<HTMLDivElement>(null);
   const [stripe, setStripe] = useState<Stripe | null>(null);
@@ -124,8 +150,12 @@ export function CheckoutPage({ id, clientSecret, amount, code }: { id: string; c
         </section>
         <form onSubmit={pay} className="space-y-5 rounded-2xl border bg-card p-6 shadow-sm" noValidate>
           <h1 className="text-xl font-bold">Pay by card</h1>
-          {!clientSecret ? (
-            <p className="text-destructive">This checkout link is incomplete. Go back to the item and press Unlock again.</p>
+          {!clientSecret && recover && !recoverError ? (
+            <div className="flex items-center gap-2 text-sm text-muted-foreground">
+              <Spinner className="size-4" /> Opening your checkout…
+            </div>
+          ) : !clientSecret ? (
+            <p className="text-destructive">{recoverError ?? "This checkout link is incomplete. Go back to the item and press Unlock again."}</p>
           ) : (
             <>
               <div className="space-y-2">
@@ -135,7 +165,7 @@ export function CheckoutPage({ id, clientSecret, amount, code }: { id: string; c
                 <Input id="checkout-email" type="email" autoComplete="email" placeholder="you@example.com" value={email} onChange={(e) => {
                   setEmail(e.target.value);
                   fe.clear("email");
-                }} {...fe.field("email", "checkout-email-hint")} />
+                }} onBlur={(e) => rememberEmail(e.target.value)} {...fe.field("email", "checkout-email-hint")} />
                 <FieldError of={fe} name="email" />
                 <p id="checkout-email-hint" className="text-xs text-muted-foreground">Your access link and receipt are sent here.</p>
               </div>

@@ -2,6 +2,7 @@
 import { MANUAL_PAYOUT_DAY, MIN_PAYOUT_CENTS, PRODUCT_NAME } from "../../../shared/constants";
 import { creatorByline } from "../../../shared/profile";
 import { escapeHtml } from "../../lib/html";
+import type { ReminderMailData } from "../recovery";
 
 /**
  * `sendAt` (ms): not before then. The hand-over gives the queue message that delay, and the sweep
@@ -25,6 +26,8 @@ export type EmailJob = { dedupeKey: string; to: string; sendAt?: number } & (
   | { template: "payout-paid"; data: PayoutMailData }
   | { template: "payout-failed"; data: PayoutMailData & { reason: string } }
   | { template: "payout-skipped"; data: PayoutSkippedMailData }
+  // A checkout left with an email an hour ago; the consumer fills the rest when it is due (services/recovery.ts).
+  | { template: "checkout-reminder"; data: ReminderMailData }
   // A creator's webhook endpoint disabled after three days of failed deliveries (services/webhooks.ts).
   | { template: "webhook-disabled"; data: { url: string; reason: string; settingsUrl: string } }
 );
@@ -258,6 +261,27 @@ export function render(job: EmailJob): Rendered {
         subject,
         text: `${lead}\n\n${more}\n\nYour payouts: ${d.settingsUrl}`,
         html: layout(subject, `<p>${escapeHtml(lead)}</p><p>${escapeHtml(more)}</p>${button(d.settingsUrl, "See your payouts")}`),
+      };
+    }
+    case "checkout-reminder": {
+      const { title = "your item", amountCents = 0, recoverUrl = "", unsubscribeUrl = "", creator } = job.data;
+      const amount = `$${(amountCents / 100).toFixed(2)}`;
+      const by = creator?.name ? ` by ${creator.name}` : "";
+      const lead = `You started buying ${title}${by} for ${amount} and didn't finish. Your checkout is waiting, at the same price.`;
+      const last = "This is the only reminder we send for it.";
+      return {
+        subject: `You left ${title} at checkout`,
+        text: `${lead}
+
+Complete your purchase:
+${recoverUrl}
+
+${last}
+No more reminders from ApeWall: ${unsubscribeUrl}`,
+        html: layout(
+          `You left ${title} at checkout`,
+          `<p>${escapeHtml(lead)}</p>${button(recoverUrl, `Complete your purchase · ${amount}`)}<p style="font-size:13px;color:#6b7280">${escapeHtml(last)} <a href="${escapeHtml(unsubscribeUrl)}" style="color:#6b7280">No more reminders</a></p>`,
+        ),
       };
     }
     case "webhook-disabled": {
