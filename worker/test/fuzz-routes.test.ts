@@ -98,6 +98,8 @@ const validBodies = (): Record<string, Record<string, unknown>> => ({
   "POST /api/licenses/:id/enable": {},
   "POST /api/discounts": { code: "FUZZ10", kind: "percent", percentOff: 10, maxUses: 5 },
   "POST /api/discounts/:id/archive": {},
+  "POST /api/checkout/email": { paymentIntent: "pi_fuzz", email: "fuzz-checkout@example.com" },
+  "PUT /api/content/:id/checkout-reminders": { enabled: false },
   "POST /api/feedback": { type: "bug", subject: "s", message: "m", priority: "low" },
   "PUT /api/profile": { displayName: "Fuzz Studio", bio: "", supportEmail: "help@fuzz.example", emailOnSale: true },
   "POST /api/developer/keys": { name: "Fuzz key", scopes: ["content:read", "sales:read"] },
