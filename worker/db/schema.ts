@@ -533,10 +533,13 @@ export const funnelOffers = sqliteTable(
     shownPriceCents: integer("shown_price_cents"),
     shownMinimumCents: integer("shown_minimum_cents"),
     shownMaximumCents: integer("shown_maximum_cents"),
+    // The A/B test this offer was shown under and the buyer's variant (worker/services/ab-tests.ts).
+    abTestId: text("ab_test_id"),
+    variant: text("variant", { enum: ["A", "B"] }),
     createdAt: createdAt(),
     decidedAt: integer("decided_at", { mode: "timestamp_ms" }),
   },
-  (t) => [primaryKey({ columns: [t.parentPurchaseId, t.stepId] }), index("funnel_offers_step").on(t.stepId)],
+  (t) => [primaryKey({ columns: [t.parentPurchaseId, t.stepId] }), index("funnel_offers_step").on(t.stepId), index("funnel_offers_ab_test").on(t.abTestId, t.variant)],
 );
 
 // A creator's request to refund a sale (worker/services/creator-refunds.ts). Written before Stripe is
@@ -773,3 +776,42 @@ export const emailUnsubscribes = sqliteTable("email_unsubscribes", {
   email: text("email").primaryKey(),
   createdAt: createdAt(),
 });
+
+// A/B tests of funnel offers (issue 19): variant A is the step as it is; B replaces its title,
+// description, call to action and (fixed-price steps) price for half the buyers. One running test
+// per step (partial unique index). Figures come from funnel_offers rows tagged with the test.
+export const funnelAbTests = sqliteTable(
+  "funnel_ab_tests",
+  {
+    id: text("id").primaryKey(),
+    stepId: text("step_id")
+      .notNull()
+      .references(() => funnelSteps.id, { onDelete: "cascade" }),
+    funnelId: text("funnel_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    ctaText: text("cta_text").notNull(),
+    // null: B asks the step's own price.
+    priceCents: integer("price_cents"),
+    status: text("status", { enum: ["running", "ended"] }).notNull().default("running"),
+    winner: text("winner", { enum: ["A", "B"] }),
+    createdAt: createdAt(),
+    endedAt: integer("ended_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("funnel_ab_tests_running").on(t.stepId).where(sql`status = 'running'`), index("funnel_ab_tests_funnel").on(t.funnelId, t.createdAt)],
+);
+
+// Which variant each order (its first purchase) sees: written once, read back, so a buyer stays on it.
+export const funnelAbAssignments = sqliteTable(
+  "funnel_ab_assignments",
+  {
+    testId: text("test_id").notNull(),
+    rootPurchaseId: text("root_purchase_id").notNull(),
+    variant: text("variant", { enum: ["A", "B"] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.testId, t.rootPurchaseId] })],
+);

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { Availability, CreatorContent, PublicContent, UploadState } from "../../shared/content";
 import type { ApiKeyEvent, ApiKeySummary, CreatedApiKey, DeveloperOverview } from "../../shared/developer";
+import type { AbTest, AbVariantFigures } from "../../shared/ab-tests";
 import type { DiscountCode, DiscountQuote } from "../../shared/discounts";
 import type { AcceptResult, Funnel, FunnelStep, OfferState, OrderSummary, UpsellOffer } from "../../shared/funnels";
 import type { CreatorLicense, LicenseVerification } from "../../shared/licenses";
@@ -464,3 +465,30 @@ export const discountQuoteSchema = z.object({
   pricingModel: z.enum(["fixed", "pay_what_you_want"]),
   minimumPrice: dollars.nullable(),
 }) satisfies z.ZodType<DiscountQuote>;
+
+// ---- A/B tests of funnel offers ----
+
+const abVariant = z.object({
+  variant: z.enum(["A", "B"]),
+  title: z.string(),
+  description: z.string(),
+  ctaText: z.string(),
+  price: dollars,
+  shown: z.number().int(),
+  accepted: z.number().int(),
+  acceptanceRate: z.number().meta({ description: "accepted / shown, 0 to 1" }),
+  revenue: dollars,
+  revenuePerBuyer: dollars,
+}) satisfies z.ZodType<AbVariantFigures>;
+export const abTestSchema = z.object({
+  id,
+  stepId: z.string(),
+  stepTitle: z.string(),
+  status: z.enum(["running", "ended"]),
+  winner: z.enum(["A", "B"]).nullable(),
+  createdAt: isoTime,
+  endedAt: isoTime.nullable(),
+  variants: z.tuple([abVariant, abVariant]),
+  probabilityBBeatsA: z.number().nullable().meta({ description: "P(B's acceptance rate beats A's) under Beta(1 + accepted, 1 + declined) posteriors" }),
+  readout: z.string().meta({ example: "Not sure yet: B beats A with 62% probability. Keep the test running until one side reaches 95%." }),
+}) satisfies z.ZodType<AbTest>;

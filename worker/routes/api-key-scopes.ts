@@ -27,6 +27,8 @@ export const API_KEY_ROUTES: readonly (readonly [Method, string, ApiKeyScope])[]
   ["GET", "/funnels", "content:read"],
   ["GET", "/funnels/:id/steps", "content:read"],
   ["GET", "/funnels/:id/ab-tests", "content:read"],
+  ["POST", "/funnels/:id/ab-tests", "content:write"],
+  ["POST", "/funnels/:id/ab-tests/:testId/end", "content:write"],
   ["GET", "/funnels/:id/preview", "content:read"],
   ["POST", "/funnels", "content:write"],
   ["POST", "/funnels/for-item", "content:write"],

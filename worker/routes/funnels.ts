@@ -28,6 +28,8 @@ import {
   updateStep,
   type FunnelDeps,
 } from "../services/funnels";
+import { endTest, listTests, startTest } from "../services/ab-tests";
+import { createAbTestSchema, endAbTestSchema } from "../../shared/ab-tests";
 import { stripeClient } from "../services/stripe";
 import { previewOffers } from "../services/upsells";
 import { purchaseDeps } from "./payments";
@@ -71,11 +73,30 @@ export const funnelRoutes = new Hono<AppEnv>()
     const p = c.req.valid("param");
     return c.json(await deleteStep(deps(c), uid(c), p.id, p.stepId));
   })
-  // A/B tests are not built: the call answers an empty list, as the screen expects (spec §7).
-  .get("/funnels/:id/ab-tests", doc({ tag: "Funnels", summary: "A funnel's A/B tests", access: "creator", ok: z.array(z.unknown()), errors: { 404: "No such funnel of yours" } }), requireUser, validate("param", funnelParam), async (c) => {
+  // A/B tests of its steps' offers (worker/services/ab-tests.ts), newest first.
+  .get("/funnels/:id/ab-tests", doc({ tag: "Funnels", summary: "A funnel's A/B tests with their figures", access: "creator", ok: z.array(S.abTestSchema), errors: { 404: "No such funnel of yours" } }), requireUser, validate("param", funnelParam), async (c) => {
     await ownedFunnel(deps(c), uid(c), c.req.valid("param").id);
-    return c.json([]);
+    return c.json(await listTests(deps(c), uid(c), c.req.valid("param").id));
   })
+  .post(
+    "/funnels/:id/ab-tests",
+    doc({ tag: "Funnels", summary: "Start an A/B test: variant B of a step", access: "creator", status: 201, ok: S.abTestSchema, errors: { 404: "No such funnel or step of yours", 409: "This step already has a test running" } }),
+    requireUser,
+    validate("param", funnelParam),
+    validate("json", createAbTestSchema),
+    async (c) => c.json(await startTest(deps(c), uid(c), c.req.valid("param").id, c.req.valid("json")), 201),
+  )
+  .post(
+    "/funnels/:id/ab-tests/:testId/end",
+    doc({ tag: "Funnels", summary: "End an A/B test: keep A, or make B the step", access: "creator", ok: S.abTestSchema, errors: { 404: "No such test of yours", 502: "Stripe could not be reached (a new price for B)" } }),
+    requireUser,
+    validate("param", funnelParam.extend({ testId: z.string().regex(idRe, "invalid test id") })),
+    validate("json", endAbTestSchema),
+    async (c) => {
+      const p = c.req.valid("param");
+      return c.json(await endTest(deps(c), uid(c), p.id, p.testId, c.req.valid("json").keep));
+    },
+  )
   .get("/funnels/:id/preview", doc({ tag: "Funnels", summary: "The offers a buyer would see, in order", access: "creator", ok: z.array(S.upsellOfferSchema), errors: { 404: "No such funnel of yours" } }), requireUser, validate("param", funnelParam), async (c) => c.json(await previewOffers(purchaseDeps(c as unknown as Context<AppEnv>), uid(c), c.req.valid("param").id)))
   .post("/stripe/create-upsell-product", doc({ tag: "Funnels", summary: "Create a Stripe product and price for an offer", access: "creator", status: 201, ok: S.upsellProductSchema, errors: { 502: "Stripe could not be reached" } }), requireUser, validate("json", createUpsellProductSchema), async (c) =>
     c.json(await createUpsellProduct(deps(c), uid(c), c.req.valid("json")), 201),

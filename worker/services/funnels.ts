@@ -284,7 +284,7 @@ export async function createStep(
   return toStep(step);
 }
 
-async function ownedStep(deps: FunnelDeps, userId: string, funnelId: string, stepId: string) {
+export async function ownedStep(deps: FunnelDeps, userId: string, funnelId: string, stepId: string) {
   await ownedFunnel(deps, userId, funnelId);
   const step = await deps.db.select().from(funnelSteps).where(and(eq(funnelSteps.id, stepId), eq(funnelSteps.funnelId, funnelId))).get();
   if (!step) throw notFound("Step not found");

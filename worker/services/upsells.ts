@@ -36,6 +36,7 @@ import { dollarsToCents } from "../../shared/content";
 import { OFFER_CHANGED_MESSAGE, type AcceptResult, type OrderSummary, type UpsellOffer } from "../../shared/funnels";
 import type { PurchaseVerification } from "../../shared/payments";
 import { content, funnelOffers, funnelSteps, purchases } from "../db/schema";
+import { applyVariant } from "./ab-tests";
 import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
 import { liveFunnelFor, ownedFunnel, stepAmounts } from "./funnels";
@@ -247,13 +248,15 @@ async function offerNow(deps: PurchaseDeps, root: PurchaseRow): Promise<UpsellOf
   const state = await funnelState(deps, root);
   if (!state) return null;
   const items = await itemsOf(deps, state.steps);
-  const step = currentStep(state, items);
-  if (!step) return null;
+  const current = currentStep(state, items);
+  if (!current) return null;
   const card = await rootCard(deps, root);
   if (!card) return null;
+  // The buyer's variant when the step is under an A/B test (./ab-tests.ts): its texts and price.
+  const { step, test } = await applyVariant(deps.d1, current, root.id);
   const item = items.get(step.contentId!)!;
   const terms = termsOf(step, item);
-  const shown = { shownPriceCents: terms.priceCents, shownMinimumCents: terms.minimumCents, shownMaximumCents: terms.maximumCents };
+  const shown = { shownPriceCents: terms.priceCents, shownMinimumCents: terms.minimumCents, shownMaximumCents: terms.maximumCents, abTestId: test?.id ?? null, variant: test?.variant ?? null };
   // Shown again (a reload): the row takes the terms on screen now, unless the offer has moved on.
   await deps.db
     .insert(funnelOffers)
@@ -302,10 +305,12 @@ export async function acceptOffer(deps: PurchaseDeps, root: PurchaseRow, stepId:
     const state = await funnelState(deps, root);
     if (!state) throw new ApiError(409, NOT_AVAILABLE);
     const items = await itemsOf(deps, state.steps);
-    const step = currentStep(state, items);
-    if (!step || step.id !== stepId) throw new ApiError(409, NOT_AVAILABLE);
+    const current = currentStep(state, items);
+    if (!current || current.id !== stepId) throw new ApiError(409, NOT_AVAILABLE);
     const shown = shownTerms(offer);
     if (!shown) throw offerChanged();
+    // The terms now are those of the buyer's own variant, the one they were shown.
+    const { step } = await applyVariant(deps.d1, current, root.id);
     const amountCents = amountFor(shown, termsOf(step, items.get(step.contentId!)!), amount);
     // shown → accepting, under the terms just checked: whichever request moves the row first names the
     // purchase; the others follow it. A reload that rewrote the terms meanwhile leaves the row shown.

@@ -98,6 +98,8 @@ const validBodies = (): Record<string, Record<string, unknown>> => ({
   "POST /api/licenses/:id/enable": {},
   "POST /api/discounts": { code: "FUZZ10", kind: "percent", percentOff: 10, maxUses: 5 },
   "POST /api/discounts/:id/archive": {},
+  "POST /api/funnels/:id/ab-tests": { stepId: "fuzzstep", title: "Variant B", description: "", ctaText: "Yes please", price: "12" },
+  "POST /api/funnels/:id/ab-tests/:testId/end": { keep: "A" },
   "POST /api/checkout/email": { paymentIntent: "pi_fuzz", email: "fuzz-checkout@example.com" },
   "PUT /api/content/:id/checkout-reminders": { enabled: false },
   "POST /api/feedback": { type: "bug", subject: "s", message: "m", priority: "low" },
