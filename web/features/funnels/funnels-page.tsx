@@ -1,5 +1,5 @@
 // /funnels (spec §2 Funnels page): the creator's funnels, each with its steps (and per-step
-// figures) and the items it is sold with. A/B tests stay hidden until they work.
+// figures), the items it is sold with, and the A/B tests of its offers (./ab-tests-tab.tsx).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plus, Workflow } from "lucide-react";
 import { useState, type FormEvent } from "react";
@@ -20,6 +20,7 @@ import { toast } from "@/hooks/use-toast";
 import { getQueryFn } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { cn, formatUsd } from "@/lib/utils";
+import { AbTestsTab } from "./ab-tests-tab";
 import { AddStep } from "./add-step";
 import { attachProducts, createFunnel, detachProduct, funnelKeys } from "./api";
 import { StepList } from "./step-list";
@@ -217,12 +218,16 @@ export function FunnelsPage({ user }: { user: CurrentUser }) {
                     <TabsList>
                       <TabsTrigger value="steps">Upsell Steps</TabsTrigger>
                       <TabsTrigger value="products">Products</TabsTrigger>
+                      <TabsTrigger value="ab-tests">A/B Tests</TabsTrigger>
                     </TabsList>
                     <TabsContent value="steps" className="pt-4">
                       <StepsTab funnel={selected} />
                     </TabsContent>
                     <TabsContent value="products" className="pt-4">
                       <ProductsTab funnel={selected} />
+                    </TabsContent>
+                    <TabsContent value="ab-tests" className="pt-4">
+                      <AbTestsTab funnel={selected} />
                     </TabsContent>
                   </Tabs>
                 </CardContent>
