@@ -99,6 +99,39 @@ async function requestsBeforeUnlock(appUrl, binary) {
   }
 }
 
+/**
+ * Issue 19's one-page checkout: from the click on 'Unlock' until the card form is ready to type in
+ * (web/paywall/checkout.ts sets data-ready when the Payment Element's `ready` fires), and every
+ * response that arrived for it: our own scripts apart from Stripe.js's.
+ */
+async function checkoutAfterUnlock(appUrl, binary) {
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.launch({ executablePath: binary.executablePath, args: [...binary.args, "--headless", ...TEST_FLAGS] });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    await page.goto(`${appUrl}${PAGE}`);
+    await page.getByRole("button", { name: "Unlock" }).waitFor();
+    const responses = [];
+    page.on("response", (r) => responses.push(r));
+    const started = performance.now();
+    await page.getByRole("button", { name: "Unlock" }).click();
+    await page.locator('[data-testid="one-page-checkout"][data-ready="true"]').waitFor({ timeout: 30_000 });
+    const readyMs = performance.now() - started;
+    const scripts = [];
+    for (const r of responses) {
+      if (r.request().resourceType() !== "script") continue;
+      const body = await r.body().catch(() => Buffer.alloc(0));
+      scripts.push({ url: r.url(), own: r.url().startsWith(appUrl), body: body.length, gzip: gzipSize(body) });
+    }
+    const calls = responses.filter((r) => ["fetch", "xhr"].includes(r.request().resourceType())).map((r) => new URL(r.url()).pathname);
+    await context.close();
+    return { readyMs, scripts, calls };
+  } finally {
+    await browser.close();
+  }
+}
+
 /** The first DOM node a Lighthouse audit's details mention (the LCP element), as selector or snippet. */
 function firstNode(details) {
   if (!details || typeof details !== "object") return undefined;
@@ -165,7 +198,16 @@ export async function benchPage({ appUrl }) {
   const rest = requests.filter((r) => kindOf(r.type) !== "JS");
   if (rest.length) console.log(`others: ${rest.map((r) => `${path(r.url)} (${kindOf(r.type)} ${r.status ?? r.failed}, ${r.body.length} B, ${r.gzip ?? 0} B gz)`).join("; ")}`);
 
-  // ---- 2. Lighthouse, mobile, simulated throttling ----
+  // ---- 2. 'Unlock' to a card form ready to type in (the one-page checkout) ----
+  const checkout = await checkoutAfterUnlock(appUrl, binary);
+  const own = checkout.scripts.filter((s) => s.own);
+  const stripe = checkout.scripts.filter((s) => !s.own);
+  const total = (list, k) => list.reduce((a, s) => a + s[k], 0);
+  console.log(`\nOne-page checkout: click on 'Unlock' -> card form ready to type in: ${checkout.readyMs.toFixed(0)} ms (loopback, no throttling)`);
+  console.log(`our script loaded for it: ${own.length} file(s), ${kb(total(own, "body"))} KiB, ${kb(total(own, "gzip"))} KiB gzip (goal <= 30 KiB gzip): ${own.map((s) => path(s.url)).join(", ")}`);
+  console.log(`Stripe.js (here the local stand-in's): ${stripe.length} file(s), ${kb(total(stripe, "body"))} KiB, ${kb(total(stripe, "gzip"))} KiB gzip; calls: ${checkout.calls.join(", ")}`);
+
+  // ---- 3. Lighthouse, mobile, simulated throttling ----
   const runs = [];
   for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await lighthouseRun(appUrl, binary));
   const scores = runs.map((r) => r.score).sort((a, b) => a - b);

@@ -5,7 +5,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, consoleErrors, launch, mailedLink, mailCount, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "./browser";
+import { baseUrl, checkoutOpened, consoleErrors, launch, mailCount, mailedLink, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "./browser";
 
 let browser: Browser;
 const fileBytes = randomBytes(2 * 1024 * 1024 + 77);
@@ -36,7 +36,7 @@ afterAll(async () => {
 async function buy(page: Page, id: string, email: string) {
   await page.goto(`/p/${id}`);
   await page.getByRole("button", { name: "Unlock" }).click();
-  await page.waitForURL(/\/checkout\//);
+  await checkoutOpened(page);
   await payWith(page, "4242 4242 4242 4242", email);
   await page.waitForURL(/\/success\?/);
   await page.getByText("Payment Successful!").waitFor();

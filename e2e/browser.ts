@@ -109,11 +109,19 @@ export const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${Math.floor(M
 
 /** Fills the checkout's email and the stand-in card form, then presses 'Pay $…'. */
 export async function payWith(page: Page, card: string, email: string): Promise<void> {
-  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Card number").fill(card);
   await page.getByLabel("Expiration date").fill("12 / 34");
   await page.getByLabel("Security code").fill("123");
   await page.getByRole("button", { name: /^Pay \$/ }).click();
+}
+
+/**
+ * After 'Unlock' on a paywall: the payment form opens in place (web/paywall/checkout.ts), the URL
+ * unchanged, with the card form ready to type in.
+ */
+export async function checkoutOpened(page: Page): Promise<void> {
+  await page.locator('[data-testid="one-page-checkout"][data-ready="true"]').waitFor();
 }
 
 /** Confirms a PaymentIntent at the Stripe stand-in as Stripe.js would: publishable key, client secret, a card. */

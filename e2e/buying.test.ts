@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, launch, mailedLink, mailCount, newPage, screenshotPath, signIn, uniqueEmail, payWith } from "./browser";
+import { baseUrl, checkoutOpened, launch, mailCount, mailedLink, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "./browser";
 
 let browser: Browser;
 let item: { id: string };
@@ -39,8 +39,7 @@ async function openCheckout(page: Page, amount: string) {
   await page.goto(`/p/${item.id}`);
   await page.getByLabel("Name your price").fill(amount);
   await page.getByRole("button", { name: "Unlock" }).click();
-  await page.waitForURL(/\/checkout\//);
-  await page.getByLabel("Card number").waitFor();
+  await checkoutOpened(page);
 }
 
 describe("buying", () => {
@@ -48,14 +47,9 @@ describe("buying", () => {
     const { page, context } = await newPage(browser);
     const buyer = uniqueEmail("buyer");
     await openCheckout(page, "5");
+    // Issue 19: the payment form opened on the paywall itself, with the server's amount.
+    expect(new URL(page.url()).pathname).toBe(`/p/${item.id}`);
     expect(await page.getByTestId("checkout-total").textContent()).toBe("$5.00");
-    // A hand-edited amount in the URL changes nothing: the summary shows what Stripe will charge.
-    const tampered = new URL(page.url());
-    tampered.searchParams.set("amount", "0.01");
-    await page.goto(tampered.pathname + tampered.search);
-    await page.getByLabel("Card number").waitFor();
-    await expect.poll(() => page.getByTestId("checkout-total").textContent()).toBe("$5.00");
-    expect(await page.getByText("Processing fee").isVisible()).toBe(true);
     await page.screenshot({ path: screenshotPath("checkout"), fullPage: true });
     await payWith(page, "4242 4242 4242 4242", buyer);
 
@@ -99,24 +93,43 @@ describe("buying", () => {
     await context.close();
   });
 
-  it("a declined card shows 'Payment Failed' with the provider's message and stays on checkout", async () => {
+  it("a declined card shows the provider's message beside the form, keeps the email typed, and stays on the page", async () => {
     const { page, context } = await newPage(browser);
-    await openCheckout(page, "2");
-    await payWith(page, "4000 0000 0000 0002", uniqueEmail("declined"));
-    await page.getByText("Payment Failed", { exact: true }).waitFor();
-    expect(await page.getByText("Your card was declined.", { exact: true }).isVisible()).toBe(true);
-    expect(new URL(page.url()).pathname).toBe(`/checkout/${item.id}`);
+    await openCheckout(page, "3");
+    const email = uniqueEmail("declined");
+    await payWith(page, "4000 0000 0000 0002", email);
+    await page.locator("#pay-error").getByText("Your card was declined.", { exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/p/${item.id}`);
+    expect(await page.getByLabel("Email", { exact: true }).inputValue()).toBe(email);
+    // Another card pays from the same form.
+    await payWith(page, "4242 4242 4242 4242", email);
+    await page.waitForURL(/\/success\?/);
     await context.close();
   });
 
   it("asks for the email before paying", async () => {
     const { page, context } = await newPage(browser);
-    await openCheckout(page, "2");
+    await openCheckout(page, "3");
     await page.getByLabel("Card number").fill("4242 4242 4242 4242");
     await page.getByRole("button", { name: /^Pay \$/ }).click();
-    // Beside the email field and in the spec's toast.
-    await page.getByText("Please enter your email address to receive access links.", { exact: true }).first().waitFor();
-    expect(await page.getByText("Email Required", { exact: true }).isVisible()).toBe(true);
+    await page.locator("#pay-error").getByText("Please enter your email address to receive access links.", { exact: true }).waitFor();
+    expect(await page.getByLabel("Email", { exact: true }).getAttribute("aria-invalid")).not.toBeNull();
+    await context.close();
+  });
+
+  it("a /checkout link made before still takes the payment, at Stripe's amount whatever the URL says", async () => {
+    const { page, context } = await newPage(browser);
+    const started = await page.request.post("/api/create-payment-intent", { headers: { origin: baseUrl() }, data: { contentId: item.id, customAmount: 5 } });
+    const { clientSecret } = (await started.json()) as { clientSecret: string };
+    await page.goto(`/checkout/${item.id}?payment_intent=${encodeURIComponent(clientSecret)}&amount=0.01`);
+    await page.getByLabel("Card number").waitFor();
+    await expect.poll(() => page.getByTestId("checkout-total").textContent()).toBe("$5.00");
+    expect(await page.getByText("Processing fee").isVisible()).toBe(true);
+    await page.getByRole("button", { name: /^Pay \$/ }).click();
+    await page.getByText("Email Required", { exact: true }).waitFor();
+    await payWith(page, "4242 4242 4242 4242", uniqueEmail("old-link"));
+    await page.waitForURL(/\/success\?/);
+    await page.getByText("Payment Successful!").waitFor();
     await context.close();
   });
 

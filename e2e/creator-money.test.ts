@@ -3,7 +3,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SALE_HOLD_DAYS } from "../shared/constants";
-import { baseUrl, launch, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
+import { baseUrl, checkoutOpened, launch, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -34,8 +34,8 @@ async function buy(itemId: string) {
   const { page, context } = await newPage(browser);
   await page.goto(`/p/${itemId}`);
   await page.getByRole("button", { name: "Unlock" }).click();
-  await page.waitForURL(/\/checkout\//);
-  await page.getByLabel("Email").fill(uniqueEmail("buyer"));
+  await checkoutOpened(page);
+  await page.getByLabel("Email", { exact: true }).fill(uniqueEmail("buyer"));
   await fillCard(page);
   await page.getByRole("button", { name: /^Pay \$/ }).click();
   await page.getByText("Payment Successful!").waitFor();

@@ -2,7 +2,7 @@
 // paywall says "by {name}" with the avatar and a way to contact the creator.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, consoleErrors, launch, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
+import { baseUrl, checkoutOpened, consoleErrors, launch, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -64,7 +64,7 @@ describe("the creator's public profile", () => {
 
     // Checkout names the same creator.
     await buyer.getByRole("button", { name: "Unlock" }).click();
-    await buyer.waitForURL(new RegExp(`/checkout/${id}`));
+    await checkoutOpened(buyer);
     await buyer.getByTestId("creator-name").waitFor();
     expect(await buyer.getByTestId("creator-name").textContent()).toBe("by Maya's Field Studio");
     expect(await buyer.getByTestId("creator-contact").getAttribute("href")).toBe("mailto:help@maya.example");

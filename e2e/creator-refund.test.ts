@@ -2,7 +2,7 @@
 // what is refundable), a partial refund, then the rest; the row says what the server says.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, launch, mailCount, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
+import { baseUrl, checkoutOpened, launch, mailCount, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -25,8 +25,8 @@ async function buy(itemId: string, email: string) {
   const { page, context } = await newPage(browser);
   await page.goto(`/p/${itemId}`);
   await page.getByRole("button", { name: "Unlock" }).click();
-  await page.waitForURL(/\/checkout\//);
-  await page.getByLabel("Email").fill(email);
+  await checkoutOpened(page);
+  await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Card number").fill("4242 4242 4242 4242");
   await page.getByLabel("Expiration date").fill("12 / 34");
   await page.getByLabel("Security code").fill("123");

@@ -4,7 +4,7 @@
 // table shows the code.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientAddress, launch, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "./browser";
+import { checkoutOpened, clientAddress, launch, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -58,7 +58,7 @@ describe("discount codes", () => {
     const buyerEmail = uniqueEmail("discount-buyer");
     await buyer.page.goto(`/p/${id}?code=launch`);
     await buyer.page.getByRole("button", { name: "Unlock" }).click();
-    await buyer.page.waitForURL(/\/checkout\//);
+    await checkoutOpened(buyer.page);
     await buyer.page.getByTestId("checkout-discount").getByText("Code LAUNCH").waitFor();
     expect(await buyer.page.getByTestId("checkout-total").textContent()).toBe("$30.00");
     await payWith(buyer.page, "4242 4242 4242 4242", buyerEmail);
@@ -69,7 +69,7 @@ describe("discount codes", () => {
     const second = await newPage(browser);
     await second.page.goto(`/p/${id}`);
     await second.page.getByRole("button", { name: "Unlock" }).click();
-    await second.page.waitForURL(/\/checkout\//);
+    await checkoutOpened(second.page);
     expect(await second.page.getByTestId("checkout-total").textContent()).toBe("$40.00");
     await second.page.getByRole("button", { name: "Have a discount code?" }).click();
     await second.page.getByLabel("Discount code").fill("NOPE");

@@ -5,7 +5,7 @@
 // what was charged.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, launch, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "./browser";
+import { baseUrl, checkoutOpened, launch, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -89,7 +89,7 @@ describe("funnels a creator can find and use", () => {
     const buyer = await newPage(browser);
     await buyer.page.goto(`/p/${mainId}`);
     await buyer.page.getByRole("button", { name: "Unlock" }).click();
-    await buyer.page.waitForURL(/\/checkout\//);
+    await checkoutOpened(buyer.page);
     await buyer.page.getByLabel("Card number").waitFor();
     await payWith(buyer.page, "4242 4242 4242 4242", uniqueEmail("fan"));
     await buyer.page.waitForURL(/\/checkout\/upsell\?/);

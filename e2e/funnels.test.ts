@@ -2,7 +2,7 @@
 // editor and previews them in test mode; buyers then take an upsell with one click after paying.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, launch, newPage, screenshotPath, signIn, uniqueEmail, payWith } from "./browser";
+import { baseUrl, checkoutOpened, launch, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "./browser";
 
 let browser: Browser;
 let contentId: string;
@@ -23,7 +23,7 @@ async function pick(page: Page, label: string, option: string) {
 async function buyMain(page: Page, card: string) {
   await page.goto(`/p/${contentId}`);
   await page.getByRole("button", { name: "Unlock" }).click();
-  await page.waitForURL(/\/checkout\//);
+  await checkoutOpened(page);
   await page.getByLabel("Card number").waitFor();
   // The card is kept only because this item has a live funnel, and the page says so.
   await page.getByTestId("save-card-notice").waitFor();

@@ -2,7 +2,7 @@
 // key on the success page, an app verifies it, the creator sees it in the sales table and disables it.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, launch, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "./browser";
+import { baseUrl, checkoutOpened, launch, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -37,7 +37,7 @@ describe("license keys", () => {
     const buyerEmail = uniqueEmail("licensee");
     await buyer.page.goto(`/p/${id}`);
     await buyer.page.getByRole("button", { name: "Unlock" }).click();
-    await buyer.page.waitForURL(/\/checkout\//);
+    await checkoutOpened(buyer.page);
     await payWith(buyer.page, "4242 4242 4242 4242", buyerEmail);
     await buyer.page.waitForURL(/\/success\?/);
     const key = (await buyer.page.getByTestId("license-key").textContent())!;

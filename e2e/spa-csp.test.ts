@@ -3,7 +3,7 @@
 // and a buyer's checkout with Stripe.js (here the stand-in's, from STRIPE_JS_URL) through to success.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, launch, newPage, payWith, signIn, uniqueEmail } from "./browser";
+import { baseUrl, checkoutOpened, launch, newPage, payWith, signIn, uniqueEmail } from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -68,7 +68,7 @@ describe("the SPA under its Content-Security-Policy", () => {
     const buyerViolations = cspViolations(buyer.page);
     await buyer.page.goto(`/p/${item.id}`);
     await buyer.page.getByRole("button", { name: "Unlock" }).click();
-    await buyer.page.waitForURL(/\/checkout\//);
+    await checkoutOpened(buyer.page);
     await buyer.page.getByLabel("Card number").waitFor();
     await payWith(buyer.page, "4242 4242 4242 4242", uniqueEmail("csp-buyer"));
     await buyer.page.waitForURL(/\/success\?/);

@@ -123,6 +123,79 @@
     return el;
   }
 
+  // The Express Checkout Element (docs.stripe.com/js/elements_object/create_express_checkout_element,
+  // and its ready, click and confirm events): real Stripe.js shows Apple Pay, Google Pay or Link as
+  // the browser allows. This stand-in offers Link only: `ready` reports
+  // availablePaymentMethods { link: true, applePay: false, googlePay: false }; a click fires `click`
+  // with resolve(), then `confirm` with the wallet's billing details; the page then calls
+  // stripe.confirmPayment({ elements, clientSecret, confirmParams }), which this stand-in completes
+  // with the test payment method pm_card_visa, as a Link wallet would with its saved card.
+  function createExpressCheckoutElement(elements) {
+    var handlers = {};
+    var root = null;
+    var emit = function (name, event) {
+      (handlers[name] || []).forEach(function (h) {
+        h(event);
+      });
+    };
+    var el = {
+      _type: "expressCheckout",
+      mount: function (target) {
+        root = typeof target === "string" ? document.querySelector(target) : target;
+        if (!root) throw new Error("Stripe stand-in: mount target not found");
+        setHtml(root,
+          '<button type="button" data-stripe-standin="expressCheckout" aria-label="Pay with Link" style="width:100%;height:44px;border:0;border-radius:8px;background:#00d66f;color:#011e0f;font-weight:700;font-size:15px;cursor:pointer;font-family:inherit">Pay with link</button>');
+        root.querySelector("button").addEventListener("click", function () {
+          var resolved = null;
+          emit("click", {
+            elementType: "expressCheckout",
+            expressPaymentType: "link",
+            resolve: function (options) {
+              resolved = options || {};
+            },
+            reject: function () {},
+          });
+          if (!resolved) return;
+          // The wallet sheet: the buyer approves with their saved card.
+          setTimeout(function () {
+            elements._express = { type: "link" };
+            emit("confirm", {
+              elementType: "expressCheckout",
+              expressPaymentType: "link",
+              billingDetails: { name: "Link Buyer", email: resolved.emailRequired ? "link-buyer@example.com" : null, phone: null, address: null },
+              paymentFailed: function () {
+                elements._express = null;
+              },
+            });
+          }, 50);
+        });
+        setTimeout(function () {
+          emit("ready", { elementType: "expressCheckout", availablePaymentMethods: { link: true, applePay: false, googlePay: false, paypal: false, amazonPay: false, klarna: false } });
+          emit("availablepaymentmethodschange", { elementType: "expressCheckout", paymentMethods: { link: true, applePay: false, googlePay: false } });
+        });
+      },
+      unmount: function () {
+        if (root) root.innerHTML = "";
+      },
+      destroy: function () {
+        el.unmount();
+      },
+      update: function () {},
+      on: function (name, handler) {
+        (handlers[name] = handlers[name] || []).push(handler);
+        return el;
+      },
+      off: function (name, handler) {
+        handlers[name] = (handlers[name] || []).filter(function (h) {
+          return h !== handler;
+        });
+        return el;
+      },
+    };
+    elements._all.push(el);
+    return el;
+  }
+
   function authModal() {
     return new Promise(function (resolve) {
       var overlay = document.createElement("div");
@@ -180,13 +253,15 @@
       elements: function (options) {
         var elements = { _all: [], _options: options || {} };
         elements.create = function (type, opts) {
+          if (type === "expressCheckout") return createExpressCheckoutElement(elements, opts);
           return createCardElement(type, elements, opts);
         };
         elements.getElement = function (type) {
           return elements._all.find(function (e) { return e._type === type; }) || null;
         };
         elements.submit = function () {
-          var el = elements._all[0];
+          if (elements._express) return Promise.resolve({});
+          var el = elements._all.find(function (e) { return e._type !== "expressCheckout"; });
           var c = el && el._card();
           if (!c || !c.number) return Promise.resolve({ error: { type: "validation_error", message: "Your card number is incomplete." } });
           return Promise.resolve({});
@@ -203,9 +278,17 @@
         var elements = options.elements;
         var clientSecret = options.clientSecret || (elements && elements._options.clientSecret);
         var cp = options.confirmParams || {};
-        var el = elements && elements._all[0];
-        if (!el) return Promise.resolve({ error: { type: "validation_error", message: "No payment element is mounted." } });
-        return confirmWith(clientSecret, el._card(), { receipt_email: cp.receipt_email, return_url: cp.return_url }).then(function (result) {
+        var express = elements && elements._express;
+        var el = elements && elements._all.find(function (e) { return e._type !== "expressCheckout"; });
+        if (!el && !express) return Promise.resolve({ error: { type: "validation_error", message: "No payment element is mounted." } });
+        var confirming = express
+          ? api(publishableKey, "POST", "/v1/payment_intents/" + piIdOf(clientSecret) + "/confirm", { client_secret: clientSecret, payment_method: "pm_card_visa", receipt_email: cp.receipt_email, return_url: cp.return_url }).then(function (r) {
+              elements._express = null;
+              if (!r.ok) return { error: errorOf(r.json) };
+              return settle(r.json).then(function (pi) { return pi.status === "succeeded" || pi.status === "processing" ? { paymentIntent: pi } : { error: errorOf({ error: pi.last_payment_error }) }; });
+            })
+          : confirmWith(clientSecret, el._card(), { receipt_email: cp.receipt_email, return_url: cp.return_url });
+        return confirming.then(function (result) {
           if (result.error || options.redirect === "if_required") return result;
           var pi = result.paymentIntent;
           var url = new URL(cp.return_url, window.location.href);

@@ -197,8 +197,15 @@ function start() {
         showState("checking");
         return void checkAccess();
       }
-      const checkout = new URLSearchParams({ payment_intent: body.clientSecret, amount: String(body.amount), ...(code ? { code } : {}) });
-      location.assign(`/checkout/${encodeURIComponent(id)}?${checkout}`);
+      // The payment form opens here (./checkout.ts, loaded now with Stripe.js); should it fail to
+      // load, the app's checkout page takes the same payment.
+      try {
+        const { mountCheckout } = await import("./checkout");
+        await mountCheckout(form!, { id, clientSecret: body.clientSecret, amount: body.amount, code, customAmount: item.pricingModel === "pay_what_you_want" ? choice.amount : undefined });
+      } catch {
+        const checkout = new URLSearchParams({ payment_intent: body.clientSecret, amount: String(body.amount), ...(code ? { code } : {}) });
+        location.assign(`/checkout/${encodeURIComponent(id)}?${checkout}`);
+      }
     } catch (err) {
       setBusy(false);
       // A code that stopped applying (used up, expired) says so; anything else is the generic error.

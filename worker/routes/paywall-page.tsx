@@ -17,6 +17,7 @@ import { eq } from "drizzle-orm";
 import { content } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { quote } from "../services/discounts";
+import { stripeOrigins } from "./spa";
 import { escapeHtml } from "../lib/html";
 import {
   cachedPaywallPage,
@@ -79,22 +80,27 @@ function headTags(item: PublicContent, pageUrl: string, origin: string, imageSiz
 }
 
 /**
- * The page runs only its own script (no inline script: the item's data is JSON, not code), and talks
- * only to this origin. Its one inline stylesheet is allowed by its hash; the owner's controls set
- * styles through the DOM, which the policy does not restrict.
+ * The page runs only its own script (no inline script: the item's data is JSON, not code) and, once
+ * 'Unlock' is pressed, Stripe.js for the in-place checkout (web/paywall/checkout.ts): Stripe's
+ * documented origins for scripts, frames and calls, as the SPA's checkout allows them. Its one inline
+ * stylesheet is allowed by its hash; the owner's controls set styles through the DOM, which the
+ * policy does not restrict.
  */
-const contentSecurityPolicy = (styleHash: string) =>
-  [
+const contentSecurityPolicy = (styleHash: string, stripeJsUrl: string | undefined) => {
+  const stripe = stripeOrigins(stripeJsUrl);
+  return [
     "default-src 'none'",
-    "script-src 'self'",
+    `script-src 'self' ${stripe.script}`,
     `style-src 'self' '${styleHash}'`,
     "img-src 'self' data:",
     "media-src 'self'",
-    "connect-src 'self'",
+    `connect-src 'self' ${stripe.connect}`,
+    `frame-src ${stripe.frame}`,
     "form-action 'self'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
   ].join("; ");
+};
 
 const HTML_HEADERS = {
   "content-type": "text/html; charset=utf-8",
@@ -225,7 +231,7 @@ function rewrite(answer: { quote: DiscountQuote | null; problem: string | null }
 
 async function render(c: Ctx, id: string): Promise<Response> {
   const [found, { styleHash }] = await Promise.all([cachedPage(c, id), pageTemplate(c.env, c.req.url)]);
-  const csp = contentSecurityPolicy(styleHash);
+  const csp = contentSecurityPolicy(styleHash, c.env.STRIPE_JS_URL);
   if ("missing" in found) {
     return new Response(found.missing, {
       status: 404,

@@ -10,7 +10,7 @@ import type { AppEnv } from "../lib/context";
 import { notFound } from "../lib/errors";
 
 /** Stripe.js's origins: the configured one (a local stand-in serves Stripe.js and its API), else Stripe's. */
-function stripeOrigins(stripeJsUrl: string | undefined) {
+export function stripeOrigins(stripeJsUrl: string | undefined) {
   if (stripeJsUrl) {
     const origin = new URL(stripeJsUrl).origin;
     return { script: origin, frame: origin, connect: origin };

@@ -1,0 +1,60 @@
+// The one-page checkout (issue 19) in a real browser: 'Unlock' opens the payment form on the paywall
+// itself (no navigation), the wallet button Stripe's Express Checkout Element offers pays end to end
+// (the stand-in offers Link), and the one-click upsell follows as after a card payment.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { baseUrl, checkoutOpened, launch, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const origin = () => ({ origin: baseUrl() });
+async function post(page: Page, path: string, data: unknown) {
+  const res = await page.request.post(path, { headers: origin(), data });
+  expect(res.status(), await res.text()).toBeLessThan(300);
+  return res.json();
+}
+
+describe("the one-page checkout", () => {
+  it("opens in place, pays with the wallet button, and the upsell follows", async () => {
+    const { page, context } = await newPage(browser);
+    await signIn(page, uniqueEmail("one-page-creator"));
+    const item = async (title: string) => (await page.request.post("/api/content", { headers: origin(), multipart: { title, price: "20", accessType: "link", linkUrl: "https://example.com/x", category: "other" } }).then((r) => r.json())).id as string;
+    const mainId = await item("Masterclass");
+    const workbookId = await item("Workbook");
+    const funnel = await post(page, "/api/funnels", { name: "Masterclass funnel" });
+    await post(page, `/api/funnels/${funnel.id}/products`, { contentIds: [mainId] });
+    const price = await post(page, "/api/stripe/create-upsell-product", { name: "Workbook", description: "", price: 15 });
+    await post(page, `/api/funnels/${funnel.id}/steps`, { title: "Add the workbook", offerPriceId: price.priceId, stepType: "upsell", contentId: workbookId });
+    expect((await page.request.patch(`/api/funnels/${funnel.id}`, { headers: origin(), data: { testMode: false } })).status()).toBe(200);
+    await context.close();
+
+    const buyer = await newPage(browser);
+    await buyer.page.setViewportSize({ width: 390, height: 844 });
+    await buyer.page.goto(`/p/${mainId}`);
+    await buyer.page.getByRole("button", { name: "Unlock" }).click();
+    await checkoutOpened(buyer.page);
+    expect(new URL(buyer.page.url()).pathname).toBe(`/p/${mainId}`);
+    expect(await buyer.page.getByTestId("checkout-total").textContent()).toBe("$20.00");
+    // Stripe.js offers a wallet here (the stand-in's Link), above the card form.
+    const wallet = buyer.page.getByRole("button", { name: "Pay with Link" });
+    await wallet.waitFor();
+    await buyer.page.getByText("or pay by card").waitFor();
+    await buyer.page.getByTestId("save-card-notice").waitFor();
+    await buyer.page.screenshot({ path: screenshotPath("one-page-checkout-390"), fullPage: true });
+    await wallet.click();
+    await buyer.page.waitForURL(/\/checkout\/upsell\?/);
+    await buyer.page.getByTestId("upsell-title").getByText("Add the workbook").waitFor();
+    await buyer.page.getByRole("button", { name: "Add this to my order" }).click();
+    await buyer.page.waitForURL(/\/success\?/);
+    await buyer.page.getByText("Payment Successful!").waitFor();
+    await expect.poll(() => buyer.page.getByTestId("order-extra").count()).toBe(1);
+    expect(await buyer.page.getByTestId("order-extra").textContent()).toContain("Workbook");
+    await buyer.context.close();
+  });
+});

@@ -1,0 +1,224 @@
+// The one-page checkout (issue 19): 'Unlock' opens the payment form in place on the paywall page —
+// email, the wallets Stripe offers this browser (Express Checkout Element: Apple Pay, Google Pay,
+// Link) and the Payment Element — with no navigation and no React. island.ts loads this chunk and
+// Stripe.js only when 'Unlock' is pressed, so the page itself stays as small as before. After
+// paying it goes where the SPA checkout goes (/success, which shows the upsell when the item has a
+// funnel); a 3D Secure step happens in place. `/checkout/{id}` still works for links made before.
+import type { PaymentsConfig } from "@shared/payments";
+import { apiRequest } from "@/lib/api";
+
+type StripeError = { message?: string };
+type PaymentIntentLike = { id: string; status: string };
+type StripeElement = { mount(el: HTMLElement): void; on(event: string, handler: (e: never) => void): StripeElement; destroy(): void };
+type StripeElements = { create(type: string, options?: Record<string, unknown>): StripeElement; submit(): Promise<{ error?: StripeError }> };
+type StripeLike = {
+  elements(options: Record<string, unknown>): StripeElements;
+  confirmPayment(options: Record<string, unknown>): Promise<{ error?: StripeError; paymentIntent?: PaymentIntentLike }>;
+  retrievePaymentIntent(clientSecret: string): Promise<{ paymentIntent?: { setup_future_usage?: string | null } }>;
+};
+
+const STRIPE_JS = "https://js.stripe.com/v3/";
+let stripePromise: Promise<StripeLike> | null = null;
+
+/** Stripe.js, loaded once from Stripe (or the configured local stand-in), then initialised with the publishable key. */
+function loadStripe(): Promise<StripeLike> {
+  stripePromise ??= (async () => {
+    const config = (await (await apiRequest("GET", "/api/payments/config")).json()) as PaymentsConfig;
+    const w = window as unknown as { Stripe?: (key: string) => StripeLike };
+    if (!w.Stripe) {
+      await new Promise<void>((resolve, reject) => {
+        const script = document.createElement("script");
+        script.src = config.stripeJsUrl ?? STRIPE_JS;
+        script.onload = () => resolve();
+        script.onerror = () => reject(new Error("Stripe.js did not load"));
+        document.head.append(script);
+      });
+    }
+    return w.Stripe!(config.publishableKey);
+  })().catch((err) => {
+    stripePromise = null;
+    throw err;
+  });
+  return stripePromise;
+}
+
+const usd = (dollars: number) => `$${dollars.toFixed(2)}`;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className = "", text = "") => {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text) node.textContent = text;
+  return node;
+};
+
+export type CheckoutStart = { id: string; clientSecret: string; amount: number; code?: string; customAmount?: number };
+
+/**
+ * Replaces the page's 'Unlock' form with the payment form for `start`'s PaymentIntent. Resolves when
+ * the card form is ready to type in (the bench times this from the click on 'Unlock').
+ */
+export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStart): Promise<void> {
+  const stripe = await loadStripe();
+  const form = el("form", "space-y-3");
+  form.noValidate = true;
+  form.setAttribute("aria-label", "Pay by card");
+  form.dataset.testid = "one-page-checkout";
+  // What Stripe will charge (the server's amount), and the code that made it.
+  const heading = el("p", "flex items-baseline justify-between text-lg font-semibold", "Total");
+  const total = el("span", "", usd(start.amount));
+  total.dataset.testid = "checkout-total";
+  heading.append(total);
+  const express = el("div");
+  express.hidden = true;
+  const or = el("p", "text-center text-xs text-muted-foreground", "or pay by card");
+  or.hidden = true;
+  const label = el("label", "block text-sm font-medium", "Email");
+  label.htmlFor = "pay-email";
+  const email = el("input", "h-10 w-full rounded-md border border-input bg-transparent px-3 text-base outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50");
+  Object.assign(email, { id: "pay-email", type: "email", autocomplete: "email", placeholder: "you@example.com", required: true });
+  email.setAttribute("aria-describedby", "pay-email-hint");
+  const hint = el("p", "text-xs text-muted-foreground", "Your access link and receipt are sent here.");
+  hint.id = "pay-email-hint";
+  const card = el("div", "min-h-24");
+  const problem = el("p", "text-sm text-destructive");
+  problem.id = "pay-error";
+  problem.setAttribute("role", "alert");
+  problem.hidden = true;
+  const pay = el("button", "inline-flex h-12 w-full items-center justify-center gap-2 rounded-md bg-brand-gradient px-6 text-base font-medium text-white shadow-md disabled:opacity-60", `Pay ${usd(start.amount)}`);
+  pay.type = "submit";
+  pay.disabled = true;
+  // When this checkout keeps the card for one-click offers (the item is in a live funnel), say so:
+  // read from Stripe's own PaymentIntent, as the app's checkout does (web/features/upsell/save-card-notice.tsx).
+  const keeps = el("p", "text-xs text-muted-foreground", "Stripe will keep this card so that, right after paying, you can add an extra offer with one click. Nothing more is charged unless you click to add it.");
+  keeps.dataset.testid = "save-card-notice";
+  keeps.hidden = true;
+  void stripe.retrievePaymentIntent(start.clientSecret).then((r) => (keeps.hidden = r.paymentIntent?.setup_future_usage !== "off_session"), () => undefined);
+  form.append(heading, express, or, label, email, hint, card, problem, pay, keeps);
+  if (start.code) {
+    const applied = el("p", "text-sm font-medium text-emerald-700", `Code ${start.code} applied.`);
+    applied.dataset.testid = "checkout-discount";
+    form.insertBefore(applied, express);
+  } else form.insertBefore(codeField(form, start), pay);
+
+  const showProblem = (message: string | null, field?: HTMLElement) => {
+    problem.hidden = !message;
+    problem.textContent = message ?? "";
+    email.toggleAttribute("aria-invalid", !!message && field === email);
+    if (message) (field ?? problem).focus?.();
+  };
+  const successUrl = `/success?content_id=${encodeURIComponent(start.id)}`;
+  const done = (intent: PaymentIntentLike) => location.assign(`${successUrl}&payment_intent=${encodeURIComponent(intent.id)}`);
+
+  const elements = stripe.elements({ clientSecret: start.clientSecret, appearance: { theme: "stripe", variables: { colorPrimary: "#7c3aed", borderRadius: "8px" } } });
+  // Wallets first, where the browser offers one; hidden when it offers none.
+  const wallets = elements.create("expressCheckout", { buttonHeight: 44 });
+  wallets.on("ready", ((e: { availablePaymentMethods?: Record<string, boolean> }) => {
+    const any = !!e.availablePaymentMethods && Object.values(e.availablePaymentMethods).some(Boolean);
+    express.hidden = !any;
+    or.hidden = !any;
+  }) as never);
+  wallets.on("click", ((e: { resolve: (o: Record<string, unknown>) => void }) => e.resolve({ emailRequired: true })) as never);
+  wallets.on("confirm", (async (e: { billingDetails?: { email?: string | null }; paymentFailed: () => void }) => {
+    const receipt = e.billingDetails?.email ?? (EMAIL.test(email.value.trim()) ? email.value.trim() : undefined);
+    const result = await stripe.confirmPayment({ elements, clientSecret: start.clientSecret, confirmParams: { return_url: new URL(successUrl, location.href).toString(), ...(receipt ? { receipt_email: receipt } : {}) }, redirect: "if_required" });
+    if (result.error) {
+      e.paymentFailed();
+      return showProblem(result.error.message ?? "Your payment could not be completed.");
+    }
+    if (result.paymentIntent) done(result.paymentIntent);
+  }) as never);
+  wallets.mount(express);
+
+  const payment = elements.create("payment");
+  const ready = new Promise<void>((resolve) => payment.on("ready", (() => resolve()) as never));
+  payment.mount(card);
+
+  // The email typed here is kept on the checkout: one reminder an hour later should the buyer leave.
+  let remembered = "";
+  email.addEventListener("blur", () => {
+    const typed = email.value.trim();
+    if (!EMAIL.test(typed) || typed === remembered) return;
+    remembered = typed;
+    void apiRequest("POST", "/api/checkout/email", { paymentIntent: start.clientSecret.split("_secret_")[0], email: typed }).catch(() => (remembered = ""));
+  });
+  email.addEventListener("input", () => showProblem(null));
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const typed = email.value.trim();
+    if (!typed) return showProblem("Please enter your email address to receive access links.", email);
+    if (!EMAIL.test(typed)) return showProblem("Please enter a valid email address.", email);
+    showProblem(null);
+    pay.disabled = true;
+    pay.setAttribute("aria-busy", "true");
+    const result = await stripe.confirmPayment({ elements, clientSecret: start.clientSecret, confirmParams: { return_url: new URL(successUrl, location.href).toString(), receipt_email: typed }, redirect: "if_required" });
+    pay.disabled = false;
+    pay.removeAttribute("aria-busy");
+    if (result.error) return showProblem(result.error.message ?? "Your payment could not be completed.");
+    if (result.paymentIntent) done(result.paymentIntent);
+  });
+
+  unlockForm.replaceWith(form);
+  await ready;
+  pay.disabled = false;
+  form.dataset.ready = "true";
+  email.focus();
+}
+
+/**
+ * "Have a discount code?": applying one starts the checkout again with it (a new PaymentIntent at the
+ * price the server computes) and opens its form in place of this one. A code that does not apply
+ * says why beside the field; nothing else changes.
+ */
+function codeField(form: HTMLElement, start: CheckoutStart): HTMLElement {
+  const wrap = el("div", "space-y-2");
+  const open = el("button", "text-sm font-medium text-primary underline-offset-4 hover:underline", "Have a discount code?");
+  open.type = "button";
+  const row = el("div", "flex gap-2");
+  row.hidden = true;
+  const input = el("input", "h-9 min-w-0 flex-1 rounded-md border border-input bg-transparent px-3 text-base outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50");
+  Object.assign(input, { id: "pay-code", autocomplete: "off" });
+  input.setAttribute("aria-label", "Discount code");
+  const apply = el("button", "h-9 rounded-md border px-4 text-sm font-medium", "Apply");
+  apply.type = "button";
+  const note = el("p", "text-sm text-destructive");
+  note.id = "pay-code-error";
+  note.setAttribute("role", "alert");
+  note.hidden = true;
+  row.append(input, apply);
+  wrap.append(open, row, note);
+  open.addEventListener("click", () => {
+    open.hidden = true;
+    row.hidden = false;
+    input.focus();
+  });
+  const say = (message: string | null) => {
+    note.hidden = !message;
+    note.textContent = message ?? "";
+    input.toggleAttribute("aria-invalid", !!message);
+    if (message) input.setAttribute("aria-describedby", note.id);
+  };
+  input.addEventListener("input", () => say(null));
+  const submit = async () => {
+    const code = input.value.trim();
+    if (!/^[A-Za-z0-9_-]{2,40}$/.test(code)) return say("This code isn't valid");
+    apply.disabled = true;
+    try {
+      const res = await apiRequest("POST", "/api/create-payment-intent", { contentId: start.id, discountCode: code, ...(start.customAmount !== undefined ? { customAmount: start.customAmount } : {}) });
+      const body = (await res.json()) as { clientSecret?: string; amount?: number; accessUrl?: string; discount?: { code: string } };
+      if (body.accessUrl) return location.assign(body.accessUrl);
+      await mountCheckout(form, { ...start, clientSecret: body.clientSecret!, amount: body.amount!, code: body.discount?.code ?? code.toUpperCase() });
+    } catch (err) {
+      apply.disabled = false;
+      say((err instanceof Error ? err.message : "").replace(/^\d{3}: /, "").replace(/^discountCode: /, "") || "This code isn't valid");
+    }
+  };
+  apply.addEventListener("click", () => void submit());
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      void submit();
+    }
+  });
+  return wrap;
+}
