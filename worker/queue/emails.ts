@@ -80,6 +80,9 @@ async function withLookups(db: Db, env: Bindings, job: EmailJob): Promise<EmailJ
 async function withReminder(db: Db, env: Bindings, job: EmailJob): Promise<EmailJob | null> {
   if (job.template !== "checkout-reminder") return job;
   if (!env.ACCESS_TOKEN_SECRET) throw new Error("ACCESS_TOKEN_SECRET is not set");
+  // Handed over before its hour (a queue that did not keep the delay): the claim is released and the
+  // message retried later, never sent early to someone who may be paying right now.
+  if (job.sendAt && job.sendAt > Date.now() + 60_000) throw new Error("checkout reminder delivered before it is due; retried later");
   const data = await composeReminder(db, { appUrl: env.APP_URL, accessSecret: env.ACCESS_TOKEN_SECRET, creatorOf: async (id) => mailCreator(env.APP_URL, await publicCreator(db, id)) }, job);
   return data ? { ...job, data } : null;
 }

@@ -26,8 +26,9 @@ async function unlock(contentId: string, body: Record<string, unknown> = {}, buy
 const typeEmail = (paymentIntent: string, email: string, buyerCookie: string) => postJson("/api/checkout/email", { paymentIntent, email }, buyerCookie);
 const reminderJobs = (to: string) => rows<{ id: string; job: string }>("select id, job from outbox_emails where id like 'checkout-reminder:%' and json_extract(job, '$.to') = ?", to);
 
-/** Runs the email consumer on `job` now, as the queue would when its delay is over. */
-async function deliverNow(job: EmailJob) {
+/** Runs the email consumer on `job`, as the queue does when its hour is over. */
+async function deliverNow(due: EmailJob) {
+  const job = { ...due, sendAt: Date.now() };
   const acked: string[] = [];
   await handleEmailBatch({ queue: "apewall-emails", messages: [{ id: "m", timestamp: new Date(), attempts: 1, body: job, ack: () => acked.push("ack"), retry: () => acked.push("retry") }] } as unknown as MessageBatch<EmailJob>, env as never);
   expect(acked).toEqual(["ack"]);
@@ -59,6 +60,11 @@ describe("abandoned-checkout recovery", () => {
     const stranger = await unlock(item.id);
     expect((await typeEmail(first.paymentIntent, "mallory@example.com", stranger.buyerCookie)).status).toBe(404);
 
+    // Handed over early (before its hour), it is not sent: retried later.
+    const early: string[] = [];
+    await handleEmailBatch({ queue: "apewall-emails", messages: [{ id: "e", timestamp: new Date(), attempts: 1, body: job, ack: () => early.push("ack"), retry: () => early.push("retry") }] } as unknown as MessageBatch<EmailJob>, env as never);
+    expect(early).toEqual(["retry"]);
+    expect(await mailsTo(buyer)).toEqual([]);
     await deliverNow(job);
     const [mail] = await mailsTo(buyer);
     expect(mail.subject).toBe("You left Deep Work Course at checkout");

@@ -235,7 +235,8 @@ function urlFor(route: Route, params: Record<string, string>, q: string): string
   return `${BASE}${path}${q ? `?${q}` : ""}`;
 }
 
-const PAGE_ROUTES = /^\/(p|paywall)\/:id$/;
+// Pages a person opens: the paywall, and the unsubscribe page a reminder email links to (its refusals are pages too).
+const PAGE_ROUTES = /^\/(p|paywall)\/:id$|^\/api\/unsubscribe$/;
 
 describe("every route, fuzzed: never a 5xx, a 4xx says why and writes nothing", () => {
   it("covers every route the app registers", () => {
