@@ -107,7 +107,9 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     if (message) (field ?? problem).focus?.();
   };
   const successUrl = `/success?content_id=${encodeURIComponent(start.id)}`;
-  const done = (intent: PaymentIntentLike) => location.assign(`${successUrl}&payment_intent=${encodeURIComponent(intent.id)}`);
+  // Where Stripe's own redirect would land, with the same parameters (the success page goes on to the
+  // funnel's offer only on the way back from paying: redirect_status).
+  const done = (intent: PaymentIntentLike) => location.assign(`${successUrl}&payment_intent=${encodeURIComponent(intent.id)}&redirect_status=${encodeURIComponent(intent.status)}`);
 
   const elements = stripe.elements({ clientSecret: start.clientSecret, appearance: { theme: "stripe", variables: { colorPrimary: "#7c3aed", borderRadius: "8px" } } });
   // Wallets first, where the browser offers one; hidden when it offers none.
