@@ -1,9 +1,9 @@
 // The funnel page's A/B Tests tab in a real browser (issue 19): the creator starts a test of a step's
 // offer, a buyer sees one of the two variants on the offer page, the tab counts that showing, and
 // 'Make B the step' turns variant B into the step.
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, launch, newPage, payByApi, screenshotPath, signIn, uniqueEmail } from "./browser";
+import { launch, liveFunnelOfItem, newPage, payByApi, screenshotPath, signIn, uniqueEmail } from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -13,25 +13,11 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const origin = () => ({ origin: baseUrl() });
-async function post(page: Page, path: string, data: unknown) {
-  const res = await page.request.post(path, { headers: origin(), data });
-  expect(res.status(), await res.text()).toBeLessThan(300);
-  return res.json();
-}
-
 describe("A/B tests of funnel offers", () => {
   it("a test started on the tab splits the offer a buyer sees, counts it, and B becomes the step", async () => {
     const { page, context } = await newPage(browser);
     await signIn(page, uniqueEmail("ab-creator"));
-    const item = async (title: string) => (await page.request.post("/api/content", { headers: origin(), multipart: { title, price: "20", accessType: "link", linkUrl: "https://example.com/x", category: "other" } }).then((r) => r.json())).id as string;
-    const mainId = await item("Masterclass");
-    const workbookId = await item("Workbook");
-    const funnel = await post(page, "/api/funnels", { name: "Masterclass funnel" });
-    await post(page, `/api/funnels/${funnel.id}/products`, { contentIds: [mainId] });
-    const price = await post(page, "/api/stripe/create-upsell-product", { name: "Workbook", description: "", price: 15 });
-    await post(page, `/api/funnels/${funnel.id}/steps`, { title: "Add the workbook", offerPriceId: price.priceId, stepType: "upsell", contentId: workbookId });
-    expect((await page.request.patch(`/api/funnels/${funnel.id}`, { headers: origin(), data: { testMode: false } })).status()).toBe(200);
+    const { mainId } = await liveFunnelOfItem(page);
 
     await page.goto("/funnels");
     await page.getByTestId("funnel-item").first().click();

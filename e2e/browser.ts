@@ -153,3 +153,27 @@ export async function payByApi(page: Page, contentId: string, card = "4242424242
   const confirm = await confirmAsStripeJs(clientSecret, card, { receipt_email: "fan@example.com" });
   if (confirm.status !== 200) throw new Error(`confirm ${confirm.status}: ${await confirm.text()}`);
 }
+
+/**
+ * Through the API as the signed-in creator of `page`: "Masterclass" ($20) sold with a live funnel
+ * whose one step offers "Workbook" at $15 ("Add the workbook").
+ */
+export async function liveFunnelOfItem(page: Page): Promise<{ mainId: string; funnelId: string }> {
+  const headers = { origin: baseUrl() };
+  const post = async (path: string, data: unknown) => {
+    const res = await page.request.post(path, { headers, data });
+    if (res.status() >= 300) throw new Error(`${path} ${res.status()}: ${await res.text()}`);
+    return res.json();
+  };
+  const item = async (title: string) =>
+    (await (await page.request.post("/api/content", { headers, multipart: { title, price: "20", accessType: "link", linkUrl: "https://example.com/x", category: "other" } })).json()).id as string;
+  const mainId = await item("Masterclass");
+  const workbookId = await item("Workbook");
+  const funnel = await post("/api/funnels", { name: "Masterclass funnel" });
+  await post(`/api/funnels/${funnel.id}/products`, { contentIds: [mainId] });
+  const price = await post("/api/stripe/create-upsell-product", { name: "Workbook", description: "", price: 15 });
+  await post(`/api/funnels/${funnel.id}/steps`, { title: "Add the workbook", offerPriceId: price.priceId, stepType: "upsell", contentId: workbookId });
+  const live = await page.request.patch(`/api/funnels/${funnel.id}`, { headers, data: { testMode: false } });
+  if (live.status() !== 200) throw new Error(`going live: ${live.status()}`);
+  return { mainId, funnelId: funnel.id };
+}

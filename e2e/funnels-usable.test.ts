@@ -46,7 +46,7 @@ describe("funnels a creator can find and use", () => {
     expect(await listed.getByTestId("funnel-status").textContent()).toBe("Test");
     await page.getByRole("heading", { name: "Main course funnel" }).waitFor();
     expect(await page.getByRole("main").getByTestId("funnel-status").allTextContents()).toEqual(["Test", "Test"]);
-    expect(await page.getByRole("tab", { name: "A/B Tests" }).count()).toBe(0);
+    expect(await page.getByRole("tab", { name: "A/B Tests" }).count()).toBe(1);
 
     // Attach it to the item it sells after.
     await page.getByRole("tab", { name: "Products" }).click();

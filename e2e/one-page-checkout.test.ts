@@ -1,9 +1,9 @@
 // The one-page checkout (issue 19) in a real browser: 'Unlock' opens the payment form on the paywall
 // itself (no navigation), the wallet button Stripe's Express Checkout Element offers pays end to end
 // (the stand-in offers Link), and the one-click upsell follows as after a card payment.
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, checkoutOpened, launch, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
+import { checkoutOpened, launch, liveFunnelOfItem, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -13,25 +13,11 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const origin = () => ({ origin: baseUrl() });
-async function post(page: Page, path: string, data: unknown) {
-  const res = await page.request.post(path, { headers: origin(), data });
-  expect(res.status(), await res.text()).toBeLessThan(300);
-  return res.json();
-}
-
 describe("the one-page checkout", () => {
   it("opens in place, pays with the wallet button, and the upsell follows", async () => {
     const { page, context } = await newPage(browser);
     await signIn(page, uniqueEmail("one-page-creator"));
-    const item = async (title: string) => (await page.request.post("/api/content", { headers: origin(), multipart: { title, price: "20", accessType: "link", linkUrl: "https://example.com/x", category: "other" } }).then((r) => r.json())).id as string;
-    const mainId = await item("Masterclass");
-    const workbookId = await item("Workbook");
-    const funnel = await post(page, "/api/funnels", { name: "Masterclass funnel" });
-    await post(page, `/api/funnels/${funnel.id}/products`, { contentIds: [mainId] });
-    const price = await post(page, "/api/stripe/create-upsell-product", { name: "Workbook", description: "", price: 15 });
-    await post(page, `/api/funnels/${funnel.id}/steps`, { title: "Add the workbook", offerPriceId: price.priceId, stepType: "upsell", contentId: workbookId });
-    expect((await page.request.patch(`/api/funnels/${funnel.id}`, { headers: origin(), data: { testMode: false } })).status()).toBe(200);
+    const { mainId } = await liveFunnelOfItem(page);
     await context.close();
 
     const buyer = await newPage(browser);

@@ -54,6 +54,21 @@
     );
   }
 
+  // element.on / element.off (docs.stripe.com/js/element/events), for every element kind here.
+  function withEvents(el, handlers) {
+    el.on = function (name, handler) {
+      (handlers[name] = handlers[name] || []).push(handler);
+      return el;
+    };
+    el.off = function (name, handler) {
+      handlers[name] = (handlers[name] || []).filter(function (h) {
+        return h !== handler;
+      });
+      return el;
+    };
+    return el;
+  }
+
   function createCardElement(type, elements) {
     var handlers = {};
     var root = null;
@@ -96,16 +111,7 @@
       focus: function () {
         root && root.querySelector("input") && root.querySelector("input").focus();
       },
-      on: function (name, handler) {
-        (handlers[name] = handlers[name] || []).push(handler);
-        return el;
-      },
-      off: function (name, handler) {
-        handlers[name] = (handlers[name] || []).filter(function (h) {
-          return h !== handler;
-        });
-        return el;
-      },
+
       _values: function () {
         var get = function (f) {
           var input = root && root.querySelector("#" + uid + "-" + f);
@@ -119,7 +125,7 @@
         return { number: v.number, exp_month: m ? m[1] : "", exp_year: m ? m[2] : "", cvc: v.cvc };
       },
     };
-    elements._all.push(el);
+    elements._all.push(withEvents(el, handlers));
     return el;
   }
 
@@ -181,18 +187,9 @@
         el.unmount();
       },
       update: function () {},
-      on: function (name, handler) {
-        (handlers[name] = handlers[name] || []).push(handler);
-        return el;
-      },
-      off: function (name, handler) {
-        handlers[name] = (handlers[name] || []).filter(function (h) {
-          return h !== handler;
-        });
-        return el;
-      },
+
     };
-    elements._all.push(el);
+    elements._all.push(withEvents(el, handlers));
     return el;
   }
 

@@ -25,14 +25,15 @@ export function CreatorTopBar({ user }: { user: CurrentUser }) {
             {user.firstName || user.email}
           </span>
           {LINKS.filter((l) => !("adminOnly" in l) || user.isAdmin).map(({ to, label, icon: Icon }) => (
-            <Button key={to} variant="ghost" size="sm" asChild>
+            // Icons only on a phone, narrower: seven of them and the logo fit 390 px (e2e/phone.test.ts).
+            <Button key={to} variant="ghost" size="sm" className="has-[>svg]:px-1.5 sm:has-[>svg]:px-2.5" asChild>
               <Link to={to} aria-label={label}>
                 <Icon />
                 <span className="hidden sm:inline">{label}</span>
               </Link>
             </Button>
           ))}
-          <Button variant="outline" size="sm" onClick={goToLogout} aria-label="Log out">
+          <Button variant="outline" size="sm" className="has-[>svg]:px-1.5 sm:has-[>svg]:px-2.5" onClick={goToLogout} aria-label="Log out">
             <LogOut />
             <span className="hidden sm:inline">Logout</span>
           </Button>
