@@ -256,9 +256,12 @@ describe("the paywall page HTML", () => {
       expect(html).toMatch(/<button type="submit"[^>]*>.*Unlock<\/button>/s);
       expect(html.match(/<script\b[^>]*\bsrc=/g)).toHaveLength(1);
       expect(html).not.toContain('rel="stylesheet"');
-      // The page runs its own script only, and its one inline stylesheet is the one the policy names.
+      // The page runs its own script, and Stripe.js only (from Stripe's origin, here the configured
+      // stand-in's) for the checkout 'Unlock' opens in place; its one inline stylesheet is the one the policy names.
       const csp = res.headers.get("content-security-policy")!;
-      expect(csp).toContain("script-src 'self';");
+      const stripeOrigin = new URL((env as unknown as { STRIPE_JS_URL: string }).STRIPE_JS_URL).origin;
+      expect(csp).toContain(`script-src 'self' ${stripeOrigin};`);
+      expect(csp).toContain(`frame-src ${stripeOrigin};`);
       expect(csp).toContain("default-src 'none'");
       const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1];
       const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(style)));
