@@ -10,6 +10,7 @@ import {
   MIN_PRICE_CENTS,
   PRICING_MODELS,
 } from "./constants";
+import type { CreatorBump, PublicBump } from "./bumps";
 import type { PublicCreator } from "./profile";
 
 export const CONTENT_MESSAGES = {
@@ -173,7 +174,13 @@ export type PublicContentFields = {
 export type Availability = "on_sale" | "unpublished" | "upsell_only";
 
 /** `creator`: who the buyer pays, as the paywall and checkout show it ("by {name}", avatar, contact). */
-export type PublicContent = PublicContentFields & { user: { firstName: string | null }; creator: PublicCreator; availability: Availability };
+export type PublicContent = PublicContentFields & {
+  user: { firstName: string | null };
+  creator: PublicCreator;
+  availability: Availability;
+  /** The order bump offered at checkout (issue 19), or null. */
+  bump: PublicBump;
+};
 
 /** A content item as its creator sees it (GET /api/content). Money in dollars, as the screens use it. */
 export type CreatorContent = PublicContentFields & {
@@ -190,4 +197,6 @@ export type CreatorContent = PublicContentFields & {
   activationLimit: number | null;
   /** One reminder email to a buyer who left checkout with an email (issue 19); on by default. */
   checkoutReminders: boolean;
+  /** The order bump: another of the creator's items offered at checkout at this price, or null. */
+  bump: CreatorBump;
 };

@@ -12,6 +12,8 @@ export const createPaymentIntentSchema = z.object({
   discountCode: z.union([z.literal(""), z.string().trim().regex(/^[A-Za-z0-9_-]{2,40}$/, "This code isn't valid"), z.null()]).optional(),
   /** A checkout reminder's link: restarts that checkout at its amount (worker/services/recovery.ts). */
   recoverToken: z.string().max(300).optional(),
+  /** The order bump's checkbox: also buy the item's add-on at its bump price (shared/bumps.ts). */
+  bump: z.boolean({ error: "bump must be true or false" }).optional(),
 });
 
 /** POST /api/checkout/email: the address typed at checkout, kept on the pending checkout (and its one reminder). */
@@ -54,6 +56,8 @@ export type PurchaseVerification = {
   /** `licenseKey`: this purchase's license key, when its item issues them (only ever shown to its owner). */
   purchase: { id: string; amount: number; buyerEmail: string | null; licenseKey: string | null };
   accessUrl: string;
+  /** The order bump bought with this purchase (one payment), each with its own access link; empty for most. */
+  addOns: { title: string; amount: number; accessUrl: string }[];
 };
 
 /** GET /api/content/{id}/access: whether this browser (or the access link it holds) owns the item. */

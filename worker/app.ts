@@ -23,6 +23,7 @@ import { funnelRoutes } from "./routes/funnels";
 import { licenseRoutes } from "./routes/licenses";
 import { discountRoutes } from "./routes/discounts";
 import { recoveryRoutes } from "./routes/recovery";
+import { bumpRoutes } from "./routes/bumps";
 import { paymentRoutes } from "./routes/payments";
 import { paywallPageRoutes } from "./routes/paywall-page";
 import { profileRoutes } from "./routes/profile";
@@ -71,7 +72,8 @@ const api = new Hono<AppEnv>()
   .route("/", webhookRoutes)
   .route("/", licenseRoutes)
   .route("/", discountRoutes)
-  .route("/", recoveryRoutes);
+  .route("/", recoveryRoutes)
+  .route("/", bumpRoutes);
 
 export const app: Hono<AppEnv> = new Hono<AppEnv>()
   .use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", crossOriginOpenerPolicy: "same-origin" }))

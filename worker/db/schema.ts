@@ -149,6 +149,10 @@ export const content = sqliteTable(
     // One reminder, an hour later, to a buyer who gave an email at checkout and did not pay (issue 19).
     checkoutReminders: integer("checkout_reminders", { mode: "boolean" }).notNull().default(true),
     licenseActivationLimit: integer("license_activation_limit"),
+    // The order bump (issue 19): another of the creator's items offered as a checkbox at checkout,
+    // at this price; both null when the item has none.
+    bumpContentId: text("bump_content_id"),
+    bumpPriceCents: integer("bump_price_cents"),
     createdAt: createdAt(),
     // Soft delete: buyers who paid keep access; the item leaves the dashboard and the paywall.
     deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
@@ -186,6 +190,9 @@ export const purchases = sqliteTable(
     discountCents: integer("discount_cents").notNull().default(0),
     // The abandoned checkout whose reminder email brought the buyer back (worker/services/recovery.ts).
     recoveredFrom: text("recovered_from"),
+    // An order bump's purchase: the main purchase it was paid with (one PaymentIntent for both, which
+    // stays on the main purchase: payment_intent_id is null here).
+    bumpOf: text("bump_of"),
     createdAt: createdAt(),
     paidAt: integer("paid_at", { mode: "timestamp_ms" }),
     revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
@@ -198,6 +205,7 @@ export const purchases = sqliteTable(
     index("purchases_creator_status").on(t.creatorId, t.status, t.contentId),
     // Covers the content list's per-item unlock count and its join to the item's ledger rows.
     index("purchases_content").on(t.contentId, t.status, t.id),
+    index("purchases_bump_of").on(t.bumpOf),
     index("purchases_buyer_key").on(t.buyerKeyHash, t.contentId),
     // "Lost your access?" finds a buyer's purchases by email.
     index("purchases_buyer_email").on(t.buyerEmail, t.status),

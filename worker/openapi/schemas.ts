@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { Availability, CreatorContent, PublicContent, UploadState } from "../../shared/content";
 import type { ApiKeyEvent, ApiKeySummary, CreatedApiKey, DeveloperOverview } from "../../shared/developer";
+import type { CreatorBump, PublicBump } from "../../shared/bumps";
 import type { AbTest, AbVariantFigures } from "../../shared/ab-tests";
 import type { DiscountCode, DiscountQuote } from "../../shared/discounts";
 import type { AcceptResult, Funnel, FunnelStep, OfferState, OrderSummary, UpsellOffer } from "../../shared/funnels";
@@ -67,6 +68,8 @@ export const publicCreatorSchema = z.object({
 }) satisfies z.ZodType<PublicCreator>;
 
 const accessType = z.enum(["download", "view", "stream", "link"]);
+export const publicBumpSchema = z.object({ id, title: z.string(), price: dollars }).nullable() satisfies z.ZodType<PublicBump>;
+export const creatorBumpSchema = z.object({ contentId: id, price: dollars }).nullable() satisfies z.ZodType<CreatorBump>;
 const publicContentFields = {
   id,
   title: z.string(),
@@ -87,6 +90,7 @@ export const publicContentSchema = z.object({
   user: z.object({ firstName: z.string().nullable() }),
   creator: publicCreatorSchema,
   availability: z.enum(["on_sale", "unpublished", "upsell_only"]) satisfies z.ZodType<Availability>,
+  bump: publicBumpSchema,
 }) satisfies z.ZodType<PublicContent>;
 
 export const creatorContentSchema = z.object({
@@ -100,6 +104,7 @@ export const creatorContentSchema = z.object({
   issueLicenseKeys: z.boolean(),
   activationLimit: z.number().int().nullable(),
   checkoutReminders: z.boolean(),
+  bump: creatorBumpSchema,
 }) satisfies z.ZodType<CreatorContent>;
 
 export const uploadStateSchema = z.object({
@@ -120,6 +125,7 @@ export const checkoutStartedSchema = z.object({
   clientSecret: z.string().meta({ description: "The PaymentIntent's client secret, for Stripe.js's Payment Element" }),
   amount: dollars,
   discount: z.object({ code: z.string(), amountOff: dollars }).optional().meta({ description: "The discount code applied, and what it took off" }),
+  bump: z.object({ title: z.string(), amount: dollars }).optional().meta({ description: "The order bump ticked: its item's title and price (in `amount`)" }),
 });
 export const alreadyOwnedSchema = z.object({ alreadyOwned: z.literal(true), accessUrl: z.string() }) satisfies z.ZodType<AlreadyOwned>;
 export const purchaseProgressSchema = z.object({ status: z.string().meta({ example: "paid" }), unlocked: z.boolean() });
@@ -141,6 +147,7 @@ export const purchaseVerificationSchema = z.object({
   }),
   purchase: z.object({ id, amount: dollars, buyerEmail: z.string().nullable(), licenseKey: z.string().nullable() }),
   accessUrl: z.string(),
+  addOns: z.array(z.object({ title: z.string(), amount: dollars, accessUrl: z.string() })).meta({ description: "The order bump bought in the same payment, each with its own access link" }),
 }) satisfies z.ZodType<PurchaseVerification>;
 
 export const contentAccessSchema = z.union([

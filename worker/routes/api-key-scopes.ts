@@ -44,6 +44,8 @@ export const API_KEY_ROUTES: readonly (readonly [Method, string, ApiKeyScope])[]
   ["POST", "/discounts", "content:write"],
   ["POST", "/discounts/:id/archive", "content:write"],
   ["PUT", "/content/:id/checkout-reminders", "content:write"],
+  ["PUT", "/content/:id/bump", "content:write"],
+  ["DELETE", "/content/:id/bump", "content:write"],
   ["GET", "/content/:id/discount", "content:read"],
   // the public profile, read only (profile.ts)
   ["GET", "/profile", "content:read"],

@@ -82,7 +82,7 @@ export const paymentRoutes = new Hono<AppEnv>()
     if (!c.env.STRIPE_PUBLISHABLE_KEY) throw new ApiError(503, "Payments are not configured");
     return c.json({ publishableKey: c.env.STRIPE_PUBLISHABLE_KEY, stripeJsUrl: c.env.STRIPE_JS_URL || null } satisfies PaymentsConfig);
   })
-  .post("/create-payment-intent", doc({ tag: "Checkout and access", summary: "Start a checkout", description: "Sets the buyer cookie. The amount is the server's: the item's price, or the buyer's amount for pay-what-you-want (at least its minimum).", access: "public", ok: S.checkoutStartedSchema, also: { 200: { description: "A checkout to pay with Stripe.js; or, when this browser already owns the item, its access link", answer: z.union([S.checkoutStartedSchema, S.alreadyOwnedSchema]) } }, errors: { 400: "The body is not valid, or the discount code does not apply (`discountCode: …`)", 404: "No such item", 409: "The item is not on sale, or the discount code is used up", 429: "Too many checkouts from this address", 502: "Stripe could not be reached" } }), rateLimit("CHECKOUT_LIMITER", "checkout"), validate("json", createPaymentIntentSchema), async (c) => {
+  .post("/create-payment-intent", doc({ tag: "Checkout and access", summary: "Start a checkout", description: "Sets the buyer cookie. The amount is the server's: the item's price, or the buyer's amount for pay-what-you-want (at least its minimum).", access: "public", ok: S.checkoutStartedSchema, also: { 200: { description: "A checkout to pay with Stripe.js; or, when this browser already owns the item, its access link", answer: z.union([S.checkoutStartedSchema, S.alreadyOwnedSchema]) } }, errors: { 400: "The body is not valid, or the discount code does not apply (`discountCode: …`)", 404: "No such item", 409: "The item is not on sale, the discount code is used up, or the order bump is no longer available or already owned", 429: "Too many checkouts from this address", 502: "Stripe could not be reached" } }), rateLimit("CHECKOUT_LIMITER", "checkout"), validate("json", createPaymentIntentSchema), async (c) => {
     const input = c.req.valid("json");
     const deps = purchaseDeps(c);
     // A browser that already owns the item is offered its access, not a second charge.
@@ -97,11 +97,13 @@ export const paymentRoutes = new Hono<AppEnv>()
       buyerKey: buyerKey(c, true)!,
       discountCode: input.discountCode || null,
       recoverToken: input.recoverToken || null,
+      bump: input.bump === true,
     });
     return c.json({
       clientSecret: result.clientSecret,
       amount: result.amountCents / 100,
       ...(result.discount ? { discount: { code: result.discount.code, amountOff: result.discount.amountOffCents / 100 } } : {}),
+      ...(result.bump ? { bump: { title: result.bump.title, amount: result.bump.amountCents / 100 } } : {}),
     });
   })
   // The address the buyer typed at checkout, before paying: kept on their pending checkout, with its

@@ -7,6 +7,7 @@ import { content, creatorProfiles, ledgerEntries, purchases, uploads, users } fr
 import { ApiError, describeZodError, notFound } from "../lib/errors";
 import { imageDimensions } from "../lib/images";
 import { newId } from "../lib/ids";
+import { creatorBump, publicBump } from "./bumps";
 import { ownUpload } from "./uploads";
 import { creatorColumns, toPublicCreator } from "./profile";
 
@@ -174,6 +175,7 @@ export async function listCreatorContent(db: Db, userId: string, onlyId?: string
     issueLicenseKeys: row.issueLicenseKeys,
     activationLimit: row.licenseActivationLimit,
     checkoutReminders: row.checkoutReminders,
+    bump: creatorBump(row),
   }));
 }
 
@@ -197,6 +199,7 @@ export async function publicContent(
     user: { firstName: found.firstName },
     creator: toPublicCreator(found.creator),
     availability: availability(found.row),
+    bump: await publicBump(db, found.row),
     creatorId: found.row.userId,
     previewImageSize: width && height && found.row.previewImageKey ? { width, height } : null,
   };

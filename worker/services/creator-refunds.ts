@@ -129,7 +129,9 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
   if (!["paid", "refunded", "disputed"].includes(purchase.status)) throw new ApiError(400, REFUND_REFUSED.notPaid);
   if (purchase.status === "refunded") throw new ApiError(400, REFUND_REFUSED.refunded);
   if (purchase.status === "disputed") throw new ApiError(409, REFUND_REFUSED.disputed);
-  if (!purchase.paymentIntentId) throw new ApiError(400, REFUND_REFUSED.notCard);
+  // An order bump's sale was paid by its main purchase's PaymentIntent: its refund is a part of that charge.
+  const paymentIntentId = purchase.paymentIntentId ?? (purchase.bumpOf ? (await saleOf(deps, creatorId, purchase.bumpOf))?.paymentIntentId : null);
+  if (!paymentIntentId) throw new ApiError(400, REFUND_REFUSED.notCard);
 
   // A press repeated with the dialog's key is the same request, whatever happened since.
   let row: RequestRow | undefined = input.requestKey
@@ -147,7 +149,7 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
   // True when this call wrote the request: no Refund can have been made for it yet.
   let fresh = false;
   if (!row) {
-    const intent = await deps.stripe.paymentIntents.retrieve(purchase.paymentIntentId).catch(() => {
+    const intent = await deps.stripe.paymentIntents.retrieve(paymentIntentId).catch(() => {
       throw new ApiError(502, REFUND_REFUSED.stripeDown);
     });
     chargeId = idOf(intent.latest_charge);
@@ -158,7 +160,10 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
     if (charge.payment_method_details?.type !== "card") throw new ApiError(400, REFUND_REFUSED.notCard);
     // Not `charge.disputed`: Stripe sets it for an inquiry too (refundable) and keeps it after a won
     // dispute. A chargeback is the sale's 'disputed' state above, and Stripe refuses it (charge_disputed).
-    const leftCents = charge.amount_captured - charge.amount_refunded;
+    // What is left of the charge, and of this sale: one charge may pay a sale and its order bump,
+    // and a refund of one never takes the other's part.
+    const own = await deps.db.select({ refunded: saleColumns.refundedCents, pending: saleColumns.pendingCents }).from(purchases).where(eq(purchases.id, purchase.id)).get();
+    const leftCents = Math.min(charge.amount_captured - charge.amount_refunded, purchase.amountCents - Number(own?.refunded ?? 0) - Number(own?.pending ?? 0));
     if (leftCents <= 0) throw new ApiError(400, REFUND_REFUSED.refunded);
     const amountCents = input.amountCents ?? leftCents;
     if (amountCents > leftCents) throw new ApiError(400, REFUND_REFUSED.tooMuch(leftCents));
@@ -190,12 +195,12 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
 
   const req = row;
   let refund: Stripe.Refund | undefined;
-  if (!fresh && req.status !== "refused") refund = await madeFor(deps, purchase.paymentIntentId, req);
+  if (!fresh && req.status !== "refused") refund = await madeFor(deps, paymentIntentId, req);
   if (!refund) {
     try {
       refund = await deps.stripe.refunds.create(
         {
-          payment_intent: purchase.paymentIntentId,
+          payment_intent: paymentIntentId,
           amount: req.amountCents,
           ...(req.reason !== "other" ? { reason: req.reason } : {}),
           metadata: { refundRequestId: req.id, purchaseId: purchase.id, ...(req.note ? { note: req.note.slice(0, 500) } : {}) },

@@ -164,3 +164,58 @@ export const STATE_FROM_LEDGER_SQL = `case
   when (select -coalesce(sum(amount_cents), 0) from ledger_entries where purchase_id = ?1 and kind = 'refund') >= purchases.amount_cents then 'refunded'
   when (select coalesce(sum(amount_cents), 0) from ledger_entries where purchase_id = ?1 and kind = 'dispute') < 0 then 'disputed'
   else 'paid' end`;
+
+/** One purchase paid by a charge: the main purchase (the PaymentIntent's) first, then its order bump. */
+export type OrderPart = { id: string; amountCents: number };
+
+/** The Stripe object an attributed share was cut from: an add-on's share is `${id}~${purchaseId}`. */
+export const stripeIdOf = (shareId: string) => shareId.split("~")[0];
+
+/**
+ * Which part of each refund and each dispute of an order's charge is whose, when one charge paid a
+ * purchase and its order bump (issue 19). The table above then applies to each purchase with its
+ * own shares, as if each had been charged alone.
+ * - A refund whose metadata names one of the order's purchases (a creator's refund of that sale,
+ *   worker/services/creator-refunds.ts) is that purchase's, up to what is left of it.
+ * - Any other amount (a refund made in Stripe's dashboard, a dispute, which is of the whole charge)
+ *   fills the purchases in order, the main one first, each up to what is left of it.
+ * - "Left" is the purchase's amount less every earlier refund's (dispute's) share, whatever its
+ *   status, oldest first (`objects` come in Stripe's list order, newest first): a share never changes once its object exists, since
+ *   its ledger keys were booked by it. So a refund that failed still holds its place (a known limit:
+ *   a dashboard refund after it may go to the add-on). An amount beyond the order stays with the
+ *   main purchase, whose ledger cap books nothing more.
+ * The main purchase's shares keep their object's id (its keys are as without a bump); an add-on's
+ * share is named `${id}~${purchaseId}`, which keys its ledger rows, its email and its webhook.
+ * A charge of one purchase is returned as it is.
+ */
+export function attributeToOrder(parts: OrderPart[], refunds: Stripe.Refund[], disputes: Stripe.Dispute[]): Map<string, { refunds: Stripe.Refund[]; disputes: Stripe.Dispute[] }> {
+  const out = new Map(parts.map((p) => [p.id, { refunds: [] as Stripe.Refund[], disputes: [] as Stripe.Dispute[] }]));
+  if (parts.length === 1) {
+    out.set(parts[0].id, { refunds, disputes });
+    return out;
+  }
+  const main = parts[0];
+  const split = <T extends { id: string; amount: number; created: number }>(objects: T[], named: (o: T) => string | undefined, put: (purchaseId: string, share: T) => void) => {
+    const left = new Map(parts.map((p) => [p.id, p.amountCents]));
+    // Oldest first: Stripe lists newest first, and its order (not the id) breaks a tie in `created`.
+    const sorted = [...objects].reverse().sort((a, b) => a.created - b.created);
+    for (const o of sorted) {
+      const first = parts.find((p) => p.id === named(o));
+      const order = first ? [first, ...parts.filter((p) => p !== first)] : parts;
+      let rest = o.amount;
+      const shares = new Map<string, number>();
+      for (const p of order) {
+        const take = Math.min(rest, left.get(p.id)!);
+        if (take <= 0) continue;
+        shares.set(p.id, take);
+        left.set(p.id, left.get(p.id)! - take);
+        rest -= take;
+      }
+      if (rest > 0 || shares.size === 0) shares.set(main.id, (shares.get(main.id) ?? 0) + rest);
+      for (const [purchaseId, amount] of shares) put(purchaseId, { ...o, id: purchaseId === main.id ? o.id : `${o.id}~${purchaseId}`, amount });
+    }
+  };
+  split(refunds, (r) => r.metadata?.purchaseId, (id, share) => out.get(id)!.refunds.push(share));
+  split(disputes, () => undefined, (id, share) => out.get(id)!.disputes.push(share));
+  return out;
+}

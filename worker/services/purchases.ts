@@ -15,16 +15,18 @@ import { buyerCustomers, content, creatorProfiles, licenseKeys, purchases, users
 import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
 import { releaseHold, reserveUse } from "./discounts";
+import { bumpForCheckout } from "./bumps";
+import { BUMP_MESSAGES } from "../../shared/bumps";
 import { abandonedCheckout, reminder } from "./recovery";
 import { liveFunnelFor } from "./funnels";
 // A cycle by design: a creator's refund settles its charge here; settling records each request's status (used only at call time).
 import { refundRequestStatements } from "./creator-refunds";
 import { insertLedgerRow, restoreRows, reverseSale, saleRows, type LedgerRow } from "./ledger";
 import { dispatch, outboxInsert, type OutboxGuard } from "./mail/email-outbox";
-import { orderEmailJob, orderEmailPending } from "./mail/order-email";
+import { orderEmailJob, orderEmailKey, orderEmailPending } from "./mail/order-email";
 import type { EmailJob, OrderMailData, PurchaseAccessMailData, RecoveredPurchase } from "./mail/templates";
 import { creatorColumns, mailCreator, publicCreator, toPublicCreator } from "./profile";
-import { effectsOf, GRANTS_ACCESS, STATE_FROM_LEDGER_SQL, type KeyedEffect, type PurchaseState } from "./purchase-states";
+import { attributeToOrder, effectsOf, GRANTS_ACCESS, STATE_FROM_LEDGER_SQL, stripeIdOf, type KeyedEffect, type PurchaseState } from "./purchase-states";
 import { isInvalidEmail } from "./stripe";
 import { planAt, settleProInvoiceCharge } from "./subscriptions";
 import { dispatchWebhooks, webhookStatements } from "./webhooks";
@@ -112,8 +114,8 @@ async function customerFor(deps: PurchaseDeps, buyerKeyHash: string): Promise<st
 
 export async function startCheckout(
   deps: PurchaseDeps,
-  input: { contentId: string; customAmount: unknown; buyerEmail: string | null; buyerKey: string; discountCode?: string | null; recoverToken?: string | null },
-): Promise<{ clientSecret: string; purchaseId: string; amountCents: number; discount: { code: string; amountOffCents: number } | null }> {
+  input: { contentId: string; customAmount: unknown; buyerEmail: string | null; buyerKey: string; discountCode?: string | null; recoverToken?: string | null; bump?: boolean },
+): Promise<{ clientSecret: string; purchaseId: string; amountCents: number; discount: { code: string; amountOffCents: number } | null; bump: { title: string; amountCents: number } | null }> {
   const item = await deps.db
     .select()
     .from(content)
@@ -134,6 +136,17 @@ export async function startCheckout(
     ? await reserveUse(deps.d1, { item, text: input.discountCode, listCents, buyer: buyerEmail?.toLowerCase() ?? `browser:${buyerKeyHash}`, purchaseId })
     : null;
   const amountCents = abandoned ? abandoned.amountCents : (discount?.priceCents ?? listCents);
+  // The order bump, ticked: its own purchase at the bump price, paid by the same PaymentIntent. A
+  // discount code applies to the main item only.
+  const bump = input.bump ? await bumpForCheckout(deps.db, item).catch(async (err) => {
+    if (discount) await releaseHold(deps.d1, purchaseId);
+    throw err;
+  }) : null;
+  if (bump && (await browserPurchasesOf(deps, buyerKeyHash, bump.item.id)).some((p) => p.status === "paid")) {
+    if (discount) await releaseHold(deps.d1, purchaseId);
+    throw new ApiError(409, BUMP_MESSAGES.owned(bump.item.title));
+  }
+  const bumpPurchaseId = bump ? newId() : null;
   // A card is kept only when a live funnel may offer a one-click upsell after this payment.
   const savesCard = !!(await liveFunnelFor(deps.db, item.id));
   // An address our check accepts may still be one Stripe refuses as a receipt_email: the buyer is
@@ -146,14 +159,20 @@ export async function startCheckout(
   const customer = savesCard ? await customerFor(deps, buyerKeyHash).catch(refusedEmail) : null;
   const intent = await deps.stripe.paymentIntents.create(
     {
-      amount: amountCents,
+      amount: amountCents + (bump?.priceCents ?? 0),
       currency: item.currency,
       // The card is kept on the buyer's Customer for one-click upsells after this purchase.
       ...(customer ? { customer, setup_future_usage: "off_session" as const } : {}),
       automatic_payment_methods: { enabled: true },
-      description: item.title.slice(0, 200),
+      description: (bump ? `${item.title} + ${bump.item.title}` : item.title).slice(0, 200),
       ...(buyerEmail ? { receipt_email: buyerEmail } : {}),
-      metadata: { purchaseId, contentId: item.id, creatorId: item.userId, ...(discount ? { discountCode: discount.code } : {}) },
+      metadata: {
+        purchaseId,
+        contentId: item.id,
+        creatorId: item.userId,
+        ...(discount ? { discountCode: discount.code } : {}),
+        ...(bump ? { bumpPurchaseId: bumpPurchaseId!, bumpContentId: bump.item.id } : {}),
+      },
     },
     { idempotencyKey: `checkout:${purchaseId}` },
   ).catch(refusedEmail);
@@ -172,14 +191,40 @@ export async function startCheckout(
     discountCents: discount?.discountCents ?? abandoned?.discountCents ?? 0,
     recoveredFrom: abandoned?.id ?? null,
   });
+  const bumpRow = bump
+    ? deps.db.insert(purchases).values({
+        id: bumpPurchaseId!,
+        contentId: bump.item.id,
+        creatorId: item.userId,
+        buyerEmail,
+        amountCents: bump.priceCents,
+        currency: item.currency,
+        status: "pending",
+        paymentIntentId: null,
+        stripeCustomerId: customer,
+        buyerKeyHash,
+        bumpOf: purchaseId,
+      })
+    : null;
   // With an email, the checkout and its one reminder (due in an hour) are written together.
   const insert = row.toSQL();
+  const bumpInsert = bumpRow?.toSQL();
   const now = Date.now();
   const remind = buyerEmail ? await reminder(deps.d1, { purchaseId, contentId: item.id, email: buyerEmail }, now, deps.reminderDelayMs) : null;
-  await deps.d1.batch([deps.d1.prepare(insert.sql).bind(...insert.params), ...(remind ? [remind.statement] : [])]);
+  await deps.d1.batch([
+    deps.d1.prepare(insert.sql).bind(...insert.params),
+    ...(bumpInsert ? [deps.d1.prepare(bumpInsert.sql).bind(...bumpInsert.params)] : []),
+    ...(remind ? [remind.statement] : []),
+  ]);
   if (remind) await dispatch(deps.d1, deps.emails, [remind.id], now);
   if (!intent.client_secret) throw new Error("PaymentIntent has no client secret");
-  return { clientSecret: intent.client_secret, purchaseId, amountCents, discount: discount ? { code: discount.code, amountOffCents: discount.discountCents } : null };
+  return {
+    clientSecret: intent.client_secret,
+    purchaseId,
+    amountCents: amountCents + (bump?.priceCents ?? 0),
+    discount: discount ? { code: discount.code, amountOffCents: discount.discountCents } : null,
+    bump: bump ? { title: bump.item.title, amountCents: bump.priceCents } : null,
+  };
 }
 
 // ---- fulfilment ----
@@ -227,7 +272,10 @@ export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent, {
   const purchase = await deps.db.select().from(purchases).where(eq(purchases.paymentIntentId, intent.id)).get();
   if (!purchase) return "unknown";
   if (intent.status !== "succeeded") return "not-succeeded";
-  if (intent.amount_received !== purchase.amountCents || intent.amount !== purchase.amountCents || intent.currency !== purchase.currency || intent.metadata?.purchaseId !== purchase.id) {
+  // An order bump ticked at checkout is its own purchase, paid by this PaymentIntent too.
+  const bumps = await deps.db.select().from(purchases).where(eq(purchases.bumpOf, purchase.id)).orderBy(purchases.id);
+  const totalCents = purchase.amountCents + bumps.reduce((a, b) => a + b.amountCents, 0);
+  if (intent.amount_received !== totalCents || intent.amount !== totalCents || intent.currency !== purchase.currency || intent.metadata?.purchaseId !== purchase.id) {
     console.error("payment intent does not match its purchase", intent.id, purchase.id);
     return "mismatch";
   }
@@ -240,20 +288,45 @@ export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent, {
   const now = Date.now();
   const ledger = saleRows(purchase, plan);
   const licenseKey = newLicenseKey();
-  const mails = notify ? await fulfilmentEmails(deps, purchase, ledger, email, now, licenseKey) : { statements: [], keys: [] };
+  const mails = notify ? await fulfilmentEmails(deps, purchase, ledger, email, now, licenseKey, bumps.length > 0) : { statements: [], keys: [] };
   const hooks = await saleWebhooks(deps, purchase, ledger, email, now);
+  // Each add-on: paid in this batch only if the main purchase was (its paid_at is ours), with its
+  // own ledger rows, license key, webhook and creator's email.
+  const added = await Promise.all(
+    bumps.map(async (bump) => {
+      const rows = saleRows(bump, plan);
+      const key = newLicenseKey();
+      const sale = notify ? await fulfilmentEmails(deps, bump, rows, email, now, key, false) : { statements: [], keys: [] };
+      return { bump, rows, key, sale, hooks: await saleWebhooks(deps, bump, rows, email, now) };
+    }),
+  );
   const results = await deps.d1.batch([
     deps.d1
       .prepare("update purchases set status = 'paid', paid_at = ?, buyer_email = coalesce(buyer_email, ?) where id = ? and status = 'pending' returning id")
       .bind(now, email, purchase.id),
+    ...(bumps.length
+      ? [
+          deps.d1
+            .prepare(
+              `update purchases set status = 'paid', paid_at = ?1, buyer_email = coalesce(buyer_email, ?2)
+               where bump_of = ?3 and status = 'pending' and exists (select 1 from purchases m where m.id = ?3 and m.status = 'paid' and m.paid_at = ?1)`,
+            )
+            .bind(now, email, purchase.id),
+        ]
+      : []),
     ...ledger.map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE)),
+    ...added.flatMap((a) => a.rows.map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE))),
     issueLicenseStatement(deps.d1, purchase.id, now, licenseKey),
+    ...added.map((a) => issueLicenseStatement(deps.d1, a.bump.id, now, a.key)),
     ...mails.statements,
+    ...added.flatMap((a) => a.sale.statements),
     ...hooks.statements,
+    ...added.flatMap((a) => a.hooks.statements),
   ]);
   if ((results[0].results?.length ?? 0) === 0) return "already";
-  if (mails.keys.length) await dispatch(deps.d1, deps.emails, mails.keys, now);
-  await dispatchWebhooks(deps.d1, deps.webhooks, purchase.creatorId, hooks.keys, now);
+  const mailKeys = [...mails.keys, ...added.flatMap((a) => a.sale.keys)];
+  if (mailKeys.length) await dispatch(deps.d1, deps.emails, mailKeys, now);
+  await dispatchWebhooks(deps.d1, deps.webhooks, purchase.creatorId, [...hooks.keys, ...added.flatMap((a) => a.hooks.keys)], now);
   return "fulfilled";
 }
 
@@ -262,7 +335,7 @@ async function saleWebhookData(deps: PurchaseDeps, purchase: PurchaseRow, buyerE
   const item = await deps.db.select({ title: content.title }).from(content).where(eq(content.id, purchase.contentId)).get();
   return {
     purchaseId: purchase.id,
-    orderId: purchase.parentPurchaseId ?? purchase.id,
+    orderId: purchase.parentPurchaseId ?? purchase.bumpOf ?? purchase.id,
     itemId: purchase.contentId,
     itemTitle: item?.title ?? null,
     amountCents: purchase.amountCents,
@@ -296,7 +369,8 @@ async function saleWebhooks(deps: PurchaseDeps, purchase: PurchaseRow, ledger: L
  * once per purchase (their dedupe keys).
  * - The buyer: an item in a live funnel starts the order email (./mail/order-email.ts), which waits
  *   for the funnel; an upsell's purchase is in that email while it waits, else gets its own "Added to
- *   your order"; any other purchase gets its receipt at once.
+ *   your order"; a purchase with an order bump gets the order email at once (listing both; the
+ *   bump's own purchase writes none); any other purchase gets its receipt at once.
  * - The creator: "You made a sale", with their net as this batch's ledger rows book it, unless they
  *   turned it off (creator_profiles.email_on_sale, read inside the batch).
  * Not called for a fulfilment that a refund or dispute forced (notify: false): that sale may be taken
@@ -309,11 +383,12 @@ async function fulfilmentEmails(
   email: string | null,
   now: number,
   licenseKey: string,
+  withBump: boolean,
 ): Promise<{ statements: D1PreparedStatement[]; keys: string[] }> {
   const paidHere = { sql: "exists (select 1 from purchases where id = ? and status = 'paid' and paid_at = ?)", binds: [purchase.id, now] };
   const both = (a: OutboxGuard, b: OutboxGuard): OutboxGuard => ({ sql: `(${a.sql}) and (${b.sql})`, binds: [...a.binds, ...b.binds] });
   const out: { job: EmailJob; guard: OutboxGuard }[] = [];
-  if (email) {
+  if (email && !purchase.bumpOf) {
     if (purchase.parentPurchaseId) {
       const pending = orderEmailPending(purchase.parentPurchaseId);
       const data = await receiptData(deps, purchase, licenseKey);
@@ -323,6 +398,9 @@ async function fulfilmentEmails(
       });
     } else if (await liveFunnelFor(deps.db, purchase.contentId)) {
       out.push({ job: orderEmailJob(purchase.id, email, now), guard: paidHere });
+    } else if (withBump) {
+      // One receipt listing the item and its add-on, each with its own access link: the order email, sent now.
+      out.push({ job: { ...orderEmailJob(purchase.id, email, now), sendAt: now }, guard: paidHere });
     } else {
       out.push({ job: await receiptJob(deps, purchase, email, licenseKey), guard: paidHere });
     }
@@ -360,7 +438,7 @@ export async function orderMailData(deps: Pick<PurchaseDeps, "db" | "appUrl" | "
     .from(purchases)
     .innerJoin(content, eq(content.id, purchases.contentId))
     .leftJoin(licenseKeys, eq(licenseKeys.purchaseId, purchases.id))
-    .where(and(or(eq(purchases.id, rootPurchaseId), eq(purchases.parentPurchaseId, rootPurchaseId)), eq(purchases.status, "paid")))
+    .where(and(or(eq(purchases.id, rootPurchaseId), eq(purchases.parentPurchaseId, rootPurchaseId), eq(purchases.bumpOf, rootPurchaseId)), eq(purchases.status, "paid")))
     .orderBy(sql`${purchases.id} <> ${rootPurchaseId}`, purchases.paidAt);
   if (!rows.length) return null;
   const items = await Promise.all(
@@ -380,6 +458,12 @@ export async function orderMailData(deps: Pick<PurchaseDeps, "db" | "appUrl" | "
  * fulfils it later. Webhook handling lets errors through, so Stripe redelivers.
  */
 export async function syncWithStripe(deps: PurchaseDeps, purchase: PurchaseRow, { notify = true, bestEffort = false } = {}): Promise<PurchaseRow> {
+  if (purchase.status === "pending" && purchase.bumpOf) {
+    // An order bump is paid with its main purchase's PaymentIntent: fulfilling that one pays both.
+    const main = await deps.db.select().from(purchases).where(eq(purchases.id, purchase.bumpOf)).get();
+    if (main) await syncWithStripe(deps, main, { notify, bestEffort });
+    return (await deps.db.select().from(purchases).where(eq(purchases.id, purchase.id)).get()) ?? purchase;
+  }
   if (purchase.status !== "pending" || !purchase.paymentIntentId) return purchase;
   let intent: Stripe.PaymentIntent;
   try {
@@ -422,11 +506,69 @@ async function allDisputes(stripe: Stripe, chargeId: string): Promise<Stripe.Dis
 
 export type SettleOutcome = { purchaseId: string; status: PurchaseState } | { invoiceCharge: true } | null;
 
+/** The statements that settle one purchase of the charge from its own shares of the refunds and disputes. */
+async function settlePurchase(deps: PurchaseDeps, purchase: PurchaseRow, refunds: Stripe.Refund[], disputes: Stripe.Dispute[], now: number) {
+  const effects = effectsOf(purchase.amountCents, refunds, disputes);
+  const reversal = (e: KeyedEffect) => reverseSale(deps.d1, purchase.id, e.key, e.effect === "reverse_refund" ? "refund" : "dispute", e.cents);
+  const restoring = effects.filter((e) => e.effect === "restore_refund" || e.effect === "restore_dispute");
+  const reversing = effects.filter((e) => e.effect === "reverse_refund" || e.effect === "reverse_dispute");
+  const reversals = reversing.map(reversal);
+  const restores = restoring.map((e) => restoreRows(deps.d1, purchase.id, e.effect === "restore_refund" ? `refund:${e.source}` : `dispute:${e.source}`, e.key));
+  // Retried after the restores: only reversals whose own object was not given back (a failed
+  // refund's or won dispute's reversal booked after its restore would stay booked).
+  const retries = reversing.filter((e) => !restoring.some((r) => r.source === e.source)).map(reversal);
+  // The buyer hears of each refund that succeeded and was booked here, once per refund (by its id),
+  // whoever made it (the creator's sales table or Stripe's dashboard).
+  const refundMails = purchase.buyerEmail ? await refundJobs(deps, purchase, purchase.buyerEmail, refunds) : [];
+  const hooks = await settleWebhooks(deps, purchase, refunds, disputes, now);
+  return {
+    // Reversals, then restores, then the reversals again: one the cap left short (the sale was
+    // already taken back) gets its turn once a restore made room, whichever came first.
+    ledger: [...reversals, ...restores, ...(restores.length ? retries : [])],
+    state: deps.d1
+      .prepare(
+        `update purchases set status = ${STATE_FROM_LEDGER_SQL},
+           revoked_at = case when (${STATE_FROM_LEDGER_SQL}) = 'paid' then null else coalesce(revoked_at, ?2) end
+         where id = ?1 and status in ('paid', 'refunded', 'disputed') returning status`,
+      )
+      .bind(purchase.id, now),
+    after: [
+      ...hooks.statements,
+      ...refundMails.map(({ job, refundId }) =>
+        outboxInsert(deps.d1, job, now, { sql: "exists (select 1 from ledger_entries where idempotency_key = ?)", binds: [`refund:${refundId}:creator`] }),
+      ),
+    ],
+    mailKeys: refundMails.map((m) => m.job.dedupeKey),
+    hookKeys: hooks.keys,
+  };
+}
+
+/**
+ * The buyer's receipt (the access links) of an order settled before its fulfilment wrote one: a
+ * refund or dispute handled before payment_intent.succeeded books the sale without it (see
+ * paidPurchaseForIntent), and a buyer who keeps access must still get the link, whatever the order
+ * of events. Written only if a purchase of the order ends paid and no receipt or order email was
+ * ever written or sent for it; an order with a bump gets the order email (listing what is paid).
+ */
+async function orderReceipt(deps: PurchaseDeps, main: PurchaseRow, withBump: boolean, now: number): Promise<{ job: EmailJob; statement: D1PreparedStatement } | null> {
+  if (!main.buyerEmail) return null;
+  const job = withBump ? { ...orderEmailJob(main.id, main.buyerEmail, now), sendAt: now } : await receiptJob(deps, main, main.buyerEmail);
+  const keys = [`purchase-access:${main.id}`, orderEmailKey(main.id)];
+  const statement = outboxInsert(deps.d1, job, now, {
+    sql: `exists (select 1 from purchases where (id = ? or bump_of = ?) and status = 'paid')
+      and not exists (select 1 from outbox_emails where id in (?, ?)) and not exists (select 1 from emails_sent where dedupe_key in (?, ?))`,
+    binds: [main.id, main.id, ...keys, ...keys],
+  });
+  return { job, statement };
+}
+
 /**
  * Brings a purchase's refunds and disputes in line with what Stripe says about its charge now: every
  * refund and dispute is re-read (whatever event named one of them), their keyed ledger effects are
  * written and the state is computed from the ledger, in one D1 batch. Safe to call any number of
- * times, in any order. A charge that paid a Pro invoice goes to ./subscriptions.ts instead.
+ * times, in any order. A charge that paid an order bump too settles both purchases, each with its
+ * own share of each refund and dispute (purchase-states.ts `attributeToOrder`). A charge that paid a
+ * Pro invoice goes to ./subscriptions.ts instead.
  */
 export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promise<SettleOutcome> {
   const charge = await deps.stripe.charges.retrieve(chargeId);
@@ -437,59 +579,28 @@ export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promis
     return settled ? { invoiceCharge: true } : null;
   }
   if (!PAID_LIKE.includes(purchase.status)) return null;
+  const bumps = (await deps.db.select().from(purchases).where(eq(purchases.bumpOf, purchase.id)).orderBy(purchases.id)).filter((b) => PAID_LIKE.includes(b.status));
+  const order = [purchase, ...bumps];
+  const shares = attributeToOrder(order, refunds, disputes);
 
-  const effects = effectsOf(purchase.amountCents, refunds, disputes);
-  const reversal = (e: KeyedEffect) => reverseSale(deps.d1, purchase.id, e.key, e.effect === "reverse_refund" ? "refund" : "dispute", e.cents);
-  const restoring = effects.filter((e) => e.effect === "restore_refund" || e.effect === "restore_dispute");
-  const reversing = effects.filter((e) => e.effect === "reverse_refund" || e.effect === "reverse_dispute");
-  const reversals = reversing.map(reversal);
-  const restores = restoring.map((e) => restoreRows(deps.d1, purchase.id, e.effect === "restore_refund" ? `refund:${e.source}` : `dispute:${e.source}`, e.key));
-  // Retried after the restores: only reversals whose own object was not given back (a failed
-  // refund's or won dispute's reversal booked after its restore would stay booked).
-  const retries = reversing.filter((e) => !restoring.some((r) => r.source === e.source)).map(reversal);
   const now = Date.now();
-  // The receipt (the access link), if this purchase ends paid and none was ever written or sent:
-  // a refund or dispute handled before payment_intent.succeeded books the sale without it (see
-  // paidPurchaseForIntent), and the buyer who keeps access must still get the link, whatever the
-  // order of events. A purchase that ends refunded or disputed gets none.
-  const receipt = purchase.buyerEmail ? await receiptJob(deps, purchase, purchase.buyerEmail) : null;
-  // The buyer hears of each refund that succeeded and was booked here, once per refund (by its id),
-  // whoever made it (the creator's sales table or Stripe's dashboard).
-  const refundMails = purchase.buyerEmail ? await refundJobs(deps, purchase, purchase.buyerEmail, refunds) : [];
-  const hooks = await settleWebhooks(deps, purchase, refunds, disputes, now);
+  const parts = await Promise.all(order.map((p) => settlePurchase(deps, p, shares.get(p.id)!.refunds, shares.get(p.id)!.disputes, now)));
+  const receipt = await orderReceipt(deps, purchase, bumps.length > 0, now);
   const results = await deps.d1.batch<{ status: PurchaseState }>([
     // Stripe's word about each creator's refund request (forward only); reads nothing below.
     ...refundRequestStatements(deps.d1, refunds),
-    // Reversals, then restores, then the reversals again: one the cap left short (the sale was
-    // already taken back) gets its turn once a restore made room, whichever came first.
-    ...reversals,
-    ...restores,
-    ...(restores.length ? retries : []),
-    deps.d1
-      .prepare(
-        `update purchases set status = ${STATE_FROM_LEDGER_SQL},
-           revoked_at = case when (${STATE_FROM_LEDGER_SQL}) = 'paid' then null else coalesce(revoked_at, ?2) end
-         where id = ?1 and status in ('paid', 'refunded', 'disputed') returning status`,
-      )
-      .bind(purchase.id, now),
-    ...hooks.statements,
-    ...refundMails.map(({ job, refundId }) =>
-      outboxInsert(deps.d1, job, now, { sql: "exists (select 1 from ledger_entries where idempotency_key = ?)", binds: [`refund:${refundId}:creator`] }),
-    ),
-    ...(receipt
-      ? [
-          outboxInsert(deps.d1, receipt, now, {
-            sql: "exists (select 1 from purchases where id = ? and status = 'paid') and not exists (select 1 from emails_sent where dedupe_key = ?)",
-            binds: [purchase.id, receipt.dedupeKey],
-          }),
-        ]
-      : []),
+    ...parts.flatMap((p) => p.ledger),
+    ...parts.map((p) => p.state),
+    ...parts.flatMap((p) => p.after),
+    ...(receipt ? [receipt.statement] : []),
   ]);
-  if (refundMails.length) await dispatch(deps.d1, deps.emails, refundMails.map((m) => m.job.dedupeKey), now);
-  await dispatchWebhooks(deps.d1, deps.webhooks, purchase.creatorId, hooks.keys, now);
+  const mailKeys = parts.flatMap((p) => p.mailKeys);
+  if (mailKeys.length) await dispatch(deps.d1, deps.emails, mailKeys, now);
+  await dispatchWebhooks(deps.d1, deps.webhooks, purchase.creatorId, parts.flatMap((p) => p.hookKeys), now);
   const receiptWritten = !!receipt && (results[results.length - 1].meta.changes ?? 0) > 0;
-  if (receiptWritten) await dispatch(deps.d1, deps.emails, [receipt.dedupeKey], now);
-  const [status] = results[results.length - (receipt ? 2 : 1)].results ?? [];
+  if (receiptWritten) await dispatch(deps.d1, deps.emails, [receipt.job.dedupeKey], now);
+  const stateAt = refundRequestStatements(deps.d1, refunds).length + parts.reduce((a, p) => a + p.ledger.length, 0);
+  const [status] = results[stateAt].results ?? [];
   return status ? { purchaseId: purchase.id, status: status.status } : null;
 }
 
@@ -506,12 +617,12 @@ async function settleWebhooks(deps: PurchaseDeps, purchase: PurchaseRow, refunds
   const refundedCents = refunds.filter((r) => r.status === "succeeded" || r.status === "pending").reduce((a, r) => a + r.amount, 0);
   const out: { statements: D1PreparedStatement[]; keys: string[] } = { statements: [], keys: [] };
   for (const r of refunds.filter((r) => r.status === "succeeded" || r.status === "pending")) {
-    const data = { ...base, refundId: r.id, refundStatus: r.status, refundedCents: r.amount, totalRefundedCents: refundedCents, accessEnded: refundedCents >= purchase.amountCents };
+    const data = { ...base, refundId: stripeIdOf(r.id), refundStatus: r.status, refundedCents: r.amount, totalRefundedCents: refundedCents, accessEnded: refundedCents >= purchase.amountCents };
     out.statements.push(...webhookStatements(deps.d1, purchase.creatorId, "sale.refunded", data, `refund:${r.id}`, now, booked(`refund:${r.id}`)));
     out.keys.push(`refund:${r.id}`);
   }
   for (const d of disputes) {
-    const data = { ...base, disputeId: d.id, disputedCents: d.amount, reason: d.reason, disputeStatus: d.status };
+    const data = { ...base, disputeId: stripeIdOf(d.id), disputedCents: d.amount, reason: d.reason, disputeStatus: d.status };
     out.statements.push(...webhookStatements(deps.d1, purchase.creatorId, "sale.disputed", data, `dispute:${d.id}`, now, booked(`dispute:${d.id}`)));
     out.keys.push(`dispute:${d.id}`);
   }
@@ -630,7 +741,19 @@ export async function verification(deps: PurchaseDeps, purchase: PurchaseRow): P
     },
     purchase: { id: purchase.id, amount: purchase.amountCents / 100, buyerEmail: purchase.buyerEmail, licenseKey: license?.key ?? null },
     accessUrl: await accessUrlFor(deps, purchase),
+    addOns: await addOnsOf(deps, purchase),
   };
+}
+
+/** The order bump paid with this purchase, each with its own (read-only) access link. */
+async function addOnsOf(deps: PurchaseDeps, purchase: PurchaseRow): Promise<PurchaseVerification["addOns"]> {
+  if (purchase.bumpOf) return [];
+  const rows = await deps.db
+    .select({ id: purchases.id, paymentIntentId: purchases.paymentIntentId, contentId: purchases.contentId, amountCents: purchases.amountCents, title: content.title })
+    .from(purchases)
+    .innerJoin(content, eq(content.id, purchases.contentId))
+    .where(and(eq(purchases.bumpOf, purchase.id), eq(purchases.status, "paid")));
+  return Promise.all(rows.map(async (r) => ({ title: r.title, amount: r.amountCents / 100, accessUrl: await accessUrlFor(deps, r) })));
 }
 
 /** Every paid purchase made with `email` (newest first, at most 50), with its permanent access link. */

@@ -102,6 +102,7 @@ const validBodies = (): Record<string, Record<string, unknown>> => ({
   "POST /api/funnels/:id/ab-tests/:testId/end": { keep: "A" },
   "POST /api/checkout/email": { paymentIntent: "pi_fuzz", email: "fuzz-checkout@example.com" },
   "PUT /api/content/:id/checkout-reminders": { enabled: false },
+  "PUT /api/content/:id/bump": { contentId: "abc", price: "5" },
   "POST /api/feedback": { type: "bug", subject: "s", message: "m", priority: "low" },
   "PUT /api/profile": { displayName: "Fuzz Studio", bio: "", supportEmail: "help@fuzz.example", emailOnSale: true },
   "POST /api/developer/keys": { name: "Fuzz key", scopes: ["content:read", "sales:read"] },

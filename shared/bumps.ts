@@ -1,0 +1,39 @@
+// The order bump (issue 19): one add-on per item, another of the creator's items at a bump price,
+// offered as a checkbox at checkout. Ticked, one PaymentIntent charges the total and two purchases
+// are made, each with its own access, ledger rows and refunds (worker/services/bumps.ts).
+import { z } from "zod";
+import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from "./constants";
+import { dollarsToCents } from "./content";
+
+export const BUMP_MESSAGES = {
+  sameItem: "An item cannot be its own add-on",
+  notYours: "Choose one of your own items",
+  unavailable: "This add-on is no longer available: reload the page",
+  owned: (title: string) => `You already own ${title}: untick the add-on to buy just this item`,
+  price: `The add-on price must be from $${(MIN_PRICE_CENTS / 100).toFixed(2)} to $${(MAX_PRICE_CENTS / 100).toLocaleString("en-US")}`,
+  currency: "The add-on must be sold in the same currency as this item",
+} as const;
+
+/** The checkbox's words, on the one-page checkout and the SPA checkout alike. */
+export const bumpLabel = (title: string, priceCents: number) => `Add ${title} for $${(priceCents / 100).toFixed(2)}`;
+
+/** The creator's form: which item, and its price as an add-on (dollars). */
+export const orderBumpSchema = z
+  .object({
+    contentId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "Choose one of your items"),
+    price: z.union([z.number(), z.string().max(12)]),
+  })
+  .transform((v, ctx) => {
+    const cents = dollarsToCents(String(v.price).trim());
+    if (!Number.isFinite(cents) || cents < MIN_PRICE_CENTS || cents > MAX_PRICE_CENTS) {
+      ctx.addIssue({ code: "custom", path: ["price"], message: BUMP_MESSAGES.price });
+      return z.NEVER;
+    }
+    return { contentId: v.contentId, priceCents: cents };
+  });
+export type OrderBumpInput = z.input<typeof orderBumpSchema>;
+
+/** An item's add-on as its creator sees it (null: none). */
+export type CreatorBump = { contentId: string; price: number } | null;
+/** An item's add-on as a buyer sees it on the paywall and at checkout (null: none, or not on sale). */
+export type PublicBump = { id: string; title: string; price: number } | null;

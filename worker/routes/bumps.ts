@@ -1,0 +1,48 @@
+// An item's order bump (issue 19): the creator sets or removes its one add-on. The item's paywall
+// page is rendered anew at once (it carries the checkbox's offer).
+import { Hono } from "hono";
+import { z } from "zod";
+import { orderBumpSchema } from "../../shared/bumps";
+import { requireUser, type AppEnv } from "../lib/context";
+import { forgetPaywallPages } from "../lib/paywall-shell";
+import { validate } from "../lib/validate";
+import { doc } from "../openapi/describe";
+import { creatorBumpSchema } from "../openapi/schemas";
+import { setBump } from "../services/bumps";
+
+const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid content id") });
+const answer = z.object({ bump: creatorBumpSchema });
+
+export const bumpRoutes = new Hono<AppEnv>()
+  .put(
+    "/content/:id/bump",
+    doc({
+      tag: "Items",
+      summary: "Set an item's order bump",
+      description: "One add-on per item: another of your items, offered as a checkbox at checkout at this price. Replaces the item's add-on, if any.",
+      access: "creator",
+      ok: answer,
+      errors: { 400: "The body is not valid, the add-on is this item, or not one of yours", 404: "No such item of yours" },
+    }),
+    requireUser,
+    validate("param", idParam),
+    validate("json", orderBumpSchema),
+    async (c) => {
+      const id = c.req.valid("param").id;
+      const bump = await setBump(c.var.db, c.var.userId!, id, c.req.valid("json"));
+      await forgetPaywallPages(c.env, c.req.url, [id]);
+      return c.json({ bump });
+    },
+  )
+  .delete(
+    "/content/:id/bump",
+    doc({ tag: "Items", summary: "Remove an item's order bump", access: "creator", ok: answer, errors: { 404: "No such item of yours" } }),
+    requireUser,
+    validate("param", idParam),
+    async (c) => {
+      const id = c.req.valid("param").id;
+      const bump = await setBump(c.var.db, c.var.userId!, id, null);
+      await forgetPaywallPages(c.env, c.req.url, [id]);
+      return c.json({ bump });
+    },
+  );
