@@ -117,7 +117,21 @@ export type WithdrawStatus = { available: number; blockedBy: WithdrawBlock | nul
 /** GET /api/analytics/stats?days=7|30|90[&contentId=]: one creator's funnel, by day and by item. */
 /** `offers`: post-purchase funnel offers shown to its buyers; `upsells`: offers accepted and paid. */
 export type AnalyticsDay = { date: string; views: number; checkouts: number; sales: number; revenue: number; offers: number; upsells: number };
-export type AnalyticsItem = { contentId: string; title: string; views: number; checkouts: number; sales: number; conversion: number; revenue: number; offers: number; upsells: number };
+export type AnalyticsItem = {
+  contentId: string;
+  title: string;
+  views: number;
+  checkouts: number;
+  sales: number;
+  conversion: number;
+  revenue: number;
+  offers: number;
+  upsells: number;
+  /** The order bump: paywall sales of this item whose checkout offered it, how many of them took it, and that as a percent. */
+  bumpOffered: number;
+  bumpTaken: number;
+  bumpTakeRate: number;
+};
 export type AnalyticsStats = {
   days: number;
   from: string;

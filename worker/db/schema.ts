@@ -193,6 +193,8 @@ export const purchases = sqliteTable(
     // An order bump's purchase: the main purchase it was paid with (one PaymentIntent for both, which
     // stays on the main purchase: payment_intent_id is null here).
     bumpOf: text("bump_of"),
+    // The checkout offered an order bump (ticked or not): the denominator of the item's bump take rate.
+    bumpOffered: integer("bump_offered", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
     paidAt: integer("paid_at", { mode: "timestamp_ms" }),
     revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),

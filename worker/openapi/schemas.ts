@@ -344,7 +344,7 @@ export const analyticsStatsSchema = z.object({
   from: z.string(),
   totals: z.object({ ...counts, conversion: z.number() }),
   byDay: z.array(z.object({ date: z.string(), ...counts })),
-  items: z.array(z.object({ contentId: z.string(), title: z.string(), ...counts, conversion: z.number() })),
+  items: z.array(z.object({ contentId: z.string(), title: z.string(), ...counts, conversion: z.number(), bumpOffered: z.number().int(), bumpTaken: z.number().int(), bumpTakeRate: z.number() })),
   codes: z.array(z.object({ code: z.string(), sales: z.number().int(), revenue: dollars, discountGiven: dollars })),
   recovered: z.object({ sales: z.number().int(), revenue: dollars }),
 }) satisfies z.ZodType<AnalyticsStats>;

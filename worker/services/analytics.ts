@@ -4,7 +4,8 @@
 // An upsell's sale and revenue belong to the row of the item it sold (upsell-only items have rows
 // too), so the rows add up to the totals; its offer and acceptance count on the item that led to it.
 // Conversion is paywall sales over paywall views: a sale through an upsell had no view, so it is
-// not in the rate.
+// not in the rate; nor is an order bump's (it counts on its own item's row, like an upsell's, and
+// its take rate on the item whose checkout offered it).
 // Every query is bounded by the creator and the date range and read through an index.
 import { sql } from "drizzle-orm";
 import type { AnalyticsDay, AnalyticsItem, AnalyticsStats } from "../../shared/types";
@@ -25,14 +26,14 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
   type Row = { content_id: string; day: string; measure: "v" | "c" | "s" | "d" | "r" | "o" | "u"; n: number };
   // D1 allows at most 5 terms in a compound SELECT: paywall sales and revenue are a second statement,
   // and the funnel's offers a third, read from the creator's funnels through their steps (indexed).
-  const [sold, revenue, offered, codes, recovered] = await Promise.all([
+  const [sold, revenue, offered, codes, recovered, bumps] = await Promise.all([
     db.all<Row>(sql`
     select c.id as content_id, v.day as day, 'v' as measure, v.views as n
       from content c join content_views_daily v on v.content_id = c.id
       where c.user_id = ${userId} and v.day >= ${fromDay} ${item}
     union all
     select p.content_id, strftime('%Y-%m-%d', p.created_at / 1000, 'unixepoch'), 'c', count(*)
-      from purchases p where p.creator_id = ${userId} and p.created_at >= ${fromMs} and p.funnel_step_id is null ${itemP}
+      from purchases p where p.creator_id = ${userId} and p.created_at >= ${fromMs} and p.funnel_step_id is null and p.bump_of is null ${itemP}
       group by 1, 2
     union all
     select p.content_id, strftime('%Y-%m-%d', p.paid_at / 1000, 'unixepoch'), 's', count(*)
@@ -41,7 +42,7 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
   `),
     db.all<Row>(sql`
     select p.content_id, strftime('%Y-%m-%d', p.paid_at / 1000, 'unixepoch') as day, 'd' as measure, count(*) as n
-      from purchases p where p.creator_id = ${userId} and p.paid_at >= ${fromMs} and p.status in ('paid', 'refunded', 'disputed') and p.funnel_step_id is null ${itemP}
+      from purchases p where p.creator_id = ${userId} and p.paid_at >= ${fromMs} and p.status in ('paid', 'refunded', 'disputed') and p.funnel_step_id is null and p.bump_of is null ${itemP}
       group by 1, 2
     union all
     select p.content_id, strftime('%Y-%m-%d', l.created_at / 1000, 'unixepoch'), 'r', sum(l.amount_cents)
@@ -74,6 +75,12 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
     select count(*) as sales, sum(p.amount_cents) as revenue_cents from purchases p
       where p.creator_id = ${userId} and p.recovered_from is not null and p.paid_at >= ${fromMs} and p.status in ('paid', 'disputed') ${itemP}
   `),
+    // The order bump's take rate: of an item's paywall sales whose checkout offered its bump, those that took it.
+    db.all<{ content_id: string; offered: number; taken: number }>(sql`
+    select p.content_id, count(*) as offered, sum(exists (select 1 from purchases b where b.bump_of = p.id)) as taken from purchases p
+      where p.creator_id = ${userId} and p.paid_at >= ${fromMs} and p.status in ('paid', 'refunded', 'disputed') and p.bump_offered = 1 ${itemP}
+      group by p.content_id
+  `),
   ]);
   const rows = [...sold, ...revenue, ...offered];
   const titles = await db.all<{ id: string; title: string }>(sql`
@@ -82,7 +89,13 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
 
   const byDay = new Map<string, AnalyticsDay>();
   for (let t = fromMs; t <= today; t += DAY_MS) byDay.set(dayOf(t), { date: dayOf(t), views: 0, checkouts: 0, sales: 0, revenue: 0, offers: 0, upsells: 0 });
-  const byItem = new Map<string, AnalyticsItem>(titles.map((t) => [t.id, { contentId: t.id, title: t.title, views: 0, checkouts: 0, sales: 0, conversion: 0, revenue: 0, offers: 0, upsells: 0 }]));
+  const byItem = new Map<string, AnalyticsItem>(
+    titles.map((t) => [t.id, { contentId: t.id, title: t.title, views: 0, checkouts: 0, sales: 0, conversion: 0, revenue: 0, offers: 0, upsells: 0, bumpOffered: 0, bumpTaken: 0, bumpTakeRate: 0 }]),
+  );
+  for (const b of bumps) {
+    const it = byItem.get(b.content_id);
+    if (it) Object.assign(it, { bumpOffered: Number(b.offered), bumpTaken: Number(b.taken), bumpTakeRate: rate(Number(b.taken), Number(b.offered)) });
+  }
   const field = { v: "views", c: "checkouts", s: "sales", r: "revenue", o: "offers", u: "upsells" } as const;
   // Paywall sales (those that had a view), per item and in all: the numerator of conversion.
   const direct = new Map<string, number>();

@@ -15,7 +15,7 @@ import { buyerCustomers, content, creatorProfiles, licenseKeys, purchases, users
 import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
 import { releaseHold, reserveUse } from "./discounts";
-import { bumpForCheckout } from "./bumps";
+import { bumpForCheckout, publicBump } from "./bumps";
 import { BUMP_MESSAGES } from "../../shared/bumps";
 import { abandonedCheckout, reminder } from "./recovery";
 import { liveFunnelFor } from "./funnels";
@@ -147,6 +147,8 @@ export async function startCheckout(
     throw new ApiError(409, BUMP_MESSAGES.owned(bump.item.title));
   }
   const bumpPurchaseId = bump ? newId() : null;
+  // Whether this checkout offered the bump at all (its take rate's denominator in analytics).
+  const bumpOffered = !!bump || (item.bumpPriceCents !== null && (await publicBump(deps.db, item)) !== null);
   // A card is kept only when a live funnel may offer a one-click upsell after this payment.
   const savesCard = !!(await liveFunnelFor(deps.db, item.id));
   // An address our check accepts may still be one Stripe refuses as a receipt_email: the buyer is
@@ -190,6 +192,7 @@ export async function startCheckout(
     discountCodeId: discount?.codeId ?? abandoned?.discountCodeId ?? null,
     discountCents: discount?.discountCents ?? abandoned?.discountCents ?? 0,
     recoveredFrom: abandoned?.id ?? null,
+    bumpOffered,
   });
   const bumpRow = bump
     ? deps.db.insert(purchases).values({

@@ -25,7 +25,7 @@ describe("analytics", () => {
     expect(week.byDay[6]).toEqual({ date: today(), views: 6, checkouts: 2, sales: 1, revenue: 8, offers: 0, upsells: 0 });
     expect(week.totals).toEqual({ views: 6, checkouts: 2, sales: 1, conversion: 16.67, revenue: 8, offers: 0, upsells: 0 });
     const alpha = week.items.find((i) => i.contentId === a);
-    expect(alpha).toEqual({ contentId: a, title: "Alpha", views: 4, checkouts: 2, sales: 1, conversion: 25, revenue: 8, offers: 0, upsells: 0 });
+    expect(alpha).toEqual({ contentId: a, title: "Alpha", views: 4, checkouts: 2, sales: 1, conversion: 25, revenue: 8, offers: 0, upsells: 0, bumpOffered: 0, bumpTaken: 0, bumpTakeRate: 0 });
     expect(week.items.find((i) => i.contentId === b)).toMatchObject({ views: 2, checkouts: 0, sales: 0, conversion: 0 });
 
     // 30 days reaches the older views.

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { PublicContent } from "../../shared/content";
 import type { PurchaseVerification } from "../../shared/payments";
-import type { RefundRequestResult, Sale } from "../../shared/types";
+import type { AnalyticsStats, RefundRequestResult, Sale } from "../../shared/types";
 import type Stripe from "stripe";
 import { attributeToOrder } from "../services/purchase-states";
 import { call, CARDS, confirmAsStripeJs, contentForm, cookieValue, deliver, eventFor, outbox, postForm, postJson, row, rows, signIn, standin, waitForMail } from "./helpers";
@@ -280,6 +280,26 @@ describe("refunds and disputes of an order with a bump", () => {
     expect(await statusOf(bump!)).toBe("paid");
     expect(await net(main)).toEqual({ creator: 800, platform: 200 });
     expect(await net(bump!)).toEqual({ creator: 320, platform: 80 });
+  });
+});
+
+describe("bump analytics", () => {
+  it("the item's row shows its bump take rate; the add-on's sale counts on its own row but not in its conversion", async () => {
+    const { cookie, main: mainItem, addOn } = await creatorWithBump("bump-stats@example.com");
+    const taken = await buy(mainItem);
+    await paid(taken.paymentIntent);
+    for (let i = 0; i < 2; i++) {
+      const skipped = await buy(mainItem, { bump: false });
+      await paid(skipped.paymentIntent);
+    }
+    const unpaid = await buy(mainItem, { pay: false }); // a checkout that never paid counts in no rate
+    expect(unpaid.bump).not.toBeNull();
+    const stats = await (await call("/api/analytics/stats?days=7", { cookie })).json<AnalyticsStats>();
+    const main = stats.items.find((i) => i.contentId === mainItem)!;
+    expect(main).toMatchObject({ sales: 3, checkouts: 4, bumpOffered: 3, bumpTaken: 1, bumpTakeRate: 33.33 });
+    const add = stats.items.find((i) => i.contentId === addOn)!;
+    expect(add).toMatchObject({ sales: 1, checkouts: 0, revenue: 3.2, bumpOffered: 0, bumpTaken: 0, bumpTakeRate: 0 });
+    expect(stats.totals.sales).toBe(4);
   });
 });
 
