@@ -14,8 +14,7 @@ export const BUMP_MESSAGES = {
   currency: "The add-on must be sold in the same currency as this item",
 } as const;
 
-/** The checkbox's words, on the one-page checkout and the SPA checkout alike. */
-export const bumpLabel = (title: string, priceCents: number) => `Add ${title} for $${(priceCents / 100).toFixed(2)}`;
+export { bumpLabel } from "./paywall";
 
 /** The creator's form: which item, and its price as an add-on (dollars). */
 export const orderBumpSchema = z

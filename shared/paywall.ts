@@ -68,3 +68,6 @@ export const LOST_ACCESS_TEXT = {
 /** The form's message for a failed call, from its "{status}: {message}" error. */
 export const lostAccessProblem = (message: string) =>
   message.startsWith("429") ? LOST_ACCESS_TEXT.tooMany : message.startsWith("400") ? LOST_ACCESS_TEXT.invalidEmail : LOST_ACCESS_TEXT.failed;
+
+/** The order bump's checkbox (issue 19), on the one-page checkout and the SPA checkout alike. */
+export const bumpLabel = (title: string, priceCents: number) => `Add ${title} for $${(priceCents / 100).toFixed(2)}`;

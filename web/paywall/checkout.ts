@@ -5,6 +5,8 @@
 // paying it goes where the SPA checkout goes (/success, which shows the upsell when the item has a
 // funnel); a 3D Secure step happens in place. `/checkout/{id}` still works for links made before.
 import type { PaymentsConfig } from "@shared/payments";
+import type { PublicBump } from "@shared/bumps";
+import { bumpLabel } from "@shared/paywall";
 import { apiRequest } from "@/lib/api";
 
 type StripeError = { message?: string };
@@ -51,7 +53,32 @@ const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className = "", text 
   return node;
 };
 
-export type CheckoutStart = { id: string; clientSecret: string; amount: number; code?: string; customAmount?: number };
+export type CheckoutStart = {
+  id: string;
+  clientSecret: string;
+  amount: number;
+  code?: string;
+  customAmount?: number;
+  /** The item's order bump, if it has one, and whether this PaymentIntent includes it. */
+  bump?: PublicBump;
+  bumpTaken?: boolean;
+  /** What the buyer had typed, kept when the form opens again (a code applied, the bump ticked). */
+  email?: string;
+};
+
+/** Starts the checkout again with other terms (a code, the bump): a new PaymentIntent at the server's price. */
+async function restart(start: CheckoutStart, change: { code?: string; bumpTaken?: boolean }, email: string) {
+  const code = change.code ?? start.code;
+  const bumpTaken = change.bumpTaken ?? !!start.bumpTaken;
+  const res = await apiRequest("POST", "/api/create-payment-intent", {
+    contentId: start.id,
+    ...(code ? { discountCode: code } : {}),
+    ...(bumpTaken ? { bump: true } : {}),
+    ...(start.customAmount !== undefined ? { customAmount: start.customAmount } : {}),
+    ...(EMAIL.test(email) ? { buyerEmail: email } : {}),
+  });
+  return { body: (await res.json()) as { clientSecret?: string; amount?: number; accessUrl?: string; discount?: { code: string } }, code, bumpTaken };
+}
 
 /**
  * Replaces the page's 'Unlock' form with the payment form for `start`'s PaymentIntent. Resolves when
@@ -75,7 +102,7 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
   const label = el("label", "block text-sm font-medium", "Email");
   label.htmlFor = "pay-email";
   const email = el("input", "h-10 w-full rounded-md border border-input bg-transparent px-3 text-base outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50");
-  Object.assign(email, { id: "pay-email", type: "email", autocomplete: "email", placeholder: "you@example.com", required: true });
+  Object.assign(email, { id: "pay-email", type: "email", autocomplete: "email", placeholder: "you@example.com", required: true, value: start.email ?? "" });
   email.setAttribute("aria-describedby", "pay-email-hint");
   const hint = el("p", "text-xs text-muted-foreground", "Your access link and receipt are sent here.");
   hint.id = "pay-email-hint";
@@ -94,6 +121,7 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
   keeps.hidden = true;
   void stripe.retrievePaymentIntent(start.clientSecret).then((r) => (keeps.hidden = r.paymentIntent?.setup_future_usage !== "off_session"), () => undefined);
   form.append(heading, express, or, label, email, hint, card, problem, pay, keeps);
+  if (start.bump) form.insertBefore(bumpBox(form, start, start.bump, () => email.value.trim()), problem);
   if (start.code) {
     const applied = el("p", "text-sm font-medium text-emerald-700", `Code ${start.code} applied.`);
     applied.dataset.testid = "checkout-discount";
@@ -206,10 +234,9 @@ function codeField(form: HTMLElement, start: CheckoutStart): HTMLElement {
     if (!/^[A-Za-z0-9_-]{2,40}$/.test(code)) return say("This code isn't valid");
     apply.disabled = true;
     try {
-      const res = await apiRequest("POST", "/api/create-payment-intent", { contentId: start.id, discountCode: code, ...(start.customAmount !== undefined ? { customAmount: start.customAmount } : {}) });
-      const body = (await res.json()) as { clientSecret?: string; amount?: number; accessUrl?: string; discount?: { code: string } };
+      const { body } = await restart(start, { code }, emailOf(form));
       if (body.accessUrl) return location.assign(body.accessUrl);
-      await mountCheckout(form, { ...start, clientSecret: body.clientSecret!, amount: body.amount!, code: body.discount?.code ?? code.toUpperCase() });
+      await mountCheckout(form, { ...start, clientSecret: body.clientSecret!, amount: body.amount!, code: body.discount?.code ?? code.toUpperCase(), email: emailOf(form) });
     } catch (err) {
       apply.disabled = false;
       say((err instanceof Error ? err.message : "").replace(/^\d{3}: /, "").replace(/^discountCode: /, "") || "This code isn't valid");
@@ -220,6 +247,44 @@ function codeField(form: HTMLElement, start: CheckoutStart): HTMLElement {
     if (e.key === "Enter") {
       e.preventDefault();
       void submit();
+    }
+  });
+  return wrap;
+}
+
+const emailOf = (form: HTMLElement) => form.querySelector<HTMLInputElement>("#pay-email")?.value.trim() ?? "";
+
+/**
+ * The order bump: "Add {title} for $X". Ticking or unticking starts the checkout again for the new
+ * total (keeping the code, the amount and the email typed); a bump that can no longer be sold says
+ * why, and the form stays as it was.
+ */
+function bumpBox(form: HTMLElement, start: CheckoutStart, offer: NonNullable<PublicBump>, typedEmail: () => string): HTMLElement {
+  const wrap = el("div", "space-y-1 rounded-lg border-2 border-dashed border-primary/40 bg-primary/5 p-3");
+  wrap.dataset.testid = "order-bump";
+  const label = el("label", "flex items-center gap-2 text-sm font-medium");
+  const box = el("input", "size-4");
+  box.type = "checkbox";
+  box.checked = !!start.bumpTaken;
+  const note = el("p", "text-sm text-destructive");
+  note.id = "pay-bump-error";
+  note.setAttribute("role", "alert");
+  note.hidden = true;
+  label.append(box, document.createTextNode(bumpLabel(offer.title, Math.round(offer.price * 100))));
+  wrap.append(label, note);
+  box.addEventListener("change", async () => {
+    const next = box.checked;
+    box.disabled = true;
+    note.hidden = true;
+    try {
+      const { body, code } = await restart(start, { bumpTaken: next }, typedEmail());
+      if (body.accessUrl) return location.assign(body.accessUrl);
+      await mountCheckout(form, { ...start, clientSecret: body.clientSecret!, amount: body.amount!, code, bumpTaken: next, email: typedEmail() });
+    } catch (err) {
+      box.checked = !next;
+      box.disabled = false;
+      note.textContent = (err instanceof Error ? err.message : "").replace(/^\d{3}: /, "") || "The add-on could not be changed. Please try again.";
+      note.hidden = false;
     }
   });
   return wrap;

@@ -201,7 +201,7 @@ function start() {
       // load, the app's checkout page takes the same payment.
       try {
         const { mountCheckout } = await import("./checkout");
-        await mountCheckout(form!, { id, clientSecret: body.clientSecret, amount: body.amount, code, customAmount: item.pricingModel === "pay_what_you_want" ? choice.amount : undefined });
+        await mountCheckout(form!, { id, clientSecret: body.clientSecret, amount: body.amount, code, customAmount: item.pricingModel === "pay_what_you_want" ? choice.amount : undefined, bump: item.bump });
       } catch {
         const checkout = new URLSearchParams({ payment_intent: body.clientSecret, amount: String(body.amount), ...(code ? { code } : {}) });
         location.assign(`/checkout/${encodeURIComponent(id)}?${checkout}`);

@@ -3,6 +3,8 @@ import type { Stripe, StripeElements } from "@stripe/stripe-js";
 import { Lock, ShieldCheck } from "lucide-react";
 import { useNavigate } from "@tanstack/react-router";
 import { useEffect, useRef, useState, type FormEvent } from "react";
+import { bumpLabel } from "@shared/bumps";
+import type { PublicContent } from "@shared/content";
 import { createPaymentIntentSchema } from "@shared/payments";
 import { CreatorByline } from "@/components/creator-byline";
 import { FieldError, useFieldErrors } from "@/components/field-error";
@@ -17,7 +19,7 @@ import { getStripe } from "@/lib/stripe";
 import { formatUsd } from "@/lib/utils";
 import { SaveCardNotice } from "@/features/upsell/save-card-notice";
 
-export function CheckoutPage({ id, clientSecret, amount, code, recover }: { id: string; clientSecret?: string; amount?: number; code?: string; recover?: string }) {
+export function CheckoutPage({ id, clientSecret, amount, code, recover, bump }: { id: string; clientSecret?: string; amount?: number; code?: string; recover?: string; bump?: boolean }) {
   const navigate = useNavigate();
   const [recoverError, setRecoverError] = useState<string | null>(null);
   // A reminder's link: the checkout starts again at the amount the buyer left it at (run once, by a person's browser).
@@ -91,6 +93,10 @@ export function CheckoutPage({ id, clientSecret, amount, code, recover }: { id: 
   if (item.error || !item.data) return <ContentNotFound />;
   const total = chargedAmount ?? (amount && Number.isFinite(amount) ? amount : item.data.price);
   const listPrice = item.data.pricingModel === "pay_what_you_want" ? null : item.data.price;
+  // The order bump, when the item has one: ticked (bump=1), it is in the total; the item's own part is the rest.
+  const offer = item.data.bump;
+  const bumpTaken = !!(bump && offer);
+  const itemTotal = bumpTaken ? Math.round((total - offer!.price) * 100) / 100 : total;
 
   const pay = async (e: FormEvent) => {
     e.preventDefault();
@@ -130,12 +136,18 @@ export function CheckoutPage({ id, clientSecret, amount, code, recover }: { id: 
           <dl className="space-y-2 border-t pt-4 text-sm">
             <div className="flex justify-between gap-4">
               <dt className="text-muted-foreground">Price</dt>
-              <dd>{formatUsd(code && listPrice !== null ? listPrice : total)}</dd>
+              <dd>{formatUsd(code && listPrice !== null ? listPrice : itemTotal)}</dd>
             </div>
-            {code && listPrice !== null && listPrice > total && (
+            {code && listPrice !== null && listPrice > itemTotal && (
               <div className="flex justify-between gap-4 text-emerald-700" data-testid="checkout-discount">
                 <dt>Code {code.toUpperCase()}</dt>
-                <dd>−{formatUsd(Math.round((listPrice - total) * 100) / 100)}</dd>
+                <dd>−{formatUsd(Math.round((listPrice - itemTotal) * 100) / 100)}</dd>
+              </div>
+            )}
+            {bumpTaken && (
+              <div className="flex justify-between gap-4" data-testid="checkout-bump-line">
+                <dt className="min-w-0 truncate text-muted-foreground">{offer!.title}</dt>
+                <dd>{formatUsd(offer!.price)}</dd>
               </div>
             )}
             <div className="flex justify-between">
@@ -169,7 +181,8 @@ export function CheckoutPage({ id, clientSecret, amount, code, recover }: { id: 
                 <FieldError of={fe} name="email" />
                 <p id="checkout-email-hint" className="text-xs text-muted-foreground">Your access link and receipt are sent here.</p>
               </div>
-              <DiscountField id={id} applied={code} amount={item.data.pricingModel === "pay_what_you_want" ? total : undefined} email={email} />
+              <DiscountField id={id} applied={code} amount={item.data.pricingModel === "pay_what_you_want" ? itemTotal : undefined} email={email} bump={bumpTaken} />
+              {offer && <BumpCheckbox id={id} offer={offer} taken={bumpTaken} code={code} amount={item.data.pricingModel === "pay_what_you_want" ? itemTotal : undefined} email={email} />}
               {!elements && !loadError && (
                 <div className="flex items-center gap-2 text-sm text-muted-foreground">
                   <Spinner className="size-4" /> Loading secure card form…
@@ -199,7 +212,7 @@ export function CheckoutPage({ id, clientSecret, amount, code, recover }: { id: 
  * server computes, holding one use of the code); the page then shows that price. A code that does not
  * apply says why beside the field, and nothing else changes.
  */
-function DiscountField({ id, applied, amount, email }: { id: string; applied?: string; amount?: number; email: string }) {
+function DiscountField({ id, applied, amount, email, bump }: { id: string; applied?: string; amount?: number; email: string; bump: boolean }) {
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const [text, setText] = useState("");
@@ -221,12 +234,13 @@ function DiscountField({ id, applied, amount, email }: { id: string; applied?: s
       const res = await apiRequest("POST", "/api/create-payment-intent", {
         contentId: id,
         discountCode: text.trim(),
+        ...(bump ? { bump: true } : {}),
         ...(amount !== undefined ? { customAmount: amount } : {}),
         ...(email.trim() && /^[^\s@]+@[^\s@]+$/.test(email.trim()) ? { buyerEmail: email.trim() } : {}),
       });
       const body = (await res.json()) as { clientSecret?: string; amount?: number; alreadyOwned?: boolean; accessUrl?: string; discount?: { code: string } };
       if (body.alreadyOwned && body.accessUrl) return window.location.assign(body.accessUrl);
-      await navigate({ to: "/checkout/$id", params: { id }, search: { payment_intent: body.clientSecret, amount: body.amount, code: body.discount?.code ?? text.trim().toUpperCase() }, replace: true });
+      await navigate({ to: "/checkout/$id", params: { id }, search: { payment_intent: body.clientSecret, amount: body.amount, code: body.discount?.code ?? text.trim().toUpperCase(), ...(bump ? { bump: true } : {}) }, replace: true });
     } catch (err) {
       setProblem(withoutStatus((err as Error).message).replace(/^discountCode: /, ""));
     } finally {
@@ -263,6 +277,51 @@ function DiscountField({ id, applied, amount, email }: { id: string; applied?: s
       </div>
       {problem && (
         <p id="discount-code-error" role="alert" className="text-sm text-destructive">
+          {problem}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The order bump's checkbox: "Add {title} for $X". Ticking or unticking starts the checkout again
+ * (a new PaymentIntent for the new total, keeping the code and amount); a bump that can no longer be
+ * sold says why, and the checkout stays as it was.
+ */
+function BumpCheckbox({ id, offer, taken, code, amount, email }: { id: string; offer: NonNullable<PublicContent["bump"]>; taken: boolean; code?: string; amount?: number; email: string }) {
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const toggle = async (next: boolean) => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      const res = await apiRequest("POST", "/api/create-payment-intent", {
+        contentId: id,
+        bump: next,
+        ...(code ? { discountCode: code } : {}),
+        ...(amount !== undefined ? { customAmount: amount } : {}),
+        ...(email.trim() && /^[^\s@]+@[^\s@]+$/.test(email.trim()) ? { buyerEmail: email.trim() } : {}),
+      });
+      const body = (await res.json()) as { clientSecret?: string; amount?: number; alreadyOwned?: boolean; accessUrl?: string; discount?: { code: string } };
+      if (body.alreadyOwned && body.accessUrl) return window.location.assign(body.accessUrl);
+      await navigate({ to: "/checkout/$id", params: { id }, search: { payment_intent: body.clientSecret, amount: body.amount, ...(code ? { code } : {}), ...(next ? { bump: true } : {}) }, replace: true });
+    } catch (err) {
+      setProblem(withoutStatus((err as Error).message));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="space-y-1 rounded-lg border-2 border-dashed border-primary/40 bg-primary/5 p-3">
+      <label className="flex items-center gap-2 text-sm font-medium">
+        <input type="checkbox" className="size-4" checked={taken} disabled={busy} onChange={(e) => void toggle(e.target.checked)} aria-describedby={problem ? "bump-error" : undefined} />
+        {bumpLabel(offer.title, Math.round(offer.price * 100))}
+        {busy && <Spinner className="size-4" />}
+      </label>
+      {problem && (
+        <p id="bump-error" role="alert" className="text-sm text-destructive">
           {problem}
         </p>
       )}

@@ -28,6 +28,7 @@ import { apiRequest, isUnauthorizedError, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { useMyItem } from "./use-my-item";
 import { LicenseFields, licenseError } from "@/features/licenses/license-fields";
+import { OrderBumpCard } from "@/features/bumps/order-bump-card";
 
 type Draft = {
   title: string;
@@ -331,6 +332,7 @@ function EditForm({ item }: { item: CreatorContent }) {
         </CardContent>
       </Card>
       <CheckoutReminderSwitch item={item} />
+      <OrderBumpCard item={item} />
     </div>
   );
 }

@@ -126,6 +126,7 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
           </Button>
         </CardContent>
       </Card>
+      {v.addOns.length > 0 && <AddOns addOns={v.addOns} />}
       <FunnelContinue purchaseId={v.purchase.id} access={access} />
       <OrderExtras access={access} />
       <Card>
@@ -157,6 +158,39 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
         </a>
       </p>
     </div>
+  );
+}
+
+/** The order bump bought with this purchase: its own permanent link, remembered in this browser too. */
+function AddOns({ addOns }: { addOns: PurchaseVerification["addOns"] }) {
+  useEffect(() => {
+    for (const a of addOns) {
+      const contentId = new URL(a.accessUrl).searchParams.get("content_id");
+      if (contentId) rememberAccess(contentId, a.accessUrl);
+    }
+  }, [addOns]);
+  return (
+    <Card data-testid="order-add-ons">
+      <CardHeader>
+        <CardTitle>Also in your order</CardTitle>
+        <CardDescription>Each has its own permanent access link, also in your receipt.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <ul className="divide-y">
+          {addOns.map((a) => (
+            <li key={a.accessUrl} className="flex items-center justify-between gap-3 py-2">
+              <span className="min-w-0 truncate font-medium">{a.title}</span>
+              <span className="flex shrink-0 items-center gap-3 text-sm">
+                <span className="text-muted-foreground">{formatUsd(a.amount)}</span>
+                <Button asChild size="sm" variant="outline">
+                  <a href={a.accessUrl}>Open</a>
+                </Button>
+              </span>
+            </li>
+          ))}
+        </ul>
+      </CardContent>
+    </Card>
   );
 }
 
