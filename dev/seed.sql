@@ -15,3 +15,7 @@ VALUES ('demoBananaText01', 'demoCreator00001', 'Secret Banana Bread Recipe', 'T
 -- (npm run bench measures the paywall with and without it).
 INSERT OR IGNORE INTO discount_codes (id, user_id, code, kind, percent_off, created_at)
 VALUES ('demoCodeLaunch20', 'demoCreator00001', 'LAUNCH20', 'percent', 20, 1763800000000);
+
+-- An order bump on the field guide: its checkout offers "Add Secret Banana Bread Recipe for $1.00".
+UPDATE content SET bump_content_id = 'demoBananaText01', bump_price_cents = 100
+WHERE id = 'demoFieldGuide01' AND bump_content_id IS NULL AND bump_price_cents IS NULL;

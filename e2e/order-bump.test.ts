@@ -39,7 +39,6 @@ describe("checkout with a bump", () => {
     await page.getByText("Order bump saved").first().waitFor();
     await card.getByRole("button", { name: "Remove" }).waitFor();
     await page.screenshot({ path: screenshotPath("order-bump-edit-1280"), fullPage: true });
-    await context.close();
 
     const buyer = await newPage(browser);
     const errors = consoleErrors(buyer.page);
@@ -73,6 +72,42 @@ describe("checkout with a bump", () => {
     await buyer.page.locator('[data-part="owned"]').waitFor({ state: "visible" });
     await expect.poll(() => mailCount(email, "Your order: Masterclass and 1 more"), { timeout: 10_000 }).toBe(1);
     expect(errors).toEqual([]);
+    await buyer.context.close();
+
+    // The creator's dashboard shows the item's bump take rate.
+    await page.goto("/");
+    const row = page.getByTestId("link-funnel-bump");
+    await row.waitFor();
+    expect(await row.textContent()).toBe("Bump taken 100% (1 of 1)");
+    await context.close();
+  });
+
+  it("the app's checkout page (/checkout/{id}, for older links) offers the same checkbox and charges the total", async () => {
+    const { page, context } = await newPage(browser);
+    await signIn(page, uniqueEmail("bump-spa-creator"));
+    const headers = { origin: baseUrl() };
+    const item = async (title: string, price: string) =>
+      (await (await page.request.post("/api/content", { headers, multipart: { title, price, accessType: "link", linkUrl: `https://example.com/${title}`, category: "other" } })).json()).id as string;
+    const mainId = await item("Course", "30");
+    const addOnId = await item("Cheat sheet", "9");
+    const set = await page.request.put(`/api/content/${mainId}/bump`, { headers, data: { contentId: addOnId, price: "5" } });
+    expect(set.status()).toBe(200);
+    await context.close();
+
+    const buyer = await newPage(browser);
+    const started = await buyer.page.request.post("/api/create-payment-intent", { headers, data: { contentId: mainId } });
+    const { clientSecret } = (await started.json()) as { clientSecret: string };
+    await buyer.page.goto(`/checkout/${mainId}?payment_intent=${encodeURIComponent(clientSecret)}&amount=30`);
+    await buyer.page.getByTestId("payment-element").locator("input").first().waitFor();
+    expect(await buyer.page.getByTestId("checkout-total").textContent()).toBe("$30.00");
+    await buyer.page.getByRole("checkbox", { name: "Add Cheat sheet for $5.00" }).check();
+    await buyer.page.waitForURL(/bump=true/);
+    await expect.poll(() => buyer.page.getByTestId("checkout-total").textContent()).toBe("$35.00");
+    expect(await buyer.page.getByTestId("checkout-bump-line").textContent()).toContain("Cheat sheet");
+    await buyer.page.screenshot({ path: screenshotPath("order-bump-spa-checkout-1280"), fullPage: true });
+    await payWith(buyer.page, "4242424242424242", uniqueEmail("bump-spa-buyer"));
+    await buyer.page.waitForURL(/\/success\?/);
+    await buyer.page.getByTestId("order-add-ons").getByText("Cheat sheet").waitFor();
     await buyer.context.close();
   });
 });

@@ -30,7 +30,8 @@ export const verifyPurchaseQuery = z.object({
 });
 
 export const sendAccessEmailSchema = z.object({
-  paymentIntentId: z.string().regex(/^pi_[A-Za-z0-9]{1,64}$/, "paymentIntentId is invalid"),
+  /** Absent for an order bump's purchase, which is paid by its main purchase's PaymentIntent. */
+  paymentIntentId: z.string().regex(/^pi_[A-Za-z0-9]{1,64}$/, "paymentIntentId is invalid").optional(),
   contentId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "contentId is invalid"),
   access: z.string().max(200).optional(),
 });

@@ -177,8 +177,9 @@ export const stripeIdOf = (shareId: string) => shareId.split("~")[0];
  * own shares, as if each had been charged alone.
  * - A refund whose metadata names one of the order's purchases (a creator's refund of that sale,
  *   worker/services/creator-refunds.ts) is that purchase's, up to what is left of it.
- * - Any other amount (a refund made in Stripe's dashboard, a dispute, which is of the whole charge)
- *   fills the purchases in order, the main one first, each up to what is left of it.
+ * - Any other amount (a refund made in Stripe's dashboard, a dispute, which is of what the charge
+ *   still holds) fills the purchases in order, the main one first, each up to what is left of it;
+ *   for a dispute, "left" is also less the refunds made before it.
  * - "Left" is the purchase's amount less every earlier refund's (dispute's) share, whatever its
  *   status, oldest first (`objects` come in Stripe's list order, newest first): a share never changes once its object exists, since
  *   its ledger keys were booked by it. So a refund that failed still holds its place (a known limit:
@@ -195,11 +196,12 @@ export function attributeToOrder(parts: OrderPart[], refunds: Stripe.Refund[], d
     return out;
   }
   const main = parts[0];
-  const split = <T extends { id: string; amount: number; created: number }>(objects: T[], named: (o: T) => string | undefined, put: (purchaseId: string, share: T) => void) => {
-    const left = new Map(parts.map((p) => [p.id, p.amountCents]));
+  const split = <T extends { id: string; amount: number; created: number }>(objects: T[], named: (o: T) => string | undefined, put: (purchaseId: string, share: T) => void, before: (o: T, purchaseId: string) => number) => {
     // Oldest first: Stripe lists newest first, and its order (not the id) breaks a tie in `created`.
     const sorted = [...objects].reverse().sort((a, b) => a.created - b.created);
+    const left = new Map(parts.map((p) => [p.id, p.amountCents]));
     for (const o of sorted) {
+      for (const p of parts) left.set(p.id, left.get(p.id)! - before(o, p.id));
       const first = parts.find((p) => p.id === named(o));
       const order = first ? [first, ...parts.filter((p) => p !== first)] : parts;
       let rest = o.amount;
@@ -213,9 +215,13 @@ export function attributeToOrder(parts: OrderPart[], refunds: Stripe.Refund[], d
       }
       if (rest > 0 || shares.size === 0) shares.set(main.id, (shares.get(main.id) ?? 0) + rest);
       for (const [purchaseId, amount] of shares) put(purchaseId, { ...o, id: purchaseId === main.id ? o.id : `${o.id}~${purchaseId}`, amount });
+      for (const p of parts) left.set(p.id, left.get(p.id)! + before(o, p.id));
     }
   };
-  split(refunds, (r) => r.metadata?.purchaseId, (id, share) => out.get(id)!.refunds.push(share));
-  split(disputes, () => undefined, (id, share) => out.get(id)!.disputes.push(share));
+  split(refunds, (r) => r.metadata?.purchaseId, (id, share) => out.get(id)!.refunds.push(share), () => 0);
+  // A dispute is of what the refunds made before it left of the charge: each purchase's part of it
+  // is what those refunds left of that purchase.
+  const refundedBefore = (d: Stripe.Dispute, purchaseId: string) => out.get(purchaseId)!.refunds.filter((r) => r.created <= d.created).reduce((a, r) => a + r.amount, 0);
+  split(disputes, () => undefined, (id, share) => out.get(id)!.disputes.push(share), refundedBefore);
   return out;
 }

@@ -154,6 +154,11 @@ describe("checkout with the bump ticked", () => {
     expect(await byLink.json()).toMatchObject({ owned: true, verification: { content: { id: addOn } } });
     const wrongItem = await call(`/api/content/${mainItem}/access?access=${encodeURIComponent(addOnLink.searchParams.get("access")!)}`);
     expect(await wrongItem.json()).toMatchObject({ owned: false });
+    // Its success page can email its link again (no PaymentIntent of its own to name).
+    const resend = await postJson("/api/purchase/send-access-email", { contentId: addOn, access: addOnLink.searchParams.get("access") });
+    expect(resend.status).toBe(200);
+    await waitForMail("bump-pay-buyer@example.com", 1);
+    expect((await outbox()).find((m) => m.to === "bump-pay-buyer@example.com" && m.subject === "Your access to Workbook")).toBeTruthy();
     // One creator row per sale (the platform's rows name no user).
     expect((await rows("select 1 from ledger_entries where user_id = ?", creatorId)).length).toBe(2);
   });
@@ -214,6 +219,8 @@ describe("refunds and disputes of an order with a bump", () => {
     const events = await eventsOf(charge, paymentIntent, REFUND_EVENTS);
     expect(events.length).toBeGreaterThan(0);
     for (const e of [...events, ...[...events].reverse()]) expect((await deliver(e)).status).toBe(200);
+    // ... and all at once.
+    for (const res of await Promise.all(events.map((e) => deliver(e)))) expect(res.status).toBe(200);
     expect(await net(bump!)).toEqual({ creator: 0, platform: 0 });
     expect(await net(main)).toEqual({ creator: 800, platform: 200 });
 
@@ -331,6 +338,15 @@ describe("attributeToOrder: whose part of each refund", () => {
       const after = shares(known);
       for (const id of ["main", "bump"]) expect(after[id].slice(0, before[id].length)).toEqual(before[id]);
     }
+  });
+
+  it("a dispute is of what the refunds before it left: after the item's refund, a chargeback is the add-on's", () => {
+    const dispute = { id: "dp_1", amount: 400, created: 2 } as unknown as Stripe.Dispute;
+    const out = attributeToOrder(parts, [refund("re_1", 1000, 1)], [dispute]);
+    expect(out.get("main")!.disputes).toEqual([]);
+    expect(out.get("bump")!.disputes.map((d) => `${d.id}:${d.amount}`)).toEqual(["dp_1~bump:400"]);
+    // Without the refund, the same chargeback is the item's.
+    expect(attributeToOrder(parts, [], [dispute]).get("main")!.disputes.map((d) => `${d.id}:${d.amount}`)).toEqual(["dp_1:400"]);
   });
 
   it("one purchase alone gets every refund as it is", () => {

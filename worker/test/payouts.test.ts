@@ -181,7 +181,8 @@ describe("the payout run", () => {
     expect(await creatorBalance(db(), c.id, T + 1)).toMatchObject({ availableCents: 4000, pendingPayoutCents: 0, paidOutCents: 0 });
     expect(await row("select amount_cents from ledger_entries where idempotency_key = ?", `payout-reversal:${failed.id}`)).toEqual({ amount_cents: 4000 });
     await expectLedgerBalanced(c.id);
-    const mail = await waitForMail(c.email);
+    // The "on its way" email of the prepared payout may arrive first: wait for the failure's own.
+    const mail = await vi.waitUntil(async () => (await outbox()).find((m) => m.to === c.email && /could not be sent/.test(m.subject)), { timeout: 10_000, interval: 100 });
     expect(mail.subject).toMatch(/could not be sent/);
     expect(await transfersTo(c.acct)).toEqual([]);
 

@@ -1,5 +1,6 @@
 // One paywall link's funnel on its content row: view → checkout started → paid, with the drop-off,
-// and, once its buyers are shown post-purchase offers, the upsells they took.
+// and, once its buyers are shown post-purchase offers, the upsells they took; with an order bump,
+// its take rate.
 import type { AnalyticsItem } from "@shared/types";
 
 const drop = (from: number, to: number) => (from > 0 ? `${Math.max(0, Math.round(((from - to) / from) * 100))}% drop` : "—");
@@ -25,6 +26,14 @@ export function LinkFunnel({ stats }: { stats: AnalyticsItem }) {
           <span className="text-muted-foreground">→</span>
           <span className="rounded bg-muted px-1.5 py-0.5">
             Upsells <strong>{stats.upsells}</strong> of {stats.offers} offered
+          </span>
+        </span>
+      )}
+      {stats.bumpOffered > 0 && (
+        <span className="flex items-center gap-1.5" data-testid="link-funnel-bump">
+          <span className="text-muted-foreground">·</span>
+          <span className="rounded bg-muted px-1.5 py-0.5" title="Of the paid checkouts that offered the order bump, those that took it">
+            Bump taken <strong>{stats.bumpTakeRate}%</strong> ({stats.bumpTaken} of {stats.bumpOffered})
           </span>
         </span>
       )}

@@ -92,7 +92,7 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
     }
   };
   const email = useMutation({
-    mutationFn: () => apiRequest("POST", "/api/purchase/send-access-email", { paymentIntentId: params.paymentIntent ?? new URL(accessUrl).searchParams.get("payment_intent"), contentId: v.content.id, access }),
+    mutationFn: () => apiRequest("POST", "/api/purchase/send-access-email", { paymentIntentId: params.paymentIntent ?? new URL(accessUrl).searchParams.get("payment_intent") ?? undefined, contentId: v.content.id, access }),
     onSuccess: () => {
       setSent(true);
       toast({ title: "Email Sent", description: "Access instructions have been sent to your email." });
