@@ -30,9 +30,9 @@ export function LinkFunnel({ stats }: { stats: AnalyticsItem }) {
         </span>
       )}
       {stats.bumpOffered > 0 && (
-        <span className="flex items-center gap-1.5" data-testid="link-funnel-bump">
+        <span className="flex items-center gap-1.5">
           <span className="text-muted-foreground">·</span>
-          <span className="rounded bg-muted px-1.5 py-0.5" title="Of the paid checkouts that offered the order bump, those that took it">
+          <span className="rounded bg-muted px-1.5 py-0.5" data-testid="link-funnel-bump" title="Of the paid checkouts that offered the order bump, those that took it">
             Bump taken <strong>{stats.bumpTakeRate}%</strong> ({stats.bumpTaken} of {stats.bumpOffered})
           </span>
         </span>

@@ -316,7 +316,7 @@ function BumpCheckbox({ id, offer, taken, code, amount, email }: { id: string; o
   return (
     <div className="space-y-1 rounded-lg border-2 border-dashed border-primary/40 bg-primary/5 p-3">
       <label className="flex items-center gap-2 text-sm font-medium">
-        <input type="checkbox" className="size-4" checked={taken} disabled={busy} onChange={(e) => void toggle(e.target.checked)} aria-describedby={problem ? "bump-error" : undefined} />
+        <input type="checkbox" className="size-4" checked={busy ? !taken : taken} disabled={busy} onChange={(e) => void toggle(e.target.checked)} aria-describedby={problem ? "bump-error" : undefined} />
         {bumpLabel(offer.title, Math.round(offer.price * 100))}
         {busy && <Spinner className="size-4" />}
       </label>
