@@ -79,6 +79,10 @@ describe("checkout with a bump", () => {
     const row = page.getByTestId("link-funnel-bump");
     await row.waitFor();
     expect(await row.textContent()).toBe("Bump taken 100% (1 of 1)");
+    const panel = page.getByTestId("analytics-bumps");
+    await panel.getByText("Masterclass").waitFor();
+    expect(await panel.textContent()).toContain("100% · 1 of 1");
+    await page.screenshot({ path: screenshotPath("order-bump-analytics-1280"), fullPage: true });
     await context.close();
   });
 

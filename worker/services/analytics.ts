@@ -1,5 +1,6 @@
 // A creator's funnel by day and by item: paywall views (content_views_daily), checkouts started
-// (purchases created), sales (purchases paid), revenue (the creator's share booked in the ledger), and
+// (browsers that started one that day: a buyer who starts again with a code or the order bump ticked
+// is one checkout), sales (purchases paid), revenue (the creator's share booked in the ledger), and
 // after the sale the funnel's step: offers shown to the item's buyers and upsells they accepted and paid.
 // An upsell's sale and revenue belong to the row of the item it sold (upsell-only items have rows
 // too), so the rows add up to the totals; its offer and acceptance count on the item that led to it.
@@ -32,7 +33,7 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
       from content c join content_views_daily v on v.content_id = c.id
       where c.user_id = ${userId} and v.day >= ${fromDay} ${item}
     union all
-    select p.content_id, strftime('%Y-%m-%d', p.created_at / 1000, 'unixepoch'), 'c', count(*)
+    select p.content_id, strftime('%Y-%m-%d', p.created_at / 1000, 'unixepoch'), 'c', count(distinct coalesce(p.buyer_key_hash, p.id))
       from purchases p where p.creator_id = ${userId} and p.created_at >= ${fromMs} and p.funnel_step_id is null and p.bump_of is null ${itemP}
       group by 1, 2
     union all

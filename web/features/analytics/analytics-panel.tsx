@@ -74,6 +74,29 @@ export function AnalyticsPanel() {
                 Recovered from abandoned checkouts: <strong>{data.recovered.sales} {data.recovered.sales === 1 ? "sale" : "sales"}</strong>, {formatUsd(data.recovered.revenue)}
               </p>
             )}
+            {data && data.items.some((i) => i.bumpOffered > 0) && (
+              <div className="space-y-2" data-testid="analytics-bumps">
+                <h3 className="text-sm font-semibold">Order bumps: share of paid checkouts that took the add-on</h3>
+                <ul className="space-y-2 text-sm">
+                  {data.items
+                    .filter((i) => i.bumpOffered > 0)
+                    .sort((a, b) => b.bumpTakeRate - a.bumpTakeRate)
+                    .map((i) => (
+                      <li key={i.contentId} className="space-y-1">
+                        <div className="flex flex-wrap items-baseline justify-between gap-2">
+                          <span className="min-w-0 truncate font-medium">{i.title}</span>
+                          <span className="text-muted-foreground">
+                            {i.bumpTakeRate}% · {i.bumpTaken} of {i.bumpOffered}
+                          </span>
+                        </div>
+                        <div className="h-2 overflow-hidden rounded-full bg-muted" role="img" aria-label={`${i.bumpTakeRate}% took the bump`}>
+                          <div className="h-full rounded-full bg-brand-gradient" style={{ width: `${Math.min(100, i.bumpTakeRate)}%` }} />
+                        </div>
+                      </li>
+                    ))}
+                </ul>
+              </div>
+            )}
             {data && data.codes.length > 0 && (
               <div className="space-y-2" data-testid="analytics-codes">
                 <h3 className="text-sm font-semibold">Sales with discount codes</h3>
