@@ -9,8 +9,10 @@
 //   3. Stripe is asked for a Refund with that row's id as its Idempotency-Key and the row's own
 //      amount, so any repeat replays the same Refund;
 //   2b. a new request must be covered: the creator's share of it (the sale's creator rows, pro rata)
-//      may take their ledger balance, less refunds Stripe has pending, at most
-//      CREATOR_REFUND_OVERDRAFT_CENTS below zero (else 409 and Stripe is never asked);
+//      may take their ledger balance, less the refunds on their way (pending at Stripe, not yet
+//      answered, succeeded but not yet booked), at most CREATOR_REFUND_OVERDRAFT_CENTS below zero
+//      (else 409 and Stripe is never asked). The row of step 2 is written only if this holds, in
+//      the same statement, so two requests at once cannot both pass;
 //   3a. a request pressed again (same key) reads the Refund Stripe already made for it (found by its
 //      metadata among the payment's refunds) instead of asking again: Stripe forgets an
 //      Idempotency-Key after 24 hours, and a crash may have come between Stripe's answer and ours;
@@ -70,19 +72,42 @@ export function refundRequestStatements(d1: D1Database, refunds: Stripe.Refund[]
     );
 }
 
+/** A request Stripe has not answered yet holds its amount against the overdraft limit this long. */
+export const UNANSWERED_REQUEST_HOLD_MS = 10 * 60 * 1000;
+
 /**
- * How far below zero the creator's balance would be after this refund (0 when it stays above): their
- * ledger balance, less the refunds Stripe has pending (not booked yet), less the creator's share of
- * this refund — the sale's creator rows (sale, re-booked fee) pro rata, as reverseSale books it.
+ * SQL for the creator's balance less the refunds on their way (`?1` creator, `?2` now): the ledger
+ * balance, less the creator's share (as reverseSale will book it) of refund requests Stripe says are pending, less requests Stripe has not answered yet
+ * (for UNANSWERED_REQUEST_HOLD_MS: a crash may leave one), less refunds Stripe says succeeded whose
+ * reversal is not booked yet. Read inside the statement that writes a request, so two requests at
+ * once cannot both see the room only one of them fits in.
  */
-async function overdraftAfter(deps: Pick<PurchaseDeps, "db">, creatorId: string, purchase: typeof purchases.$inferSelect, amountCents: number): Promise<number> {
-  const [r] = await deps.db.all<{ net: number | null; pending: number | null; share: number | null }>(sql`
-    select
-      (select sum(amount_cents) from ledger_entries where user_id = ${creatorId} and account = 'creator') as net,
-      (select sum(amount_cents) from refund_requests where creator_id = ${creatorId} and status in ('pending', 'requires_action')) as pending,
-      (select sum(amount_cents) from ledger_entries where purchase_id = ${purchase.id} and account = 'creator' and kind in ('sale', 'fee_adjustment')) as share`);
-  const shareCents = purchase.amountCents > 0 ? Math.round((Number(r?.share ?? 0) * amountCents) / purchase.amountCents) : 0;
-  return Math.max(0, -(Number(r?.net ?? 0) - Number(r?.pending ?? 0) - shareCents));
+const BALANCE_AFTER_OPEN_REFUNDS = `(
+  coalesce((select sum(amount_cents) from ledger_entries where user_id = ?1 and account = 'creator'), 0)
+  - coalesce((select sum(cast(round(r.amount_cents * 1.0
+        * coalesce((select sum(l.amount_cents) from ledger_entries l where l.purchase_id = r.purchase_id and l.account = 'creator' and l.kind in ('sale', 'fee_adjustment')), 0)
+        / (select p.amount_cents from purchases p where p.id = r.purchase_id)) as integer))
+      from refund_requests r where r.creator_id = ?1 and (
+      r.status in ('pending', 'requires_action')
+      or (r.status = 'requested' and r.created_at > ?2 - ${UNANSWERED_REQUEST_HOLD_MS})
+      or (r.status = 'succeeded' and not exists (select 1 from ledger_entries l
+            where l.idempotency_key in ('refund:' || r.stripe_refund_id || ':creator', 'refund:' || r.stripe_refund_id || '~' || r.purchase_id || ':creator'))))), 0))`;
+
+/**
+ * The creator's share of refunding `amountCents` of this sale: its creator rows (sale, re-booked
+ * fee) pro rata, as reverseSale books it.
+ */
+async function creatorShare(deps: Pick<PurchaseDeps, "db">, purchase: typeof purchases.$inferSelect, amountCents: number): Promise<number> {
+  const [r] = await deps.db.all<{ share: number | null }>(
+    sql`select sum(amount_cents) as share from ledger_entries where purchase_id = ${purchase.id} and account = 'creator' and kind in ('sale', 'fee_adjustment')`,
+  );
+  return purchase.amountCents > 0 ? Math.round((Number(r?.share ?? 0) * amountCents) / purchase.amountCents) : 0;
+}
+
+/** How far below zero the creator's balance would be after this refund and those on their way (0 when it stays above). */
+async function overdraftAfter(deps: Pick<PurchaseDeps, "d1">, creatorId: string, shareCents: number, now: number): Promise<number> {
+  const r = await deps.d1.prepare(`select ${BALANCE_AFTER_OPEN_REFUNDS} as balance`).bind(creatorId, now).first<{ balance: number }>();
+  return Math.max(0, -(Number(r?.balance ?? 0) - shareCents));
 }
 
 /** The Refund Stripe already made for this request, if any (its metadata names the request). */
@@ -167,7 +192,9 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
     if (leftCents <= 0) throw new ApiError(400, REFUND_REFUSED.refunded);
     const amountCents = input.amountCents ?? leftCents;
     if (amountCents > leftCents) throw new ApiError(400, REFUND_REFUSED.tooMuch(leftCents));
-    const below = await overdraftAfter(deps, creatorId, purchase, amountCents);
+    const shareCents = await creatorShare(deps, purchase, amountCents);
+    const now = Date.now();
+    const below = await overdraftAfter(deps, creatorId, shareCents, now);
     if (below > CREATOR_REFUND_OVERDRAFT_CENTS) throw new ApiError(409, REFUND_REFUSED.overdraft(below));
 
     // Without the dialog's key: the same press sees the same amount left (and the same number of
@@ -179,18 +206,24 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
       .get();
     const requestKey = input.requestKey ? `key:${input.requestKey}` : `left:${leftCents}:${amountCents}:${failed?.n ?? 0}`;
     const { reason, note } = stripeReason(input.reason);
-    const inserted = await deps.db
-      .insert(refundRequests)
-      .values({ id: newId(), purchaseId: purchase.id, creatorId, requestKey, amountCents, reason: reason ?? "other", note })
-      .onConflictDoNothing()
-      .returning({ id: refundRequests.id });
-    fresh = inserted.length === 1;
+    // Written only if the limit still holds with every refund on its way counted, in the same
+    // statement: of two requests at once, the second sees the first.
+    const inserted = await deps.d1
+      .prepare(
+        `insert into refund_requests (id, purchase_id, creator_id, request_key, amount_cents, reason, note, created_at)
+         select ?3, ?4, ?1, ?5, ?6, ?7, ?8, ?2 where ${BALANCE_AFTER_OPEN_REFUNDS} - ?9 >= -?10
+         on conflict do nothing returning id`,
+      )
+      .bind(creatorId, now, newId(), purchase.id, requestKey, amountCents, reason ?? "other", note, shareCents, CREATOR_REFUND_OVERDRAFT_CENTS)
+      .all();
+    fresh = inserted.results.length === 1;
     row = await deps.db
       .select()
       .from(refundRequests)
       .where(and(eq(refundRequests.purchaseId, purchase.id), eq(refundRequests.requestKey, requestKey)))
       .get();
-    if (!row) throw new Error("refund request row missing after insert");
+    // Nothing written and nothing there: a request made meanwhile took the room.
+    if (!row) throw new ApiError(409, REFUND_REFUSED.overdraft(Math.max(below, await overdraftAfter(deps, creatorId, shareCents, Date.now()))));
   }
 
   const req = row;

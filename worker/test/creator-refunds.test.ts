@@ -174,6 +174,27 @@ describe("a creator refunds a sale", () => {
     expect(await stripeRefunds(paymentIntent)).toHaveLength(1);
   });
 
+  it("two refunds at once that each fit the $100 limit but not together: one is made, the other refused, Stripe asked once", async () => {
+    const { cookie, item } = await creatorWithItem("cr-overdraft-race@example.com", "200");
+    const userId = (await row<{ id: string }>("select id from users where email = ?", "cr-overdraft-race@example.com"))!.id;
+    expect((await postJson("/api/payout/setup", { payoutMethod: "paypal", payoutEmail: "cr-overdraft-race-pp@example.com" }, cookie)).status).toBe(200);
+    const { paymentIntent, purchaseId } = await paidPurchase(item.id);
+    const run = runAt(2);
+    await preparePage(payoutDeps(env as never), closingPeriod(run), run, "");
+    expect(await balance(userId)).toBe(0);
+
+    // $100 of the sale is $80 of the creator's share: each alone leaves -$80, both -$160.
+    const [a, b] = await Promise.all([
+      refund(purchaseId, { amountCents: 10000, reason: "requested_by_customer", requestKey: "dialog-a" }, cookie),
+      refund(purchaseId, { amountCents: 10000, reason: "requested_by_customer", requestKey: "dialog-b" }, cookie),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const refused = a.status === 409 ? a : b;
+    expect((await refused.json<{ message: string }>()).message).toMatch(/^This refund would leave your balance \$160\.00 below zero/);
+    expect(await stripeRefunds(paymentIntent)).toHaveLength(1);
+    expect(await balance(userId)).toBe(-8000);
+  });
+
   it("the dialog's key with another amount is refused (409) and refunds nothing more; with the same amount it is the same refund", async () => {
     const { cookie, item } = await creatorWithItem("cr-key-amount@example.com");
     const { paymentIntent, purchaseId } = await paidPurchase(item.id);
