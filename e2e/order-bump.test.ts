@@ -83,6 +83,10 @@ describe("checkout with a bump", () => {
     await panel.getByText("Masterclass").waitFor();
     expect(await panel.textContent()).toContain("100% · 1 of 1");
     await page.screenshot({ path: screenshotPath("order-bump-analytics-1280"), fullPage: true });
+    // The sales table lists the two sales, the add-on's marked as the bump.
+    await page.getByRole("tab", { name: "Sales & Buyers" }).click();
+    await page.getByTestId("sale-bump").waitFor();
+    expect(await page.getByTestId("sale-bump").count()).toBe(1);
     await context.close();
   });
 

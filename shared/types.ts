@@ -32,6 +32,8 @@ export type Sale = {
   refundable: number;
   /** The discount code the buyer used, if any. */
   discountCode: string | null;
+  /** Bought as another item's order bump (the same payment as that sale). */
+  orderBump: boolean;
   /** The sale's license key, when its item issues them (GET /api/creator/sales). */
   license?: CreatorLicense | null;
 };

@@ -264,6 +264,7 @@ export const saleSchema = z.object({
   refundFailed: z.boolean(),
   refundable: dollars,
   discountCode: z.string().nullable(),
+  orderBump: z.boolean().meta({ description: "Bought as another item's order bump, in the same payment" }),
   license: creatorLicenseSchema.nullable().optional(),
 }) satisfies z.ZodType<Sale>;
 

@@ -273,6 +273,7 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
 /** SQL columns (over `purchases`) that the sales table shows about a sale's refunds. */
 /** A sale's columns beyond the purchase's own: its refunds so far, and the discount code it used. */
 export const saleColumns = {
+  orderBump: sql<number>`${purchases.bumpOf} is not null`,
   discountCode: sql<string | null>`(select code from discount_codes where id = ${purchases.discountCodeId})`,
   refundedCents: sql<number>`(select -coalesce(sum(amount_cents), 0) from ledger_entries where purchase_id = ${purchases.id} and kind = 'refund')`,
   // Pending by Stripe's word only: a request Stripe never answered ('requested') is no refund, and a
@@ -294,6 +295,7 @@ export function saleFromRow(r: {
   pendingCents: number | null;
   latestRequestStatus: string | null;
   discountCode: string | null;
+  orderBump: number | boolean;
 }): Sale {
   const refunded = Number(r.refundedCents ?? 0);
   const pending = Number(r.pendingCents ?? 0);
@@ -308,6 +310,7 @@ export function saleFromRow(r: {
     refundPending: pending > 0,
     refundFailed: r.latestRequestStatus === "failed" || r.latestRequestStatus === "canceled",
     discountCode: r.discountCode,
+    orderBump: !!r.orderBump,
     refundable: r.status === "paid" ? Math.max(0, r.amountCents - refunded - pending) / 100 : 0,
   };
 }

@@ -130,7 +130,8 @@ describe("checkout with the bump ticked", () => {
     expect(await owned(addOn, buyerCookie)).toBe(true);
     // The add-on's ledger rows name its item: its earnings show on its own row of the content list.
     expect((await row<{ n: number }>("select count(*) as n from ledger_entries where purchase_id = ? and content_id = ?", bump, addOn))!.n).toBe(2);
-    expect((await sale(cookie, bump!)).productName).toBe("Workbook");
+    expect(await sale(cookie, bump!)).toMatchObject({ productName: "Workbook", amount: 4, orderBump: true });
+    expect(await sale(cookie, main)).toMatchObject({ productName: "Guide", amount: 10, orderBump: false });
 
     // A webhook storm adds nothing.
     const before = await ledgerCount();

@@ -53,7 +53,14 @@ export function SalesTable() {
             {sales.map((sale) => (
               <tr key={sale.id} className="border-t">
                 <td className="px-4 py-3">{sale.buyerEmail || <span className="text-muted-foreground">(no email captured)</span>}</td>
-                <td className="px-4 py-3">{sale.productName}</td>
+                <td className="px-4 py-3">
+                  {sale.productName}
+                  {sale.orderBump && (
+                    <span className="ml-1.5 whitespace-nowrap rounded bg-violet-50 px-1.5 py-0.5 text-xs text-violet-800" data-testid="sale-bump" title="Bought as an order bump, in the same payment as the item it was offered with">
+                      Order bump
+                    </span>
+                  )}
+                </td>
                 <td className="px-4 py-3 font-medium">
                   {formatUsd(sale.amount)}
                   {sale.discountCode && (
