@@ -291,18 +291,18 @@ export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent, {
   const now = Date.now();
   const ledger = saleRows(purchase, plan);
   const licenseKey = newLicenseKey();
-  const mails = notify ? await fulfilmentEmails(deps, purchase, ledger, email, now, licenseKey, bumps.length > 0) : { statements: [], keys: [] };
-  const hooks = await saleWebhooks(deps, purchase, ledger, email, now);
   // Each add-on: paid in this batch only if the main purchase was (its paid_at is ours), with its
-  // own ledger rows, license key, webhook and creator's email.
+  // own ledger rows, license key and webhook; the emails are the order's (below).
   const added = await Promise.all(
     bumps.map(async (bump) => {
       const rows = saleRows(bump, plan);
-      const key = newLicenseKey();
-      const sale = notify ? await fulfilmentEmails(deps, bump, rows, email, now, key, false) : { statements: [], keys: [] };
-      return { bump, rows, key, sale, hooks: await saleWebhooks(deps, bump, rows, email, now) };
+      return { bump, rows, key: newLicenseKey(), hooks: await saleWebhooks(deps, bump, rows, email, now) };
     }),
   );
+  const mails = notify
+    ? await fulfilmentEmails(deps, purchase, ledger, email, now, licenseKey, added.map((a) => ({ purchase: a.bump, ledger: a.rows })))
+    : { statements: [], keys: [] };
+  const hooks = await saleWebhooks(deps, purchase, ledger, email, now);
   const results = await deps.d1.batch([
     deps.d1
       .prepare("update purchases set status = 'paid', paid_at = ?, buyer_email = coalesce(buyer_email, ?) where id = ? and status = 'pending' returning id")
@@ -322,13 +322,11 @@ export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent, {
     issueLicenseStatement(deps.d1, purchase.id, now, licenseKey),
     ...added.map((a) => issueLicenseStatement(deps.d1, a.bump.id, now, a.key)),
     ...mails.statements,
-    ...added.flatMap((a) => a.sale.statements),
     ...hooks.statements,
     ...added.flatMap((a) => a.hooks.statements),
   ]);
   if ((results[0].results?.length ?? 0) === 0) return "already";
-  const mailKeys = [...mails.keys, ...added.flatMap((a) => a.sale.keys)];
-  if (mailKeys.length) await dispatch(deps.d1, deps.emails, mailKeys, now);
+  if (mails.keys.length) await dispatch(deps.d1, deps.emails, mails.keys, now);
   await dispatchWebhooks(deps.d1, deps.webhooks, purchase.creatorId, [...hooks.keys, ...added.flatMap((a) => a.hooks.keys)], now);
   return "fulfilled";
 }
@@ -386,12 +384,12 @@ async function fulfilmentEmails(
   email: string | null,
   now: number,
   licenseKey: string,
-  withBump: boolean,
+  bumps: { purchase: PurchaseRow; ledger: LedgerRow[] }[],
 ): Promise<{ statements: D1PreparedStatement[]; keys: string[] }> {
   const paidHere = { sql: "exists (select 1 from purchases where id = ? and status = 'paid' and paid_at = ?)", binds: [purchase.id, now] };
   const both = (a: OutboxGuard, b: OutboxGuard): OutboxGuard => ({ sql: `(${a.sql}) and (${b.sql})`, binds: [...a.binds, ...b.binds] });
   const out: { job: EmailJob; guard: OutboxGuard }[] = [];
-  if (email && !purchase.bumpOf) {
+  if (email) {
     if (purchase.parentPurchaseId) {
       const pending = orderEmailPending(purchase.parentPurchaseId);
       const data = await receiptData(deps, purchase, licenseKey);
@@ -401,14 +399,14 @@ async function fulfilmentEmails(
       });
     } else if (await liveFunnelFor(deps.db, purchase.contentId)) {
       out.push({ job: orderEmailJob(purchase.id, email, now), guard: paidHere });
-    } else if (withBump) {
+    } else if (bumps.length) {
       // One receipt listing the item and its add-on, each with its own access link: the order email, sent now.
       out.push({ job: { ...orderEmailJob(purchase.id, email, now), sendAt: now }, guard: paidHere });
     } else {
       out.push({ job: await receiptJob(deps, purchase, email, licenseKey), guard: paidHere });
     }
   }
-  const sale = await saleEmailJob(deps, purchase, ledger, email);
+  const sale = await saleEmailJob(deps, purchase, ledger, email, bumps);
   if (sale) {
     out.push({
       job: sale,
@@ -418,19 +416,33 @@ async function fulfilmentEmails(
   return { statements: out.map((m) => outboxInsert(deps.d1, m.job, now, m.guard)), keys: out.map((m) => m.job.dedupeKey) };
 }
 
-/** "You made a sale" to the creator's account address; the net is the creator's row of `ledger`. */
-async function saleEmailJob(deps: PurchaseDeps, purchase: PurchaseRow, ledger: LedgerRow[], buyerEmail: string | null): Promise<EmailJob | null> {
-  const [creator, item] = await Promise.all([
+/**
+ * "You made a sale" to the creator's account address; the net is the creator's rows of `ledger`. An
+ * order bump bought with it is in the same email ("Guide + Workbook (order bump)"), with both amounts.
+ */
+async function saleEmailJob(
+  deps: PurchaseDeps,
+  purchase: PurchaseRow,
+  ledger: LedgerRow[],
+  buyerEmail: string | null,
+  bumps: { purchase: PurchaseRow; ledger: LedgerRow[] }[] = [],
+): Promise<EmailJob | null> {
+  const titleOf = async (p: PurchaseRow) => (await deps.db.select({ title: content.title }).from(content).where(eq(content.id, p.contentId)).get())?.title;
+  const [creator, title, bumpTitles] = await Promise.all([
     deps.db.select({ email: users.email }).from(users).where(eq(users.id, purchase.creatorId)).get(),
-    deps.db.select({ title: content.title }).from(content).where(eq(content.id, purchase.contentId)).get(),
+    titleOf(purchase),
+    Promise.all(bumps.map((b) => titleOf(b.purchase))),
   ]);
   if (!creator?.email) return null;
-  const netCents = ledger.filter((r) => r.account === "creator").reduce((a, r) => a + r.amountCents, 0);
+  const creatorCents = (rows: LedgerRow[]) => rows.filter((r) => r.account === "creator").reduce((a, r) => a + r.amountCents, 0);
+  const netCents = creatorCents(ledger) + bumps.reduce((a, b) => a + creatorCents(b.ledger), 0);
+  const amountCents = purchase.amountCents + bumps.reduce((a, b) => a + b.purchase.amountCents, 0);
+  const titles = [title ?? "your item", ...bumpTitles.map((t) => `${t ?? "an item"} (order bump)`)].join(" + ");
   return {
     dedupeKey: `sale:${purchase.id}`,
     to: creator.email,
     template: "sale-made",
-    data: { title: item?.title ?? "your item", amountCents: purchase.amountCents, netCents, buyerEmail, orderId: purchase.id, salesUrl: new URL("/dashboard", deps.appUrl).href },
+    data: { title: titles, amountCents, netCents, buyerEmail, orderId: purchase.id, salesUrl: new URL("/dashboard", deps.appUrl).href },
   };
 }
 

@@ -145,6 +145,12 @@ describe("checkout with the bump ticked", () => {
     const links = receipt.links.filter((l) => l.includes("/success?"));
     expect(links).toHaveLength(2);
     expect((await outbox()).filter((m) => m.to === "bump-pay-buyer@example.com")).toHaveLength(1);
+    // The creator hears of the order once, both items and what each brought in.
+    await waitForMail("bump-pay@example.com", 1); // after the sign-in link
+    const creatorMails = (await outbox()).filter((m) => m.to === "bump-pay@example.com" && m.subject.startsWith("You made a sale"));
+    expect(creatorMails.map((m) => m.subject)).toEqual(["You made a sale: Guide + Workbook (order bump)"]);
+    expect(creatorMails[0].text).toContain("Paid by the buyer: $14.00");
+    expect(creatorMails[0].text).toContain("Yours after the fee: $11.20");
 
     // The success page's answer names the add-on and its own link, which opens the add-on only.
     const verified = await (await call(`/api/purchase/verify?payment_intent=${paymentIntent}&content_id=${mainItem}`, { cookie: buyerCookie })).json<PurchaseVerification>();
