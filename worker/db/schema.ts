@@ -808,6 +808,12 @@ export const funnelAbTests = sqliteTable(
     priceCents: integer("price_cents"),
     status: text("status", { enum: ["running", "ended"] }).notNull().default("running"),
     winner: text("winner", { enum: ["A", "B"] }),
+    // Variant A as it was tested (the step's fields when the test ended): 'Make B the step' then
+    // writes B onto the step, and later edits change it, but the test's record keeps what A was.
+    aTitle: text("a_title"),
+    aDescription: text("a_description"),
+    aCtaText: text("a_cta_text"),
+    aPriceCents: integer("a_price_cents"),
     createdAt: createdAt(),
     endedAt: integer("ended_at", { mode: "timestamp_ms" }),
   },

@@ -57,13 +57,14 @@ async function toTest(d1: D1Database, t: TestRow, step: StepRow): Promise<AbTest
     const shown = Number(f?.shown ?? 0);
     const accepted = Number(f?.accepted ?? 0);
     const revenue = Number(f?.revenue_cents ?? 0) / 100;
-    // A is the step as it is now (after 'Make B the step', that is B's text).
+    // A is the step: as it was when the test ended (kept on the test), or as it is while it runs.
+    const a = t.aTitle !== null ? { title: t.aTitle, description: t.aDescription ?? "", ctaText: t.aCtaText ?? step.ctaText, priceCents: t.aPriceCents } : step;
     return {
       variant: v,
-      title: v === "B" ? t.title : step.title,
-      description: v === "B" ? t.description : step.description,
-      ctaText: v === "B" ? t.ctaText : step.ctaText,
-      price: ((v === "B" ? (t.priceCents ?? step.priceCents) : step.priceCents) ?? 0) / 100,
+      title: v === "B" ? t.title : a.title,
+      description: v === "B" ? t.description : a.description,
+      ctaText: v === "B" ? t.ctaText : a.ctaText,
+      price: ((v === "B" ? (t.priceCents ?? a.priceCents) : a.priceCents) ?? 0) / 100,
       shown,
       accepted,
       acceptanceRate: shown ? accepted / shown : 0,
@@ -119,6 +120,12 @@ export async function endTest(deps: FunnelDeps, userId: string, funnelId: string
   const t = await deps.db.select().from(funnelAbTests).where(and(eq(funnelAbTests.id, testId), eq(funnelAbTests.funnelId, funnelId), eq(funnelAbTests.userId, userId))).get();
   if (!t) throw notFound("A/B test not found");
   const step = await ownedStep(deps, userId, funnelId, t.stepId);
+  // Variant A as tested, kept before B may be written onto the step. The first press writes it; a
+  // second press (which may read the step after B was written) finds it written.
+  await deps.d1
+    .prepare("update funnel_ab_tests set a_title = ?, a_description = ?, a_cta_text = ?, a_price_cents = ? where id = ? and status = 'running' and a_title is null")
+    .bind(step.title, step.description ?? "", step.ctaText, step.priceCents, t.id)
+    .run();
   if (t.status === "running" && keep === "B") {
     const priced = t.priceCents !== null && t.priceCents !== step.priceCents ? await createUpsellProduct(deps, userId, { name: t.title, description: t.description, price: t.priceCents }) : null;
     await updateStep(deps, userId, funnelId, step.id, { title: t.title, description: t.description, ctaText: t.ctaText, ...(priced ? { offerPriceId: priced.priceId } : {}) } as never);

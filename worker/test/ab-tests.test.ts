@@ -109,7 +109,8 @@ describe("A/B tests of funnel offers", () => {
 
     const ended = await postJson(`/api/funnels/${funnelId}/ab-tests/${test.id}/end`, { keep: "B" }, cookie);
     expect(ended.status).toBe(200);
-    expect(await ended.json()).toMatchObject({ status: "ended", winner: "B" });
+    // The test's record keeps A as it was tested, though the step is now B.
+    expect(await ended.json()).toMatchObject({ status: "ended", winner: "B", variants: [{ variant: "A", title: "Add the workbook", price: 15 }, { variant: "B", title: "The complete workbook", price: 12 }] });
     const [step] = await (await call(`/api/funnels/${funnelId}/steps`, { cookie })).json<{ id: string; title: string; price: number; ctaText: string }[]>();
     expect(step).toMatchObject({ title: "The complete workbook", price: 12, ctaText: "Add it for $12" });
     // Every buyer now sees the step, which is B; pressing again changes nothing.
