@@ -136,15 +136,16 @@ export async function startCheckout(
     ? await reserveUse(deps.d1, { item, text: input.discountCode, listCents, buyer: buyerEmail?.toLowerCase() ?? `browser:${buyerKeyHash}`, purchaseId })
     : null;
   const amountCents = abandoned ? abandoned.amountCents : (discount?.priceCents ?? listCents);
-  // The order bump, ticked: its own purchase at the bump price, paid by the same PaymentIntent. A
-  // discount code applies to the main item only.
-  const bump = input.bump ? await bumpForCheckout(deps.db, item).catch(async (err) => {
+  // A checkout refused from here on gives back the code's use it held.
+  const refused = async (err: unknown): Promise<never> => {
     if (discount) await releaseHold(deps.d1, purchaseId);
     throw err;
-  }) : null;
+  };
+  // The order bump, ticked: its own purchase at the bump price, paid by the same PaymentIntent. A
+  // discount code applies to the main item only.
+  const bump = input.bump ? await bumpForCheckout(deps.db, item).catch(refused) : null;
   if (bump && (await browserPurchasesOf(deps, buyerKeyHash, bump.item.id)).some((p) => p.status === "paid")) {
-    if (discount) await releaseHold(deps.d1, purchaseId);
-    throw new ApiError(409, BUMP_MESSAGES.owned(bump.item.title));
+    await refused(new ApiError(409, BUMP_MESSAGES.owned(bump.item.title)));
   }
   const bumpPurchaseId = bump ? newId() : null;
   // Whether this checkout offered the bump at all (its take rate's denominator in analytics).
@@ -153,11 +154,7 @@ export async function startCheckout(
   const savesCard = !!(await liveFunnelFor(deps.db, item.id));
   // An address our check accepts may still be one Stripe refuses as a receipt_email: the buyer is
   // asked for another one, and nothing was created to charge.
-  const refusedEmail = async (err: unknown): Promise<never> => {
-    if (discount) await releaseHold(deps.d1, purchaseId);
-    if (isInvalidEmail(err)) throw new ApiError(400, BUYER_EMAIL_REFUSED);
-    throw err;
-  };
+  const refusedEmail = (err: unknown): Promise<never> => refused(isInvalidEmail(err) ? new ApiError(400, BUYER_EMAIL_REFUSED) : err);
   const customer = savesCard ? await customerFor(deps, buyerKeyHash).catch(refusedEmail) : null;
   const intent = await deps.stripe.paymentIntents.create(
     {
@@ -267,6 +264,9 @@ export async function receiptData(deps: Pick<PurchaseDeps, "db" | "appUrl" | "ac
   };
 }
 
+/** The order bump's purchases paid (or to be paid) by a main purchase's PaymentIntent, in a stable order. */
+const bumpsOf = (deps: Pick<PurchaseDeps, "db">, mainId: string) => deps.db.select().from(purchases).where(eq(purchases.bumpOf, mainId)).orderBy(purchases.id);
+
 /**
  * Marks the purchase of a succeeded PaymentIntent paid and writes its ledger rows, in one D1 batch.
  * Safe to call any number of times, concurrently, in any order with refunds.
@@ -276,7 +276,7 @@ export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent, {
   if (!purchase) return "unknown";
   if (intent.status !== "succeeded") return "not-succeeded";
   // An order bump ticked at checkout is its own purchase, paid by this PaymentIntent too.
-  const bumps = await deps.db.select().from(purchases).where(eq(purchases.bumpOf, purchase.id)).orderBy(purchases.id);
+  const bumps = await bumpsOf(deps, purchase.id);
   const totalCents = purchase.amountCents + bumps.reduce((a, b) => a + b.amountCents, 0);
   if (intent.amount_received !== totalCents || intent.amount !== totalCents || intent.currency !== purchase.currency || intent.metadata?.purchaseId !== purchase.id) {
     console.error("payment intent does not match its purchase", intent.id, purchase.id);
@@ -401,7 +401,7 @@ async function fulfilmentEmails(
       out.push({ job: orderEmailJob(purchase.id, email, now), guard: paidHere });
     } else if (bumps.length) {
       // One receipt listing the item and its add-on, each with its own access link: the order email, sent now.
-      out.push({ job: { ...orderEmailJob(purchase.id, email, now), sendAt: now }, guard: paidHere });
+      out.push({ job: orderEmailJob(purchase.id, email, now, { waitForFunnel: false }), guard: paidHere });
     } else {
       out.push({ job: await receiptJob(deps, purchase, email, licenseKey), guard: paidHere });
     }
@@ -567,7 +567,7 @@ async function settlePurchase(deps: PurchaseDeps, purchase: PurchaseRow, refunds
  */
 async function orderReceipt(deps: PurchaseDeps, main: PurchaseRow, withBump: boolean, now: number): Promise<{ job: EmailJob; statement: D1PreparedStatement } | null> {
   if (!main.buyerEmail) return null;
-  const job = withBump ? { ...orderEmailJob(main.id, main.buyerEmail, now), sendAt: now } : await receiptJob(deps, main, main.buyerEmail);
+  const job = withBump ? orderEmailJob(main.id, main.buyerEmail, now, { waitForFunnel: false }) : await receiptJob(deps, main, main.buyerEmail);
   const keys = [`purchase-access:${main.id}`, orderEmailKey(main.id)];
   const statement = outboxInsert(deps.d1, job, now, {
     sql: `exists (select 1 from purchases where (id = ? or bump_of = ?) and status = 'paid')
@@ -594,17 +594,19 @@ export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promis
     return settled ? { invoiceCharge: true } : null;
   }
   if (!PAID_LIKE.includes(purchase.status)) return null;
-  const bumps = (await deps.db.select().from(purchases).where(eq(purchases.bumpOf, purchase.id)).orderBy(purchases.id)).filter((b) => PAID_LIKE.includes(b.status));
+  const bumps = (await bumpsOf(deps, purchase.id)).filter((b) => PAID_LIKE.includes(b.status));
   const order = [purchase, ...bumps];
   const shares = attributeToOrder(order, refunds, disputes);
 
   const now = Date.now();
   const parts = await Promise.all(order.map((p) => settlePurchase(deps, p, shares.get(p.id)!.refunds, shares.get(p.id)!.disputes, now)));
   const receipt = await orderReceipt(deps, purchase, bumps.length > 0, now);
+  // Stripe's word about each creator's refund request (forward only); reads nothing below.
+  const requests = refundRequestStatements(deps.d1, refunds);
+  const ledger = parts.flatMap((p) => p.ledger);
   const results = await deps.d1.batch<{ status: PurchaseState }>([
-    // Stripe's word about each creator's refund request (forward only); reads nothing below.
-    ...refundRequestStatements(deps.d1, refunds),
-    ...parts.flatMap((p) => p.ledger),
+    ...requests,
+    ...ledger,
     ...parts.map((p) => p.state),
     ...parts.flatMap((p) => p.after),
     ...(receipt ? [receipt.statement] : []),
@@ -614,8 +616,8 @@ export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promis
   await dispatchWebhooks(deps.d1, deps.webhooks, purchase.creatorId, parts.flatMap((p) => p.hookKeys), now);
   const receiptWritten = !!receipt && (results[results.length - 1].meta.changes ?? 0) > 0;
   if (receiptWritten) await dispatch(deps.d1, deps.emails, [receipt.job.dedupeKey], now);
-  const stateAt = refundRequestStatements(deps.d1, refunds).length + parts.reduce((a, p) => a + p.ledger.length, 0);
-  const [status] = results[stateAt].results ?? [];
+  // The main purchase's state: the first of the state updates, after the requests and the ledger.
+  const [status] = results[requests.length + ledger.length].results ?? [];
   return status ? { purchaseId: purchase.id, status: status.status } : null;
 }
 

@@ -208,12 +208,35 @@ export function CheckoutPage({ id, clientSecret, amount, code, recover, bump }: 
 }
 
 /**
+ * Starts this checkout again with other terms (a code applied, the order bump ticked or not): a new
+ * PaymentIntent at the server's price, keeping the amount and the email typed, then this page for it.
+ * A browser that owns the item already goes to its access instead. Errors are the caller's to show.
+ */
+function useStartAgain(id: string) {
+  const navigate = useNavigate();
+  return async (terms: { code?: string; bump: boolean; amount?: number; email: string }) => {
+    const email = terms.email.trim();
+    const res = await apiRequest("POST", "/api/create-payment-intent", {
+      contentId: id,
+      ...(terms.code ? { discountCode: terms.code } : {}),
+      ...(terms.bump ? { bump: true } : {}),
+      ...(terms.amount !== undefined ? { customAmount: terms.amount } : {}),
+      ...(email && /^[^\s@]+@[^\s@]+$/.test(email) ? { buyerEmail: email } : {}),
+    });
+    const body = (await res.json()) as { clientSecret?: string; amount?: number; alreadyOwned?: boolean; accessUrl?: string; discount?: { code: string } };
+    if (body.alreadyOwned && body.accessUrl) return window.location.assign(body.accessUrl);
+    const code = body.discount?.code ?? terms.code?.toUpperCase();
+    await navigate({ to: "/checkout/$id", params: { id }, search: { payment_intent: body.clientSecret, amount: body.amount, ...(code ? { code } : {}), ...(terms.bump ? { bump: true } : {}) }, replace: true });
+  };
+}
+
+/**
  * "Have a code?": applying one starts the checkout again with it (a new PaymentIntent at the price the
  * server computes, holding one use of the code); the page then shows that price. A code that does not
  * apply says why beside the field, and nothing else changes.
  */
 function DiscountField({ id, applied, amount, email, bump }: { id: string; applied?: string; amount?: number; email: string; bump: boolean }) {
-  const navigate = useNavigate();
+  const startAgain = useStartAgain(id);
   const [open, setOpen] = useState(false);
   const [text, setText] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
@@ -231,16 +254,7 @@ function DiscountField({ id, applied, amount, email, bump }: { id: string; appli
     setBusy(true);
     setProblem(null);
     try {
-      const res = await apiRequest("POST", "/api/create-payment-intent", {
-        contentId: id,
-        discountCode: text.trim(),
-        ...(bump ? { bump: true } : {}),
-        ...(amount !== undefined ? { customAmount: amount } : {}),
-        ...(email.trim() && /^[^\s@]+@[^\s@]+$/.test(email.trim()) ? { buyerEmail: email.trim() } : {}),
-      });
-      const body = (await res.json()) as { clientSecret?: string; amount?: number; alreadyOwned?: boolean; accessUrl?: string; discount?: { code: string } };
-      if (body.alreadyOwned && body.accessUrl) return window.location.assign(body.accessUrl);
-      await navigate({ to: "/checkout/$id", params: { id }, search: { payment_intent: body.clientSecret, amount: body.amount, code: body.discount?.code ?? text.trim().toUpperCase(), ...(bump ? { bump: true } : {}) }, replace: true });
+      await startAgain({ code: text.trim(), bump, amount, email });
     } catch (err) {
       setProblem(withoutStatus((err as Error).message).replace(/^discountCode: /, ""));
     } finally {
@@ -290,23 +304,14 @@ function DiscountField({ id, applied, amount, email, bump }: { id: string; appli
  * sold says why, and the checkout stays as it was.
  */
 function BumpCheckbox({ id, offer, taken, code, amount, email }: { id: string; offer: NonNullable<PublicContent["bump"]>; taken: boolean; code?: string; amount?: number; email: string }) {
-  const navigate = useNavigate();
+  const startAgain = useStartAgain(id);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const toggle = async (next: boolean) => {
     setBusy(true);
     setProblem(null);
     try {
-      const res = await apiRequest("POST", "/api/create-payment-intent", {
-        contentId: id,
-        bump: next,
-        ...(code ? { discountCode: code } : {}),
-        ...(amount !== undefined ? { customAmount: amount } : {}),
-        ...(email.trim() && /^[^\s@]+@[^\s@]+$/.test(email.trim()) ? { buyerEmail: email.trim() } : {}),
-      });
-      const body = (await res.json()) as { clientSecret?: string; amount?: number; alreadyOwned?: boolean; accessUrl?: string; discount?: { code: string } };
-      if (body.alreadyOwned && body.accessUrl) return window.location.assign(body.accessUrl);
-      await navigate({ to: "/checkout/$id", params: { id }, search: { payment_intent: body.clientSecret, amount: body.amount, ...(code ? { code } : {}), ...(next ? { bump: true } : {}) }, replace: true });
+      await startAgain({ code, bump: next, amount, email });
     } catch (err) {
       setProblem(withoutStatus((err as Error).message));
     } finally {

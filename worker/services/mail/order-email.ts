@@ -28,9 +28,12 @@ export const ORDER_EMAIL_WAIT_MS = 10 * 60 * 1000;
 
 export const orderEmailKey = (rootPurchaseId: string) => `order:${rootPurchaseId}`;
 
-/** The order email's job, due at `now + ORDER_EMAIL_WAIT_MS` unless the funnel ends first. */
-export function orderEmailJob(rootPurchaseId: string, to: string, now: number): EmailJob {
-  return { dedupeKey: orderEmailKey(rootPurchaseId), to, template: "order", data: { rootPurchaseId }, sendAt: now + ORDER_EMAIL_WAIT_MS };
+/**
+ * The order email's job, due at `now + ORDER_EMAIL_WAIT_MS` unless the funnel ends first; with
+ * `waitForFunnel: false` (an order with no funnel to wait for: an item and its order bump), due now.
+ */
+export function orderEmailJob(rootPurchaseId: string, to: string, now: number, { waitForFunnel = true } = {}): EmailJob {
+  return { dedupeKey: orderEmailKey(rootPurchaseId), to, template: "order", data: { rootPurchaseId }, sendAt: waitForFunnel ? now + ORDER_EMAIL_WAIT_MS : now };
 }
 
 /**
