@@ -78,9 +78,9 @@ export function OrderBumpCard({ item }: { item: CreatorContent }) {
         ) : (
           <form className="space-y-4" noValidate onSubmit={submit}>
             <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
-              <LabelledField htmlFor="bump-item" label="Add-on item" error={errors.contentId}>
+              <LabelledField htmlFor="bump-item" label="Add-on item" error={errors.contentId} className="min-w-0">
                 <Select value={contentId} onValueChange={(v) => { setContentId(v); setErrors((e) => ({ ...e, contentId: undefined })); }}>
-                  <SelectTrigger id="bump-item" aria-invalid={!!errors.contentId}>
+                  <SelectTrigger id="bump-item" aria-invalid={!!errors.contentId} className="[&>span]:min-w-0 [&>span]:truncate">
                     <SelectValue placeholder="Choose an item" />
                   </SelectTrigger>
                   <SelectContent>
@@ -92,7 +92,7 @@ export function OrderBumpCard({ item }: { item: CreatorContent }) {
                   </SelectContent>
                 </Select>
               </LabelledField>
-              <LabelledField htmlFor="bump-price" label="Bump price ($)" error={errors.price}>
+              <LabelledField htmlFor="bump-price" label="Bump price ($)" error={errors.price} className="min-w-0">
                 <Input id="bump-price" inputMode="decimal" value={price} aria-invalid={!!errors.price} onChange={(e) => { setPrice(e.target.value); setErrors((x) => ({ ...x, price: undefined })); }} placeholder="9.00" />
               </LabelledField>
             </div>
