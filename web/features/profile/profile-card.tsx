@@ -29,6 +29,9 @@ const FIELDS = ["displayName", "bio", "supportEmail"] as const;
 function SaleEmailSwitch({ current }: { current: CreatorProfile }) {
   const queryClient = useQueryClient();
   const [error, setError] = useState<string>();
+  // The creator's choice, shown from the click until the server's answer (TanStack Query reports
+  // the mutation pending a tick later; without this the box springs back for that tick).
+  const [choice, setChoice] = useState<boolean>();
   const save = useMutation({
     mutationFn: async (emailOnSale: boolean) =>
       (await apiRequest("PUT", "/api/profile", { emailOnSale })).json() as Promise<CreatorProfile>,
@@ -38,8 +41,9 @@ function SaleEmailSwitch({ current }: { current: CreatorProfile }) {
       toast({ title: "Saved", description: next.emailOnSale ? "We'll email you about each sale." : "We won't email you about sales." });
     },
     onError: (e) => setError(withoutStatus(e.message)),
+    onSettled: () => setChoice(undefined),
   });
-  const checked = save.isPending && save.variables !== undefined ? save.variables : current.emailOnSale;
+  const checked = choice ?? current.emailOnSale;
   return (
     <div className="space-y-1 border-t pt-4">
       <div className="flex items-center gap-3">
@@ -49,7 +53,10 @@ function SaleEmailSwitch({ current }: { current: CreatorProfile }) {
           className="size-4 accent-primary"
           checked={checked}
           disabled={save.isPending}
-          onChange={(e) => save.mutate(e.target.checked)}
+          onChange={(e) => {
+            setChoice(e.target.checked);
+            save.mutate(e.target.checked);
+          }}
           aria-describedby={error ? "profile-emailOnSale-error" : "profile-emailOnSale-hint"}
         />
         <Label htmlFor="profile-emailOnSale" className="flex items-center gap-2">
