@@ -8,6 +8,8 @@ export type EarningsStats = {
   totalUnlocks: number;
   /** Sales still inside the hold (shared/constants SALE_HOLD_DAYS). */
   onHold: number;
+  /** Held back from available for money on its way out: refunds at Stripe, open inquiries. */
+  reserved: number;
   paidOut: number;
   /** Reversals beyond what was available, to be paid off by future sales. */
   carriedNegative: number;

@@ -5,6 +5,9 @@ import { createDb } from "../db/client";
 import { adminAudit, loginTokens } from "../db/schema";
 import type { Bindings } from "../lib/env";
 import { purgeDeletedContentBytes } from "../services/content";
+import { sweepUnansweredRefundRequests } from "../services/creator-refunds";
+import type { PurchaseDeps } from "../services/purchases";
+import { stripeClient } from "../services/stripe";
 import { closingPeriod, stuckPayoutIds } from "../services/payouts";
 import { startPayoutRun } from "../workflows/payout-run";
 import { startPayoutSends } from "../workflows/payout-send";
@@ -22,10 +25,24 @@ export const OUTBOX_SWEEP_CRON = "*/5 * * * *";
  * so do webhook deliveries whose message was lost. Each on its own: one failing leaves the other.
  */
 export async function outboxSweep(env: Bindings, now = Date.now()) {
-  const [emails, webhooks] = await Promise.allSettled([sweepOutbox(env.DB, env.EMAILS, now), sweepWebhooks(env.DB, env.WEBHOOKS, now)]);
+  const [emails, webhooks, refunds] = await Promise.allSettled([
+    sweepOutbox(env.DB, env.EMAILS, now),
+    sweepWebhooks(env.DB, env.WEBHOOKS, now),
+    sweepUnansweredRefundRequests(purchaseDepsOf(env), now),
+  ]);
   if (webhooks.status === "rejected") console.error("webhook sweep failed", webhooks.reason);
+  if (refunds.status === "rejected") console.error("refund request sweep failed", refunds.reason);
   if (emails.status === "rejected") throw emails.reason;
-  return { ...emails.value, webhooks: webhooks.status === "fulfilled" ? webhooks.value : { error: String(webhooks.reason) } };
+  return {
+    ...emails.value,
+    webhooks: webhooks.status === "fulfilled" ? webhooks.value : { error: String(webhooks.reason) },
+    refundRequests: refunds.status === "fulfilled" ? refunds.value : { error: String(refunds.reason) },
+  };
+}
+
+/** What settling a charge needs, outside a request. */
+function purchaseDepsOf(env: Bindings): PurchaseDeps {
+  return { db: createDb(env.DB), d1: env.DB, stripe: stripeClient(env), emails: env.EMAILS, webhooks: env.WEBHOOKS, appUrl: env.APP_URL, accessSecret: env.ACCESS_TOKEN_SECRET ?? "" };
 }
 
 export async function dailySweep(env: Bindings, now = Date.now()) {

@@ -224,7 +224,7 @@ export const ledgerEntries = sqliteTable(
     account: text("account", { enum: ["creator", "platform"] }).notNull(),
     userId: text("user_id").references(() => users.id),
     kind: text("kind", {
-      enum: ["sale", "platform_fee", "refund", "dispute", "payout", "payout_reversal", "subscription", "fee_adjustment"],
+      enum: ["sale", "platform_fee", "refund", "dispute", "payout", "payout_reversal", "subscription", "fee_adjustment", "reserve", "reserve_posted", "reserve_voided", "stripe_fee", "dispute_fee"],
     }).notNull(),
     amountCents: integer("amount_cents").notNull(),
     currency: text("currency").notNull().default("usd"),

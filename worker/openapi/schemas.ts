@@ -236,6 +236,7 @@ export const earningsStatsSchema = z.object({
   contentCount: z.number().int(),
   totalUnlocks: z.number().int(),
   onHold: dollars,
+  reserved: dollars,
   paidOut: dollars,
   carriedNegative: dollars,
   nextReleaseAt: isoTime.nullable(),

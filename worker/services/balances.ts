@@ -8,6 +8,12 @@
 // - A prepared payout writes a negative 'payout' row (linked by payout_id): that money is no longer
 //   available; it is "pending" while the payout is pending or processing and "paid out" once paid.
 //   A failed payout's money comes back with a positive 'payout_reversal' row.
+// - Money on its way out is reserved first (two-phase, as TigerBeetle's pending transfers): a
+//   negative 'reserve' row on the sale it comes from (a refund asked of Stripe or pending there, an
+//   inquiry that may become a chargeback), later closed by a 'reserve_posted' (the money moved: its
+//   refund or dispute row is booked in the same batch) or 'reserve_voided' row (it did not). A
+//   reservation counts where its sale's money is: against the hold while the sale is on hold, else
+//   against available. Every mover takes only `availableRemainderSql`, inside its own statement.
 // - Available is never shown below zero: a negative remainder (a refund after a payout) is reported
 //   as carried, and the next sales pay it off first.
 import { sql } from "drizzle-orm";
@@ -19,8 +25,10 @@ export const SALE_HOLD_MS = SALE_HOLD_DAYS * 24 * 60 * 60 * 1000;
 export type CreatorBalance = {
   /** What the next payout may take: released sales net of reversals and payouts, never below zero. */
   availableCents: number;
-  /** Sales (net of their reversals) still inside the hold. */
+  /** Sales (net of their reversals and reservations) still inside the hold. */
   onHoldCents: number;
+  /** Money on its way out of available (refunds at Stripe, open inquiries), not yet posted or voided. */
+  reservedCents: number;
   /** Money in payouts that are prepared (pending) or being sent (processing). */
   pendingPayoutCents: number;
   paidOutCents: number;
@@ -33,6 +41,10 @@ export type CreatorBalance = {
 };
 
 const int = (v: unknown) => Number(v ?? 0);
+
+/** The ledger kinds of a reservation and its closing row: not earnings, not a payout, only not available. */
+export const RESERVATION_KINDS = ["reserve", "reserve_posted", "reserve_voided"] as const;
+export const RESERVATION_KINDS_SQL = sql.raw(`(${RESERVATION_KINDS.map((k) => `'${k}'`).join(", ")})`);
 
 /** The creator's figures as of `now` (entries written after `now` are not counted). */
 export async function creatorBalance(db: Db, userId: string, now: Date | number = Date.now()): Promise<CreatorBalance> {
@@ -58,6 +70,10 @@ export async function creatorBalance(db: Db, userId: string, now: Date | number 
           where user_id = ${userId} and account = 'creator' and kind = 'sale' and created_at > ${cutoff} and created_at <= ${at})) as held,
       (select min(created_at) from ledger_entries
         where user_id = ${userId} and account = 'creator' and kind = 'sale' and created_at > ${cutoff} and created_at <= ${at}) as oldest_held,
+      (select -sum(amount_cents) from ledger_entries
+        where user_id = ${userId} and account = 'creator' and kind in ${RESERVATION_KINDS_SQL} and created_at <= ${at} and purchase_id not in (
+          select purchase_id from ledger_entries
+          where user_id = ${userId} and account = 'creator' and kind = 'sale' and created_at > ${cutoff} and created_at <= ${at})) as reserved,
       (select -sum(l.amount_cents) from ledger_entries l join payouts p on p.id = l.payout_id
         where l.user_id = ${userId} and l.account = 'creator' and l.kind = 'payout' and l.created_at <= ${at} and p.status in ('pending', 'processing')) as pending,
       (select -sum(l.amount_cents) from ledger_entries l join payouts p on p.id = l.payout_id
@@ -69,6 +85,7 @@ export async function creatorBalance(db: Db, userId: string, now: Date | number 
   return {
     availableCents: Math.max(0, remainder),
     onHoldCents: onHold,
+    reservedCents: int(r?.reserved),
     pendingPayoutCents: int(r?.pending),
     paidOutCents: int(r?.paid_out),
     totalEarningsCents: int(r?.earned),
@@ -137,4 +154,69 @@ export function availableRemainderSql(user: string, at: string, cutoff: string):
         select purchase_id from ledger_entries s
         where s.user_id = ${user} and s.account = 'creator' and s.kind = 'sale' and s.created_at > ${cutoff} and s.created_at <= ${at})), 0))
   )`;
+}
+
+// ---- reservations: money on its way, held back before it moves ----
+
+/** SQL for the creator's share of `cents` of the purchase row `p`, pro rata of its creator rows, as `reverseSale` books it. */
+const creatorShareSql = (p: string, cents: string) =>
+  `cast(round(${cents} * 1.0 * coalesce((select sum(amount_cents) from ledger_entries where purchase_id = ${p}.id and account = 'creator' and kind in ('sale', 'fee_adjustment')), 0) / ${p}.amount_cents) as integer)`;
+
+/**
+ * SQL for the creator's available remainder (negative: below zero) once one more reservation of
+ * `share` cents on `purchase` is counted: every row of theirs, whatever its date (a payout prepared
+ * for a later clock included), and the hold as of `cutoff`. A reservation on a sale still on hold
+ * comes out of the hold first, as its refund will. Arguments are placeholders or SQL expressions.
+ */
+export function availableAfterSql(user: string, cutoff: string, purchase: string, share: string): string {
+  const heldSales = `select purchase_id from ledger_entries s where s.user_id = ${user} and s.account = 'creator' and s.kind = 'sale' and s.created_at > ${cutoff}`;
+  return `(
+    coalesce((select sum(amount_cents) from ledger_entries where user_id = ${user} and account = 'creator'), 0) - ${share}
+    - max(0, coalesce((select sum(amount_cents) from ledger_entries where user_id = ${user} and account = 'creator' and purchase_id in (${heldSales})), 0)
+             - (case when ${purchase} in (${heldSales}) then ${share} else 0 end))
+  )`;
+}
+
+export type Reservation = {
+  /** Names what is on its way: `refund-request:{id}`, `refund:{re}`, `inquiry:{dp}`. Keys `reserve:{ref}` and `release:{ref}`. */
+  ref: string;
+  purchaseId: string;
+  /** Of the sale's amount (what the buyer gets back); the reservation is the creator's share of it. */
+  cents: number;
+  now: number;
+};
+
+/**
+ * A D1 statement that reserves the creator's share of `r.cents` of the sale, once per ref. With
+ * `guard` (SQL over `p`, the purchase, and `share`, this reservation), only where it holds, in the
+ * same statement: the creator refund's overdraft limit on available, the sale's own remainder.
+ * `changes` is 1 when it reserved.
+ */
+export function reserve(d1: D1Database, r: Reservation, guard?: { sql: string; binds: unknown[] }): D1PreparedStatement {
+  return d1
+    .prepare(
+      `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, purchase_id, content_id, created_at)
+       select 'reserve:' || ?1, 'creator', p.creator_id, 'reserve', -p.share, p.currency, p.id, p.content_id, ?4
+       from (select p.*, ${creatorShareSql("p", "?3")} as share from purchases p where p.id = ?2 and p.amount_cents > 0) p
+       where p.share > 0 and not exists (select 1 from ledger_entries where idempotency_key = 'release:' || ?1)
+         ${guard ? `and (${guard.sql})` : ""}
+       on conflict (idempotency_key) do nothing`,
+    )
+    .bind(r.ref, r.purchaseId, r.cents, r.now, ...(guard?.binds ?? []));
+}
+
+/**
+ * A D1 statement that closes reservations, once each: `posted` when their money moved (the row that
+ * moved it is written in the same batch, before this one), `voided` when it did not. `refs` is SQL
+ * selecting the refs to close (with its binds after `?1` = now, `?2` = how).
+ */
+export function release(d1: D1Database, refsSql: string, binds: readonly unknown[], how: "posted" | "voided", now: number): D1PreparedStatement {
+  return d1
+    .prepare(
+      `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, purchase_id, content_id, created_at)
+       select 'release:' || substr(l.idempotency_key, 9), 'creator', l.user_id, 'reserve_' || ?2, -l.amount_cents, l.currency, l.purchase_id, l.content_id, ?1
+       from ledger_entries l where l.idempotency_key in (select 'reserve:' || ref from (${refsSql}))
+       on conflict (idempotency_key) do nothing`,
+    )
+    .bind(now, how, ...binds);
 }

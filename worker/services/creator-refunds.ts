@@ -28,6 +28,7 @@ import type { RefundRequestResult, Sale } from "../../shared/types";
 import { content, purchases, refundRequests } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
+import { availableAfterSql, release, reserve, SALE_HOLD_MS } from "./balances";
 import { settleCharge, type PurchaseDeps } from "./purchases";
 
 type RequestRow = typeof refundRequests.$inferSelect;
@@ -35,12 +36,13 @@ type RefundStatus = RefundRequestResult["status"];
 
 export const REFUND_REFUSED = {
   notPaid: "This sale was never paid, so there is nothing to refund",
-  notCard: "Only card payments can be refunded here",
+  notCard: "This sale has no payment at Stripe to refund",
   refunded: "This sale was already refunded in full",
   disputed: "This sale is disputed: the buyer's bank holds the money until the dispute is decided, so it cannot be refunded",
   tooMuch: (leftCents: number) => `You can refund at most $${(leftCents / 100).toFixed(2)} of this sale`,
   stripeDown: "Stripe could not be reached, so nothing was refunded. Please try again.",
   inFlight: "This refund is already being made: the sale shows it in a moment.",
+  ended: "This refund was not made: close the dialog and start again",
   keyReused: (cents: number) => `This request was for $${(cents / 100).toFixed(2)}: close the dialog and start again to refund another amount`,
   overdraft: (belowCents: number) =>
     `This refund would leave your balance $${(belowCents / 100).toFixed(2)} below zero, and your refunds may take it at most $${(CREATOR_REFUND_OVERDRAFT_CENTS / 100).toFixed(2)} below zero. Refund less, or wait until new sales cover it.`,
@@ -72,42 +74,36 @@ export function refundRequestStatements(d1: D1Database, refunds: Stripe.Refund[]
     );
 }
 
-/** A request Stripe has not answered yet holds its amount against the overdraft limit this long. */
-export const UNANSWERED_REQUEST_HOLD_MS = 10 * 60 * 1000;
-
 /**
- * SQL for the creator's balance less the refunds on their way (`?1` creator, `?2` now): the ledger
- * balance, less the creator's share (as reverseSale will book it) of refund requests Stripe says are pending, less requests Stripe has not answered yet
- * (for UNANSWERED_REQUEST_HOLD_MS: a crash may leave one), less refunds Stripe says succeeded whose
- * reversal is not booked yet. Read inside the statement that writes a request, so two requests at
- * once cannot both see the room only one of them fits in.
+ * SQL for what a sale has given back or has on its way back (`x` is its id): its booked refunds, and
+ * the requests whose reservation is still open (asked of Stripe, pending there, or succeeded but not
+ * yet booked). Two refunds of one sale pressed at once can never take more than the sale.
  */
-const BALANCE_AFTER_OPEN_REFUNDS = `(
-  coalesce((select sum(amount_cents) from ledger_entries where user_id = ?1 and account = 'creator'), 0)
-  - coalesce((select sum(cast(round(r.amount_cents * 1.0
-        * coalesce((select sum(l.amount_cents) from ledger_entries l where l.purchase_id = r.purchase_id and l.account = 'creator' and l.kind in ('sale', 'fee_adjustment')), 0)
-        / (select p.amount_cents from purchases p where p.id = r.purchase_id)) as integer))
-      from refund_requests r where r.creator_id = ?1 and (
-      r.status in ('pending', 'requires_action')
-      or (r.status = 'requested' and r.created_at > ?2 - ${UNANSWERED_REQUEST_HOLD_MS})
-      or (r.status = 'succeeded' and not exists (select 1 from ledger_entries l
-            where l.idempotency_key in ('refund:' || r.stripe_refund_id || ':creator', 'refund:' || r.stripe_refund_id || '~' || r.purchase_id || ':creator'))))), 0))`;
+const REFUNDED_OR_ON_ITS_WAY = (x: string) => `(
+  -coalesce((select sum(amount_cents) from ledger_entries where purchase_id = ${x} and kind = 'refund'), 0)
+  + coalesce((select sum(q.amount_cents) from refund_requests q where q.purchase_id = ${x}
+      and exists (select 1 from ledger_entries where idempotency_key = 'reserve:refund-request:' || q.id)
+      and not exists (select 1 from ledger_entries where idempotency_key = 'release:refund-request:' || q.id)), 0))`;
 
-/**
- * The creator's share of refunding `amountCents` of this sale: its creator rows (sale, re-booked
- * fee) pro rata, as reverseSale books it.
- */
-async function creatorShare(deps: Pick<PurchaseDeps, "db">, purchase: typeof purchases.$inferSelect, amountCents: number): Promise<number> {
-  const [r] = await deps.db.all<{ share: number | null }>(
-    sql`select sum(amount_cents) as share from ledger_entries where purchase_id = ${purchase.id} and account = 'creator' and kind in ('sale', 'fee_adjustment')`,
-  );
-  return purchase.amountCents > 0 ? Math.round((Number(r?.share ?? 0) * amountCents) / purchase.amountCents) : 0;
+/** The creator's share of `amountCents` of the sale, what the sale has left, and how far below zero available would be after it. */
+async function roomFor(deps: Pick<PurchaseDeps, "d1">, purchaseId: string, amountCents: number, now: number) {
+  const r = await deps.d1
+    .prepare(
+      `select p.share, p.amount_cents - ${REFUNDED_OR_ON_ITS_WAY("p.id")} as left_cents, ${availableAfterSql("p.creator_id", "?3", "p.id", "p.share")} as after
+       from (select p.*, cast(round(?2 * 1.0 * coalesce((select sum(amount_cents) from ledger_entries where purchase_id = p.id and account = 'creator' and kind in ('sale', 'fee_adjustment')), 0) / p.amount_cents) as integer) as share
+             from purchases p where p.id = ?1) p`,
+    )
+    .bind(purchaseId, amountCents, now - SALE_HOLD_MS)
+    .first<{ share: number; left_cents: number; after: number }>();
+  return { leftCents: Number(r?.left_cents ?? 0), belowCents: Math.max(0, -Number(r?.after ?? 0)) };
 }
 
-/** How far below zero the creator's balance would be after this refund and those on their way (0 when it stays above). */
-async function overdraftAfter(deps: Pick<PurchaseDeps, "d1">, creatorId: string, shareCents: number, now: number): Promise<number> {
-  const r = await deps.d1.prepare(`select ${BALANCE_AFTER_OPEN_REFUNDS} as balance`).bind(creatorId, now).first<{ balance: number }>();
-  return Math.max(0, -(Number(r?.balance ?? 0) - shareCents));
+/** Stripe made no Refund for the request (it refused, or never heard of it): the row says why and its reservation is voided, in one batch. */
+export async function refuseRequest(deps: Pick<PurchaseDeps, "d1">, requestId: string, why: string, now = Date.now()): Promise<void> {
+  await deps.d1.batch([
+    deps.d1.prepare("update refund_requests set status = 'refused', error = ?2 where id = ?1 and status = 'requested'").bind(requestId, why.slice(0, 500)),
+    release(deps.d1, "select 'refund-request:' || id as ref from refund_requests where id = ?3 and status = 'refused'", [requestId], "voided", now),
+  ]);
 }
 
 /** The Refund Stripe already made for this request, if any (its metadata names the request). */
@@ -182,7 +178,7 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
     const charge = await deps.stripe.charges.retrieve(chargeId).catch(() => {
       throw new ApiError(502, REFUND_REFUSED.stripeDown);
     });
-    if (charge.payment_method_details?.type !== "card") throw new ApiError(400, REFUND_REFUSED.notCard);
+    // Any method Stripe can refund (card, Link, a wallet's card) is refunded here; Stripe refuses what it cannot.
     // Not `charge.disputed`: Stripe sets it for an inquiry too (refundable) and keeps it after a won
     // dispute. A chargeback is the sale's 'disputed' state above, and Stripe refuses it (charge_disputed).
     // What is left of the charge, and of this sale: one charge may pay a sale and its order bump,
@@ -192,10 +188,10 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
     if (leftCents <= 0) throw new ApiError(400, REFUND_REFUSED.refunded);
     const amountCents = input.amountCents ?? leftCents;
     if (amountCents > leftCents) throw new ApiError(400, REFUND_REFUSED.tooMuch(leftCents));
-    const shareCents = await creatorShare(deps, purchase, amountCents);
     const now = Date.now();
-    const below = await overdraftAfter(deps, creatorId, shareCents, now);
-    if (below > CREATOR_REFUND_OVERDRAFT_CENTS) throw new ApiError(409, REFUND_REFUSED.overdraft(below));
+    const room = await roomFor(deps, purchase.id, amountCents, now);
+    if (amountCents > room.leftCents) throw new ApiError(400, room.leftCents > 0 ? REFUND_REFUSED.tooMuch(room.leftCents) : REFUND_REFUSED.inFlight);
+    if (room.belowCents > CREATOR_REFUND_OVERDRAFT_CENTS) throw new ApiError(409, REFUND_REFUSED.overdraft(room.belowCents));
 
     // Without the dialog's key: the same press sees the same amount left (and the same number of
     // requests that came to nothing, so a retry after a failed refund is a new request).
@@ -206,29 +202,49 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
       .get();
     const requestKey = input.requestKey ? `key:${input.requestKey}` : `left:${leftCents}:${amountCents}:${failed?.n ?? 0}`;
     const { reason, note } = stripeReason(input.reason);
-    // Written only if the limit still holds with every refund on its way counted, in the same
-    // statement: of two requests at once, the second sees the first.
-    const inserted = await deps.d1
-      .prepare(
-        `insert into refund_requests (id, purchase_id, creator_id, request_key, amount_cents, reason, note, created_at)
-         select ?3, ?4, ?1, ?5, ?6, ?7, ?8, ?2 where ${BALANCE_AFTER_OPEN_REFUNDS} - ?9 >= -?10
-         on conflict do nothing returning id`,
-      )
-      .bind(creatorId, now, newId(), purchase.id, requestKey, amountCents, reason ?? "other", note, shareCents, CREATOR_REFUND_OVERDRAFT_CENTS)
-      .all();
-    fresh = inserted.results.length === 1;
+    // The money kernel first: the creator's share is reserved only if, with every reservation and
+    // payout counted, available stays within the overdraft limit and the sale still has the amount
+    // left, in the same statement; the request is written only with its reservation. Of two
+    // requests at once (or a request and a withdrawal), the second sees the first.
+    const id = newId();
+    await deps.d1.batch([
+      reserve(
+        deps.d1,
+        { ref: `refund-request:${id}`, purchaseId: purchase.id, cents: amountCents, now },
+        {
+          sql: `not exists (select 1 from refund_requests where purchase_id = p.id and request_key = ?5)
+            and ${availableAfterSql("p.creator_id", "?6", "p.id", "p.share")} >= -?7
+            and ?3 <= p.amount_cents - ${REFUNDED_OR_ON_ITS_WAY("p.id")}`,
+          binds: [requestKey, now - SALE_HOLD_MS, CREATOR_REFUND_OVERDRAFT_CENTS],
+        },
+      ),
+      deps.d1
+        .prepare(
+          `insert into refund_requests (id, purchase_id, creator_id, request_key, amount_cents, reason, note, created_at)
+           select ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 where exists (select 1 from ledger_entries where idempotency_key = 'reserve:refund-request:' || ?1)
+           on conflict do nothing`,
+        )
+        .bind(id, purchase.id, creatorId, requestKey, amountCents, reason ?? "other", note, now),
+    ]);
     row = await deps.db
       .select()
       .from(refundRequests)
       .where(and(eq(refundRequests.purchaseId, purchase.id), eq(refundRequests.requestKey, requestKey)))
       .get();
-    // Nothing written and nothing there: a request made meanwhile took the room.
-    if (!row) throw new ApiError(409, REFUND_REFUSED.overdraft(Math.max(below, await overdraftAfter(deps, creatorId, shareCents, Date.now()))));
+    fresh = row?.id === id;
+    if (!row) {
+      // Nothing written and nothing there: a request or a withdrawal made meanwhile took the room.
+      const after = await roomFor(deps, purchase.id, amountCents, Date.now());
+      if (amountCents > after.leftCents) throw new ApiError(409, REFUND_REFUSED.inFlight);
+      throw new ApiError(409, REFUND_REFUSED.overdraft(Math.max(after.belowCents, CREATOR_REFUND_OVERDRAFT_CENTS + 1)));
+    }
   }
 
   const req = row;
   let refund: Stripe.Refund | undefined;
-  if (!fresh && req.status !== "refused") refund = await madeFor(deps, paymentIntentId, req);
+  if (!fresh) refund = await madeFor(deps, paymentIntentId, req);
+  // A request that ended without a Refund gave its reservation back: asking again needs a new one.
+  if (!refund && !fresh && req.status !== "requested") throw new ApiError(409, REFUND_REFUSED.ended);
   if (!refund) {
     try {
       refund = await deps.stripe.refunds.create(
@@ -246,10 +262,7 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
       const refused = refusal(err);
       if (!refused) throw new ApiError(502, REFUND_REFUSED.stripeDown);
       // Stripe keeps nothing under the key for a refused request: the row says so, and a repeat asks again.
-      await deps.db
-        .update(refundRequests)
-        .set({ status: "refused", error: refused.slice(0, 500) })
-        .where(and(eq(refundRequests.id, req.id), eq(refundRequests.status, "requested")));
+      await refuseRequest(deps, req.id, refused);
       throw new ApiError((err as { code?: string }).code === "charge_disputed" ? 409 : 400, refused);
     }
   }
@@ -332,4 +345,41 @@ async function saleView(deps: Pick<PurchaseDeps, "db">, creatorId: string, purch
     .orderBy(desc(purchases.paidAt))
     .get();
   return r ? saleFromRow(r) : null;
+}
+
+/** A request Stripe has not answered for this long is looked up at Stripe by the sweep. */
+export const UNANSWERED_REQUEST_MS = 10 * 60 * 1000;
+
+/**
+ * The sweep's part (every few minutes): a request still 'requested' after UNANSWERED_REQUEST_MS (a
+ * crash, or Stripe unreachable, between writing it and hearing Stripe) is settled from Stripe's
+ * word: the Refund made for it (found by its metadata) is recorded and its charge settled, which
+ * posts or voids the reservation; no Refund at all voids it, so the money is available again.
+ */
+export async function sweepUnansweredRefundRequests(deps: PurchaseDeps, now = Date.now()): Promise<{ settled: number; voided: number }> {
+  const stale = await deps.d1
+    .prepare(
+      `select r.id, coalesce(p.payment_intent_id, m.payment_intent_id) as pi from refund_requests r
+       join purchases p on p.id = r.purchase_id left join purchases m on m.id = p.bump_of
+       where r.status = 'requested' and r.created_at < ?1 order by r.created_at limit 50`,
+    )
+    .bind(now - UNANSWERED_REQUEST_MS)
+    .all<{ id: string; pi: string | null }>();
+  let settled = 0;
+  let voided = 0;
+  for (const s of stale.results) {
+    const req = await deps.db.select().from(refundRequests).where(eq(refundRequests.id, s.id)).get();
+    if (!req) continue;
+    const refund = s.pi ? await madeFor(deps, s.pi, req) : undefined;
+    if (refund) {
+      await deps.d1.batch(refundRequestStatements(deps.d1, [refund]) as [D1PreparedStatement]);
+      const charge = idOf(refund.charge);
+      if (charge) await settleCharge(deps, charge);
+      settled++;
+    } else {
+      await refuseRequest(deps, req.id, "Stripe never made this refund", now);
+      voided++;
+    }
+  }
+  return { settled, voided };
 }

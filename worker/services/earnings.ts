@@ -34,6 +34,7 @@ export async function earningsStats(db: Db, userId: string, now = Date.now()) {
     contentCount: items[0]?.n ?? 0,
     totalUnlocks: unlocks[0]?.n ?? 0,
     onHold: dollars(balance.onHoldCents),
+    reserved: dollars(balance.reservedCents),
     paidOut: dollars(balance.paidOutCents),
     carriedNegative: dollars(balance.carriedNegativeCents),
     nextReleaseAt: balance.nextReleaseAt?.toISOString() ?? null,
@@ -106,7 +107,7 @@ export async function moneyTimeline(db: Db, userId: string, page: Page, now = Da
         // The sale's own ledger row starts the hold; its creator rows net of reversals are the share.
         bookedAt: sql<number | null>`(select min(created_at) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'sale')`,
         shareCents: sql<number | null>`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'sale')`,
-        netCents: sql<number | null>`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator')`,
+        netCents: sql<number | null>`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind in ('sale', 'refund', 'dispute', 'fee_adjustment'))`,
         feeAdjustmentCents: sql<number | null>`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'fee_adjustment')`,
         feeAdjustmentKey: sql<string | null>`(select idempotency_key from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'fee_adjustment' order by id limit 1)`,
         reversalKind: sql<string | null>`(select kind from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind in ('refund', 'dispute') and amount_cents < 0 order by id desc limit 1)`,

@@ -27,6 +27,7 @@ import { orderEmailJob, orderEmailKey, orderEmailPending } from "./mail/order-em
 import type { EmailJob, OrderMailData, PurchaseAccessMailData, RecoveredPurchase } from "./mail/templates";
 import { creatorColumns, mailCreator, publicCreator, toPublicCreator } from "./profile";
 import { attributeToOrder, effectsOf, GRANTS_ACCESS, STATE_FROM_LEDGER_SQL, stripeIdOf, type KeyedEffect, type PurchaseState } from "./purchase-states";
+import { chargeReservations } from "./reservations";
 import { isInvalidEmail } from "./stripe";
 import { planAt, settleProInvoiceCharge } from "./subscriptions";
 import { dispatchWebhooks, webhookStatements } from "./webhooks";
@@ -537,6 +538,7 @@ async function settlePurchase(deps: PurchaseDeps, purchase: PurchaseRow, refunds
   const refundMails = purchase.buyerEmail ? await refundJobs(deps, purchase, purchase.buyerEmail, refunds) : [];
   const hooks = await settleWebhooks(deps, purchase, refunds, disputes, now);
   return {
+    reservations: chargeReservations(deps.d1, purchase.id, refunds, disputes, now),
     // Reversals, then restores, then the reversals again: one the cap left short (the sale was
     // already taken back) gets its turn once a restore made room, whichever came first.
     ledger: [...reversals, ...restores, ...(restores.length ? retries : [])],
@@ -608,6 +610,7 @@ export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promis
     ...requests,
     ...ledger,
     ...parts.map((p) => p.state),
+    ...parts.flatMap((p) => p.reservations),
     ...parts.flatMap((p) => p.after),
     ...(receipt ? [receipt.statement] : []),
   ]);

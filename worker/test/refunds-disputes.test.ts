@@ -28,11 +28,15 @@ async function paidPurchase(itemId: string, card?: string) {
 
 const statusOf = async (purchaseId: string) => (await row<{ status: string }>("select status from purchases where id = ?", purchaseId))!.status;
 const ledgerOf = (purchaseId: string) => rows<Ledger>("select idempotency_key, account, kind, amount_cents from ledger_entries where purchase_id = ? order by id", purchaseId);
+/** What moved (posted rows); money on its way is reserved, not moved (see `reserved`). */
 const net = async (purchaseId: string) => {
-  const l = await ledgerOf(purchaseId);
+  const l = (await ledgerOf(purchaseId)).filter((e) => !e.kind.startsWith("reserve"));
   const sum = (account: string) => l.filter((e) => e.account === account).reduce((a, e) => a + e.amount_cents, 0);
   return { creator: sum("creator"), platform: sum("platform") };
 };
+/** The creator's share of this sale held back while money is on its way (open reservations). */
+const reserved = async (purchaseId: string) =>
+  0 - (await ledgerOf(purchaseId)).filter((e) => e.kind.startsWith("reserve")).reduce((a, e) => a + e.amount_cents, 0);
 const owned = async (itemId: string, buyerCookie: string) => (await (await call(`/api/content/${itemId}/access`, { cookie: buyerCookie })).json<{ owned: boolean }>()).owned;
 
 /** Every stand-in event about this charge (by charge or PaymentIntent) of the given types, oldest first. */
@@ -72,6 +76,8 @@ describe("refunds", () => {
     await deliver(await eventFor("charge.refunded", paymentIntent));
     expect(await statusOf(purchaseId)).toBe("paid");
     expect(await net(purchaseId)).toEqual({ creator: 800, platform: 200 });
+    // Reserved while Stripe says pending: no payout or withdrawal can take it meanwhile.
+    expect(await reserved(purchaseId)).toBe(800);
 
     await standin("POST", `/_standin/refunds/${refund.body.id}/settle`, { outcome: "succeeded" });
     expect((await deliver(await eventFor("charge.refund.updated", refund.body.id))).status).toBe(200);
@@ -165,6 +171,8 @@ describe("disputes", () => {
     await deliver(await eventFor("charge.dispute.created", inquiry.body.id));
     expect(await statusOf(purchaseId)).toBe("paid");
     expect(await net(purchaseId)).toEqual({ creator: 800, platform: 200 });
+    // An open inquiry reserves the disputed amount's share until it closes or becomes a chargeback.
+    expect(await reserved(purchaseId)).toBe(800);
 
     expect((await standin("POST", `/_standin/disputes/${inquiry.body.id}/escalate`)).status).toBe(200);
     await deliver(await eventFor("charge.dispute.updated", inquiry.body.id));
@@ -172,6 +180,7 @@ describe("disputes", () => {
     expect(await statusOf(purchaseId)).toBe("disputed");
     expect(await owned(item.id, buyerCookie)).toBe(false);
     expect(await net(purchaseId)).toEqual({ creator: 0, platform: 0 });
+    expect(await reserved(purchaseId)).toBe(0);
     expect(paymentIntent).toBeTruthy();
   });
 

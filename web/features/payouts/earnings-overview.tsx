@@ -47,6 +47,11 @@ export function EarningsOverview() {
             ))}
           </dl>
         )}
+        {s && s.reserved > 0 && (
+          <p className="rounded-lg border bg-muted/30 px-3 py-2 text-sm" data-testid="earnings-reserved">
+            {formatUsd(s.reserved)} is reserved for refunds or disputes on their way and is not in Available. It is available again if they do not go through.
+          </p>
+        )}
         {s && s.carriedNegative > 0 && (
           <p className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
             A refund or dispute after a payout left {formatUsd(-s.carriedNegative)}. It is carried over and taken from your next earnings before anything is paid out.

@@ -1,0 +1,199 @@
+// The money kernel (worker/services/balances.ts): money on its way out is reserved in the ledger
+// first, and every mover (a creator's refund, Withdraw now, the monthly prepare) takes only what is
+// available after reservations, inside the statement that moves it. Each scenario here took the same
+// cents twice before the kernel.
+import { introspectWorkflow } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createDb } from "../db/client";
+import { creatorBalance, reserve } from "../services/balances";
+import { sweepUnansweredRefundRequests } from "../services/creator-refunds";
+import { closingPeriod, payoutDeps, preparePage } from "../services/payouts";
+import { call, CARDS, checkout, confirmAsStripeJs, connectedAccount, contentForm, deliver, env, eventFor, postForm, postJson, row, rows, signIn, standin } from "./helpers";
+
+const DAY = 24 * 60 * 60 * 1000;
+const LIMIT_CENTS = 10_000;
+const PENDING_REFUND_CARD = "4000000000007726";
+
+let seq = 0;
+/** A creator with a bank Stripe can pay, selling one item at `price` dollars. */
+async function creator(price = "500") {
+  const email = `mk${++seq}${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const cookie = await signIn(email);
+  const id = (await row<{ id: string }>("select id from users where email = ?", email))!.id;
+  await env.DB.prepare("insert into payout_settings (user_id, stripe_account_id, connect_details_submitted, connect_payouts_enabled) values (?, ?, 1, 1)")
+    .bind(id, await connectedAccount())
+    .run();
+  const res = await postForm("/api/content", contentForm({ title: "Course", price, accessType: "link", linkUrl: "https://example.com/course" }), cookie);
+  expect(res.status).toBe(201);
+  return { id, cookie, itemId: (await res.json<{ id: string }>()).id };
+}
+
+/** A paid sale of the item (by the creator's own card, say), made 10 days ago: past its hold. */
+async function oldSale(itemId: string, card?: string) {
+  const { paymentIntent } = await checkout(itemId, { card });
+  expect((await deliver(await eventFor("payment_intent.succeeded", paymentIntent))).status).toBe(200);
+  const purchaseId = (await row<{ id: string }>("select id from purchases where payment_intent_id = ?", paymentIntent))!.id;
+  await env.DB.prepare("update ledger_entries set created_at = created_at - ? where purchase_id = ?").bind(10 * DAY, purchaseId).run();
+  return { paymentIntent, purchaseId };
+}
+
+const refund = (purchaseId: string, cookie: string, body: Record<string, unknown> = {}) => postJson(`/api/sales/${purchaseId}/refund`, { reason: "requested_by_customer", ...body }, cookie);
+const withdraw = (cookie: string) => postJson("/api/payout/withdraw", {}, cookie);
+/** Every creator row, reservations included: what the creator holds once everything on its way has moved. */
+const ledgerBalance = async (userId: string) => (await row<{ c: number }>("select coalesce(sum(amount_cents), 0) as c from ledger_entries where user_id = ? and account = 'creator'", userId))!.c;
+const balance = (userId: string) => creatorBalance(createDb(env.DB), userId);
+const payoutsOf = (userId: string) => rows<{ amount_cents: number; kind: string }>("select amount_cents, kind from payouts where user_id = ?", userId);
+const refundsAt = async (paymentIntent: string) => (await standin<{ data: { id: string; amount: number; status: string }[] }>("GET", "/v1/refunds", { payment_intent: paymentIntent })).body.data;
+
+/** Runs `fn` and waits for every payout send Workflow it started. */
+async function settlingSends<T>(fn: () => Promise<T>): Promise<T> {
+  const sends = await introspectWorkflow(env.PAYOUT_SEND);
+  try {
+    const out = await fn();
+    for (const s of await sends.get()) await s.waitForStatus("complete");
+    return out;
+  } finally {
+    await sends.dispose();
+  }
+}
+
+describe("a refund and a withdrawal never take the same cents", () => {
+  for (const order of ["refund first", "withdraw first", "at once"] as const) {
+    it(`the creator buys their own $500 item, refunds it and withdraws (${order}): at most the $100 limit below zero`, async () => {
+      const c = await creator();
+      const { paymentIntent, purchaseId } = await oldSale(c.itemId);
+      expect((await balance(c.id)).availableCents).toBe(40_000);
+
+      const answers = await settlingSends(async () => {
+        if (order === "at once") return Promise.all([refund(purchaseId, c.cookie), withdraw(c.cookie)]);
+        if (order === "refund first") return [await refund(purchaseId, c.cookie), await withdraw(c.cookie)];
+        const w = await withdraw(c.cookie);
+        return [await refund(purchaseId, c.cookie), w];
+      });
+      const [r, w] = answers.map((a) => a.status);
+      // Exactly one of them moved the $400: the other was refused in the creator's terms.
+      expect([r === 200, w === 200].filter(Boolean)).toHaveLength(1);
+      expect(r === 200 ? w : r).toBeGreaterThanOrEqual(400);
+      expect(await ledgerBalance(c.id)).toBeGreaterThanOrEqual(-LIMIT_CENTS);
+      const refunded = (await refundsAt(paymentIntent)).reduce((a, x) => a + x.amount, 0);
+      const paidOut = (await payoutsOf(c.id)).reduce((a, p) => a + p.amount_cents, 0);
+      expect(refunded * 0.8 + paidOut).toBeLessThanOrEqual(40_000 + LIMIT_CENTS);
+    });
+  }
+
+  it("a refund pending at Stripe is reserved: Withdraw now takes only what is left, and the balance ends at zero, not -$400", async () => {
+    const c = await creator();
+    const { purchaseId, paymentIntent } = await oldSale(c.itemId, PENDING_REFUND_CARD);
+    await oldSale(c.itemId);
+    const res = await refund(purchaseId, c.cookie);
+    expect(await res.json()).toMatchObject({ status: "pending" });
+    expect(await balance(c.id)).toMatchObject({ availableCents: 40_000, reservedCents: 40_000 });
+    expect(await (await call("/api/earnings/stats", { cookie: c.cookie })).json()).toMatchObject({ availableBalance: 400, reserved: 400 });
+
+    await settlingSends(async () => expect((await withdraw(c.cookie)).status).toBe(200));
+    expect(await payoutsOf(c.id)).toEqual([{ amount_cents: 40_000, kind: "withdrawal" }]);
+
+    // Stripe settles the refund: the reservation is posted, nothing more is owed.
+    const [r] = await refundsAt(paymentIntent);
+    await standin("POST", `/_standin/refunds/${r.id}/settle`, { outcome: "succeeded" });
+    expect((await deliver(await eventFor("refund.updated", r.id))).status).toBe(200);
+    expect(await ledgerBalance(c.id)).toBe(0);
+    expect(await balance(c.id)).toMatchObject({ availableCents: 0, reservedCents: 0, carriedNegativeCents: 0 });
+  });
+
+  it("a refund that fails at Stripe gives its reservation back: available again", async () => {
+    const c = await creator();
+    const { purchaseId, paymentIntent } = await oldSale(c.itemId, PENDING_REFUND_CARD);
+    expect(await (await refund(purchaseId, c.cookie)).json()).toMatchObject({ status: "pending" });
+    expect((await balance(c.id)).availableCents).toBe(0);
+    const [r] = await refundsAt(paymentIntent);
+    await standin("POST", `/_standin/refunds/${r.id}/settle`, { outcome: "failed" });
+    expect((await deliver(await eventFor("refund.updated", r.id))).status).toBe(200);
+    expect(await balance(c.id)).toMatchObject({ availableCents: 40_000, reservedCents: 0 });
+  });
+});
+
+describe("the monthly prepare takes only what is available after reservations", () => {
+  it("a pending refund's share is not paid out by the run", async () => {
+    const c = await creator();
+    await oldSale(c.itemId);
+    const { purchaseId } = await oldSale(c.itemId, PENDING_REFUND_CARD);
+    expect(await (await refund(purchaseId, c.cookie)).json()).toMatchObject({ status: "pending" });
+    const now = Date.now();
+    await preparePage(payoutDeps(env as never), closingPeriod(now), now, c.id.slice(0, -1), 1);
+    expect(await payoutsOf(c.id)).toEqual([{ amount_cents: 40_000, kind: "monthly" }]);
+  });
+
+  it("a refund and the run's prepare at the same instant: at most the $100 limit below zero", async () => {
+    const c = await creator();
+    const { purchaseId } = await oldSale(c.itemId);
+    const now = Date.now();
+    const [res] = await Promise.all([refund(purchaseId, c.cookie), preparePage(payoutDeps(env as never), closingPeriod(now), now, c.id.slice(0, -1), 1)]);
+    const paidOut = (await payoutsOf(c.id)).reduce((a, p) => a + p.amount_cents, 0);
+    // One of them moved the $400; the other found nothing left to take.
+    expect([res.status === 200, paidOut > 0].filter(Boolean)).toHaveLength(1);
+    expect(await ledgerBalance(c.id)).toBeGreaterThanOrEqual(-LIMIT_CENTS);
+  });
+});
+
+describe("two refunds of one sale at once", () => {
+  it("never take more than that sale's own remainder: nothing spills onto the order bump's sale", async () => {
+    const c = await creator("10");
+    const addOn = await postForm("/api/content", contentForm({ title: "Workbook", price: "12", accessType: "link", linkUrl: "https://example.com/wb" }), c.cookie);
+    const addOnId = (await addOn.json<{ id: string }>()).id;
+    const put = await call(`/api/content/${c.itemId}/bump`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ contentId: addOnId, price: "4" }), cookie: c.cookie });
+    expect(put.status).toBe(200);
+    const started = await postJson("/api/create-payment-intent", { contentId: c.itemId, bump: true, buyerEmail: "two-refunds@example.com" });
+    const { clientSecret } = await started.json<{ clientSecret: string }>();
+    expect((await confirmAsStripeJs(clientSecret, CARDS.ok, { receipt_email: "two-refunds@example.com" })).status).toBe(200);
+    const paymentIntent = clientSecret.split("_secret_")[0];
+    expect((await deliver(await eventFor("payment_intent.succeeded", paymentIntent))).status).toBe(200);
+    const main = (await row<{ id: string }>("select id from purchases where payment_intent_id = ?", paymentIntent))!.id;
+
+    // The first press is still at Stripe (its request written with its reservation, no answer yet)
+    // when a second dialog asks for the same $10 of the same sale.
+    const now = Date.now();
+    await env.DB.batch([
+      reserve(env.DB, { ref: "refund-request:rr_first", purchaseId: main, cents: 1000, now }),
+      env.DB.prepare("insert into refund_requests (id, purchase_id, creator_id, request_key, amount_cents, reason, created_at) values ('rr_first', ?, ?, 'key:dialog-first-1', 1000, 'requested_by_customer', ?)").bind(main, c.id, now),
+    ]);
+    const second = await refund(main, c.cookie, { amountCents: 1000, requestKey: "dialog-second-2" });
+    expect(second.status).toBe(400);
+    expect(await refundsAt(paymentIntent)).toEqual([]);
+    // The first press, repeated, makes its refund; and two more dialogs at once make at most one more.
+    expect((await refund(main, c.cookie, { amountCents: 1000, requestKey: "dialog-first-1" })).status).toBe(200);
+    const answers = await Promise.all([
+      refund(main, c.cookie, { amountCents: 100, requestKey: "dialog-third-3" }),
+      refund(main, c.cookie, { amountCents: 100, requestKey: "dialog-fourth-4" }),
+    ]);
+    // The sale is refunded in full: both are refused, and neither touches the add-on's part.
+    expect(answers.map((a) => a.status)).toEqual([400, 400]);
+    expect((await refundsAt(paymentIntent)).map((r) => r.amount)).toEqual([1000]);
+    expect(await rows("select status from purchases where bump_of = ?", main)).toEqual([{ status: "paid" }]);
+  });
+});
+
+describe("a request Stripe never answered", () => {
+  it("holds its reservation until the sweep finds no Refund at Stripe, then voids it", async () => {
+    const c = await creator();
+    const { purchaseId } = await oldSale(c.itemId);
+    // A request written with its reservation, then a crash before Stripe was asked.
+    const now = Date.now();
+    await env.DB.batch([
+      reserve(env.DB, { ref: "refund-request:rr_lost", purchaseId, cents: 50_000, now }),
+      env.DB.prepare("insert into refund_requests (id, purchase_id, creator_id, request_key, amount_cents, reason, created_at) values ('rr_lost', ?, ?, 'key:lost-dialog', 50000, 'requested_by_customer', ?)").bind(purchaseId, c.id, now),
+    ]);
+    expect((await balance(c.id)).availableCents).toBe(0);
+    // Not yet: Stripe may still answer.
+    expect(await sweepUnansweredRefundRequests(sweepDeps(), now + 60_000)).toEqual({ settled: 0, voided: 0 });
+    const later = now + 11 * 60_000;
+    expect(await sweepUnansweredRefundRequests(sweepDeps(), later)).toEqual({ settled: 0, voided: 1 });
+    expect(await creatorBalance(createDb(env.DB), c.id, later)).toMatchObject({ availableCents: 40_000, reservedCents: 0 });
+    // The same dialog pressed again makes no refund from a request that ended.
+    const again = await refund(purchaseId, c.cookie, { amountCents: 50_000, requestKey: "lost-dialog" });
+    expect(await again.json()).toEqual({ message: "This refund was not made: close the dialog and start again" });
+    expect(again.status).toBe(409);
+  });
+});
+
+const sweepDeps = () => ({ ...payoutDeps(env as never), accessSecret: (env as unknown as { ACCESS_TOKEN_SECRET: string }).ACCESS_TOKEN_SECRET });
