@@ -485,6 +485,9 @@ export const proPeriods = sqliteTable(
     // period then gives no 0% fee, and its sales' fee is re-booked (fee_adjustment ledger rows).
     voidedAt: integer("voided_at", { mode: "timestamp_ms" }),
     voidReason: text("void_reason", { enum: ["refund", "dispute"] }),
+    // When a chargeback of the invoice opened (Stripe withdrew its funds): from then on the period
+    // gives no 0% fee, whatever the outcome; cleared if the dispute is won.
+    disputedAt: integer("disputed_at", { mode: "timestamp_ms" }),
   },
   (t) => [index("pro_periods_user").on(t.userId, t.startsAt), index("pro_periods_subscription").on(t.subscriptionId)],
 );

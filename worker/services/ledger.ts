@@ -102,9 +102,14 @@ export function restoreRows(d1: D1Database, purchaseId: string, fromKey: string,
  * text the money timeline shows; the rows are written only while the period is voided for that
  * reason, so a refund and a chargeback of one invoice re-book the fee once.
  */
-export function rebookProFees(d1: D1Database, invoiceId: string, reason: "refund" | "dispute"): D1PreparedStatement[] {
+export function rebookProFees(d1: D1Database, invoiceId: string, reason: "refund" | "dispute" | "disputed"): D1PreparedStatement[] {
+  // "disputed": the period stands but a chargeback is open, so only its sales made since it opened.
+  const period =
+    reason === "disputed"
+      ? "select user_id, disputed_at as starts_at, ends_at from pro_periods where invoice_id = ?1 and voided_at is null and disputed_at is not null and ?2 = 'disputed'"
+      : "select user_id, starts_at, ends_at from pro_periods where invoice_id = ?1 and voided_at is not null and void_reason = ?2";
   const sales = `
-    with v as (select user_id, starts_at, ends_at from pro_periods where invoice_id = ?1 and voided_at is not null and void_reason = ?2),
+    with v as (${period}),
     s as (
       select p.id, p.creator_id, p.content_id, p.currency, p.amount_cents,
              -coalesce((select sum(amount_cents) from ledger_entries where purchase_id = p.id and kind in ('refund', 'dispute')), 0) as reversed,
@@ -116,7 +121,7 @@ export function rebookProFees(d1: D1Database, invoiceId: string, reason: "refund
         and not exists (select 1 from pro_periods o where o.user_id = v.user_id and o.invoice_id <> ?1 and o.voided_at is null and o.starts_at <= p.created_at and o.ends_at > p.created_at)
     ),
     f as (select s.*, cast(round((amount_cents - reversed) * ${PLATFORM_FEE_PERCENT} / 100.0) as integer) - platform_net as fee from s)`;
-  const prefix = `pro-${reason === "refund" ? "refunded" : "charged-back"}:${invoiceId}`;
+  const prefix = `pro-${{ refund: "refunded", dispute: "charged-back", disputed: "disputed" }[reason]}:${invoiceId}`;
   return (["creator", "platform"] as const).map((account) =>
     d1
       .prepare(
@@ -132,6 +137,7 @@ export function rebookProFees(d1: D1Database, invoiceId: string, reason: "refund
 
 /** The reason the money timeline gives for a fee re-booked by `rebookProFees`, from its key. */
 export function feeAdjustmentReason(idempotencyKey: string): string {
+  if (idempotencyKey.startsWith("pro-disputed:")) return `Pro fee disputed: ${PLATFORM_FEE_PERCENT}% fee applied`;
   return idempotencyKey.startsWith("pro-charged-back:")
     ? `Pro fee charged back: ${PLATFORM_FEE_PERCENT}% fee applied`
     : `Pro fee refunded: ${PLATFORM_FEE_PERCENT}% fee applied`;

@@ -4,7 +4,7 @@
 // a failed renewal (past_due) the creator stays Pro; when it gives up (canceled) Pro ends.
 // Pro's 0% fee is for paid periods only: when Stripe takes an invoice's money back (refunded in full,
 // or a chargeback lost) its period is voided and the fee is re-booked on the sales made inside it.
-import { and, count, desc, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { PRO_PRICE_CENTS } from "../../shared/constants";
 import type { Db } from "../db/client";
@@ -197,7 +197,22 @@ export async function settleProInvoiceCharge(deps: ProInvoiceDeps, charge: Strip
   refunds ??= await listAll(deps.stripe.refunds.list({ charge: charge.id, limit: 100 }));
   disputes ??= await listAll(deps.stripe.disputes.list({ charge: charge.id, limit: 100 }));
   const refundedCents = refunds.filter((r) => r.status === "succeeded").reduce((a, r) => a + r.amount, 0);
-  const chargedBack = disputes.some((d) => d.status === "lost" && (d.balance_transactions ?? []).some((t) => t.amount < 0));
+  const withdrew = (d: Stripe.Dispute) => (d.balance_transactions ?? []).some((t) => t.amount < 0);
+  const reinstated = (d: Stripe.Dispute) => (d.balance_transactions ?? []).some((t) => t.amount > 0);
+  const chargedBack = disputes.some((d) => d.status === "lost" && withdrew(d));
+  // A chargeback holds the period's 0% from the moment it opened (its funds are gone until it is
+  // decided), not from its loss; a won one gives it back for sales made after.
+  const open = disputes.filter((d) => withdrew(d) && !reinstated(d));
+  // Stripe gives the second it opened: sales in that second count as made before it.
+  const disputedAt = open.length ? Math.min(...open.map((d) => (d.created + 1) * 1000)) : null;
+  if (disputedAt !== null) {
+    await deps.d1.batch([
+      deps.d1.prepare("update pro_periods set disputed_at = ?2 where invoice_id = ?1 and (disputed_at is null or disputed_at > ?2)").bind(invoiceId, disputedAt),
+      ...rebookProFees(deps.d1, invoiceId, "disputed"),
+    ]);
+  } else if (period.disputedAt) {
+    await deps.d1.prepare("update pro_periods set disputed_at = null where invoice_id = ?").bind(invoiceId).run();
+  }
   const reason = refundedCents >= charge.amount ? "refund" : chargedBack ? "dispute" : null;
   if (!reason) return true;
   await deps.d1.batch([
@@ -235,7 +250,15 @@ export async function planAt(db: Db, userId: string, at: Date): Promise<"free" |
   const hit = await db
     .select({ one: sql<number>`1` })
     .from(proPeriods)
-    .where(and(eq(proPeriods.userId, userId), lte(proPeriods.startsAt, at), gt(proPeriods.endsAt, at), isNull(proPeriods.voidedAt)))
+    .where(
+      and(
+        eq(proPeriods.userId, userId),
+        lte(proPeriods.startsAt, at),
+        gt(proPeriods.endsAt, at),
+        isNull(proPeriods.voidedAt),
+        or(isNull(proPeriods.disputedAt), gt(proPeriods.disputedAt, at)),
+      ),
+    )
     .limit(1)
     .get();
   return hit ? "pro" : "free";

@@ -2,7 +2,7 @@
 // Stripe) make the creator Pro; renewals, a failed renewal and cancellation at period end move a
 // test clock in the stand-in. Sales paid while Pro book a 0% fee.
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import worker from "../index";
 import { call, checkout, confirmAsStripeJs, contentForm, deliver, env, postForm, postJson, row, rows, signIn, standin } from "./helpers";
 
@@ -240,6 +240,27 @@ describe("Pro taken back", () => {
     await standin("POST", `/_standin/disputes/${dispute.body.id}/close`, { outcome: "lost" });
     await deliverAbout("charge.dispute.closed", invoiceIntent);
     expect((await timeline(cookie))[0].feeAdjustment).toEqual({ amount: -2, reason: "Pro fee charged back: 20% fee applied" });
+  });
+
+  it("a Pro invoice charged back stops granting 0% from the moment of the dispute, not its loss; won, it grants 0% again", async () => {
+    const { cookie, clientSecret, customer } = await proCreator("pro-disputed-open@example.com");
+    await payFirstInvoice(clientSecret);
+    await deliverBilling(customer, new Set());
+    const split = async () => (await saleFeeOf(cookie)).map((l) => [l.account, l.amount_cents]);
+    expect(await split()).toEqual([["creator", 1000], ["platform", 0]]);
+    const invoiceIntent = clientSecret.split("_secret_")[0];
+    const charge = (await standin<{ latest_charge: string }>("GET", `/v1/payment_intents/${invoiceIntent}`)).body.latest_charge;
+    const dispute = await standin<{ id: string }>("POST", `/_standin/charges/${charge}/dispute`);
+    await deliverAbout("charge.dispute.created", invoiceIntent);
+    // Stripe dates it to the second: a sale in the second after it opened.
+    const opened = (await standin<{ created: number }>("GET", `/v1/disputes/${dispute.body.id}`)).body.created;
+    await vi.waitUntil(() => Date.now() >= (opened + 1) * 1000, { timeout: 3000, interval: 20 });
+    // Open: a sale made now pays the fee; the one made before waits for the outcome.
+    expect(await split()).toEqual([["creator", 800], ["platform", 200]]);
+    expect((await timeline(cookie))[1].feeAdjustment).toBeNull();
+    await standin("POST", `/_standin/disputes/${dispute.body.id}/close`, { outcome: "won" });
+    await deliverAbout("charge.dispute.closed", invoiceIntent);
+    expect(await split()).toEqual([["creator", 1000], ["platform", 0]]);
   });
 
   it("a sale booked at 0% just after its Pro period was voided (a race with the void) gets the fee re-booked by the daily sweep", async () => {

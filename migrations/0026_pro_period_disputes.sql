@@ -1,0 +1,1 @@
+ALTER TABLE `pro_periods` ADD `disputed_at` integer;
