@@ -136,6 +136,20 @@ export type MonthlyReport = {
   platformEarnings: number;
   creatorPayouts: number;
   transactionCount: number;
+  /** What buyers paid (sales before refunds and disputes). */
+  grossSales: number;
+  /** Given back to buyers by refunds (both shares). */
+  refunds: number;
+  /** Taken back by chargebacks (net of those won). */
+  disputes: number;
+  /** Stripe's processing fees on the month's charges (the platform bears them). */
+  stripeFees: number;
+  /** Stripe's dispute fees, net of those returned when a dispute was won. */
+  disputeFees: number;
+  /** Platform earnings less Stripe's fees: what the platform kept. */
+  platformNet: number;
+  /** Sales whose Stripe fee was more than the platform's share of them (a Pro sale at 0%, a very small price). */
+  salesBelowFee: number;
 };
 
 /**

@@ -97,5 +97,9 @@ export const REFUND_POLICY = {
   pro: "Cancel anytime: Pro stays on until the end of the month you paid for, and you are not charged again.",
 } as const;
 
+/** Who bears Stripe's fees, in the words the pricing page and the docs use (docs/money.md). */
+export const FEES_POLICY =
+  "ApeWall pays Stripe's card processing fees and dispute fees out of its own share: your 80% (100% on Pro) is never reduced by them. When you refund a sale, only your share of the refund is taken back; the processing fee Stripe keeps is ours. A chargeback takes your share back while it is open and gives it back if it is won.";
+
 /** Scalar's API reference bundle, built into the static assets by vite.config.ts and loaded by /docs/api. */
 export const SCALAR_BUNDLE_PATH = "docs/scalar-api-reference.js";

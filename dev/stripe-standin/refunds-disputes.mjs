@@ -12,7 +12,7 @@
 // - `GET /v1/refunds?charge=` pages with `limit`/`starting_after`, newest first; a charge read with
 //   `expand[]=refunds` carries only the first 10 of them (`has_more`), and none without the expand.
 // - A dispute is a chargeback (`needs_response`, funds withdrawn: an `adjustment` of -amount,
-//   reporting category `dispute`; fees are modelled as 0) or an inquiry (`warning_needs_response`, no
+//   reporting category `dispute`, with Stripe's $15.00 dispute fee, given back if won) or an inquiry (`warning_needs_response`, no
 //   money moves). An inquiry may escalate to a chargeback (same dispute: `charge.dispute.updated`,
 //   `charge.dispute.funds_withdrawn`). Won: the funds are reinstated (+amount, `dispute_reversal`,
 //   `charge.dispute.funds_reinstated`), then `charge.dispute.closed`. Once a charge is fully refunded a
@@ -52,6 +52,9 @@ const DISPUTE_MOVES = {
 };
 
 /** @param {any} kit */
+/** Stripe's dispute fee in the US: taken with the chargeback's withdrawal, returned with its reinstatement. */
+const DISPUTE_FEE = 1500;
+
 export function refundDisputeRoutes(kit) {
   const { db, get, metadata, int, rid, now, StripeError, badParam, emit, balanceTransaction, publicTxn, publicCharge, expandOf } = kit;
 
@@ -169,7 +172,7 @@ export function refundDisputeRoutes(kit) {
     d.is_charge_refundable = false;
     const charge = get("charges", d.charge);
     if (charge.refunded) return false;
-    d._txns.push(balanceTransaction({ amount: -d.amount, type: "adjustment", reportingCategory: "dispute", source: d.id, currency: d.currency, description: `Chargeback withdrawal for ${charge.id}` }));
+    d._txns.push(balanceTransaction({ amount: -d.amount, type: "adjustment", reportingCategory: "dispute", source: d.id, currency: d.currency, description: `Chargeback withdrawal for ${charge.id}`, fee: DISPUTE_FEE, feeDescription: "Dispute fee" }));
     return true;
   }
 
@@ -217,7 +220,7 @@ export function refundDisputeRoutes(kit) {
       took = withdraw(d);
     }
     if (step.reinstate && withdrawn(d) && !reinstated(d)) {
-      d._txns.push(balanceTransaction({ amount: d.amount, type: "adjustment", reportingCategory: "dispute_reversal", source: d.id, currency: d.currency, description: `Chargeback reversal for ${d.charge}` }));
+      d._txns.push(balanceTransaction({ amount: d.amount, type: "adjustment", reportingCategory: "dispute_reversal", source: d.id, currency: d.currency, description: `Chargeback reversal for ${d.charge}`, fee: -DISPUTE_FEE, feeDescription: "Dispute fee returned" }));
       gaveBack = true;
     }
     if (action === "escalate") emit("charge.dispute.updated", disputeView(d));

@@ -219,13 +219,17 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   /**
    * Funds land as pending and become available at `available_on` (`status` is read against the clock).
    * `reportingCategory` tells apart the kinds of `adjustment` (dispute, dispute_reversal, refund_failure).
-   * Fees are modelled as 0, so `net` is `amount`.
+   * `fee` is Stripe's (a card charge's processing fee, a dispute fee; negative when given back) and
+   * `net` is `amount - fee`, as Stripe reports them.
    */
-  function balanceTransaction({ amount, type, source, description = null, availableOn = now(), currency = "usd", reportingCategory = type }) {
-    const t = { id: rid("txn", 24), object: "balance_transaction", amount, available_on: availableOn, balance_type: "payments", created: now(), currency, description, exchange_rate: null, fee: 0, fee_details: [], net: amount, reporting_category: reportingCategory, source, status: "pending", type };
+  function balanceTransaction({ amount, type, source, description = null, availableOn = now(), currency = "usd", reportingCategory = type, fee = 0, feeDescription = "Stripe processing fees" }) {
+    const feeDetails = fee ? [{ amount: fee, application: null, currency, description: feeDescription, type: "stripe_fee" }] : [];
+    const t = { id: rid("txn", 24), object: "balance_transaction", amount, available_on: availableOn, balance_type: "payments", created: now(), currency, description, exchange_rate: null, fee, fee_details: feeDetails, net: amount - fee, reporting_category: reportingCategory, source, status: "pending", type };
     db.balance_transactions.set(t.id, t);
     return t.id;
   }
+  /** Stripe's standard US card pricing: 2.9% + 30¢ per successful charge, kept when it is refunded. */
+  const processingFee = (amount) => Math.round(amount * 0.029) + 30;
   const publicTxn = (t) => ({ ...t, status: t.available_on <= now() ? "available" : "pending" });
   /** The platform balance in cents (usd): `available` can be paid out or transferred now, `pending` cannot yet. */
   function balanceOf() {
@@ -462,7 +466,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
 
   /** The card's money reaches the platform balance: pending until available_on, unless the card skips that. */
   function settleCharge(charge, card, amount) {
-    charge.balance_transaction = balanceTransaction({ amount, type: "charge", source: charge.id, currency: charge.currency, availableOn: card?.bypassPending ? now() : now() + PENDING_DAYS * DAY });
+    charge.balance_transaction = balanceTransaction({ amount, type: "charge", source: charge.id, currency: charge.currency, availableOn: card?.bypassPending ? now() : now() + PENDING_DAYS * DAY, fee: processingFee(amount) });
   }
 
   function succeed(pi) {

@@ -115,12 +115,20 @@ export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()
 /** Month by month, newest first: revenue, the platform's share, payouts paid for that month, sales. */
 export async function monthlyReports(db: Db, months = 12): Promise<MonthlyReport[]> {
   const [ledger, paid] = await Promise.all([
-    db.all<{ ym: string; revenue: number; platform: number; tx: number }>(sql.raw(`
+    db.all<{ ym: string; revenue: number; platform: number; tx: number; gross: number; refunds: number; disputes: number; stripe_fees: number; dispute_fees: number; below_fee: number }>(sql.raw(`
       select strftime('%Y-%m', created_at / 1000, 'unixepoch') as ym,
              sum(case when kind in ${REVENUE_KINDS} then amount_cents else 0 end) as revenue,
              sum(case when account = 'platform' and kind in ${REVENUE_KINDS} then amount_cents else 0 end) as platform,
-             sum(case when account = 'creator' and kind = 'sale' then 1 else 0 end) as tx
-      from ledger_entries where kind in ${REVENUE_KINDS} group by ym
+             sum(case when account = 'creator' and kind = 'sale' then 1 else 0 end) as tx,
+             sum(case when kind in ('sale', 'platform_fee') then amount_cents else 0 end) as gross,
+             -sum(case when kind = 'refund' then amount_cents else 0 end) as refunds,
+             -sum(case when kind = 'dispute' then amount_cents else 0 end) as disputes,
+             -sum(case when kind = 'stripe_fee' then amount_cents else 0 end) as stripe_fees,
+             -sum(case when kind = 'dispute_fee' then amount_cents else 0 end) as dispute_fees,
+             sum(case when kind = 'stripe_fee' and -amount_cents > coalesce((select sum(s.amount_cents) from ledger_entries s
+                   where s.kind = 'platform_fee' and s.purchase_id in (select ledger_entries.purchase_id union select id from purchases where bump_of = ledger_entries.purchase_id)), 0)
+                 then 1 else 0 end) as below_fee
+      from ledger_entries where kind in ${REVENUE_KINDS.slice(0, -1)}, 'stripe_fee', 'dispute_fee') group by ym
     `)),
     db.all<{ year: number; month: number; cents: number }>(sql`
       select p.period_year as year, p.period_month as month, -sum(l.amount_cents) as cents
@@ -132,7 +140,11 @@ export async function monthlyReports(db: Db, months = 12): Promise<MonthlyReport
   const at = (year: number, month: number) => {
     const key = `${year}-${String(month).padStart(2, "0")}`;
     let r = byKey.get(key);
-    if (!r) byKey.set(key, (r = { month, year, totalRevenue: 0, platformEarnings: 0, creatorPayouts: 0, transactionCount: 0 }));
+    if (!r)
+      byKey.set(
+        key,
+        (r = { month, year, totalRevenue: 0, platformEarnings: 0, creatorPayouts: 0, transactionCount: 0, grossSales: 0, refunds: 0, disputes: 0, stripeFees: 0, disputeFees: 0, platformNet: 0, salesBelowFee: 0 }),
+      );
     return r;
   };
   for (const l of ledger) {
@@ -140,6 +152,13 @@ export async function monthlyReports(db: Db, months = 12): Promise<MonthlyReport
     r.totalRevenue = dollars(l.revenue);
     r.platformEarnings = dollars(l.platform);
     r.transactionCount = Number(l.tx);
+    r.grossSales = dollars(l.gross);
+    r.refunds = dollars(l.refunds);
+    r.disputes = dollars(l.disputes);
+    r.stripeFees = dollars(l.stripe_fees);
+    r.disputeFees = dollars(l.dispute_fees);
+    r.platformNet = dollars(Number(l.platform) - Number(l.stripe_fees) - Number(l.dispute_fees));
+    r.salesBelowFee = Number(l.below_fee);
   }
   for (const p of paid) at(p.year, p.month).creatorPayouts = dollars(p.cents);
   return [...byKey.values()].sort((a, b) => b.year - a.year || b.month - a.month).slice(0, months);

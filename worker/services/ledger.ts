@@ -6,7 +6,7 @@ export type LedgerRow = {
   idempotencyKey: string;
   account: "creator" | "platform";
   userId: string | null;
-  kind: "sale" | "platform_fee" | "refund" | "dispute" | "fee_adjustment";
+  kind: "sale" | "platform_fee" | "refund" | "dispute" | "fee_adjustment" | "stripe_fee" | "dispute_fee";
   amountCents: number;
   currency: string;
   purchaseId: string;
@@ -113,7 +113,7 @@ export function rebookProFees(d1: D1Database, invoiceId: string, reason: "refund
     s as (
       select p.id, p.creator_id, p.content_id, p.currency, p.amount_cents,
              -coalesce((select sum(amount_cents) from ledger_entries where purchase_id = p.id and kind in ('refund', 'dispute')), 0) as reversed,
-             coalesce((select sum(amount_cents) from ledger_entries where purchase_id = p.id and account = 'platform'), 0) as platform_net
+             coalesce((select sum(amount_cents) from ledger_entries where purchase_id = p.id and account = 'platform' and kind in ('platform_fee', 'refund', 'dispute', 'fee_adjustment')), 0) as platform_net
       from purchases p, v
       where p.creator_id = v.user_id and p.status in ('paid', 'refunded', 'disputed')
         and p.created_at >= v.starts_at and p.created_at < v.ends_at
@@ -141,4 +141,24 @@ export function feeAdjustmentReason(idempotencyKey: string): string {
   return idempotencyKey.startsWith("pro-charged-back:")
     ? `Pro fee charged back: ${PLATFORM_FEE_PERCENT}% fee applied`
     : `Pro fee refunded: ${PLATFORM_FEE_PERCENT}% fee applied`;
+}
+
+// ---- Stripe's fees: the platform bears them (docs/money: who bears fees) ----
+
+/**
+ * The platform's row for Stripe's fee on a charge (`stripe_fee`, keyed by the charge) or on a
+ * dispute's balance transaction (`dispute_fee`, keyed by the transaction; a returned fee is positive).
+ * Booked on the order's main purchase; written once, only while the purchase is paid-like.
+ */
+export function stripeFeeRow(p: Purchase, kind: "stripe_fee" | "dispute_fee", sourceId: string, feeCents: number): LedgerRow {
+  return {
+    idempotencyKey: `${kind === "stripe_fee" ? "stripe-fee" : "dispute-fee"}:${sourceId}`,
+    account: "platform",
+    userId: null,
+    kind,
+    amountCents: -feeCents,
+    currency: p.currency,
+    purchaseId: p.id,
+    contentId: p.contentId,
+  };
 }

@@ -21,7 +21,7 @@ import { abandonedCheckout, reminder } from "./recovery";
 import { liveFunnelFor } from "./funnels";
 // A cycle by design: a creator's refund settles its charge here; settling records each request's status (used only at call time).
 import { refundRequestStatements } from "./creator-refunds";
-import { insertLedgerRow, restoreRows, reverseSale, saleRows, type LedgerRow } from "./ledger";
+import { insertLedgerRow, restoreRows, reverseSale, saleRows, stripeFeeRow, type LedgerRow } from "./ledger";
 import { dispatch, outboxInsert, type OutboxGuard } from "./mail/email-outbox";
 import { orderEmailJob, orderEmailKey, orderEmailPending } from "./mail/order-email";
 import type { EmailJob, OrderMailData, PurchaseAccessMailData, RecoveredPurchase } from "./mail/templates";
@@ -304,6 +304,8 @@ export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent, {
     ? await fulfilmentEmails(deps, purchase, ledger, email, now, licenseKey, added.map((a) => ({ purchase: a.bump, ledger: a.rows })))
     : { statements: [], keys: [] };
   const hooks = await saleWebhooks(deps, purchase, ledger, email, now);
+  // Stripe's fee on the charge, booked with the sale; if Stripe cannot say now, the charge's next settle books it.
+  const fee = await processingFeeOf(deps.stripe, intent).catch(() => null);
   const results = await deps.d1.batch([
     deps.d1
       .prepare("update purchases set status = 'paid', paid_at = ?, buyer_email = coalesce(buyer_email, ?) where id = ? and status = 'pending' returning id")
@@ -320,6 +322,7 @@ export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent, {
       : []),
     ...ledger.map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE)),
     ...added.flatMap((a) => a.rows.map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE))),
+    ...(fee ? [insertLedgerRow(deps.d1, stripeFeeRow(purchase, "stripe_fee", fee.chargeId, fee.feeCents), PAID_LIKE)] : []),
     issueLicenseStatement(deps.d1, purchase.id, now, licenseKey),
     ...added.map((a) => issueLicenseStatement(deps.d1, a.bump.id, now, a.key)),
     ...mails.statements,
@@ -330,6 +333,19 @@ export async function fulfil(deps: PurchaseDeps, intent: Stripe.PaymentIntent, {
   if (mails.keys.length) await dispatch(deps.d1, deps.emails, mails.keys, now);
   await dispatchWebhooks(deps.d1, deps.webhooks, purchase.creatorId, [...hooks.keys, ...added.flatMap((a) => a.hooks.keys)], now);
   return "fulfilled";
+}
+
+/** Stripe's processing fee on the PaymentIntent's charge, from its balance transaction (null when it has none yet). */
+async function processingFeeOf(stripe: Stripe, intent: Stripe.PaymentIntent): Promise<{ chargeId: string; feeCents: number } | null> {
+  const chargeId = idOf(intent.latest_charge);
+  if (!chargeId) return null;
+  const charge = await stripe.charges.retrieve(chargeId, { expand: ["balance_transaction"] });
+  return feeOfCharge(charge);
+}
+
+function feeOfCharge(charge: Stripe.Charge): { chargeId: string; feeCents: number } | null {
+  const bt = charge.balance_transaction;
+  return bt && typeof bt === "object" && Number.isInteger(bt.fee) ? { chargeId: charge.id, feeCents: bt.fee } : null;
 }
 
 /** What a sale's webhook says (README "Webhooks"): the order, the item, the money in cents, the buyer. */
@@ -588,7 +604,7 @@ async function orderReceipt(deps: PurchaseDeps, main: PurchaseRow, withBump: boo
  * Pro invoice goes to ./subscriptions.ts instead.
  */
 export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promise<SettleOutcome> {
-  const charge = await deps.stripe.charges.retrieve(chargeId);
+  const charge = await deps.stripe.charges.retrieve(chargeId, { expand: ["balance_transaction"] });
   const purchase = await paidPurchaseForIntent(deps, idOf(charge.payment_intent));
   const [refunds, disputes] = await Promise.all([allRefunds(deps.stripe, charge.id), allDisputes(deps.stripe, charge.id)]);
   if (!purchase) {
@@ -605,7 +621,12 @@ export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promis
   const receipt = await orderReceipt(deps, purchase, bumps.length > 0, now);
   // Stripe's word about each creator's refund request (forward only); reads nothing below.
   const requests = refundRequestStatements(deps.d1, refunds);
-  const ledger = parts.flatMap((p) => p.ledger);
+  const fee = feeOfCharge(charge);
+  const ledger = [
+    ...parts.flatMap((p) => p.ledger),
+    ...(fee ? [insertLedgerRow(deps.d1, stripeFeeRow(purchase, "stripe_fee", fee.chargeId, fee.feeCents), PAID_LIKE)] : []),
+    ...disputes.flatMap((d) => (d.balance_transactions ?? []).filter((t) => Number.isInteger(t.fee) && t.fee !== 0).map((t) => insertLedgerRow(deps.d1, stripeFeeRow(purchase, "dispute_fee", t.id, t.fee), PAID_LIKE))),
+  ];
   const results = await deps.d1.batch<{ status: PurchaseState }>([
     ...requests,
     ...ledger,

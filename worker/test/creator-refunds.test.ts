@@ -38,7 +38,7 @@ const stripeRefunds = async (paymentIntent: string) =>
 const owned = async (itemId: string, buyerCookie: string) => (await (await call(`/api/content/${itemId}/access`, { cookie: buyerCookie })).json<{ owned: boolean }>()).owned;
 /** What moved (posted rows); a refund on its way is reserved, not moved (see `reserved`). */
 const net = async (purchaseId: string) => {
-  const l = await rows<{ account: string; amount_cents: number }>("select account, amount_cents from ledger_entries where purchase_id = ? and kind not like 'reserve%'", purchaseId);
+  const l = await rows<{ account: string; amount_cents: number }>("select account, amount_cents from ledger_entries where purchase_id = ? and kind not like 'reserve%' and kind not in ('stripe_fee', 'dispute_fee')", purchaseId);
   const sum = (a: string) => l.filter((e) => e.account === a).reduce((s, e) => s + e.amount_cents, 0);
   return { creator: sum("creator"), platform: sum("platform") };
 };

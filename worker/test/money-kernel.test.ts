@@ -29,11 +29,11 @@ async function creator(price = "500") {
 }
 
 /** A paid sale of the item (by the creator's own card, say), made 10 days ago: past its hold. */
-async function oldSale(itemId: string, card?: string) {
+async function oldSale(itemId: string, card?: string, days = 10) {
   const { paymentIntent } = await checkout(itemId, { card });
   expect((await deliver(await eventFor("payment_intent.succeeded", paymentIntent))).status).toBe(200);
   const purchaseId = (await row<{ id: string }>("select id from purchases where payment_intent_id = ?", paymentIntent))!.id;
-  await env.DB.prepare("update ledger_entries set created_at = created_at - ? where purchase_id = ?").bind(10 * DAY, purchaseId).run();
+  await env.DB.prepare("update ledger_entries set created_at = created_at - ? where purchase_id = ?").bind(days * DAY, purchaseId).run();
   return { paymentIntent, purchaseId };
 }
 
@@ -170,6 +170,53 @@ describe("two refunds of one sale at once", () => {
     expect(answers.map((a) => a.status)).toEqual([400, 400]);
     expect((await refundsAt(paymentIntent)).map((r) => r.amount)).toEqual([1000]);
     expect(await rows("select status from purchases where bump_of = ?", main)).toEqual([{ status: "paid" }]);
+  });
+});
+
+describe("Stripe's fees are the platform's, in the ledger and the monthly report", () => {
+  type Month = { year: number; month: number; grossSales: number; refunds: number; disputes: number; stripeFees: number; disputeFees: number; platformEarnings: number; platformNet: number; salesBelowFee: number };
+  const thisMonth = async (cookie: string) => {
+    const d = new Date();
+    const all = await (await call("/api/admin/monthly-reports", { cookie })).json<Month[]>();
+    return all.find((m) => m.year === d.getUTCFullYear() && m.month === d.getUTCMonth() + 1) ?? ({ grossSales: 0, refunds: 0, disputes: 0, stripeFees: 0, disputeFees: 0, platformEarnings: 0, platformNet: 0, salesBelowFee: 0 } as Month);
+  };
+  const fees = (purchaseId: string) => rows<{ kind: string; amount_cents: number }>("select kind, amount_cents from ledger_entries where purchase_id = ? and kind in ('stripe_fee', 'dispute_fee') order by id", purchaseId);
+
+  it("books each charge's processing fee and each dispute fee (given back when won), and the report shows gross, refunds, fees and the platform's net", async () => {
+    const admin = await signIn("admin@apewall.test");
+    const before = await thisMonth(admin);
+    const c = await creator("10");
+    // Made now: the report's month is this one whatever day the test runs.
+    const { paymentIntent, purchaseId } = await oldSale(c.itemId, undefined, 0);
+    // Stripe's 2.9% + 30¢ on $10.00.
+    expect(await fees(purchaseId)).toEqual([{ kind: "stripe_fee", amount_cents: -59 }]);
+    expect((await refund(purchaseId, c.cookie, { amountCents: 200 })).status).toBe(200);
+
+    const charge = (await standin<{ latest_charge: string }>("GET", `/v1/payment_intents/${paymentIntent}`)).body.latest_charge;
+    const dispute = await standin<{ id: string }>("POST", `/_standin/charges/${charge}/dispute`);
+    expect((await deliver(await eventFor("charge.dispute.created", dispute.body.id))).status).toBe(200);
+    expect(await fees(purchaseId)).toEqual([
+      { kind: "stripe_fee", amount_cents: -59 },
+      { kind: "dispute_fee", amount_cents: -1500 },
+    ]);
+    // A $1 sale: the platform's 20¢ is less than Stripe's 33¢.
+    const small = await creator("1");
+    await oldSale(small.itemId, undefined, 0);
+
+    const after = await thisMonth(admin);
+    const delta = (k: keyof Month) => Math.round((Number(after[k]) - Number(before[k])) * 100);
+    expect(delta("grossSales")).toBe(1100);
+    expect(delta("refunds")).toBe(200);
+    expect(delta("disputes")).toBe(800);
+    expect(delta("stripeFees")).toBe(59 + 33);
+    expect(delta("disputeFees")).toBe(1500);
+    expect(after.salesBelowFee - before.salesBelowFee).toBe(1);
+    expect(Math.round(after.platformNet * 100)).toBe(Math.round((after.platformEarnings - after.stripeFees - after.disputeFees) * 100));
+
+    // Won: the disputed amount and the dispute fee come back.
+    await standin("POST", `/_standin/disputes/${dispute.body.id}/close`, { outcome: "won" });
+    expect((await deliver(await eventFor("charge.dispute.closed", dispute.body.id))).status).toBe(200);
+    expect((await fees(purchaseId)).reduce((a, f) => a + f.amount_cents, 0)).toBe(-59);
   });
 });
 

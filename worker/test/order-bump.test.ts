@@ -48,7 +48,7 @@ const paid = async (paymentIntent: string) => expect((await deliver(await eventF
 const chargeOf = async (paymentIntent: string) => (await standin<{ latest_charge: string }>("GET", `/v1/payment_intents/${paymentIntent}`)).body.latest_charge;
 const statusOf = async (purchaseId: string) => (await row<{ status: string }>("select status from purchases where id = ?", purchaseId))!.status;
 const net = async (purchaseId: string) => {
-  const l = await rows<{ account: string; amount_cents: number }>("select account, amount_cents from ledger_entries where purchase_id = ?", purchaseId);
+  const l = await rows<{ account: string; amount_cents: number }>("select account, amount_cents from ledger_entries where purchase_id = ? and kind not in ('stripe_fee', 'dispute_fee')", purchaseId);
   const sum = (a: string) => l.filter((e) => e.account === a).reduce((s, e) => s + e.amount_cents, 0);
   return { creator: sum("creator"), platform: sum("platform") };
 };

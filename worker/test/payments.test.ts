@@ -38,7 +38,7 @@ async function creatorWithItem(email: string, fields: Record<string, string | Bl
 }
 
 const purchaseOf = (pi: string) => row<{ id: string; status: string; amount_cents: number; buyer_email: string | null }>("select * from purchases where payment_intent_id = ?", pi);
-const ledgerOf = (purchaseId: string) => rows<Ledger>("select * from ledger_entries where purchase_id = ? order by id", purchaseId);
+const ledgerOf = (purchaseId: string) => rows<Ledger>("select * from ledger_entries where purchase_id = ? and kind not in ('stripe_fee', 'dispute_fee') and kind not like 'reserve%' order by id", purchaseId);
 
 describe("prices come from the server", () => {
   it("a fixed price ignores the client's amount", async () => {

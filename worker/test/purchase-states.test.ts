@@ -111,7 +111,7 @@ const NET: Record<PurchaseState, Record<Fact, { creator: number; platform: numbe
 };
 
 const net = async (id: string) => {
-  const l = await rows<{ account: string; amount_cents: number }>("select account, amount_cents from ledger_entries where purchase_id = ?", id);
+  const l = await rows<{ account: string; amount_cents: number }>("select account, amount_cents from ledger_entries where purchase_id = ? and kind not in ('stripe_fee', 'dispute_fee') and kind not like 'reserve%'", id);
   const sum = (a: string) => l.filter((e) => e.account === a).reduce((x, e) => x + e.amount_cents, 0);
   return { creator: sum("creator"), platform: sum("platform") };
 };

@@ -27,7 +27,7 @@ async function paidPurchase(itemId: string, card?: string) {
 }
 
 const statusOf = async (purchaseId: string) => (await row<{ status: string }>("select status from purchases where id = ?", purchaseId))!.status;
-const ledgerOf = (purchaseId: string) => rows<Ledger>("select idempotency_key, account, kind, amount_cents from ledger_entries where purchase_id = ? order by id", purchaseId);
+const ledgerOf = (purchaseId: string) => rows<Ledger>("select idempotency_key, account, kind, amount_cents from ledger_entries where purchase_id = ? and kind not in ('stripe_fee', 'dispute_fee') order by id", purchaseId);
 /** What moved (posted rows); money on its way is reserved, not moved (see `reserved`). */
 const net = async (purchaseId: string) => {
   const l = (await ledgerOf(purchaseId)).filter((e) => !e.kind.startsWith("reserve"));

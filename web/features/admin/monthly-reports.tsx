@@ -14,7 +14,7 @@ export function MonthlyReports() {
     <Card>
       <CardHeader>
         <CardTitle>Monthly Reports</CardTitle>
-        <CardDescription>Revenue, platform earnings and creator payouts by month</CardDescription>
+        <CardDescription>Revenue, platform earnings, Stripe's fees and creator payouts by month</CardDescription>
       </CardHeader>
       <CardContent>
         {isLoading ? (
@@ -54,14 +54,26 @@ function Chart({ reports }: { reports: NonNullable<ReturnType<typeof useMonthlyR
         <span className="flex items-center gap-1"><span className="size-2 rounded-full bg-emerald-500" />Platform earnings</span>
         <span className="flex items-center gap-1"><span className="size-2 rounded-full bg-amber-500" />Creator payouts</span>
       </div>
+      {reports.some((r) => r.salesBelowFee > 0) && (
+        <p className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="sales-below-fee">
+          {reports.reduce((a, r) => a + r.salesBelowFee, 0)} sales in these months cost more in Stripe fees than the platform earned on them (Pro sales at 0%, or very small prices).
+        </p>
+      )}
+      <p className="text-xs text-muted-foreground">ApeWall bears Stripe's fees: processing fees (which Stripe keeps when a sale is refunded) and dispute fees. Creators' shares are never reduced by them.</p>
       {/* The table scrolls inside this box on a phone, never the page. */}
       <div className="relative overflow-x-auto">
         <table className="w-full text-sm">
           <thead className="text-left text-muted-foreground">
             <tr className="border-b">
               <th className="py-2 font-medium">Month</th>
+              <th className="py-2 text-right font-medium">Gross sales</th>
+              <th className="py-2 text-right font-medium">Refunds</th>
+              <th className="py-2 text-right font-medium">Disputes</th>
               <th className="py-2 text-right font-medium">Revenue</th>
               <th className="py-2 text-right font-medium">Platform earnings</th>
+              <th className="py-2 text-right font-medium">Stripe fees</th>
+              <th className="py-2 text-right font-medium">Dispute fees</th>
+              <th className="py-2 text-right font-medium">Platform net</th>
               <th className="py-2 text-right font-medium">Creator payouts</th>
               <th className="py-2 text-right font-medium">Transactions</th>
             </tr>
@@ -70,8 +82,14 @@ function Chart({ reports }: { reports: NonNullable<ReturnType<typeof useMonthlyR
             {reports.map((r) => (
               <tr key={`${r.year}-${r.month}`} className="border-b last:border-0">
                 <td className="py-2">{label(r.year, r.month)}</td>
+                <td className="py-2 text-right">{formatUsd(r.grossSales)}</td>
+                <td className="py-2 text-right">{formatUsd(-r.refunds)}</td>
+                <td className="py-2 text-right">{formatUsd(-r.disputes)}</td>
                 <td className="py-2 text-right">{formatUsd(r.totalRevenue)}</td>
                 <td className="py-2 text-right">{formatUsd(r.platformEarnings)}</td>
+                <td className="py-2 text-right">{formatUsd(-r.stripeFees)}</td>
+                <td className="py-2 text-right">{formatUsd(-r.disputeFees)}</td>
+                <td className="py-2 text-right font-medium">{formatUsd(r.platformNet)}</td>
                 <td className="py-2 text-right">{formatUsd(r.creatorPayouts)}</td>
                 <td className="py-2 text-right">{r.transactionCount}</td>
               </tr>

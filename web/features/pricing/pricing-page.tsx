@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import { REFUND_POLICY } from "@shared/constants";
+import { FEES_POLICY, REFUND_POLICY } from "@shared/constants";
 import { Check, Crown, Rocket, ShieldCheck, TrendingUp } from "lucide-react";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
@@ -27,6 +27,7 @@ const BLURBS = [
 const FAQ = [
   { q: "How much does it cost?", a: "The Creator plan is free. We keep a 20% platform fee on each sale, so you keep 80%. Pro is $99/month with zero commission." },
   // The one schedule this product runs, in the same words as the settings page (shared/constants).
+  { q: "Who pays card processing and dispute fees?", a: FEES_POLICY },
   { q: "When do I get paid?", a: <PayoutScheduleList className="mt-1" /> },
   { q: "Do buyers need an account?", a: "No. Buyers pay by card and get a permanent access link on screen and by email." },
   { q: "Can I cancel Pro?", a: `Yes. ${REFUND_POLICY.pro}` },
