@@ -39,7 +39,7 @@ import {
   verification,
   type PurchaseDeps,
 } from "../services/purchases";
-import { reminder } from "../services/recovery";
+import { RECOVER_LINK_OTHER_EMAIL, reminder } from "../services/recovery";
 import { dispatch } from "../services/mail/email-outbox";
 import { stripeClient } from "../services/stripe";
 import { doc } from "../openapi/describe";
@@ -98,20 +98,23 @@ export const paymentRoutes = new Hono<AppEnv>()
       discountCode: input.discountCode || null,
       recoverToken: input.recoverToken || null,
       bump: input.bump === true,
+      noReminder: input.noReminder === true,
     });
     return c.json({
       clientSecret: result.clientSecret,
       amount: result.amountCents / 100,
       ...(result.discount ? { discount: { code: result.discount.code, amountOff: result.discount.amountOffCents / 100 } } : {}),
       ...(result.bump ? { bump: { title: result.bump.title, amount: result.bump.amountCents / 100 } } : {}),
+      ...(result.recovered ? { buyerEmail: result.recovered.buyerEmail, ...(result.recovered.notice ? { notice: result.recovered.notice } : {}) } : {}),
     });
   })
-  // The address the buyer typed at checkout, before paying: kept on their pending checkout, with its
-  // one reminder an hour later should they leave (worker/services/recovery.ts). Only the browser that
-  // started the checkout may set it.
+  // The address the buyer typed at checkout, before paying, and their "Don't send me a reminder" box:
+  // kept on their pending checkout, with its one reminder an hour later should they leave
+  // (worker/services/recovery.ts). Only the browser that started the checkout may set them; a
+  // reminder's checkout keeps the address it was sent to.
   .post(
     "/checkout/email",
-    doc({ tag: "Checkout and access", summary: "Keep the email typed at checkout", description: "Schedules the one reminder an hour later should the buyer leave without paying.", access: "buyer", ok: z.object({ saved: z.literal(true) }), errors: { 404: "No open checkout of this browser", 429: "Too many requests from this address" } }),
+    doc({ tag: "Checkout and access", summary: "Keep the email typed at checkout", description: "Schedules the one reminder an hour later should the buyer leave without paying, unless `noReminder` is true.", access: "buyer", ok: z.object({ saved: z.literal(true) }), errors: { 400: "Not an email, or another address for a reminder's checkout", 404: "No open checkout of this browser", 429: "Too many requests from this address" } }),
     rateLimit("FORMS_LIMITER", "checkout-email"),
     validate("json", checkoutEmailSchema),
     async (c) => {
@@ -120,10 +123,18 @@ export const paymentRoutes = new Hono<AppEnv>()
       const key = buyerKey(c, false);
       const found = key ? await claimedPurchase(deps, { buyerKey: key }, { paymentIntentId: body.paymentIntent }) : null;
       if (!found || found.status !== "pending") throw notFound("No open checkout");
+      const email = body.email?.toLowerCase();
+      if (email && found.recoveredFrom && found.buyerEmail && email !== found.buyerEmail.toLowerCase()) throw new ApiError(400, `email: ${RECOVER_LINK_OTHER_EMAIL}`);
+      const update = c.env.DB.prepare("update purchases set buyer_email = coalesce(?, buyer_email), no_reminder = coalesce(?, no_reminder) where id = ? and status = 'pending'").bind(
+        email ?? null,
+        body.noReminder === undefined ? null : body.noReminder ? 1 : 0,
+        found.id,
+      );
       const now = Date.now();
-      const remind = await reminder(c.env.DB, { purchaseId: found.id, contentId: found.contentId, email: body.email }, now, deps.reminderDelayMs);
-      await c.env.DB.batch([c.env.DB.prepare("update purchases set buyer_email = ? where id = ? and status = 'pending'").bind(body.email.toLowerCase(), found.id), remind.statement]);
-      await dispatch(c.env.DB, c.env.EMAILS, [remind.id], now);
+      const to = email ?? found.buyerEmail;
+      const remind = to ? await reminder(c.env.DB, { purchaseId: found.id, contentId: found.contentId, email: to }, now, deps.reminderDelayMs) : null;
+      await c.env.DB.batch([update, ...(remind ? [remind.statement] : [])]);
+      if (remind) await dispatch(c.env.DB, c.env.EMAILS, [remind.id], now);
       return c.json({ saved: true as const });
     },
   )
