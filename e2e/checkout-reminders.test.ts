@@ -13,7 +13,7 @@ afterAll(async () => {
 });
 
 describe("checkout reminders", () => {
-  it("the one-page checkout's email field says a reminder may come, and 'Don't send me a reminder' is saved and carried to a code applied", async () => {
+  it("both checkouts' email field says a reminder may come; 'Don't send me a reminder' is saved, and carried to a code applied", async () => {
     const { page, context } = await newPage(browser);
     await signIn(page, uniqueEmail("reminder-creator"));
     const headers = { origin: baseUrl() };
@@ -42,6 +42,15 @@ describe("checkout reminders", () => {
     await buyer.page.getByTestId("checkout-discount").getByText("Code TENOFF").waitFor();
     await checkoutOpened(buyer.page);
     expect(await buyer.page.getByLabel("Don't send me a reminder").isChecked()).toBe(true);
+
+    // The app's checkout (/checkout/{id}, older links) says and saves the same.
+    const started = await buyer.page.request.post("/api/create-payment-intent", { headers, data: { contentId: id } });
+    const { clientSecret } = (await started.json()) as { clientSecret: string };
+    await buyer.page.goto(`/checkout/${id}?payment_intent=${encodeURIComponent(clientSecret)}&amount=20`);
+    await buyer.page.getByText("If you leave without paying, we may email you one reminder.").waitFor();
+    const appSaved = buyer.page.waitForRequest((r) => r.url().endsWith("/api/checkout/email") && (r.postDataJSON() as { noReminder?: boolean }).noReminder === true);
+    await buyer.page.getByLabel("Don't send me a reminder").check();
+    expect((await appSaved).postDataJSON()).toEqual({ paymentIntent: clientSecret.split("_secret_")[0], noReminder: true });
     await buyer.context.close();
   });
 });
