@@ -205,6 +205,9 @@ describe("abandoned-checkout recovery", () => {
     const noId = (await row<{ id: string }>("select id from purchases where payment_intent_id = ?", no.paymentIntent))!.id;
     for (const job of await jobsOf(noId)) await deliverNow(job);
     expect(await mailsTo("rec-no@example.com")).toEqual([]);
+    // Ticked before 'Unlock' was pressed again (a code applied, the bump ticked): no reminder is even written.
+    await unlock(item.id, { buyerEmail: "rec-quiet@example.com", noReminder: true });
+    expect(await reminderJobs("rec-quiet@example.com")).toEqual([]);
 
     // One address, four abandoned checkouts at two creators: three reminders this week.
     const other = await creatorWithItem("rec-limits-other@example.com");
