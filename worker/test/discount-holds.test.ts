@@ -83,6 +83,22 @@ describe("a code's held uses", () => {
   });
 });
 
+describe("a code's limit per buyer", () => {
+  it("counts a use by the same browser under another email", async () => {
+    const cookie = await signIn("holds-per-buyer@example.com");
+    const id = await item(cookie, "Once each");
+    await code(cookie, { code: "EACH", kind: "percent", percentOff: 20, maxUsesPerBuyer: 1 });
+    const first = await start(id, { discountCode: "EACH", buyerEmail: "first-address@example.com" });
+    expect(first).toMatchObject({ status: 200, amount: 8 });
+    expect((await confirmAsStripeJs(first.clientSecret!, undefined, { receipt_email: "first-address@example.com" })).status).toBe(200);
+    expect((await deliver(await eventFor("payment_intent.succeeded", first.clientSecret!.split("_secret_")[0]))).status).toBe(200);
+    // Another of the creator's items (this browser owns the first), the same code.
+    const next = await item(cookie, "Once each, two");
+    expect(await start(next, { discountCode: "EACH", buyerEmail: "second-address@example.com" }, first.browser)).toMatchObject({ status: 409, message: "You have already used this code" });
+    expect(await start(next, { discountCode: "EACH", buyerEmail: "second-address@example.com" })).toMatchObject({ status: 200, amount: 8 });
+  });
+});
+
 describe("?code= on the paywall page", () => {
   it("says 'This code isn't valid' for every code it cannot use, whatever the reason", async () => {
     const cookie = await signIn("page-codes@example.com");
