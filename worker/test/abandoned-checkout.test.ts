@@ -188,6 +188,20 @@ describe("abandoned-checkout recovery", () => {
     expect(kept.notice).toBeUndefined();
   });
 
+  it("a reminder's link ends when the checkout it names is paid after all", async () => {
+    const { item } = await creatorWithItem("rec-paid-after@example.com");
+    const buyer = "rec-paid-after-buyer@example.com";
+    const left = await unlock(item.id, { buyerEmail: buyer });
+    await deliverNow(await dueReminder(buyer));
+    const [mail] = await mailsTo(buyer);
+    const token = new URL(mail.links.find((l) => l.includes("recover="))!).searchParams.get("recover")!;
+    expect((await confirmAsStripeJs(left.clientSecret, undefined, { receipt_email: buyer })).status).toBe(200);
+    expect((await deliver(await eventFor("payment_intent.succeeded", left.paymentIntent))).status).toBe(200);
+    const res = await postJson("/api/create-payment-intent", { contentId: item.id, recoverToken: token });
+    expect(res.status).toBe(409);
+    expect((await res.json<{ message: string }>()).message).toBe("recoverToken: This checkout is already paid. Your access link is in your receipt email.");
+  });
+
   it("goes to the checkout's email as it is when due, never when the buyer said no, and at most three a week to one address", async () => {
     const { item } = await creatorWithItem("rec-limits@example.com");
     // A typo corrected: the reminder goes to the corrected address only.
