@@ -5,6 +5,9 @@ import { z } from "zod";
 import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from "./constants";
 import { dollarsToCents } from "./content";
 
+/** A reminder's checkout whose code no longer applies: the sentence the buyer reads above its price. */
+export const codeDropped = (code: string, why: string) => `Code ${code} no longer applies (${why.charAt(0).toLowerCase()}${why.slice(1)}), so this checkout is at the full price.`;
+
 export const DISCOUNT_CODE_RE = /^[A-Za-z0-9_-]{2,40}$/;
 /** A checkout holds a use of its code this long; after it, only a paid (or disputed) sale counts. */
 export const DISCOUNT_HOLD_MINUTES = 30;
@@ -16,6 +19,7 @@ export const DISCOUNT_MESSAGES = {
   notForItem: "This code isn't valid for this item",
   usedUp: "This code has been used up",
   usedByBuyer: "You have already used this code",
+  heldByBrowser: "This code is already held by your other open checkouts. Finish one of them, or try again in a few minutes.",
   taken: "You already have a code with this name",
   tooMany: `At most ${MAX_DISCOUNT_CODES} codes`,
 } as const;

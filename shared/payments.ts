@@ -14,13 +14,19 @@ export const createPaymentIntentSchema = z.object({
   recoverToken: z.string().max(300).optional(),
   /** The order bump's checkbox: also buy the item's add-on at its bump price (shared/bumps.ts). */
   bump: z.boolean({ error: "bump must be true or false" }).optional(),
+  /** "Don't send me a reminder" ticked: this checkout gets no reminder email. */
+  noReminder: z.boolean({ error: "noReminder must be true or false" }).optional(),
 });
 
 /** POST /api/checkout/email: the address typed at checkout, kept on the pending checkout (and its one reminder). */
-export const checkoutEmailSchema = z.object({
-  paymentIntent: z.string().regex(/^pi_[A-Za-z0-9]{1,64}$/, "paymentIntent is invalid"),
-  email: emailSchema,
-});
+export const checkoutEmailSchema = z
+  .object({
+    paymentIntent: z.string().regex(/^pi_[A-Za-z0-9]{1,64}$/, "paymentIntent is invalid"),
+    email: emailSchema.optional(),
+    /** The "Don't send me a reminder" box, as the buyer left it. */
+    noReminder: z.boolean({ error: "noReminder must be true or false" }).optional(),
+  })
+  .refine((v) => v.email !== undefined || v.noReminder !== undefined, { message: "Send email or noReminder", path: ["email"] });
 export type CreatePaymentIntentInput = z.input<typeof createPaymentIntentSchema>;
 
 export const verifyPurchaseQuery = z.object({

@@ -71,3 +71,7 @@ export const lostAccessProblem = (message: string) =>
 
 /** The order bump's checkbox (issue 19), on the one-page checkout and the SPA checkout alike. */
 export const bumpLabel = (title: string, priceCents: number) => `Add ${title} for $${(priceCents / 100).toFixed(2)}`;
+
+/** Beside both checkouts' email field: what the address is used for if the buyer leaves (with a box to say no). */
+export const REMINDER_HINT = "If you leave without paying, we may email you one reminder.";
+export const NO_REMINDER_LABEL = "Don't send me a reminder";

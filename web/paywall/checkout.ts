@@ -6,7 +6,7 @@
 // funnel); a 3D Secure step happens in place. `/checkout/{id}` still works for links made before.
 import type { PaymentsConfig } from "@shared/payments";
 import type { PublicBump } from "@shared/bumps";
-import { bumpLabel } from "@shared/paywall";
+import { bumpLabel, NO_REMINDER_LABEL, REMINDER_HINT } from "@shared/paywall";
 import { apiRequest } from "@/lib/api";
 
 type StripeError = { message?: string };
@@ -64,6 +64,8 @@ export type CheckoutStart = {
   bumpTaken?: boolean;
   /** What the buyer had typed, kept when the form opens again (a code applied, the bump ticked). */
   email?: string;
+  /** "Don't send me a reminder", as the buyer left it. */
+  noReminder?: boolean;
 };
 
 /** Starts the checkout again with other terms (a code, the bump): a new PaymentIntent at the server's price. */
@@ -76,6 +78,7 @@ async function restart(start: CheckoutStart, change: { code?: string; bumpTaken?
     ...(bumpTaken ? { bump: true } : {}),
     ...(start.customAmount !== undefined ? { customAmount: start.customAmount } : {}),
     ...(EMAIL.test(email) ? { buyerEmail: email } : {}),
+    ...(start.noReminder ? { noReminder: true } : {}),
   });
   return { body: (await res.json()) as { clientSecret?: string; amount?: number; accessUrl?: string; discount?: { code: string } }, code, bumpTaken };
 }
@@ -104,8 +107,19 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
   const email = el("input", "h-10 w-full rounded-md border border-input bg-transparent px-3 text-base outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50");
   Object.assign(email, { id: "pay-email", type: "email", autocomplete: "email", placeholder: "you@example.com", required: true, value: start.email ?? "" });
   email.setAttribute("aria-describedby", "pay-email-hint");
-  const hint = el("p", "text-xs text-muted-foreground", "Your access link and receipt are sent here.");
+  const hint = el("p", "text-xs text-muted-foreground", `Your access link and receipt are sent here. ${REMINDER_HINT}`);
   hint.id = "pay-email-hint";
+  // The buyer's "no" is kept on this checkout, and on any checkout started again from this form.
+  const optOut = el("label", "flex items-center gap-2 text-xs text-muted-foreground");
+  const noReminder = el("input", "size-3.5");
+  noReminder.type = "checkbox";
+  noReminder.checked = !!start.noReminder;
+  noReminder.dataset.testid = "no-reminder";
+  optOut.append(noReminder, document.createTextNode(NO_REMINDER_LABEL));
+  noReminder.addEventListener("change", () => {
+    start = { ...start, noReminder: noReminder.checked };
+    void apiRequest("POST", "/api/checkout/email", { paymentIntent: start.clientSecret.split("_secret_")[0], noReminder: noReminder.checked }).catch(() => undefined);
+  });
   const card = el("div", "min-h-24");
   const problem = el("p", "text-sm text-destructive");
   problem.id = "pay-error";
@@ -120,13 +134,13 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
   keeps.dataset.testid = "save-card-notice";
   keeps.hidden = true;
   void stripe.retrievePaymentIntent(start.clientSecret).then((r) => (keeps.hidden = r.paymentIntent?.setup_future_usage !== "off_session"), () => undefined);
-  form.append(heading, express, or, label, email, hint, card, problem, pay, keeps);
-  if (start.bump) form.insertBefore(bumpBox(form, start, start.bump, () => email.value.trim()), problem);
+  form.append(heading, express, or, label, email, hint, optOut, card, problem, pay, keeps);
+  if (start.bump) form.insertBefore(bumpBox(form, () => start, start.bump, () => email.value.trim()), problem);
   if (start.code) {
     const applied = el("p", "text-sm font-medium text-emerald-700", `Code ${start.code} applied.`);
     applied.dataset.testid = "checkout-discount";
     form.insertBefore(applied, express);
-  } else form.insertBefore(codeField(form, start), pay);
+  } else form.insertBefore(codeField(form, () => start), pay);
 
   const showProblem = (message: string | null, field?: HTMLElement) => {
     problem.hidden = !message;
@@ -200,7 +214,7 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
  * price the server computes) and opens its form in place of this one. A code that does not apply
  * says why beside the field; nothing else changes.
  */
-function codeField(form: HTMLElement, start: CheckoutStart): HTMLElement {
+function codeField(form: HTMLElement, current: () => CheckoutStart): HTMLElement {
   const wrap = el("div", "space-y-2");
   const open = el("button", "text-sm font-medium text-primary underline-offset-4 hover:underline", "Have a discount code?");
   open.type = "button";
@@ -233,6 +247,7 @@ function codeField(form: HTMLElement, start: CheckoutStart): HTMLElement {
     const code = input.value.trim();
     if (!/^[A-Za-z0-9_-]{2,40}$/.test(code)) return say("This code isn't valid");
     apply.disabled = true;
+    const start = current();
     try {
       const { body } = await restart(start, { code }, emailOf(form));
       if (body.accessUrl) return location.assign(body.accessUrl);
@@ -259,13 +274,13 @@ const emailOf = (form: HTMLElement) => form.querySelector<HTMLInputElement>("#pa
  * total (keeping the code, the amount and the email typed); a bump that can no longer be sold says
  * why, and the form stays as it was.
  */
-function bumpBox(form: HTMLElement, start: CheckoutStart, offer: NonNullable<PublicBump>, typedEmail: () => string): HTMLElement {
+function bumpBox(form: HTMLElement, current: () => CheckoutStart, offer: NonNullable<PublicBump>, typedEmail: () => string): HTMLElement {
   const wrap = el("div", "space-y-1 rounded-lg border-2 border-dashed border-primary/40 bg-primary/5 p-3");
   wrap.dataset.testid = "order-bump";
   const label = el("label", "flex items-center gap-2 text-sm font-medium");
   const box = el("input", "size-4");
   box.type = "checkbox";
-  box.checked = !!start.bumpTaken;
+  box.checked = !!current().bumpTaken;
   const note = el("p", "text-sm text-destructive");
   note.id = "pay-bump-error";
   note.setAttribute("role", "alert");
@@ -276,6 +291,7 @@ function bumpBox(form: HTMLElement, start: CheckoutStart, offer: NonNullable<Pub
     const next = box.checked;
     box.disabled = true;
     note.hidden = true;
+    const start = current();
     try {
       const { body, code } = await restart(start, { bumpTaken: next }, typedEmail());
       if (body.accessUrl) return location.assign(body.accessUrl);

@@ -195,6 +195,8 @@ export const purchases = sqliteTable(
     bumpOf: text("bump_of"),
     // The checkout offered an order bump (ticked or not): the denominator of the item's bump take rate.
     bumpOffered: integer("bump_offered", { mode: "boolean" }).notNull().default(false),
+    // The buyer ticked "Don't send me a reminder" at checkout (worker/services/recovery.ts).
+    noReminder: integer("no_reminder", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
     paidAt: integer("paid_at", { mode: "timestamp_ms" }),
     revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
@@ -209,6 +211,8 @@ export const purchases = sqliteTable(
     index("purchases_content").on(t.contentId, t.status, t.id),
     index("purchases_bump_of").on(t.bumpOf),
     index("purchases_buyer_key").on(t.buyerKeyHash, t.contentId),
+    // A code's uses: its paid sales (worker/services/discounts.ts).
+    index("purchases_discount_code").on(t.discountCodeId, t.status),
     // "Lost your access?" finds a buyer's purchases by email.
     index("purchases_buyer_email").on(t.buyerEmail, t.status),
   ],
@@ -778,9 +782,11 @@ export const discountRedemptions = sqliteTable(
     purchaseId: text("purchase_id").notNull().unique(),
     // The buyer's email when the checkout gave one, else `browser:{hash of the buyer cookie}`.
     buyer: text("buyer").notNull(),
+    // SHA-256 of the checkout's browser key: a browser holds at most a few uses of a code at a time.
+    browser: text("browser"),
     createdAt: createdAt(),
   },
-  (t) => [index("discount_redemptions_code").on(t.codeId, t.buyer)],
+  (t) => [index("discount_redemptions_code").on(t.codeId, t.buyer), index("discount_redemptions_browser").on(t.codeId, t.browser)],
 );
 
 // Addresses that asked for no more checkout reminders (worker/services/recovery.ts): honoured for good.

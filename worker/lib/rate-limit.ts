@@ -11,10 +11,14 @@ type LimiterName = "FORMS_LIMITER" | "CHECKOUT_LIMITER" | "API_KEY_LIMITER" | "A
 
 export const TOO_MANY_REQUESTS = "Too many requests. Please wait a minute and try again.";
 
+/** Whether `key` is over `limiter`'s limit now (this call counts as one). */
+export async function overLimit(env: Bindings, limiter: LimiterName, key: string): Promise<boolean> {
+  return !(await env[limiter].limit({ key })).success;
+}
+
 /** 429 with Retry-After (the limiters count per minute) once `key` is over `limiter`'s limit. */
 export async function limitOrThrow(c: Context<{ Bindings: Bindings }>, limiter: LimiterName, key: string): Promise<void> {
-  const { success } = await c.env[limiter].limit({ key });
-  if (!success) {
+  if (await overLimit(c.env, limiter, key)) {
     c.header("retry-after", "60");
     throw new ApiError(429, TOO_MANY_REQUESTS);
   }

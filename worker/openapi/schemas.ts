@@ -126,6 +126,8 @@ export const checkoutStartedSchema = z.object({
   amount: dollars,
   discount: z.object({ code: z.string(), amountOff: dollars }).optional().meta({ description: "The discount code applied, and what it took off" }),
   bump: z.object({ title: z.string(), amount: dollars }).optional().meta({ description: "The order bump ticked: its item's title and price (in `amount`)" }),
+  buyerEmail: z.string().optional().meta({ description: "A reminder's checkout (recoverToken): the address it belongs to, which it keeps" }),
+  notice: z.string().optional().meta({ description: "A reminder's checkout whose code no longer applies: why it is at the full price" }),
 });
 export const alreadyOwnedSchema = z.object({ alreadyOwned: z.literal(true), accessUrl: z.string() }) satisfies z.ZodType<AlreadyOwned>;
 export const purchaseProgressSchema = z.object({ status: z.string().meta({ example: "paid" }), unlocked: z.boolean() });

@@ -8,6 +8,7 @@ import { emailsSent } from "../db/schema";
 import { orderMailData, recoveredPurchases } from "../services/purchases";
 import { mailCreator, publicCreator } from "../services/profile";
 import { composeReminder } from "../services/recovery";
+import { stripeClient } from "../services/stripe";
 import type { Bindings } from "../lib/env";
 import { markFailed, markSent } from "../services/mail/email-outbox";
 import { render, type EmailJob } from "../services/mail/templates";
@@ -42,6 +43,8 @@ export async function deliverEmail(db: Db, transport: MailTransport, from: strin
     return row?.status === "sent" ? "duplicate" : "busy";
   }
   let id: string;
+  // A composed job may name another address (a checkout reminder goes to the checkout's email as it is when due).
+  let to = job.to;
   try {
     if (compose) {
       const composed = await compose(job);
@@ -50,9 +53,10 @@ export async function deliverEmail(db: Db, transport: MailTransport, from: strin
         return "sent";
       }
       rendered = render(composed);
+      to = composed.to;
       await db.update(emailsSent).set({ subject: rendered.subject }).where(eq(emailsSent.dedupeKey, job.dedupeKey));
     }
-    ({ id } = await transport.send({ from, to: job.to, ...rendered }, { idempotencyKey: job.dedupeKey }));
+    ({ id } = await transport.send({ from, to, ...rendered }, { idempotencyKey: job.dedupeKey }));
   } catch (err) {
     // Release the claim so the retry is not mistaken for a concurrent delivery.
     await db.delete(emailsSent).where(and(eq(emailsSent.dedupeKey, job.dedupeKey), eq(emailsSent.status, "sending")));
@@ -76,15 +80,26 @@ async function withLookups(db: Db, env: Bindings, job: EmailJob): Promise<EmailJ
   return items.length ? { ...job, data: { items } } : null;
 }
 
-/** A checkout reminder, when it is due (after the claim): null when the buyer paid, unsubscribed, or it may not go (services/recovery.ts). */
+/** A checkout reminder, when it is due (after the claim): to the checkout's email as it is now; null when the buyer paid, unsubscribed, or it may not go (services/recovery.ts). */
 async function withReminder(db: Db, env: Bindings, job: EmailJob): Promise<EmailJob | null> {
   if (job.template !== "checkout-reminder") return job;
   if (!env.ACCESS_TOKEN_SECRET) throw new Error("ACCESS_TOKEN_SECRET is not set");
   // Handed over before its hour (a queue that did not keep the delay): the claim is released and the
   // message retried later, never sent early to someone who may be paying right now.
   if (job.sendAt && job.sendAt > Date.now() + 60_000) throw new Error("checkout reminder delivered before it is due; retried later");
-  const data = await composeReminder(db, { appUrl: env.APP_URL, accessSecret: env.ACCESS_TOKEN_SECRET, creatorOf: async (id) => mailCreator(env.APP_URL, await publicCreator(db, id)) }, job);
-  return data ? { ...job, data } : null;
+  const stripe = stripeClient(env);
+  const composed = await composeReminder(
+    db,
+    {
+      d1: env.DB,
+      appUrl: env.APP_URL,
+      accessSecret: env.ACCESS_TOKEN_SECRET,
+      creatorOf: async (id) => mailCreator(env.APP_URL, await publicCreator(db, id)),
+      intentStatus: async (id) => (await stripe.paymentIntents.retrieve(id)).status,
+    },
+    job,
+  );
+  return composed ? { ...job, to: composed.to, data: composed.data } : null;
 }
 
 /** The order email lists the order as it is when sent (after the claim): null when nothing in it is paid. */

@@ -39,7 +39,7 @@ import {
   verification,
   type PurchaseDeps,
 } from "../services/purchases";
-import { reminder } from "../services/recovery";
+import { RECOVER_LINK_OTHER_EMAIL, reminder } from "../services/recovery";
 import { dispatch } from "../services/mail/email-outbox";
 import { stripeClient } from "../services/stripe";
 import { doc } from "../openapi/describe";
@@ -82,7 +82,7 @@ export const paymentRoutes = new Hono<AppEnv>()
     if (!c.env.STRIPE_PUBLISHABLE_KEY) throw new ApiError(503, "Payments are not configured");
     return c.json({ publishableKey: c.env.STRIPE_PUBLISHABLE_KEY, stripeJsUrl: c.env.STRIPE_JS_URL || null } satisfies PaymentsConfig);
   })
-  .post("/create-payment-intent", doc({ tag: "Checkout and access", summary: "Start a checkout", description: "Sets the buyer cookie. The amount is the server's: the item's price, or the buyer's amount for pay-what-you-want (at least its minimum).", access: "public", ok: S.checkoutStartedSchema, also: { 200: { description: "A checkout to pay with Stripe.js; or, when this browser already owns the item, its access link", answer: z.union([S.checkoutStartedSchema, S.alreadyOwnedSchema]) } }, errors: { 400: "The body is not valid, or the discount code does not apply (`discountCode: …`)", 404: "No such item", 409: "The item is not on sale, the discount code is used up, or the order bump is no longer available or already owned", 429: "Too many checkouts from this address", 502: "Stripe could not be reached" } }), rateLimit("CHECKOUT_LIMITER", "checkout"), validate("json", createPaymentIntentSchema), async (c) => {
+  .post("/create-payment-intent", doc({ tag: "Checkout and access", summary: "Start a checkout", description: "Sets the buyer cookie. The amount is the server's: the item's price, or the buyer's amount for pay-what-you-want (at least its minimum).", access: "public", ok: S.checkoutStartedSchema, also: { 200: { description: "A checkout to pay with Stripe.js; or, when this browser already owns the item, its access link", answer: z.union([S.checkoutStartedSchema, S.alreadyOwnedSchema]) } }, errors: { 400: "The body is not valid, the discount code does not apply (`discountCode: …`), or a reminder's link is not valid or names another address (`recoverToken: …`, `buyerEmail: …`)", 404: "No such item", 409: "The item is not on sale, the discount code is used up or held by this browser's other checkouts, the order bump is no longer available or already owned, or the reminder's checkout is already paid", 429: "Too many checkouts from this address", 502: "Stripe could not be reached" } }), rateLimit("CHECKOUT_LIMITER", "checkout"), validate("json", createPaymentIntentSchema), async (c) => {
     const input = c.req.valid("json");
     const deps = purchaseDeps(c);
     // A browser that already owns the item is offered its access, not a second charge.
@@ -98,20 +98,23 @@ export const paymentRoutes = new Hono<AppEnv>()
       discountCode: input.discountCode || null,
       recoverToken: input.recoverToken || null,
       bump: input.bump === true,
+      noReminder: input.noReminder === true,
     });
     return c.json({
       clientSecret: result.clientSecret,
       amount: result.amountCents / 100,
       ...(result.discount ? { discount: { code: result.discount.code, amountOff: result.discount.amountOffCents / 100 } } : {}),
       ...(result.bump ? { bump: { title: result.bump.title, amount: result.bump.amountCents / 100 } } : {}),
+      ...(result.recovered ? { buyerEmail: result.recovered.buyerEmail, ...(result.recovered.notice ? { notice: result.recovered.notice } : {}) } : {}),
     });
   })
-  // The address the buyer typed at checkout, before paying: kept on their pending checkout, with its
-  // one reminder an hour later should they leave (worker/services/recovery.ts). Only the browser that
-  // started the checkout may set it.
+  // The address the buyer typed at checkout, before paying, and their "Don't send me a reminder" box:
+  // kept on their pending checkout, with its one reminder an hour later should they leave
+  // (worker/services/recovery.ts). Only the browser that started the checkout may set them; a
+  // reminder's checkout keeps the address it was sent to.
   .post(
     "/checkout/email",
-    doc({ tag: "Checkout and access", summary: "Keep the email typed at checkout", description: "Schedules the one reminder an hour later should the buyer leave without paying.", access: "buyer", ok: z.object({ saved: z.literal(true) }), errors: { 404: "No open checkout of this browser", 429: "Too many requests from this address" } }),
+    doc({ tag: "Checkout and access", summary: "Keep the email typed at checkout", description: "Schedules the one reminder an hour later should the buyer leave without paying, unless `noReminder` is true.", access: "buyer", ok: z.object({ saved: z.literal(true) }), errors: { 400: "Not an email, or another address for a reminder's checkout", 404: "No open checkout of this browser", 429: "Too many requests from this address" } }),
     rateLimit("FORMS_LIMITER", "checkout-email"),
     validate("json", checkoutEmailSchema),
     async (c) => {
@@ -120,10 +123,18 @@ export const paymentRoutes = new Hono<AppEnv>()
       const key = buyerKey(c, false);
       const found = key ? await claimedPurchase(deps, { buyerKey: key }, { paymentIntentId: body.paymentIntent }) : null;
       if (!found || found.status !== "pending") throw notFound("No open checkout");
+      const email = body.email?.toLowerCase();
+      if (email && found.recoveredFrom && found.buyerEmail && email !== found.buyerEmail.toLowerCase()) throw new ApiError(400, `email: ${RECOVER_LINK_OTHER_EMAIL}`);
+      const update = c.env.DB.prepare("update purchases set buyer_email = coalesce(?, buyer_email), no_reminder = coalesce(?, no_reminder) where id = ? and status = 'pending'").bind(
+        email ?? null,
+        body.noReminder === undefined ? null : body.noReminder ? 1 : 0,
+        found.id,
+      );
       const now = Date.now();
-      const remind = await reminder(c.env.DB, { purchaseId: found.id, contentId: found.contentId, email: body.email }, now, deps.reminderDelayMs);
-      await c.env.DB.batch([c.env.DB.prepare("update purchases set buyer_email = ? where id = ? and status = 'pending'").bind(body.email.toLowerCase(), found.id), remind.statement]);
-      await dispatch(c.env.DB, c.env.EMAILS, [remind.id], now);
+      const to = email ?? found.buyerEmail;
+      const remind = to ? await reminder(c.env.DB, { purchaseId: found.id, contentId: found.contentId, email: to }, now, deps.reminderDelayMs) : null;
+      await c.env.DB.batch([update, ...(remind ? [remind.statement] : [])]);
+      if (remind) await dispatch(c.env.DB, c.env.EMAILS, [remind.id], now);
       return c.json({ saved: true as const });
     },
   )

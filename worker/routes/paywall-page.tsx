@@ -17,6 +17,7 @@ import { eq } from "drizzle-orm";
 import { content } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { quote } from "../services/discounts";
+import { overLimit, TOO_MANY_REQUESTS } from "../lib/rate-limit";
 import { stripeOrigins } from "./spa";
 import { escapeHtml } from "../lib/html";
 import {
@@ -201,9 +202,20 @@ async function quoteFor(c: Ctx, id: string, text: string, renderedAt: number): P
  * `/p/{id}?code=SPRING`: the cached page (one per item, whatever the code) with the code's price
  * written into it as it streams out, so a visitor without JavaScript sees the struck-through price
  * and the price checkout will charge (worker/services/discounts.ts `quote`, the same rule). A code
- * that does not apply leaves the price as it is and says why.
+ * that cannot be used leaves the price as it is and says "This code isn't valid", whatever the reason
+ * (the page is no oracle of which codes exist).
  */
 async function withDiscount(c: Ctx, id: string, text: string, res: Response, renderedAt: number): Promise<Response> {
+  // Trying codes here costs what it costs on the API (GET /api/content/{id}/discount, the same budget):
+  // past it, the page at its own price, saying so, with a 429.
+  const ip = c.req.header("cf-connecting-ip");
+  if (ip && (await overLimit(c.env, "CHECKOUT_LIMITER", `discount:${ip}`))) {
+    const limited = rewrite({ quote: null, problem: TOO_MANY_REQUESTS }, text, res);
+    const headers = new Headers(res.headers);
+    headers.set("retry-after", "60");
+    headers.set("cache-control", "no-store");
+    return new Response(limited.body, { status: 429, headers });
+  }
   const memo = await quoteFor(c, id, text, renderedAt);
   if (!memo.answer) return res;
   // The rewritten page is kept with its quote: a repeat view of the same link is served from memory.

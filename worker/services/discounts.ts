@@ -1,21 +1,32 @@
-// Discount codes (issue 19). A checkout started with a code is charged the price the server computes
+// Discount codes. A checkout started with a code is charged the price the server computes
 // (shared/discounts.ts `discountedCents`), never one the browser sends, and holds one use of the code:
 //
 //   1. reserveUse: ONE conditional INSERT of a redemption row, whose WHERE counts the code's uses (in
-//      total, and by this buyer) inside the same statement. D1 runs each statement alone, so 200
-//      concurrent checkouts of a 100-use code insert exactly 100 rows; a refused insert is a 409.
+//      total, by this buyer, and held by this browser) inside the same statement. D1 runs each
+//      statement alone, so 200 concurrent checkouts of a 100-use code insert exactly 100 rows; a
+//      refused insert is a 409.
 //   2. The PaymentIntent is created for the discounted amount (its metadata names the code); if
 //      that fails, the hold is dropped (releaseHold) and nothing else was written.
 //   3. The purchase row names the code and what it took off (discount_code_id, discount_cents).
 //
-// Whether a redemption is a use is derived, never counted: its purchase is paid or disputed, or its
-// checkout is younger than DISCOUNT_HOLD_MINUTES (held for a buyer who is paying). A fully refunded
-// sale is `refunded`, so it frees its use with no write of its own. Known limit: a checkout paid
-// more than DISCOUNT_HOLD_MINUTES after it started still gets its price (the PaymentIntent already
-// has it) and then counts, so a limit can be passed by such late payers, never by concurrent ones.
+// A use is derived, never counted by hand: a paid (or disputed) sale naming the code, or a hold — a
+// redemption whose checkout is not paid yet, younger than DISCOUNT_HOLD_MINUTES, and that has an email
+// (without one it lapses after DISCOUNT_HOLD_NO_EMAIL_MINUTES: a hold costs a buyer no more than typing
+// their address). A browser that starts its checkout of an item again (ticks the bump, applies the
+// code again) carries its hold over: its earlier pending checkouts of that item hold nothing once the
+// new one is written, and are not counted against it meanwhile. A browser holds at most
+// DISCOUNT_HOLDS_PER_BROWSER uses of a code at once. A fully refunded sale is `refunded`, so it frees
+// its use with no write of its own. Known limit: a checkout paid after its hold lapsed (or after it
+// was started again) still gets its price (the PaymentIntent already has it) and then counts, so a
+// limit can be passed by such late payers, never by concurrent ones.
 import { DISCOUNT_HOLD_MINUTES, DISCOUNT_MESSAGES, discountedCents, discountLabel, MAX_DISCOUNT_CODES, type DiscountCode, type DiscountFields, type DiscountQuote, type DiscountStatus } from "../../shared/discounts";
 import { ApiError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
+
+/** A checkout without an email holds its code's use this long only. */
+export const DISCOUNT_HOLD_NO_EMAIL_MINUTES = 5;
+/** Uses of one code a browser may hold at once (its open checkouts of different items). */
+export const DISCOUNT_HOLDS_PER_BROWSER = 3;
 
 type CodeRow = {
   id: string;
@@ -35,16 +46,48 @@ type CodeRow = {
 type Item = { id: string; userId: string; pricingModel: string; priceCents: number; minimumPriceCents: number | null };
 
 const rule = (c: CodeRow) => ({ kind: c.kind, percentOff: c.percent_off, amountOffCents: c.amount_off_cents });
-const holdCutoff = (now: number) => now - DISCOUNT_HOLD_MINUTES * 60_000;
 
-/** The SQL condition "redemption r is a use now" (?cutoff: the oldest checkout still holding one). */
-const IS_USE = `(p.status in ('paid', 'disputed') or ((p.id is null or p.status = 'pending') and r.created_at > ?cutoff))`;
+/** Where a count finds its inputs: SQL placeholders (numbered, so one statement binds them once) or columns. */
+type Slots = { code: string; buyer: string; browser: string; item: string; cutoff: string; shortCutoff: string };
+/** ?2 the code, ?4 the buyer (email or `browser:{hash}`), ?5 the browser's hash, ?12 the item, ?10 and ?11 the hold cutoffs. */
+const SLOTS: Slots = { code: "?2", buyer: "?4", browser: "?5", item: "?12", cutoff: "?10", shortCutoff: "?11" };
+
+const paid = (byBuyer: boolean, s: Slots = SLOTS) =>
+  `(select count(*) from purchases p where p.discount_code_id = ${s.code} and p.status in ('paid', 'disputed') ${byBuyer ? `and (lower(p.buyer_email) = ${s.buyer} or p.buyer_key_hash = ${s.browser})` : ""})`;
+/** Holds; those of the browser's pending checkouts of the item are not counted (they are being started again). */
+const held = (who: "all" | "buyer" | "browser", s: Slots = SLOTS) =>
+  `(select count(*) from discount_redemptions r left join purchases p on p.id = r.purchase_id
+    where r.code_id = ${s.code} ${who === "buyer" ? `and (r.buyer = ${s.buyer} or r.browser = ${s.browser})` : who === "browser" ? `and r.browser = ${s.browser}` : ""}
+      and (p.id is null or p.status = 'pending') and r.created_at > ${s.cutoff} and (p.buyer_email is not null or r.created_at > ${s.shortCutoff})
+      and coalesce(p.buyer_key_hash = ${s.browser} and p.content_id = ${s.item}, 0) = 0)`;
+const USES = `${paid(false)} + ${held("all")}`;
+const BUYER_USES = `${paid(true)} + ${held("buyer")}`;
+
+/** The parameters of USES and friends, in their places (1, 3, 6-9 unused here: filled by the caller). */
+function countBinds(code: string, who: { buyer?: string | null; browser?: string | null; contentId?: string | null }, now: number, rest: Partial<Record<1 | 3 | 6 | 7 | 8 | 9, unknown>> = {}): unknown[] {
+  return [
+    rest[1] ?? null,
+    code,
+    rest[3] ?? null,
+    who.buyer ?? null,
+    who.browser ?? null,
+    rest[6] ?? null,
+    rest[7] ?? null,
+    rest[8] ?? null,
+    rest[9] ?? null,
+    now - DISCOUNT_HOLD_MINUTES * 60_000,
+    now - DISCOUNT_HOLD_NO_EMAIL_MINUTES * 60_000,
+    who.contentId ?? null,
+  ];
+}
 
 /** The item's floor for a code: its pay-what-you-want minimum, else Stripe's minimum (applied in discountedCents). */
 const floorOf = (item: Item) => (item.pricingModel === "pay_what_you_want" ? (item.minimumPriceCents ?? item.priceCents) : 0);
 
-async function codeOf(d1: D1Database, creatorId: string, text: string): Promise<CodeRow | null> {
-  return d1.prepare("select * from discount_codes where user_id = ? and code = ?").bind(creatorId, text.trim().toUpperCase()).first<CodeRow>();
+async function codeOf(d1: D1Database, creatorId: string, ref: { text: string } | { id: string }): Promise<CodeRow | null> {
+  return "id" in ref
+    ? d1.prepare("select * from discount_codes where user_id = ? and id = ?").bind(creatorId, ref.id).first<CodeRow>()
+    : d1.prepare("select * from discount_codes where user_id = ? and code = ?").bind(creatorId, ref.text.trim().toUpperCase()).first<CodeRow>();
 }
 
 /** Why `code` cannot be used on `item` now, or null. */
@@ -55,11 +98,15 @@ function problemOf(code: CodeRow | null, item: Item, now: number): string | null
   return null;
 }
 
-/** What the code makes of the item's price, or why it cannot be used (a 400 naming `code`). */
+/**
+ * What the code makes of the item's price, or a 400 naming `code`. Anyone may ask, so every code
+ * that cannot be used (unknown, another creator's, archived, expired, for another item, used up)
+ * answers the same: which codes exist is not told.
+ */
 export async function quote(d1: D1Database, item: Item & { title?: string }, text: string, now = Date.now()): Promise<DiscountQuote> {
-  const code = await codeOf(d1, item.userId, text);
-  const problem = problemOf(code, item, now);
-  if (problem) throw new ApiError(400, `code: ${problem}`);
+  const code = await codeOf(d1, item.userId, { text });
+  const usedUp = async (c: CodeRow) => c.max_uses !== null && ((await d1.prepare(`select ${USES} as n`).bind(...countBinds(c.id, {}, now)).first<{ n: number }>())?.n ?? 0) >= c.max_uses;
+  if (problemOf(code, item, now) || (await usedUp(code!))) throw new ApiError(400, `code: ${DISCOUNT_MESSAGES.unknown}`);
   const list = item.pricingModel === "pay_what_you_want" ? (item.minimumPriceCents ?? item.priceCents) : item.priceCents;
   const pwyw = item.pricingModel === "pay_what_you_want";
   return {
@@ -73,35 +120,51 @@ export async function quote(d1: D1Database, item: Item & { title?: string }, tex
 }
 
 /**
- * Holds one use of the code for the checkout `purchaseId` and returns the price to charge: 400 for a
- * code that does not apply, 409 when its uses (in total, or this buyer's) are taken.
+ * Holds one use of the code (by its text, or its id for a recovered checkout) for the checkout
+ * `purchaseId` of browser `browser`, and returns the price to charge: 400 for a code that does not
+ * apply, 409 when its uses (in total, this buyer's, or held by this browser) are taken.
  */
 export async function reserveUse(
   d1: D1Database,
-  input: { item: Item; text: string; listCents: number; buyer: string; purchaseId: string },
+  input: { item: Item; text?: string; codeId?: string; listCents: number; buyer: string; browser: string; purchaseId: string },
   now = Date.now(),
 ): Promise<{ codeId: string; code: string; priceCents: number; discountCents: number }> {
-  const code = await codeOf(d1, input.item.userId, input.text);
+  const code = await codeOf(d1, input.item.userId, input.codeId ? { id: input.codeId } : { text: input.text ?? "" });
   const problem = problemOf(code, input.item, now);
   if (problem) throw new ApiError(400, `discountCode: ${problem}`);
   const c = code!;
   const priceCents = discountedCents(input.listCents, rule(c), floorOf(input.item));
-  const uses = (byBuyer: boolean) =>
-    `(select count(*) from discount_redemptions r left join purchases p on p.id = r.purchase_id where r.code_id = ?2 ${byBuyer ? "and r.buyer = ?4" : ""} and ${IS_USE})`;
+  const who = { buyer: input.buyer, browser: input.browser, contentId: input.item.id };
   const inserted = await d1
     .prepare(
-      `insert into discount_redemptions (id, code_id, purchase_id, buyer, created_at)
-       select ?1, ?2, ?3, ?4, ?5
-       where (?6 is null or ${uses(false)} < ?6) and (?7 is null or ${uses(true)} < ?7)`.replaceAll("?cutoff", "?8"),
+      `insert into discount_redemptions (id, code_id, purchase_id, buyer, browser, created_at)
+       select ?1, ?2, ?3, ?4, ?5, ?6
+       where (?7 is null or ${USES} < ?7) and (?8 is null or ${BUYER_USES} < ?8) and ${held("browser")} < ?9`,
     )
-    .bind(newId(), c.id, input.purchaseId, input.buyer, now, c.max_uses, c.max_uses_per_buyer, holdCutoff(now))
+    .bind(...countBinds(c.id, who, now, { 1: newId(), 3: input.purchaseId, 6: now, 7: c.max_uses, 8: c.max_uses_per_buyer, 9: DISCOUNT_HOLDS_PER_BROWSER }))
     .run();
   if (inserted.meta.changes !== 1) {
-    // Which limit: the buyer's own, when they alone have reached it.
-    const mine = c.max_uses_per_buyer === null ? 0 : ((await d1.prepare(`select ${uses(true).replaceAll("?cutoff", "?8")} as n`).bind(null, c.id, null, input.buyer, null, null, null, holdCutoff(now)).first<{ n: number }>())?.n ?? 0);
-    throw new ApiError(409, c.max_uses_per_buyer !== null && mine >= c.max_uses_per_buyer ? DISCOUNT_MESSAGES.usedByBuyer : DISCOUNT_MESSAGES.usedUp);
+    // Which limit: the buyer's own, when they alone have reached it; then the browser's holds.
+    const n = await d1.prepare(`select ${BUYER_USES} as mine, ${held("browser")} as held`).bind(...countBinds(c.id, who, now)).first<{ mine: number; held: number }>();
+    if (c.max_uses_per_buyer !== null && (n?.mine ?? 0) >= c.max_uses_per_buyer) throw new ApiError(409, DISCOUNT_MESSAGES.usedByBuyer);
+    if ((n?.held ?? 0) >= DISCOUNT_HOLDS_PER_BROWSER) throw new ApiError(409, DISCOUNT_MESSAGES.heldByBrowser);
+    throw new ApiError(409, DISCOUNT_MESSAGES.usedUp);
   }
   return { codeId: c.id, code: c.code, priceCents, discountCents: input.listCents - priceCents };
+}
+
+/**
+ * The statement, for the batch that writes checkout `purchaseId`, that ends the holds of the same
+ * browser's earlier pending checkouts of the item: the new checkout carries the code's use over.
+ */
+export function carryOverHolds(d1: D1Database, checkout: { purchaseId: string; browser: string; contentId: string }): D1PreparedStatement {
+  return d1
+    .prepare(
+      `delete from discount_redemptions where purchase_id in
+         (select id from purchases where buyer_key_hash = ?1 and content_id = ?2 and status = 'pending' and id != ?3)
+       and exists (select 1 from discount_redemptions where purchase_id = ?3)`,
+    )
+    .bind(checkout.browser, checkout.contentId, checkout.purchaseId);
 }
 
 /** Drops the hold of a checkout that never got its PaymentIntent. */
@@ -137,19 +200,21 @@ function toCode(r: ListedRow, now: number): DiscountCode {
   };
 }
 
+const LISTED: Slots = { code: "d.id", buyer: "null", browser: "null", item: "null", cutoff: "?2", shortCutoff: "?4" };
+
 export async function listCodes(d1: D1Database, userId: string, now = Date.now(), onlyId?: string): Promise<DiscountCode[]> {
   const { results } = await d1
     .prepare(
       `select d.*, c.title as content_title,
-         (select count(*) from discount_redemptions r join purchases p on p.id = r.purchase_id where r.code_id = d.id and p.status in ('paid', 'disputed')) as uses,
-         (select count(*) from discount_redemptions r left join purchases p on p.id = r.purchase_id where r.code_id = d.id and (p.id is null or p.status = 'pending') and r.created_at > ?2) as held,
+         ${paid(false, LISTED)} as uses,
+         ${held("all", LISTED)} as held,
          (select coalesce(sum(p.amount_cents), 0) from purchases p where p.discount_code_id = d.id and p.status in ('paid', 'disputed')) as revenue_cents,
          (select coalesce(sum(p.discount_cents), 0) from purchases p where p.discount_code_id = d.id and p.status in ('paid', 'disputed')) as discount_cents
        from discount_codes d left join content c on c.id = d.content_id
-       where d.user_id = ?1 ${onlyId ? "and d.id = ?3" : ""}
+       where d.user_id = ?1 and (?3 is null or d.id = ?3)
        order by d.archived_at is not null, d.created_at desc`,
     )
-    .bind(userId, holdCutoff(now), ...(onlyId ? [onlyId] : []))
+    .bind(userId, now - DISCOUNT_HOLD_MINUTES * 60_000, onlyId ?? null, now - DISCOUNT_HOLD_NO_EMAIL_MINUTES * 60_000)
     .all<ListedRow>();
   return results.map((r) => toCode(r, now));
 }

@@ -14,10 +14,11 @@ import type { Db } from "../db/client";
 import { buyerCustomers, content, creatorProfiles, licenseKeys, purchases, users } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
-import { releaseHold, reserveUse } from "./discounts";
+import { carryOverHolds, releaseHold, reserveUse } from "./discounts";
+import { codeDropped } from "../../shared/discounts";
 import { bumpForCheckout, publicBump } from "./bumps";
 import { BUMP_MESSAGES } from "../../shared/bumps";
-import { abandonedCheckout, reminder } from "./recovery";
+import { abandonedCheckout, RECOVER_LINK_OTHER_EMAIL, reminder } from "./recovery";
 import { liveFunnelFor } from "./funnels";
 // A cycle by design: a creator's refund settles its charge here; settling records each request's status (used only at call time).
 import { refundRequestStatements } from "./creator-refunds";
@@ -115,8 +116,16 @@ async function customerFor(deps: PurchaseDeps, buyerKeyHash: string): Promise<st
 
 export async function startCheckout(
   deps: PurchaseDeps,
-  input: { contentId: string; customAmount: unknown; buyerEmail: string | null; buyerKey: string; discountCode?: string | null; recoverToken?: string | null; bump?: boolean },
-): Promise<{ clientSecret: string; purchaseId: string; amountCents: number; discount: { code: string; amountOffCents: number } | null; bump: { title: string; amountCents: number } | null }> {
+  input: { contentId: string; customAmount: unknown; buyerEmail: string | null; buyerKey: string; discountCode?: string | null; recoverToken?: string | null; bump?: boolean; noReminder?: boolean },
+): Promise<{
+  clientSecret: string;
+  purchaseId: string;
+  amountCents: number;
+  discount: { code: string; amountOffCents: number } | null;
+  bump: { title: string; amountCents: number } | null;
+  /** A reminder's checkout: the address it is bound to, and why its code no longer applies (if so). */
+  recovered: { buyerEmail: string; notice: string | null } | null;
+}> {
   const item = await deps.db
     .select()
     .from(content)
@@ -128,15 +137,24 @@ export async function startCheckout(
   if (item.isUpsell) throw new ApiError(409, PAYWALL_TEXT.upsellOnly);
   const purchaseId = newId();
   const buyerKeyHash = await sha256Hex(input.buyerKey);
-  // A reminder's link: the abandoned checkout's amount (and the code it had), as the email promised (./recovery.ts).
+  // A reminder's link: the abandoned checkout's amount, for its address only (./recovery.ts).
   const abandoned = input.recoverToken ? await abandonedCheckout(deps.db, deps.accessSecret, input.recoverToken, item.id) : null;
+  if (abandoned && input.buyerEmail && input.buyerEmail.toLowerCase() !== abandoned.buyerEmail) throw new ApiError(400, `buyerEmail: ${RECOVER_LINK_OTHER_EMAIL}`);
   const listCents = abandoned ? abandoned.amountCents + abandoned.discountCents : chargeAmountCents(item, input.customAmount);
-  const buyerEmail = input.buyerEmail ?? abandoned?.buyerEmail ?? null;
-  // A code: its price, computed here, and one use held for this checkout (./discounts.ts).
-  const discount = input.discountCode && !abandoned
-    ? await reserveUse(deps.d1, { item, text: input.discountCode, listCents, buyer: buyerEmail?.toLowerCase() ?? `browser:${buyerKeyHash}`, purchaseId })
-    : null;
-  const amountCents = abandoned ? abandoned.amountCents : (discount?.priceCents ?? listCents);
+  const buyerEmail = abandoned?.buyerEmail ?? input.buyerEmail ?? null;
+  // A code: its price, computed here, and one use held for this checkout (./discounts.ts). A
+  // recovered checkout's code is checked again like any; one that no longer applies gives the full price.
+  const hold = { item, listCents, buyer: buyerEmail?.toLowerCase() ?? `browser:${buyerKeyHash}`, browser: buyerKeyHash, purchaseId };
+  let notice: string | null = null;
+  let discount: Awaited<ReturnType<typeof reserveUse>> | null = null;
+  if (abandoned?.discountCodeId) {
+    discount = await reserveUse(deps.d1, { ...hold, codeId: abandoned.discountCodeId }).catch(async (err) => {
+      if (!(err instanceof ApiError) || err.status >= 500) throw err;
+      notice = codeDropped(await codeText(deps.d1, abandoned.discountCodeId!), err.message.replace(/^discountCode: /, ""));
+      return null;
+    });
+  } else if (input.discountCode) discount = await reserveUse(deps.d1, { ...hold, text: input.discountCode });
+  const amountCents = discount?.priceCents ?? listCents;
   // A checkout refused from here on gives back the code's use it held.
   const refused = async (err: unknown): Promise<never> => {
     if (discount) await releaseHold(deps.d1, purchaseId);
@@ -187,10 +205,11 @@ export async function startCheckout(
     paymentIntentId: intent.id,
     stripeCustomerId: customer,
     buyerKeyHash,
-    discountCodeId: discount?.codeId ?? abandoned?.discountCodeId ?? null,
-    discountCents: discount?.discountCents ?? abandoned?.discountCents ?? 0,
+    discountCodeId: discount?.codeId ?? null,
+    discountCents: discount?.discountCents ?? 0,
     recoveredFrom: abandoned?.id ?? null,
     bumpOffered,
+    noReminder: input.noReminder === true,
   });
   const bumpRow = bump
     ? deps.db.insert(purchases).values({
@@ -216,6 +235,8 @@ export async function startCheckout(
     deps.d1.prepare(insert.sql).bind(...insert.params),
     ...(bumpInsert ? [deps.d1.prepare(bumpInsert.sql).bind(...bumpInsert.params)] : []),
     ...(remind ? [remind.statement] : []),
+    // Started again by the same browser: the code's use moves to this checkout, not a second one.
+    ...(discount ? [carryOverHolds(deps.d1, { purchaseId, browser: buyerKeyHash, contentId: item.id })] : []),
   ]);
   if (remind) await dispatch(deps.d1, deps.emails, [remind.id], now);
   if (!intent.client_secret) throw new Error("PaymentIntent has no client secret");
@@ -225,8 +246,11 @@ export async function startCheckout(
     amountCents: amountCents + (bump?.priceCents ?? 0),
     discount: discount ? { code: discount.code, amountOffCents: discount.discountCents } : null,
     bump: bump ? { title: bump.item.title, amountCents: bump.priceCents } : null,
+    recovered: abandoned ? { buyerEmail: abandoned.buyerEmail, notice } : null,
   };
 }
+
+const codeText = async (d1: D1Database, codeId: string) => (await d1.prepare("select code from discount_codes where id = ?").bind(codeId).first<{ code: string }>())?.code ?? "";
 
 // ---- fulfilment ----
 

@@ -1,22 +1,28 @@
-// Abandoned-checkout recovery (issue 19): a buyer who gave an email at checkout and did not pay gets
-// ONE reminder an hour later, with a link back to checkout at the same price.
+// Abandoned-checkout recovery: a buyer who gave an email at checkout and did not pay gets ONE
+// reminder an hour later, with a link back to checkout. A reminder holds only what the buyer could
+// do by hand: it goes to the address on the checkout, names its price, and its link starts that
+// buyer's checkout again, with the code re-checked.
 //
 // 1. write: when a pending checkout gets an email (the checkout page sends it as the buyer types it,
-//    or create-payment-intent carries one), the same D1 batch writes the reminder's outbox row,
-//    due an hour later (`sendAt`, handed to the queue as delaySeconds: no polling). Its id is keyed
-//    by buyer and item, so a buyer gets at most one reminder per item, ever (the consumer's claim in
-//    emails_sent is kept for good). The insert is guarded: the item's reminders are on and the
-//    address has not unsubscribed.
-// 2. decide, when it is due (worker/queue/emails.ts, after the claim): nothing is sent when that
-//    email or that browser has paid for the item since, when the checkout is no longer open, when the
-//    address unsubscribed or the creator turned reminders off meanwhile, or the item is off sale.
-// 3. come back: the link carries a signed token (HMAC with ACCESS_TOKEN_SECRET; it names the
-//    abandoned checkout and expires in RECOVER_LINK_DAYS) that can do one thing: start a checkout of
-//    that item at that checkout's amount. The new purchase records `recovered_from`, which is what
-//    analytics counts as recovered.
+//    or create-payment-intent carries one), the same D1 batch writes the checkout's reminder row,
+//    due an hour later (`sendAt`, handed to the queue as delaySeconds: no polling). Its id names the
+//    item and the checkout: one reminder per checkout. The insert is guarded: the item's reminders
+//    are on, the address has not unsubscribed, and the buyer did not tick "Don't send me a reminder".
+// 2. decide, when it is due (worker/queue/emails.ts, after the claim): it goes to the checkout's
+//    email as it is then (the buyer may have corrected it), and nothing is sent when that email or
+//    that browser has paid for the item since, the browser started this checkout again (the newer
+//    one has its own reminder), the payment is on its way (its PaymentIntent, read from Stripe, is
+//    `processing`), the buyer said no, the address unsubscribed, the creator turned reminders off
+//    or the item is off sale. Last, the address's slot is taken in one conditional write: at most
+//    one reminder per address and item, and REMINDERS_PER_ADDRESS_PER_WEEK across all creators.
+// 3. come back: the link carries a signed token (HMAC with ACCESS_TOKEN_SECRET over the checkout,
+//    its expiry and its email; expires in RECOVER_LINK_DAYS) that can do one thing: start a checkout
+//    of that item at that checkout's amount, for that email only, until one of them is paid. Its code
+//    is held again like any checkout's; one that no longer applies gives the full price and a
+//    sentence saying why. The new purchase records `recovered_from`, which analytics counts.
 // 4. unsubscribe: a signed link per address; GET shows a button (mail scanners fetch links), POST
 //    records the address in email_unsubscribes, honoured forever for reminders. Receipts still go.
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { content, emailUnsubscribes, purchases } from "../db/schema";
 import { ApiError } from "../lib/errors";
@@ -26,7 +32,13 @@ import type { EmailJob, MailCreator } from "./mail/templates";
 
 export const REMINDER_DELAY_MS = 60 * 60 * 1000;
 export const RECOVER_LINK_DAYS = 7;
+/** Reminders one address may get in a week, from all creators together. */
+export const REMINDERS_PER_ADDRESS_PER_WEEK = 3;
 export const RECOVER_LINK_INVALID = "This checkout link has expired or is not valid. Open the item's page to buy it.";
+export const RECOVER_LINK_PAID = "This checkout is already paid. Your access link is in your receipt email.";
+export const RECOVER_LINK_OTHER_EMAIL = "This checkout link is for the address the reminder was sent to.";
+/** A PaymentIntent in these states is paid, or being paid: its checkout is not abandoned. */
+const PAYING = ["processing", "requires_capture", "succeeded"];
 
 async function sign(secret: string, message: string): Promise<string> {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
@@ -42,17 +54,17 @@ function sameText(a: string, b: string): boolean {
 const b64url = (s: string) => btoa(String.fromCharCode(...new TextEncoder().encode(s))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 const fromB64url = (s: string) => new TextDecoder().decode(Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (ch) => ch.charCodeAt(0)));
 
-/** `{abandoned purchase}.{expiry ms}.{sig}`: restarts that checkout, at its amount, until it expires. */
-export async function recoverToken(secret: string, purchaseId: string, now = Date.now()): Promise<string> {
+/** `{abandoned purchase}.{expiry ms}.{sig}`, signed over its email too: restarts that checkout, for that address, until it expires. */
+export async function recoverToken(secret: string, purchaseId: string, email: string, now = Date.now()): Promise<string> {
   const exp = now + RECOVER_LINK_DAYS * 24 * 3600 * 1000;
-  return `${purchaseId}.${exp}.${await sign(secret, `recover:${purchaseId}:${exp}`)}`;
+  return `${purchaseId}.${exp}.${await sign(secret, `recover:${purchaseId}:${exp}:${email.toLowerCase()}`)}`;
 }
 
-/** The abandoned purchase a recover token names, or null (tampered, expired, malformed). */
-export async function purchaseOfRecoverToken(secret: string, token: string, now = Date.now()): Promise<string | null> {
+/** The parts of a recover token that is well formed and not expired (its signature is checked against the checkout's email). */
+function recoverTokenParts(token: string, now: number): { id: string; exp: string; sig: string } | null {
   const [id, exp, sig] = token.split(".");
   if (!id || !exp || !sig || !/^[A-Za-z0-9]{1,32}$/.test(id) || !/^\d{1,15}$/.test(exp) || Number(exp) < now) return null;
-  return sameText(sig, await sign(secret, `recover:${id}:${exp}`)) ? id : null;
+  return { id, exp, sig };
 }
 
 /** `{base64url(email)}.{sig}`: unsubscribes that one address from reminders. */
@@ -72,21 +84,23 @@ export async function emailOfUnsubscribeToken(secret: string, token: string): Pr
 }
 
 /**
- * The reminder's outbox row for a checkout with an email, due in an hour, once per buyer and item:
- * the statement for the change's batch, and the row's id to hand to the queue after it.
+ * The reminder's outbox row for a checkout with an email, due in an hour, once per checkout: the
+ * statement for the change's batch (after the checkout's own row), and the row's id to hand to the
+ * queue after it. `email` is where it would go now; the address it goes to is read when it is due.
  */
 export async function reminder(d1: D1Database, checkout: { purchaseId: string; contentId: string; email: string }, now: number, delayMs = REMINDER_DELAY_MS): Promise<{ statement: D1PreparedStatement; id: string }> {
   const email = checkout.email.toLowerCase();
   const job: EmailJob = {
-    dedupeKey: `checkout-reminder:${(await sha256Hex(email)).slice(0, 32)}:${checkout.contentId}`,
+    dedupeKey: `checkout-reminder:${checkout.contentId}:${checkout.purchaseId}`,
     to: email,
     template: "checkout-reminder",
     data: { purchaseId: checkout.purchaseId },
     sendAt: now + delayMs,
   };
   const statement = outboxInsert(d1, job, now, {
-    sql: "exists (select 1 from content where id = ? and checkout_reminders = 1) and not exists (select 1 from email_unsubscribes where email = ?)",
-    binds: [checkout.contentId, email],
+    sql: `exists (select 1 from content where id = ? and checkout_reminders = 1) and not exists (select 1 from email_unsubscribes where email = ?)
+      and not exists (select 1 from purchases where id = ? and no_reminder = 1)`,
+    binds: [checkout.contentId, email, checkout.purchaseId],
   });
   return { statement, id: job.dedupeKey };
 }
@@ -100,21 +114,26 @@ export type ReminderMailData = {
   creator?: MailCreator;
 };
 
+export type ReminderDeps = {
+  d1: D1Database;
+  appUrl: string;
+  accessSecret: string;
+  creatorOf: (userId: string) => Promise<MailCreator>;
+  /** The PaymentIntent's status as Stripe has it now (null: unknown). */
+  intentStatus: (paymentIntentId: string) => Promise<string | null>;
+};
+
 /**
- * What the reminder says when it is due, or null when it must not go (step 2 above). `creatorOf`
- * names who the buyer would pay.
+ * Where the reminder goes and what it says when it is due, or null when it must not go (step 2
+ * above). The last check takes the address's slot, so call it once per delivery (after the claim).
  */
-export async function composeReminder(
-  db: Db,
-  deps: { appUrl: string; accessSecret: string; creatorOf: (userId: string) => Promise<MailCreator> },
-  job: { to: string; data: ReminderMailData },
-): Promise<ReminderMailData | null> {
+export async function composeReminder(db: Db, deps: ReminderDeps, job: { dedupeKey: string; data: ReminderMailData }, now = Date.now()): Promise<{ to: string; data: ReminderMailData } | null> {
   const p = await db.select().from(purchases).where(eq(purchases.id, job.data.purchaseId)).get();
-  if (!p || !["pending", "failed"].includes(p.status)) return null;
+  if (!p || !["pending", "failed"].includes(p.status) || p.noReminder || !p.buyerEmail) return null;
   const item = await db.select().from(content).where(eq(content.id, p.contentId)).get();
   if (!item || item.deletedAt || item.unpublishedAt || item.isUpsell || !item.checkoutReminders) return null;
-  const email = job.to.toLowerCase();
-  const [unsubscribed, paid] = await Promise.all([
+  const email = p.buyerEmail.toLowerCase();
+  const [unsubscribed, paid, newer] = await Promise.all([
     db.select({ email: emailUnsubscribes.email }).from(emailUnsubscribes).where(eq(emailUnsubscribes.email, email)).get(),
     db
       .select({ id: purchases.id })
@@ -127,28 +146,54 @@ export async function composeReminder(
         ),
       )
       .get(),
+    p.buyerKeyHash
+      ? db.select({ id: purchases.id }).from(purchases).where(and(eq(purchases.contentId, p.contentId), eq(purchases.buyerKeyHash, p.buyerKeyHash), gt(purchases.createdAt, p.createdAt))).get()
+      : undefined,
   ]);
-  if (unsubscribed || paid) return null;
+  if (unsubscribed || paid || newer) return null;
+  if (p.paymentIntentId && PAYING.includes((await deps.intentStatus(p.paymentIntentId)) ?? "")) return null;
+  // The address's slot, in one statement: no other reminder for this item, and under the week's cap.
+  const slot = await deps.d1
+    .prepare(
+      `update emails_sent set to_email = ?1 where dedupe_key = ?2
+         and not exists (select 1 from emails_sent where kind = 'checkout-reminder' and to_email = ?1 and dedupe_key like ?3 and dedupe_key != ?2 and provider_message_id is not null)
+         and (select count(*) from emails_sent where kind = 'checkout-reminder' and to_email = ?1 and dedupe_key != ?2 and created_at > ?4
+              and (provider_message_id is not null or status = 'sending')) < ?5
+       returning dedupe_key`,
+    )
+    .bind(email, job.dedupeKey, `checkout-reminder:${p.contentId}:%`, now - 7 * 24 * 3600 * 1000, REMINDERS_PER_ADDRESS_PER_WEEK)
+    .all();
+  if (!slot.results.length) return null;
   const recover = new URL(`/checkout/${encodeURIComponent(p.contentId)}`, deps.appUrl);
-  recover.searchParams.set("recover", await recoverToken(deps.accessSecret, p.id));
+  recover.searchParams.set("recover", await recoverToken(deps.accessSecret, p.id, email, now));
   const unsubscribe = new URL("/api/unsubscribe", deps.appUrl);
   unsubscribe.searchParams.set("token", await unsubscribeToken(deps.accessSecret, email));
   return {
-    purchaseId: p.id,
-    title: item.title,
-    amountCents: p.amountCents,
-    recoverUrl: recover.toString(),
-    unsubscribeUrl: unsubscribe.toString(),
-    creator: await deps.creatorOf(item.userId),
+    to: email,
+    data: {
+      purchaseId: p.id,
+      title: item.title,
+      amountCents: p.amountCents,
+      recoverUrl: recover.toString(),
+      unsubscribeUrl: unsubscribe.toString(),
+      creator: await deps.creatorOf(item.userId),
+    },
   };
 }
 
-/** The checkout a recover link restarts: its item, amount and code, for `startCheckout`. */
-export async function abandonedCheckout(db: Db, secret: string, token: string, contentId: string) {
-  const id = await purchaseOfRecoverToken(secret, token);
-  const p = id ? await db.select().from(purchases).where(eq(purchases.id, id)).get() : undefined;
-  if (!p || p.contentId !== contentId || p.funnelStepId) throw new ApiError(400, `recoverToken: ${RECOVER_LINK_INVALID}`);
-  return p;
+/**
+ * The checkout a recover link restarts (its item, amount, code and email, for `startCheckout`):
+ * 400 when the link is not valid for this item, 409 once that checkout, or one started from it, is paid.
+ */
+export async function abandonedCheckout(db: Db, secret: string, token: string, contentId: string, now = Date.now()) {
+  const parts = recoverTokenParts(token, now);
+  const p = parts ? await db.select().from(purchases).where(eq(purchases.id, parts.id)).get() : undefined;
+  const signed = !!p?.buyerEmail && sameText(parts!.sig, await sign(secret, `recover:${parts!.id}:${parts!.exp}:${p.buyerEmail.toLowerCase()}`));
+  if (!p || !signed || p.contentId !== contentId || p.funnelStepId) throw new ApiError(400, `recoverToken: ${RECOVER_LINK_INVALID}`);
+  const paid = ["paid", "refunded", "disputed"] as const;
+  const recovered = await db.select({ id: purchases.id }).from(purchases).where(and(eq(purchases.recoveredFrom, p.id), inArray(purchases.status, paid))).get();
+  if ((paid as readonly string[]).includes(p.status) || recovered) throw new ApiError(409, `recoverToken: ${RECOVER_LINK_PAID}`);
+  return { ...p, buyerEmail: p.buyerEmail!.toLowerCase() };
 }
 
 export async function unsubscribe(d1: D1Database, email: string): Promise<void> {

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { bumpLabel } from "@shared/bumps";
 import type { PublicContent } from "@shared/content";
 import { createPaymentIntentSchema } from "@shared/payments";
+import { NO_REMINDER_LABEL, REMINDER_HINT } from "@shared/paywall";
 import { CreatorByline } from "@/components/creator-byline";
 import { FieldError, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
@@ -22,16 +23,22 @@ import { SaveCardNotice } from "@/features/upsell/save-card-notice";
 export function CheckoutPage({ id, clientSecret, amount, code, recover, bump }: { id: string; clientSecret?: string; amount?: number; code?: string; recover?: string; bump?: boolean }) {
   const navigate = useNavigate();
   const [recoverError, setRecoverError] = useState<string | null>(null);
+  // A reminder's checkout: the address it belongs to (kept, not editable) and why its code no longer applies, if so.
+  const [recovered, setRecovered] = useState<{ email: string; notice: string | null } | null>(null);
   // A reminder's link: the checkout starts again at the amount the buyer left it at (run once, by a person's browser).
   useEffect(() => {
     if (!recover || clientSecret) return;
     let cancelled = false;
     apiRequest("POST", "/api/create-payment-intent", { contentId: id, recoverToken: recover })
       .then(async (res) => {
-        const body = (await res.json()) as { clientSecret?: string; amount?: number; alreadyOwned?: boolean; accessUrl?: string; discount?: { code: string } };
+        const body = (await res.json()) as { clientSecret?: string; amount?: number; alreadyOwned?: boolean; accessUrl?: string; discount?: { code: string }; buyerEmail?: string; notice?: string };
         if (cancelled) return;
         if (body.alreadyOwned && body.accessUrl) return window.location.assign(body.accessUrl);
-        await navigate({ to: "/checkout/$id", params: { id }, search: { payment_intent: body.clientSecret, amount: body.amount }, replace: true });
+        if (body.buyerEmail) {
+          setRecovered({ email: body.buyerEmail, notice: body.notice ?? null });
+          setEmail(body.buyerEmail);
+        }
+        await navigate({ to: "/checkout/$id", params: { id }, search: { payment_intent: body.clientSecret, amount: body.amount, ...(body.discount ? { code: body.discount.code } : {}) }, replace: true });
       })
       .catch((err: Error) => !cancelled && setRecoverError(withoutStatus(err.message).replace(/^recoverToken: /, "")));
     return () => {
@@ -52,6 +59,12 @@ export function CheckoutPage({ id, clientSecret, amount, code, recover, bump }: 
   const [elements, setElements] = useState<StripeElements | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [email, setEmail] = useState("");
+  // "Don't send me a reminder": kept on this checkout, and carried to a checkout started again.
+  const [noReminder, setNoReminder] = useState(false);
+  const saveNoReminder = (value: boolean) => {
+    setNoReminder(value);
+    if (clientSecret) void apiRequest("POST", "/api/checkout/email", { paymentIntent: clientSecret.split("_secret_")[0], noReminder: value }).catch(() => undefined);
+  };
   const fe = useFieldErrors("checkout");
   const [paying, setPaying] = useState(false);
   // The amount Stripe will charge, read back from the PaymentIntent: the URL's amount is only a hint.
@@ -174,15 +187,26 @@ export function CheckoutPage({ id, clientSecret, amount, code, recover, bump }: 
                 <label htmlFor="checkout-email" className="text-sm font-medium">
                   Email
                 </label>
-                <Input id="checkout-email" type="email" autoComplete="email" placeholder="you@example.com" value={email} onChange={(e) => {
+                <Input id="checkout-email" type="email" autoComplete="email" placeholder="you@example.com" value={email} readOnly={!!recovered} onChange={(e) => {
                   setEmail(e.target.value);
                   fe.clear("email");
                 }} onBlur={(e) => rememberEmail(e.target.value)} {...fe.field("email", "checkout-email-hint")} />
                 <FieldError of={fe} name="email" />
-                <p id="checkout-email-hint" className="text-xs text-muted-foreground">Your access link and receipt are sent here.</p>
+                <p id="checkout-email-hint" className="text-xs text-muted-foreground">
+                  {recovered ? "This checkout is for the address the reminder was sent to. " : ""}Your access link and receipt are sent here. {REMINDER_HINT}
+                </p>
+                <label className="flex items-center gap-2 text-xs text-muted-foreground">
+                  <input type="checkbox" className="size-3.5" checked={noReminder} onChange={(e) => saveNoReminder(e.target.checked)} data-testid="no-reminder" />
+                  {NO_REMINDER_LABEL}
+                </label>
               </div>
-              <DiscountField id={id} applied={code} amount={item.data.pricingModel === "pay_what_you_want" ? itemTotal : undefined} email={email} bump={bumpTaken} />
-              {offer && <BumpCheckbox id={id} offer={offer} taken={bumpTaken} code={code} amount={item.data.pricingModel === "pay_what_you_want" ? itemTotal : undefined} email={email} />}
+              {recovered?.notice && (
+                <p role="status" className="text-sm text-amber-700" data-testid="checkout-notice">
+                  {recovered.notice}
+                </p>
+              )}
+              <DiscountField id={id} applied={code} amount={item.data.pricingModel === "pay_what_you_want" ? itemTotal : undefined} email={email} bump={bumpTaken} noReminder={noReminder} />
+              {offer && <BumpCheckbox id={id} offer={offer} taken={bumpTaken} code={code} amount={item.data.pricingModel === "pay_what_you_want" ? itemTotal : undefined} email={email} noReminder={noReminder} />}
               {!elements && !loadError && (
                 <div className="flex items-center gap-2 text-sm text-muted-foreground">
                   <Spinner className="size-4" /> Loading secure card form…
@@ -214,7 +238,7 @@ export function CheckoutPage({ id, clientSecret, amount, code, recover, bump }: 
  */
 function useStartAgain(id: string) {
   const navigate = useNavigate();
-  return async (terms: { code?: string; bump: boolean; amount?: number; email: string }) => {
+  return async (terms: { code?: string; bump: boolean; amount?: number; email: string; noReminder: boolean }) => {
     const email = terms.email.trim();
     const res = await apiRequest("POST", "/api/create-payment-intent", {
       contentId: id,
@@ -222,6 +246,7 @@ function useStartAgain(id: string) {
       ...(terms.bump ? { bump: true } : {}),
       ...(terms.amount !== undefined ? { customAmount: terms.amount } : {}),
       ...(email && /^[^\s@]+@[^\s@]+$/.test(email) ? { buyerEmail: email } : {}),
+      ...(terms.noReminder ? { noReminder: true } : {}),
     });
     const body = (await res.json()) as { clientSecret?: string; amount?: number; alreadyOwned?: boolean; accessUrl?: string; discount?: { code: string } };
     if (body.alreadyOwned && body.accessUrl) return window.location.assign(body.accessUrl);
@@ -235,7 +260,7 @@ function useStartAgain(id: string) {
  * server computes, holding one use of the code); the page then shows that price. A code that does not
  * apply says why beside the field, and nothing else changes.
  */
-function DiscountField({ id, applied, amount, email, bump }: { id: string; applied?: string; amount?: number; email: string; bump: boolean }) {
+function DiscountField({ id, applied, amount, email, bump, noReminder }: { id: string; applied?: string; amount?: number; email: string; bump: boolean; noReminder: boolean }) {
   const startAgain = useStartAgain(id);
   const [open, setOpen] = useState(false);
   const [text, setText] = useState("");
@@ -254,7 +279,7 @@ function DiscountField({ id, applied, amount, email, bump }: { id: string; appli
     setBusy(true);
     setProblem(null);
     try {
-      await startAgain({ code: text.trim(), bump, amount, email });
+      await startAgain({ code: text.trim(), bump, amount, email, noReminder });
     } catch (err) {
       setProblem(withoutStatus((err as Error).message).replace(/^discountCode: /, ""));
     } finally {
@@ -303,7 +328,7 @@ function DiscountField({ id, applied, amount, email, bump }: { id: string; appli
  * (a new PaymentIntent for the new total, keeping the code and amount); a bump that can no longer be
  * sold says why, and the checkout stays as it was.
  */
-function BumpCheckbox({ id, offer, taken, code, amount, email }: { id: string; offer: NonNullable<PublicContent["bump"]>; taken: boolean; code?: string; amount?: number; email: string }) {
+function BumpCheckbox({ id, offer, taken, code, amount, email, noReminder }: { id: string; offer: NonNullable<PublicContent["bump"]>; taken: boolean; code?: string; amount?: number; email: string; noReminder: boolean }) {
   const startAgain = useStartAgain(id);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -311,7 +336,7 @@ function BumpCheckbox({ id, offer, taken, code, amount, email }: { id: string; o
     setBusy(true);
     setProblem(null);
     try {
-      await startAgain({ code, bump: next, amount, email });
+      await startAgain({ code, bump: next, amount, email, noReminder });
     } catch (err) {
       setProblem(withoutStatus((err as Error).message));
     } finally {
