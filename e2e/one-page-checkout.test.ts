@@ -3,7 +3,7 @@
 // (the stand-in offers Link), and the one-click upsell follows as after a card payment.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkoutOpened, launch, liveFunnelOfItem, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
+import { baseUrl, checkoutOpened, launch, liveFunnelOfItem, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -42,5 +42,24 @@ describe("the one-page checkout", () => {
     await expect.poll(() => buyer.page.getByTestId("order-extra").count()).toBe(1);
     expect(await buyer.page.getByTestId("order-extra").textContent()).toContain("Workbook");
     await buyer.context.close();
+  });
+
+  it("a declined card says 'Payment Failed' with Stripe's message, and another card pays from the same form", async () => {
+    const { page, context } = await newPage(browser);
+    await signIn(page, uniqueEmail("one-page-decline"));
+    const res = await page.request.post("/api/content", { headers: { origin: baseUrl() }, multipart: { title: "Field notes", price: "7", accessType: "link", linkUrl: "https://example.com/notes", category: "other" } });
+    expect(res.status()).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    await page.goto(`/p/${id}`);
+    await page.getByRole("button", { name: "Unlock" }).click();
+    await checkoutOpened(page);
+    await payWith(page, "4000 0000 0000 0002", uniqueEmail("one-page-declined"));
+    const problem = page.getByRole("alert").filter({ hasText: "Payment Failed" });
+    await problem.getByText("Your card was declined.", { exact: true }).waitFor();
+    expect(await problem.getByText("Payment Failed", { exact: true }).count()).toBe(1);
+    expect(new URL(page.url()).pathname).toBe(`/p/${id}`);
+    await payWith(page, "4242 4242 4242 4242", uniqueEmail("one-page-paid"));
+    await page.waitForURL(/\/success\?/);
+    await context.close();
   });
 });
