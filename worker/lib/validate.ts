@@ -81,6 +81,16 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, seen: numb
   }
 }
 
+/**
+ * The 413 of a route with its own limit (Hono's bodyLimit `onError`), sent after draining the body
+ * as bodyGuard does. A body bodyLimit already began reading (no Content-Length) is locked to it and
+ * is not drained: browsers declare the length of forms and files.
+ */
+export async function refuseTooLarge(req: Request, message: string): Promise<never> {
+  if (req.body && !req.body.locked) await drain(req.body.getReader(), 0);
+  throw new ApiError(413, message);
+}
+
 /** Reads at most `limit` bytes of the body: a bigger one is refused as soon as it is known to be (drained first). */
 async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
   const reader = body.getReader();
