@@ -163,11 +163,14 @@ export type UpsellOffer = {
   card: { brand: string; last4: string } | null;
 };
 /**
- * What this order has charged, in the server's word: the first item as paid, each offer whose
- * purchase Stripe says succeeded, and their total. Never computed from the prices shown.
+ * What this order has charged, in the server's word: the first item as paid, the order bump's
+ * add-on paid with it (`bumps`), `paid` the first payment (the item and its add-on), each offer
+ * whose purchase Stripe says succeeded, and their total. Never computed from the prices shown.
  */
 export type OrderSummary = {
   first: { title: string; amount: number; accessUrl: string };
+  bumps: { purchaseId: string; title: string; amount: number; accessUrl: string }[];
+  paid: number;
   added: { purchaseId: string; title: string; amount: number }[];
   total: number;
 };

@@ -46,6 +46,8 @@ function loadStripe(): Promise<StripeLike> {
 
 const usd = (dollars: number) => `$${dollars.toFixed(2)}`;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The spec's title for a card or wallet payment that did not go through (Stripe's message follows it). */
+const PAYMENT_FAILED = "Payment Failed";
 const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className = "", text = "") => {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -121,7 +123,7 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     void apiRequest("POST", "/api/checkout/email", { paymentIntent: start.clientSecret.split("_secret_")[0], noReminder: noReminder.checked }).catch(() => undefined);
   });
   const card = el("div", "min-h-24");
-  const problem = el("p", "text-sm text-destructive");
+  const problem = el("div", "text-sm text-destructive");
   problem.id = "pay-error";
   problem.setAttribute("role", "alert");
   problem.hidden = true;
@@ -142,9 +144,11 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     form.insertBefore(applied, express);
   } else form.insertBefore(codeField(form, () => start), pay);
 
-  const showProblem = (message: string | null, field?: HTMLElement) => {
+  // `title` heads a payment that failed ('Payment Failed' above Stripe's message, as the app's checkout
+  // toasts it); a problem with what the buyer typed is its message alone.
+  const showProblem = (message: string | null, field?: HTMLElement, title?: string) => {
     problem.hidden = !message;
-    problem.textContent = message ?? "";
+    problem.replaceChildren(...(message ? [...(title ? [el("p", "font-semibold", title)] : []), el("p", "", message)] : []));
     email.toggleAttribute("aria-invalid", !!message && field === email);
     if (message) (field ?? problem).focus?.();
   };
@@ -167,7 +171,7 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     const result = await stripe.confirmPayment({ elements, clientSecret: start.clientSecret, confirmParams: { return_url: new URL(successUrl, location.href).toString(), ...(receipt ? { receipt_email: receipt } : {}) }, redirect: "if_required" });
     if (result.error) {
       e.paymentFailed();
-      return showProblem(result.error.message ?? "Your payment could not be completed.");
+      return showProblem(result.error.message ?? "Your payment could not be completed.", undefined, PAYMENT_FAILED);
     }
     if (result.paymentIntent) done(result.paymentIntent);
   }) as never);
@@ -198,7 +202,7 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     const result = await stripe.confirmPayment({ elements, clientSecret: start.clientSecret, confirmParams: { return_url: new URL(successUrl, location.href).toString(), receipt_email: typed }, redirect: "if_required" });
     pay.disabled = false;
     pay.removeAttribute("aria-busy");
-    if (result.error) return showProblem(result.error.message ?? "Your payment could not be completed.");
+    if (result.error) return showProblem(result.error.message ?? "Your payment could not be completed.", undefined, PAYMENT_FAILED);
     if (result.paymentIntent) done(result.paymentIntent);
   });
 

@@ -55,7 +55,43 @@ const ownLimit = (method: string, path: string) =>
   (method === "POST" && path === "/api/content") ||
   (method === "PUT" && path === "/api/profile/avatar");
 
-/** Reads at most `limit` bytes of the body: a bigger one is refused as soon as it is known to be. */
+/**
+ * How much of a body refused for its size is still read (and dropped) before the 413 goes out:
+ * Cloudflare's largest request body on the Free and Pro plans.
+ */
+const DRAIN_MAX_BYTES = 100 * 1024 * 1024;
+
+/**
+ * Reads the rest of a refused body and drops it, up to DRAIN_MAX_BYTES (then cancels it). Under
+ * `wrangler dev` an answer sent while the client is still uploading is lost: workerd's link from
+ * the dev entry to the app reports "Network connection lost", and the client gets a 500 or a reset
+ * instead of the 413. Cloudflare's edge delivers the 413 either way; reading costs wall time, next
+ * to no CPU. A client that goes away meanwhile ends it.
+ */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, seen: number): Promise<void> {
+  try {
+    for (let size = seen; size <= DRAIN_MAX_BYTES; ) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      size += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // The client stopped sending: nothing more to read.
+  }
+}
+
+/**
+ * The 413 of a route with its own limit (Hono's bodyLimit `onError`), sent after draining the body
+ * as bodyGuard does. A body bodyLimit already began reading (no Content-Length) is locked to it and
+ * is not drained: browsers declare the length of forms and files.
+ */
+export async function refuseTooLarge(req: Request, message: string): Promise<never> {
+  if (req.body && !req.body.locked) await drain(req.body.getReader(), 0);
+  throw new ApiError(413, message);
+}
+
+/** Reads at most `limit` bytes of the body: a bigger one is refused as soon as it is known to be (drained first). */
 async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -65,7 +101,7 @@ async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Prom
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel();
+      await drain(reader, size);
       throw new ApiError(413, BODY_TOO_LARGE(limit));
     }
     chunks.push(value);
@@ -106,7 +142,7 @@ function checkJsonValue(value: unknown): void {
 
 /**
  * Every body sent to /api and /dev (but file parts and the publish form, which have their own
- * limits): at most MAX_JSON_BYTES (the webhook MAX_WEBHOOK_BYTES), else 413, read no further. A JSON
+ * limits): at most MAX_JSON_BYTES (the webhook MAX_WEBHOOK_BYTES), else 413 (the rest drained, not parsed). A JSON
  * body must be UTF-8 (415 for another charset), parse (400), be an object (400 for null, arrays and
  * scalars) and hold only well-formed text (400). The bytes are kept for the route to read again.
  */
@@ -122,7 +158,10 @@ export const bodyGuard = createMiddleware(async (c, next) => {
           ? MAX_CONTENT_EDIT_BYTES
           : MAX_JSON_BYTES;
   const declared = Number(c.req.header("content-length"));
-  if (Number.isFinite(declared) && declared > limit) throw new ApiError(413, BODY_TOO_LARGE(limit));
+  if (Number.isFinite(declared) && declared > limit) {
+    if (c.req.raw.body) await drain(c.req.raw.body.getReader(), 0);
+    throw new ApiError(413, BODY_TOO_LARGE(limit));
+  }
   const bytes = c.req.raw.body ? await readCapped(c.req.raw.body, limit) : new Uint8Array(0);
   // Hono keeps each body read as a promise (its type says otherwise); routes read these bytes again.
   const cache = c.req.bodyCache as Record<string, Promise<unknown>>;

@@ -209,6 +209,8 @@ export const upsellOfferSchema = z.object({
 
 export const orderSummarySchema = z.object({
   first: z.object({ title: z.string(), amount: dollars, accessUrl: z.string() }),
+  bumps: z.array(z.object({ purchaseId: z.string(), title: z.string(), amount: dollars, accessUrl: z.string() })),
+  paid: dollars,
   added: z.array(z.object({ purchaseId: z.string(), title: z.string(), amount: dollars })),
   total: dollars,
 }) satisfies z.ZodType<OrderSummary>;

@@ -10,7 +10,7 @@ import { requireUser, type AppEnv } from "../lib/context";
 import { ApiError, describeZodError, notFound } from "../lib/errors";
 import { decodeDataUrl, sniffImageType } from "../lib/images";
 import { purgePaywallPage } from "../lib/paywall-shell";
-import { validate } from "../lib/validate";
+import { refuseTooLarge, validate } from "../lib/validate";
 import { createContent, deleteContent, listCreatorContent, previewImage, publicContent, setPublished, updateContent, type FileSource, type PreviewImage } from "../services/content";
 import { replacePaywallPage } from "./paywall-page";
 import { doc } from "../openapi/describe";
@@ -44,9 +44,7 @@ export const contentRoutes = new Hono<AppEnv>()
     requireUser,
     bodyLimit({
       maxSize: MAX_FORM_BYTES,
-      onError: () => {
-        throw new ApiError(413, "The form is too large: send files over 8 MB as an upload");
-      },
+      onError: (c) => refuseTooLarge(c.req.raw, "The form is too large: send files over 8 MB as an upload"),
     }),
     async (c) => {
       let form: FormData;

@@ -8,7 +8,7 @@ import { readNearby, type Db } from "../db/client";
 import { requireUser, type AppEnv } from "../lib/context";
 import { ApiError, notFound } from "../lib/errors";
 import { forgetPaywallPages } from "../lib/paywall-shell";
-import { validate } from "../lib/validate";
+import { refuseTooLarge, validate } from "../lib/validate";
 import { avatarImage, getProfile, liveItemIds, removeAvatar, saveAvatar, saveProfile } from "../services/profile";
 import { doc } from "../openapi/describe";
 import * as S from "../openapi/schemas";
@@ -32,9 +32,7 @@ export const profileRoutes = new Hono<AppEnv>()
     requireUser,
     bodyLimit({
       maxSize: MAX_AVATAR_BYTES,
-      onError: () => {
-        throw new ApiError(413, PROFILE_MESSAGES.avatarSize);
-      },
+      onError: (c) => refuseTooLarge(c.req.raw, PROFILE_MESSAGES.avatarSize),
     }),
     async (c) => {
       // The declared type must be an image; the bytes decide which (services/profile.ts checkAvatar).

@@ -121,7 +121,7 @@ export function destinationOf(
  * exists (a concurrent run for another period whose clock is ahead: what it took is not inside our
  * "as of now" sum). The amount is the smaller of the available balance as of `now` and as of the
  * moment the statement runs: a refund, dispute or fee booked after `now` (a late page of a long run,
- * or an admin's press that restarts a finished run with its original `now`) is never paid out as if
+ * or a step retried hours later) is never paid out as if
  * it had not happened, while money released after `now` waits for the next run. `kind`
  * 'withdrawal' (withdrawals.ts) takes the same money by the same rule, so the run and a withdrawal
  * never both take a cent; its unique index is payouts_open_withdrawal instead of payouts_user_period.

@@ -572,8 +572,8 @@ export async function orderExtras(deps: PurchaseDeps, root: PurchaseRow): Promis
 }
 
 /**
- * What the order has charged, from the server's records: the first purchase's amount, and each
- * offer that is paid (an offer still 'accepting' whose purchase Stripe's webhook already fulfilled
+ * What the order has charged, from the server's records: the first purchase's amount, the order
+ * bump's add-on charged with it (a purchase of its own, bump_of the first), and each offer that is paid (an offer still 'accepting' whose purchase Stripe's webhook already fulfilled
  * is moved to paid first, as funnelState does), at the amount its purchase was charged.
  */
 export async function orderSummary(deps: PurchaseDeps, root: PurchaseRow): Promise<OrderSummary> {
@@ -594,9 +594,19 @@ export async function orderSummary(deps: PurchaseDeps, root: PurchaseRow): Promi
     .bind(root.id)
     .all<{ purchaseId: string; title: string; amountCents: number }>();
   const item = await deps.db.select({ title: content.title }).from(content).where(eq(content.id, root.contentId)).get();
-  const totalCents = root.amountCents + added.reduce((t, a) => t + a.amountCents, 0);
+  // Paid-like as the first purchase is: a refund later does not change what this payment charged.
+  const bumps = await deps.db
+    .select({ purchase: purchases, title: content.title })
+    .from(purchases)
+    .innerJoin(content, eq(content.id, purchases.contentId))
+    .where(and(eq(purchases.bumpOf, root.id), inArray(purchases.status, ["paid", "refunded", "disputed"])))
+    .orderBy(asc(purchases.id));
+  const paidCents = root.amountCents + bumps.reduce((t, b) => t + b.purchase.amountCents, 0);
+  const totalCents = paidCents + added.reduce((t, a) => t + a.amountCents, 0);
   return {
     first: { title: item?.title ?? "", amount: root.amountCents / 100, accessUrl: await accessUrlFor(deps, root) },
+    bumps: await Promise.all(bumps.map(async (b) => ({ purchaseId: b.purchase.id, title: b.title, amount: b.purchase.amountCents / 100, accessUrl: await accessUrlFor(deps, b.purchase) }))),
+    paid: paidCents / 100,
     added: added.map((a) => ({ purchaseId: a.purchaseId, title: a.title, amount: a.amountCents / 100 })),
     total: totalCents / 100,
   };

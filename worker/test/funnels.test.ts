@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { call, CARDS, checkout, contentForm, cookieValue, deliver, eventFor, postForm, postJson, row, rows, signIn, standin } from "./helpers";
+import { call, CARDS, checkout, confirmAsStripeJs, contentForm, cookieValue, deliver, eventFor, postForm, postJson, row, rows, signIn, standin } from "./helpers";
 
 type Step = { id: string; stepOrder: number; title: string; price: number | null; figures: { shown: number; accepted: number; declined: number; revenue: number } };
 type Offer = { stepId: string; stepType: string; title: string; price: number; ctaText: string; card: { last4: string } | null } | null;
@@ -585,5 +585,31 @@ describe("cards: only the buyer, only the card that paid, only once", () => {
       expect(new Set(customers).size).toBe(1);
       expect(customers[0]).toMatch(/^cus_/);
     }
+  });
+});
+
+describe("the upsell page's order with an order bump", () => {
+  it("the 'Paid' amount and the order total include the add-on the buyer ticked at checkout, which is listed with its access", async () => {
+    const { cookie, mainId, upsell } = await funnelSetup("bumpfunnel@example.com");
+    const addOn = await item(cookie, "Audio notes");
+    expect((await json("PUT", `/api/content/${mainId}/bump`, { contentId: addOn, price: "4" }, cookie)).status).toBe(200);
+    const res = await postJson("/api/create-payment-intent", { contentId: mainId, bump: true, buyerEmail: "bumpfan@example.com" });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { clientSecret, amount } = await res.json<{ clientSecret: string; amount: number }>();
+    expect(amount).toBe(14);
+    const buyerCookie = `aw_buyer=${cookieValue(res, "aw_buyer")}`;
+    const paymentIntent = clientSecret.split("_secret_")[0];
+    expect((await confirmAsStripeJs(clientSecret, CARDS.ok, { receipt_email: "bumpfan@example.com" })).status).toBe(200);
+    expect((await deliver(await eventFor("payment_intent.succeeded", paymentIntent))).status).toBe(200);
+    const purchaseId = (await row<{ id: string }>("select id from purchases where payment_intent_id = ? and bump_of is null", paymentIntent))!.id;
+
+    const o = await offer(purchaseId, buyerCookie);
+    expect(o.status).toBe(200);
+    const { order } = await o.json<{ order: { paid: number; first: { title: string; amount: number }; bumps: { title: string; amount: number; accessUrl: string }[]; added: unknown[]; total: number } }>();
+    expect(order).toMatchObject({ paid: 14, first: { title: "Main course", amount: 10 }, bumps: [{ title: "Audio notes", amount: 4 }], added: [], total: 14 });
+    expect(order.bumps[0].accessUrl).toMatch(/^https?:\/\//);
+
+    const accepted = await (await accept(purchaseId, upsell.id, buyerCookie)).json<Accept & { order: { paid: number; total: number } }>();
+    expect(accepted).toMatchObject({ status: "paid", order: { paid: 14, total: 29 } });
   });
 });

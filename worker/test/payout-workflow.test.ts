@@ -231,7 +231,7 @@ describe("the monthly run as a Workflow", () => {
 });
 
 describe("the admin's side of the run", () => {
-  it("Process All Payouts starts the period's run, or runs it again once finished (a creator set up since is prepared, nothing twice); GET /api/admin/payout-run shows counts, the next retry and the payouts that need a look", async () => {
+  it("Process All Payouts starts the period's run, or its next run once finished (a creator set up since is prepared, nothing twice); GET /api/admin/payout-run shows counts, the next retry and the payouts that need a look", async () => {
     const admin = await signIn("admin@apewall.test");
     const now = Date.now();
     const P = closingPeriod(now);
@@ -244,7 +244,9 @@ describe("the admin's side of the run", () => {
     await sale(bank.id, 5000, now - 10 * DAY);
     await sale(manual.id, 5000, now - 10 * DAY);
     const run = await introspectWorkflowInstance(env.PAYOUT_RUN, runId(P));
-    // (The introspector is kept to the end: disposing it removes the instance from the local engine.)
+    // The second press finds the first run finished and starts the next, as of its own time.
+    const rerun = await introspectWorkflowInstance(env.PAYOUT_RUN, `${runId(P)}-r2`);
+    // (The introspectors are kept to the end: disposing one removes its instance from the local engine.)
     try {
       let first!: ProcessPayoutsResult;
       await withSends(async () => {
@@ -262,9 +264,9 @@ describe("the admin's side of the run", () => {
       await env.DB.prepare("insert into payout_settings (user_id, method, email) values (?, 'paypal', ?)").bind(late.id, `pp-${late.email}`).run();
       await withSends(async () => {
         const second = await (await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid: [mp.id] }, admin)).json<ProcessPayoutsResult>();
-        expect(second).toMatchObject({ run: { id: runId(P), started: true }, markedProcessed: 1 });
+        expect(second).toMatchObject({ run: { id: `${runId(P)}-r2`, started: true }, markedProcessed: 1 });
         await until(async () => (await payoutsOf(late.id)).length === 1);
-        await run.waitForStatus("complete");
+        await rerun.waitForStatus("complete");
       });
       expect(await payoutsOf(late.id)).toMatchObject([{ status: "pending", amount_cents: 4000 }]);
       expect(await payoutsOf(manual.id)).toMatchObject([{ status: "paid" }]);
@@ -282,7 +284,7 @@ describe("the admin's side of the run", () => {
         .bind(`f-${failed.id}`, failed.id, failed.acct, P.year, P.month)
         .run();
       const v = await view();
-      expect(v).toMatchObject({ period: P, run: { id: runId(P), status: "complete", error: null }, prepared: 5, sent: 0, paid: 2, failed: 1, retrying: 1, pendingManual: 1, nextRetryAt: new Date(retryAt).toISOString() });
+      expect(v).toMatchObject({ period: P, run: { id: `${runId(P)}-r2`, status: "complete", error: null }, prepared: 5, sent: 0, paid: 2, failed: 1, retrying: 1, pendingManual: 1, nextRetryAt: new Date(retryAt).toISOString() });
       expect(v.attention).toEqual([
         { payoutId: `r-${retrying.id}`, userId: retrying.id, name: "", email: retrying.email, amount: 30, method: "bank", status: "Retrying", reason: "StripeAPIError (500): An unknown error occurred", nextRetryAt: new Date(retryAt).toISOString() },
         { payoutId: `f-${failed.id}`, userId: failed.id, name: "", email: failed.email, amount: 26, method: "bank", status: "Failed", reason: "account_closed: The account is closed", nextRetryAt: null },
@@ -295,6 +297,7 @@ describe("the admin's side of the run", () => {
       expect(bad.status).toBe(400);
       expect(typeof (await bad.json<{ message: string }>()).message).toBe("string");
     } finally {
+      await rerun.dispose();
       await run.dispose();
     }
   });

@@ -1,10 +1,14 @@
-// The monthly payout run as a Cloudflare Workflow: one instance per period, id `payouts-YYYY-MM`.
+// The monthly payout run as a Cloudflare Workflow: one live instance per period, id `payouts-YYYY-MM`
+// for its first run and `payouts-YYYY-MM-r{n}` for the n-th.
 //
-// The cron at 02:00 UTC on the 1st (and the admin's 'Process All Payouts') creates the instance;
-// a second create of the same id is a no-op (startPayoutRun treats "already exists" as joined), and
-// the D1 unique constraints stay the last guard (two instances, or a step run twice, write each row
-// once). `now` (the cron's scheduled time) is a parameter, so every step and every retry computes
-// the same "as of" balances.
+// The cron at 02:00 UTC on the 1st (and the admin's 'Process All Payouts') creates the first
+// instance; a second create of the same id is a no-op (startPayoutRun treats "already exists" as
+// joined), and the D1 unique constraints stay the last guard (two instances, or a step run twice,
+// write each row once). `now` (the cron's scheduled time, or the press's) is a parameter, so every
+// step and every retry computes the same "as of" balances. A press after the period's run finished
+// starts the next instance with the press's own `now`, never a restart of the old one: a restart
+// keeps its parameters, and money booked back after that `now` (a failed transfer's
+// payout_reversal) would not be in its balances, so it would prepare nothing.
 //
 // Steps, each a plain exported function in services/payouts.ts so it stays unit-testable:
 // 1. `prepare {n}`: one page of PREPARE_PAGE creators by user id (keyset: the step's answer carries
@@ -35,8 +39,25 @@ export type PayoutRunOutput = { pages: number; creators: number; prepared: numbe
 
 const PAGE_STEP = { retries: { limit: 5, delay: "10 seconds", backoff: "exponential" }, timeout: "10 minutes" } as const;
 
-/** The instance id of a period's run: `payouts-YYYY-MM` (the period's transfer_group too). */
-export const runInstanceId = (p: Period) => transferGroup(p);
+/** The instance id of a period's `n`-th run (1, 2, ...): `payouts-YYYY-MM` (the period's transfer_group too), then `payouts-YYYY-MM-r{n}`. */
+export const runInstanceId = (p: Period, n = 1) => (n === 1 ? transferGroup(p) : `${transferGroup(p)}-r${n}`);
+
+/** Runs looked for per period: far more presses than a month needs; past it the last run is joined. */
+const MAX_RUNS = 100;
+
+/**
+ * The period's latest run: the highest `n` whose instance exists (runs are numbered without gaps),
+ * or null when none does (never run, or its record is past Workflows' retention).
+ */
+async function latestRun(env: Pick<Bindings, "PAYOUT_RUN">, period: Period): Promise<{ n: number; instance: WorkflowInstance } | null> {
+  let last: { n: number; instance: WorkflowInstance } | null = null;
+  for (let n = 1; n <= MAX_RUNS; n++) {
+    const instance = await env.PAYOUT_RUN.get(runInstanceId(period, n)).catch(() => null);
+    if (!instance) break;
+    last = { n, instance };
+  }
+  return last;
+}
 
 export class PayoutRunWorkflow extends WorkflowEntrypoint<Bindings, PayoutRunParams> {
   async run(event: WorkflowEvent<PayoutRunParams>, step: WorkflowStep): Promise<PayoutRunOutput> {
@@ -73,24 +94,21 @@ export class PayoutRunWorkflow extends WorkflowEntrypoint<Bindings, PayoutRunPar
 const FINISHED = ["complete", "errored", "terminated"];
 
 /**
- * Starts the run of `period` as of `now`, or joins the one that exists (a create refused with
+ * Starts the run of `period` as of `now`, or joins the one that runs (a create refused with
  * "already exists" is a join too: two creates can race past the look-up). With `rerunFinished`
- * (the admin's press), a run that already finished is restarted from its first step with its own
- * parameters: it prepares whoever became payable since (a creator who set up a payout method, a
- * payout that failed) and re-sends what is due; everything it did before is a no-op in D1. Returns
- * the instance id and whether this call (re)started it.
+ * (the admin's press), once the latest run finished the next one starts, as of this `now`: it
+ * prepares whoever became payable since (a creator who set up a payout method, a payout that failed
+ * and whose money came back) and re-sends what is due; everything done before is a no-op in D1, so
+ * a press when nothing is owed changes nothing. Returns the instance id and whether this call started it.
  */
 export async function startPayoutRun(env: Pick<Bindings, "PAYOUT_RUN">, period: Period, now: number, prepare: boolean, opts: { rerunFinished?: boolean } = {}): Promise<{ id: string; started: boolean }> {
-  const id = runInstanceId(period);
   // Looked up first: the local engine (wrangler dev, tests) does not refuse a second create of an id.
-  const existing = await env.PAYOUT_RUN.get(id).catch(() => null);
-  if (existing) {
-    if (opts.rerunFinished && FINISHED.includes((await existing.status()).status)) {
-      await existing.restart();
-      return { id, started: true };
-    }
-    return { id, started: false };
+  const last = await latestRun(env, period);
+  if (last) {
+    const id = runInstanceId(period, last.n);
+    if (!opts.rerunFinished || last.n >= MAX_RUNS || !FINISHED.includes((await last.instance.status()).status)) return { id, started: false };
   }
+  const id = runInstanceId(period, (last?.n ?? 0) + 1);
   try {
     await env.PAYOUT_RUN.create({ id, params: { year: period.year, month: period.month, now, prepare } });
     return { id, started: true };
@@ -106,11 +124,10 @@ export const ATTENTION_ROWS = 500;
 
 /**
  * GET /api/admin/payout-run: the period's run, live. The counts are the period's monthly payout
- * rows as D1 has them now; the run's status is its Workflow instance's ("none" when it was never
- * created). `attention` lists the retrying and failed payouts with the admin's (technical) reason.
+ * rows as D1 has them now; the run's status is its latest Workflow instance's ("none" when it was
+ * never created). `attention` lists the retrying and failed payouts with the admin's (technical) reason.
  */
 export async function payoutRunView(env: Pick<Bindings, "DB" | "PAYOUT_RUN">, period: Period): Promise<PayoutRunView> {
-  const id = runInstanceId(period);
   const [counts, attention, run] = await Promise.all([
     env.DB.prepare(
       `select count(*) as prepared,
@@ -133,7 +150,7 @@ export async function payoutRunView(env: Pick<Bindings, "DB" | "PAYOUT_RUN">, pe
     )
       .bind(period.year, period.month, ATTENTION_ROWS)
       .all<{ id: string; user_id: string; first_name: string | null; last_name: string | null; email: string; amount_cents: number; method: string; status: string; last_error: string | null; failure_code: string | null; failure_detail: string | null; next_retry_at: number | null }>(),
-    runStatus(env, id),
+    runStatus(env, period),
   ]);
   const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
   return {
@@ -160,22 +177,20 @@ export async function payoutRunView(env: Pick<Bindings, "DB" | "PAYOUT_RUN">, pe
   };
 }
 
-async function runStatus(env: Pick<Bindings, "PAYOUT_RUN">, id: string): Promise<PayoutRunView["run"]> {
-  let instance: WorkflowInstance;
-  try {
-    instance = await env.PAYOUT_RUN.get(id);
-  } catch {
-    return { id, status: "none", error: null };
-  }
-  const s = await instance.status();
+/** The period's latest run and its status ("none" under the first run's id when there is none). */
+async function runStatus(env: Pick<Bindings, "PAYOUT_RUN">, period: Period): Promise<PayoutRunView["run"]> {
+  const last = await latestRun(env, period);
+  if (!last) return { id: runInstanceId(period), status: "none", error: null };
+  const id = runInstanceId(period, last.n);
+  const s = await last.instance.status();
   const status = (RUN_STATUSES as readonly string[]).includes(s.status) ? (s.status as PayoutRunView["run"]["status"]) : s.status === "rollingBack" ? "running" : "unknown";
   return { id, status, error: s.error ? `${s.error.name}: ${s.error.message}` : null };
 }
 
 /**
  * 'Process All Payouts' for `period`: refused (400) for a period that has not ended; starts the
- * period's run, joins it while it runs, or runs it again once it finished (only the closing month
- * is prepared); marks paid the listed manual
+ * period's run, joins it while it runs, or starts its next run as of this press once it finished
+ * (only the closing month is prepared); marks paid the listed manual
  * payouts still pending (markManualPaid: never one prepared after the admin's list was read); one
  * audit row. Safe to press twice: the run is joined, the listed payouts are already paid.
  */

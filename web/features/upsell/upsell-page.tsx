@@ -155,7 +155,7 @@ function OrderSoFar({ order, added }: { order: OrderSummary; added: { title: str
     <Card data-testid="order-so-far">
       <CardContent className="space-y-2">
         <p className="flex items-center gap-2 font-semibold text-emerald-700" data-testid="order-paid">
-          <CheckCircle2 className="size-5 shrink-0" /> ✓ Paid {formatUsd(order.first.amount)} — your item is ready
+          <CheckCircle2 className="size-5 shrink-0" /> ✓ Paid {formatUsd(order.paid)} — {order.bumps.length ? "your items are ready" : "your item is ready"}
         </p>
         <p className="text-sm text-muted-foreground">
           {order.first.title} ·{" "}
@@ -163,6 +163,14 @@ function OrderSoFar({ order, added }: { order: OrderSummary; added: { title: str
             Open your item
           </a>
         </p>
+        {order.bumps.map((b) => (
+          <p key={b.purchaseId} className="text-sm text-muted-foreground" data-testid="order-bump">
+            {b.title} ({formatUsd(b.amount)}) ·{" "}
+            <a href={b.accessUrl} className="font-medium text-primary underline-offset-2 hover:underline" target="_blank" rel="noreferrer">
+              Open your item
+            </a>
+          </p>
+        ))}
         {added && (
           <p className="font-medium" role="status" data-testid="order-added">
             Added — {formatUsd(added.amount)} charged <span className="font-normal text-muted-foreground">({added.title})</span>
