@@ -16,11 +16,24 @@
 //    the creator's email is written in that same batch, keyed by the streak.
 // 5. sweep: every 5 minutes the cron hands over again pending rows overdue by 5 minutes (a lost
 //    hand-over or retry message, a consumer that died while holding its lease).
+// Fail closed: an endpoint's address is checked when saved and again before each attempt, with
+// production's rules everywhere but APP_ENV=development; signing secrets are stored encrypted
+// (./webhook-secrets.ts); test events and resends are limited and deliveries kept 30 days
+// (./webhook-limits.ts).
 import { Webhook } from "standardwebhooks";
-import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_MESSAGES, type WebhookAttempt, type WebhookDelivery, type WebhookDeliveryPage, type WebhookEndpoint, type WebhookEventType } from "../../shared/webhooks";
+import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_MESSAGES, webhookUrlProblem, type WebhookAttempt, type WebhookDelivery, type WebhookDeliveryPage, type WebhookEndpoint, type WebhookEventType } from "../../shared/webhooks";
 import { ApiError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { dispatch as dispatchEmails, outboxInsert } from "./mail/email-outbox";
+import { claimManualSend } from "./webhook-limits";
+import { sealIfPlain, type SecretBox } from "./webhook-secrets";
+
+/**
+ * Why `url` may not receive webhooks on this deployment, or null. Loopback and private targets (and
+ * plain http) only where APP_ENV is exactly "development": a missing or unknown APP_ENV gets
+ * production's rules.
+ */
+export const endpointUrlProblem = (url: string, appEnv: string | undefined) => webhookUrlProblem(url, appEnv !== "development");
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const WEBHOOK_RETRY_WINDOW_MS = 3 * 24 * 3600 * 1000;
@@ -138,7 +151,7 @@ type DeliveryRow = {
   created_at: number;
 };
 
-export type DeliverDeps = { d1: D1Database; queue: Queue; emails: Queue; appUrl: string; fetch?: typeof fetch; now?: number };
+export type DeliverDeps = { d1: D1Database; queue: Queue; emails: Queue; appUrl: string; appEnv: string | undefined; secrets: SecretBox; fetch?: typeof fetch; now?: number };
 export type DeliverOutcome = "delivered" | "retry" | "failed" | "disabled" | "not-due" | "gone";
 
 /**
@@ -166,8 +179,24 @@ export async function deliverWebhook(deps: DeliverDeps, message: WebhookMessage)
     await d1.prepare("update webhook_deliveries set status = 'disabled' where id = ? and status = 'pending'").bind(claimed.id).run();
     return "disabled";
   }
+  // An address this deployment may not call (saved under other rules, or by hand) is never contacted.
+  const refused = endpointUrlProblem(endpoint.url, deps.appEnv);
+  if (refused) {
+    await d1.batch([
+      d1.prepare("insert into webhook_attempts (id, delivery_id, status, error, response_excerpt, duration_ms, at) values (?, ?, null, ?, null, 0, ?)").bind(newId(), claimed.id, `Not sent: ${refused}`, now),
+      d1
+        .prepare(
+          `update webhook_deliveries set status = 'failed', attempts = attempts + 1, first_attempt_at = coalesce(first_attempt_at, ?1), last_attempt_at = ?1,
+             last_status = null, last_response_excerpt = ?2, next_attempt_at = ?1 where id = ?3 and status = 'pending'`,
+        )
+        .bind(now, `Not sent: ${refused}`, claimed.id),
+    ]);
+    return "failed";
+  }
 
-  const result = await post(deps.fetch ?? fetch, endpoint.url, endpoint.secret, claimed.id, claimed.payload, now);
+  const secret = await deps.secrets.open(endpoint.secret, endpoint.id);
+  await sealIfPlain(d1, deps.secrets, endpoint.id, endpoint.secret);
+  const result = await post(deps.fetch ?? fetch, endpoint.url, secret, claimed.id, claimed.payload, now);
   const at = now + result.durationMs;
   const ok = result.status !== null && result.status >= 200 && result.status < 300;
   const firstAttemptAt = claimed.first_attempt_at ?? now;
@@ -286,14 +315,14 @@ export async function endpointEvents(d1: D1Database, userId: string, id: string)
 }
 
 /** At most MAX_WEBHOOK_ENDPOINTS per creator, counted inside the INSERT. */
-export async function createEndpoint(d1: D1Database, userId: string, input: { url: string; events: WebhookEventType[]; description: string }, now = Date.now()): Promise<WebhookEndpoint> {
+export async function createEndpoint(d1: D1Database, secrets: SecretBox, userId: string, input: { url: string; events: WebhookEventType[]; description: string }, now = Date.now()): Promise<WebhookEndpoint> {
   const id = newId();
   const res = await d1
     .prepare(
       `insert into webhook_endpoints (id, user_id, url, description, events, secret, status, created_at)
        select ?1, ?2, ?3, ?4, ?5, ?6, 'active', ?7 where (select count(*) from webhook_endpoints where user_id = ?2) < ?8`,
     )
-    .bind(id, userId, input.url, input.description, JSON.stringify(input.events), newWebhookSecret(), now, MAX_WEBHOOK_ENDPOINTS)
+    .bind(id, userId, input.url, input.description, JSON.stringify(input.events), await secrets.seal(newWebhookSecret(), id), now, MAX_WEBHOOK_ENDPOINTS)
     .run();
   if (!res.meta.changes) throw new ApiError(409, WEBHOOK_MESSAGES.tooMany);
   return endpointFor(d1, userId, id);
@@ -326,18 +355,25 @@ export async function deleteEndpoint(d1: D1Database, userId: string, id: string)
 }
 
 /** The signing secret, to its owner only; `rotate` replaces it first (messages already queued are signed with the new one). */
-export async function endpointSecret(d1: D1Database, userId: string, id: string, rotate: boolean): Promise<{ secret: string }> {
+export async function endpointSecret(d1: D1Database, secrets: SecretBox, userId: string, id: string, rotate: boolean): Promise<{ secret: string }> {
   const row = rotate
-    ? await d1.prepare("update webhook_endpoints set secret = ? where id = ? and user_id = ? returning secret").bind(newWebhookSecret(), id, userId).first<{ secret: string }>()
+    ? await d1.prepare("update webhook_endpoints set secret = ? where id = ? and user_id = ? returning secret").bind(await secrets.seal(newWebhookSecret(), id), id, userId).first<{ secret: string }>()
     : await d1.prepare("select secret from webhook_endpoints where id = ? and user_id = ?").bind(id, userId).first<{ secret: string }>();
   if (!row) throw notFound(WEBHOOK_MESSAGES.notFound);
-  return { secret: row.secret };
+  const secret = await secrets.open(row.secret, id);
+  await sealIfPlain(d1, secrets, id, row.secret);
+  return { secret };
 }
+
+const manualSendOrThrow = async (d1: D1Database, userId: string, kind: "test" | "resend", now: number) => {
+  if (!(await claimManualSend(d1, userId, kind, now))) throw new ApiError(429, WEBHOOK_MESSAGES.tooManySends);
+};
 
 /** A `test.event` message to one endpoint, whatever it subscribes to; each press is a new message. */
 export async function sendTestEvent(d1: D1Database, queue: Queue, userId: string, id: string, now = Date.now()): Promise<WebhookDelivery> {
   const endpoint = await endpointFor(d1, userId, id);
   if (endpoint.status !== "active") throw new ApiError(409, WEBHOOK_MESSAGES.disabledEndpoint);
+  await manualSendOrThrow(d1, userId, "test", now);
   const deliveryId = `msg_${newId(24)}`;
   const payload = JSON.stringify({ type: "test.event", timestamp: new Date(now).toISOString(), data: { message: "This is a test event from ApeWall.", endpointId: id } });
   await d1
@@ -357,6 +393,7 @@ export async function resendDelivery(d1: D1Database, queue: Queue, userId: strin
   const owned = await d1.prepare("select 1 from webhook_deliveries where id = ? and endpoint_id = ? and user_id = ?").bind(deliveryId, endpointId, userId).first();
   if (!owned) throw notFound(WEBHOOK_MESSAGES.deliveryNotFound);
   if (endpoint.status !== "active") throw new ApiError(409, WEBHOOK_MESSAGES.disabledEndpoint);
+  await manualSendOrThrow(d1, userId, "resend", now);
   await d1
     .prepare("update webhook_deliveries set status = 'pending', next_attempt_at = ?1, first_attempt_at = null where id = ?2 and endpoint_id = ?3 and user_id = ?4")
     .bind(now, deliveryId, endpointId, userId)
