@@ -280,6 +280,25 @@ export const payoutSettings = sqliteTable("payout_settings", {
   updatedAt: createdAt(),
 });
 
+// Every change of where a creator's payouts go (services/payout-destination.ts), written in the
+// batch of the change: `field` is `manual_method` (method and email) or `default`; the values are
+// written out in full ("paypal old@example.com", "bank"); `ip` is the request's CF-Connecting-IP.
+export const payoutDestinationEvents = sqliteTable(
+  "payout_destination_events",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    field: text("field", { enum: ["manual_method", "default"] }).notNull(),
+    oldValue: text("old_value"),
+    newValue: text("new_value").notNull(),
+    ip: text("ip"),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("payout_destination_events_user").on(t.userId, t.at)],
+);
+
 export const payouts = sqliteTable(
   "payouts",
   {
