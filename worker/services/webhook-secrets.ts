@@ -5,8 +5,6 @@
 // Stored form: `enc1:` + base64(12-byte IV) + `:` + base64(ciphertext). A row written before this
 // (`whsec_…` in the clear) is still read as it is; the reader seals it (`sealIfPlain`), and the
 // daily sweep seals any left (`sealPlainSecrets`).
-import type { Bindings } from "../lib/env";
-
 const PREFIX = "enc1:";
 /** Local runs may leave the key unset (an older .dev.vars); every other deployment must set it. */
 const LOCAL_DEVELOPMENT_KEY = "apewall-local-development-webhook-secrets-key";
@@ -43,7 +41,7 @@ const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 const unb64 = (text: string) => Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
 
 /** The box for this deployment; without WEBHOOK_SECRETS_KEY it refuses to work outside APP_ENV=development. */
-export function secretBox(env: Pick<Bindings, "APP_ENV" | "WEBHOOK_SECRETS_KEY">): SecretBox {
+export function secretBox(env: { APP_ENV?: string; WEBHOOK_SECRETS_KEY?: string }): SecretBox {
   const secret = env.WEBHOOK_SECRETS_KEY || (env.APP_ENV === "development" ? LOCAL_DEVELOPMENT_KEY : null);
   const key = () => {
     if (!secret) throw new Error("WEBHOOK_SECRETS_KEY is not set: webhook signing secrets cannot be read or written");

@@ -173,6 +173,20 @@ describe("signing secrets are encrypted at rest", () => {
   });
 });
 
+describe("the secrets key", () => {
+  it("without WEBHOOK_SECRETS_KEY only APP_ENV=development works (on a fixed local key); a sealed secret opens only for its own endpoint", async () => {
+    await expect(secretBox({ APP_ENV: "production" }).seal("whsec_x", "ep_1")).rejects.toThrow(/WEBHOOK_SECRETS_KEY is not set/);
+    await expect(secretBox({}).seal("whsec_x", "ep_1")).rejects.toThrow(/WEBHOOK_SECRETS_KEY is not set/);
+    const local = secretBox({ APP_ENV: "development" });
+    expect(await local.open(await local.seal("whsec_local", "ep_1"), "ep_1")).toBe("whsec_local");
+
+    const box = secretBox(env);
+    const sealed = await box.seal("whsec_mine", "ep_mine");
+    await expect(box.open(sealed, "ep_other")).rejects.toThrow();
+    await expect(secretBox({ APP_ENV: "production", WEBHOOK_SECRETS_KEY: "another-key" }).open(sealed, "ep_mine")).rejects.toThrow();
+  });
+});
+
 describe("deliveries are kept 30 days", () => {
   it("the daily sweep deletes deliveries (with their attempts and buyers' emails) older than 30 days and keeps newer ones", async () => {
     const { cookie, userId } = await creator("protect-purge@example.com");
