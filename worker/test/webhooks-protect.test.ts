@@ -116,6 +116,18 @@ describe("test and resend are rate-limited per creator", () => {
   });
 });
 
+describe("test and resend limit under concurrency", () => {
+  it("presses at the same instant cannot pass one count: of 15 at once, exactly the allowance goes through", async () => {
+    const { cookie, userId } = await creator("protect-limit-race@example.com");
+    const endpoint = await addEndpoint(cookie);
+    const answers = await Promise.all(Array.from({ length: 15 }, () => call(`/api/developer/webhooks/${endpoint.id}/test`, { method: "POST", cookie })));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(WEBHOOK_MANUAL_SENDS_PER_MINUTE);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15 - WEBHOOK_MANUAL_SENDS_PER_MINUTE);
+    expect((await row<{ n: number }>("select count(*) as n from webhook_deliveries where user_id = ? and type = 'test.event'", userId))!.n).toBe(WEBHOOK_MANUAL_SENDS_PER_MINUTE);
+  });
+});
+
 describe("signing secrets are encrypted at rest", () => {
   it("the database holds no secret in the clear; the owner reads and rotates it, and deliveries verify with it", async () => {
     const { cookie, userId } = await creator("protect-seal@example.com");
