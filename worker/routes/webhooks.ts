@@ -17,7 +17,8 @@ import {
 import { requireUser, type AppEnv, type Caller } from "../lib/context";
 import { ApiError } from "../lib/errors";
 import { validate } from "../lib/validate";
-import { createEndpoint, deleteEndpoint, endpointEvents, endpointSecret, endpointUrlProblem, listDeliveries, listEndpoints, resendDelivery, sendTestEvent, updateEndpoint } from "../services/webhooks";
+import { createEndpoint, deleteEndpoint, endpointEvents, endpointSecret, listDeliveries, listEndpoints, resendDelivery, sendTestEvent, updateEndpoint } from "../services/webhook-endpoints";
+import { endpointUrlProblem } from "../services/webhooks";
 import { secretBox } from "../services/webhook-secrets";
 import { doc } from "../openapi/describe";
 import * as S from "../openapi/schemas";
