@@ -55,6 +55,7 @@ export default defineConfig(async () => ({
                 STRIPE_API_BASE: `http://127.0.0.1:${standinPort}`,
                 STRIPE_JS_URL: `http://127.0.0.1:${standinPort}/v3`,
                 ACCESS_TOKEN_SECRET: "worker-test-access-secret",
+                WEBHOOK_SECRETS_KEY: "worker-test-webhook-secrets-key",
               },
               // The email queue as in wrangler.toml but with a 50 ms batch window instead of 1 s: almost every
               // test signs in through an emailed link and waited out that second. Measured with

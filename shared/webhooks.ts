@@ -34,6 +34,8 @@ export const WEBHOOK_EVENT_READ_SCOPE = {
 export const MAX_WEBHOOK_ENDPOINTS = 10;
 export const MAX_WEBHOOK_DESCRIPTION_CHARS = 200;
 export const MAX_WEBHOOK_URL_CHARS = 2000;
+/** Test events and resends, together, per creator per minute: each one makes a request to the endpoint. */
+export const WEBHOOK_MANUAL_SENDS_PER_MINUTE = 10;
 
 export const WEBHOOK_MESSAGES = {
   url: "Enter a valid URL",
@@ -45,6 +47,7 @@ export const WEBHOOK_MESSAGES = {
   notFound: "Webhook endpoint not found",
   deliveryNotFound: "Webhook delivery not found",
   disabledEndpoint: "This endpoint is disabled. Enable it again first.",
+  tooManySends: `At most ${WEBHOOK_MANUAL_SENDS_PER_MINUTE} test events and resends a minute. Please wait a minute and try again.`,
   keyScope: (scope: string, event: string) => `This API key needs the ${scope} scope for ${event} events`,
 } as const;
 

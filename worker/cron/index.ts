@@ -13,6 +13,8 @@ import { startPayoutRun } from "../workflows/payout-run";
 import { startPayoutSends } from "../workflows/payout-send";
 import { sweepOutbox } from "../services/mail/email-outbox";
 import { sweepWebhooks } from "../services/webhooks";
+import { purgeWebhookHistory } from "../services/webhook-limits";
+import { sealPlainSecrets, secretBox } from "../services/webhook-secrets";
 import { rebookVoidedProPeriods } from "../services/subscriptions";
 import { abortStaleUploads, removeUnpublishedUploads } from "../services/uploads";
 
@@ -73,6 +75,8 @@ export async function dailySweep(env: Bindings, now = Date.now()) {
     deletedContentPurged: await job("deletedContentPurged", () => purgeDeletedContentBytes(db, env.FILES, now)),
     voidedProPeriodsRebooked,
     stuckPayoutsResent,
+    webhookHistoryPurged: await job("webhookHistoryPurged", () => purgeWebhookHistory(env.DB, now)),
+    webhookSecretsSealed: await job("webhookSecretsSealed", () => sealPlainSecrets(env.DB, secretBox(env))),
   };
 }
 

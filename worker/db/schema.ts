@@ -284,6 +284,25 @@ export const payoutSettings = sqliteTable("payout_settings", {
   updatedAt: createdAt(),
 });
 
+// Every change of where a creator's payouts go (services/payout-destination.ts), written in the
+// batch of the change: `field` is `manual_method` (method and email) or `default`; the values are
+// written out in full ("paypal old@example.com", "bank"); `ip` is the request's CF-Connecting-IP.
+export const payoutDestinationEvents = sqliteTable(
+  "payout_destination_events",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    field: text("field", { enum: ["manual_method", "default"] }).notNull(),
+    oldValue: text("old_value"),
+    newValue: text("new_value").notNull(),
+    ip: text("ip"),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("payout_destination_events_user").on(t.userId, t.at)],
+);
+
 export const payouts = sqliteTable(
   "payouts",
   {
@@ -633,7 +652,8 @@ export const apiKeyEvents = sqliteTable(
 
 // Creators' outgoing webhook endpoints (worker/services/webhooks.ts). `events` is a JSON array of
 // WEBHOOK_EVENT_TYPES (shared/webhooks.ts); `secret` is the Standard Webhooks signing secret
-// (`whsec_` + base64 of 32 random bytes), shown to its owner on demand. `failing_since` is the first
+// (`whsec_` + base64 of 32 random bytes), shown to its owner on demand, stored encrypted
+// (services/webhook-secrets.ts; rows from before hold it in the clear until read). `failing_since` is the first
 // failed attempt since the last success: three days of it disables the endpoint.
 export const webhookEndpoints = sqliteTable(
   "webhook_endpoints",
@@ -683,7 +703,24 @@ export const webhookDeliveries = sqliteTable(
     uniqueIndex("webhook_deliveries_event").on(t.endpointId, t.eventKey),
     index("webhook_deliveries_endpoint").on(t.endpointId, t.createdAt),
     index("webhook_deliveries_due").on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    // The daily sweep deletes deliveries (buyers' emails in their payloads) after 30 days.
+    index("webhook_deliveries_created").on(t.createdAt),
   ],
+);
+
+// A creator's test events and resends (services/webhook-limits.ts): each is one row, written only
+// while fewer than WEBHOOK_MANUAL_SENDS_PER_MINUTE were made in the last minute. Kept a day.
+export const webhookManualSends = sqliteTable(
+  "webhook_manual_sends",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["test", "resend"] }).notNull(),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("webhook_manual_sends_user").on(t.userId, t.at)],
 );
 
 // Every attempt of a delivery, for the log: the answer's status (null when there was none: `error`

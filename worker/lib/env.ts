@@ -20,6 +20,8 @@ export type Bindings = Env & {
   CHECKOUT_REMINDER_DELAY_SECONDS?: string;
   /** Keys the HMAC that makes purchase access tokens. */
   ACCESS_TOKEN_SECRET?: string;
+  /** Keys the encryption of webhook endpoints' signing secrets at rest (services/webhook-secrets.ts). */
+  WEBHOOK_SECRETS_KEY?: string;
 };
 
 export const isDevelopment = (env: Pick<Bindings, "APP_ENV">) => env.APP_ENV === "development";

@@ -7,7 +7,11 @@ import { requireUser, type AppEnv } from "../lib/context";
 import { validate } from "../lib/validate";
 import { requestRefund } from "../services/creator-refunds";
 import { withLicenses } from "../services/licenses";
-import { creatorSales, earningsStats, moneyTimeline, nextPayout, payoutHistory, setPayoutDefault, setupPayout } from "../services/earnings";
+import { creatorSales, earningsStats, moneyTimeline, nextPayout, payoutHistory } from "../services/earnings";
+import { setPayoutDefault, setupPayout, type DestinationDeps } from "../services/payout-destination";
+import { requireRecentSignIn } from "../lib/recent-sign-in";
+import { PAYOUT_DESTINATION_MESSAGES, PAYOUT_DESTINATION_RECENT_SIGN_IN_MS } from "../../shared/payout-destination";
+import type { Bindings } from "../lib/env";
 import { payoutDeps } from "../services/payouts";
 import { withdraw, withdrawStatus } from "../services/withdrawals";
 import { purchaseDeps } from "./payments";
@@ -15,18 +19,23 @@ import { doc } from "../openapi/describe";
 import * as S from "../openapi/schemas";
 import { z } from "zod";
 
+/** Where payouts go changes only on a sign-in younger than 10 minutes (a stolen cookie cannot redirect them). */
+const recentSignIn = requireRecentSignIn(PAYOUT_DESTINATION_RECENT_SIGN_IN_MS, PAYOUT_DESTINATION_MESSAGES.signInAgain);
+const destinationDeps = (env: Bindings): DestinationDeps => ({ d1: env.DB, emails: env.EMAILS, appUrl: env.APP_URL });
+const changeContext = (c: { req: { header: (name: string) => string | undefined } }) => ({ ip: c.req.header("cf-connecting-ip") ?? null });
+
 export const creatorRoutes = new Hono<AppEnv>()
   .get("/earnings/stats", doc({ tag: "Sales and earnings", summary: "Balance and totals", access: "creator", ok: S.earningsStatsSchema }), requireUser, async (c) => c.json(await earningsStats(c.var.db, c.var.userId)))
   .get("/earnings/timeline", doc({ tag: "Sales and earnings", summary: "The money timeline: each sale's share and where it stands", access: "creator", ok: S.timelinePageSchema }), requireUser, validate("query", pageQuerySchema), async (c) => c.json(await moneyTimeline(c.var.db, c.var.userId, c.req.valid("query"))))
   .get("/creator/sales", doc({ tag: "Sales and earnings", summary: "Sales, newest first", access: "creator", ok: z.array(S.saleSchema) }), requireUser, validate("query", pageQuerySchema), async (c) => c.json(await withLicenses(c.env.DB, c.var.userId, await creatorSales(c.var.db, c.var.userId, c.req.valid("query")))))
   .get("/payout/next", doc({ tag: "Payouts", summary: "The next payout: when and how much, or why none", access: "creator", ok: S.nextPayoutSchema }), requireUser, async (c) => c.json(await nextPayout(c.var.db, c.var.userId)))
   .get("/payout/history", doc({ tag: "Payouts", summary: "Payouts and withdrawals", access: "creator", ok: z.array(S.payoutHistoryItemSchema) }), requireUser, async (c) => c.json(await payoutHistory(c.var.db, c.var.userId)))
-  .post("/payout/setup", doc({ tag: "Payouts", summary: "Set a manual payout method", access: "session", ok: S.successSchema }), requireUser, validate("json", payoutSetupSchema), async (c) => {
-    await setupPayout(c.var.db, c.var.userId, c.req.valid("json"));
+  .post("/payout/setup", doc({ tag: "Payouts", summary: "Set a manual payout method", description: "Needs a sign-in younger than 10 minutes; the creator is emailed at their account address.", access: "session", ok: S.successSchema, errors: { 403: "Sign in again: the last sign-in is more than 10 minutes old", 409: "Changed at the same moment from somewhere else" } }), requireUser, validate("json", payoutSetupSchema), recentSignIn, async (c) => {
+    await setupPayout(destinationDeps(c.env), c.var.userId, c.req.valid("json"), changeContext(c));
     return c.json({ success: true });
   })
-  .post("/payout/default", doc({ tag: "Payouts", summary: "Choose bank or manual when both are set up", access: "session", ok: S.successSchema, errors: { 409: "That method is not set up" } }), requireUser, validate("json", payoutDefaultSchema), async (c) => {
-    await setPayoutDefault(c.var.db, c.var.userId, c.req.valid("json").payoutDefault);
+  .post("/payout/default", doc({ tag: "Payouts", summary: "Choose bank or manual when both are set up", description: "Needs a sign-in younger than 10 minutes; the creator is emailed at their account address.", access: "session", ok: S.successSchema, errors: { 403: "Sign in again: the last sign-in is more than 10 minutes old", 409: "Changed at the same moment from somewhere else" } }), requireUser, validate("json", payoutDefaultSchema), recentSignIn, async (c) => {
+    await setPayoutDefault(destinationDeps(c.env), c.var.userId, c.req.valid("json").payoutDefault, changeContext(c));
     return c.json({ success: true });
   })
   .get("/payout/withdraw", doc({ tag: "Payouts", summary: "What Withdraw now would take, or why it cannot", access: "creator", ok: S.withdrawStatusSchema }), requireUser, async (c) => {

@@ -228,20 +228,3 @@ export function historyItem(p: PayoutRow): PayoutHistoryItem {
     paidAt: p.status === "paid" && p.processedAt ? p.processedAt.toISOString() : null,
   };
 }
-
-/** Where payouts go when both the connected bank and the manual method can be paid (only the creator's own row). */
-export async function setPayoutDefault(db: Db, userId: string, payoutDefault: "bank" | "manual") {
-  await db
-    .insert(payoutSettings)
-    .values({ userId, payoutDefault })
-    .onConflictDoUpdate({ target: payoutSettings.userId, set: { payoutDefault, updatedAt: new Date() } });
-}
-
-/** Saves where manual payouts go. A connected bank account (Stripe Connect) is kept as it is. */
-export async function setupPayout(db: Db, userId: string, input: { payoutMethod: string; payoutEmail: string }) {
-  const method = input.payoutMethod as (typeof payoutSettings.$inferInsert)["method"];
-  await db
-    .insert(payoutSettings)
-    .values({ userId, method, email: input.payoutEmail })
-    .onConflictDoUpdate({ target: payoutSettings.userId, set: { method, email: input.payoutEmail, updatedAt: new Date() } });
-}

@@ -10,6 +10,7 @@ import { webhookUrlProblem } from "../../shared/webhooks";
 import { app } from "../app";
 import { markPayoutPaid } from "../services/payout-admin";
 import { failPayout, payoutDeps } from "../services/payouts";
+import { secretBox } from "../services/webhook-secrets";
 import { deliverWebhook, newWebhookSecret, sweepWebhooks, webhookStatements, WEBHOOK_RETRY_WINDOW_MS, type WebhookMessage } from "../services/webhooks";
 import { call, checkout, contentForm, deliver, env, eventFor, postForm, postJson, row, rows, signIn, standin, waitForMail } from "./helpers";
 
@@ -132,7 +133,7 @@ describe("delivery", () => {
         return new Response(status === 200 ? "ok" : "boom", { status });
       }) as unknown as typeof fetch;
     const { queue, sent } = fakeQueue();
-    const deps = { d1: env.DB, queue, emails: env.EMAILS, appUrl: "http://127.0.0.1:8787" };
+    const deps = { d1: env.DB, queue, emails: env.EMAILS, appUrl: "http://127.0.0.1:8787", appEnv: env.APP_ENV, secrets: secretBox(env) };
 
     expect(await deliverWebhook({ ...deps, fetch: receiver(500), now: t0 }, { id: delivery.id, due: t0 })).toBe("retry");
     expect(sent).toEqual([{ body: { id: delivery.id, due: expect.any(Number) }, delaySeconds: 60 }]);
@@ -169,7 +170,7 @@ describe("delivery", () => {
     const [delivery] = await writtenDelivery(userId, "resend-1", t0);
     const { queue } = fakeQueue();
     const ok = (async () => new Response("ok", { status: 200 })) as unknown as typeof fetch;
-    await deliverWebhook({ d1: env.DB, queue, emails: env.EMAILS, appUrl: "x", fetch: ok, now: t0 }, { id: delivery.id, due: t0 });
+    await deliverWebhook({ d1: env.DB, queue, emails: env.EMAILS, appUrl: "x", appEnv: env.APP_ENV, secrets: secretBox(env), fetch: ok, now: t0 }, { id: delivery.id, due: t0 });
 
     const res = await call(`/api/developer/webhooks/${endpoint.id}/deliveries/${delivery.id}/resend`, { method: "POST", cookie });
     expect(res.status).toBe(202);
@@ -190,7 +191,7 @@ describe("delivery", () => {
     const [other] = await writtenDelivery(userId, "disable-2", t0);
     const { queue, sent } = fakeQueue();
     const down = (async () => new Response("Service Unavailable", { status: 503 })) as unknown as typeof fetch;
-    const deps = { d1: env.DB, queue, emails: env.EMAILS, appUrl: "http://127.0.0.1:8787", fetch: down };
+    const deps = { d1: env.DB, queue, emails: env.EMAILS, appUrl: "http://127.0.0.1:8787", appEnv: env.APP_ENV, secrets: secretBox(env), fetch: down };
 
     let message: WebhookMessage = { id: delivery.id, due: t0 };
     const outcomes: string[] = [];

@@ -1,18 +1,12 @@
 // Words for money states, dates and payout methods on the creator's screens.
 import { MIN_PAYOUT_CENTS } from "@shared/constants";
+import { PAYOUT_METHOD_NAMES } from "@shared/payout-destination";
 import type { CurrentUser } from "@shared/schemas";
 import type { MoneyState, NextPayout, PayoutSkipReason, PayoutStatus, TimelineEvent } from "@shared/types";
 import { formatUsd } from "@/lib/utils";
 
-export const METHOD_LABELS: Record<string, string> = {
-  paypal: "PayPal",
-  wise: "Wise",
-  // Payouts by Stripe Transfer to the connected bank account (never a manual method).
-  bank: "Bank account (Stripe)",
-  zelle: "Zelle",
-  venmo: "Venmo",
-  cashapp: "Cash App",
-};
+/** The method names the payout-destination emails use too. */
+export const METHOD_LABELS: Record<string, string> = PAYOUT_METHOD_NAMES;
 
 /** "Payouts Enabled · …": where the next payout goes (the server's destination), with the manual method's email. */
 export function payoutDestinationText(user: CurrentUser): string {

@@ -1,7 +1,8 @@
-// Where manual payouts go (spec §2 Settings, §5 Payout setup, §8 'Setup Failed').
+// Where manual payouts go (spec §2 Settings, §5 Payout setup, §8 'Setup Failed'). A change needs a
+// recent sign-in: the server's 403 comes with "Sign in again", and what was typed is kept across it.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { CheckCircle2, Wallet } from "lucide-react";
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { PAYOUT_METHODS } from "@shared/constants";
 import { PAYOUT_SETUP_MESSAGES, payoutSetupSchema, type CurrentUser } from "@shared/schemas";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
@@ -15,6 +16,18 @@ import { toast } from "@/hooks/use-toast";
 import { apiRequest } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { METHOD_LABELS, payoutDestinationText, withoutStatus } from "./format";
+import { clearDraft, keepDraft, needsSignInAgain, readDraft, signInAgain } from "./payout-draft";
+
+function SignInAgainNotice({ message, onSignIn }: { message: string; onSignIn: () => void }) {
+  return (
+    <p className="text-sm text-destructive" role="alert" data-testid="payout-sign-in-again">
+      {message}{" "}
+      <button type="button" className="font-medium underline" onClick={onSignIn}>
+        Sign in again
+      </button>
+    </p>
+  );
+}
 
 /**
  * Both the connected bank and a manual method are set up: the creator chooses where payouts go.
@@ -24,6 +37,7 @@ function PayoutDefaultChoice({ user }: { user: CurrentUser }) {
   const queryClient = useQueryClient();
   // Shown at once; back to the saved choice if the server refuses (remounted when the saved one changes).
   const [choice, setChoice] = useState(user.payoutDefault);
+  const [reauth, setReauth] = useState<string | null>(null);
   const choose = useMutation({
     mutationFn: (payoutDefault: "bank" | "manual") => apiRequest("POST", "/api/payout/default", { payoutDefault }),
     onSuccess: async () => {
@@ -32,6 +46,7 @@ function PayoutDefaultChoice({ user }: { user: CurrentUser }) {
     },
     onError: (error) => {
       setChoice(user.payoutDefault);
+      if (needsSignInAgain(error)) setReauth(withoutStatus((error as Error).message));
       toast({ title: "Setup Failed", description: error instanceof Error ? withoutStatus(error.message) : "Failed to setup payout information", variant: "destructive" });
     },
   });
@@ -55,25 +70,36 @@ function PayoutDefaultChoice({ user }: { user: CurrentUser }) {
         </label>
       ))}
       {choose.isPending && <Spinner className="size-4" label="Saving" />}
+      {reauth && <SignInAgainNotice message={reauth} onSignIn={signInAgain} />}
     </fieldset>
   );
 }
 
 export function PayoutSetupCard({ user }: { user: CurrentUser }) {
   const queryClient = useQueryClient();
-  const [method, setMethod] = useState(user.payoutMethod ?? "");
-  const [email, setEmail] = useState(user.payoutEmail ?? "");
+  // What was typed before a sign-in the server asked for, if this account left some.
+  const [draft] = useState(() => readDraft(user.id));
+  useEffect(() => clearDraft(), []);
+  const [method, setMethod] = useState(draft?.payoutMethod ?? user.payoutMethod ?? "");
+  const [email, setEmail] = useState(draft?.payoutEmail ?? user.payoutEmail ?? "");
+  const [reauth, setReauth] = useState<string | null>(null);
   const fe = useFieldErrors("payout");
 
   const save = useMutation({
     mutationFn: (input: { payoutMethod: string; payoutEmail: string }) => apiRequest("POST", "/api/payout/setup", input),
     onSuccess: async () => {
+      setReauth(null);
       toast({ title: "Payout Settings Saved", description: "Your payout information has been updated." });
       await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.authUser }), queryClient.invalidateQueries({ queryKey: queryKeys.nextPayout })]);
     },
-    onError: (error) =>
-      fe.fromServer(error, ["payoutMethod", "payoutEmail"]) ||
-      toast({ title: "Setup Failed", description: error instanceof Error ? withoutStatus(error.message) : "Failed to setup payout information", variant: "destructive" }),
+    onError: (error) => {
+      const failed = () => toast({ title: "Setup Failed", description: error instanceof Error ? withoutStatus(error.message) : "Failed to setup payout information", variant: "destructive" });
+      // Not a field's problem: the notice beside Save offers the sign-in, keeping what was typed.
+      if (needsSignInAgain(error)) {
+        setReauth(withoutStatus((error as Error).message));
+        failed();
+      } else fe.fromServer(error, ["payoutMethod", "payoutEmail"]) || failed();
+    },
   });
 
   const onSubmit = (e: FormEvent) => {
@@ -96,7 +122,7 @@ export function PayoutSetupCard({ user }: { user: CurrentUser }) {
   };
 
   return (
-    <Card>
+    <Card id="payout-setup">
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
           <Wallet className="size-5" /> Payout setup
@@ -116,6 +142,11 @@ export function PayoutSetupCard({ user }: { user: CurrentUser }) {
           </div>
         )}
         {user.bankReady && user.payoutMethod && <PayoutDefaultChoice key={user.payoutDefault} user={user} />}
+        {draft && (
+          <p className="rounded-lg border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-900" role="status">
+            We kept what you typed. Press Save to change where your payouts go.
+          </p>
+        )}
         <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2" noValidate>
           <div className="space-y-2">
             <Label htmlFor="payout-method">Payout method</Label>
@@ -146,6 +177,15 @@ export function PayoutSetupCard({ user }: { user: CurrentUser }) {
           </div>
           <div className="sm:col-span-2">
             <FieldError of={fe} name={FORM} />
+            {reauth && (
+              <SignInAgainNotice
+                message={reauth}
+                onSignIn={() => {
+                  keepDraft({ userId: user.id, payoutMethod: method, payoutEmail: email });
+                  void signInAgain();
+                }}
+              />
+            )}
           </div>
           <Button type="submit" className="sm:col-span-2 sm:justify-self-start" disabled={save.isPending}>
             {save.isPending && <Spinner className="size-4 text-current" />} Save

@@ -3,6 +3,7 @@ import { MANUAL_PAYOUT_DAY, MIN_PAYOUT_CENTS, PRODUCT_NAME } from "../../../shar
 import { creatorByline } from "../../../shared/profile";
 import { escapeHtml } from "../../lib/html";
 import type { ReminderMailData } from "../recovery";
+import type { DestinationChangedMailData } from "../payout-destination";
 
 /**
  * `sendAt` (ms): not before then. The hand-over gives the queue message that delay, and the sweep
@@ -30,6 +31,8 @@ export type EmailJob = { dedupeKey: string; to: string; sendAt?: number } & (
   | { template: "checkout-reminder"; data: ReminderMailData }
   // A creator's webhook endpoint disabled after three days of failed deliveries (services/webhooks.ts).
   | { template: "webhook-disabled"; data: { url: string; reason: string; settingsUrl: string } }
+  // To the creator's account address when where their payouts go changes (services/payout-destination.ts).
+  | { template: "payout-destination-changed"; data: DestinationChangedMailData }
 );
 
 /** Why the monthly run paid a creator nothing for a period (payout_skips.reason), with what carries over. */
@@ -292,6 +295,18 @@ No more reminders from ApeWall: ${unsubscribeUrl}`,
         subject: "A webhook endpoint was disabled",
         text: `${lead}\n\n${more}\n\n${settingsUrl}`,
         html: layout("A webhook endpoint was disabled", `<p>${escapeHtml(lead)}</p><p>${escapeHtml(more)}</p>${button(settingsUrl, "Open Settings")}`),
+      };
+    }
+    case "payout-destination-changed": {
+      const { before, after, at, ip, settingsUrl } = job.data;
+      const when = `${at.slice(0, 16).replace("T", " ")} UTC`;
+      const lead = `Where your payouts go was changed on ${when}${ip ? ` from the IP address ${ip}` : ""}.`;
+      const lines = [`Before: ${before}`, `Now: ${after}`];
+      const more = "If this was you, there is nothing to do. If it was not, sign in at once and change it back in Settings: until then your payouts go to the new destination.";
+      return {
+        subject: "Your payout destination was changed",
+        text: `${lead}\n\n${lines.join("\n")}\n\n${more}\n\n${settingsUrl}`,
+        html: layout("Your payout destination was changed", `<p>${escapeHtml(lead)}</p><p>${lines.map(escapeHtml).join("<br>")}</p><p>${escapeHtml(more)}</p>${button(settingsUrl, "Open Settings")}`),
       };
     }
   }

@@ -1,0 +1,114 @@
+// Where a creator's payouts go: the manual method and its email, and the default between that and
+// the connected bank. Protected like an API key (the route asks for a sign-in younger than
+// PAYOUT_DESTINATION_RECENT_SIGN_IN_MS). Each change, step by step:
+// 1. read what is there now (and the account's email, where the notice goes);
+// 2. the same values again change nothing: no audit row, no email;
+// 3. one D1 batch: the compare-and-set update (only if the row still holds what step 1 read), its
+//    audit row (only if that update changed the row), and the email to the account's address in the
+//    outbox (only if the audit row is there), so none exists without the others;
+// 4. the update lost to a change made at the same moment: 409, nothing written;
+// 5. hand the email to the queue (the outbox sweep covers a failure).
+import { PAYOUT_DESTINATION_MESSAGES, PAYOUT_METHOD_NAMES, maskEmail } from "../../shared/payout-destination";
+import { ApiError } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { dispatch, outboxInsert } from "./mail/email-outbox";
+
+export type DestinationDeps = { d1: D1Database; emails: Queue; appUrl: string };
+export type ChangeContext = { ip: string | null; now?: number };
+
+type Current = { account_email: string; method: string | null; email: string | null; payout_default: "bank" | "manual" | null };
+
+/** What the notice names: the data of the `payout-destination-changed` email. */
+export type DestinationChangedMailData = { before: string; after: string; at: string; ip: string | null; settingsUrl: string };
+
+const manualName = (method: string | null, email: string | null, mask: boolean) =>
+  method && email ? `${PAYOUT_METHOD_NAMES[method] ?? method} (${mask ? maskEmail(email) : email})` : "No manual payout method";
+const defaultName = (choice: "bank" | "manual", c: Pick<Current, "method" | "email">, mask: boolean) => (choice === "bank" ? PAYOUT_METHOD_NAMES.bank : manualName(c.method, c.email, mask));
+
+async function current(d1: D1Database, userId: string): Promise<Current> {
+  const row = await d1
+    .prepare("select u.email as account_email, s.method, s.email, s.payout_default from users u left join payout_settings s on s.user_id = u.id where u.id = ?")
+    .bind(userId)
+    .first<Current>();
+  if (!row) throw new ApiError(401, "Unauthorized");
+  return row;
+}
+
+async function record(
+  deps: DestinationDeps,
+  userId: string,
+  ctx: ChangeContext,
+  update: D1PreparedStatement,
+  audit: { field: "manual_method" | "default"; oldValue: string | null; newValue: string },
+  mail: { to: string; before: string; after: string },
+) {
+  const { d1 } = deps;
+  const now = ctx.now ?? Date.now();
+  const auditId = `pd_${newId()}`;
+  const mailKey = `payout-destination-changed:${auditId}`;
+  const [, audited] = await d1.batch([
+    update,
+    // changes(): the rows the update just above changed, in this same batch (0 when its compare failed).
+    d1
+      .prepare("insert into payout_destination_events (id, user_id, field, old_value, new_value, ip, at) select ?, ?, ?, ?, ?, ?, ? where changes() = 1")
+      .bind(auditId, userId, audit.field, audit.oldValue, audit.newValue, ctx.ip, now),
+    outboxInsert(
+      d1,
+      {
+        dedupeKey: mailKey,
+        to: mail.to,
+        template: "payout-destination-changed",
+        data: { before: mail.before, after: mail.after, at: new Date(now).toISOString(), ip: ctx.ip, settingsUrl: new URL("/settings", deps.appUrl).href },
+      },
+      now,
+      { sql: "exists (select 1 from payout_destination_events where id = ?)", binds: [auditId] },
+    ),
+  ]);
+  if (!audited.meta.changes) throw new ApiError(409, PAYOUT_DESTINATION_MESSAGES.changedMeanwhile);
+  await dispatch(d1, deps.emails, [mailKey], now);
+}
+
+/** Saves where manual payouts go. A connected bank account (Stripe Connect) is kept as it is. */
+export async function setupPayout(deps: DestinationDeps, userId: string, input: { payoutMethod: string; payoutEmail: string }, ctx: ChangeContext): Promise<void> {
+  const was = await current(deps.d1, userId);
+  if (was.method === input.payoutMethod && was.email === input.payoutEmail) return;
+  const now = ctx.now ?? Date.now();
+  const update = deps.d1
+    .prepare(
+      `insert into payout_settings (user_id, method, email, created_at) values (?1, ?2, ?3, ?4)
+       on conflict (user_id) do update set method = excluded.method, email = excluded.email, created_at = excluded.created_at
+       where payout_settings.method is ?5 and payout_settings.email is ?6`,
+    )
+    .bind(userId, input.payoutMethod, input.payoutEmail, now, was.method, was.email);
+  await record(
+    deps,
+    userId,
+    { ...ctx, now },
+    update,
+    { field: "manual_method", oldValue: was.method && was.email ? `${was.method} ${was.email}` : null, newValue: `${input.payoutMethod} ${input.payoutEmail}` },
+    { to: was.account_email, before: manualName(was.method, was.email, false), after: manualName(input.payoutMethod, input.payoutEmail, true) },
+  );
+}
+
+/** Where payouts go when both the connected bank and the manual method can be paid (only the creator's own row). */
+export async function setPayoutDefault(deps: DestinationDeps, userId: string, payoutDefault: "bank" | "manual", ctx: ChangeContext): Promise<void> {
+  const was = await current(deps.d1, userId);
+  const old = was.payout_default ?? "bank";
+  if (old === payoutDefault) return;
+  const now = ctx.now ?? Date.now();
+  const update = deps.d1
+    .prepare(
+      `insert into payout_settings (user_id, payout_default, created_at) values (?1, ?2, ?3)
+       on conflict (user_id) do update set payout_default = excluded.payout_default, created_at = excluded.created_at
+       where payout_settings.payout_default is ?4`,
+    )
+    .bind(userId, payoutDefault, now, was.payout_default);
+  await record(
+    deps,
+    userId,
+    { ...ctx, now },
+    update,
+    { field: "default", oldValue: old, newValue: payoutDefault },
+    { to: was.account_email, before: defaultName(old, was, false), after: defaultName(payoutDefault, was, true) },
+  );
+}
