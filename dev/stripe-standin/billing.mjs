@@ -220,7 +220,7 @@ export function billingRoutes(kit) {
 
   function cancel(sub, reason) {
     const t = timeOf(sub.customer);
-    Object.assign(sub, { status: "canceled", canceled_at: sub.canceled_at ?? t, ended_at: t, cancellation_details: { comment: null, feedback: null, reason } });
+    Object.assign(sub, { status: "canceled", canceled_at: sub.canceled_at ?? t, ended_at: t, cancellation_details: { comment: null, feedback: null, feedback_option: null, reason } });
     const open = db.invoices.get(sub.latest_invoice);
     if (open && open.status === "open" && reason === "payment_failed") {
       open.next_payment_attempt = null;
@@ -297,7 +297,7 @@ export function billingRoutes(kit) {
       cancel_at: null,
       cancel_at_period_end: false,
       canceled_at: null,
-      cancellation_details: { comment: null, feedback: null, reason: null },
+      cancellation_details: { comment: null, feedback: null, feedback_option: null, reason: null },
       collection_method: "charge_automatically",
       created: t,
       currency: price.currency,
@@ -310,7 +310,7 @@ export function billingRoutes(kit) {
       description: null,
       discounts: [],
       ended_at: null,
-      invoice_settings: { account_tax_ids: null, issuer: { type: "self" } },
+      invoice_settings: { account_tax_ids: null, custom_fields: null, description: null, footer: null, issuer: { type: "self" } },
       items: { object: "list", data: [], has_more: false, total_count: 1, url: "" },
       latest_invoice: null,
       livemode: false,
@@ -329,7 +329,7 @@ export function billingRoutes(kit) {
       test_clock: customer.test_clock ?? null,
       transfer_data: null,
       trial_end: null,
-      trial_settings: { end_behavior: { missing_payment_method: "create_invoice" } },
+      trial_settings: { end_behavior: { billing_cycle_anchor: "unchanged", missing_payment_method: "create_invoice" } },
       trial_start: null,
     };
     sub.items.url = `/v1/subscription_items?subscription=${sub.id}`;
@@ -368,7 +368,7 @@ export function billingRoutes(kit) {
       sub.cancel_at_period_end = p.cancel_at_period_end === "true";
       sub.cancel_at = sub.cancel_at_period_end ? sub.items.data[0].current_period_end : null;
       sub.canceled_at = sub.cancel_at_period_end ? timeOf(sub.customer) : null;
-      sub.cancellation_details = { comment: null, feedback: null, reason: sub.cancel_at_period_end ? "cancellation_requested" : null };
+      sub.cancellation_details = { comment: null, feedback: null, feedback_option: null, reason: sub.cancel_at_period_end ? "cancellation_requested" : null };
     }
     if (p.default_payment_method !== undefined) {
       const pm = get("payment_methods", p.default_payment_method);

@@ -245,6 +245,8 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   const CANCELABLE = ["requires_payment_method", "requires_capture", "requires_confirmation", "requires_action", "processing"];
   const CONFIRMABLE = ["requires_payment_method", "requires_confirmation"];
   const CANCELLATION_REASONS = ["duplicate", "fraudulent", "requested_by_customer", "abandoned"];
+  // The payment method types this test account has turned on (cards, and Link's wallet).
+  const ACCOUNT_METHODS = ["card", "link"];
 
   /** A PaymentIntent with every property Stripe sends; `fields` are the ones this call sets. */
   function newPaymentIntent(fields) {
@@ -309,6 +311,10 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     if (p.capture_method && !["automatic", "automatic_async", "manual"].includes(p.capture_method)) throw badParam("capture_method", "Invalid capture_method: must be one of automatic, automatic_async, or manual");
     checkEmail(p.receipt_email, "receipt_email");
     if (p.customer) get("customers", p.customer);
+    const allowed = Array.isArray(p.allowed_payment_method_types) ? p.allowed_payment_method_types : null;
+    if (allowed && !allowed.some((t) => ACCOUNT_METHODS.includes(t))) {
+      throw badParam("allowed_payment_method_types", `The payment method type provided: ${allowed.join(", ")} is invalid. Please ensure the provided type is activated in your dashboard (https://dashboard.stripe.com/account/payments/settings) and your account is enabled for any preview features that you are trying to use.`);
+    }
     let paymentMethod = null;
     if (p.payment_method) {
       paymentMethod = resolvePaymentMethod(p.payment_method, p.customer ?? null).id;
@@ -322,9 +328,10 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       description: p.description ?? null,
       metadata: metadata(p.metadata),
       payment_method: paymentMethod,
-      // API version 2026-10-28 takes the allowed types as allowed_payment_method_types.
-      allowed_payment_method_types: Array.isArray(p.allowed_payment_method_types) ? p.allowed_payment_method_types : null,
-      payment_method_types: Array.isArray(p.allowed_payment_method_types) ? p.allowed_payment_method_types.filter((t) => t === "card") : ["card"],
+      // API version 2026-10-28 takes the allowed types as allowed_payment_method_types and answers
+      // with those of them the account can take in payment_method_types.
+      allowed_payment_method_types: allowed,
+      payment_method_types: allowed ? allowed.filter((t) => ACCOUNT_METHODS.includes(t)) : ["card"],
       receipt_email: p.receipt_email ?? null,
       setup_future_usage: p.setup_future_usage ?? null,
       statement_descriptor_suffix: p.statement_descriptor_suffix ?? null,
@@ -354,6 +361,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     // Confirming without a card uses the one already set on the PaymentIntent.
     if (!p.payment_method && !p.payment_method_data && pi.payment_method) p = { ...p, payment_method: pi.payment_method };
     if (p.payment_method) return resolvePaymentMethod(p.payment_method, pi.customer);
+    if (p.payment_method_data?.type === "link") return saveLinkPaymentMethod(p.payment_method_data.billing_details);
     const card = p.payment_method_data?.card;
     if (!card) throw badParam("payment_method", "You must provide a payment_method or payment_method_data to confirm a PaymentIntent.");
     const number = String(card.number ?? "").replace(/\s/g, "");
@@ -403,7 +411,65 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     return pm;
   }
 
+  /**
+   * A Link PaymentMethod (the wallet's): `type: "link"` with the Link account's email. Link pays from
+   * the account's saved card (4242, at once), or, for a Link account whose email's local part ends in
+   * "+bank", from its bank account, which settles later: the PaymentIntent stays `processing` until
+   * POST /_standin/payment_intents/{id}/settle (as Link's bank payments do).
+   */
+  function saveLinkPaymentMethod(billing = {}) {
+    const email = billing.email ?? "link-buyer@example.com";
+    const pm = {
+      id: rid("pm"),
+      object: "payment_method",
+      allow_redisplay: "unspecified",
+      billing_details: { address: { city: null, country: null, line1: null, line2: null, postal_code: null, state: null }, email, name: billing.name ?? null, phone: null, tax_id: null },
+      created: now(),
+      customer: null,
+      customer_account: null,
+      link: { email },
+      livemode: false,
+      metadata: {},
+      type: "link",
+      _number: /\+bank@/i.test(email) ? null : "4242424242424242",
+      _setUpOffSession: false,
+    };
+    db.payment_methods.set(pm.id, pm);
+    return pm;
+  }
+
   const publicPm = ({ _number, _setUpOffSession, ...pm }) => pm;
+
+  /** What a charge says about how it was paid: the card's details, or Link's. */
+  function paymentMethodDetails(pm) {
+    if (!pm) return null;
+    if (pm.type === "link") return { type: "link", link: { country: "US" } };
+    const c = pm.card;
+    return {
+      type: "card",
+      card: {
+        amount_authorized: null,
+        authorization_code: null,
+        brand: c.brand,
+        checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: c.checks.cvc_check },
+        country: c.country,
+        electronic_commerce_indicator: null,
+        exp_month: c.exp_month,
+        exp_year: c.exp_year,
+        fingerprint: c.fingerprint,
+        funding: c.funding,
+        installments: null,
+        last4: c.last4,
+        mandate: null,
+        network: c.brand,
+        network_transaction_id: null,
+        regulated_status: c.regulated_status,
+        three_d_secure: null,
+        transaction_link_id: null,
+        wallet: null,
+      },
+    };
+  }
 
   /** A Charge with every property Stripe sends, for an attempt on `pi` with `pm`. */
   function newCharge(pi, pm, fields) {
@@ -436,7 +502,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       paid: false,
       payment_intent: pi.id,
       payment_method: pm?.id ?? null,
-      payment_method_details: pm ? { type: "card", card: { brand: pm.card.brand, country: pm.card.country, exp_month: pm.card.exp_month, exp_year: pm.card.exp_year, funding: pm.card.funding, last4: pm.card.last4, network: pm.card.brand } } : null,
+      payment_method_details: paymentMethodDetails(pm),
       receipt_email: pi.receipt_email,
       receipt_number: null,
       receipt_url: null,
@@ -502,10 +568,14 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     }
     if (p.receipt_email) pi.receipt_email = p.receipt_email;
     const pm = paymentMethodFrom(p, pi);
+    if (!pi.payment_method_types.includes(pm.type)) {
+      throw new StripeError(400, "invalid_request_error", `The PaymentMethod provided (${pm.type}) is not allowed for this PaymentIntent. Please attach a PaymentMethod of one of the following types: ${pi.payment_method_types.join(", ")}. Alternatively update the allowed payment_method_types for this PaymentIntent to include "${pm.type}".`, { code: "payment_intent_incompatible_payment_method", param: "payment_method" });
+    }
     const offSession = p.off_session === "true" || p.off_session === "one_off" || p.off_session === "recurring";
     // Off-session charges are for cards saved on the PaymentIntent's own Customer only.
     if (offSession && (!pi.customer || pm.customer !== pi.customer)) throw badParam("payment_method", "This PaymentMethod is not attached to the PaymentIntent's customer; off_session payments need a saved card.");
     pi.payment_method = pm.id;
+    if (pm.type === "link" && !pm._number) return startProcessing(pi, pm);
     const card = CARDS[pm._number] ?? { outcome: "success" };
     if (card.outcome === "authenticate" && offSession && (card.always || !pm._setUpOffSession)) return fail(pi, AUTH_REQUIRED, pm);
     if (card.outcome === "decline") return fail(pi, card, pm);
@@ -519,6 +589,36 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       return;
     }
     succeed(pi);
+  }
+
+  /** A payment that settles later (Link from a bank account): the intent waits in `processing`, its charge `pending`. */
+  function startProcessing(pi, pm) {
+    const charge = newCharge(pi, pm, { captured: true, amount_captured: pi.amount, paid: false, status: "pending", outcome: { advice_code: null, network_advice_code: null, network_decline_code: null, network_status: "approved_by_network", reason: null, risk_level: "normal", risk_score: 20, seller_message: "Payment complete.", type: "authorized" } });
+    Object.assign(pi, { status: "processing", next_action: null, last_payment_error: null });
+    emit("charge.pending", publicCharge(charge));
+    emit("payment_intent.processing", pi);
+  }
+
+  /** The bank's answer for a `processing` payment: succeeded (the funds arrive) or failed (back to requires_payment_method). */
+  function settleProcessing(pi, outcome) {
+    if (pi.status !== "processing") throw new StripeError(400, "invalid_request_error", `This PaymentIntent is not processing (its status is ${pi.status}).`);
+    if (!["succeeded", "failed"].includes(outcome)) throw badParam("outcome", "outcome must be one of succeeded, failed");
+    const charge = get("charges", pi.latest_charge);
+    if (outcome === "succeeded") {
+      Object.assign(charge, { status: "succeeded", paid: true });
+      settleCharge(charge, undefined, charge.amount);
+      Object.assign(pi, { status: "succeeded", amount_received: pi.amount });
+      emit("charge.succeeded", publicCharge(charge));
+      emit("payment_intent.succeeded", pi);
+      return pi;
+    }
+    const failure = { code: "insufficient_funds", message: "The customer's account has insufficient funds to cover this payment." };
+    Object.assign(charge, { status: "failed", failure_code: failure.code, failure_message: failure.message, outcome: { ...charge.outcome, network_status: "declined_by_network", reason: failure.code, seller_message: "The bank returned the payment.", type: "issuer_declined" } });
+    const pm = db.payment_methods.get(pi.payment_method);
+    Object.assign(pi, { status: "requires_payment_method", payment_method: null, last_payment_error: { type: "card_error", charge: charge.id, code: failure.code, decline_code: failure.code, message: failure.message, payment_method: pm ? publicPm(pm) : null } });
+    emit("charge.failed", publicCharge(charge));
+    emit("payment_intent.payment_failed", pi);
+    return pi;
   }
 
   function capture(pi, p) {
@@ -643,6 +743,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     }],
     ["GET", /^\/v1\/events$/, "secret", (p) => list(db.events.filter((e) => !p.type || e.type === p.type), p, "/v1/events")],
     // Stand-in controls: what a real card network or bank would do.
+    ["POST", /^\/_standin\/payment_intents\/(pi_\w+)\/settle$/, "secret", (p, m) => settleProcessing(get("payment_intents", m[1]), p.outcome)],
     ["POST", /^\/_standin\/payment_intents\/(pi_\w+)\/authenticate$/, "either", (p, m) => {
       const pi = get("payment_intents", m[1]);
       requireClientSecret(pi, p);
