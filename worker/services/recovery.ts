@@ -110,7 +110,8 @@ export async function composeReminder(
   job: { to: string; data: ReminderMailData },
 ): Promise<ReminderMailData | null> {
   const p = await db.select().from(purchases).where(eq(purchases.id, job.data.purchaseId)).get();
-  if (!p || !["pending", "failed"].includes(p.status)) return null;
+  // A payment still processing is on its way, not abandoned.
+  if (!p || !["pending", "failed"].includes(p.status) || p.processingSince) return null;
   const item = await db.select().from(content).where(eq(content.id, p.contentId)).get();
   if (!item || item.deletedAt || item.unpublishedAt || item.isUpsell || !item.checkoutReminders) return null;
   const email = job.to.toLowerCase();

@@ -1,0 +1,109 @@
+// Checkout as Stripe really behaves: the PaymentIntent names the payment methods the page offers
+// (card, and Link's wallet), a Link payment is a `link` PaymentMethod, and a payment that settles
+// later (`processing`) is paid-pending: not abandoned, not bought twice, fulfilled or released by
+// Stripe's events.
+import { describe, expect, it } from "vitest";
+import { PAYWALL_TEXT } from "../../shared/paywall";
+import { handleEmailBatch } from "../queue/emails";
+import type { EmailJob } from "../services/mail/templates";
+import { call, contentForm, cookieValue, deliver, env, eventFor, outbox, postForm, postJson, row, rows, signIn, standin } from "./helpers";
+
+async function creatorWithItem(email: string) {
+  const cookie = await signIn(email);
+  const res = await postForm("/api/content", contentForm({ title: "Field Recordings", price: "12", accessType: "link", linkUrl: "https://example.com/rec" }), cookie);
+  if (res.status !== 201) throw new Error(await res.text());
+  return (await res.json<{ id: string }>()).id;
+}
+
+/** 'Unlock' as a browser: the checkout's PaymentIntent and that browser's cookie. */
+async function unlock(contentId: string, buyerCookie?: string, buyerEmail?: string) {
+  const res = await postJson("/api/create-payment-intent", { contentId, ...(buyerEmail ? { buyerEmail } : {}) }, buyerCookie);
+  if (res.status !== 200) return { res, paymentIntent: "", clientSecret: "", buyerCookie: buyerCookie ?? "" };
+  const { clientSecret } = await res.clone().json<{ clientSecret: string }>();
+  return { res, clientSecret, paymentIntent: clientSecret.split("_secret_")[0], buyerCookie: buyerCookie ?? `aw_buyer=${cookieValue(res, "aw_buyer")}` };
+}
+
+/** Pays with the wallet as Stripe.js's Express Checkout Element does: a Link PaymentMethod. */
+const payWithLink = (clientSecret: string, email: string) =>
+  standin<{ status: string; latest_charge: string; error?: { code: string } }>(
+    "POST",
+    `/v1/payment_intents/${clientSecret.split("_secret_")[0]}/confirm`,
+    { client_secret: clientSecret, "payment_method_data[type]": "link", "payment_method_data[billing_details][email]": email, receipt_email: email },
+    "pk_test_worker",
+  );
+
+const purchaseOf = (pi: string) => row<{ id: string; status: string }>("select id, status from purchases where payment_intent_id = ?", pi);
+const access = async (contentId: string, buyerCookie: string) => (await call(`/api/content/${contentId}/access`, { cookie: buyerCookie })).json<{ owned: boolean; status?: string }>();
+
+describe("checkout names the payment methods it offers", () => {
+  it("card and Link, not whatever the Dashboard has on; the wallet pays with a Link PaymentMethod and the item unlocks", async () => {
+    const item = await creatorWithItem("methods@example.com");
+    const checkout = await unlock(item);
+    const { body: intent } = await standin<{ payment_method_types: string[]; automatic_payment_methods: unknown }>("GET", `/v1/payment_intents/${checkout.paymentIntent}`);
+    expect(intent.payment_method_types).toEqual(["card", "link"]);
+    expect(intent.automatic_payment_methods).toBeNull();
+
+    const paid = await payWithLink(checkout.clientSecret, "wallet-buyer@example.com");
+    expect(paid.status).toBe(200);
+    expect(paid.body.status).toBe("succeeded");
+    const { body: charge } = await standin<{ payment_method_details: { type: string }; payment_method: string }>("GET", `/v1/charges/${paid.body.latest_charge}`);
+    expect(charge.payment_method_details.type).toBe("link");
+    expect((await standin<{ type: string }>("GET", `/v1/payment_methods/${charge.payment_method}`)).body.type).toBe("link");
+
+    const done = await call(`/api/payments/${checkout.paymentIntent}/complete`, { method: "POST", cookie: checkout.buyerCookie });
+    expect(await done.json()).toMatchObject({ status: "paid", unlocked: true });
+  });
+});
+
+describe("a payment that is processing is paid-pending", () => {
+  it("the same browser cannot buy the item again while it processes; succeeded fulfils it", async () => {
+    const item = await creatorWithItem("processing@example.com");
+    const checkout = await unlock(item);
+    const paying = await payWithLink(checkout.clientSecret, "slow+bank@example.com");
+    expect(paying.body.status).toBe("processing");
+    expect((await deliver(await eventFor("payment_intent.processing", checkout.paymentIntent))).status).toBe(200);
+
+    const before = (await rows("select id from purchases where content_id = ?", item)).length;
+    const again = await unlock(item, checkout.buyerCookie);
+    expect(again.res.status).toBe(409);
+    expect((await again.res.json<{ message: string }>()).message).toBe(PAYWALL_TEXT.processing);
+    expect((await rows("select id from purchases where content_id = ?", item)).length).toBe(before);
+    // Not owned yet, and the paywall says it is on its way.
+    expect(await access(item, checkout.buyerCookie)).toMatchObject({ owned: false, status: "processing" });
+
+    expect((await standin("POST", `/_standin/payment_intents/${checkout.paymentIntent}/settle`, { outcome: "succeeded" })).status).toBe(200);
+    expect((await deliver(await eventFor("payment_intent.succeeded", checkout.paymentIntent))).status).toBe(200);
+    expect((await purchaseOf(checkout.paymentIntent))?.status).toBe("paid");
+    expect(await access(item, checkout.buyerCookie)).toMatchObject({ owned: true });
+  });
+
+  it("a failed payment releases it: the browser can buy again", async () => {
+    const item = await creatorWithItem("processing-fails@example.com");
+    const checkout = await unlock(item);
+    expect((await payWithLink(checkout.clientSecret, "broke+bank@example.com")).body.status).toBe("processing");
+    await deliver(await eventFor("payment_intent.processing", checkout.paymentIntent));
+    expect((await unlock(item, checkout.buyerCookie)).res.status).toBe(409);
+
+    await standin("POST", `/_standin/payment_intents/${checkout.paymentIntent}/settle`, { outcome: "failed" });
+    expect((await deliver(await eventFor("payment_intent.payment_failed", checkout.paymentIntent))).status).toBe(200);
+    expect((await purchaseOf(checkout.paymentIntent))?.status).toBe("pending");
+    expect(await access(item, checkout.buyerCookie)).toMatchObject({ owned: false });
+    const retry = await unlock(item, checkout.buyerCookie);
+    expect(retry.res.status).toBe(200);
+    expect(retry.paymentIntent).not.toBe(checkout.paymentIntent);
+  });
+
+  it("a checkout whose payment is processing gets no 'you left it at checkout' reminder", async () => {
+    const item = await creatorWithItem("processing-reminder@example.com");
+    const buyer = "patient+bank@example.com";
+    const checkout = await unlock(item, undefined, buyer);
+    await payWithLink(checkout.clientSecret, buyer);
+    await deliver(await eventFor("payment_intent.processing", checkout.paymentIntent));
+    const [due] = await rows<{ job: string }>("select job from outbox_emails where id like 'checkout-reminder:%' and json_extract(job, '$.to') = ?", buyer);
+    const job = { ...(JSON.parse(due.job) as EmailJob), sendAt: Date.now() };
+    const acked: string[] = [];
+    await handleEmailBatch({ queue: "apewall-emails", messages: [{ id: "m", timestamp: new Date(), attempts: 1, body: job, ack: () => acked.push("ack"), retry: () => acked.push("retry") }] } as unknown as MessageBatch<EmailJob>, env as never);
+    expect(acked).toEqual(["ack"]);
+    expect((await outbox()).filter((m) => m.to === buyer)).toEqual([]);
+  });
+});
