@@ -92,11 +92,14 @@ const luhn = (num) => {
 
 /**
  * `stateFile`: where to keep state across restarts (npm start); without it, state lives in memory.
- * `webhookSecret` signs events about the platform's own account (its "Your account" endpoint);
- * `connectWebhookSecret` signs events about a connected account (its Connect endpoint), as Stripe
- * signs each endpoint with its own secret.
+ * Webhook endpoints, as a Stripe account has them: `webhookUrls` are "Your account" endpoints, sent
+ * the events about the platform's own objects and signed with `webhookSecret`; `connectWebhookUrls`
+ * are "Connected accounts" endpoints, sent only the events about a connected account (`account`
+ * set) and signed with `connectWebhookSecret`. An endpoint never gets the other kind, so every
+ * delivery verifies with the one secret its endpoint has (the app points both at one path).
  */
-export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin", connectWebhookSecret = webhookSecret, log = () => {}, stateFile } = {}) {
+export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webhookSecret = "whsec_standin", connectWebhookSecret = webhookSecret, log = () => {}, stateFile } = {}) {
+  const endpoints = [...webhookUrls.map((url) => ({ url, secret: webhookSecret, connect: false })), ...connectWebhookUrls.map((url) => ({ url, secret: connectWebhookSecret, connect: true }))];
   const db = {
     customers: new Map(),
     payment_intents: new Map(),
@@ -131,6 +134,9 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   let closed = false;
 
   function emit(type, object) {
+    // An event about a connected account names it in `account` (Stripe sends those to Connect endpoints).
+    const account = type.startsWith("account.") ? (object.object === "account" ? object.id : object.account) : undefined;
+    const to = endpoints.filter((e) => e.connect === (typeof account === "string"));
     const event = {
       id: rid("evt"),
       object: "event",
@@ -138,24 +144,22 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       created: now(),
       data: { object: JSON.parse(publicJson(object)) },
       livemode: false,
-      pending_webhooks: webhookUrls.length,
+      pending_webhooks: to.length,
       request: { id: null, idempotency_key: null },
       type,
     };
-    // An event about a connected account names it in `account` (Stripe sends those to Connect endpoints).
-    const account = type.startsWith("account.") ? (object.object === "account" ? object.id : object.account) : undefined;
     if (typeof account === "string") event.account = account;
     db.events.unshift(event);
     for (const listener of listeners) listener(event);
-    for (const url of webhookUrls) deliveries.push(deliver(url, event));
+    for (const endpoint of to) deliveries.push(deliver(endpoint, event));
     return event;
   }
 
-  /** Signs and posts an event like Stripe: `Stripe-Signature: t=…,v1=HMAC(secret, "t.body")`; retries with backoff. */
-  async function deliver(url, event, attempt = 0) {
+  /** Signs and posts an event like Stripe: `Stripe-Signature: t=…,v1=HMAC(endpoint secret, "t.body")`; retries with backoff. */
+  async function deliver({ url, secret }, event, attempt = 0) {
     const payload = publicJson(event, 2);
     const t = now();
-    const v1 = createHmac("sha256", event.account ? connectWebhookSecret : webhookSecret).update(`${t}.${payload}`).digest("hex");
+    const v1 = createHmac("sha256", secret).update(`${t}.${payload}`).digest("hex");
     try {
       const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": `t=${t},v1=${v1}` }, body: payload });
       log(`webhook ${event.type} ${event.id} -> ${res.status}`);
@@ -166,7 +170,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     if (attempt < 5 && !closed) {
       // Unref'd: a pending retry never keeps a finished test run (or npm start) alive.
       await new Promise((r) => setTimeout(r, 500 * 2 ** attempt).unref());
-      if (!closed) return deliver(url, event, attempt + 1);
+      if (!closed) return deliver({ url, secret }, event, attempt + 1);
     }
   }
 
@@ -763,7 +767,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   ];
 
   // Resource families kept in modules of their own get the same helpers the routes above use.
-  const kit = { db, emit, get, metadata, int, rid, now, list, StripeError, missing, badParam, missingParam, on: (fn) => listeners.push(fn), raw, CARDS, TEST_PAYMENT_METHODS, newPaymentIntent, confirm, balanceTransaction, balanceOf, publicTxn, publicCharge, expandOf };
+  const kit = { db, save, emit, get, metadata, int, rid, now, list, StripeError, missing, badParam, missingParam, on: (fn) => listeners.push(fn), raw, CARDS, TEST_PAYMENT_METHODS, newPaymentIntent, confirm, balanceTransaction, balanceOf, publicTxn, publicCharge, expandOf };
   routes.push(...catalogRoutes(kit));
   routes.push(...connectRoutes(kit));
   routes.push(...billingRoutes(kit));
