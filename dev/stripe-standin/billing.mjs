@@ -13,13 +13,18 @@
 // on a clock (real Stripe only allows that at creation) so the app's own customer can be advanced.
 import { randomBytes } from "node:crypto";
 
+/**
+ * How long an advance takes here. Stripe answers an advance with `status: "advancing"` and moves the
+ * clock in the background (seconds to minutes); callers wait for `ready` (test_helpers.test_clock.ready).
+ */
+const ADVANCE_MS = 150;
 /** Smart-retry stand-in: a failed renewal is retried after these many days, then the subscription is canceled. */
 const RETRY_DAYS = [3, 5, 7];
 const DAY = 24 * 60 * 60;
 
 /** @param {any} kit */
 export function billingRoutes(kit) {
-  const { db, get, metadata, rid, now, list, StripeError, badParam, missingParam, emit, on, newPaymentIntent, confirm } = kit;
+  const { db, save, get, metadata, rid, now, list, StripeError, badParam, missingParam, emit, on, newPaymentIntent, confirm } = kit;
 
   /** The clock's time for a customer on a test clock, the wall clock otherwise. */
   const timeOf = (customerId) => {
@@ -395,21 +400,32 @@ export function billingRoutes(kit) {
     const to = Number(p.frozen_time);
     if (p.frozen_time === undefined) throw missingParam("frozen_time");
     if (!Number.isInteger(to)) throw badParam("frozen_time", `Invalid integer: ${p.frozen_time}`);
+    if (clock.status === "advancing") throw new StripeError(400, "invalid_request_error", `The test clock ${clock.id} is currently advancing. Wait for it to be ready before advancing it again.`, { code: "test_clock_advancing" });
     if (to <= clock.frozen_time) throw badParam("frozen_time", "The test clock can only be advanced to a time after its current frozen_time.");
-    clock.status = "advancing";
+    Object.assign(clock, { status: "advancing", status_details: { advancing: { target_frozen_time: to } }, _target: to });
     emit("test_helpers.test_clock.advancing", clock);
-    clock._target = to;
-    // Walk in steps so every renewal and retry happens at its own time, in order.
-    while (clock.frozen_time < to) {
-      const next = Math.min(to, clock.frozen_time + DAY);
-      clock.frozen_time = next;
+    const answer = structuredClone(clock);
+    // Unref'd: a clock still moving never keeps a finished test run alive.
+    setTimeout(() => finishAdvance(clock.id), ADVANCE_MS).unref();
+    return answer;
+  }
+
+  /** The advance itself: every renewal and retry at its own time, in order, then `ready`. */
+  function finishAdvance(id) {
+    const clock = db.test_clocks.get(id);
+    if (!clock || clock.status !== "advancing") return;
+    while (clock.frozen_time < clock._target) {
+      clock.frozen_time = Math.min(clock._target, clock.frozen_time + DAY);
       runUntil(clock);
     }
     delete clock._target;
-    clock.status = "ready";
+    Object.assign(clock, { status: "ready", status_details: {} });
     emit("test_helpers.test_clock.ready", clock);
-    return clock;
+    save();
   }
+
+  // A clock saved mid-advance (state file, restart) finishes its advance.
+  for (const clock of db.test_clocks.values()) if (clock.status === "advancing") setTimeout(() => finishAdvance(clock.id), ADVANCE_MS).unref();
 
   const pubClock = ({ _target, ...c }) => c;
 

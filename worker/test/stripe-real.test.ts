@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { PAYWALL_TEXT } from "../../shared/paywall";
 import { handleEmailBatch } from "../queue/emails";
 import type { EmailJob } from "../services/mail/templates";
-import { call, contentForm, cookieValue, deliver, env, eventFor, outbox, postForm, postJson, row, rows, signIn, standin } from "./helpers";
+import { advanceDone, call, contentForm, cookieValue, deliver, env, eventFor, outbox, postForm, postJson, row, rows, signIn, standin } from "./helpers";
 
 async function creatorWithItem(email: string) {
   const cookie = await signIn(email);
@@ -105,5 +105,23 @@ describe("a payment that is processing is paid-pending", () => {
     await handleEmailBatch({ queue: "apewall-emails", messages: [{ id: "m", timestamp: new Date(), attempts: 1, body: job, ack: () => acked.push("ack"), retry: () => acked.push("retry") }] } as unknown as MessageBatch<EmailJob>, env as never);
     expect(acked).toEqual(["ack"]);
     expect((await outbox()).filter((m) => m.to === buyer)).toEqual([]);
+  });
+});
+
+describe("test clocks, as Stripe's", () => {
+  it("an advance answers `advancing` with its target, and the clock is `ready` at the target once the time in between has run", async () => {
+    const start = Math.floor(Date.now() / 1000);
+    const { body: clock } = await standin<{ id: string; status: string }>("POST", "/v1/test_helpers/test_clocks", { frozen_time: String(start) });
+    expect(clock.status).toBe("ready");
+    const target = start + 40 * 86400;
+    const advanced = await standin<{ status: string; frozen_time: number; status_details: { advancing?: { target_frozen_time: number } } }>("POST", `/v1/test_helpers/test_clocks/${clock.id}/advance`, { frozen_time: String(target) });
+    expect(advanced.status).toBe(200);
+    expect(advanced.body).toMatchObject({ status: "advancing", status_details: { advancing: { target_frozen_time: target } } });
+    // A second advance while it moves is refused, as Stripe refuses it.
+    expect((await standin("POST", `/v1/test_helpers/test_clocks/${clock.id}/advance`, { frozen_time: String(target + 60) })).status).toBe(400);
+    const ready = await advanceDone(clock.id);
+    expect(ready).toMatchObject({ status: "ready", frozen_time: target, status_details: {} });
+    const { body: events } = await standin<{ data: { type: string; data: { object: { id: string } } }[] }>("GET", "/v1/events", { limit: "100" });
+    expect(events.data.filter((e) => e.data.object.id === clock.id).map((e) => e.type).reverse()).toEqual(["test_helpers.test_clock.created", "test_helpers.test_clock.advancing", "test_helpers.test_clock.ready"]);
   });
 });
