@@ -125,3 +125,26 @@ describe("test clocks, as Stripe's", () => {
     expect(events.data.filter((e) => e.data.object.id === clock.id).map((e) => e.type).reverse()).toEqual(["test_helpers.test_clock.created", "test_helpers.test_clock.advancing", "test_helpers.test_clock.ready"]);
   });
 });
+
+describe("one-click upsell after a Link payment", () => {
+  it("is charged to the Link wallet that paid at checkout", async () => {
+    const cookie = await signIn("link-funnel@example.com");
+    const item = async (title: string) => (await (await postForm("/api/content", contentForm({ title, price: "10", accessType: "link", linkUrl: "https://example.com/x" }), cookie)).json<{ id: string }>()).id;
+    const mainId = await item("Main course");
+    const upsellId = await item("Workbook");
+    const funnel = await (await postJson("/api/funnels", { name: "Link funnel" }, cookie)).json<{ id: string }>();
+    expect((await postJson(`/api/funnels/${funnel.id}/products`, { contentIds: [mainId] }, cookie)).status).toBe(200);
+    const price = await (await postJson("/api/stripe/create-upsell-product", { name: "Workbook", description: "Workbook offer", price: 15 }, cookie)).json<{ priceId: string }>();
+    const step = await (await postJson(`/api/funnels/${funnel.id}/steps`, { title: "Add the workbook", offerPriceId: price.priceId, stepType: "upsell", contentId: upsellId }, cookie)).json<{ id: string }>();
+    expect((await call(`/api/funnels/${funnel.id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ testMode: false }), cookie })).status).toBe(200);
+
+    const checkout = await unlock(mainId, undefined, "linked@example.com");
+    expect((await payWithLink(checkout.clientSecret, "linked@example.com")).body.status).toBe("succeeded");
+    await call(`/api/payments/${checkout.paymentIntent}/complete`, { method: "POST", cookie: checkout.buyerCookie });
+    const purchase = await purchaseOf(checkout.paymentIntent);
+    const shown = await (await call(`/api/upsell/offer?purchaseId=${purchase!.id}`, { cookie: checkout.buyerCookie })).json<{ offer: { stepId: string } | null }>();
+    expect(shown.offer?.stepId).toBe(step.id);
+    const accepted = await postJson("/api/upsell/accept", { purchaseId: purchase!.id, stepId: step.id }, checkout.buyerCookie);
+    expect(await accepted.json()).toMatchObject({ status: "paid" });
+  });
+});
