@@ -83,6 +83,48 @@ describe.each(targets)("purchase scenario against %s", (_name, client, enabled) 
   });
 });
 
+describe.each(targets)("checkout's payment methods against %s", (_name, client, enabled) => {
+  it.runIf(enabled)("a PaymentIntent names card and link (allowed_payment_method_types), not the Dashboard's automatic ones; a card pays it", async () => {
+    const stripe = client();
+    const intent = await stripe.paymentIntents.create({ amount: 1500, currency: "usd", allowed_payment_method_types: ["card", "link"] });
+    expect(intent).toMatchObject({ status: "requires_payment_method", automatic_payment_methods: null, allowed_payment_method_types: ["card", "link"] });
+    expect([...intent.payment_method_types].sort()).toEqual(["card", "link"]);
+    const paid = await stripe.paymentIntents.confirm(intent.id, { payment_method: "pm_card_visa" });
+    expect(paid.status).toBe("succeeded");
+    const charge = await stripe.charges.retrieve(paid.latest_charge as string);
+    expect(charge).toMatchObject({ status: "succeeded", paid: true, payment_method_details: { type: "card", card: { brand: "visa", last4: "4242" } } });
+  });
+});
+
+describe("the stand-in's Link wallet and payments that settle later", () => {
+  it("Link pays with a link PaymentMethod; a Link bank payment stays processing until settled, then succeeds or fails with Stripe's events", async () => {
+    const stripe = standinClient();
+    const intent = await stripe.paymentIntents.create({ amount: 1500, currency: "usd", allowed_payment_method_types: ["card", "link"] });
+    const viaLink = await stripe.paymentIntents.confirm(intent.id, { payment_method_data: { type: "link", billing_details: { email: "wallet@example.com" } } } as Stripe.PaymentIntentConfirmParams);
+    expect(viaLink.status).toBe("succeeded");
+    expect((await stripe.charges.retrieve(viaLink.latest_charge as string)).payment_method_details?.type).toBe("link");
+    // A card-only PaymentIntent refuses a Link PaymentMethod.
+    const cardOnly = await stripe.paymentIntents.create({ amount: 1500, currency: "usd", allowed_payment_method_types: ["card"] });
+    await expect(stripe.paymentIntents.confirm(cardOnly.id, { payment_method_data: { type: "link" } } as Stripe.PaymentIntentConfirmParams)).rejects.toMatchObject({ code: "payment_intent_incompatible_payment_method" });
+
+    const url = new URL(inject("stripeUrl"));
+    const settle = (id: string, outcome: string) =>
+      fetch(`${url.origin}/_standin/payment_intents/${id}/settle`, { method: "POST", headers: { authorization: "Bearer sk_test_e2e", "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ outcome }) });
+    for (const outcome of ["succeeded", "failed"] as const) {
+      const slow = await stripe.paymentIntents.create({ amount: 1500, currency: "usd", allowed_payment_method_types: ["card", "link"] });
+      const processing = await stripe.paymentIntents.confirm(slow.id, { payment_method_data: { type: "link", billing_details: { email: "saver+bank@example.com" } } } as Stripe.PaymentIntentConfirmParams);
+      expect(processing.status).toBe("processing");
+      expect((await stripe.charges.retrieve(processing.latest_charge as string)).status).toBe("pending");
+      await expect(stripe.paymentIntents.confirm(slow.id)).rejects.toMatchObject({ code: "payment_intent_unexpected_state" });
+      expect((await settle(slow.id, outcome)).status).toBe(200);
+      const after = await stripe.paymentIntents.retrieve(slow.id);
+      expect(after.status).toBe(outcome === "succeeded" ? "succeeded" : "requires_payment_method");
+      const types = (await stripe.events.list({ limit: 100 })).data.filter((e) => (e.data.object as { id?: string; payment_intent?: string }).id === slow.id || (e.data.object as { payment_intent?: string }).payment_intent === slow.id).map((e) => e.type).reverse();
+      expect(types).toEqual(["payment_intent.created", "charge.pending", "payment_intent.processing", ...(outcome === "succeeded" ? ["charge.succeeded", "payment_intent.succeeded"] : ["charge.failed", "payment_intent.payment_failed"])]);
+    }
+  });
+});
+
 describe.each(targets)("refunds scenario against %s", (_name, client, enabled) => {
   it.runIf(enabled)("partial refunds listed page by page; a charge carries them only when expanded; no disputes", async () => {
     const stripe = client();

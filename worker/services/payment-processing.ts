@@ -17,7 +17,9 @@ const RELEASED = ["requires_payment_method", "requires_confirmation", "requires_
  * one and any order bump paid with it), a failure or cancel releases them. Safe to repeat and to
  * run in any order with fulfilment: each update only touches pending purchases.
  */
-export async function noteIntentState(d1: D1Database, intent: Pick<Stripe.PaymentIntent, "id" | "status">): Promise<void> {
+export async function noteIntentState(d1: D1Database, intent: Pick<Stripe.PaymentIntent, "id" | "status">, known?: { processingSince: Date | null }): Promise<void> {
+  // A caller holding the purchase row skips the write when it would change nothing (an open checkout, checked often).
+  if (known && !!known.processingSince === (intent.status === "processing")) return;
   const ofIntent = "status = 'pending' and (payment_intent_id = ?1 or bump_of = (select id from purchases where payment_intent_id = ?1))";
   if (intent.status === "processing") {
     await d1.prepare(`update purchases set processing_since = coalesce(processing_since, ?2) where ${ofIntent}`).bind(intent.id, Date.now()).run();

@@ -489,7 +489,7 @@ export async function syncWithStripe(deps: PurchaseDeps, purchase: PurchaseRow, 
     console.warn("could not ask Stripe about", purchase.paymentIntentId, (err as Error).message);
     return purchase;
   }
-  await noteIntentState(deps.d1, intent);
+  await noteIntentState(deps.d1, intent, purchase);
   await fulfil(deps, intent, { notify });
   return (await deps.db.select().from(purchases).where(eq(purchases.id, purchase.id)).get()) ?? purchase;
 }
