@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { createStandin } from "../dev/stripe-standin/server.mjs";
 import required from "../dev/stripe-standin/required-properties.json" with { type: "json" };
+import { missingRequired } from "../dev/stripe-standin/schema-check.mjs";
 import { describe, expect, inject, it } from "vitest";
 
 const realKey = process.env.STRIPE_TEST_SECRET_KEY;
@@ -80,6 +81,48 @@ describe.each(targets)("purchase scenario against %s", (_name, client, enabled) 
     expect(charge.refunds?.data.map((r) => r.id)).toContain(refund.id);
     await expect(stripe.refunds.create({ payment_intent: intent.id })).rejects.toMatchObject({ type: "StripeInvalidRequestError", code: "charge_already_refunded" });
     await expect(stripe.refunds.create({ charge: charge.id, amount: 1 })).rejects.toMatchObject({ type: "StripeInvalidRequestError", code: "charge_already_refunded" });
+  });
+});
+
+describe.each(targets)("checkout's payment methods against %s", (_name, client, enabled) => {
+  it.runIf(enabled)("a PaymentIntent names card and link (allowed_payment_method_types), not the Dashboard's automatic ones; a card pays it", async () => {
+    const stripe = client();
+    const intent = await stripe.paymentIntents.create({ amount: 1500, currency: "usd", allowed_payment_method_types: ["card", "link"] });
+    expect(intent).toMatchObject({ status: "requires_payment_method", automatic_payment_methods: null, allowed_payment_method_types: ["card", "link"] });
+    expect([...intent.payment_method_types].sort()).toEqual(["card", "link"]);
+    const paid = await stripe.paymentIntents.confirm(intent.id, { payment_method: "pm_card_visa" });
+    expect(paid.status).toBe("succeeded");
+    const charge = await stripe.charges.retrieve(paid.latest_charge as string);
+    expect(charge).toMatchObject({ status: "succeeded", paid: true, payment_method_details: { type: "card", card: { brand: "visa", last4: "4242" } } });
+  });
+});
+
+describe("the stand-in's Link wallet and payments that settle later", () => {
+  it("Link pays with a link PaymentMethod; a Link bank payment stays processing until settled, then succeeds or fails with Stripe's events", async () => {
+    const stripe = standinClient();
+    const intent = await stripe.paymentIntents.create({ amount: 1500, currency: "usd", allowed_payment_method_types: ["card", "link"] });
+    const viaLink = await stripe.paymentIntents.confirm(intent.id, { payment_method_data: { type: "link", billing_details: { email: "wallet@example.com" } } } as Stripe.PaymentIntentConfirmParams);
+    expect(viaLink.status).toBe("succeeded");
+    expect((await stripe.charges.retrieve(viaLink.latest_charge as string)).payment_method_details?.type).toBe("link");
+    // A card-only PaymentIntent refuses a Link PaymentMethod.
+    const cardOnly = await stripe.paymentIntents.create({ amount: 1500, currency: "usd", allowed_payment_method_types: ["card"] });
+    await expect(stripe.paymentIntents.confirm(cardOnly.id, { payment_method_data: { type: "link" } } as Stripe.PaymentIntentConfirmParams)).rejects.toMatchObject({ code: "payment_intent_incompatible_payment_method" });
+
+    const url = new URL(inject("stripeUrl"));
+    const settle = (id: string, outcome: string) =>
+      fetch(`${url.origin}/_standin/payment_intents/${id}/settle`, { method: "POST", headers: { authorization: "Bearer sk_test_e2e", "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ outcome }) });
+    for (const outcome of ["succeeded", "failed"] as const) {
+      const slow = await stripe.paymentIntents.create({ amount: 1500, currency: "usd", allowed_payment_method_types: ["card", "link"] });
+      const processing = await stripe.paymentIntents.confirm(slow.id, { payment_method_data: { type: "link", billing_details: { email: "saver+bank@example.com" } } } as Stripe.PaymentIntentConfirmParams);
+      expect(processing.status).toBe("processing");
+      expect((await stripe.charges.retrieve(processing.latest_charge as string)).status).toBe("pending");
+      await expect(stripe.paymentIntents.confirm(slow.id)).rejects.toMatchObject({ code: "payment_intent_unexpected_state" });
+      expect((await settle(slow.id, outcome)).status).toBe(200);
+      const after = await stripe.paymentIntents.retrieve(slow.id);
+      expect(after.status).toBe(outcome === "succeeded" ? "succeeded" : "requires_payment_method");
+      const types = (await stripe.events.list({ limit: 100 })).data.filter((e) => (e.data.object as { id?: string; payment_intent?: string }).id === slow.id || (e.data.object as { payment_intent?: string }).payment_intent === slow.id).map((e) => e.type).reverse();
+      expect(types).toEqual(["payment_intent.created", "charge.pending", "payment_intent.processing", ...(outcome === "succeeded" ? ["charge.succeeded", "payment_intent.succeeded"] : ["charge.failed", "payment_intent.payment_failed"])]);
+    }
   });
 });
 
@@ -205,9 +248,10 @@ describe.each(targets)("creator money against %s", (_name, client, enabled) => {
     expect(periodEnd).toBeGreaterThan(start + 27 * 86400);
     expect((await stripe.invoices.retrieve(invoice.id)).status).toBe("paid");
 
-    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: periodEnd + 3600 });
-    // Real test clocks advance in the background.
+    // Test clocks advance in the background: the advance answers `advancing`, then the clock is `ready`.
+    expect((await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: periodEnd + 3600 })).status).toBe("advancing");
     for (let i = 0; i < 60 && (await stripe.testHelpers.testClocks.retrieve(clock.id)).status !== "ready"; i++) await new Promise((r) => setTimeout(r, 2000));
+    expect(await stripe.testHelpers.testClocks.retrieve(clock.id)).toMatchObject({ status: "ready", frozen_time: periodEnd + 3600 });
     const renewed = await stripe.subscriptions.retrieve(sub.id);
     expect(renewed.items.data[0].current_period_end).toBeGreaterThan(periodEnd);
     const invoices = await stripe.invoices.list({ subscription: sub.id, limit: 10 });
@@ -362,6 +406,61 @@ describe("webhooks sent by the stand-in", () => {
       await expect(Stripe.webhooks.constructEventAsync(body, signature, "whsec_other")).rejects.toThrow();
     }
     expect(types).toEqual(expect.arrayContaining(["payment_intent.created", "charge.succeeded", "payment_intent.succeeded"]));
+    await standin.close();
+    sink.close();
+  });
+});
+
+describe("webhook endpoints of the stand-in", () => {
+  it("each endpoint gets only its kind of event (its account's, or connected accounts'), every delivery signed with its own secret, retries included", async () => {
+    // Two endpoints, as the README sets up for the app: "Your account" and "Connected accounts".
+    const got: Record<string, { body: string; signature: string }[]> = { platform: [], connect: [] };
+    const tries = new Map<string, number>();
+    const sink = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks).toString("utf8");
+      const which = req.url === "/connect" ? "connect" : "platform";
+      got[which].push({ body, signature: String(req.headers["stripe-signature"]) });
+      // Every fifth event is refused once, so its retry is checked too.
+      const id = (JSON.parse(body) as { id: string }).id;
+      const n = (tries.get(`${which}:${id}`) ?? 0) + 1;
+      tries.set(`${which}:${id}`, n);
+      res.statusCode = n === 1 && tries.size % 5 === 0 ? 500 : 200;
+      res.end();
+    });
+    await new Promise<void>((r) => sink.listen(0, "127.0.0.1", () => r()));
+    const hook = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
+    const standin = createStandin({ webhookUrls: [`${hook}/platform`], connectWebhookUrls: [`${hook}/connect`], webhookSecret: "whsec_platform", connectWebhookSecret: "whsec_connected" });
+    const url = new URL(await standin.listen(0));
+    const stripe = new Stripe("sk_test_sigs", { host: url.hostname, port: url.port, protocol: "http", maxNetworkRetries: 0 });
+    const control = (path: string, body: Record<string, string> = {}) =>
+      fetch(`${url.origin}${path}`, { method: "POST", headers: { authorization: "Bearer sk_test_sigs", "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body) }).then((r) => r.json() as Promise<{ id: string }>);
+    for (let i = 0; i < 4; i++) {
+      const customer = await stripe.customers.create({ email: `sigs-${i}@example.com`, name: "Zoë ✓ 😀" });
+      const paid = await stripe.paymentIntents.create({ amount: 1000 + i, currency: "usd", customer: customer.id, description: "Café – naïve 😀", payment_method: "pm_card_visa", confirm: true });
+      await stripe.refunds.create({ payment_intent: paid.id, amount: 100 });
+      await control(`/_standin/charges/${paid.latest_charge}/dispute`);
+      const account = await stripe.accounts.create({ type: "express", email: `sigs-${i}@example.com`, capabilities: { transfers: { requested: true } } });
+      await control(`/_standin/accounts/${account.id}/onboard`);
+      await control(`/_standin/accounts/${account.id}/restrict`);
+      await control("/_standin/balance/top_up", { amount: "100000" });
+      const transfer = await stripe.transfers.create({ amount: 500, currency: "usd", destination: (await control(`/_standin/accounts/${(await stripe.accounts.create({ type: "express", capabilities: { transfers: { requested: true } } })).id}/onboard`)).id });
+      await stripe.transfers.createReversal(transfer.id, { amount: 100 });
+    }
+    await standin.flushWebhooks();
+    const problems: string[] = [];
+    for (const [which, secret, other] of [["platform", "whsec_platform", "whsec_connected"], ["connect", "whsec_connected", "whsec_platform"]] as const) {
+      for (const { body, signature } of got[which]) {
+        const event = await Stripe.webhooks.constructEventAsync(body, signature, secret).catch(() => null);
+        if (!event) problems.push(`${which}: ${(JSON.parse(body) as { type: string }).type} not signed with this endpoint's secret`);
+        else if ((which === "connect") !== !!event.account) problems.push(`${which}: ${event.type} (account ${event.account ?? "none"}) sent to the wrong endpoint`);
+        if (await Stripe.webhooks.constructEventAsync(body, signature, other).then(() => true, () => false)) problems.push(`${which}: also valid under the other secret`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(got.platform.length).toBeGreaterThan(40);
+    expect(got.connect.length).toBeGreaterThan(8);
     await standin.close();
     sink.close();
   });
@@ -676,7 +775,9 @@ describe("the stand-in's objects", () => {
     const price = await stripe.prices.create({ currency: "usd", unit_amount: 9900, recurring: { interval: "month" }, product_data: { name: "Shapes Pro" } });
     const sub = await stripe.subscriptions.create({ customer: subscriber.id, items: [{ price: price.id }], payment_behavior: "default_incomplete", payment_settings: { save_default_payment_method: "on_subscription" }, expand: ["latest_invoice.confirmation_secret"] });
     await stripe.paymentIntents.confirm((sub.latest_invoice as Stripe.Invoice).confirmation_secret!.client_secret.split("_secret_")[0], { payment_method: "pm_card_visa" });
-    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: clock.frozen_time + 40 * 86400 });
+    const advancing = await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: clock.frozen_time + 40 * 86400 });
+    expect(advancing.status).toBe("advancing");
+    for (let i = 0; i < 60 && (await stripe.testHelpers.testClocks.retrieve(clock.id)).status !== "ready"; i++) await new Promise((r) => setTimeout(r, 100));
     await stripe.subscriptions.update(sub.id, { cancel_at_period_end: true, expand: ["latest_invoice"] });
     const invoices = await stripe.invoices.list({ subscription: sub.id });
     await stripe.invoicePayments.list({ invoice: invoices.data[0]!.id });
@@ -684,20 +785,9 @@ describe("the stand-in's objects", () => {
     const events = await stripe.events.list({ limit: 100 });
     bodies.push(...events.data.map((e) => e.data.object));
 
-    const missing: string[] = [];
+    // Nested objects too (a charge's card details, an account's requirements…).
     const seen = new Set<string>();
-    const walk = (value: unknown, path: string) => {
-      if (Array.isArray(value)) return value.forEach((v, i) => walk(v, `${path}[${i}]`));
-      if (!value || typeof value !== "object") return;
-      const obj = value as Record<string, unknown>;
-      const props = typeof obj.object === "string" ? (required.objects as Record<string, string[]>)[obj.object] : undefined;
-      if (props) {
-        seen.add(obj.object as string);
-        for (const p of props) if (!(p in obj)) missing.push(`${obj.object}.${p}`);
-      }
-      for (const [k, v] of Object.entries(obj)) walk(v, `${path}.${k}`);
-    };
-    bodies.forEach((b, i) => walk(b, `#${i}`));
+    const missing = bodies.flatMap((b) => missingRequired(b, required, seen));
     expect([...new Set(missing)].sort()).toEqual([]);
     // The check saw every kind of object it has a list for.
     expect([...seen].sort()).toEqual(Object.keys(required.objects).sort());

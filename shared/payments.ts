@@ -70,7 +70,7 @@ export type PurchaseVerification = {
 /** GET /api/content/{id}/access: whether this browser (or the access link it holds) owns the item. */
 export type ContentAccess =
   | { owned: true; verification: PurchaseVerification }
-  | { owned: false; status: "none" | "pending" | "refunded" | "disputed" | "failed" };
+  | { owned: false; status: "none" | "pending" | "processing" | "refunded" | "disputed" | "failed" };
 
 /** POST /api/create-payment-intent when this browser already owns the item: no new charge. */
 export type AlreadyOwned = { alreadyOwned: true; accessUrl: string };

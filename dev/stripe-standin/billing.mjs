@@ -13,13 +13,18 @@
 // on a clock (real Stripe only allows that at creation) so the app's own customer can be advanced.
 import { randomBytes } from "node:crypto";
 
+/**
+ * How long an advance takes here. Stripe answers an advance with `status: "advancing"` and moves the
+ * clock in the background (seconds to minutes); callers wait for `ready` (test_helpers.test_clock.ready).
+ */
+const ADVANCE_MS = 150;
 /** Smart-retry stand-in: a failed renewal is retried after these many days, then the subscription is canceled. */
 const RETRY_DAYS = [3, 5, 7];
 const DAY = 24 * 60 * 60;
 
 /** @param {any} kit */
 export function billingRoutes(kit) {
-  const { db, get, metadata, rid, now, list, StripeError, badParam, missingParam, emit, on, newPaymentIntent, confirm } = kit;
+  const { db, save, get, metadata, rid, now, list, StripeError, badParam, missingParam, emit, on, newPaymentIntent, confirm } = kit;
 
   /** The clock's time for a customer on a test clock, the wall clock otherwise. */
   const timeOf = (customerId) => {
@@ -220,7 +225,7 @@ export function billingRoutes(kit) {
 
   function cancel(sub, reason) {
     const t = timeOf(sub.customer);
-    Object.assign(sub, { status: "canceled", canceled_at: sub.canceled_at ?? t, ended_at: t, cancellation_details: { comment: null, feedback: null, reason } });
+    Object.assign(sub, { status: "canceled", canceled_at: sub.canceled_at ?? t, ended_at: t, cancellation_details: { comment: null, feedback: null, feedback_option: null, reason } });
     const open = db.invoices.get(sub.latest_invoice);
     if (open && open.status === "open" && reason === "payment_failed") {
       open.next_payment_attempt = null;
@@ -297,7 +302,7 @@ export function billingRoutes(kit) {
       cancel_at: null,
       cancel_at_period_end: false,
       canceled_at: null,
-      cancellation_details: { comment: null, feedback: null, reason: null },
+      cancellation_details: { comment: null, feedback: null, feedback_option: null, reason: null },
       collection_method: "charge_automatically",
       created: t,
       currency: price.currency,
@@ -310,7 +315,7 @@ export function billingRoutes(kit) {
       description: null,
       discounts: [],
       ended_at: null,
-      invoice_settings: { account_tax_ids: null, issuer: { type: "self" } },
+      invoice_settings: { account_tax_ids: null, custom_fields: null, description: null, footer: null, issuer: { type: "self" } },
       items: { object: "list", data: [], has_more: false, total_count: 1, url: "" },
       latest_invoice: null,
       livemode: false,
@@ -329,7 +334,7 @@ export function billingRoutes(kit) {
       test_clock: customer.test_clock ?? null,
       transfer_data: null,
       trial_end: null,
-      trial_settings: { end_behavior: { missing_payment_method: "create_invoice" } },
+      trial_settings: { end_behavior: { billing_cycle_anchor: "unchanged", missing_payment_method: "create_invoice" } },
       trial_start: null,
     };
     sub.items.url = `/v1/subscription_items?subscription=${sub.id}`;
@@ -368,7 +373,7 @@ export function billingRoutes(kit) {
       sub.cancel_at_period_end = p.cancel_at_period_end === "true";
       sub.cancel_at = sub.cancel_at_period_end ? sub.items.data[0].current_period_end : null;
       sub.canceled_at = sub.cancel_at_period_end ? timeOf(sub.customer) : null;
-      sub.cancellation_details = { comment: null, feedback: null, reason: sub.cancel_at_period_end ? "cancellation_requested" : null };
+      sub.cancellation_details = { comment: null, feedback: null, feedback_option: null, reason: sub.cancel_at_period_end ? "cancellation_requested" : null };
     }
     if (p.default_payment_method !== undefined) {
       const pm = get("payment_methods", p.default_payment_method);
@@ -395,21 +400,32 @@ export function billingRoutes(kit) {
     const to = Number(p.frozen_time);
     if (p.frozen_time === undefined) throw missingParam("frozen_time");
     if (!Number.isInteger(to)) throw badParam("frozen_time", `Invalid integer: ${p.frozen_time}`);
+    if (clock.status === "advancing") throw new StripeError(400, "invalid_request_error", `The test clock ${clock.id} is currently advancing. Wait for it to be ready before advancing it again.`, { code: "test_clock_advancing" });
     if (to <= clock.frozen_time) throw badParam("frozen_time", "The test clock can only be advanced to a time after its current frozen_time.");
-    clock.status = "advancing";
+    Object.assign(clock, { status: "advancing", status_details: { advancing: { target_frozen_time: to } }, _target: to });
     emit("test_helpers.test_clock.advancing", clock);
-    clock._target = to;
-    // Walk in steps so every renewal and retry happens at its own time, in order.
-    while (clock.frozen_time < to) {
-      const next = Math.min(to, clock.frozen_time + DAY);
-      clock.frozen_time = next;
+    const answer = structuredClone(clock);
+    // Unref'd: a clock still moving never keeps a finished test run alive.
+    setTimeout(() => finishAdvance(clock.id), ADVANCE_MS).unref();
+    return answer;
+  }
+
+  /** The advance itself: every renewal and retry at its own time, in order, then `ready`. */
+  function finishAdvance(id) {
+    const clock = db.test_clocks.get(id);
+    if (!clock || clock.status !== "advancing") return;
+    while (clock.frozen_time < clock._target) {
+      clock.frozen_time = Math.min(clock._target, clock.frozen_time + DAY);
       runUntil(clock);
     }
     delete clock._target;
-    clock.status = "ready";
+    Object.assign(clock, { status: "ready", status_details: {} });
     emit("test_helpers.test_clock.ready", clock);
-    return clock;
+    save();
   }
+
+  // A clock saved mid-advance (state file, restart) finishes its advance.
+  for (const clock of db.test_clocks.values()) if (clock.status === "advancing") setTimeout(() => finishAdvance(clock.id), ADVANCE_MS).unref();
 
   const pubClock = ({ _target, ...c }) => c;
 

@@ -25,7 +25,7 @@ export function connectRoutes(kit) {
     const account = {
       id: rid("acct", 16),
       object: "account",
-      business_profile: { mcc: null, name: null, support_email: null, url: null },
+      business_profile: { mcc: null, minority_owned_business_designation: null, name: null, specified_commercial_transactions_act_url: null, support_address: null, support_email: null, support_phone: null, support_url: null, url: null },
       business_type: p.business_type ?? null,
       capabilities: Object.fromEntries(requested.map((c) => [c, "inactive"])),
       charges_enabled: false,
@@ -37,8 +37,14 @@ export function connectRoutes(kit) {
       external_accounts: { object: "list", data: [], has_more: false, total_count: 0, url: "" },
       metadata: metadata(p.metadata),
       payouts_enabled: false,
-      requirements: { currently_due: [...DUE], eventually_due: [...DUE], past_due: [], disabled_reason: "requirements.past_due", current_deadline: null, errors: [], pending_verification: [] },
-      settings: { payouts: { schedule: { interval: "daily", delay_days: 2 } } },
+      requirements: { alternatives: [], currently_due: [...DUE], eventually_due: [...DUE], past_due: [], disabled_reason: "requirements.past_due", current_deadline: null, errors: [], pending_verification: [] },
+      settings: {
+        branding: { icon: null, logo: null, primary_color: null, secondary_color: null },
+        card_payments: { statement_descriptor_prefix: null, statement_descriptor_prefix_kana: null, statement_descriptor_prefix_kanji: null },
+        dashboard: { display_name: null, timezone: "Etc/UTC" },
+        payments: { statement_descriptor: null, statement_descriptor_kana: null, statement_descriptor_kanji: null, statement_descriptor_prefix_kana: null, statement_descriptor_prefix_kanji: null },
+        payouts: { debit_negative_balances: true, schedule: { delay_days: 2, interval: "daily" }, statement_descriptor: null },
+      },
       tos_acceptance: { date: null },
       type: express || !p.type ? "express" : p.type,
     };

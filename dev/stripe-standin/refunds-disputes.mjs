@@ -189,7 +189,7 @@ export function refundDisputeRoutes(kit) {
       currency: charge.currency,
       enhanced_eligibility_types: [],
       evidence: { ...Object.fromEntries(EVIDENCE_FIELDS.map((k) => [k, null])), enhanced_evidence: {} },
-      evidence_details: { due_by: now() + 7 * DAY, enhanced_eligibility: {}, has_evidence: false, past_due: false, submission_count: 0 },
+      evidence_details: { due_by: now() + 7 * DAY, enhanced_eligibility: {}, has_evidence: false, past_due: false, submission_count: 0, submission_method: null },
       intended_submission_method: null,
       is_charge_refundable: inquiry && !charge.refunded,
       livemode: false,

@@ -5,6 +5,7 @@ const port = Number(process.argv[2] ?? process.env.STRIPE_STANDIN_PORT ?? 12111)
 const webhook = process.argv[3] ?? process.env.STRIPE_STANDIN_WEBHOOK_URL;
 const standin = createStandin({
   webhookUrls: webhook ? [webhook] : [],
+  connectWebhookUrls: webhook ? [webhook] : [],
   webhookSecret: process.env.STRIPE_WEBHOOK_SECRET ?? "whsec_standin",
   connectWebhookSecret: process.env.STRIPE_CONNECT_WEBHOOK_SECRET ?? "whsec_standin_connect",
   log: (line) => console.log(`[stripe-standin] ${line}`),

@@ -10,6 +10,7 @@ import { billingRoutes } from "./billing.mjs";
 import { connectRoutes } from "./connect.mjs";
 import { refundDisputeRoutes } from "./refunds-disputes.mjs";
 import { parseForm } from "./form.mjs";
+import { AUTH_REQUIRED, CARDS, luhn, paymentMethods, TEST_PAYMENT_METHODS } from "./payment-methods.mjs";
 
 // The API version the pinned stripe package (23.1.0) sends and is typed for.
 export const API_VERSION = "2026-10-28.endive";
@@ -51,52 +52,17 @@ const checkEmail = (value, param) => {
   }
 };
 
-// Stripe's documented test cards (docs.stripe.com/testing), by number and by test PaymentMethod id.
-// "authenticate": 3155 asks on-session always and off-session unless it was set up (authenticated
-// with setup_future_usage); 3184 (`always`) asks on every payment however it was set up.
-const CARDS = {
-  "4242424242424242": { brand: "visa", outcome: "success" },
-  "4000056655665556": { brand: "visa", outcome: "success" },
-  "5555555555554444": { brand: "mastercard", outcome: "success" },
-  "4000000000000002": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." },
-  "4000000000009995": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "insufficient_funds", message: "Your card has insufficient funds." },
-  "4000002500003155": { brand: "visa", outcome: "authenticate" },
-  "4000002760003184": { brand: "visa", outcome: "authenticate", always: true },
-  // Succeeds, and the funds skip the pending balance (straight to available).
-  "4000000000000077": { brand: "visa", outcome: "success", bypassPending: true },
-  // Attaches to a Customer fine; every charge to it is declined (Stripe's "charge customer fail" card,
-  // used for failed upsell charges and failed renewals).
-  "4000000000000341": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." },
-};
-// What Stripe answers when an off-session charge needs the cardholder (the 3155 card, off-session).
-const AUTH_REQUIRED = { code: "authentication_required", decline_code: "authentication_required", message: "Your card was declined. This transaction requires authentication." };
-const TEST_PAYMENT_METHODS = {
-  pm_card_visa: "4242424242424242",
-  pm_card_mastercard: "5555555555554444",
-  pm_card_chargeDeclined: "4000000000000002",
-  pm_card_chargeDeclinedInsufficientFunds: "4000000000009995",
-  pm_card_authenticationRequired: "4000002760003184",
-  pm_card_authenticationRequiredOnSetup: "4000002500003155",
-  pm_card_bypassPending: "4000000000000077",
-  pm_card_chargeCustomerFail: "4000000000000341",
-};
-const luhn = (num) => {
-  let sum = 0;
-  for (let i = 0; i < num.length; i++) {
-    let d = Number(num[num.length - 1 - i]);
-    if (i % 2) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return num.length >= 12 && sum % 10 === 0;
-};
 
 /**
  * `stateFile`: where to keep state across restarts (npm start); without it, state lives in memory.
- * `webhookSecret` signs events about the platform's own account (its "Your account" endpoint);
- * `connectWebhookSecret` signs events about a connected account (its Connect endpoint), as Stripe
- * signs each endpoint with its own secret.
+ * Webhook endpoints, as a Stripe account has them: `webhookUrls` are "Your account" endpoints, sent
+ * the events about the platform's own objects and signed with `webhookSecret`; `connectWebhookUrls`
+ * are "Connected accounts" endpoints, sent only the events about a connected account (`account`
+ * set) and signed with `connectWebhookSecret`. An endpoint never gets the other kind, so every
+ * delivery verifies with the one secret its endpoint has (the app points both at one path).
  */
-export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin", connectWebhookSecret = webhookSecret, log = () => {}, stateFile } = {}) {
+export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webhookSecret = "whsec_standin", connectWebhookSecret = webhookSecret, log = () => {}, stateFile } = {}) {
+  const endpoints = [...webhookUrls.map((url) => ({ url, secret: webhookSecret, connect: false })), ...connectWebhookUrls.map((url) => ({ url, secret: connectWebhookSecret, connect: true }))];
   const db = {
     customers: new Map(),
     payment_intents: new Map(),
@@ -131,6 +97,9 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   let closed = false;
 
   function emit(type, object) {
+    // An event about a connected account names it in `account` (Stripe sends those to Connect endpoints).
+    const account = type.startsWith("account.") ? (object.object === "account" ? object.id : object.account) : undefined;
+    const to = endpoints.filter((e) => e.connect === (typeof account === "string"));
     const event = {
       id: rid("evt"),
       object: "event",
@@ -138,24 +107,22 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       created: now(),
       data: { object: JSON.parse(publicJson(object)) },
       livemode: false,
-      pending_webhooks: webhookUrls.length,
+      pending_webhooks: to.length,
       request: { id: null, idempotency_key: null },
       type,
     };
-    // An event about a connected account names it in `account` (Stripe sends those to Connect endpoints).
-    const account = type.startsWith("account.") ? (object.object === "account" ? object.id : object.account) : undefined;
     if (typeof account === "string") event.account = account;
     db.events.unshift(event);
     for (const listener of listeners) listener(event);
-    for (const url of webhookUrls) deliveries.push(deliver(url, event));
+    for (const endpoint of to) deliveries.push(deliver(endpoint, event));
     return event;
   }
 
-  /** Signs and posts an event like Stripe: `Stripe-Signature: t=…,v1=HMAC(secret, "t.body")`; retries with backoff. */
-  async function deliver(url, event, attempt = 0) {
+  /** Signs and posts an event like Stripe: `Stripe-Signature: t=…,v1=HMAC(endpoint secret, "t.body")`; retries with backoff. */
+  async function deliver({ url, secret }, event, attempt = 0) {
     const payload = publicJson(event, 2);
     const t = now();
-    const v1 = createHmac("sha256", event.account ? connectWebhookSecret : webhookSecret).update(`${t}.${payload}`).digest("hex");
+    const v1 = createHmac("sha256", secret).update(`${t}.${payload}`).digest("hex");
     try {
       const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": `t=${t},v1=${v1}` }, body: payload });
       log(`webhook ${event.type} ${event.id} -> ${res.status}`);
@@ -166,7 +133,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     if (attempt < 5 && !closed) {
       // Unref'd: a pending retry never keeps a finished test run (or npm start) alive.
       await new Promise((r) => setTimeout(r, 500 * 2 ** attempt).unref());
-      if (!closed) return deliver(url, event, attempt + 1);
+      if (!closed) return deliver({ url, secret }, event, attempt + 1);
     }
   }
 
@@ -181,6 +148,9 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     if (!/^\d+$/.test(String(v))) throw badParam(param, `Invalid integer: ${v}`);
     return Number(v);
   };
+
+  // Cards, Link and what a charge says about them (./payment-methods.mjs).
+  const { savePaymentMethod, saveLinkPaymentMethod, publicPm, paymentMethodDetails } = paymentMethods({ db, rid, now });
 
   function createCustomer(p) {
     checkEmail(p.email, "email");
@@ -249,6 +219,8 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   const CANCELABLE = ["requires_payment_method", "requires_capture", "requires_confirmation", "requires_action", "processing"];
   const CONFIRMABLE = ["requires_payment_method", "requires_confirmation"];
   const CANCELLATION_REASONS = ["duplicate", "fraudulent", "requested_by_customer", "abandoned"];
+  // The payment method types this test account has turned on (cards, and Link's wallet).
+  const ACCOUNT_METHODS = ["card", "link"];
 
   /** A PaymentIntent with every property Stripe sends; `fields` are the ones this call sets. */
   function newPaymentIntent(fields) {
@@ -313,6 +285,10 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     if (p.capture_method && !["automatic", "automatic_async", "manual"].includes(p.capture_method)) throw badParam("capture_method", "Invalid capture_method: must be one of automatic, automatic_async, or manual");
     checkEmail(p.receipt_email, "receipt_email");
     if (p.customer) get("customers", p.customer);
+    const allowed = Array.isArray(p.allowed_payment_method_types) ? p.allowed_payment_method_types : null;
+    if (allowed && !allowed.some((t) => ACCOUNT_METHODS.includes(t))) {
+      throw badParam("allowed_payment_method_types", `The payment method type provided: ${allowed.join(", ")} is invalid. Please ensure the provided type is activated in your dashboard (https://dashboard.stripe.com/account/payments/settings) and your account is enabled for any preview features that you are trying to use.`);
+    }
     let paymentMethod = null;
     if (p.payment_method) {
       paymentMethod = resolvePaymentMethod(p.payment_method, p.customer ?? null).id;
@@ -326,9 +302,10 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       description: p.description ?? null,
       metadata: metadata(p.metadata),
       payment_method: paymentMethod,
-      // API version 2026-10-28 takes the allowed types as allowed_payment_method_types.
-      allowed_payment_method_types: Array.isArray(p.allowed_payment_method_types) ? p.allowed_payment_method_types : null,
-      payment_method_types: Array.isArray(p.allowed_payment_method_types) ? p.allowed_payment_method_types.filter((t) => t === "card") : ["card"],
+      // API version 2026-10-28 takes the allowed types as allowed_payment_method_types and answers
+      // with those of them the account can take in payment_method_types.
+      allowed_payment_method_types: allowed,
+      payment_method_types: allowed ? allowed.filter((t) => ACCOUNT_METHODS.includes(t)) : ["card"],
       receipt_email: p.receipt_email ?? null,
       setup_future_usage: p.setup_future_usage ?? null,
       statement_descriptor_suffix: p.statement_descriptor_suffix ?? null,
@@ -358,6 +335,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     // Confirming without a card uses the one already set on the PaymentIntent.
     if (!p.payment_method && !p.payment_method_data && pi.payment_method) p = { ...p, payment_method: pi.payment_method };
     if (p.payment_method) return resolvePaymentMethod(p.payment_method, pi.customer);
+    if (p.payment_method_data?.type === "link") return saveLinkPaymentMethod(p.payment_method_data.billing_details);
     const card = p.payment_method_data?.card;
     if (!card) throw badParam("payment_method", "You must provide a payment_method or payment_method_data to confirm a PaymentIntent.");
     const number = String(card.number ?? "").replace(/\s/g, "");
@@ -370,44 +348,6 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     if (!/^\d{3,4}$/.test(String(card.cvc ?? ""))) throw new StripeError(402, "card_error", "Your card's security code is incomplete.", { code: "incomplete_cvc", param: "cvc", payment_intent: pi }, { validation: true });
     return savePaymentMethod(number, month, year, null, p.payment_method_data?.billing_details);
   }
-
-  function savePaymentMethod(number, month, year, customer, billing = {}) {
-    const pm = {
-      id: rid("pm"),
-      object: "payment_method",
-      allow_redisplay: "unspecified",
-      billing_details: { address: { city: null, country: null, line1: null, line2: null, postal_code: null, state: null }, email: billing.email ?? null, name: billing.name ?? null, phone: null, tax_id: null },
-      card: {
-        brand: CARDS[number]?.brand ?? "visa",
-        checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: "pass" },
-        country: "US",
-        display_brand: CARDS[number]?.brand ?? "visa",
-        exp_month: month,
-        exp_year: year,
-        fingerprint: createHmac("sha256", "fingerprint").update(number).digest("hex").slice(0, 16),
-        funding: "credit",
-        generated_from: null,
-        last4: number.slice(-4),
-        networks: { available: [CARDS[number]?.brand ?? "visa"], preferred: null },
-        regulated_status: "unregulated",
-        three_d_secure_usage: { supported: true },
-        wallet: null,
-      },
-      created: now(),
-      customer,
-      customer_account: null,
-      livemode: false,
-      metadata: {},
-      type: "card",
-      _number: number,
-      // Set once the cardholder authenticated it for later off-session use (setup_future_usage).
-      _setUpOffSession: false,
-    };
-    db.payment_methods.set(pm.id, pm);
-    return pm;
-  }
-
-  const publicPm = ({ _number, _setUpOffSession, ...pm }) => pm;
 
   /** A Charge with every property Stripe sends, for an attempt on `pi` with `pm`. */
   function newCharge(pi, pm, fields) {
@@ -440,7 +380,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       paid: false,
       payment_intent: pi.id,
       payment_method: pm?.id ?? null,
-      payment_method_details: pm ? { type: "card", card: { brand: pm.card.brand, country: pm.card.country, exp_month: pm.card.exp_month, exp_year: pm.card.exp_year, funding: pm.card.funding, last4: pm.card.last4, network: pm.card.brand } } : null,
+      payment_method_details: paymentMethodDetails(pm),
       receipt_email: pi.receipt_email,
       receipt_number: null,
       receipt_url: null,
@@ -506,10 +446,14 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     }
     if (p.receipt_email) pi.receipt_email = p.receipt_email;
     const pm = paymentMethodFrom(p, pi);
+    if (!pi.payment_method_types.includes(pm.type)) {
+      throw new StripeError(400, "invalid_request_error", `The PaymentMethod provided (${pm.type}) is not allowed for this PaymentIntent. Please attach a PaymentMethod of one of the following types: ${pi.payment_method_types.join(", ")}. Alternatively update the allowed payment_method_types for this PaymentIntent to include "${pm.type}".`, { code: "payment_intent_incompatible_payment_method", param: "payment_method" });
+    }
     const offSession = p.off_session === "true" || p.off_session === "one_off" || p.off_session === "recurring";
     // Off-session charges are for cards saved on the PaymentIntent's own Customer only.
     if (offSession && (!pi.customer || pm.customer !== pi.customer)) throw badParam("payment_method", "This PaymentMethod is not attached to the PaymentIntent's customer; off_session payments need a saved card.");
     pi.payment_method = pm.id;
+    if (pm.type === "link" && !pm._number) return startProcessing(pi, pm);
     const card = CARDS[pm._number] ?? { outcome: "success" };
     if (card.outcome === "authenticate" && offSession && (card.always || !pm._setUpOffSession)) return fail(pi, AUTH_REQUIRED, pm);
     if (card.outcome === "decline") return fail(pi, card, pm);
@@ -523,6 +467,36 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
       return;
     }
     succeed(pi);
+  }
+
+  /** A payment that settles later (Link from a bank account): the intent waits in `processing`, its charge `pending`. */
+  function startProcessing(pi, pm) {
+    const charge = newCharge(pi, pm, { captured: true, amount_captured: pi.amount, paid: false, status: "pending", outcome: { advice_code: null, network_advice_code: null, network_decline_code: null, network_status: "approved_by_network", reason: null, risk_level: "normal", risk_score: 20, seller_message: "Payment complete.", type: "authorized" } });
+    Object.assign(pi, { status: "processing", next_action: null, last_payment_error: null });
+    emit("charge.pending", publicCharge(charge));
+    emit("payment_intent.processing", pi);
+  }
+
+  /** The bank's answer for a `processing` payment: succeeded (the funds arrive) or failed (back to requires_payment_method). */
+  function settleProcessing(pi, outcome) {
+    if (pi.status !== "processing") throw new StripeError(400, "invalid_request_error", `This PaymentIntent is not processing (its status is ${pi.status}).`);
+    if (!["succeeded", "failed"].includes(outcome)) throw badParam("outcome", "outcome must be one of succeeded, failed");
+    const charge = get("charges", pi.latest_charge);
+    if (outcome === "succeeded") {
+      Object.assign(charge, { status: "succeeded", paid: true });
+      settleCharge(charge, undefined, charge.amount);
+      Object.assign(pi, { status: "succeeded", amount_received: pi.amount });
+      emit("charge.succeeded", publicCharge(charge));
+      emit("payment_intent.succeeded", pi);
+      return pi;
+    }
+    const failure = { code: "insufficient_funds", message: "The customer's account has insufficient funds to cover this payment." };
+    Object.assign(charge, { status: "failed", failure_code: failure.code, failure_message: failure.message, outcome: { ...charge.outcome, network_status: "declined_by_network", reason: failure.code, seller_message: "The bank returned the payment.", type: "issuer_declined" } });
+    const pm = db.payment_methods.get(pi.payment_method);
+    Object.assign(pi, { status: "requires_payment_method", payment_method: null, last_payment_error: { type: "card_error", charge: charge.id, code: failure.code, decline_code: failure.code, message: failure.message, payment_method: pm ? publicPm(pm) : null } });
+    emit("charge.failed", publicCharge(charge));
+    emit("payment_intent.payment_failed", pi);
+    return pi;
   }
 
   function capture(pi, p) {
@@ -647,6 +621,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
     }],
     ["GET", /^\/v1\/events$/, "secret", (p) => list(db.events.filter((e) => !p.type || e.type === p.type), p, "/v1/events")],
     // Stand-in controls: what a real card network or bank would do.
+    ["POST", /^\/_standin\/payment_intents\/(pi_\w+)\/settle$/, "secret", (p, m) => settleProcessing(get("payment_intents", m[1]), p.outcome)],
     ["POST", /^\/_standin\/payment_intents\/(pi_\w+)\/authenticate$/, "either", (p, m) => {
       const pi = get("payment_intents", m[1]);
       requireClientSecret(pi, p);
@@ -666,7 +641,7 @@ export function createStandin({ webhookUrls = [], webhookSecret = "whsec_standin
   ];
 
   // Resource families kept in modules of their own get the same helpers the routes above use.
-  const kit = { db, emit, get, metadata, int, rid, now, list, StripeError, missing, badParam, missingParam, on: (fn) => listeners.push(fn), raw, CARDS, TEST_PAYMENT_METHODS, newPaymentIntent, confirm, balanceTransaction, balanceOf, publicTxn, publicCharge, expandOf };
+  const kit = { db, save, emit, get, metadata, int, rid, now, list, StripeError, missing, badParam, missingParam, on: (fn) => listeners.push(fn), raw, CARDS, TEST_PAYMENT_METHODS, newPaymentIntent, confirm, balanceTransaction, balanceOf, publicTxn, publicCharge, expandOf };
   routes.push(...catalogRoutes(kit));
   routes.push(...connectRoutes(kit));
   routes.push(...billingRoutes(kit));

@@ -134,8 +134,9 @@
   // the browser allows. This stand-in offers Link only: `ready` reports
   // availablePaymentMethods { link: true, applePay: false, googlePay: false }; a click fires `click`
   // with resolve(), then `confirm` with the wallet's billing details; the page then calls
-  // stripe.confirmPayment({ elements, clientSecret, confirmParams }), which this stand-in completes
-  // with the test payment method pm_card_visa, as a Link wallet would with its saved card.
+  // stripe.confirmPayment({ elements, clientSecret, confirmParams }), which confirms with a Link
+  // PaymentMethod (payment_method_data[type]=link), as Stripe.js does for Link: it pays with the Link
+  // account's saved card, so the charge's payment_method_details.type is "link".
   function createExpressCheckoutElement(elements) {
     var handlers = {};
     var root = null;
@@ -164,7 +165,7 @@
           if (!resolved) return;
           // The wallet sheet: the buyer approves with their saved card.
           setTimeout(function () {
-            elements._express = { type: "link" };
+            elements._express = { type: "link", email: resolved.emailRequired ? "link-buyer@example.com" : null };
             emit("confirm", {
               elementType: "expressCheckout",
               expressPaymentType: "link",
@@ -279,7 +280,7 @@
         var el = elements && elements._all.find(function (e) { return e._type !== "expressCheckout"; });
         if (!el && !express) return Promise.resolve({ error: { type: "validation_error", message: "No payment element is mounted." } });
         var confirming = express
-          ? api(publishableKey, "POST", "/v1/payment_intents/" + piIdOf(clientSecret) + "/confirm", { client_secret: clientSecret, payment_method: "pm_card_visa", receipt_email: cp.receipt_email, return_url: cp.return_url }).then(function (r) {
+          ? api(publishableKey, "POST", "/v1/payment_intents/" + piIdOf(clientSecret) + "/confirm", { client_secret: clientSecret, payment_method_data: { type: "link", billing_details: { email: express.email } }, receipt_email: cp.receipt_email, return_url: cp.return_url }).then(function (r) {
               elements._express = null;
               if (!r.ok) return { error: errorOf(r.json) };
               return settle(r.json).then(function (pi) { return pi.status === "succeeded" || pi.status === "processing" ? { paymentIntent: pi } : { error: errorOf({ error: pi.last_payment_error }) }; });

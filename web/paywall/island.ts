@@ -92,6 +92,9 @@ function start() {
         rememberAccess(id, answer.verification.accessUrl);
         await showOwner(answer.verification);
         if (ownerShown) return;
+      } else if (answer.status === "processing") {
+        // This browser's payment settles later (a bank payment): not 'Unlock' again, which would charge twice.
+        return showState("processing");
       }
     } catch {
       // Unknown: offer the form (the checkout call refuses a second charge) unless a payment is on its way.

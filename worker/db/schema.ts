@@ -200,6 +200,10 @@ export const purchases = sqliteTable(
     createdAt: createdAt(),
     paidAt: integer("paid_at", { mode: "timestamp_ms" }),
     revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+    // Since when its PaymentIntent is `processing` (a payment that settles later): paid-pending, not
+    // abandoned and not to be bought again; null again if that payment fails
+    // (worker/services/payment-processing.ts).
+    processingSince: integer("processing_since", { mode: "timestamp_ms" }),
   },
   (t) => [
     index("purchases_creator_created").on(t.creatorId, t.createdAt),

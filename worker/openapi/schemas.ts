@@ -154,7 +154,7 @@ export const purchaseVerificationSchema = z.object({
 
 export const contentAccessSchema = z.union([
   z.object({ owned: z.literal(true), verification: purchaseVerificationSchema }),
-  z.object({ owned: z.literal(false), status: z.enum(["none", "pending", "refunded", "disputed", "failed"]) }),
+  z.object({ owned: z.literal(false), status: z.enum(["none", "pending", "processing", "refunded", "disputed", "failed"]) }),
 ]) satisfies z.ZodType<ContentAccess>;
 
 export const downloadLinkSchema = z.object({ url: z.string(), expiresAt: isoTime }) satisfies z.ZodType<DownloadLink>;

@@ -40,6 +40,7 @@ import {
   type PurchaseDeps,
 } from "../services/purchases";
 import { RECOVER_LINK_OTHER_EMAIL, reminder } from "../services/recovery";
+import { processingFor, refuseWhileProcessing } from "../services/payment-processing";
 import { dispatch } from "../services/mail/email-outbox";
 import { stripeClient } from "../services/stripe";
 import { doc } from "../openapi/describe";
@@ -82,7 +83,7 @@ export const paymentRoutes = new Hono<AppEnv>()
     if (!c.env.STRIPE_PUBLISHABLE_KEY) throw new ApiError(503, "Payments are not configured");
     return c.json({ publishableKey: c.env.STRIPE_PUBLISHABLE_KEY, stripeJsUrl: c.env.STRIPE_JS_URL || null } satisfies PaymentsConfig);
   })
-  .post("/create-payment-intent", doc({ tag: "Checkout and access", summary: "Start a checkout", description: "Sets the buyer cookie. The amount is the server's: the item's price, or the buyer's amount for pay-what-you-want (at least its minimum).", access: "public", ok: S.checkoutStartedSchema, also: { 200: { description: "A checkout to pay with Stripe.js; or, when this browser already owns the item, its access link", answer: z.union([S.checkoutStartedSchema, S.alreadyOwnedSchema]) } }, errors: { 400: "The body is not valid, the discount code does not apply (`discountCode: …`), or a reminder's link is not valid or names another address (`recoverToken: …`, `buyerEmail: …`)", 404: "No such item", 409: "The item is not on sale, the discount code is used up or held by this browser's other checkouts, the order bump is no longer available or already owned, or the reminder's checkout is already paid", 429: "Too many checkouts from this address", 502: "Stripe could not be reached" } }), rateLimit("CHECKOUT_LIMITER", "checkout"), validate("json", createPaymentIntentSchema), async (c) => {
+  .post("/create-payment-intent", doc({ tag: "Checkout and access", summary: "Start a checkout", description: "Sets the buyer cookie. The amount is the server's: the item's price, or the buyer's amount for pay-what-you-want (at least its minimum).", access: "public", ok: S.checkoutStartedSchema, also: { 200: { description: "A checkout to pay with Stripe.js; or, when this browser already owns the item, its access link", answer: z.union([S.checkoutStartedSchema, S.alreadyOwnedSchema]) } }, errors: { 400: "The body is not valid, the discount code does not apply (`discountCode: …`), or a reminder's link is not valid or names another address (`recoverToken: …`, `buyerEmail: …`)", 404: "No such item", 409: "The item is not on sale, the discount code is used up or held by this browser's other checkouts, the order bump is no longer available or already owned, the reminder's checkout is already paid, or this browser's payment for the item is still processing", 429: "Too many checkouts from this address", 502: "Stripe could not be reached" } }), rateLimit("CHECKOUT_LIMITER", "checkout"), validate("json", createPaymentIntentSchema), async (c) => {
     const input = c.req.valid("json");
     const deps = purchaseDeps(c);
     // A browser that already owns the item is offered its access, not a second charge.
@@ -90,6 +91,7 @@ export const paymentRoutes = new Hono<AppEnv>()
     const mine = key ? await currentPurchaseOfContent(deps, { buyerKey: key }, input.contentId) : null;
     const owned = mine?.status === "paid" ? mine : null;
     if (owned) return c.json({ alreadyOwned: true, accessUrl: await accessUrlFor(deps, owned) } satisfies AlreadyOwned);
+    await refuseWhileProcessing(c.env.DB, key, input.contentId);
     const result = await startCheckout(deps, {
       contentId: input.contentId,
       customAmount: input.customAmount,
@@ -152,7 +154,11 @@ export const paymentRoutes = new Hono<AppEnv>()
     const deps = purchaseDeps(c);
     const purchase = await currentPurchaseOfContent(deps, claim, c.req.valid("param").id);
     if (!purchase) return c.json({ owned: false, status: "none" } satisfies ContentAccess);
-    if (purchase.status !== "paid") return c.json({ owned: false, status: purchase.status } satisfies ContentAccess);
+    if (purchase.status !== "paid") {
+      // A payment on its way (./services/payment-processing.ts) is told apart from a checkout left open.
+      const processing = purchase.status === "pending" && (!!purchase.processingSince || (!!claim.buyerKey && (await processingFor(c.env.DB, claim.buyerKey, purchase.contentId))));
+      return c.json({ owned: false, status: processing ? "processing" : purchase.status } satisfies ContentAccess);
+    }
     return c.json({ owned: true, verification: await verification(deps, purchase) } satisfies ContentAccess);
   })
   .post("/content/:id/process-recent-purchase", doc({ tag: "Checkout and access", summary: "Where this browser's latest purchase of the item stands", access: "buyer", ok: S.purchaseProgressSchema }), validate("param", idParam), async (c) => {

@@ -9,6 +9,7 @@ import { ApiError } from "../lib/errors";
 import { handleAccountUpdated } from "../services/connect";
 import { fulfil, handleDisputeEvent, handleRefundEvent, type PurchaseDeps } from "../services/purchases";
 import { isUnknownObject, verifyWebhook } from "../services/stripe";
+import { noteIntentState } from "../services/payment-processing";
 import { handleSubscriptionInvoice, syncSubscription } from "../services/subscriptions";
 import { handleTransferReversed, payoutDeps } from "../services/payouts";
 import { purchaseDeps } from "./payments";
@@ -60,6 +61,12 @@ async function handleEvent(env: Bindings, deps: PurchaseDeps, type: string, obje
   switch (type) {
     case "payment_intent.succeeded":
       await fulfil(deps, await deps.stripe.paymentIntents.retrieve(object.id));
+      break;
+    // A payment that settles later: paid-pending while processing, released if it fails (../services/payment-processing.ts).
+    case "payment_intent.processing":
+    case "payment_intent.payment_failed":
+    case "payment_intent.canceled":
+      await noteIntentState(deps.d1, await deps.stripe.paymentIntents.retrieve(object.id));
       break;
     // Refunds and disputes: each names its charge, which is re-read whole (./purchase-states.ts).
     case "charge.refunded":

@@ -29,7 +29,8 @@ import type { EmailJob, OrderMailData, PurchaseAccessMailData, RecoveredPurchase
 import { creatorColumns, mailCreator, publicCreator, toPublicCreator } from "./profile";
 import { attributeToOrder, effectsOf, GRANTS_ACCESS, STATE_FROM_LEDGER_SQL, stripeIdOf, type KeyedEffect, type PurchaseState } from "./purchase-states";
 import { chargeReservations } from "./reservations";
-import { isInvalidEmail } from "./stripe";
+import { CHECKOUT_PAYMENT_METHODS, isInvalidEmail } from "./stripe";
+import { noteIntentState } from "./payment-processing";
 import { planAt, settleProInvoiceCharge } from "./subscriptions";
 import { dispatchWebhooks, webhookStatements } from "./webhooks";
 
@@ -181,7 +182,7 @@ export async function startCheckout(
       currency: item.currency,
       // The card is kept on the buyer's Customer for one-click upsells after this purchase.
       ...(customer ? { customer, setup_future_usage: "off_session" as const } : {}),
-      automatic_payment_methods: { enabled: true },
+      allowed_payment_method_types: CHECKOUT_PAYMENT_METHODS,
       description: (bump ? `${item.title} + ${bump.item.title}` : item.title).slice(0, 200),
       ...(buyerEmail ? { receipt_email: buyerEmail } : {}),
       metadata: {
@@ -529,6 +530,7 @@ export async function syncWithStripe(deps: PurchaseDeps, purchase: PurchaseRow, 
     console.warn("could not ask Stripe about", purchase.paymentIntentId, (err as Error).message);
     return purchase;
   }
+  await noteIntentState(deps.d1, intent, purchase);
   await fulfil(deps, intent, { notify });
   return (await deps.db.select().from(purchases).where(eq(purchases.id, purchase.id)).get()) ?? purchase;
 }

@@ -129,7 +129,8 @@ export type ReminderDeps = {
  */
 export async function composeReminder(db: Db, deps: ReminderDeps, job: { dedupeKey: string; data: ReminderMailData }, now = Date.now()): Promise<{ to: string; data: ReminderMailData } | null> {
   const p = await db.select().from(purchases).where(eq(purchases.id, job.data.purchaseId)).get();
-  if (!p || !["pending", "failed"].includes(p.status) || p.noReminder || !p.buyerEmail) return null;
+  // A payment still processing is on its way, not abandoned.
+  if (!p || !["pending", "failed"].includes(p.status) || p.noReminder || p.processingSince || !p.buyerEmail) return null;
   const item = await db.select().from(content).where(eq(content.id, p.contentId)).get();
   if (!item || item.deletedAt || item.unpublishedAt || item.isUpsell || !item.checkoutReminders) return null;
   const email = p.buyerEmail.toLowerCase();

@@ -5,6 +5,13 @@ import type { Bindings } from "../lib/env";
 
 export type StripeClient = Stripe;
 
+/**
+ * The payment methods checkout offers, named on its PaymentIntent rather than left to whatever the
+ * Dashboard has turned on: cards (Apple Pay and Google Pay pay with a card too) and Link, the
+ * wallets the page's Express Checkout Element shows.
+ */
+export const CHECKOUT_PAYMENT_METHODS: Stripe.PaymentIntentCreateParams.AllowedPaymentMethodType[] = ["card", "link"];
+
 export function stripeClient(env: Bindings): Stripe {
   const key = env.STRIPE_SECRET_KEY;
   if (!key) throw new Error("STRIPE_SECRET_KEY is not set");

@@ -42,6 +42,7 @@ import { newId, sha256Hex } from "../lib/ids";
 import { liveFunnelFor, ownedFunnel, stepAmounts } from "./funnels";
 import { releaseOrderEmail } from "./mail/order-email";
 import { accessUrlFor, fulfil, purchaseIdFromToken, syncWithStripe, verification, type PurchaseDeps } from "./purchases";
+import { CHECKOUT_PAYMENT_METHODS } from "./stripe";
 
 type PurchaseRow = typeof purchases.$inferSelect;
 type StepRow = typeof funnelSteps.$inferSelect;
@@ -373,8 +374,9 @@ async function chargeOffer(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRo
         currency: item.currency,
         customer: root.stripeCustomerId!,
         payment_method: card.id,
-        // A saved card, charged without the buyer: nothing that could redirect them.
-        automatic_payment_methods: { enabled: true, allow_redirects: "never" },
+        // The card or Link wallet that paid at checkout, charged without the buyer: the checkout's
+        // own methods, none of which redirects.
+        allowed_payment_method_types: CHECKOUT_PAYMENT_METHODS,
         description: item.title.slice(0, 200),
         ...(root.buyerEmail ? { receipt_email: root.buyerEmail } : {}),
         metadata: { purchaseId, contentId: item.id, creatorId: item.userId, parentPurchaseId: root.id, funnelStepId: step.id },

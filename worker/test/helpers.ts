@@ -184,3 +184,21 @@ export async function connectedAccount(): Promise<string> {
   await standin("POST", "/_standin/balance/top_up", { amount: "1000000" });
   return body.id;
 }
+
+/** Waits for a test clock to finish advancing, as code using Stripe's test clocks must (an advance answers `advancing`). */
+export async function advanceDone(clockId: string): Promise<{ status: string; frozen_time: number; status_details: unknown }> {
+  return vi.waitUntil(
+    async () => {
+      const { body } = await standin<{ status: string; frozen_time: number; status_details: unknown }>("GET", `/v1/test_helpers/test_clocks/${clockId}`);
+      return body.status === "ready" ? body : undefined;
+    },
+    { timeout: 10_000, interval: 50 },
+  );
+}
+
+/** Advances a test clock on the stand-in and waits until it is ready again. */
+export async function advanceTestClock(clockId: string, to: number) {
+  const res = await standin<{ status: string }>("POST", `/v1/test_helpers/test_clocks/${clockId}/advance`, { frozen_time: String(to) });
+  if (res.status !== 200) throw new Error(`advance ${res.status}: ${JSON.stringify(res.body)}`);
+  return advanceDone(clockId);
+}

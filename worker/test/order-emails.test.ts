@@ -5,7 +5,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { describe, expect, it, vi } from "vitest";
 import worker from "../index";
 import type { EmailJob } from "../services/mail/templates";
-import { call, checkout, confirmAsStripeJs, contentForm, deliver, env, eventFor, outbox, postForm, postJson, row, rows, signIn, standin, waitForMail } from "./helpers";
+import { advanceTestClock, call, checkout, confirmAsStripeJs, contentForm, deliver, env, eventFor, outbox, postForm, postJson, row, rows, signIn, standin, waitForMail } from "./helpers";
 
 const json = (method: string, path: string, body: unknown, cookie?: string) =>
   call(path, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body), cookie });
@@ -100,7 +100,7 @@ describe("Receipt for ApeWall Pro", () => {
     expect(await receipts()).toHaveLength(1);
 
     const end = Date.parse((await (await call("/api/subscription", { cookie })).json<{ currentPeriodEnd: string }>()).currentPeriodEnd);
-    await standin("POST", `/v1/test_helpers/test_clocks/${clock.body.id}/advance`, { frozen_time: String(Math.floor(end / 1000) + DAY) });
+    await advanceTestClock(clock.body.id, Math.floor(end / 1000) + DAY);
     expect((await deliverBilling(customer, seen)).map((e) => e.type)).toContain("invoice.paid");
     expect(await receipts()).toHaveLength(2);
     await vi.waitUntil(async () => (await outbox()).filter((m) => m.to === email && m.subject === "Receipt for ApeWall Pro").length === 2, { timeout: 10_000 });

@@ -4,7 +4,7 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import worker from "../index";
-import { call, checkout, confirmAsStripeJs, contentForm, deliver, env, postForm, postJson, row, rows, signIn, standin } from "./helpers";
+import { advanceTestClock, call, checkout, confirmAsStripeJs, contentForm, deliver, env, postForm, postJson, row, rows, signIn, standin } from "./helpers";
 
 type Ev = { id: string; type: string; created: number; data: { object: { id: string; customer?: string; object: string } } };
 type State = { plan: string; status: string | null; currentPeriodEnd: string | null; cancelAtPeriodEnd: boolean };
@@ -44,7 +44,7 @@ async function onClock(customer: string) {
   await standin("POST", `/_standin/customers/${customer}/test_clock`, { test_clock: clock.body.id });
   return clock.body;
 }
-const advance = (clock: { id: string }, to: number) => standin("POST", `/v1/test_helpers/test_clocks/${clock.id}/advance`, { frozen_time: String(to) });
+const advance = (clock: { id: string }, to: number) => advanceTestClock(clock.id, to);
 
 async function saleFeeOf(cookie: string) {
   const res = await postForm("/api/content", contentForm({ title: "Pro item", price: "10", accessType: "link", linkUrl: "https://example.com/p" }), cookie);

@@ -1,0 +1,1 @@
+ALTER TABLE `purchases` ADD `processing_since` integer;
