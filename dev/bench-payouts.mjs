@@ -41,6 +41,14 @@ function seed(state, CREATORS) {
     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${CREATORS})
     INSERT INTO ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, created_at)
       SELECT 'sale:bp' || i || ':platform', 'platform', NULL, 'platform_fee', 1000, 'bp' || i, ${saleAt} FROM n;
+    -- The money kernel's rows: every 5th creator has a refund on its way (reserved), every 10th one
+    -- that settled since (reserved, then posted), so the prepare reads reservations as it would live.
+    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${CREATORS})
+    INSERT INTO ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, created_at)
+      SELECT 'reserve:refund-request:rbp' || i, 'creator', 'bench' || i, 'reserve', -400, 'bp' || i, ${saleAt + DAY} FROM n WHERE i % 5 = 0;
+    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${CREATORS})
+    INSERT INTO ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, created_at)
+      SELECT 'release:refund-request:rbp' || i, 'creator', 'bench' || i, 'reserve_posted', 400, 'bp' || i, ${saleAt + 2 * DAY} FROM n WHERE i % 10 = 0;
     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${CSV_PAYOUTS})
     INSERT INTO payouts (id, user_id, amount_cents, method, email, status, period_year, period_month, created_at, processed_at, notes)
       SELECT 'csv' || printf('%07d', i), 'bench' || i, 2500 + i % 10000, 'paypal', CASE WHEN i % 1000 = 0 THEN '=cmd|calc' ELSE 'pay' || i || '@example.com' END,
@@ -115,7 +123,7 @@ async function benchRun(CREATORS, { withCsv }) {
     console.log(`\nPayout run for ${CREATORS} creators (${transfers} by transfer to the stand-in, the rest by hand), as a Workflow:`);
     console.log(`  the press answered in ${pressMs.toFixed(0)} ms (run ${first.run.id} ${first.run.started ? "started" : "joined"}; wrangler dev's local engine answers the create only once the run is under way)`);
     console.log(`  the run's instance complete after ${runSeconds.toFixed(1)} s wall (${((runSeconds * 1000) / CREATORS).toFixed(2)} ms per creator): prepared ${v.prepared}, failed ${v.failed}`);
-    if (out) console.log(`  its steps: ${out.pages} prepare pages + ${Math.ceil(out.sendsStarted / 100) + 1} send-start pages; D1 ${out.d1RoundTrips} round trips = ${(out.d1RoundTrips / CREATORS).toFixed(3)} per creator (each transfer then costs ~5 round trips in its own send instance); skipped ${out.skipped}`);
+    if (out) console.log(`  its steps: ${out.pages} prepare pages + ${Math.ceil(out.sendsStarted / 100) + 1} send-start pages; D1 ${out.d1RoundTrips} round trips = ${(out.d1RoundTrips / CREATORS).toFixed(3)} per creator with the money kernel's reservations (before the kernel: 0.076; each transfer then costs ~5 round trips in its own send instance); skipped ${out.skipped}`);
     console.log(`  every transfer paid ${paidSeconds.toFixed(1)} s after the press (${v.paid} paid)`);
     let listed = performance.now();
     const rows = await (await fetch(`${base}/api/admin/creator-payouts?month=${period.month}&year=${period.year}`, { headers: { cookie } })).json();

@@ -274,12 +274,17 @@ describe("the stand-in's transfers (for the payout run)", () => {
     const pending = await stripe.paymentIntents.create({ amount: 5000, currency: "usd", payment_method: "pm_card_visa", confirm: true });
     expect(pending.status).toBe("succeeded");
     const afterCard = await stripe.balance.retrieve();
+    // A charge adds its net to the balance: the amount less Stripe's processing fee.
+    const netOf = async (pi: Stripe.PaymentIntent) =>
+      ((await stripe.charges.retrieve(pi.latest_charge as string, { expand: ["balance_transaction"] })).balance_transaction as Stripe.BalanceTransaction).net;
+    const pendingNet = await netOf(pending);
+    expect(pendingNet).toBeLessThan(5000);
     expect(afterCard.available[0].amount).toBe(start.available[0].amount);
-    expect(afterCard.pending[0].amount).toBe(start.pending[0].amount + 5000);
+    expect(afterCard.pending[0].amount).toBe(start.pending[0].amount + pendingNet);
     const intent = await stripe.paymentIntents.create({ amount: 5000, currency: "usd", payment_method: "pm_card_bypassPending", confirm: true });
     expect(intent.status).toBe("succeeded");
     const before = (await stripe.balance.retrieve()).available[0].amount;
-    expect(before).toBe(start.available[0].amount + 5000);
+    expect(before).toBe(start.available[0].amount + (await netOf(intent)));
     if (before < 3000) await fetch(`${base}/_standin/balance/top_up`, { method: "POST", headers: { authorization: "Bearer sk_test_e2e", "content-type": "application/x-www-form-urlencoded" }, body: "amount=100000" });
     const funded = (await stripe.balance.retrieve()).available[0].amount;
 
@@ -536,31 +541,39 @@ describe("the stand-in's refunds and disputes move its balance as Stripe's do", 
     await standin.close();
   });
 
-  it("a chargeback withdraws the disputed amount (no fee) and a won dispute reinstates it; an inquiry moves nothing until it escalates", async () => {
+  it("a chargeback withdraws the disputed amount and Stripe's $15 dispute fee, a won dispute reinstates both; an inquiry moves nothing until it escalates", async () => {
     const { standin, stripe, post, pay, balance } = await ownStandin();
     const lost = await pay(2500);
     const start = await balance();
     const chargeback = await post<Stripe.Dispute>(`/_standin/charges/${lost.charge}/dispute`);
     expect(chargeback.body.status).toBe("needs_response");
-    expect(chargeback.body.balance_transactions).toMatchObject([{ object: "balance_transaction", type: "adjustment", reporting_category: "dispute", amount: -2500, fee: 0, net: -2500, source: chargeback.body.id }]);
-    expect(await balance()).toBe(start - 2500);
+    expect(chargeback.body.balance_transactions).toMatchObject([{ object: "balance_transaction", type: "adjustment", reporting_category: "dispute", amount: -2500, fee: 1500, net: -4000, source: chargeback.body.id }]);
+    expect(chargeback.body.balance_transactions[0].fee_details).toMatchObject([{ amount: 1500, type: "stripe_fee" }]);
+    expect(await balance()).toBe(start - 4000);
     await expect(stripe.refunds.create({ charge: lost.charge })).rejects.toMatchObject({ code: "charge_disputed" });
     await post(`/_standin/disputes/${chargeback.body.id}/close`, { outcome: "lost" });
     expect((await stripe.disputes.retrieve(chargeback.body.id)).balance_transactions).toHaveLength(1);
-    expect(await balance()).toBe(start - 2500);
+    expect(await balance()).toBe(start - 4000);
 
     const won = await pay(1000);
+    // The charge adds its net: the amount less Stripe's processing fee.
+    const wonCharge = await stripe.charges.retrieve(won.charge, { expand: ["balance_transaction"] });
+    const wonNet = (wonCharge.balance_transaction as Stripe.BalanceTransaction).net;
+    expect(wonNet).toBeLessThan(1000);
     const inquiry = await post<Stripe.Dispute>(`/_standin/charges/${won.charge}/dispute`, { inquiry: "true" });
     expect(inquiry.body).toMatchObject({ status: "warning_needs_response", balance_transactions: [] });
-    expect(await balance()).toBe(start - 2500 + 1000);
+    expect(await balance()).toBe(start - 4000 + wonNet);
     await post(`/_standin/disputes/${inquiry.body.id}/escalate`);
-    expect(await balance()).toBe(start - 2500);
+    expect(await balance()).toBe(start - 4000 + wonNet - 2500);
     await post(`/_standin/disputes/${inquiry.body.id}/close`, { outcome: "won" });
     const closed = await stripe.disputes.retrieve(inquiry.body.id);
     expect(closed.status).toBe("won");
-    expect(closed.balance_transactions.map((t) => [t.amount, t.reporting_category])).toEqual([[-1000, "dispute"], [1000, "dispute_reversal"]]);
-    for (const t of closed.balance_transactions) expect(await stripe.balanceTransactions.retrieve(t.id)).toMatchObject({ id: t.id, amount: t.amount });
-    expect(await balance()).toBe(start - 2500 + 1000);
+    expect(closed.balance_transactions.map((t) => [t.amount, t.fee, t.reporting_category])).toEqual([
+      [-1000, 1500, "dispute"],
+      [1000, -1500, "dispute_reversal"],
+    ]);
+    for (const t of closed.balance_transactions) expect(await stripe.balanceTransactions.retrieve(t.id)).toMatchObject({ id: t.id, amount: t.amount, fee: t.fee, net: t.net });
+    expect(await balance()).toBe(start - 4000 + wonNet);
     expect((await stripe.disputes.list({ charge: won.charge })).data.map((d) => d.id)).toEqual([inquiry.body.id]);
     await standin.close();
   });
