@@ -298,7 +298,7 @@ export const payoutDestinationEvents = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    field: text("field", { enum: ["manual_method", "default"] }).notNull(),
+    field: text("field", { enum: ["manual_method", "default", "bank"] }).notNull(),
     oldValue: text("old_value"),
     newValue: text("new_value").notNull(),
     ip: text("ip"),

@@ -84,7 +84,7 @@ async function handleEvent(env: Bindings, deps: PurchaseDeps, type: string, obje
       await handleDisputeEvent(deps, object.id);
       break;
     case "account.updated":
-      await handleAccountUpdated({ db: deps.db, stripe: deps.stripe }, object.id);
+      await handleAccountUpdated({ db: deps.db, stripe: deps.stripe, d1: deps.d1, emails: deps.emails, appUrl: deps.appUrl }, object.id);
       break;
     case "customer.subscription.created":
     case "customer.subscription.updated":

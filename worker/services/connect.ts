@@ -10,9 +10,11 @@ import type { Db } from "../db/client";
 import { payoutSettings, users } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
+import { dispatch } from "./mail/email-outbox";
+import { bankReadyStatements } from "./payout-destination";
 import { isUnknownObject } from "./stripe";
 
-export type ConnectDeps = { db: Db; stripe: Stripe; appUrl: string };
+export type ConnectDeps = { db: Db; stripe: Stripe; appUrl: string; d1: D1Database; emails: Queue };
 export type ConnectStatus = { connected: boolean; details_submitted: boolean; payouts_enabled: boolean };
 
 export const DASHBOARD_LINK_FAILED = "Failed to access payout dashboard. Please try again.";
@@ -25,8 +27,16 @@ const accountIdOf = async (db: Db, userId: string) =>
  * manual method and email are theirs and stay as they are (the account is stored beside them; the
  * creator chooses which one is the default, payouts.ts destinationOf).
  */
-async function saveAccountState(db: Db, account: Stripe.Account): Promise<ConnectStatus> {
+async function saveAccountState(deps: Omit<ConnectDeps, "stripe">, account: Stripe.Account): Promise<ConnectStatus> {
+  const { db } = deps;
   const ready = account.details_submitted && account.payouts_enabled && account.capabilities?.transfers === "active";
+  if (ready) {
+    // The bank becomes where payouts go: recorded and told to the creator once, like any change of destination.
+    const now = Date.now();
+    const { statements, mailKey } = bankReadyStatements(deps.d1, account.id, deps.appUrl, now);
+    const [, audited] = await deps.d1.batch(statements);
+    if (audited.meta.changes) await dispatch(deps.d1, deps.emails, [mailKey], now);
+  }
   await db
     .update(payoutSettings)
     .set({ connectDetailsSubmitted: account.details_submitted, connectPayoutsEnabled: !!ready, updatedAt: new Date() })
@@ -100,7 +110,7 @@ export async function accountStatus(deps: ConnectDeps, userId: string): Promise<
   const accountId = await accountIdOf(deps.db, userId);
   if (!accountId) return NOT_CONNECTED;
   const account = await retrieveAccount(deps.stripe, accountId);
-  return account ? saveAccountState(deps.db, account) : forgetAccount(deps.db, accountId);
+  return account ? saveAccountState(deps, account) : forgetAccount(deps.db, accountId);
 }
 
 export async function dashboardLink(deps: ConnectDeps, userId: string): Promise<string> {
@@ -115,9 +125,9 @@ export async function dashboardLink(deps: ConnectDeps, userId: string): Promise<
 }
 
 /** account.updated: re-read the account from Stripe (the payload is not trusted) and store its state. */
-export async function handleAccountUpdated(deps: Pick<ConnectDeps, "db" | "stripe">, accountId: string): Promise<void> {
+export async function handleAccountUpdated(deps: ConnectDeps, accountId: string): Promise<void> {
   const known = await deps.db.select({ userId: payoutSettings.userId }).from(payoutSettings).where(eq(payoutSettings.stripeAccountId, accountId)).get();
   if (!known) return;
   const account = await retrieveAccount(deps.stripe, accountId);
-  await (account ? saveAccountState(deps.db, account) : forgetAccount(deps.db, accountId));
+  await (account ? saveAccountState(deps, account) : forgetAccount(deps.db, accountId));
 }

@@ -112,3 +112,36 @@ export async function setPayoutDefault(deps: DestinationDeps, userId: string, pa
     { to: was.account_email, before: defaultName(old, was, false), after: defaultName(payoutDefault, was, true) },
   );
 }
+
+/**
+ * D1 statements for Stripe saying a creator's connected account can now receive transfers: it
+ * becomes where payouts go (unless they chose their manual method), so it is recorded like any
+ * change of destination, once per account becoming ready: the compare-and-set update, its audit row
+ * (field `bank`, no IP: it is Stripe's word) and the email to the account's address, in one batch.
+ */
+const METHOD_NAME_SQL = `(case w.method ${Object.entries(PAYOUT_METHOD_NAMES)
+  .map(([k, v]) => `when '${k}' then '${v.replaceAll("'", "''")}'`)
+  .join(" ")} else w.method end)`;
+
+export function bankReadyStatements(d1: D1Database, accountId: string, appUrl: string, now: number): { statements: D1PreparedStatement[]; mailKey: string } {
+  const auditId = `pd_${newId()}`;
+  const mailKey = `payout-destination-changed:${auditId}`;
+  const who = `select s.user_id, u.email as account_email, s.method, s.email from payout_settings s join users u on u.id = s.user_id where s.stripe_account_id = ?1`;
+  const statements = [
+    d1.prepare("update payout_settings set connect_payouts_enabled = 1, created_at = ?2 where stripe_account_id = ?1 and connect_payouts_enabled = 0").bind(accountId, now),
+    d1
+      .prepare(`insert into payout_destination_events (id, user_id, field, old_value, new_value, ip, at) select ?2, w.user_id, 'bank', null, ?1, null, ?3 from (${who}) w where changes() = 1`)
+      .bind(accountId, auditId, now),
+    d1
+      .prepare(
+        `insert into outbox_emails (id, job, created_at)
+         select ?2, json_object('dedupeKey', ?2, 'to', w.account_email, 'template', 'payout-destination-changed', 'data', json_object(
+           'before', case when w.method is not null and w.email is not null then ${METHOD_NAME_SQL} || ' (' || w.email || ')' else 'No manual payout method' end,
+           'after', ?4, 'at', ?5, 'ip', null, 'settingsUrl', ?6)), ?7
+         from (${who}) w where exists (select 1 from payout_destination_events where id = ?3)
+         on conflict do nothing`,
+      )
+      .bind(accountId, mailKey, auditId, PAYOUT_METHOD_NAMES.bank, new Date(now).toISOString(), new URL("/settings", appUrl).href, now),
+  ];
+  return { statements, mailKey };
+}

@@ -1,7 +1,8 @@
 // Stripe Connect: one Express account per creator, onboarding through the stand-in's hosted page,
 // status from Stripe's word only (account.updated re-read, never the payload), the dashboard link.
-import { describe, expect, it } from "vitest";
-import { call, deliver, env, row, signIn, standin } from "./helpers";
+import { describe, expect, it, vi } from "vitest";
+import { sha256Hex } from "../lib/ids";
+import { call, deliver, env, outbox, row, rows, signIn, standin } from "./helpers";
 
 const CONNECT_SECRET = "whsec_worker_tests_connect";
 
@@ -57,6 +58,33 @@ describe("Stripe Connect onboarding", () => {
     // Another onboarding click reuses the account.
     await onboardingLink(cookie);
     expect(await accountOf(id)).toBe(accountId);
+  });
+
+  it("connecting a bank is a change of payout destination: it needs a recent sign-in, and Stripe saying it can be paid is audited and emailed once", async () => {
+    const { cookie, id } = await creator("connect-protected@example.com");
+    expect((await call("/api/payout/setup", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ payoutMethod: "paypal", payoutEmail: "pp@example.com" }), cookie })).status).toBe(200);
+    // A session signed in 11 minutes ago (a stolen cookie, say) is sent to sign in again; no account is made.
+    const kvKey = `session:${await sha256Hex(cookie.split("=")[1])}`;
+    const record = await env.SESSIONS.get<Record<string, unknown>>(kvKey, "json");
+    await env.SESSIONS.put(kvKey, JSON.stringify({ ...record, createdAt: Date.now() - 11 * 60_000 }));
+    const refused = await call("/api/stripe/connect/onboard", { cookie });
+    expect(refused.status).toBe(302);
+    expect(refused.headers.get("location")).toBe("/connect?signInAgain=true");
+    expect(await accountOf(id)).toBeNull();
+
+    // Signed in again: onboarding goes on; once Stripe says the account can be paid, the creator hears it.
+    const fresh = await signIn("connect-protected@example.com");
+    const link = await onboardingLink(fresh);
+    await fetch(link, { method: "POST", body: new URLSearchParams({ name: "Test" }), redirect: "manual" });
+    const accountId = (await accountOf(id))!;
+    await status(fresh);
+    expect((await deliver(await latestEvent("account.updated", accountId), { secret: CONNECT_SECRET })).status).toBe(200);
+    await status(fresh);
+    expect(await rows("select field, old_value, new_value, ip from payout_destination_events where user_id = ? and field = 'bank'", id)).toEqual([{ field: "bank", old_value: null, new_value: accountId, ip: null }]);
+    const notices = () => outbox().then((all) => all.filter((m) => m.to === "connect-protected@example.com" && m.subject === "Your payout destination was changed" && m.text.includes("Now: Bank account (Stripe)")));
+    const [mail] = await vi.waitUntil(async () => ((await notices()).length ? notices() : undefined), { timeout: 10_000, interval: 100 });
+    expect(mail.text).toContain("Before: PayPal (pp@example.com)");
+    expect(await notices()).toHaveLength(1);
   });
 
   it("leaving the hosted page goes to /connect?refresh=true and changes nothing", async () => {
