@@ -3,10 +3,11 @@
 // available after reservations, inside the statement that moves it. Each scenario here took the same
 // cents twice before the kernel.
 import { introspectWorkflow } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createDb } from "../db/client";
 import { creatorBalance, reserve } from "../services/balances";
-import { sweepUnansweredRefundRequests } from "../services/creator-refunds";
+import { requestRefund, sweepUnansweredRefundRequests } from "../services/creator-refunds";
+import { withdraw as withdrawNow } from "../services/withdrawals";
 import { closingPeriod, payoutDeps, preparePage } from "../services/payouts";
 import { call, CARDS, checkout, confirmAsStripeJs, connectedAccount, contentForm, deliver, env, eventFor, postForm, postJson, row, rows, signIn, standin } from "./helpers";
 
@@ -80,6 +81,35 @@ describe("a refund and a withdrawal never take the same cents", () => {
       expect(refunded * 0.8 + paidOut).toBeLessThanOrEqual(40_000 + LIMIT_CENTS);
     });
   }
+
+  it("a withdrawal pressed while the refund is still at Stripe (asked, not answered) takes only what is left", async () => {
+    const c = await creator();
+    const { purchaseId } = await oldSale(c.itemId);
+    const deps = { ...payoutDeps(env as never), startSend: async () => {}, accessSecret: (env as unknown as { ACCESS_TOKEN_SECRET: string }).ACCESS_TOKEN_SECRET };
+    // Stripe answers the refund only when the test lets it: the withdrawal comes in between.
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const real = deps.stripe;
+    const slow = new Proxy(real, {
+      get: (target, key) =>
+        key === "refunds"
+          ? {
+              create: async (...args: Parameters<typeof real.refunds.create>) => (await held, real.refunds.create(...args)),
+              list: (...args: Parameters<typeof real.refunds.list>) => real.refunds.list(...args),
+              retrieve: (...args: Parameters<typeof real.refunds.retrieve>) => real.refunds.retrieve(...args),
+            }
+          : Reflect.get(target, key),
+    });
+    const refunding = requestRefund({ ...deps, stripe: slow }, c.id, purchaseId, { reason: "requested_by_customer" }).catch((err: Error) => err);
+    await vi.waitUntil(async () => !!(await row("select 1 as x from refund_requests where purchase_id = ?", purchaseId)), { timeout: 5000, interval: 10 });
+    const withdrawn = await withdrawNow(deps, c.id).catch((err: { status: number }) => err.status);
+    answer();
+    await refunding;
+    // The refund's reservation left nothing to withdraw; the creator ends at zero, not -$400.
+    expect(withdrawn).toBe(400);
+    expect(await payoutsOf(c.id)).toEqual([]);
+    expect(await ledgerBalance(c.id)).toBe(0);
+  });
 
   it("a refund pending at Stripe is reserved: Withdraw now takes only what is left, and the balance ends at zero, not -$400", async () => {
     const c = await creator();
