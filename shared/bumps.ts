@@ -3,7 +3,7 @@
 // are made, each with its own access, ledger rows and refunds (worker/services/bumps.ts).
 import { z } from "zod";
 import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from "./constants";
-import { dollarsToCents } from "./content";
+import { dollarsToCents } from "./money";
 
 export const BUMP_MESSAGES = {
   sameItem: "An item cannot be its own add-on",
@@ -13,8 +13,6 @@ export const BUMP_MESSAGES = {
   price: `The add-on price must be from $${(MIN_PRICE_CENTS / 100).toFixed(2)} to $${(MAX_PRICE_CENTS / 100).toLocaleString("en-US")}`,
   currency: "The add-on must be sold in the same currency as this item",
 } as const;
-
-export { bumpLabel } from "./paywall";
 
 /** The creator's form: which item, and its price as an add-on (dollars). */
 export const orderBumpSchema = z

@@ -1,6 +1,7 @@
 // The content contract: the publish form's rules (spec §5), shared by the upload page and the Worker.
 import { z } from "zod";
 import { licenseFormFields } from "./licenses";
+import { dollarsToCents } from "./money";
 import {
   ACCESS_TYPES,
   CATEGORIES,
@@ -22,14 +23,7 @@ export const CONTENT_MESSAGES = {
   priceRange: `Price must be between $${(MIN_PRICE_CENTS / 100).toFixed(2)} and $${(MAX_PRICE_CENTS / 100).toLocaleString("en-US")}`,
 } as const;
 
-/** "12.5" -> 1250; anything that is not a plain amount with at most two decimals -> NaN. */
-export function dollarsToCents(value: string | number | undefined | null): number {
-  if (value === undefined || value === null) return NaN;
-  const s = String(value).trim();
-  if (!/^\d{1,7}(\.\d{1,2})?$/.test(s)) return NaN;
-  const [whole, frac = ""] = s.split(".");
-  return Number(whole) * 100 + Number(frac.padEnd(2, "0"));
-}
+export { dollarsToCents } from "./money";
 
 export const isHttpUrl = (value: string) => {
   try {

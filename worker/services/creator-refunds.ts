@@ -30,6 +30,7 @@ import { ApiError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { availableAfterSql, release, reserve, SALE_HOLD_MS } from "./balances";
 import { settleCharge, type PurchaseDeps } from "./purchases";
+import { refundRequestStatements } from "./refund-requests";
 
 type RequestRow = typeof refundRequests.$inferSelect;
 type RefundStatus = RefundRequestResult["status"];
@@ -49,30 +50,6 @@ export const REFUND_REFUSED = {
 } as const;
 
 const idOf = (v: string | { id: string } | null | undefined) => (typeof v === "string" ? v : (v?.id ?? null));
-
-/**
- * Statuses only move forward (a stale read cannot undo a newer one): requested → pending /
- * requires_action → succeeded → failed / canceled. As SQL over `?` = the new status.
- */
-const RANK = (col: string) =>
-  `(case ${col} when 'requested' then 0 when 'refused' then 0 when 'pending' then 1 when 'requires_action' then 1 when 'succeeded' then 2 else 3 end)`;
-
-/**
- * D1 statements that record Stripe's word about each Refund made from a request (its metadata
- * names the request): its id and status, forward only. Added to settleCharge's batch.
- */
-export function refundRequestStatements(d1: D1Database, refunds: Stripe.Refund[]): D1PreparedStatement[] {
-  return refunds
-    .filter((r) => r.metadata?.refundRequestId)
-    .map((r) =>
-      d1
-        .prepare(
-          `update refund_requests set stripe_refund_id = ?2, status = ?3, error = null
-           where id = ?1 and (stripe_refund_id is null or stripe_refund_id = ?2) and ${RANK("?3")} > ${RANK("status")}`,
-        )
-        .bind(r.metadata!.refundRequestId, r.id, r.status ?? "pending"),
-    );
-}
 
 /**
  * SQL for what a sale has given back or has on its way back (`x` is its id): its booked refunds, and

@@ -18,8 +18,6 @@ export type ChangeContext = { ip: string | null; now?: number };
 
 type Current = { account_email: string; method: string | null; email: string | null; payout_default: "bank" | "manual" | null };
 
-/** What the notice names: the data of the `payout-destination-changed` email. */
-export type DestinationChangedMailData = { before: string; after: string; at: string; ip: string | null; settingsUrl: string };
 
 const manualName = (method: string | null, email: string | null, mask: boolean) =>
   method && email ? `${PAYOUT_METHOD_NAMES[method] ?? method} (${mask ? maskEmail(email) : email})` : "No manual payout method";

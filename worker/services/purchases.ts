@@ -21,7 +21,7 @@ import { BUMP_MESSAGES } from "../../shared/bumps";
 import { abandonedCheckout, RECOVER_LINK_OTHER_EMAIL, reminder } from "./recovery";
 import { liveFunnelFor } from "./funnels";
 // A cycle by design: a creator's refund settles its charge here; settling records each request's status (used only at call time).
-import { refundRequestStatements } from "./creator-refunds";
+import { refundRequestStatements } from "./refund-requests";
 import { insertLedgerRow, restoreRows, reverseSale, saleRows, stripeFeeRow, type LedgerRow } from "./ledger";
 import { dispatch, outboxInsert, type OutboxGuard } from "./mail/email-outbox";
 import { orderEmailJob, orderEmailKey, orderEmailPending } from "./mail/order-email";

@@ -28,7 +28,7 @@ import { content, emailUnsubscribes, purchases } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { sha256Hex } from "../lib/ids";
 import { outboxInsert } from "./mail/email-outbox";
-import type { EmailJob, MailCreator } from "./mail/templates";
+import type { EmailJob, MailCreator, ReminderMailData } from "./mail/templates";
 
 export const REMINDER_DELAY_MS = 60 * 60 * 1000;
 export const RECOVER_LINK_DAYS = 7;
@@ -105,14 +105,6 @@ export async function reminder(d1: D1Database, checkout: { purchaseId: string; c
   return { statement, id: job.dedupeKey };
 }
 
-export type ReminderMailData = {
-  purchaseId: string;
-  title?: string;
-  amountCents?: number;
-  recoverUrl?: string;
-  unsubscribeUrl?: string;
-  creator?: MailCreator;
-};
 
 export type ReminderDeps = {
   d1: D1Database;

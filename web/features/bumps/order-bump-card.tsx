@@ -3,7 +3,8 @@
 // the item's form (PUT / DELETE /api/content/{id}/bump).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { bumpLabel, orderBumpSchema } from "@shared/bumps";
+import { orderBumpSchema } from "@shared/bumps";
+import { bumpLabel } from "@shared/paywall";
 import type { CreatorContent } from "@shared/content";
 import { LabelledField } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";

@@ -3,7 +3,7 @@ import type { Stripe, StripeElements } from "@stripe/stripe-js";
 import { Lock, ShieldCheck } from "lucide-react";
 import { useNavigate } from "@tanstack/react-router";
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { bumpLabel } from "@shared/bumps";
+import { bumpLabel } from "@shared/paywall";
 import type { PublicContent } from "@shared/content";
 import { createPaymentIntentSchema } from "@shared/payments";
 import { NO_REMINDER_LABEL, REMINDER_HINT } from "@shared/paywall";

@@ -1,7 +1,7 @@
 // The local mail stand-in: messages are kept in KV (newest first) for /dev/mail to show. Like the
 // mail API it stands in for, a repeated Idempotency-Key is answered with the first message, unsent.
 import { newId } from "../../lib/ids";
-import type { MailTransport } from "./transport";
+import type { MailTransport } from "./types";
 
 const PREFIX = "dev-outbox:";
 const KEEP_SECONDS = 7 * 24 * 3600;

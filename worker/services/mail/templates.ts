@@ -2,8 +2,6 @@
 import { MANUAL_PAYOUT_DAY, MIN_PAYOUT_CENTS, PRODUCT_NAME } from "../../../shared/constants";
 import { creatorByline } from "../../../shared/profile";
 import { escapeHtml } from "../../lib/html";
-import type { ReminderMailData } from "../recovery";
-import type { DestinationChangedMailData } from "../payout-destination";
 
 /**
  * `sendAt` (ms): not before then. The hand-over gives the queue message that delay, and the sweep
@@ -34,6 +32,19 @@ export type EmailJob = { dedupeKey: string; to: string; sendAt?: number } & (
   // To the creator's account address when where their payouts go changes (services/payout-destination.ts).
   | { template: "payout-destination-changed"; data: DestinationChangedMailData }
 );
+
+/** A checkout reminder: composed when due (recovery.ts `composeReminder`), so a job carries only the purchase at first. */
+export type ReminderMailData = {
+  purchaseId: string;
+  title?: string;
+  amountCents?: number;
+  recoverUrl?: string;
+  unsubscribeUrl?: string;
+  creator?: MailCreator;
+};
+
+/** What the payout destination notice names (payout-destination.ts). */
+export type DestinationChangedMailData = { before: string; after: string; at: string; ip: string | null; settingsUrl: string };
 
 /** Why the monthly run paid a creator nothing for a period (payout_skips.reason), with what carries over. */
 export type PayoutSkippedMailData = { reason: "below_minimum" | "not_set_up" | "held"; amountCents: number; period: string; settingsUrl: string };

@@ -3,12 +3,9 @@
 import type { Bindings } from "../../lib/env";
 import { isDevelopment } from "../../lib/env";
 import { outboxTransport } from "./outbox";
+import type { MailTransport, OutgoingMail } from "./types";
 
-export type OutgoingMail = { from: string; to: string; subject: string; text: string; html: string };
-export interface MailTransport {
-  /** `idempotencyKey`: the job id; the provider sends a repeated request with the same key once. */
-  send(mail: OutgoingMail, opts: { idempotencyKey: string }): Promise<{ id: string }>;
-}
+export type { MailTransport, OutgoingMail };
 
 /** Resend takes keys of at most 256 characters; a longer job id is sent as its SHA-256. */
 export async function idempotencyKeyFor(jobId: string): Promise<string> {

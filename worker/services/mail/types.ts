@@ -1,0 +1,6 @@
+// What a mail transport is (transport.ts picks one; outbox.ts is the dev one).
+export type OutgoingMail = { from: string; to: string; subject: string; text: string; html: string };
+export interface MailTransport {
+  /** `idempotencyKey`: the job id; the provider sends a repeated request with the same key once. */
+  send(mail: OutgoingMail, opts: { idempotencyKey: string }): Promise<{ id: string }>;
+}
