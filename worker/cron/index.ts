@@ -6,8 +6,7 @@ import { adminAudit, loginTokens } from "../db/schema";
 import type { Bindings } from "../lib/env";
 import { purgeDeletedContentBytes } from "../services/content";
 import { sweepUnansweredRefundRequests } from "../services/creator-refunds";
-import type { PurchaseDeps } from "../services/purchases";
-import { stripeClient } from "../services/stripe";
+import { purchaseDepsOf } from "../deps";
 import { closingPeriod, stuckPayoutIds } from "../services/payouts";
 import { startPayoutRun } from "../workflows/payout-run";
 import { startPayoutSends } from "../workflows/payout-send";
@@ -42,10 +41,6 @@ export async function outboxSweep(env: Bindings, now = Date.now()) {
   };
 }
 
-/** What settling a charge needs, outside a request. */
-function purchaseDepsOf(env: Bindings): PurchaseDeps {
-  return { db: createDb(env.DB), d1: env.DB, stripe: stripeClient(env), emails: env.EMAILS, webhooks: env.WEBHOOKS, appUrl: env.APP_URL, accessSecret: env.ACCESS_TOKEN_SECRET ?? "" };
-}
 
 export async function dailySweep(env: Bindings, now = Date.now()) {
   const db = createDb(env.DB);

@@ -18,7 +18,8 @@ import { requireAdmin, type AppEnv } from "../lib/context";
 import { optionalJson, validate } from "../lib/validate";
 import { creatorPayoutRows, csvFileName, feedbackInbox, fixPurchaseEmails, monthlyReports, payoutSummary, payoutsCsvExport } from "../services/admin-reports";
 import { holdCreator, markPayoutFailed, markPayoutPaid, releaseCreator, resendPayout } from "../services/payout-admin";
-import { payoutDeps, type Actor } from "../services/payouts";
+import { type Actor } from "../services/payouts";
+import { payoutDeps } from "../deps";
 import { payoutRunView, processPayouts } from "../workflows/payout-run";
 import { stripeClient } from "../services/stripe";
 

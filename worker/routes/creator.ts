@@ -12,7 +12,7 @@ import { setPayoutDefault, setupPayout, type DestinationDeps } from "../services
 import { requireRecentSignIn } from "../lib/recent-sign-in";
 import { PAYOUT_DESTINATION_MESSAGES, PAYOUT_DESTINATION_RECENT_SIGN_IN_MS } from "../../shared/payout-destination";
 import type { Bindings } from "../lib/env";
-import { payoutDeps } from "../services/payouts";
+import { payoutDeps } from "../deps";
 import { withdraw, withdrawStatus } from "../services/withdrawals";
 import { purchaseDeps } from "./payments";
 import { doc } from "../openapi/describe";

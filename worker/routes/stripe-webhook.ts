@@ -11,7 +11,8 @@ import { fulfil, handleDisputeEvent, handleRefundEvent, type PurchaseDeps } from
 import { isUnknownObject, verifyWebhook } from "../services/stripe";
 import { noteIntentState } from "../services/payment-processing";
 import { handleSubscriptionInvoice, syncSubscription } from "../services/subscriptions";
-import { handleTransferReversed, payoutDeps } from "../services/payouts";
+import { handleTransferReversed } from "../services/payouts";
+import { payoutDeps } from "../deps";
 import { purchaseDeps } from "./payments";
 
 export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", async (c) => {

@@ -46,8 +46,6 @@ import { availableRemainderSql, SALE_HOLD_MS } from "./balances";
 import { dispatch } from "./mail/email-outbox";
 import { stripeClient } from "./stripe";
 import { dispatchWebhooks, webhookStatements } from "./webhooks";
-// A cycle by design: the Workflow runs this module's steps, and payoutDeps starts the Workflow (used only at call time).
-import { startPayoutSend } from "../workflows/payout-send";
 
 /**
  * `startSend`: hands one payout's transfer to its owner, the PayoutSendWorkflow instance (a second
@@ -56,14 +54,14 @@ import { startPayoutSend } from "../workflows/payout-send";
  */
 export type PayoutDeps = { db: Db; d1: D1Database; stripe: Stripe; emails: Queue; webhooks?: Queue; appUrl: string; startSend: (payoutId: string) => Promise<void> };
 
-export const payoutDeps = (env: Bindings): PayoutDeps => ({
+/** Everything a payout step needs but the way to start a send, which the caller gives (worker/deps.ts `payoutDeps`). */
+export const payoutBaseDeps = (env: Bindings): Omit<PayoutDeps, "startSend"> => ({
   db: createDb(env.DB),
   d1: env.DB,
   stripe: stripeClient(env),
   emails: env.EMAILS,
   webhooks: env.WEBHOOKS,
   appUrl: env.APP_URL,
-  startSend: (payoutId) => startPayoutSend(env, payoutId),
 });
 export type Period = { year: number; month: number };
 export type Actor = { userId: string | null; email: string | null };

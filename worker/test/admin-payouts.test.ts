@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { BELOW_MINIMUM, CSV_ROW_COUNT_HEADER, csvDataRowCount, type AdminCreatorPayoutRow, type MonthlyReport } from "../../shared/admin";
 import { createDb, type Db } from "../db/client";
 import { csvCell, payoutsCsvExport } from "../services/admin-reports";
-import { closingPeriod, payoutDeps, runPayouts } from "../services/payouts";
+import { closingPeriod, runPayouts } from "../services/payouts";
+import { payoutDeps } from "../deps";
 import { call, checkout, connectedAccount, contentForm, deliver, env, eventFor, postForm, postJson, row, rows, signIn, standin } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;

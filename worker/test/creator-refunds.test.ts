@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import type { RefundRequestResult, Sale } from "../../shared/types";
 import { createDb } from "../db/client";
 import { creatorBalance } from "../services/balances";
-import { closingPeriod, payoutDeps, preparePage } from "../services/payouts";
+import { closingPeriod, preparePage } from "../services/payouts";
+import { payoutDeps } from "../deps";
 import { call, checkout, contentForm, deliver, env, eventFor, postForm, postJson, row, rows, signIn, standin, waitForMail } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -8,7 +8,8 @@ import { fc } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { CREATOR_REFUND_OVERDRAFT_CENTS } from "../../shared/constants";
 import { availableAfterSql, SALE_HOLD_MS } from "../services/balances";
-import { closingPeriod, payoutDeps, preparePage } from "../services/payouts";
+import { closingPeriod, preparePage } from "../services/payouts";
+import { payoutDeps } from "../deps";
 import { withdraw } from "../services/withdrawals";
 import { checkout, connectedAccount, contentForm, deliver, env, eventFor, postForm, postJson, row, rows, signIn, standin } from "./helpers";
 

@@ -8,7 +8,8 @@ import { createDb } from "../db/client";
 import { creatorBalance, reserve } from "../services/balances";
 import { requestRefund, sweepUnansweredRefundRequests } from "../services/creator-refunds";
 import { withdraw as withdrawNow } from "../services/withdrawals";
-import { closingPeriod, payoutDeps, preparePage } from "../services/payouts";
+import { closingPeriod, preparePage } from "../services/payouts";
+import { payoutDeps } from "../deps";
 import { call, CARDS, checkout, confirmAsStripeJs, connectedAccount, contentForm, deliver, env, eventFor, postForm, postJson, row, rows, signIn, standin } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -4,7 +4,8 @@
 import { introspectWorkflow } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BELOW_MINIMUM, READY_FOR_PAYOUT, type AdminCreatorPayoutRow, type CreatorHoldResult, type PayoutActionResult } from "../../shared/admin";
-import { closingPeriod, payoutDeps, runPayouts } from "../services/payouts";
+import { closingPeriod, runPayouts } from "../services/payouts";
+import { payoutDeps } from "../deps";
 import { call, connectedAccount, env, outbox, postJson, row, rows, signIn, standin } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;

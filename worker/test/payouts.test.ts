@@ -6,7 +6,8 @@ import { describe, expect, it, vi } from "vitest";
 import { handleScheduled, MONTHLY_PAYOUT_CRON } from "../cron";
 import { createDb } from "../db/client";
 import { creatorBalance } from "../services/balances";
-import { closingPeriod, payoutDeps, preparePayout, runPayouts, sendPayout, sendPayoutStep, TransferNotSettled, transferGroup, type Period } from "../services/payouts";
+import { closingPeriod, preparePayout, runPayouts, sendPayout, sendPayoutStep, TransferNotSettled, transferGroup, type Period } from "../services/payouts";
+import { payoutDeps } from "../deps";
 import { call, checkout, connectedAccount, contentForm, deliver, env, eventFor, outbox, postForm, postJson, row, rows, signIn, standin, waitForMail } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;

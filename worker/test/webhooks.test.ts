@@ -9,7 +9,8 @@ import type { WebhookDeliveryPage, WebhookEndpoint } from "../../shared/webhooks
 import { webhookUrlProblem } from "../../shared/webhooks";
 import { app } from "../app";
 import { markPayoutPaid } from "../services/payout-admin";
-import { failPayout, payoutDeps } from "../services/payouts";
+import { failPayout } from "../services/payouts";
+import { payoutDeps } from "../deps";
 import { secretBox } from "../services/webhook-secrets";
 import { deliverWebhook, newWebhookSecret, sweepWebhooks, webhookStatements, WEBHOOK_RETRY_WINDOW_MS, type WebhookMessage } from "../services/webhooks";
 import { call, checkout, contentForm, deliver, env, eventFor, postForm, postJson, row, rows, signIn, standin, waitForMail } from "./helpers";

@@ -31,7 +31,8 @@ import type { PayoutRunView, ProcessPayoutsResult } from "../../shared/admin";
 import { createDb } from "../db/client";
 import { adminAudit } from "../db/schema";
 import type { Bindings } from "../lib/env";
-import { assertPeriodEnded, countingD1, dueTransferPage, markManualPaid, payoutDeps, preparePage, preparesPeriod, transferGroup, type Actor, type Period } from "../services/payouts";
+import { assertPeriodEnded, countingD1, dueTransferPage, markManualPaid, preparePage, preparesPeriod, transferGroup, type Actor, type Period } from "../services/payouts";
+import { payoutDeps } from "../deps";
 import { alreadyExists, startPayoutSends } from "./payout-send";
 
 export type PayoutRunParams = { year: number; month: number; now: number; prepare: boolean };

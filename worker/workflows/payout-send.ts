@@ -14,7 +14,7 @@
 // for a re-drive (tag = the sweep's day), since an instance id is never reused.
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
 import type { Bindings } from "../lib/env";
-import { payoutDeps, sendPayoutStep } from "../services/payouts";
+import { payoutBaseDeps, sendPayoutStep, type PayoutDeps } from "../services/payouts";
 
 export type PayoutSendParams = { payoutId: string };
 
@@ -24,10 +24,13 @@ export const SEND_STEP_RETRIES = { limit: 10, delay: "1 minute", backoff: "expon
 export class PayoutSendWorkflow extends WorkflowEntrypoint<Bindings, PayoutSendParams> {
   async run(event: WorkflowEvent<PayoutSendParams>, step: WorkflowStep) {
     const { payoutId } = event.payload;
-    const outcome = await step.do("send", { retries: SEND_STEP_RETRIES, timeout: "5 minutes" }, async (ctx) => sendPayoutStep(payoutDeps(this.env), payoutId, ctx.attempt));
+    const outcome = await step.do("send", { retries: SEND_STEP_RETRIES, timeout: "5 minutes" }, async (ctx) => sendPayoutStep(sendDeps(this.env), payoutId, ctx.attempt));
     return { payoutId, outcome };
   }
 }
+
+/** A send's own deps: what it starts (a re-prepared payout's send) is another instance of this Workflow. */
+const sendDeps = (env: Bindings): PayoutDeps => ({ ...payoutBaseDeps(env), startSend: (payoutId) => startPayoutSend(env, payoutId) });
 
 export const sendInstanceId = (payoutId: string, tag?: string) => (tag ? `payout-${payoutId}-${tag}` : `payout-${payoutId}`);
 
