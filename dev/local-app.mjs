@@ -47,7 +47,7 @@ export function ensureDevVars() {
 export async function startStripeStandin({ port, appUrl, webhookSecret = "whsec_standin", connectWebhookSecret = "whsec_standin_connect", log = false, stateFile }) {
   const { createStandin } = await import("./stripe-standin/server.mjs");
   const standin = createStandin({
-    // The app's two endpoints at one path, as the README sets them up on Stripe.
+    // The app's two endpoints at one path, as docs/operations.md sets them up on Stripe.
     webhookUrls: [`${appUrl}/api/stripe/webhook`],
     connectWebhookUrls: [`${appUrl}/api/stripe/webhook`],
     webhookSecret,

@@ -418,7 +418,7 @@ describe("webhooks sent by the stand-in", () => {
 
 describe("webhook endpoints of the stand-in", () => {
   it("each endpoint gets only its kind of event (its account's, or connected accounts'), every delivery signed with its own secret, retries included", async () => {
-    // Two endpoints, as the README sets up for the app: "Your account" and "Connected accounts".
+    // Two endpoints, as docs/operations.md sets up for the app: "Your account" and "Connected accounts".
     const got: Record<string, { body: string; signature: string }[]> = { platform: [], connect: [] };
     const tries = new Map<string, number>();
     const sink = createServer(async (req, res) => {
