@@ -28,7 +28,3 @@ export function rememberAccess(contentId: string, accessUrlOrToken?: string): vo
   if (token?.includes("://")) token = new URL(token).searchParams.get("access") ?? undefined;
   storage()?.setItem(KEY(contentId), token || OWNED);
 }
-
-export function forgetAccess(contentId: string): void {
-  storage()?.removeItem(KEY(contentId));
-}

@@ -13,7 +13,7 @@
 //    and the same instance again is a no-op. The count of activations is the number of rows.
 // 4. Deactivate frees a seat (a buyer moving machines) by deleting that row.
 import type { PurchaseState } from "./purchase-states";
-import type { BuyerLicense, CreatorLicense, LicenseStatus, LicenseVerification } from "../../shared/licenses";
+import type { CreatorLicense, LicenseStatus, LicenseVerification } from "../../shared/licenses";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { dispatchWebhooks, webhookStatements } from "./webhooks";
@@ -156,16 +156,6 @@ export async function creatorLicenses(d1: D1Database, userId: string, by: { purc
     disabledByCreator: r.disabled_at !== null,
     disabledReason: r.disabled_reason,
   }));
-}
-
-/** The keys of these purchases, for their buyer (callers have checked the buyer owns them). */
-export async function buyerLicenses(d1: D1Database, purchaseIds: string[]): Promise<(BuyerLicense & { purchaseId: string })[]> {
-  if (purchaseIds.length === 0) return [];
-  const { results } = await d1
-    .prepare(`select k.key, k.purchase_id, c.title from license_keys k join content c on c.id = k.content_id where k.purchase_id in (${purchaseIds.map(() => "?").join(",")}) order by k.created_at`)
-    .bind(...purchaseIds)
-    .all<{ key: string; purchase_id: string; title: string }>();
-  return results.map((r) => ({ key: r.key, title: r.title, purchaseId: r.purchase_id }));
 }
 
 /** The sales table's rows with each sale's key (null when its item issues none). */
