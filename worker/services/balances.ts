@@ -159,7 +159,7 @@ export function availableRemainderSql(user: string, at: string, cutoff: string):
 // ---- reservations: money on its way, held back before it moves ----
 
 /** SQL for the creator's share of `cents` of the purchase row `p`, pro rata of its creator rows, as `reverseSale` books it. */
-const creatorShareSql = (p: string, cents: string) =>
+export const creatorShareSql = (p: string, cents: string) =>
   `cast(round(${cents} * 1.0 * coalesce((select sum(amount_cents) from ledger_entries where purchase_id = ${p}.id and account = 'creator' and kind in ('sale', 'fee_adjustment')), 0) / ${p}.amount_cents) as integer)`;
 
 /**

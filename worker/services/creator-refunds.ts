@@ -28,7 +28,7 @@ import type { RefundRequestResult, Sale } from "../../shared/types";
 import { content, purchases, refundRequests } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { availableAfterSql, release, reserve, SALE_HOLD_MS } from "./balances";
+import { availableAfterSql, creatorShareSql, release, reserve, SALE_HOLD_MS } from "./balances";
 import { settleCharge, type PurchaseDeps } from "./purchases";
 import { refundRequestStatements } from "./refund-requests";
 
@@ -67,8 +67,7 @@ async function roomFor(deps: Pick<PurchaseDeps, "d1">, purchaseId: string, amoun
   const r = await deps.d1
     .prepare(
       `select p.share, p.amount_cents - ${REFUNDED_OR_ON_ITS_WAY("p.id")} as left_cents, ${availableAfterSql("p.creator_id", "?3", "p.id", "p.share")} as after
-       from (select p.*, cast(round(?2 * 1.0 * coalesce((select sum(amount_cents) from ledger_entries where purchase_id = p.id and account = 'creator' and kind in ('sale', 'fee_adjustment')), 0) / p.amount_cents) as integer) as share
-             from purchases p where p.id = ?1) p`,
+       from (select p.*, ${creatorShareSql("p", "?2")} as share from purchases p where p.id = ?1) p`,
     )
     .bind(purchaseId, amountCents, now - SALE_HOLD_MS)
     .first<{ share: number; left_cents: number; after: number }>();

@@ -100,8 +100,9 @@ export const GRANTS_ACCESS: Record<PurchaseState, boolean> = { paid: true, refun
 /** One keyed ledger effect of one Stripe object, with the amount it asks for. */
 export type KeyedEffect = { effect: Exclude<Effect, "none">; key: string; cents: number; source: string };
 
-const withdrew = (d: Stripe.Dispute) => (d.balance_transactions ?? []).some((t) => t.amount < 0);
-const reinstated = (d: Stripe.Dispute) => (d.balance_transactions ?? []).some((t) => t.amount > 0);
+/** Stripe withdrew the dispute's funds (a chargeback), or reinstated them (won). */
+export const withdrew = (d: Stripe.Dispute) => (d.balance_transactions ?? []).some((t) => t.amount < 0);
+export const reinstated = (d: Stripe.Dispute) => (d.balance_transactions ?? []).some((t) => t.amount > 0);
 
 /**
  * The facts Stripe states about one refund, oldest first. A refund that failed may have succeeded

@@ -10,10 +10,10 @@
 //   chargeback, whose funds Stripe withdraws at once: the dispute row is then booked (posted).
 import type Stripe from "stripe";
 import { release, reserve } from "./balances";
+import { withdrew } from "./purchase-states";
 
 const PENDING_REFUND = new Set(["pending", "requires_action"]);
 const OPEN_INQUIRY = new Set(["warning_needs_response", "warning_under_review"]);
-const withdrew = (d: Stripe.Dispute) => (d.balance_transactions ?? []).some((t) => t.amount < 0);
 
 /** The reservation statements for one purchase's own shares of its charge's refunds and disputes. */
 export function chargeReservations(d1: D1Database, purchaseId: string, refunds: Stripe.Refund[], disputes: Stripe.Dispute[], now: number): D1PreparedStatement[] {

@@ -11,6 +11,7 @@ import type { Db } from "../db/client";
 import { proPeriods, subscriptions, users } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { rebookProFees } from "./ledger";
+import { reinstated, withdrew } from "./purchase-states";
 import { dispatch, outboxInsert } from "./mail/email-outbox";
 import type { EmailJob } from "./mail/templates";
 
@@ -197,8 +198,6 @@ export async function settleProInvoiceCharge(deps: ProInvoiceDeps, charge: Strip
   refunds ??= await listAll(deps.stripe.refunds.list({ charge: charge.id, limit: 100 }));
   disputes ??= await listAll(deps.stripe.disputes.list({ charge: charge.id, limit: 100 }));
   const refundedCents = refunds.filter((r) => r.status === "succeeded").reduce((a, r) => a + r.amount, 0);
-  const withdrew = (d: Stripe.Dispute) => (d.balance_transactions ?? []).some((t) => t.amount < 0);
-  const reinstated = (d: Stripe.Dispute) => (d.balance_transactions ?? []).some((t) => t.amount > 0);
   const chargedBack = disputes.some((d) => d.status === "lost" && withdrew(d));
   // A chargeback holds the period's 0% from the moment it opened (its funds are gone until it is
   // decided), not from its loss; a won one gives it back for sales made after.

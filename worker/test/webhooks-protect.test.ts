@@ -10,6 +10,7 @@ import { dailySweep } from "../cron";
 import { deliverWebhook, newWebhookSecret, webhookStatements, type WebhookMessage } from "../services/webhooks";
 import { secretBox } from "../services/webhook-secrets";
 import { call, env, postJson, row, rows, signIn } from "./helpers";
+import { fakeQueue } from "./fake-webhook-queue";
 
 const CLOSED = "http://127.0.0.1:9";
 const DAY = 24 * 3600 * 1000;
@@ -26,14 +27,6 @@ async function addEndpoint(cookie: string, events: string[] = ["sale.completed"]
   return res.json<WebhookEndpoint>();
 }
 
-function fakeQueue() {
-  const sent: { body: WebhookMessage; delaySeconds?: number }[] = [];
-  const queue = {
-    send: async (body: WebhookMessage, opts?: { delaySeconds?: number }) => void sent.push({ body, delaySeconds: opts?.delaySeconds }),
-    sendBatch: async (msgs: { body: WebhookMessage; delaySeconds?: number }[]) => void sent.push(...msgs),
-  } as unknown as Queue;
-  return { queue, sent };
-}
 
 async function writtenDelivery(userId: string, key: string, now = Date.now()) {
   await env.DB.batch(webhookStatements(env.DB, userId, "sale.completed", { purchaseId: key, buyerEmail: "buyer@example.com" }, key, now));

@@ -13,6 +13,7 @@ import { failPayout } from "../services/payouts";
 import { payoutDeps } from "../deps";
 import { secretBox } from "../services/webhook-secrets";
 import { deliverWebhook, newWebhookSecret, sweepWebhooks, webhookStatements, WEBHOOK_RETRY_WINDOW_MS, type WebhookMessage } from "../services/webhooks";
+import { fakeQueue } from "./fake-webhook-queue";
 import { call, checkout, contentForm, deliver, env, eventFor, postForm, postJson, row, rows, signIn, standin, waitForMail } from "./helpers";
 
 // A closed local port: the real queue consumer's attempts fail fast and contact nothing.
@@ -43,15 +44,6 @@ async function paidSale(cookie: string, buyer: string) {
   return { itemId, paymentIntent };
 }
 
-/** A queue that keeps what it is sent (the delays are the backoff). */
-function fakeQueue() {
-  const sent: { body: WebhookMessage; delaySeconds?: number }[] = [];
-  const queue = {
-    send: async (body: WebhookMessage, opts?: { delaySeconds?: number }) => void sent.push({ body, delaySeconds: opts?.delaySeconds }),
-    sendBatch: async (msgs: { body: WebhookMessage; delaySeconds?: number }[]) => void sent.push(...msgs),
-  } as unknown as Queue;
-  return { queue, sent };
-}
 
 /** A delivery written as a change's batch writes it, without a hand-over (the test drives attempts). */
 async function writtenDelivery(userId: string, key: string, now = Date.now()) {
