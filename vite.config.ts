@@ -15,7 +15,9 @@ import { defineConfig, type Plugin } from "vite";
 // fails if the bundle is not where /docs/api loads it from).
 const SCALAR_BUNDLE_PATH = "docs/scalar-api-reference.js";
 function scalarBundle(): Plugin {
-  const file = fileURLToPath(new URL("./node_modules/@scalar/api-reference/dist/browser/standalone.js", import.meta.url));
+  const file = fileURLToPath(
+    new URL("./node_modules/@scalar/api-reference/dist/browser/standalone.js", import.meta.url),
+  );
   return {
     name: "apewall:scalar-bundle",
     applyToEnvironment: (environment) => environment.name === "client",

@@ -62,7 +62,13 @@ export default defineConfig(async () => ({
               // `npx vitest run --project worker`: 4 files 119 s -> 76 s, the whole project ~470 s -> 395 s
               // on a busy machine. Batching itself is unchanged, and production keeps 1 s.
               queueConsumers: {
-                "apewall-emails": { maxBatchSize: 10, maxBatchTimeout: 0.05, maxRetries: 5, retryDelay: 10, deadLetterQueue: "apewall-emails-dlq" },
+                "apewall-emails": {
+                  maxBatchSize: 10,
+                  maxBatchTimeout: 0.05,
+                  maxRetries: 5,
+                  retryDelay: 10,
+                  deadLetterQueue: "apewall-emails-dlq",
+                },
               },
             },
           }),

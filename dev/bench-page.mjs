@@ -28,7 +28,10 @@ function kindOf(type) {
 
 async function requestsBeforeUnlock(appUrl, binary) {
   const { chromium } = await import("playwright-core");
-  const browser = await chromium.launch({ executablePath: binary.executablePath, args: [...binary.args, "--headless", ...TEST_FLAGS] });
+  const browser = await chromium.launch({
+    executablePath: binary.executablePath,
+    args: [...binary.args, "--headless", ...TEST_FLAGS],
+  });
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const page = await context.newPage();
@@ -41,7 +44,12 @@ async function requestsBeforeUnlock(appUrl, binary) {
       if (e.redirectResponse && requests.has(e.requestId)) {
         const hop = requests.get(e.requestId);
         requests.delete(e.requestId);
-        requests.set(`${e.requestId}#${requests.size}`, { ...hop, status: e.redirectResponse.status, transferred: e.redirectResponse.encodedDataLength ?? 0, done: true });
+        requests.set(`${e.requestId}#${requests.size}`, {
+          ...hop,
+          status: e.redirectResponse.status,
+          transferred: e.redirectResponse.encodedDataLength ?? 0,
+          done: true,
+        });
       }
       requests.set(e.requestId, { url: e.request.url, type: e.type ?? "Other", done: false, transferred: 0 });
     });
@@ -65,7 +73,10 @@ async function requestsBeforeUnlock(appUrl, binary) {
       r.done = true;
     });
     // Bodies are read after the fact; give Chrome room to keep them all.
-    await cdp.send("Network.enable", { maxTotalBufferSize: 200 * 1024 * 1024, maxResourceBufferSize: 50 * 1024 * 1024 });
+    await cdp.send("Network.enable", {
+      maxTotalBufferSize: 200 * 1024 * 1024,
+      maxResourceBufferSize: 50 * 1024 * 1024,
+    });
 
     const started = performance.now();
     await page.goto(`${appUrl}${PAGE}`, { waitUntil: "commit" });
@@ -75,7 +86,8 @@ async function requestsBeforeUnlock(appUrl, binary) {
 
     // Those already asked for may still be arriving: wait for them (bounded) before sizing.
     const deadline = Date.now() + SETTLE_MS;
-    while ([...requests.values()].some((r) => !r.done) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while ([...requests.values()].some((r) => !r.done) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
 
     for (const [id, r] of requests) {
       if (r.failed || id.includes("#")) {
@@ -106,7 +118,10 @@ async function requestsBeforeUnlock(appUrl, binary) {
  */
 async function checkoutAfterUnlock(appUrl, binary) {
   const { chromium } = await import("playwright-core");
-  const browser = await chromium.launch({ executablePath: binary.executablePath, args: [...binary.args, "--headless", ...TEST_FLAGS] });
+  const browser = await chromium.launch({
+    executablePath: binary.executablePath,
+    args: [...binary.args, "--headless", ...TEST_FLAGS],
+  });
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const page = await context.newPage();
@@ -124,7 +139,9 @@ async function checkoutAfterUnlock(appUrl, binary) {
       const body = await r.body().catch(() => Buffer.alloc(0));
       scripts.push({ url: r.url(), own: r.url().startsWith(appUrl), body: body.length, gzip: gzipSize(body) });
     }
-    const calls = responses.filter((r) => ["fetch", "xhr"].includes(r.request().resourceType())).map((r) => new URL(r.url()).pathname);
+    const calls = responses
+      .filter((r) => ["fetch", "xhr"].includes(r.request().resourceType()))
+      .map((r) => new URL(r.url()).pathname);
     // The order bump's checkbox (the demo item offers one): ticked -> a new PaymentIntent for the new
     // total, and its card form ready again.
     let bump = null;
@@ -134,11 +151,20 @@ async function checkoutAfterUnlock(appUrl, binary) {
       const before = await page.getByTestId("checkout-total").textContent();
       const t0 = performance.now();
       await box.click();
-      await page.waitForFunction((b) => {
-        const form = document.querySelector('[data-testid="one-page-checkout"][data-ready="true"]');
-        return !!form && form.querySelector('[data-testid="checkout-total"]')?.textContent !== b;
-      }, before, { timeout: 30_000 });
-      bump = { label, ms: performance.now() - t0, from: before, to: await page.getByTestId("checkout-total").textContent() };
+      await page.waitForFunction(
+        (b) => {
+          const form = document.querySelector('[data-testid="one-page-checkout"][data-ready="true"]');
+          return !!form && form.querySelector('[data-testid="checkout-total"]')?.textContent !== b;
+        },
+        before,
+        { timeout: 30_000 },
+      );
+      bump = {
+        label,
+        ms: performance.now() - t0,
+        from: before,
+        to: await page.getByTestId("checkout-total").textContent(),
+      };
     }
     await context.close();
     return { readyMs, scripts, calls, bump };
@@ -167,11 +193,19 @@ async function lighthouseRun(appUrl, binary) {
     logLevel: "silent",
   });
   try {
-    const result = await lighthouse(`${appUrl}${PAGE}`, { port: chrome.port, hostname: "127.0.0.1", output: "json", logLevel: "error", onlyCategories: ["performance"] });
+    const result = await lighthouse(`${appUrl}${PAGE}`, {
+      port: chrome.port,
+      hostname: "127.0.0.1",
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance"],
+    });
     const { lhr } = result;
     if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const metric = (id) => lhr.audits[id]?.numericValue;
-    const lcpElement = firstNode(lhr.audits["lcp-breakdown-insight"]?.details) ?? firstNode(lhr.audits["largest-contentful-paint-element"]?.details);
+    const lcpElement =
+      firstNode(lhr.audits["lcp-breakdown-insight"]?.details) ??
+      firstNode(lhr.audits["largest-contentful-paint-element"]?.details);
     return {
       score: lhr.categories.performance.score === null ? NaN : Math.round(lhr.categories.performance.score * 100),
       fcp: metric("first-contentful-paint"),
@@ -194,12 +228,28 @@ export async function benchPage({ appUrl }) {
   // ---- 1. Requests and bytes until 'Unlock' is visible ----
   const { requests, unlockMs } = await requestsBeforeUnlock(appUrl, binary);
   const kinds = ["HTML", "JS", "CSS", "fetch/XHR", "other"];
-  const sum = (rs) => rs.reduce((a, r) => ({ n: a.n + 1, transferred: a.transferred + r.transferred, body: a.body + r.body.length, gzip: a.gzip + (r.gzip ?? 0) }), { n: 0, transferred: 0, body: 0, gzip: 0 });
+  const sum = (rs) =>
+    rs.reduce(
+      (a, r) => ({
+        n: a.n + 1,
+        transferred: a.transferred + r.transferred,
+        body: a.body + r.body.length,
+        gzip: a.gzip + (r.gzip ?? 0),
+      }),
+      { n: 0, transferred: 0, body: 0, gzip: 0 },
+    );
   const encodings = [...new Set(requests.map((r) => r.encoding ?? "none"))].join(", ");
-  console.log(`\nPaywall page ${PAGE} in a fresh Chromium context, until the 'Unlock' button is visible (${unlockMs.toFixed(0)} ms, loopback, no throttling)`);
-  console.log(`${requests.length} requests; response content-encoding seen: ${encodings}; transferred = Chrome's encodedDataLength (as sent, with response headers); gzip = node:zlib level 9 of each body`);
+  console.log(
+    `\nPaywall page ${PAGE} in a fresh Chromium context, until the 'Unlock' button is visible (${unlockMs.toFixed(0)} ms, loopback, no throttling)`,
+  );
+  console.log(
+    `${requests.length} requests; response content-encoding seen: ${encodings}; transferred = Chrome's encodedDataLength (as sent, with response headers); gzip = node:zlib level 9 of each body`,
+  );
   console.log("type          requests   transferred KiB   body KiB   gzip KiB");
-  const line = (name, s) => console.log(`${name.padEnd(13)} ${String(s.n).padStart(8)}   ${kb(s.transferred).padStart(15)}   ${kb(s.body).padStart(8)}   ${kb(s.gzip).padStart(8)}`);
+  const line = (name, s) =>
+    console.log(
+      `${name.padEnd(13)} ${String(s.n).padStart(8)}   ${kb(s.transferred).padStart(15)}   ${kb(s.body).padStart(8)}   ${kb(s.gzip).padStart(8)}`,
+    );
   for (const k of kinds) line(k, sum(requests.filter((r) => kindOf(r.type) === k)));
   line("total", sum(requests));
   const failed = requests.filter((r) => r.failed || r.status >= 400);
@@ -211,23 +261,37 @@ export async function benchPage({ appUrl }) {
     console.log(`${path(r.url).padEnd(58)} ${kb(r.body.length).padStart(9)}   ${kb(r.gzip).padStart(8)}`);
   }
   const rest = requests.filter((r) => kindOf(r.type) !== "JS");
-  if (rest.length) console.log(`others: ${rest.map((r) => `${path(r.url)} (${kindOf(r.type)} ${r.status ?? r.failed}, ${r.body.length} B, ${r.gzip ?? 0} B gz)`).join("; ")}`);
+  if (rest.length)
+    console.log(
+      `others: ${rest.map((r) => `${path(r.url)} (${kindOf(r.type)} ${r.status ?? r.failed}, ${r.body.length} B, ${r.gzip ?? 0} B gz)`).join("; ")}`,
+    );
 
   // ---- 2. 'Unlock' to a card form ready to type in (the one-page checkout) ----
   const checkout = await checkoutAfterUnlock(appUrl, binary);
   const own = checkout.scripts.filter((s) => s.own);
   const stripe = checkout.scripts.filter((s) => !s.own);
   const total = (list, k) => list.reduce((a, s) => a + s[k], 0);
-  console.log(`\nOne-page checkout: click on 'Unlock' -> card form ready to type in: ${checkout.readyMs.toFixed(0)} ms (loopback, no throttling)`);
-  console.log(`our script loaded for it: ${own.length} file(s), ${kb(total(own, "body"))} KiB, ${kb(total(own, "gzip"))} KiB gzip (goal <= 30 KiB gzip): ${own.map((s) => path(s.url)).join(", ")}`);
-  console.log(`Stripe.js (here the local stand-in's): ${stripe.length} file(s), ${kb(total(stripe, "body"))} KiB, ${kb(total(stripe, "gzip"))} KiB gzip; calls: ${checkout.calls.join(", ")}`);
-  if (checkout.bump) console.log(`Order bump: tick '${checkout.bump.label}' -> card form ready for the new total (${checkout.bump.from} -> ${checkout.bump.to}): ${checkout.bump.ms.toFixed(0)} ms (a new PaymentIntent; loopback)`);
+  console.log(
+    `\nOne-page checkout: click on 'Unlock' -> card form ready to type in: ${checkout.readyMs.toFixed(0)} ms (loopback, no throttling)`,
+  );
+  console.log(
+    `our script loaded for it: ${own.length} file(s), ${kb(total(own, "body"))} KiB, ${kb(total(own, "gzip"))} KiB gzip (goal <= 30 KiB gzip): ${own.map((s) => path(s.url)).join(", ")}`,
+  );
+  console.log(
+    `Stripe.js (here the local stand-in's): ${stripe.length} file(s), ${kb(total(stripe, "body"))} KiB, ${kb(total(stripe, "gzip"))} KiB gzip; calls: ${checkout.calls.join(", ")}`,
+  );
+  if (checkout.bump)
+    console.log(
+      `Order bump: tick '${checkout.bump.label}' -> card form ready for the new total (${checkout.bump.from} -> ${checkout.bump.to}): ${checkout.bump.ms.toFixed(0)} ms (a new PaymentIntent; loopback)`,
+    );
 
   // ---- 3. Lighthouse, mobile, simulated throttling ----
   const runs = [];
   for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await lighthouseRun(appUrl, binary));
   const scores = runs.map((r) => r.score).sort((a, b) => a - b);
-  console.log(`\nLighthouse ${JSON.parse(readFileSync(new URL("../node_modules/lighthouse/package.json", import.meta.url), "utf8")).version} mobile (default config, simulated throttling), performance only, ${PAGE}, ${LIGHTHOUSE_RUNS} runs:`);
+  console.log(
+    `\nLighthouse ${JSON.parse(readFileSync(new URL("../node_modules/lighthouse/package.json", import.meta.url), "utf8")).version} mobile (default config, simulated throttling), performance only, ${PAGE}, ${LIGHTHOUSE_RUNS} runs:`,
+  );
   console.log("run   score   FCP ms   LCP ms   TBT ms     CLS   Speed Index ms   LCP element");
   runs.forEach((r, i) => {
     console.log(

@@ -22,7 +22,6 @@ const CSV_PAYOUTS = Number(process.env.BENCH_CSV_PAYOUTS ?? 100_000);
 const BANK_EVERY = Number(process.env.BENCH_BANK_EVERY ?? 10);
 const DAY = 24 * 60 * 60 * 1000;
 
-
 /** Seeds users, payout settings, released sales and one month of payouts with recursive CTEs (no giant SQL file). */
 function seed(state, CREATORS) {
   const users = Math.max(CREATORS, CSV_PAYOUTS);
@@ -57,13 +56,34 @@ function seed(state, CREATORS) {
   const file = join(state, "bench-payouts.sql");
   writeFileSync(file, sql);
   const started = performance.now();
-  execFileSync(bin("wrangler"), ["d1", "execute", "DB", "--local", "--file", file, "--config", `${root}dist/apewall/wrangler.json`, "--persist-to", state], { cwd: root, stdio: "ignore", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
-  console.log(`  seeded ${users} users, ${CREATORS} creators with released sales, ${CSV_PAYOUTS} payouts of January 2025 (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  execFileSync(
+    bin("wrangler"),
+    [
+      "d1",
+      "execute",
+      "DB",
+      "--local",
+      "--file",
+      file,
+      "--config",
+      `${root}dist/apewall/wrangler.json`,
+      "--persist-to",
+      state,
+    ],
+    { cwd: root, stdio: "ignore", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+  );
+  console.log(
+    `  seeded ${users} users, ${CREATORS} creators with released sales, ${CSV_PAYOUTS} payouts of January 2025 (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+  );
 }
 
 export async function benchPayouts() {
-  for (const [i, creators] of [CREATORS, CREATORS_LARGE].filter(Boolean).entries()) await benchRun(creators, { withCsv: i === 0 });
-  if (!CREATORS_LARGE) console.log("\n  (100,000 creators: BENCH_CREATORS_LARGE=100000 BENCH_ONLY=payouts npm run bench; opt-in: locally the run prepares ~200 creators/s and pays ~5 transfers/s, about 40 minutes here)");
+  for (const [i, creators] of [CREATORS, CREATORS_LARGE].filter(Boolean).entries())
+    await benchRun(creators, { withCsv: i === 0 });
+  if (!CREATORS_LARGE)
+    console.log(
+      "\n  (100,000 creators: BENCH_CREATORS_LARGE=100000 BENCH_ONLY=payouts npm run bench; opt-in: locally the run prepares ~200 creators/s and pays ~5 transfers/s, about 40 minutes here)",
+    );
 }
 
 async function benchRun(CREATORS, { withCsv }) {
@@ -78,7 +98,11 @@ async function benchRun(CREATORS, { withCsv }) {
     const runtime = workerdPidOf(stack.child);
     // The seeded connected accounts exist on the stand-in too, with platform funds to pay them.
     const control = (path, body) =>
-      fetch(`${stack.stripeUrl}${path}`, { method: "POST", headers: { authorization: "Bearer sk_test_bench", "content-type": "application/x-www-form-urlencoded" }, body });
+      fetch(`${stack.stripeUrl}${path}`, {
+        method: "POST",
+        headers: { authorization: "Bearer sk_test_bench", "content-type": "application/x-www-form-urlencoded" },
+        body,
+      });
     const transfers = Math.floor(CREATORS / BANK_EVERY);
     const accountIds = Array.from({ length: transfers }, (_, k) => `acct_bench${(k + 1) * BANK_EVERY}`);
     for (let k = 0; k < accountIds.length; k += 500) {
@@ -91,13 +115,20 @@ async function benchRun(CREATORS, { withCsv }) {
     const now = new Date();
     const closing = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
     const period = { month: closing.getUTCMonth() + 1, year: closing.getUTCFullYear() };
-    const view = async () => (await fetch(`${base}/api/admin/payout-run?month=${period.month}&year=${period.year}`, { headers: { cookie } })).json();
+    const view = async () =>
+      (
+        await fetch(`${base}/api/admin/payout-run?month=${period.month}&year=${period.year}`, { headers: { cookie } })
+      ).json();
 
     // 1. The run, as the admin starts it ('Process All Payouts' creates the period's Workflow
     // instance, as the cron does on the 1st); its progress is read from GET /api/admin/payout-run.
     let started = performance.now();
     const press = async (body) => {
-      const res = await fetch(`${base}/api/admin/process-payouts`, { method: "POST", headers: { cookie, origin: base, "content-type": "application/json" }, body: JSON.stringify(body) });
+      const res = await fetch(`${base}/api/admin/process-payouts`, {
+        method: "POST",
+        headers: { cookie, origin: base, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       const answer = await res.json();
       if (res.status !== 200) throw new Error(`process-payouts ${res.status}: ${JSON.stringify(answer)}`);
       return answer;
@@ -107,7 +138,8 @@ async function benchRun(CREATORS, { withCsv }) {
     let v;
     for (;;) {
       v = await view();
-      if (v.run.status === "errored" || v.run.status === "terminated") throw new Error(`the run ${v.run.id} ${v.run.status}: ${v.run.error}`);
+      if (v.run.status === "errored" || v.run.status === "terminated")
+        throw new Error(`the run ${v.run.id} ${v.run.status}: ${v.run.error}`);
       if (v.run.status === "complete") break;
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -118,21 +150,42 @@ async function benchRun(CREATORS, { withCsv }) {
       await new Promise((r) => setTimeout(r, 250));
     }
     const paidSeconds = (performance.now() - started) / 1000;
-    const line = stack.output().split("\n").reverse().find((l) => l.includes(`payout run ${v.run.id} complete`));
+    const line = stack
+      .output()
+      .split("\n")
+      .reverse()
+      .find((l) => l.includes(`payout run ${v.run.id} complete`));
     const out = line ? JSON.parse(line.slice(line.indexOf("{"))) : null;
-    console.log(`\nPayout run for ${CREATORS} creators (${transfers} by transfer to the stand-in, the rest by hand), as a Workflow:`);
-    console.log(`  the press answered in ${pressMs.toFixed(0)} ms (run ${first.run.id} ${first.run.started ? "started" : "joined"}; wrangler dev's local engine answers the create only once the run is under way)`);
-    console.log(`  the run's instance complete after ${runSeconds.toFixed(1)} s wall (${((runSeconds * 1000) / CREATORS).toFixed(2)} ms per creator): prepared ${v.prepared}, failed ${v.failed}`);
-    if (out) console.log(`  its steps: ${out.pages} prepare pages + ${Math.ceil(out.sendsStarted / 100) + 1} send-start pages; D1 ${out.d1RoundTrips} round trips = ${(out.d1RoundTrips / CREATORS).toFixed(3)} per creator with the money kernel's reservations (before the kernel: 0.076; each transfer then costs ~5 round trips in its own send instance); skipped ${out.skipped}`);
+    console.log(
+      `\nPayout run for ${CREATORS} creators (${transfers} by transfer to the stand-in, the rest by hand), as a Workflow:`,
+    );
+    console.log(
+      `  the press answered in ${pressMs.toFixed(0)} ms (run ${first.run.id} ${first.run.started ? "started" : "joined"}; wrangler dev's local engine answers the create only once the run is under way)`,
+    );
+    console.log(
+      `  the run's instance complete after ${runSeconds.toFixed(1)} s wall (${((runSeconds * 1000) / CREATORS).toFixed(2)} ms per creator): prepared ${v.prepared}, failed ${v.failed}`,
+    );
+    if (out)
+      console.log(
+        `  its steps: ${out.pages} prepare pages + ${Math.ceil(out.sendsStarted / 100) + 1} send-start pages; D1 ${out.d1RoundTrips} round trips = ${(out.d1RoundTrips / CREATORS).toFixed(3)} per creator with the money kernel's reservations (before the kernel: 0.076; each transfer then costs ~5 round trips in its own send instance); skipped ${out.skipped}`,
+      );
     console.log(`  every transfer paid ${paidSeconds.toFixed(1)} s after the press (${v.paid} paid)`);
-    let listed = performance.now();
-    const rows = await (await fetch(`${base}/api/admin/creator-payouts?month=${period.month}&year=${period.year}`, { headers: { cookie } })).json();
+    const listed = performance.now();
+    const rows = await (
+      await fetch(`${base}/api/admin/creator-payouts?month=${period.month}&year=${period.year}`, {
+        headers: { cookie },
+      })
+    ).json();
     const markPaid = rows.flatMap((r) => (r.payout?.status === "pending" ? [r.payout.id] : []));
     const marked = await press({ ...period, markPaid: markPaid.slice(0, 10_000) });
-    console.log(`  the admin's list (${rows.length} rows) and the press naming ${Math.min(markPaid.length, 10_000)} of its ${markPaid.length} pending payouts: ${marked.markedProcessed} paid by hand marked paid (transfers are never marked) in ${((performance.now() - listed) / 1000).toFixed(1)} s`);
+    console.log(
+      `  the admin's list (${rows.length} rows) and the press naming ${Math.min(markPaid.length, 10_000)} of its ${markPaid.length} pending payouts: ${marked.markedProcessed} paid by hand marked paid (transfers are never marked) in ${((performance.now() - listed) / 1000).toFixed(1)} s`,
+    );
     started = performance.now();
     const again = await press(period);
-    console.log(`  pressed again: the run ${again.run.started ? "ran again" : "was joined"}, ${again.d1Statements} statements, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `  pressed again: the run ${again.run.started ? "ran again" : "was joined"}, ${again.d1Statements} statements, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     if (!withCsv) return;
 
     // 2. The CSV of 100,000 payouts, read as a browser downloads it, while sampling workerd's RSS.
@@ -152,8 +205,12 @@ async function benchRun(CREATORS, { withCsv }) {
     clearInterval(sampler);
     if (runtime) peak = Math.max(peak, rssKbOf(runtime));
     console.log(`\nCSV export of ${CSV_PAYOUTS} payouts (${csv.headers.get("content-disposition")}):`);
-    console.log(`  ${lines - 1} rows, ${(bytes / 1024 / 1024).toFixed(1)} MiB in ${((performance.now() - started) / 1000).toFixed(1)} s, first byte after ${firstByteMs.toFixed(0)} ms`);
-    console.log(`  workerd RSS before ${(baseline / 1024).toFixed(0)} MiB, peak ${(peak / 1024).toFixed(0)} MiB (+${((peak - baseline) / 1024).toFixed(0)} MiB)`);
+    console.log(
+      `  ${lines - 1} rows, ${(bytes / 1024 / 1024).toFixed(1)} MiB in ${((performance.now() - started) / 1000).toFixed(1)} s, first byte after ${firstByteMs.toFixed(0)} ms`,
+    );
+    console.log(
+      `  workerd RSS before ${(baseline / 1024).toFixed(0)} MiB, peak ${(peak / 1024).toFixed(0)} MiB (+${((peak - baseline) / 1024).toFixed(0)} MiB)`,
+    );
   } finally {
     await stack.stop();
     rmSync(state, { recursive: true, force: true });

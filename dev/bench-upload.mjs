@@ -12,7 +12,6 @@ const CONCURRENCY = 4;
 const port = 8700 + Math.floor(Math.random() * 90);
 const state = mkdtempSync(join(tmpdir(), "apewall-bench-"));
 
-
 console.log("Starting the app for the benchmark…");
 build();
 prepareData(state);
@@ -27,11 +26,13 @@ const headers = { cookie, origin: base };
 
 const results = [];
 for (const size of sizes) {
-  const created = await (await fetch(`${base}/api/uploads`, {
-    method: "POST",
-    headers: { ...headers, "content-type": "application/json" },
-    body: JSON.stringify({ fileName: `bench-${size}.bin`, size, contentType: "application/octet-stream" }),
-  })).json();
+  const created = await (
+    await fetch(`${base}/api/uploads`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ fileName: `bench-${size}.bin`, size, contentType: "application/octet-stream" }),
+    })
+  ).json();
   const { id, partSize, partCount } = created;
   const full = Buffer.alloc(partSize, 0x5a);
   const baseline = rssKbOf(runtime);
@@ -43,7 +44,11 @@ for (const size of sizes) {
     for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
       const length = n < partCount ? partSize : size - partSize * (partCount - 1);
       const body = length === partSize ? full : full.subarray(0, length);
-      const res = await fetch(`${base}/api/uploads/${id}/parts/${n}`, { method: "PUT", headers: { ...headers, "content-type": "application/octet-stream" }, body });
+      const res = await fetch(`${base}/api/uploads/${id}/parts/${n}`, {
+        method: "PUT",
+        headers: { ...headers, "content-type": "application/octet-stream" },
+        body,
+      });
       if (!res.ok) throw new Error(`part ${n}: ${res.status} ${await res.text()}`);
     }
   };
@@ -61,7 +66,9 @@ for (const size of sizes) {
 }
 if (results.length >= 2) {
   const [a, b] = [results[0], results[results.length - 1]];
-  console.log(`peak RSS of the ${+(b.size / GiB).toFixed(2)} GiB run minus the ${+(a.size / GiB).toFixed(2)} GiB run: ${((b.peak - a.peak) / 1024).toFixed(1)} MiB`);
+  console.log(
+    `peak RSS of the ${+(b.size / GiB).toFixed(2)} GiB run minus the ${+(a.size / GiB).toFixed(2)} GiB run: ${((b.peak - a.peak) / 1024).toFixed(1)} MiB`,
+  );
 }
 await stack.stop();
 rmSync(state, { recursive: true, force: true });

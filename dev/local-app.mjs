@@ -44,7 +44,14 @@ export function ensureDevVars() {
 }
 
 /** The local Stripe stand-in, in this process, sending webhooks to the app at `appUrl`. */
-export async function startStripeStandin({ port, appUrl, webhookSecret = "whsec_standin", connectWebhookSecret = "whsec_standin_connect", log = false, stateFile }) {
+export async function startStripeStandin({
+  port,
+  appUrl,
+  webhookSecret = "whsec_standin",
+  connectWebhookSecret = "whsec_standin_connect",
+  log = false,
+  stateFile,
+}) {
   const { createStandin } = await import("./stripe-standin/server.mjs");
   const standin = createStandin({
     // The app's two endpoints at one path, as docs/operations.md sets them up on Stripe.
@@ -68,8 +75,27 @@ export function build() {
 export function prepareData(persistTo) {
   const common = ["--config", BUILT_CONFIG, "--persist-to", persistTo];
   run(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", ...common], "applied D1 migrations");
-  run(bin("wrangler"), ["r2", "object", "put", "apewall-files/demo/ape-field-guide.md", "--local", "--file", "dev/demo/ape-field-guide.md", "--content-type", "text/markdown", ...common], "stored the demo file in R2");
-  run(bin("wrangler"), ["d1", "execute", "DB", "--local", "--file", "dev/seed.sql", ...common], "seeded the demo creator and items");
+  run(
+    bin("wrangler"),
+    [
+      "r2",
+      "object",
+      "put",
+      "apewall-files/demo/ape-field-guide.md",
+      "--local",
+      "--file",
+      "dev/demo/ape-field-guide.md",
+      "--content-type",
+      "text/markdown",
+      ...common,
+    ],
+    "stored the demo file in R2",
+  );
+  run(
+    bin("wrangler"),
+    ["d1", "execute", "DB", "--local", "--file", "dev/seed.sql", ...common],
+    "seeded the demo creator and items",
+  );
 }
 
 /**
@@ -77,7 +103,18 @@ export function prepareData(persistTo) {
  * `vars` override .dev.vars (the browser tests point APP_URL at their own port).
  */
 export async function startServer({ port, persistTo, vars = {}, quiet = false }) {
-  const args = ["dev", "--config", BUILT_CONFIG, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--show-interactive-dev-session=false"];
+  const args = [
+    "dev",
+    "--config",
+    BUILT_CONFIG,
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--persist-to",
+    persistTo,
+    "--show-interactive-dev-session=false",
+  ];
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
   const child = spawn(bin("wrangler"), args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: false });
   // Whatever ends this process (a failed benchmark, Ctrl+C) ends the server too.
@@ -113,7 +150,12 @@ export async function startTestStack({ port, persistTo, label }) {
   const appUrl = `http://127.0.0.1:${port}`;
   const webhookSecret = `whsec_${label}`;
   const connectWebhookSecret = `whsec_${label}_connect`;
-  const { standin, url: stripeUrl } = await startStripeStandin({ port: 0, appUrl, webhookSecret, connectWebhookSecret });
+  const { standin, url: stripeUrl } = await startStripeStandin({
+    port: 0,
+    appUrl,
+    webhookSecret,
+    connectWebhookSecret,
+  });
   const server = await startServer({
     port,
     persistTo,
@@ -149,14 +191,24 @@ export async function startTestStack({ port, persistTo, label }) {
 
 /** Signs in through the emailed link read from the dev outbox; returns the session cookie pair. */
 export async function signInViaOutbox(appUrl, email) {
-  const asked = await fetch(`${appUrl}/api/auth/email`, { method: "POST", headers: { "content-type": "application/json", origin: appUrl }, body: JSON.stringify({ email }) });
+  const asked = await fetch(`${appUrl}/api/auth/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: appUrl },
+    body: JSON.stringify({ email }),
+  });
   // The link signs in at once in the browser that asked for it, known by this cookie.
-  const loginCookie = asked.headers.getSetCookie().find((c) => c.startsWith("aw_login=")).split(";")[0];
+  const loginCookie = asked.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("aw_login="))
+    .split(";")[0];
   for (let i = 0; i < 150; i++) {
     const link = (await (await fetch(`${appUrl}/dev/mail.json`)).json()).find((m) => m.to === email)?.links[0];
     if (link) {
       const res = await fetch(link, { redirect: "manual", headers: { cookie: loginCookie } });
-      return res.headers.getSetCookie().find((c) => c.startsWith("aw_session=")).split(";")[0];
+      return res.headers
+        .getSetCookie()
+        .find((c) => c.startsWith("aw_session="))
+        .split(";")[0];
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -168,7 +220,11 @@ export async function signInViaOutbox(appUrl, email) {
 const childPids = (pid) => {
   let out = [];
   try {
-    out = execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).trim().split("\n").filter(Boolean).map(Number);
+    out = execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }
@@ -176,7 +232,8 @@ const childPids = (pid) => {
 };
 
 /** The workerd process under a `wrangler dev` child (Linux /proc), or undefined. */
-export const workerdPidOf = (child) => childPids(child.pid).find((p) => readFileSync(`/proc/${p}/comm`, "utf8").trim() === "workerd");
+export const workerdPidOf = (child) =>
+  childPids(child.pid).find((p) => readFileSync(`/proc/${p}/comm`, "utf8").trim() === "workerd");
 
 /** Resident memory of a process in KiB (Linux /proc). */
 export const rssKbOf = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);

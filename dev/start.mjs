@@ -10,7 +10,12 @@ ensureDevVars();
 build();
 prepareData(STATE);
 // The stand-in keeps its state beside the app's, so a restart forgets no payment.
-const { url: stripeUrl } = await startStripeStandin({ port: STRIPE_PORT, appUrl: `http://127.0.0.1:${PORT}`, log: true, stateFile: `${STATE}/stripe-standin.json` });
+const { url: stripeUrl } = await startStripeStandin({
+  port: STRIPE_PORT,
+  appUrl: `http://127.0.0.1:${PORT}`,
+  log: true,
+  stateFile: `${STATE}/stripe-standin.json`,
+});
 console.log(`  ✓ Stripe stand-in on ${stripeUrl}`);
 const { child, url } = await startServer({
   port: PORT,

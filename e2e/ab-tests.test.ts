@@ -38,11 +38,17 @@ describe("A/B tests of funnel offers", () => {
     await payByApi(buyer.page, mainId);
     let purchaseId = "";
     await expect
-      .poll(async () => {
-        const body = (await (await buyer.page.request.get(`/api/content/${mainId}/access`)).json()) as { owned: boolean; verification?: { purchase: { id: string } } };
-        purchaseId = body.verification?.purchase.id ?? "";
-        return body.owned;
-      }, { timeout: 15_000 })
+      .poll(
+        async () => {
+          const body = (await (await buyer.page.request.get(`/api/content/${mainId}/access`)).json()) as {
+            owned: boolean;
+            verification?: { purchase: { id: string } };
+          };
+          purchaseId = body.verification?.purchase.id ?? "";
+          return body.owned;
+        },
+        { timeout: 15_000 },
+      )
       .toBe(true);
     await buyer.page.goto(`/checkout/upsell?purchase=${purchaseId}`);
     const title = (await buyer.page.getByTestId("upsell-title").textContent())!.trim();

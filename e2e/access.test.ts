@@ -5,7 +5,19 @@ import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, checkoutOpened, consoleErrors, launch, mailCount, mailedLink, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "./browser";
+import {
+  baseUrl,
+  checkoutOpened,
+  consoleErrors,
+  launch,
+  mailCount,
+  mailedLink,
+  newPage,
+  payWith,
+  screenshotPath,
+  signIn,
+  uniqueEmail,
+} from "./browser";
 
 let browser: Browser;
 const fileBytes = randomBytes(2 * 1024 * 1024 + 77);
@@ -20,13 +32,20 @@ beforeAll(async () => {
   const { page, context } = await newPage(browser);
   await signIn(page, uniqueEmail("access-seller"));
   const publish = async (multipart: Record<string, string | { name: string; mimeType: string; buffer: Buffer }>) => {
-    const res = await page.request.post("/api/content", { headers: { origin: baseUrl() }, multipart: { price: "3", category: "other", ...multipart } });
+    const res = await page.request.post("/api/content", {
+      headers: { origin: baseUrl() },
+      multipart: { price: "3", category: "other", ...multipart },
+    });
     expect(res.status()).toBe(201);
     return (await res.json()) as { id: string };
   };
   items.link = await publish({ title: "Members room", accessType: "link", linkUrl: secretUrl() });
   items.text = await publish({ title: "The secret", accessType: "view", textContent: SECRET_TEXT });
-  items.file = await publish({ title: "Raw footage", accessType: "download", file: { name: "footage.bin", mimeType: "application/octet-stream", buffer: fileBytes } });
+  items.file = await publish({
+    title: "Raw footage",
+    accessType: "download",
+    file: { name: "footage.bin", mimeType: "application/octet-stream", buffer: fileBytes },
+  });
   await context.close();
 });
 afterAll(async () => {
@@ -64,7 +83,10 @@ async function expectOwnerControls(page: Page, kind: keyof typeof items) {
     expect(await page.getByTestId("text-content").textContent()).toBe(SECRET_TEXT);
     expect(await page.getByRole("button", { name: /Download/ }).count()).toBe(0);
   } else {
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download footage.bin" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download footage.bin" }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe("footage.bin");
     // A navigation to a signed URL, not a blob built in page memory.
     expect(download.url()).toMatch(/\/api\/purchases\/\w+\/download\?expires=\d+&sig=/);
@@ -96,7 +118,11 @@ describe("owners see what they bought", () => {
 
   it("the emailed access link unlocks the paywall in a fresh browser too", async () => {
     await expect.poll(() => mailCount(buyer), { timeout: 15_000 }).toBe(3);
-    const mails = (await (await fetch(`${baseUrl()}/dev/mail.json?limit=1000`)).json()) as { to: string; subject: string; links: string[] }[];
+    const mails = (await (await fetch(`${baseUrl()}/dev/mail.json?limit=1000`)).json()) as {
+      to: string;
+      subject: string;
+      links: string[];
+    }[];
     for (const kind of ["link", "text", "file"] as const) {
       const title = { link: "Members room", text: "The secret", file: "Raw footage" }[kind];
       const mail = mails.find((m) => m.to === buyer && m.subject === `Your access to ${title}`)!;

@@ -17,16 +17,28 @@ afterAll(async () => {
 
 const origin = () => ({ origin: baseUrl() });
 
-
 describe("admin payouts", () => {
   it("a creator 'Ready for Payout' is prepared by 'Process All Payouts', then marked paid by the next press; the CSV lists it; the creator sees it", async () => {
     const creatorEmail = uniqueEmail("payee");
     const { page: creator, context: creatorCtx } = await newPage(browser);
     await signIn(creator, creatorEmail);
-    expect((await creator.request.post("/api/payout/setup", { headers: origin(), data: { payoutMethod: "paypal", payoutEmail: "payee-paypal@example.com" } })).status()).toBe(200);
+    expect(
+      (
+        await creator.request.post("/api/payout/setup", {
+          headers: origin(),
+          data: { payoutMethod: "paypal", payoutEmail: "payee-paypal@example.com" },
+        })
+      ).status(),
+    ).toBe(200);
     const made = await creator.request.post("/api/content", {
       headers: origin(),
-      multipart: { title: "Field Recordings", price: "50", accessType: "link", linkUrl: "https://example.com/recordings", category: "music" },
+      multipart: {
+        title: "Field Recordings",
+        price: "50",
+        accessType: "link",
+        linkUrl: "https://example.com/recordings",
+        category: "music",
+      },
     });
     expect(made.status()).toBe(201);
     const item = await made.json();
@@ -35,15 +47,28 @@ describe("admin payouts", () => {
     await payByApi(buyer, item.id);
     await buyerCtx.close();
     // Booked by the webhook; then aged past the 7-day hold.
-    await expect.poll(async () => (await (await creator.request.get("/api/creator/sales")).json())[0]?.status, { timeout: 15_000 }).toBe("completed");
+    await expect
+      .poll(async () => (await (await creator.request.get("/api/creator/sales")).json())[0]?.status, {
+        timeout: 15_000,
+      })
+      .toBe("completed");
     const [sale] = await (await creator.request.get("/api/creator/sales")).json();
     expect(sale.amount).toBe(50);
-    expect((await (await fetch(`${baseUrl()}/dev/ledger/age-sale`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ purchaseId: sale.id, days: 10 }) })).json())).toEqual({ moved: 2 });
+    expect(
+      await (
+        await fetch(`${baseUrl()}/dev/ledger/age-sale`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ purchaseId: sale.id, days: 10 }),
+        })
+      ).json(),
+    ).toEqual({ moved: 2 });
 
     // A creator opening /admin is turned away.
     await creator.goto("/admin");
     await creator.getByText("You don't have permission to access the admin dashboard.").waitFor();
-    for (const name of ["Dashboard", "Upload", "Settings"]) expect(await creator.getByRole("link", { name }).isVisible()).toBe(true);
+    for (const name of ["Dashboard", "Upload", "Settings"])
+      expect(await creator.getByRole("link", { name }).isVisible()).toBe(true);
     await creator.screenshot({ path: screenshotPath("admin-denied") });
 
     const { page: admin, context: adminCtx } = await newPage(browser);
@@ -62,7 +87,10 @@ describe("admin payouts", () => {
     await admin.getByRole("button", { name: "Process All Payouts" }).click();
     await admin.getByRole("button", { name: "Confirm" }).click();
     await admin.getByText("Processing Failed", { exact: true }).waitFor();
-    await admin.getByText(/has not ended yet/).first().waitFor();
+    await admin
+      .getByText(/has not ended yet/)
+      .first()
+      .waitFor();
 
     const closingMonth = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1));
     await admin.getByLabel("Month", { exact: true }).selectOption(String(closingMonth.getUTCMonth() + 1));
@@ -75,7 +103,10 @@ describe("admin payouts", () => {
     await admin.getByText("Payouts Processed", { exact: true }).first().waitFor();
     await expect.poll(async () => row.textContent(), { timeout: 20_000 }).toContain("$40.00 · Prepared");
     await admin.getByRole("button", { name: "Process All Payouts" }).click();
-    await admin.getByTestId("process-plan").filter({ hasText: /PayPal payouts? you have sent/ }).waitFor();
+    await admin
+      .getByTestId("process-plan")
+      .filter({ hasText: /PayPal payouts? you have sent/ })
+      .waitFor();
     await admin.getByRole("button", { name: "Confirm" }).click();
     // This press starts the month's run again as a new Workflow instance (timed at the press): on a
     // busy 2-core machine the row can take longer than expect.poll's 5 s default to say Paid.
@@ -87,10 +118,15 @@ describe("admin payouts", () => {
     const now = new Date();
     const closing = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
     const name = `payouts-${closing.getUTCFullYear()}-${String(closing.getUTCMonth() + 1).padStart(2, "0")}.csv`;
-    const [download] = await Promise.all([admin.waitForEvent("download"), admin.getByRole("button", { name: "Export CSV" }).click()]);
+    const [download] = await Promise.all([
+      admin.waitForEvent("download"),
+      admin.getByRole("button", { name: "Export CSV" }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(name);
     const lines = (await readFile((await download.path())!, "utf8")).trimEnd().split("\r\n");
-    expect(lines[0]).toMatch(/^payout_id,creator_id,creator_name,creator_email,method,payout_email,amount,currency,status,/);
+    expect(lines[0]).toMatch(
+      /^payout_id,creator_id,creator_name,creator_email,method,payout_email,amount,currency,status,/,
+    );
     const mine = lines.filter((l) => l.includes(creatorEmail));
     expect(mine).toHaveLength(1);
     expect(mine[0]).toContain(`,${creatorEmail},paypal,payee-paypal@example.com,40.00,usd,paid,`);
@@ -100,9 +136,13 @@ describe("admin payouts", () => {
 
     // The creator's side: the payout in their history, and the sale's money marked paid.
     const history = await (await creator.request.get("/api/payout/history")).json();
-    expect(history).toMatchObject([{ amount: 40, payoutMethod: "paypal", payoutEmail: "payee-paypal@example.com", status: "paid" }]);
+    expect(history).toMatchObject([
+      { amount: 40, payoutMethod: "paypal", payoutEmail: "payee-paypal@example.com", status: "paid" },
+    ]);
     const timeline = await (await creator.request.get("/api/earnings/timeline")).json();
-    expect(timeline.items).toMatchObject([{ purchaseId: sale.id, creatorShare: 40, state: { kind: "paid", payoutId: history[0].id } }]);
+    expect(timeline.items).toMatchObject([
+      { purchaseId: sale.id, creatorShare: 40, state: { kind: "paid", payoutId: history[0].id } },
+    ]);
     await creatorCtx.close();
   });
 
@@ -112,15 +152,37 @@ describe("admin payouts", () => {
       const email = uniqueEmail(tag);
       const { page, context } = await newPage(browser);
       await signIn(page, email);
-      expect((await page.request.post("/api/payout/setup", { headers: origin(), data: { payoutMethod: "paypal", payoutEmail: `${tag}-paypal@example.com` } })).status()).toBe(200);
-      const made = await page.request.post("/api/content", { headers: origin(), multipart: { title: `Zine ${tag}`, price: "50", accessType: "link", linkUrl: "https://example.com/zine", category: "music" } });
+      expect(
+        (
+          await page.request.post("/api/payout/setup", {
+            headers: origin(),
+            data: { payoutMethod: "paypal", payoutEmail: `${tag}-paypal@example.com` },
+          })
+        ).status(),
+      ).toBe(200);
+      const made = await page.request.post("/api/content", {
+        headers: origin(),
+        multipart: {
+          title: `Zine ${tag}`,
+          price: "50",
+          accessType: "link",
+          linkUrl: "https://example.com/zine",
+          category: "music",
+        },
+      });
       const item = await made.json();
       const { page: buyer, context: buyerCtx } = await newPage(browser);
       await payByApi(buyer, item.id);
       await buyerCtx.close();
-      await expect.poll(async () => (await (await page.request.get("/api/creator/sales")).json())[0]?.status, { timeout: 15_000 }).toBe("completed");
+      await expect
+        .poll(async () => (await (await page.request.get("/api/creator/sales")).json())[0]?.status, { timeout: 15_000 })
+        .toBe("completed");
       const [sale] = await (await page.request.get("/api/creator/sales")).json();
-      await fetch(`${baseUrl()}/dev/ledger/age-sale`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ purchaseId: sale.id, days: 10 }) });
+      await fetch(`${baseUrl()}/dev/ledger/age-sale`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ purchaseId: sale.id, days: 10 }),
+      });
       return { email, page, context };
     }
     const paid = await payee("paid-by-hand");
@@ -137,10 +199,13 @@ describe("admin payouts", () => {
     await admin.getByRole("button", { name: "Process All Payouts" }).click();
     const plan = admin.getByTestId("process-plan");
     await plan.waitFor();
-    expect(await plan.textContent()).toMatch(/prepare \d+ more payouts? \(\$[\d,.]+\), which appears? in the list afterwards\./i);
+    expect(await plan.textContent()).toMatch(
+      /prepare \d+ more payouts? \(\$[\d,.]+\), which appears? in the list afterwards\./i,
+    );
     await admin.getByRole("button", { name: "Confirm" }).click();
     await admin.getByText("Payouts Processed", { exact: true }).first().waitFor();
-    for (const c of [paid, failed]) await expect.poll(async () => rowOf(c.email).textContent()).toContain("$40.00 · Prepared");
+    for (const c of [paid, failed])
+      await expect.poll(async () => rowOf(c.email).textContent()).toContain("$40.00 · Prepared");
 
     // Mark paid with a reference: an empty one is refused by the dialog, then saved.
     await admin.getByRole("button", { name: `Actions for ${paid.email}` }).click();
@@ -154,7 +219,8 @@ describe("admin payouts", () => {
     expect(await rowOf(paid.email).textContent()).toContain("$40.00 · Paid");
 
     // Mark failed with a reason: the money goes back to the creator's balance.
-    const reason = "Your PayPal account could not receive the payment. Check your PayPal email in your payout settings.";
+    const reason =
+      "Your PayPal account could not receive the payment. Check your PayPal email in your payout settings.";
     await admin.getByRole("button", { name: `Actions for ${failed.email}` }).click();
     await admin.getByRole("menuitem", { name: "Mark failed…" }).click();
     await admin.getByLabel("Reason (the creator reads it)").fill(reason);
@@ -176,7 +242,9 @@ describe("admin payouts", () => {
 
     const history = await (await failed.page.request.get("/api/payout/history")).json();
     expect(history).toMatchObject([{ amount: 40, status: "failed" }]);
-    expect((await (await paid.page.request.get("/api/payout/history")).json())).toMatchObject([{ amount: 40, status: "paid" }]);
+    expect(await (await paid.page.request.get("/api/payout/history")).json()).toMatchObject([
+      { amount: 40, status: "paid" },
+    ]);
     await paid.context.close();
     await failed.context.close();
   });

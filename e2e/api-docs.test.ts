@@ -22,7 +22,11 @@ describe("the API reference", () => {
       if (/Content Security Policy|Refused to/.test(m.text())) violations.push(m.text());
     });
     page.on("request", (r) => {
-      if (!r.url().startsWith(new URL(page.url() === "about:blank" ? "http://127.0.0.1" : page.url()).origin) && !r.url().startsWith("data:")) foreign.push(r.url());
+      if (
+        !r.url().startsWith(new URL(page.url() === "about:blank" ? "http://127.0.0.1" : page.url()).origin) &&
+        !r.url().startsWith("data:")
+      )
+        foreign.push(r.url());
     });
     await signIn(page, uniqueEmail("api-reader"));
     await page.goto("/settings");

@@ -12,7 +12,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const sidewaysOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+const sidewaysOverflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 const callApi = (key: string) => fetch(`${baseUrl()}/api/content`, { headers: { authorization: `Bearer ${key}` } });
 
 describe("API keys in /settings", () => {
@@ -27,7 +28,9 @@ describe("API keys in /settings", () => {
     await section.getByRole("button", { name: "Create API key" }).click();
     // A name is needed: the error shows beside the field.
     await section.getByRole("button", { name: "Create key" }).click();
-    await expect.poll(() => section.locator("#api-key-name-error").textContent()).toBe("Name must be 1 to 60 characters");
+    await expect
+      .poll(() => section.locator("#api-key-name-error").textContent())
+      .toBe("Name must be 1 to 60 characters");
     await section.getByLabel("Name").fill("Store backend");
     await section.getByRole("checkbox", { name: /sales:read/ }).check();
     await section.getByRole("button", { name: "Create key" }).click();

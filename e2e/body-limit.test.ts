@@ -9,7 +9,12 @@ import { baseUrl, launch, newPage, signIn, uniqueEmail } from "./browser";
 const MB = 1024 * 1024;
 
 /** Sends `body` with Node's own HTTP client: with Content-Length, or chunked (no length known). */
-function send(method: string, path: string, body: Buffer, { chunked = false, headers = {} as Record<string, string> } = {}): Promise<{ status: number; text: string }> {
+function send(
+  method: string,
+  path: string,
+  body: Buffer,
+  { chunked = false, headers = {} as Record<string, string> } = {},
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const all: Record<string, string | number> = { "content-type": "application/json", origin: baseUrl(), ...headers };
     if (!chunked) all["content-length"] = body.byteLength;
@@ -59,7 +64,9 @@ describe("a request body over the size limit", () => {
     const cookie = `aw_session=${session.value}`;
     await context.close();
     const junk = Buffer.alloc(32 * MB, "z");
-    const form = await send("POST", "/api/content", junk, { headers: { cookie, "content-type": "multipart/form-data; boundary=xyz" } });
+    const form = await send("POST", "/api/content", junk, {
+      headers: { cookie, "content-type": "multipart/form-data; boundary=xyz" },
+    });
     expect(form.status).toBe(413);
     expect(JSON.parse(form.text)).toEqual({ message: "The form is too large: send files over 8 MB as an upload" });
     const avatar = await send("PUT", "/api/profile/avatar", junk, { headers: { cookie, "content-type": "image/png" } });

@@ -12,11 +12,7 @@ export async function launch(): Promise<Browser> {
   const binary = await chromiumBinary();
   return chromium.launch({
     executablePath: binary.executablePath,
-    args: [
-      ...binary.args,
-      "--headless",
-      ...CHROMIUM_FLAGS,
-    ],
+    args: [...binary.args, "--headless", ...CHROMIUM_FLAGS],
     // playwright-core gives each launch a fresh, empty profile directory of its own.
   });
 }
@@ -27,7 +23,9 @@ export async function launch(): Promise<Browser> {
  * one per-client rate limit (10 sign-in links a minute) and the suite would trip it. In production
  * Cloudflare sets this header itself and a client cannot choose it.
  */
-export const clientAddress = () => ({ "cf-connecting-ip": `10.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}` });
+export const clientAddress = () => ({
+  "cf-connecting-ip": `10.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}`,
+});
 
 const pageErrors = new WeakMap<Page, string[]>();
 
@@ -44,7 +42,11 @@ export function consoleErrors(page: Page): string[] {
 }
 
 export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1280, height: 860 }, extraHTTPHeaders: clientAddress() });
+  const context = await browser.newContext({
+    baseURL: baseUrl(),
+    viewport: { width: 1280, height: 860 },
+    extraHTTPHeaders: clientAddress(),
+  });
   const page = await context.newPage();
   return { context, page };
 }
@@ -96,7 +98,10 @@ export async function signIn(page: Page, email: string): Promise<void> {
   await page.goto(await mailedLink(email, seen, SIGN_IN_SUBJECT));
   if (email === ADMIN_EMAIL) {
     mkdirSync(ARTIFACTS, { recursive: true });
-    writeFileSync(adminSessionFile(), JSON.stringify((await page.context().cookies()).filter((c) => c.name === "aw_session")));
+    writeFileSync(
+      adminSessionFile(),
+      JSON.stringify((await page.context().cookies()).filter((c) => c.name === "aw_session")),
+    );
   }
 }
 
@@ -125,7 +130,11 @@ export async function checkoutOpened(page: Page): Promise<void> {
 }
 
 /** Confirms a PaymentIntent at the Stripe stand-in as Stripe.js would: publishable key, client secret, a card. */
-export function confirmAsStripeJs(clientSecret: string, card = "4242424242424242", extra: Record<string, string> = {}): Promise<Response> {
+export function confirmAsStripeJs(
+  clientSecret: string,
+  card = "4242424242424242",
+  extra: Record<string, string> = {},
+): Promise<Response> {
   return fetch(`${inject("stripeUrl")}/v1/payment_intents/${clientSecret.split("_secret_")[0]}/confirm`, {
     method: "POST",
     headers: { authorization: "Bearer pk_test_e2e", "content-type": "application/x-www-form-urlencoded" },
@@ -147,7 +156,10 @@ export function confirmAsStripeJs(clientSecret: string, card = "4242424242424242
  * a transfer); the stand-in then sends the webhook that books the sale.
  */
 export async function payByApi(page: Page, contentId: string, card = "4242424242424242"): Promise<void> {
-  const res = await page.request.post("/api/create-payment-intent", { headers: { origin: baseUrl() }, data: { contentId, buyerEmail: "fan@example.com" } });
+  const res = await page.request.post("/api/create-payment-intent", {
+    headers: { origin: baseUrl() },
+    data: { contentId, buyerEmail: "fan@example.com" },
+  });
   if (res.status() !== 200) throw new Error(`create-payment-intent ${res.status()}: ${await res.text()}`);
   const { clientSecret } = (await res.json()) as { clientSecret: string };
   const confirm = await confirmAsStripeJs(clientSecret, card, { receipt_email: "fan@example.com" });
@@ -166,13 +178,25 @@ export async function liveFunnelOfItem(page: Page): Promise<{ mainId: string; fu
     return res.json();
   };
   const item = async (title: string) =>
-    (await (await page.request.post("/api/content", { headers, multipart: { title, price: "20", accessType: "link", linkUrl: "https://example.com/x", category: "other" } })).json()).id as string;
+    (
+      await (
+        await page.request.post("/api/content", {
+          headers,
+          multipart: { title, price: "20", accessType: "link", linkUrl: "https://example.com/x", category: "other" },
+        })
+      ).json()
+    ).id as string;
   const mainId = await item("Masterclass");
   const workbookId = await item("Workbook");
   const funnel = await post("/api/funnels", { name: "Masterclass funnel" });
   await post(`/api/funnels/${funnel.id}/products`, { contentIds: [mainId] });
   const price = await post("/api/stripe/create-upsell-product", { name: "Workbook", description: "", price: 15 });
-  await post(`/api/funnels/${funnel.id}/steps`, { title: "Add the workbook", offerPriceId: price.priceId, stepType: "upsell", contentId: workbookId });
+  await post(`/api/funnels/${funnel.id}/steps`, {
+    title: "Add the workbook",
+    offerPriceId: price.priceId,
+    stepType: "upsell",
+    contentId: workbookId,
+  });
   const live = await page.request.patch(`/api/funnels/${funnel.id}`, { headers, data: { testMode: false } });
   if (live.status() !== 200) throw new Error(`going live: ${live.status()}`);
   return { mainId, funnelId: funnel.id };

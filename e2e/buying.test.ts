@@ -2,7 +2,18 @@ import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, checkoutOpened, launch, mailCount, mailedLink, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "./browser";
+import {
+  baseUrl,
+  checkoutOpened,
+  launch,
+  mailCount,
+  mailedLink,
+  newPage,
+  payWith,
+  screenshotPath,
+  signIn,
+  uniqueEmail,
+} from "./browser";
 
 let browser: Browser;
 let item: { id: string };
@@ -59,7 +70,10 @@ describe("buying", () => {
     expect(orderLine).toMatch(/^Order #\w+ • \$5\.00$/);
     await page.screenshot({ path: screenshotPath("success"), fullPage: true });
 
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download synth-samples.zip" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download synth-samples.zip" }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe("synth-samples.zip");
     expect(sha256(await readFile((await download.path())!))).toBe(sha256(fileBytes));
     await page.getByText("Download Started", { exact: true }).waitFor();
@@ -79,7 +93,10 @@ describe("buying", () => {
     const pi = new URL(page.url()).searchParams.get("payment_intent")!;
     await page.goto(`/p/${item.id}?success=true&payment_intent=${pi}`);
     await page.getByTestId("unlocked").waitFor();
-    const [again] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download" }).click()]);
+    const [again] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download" }).click(),
+    ]);
     expect(sha256(await readFile((await again.path())!))).toBe(sha256(fileBytes));
     await page.waitForURL((url) => url.pathname === `/p/${item.id}` && url.search === "", { timeout: 5000 });
     await page.goBack();
@@ -112,14 +129,20 @@ describe("buying", () => {
     await openCheckout(page, "3");
     await page.getByLabel("Card number").fill("4242 4242 4242 4242");
     await page.getByRole("button", { name: /^Pay \$/ }).click();
-    await page.locator("#pay-error").getByText("Please enter your email address to receive access links.", { exact: true }).waitFor();
+    await page
+      .locator("#pay-error")
+      .getByText("Please enter your email address to receive access links.", { exact: true })
+      .waitFor();
     expect(await page.getByLabel("Email", { exact: true }).getAttribute("aria-invalid")).not.toBeNull();
     await context.close();
   });
 
   it("a /checkout link made before still takes the payment, at Stripe's amount whatever the URL says", async () => {
     const { page, context } = await newPage(browser);
-    const started = await page.request.post("/api/create-payment-intent", { headers: { origin: baseUrl() }, data: { contentId: item.id, customAmount: 5 } });
+    const started = await page.request.post("/api/create-payment-intent", {
+      headers: { origin: baseUrl() },
+      data: { contentId: item.id, customAmount: 5 },
+    });
     const { clientSecret } = (await started.json()) as { clientSecret: string };
     await page.goto(`/checkout/${item.id}?payment_intent=${encodeURIComponent(clientSecret)}&amount=0.01`);
     await page.getByLabel("Card number").waitFor();

@@ -17,9 +17,25 @@ describe("checkout reminders", () => {
     const { page, context } = await newPage(browser);
     await signIn(page, uniqueEmail("reminder-creator"));
     const headers = { origin: baseUrl() };
-    const created = await page.request.post("/api/content", { headers, multipart: { title: "Field Notes", price: "20", accessType: "link", linkUrl: "https://example.com/x", category: "other" } });
+    const created = await page.request.post("/api/content", {
+      headers,
+      multipart: {
+        title: "Field Notes",
+        price: "20",
+        accessType: "link",
+        linkUrl: "https://example.com/x",
+        category: "other",
+      },
+    });
     const id = ((await created.json()) as { id: string }).id;
-    expect((await page.request.post("/api/discounts", { headers, data: { code: "TENOFF", kind: "percent", percentOff: 10 } })).status()).toBe(201);
+    expect(
+      (
+        await page.request.post("/api/discounts", {
+          headers,
+          data: { code: "TENOFF", kind: "percent", percentOff: 10 },
+        })
+      ).status(),
+    ).toBe(201);
     await context.close();
 
     const buyer = await newPage(browser);
@@ -28,7 +44,10 @@ describe("checkout reminders", () => {
     await checkoutOpened(buyer.page);
     await buyer.page.getByText("If you leave without paying, we may email you one reminder.").waitFor();
     await buyer.page.getByLabel("Email", { exact: true }).fill(uniqueEmail("reminder-buyer"));
-    const saved = buyer.page.waitForRequest((r) => r.url().endsWith("/api/checkout/email") && (r.postDataJSON() as { noReminder?: boolean }).noReminder === true);
+    const saved = buyer.page.waitForRequest(
+      (r) =>
+        r.url().endsWith("/api/checkout/email") && (r.postDataJSON() as { noReminder?: boolean }).noReminder === true,
+    );
     await buyer.page.getByLabel("Don't send me a reminder").check();
     await saved;
     await buyer.page.screenshot({ path: screenshotPath("checkout-no-reminder-1280"), fullPage: true });
@@ -48,9 +67,15 @@ describe("checkout reminders", () => {
     const { clientSecret } = (await started.json()) as { clientSecret: string };
     await buyer.page.goto(`/checkout/${id}?payment_intent=${encodeURIComponent(clientSecret)}&amount=20`);
     await buyer.page.getByText("If you leave without paying, we may email you one reminder.").waitFor();
-    const appSaved = buyer.page.waitForRequest((r) => r.url().endsWith("/api/checkout/email") && (r.postDataJSON() as { noReminder?: boolean }).noReminder === true);
+    const appSaved = buyer.page.waitForRequest(
+      (r) =>
+        r.url().endsWith("/api/checkout/email") && (r.postDataJSON() as { noReminder?: boolean }).noReminder === true,
+    );
     await buyer.page.getByLabel("Don't send me a reminder").check();
-    expect((await appSaved).postDataJSON()).toEqual({ paymentIntent: clientSecret.split("_secret_")[0], noReminder: true });
+    expect((await appSaved).postDataJSON()).toEqual({
+      paymentIntent: clientSecret.split("_secret_")[0],
+      noReminder: true,
+    });
     await buyer.context.close();
   });
 });

@@ -13,7 +13,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const PNG_1X1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+const PNG_1X1 = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
 const MiB = 1024 * 1024;
 
 /** After Publish comes "You're live"; its "Go to dashboard" leads home. */
@@ -48,8 +51,12 @@ describe("publishing a file and its paywall", () => {
     page.on("request", (req) => {
       if (req.method() === "PUT" && req.url().includes("/parts/")) parts.push(req.url());
     });
-    await page.getByTestId("file-input").setInputFiles({ name: "field-recording.wav", mimeType: "audio/wav", buffer: bytes });
-    await page.getByTestId("preview-input").setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: PNG_1X1 });
+    await page
+      .getByTestId("file-input")
+      .setInputFiles({ name: "field-recording.wav", mimeType: "audio/wav", buffer: bytes });
+    await page
+      .getByTestId("preview-input")
+      .setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: PNG_1X1 });
     await page.getByLabel("Title *").fill("Field Recording");
     await page.getByLabel("Description").fill("Thirty megabytes of rainforest.");
     await page.getByLabel("Price (USD) *").fill("7.50");
@@ -104,7 +111,8 @@ describe("publishing a file and its paywall", () => {
     await page.getByTestId("file-input").setInputFiles(path);
     const finished = new Set<number>();
     page.on("requestfinished", async (req) => {
-      if (req.method() === "PUT" && req.url().includes("/parts/") && (await req.response())?.ok()) finished.add(Number(req.url().split("/").pop()));
+      if (req.method() === "PUT" && req.url().includes("/parts/") && (await req.response())?.ok())
+        finished.add(Number(req.url().split("/").pop()));
     });
     await page.getByRole("button", { name: "Publish" }).click();
     await expect.poll(() => finished.size, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);

@@ -76,7 +76,14 @@ describe("bank connect", () => {
   it("connects a bank through the stand-in's onboarding and sees 'Bank Account Connected!'; their PayPal is kept and they choose the default", async () => {
     const { page, context } = await newPage(browser);
     await signIn(page, uniqueEmail("bank"));
-    expect((await page.request.post("/api/payout/setup", { headers: { origin: baseUrl() }, data: { payoutMethod: "paypal", payoutEmail: "kept@paypal.example" } })).status()).toBe(200);
+    expect(
+      (
+        await page.request.post("/api/payout/setup", {
+          headers: { origin: baseUrl() },
+          data: { payoutMethod: "paypal", payoutEmail: "kept@paypal.example" },
+        })
+      ).status(),
+    ).toBe(200);
     await page.goto("/settings");
     await page.getByRole("button", { name: "Connect bank account" }).click();
     await page.getByRole("button", { name: "Submit details" }).click();
@@ -124,25 +131,42 @@ describe("Pro and the money timeline", () => {
 
     // The plan comes from Stripe's webhook; the settings page shows it once it has arrived.
     await expect
-      .poll(async () => {
-        await page.goto("/settings");
-        await page.getByTestId("plan-card").waitFor();
-        await page.getByTestId("plan-card").getByText(/Your plan|Pro|Creator/).first().waitFor();
-        return page.getByTestId("plan-card").textContent();
-      }, { timeout: 15_000, interval: 500 })
+      .poll(
+        async () => {
+          await page.goto("/settings");
+          await page.getByTestId("plan-card").waitFor();
+          await page
+            .getByTestId("plan-card")
+            .getByText(/Your plan|Pro|Creator/)
+            .first()
+            .waitFor();
+          return page.getByTestId("plan-card").textContent();
+        },
+        { timeout: 15_000, interval: 500 },
+      )
       .toContain("Pro · 0% platform fee");
     expect(await page.getByTestId("plan-card").textContent()).toMatch(/Renews on \w{3} \d{1,2}, \d{4}/);
 
     const itemId = await publish(page, "Pro Beats");
     await buy(itemId);
-    const until = new Date(Date.now() + SALE_HOLD_DAYS * 86_400_000).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+    const until = new Date(Date.now() + SALE_HOLD_DAYS * 86_400_000).toLocaleDateString("en-US", {
+      month: "short",
+      day: "numeric",
+      year: "numeric",
+      timeZone: "UTC",
+    });
     await expect
-      .poll(async () => {
-        await page.goto("/settings");
-        await page.getByText("Where your money is").waitFor();
-        await page.getByTestId("money-timeline").or(page.getByText("No sales yet")).first().waitFor();
-        return (await page.getByTestId("money-timeline").count()) ? page.getByTestId("money-timeline").textContent() : "";
-      }, { timeout: 15_000, interval: 500 })
+      .poll(
+        async () => {
+          await page.goto("/settings");
+          await page.getByText("Where your money is").waitFor();
+          await page.getByTestId("money-timeline").or(page.getByText("No sales yet")).first().waitFor();
+          return (await page.getByTestId("money-timeline").count())
+            ? page.getByTestId("money-timeline").textContent()
+            : "";
+        },
+        { timeout: 15_000, interval: 500 },
+      )
       .toContain("Pro Beats");
     const row = await page.getByTestId("money-timeline").textContent();
     // Pro: the creator's share of a $10 sale is all of it.
@@ -163,11 +187,14 @@ describe("analytics", () => {
     await buy(itemId);
 
     await expect
-      .poll(async () => {
-        await page.goto("/");
-        await page.getByTestId("analytics-totals").waitFor();
-        return page.getByTestId("analytics-totals").textContent();
-      }, { timeout: 20_000, interval: 1000 })
+      .poll(
+        async () => {
+          await page.goto("/");
+          await page.getByTestId("analytics-totals").waitFor();
+          return page.getByTestId("analytics-totals").textContent();
+        },
+        { timeout: 20_000, interval: 1000 },
+      )
       .toMatch(/Views1Checkouts started1Sales1Conversion100%Revenue\$8\.00/);
     await page.getByTestId("analytics-chart").locator(".recharts-surface").first().waitFor();
     const funnel = page.getByTestId("content-row").filter({ hasText: "Funnel Pack" }).getByTestId("link-funnel");

@@ -2,7 +2,16 @@
 // paywall says "by {name}" with the avatar and a way to contact the creator.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, checkoutOpened, consoleErrors, launch, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
+import {
+  baseUrl,
+  checkoutOpened,
+  consoleErrors,
+  launch,
+  newPage,
+  screenshotPath,
+  signIn,
+  uniqueEmail,
+} from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -13,10 +22,14 @@ afterAll(async () => {
 });
 
 /** How far the page scrolls sideways (0 on a screen that fits). */
-const sidewaysOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+const sidewaysOverflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 /** A 1×1 PNG. */
-const PNG_1X1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+const PNG_1X1 = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 describe("the creator's public profile", () => {
   it("a creator sets a name, avatar and support email; the buyer's paywall says 'by {name}' with the avatar and a contact link", async () => {
@@ -36,7 +49,9 @@ describe("the creator's public profile", () => {
     await creator.getByLabel("Display name").fill("Maya's Field Studio");
     await creator.getByLabel("Support email").fill("not-an-email");
     await creator.getByRole("button", { name: "Save profile" }).click();
-    await expect.poll(() => form.getByRole("alert").textContent()).toBe("Enter a valid support email address, like help@example.com");
+    await expect
+      .poll(() => form.getByRole("alert").textContent())
+      .toBe("Enter a valid support email address, like help@example.com");
 
     await creator.getByLabel("Support email").fill("help@maya.example");
     await creator.getByRole("button", { name: "Save profile" }).click();

@@ -64,7 +64,12 @@ describe("refunds from the sales table", () => {
     await page.screenshot({ path: screenshotPath("sales-partly-refunded"), fullPage: true });
 
     await row.getByRole("button", { name: /^Refund/ }).click();
-    expect(await page.getByRole("dialog").getByLabel(/^Amount/).inputValue()).toBe("6.00");
+    expect(
+      await page
+        .getByRole("dialog")
+        .getByLabel(/^Amount/)
+        .inputValue(),
+    ).toBe("6.00");
     await page.getByRole("dialog").getByLabel("Reason").selectOption("duplicate");
     await page.getByRole("dialog").getByRole("button", { name: "Refund $6.00" }).click();
     await row.getByText("Refunded", { exact: true }).waitFor();

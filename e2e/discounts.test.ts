@@ -4,7 +4,16 @@
 // table shows the code.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkoutOpened, clientAddress, launch, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "./browser";
+import {
+  checkoutOpened,
+  clientAddress,
+  launch,
+  newPage,
+  payWith,
+  screenshotPath,
+  signIn,
+  uniqueEmail,
+} from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -36,7 +45,10 @@ describe("discount codes", () => {
     // The price the code gives, before saving.
     await page.getByTestId("discount-preview").getByText("Course Notes: $40.00 → $30.00").waitFor();
     await page.getByRole("button", { name: "Create code" }).click();
-    await page.locator('[data-field-error="code"]').getByText(/2 to 40 letters/).waitFor();
+    await page
+      .locator('[data-field-error="code"]')
+      .getByText(/2 to 40 letters/)
+      .waitFor();
     await page.getByLabel("Code", { exact: true }).fill("launch");
     await page.getByRole("button", { name: "Create code" }).click();
     const row = page.getByTestId("discount-row").filter({ hasText: "LAUNCH" });

@@ -56,7 +56,9 @@ describe("form errors beside their fields", () => {
     await page.goto("/settings");
     await page.getByLabel("Payout email").fill("me@paypal.example");
     await page.getByRole("button", { name: "Save", exact: true }).click();
-    await expect.poll(() => errorBeside(page.getByLabel("Payout method"))).toBe("Please select a payout method and enter your email");
+    await expect
+      .poll(() => errorBeside(page.getByLabel("Payout method")))
+      .toBe("Please select a payout method and enter your email");
     expect(await errorBeside(page.getByLabel("Payout email"))).toBe("");
     expect(await page.getByLabel("Payout email").inputValue()).toBe("me@paypal.example");
     // The first invalid field has the focus.
@@ -64,12 +66,17 @@ describe("form errors beside their fields", () => {
 
     await page.getByLabel("Support email").fill("not-an-email");
     await page.getByRole("button", { name: "Save profile" }).click();
-    await expect.poll(() => errorBeside(page.getByLabel("Support email"))).toBe("Enter a valid support email address, like help@example.com");
+    await expect
+      .poll(() => errorBeside(page.getByLabel("Support email")))
+      .toBe("Enter a valid support email address, like help@example.com");
     expect(await page.getByLabel("Support email").inputValue()).toBe("not-an-email");
     await bothWidths(page, "forms-settings-errors");
 
     // Funnel step: a new item for the step with a title and no price.
-    const made = await page.request.post("/api/funnels", { headers: { origin: baseUrl() }, data: { name: "Forms funnel" } });
+    const made = await page.request.post("/api/funnels", {
+      headers: { origin: baseUrl() },
+      data: { name: "Forms funnel" },
+    });
     expect(made.status()).toBeLessThan(300);
     await page.goto("/funnels");
     await page.getByTestId("funnel-item").filter({ hasText: "Forms funnel" }).click();
@@ -97,10 +104,16 @@ describe("a Pro creator", () => {
     const { clientSecret } = (await started.json()) as { clientSecret: string };
     const confirm = await confirmAsStripeJs(clientSecret);
     expect(confirm.status).toBe(200);
-    await expect.poll(async () => ((await (await page.request.get("/api/subscription")).json()) as { plan: string }).plan, { timeout: 15_000 }).toBe("pro");
+    await expect
+      .poll(async () => ((await (await page.request.get("/api/subscription")).json()) as { plan: string }).plan, {
+        timeout: 15_000,
+      })
+      .toBe("pro");
 
     // The server refuses a second subscription (the page below never asks for one).
-    expect((await page.request.post("/api/create-subscription", { headers: { origin: baseUrl() } })).status()).toBe(409);
+    expect((await page.request.post("/api/create-subscription", { headers: { origin: baseUrl() } })).status()).toBe(
+      409,
+    );
 
     await page.goto("/pricing");
     const card = page.getByTestId("pro-plan-card");

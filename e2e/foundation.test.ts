@@ -50,7 +50,9 @@ describe("pending upload intent survives sign-in", () => {
     const { page, context } = await newPage(browser);
     const email = uniqueEmail("picker");
     await page.goto("/");
-    await page.getByTestId("file-input").setInputFiles({ name: "my-course.pdf", mimeType: "application/pdf", buffer: Buffer.alloc(2048, 1) });
+    await page
+      .getByTestId("file-input")
+      .setInputFiles({ name: "my-course.pdf", mimeType: "application/pdf", buffer: Buffer.alloc(2048, 1) });
     await page.waitForURL(/\/sign-in\?returnTo=/);
     expect(await page.evaluate(() => JSON.parse(sessionStorage.getItem("uploadFile")!))).toEqual({
       name: "my-course.pdf",
@@ -104,7 +106,9 @@ describe("guards", () => {
     for (const path of ["/upload", "/checkout/upsell"]) {
       await page.goto(path);
       await page.getByText("Sign In Required").waitFor();
-      expect(await page.getByText("This page requires authentication. Please sign in to continue.").isVisible()).toBe(true);
+      expect(await page.getByText("This page requires authentication. Please sign in to continue.").isVisible()).toBe(
+        true,
+      );
       expect(await page.getByRole("button", { name: "Sign In to Continue" }).isVisible()).toBe(true);
     }
     await page.goto("/funnels");
@@ -179,7 +183,10 @@ describe("feedback", () => {
     const email = uniqueEmail("feedback");
     await signIn(page, email);
     await page.goto("/feedback");
-    await page.waitForFunction((e) => (document.getElementById("fb-email") as HTMLInputElement | null)?.value === e, email);
+    await page.waitForFunction(
+      (e) => (document.getElementById("fb-email") as HTMLInputElement | null)?.value === e,
+      email,
+    );
     await context.close();
   });
 });

@@ -19,7 +19,13 @@ const origin = () => ({ origin: baseUrl() });
 async function publish(page: Page, title: string, price: string) {
   const res = await page.request.post("/api/content", {
     headers: origin(),
-    multipart: { title, price, accessType: "link", linkUrl: `https://example.com/${title.toLowerCase().replace(/\W+/g, "-")}`, category: "other" },
+    multipart: {
+      title,
+      price,
+      accessType: "link",
+      linkUrl: `https://example.com/${title.toLowerCase().replace(/\W+/g, "-")}`,
+      category: "other",
+    },
   });
   expect(res.status()).toBe(201);
   return ((await res.json()) as { id: string }).id;
@@ -51,7 +57,12 @@ describe("funnels a creator can find and use", () => {
     // Attach it to the item it sells after.
     await page.getByRole("tab", { name: "Products" }).click();
     await page.getByRole("checkbox", { name: "Main course" }).check();
-    await expect.poll(async () => ((await (await page.request.get("/api/funnels")).json()) as { contentIds: string[] }[])[0].contentIds).toEqual([mainId]);
+    await expect
+      .poll(
+        async () =>
+          ((await (await page.request.get("/api/funnels")).json()) as { contentIds: string[] }[])[0].contentIds,
+      )
+      .toEqual([mainId]);
 
     // A step from an existing item: nothing to choose yet shows beside the field; no price id anywhere.
     await page.getByRole("tab", { name: "Upsell Steps" }).click();
@@ -69,13 +80,20 @@ describe("funnels a creator can find and use", () => {
     await page.getByRole("dialog").getByLabel("Item to offer *").selectOption({ label: "Stickers ($4.00)" });
     await page.getByRole("dialog").getByRole("button", { name: "Add Step" }).click();
     await expect.poll(() => page.getByTestId("step-row").count()).toBe(2);
-    expect(await page.getByTestId("step-row").allTextContents()).toEqual([expect.stringContaining("Workbook"), expect.stringContaining("Stickers")]);
+    expect(await page.getByTestId("step-row").allTextContents()).toEqual([
+      expect.stringContaining("Workbook"),
+      expect.stringContaining("Stickers"),
+    ]);
     await page.getByRole("dialog").waitFor({ state: "detached" });
     await page.screenshot({ path: screenshotPath("funnels-usable-steps"), fullPage: true });
 
     // 'Edit funnel' on the item opens the same funnel (never "No Funnel Found"); Live there is Live in the list.
     await page.goto("/");
-    await page.getByTestId("content-row").filter({ hasText: "Main course" }).getByRole("link", { name: "Edit funnel" }).click();
+    await page
+      .getByTestId("content-row")
+      .filter({ hasText: "Main course" })
+      .getByRole("link", { name: "Edit funnel" })
+      .click();
     await page.getByText('Managing funnel for "Main course"').waitFor();
     expect(await page.getByTestId("funnel-name").textContent()).toBe("Main course funnel");
     await expect.poll(() => page.getByTestId("step-row").count()).toBe(2);
@@ -93,7 +111,9 @@ describe("funnels a creator can find and use", () => {
     await buyer.page.getByLabel("Card number").waitFor();
     await payWith(buyer.page, "4242 4242 4242 4242", uniqueEmail("fan"));
     await buyer.page.waitForURL(/\/checkout\/upsell\?/);
-    await expect.poll(() => buyer.page.getByTestId("order-paid").textContent()).toContain("✓ Paid $12.00 — your item is ready");
+    await expect
+      .poll(() => buyer.page.getByTestId("order-paid").textContent())
+      .toContain("✓ Paid $12.00 — your item is ready");
     expect(await buyer.page.getByTestId("order-access").getAttribute("href")).toContain("access=");
     expect(await buyer.page.getByTestId("upsell-title").textContent()).toBe("Workbook");
     await buyer.page.getByRole("button", { name: "Add this to my order" }).click();

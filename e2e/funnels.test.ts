@@ -63,7 +63,11 @@ describe("funnels", () => {
     await modal.getByRole("button", { name: "Save Funnel" }).click();
     await page.waitForURL((url) => url.pathname === "/");
 
-    const items = (await (await page.request.get("/api/content")).json()) as { id: string; title: string; upsellOnly: boolean }[];
+    const items = (await (await page.request.get("/api/content")).json()) as {
+      id: string;
+      title: string;
+      upsellOnly: boolean;
+    }[];
     contentId = items.find((i) => i.title === "Masterclass")!.id;
     // The upsell's content is sold only through the funnel: listed for its creator, marked as such (issue 17).
     expect(items.find((i) => i.title === "Workbook")).toMatchObject({ upsellOnly: true });
@@ -96,7 +100,10 @@ describe("funnels", () => {
     await page.screenshot({ path: screenshotPath("funnel-editor"), fullPage: true });
 
     // Preview in test mode: nothing is charged, and the page says so.
-    const [preview] = await Promise.all([context.waitForEvent("page"), page.getByRole("button", { name: "Preview Funnel" }).click()]);
+    const [preview] = await Promise.all([
+      context.waitForEvent("page"),
+      page.getByRole("button", { name: "Preview Funnel" }).click(),
+    ]);
     await preview.waitForLoadState();
     expect(new URL(preview.url()).pathname + new URL(preview.url()).search).toBe(`/paywall/${contentId}?preview=1`);
     await preview.getByTestId("funnel-preview-link").click();
@@ -110,7 +117,11 @@ describe("funnels", () => {
 
     // Go live.
     await page.getByRole("radio", { name: "Live" }).click();
-    await expect.poll(async () => ((await (await page.request.get("/api/funnels")).json()) as { testMode: boolean }[])[0].testMode).toBe(false);
+    await expect
+      .poll(
+        async () => ((await (await page.request.get("/api/funnels")).json()) as { testMode: boolean }[])[0].testMode,
+      )
+      .toBe(false);
 
     // The funnels page shows it, with its steps.
     await page.goto("/funnels");
@@ -139,7 +150,9 @@ describe("funnels", () => {
     await expect.poll(() => extras.count()).toBe(1);
     expect(await extras.textContent()).toContain("Workbook");
     expect(await extras.textContent()).toContain("$15.00");
-    expect(await page.getByRole("link", { name: "Open Link" }).last().getAttribute("href")).toBe("https://example.com/workbook");
+    expect(await page.getByRole("link", { name: "Open Link" }).last().getAttribute("href")).toBe(
+      "https://example.com/workbook",
+    );
     await page.screenshot({ path: screenshotPath("funnel-success"), fullPage: true });
     // The upsell's own permanent link opens it in any browser.
     const permanent = await extras.getByRole("link", { name: "Permanent access link" }).getAttribute("href");
@@ -186,8 +199,12 @@ describe("funnels", () => {
     const rows = page.getByTestId("step-row");
     await expect.poll(() => rows.count()).toBe(3);
     // Two buyers accepted the workbook ($15 each) and declined the templates.
-    expect(await rows.nth(0).getByTestId("step-figures").textContent()).toBe("Shown 2 · Accepted 2 · Declined 0 · Revenue (gross) $30.00 · Your share (net) $24.00");
-    expect(await rows.nth(2).getByTestId("step-figures").textContent()).toBe("Shown 2 · Accepted 0 · Declined 2 · Revenue (gross) $0.00 · Your share (net) $0.00");
+    expect(await rows.nth(0).getByTestId("step-figures").textContent()).toBe(
+      "Shown 2 · Accepted 2 · Declined 0 · Revenue (gross) $30.00 · Your share (net) $24.00",
+    );
+    expect(await rows.nth(2).getByTestId("step-figures").textContent()).toBe(
+      "Shown 2 · Accepted 0 · Declined 2 · Revenue (gross) $0.00 · Your share (net) $0.00",
+    );
 
     // Edit opens the step form filled in.
     await rows.nth(0).getByRole("button", { name: "Edit step" }).click();
@@ -198,7 +215,9 @@ describe("funnels", () => {
 
     // Move the last step up: order stays 1..3.
     await rows.nth(2).getByRole("button", { name: "Move up" }).click();
-    await expect.poll(async () => (await rows.allTextContents()).map((t) => /Workbook|Cheat sheet|Templates/.exec(t)?.[0])).toEqual(["Workbook", "Templates", "Cheat sheet"]);
+    await expect
+      .poll(async () => (await rows.allTextContents()).map((t) => /Workbook|Cheat sheet|Templates/.exec(t)?.[0]))
+      .toEqual(["Workbook", "Templates", "Cheat sheet"]);
 
     // Delete asks first.
     page.once("dialog", (d) => {
@@ -214,9 +233,19 @@ describe("funnels", () => {
     const box = page.getByRole("checkbox", { name: "Masterclass" });
     expect(await box.isChecked()).toBe(true);
     await box.uncheck();
-    await expect.poll(async () => ((await (await page.request.get("/api/funnels")).json()) as { contentIds: string[] }[])[0].contentIds).toEqual([]);
+    await expect
+      .poll(
+        async () =>
+          ((await (await page.request.get("/api/funnels")).json()) as { contentIds: string[] }[])[0].contentIds,
+      )
+      .toEqual([]);
     await box.check();
-    await expect.poll(async () => ((await (await page.request.get("/api/funnels")).json()) as { contentIds: string[] }[])[0].contentIds).toEqual([contentId]);
+    await expect
+      .poll(
+        async () =>
+          ((await (await page.request.get("/api/funnels")).json()) as { contentIds: string[] }[])[0].contentIds,
+      )
+      .toEqual([contentId]);
     // The A/B Tests tab is there (issue 19; e2e/ab-tests.test.ts drives it).
     expect(await page.getByRole("tab", { name: "A/B Tests" }).count()).toBe(1);
 
@@ -235,16 +264,31 @@ describe("funnels", () => {
   it("the creator changes the price while the buyer looks at the offer: the click charges nothing, the page shows the new price and says so", async () => {
     const creator = await newPage(browser);
     await signIn(creator.page, creatorEmail);
-    const funnel = ((await (await creator.page.request.get("/api/funnels")).json()) as { id: string; name: string }[]).find((f) => f.name === "Masterclass funnel")!;
-    const steps = (await (await creator.page.request.get(`/api/funnels/${funnel.id}/steps`)).json()) as { id: string; title: string }[];
+    const funnel = (
+      (await (await creator.page.request.get("/api/funnels")).json()) as { id: string; name: string }[]
+    ).find((f) => f.name === "Masterclass funnel")!;
+    const steps = (await (await creator.page.request.get(`/api/funnels/${funnel.id}/steps`)).json()) as {
+      id: string;
+      title: string;
+    }[];
     const workbook = steps.find((s) => s.title === "Workbook")!;
 
     const { page, context } = await newPage(browser);
     await buyMain(page, "4242 4242 4242 4242");
     await page.waitForURL(/\/checkout\/upsell\?/);
     await expect.poll(() => page.getByTestId("upsell-price").textContent()).toBe("$15.00");
-    const { priceId } = (await (await creator.page.request.post("/api/stripe/create-upsell-product", { data: { name: "Workbook", description: "Workbook", price: 25 } })).json()) as { priceId: string };
-    expect((await creator.page.request.patch(`/api/funnels/${funnel.id}/steps/${workbook.id}`, { data: { offerPriceId: priceId } })).status()).toBe(200);
+    const { priceId } = (await (
+      await creator.page.request.post("/api/stripe/create-upsell-product", {
+        data: { name: "Workbook", description: "Workbook", price: 25 },
+      })
+    ).json()) as { priceId: string };
+    expect(
+      (
+        await creator.page.request.patch(`/api/funnels/${funnel.id}/steps/${workbook.id}`, {
+          data: { offerPriceId: priceId },
+        })
+      ).status(),
+    ).toBe(200);
 
     await page.getByRole("button", { name: "Yes, add the workbook" }).click();
     await page.getByText("This offer has changed. Please review it again.", { exact: true }).waitFor();

@@ -13,7 +13,13 @@ afterAll(async () => {
 });
 
 const verify = async (key: string) =>
-  (await fetch(`${baseUrl()}/api/licenses/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key }) })).json() as Promise<{ status: string; limit: number | null }>;
+  (
+    await fetch(`${baseUrl()}/api/licenses/verify`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ key }),
+    })
+  ).json() as Promise<{ status: string; limit: number | null }>;
 
 describe("license keys", () => {
   it("a buyer sees the key on the success page, it verifies, and the creator disables it from the sales table", async () => {
@@ -27,7 +33,10 @@ describe("license keys", () => {
     await page.getByLabel("Issue a license key with each purchase").check();
     await page.getByLabel("Activation limit").fill("0");
     await page.getByRole("button", { name: "Publish" }).click();
-    await page.locator("#activationLimit-error").getByText(/Activation limit must be/).waitFor();
+    await page
+      .locator("#activationLimit-error")
+      .getByText(/Activation limit must be/)
+      .waitFor();
     await page.getByLabel("Activation limit").fill("2");
     await page.getByRole("button", { name: "Publish" }).click();
     await page.getByRole("heading", { name: "You're live" }).waitFor();

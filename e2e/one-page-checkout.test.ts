@@ -3,7 +3,17 @@
 // (the stand-in offers Link), and the one-click upsell follows as after a card payment.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, checkoutOpened, launch, liveFunnelOfItem, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "./browser";
+import {
+  baseUrl,
+  checkoutOpened,
+  launch,
+  liveFunnelOfItem,
+  newPage,
+  payWith,
+  screenshotPath,
+  signIn,
+  uniqueEmail,
+} from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -47,7 +57,16 @@ describe("the one-page checkout", () => {
   it("a declined card says 'Payment Failed' with Stripe's message, and another card pays from the same form", async () => {
     const { page, context } = await newPage(browser);
     await signIn(page, uniqueEmail("one-page-decline"));
-    const res = await page.request.post("/api/content", { headers: { origin: baseUrl() }, multipart: { title: "Field notes", price: "7", accessType: "link", linkUrl: "https://example.com/notes", category: "other" } });
+    const res = await page.request.post("/api/content", {
+      headers: { origin: baseUrl() },
+      multipart: {
+        title: "Field notes",
+        price: "7",
+        accessType: "link",
+        linkUrl: "https://example.com/notes",
+        category: "other",
+      },
+    });
     expect(res.status()).toBe(201);
     const { id } = (await res.json()) as { id: string };
     await page.goto(`/p/${id}`);
@@ -67,9 +86,21 @@ describe("the one-page checkout", () => {
     const { page, context } = await newPage(browser);
     await signIn(page, uniqueEmail("one-page-bump-creator"));
     const { mainId } = await liveFunnelOfItem(page);
-    const addOn = await page.request.post("/api/content", { headers: { origin: baseUrl() }, multipart: { title: "Audio notes", price: "9", accessType: "link", linkUrl: "https://example.com/audio", category: "other" } });
+    const addOn = await page.request.post("/api/content", {
+      headers: { origin: baseUrl() },
+      multipart: {
+        title: "Audio notes",
+        price: "9",
+        accessType: "link",
+        linkUrl: "https://example.com/audio",
+        category: "other",
+      },
+    });
     const addOnId = ((await addOn.json()) as { id: string }).id;
-    const bump = await page.request.put(`/api/content/${mainId}/bump`, { headers: { origin: baseUrl() }, data: { contentId: addOnId, price: "4" } });
+    const bump = await page.request.put(`/api/content/${mainId}/bump`, {
+      headers: { origin: baseUrl() },
+      data: { contentId: addOnId, price: "4" },
+    });
     expect(bump.status()).toBe(200);
     await context.close();
 

@@ -4,7 +4,18 @@
 // opening with its own link; one receipt lists both.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, checkoutOpened, consoleErrors, launch, mailCount, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "./browser";
+import {
+  baseUrl,
+  checkoutOpened,
+  consoleErrors,
+  launch,
+  mailCount,
+  newPage,
+  payWith,
+  screenshotPath,
+  signIn,
+  uniqueEmail,
+} from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -21,7 +32,14 @@ describe("checkout with a bump", () => {
     await signIn(page, uniqueEmail("bump-creator"));
     const headers = { origin: baseUrl() };
     const item = async (title: string, price: string) =>
-      (await (await page.request.post("/api/content", { headers, multipart: { title, price, accessType: "link", linkUrl: `https://example.com/${title}`, category: "other" } })).json()).id as string;
+      (
+        await (
+          await page.request.post("/api/content", {
+            headers,
+            multipart: { title, price, accessType: "link", linkUrl: `https://example.com/${title}`, category: "other" },
+          })
+        ).json()
+      ).id as string;
     const mainId = await item("Masterclass", "20");
     const workbookId = await item("Workbook", "12");
 
@@ -95,15 +113,28 @@ describe("checkout with a bump", () => {
     await signIn(page, uniqueEmail("bump-spa-creator"));
     const headers = { origin: baseUrl() };
     const item = async (title: string, price: string) =>
-      (await (await page.request.post("/api/content", { headers, multipart: { title, price, accessType: "link", linkUrl: `https://example.com/${title}`, category: "other" } })).json()).id as string;
+      (
+        await (
+          await page.request.post("/api/content", {
+            headers,
+            multipart: { title, price, accessType: "link", linkUrl: `https://example.com/${title}`, category: "other" },
+          })
+        ).json()
+      ).id as string;
     const mainId = await item("Course", "30");
     const addOnId = await item("Cheat sheet", "9");
-    const set = await page.request.put(`/api/content/${mainId}/bump`, { headers, data: { contentId: addOnId, price: "5" } });
+    const set = await page.request.put(`/api/content/${mainId}/bump`, {
+      headers,
+      data: { contentId: addOnId, price: "5" },
+    });
     expect(set.status()).toBe(200);
     await context.close();
 
     const buyer = await newPage(browser);
-    const started = await buyer.page.request.post("/api/create-payment-intent", { headers, data: { contentId: mainId } });
+    const started = await buyer.page.request.post("/api/create-payment-intent", {
+      headers,
+      data: { contentId: mainId },
+    });
     const { clientSecret } = (await started.json()) as { clientSecret: string };
     await buyer.page.goto(`/checkout/${mainId}?payment_intent=${encodeURIComponent(clientSecret)}&amount=30`);
     await buyer.page.getByTestId("payment-element").locator("input").first().waitFor();

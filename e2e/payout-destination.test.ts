@@ -23,7 +23,16 @@ describe("payout setup on an old sign-in", () => {
     await page.goto("/settings");
     await page.getByText("How payouts work").waitFor();
 
-    await page.route("**/api/payout/setup", (route) => route.fulfill({ status: 403, contentType: "application/json", body: JSON.stringify({ message: PAYOUT_DESTINATION_MESSAGES.signInAgain }) }), { times: 1 });
+    await page.route(
+      "**/api/payout/setup",
+      (route) =>
+        route.fulfill({
+          status: 403,
+          contentType: "application/json",
+          body: JSON.stringify({ message: PAYOUT_DESTINATION_MESSAGES.signInAgain }),
+        }),
+      { times: 1 },
+    );
     await page.getByRole("combobox", { name: "Payout method" }).click();
     await page.getByRole("option", { name: "Wise" }).click();
     await page.getByLabel("Payout email").fill("kept@wise.example");

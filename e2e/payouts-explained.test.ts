@@ -18,21 +18,36 @@ afterAll(async () => {
 
 const origin = () => ({ origin: baseUrl() });
 
-
 /** A signed-in creator paid by PayPal with one $50 sale aged past the hold: $40.00 available. */
 async function payee(tag: string) {
   const email = uniqueEmail(tag);
   const { page, context } = await newPage(browser);
   await signIn(page, email);
-  expect((await page.request.post("/api/payout/setup", { headers: origin(), data: { payoutMethod: "paypal", payoutEmail: `${tag}-paypal@example.com` } })).status()).toBe(200);
-  const made = await page.request.post("/api/content", { headers: origin(), multipart: { title: `Zine ${tag}`, price: "50", accessType: "link", linkUrl: "https://example.com/zine" } });
+  expect(
+    (
+      await page.request.post("/api/payout/setup", {
+        headers: origin(),
+        data: { payoutMethod: "paypal", payoutEmail: `${tag}-paypal@example.com` },
+      })
+    ).status(),
+  ).toBe(200);
+  const made = await page.request.post("/api/content", {
+    headers: origin(),
+    multipart: { title: `Zine ${tag}`, price: "50", accessType: "link", linkUrl: "https://example.com/zine" },
+  });
   expect(made.status()).toBe(201);
   const { page: buyer, context: buyerCtx } = await newPage(browser);
   await payByApi(buyer, (await made.json()).id, "4000000000000077");
   await buyerCtx.close();
-  await expect.poll(async () => (await (await page.request.get("/api/creator/sales")).json())[0]?.status, { timeout: 15_000 }).toBe("completed");
+  await expect
+    .poll(async () => (await (await page.request.get("/api/creator/sales")).json())[0]?.status, { timeout: 15_000 })
+    .toBe("completed");
   const [sale] = await (await page.request.get("/api/creator/sales")).json();
-  const aged = await fetch(`${baseUrl()}/dev/ledger/age-sale`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ purchaseId: sale.id, days: 10 }) });
+  const aged = await fetch(`${baseUrl()}/dev/ledger/age-sale`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ purchaseId: sale.id, days: 10 }),
+  });
   expect(await aged.json()).toEqual({ moved: 2 });
   return { email, page, context };
 }
@@ -51,7 +66,8 @@ describe("every cent arrives or is explained", () => {
     await admin.getByRole("button", { name: "Process All Payouts" }).click();
     await admin.getByRole("button", { name: "Confirm" }).click();
     await admin.getByText("Payouts Processed", { exact: true }).first().waitFor();
-    for (const c of [paid, failed]) await expect.poll(async () => rowOf(c.email).textContent(), { timeout: 10_000 }).toContain("$40.00 · Prepared");
+    for (const c of [paid, failed])
+      await expect.poll(async () => rowOf(c.email).textContent(), { timeout: 10_000 }).toContain("$40.00 · Prepared");
 
     await admin.getByRole("button", { name: `Actions for ${paid.email}` }).click();
     await admin.getByRole("menuitem", { name: "Mark paid…" }).click();
@@ -60,7 +76,8 @@ describe("every cent arrives or is explained", () => {
     await expect.poll(async () => rowOf(paid.email).textContent()).toContain("Ref: PP-5HT20931");
     expect(await rowOf(paid.email).textContent()).toContain("$40.00 · Paid");
 
-    const reason = "Your PayPal account could not receive the payment. Check your PayPal email in your payout settings.";
+    const reason =
+      "Your PayPal account could not receive the payment. Check your PayPal email in your payout settings.";
     await admin.getByRole("button", { name: `Actions for ${failed.email}` }).click();
     await admin.getByRole("menuitem", { name: "Mark failed…" }).click();
     await admin.getByLabel("Reason (the creator reads it)").fill(reason);
@@ -83,12 +100,19 @@ describe("every cent arrives or is explained", () => {
     await expect.poll(() => card.getByTestId("withdraw-available").textContent()).toBe("$40.00");
     await card.getByRole("button", { name: "Withdraw now" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Withdraw $40.00" }).click();
-    await page.getByText(/^Withdrawal (on its way|sent)$/).first().waitFor();
-    await expect.poll(() => card.getByTestId("withdraw-latest").textContent(), { timeout: 20_000 }).toMatch(/Your withdrawal of \$40\.00 on .*Paid on/);
+    await page
+      .getByText(/^Withdrawal (on its way|sent)$/)
+      .first()
+      .waitFor();
+    await expect
+      .poll(() => card.getByTestId("withdraw-latest").textContent(), { timeout: 20_000 })
+      .toMatch(/Your withdrawal of \$40\.00 on .*Paid on/);
 
     // The timeline explains both: the month's payout failed, with the admin's reason, and the withdrawal paid.
     const entries = page.getByTestId("money-timeline").getByTestId("timeline-payout");
-    await expect.poll(async () => (await entries.allTextContents()).join("\n"), { timeout: 10_000 }).toMatch(/Withdrawal · \$40\.00.*Paid on/);
+    await expect
+      .poll(async () => (await entries.allTextContents()).join("\n"), { timeout: 10_000 })
+      .toMatch(/Withdrawal · \$40\.00.*Paid on/);
     const texts = await entries.allTextContents();
     expect(texts).toHaveLength(2);
     expect(texts.find((t) => t.startsWith("Withdrawal"))).toMatch(/^Withdrawal · \$40\.00.*Paid on/);

@@ -15,7 +15,11 @@ afterAll(async () => {
 
 describe("the paywall page with JavaScript off", () => {
   it("shows the title, creator, price and 'Unlock', and the tip field of a pay-what-you-want item", async () => {
-    const context = await browser.newContext({ baseURL: baseUrl(), javaScriptEnabled: false, extraHTTPHeaders: clientAddress() });
+    const context = await browser.newContext({
+      baseURL: baseUrl(),
+      javaScriptEnabled: false,
+      extraHTTPHeaders: clientAddress(),
+    });
     const page = await context.newPage();
     await page.goto("/p/demoFieldGuide01");
     expect(await page.getByRole("heading", { name: "The Ape Field Guide" }).isVisible()).toBe(true);
@@ -30,7 +34,8 @@ describe("the paywall page with JavaScript off", () => {
     expect(await page.getByRole("button", { name: "Unlock" }).isVisible()).toBe(true);
 
     // The page's unfilled shell is the Worker's to read, not a page of its own.
-    for (const path of ["/paywall-shell", "/paywall-shell.html"]) expect((await fetch(`${baseUrl()}${path}`)).status).toBe(404);
+    for (const path of ["/paywall-shell", "/paywall-shell.html"])
+      expect((await fetch(`${baseUrl()}${path}`)).status).toBe(404);
 
     const missing = await page.goto("/p/notAnItem123");
     expect(missing?.status()).toBe(404);
@@ -58,7 +63,8 @@ describe("the paywall page with JavaScript on", () => {
         new Promise<number>((resolve) => {
           let total = 0;
           new PerformanceObserver((list) => {
-            for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) total += entry.value;
+            for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+              if (!entry.hadRecentInput) total += entry.value;
           }).observe({ type: "layout-shift", buffered: true });
           setTimeout(() => resolve(total), 300);
         }),
@@ -94,7 +100,9 @@ describe("the paywall page with JavaScript on", () => {
     await checkoutOpened(page);
     expect(new URL(page.url()).pathname).toBe("/p/demoJungleLink01");
     expect(await page.getByTestId("checkout-total").textContent()).toBe("$4.50");
-    expect(loaded.filter((s) => s.startsWith("/assets/")).every((s) => /\/assets\/checkout-[\w-]+\.js$/.test(s))).toBe(true);
+    expect(loaded.filter((s) => s.startsWith("/assets/")).every((s) => /\/assets\/checkout-[\w-]+\.js$/.test(s))).toBe(
+      true,
+    );
     expect(errors).toEqual([]);
     await context.close();
   });

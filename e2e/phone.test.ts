@@ -35,14 +35,22 @@ const ids = { long: "", main: "", upsell: "", longAccess: "", upsellPath: "", ch
 const origin = () => ({ origin: baseUrl() });
 
 async function publish(page: Page, title: string, price: string): Promise<string> {
-  const res = await page.request.post("/api/content", { headers: origin(), multipart: { title, price, accessType: "link", linkUrl: "https://example.com/secret", category: "other" } });
+  const res = await page.request.post("/api/content", {
+    headers: origin(),
+    multipart: { title, price, accessType: "link", linkUrl: "https://example.com/secret", category: "other" },
+  });
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { id: string }).id;
 }
 
 beforeAll(async () => {
   browser = await launch();
-  const [visitor, creator, admin, buyer] = await Promise.all([newPage(browser), newPage(browser), newPage(browser), newPage(browser)]);
+  const [visitor, creator, admin, buyer] = await Promise.all([
+    newPage(browser),
+    newPage(browser),
+    newPage(browser),
+    newPage(browser),
+  ]);
   Object.assign(pages, { visitor: visitor.page, creator: creator.page, admin: admin.page, buyer: buyer.page });
   await Promise.all([signIn(pages.creator, uniqueEmail("phone-creator")), signIn(pages.admin, "admin@apewall.test")]);
 
@@ -50,14 +58,42 @@ beforeAll(async () => {
   ids.long = await publish(pages.creator, LONG_TITLE, "1543.20");
   ids.main = await publish(pages.creator, "Masterclass", "20");
   ids.upsell = await publish(pages.creator, "Workbook with every exercise worked through", "15");
-  const funnel = (await (await pages.creator.request.post("/api/funnels", { headers: origin(), data: { name: "Masterclass funnel" } })).json()) as { id: string };
-  expect((await pages.creator.request.post(`/api/funnels/${funnel.id}/products`, { headers: origin(), data: { contentIds: [ids.main] } })).status()).toBeLessThan(300);
-  expect((await pages.creator.request.post(`/api/funnels/${funnel.id}/steps`, { headers: origin(), data: { title: "Workbook with every exercise worked through", contentId: ids.upsell } })).status()).toBeLessThan(300);
-  expect((await pages.creator.request.patch(`/api/funnels/${funnel.id}`, { headers: origin(), data: { testMode: false } })).status()).toBe(200);
+  const funnel = (await (
+    await pages.creator.request.post("/api/funnels", { headers: origin(), data: { name: "Masterclass funnel" } })
+  ).json()) as { id: string };
+  expect(
+    (
+      await pages.creator.request.post(`/api/funnels/${funnel.id}/products`, {
+        headers: origin(),
+        data: { contentIds: [ids.main] },
+      })
+    ).status(),
+  ).toBeLessThan(300);
+  expect(
+    (
+      await pages.creator.request.post(`/api/funnels/${funnel.id}/steps`, {
+        headers: origin(),
+        data: { title: "Workbook with every exercise worked through", contentId: ids.upsell },
+      })
+    ).status(),
+  ).toBeLessThan(300);
+  expect(
+    (
+      await pages.creator.request.patch(`/api/funnels/${funnel.id}`, { headers: origin(), data: { testMode: false } })
+    ).status(),
+  ).toBe(200);
   // A discount code on the long-titled item, with limits and an expiry (the longest row /discounts shows).
   const code = await pages.creator.request.post("/api/discounts", {
     headers: origin(),
-    data: { code: "SPRING-LAUNCH-2026-EARLY-BIRDS", kind: "fixed", amountOff: "1234.56", contentId: ids.long, expiresOn: "2099-12-31", maxUses: 1000, maxUsesPerBuyer: 1 },
+    data: {
+      code: "SPRING-LAUNCH-2026-EARLY-BIRDS",
+      kind: "fixed",
+      amountOff: "1234.56",
+      contentId: ids.long,
+      expiresOn: "2099-12-31",
+      maxUses: 1000,
+      maxUsesPerBuyer: 1,
+    },
   });
   expect(code.status(), await code.text()).toBe(201);
 
@@ -65,12 +101,21 @@ beforeAll(async () => {
   // The admin's feedback inbox has a message with a long subject and address.
   const feedback = await pages.visitor.request.post("/api/feedback", {
     headers: origin(),
-    data: { type: "bug", subject: "The checkout summary cuts off my prices on a small phone screen", message: "Seen on a 390 px wide phone.", email: "a.very.long.address.for.testing@example-phone-layouts.com", priority: "high" },
+    data: {
+      type: "bug",
+      subject: "The checkout summary cuts off my prices on a small phone screen",
+      message: "Seen on a 390 px wide phone.",
+      email: "a.very.long.address.for.testing@example-phone-layouts.com",
+      priority: "high",
+    },
   });
   expect(feedback.status(), await feedback.text()).toBeLessThan(300);
 
   // The visitor's checkout, as 'Unlock' on the paywall opens it.
-  const started = await pages.visitor.request.post("/api/create-payment-intent", { headers: origin(), data: { contentId: ids.long } });
+  const started = await pages.visitor.request.post("/api/create-payment-intent", {
+    headers: origin(),
+    data: { contentId: ids.long },
+  });
   expect(started.status(), await started.text()).toBe(200);
   const { clientSecret, amount } = (await started.json()) as { clientSecret: string; amount: number };
   ids.checkout = `/checkout/${ids.long}?payment_intent=${encodeURIComponent(clientSecret)}&amount=${amount}`;
@@ -92,7 +137,10 @@ afterAll(async () => {
 async function paidPurchase(page: Page, contentId: string): Promise<{ accessPath: string; purchaseId: string }> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    const body = (await (await page.request.get(`/api/content/${contentId}/access`)).json()) as { owned: boolean; verification?: { accessUrl: string; purchase: { id: string } } };
+    const body = (await (await page.request.get(`/api/content/${contentId}/access`)).json()) as {
+      owned: boolean;
+      verification?: { accessUrl: string; purchase: { id: string } };
+    };
     if (body.owned && body.verification) {
       const u = new URL(body.verification.accessUrl, baseUrl());
       return { accessPath: u.pathname + u.search, purchaseId: body.verification.purchase.id };
@@ -103,20 +151,78 @@ async function paidPurchase(page: Page, contentId: string): Promise<{ accessPath
 }
 
 const text = (s: string | RegExp) => (page: Page) => page.getByText(s).first().waitFor({ timeout: SETTLE_MS });
-const heading = (s: string | RegExp) => (page: Page) => page.getByRole("heading", { name: s }).first().waitFor({ timeout: SETTLE_MS });
+const heading = (s: string | RegExp) => (page: Page) =>
+  page.getByRole("heading", { name: s }).first().waitFor({ timeout: SETTLE_MS });
 
 const VISITS: Visit[] = [
-  { pattern: "/", name: "landing", who: "visitor", path: () => "/", ready: text("Drag & drop your file here, or click to upload"), desktop: true },
+  {
+    pattern: "/",
+    name: "landing",
+    who: "visitor",
+    path: () => "/",
+    ready: text("Drag & drop your file here, or click to upload"),
+    desktop: true,
+  },
   { pattern: "/sign-in", name: "sign-in", who: "visitor", path: () => "/sign-in", ready: text("Sign in to ApeWall") },
-  { pattern: "/pricing", name: "pricing", who: "visitor", path: () => "/pricing", ready: heading("Simple, creator-first pricing") },
-  { pattern: "/feedback", name: "feedback", who: "visitor", path: () => "/feedback", ready: heading("Send us feedback") },
-  { pattern: "/upload", name: "upload-signed-out", who: "visitor", path: () => "/upload", ready: text("Sign In Required") },
-  { pattern: "/checkout/$id", name: "checkout", who: "visitor", path: () => ids.checkout, ready: (p) => p.getByLabel("Card number").waitFor({ timeout: SETTLE_MS }), desktop: true },
-  { pattern: null, name: "paywall", who: "visitor", path: () => `/p/${ids.long}`, ready: (p) => p.getByRole("button", { name: "Unlock" }).waitFor({ timeout: SETTLE_MS }) },
-  { pattern: null, name: "not-found-signed-out", who: "visitor", path: () => "/no-such-page", ready: text("404 Page Not Found"), desktop: true },
+  {
+    pattern: "/pricing",
+    name: "pricing",
+    who: "visitor",
+    path: () => "/pricing",
+    ready: heading("Simple, creator-first pricing"),
+  },
+  {
+    pattern: "/feedback",
+    name: "feedback",
+    who: "visitor",
+    path: () => "/feedback",
+    ready: heading("Send us feedback"),
+  },
+  {
+    pattern: "/upload",
+    name: "upload-signed-out",
+    who: "visitor",
+    path: () => "/upload",
+    ready: text("Sign In Required"),
+  },
+  {
+    pattern: "/checkout/$id",
+    name: "checkout",
+    who: "visitor",
+    path: () => ids.checkout,
+    ready: (p) => p.getByLabel("Card number").waitFor({ timeout: SETTLE_MS }),
+    desktop: true,
+  },
+  {
+    pattern: null,
+    name: "paywall",
+    who: "visitor",
+    path: () => `/p/${ids.long}`,
+    ready: (p) => p.getByRole("button", { name: "Unlock" }).waitFor({ timeout: SETTLE_MS }),
+  },
+  {
+    pattern: null,
+    name: "not-found-signed-out",
+    who: "visitor",
+    path: () => "/no-such-page",
+    ready: text("404 Page Not Found"),
+    desktop: true,
+  },
 
   { pattern: "/", name: "home", who: "creator", path: () => "/", ready: text("Content & Uploads") },
-  { pattern: "/dashboard", name: "dashboard", who: "creator", path: () => "/dashboard", ready: (p) => p.getByTestId("stat-cards").getByText(/\$1,\d{3}\.\d{2}/).first().waitFor({ timeout: SETTLE_MS }), desktop: true },
+  {
+    pattern: "/dashboard",
+    name: "dashboard",
+    who: "creator",
+    path: () => "/dashboard",
+    ready: (p) =>
+      p
+        .getByTestId("stat-cards")
+        .getByText(/\$1,\d{3}\.\d{2}/)
+        .first()
+        .waitFor({ timeout: SETTLE_MS }),
+    desktop: true,
+  },
   {
     pattern: "/dashboard",
     name: "dashboard-sales",
@@ -140,12 +246,43 @@ const VISITS: Visit[] = [
   },
   { pattern: "/upload", name: "upload", who: "creator", path: () => "/upload", ready: text("Create a paywall") },
   { pattern: "/settings", name: "settings", who: "creator", path: () => "/settings", ready: text("How payouts work") },
-  { pattern: "/connect", name: "connect", who: "creator", path: () => "/connect", ready: heading(/Bank payouts|Setup Interrupted|Bank Account Connected!/) },
+  {
+    pattern: "/connect",
+    name: "connect",
+    who: "creator",
+    path: () => "/connect",
+    ready: heading(/Bank payouts|Setup Interrupted|Bank Account Connected!/),
+  },
   { pattern: "/subscribe", name: "subscribe", who: "creator", path: () => "/subscribe", ready: text("ApeWall Pro") },
-  { pattern: "/pricing", name: "pricing-creator", who: "creator", path: () => "/pricing", ready: heading("Simple, creator-first pricing") },
-  { pattern: "/feedback", name: "feedback-creator", who: "creator", path: () => "/feedback", ready: heading("Send us feedback") },
-  { pattern: "/discounts", name: "discounts", who: "creator", path: () => "/discounts", ready: (p) => p.getByTestId("discount-row").first().waitFor({ timeout: SETTLE_MS }), desktop: true },
-  { pattern: "/funnels", name: "funnels", who: "creator", path: () => "/funnels", ready: (p) => p.getByTestId("funnel-item").first().waitFor({ timeout: SETTLE_MS }) },
+  {
+    pattern: "/pricing",
+    name: "pricing-creator",
+    who: "creator",
+    path: () => "/pricing",
+    ready: heading("Simple, creator-first pricing"),
+  },
+  {
+    pattern: "/feedback",
+    name: "feedback-creator",
+    who: "creator",
+    path: () => "/feedback",
+    ready: heading("Send us feedback"),
+  },
+  {
+    pattern: "/discounts",
+    name: "discounts",
+    who: "creator",
+    path: () => "/discounts",
+    ready: (p) => p.getByTestId("discount-row").first().waitFor({ timeout: SETTLE_MS }),
+    desktop: true,
+  },
+  {
+    pattern: "/funnels",
+    name: "funnels",
+    who: "creator",
+    path: () => "/funnels",
+    ready: (p) => p.getByTestId("funnel-item").first().waitFor({ timeout: SETTLE_MS }),
+  },
   {
     pattern: "/funnels",
     name: "funnel-steps",
@@ -157,23 +294,65 @@ const VISITS: Visit[] = [
     },
     desktop: true,
   },
-  { pattern: "/content/$contentId/edit", name: "content-edit", who: "creator", path: () => `/content/${ids.long}/edit`, ready: text("Edit item") },
-  { pattern: "/content/$contentId/live", name: "content-live", who: "creator", path: () => `/content/${ids.long}/live`, ready: (p) => p.getByTestId("live-link").waitFor({ timeout: SETTLE_MS }) },
-  { pattern: "/content/$contentId/edit-funnel", name: "edit-funnel", who: "creator", path: () => `/content/${ids.main}/edit-funnel`, ready: (p) => p.getByTestId("funnel-name").waitFor({ timeout: SETTLE_MS }) },
+  {
+    pattern: "/content/$contentId/edit",
+    name: "content-edit",
+    who: "creator",
+    path: () => `/content/${ids.long}/edit`,
+    ready: text("Edit item"),
+  },
+  {
+    pattern: "/content/$contentId/live",
+    name: "content-live",
+    who: "creator",
+    path: () => `/content/${ids.long}/live`,
+    ready: (p) => p.getByTestId("live-link").waitFor({ timeout: SETTLE_MS }),
+  },
+  {
+    pattern: "/content/$contentId/edit-funnel",
+    name: "edit-funnel",
+    who: "creator",
+    path: () => `/content/${ids.main}/edit-funnel`,
+    ready: (p) => p.getByTestId("funnel-name").waitFor({ timeout: SETTLE_MS }),
+  },
   { pattern: null, name: "paywall-owner", who: "creator", path: () => `/p/${ids.long}`, ready: text(LONG_TITLE) },
-  { pattern: null, name: "not-found-signed-in", who: "creator", path: () => "/dashboard/nope", ready: text("404 Page Not Found"), desktop: true },
+  {
+    pattern: null,
+    name: "not-found-signed-in",
+    who: "creator",
+    path: () => "/dashboard/nope",
+    ready: text("404 Page Not Found"),
+    desktop: true,
+  },
 
   {
     pattern: "/admin",
     name: "admin",
     who: "admin",
     path: () => "/admin",
-    ready: (p) => p.getByText("The checkout summary cuts off my prices on a small phone screen").first().waitFor({ timeout: SETTLE_MS }),
+    ready: (p) =>
+      p
+        .getByText("The checkout summary cuts off my prices on a small phone screen")
+        .first()
+        .waitFor({ timeout: SETTLE_MS }),
     desktop: true,
   },
 
-  { pattern: "/success", name: "success", who: "buyer", path: () => ids.longAccess, ready: text("Payment Successful!") },
-  { pattern: "/checkout/upsell", name: "upsell", who: "buyer", path: () => ids.upsellPath, ready: (p) => p.getByTestId("upsell-title").waitFor({ timeout: SETTLE_MS }), desktop: true },
+  {
+    pattern: "/success",
+    name: "success",
+    who: "buyer",
+    path: () => ids.longAccess,
+    ready: text("Payment Successful!"),
+  },
+  {
+    pattern: "/checkout/upsell",
+    name: "upsell",
+    who: "buyer",
+    path: () => ids.upsellPath,
+    ready: (p) => p.getByTestId("upsell-title").waitFor({ timeout: SETTLE_MS }),
+    desktop: true,
+  },
   { pattern: null, name: "paywall-unlocked", who: "buyer", path: () => `/p/${ids.long}`, ready: text("Unlocked") },
 ];
 
@@ -186,7 +365,10 @@ function layoutProblems(): Problem {
   const W = window.innerWidth;
   const MONEY = /\$\s?[\d,]+(\.\d{2})?/;
   const describe = (el: Element) => {
-    const cls = typeof el.className === "string" && el.className ? `.${el.className.trim().split(/\s+/).slice(0, 6).join(".")}` : "";
+    const cls =
+      typeof el.className === "string" && el.className
+        ? `.${el.className.trim().split(/\s+/).slice(0, 6).join(".")}`
+        : "";
     const t = (el.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 50);
     return `<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${cls}> right=${Math.round(el.getBoundingClientRect().right)} "${t}"`;
   };
@@ -208,7 +390,8 @@ function layoutProblems(): Problem {
   const contained = (el: Element) => {
     let holder: Element | null = null;
     for (let node: Element | null = el; node && node !== document.body; node = node.parentElement) {
-      if (node !== el && (!holder || node === holder) && clips(node) && node.getBoundingClientRect().right <= W + 0.5) return true;
+      if (node !== el && (!holder || node === holder) && clips(node) && node.getBoundingClientRect().right <= W + 0.5)
+        return true;
       if (node === holder) holder = null;
       const position = getComputedStyle(node).position;
       if (position === "fixed") return false;
@@ -221,19 +404,30 @@ function layoutProblems(): Problem {
     .filter((el) => el.getBoundingClientRect().right > W + 0.5 && !contained(el))
     .sort((a, b) => b.getBoundingClientRect().right - a.getBoundingClientRect().right)
     // The innermost offenders say the most: drop an element whose offending child is listed.
-    .filter((el, _, list) => !list.some((o) => o !== el && el.contains(o) && o.getBoundingClientRect().right >= el.getBoundingClientRect().right - 0.5))
+    .filter(
+      (el, _, list) =>
+        !list.some(
+          (o) =>
+            o !== el && el.contains(o) && o.getBoundingClientRect().right >= el.getBoundingClientRect().right - 0.5,
+        ),
+    )
     .slice(0, 6)
     .map(describe);
 
   const cutMoney: string[] = [];
   for (const el of all) {
-    const own = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent ?? "").join("");
+    const own = [...el.childNodes]
+      .filter((n) => n.nodeType === Node.TEXT_NODE)
+      .map((n) => n.textContent ?? "")
+      .join("");
     if (!MONEY.test(own) && !/\$[\d,.\s]*…/.test(own)) continue;
     const s = getComputedStyle(el);
     const r = el.getBoundingClientRect();
     if (/\$[\d,.\s]*…/.test(own)) cutMoney.push(`${describe(el)}: money ends in an ellipsis`);
-    else if (el.scrollWidth > el.clientWidth + 1 && (s.overflowX !== "visible" || s.textOverflow === "ellipsis")) cutMoney.push(`${describe(el)}: truncated (${el.scrollWidth} > ${el.clientWidth})`);
-    else if ((r.right > W + 0.5 || r.left < -0.5) && !contained(el)) cutMoney.push(`${describe(el)}: outside the screen`);
+    else if (el.scrollWidth > el.clientWidth + 1 && (s.overflowX !== "visible" || s.textOverflow === "ellipsis"))
+      cutMoney.push(`${describe(el)}: truncated (${el.scrollWidth} > ${el.clientWidth})`);
+    else if ((r.right > W + 0.5 || r.left < -0.5) && !contained(el))
+      cutMoney.push(`${describe(el)}: outside the screen`);
     else {
       // A table that scrolls inside its own box is fine (what is reached by scrolling is that box);
       // a box that hides what does not fit is not.
@@ -241,7 +435,8 @@ function layoutProblems(): Problem {
       for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
         const as = getComputedStyle(a);
         const ar = a.getBoundingClientRect();
-        if (as.overflowX === "auto" || as.overflowX === "scroll") reach = { left: Math.max(reach.left, ar.left), right: Math.min(reach.right, ar.right) };
+        if (as.overflowX === "auto" || as.overflowX === "scroll")
+          reach = { left: Math.max(reach.left, ar.left), right: Math.min(reach.right, ar.right) };
         if (as.overflowX !== "hidden" && as.overflowX !== "clip") continue;
         if (reach.right > ar.right + 0.5 || reach.left < ar.left - 0.5) {
           cutMoney.push(`${describe(el)}: clipped by ${describe(a)}`);
@@ -253,13 +448,21 @@ function layoutProblems(): Problem {
 
   // Text that runs under its neighbour (the landing header's logo under 'Feedback'): the painted text
   // of links, buttons and headings, as a Range measures it, must not cross another's.
-  const labelled = all.filter((el) => el.matches("a, button, h1, h2, h3") && !el.closest(".sr-only") && (el.textContent ?? "").trim());
+  const labelled = all.filter(
+    (el) => el.matches("a, button, h1, h2, h3") && !el.closest(".sr-only") && (el.textContent ?? "").trim(),
+  );
   const extents = labelled.map((el) => {
     const range = document.createRange();
     range.selectNodeContents(el);
     const box = el.getBoundingClientRect();
     const text = range.getBoundingClientRect();
-    return { el, left: Math.min(box.left, text.left), right: Math.max(box.right, text.right), top: Math.max(box.top, text.top), bottom: Math.min(box.bottom, text.bottom) };
+    return {
+      el,
+      left: Math.min(box.left, text.left),
+      right: Math.max(box.right, text.right),
+      top: Math.max(box.top, text.top),
+      bottom: Math.min(box.bottom, text.bottom),
+    };
   });
   const overlaps: string[] = [];
   for (let i = 0; i < extents.length; i++) {
@@ -287,7 +490,10 @@ async function check(page: Page, visit: Visit, width: number): Promise<string[]>
   await page.evaluate(() => document.fonts.ready);
   const p = await page.evaluate(layoutProblems);
   const found: string[] = [];
-  if (p.overflow > 0) found.push(`${visit.name} @${width}: scrolls sideways by ${p.overflow}px; widest: ${p.wide.join(" | ") || "(none found)"}`);
+  if (p.overflow > 0)
+    found.push(
+      `${visit.name} @${width}: scrolls sideways by ${p.overflow}px; widest: ${p.wide.join(" | ") || "(none found)"}`,
+    );
   for (const m of p.cutMoney) found.push(`${visit.name} @${width}: cut money ${m}`);
   for (const o of p.overlaps) found.push(`${visit.name} @${width}: overlapping text ${o}`);
   return found;
@@ -297,7 +503,10 @@ describe("every screen on a phone", () => {
   it("every page of the route tree is visited here", () => {
     const tree = routeTreePaths(readFileSync(join(import.meta.dirname, "../web/route-tree.gen.ts"), "utf8"));
     const visited = new Set(VISITS.map((v) => v.pattern).filter(Boolean));
-    expect(tree.filter((p) => !visited.has(p)), "pages of web/routes/ that e2e/phone.test.ts does not visit").toEqual([]);
+    expect(
+      tree.filter((p) => !visited.has(p)),
+      "pages of web/routes/ that e2e/phone.test.ts does not visit",
+    ).toEqual([]);
   });
 
   it("no screen scrolls sideways or cuts money at 390 px (and the changed ones at 1280 px)", async () => {

@@ -22,7 +22,9 @@ function cspViolations(page: Page): string[] {
   void page.exposeFunction("__reportCsp", (v: string) => void seen.push(v));
   void page.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (e) =>
-      (window as unknown as { __reportCsp: (v: string) => void }).__reportCsp(`${location.pathname}: ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber} ${e.sample}`),
+      (window as unknown as { __reportCsp: (v: string) => void }).__reportCsp(
+        `${location.pathname}: ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber} ${e.sample}`,
+      ),
     );
   });
   page.on("response", (r) => void (r.status() >= 500 && seen.push(`${r.status()} ${r.url()}`)));

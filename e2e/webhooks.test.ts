@@ -59,7 +59,13 @@ describe("webhooks in /settings", () => {
 
     const made = await page.request.post("/api/content", {
       headers: { origin: baseUrl() },
-      multipart: { title: "Hooked", price: "12", accessType: "link", linkUrl: "https://example.com/hooked", category: "other" },
+      multipart: {
+        title: "Hooked",
+        price: "12",
+        accessType: "link",
+        linkUrl: "https://example.com/hooked",
+        category: "other",
+      },
     });
     expect(made.status()).toBe(201);
     const { page: buyer, context: buyerCtx } = await newPage(browser);
@@ -81,7 +87,9 @@ describe("webhooks in /settings", () => {
     await expect.poll(() => delivery.getByTestId("webhook-attempt").count(), { timeout: 10_000 }).toBe(2);
 
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(
+      0,
+    );
     await card.screenshot({ path: screenshotPath("webhooks-390") });
     expect(errors).toEqual([]);
   });

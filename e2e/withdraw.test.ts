@@ -16,7 +16,6 @@ afterAll(async () => {
 
 const origin = () => ({ origin: baseUrl() });
 
-
 describe("withdraw now", () => {
   it("a creator with a connected bank withdraws from /settings and sees it paid on the timeline", async () => {
     const { page, context } = await newPage(browser);
@@ -31,14 +30,23 @@ describe("withdraw now", () => {
     await page.waitForURL(/\/connect\?connected=true/);
     await page.getByText("Bank Account Connected!").waitFor();
 
-    const made = await page.request.post("/api/content", { headers: origin(), multipart: { title: "Tape Loops", price: "50", accessType: "link", linkUrl: "https://example.com/loops" } });
+    const made = await page.request.post("/api/content", {
+      headers: origin(),
+      multipart: { title: "Tape Loops", price: "50", accessType: "link", linkUrl: "https://example.com/loops" },
+    });
     expect(made.status()).toBe(201);
     const { page: buyer, context: buyerCtx } = await newPage(browser);
     await payByApi(buyer, (await made.json()).id, "4000000000000077");
     await buyerCtx.close();
-    await expect.poll(async () => (await (await page.request.get("/api/creator/sales")).json())[0]?.status, { timeout: 15_000 }).toBe("completed");
+    await expect
+      .poll(async () => (await (await page.request.get("/api/creator/sales")).json())[0]?.status, { timeout: 15_000 })
+      .toBe("completed");
     const [sale] = await (await page.request.get("/api/creator/sales")).json();
-    const aged = await fetch(`${baseUrl()}/dev/ledger/age-sale`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ purchaseId: sale.id, days: 10 }) });
+    const aged = await fetch(`${baseUrl()}/dev/ledger/age-sale`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ purchaseId: sale.id, days: 10 }),
+    });
     expect(await aged.json()).toEqual({ moved: 2 });
 
     await page.goto("/settings");
@@ -56,20 +64,30 @@ describe("withdraw now", () => {
       const body = await res.json();
       if (!body.latest) return route.fulfill({ response: res, json: body });
       slowed = true;
-      await route.fulfill({ response: res, json: { ...body, blockedBy: "open", latest: { ...body.latest, status: "processing", paidAt: null } } });
+      await route.fulfill({
+        response: res,
+        json: { ...body, blockedBy: "open", latest: { ...body.latest, status: "processing", paidAt: null } },
+      });
     });
     await dialog.getByRole("button", { name: "Withdraw $40.00" }).click();
     // The press answers with the withdrawal on its way; its send Workflow pays it moments later.
-    await page.getByText(/^Withdrawal (on its way|sent)$/).first().waitFor();
+    await page
+      .getByText(/^Withdrawal (on its way|sent)$/)
+      .first()
+      .waitFor();
 
     // The card follows it until paid, with nothing left to withdraw; the rest of the page catches up.
-    await expect.poll(() => card.getByTestId("withdraw-latest").textContent(), { timeout: 20_000 }).toMatch(/Your withdrawal of \$40\.00 on .*Paid on/);
+    await expect
+      .poll(() => card.getByTestId("withdraw-latest").textContent(), { timeout: 20_000 })
+      .toMatch(/Your withdrawal of \$40\.00 on .*Paid on/);
     await card.getByText("You can withdraw once your available balance is at least $25.").waitFor();
     expect(await card.getByRole("button", { name: "Withdraw now" }).isDisabled()).toBe(true);
 
     // The timeline: the withdrawal as an entry, and the sale's money paid by it.
     const timeline = page.getByTestId("money-timeline");
-    await expect.poll(() => timeline.getByTestId("timeline-payout").textContent(), { timeout: 10_000 }).toMatch(/Withdrawal · \$40\.00.*Paid on/);
+    await expect
+      .poll(() => timeline.getByTestId("timeline-payout").textContent(), { timeout: 10_000 })
+      .toMatch(/Withdrawal · \$40\.00.*Paid on/);
     expect(await timeline.textContent()).toMatch(/Tape Loops.*your share \$40\.00Paid on/);
     await page.getByTestId("payout-history").getByText("Withdrawal · $40.00").waitFor();
     await page.screenshot({ path: screenshotPath("withdraw-done"), fullPage: true });

@@ -19,8 +19,15 @@ export const createAbTestSchema = z.object({
   price: z
     .union([z.number(), z.string().max(20), z.null()])
     .optional()
-    .transform((v) => (v === undefined || v === null || String(v).trim() === "" ? null : dollarsToCents(typeof v === "number" ? String(Math.round(v * 100) / 100) : v.trim())))
-    .refine((c) => c === null || (Number.isFinite(c) && c >= MIN_PRICE_CENTS && c <= MAX_PRICE_CENTS), "Price must be between $0.50 and $10,000 with at most two decimals"),
+    .transform((v) =>
+      v === undefined || v === null || String(v).trim() === ""
+        ? null
+        : dollarsToCents(typeof v === "number" ? String(Math.round(v * 100) / 100) : v.trim()),
+    )
+    .refine(
+      (c) => c === null || (Number.isFinite(c) && c >= MIN_PRICE_CENTS && c <= MAX_PRICE_CENTS),
+      "Price must be between $0.50 and $10,000 with at most two decimals",
+    ),
 });
 export type CreateAbTestInput = z.input<typeof createAbTestSchema>;
 
@@ -60,7 +67,10 @@ export type AbTest = {
 /** ln Γ(x) for x > 0 (Lanczos, g = 7): about 15 significant digits. */
 function lnGamma(x: number): number {
   const g = 7;
-  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - lnGamma(1 - x);
   x -= 1;
   let a = c[0];
@@ -75,14 +85,19 @@ const lnBeta = (a: number, b: number) => lnGamma(a) + lnGamma(b) - lnGamma(a + b
  * Σ_{i=0}^{αB−1} exp(lnB(αA+i, βA+βB) − ln(βB+i) − lnB(1+i, βB) − lnB(αA, βA)).
  * Deterministic; exact up to floating point for whole counts.
  */
-export function probabilityBBeatsA(a: { shown: number; accepted: number }, b: { shown: number; accepted: number }): number {
+export function probabilityBBeatsA(
+  a: { shown: number; accepted: number },
+  b: { shown: number; accepted: number },
+): number {
   const alphaA = 1 + a.accepted;
   const betaA = 1 + Math.max(0, a.shown - a.accepted);
   const alphaB = 1 + b.accepted;
   const betaB = 1 + Math.max(0, b.shown - b.accepted);
   let total = 0;
   for (let i = 0; i < alphaB; i++) {
-    total += Math.exp(lnBeta(alphaA + i, betaA + betaB) - Math.log(betaB + i) - lnBeta(1 + i, betaB) - lnBeta(alphaA, betaA));
+    total += Math.exp(
+      lnBeta(alphaA + i, betaA + betaB) - Math.log(betaB + i) - lnBeta(1 + i, betaB) - lnBeta(alphaA, betaA),
+    );
   }
   return Math.min(1, Math.max(0, total));
 }
@@ -90,13 +105,22 @@ export function probabilityBBeatsA(a: { shown: number; accepted: number }, b: { 
 const pct = (p: number) => `${Math.round(p * 100)}%`;
 
 /** The plain-language readout for the figures so far. */
-export function abReadout(a: { shown: number; accepted: number }, b: { shown: number; accepted: number }): { probability: number | null; text: string } {
+export function abReadout(
+  a: { shown: number; accepted: number },
+  b: { shown: number; accepted: number },
+): { probability: number | null; text: string } {
   if (a.shown === 0 || b.shown === 0) return { probability: null, text: "No buyer has seen both variants yet." };
   const p = probabilityBBeatsA(a, b);
   if (Math.min(a.shown, b.shown) < AB_MIN_SHOWN) {
-    return { probability: p, text: `Too early to tell: fewer than ${AB_MIN_SHOWN} buyers have seen each variant (B beats A with ${pct(p)} probability so far).` };
+    return {
+      probability: p,
+      text: `Too early to tell: fewer than ${AB_MIN_SHOWN} buyers have seen each variant (B beats A with ${pct(p)} probability so far).`,
+    };
   }
   if (p >= AB_SURE) return { probability: p, text: `B beats A with ${pct(p)} probability. You can make B the step.` };
   if (p <= 1 - AB_SURE) return { probability: p, text: `A beats B with ${pct(1 - p)} probability. Keep A.` };
-  return { probability: p, text: `Not sure yet: B beats A with ${pct(p)} probability. Keep the test running until one side reaches ${pct(AB_SURE)}.` };
+  return {
+    probability: p,
+    text: `Not sure yet: B beats A with ${pct(p)} probability. Keep the test running until one side reaches ${pct(AB_SURE)}.`,
+  };
 }

@@ -6,11 +6,23 @@ export const ADMIN_MONTH_MESSAGE = "month must be a whole number from 1 to 12";
 export const ADMIN_YEAR_MESSAGE = "year must be a whole number from 2024 to 2030";
 
 // A JSON number, never coerced: `true` is not January and `[3]` is not March (money moves on it).
-const month = z.number({ error: ADMIN_MONTH_MESSAGE }).int(ADMIN_MONTH_MESSAGE).min(1, ADMIN_MONTH_MESSAGE).max(12, ADMIN_MONTH_MESSAGE);
-const year = z.number({ error: ADMIN_YEAR_MESSAGE }).int(ADMIN_YEAR_MESSAGE).min(2024, ADMIN_YEAR_MESSAGE).max(2030, ADMIN_YEAR_MESSAGE);
+const month = z
+  .number({ error: ADMIN_MONTH_MESSAGE })
+  .int(ADMIN_MONTH_MESSAGE)
+  .min(1, ADMIN_MONTH_MESSAGE)
+  .max(12, ADMIN_MONTH_MESSAGE);
+const year = z
+  .number({ error: ADMIN_YEAR_MESSAGE })
+  .int(ADMIN_YEAR_MESSAGE)
+  .min(2024, ADMIN_YEAR_MESSAGE)
+  .max(2030, ADMIN_YEAR_MESSAGE);
 /** A query value is text: whole decimal digits only ("03" is March; "1e0", " 3", "0x3" are refused). */
 const fromDigits = (inner: typeof month, message: string) =>
-  z.string({ error: message }).regex(/^\d{1,4}$/, message).transform(Number).pipe(inner);
+  z
+    .string({ error: message })
+    .regex(/^\d{1,4}$/, message)
+    .transform(Number)
+    .pipe(inner);
 
 /** A period in a JSON body. */
 export const adminPeriodSchema = z.strictObject({ month, year });
@@ -21,11 +33,19 @@ export const MARK_PAID_MESSAGE = "markPaid must be the list of payout ids the ad
  * payout prepared after the list was read; none given marks none.
  */
 export const processPayoutsSchema = adminPeriodSchema.extend({
-  markPaid: z.array(z.string({ error: MARK_PAID_MESSAGE }).min(1, MARK_PAID_MESSAGE).max(64, MARK_PAID_MESSAGE), { error: MARK_PAID_MESSAGE }).max(10_000, MARK_PAID_MESSAGE).default([]),
+  markPaid: z
+    .array(z.string({ error: MARK_PAID_MESSAGE }).min(1, MARK_PAID_MESSAGE).max(64, MARK_PAID_MESSAGE), {
+      error: MARK_PAID_MESSAGE,
+    })
+    .max(10_000, MARK_PAID_MESSAGE)
+    .default([]),
 });
 export type ProcessPayoutsInput = z.input<typeof processPayoutsSchema>;
 /** `?month=&year=` of creator-payouts and export-payouts. */
-export const adminPeriodQuerySchema = z.object({ month: fromDigits(month, ADMIN_MONTH_MESSAGE), year: fromDigits(year, ADMIN_YEAR_MESSAGE) });
+export const adminPeriodQuerySchema = z.object({
+  month: fromDigits(month, ADMIN_MONTH_MESSAGE),
+  year: fromDigits(year, ADMIN_YEAR_MESSAGE),
+});
 export type AdminPeriod = z.infer<typeof adminPeriodSchema>;
 
 export const adminFeedbackFilterSchema = z.object({
@@ -98,7 +118,11 @@ export function adminRowStatus(r: {
 }
 
 /** One payout's word: a processing payout with a retry due or an error is Retrying; in flight or waiting for the admin is Pending. */
-export function payoutRowStatus(p: { status: "pending" | "processing" | "paid" | "failed"; nextRetryAt: unknown; lastError: unknown }): PayoutRowStatus {
+export function payoutRowStatus(p: {
+  status: "pending" | "processing" | "paid" | "failed";
+  nextRetryAt: unknown;
+  lastError: unknown;
+}): PayoutRowStatus {
   if (p.status === "paid") return "Paid";
   if (p.status === "failed") return "Failed";
   if (p.status === "processing" && (p.nextRetryAt || p.lastError)) return "Retrying";
@@ -125,9 +149,22 @@ export type HoldCreatorInput = z.input<typeof holdCreatorSchema>;
 export type PayoutActionResult = {
   changed: boolean;
   /** The payout after the action (for re-send: the live payout of the period, if one exists). */
-  payout: { id: string; userId: string; status: "pending" | "processing" | "paid" | "failed"; rowStatus: PayoutRowStatus; amount: number; method: string; reference: string | null; notes: string | null } | null;
+  payout: {
+    id: string;
+    userId: string;
+    status: "pending" | "processing" | "paid" | "failed";
+    rowStatus: PayoutRowStatus;
+    amount: number;
+    method: string;
+    reference: string | null;
+    notes: string | null;
+  } | null;
 };
-export type CreatorHoldResult = { changed: boolean; userId: string; held: { at: string; reason: string | null } | null };
+export type CreatorHoldResult = {
+  changed: boolean;
+  userId: string;
+  held: { at: string; reason: string | null } | null;
+};
 
 export type MonthlyReport = {
   month: number;
@@ -182,7 +219,10 @@ export type ProcessPayoutsResult = {
 export const FIX_EMAILS_PAGE = 100;
 /** The body of fix-purchase-emails: where the previous call stopped (its `next`); none starts at the oldest. */
 export const fixPurchaseEmailsSchema = z.strictObject({
-  after: z.string().regex(/^\d{1,15}\.[A-Za-z0-9_-]{1,64}$/, "after must be the next value of the previous answer").optional(),
+  after: z
+    .string()
+    .regex(/^\d{1,15}\.[A-Za-z0-9_-]{1,64}$/, "after must be the next value of the previous answer")
+    .optional(),
 });
 /**
  * One page: `fixed` of the `total` looked at got an email; `remaining` are still to look at after this
@@ -225,7 +265,15 @@ export function csvDataRowCount(text: string): number {
 }
 
 /** Where one creator's payout stands, as the admin list and the live run view say it (one word each). */
-export const PAYOUT_ROW_STATUSES = ["Paid", "Pending", "Retrying", "Failed", "Held", "Not set up", "Below minimum"] as const;
+export const PAYOUT_ROW_STATUSES = [
+  "Paid",
+  "Pending",
+  "Retrying",
+  "Failed",
+  "Held",
+  "Not set up",
+  "Below minimum",
+] as const;
 export type PayoutRowStatus = (typeof PAYOUT_ROW_STATUSES)[number];
 
 /**
@@ -235,7 +283,21 @@ export type PayoutRowStatus = (typeof PAYOUT_ROW_STATUSES)[number];
 export type PayoutRunView = {
   period: { year: number; month: number };
   /** The Workflow instance's status; "none" when no run was started for the period. */
-  run: { id: string; status: "none" | "queued" | "running" | "paused" | "waiting" | "waitingForPause" | "errored" | "terminated" | "complete" | "unknown"; error: string | null };
+  run: {
+    id: string;
+    status:
+      | "none"
+      | "queued"
+      | "running"
+      | "paused"
+      | "waiting"
+      | "waitingForPause"
+      | "errored"
+      | "terminated"
+      | "complete"
+      | "unknown";
+    error: string | null;
+  };
   prepared: number;
   /** Transfers handed to Stripe and not yet settled (processing with no retry due). */
   sent: number;
@@ -247,5 +309,15 @@ export type PayoutRunView = {
   /** ISO time of the earliest retry due, or null. */
   nextRetryAt: string | null;
   /** The payouts that need a look: retrying or failed, with the reason (the admin's technical one). */
-  attention: { payoutId: string; userId: string; name: string; email: string; amount: number; method: string; status: PayoutRowStatus; reason: string; nextRetryAt: string | null }[];
+  attention: {
+    payoutId: string;
+    userId: string;
+    name: string;
+    email: string;
+    amount: number;
+    method: string;
+    status: PayoutRowStatus;
+    reason: string;
+    nextRetryAt: string | null;
+  }[];
 };

@@ -93,7 +93,8 @@ export const CREATOR_REFUND_OVERDRAFT_CENTS = 10_000;
  * true is said instead.
  */
 export const REFUND_POLICY = {
-  buyers: "Creators can refund any sale in full or in part from their sales table; the money goes back to the buyer's card.",
+  buyers:
+    "Creators can refund any sale in full or in part from their sales table; the money goes back to the buyer's card.",
   pro: "Cancel anytime: Pro stays on until the end of the month you paid for, and you are not charged again.",
 } as const;
 

@@ -53,7 +53,9 @@ export const contentFormSchema = z
     pricingModel: z.enum(PRICING_MODELS, { error: "pricingModel must be fixed or pay_what_you_want" }).default("fixed"),
     minimumPrice: z.string().optional(),
     category: z.enum(CATEGORIES, { error: `category must be one of ${CATEGORIES.join(", ")}` }).default("other"),
-    accessType: z.enum(ACCESS_TYPES, { error: `accessType must be one of ${ACCESS_TYPES.join(", ")}` }).default("download"),
+    accessType: z
+      .enum(ACCESS_TYPES, { error: `accessType must be one of ${ACCESS_TYPES.join(", ")}` })
+      .default("download"),
     linkUrl: optionalText(2048),
     textContent: optionalText(MAX_TEXT_CONTENT_CHARS),
     hasFile: z.boolean().default(false),
@@ -61,8 +63,10 @@ export const contentFormSchema = z
   })
   .superRefine((v, ctx) => {
     const fail = (message: string, path: string) => ctx.addIssue({ code: "custom", message, path: [path] });
-    if (!v.title || (v.pricingModel === "fixed" && !v.price?.trim())) return fail(CONTENT_MESSAGES.titleAndPrice, "title");
-    if (v.pricingModel === "pay_what_you_want" && !v.minimumPrice?.trim()) return fail(CONTENT_MESSAGES.minimumPrice, "minimumPrice");
+    if (!v.title || (v.pricingModel === "fixed" && !v.price?.trim()))
+      return fail(CONTENT_MESSAGES.titleAndPrice, "title");
+    if (v.pricingModel === "pay_what_you_want" && !v.minimumPrice?.trim())
+      return fail(CONTENT_MESSAGES.minimumPrice, "minimumPrice");
     const cents = dollarsToCents(v.pricingModel === "pay_what_you_want" ? v.minimumPrice : v.price);
     if (!(cents >= MIN_PRICE_CENTS && cents <= MAX_PRICE_CENTS)) return fail(CONTENT_MESSAGES.priceRange, "price");
     if (v.accessType === "link") {
@@ -108,10 +112,19 @@ export const updateContentSchema = z.object({
   category: z.string().max(40).optional(),
   accessType: z.string().max(20).optional(),
   linkUrl: z.string().max(4096).optional(),
-  textContent: z.string().max(MAX_TEXT_CONTENT_CHARS * 2).optional(),
+  textContent: z
+    .string()
+    .max(MAX_TEXT_CONTENT_CHARS * 2)
+    .optional(),
   issueLicenseKeys: z.union([z.boolean(), z.string().max(10)]).optional(),
-  activationLimit: z.union([z.number(), z.string().max(10)]).nullable().optional(),
-  uploadId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid uploadId").optional(),
+  activationLimit: z
+    .union([z.number(), z.string().max(10)])
+    .nullable()
+    .optional(),
+  uploadId: z
+    .string()
+    .regex(/^[A-Za-z0-9]{1,32}$/, "invalid uploadId")
+    .optional(),
   // A 5 MB image as a data URL is about 6.7 MB of text.
   previewImage: z.string().max(7_200_000, "Preview image must be at most 5 MB").nullable().optional(),
 });

@@ -3,7 +3,13 @@
 import { z } from "zod";
 
 /** Every scope a key can hold. A route names the one it needs (worker/routes/api-key-scopes.ts). */
-export const API_KEY_SCOPES = ["content:read", "content:write", "sales:read", "payouts:read", "webhooks:write"] as const;
+export const API_KEY_SCOPES = [
+  "content:read",
+  "content:write",
+  "sales:read",
+  "payouts:read",
+  "webhooks:write",
+] as const;
 export const apiKeyScopeSchema = z.enum(API_KEY_SCOPES);
 export type ApiKeyScope = z.infer<typeof apiKeyScopeSchema>;
 
@@ -60,7 +66,15 @@ export type ApiKeySummary = {
 /** POST /api/developer/keys: the only answer that ever holds the secret. */
 export type CreatedApiKey = ApiKeySummary & { key: string };
 
-export type ApiKeyEvent = { id: string; keyId: string; keyName: string; action: "created" | "revoked" | "used" | "used_denied"; detail: string | null; ip: string | null; at: string };
+export type ApiKeyEvent = {
+  id: string;
+  keyId: string;
+  keyName: string;
+  action: "created" | "revoked" | "used" | "used_denied";
+  detail: string | null;
+  ip: string | null;
+  at: string;
+};
 
 export type DeveloperOverview = { keys: ApiKeySummary[]; events: ApiKeyEvent[] };
 

@@ -6,7 +6,8 @@ import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from "./constants";
 import { dollarsToCents } from "./content";
 
 /** A reminder's checkout whose code no longer applies: the sentence the buyer reads above its price. */
-export const codeDropped = (code: string, why: string) => `Code ${code} no longer applies (${why.charAt(0).toLowerCase()}${why.slice(1)}), so this checkout is at the full price.`;
+export const codeDropped = (code: string, why: string) =>
+  `Code ${code} no longer applies (${why.charAt(0).toLowerCase()}${why.slice(1)}), so this checkout is at the full price.`;
 
 export const DISCOUNT_CODE_RE = /^[A-Za-z0-9_-]{2,40}$/;
 /** A checkout holds a use of its code this long; after it, only a paid (or disputed) sale counts. */
@@ -19,7 +20,8 @@ export const DISCOUNT_MESSAGES = {
   notForItem: "This code isn't valid for this item",
   usedUp: "This code has been used up",
   usedByBuyer: "You have already used this code",
-  heldByBrowser: "This code is already held by your other open checkouts. Finish one of them, or try again in a few minutes.",
+  heldByBrowser:
+    "This code is already held by your other open checkouts. Finish one of them, or try again in a few minutes.",
   taken: "You already have a code with this name",
   tooMany: `At most ${MAX_DISCOUNT_CODES} codes`,
 } as const;
@@ -36,7 +38,10 @@ const optionalCount = (max: number, what: string) =>
     .union([z.number(), z.string().max(10), z.null()])
     .optional()
     .transform((v) => (v === undefined || v === null || String(v).trim() === "" ? null : Number(String(v).trim())))
-    .refine((v) => v === null || (Number.isInteger(v) && v >= 1 && v <= max), `${what} must be a whole number from 1 to ${max.toLocaleString("en-US")}, or empty for no limit`);
+    .refine(
+      (v) => v === null || (Number.isInteger(v) && v >= 1 && v <= max),
+      `${what} must be a whole number from 1 to ${max.toLocaleString("en-US")}, or empty for no limit`,
+    );
 
 export const createDiscountSchema = z
   .object({
@@ -45,9 +50,13 @@ export const createDiscountSchema = z
     percentOff: z.union([z.number(), z.string().max(10), z.null()]).optional(),
     amountOff: z.union([z.number(), z.string().max(12), z.null()]).optional(),
     /** One of the creator's items, or empty / null for all of them. */
-    contentId: z.union([z.string().regex(/^[A-Za-z0-9]{1,32}$/, "contentId is invalid"), z.literal(""), z.null()]).optional(),
+    contentId: z
+      .union([z.string().regex(/^[A-Za-z0-9]{1,32}$/, "contentId is invalid"), z.literal(""), z.null()])
+      .optional(),
     /** The last day the code works (YYYY-MM-DD, until the end of that day UTC), or empty. */
-    expiresOn: z.union([z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Expiry must be a date (YYYY-MM-DD)"), z.literal(""), z.null()]).optional(),
+    expiresOn: z
+      .union([z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Expiry must be a date (YYYY-MM-DD)"), z.literal(""), z.null()])
+      .optional(),
     maxUses: optionalCount(1_000_000, "Maximum uses"),
     maxUsesPerBuyer: optionalCount(1000, "Uses per buyer"),
   })
@@ -57,14 +66,24 @@ export const createDiscountSchema = z
     if (v.kind === "percent") {
       const n = Number(String(v.percentOff ?? "").trim());
       if (!Number.isInteger(n) || n < 1 || n > 100 || String(v.percentOff ?? "").trim() === "") {
-        ctx.addIssue({ code: "custom", path: ["percentOff"], message: "Percent off must be a whole number from 1 to 100" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["percentOff"],
+          message: "Percent off must be a whole number from 1 to 100",
+        });
         return z.NEVER;
       }
       percentOff = n;
     } else {
-      const cents = dollarsToCents(typeof v.amountOff === "number" ? String(Math.round(v.amountOff * 100) / 100) : v.amountOff);
+      const cents = dollarsToCents(
+        typeof v.amountOff === "number" ? String(Math.round(v.amountOff * 100) / 100) : v.amountOff,
+      );
       if (!Number.isFinite(cents) || cents < 1 || cents > MAX_PRICE_CENTS) {
-        ctx.addIssue({ code: "custom", path: ["amountOff"], message: "Amount off must be between $0.01 and $10,000 with at most two decimals" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["amountOff"],
+          message: "Amount off must be between $0.01 and $10,000 with at most two decimals",
+        });
         return z.NEVER;
       }
       amountOffCents = cents;
@@ -74,7 +93,16 @@ export const createDiscountSchema = z
       ctx.addIssue({ code: "custom", path: ["expiresOn"], message: "Expiry must be a real date" });
       return z.NEVER;
     }
-    return { code: v.code, kind: v.kind, percentOff, amountOffCents, contentId: v.contentId || null, expiresAt, maxUses: v.maxUses, maxUsesPerBuyer: v.maxUsesPerBuyer };
+    return {
+      code: v.code,
+      kind: v.kind,
+      percentOff,
+      amountOffCents,
+      contentId: v.contentId || null,
+      expiresAt,
+      maxUses: v.maxUses,
+      maxUsesPerBuyer: v.maxUsesPerBuyer,
+    };
   });
 export type CreateDiscountInput = z.input<typeof createDiscountSchema>;
 export type DiscountFields = z.output<typeof createDiscountSchema>;
@@ -96,12 +124,14 @@ type Rule = { kind: "percent" | "fixed"; percentOff: number | null; amountOffCen
 export function discountedCents(listCents: number, rule: Rule, floorCents: number = MIN_PRICE_CENTS): number {
   const floor = Math.max(MIN_PRICE_CENTS, floorCents);
   if (listCents <= floor) return listCents;
-  const off = rule.kind === "percent" ? Math.round((listCents * (rule.percentOff ?? 0)) / 100) : (rule.amountOffCents ?? 0);
+  const off =
+    rule.kind === "percent" ? Math.round((listCents * (rule.percentOff ?? 0)) / 100) : (rule.amountOffCents ?? 0);
   return Math.max(floor, listCents - off);
 }
 
 /** "20% off" / "$5.00 off". */
-export const discountLabel = (rule: Rule) => (rule.kind === "percent" ? `${rule.percentOff}% off` : `$${((rule.amountOffCents ?? 0) / 100).toFixed(2)} off`);
+export const discountLabel = (rule: Rule) =>
+  rule.kind === "percent" ? `${rule.percentOff}% off` : `$${((rule.amountOffCents ?? 0) / 100).toFixed(2)} off`;
 
 export type DiscountStatus = "active" | "expired" | "used_up" | "archived";
 
@@ -128,4 +158,11 @@ export type DiscountCode = {
 };
 
 /** What a code makes of an item's price (the paywall's `?code=`, checkout's field, the creator's preview). */
-export type DiscountQuote = { code: string; label: string; listPrice: number; price: number; pricingModel: "fixed" | "pay_what_you_want"; minimumPrice: number | null };
+export type DiscountQuote = {
+  code: string;
+  label: string;
+  listPrice: number;
+  price: number;
+  pricingModel: "fixed" | "pay_what_you_want";
+  minimumPrice: number | null;
+};

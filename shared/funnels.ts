@@ -19,7 +19,10 @@ export const FUNNEL_MESSAGES = {
 } as const;
 
 const id = (what: string) => z.string().regex(/^[A-Za-z0-9]{1,32}$/, `${what} is invalid`);
-export const priceIdSchema = z.string().trim().regex(/^price_[A-Za-z0-9]{1,64}$/, "offerPriceId must be a price id (price_…)");
+export const priceIdSchema = z
+  .string()
+  .trim()
+  .regex(/^price_[A-Za-z0-9]{1,64}$/, "offerPriceId must be a price id (price_…)");
 
 export const createFunnelSchema = z.object({
   name: z.string().trim().min(1, FUNNEL_MESSAGES.funnelName).max(200, "name must be at most 200 characters"),
@@ -28,22 +31,44 @@ export const updateFunnelSchema = z.object({ testMode: z.boolean({ error: "testM
 /** 'Edit funnel' on an item: open that item's funnel, or make one for it. */
 export const itemFunnelSchema = z.object({ contentId: id("contentId") });
 export const funnelProductsSchema = z.object({
-  contentIds: z.array(id("contentId")).min(1, "contentIds must name at least one item").max(100, "at most 100 items at once"),
+  contentIds: z
+    .array(id("contentId"))
+    .min(1, "contentIds must name at least one item")
+    .max(100, "at most 100 items at once"),
 });
 
 /** A tip step's ceiling in dollars (null: the default, TIP_CEILING_MULTIPLE x its minimum), as cents. */
 const maximumPriceSchema = z
   .union([z.number(), z.string(), z.null()])
   .optional()
-  .transform((v) => (v === undefined ? undefined : v === null || v === "" ? null : dollarsToCents(typeof v === "number" ? String(Math.round(v * 100) / 100) : v)))
-  .refine((cents) => cents === undefined || cents === null || (Number.isFinite(cents) && cents >= MIN_PRICE_CENTS && cents <= MAX_PRICE_CENTS), "maximumPrice must be between $0.50 and $10,000 with at most two decimals");
+  .transform((v) =>
+    v === undefined
+      ? undefined
+      : v === null || v === ""
+        ? null
+        : dollarsToCents(typeof v === "number" ? String(Math.round(v * 100) / 100) : v),
+  )
+  .refine(
+    (cents) =>
+      cents === undefined ||
+      cents === null ||
+      (Number.isFinite(cents) && cents >= MIN_PRICE_CENTS && cents <= MAX_PRICE_CENTS),
+    "maximumPrice must be between $0.50 and $10,000 with at most two decimals",
+  );
 
 /** A step's price in dollars as cents (upsell steps may be free to take: min 0). */
 const stepPriceSchema = z
   .union([z.number(), z.string()])
   .optional()
-  .transform((v) => (v === undefined || v === "" ? undefined : dollarsToCents(typeof v === "number" ? String(Math.round(v * 100) / 100) : v)))
-  .refine((cents) => cents === undefined || (Number.isFinite(cents) && cents >= 0 && cents <= MAX_PRICE_CENTS), "price must be between $0 and $10,000 with at most two decimals");
+  .transform((v) =>
+    v === undefined || v === ""
+      ? undefined
+      : dollarsToCents(typeof v === "number" ? String(Math.round(v * 100) / 100) : v),
+  )
+  .refine(
+    (cents) => cents === undefined || (Number.isFinite(cents) && cents >= 0 && cents <= MAX_PRICE_CENTS),
+    "price must be between $0 and $10,000 with at most two decimals",
+  );
 
 const stepFields = {
   title: z.string().trim().min(1, FUNNEL_MESSAGES.requiredFields).max(200, "title must be at most 200 characters"),
@@ -79,7 +104,12 @@ export type CreateStepInput = z.input<typeof createStepSchema>;
 /** A move (stepOrder) and/or an edit of the step's fields. */
 export const updateStepSchema = z
   .object({
-    stepOrder: z.number({ error: "stepOrder must be a number" }).int("stepOrder must be a whole number").min(1, "stepOrder starts at 1").max(1000).optional(),
+    stepOrder: z
+      .number({ error: "stepOrder must be a number" })
+      .int("stepOrder must be a whole number")
+      .min(1, "stepOrder starts at 1")
+      .max(1000)
+      .optional(),
     title: stepFields.title.optional(),
     description: z.string().trim().max(2000).optional(),
     offerPriceId: priceIdSchema.optional(),
@@ -99,14 +129,25 @@ export const createUpsellProductSchema = z.object({
   price: z
     .union([z.number(), z.string()])
     .transform((v) => dollarsToCents(typeof v === "number" ? String(Math.round(v * 100) / 100) : v))
-    .refine((cents) => Number.isFinite(cents) && cents >= 0 && cents <= MAX_PRICE_CENTS, "price must be between $0 and $10,000 with at most two decimals"),
+    .refine(
+      (cents) => Number.isFinite(cents) && cents >= 0 && cents <= MAX_PRICE_CENTS,
+      "price must be between $0 and $10,000 with at most two decimals",
+    ),
 });
 
 /** The one status a funnel shows everywhere: Test (only previews see it) or Live (buyers see it). */
 export type FunnelStatus = "test" | "live";
 export const funnelStatus = (f: { testMode: boolean }): FunnelStatus => (f.testMode ? "test" : "live");
 export const FUNNEL_STATUS_LABEL: Record<FunnelStatus, string> = { test: "Test", live: "Live" };
-export type Funnel = { id: string; name: string; isActive: boolean; testMode: boolean; status: FunnelStatus; createdAt: string; contentIds: string[] };
+export type Funnel = {
+  id: string;
+  name: string;
+  isActive: boolean;
+  testMode: boolean;
+  status: FunnelStatus;
+  createdAt: string;
+  contentIds: string[];
+};
 export type FunnelStep = {
   id: string;
   title: string;

@@ -12,11 +12,17 @@ const keyField = z
   .trim()
   .toUpperCase()
   .max(64, "key must be at most 64 characters");
-const instanceField = z.string().trim().min(1, "instance must not be empty").max(200, "instance must be at most 200 characters");
+const instanceField = z
+  .string()
+  .trim()
+  .min(1, "instance must not be empty")
+  .max(200, "instance must be at most 200 characters");
 
 export const verifyLicenseSchema = z.object({ key: keyField, instance: instanceField.optional() });
 export const deactivateLicenseSchema = z.object({ key: keyField, instance: instanceField });
-export const disableLicenseSchema = z.object({ reason: z.string().trim().max(200, "reason must be at most 200 characters").optional() });
+export const disableLicenseSchema = z.object({
+  reason: z.string().trim().max(200, "reason must be at most 200 characters").optional(),
+});
 
 /**
  * POST /api/licenses/verify: "limit_reached" (with HTTP 409) when `instance` is new and every seat is
@@ -30,7 +36,15 @@ export type LicenseVerification = {
 };
 
 /** A key as its creator sees it in the sales table; `disabledByCreator`: their switch (enable undoes it). */
-export type CreatorLicense = { id: string; key: string; status: LicenseStatus; activations: number; limit: number | null; disabledByCreator: boolean; disabledReason: string | null };
+export type CreatorLicense = {
+  id: string;
+  key: string;
+  status: LicenseStatus;
+  activations: number;
+  limit: number | null;
+  disabledByCreator: boolean;
+  disabledReason: string | null;
+};
 
 /** A key as its buyer sees it (success page, unlocked paywall, emails). */
 export type BuyerLicense = { key: string; title: string };
@@ -45,5 +59,8 @@ export const licenseFormFields = {
     .union([z.number(), z.string().max(10)])
     .optional()
     .transform((v) => (v === undefined || String(v).trim() === "" ? null : Number(String(v).trim())))
-    .refine((v) => v === null || (Number.isInteger(v) && v >= 1 && v <= MAX_ACTIVATION_LIMIT), "Activation limit must be a whole number from 1 to 1000, or empty for unlimited"),
+    .refine(
+      (v) => v === null || (Number.isInteger(v) && v >= 1 && v <= MAX_ACTIVATION_LIMIT),
+      "Activation limit must be a whole number from 1 to 1000, or empty for unlimited",
+    ),
 };

@@ -9,7 +9,16 @@ export const createPaymentIntentSchema = z.object({
   customAmount: z.union([z.number(), z.string(), z.null()]).optional(),
   buyerEmail: z.union([z.literal(""), emailSchema, z.null()]).optional(),
   /** A discount code (any case): the server computes its price and holds one use (shared/discounts.ts). */
-  discountCode: z.union([z.literal(""), z.string().trim().regex(/^[A-Za-z0-9_-]{2,40}$/, "This code isn't valid"), z.null()]).optional(),
+  discountCode: z
+    .union([
+      z.literal(""),
+      z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z0-9_-]{2,40}$/, "This code isn't valid"),
+      z.null(),
+    ])
+    .optional(),
   /** A checkout reminder's link: restarts that checkout at its amount (worker/services/recovery.ts). */
   recoverToken: z.string().max(300).optional(),
   /** The order bump's checkbox: also buy the item's add-on at its bump price (shared/bumps.ts). */
@@ -26,18 +35,30 @@ export const checkoutEmailSchema = z
     /** The "Don't send me a reminder" box, as the buyer left it. */
     noReminder: z.boolean({ error: "noReminder must be true or false" }).optional(),
   })
-  .refine((v) => v.email !== undefined || v.noReminder !== undefined, { message: "Send email or noReminder", path: ["email"] });
+  .refine((v) => v.email !== undefined || v.noReminder !== undefined, {
+    message: "Send email or noReminder",
+    path: ["email"],
+  });
 export type CreatePaymentIntentInput = z.input<typeof createPaymentIntentSchema>;
 
 export const verifyPurchaseQuery = z.object({
-  payment_intent: z.string().regex(/^pi_[A-Za-z0-9]{1,64}$/, "payment_intent is invalid").optional(),
-  content_id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "content_id is invalid").optional(),
+  payment_intent: z
+    .string()
+    .regex(/^pi_[A-Za-z0-9]{1,64}$/, "payment_intent is invalid")
+    .optional(),
+  content_id: z
+    .string()
+    .regex(/^[A-Za-z0-9]{1,32}$/, "content_id is invalid")
+    .optional(),
   access: z.string().max(200).optional(),
 });
 
 export const sendAccessEmailSchema = z.object({
   /** Absent for an order bump's purchase, which is paid by its main purchase's PaymentIntent. */
-  paymentIntentId: z.string().regex(/^pi_[A-Za-z0-9]{1,64}$/, "paymentIntentId is invalid").optional(),
+  paymentIntentId: z
+    .string()
+    .regex(/^pi_[A-Za-z0-9]{1,64}$/, "paymentIntentId is invalid")
+    .optional(),
   contentId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "contentId is invalid"),
   access: z.string().max(200).optional(),
 });

@@ -5,9 +5,12 @@
 export const PAYOUT_DESTINATION_RECENT_SIGN_IN_MS = 10 * 60 * 1000;
 
 export const PAYOUT_DESTINATION_MESSAGES = {
-  signInAgain: "For your security, sign in again to change where your payouts go: your last sign-in was more than 10 minutes ago.",
-  changedMeanwhile: "Your payout settings were changed at the same moment from somewhere else. Reload the page and try again.",
-  connectSignInAgain: "For your security, sign in again to connect a bank account: your last sign-in was more than 10 minutes ago.",
+  signInAgain:
+    "For your security, sign in again to change where your payouts go: your last sign-in was more than 10 minutes ago.",
+  changedMeanwhile:
+    "Your payout settings were changed at the same moment from somewhere else. Reload the page and try again.",
+  connectSignInAgain:
+    "For your security, sign in again to connect a bank account: your last sign-in was more than 10 minutes ago.",
 } as const;
 
 /** The names the creator's screens and emails give each payout method. */

@@ -11,7 +11,8 @@ export function chosenAmount(
   const min = item.minimumPrice ?? item.price;
   if (!input.trim()) return { amount: min };
   const amount = Number(input);
-  if (!Number.isFinite(amount) || amount < min) return { error: { title: "Amount too low", description: `Minimum amount is $${min.toFixed(2)}` } };
+  if (!Number.isFinite(amount) || amount < min)
+    return { error: { title: "Amount too low", description: `Minimum amount is $${min.toFixed(2)}` } };
   return { amount: Math.round(amount * 100) / 100 };
 }
 
@@ -55,7 +56,8 @@ export const PAYWALL_TEXT = {
 } as const;
 
 /** The answer to "Lost your access?", the same for any address. */
-export const RECOVER_ACCESS_MESSAGE = "If that email address bought anything here, we've sent it an email with every access link.";
+export const RECOVER_ACCESS_MESSAGE =
+  "If that email address bought anything here, we've sent it an email with every access link.";
 
 /** "Lost your access?" (the paywall and the success page): what the form answers besides the sent message. */
 export const LOST_ACCESS_TEXT = {
@@ -67,7 +69,11 @@ export const LOST_ACCESS_TEXT = {
 
 /** The form's message for a failed call, from its "{status}: {message}" error. */
 export const lostAccessProblem = (message: string) =>
-  message.startsWith("429") ? LOST_ACCESS_TEXT.tooMany : message.startsWith("400") ? LOST_ACCESS_TEXT.invalidEmail : LOST_ACCESS_TEXT.failed;
+  message.startsWith("429")
+    ? LOST_ACCESS_TEXT.tooMany
+    : message.startsWith("400")
+      ? LOST_ACCESS_TEXT.invalidEmail
+      : LOST_ACCESS_TEXT.failed;
 
 /** The order bump's checkbox (issue 19), on the one-page checkout and the SPA checkout alike. */
 export const bumpLabel = (title: string, priceCents: number) => `Add ${title} for $${(priceCents / 100).toFixed(2)}`;

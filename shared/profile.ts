@@ -49,7 +49,12 @@ export const profileSchema = z.object({
     .refine((v) => !OUR_NAME.test(v), PROFILE_MESSAGES.displayNameOurs)
     .transform(blankToNull)
     .optional(),
-  bio: z.string({ error: PROFILE_MESSAGES.bio }).trim().max(MAX_BIO_CHARS, PROFILE_MESSAGES.bio).transform(blankToNull).optional(),
+  bio: z
+    .string({ error: PROFILE_MESSAGES.bio })
+    .trim()
+    .max(MAX_BIO_CHARS, PROFILE_MESSAGES.bio)
+    .transform(blankToNull)
+    .optional(),
   supportEmail: z
     .string({ error: PROFILE_MESSAGES.supportEmail })
     .trim()
@@ -88,11 +93,19 @@ export type PublicCreator = {
 export const ANONYMOUS_CREATOR = "an ApeWall creator";
 
 /** "by {name}", the wording of every page and email; today's "by an ApeWall creator" only without a name. */
-export const creatorByline = (creator: Pick<PublicCreator, "name"> | null | undefined) => `by ${creator?.name || ANONYMOUS_CREATOR}`;
+export const creatorByline = (creator: Pick<PublicCreator, "name"> | null | undefined) =>
+  `by ${creator?.name || ANONYMOUS_CREATOR}`;
 
 /** The display name, else the account's first and last name, else null. */
-export function publicName(displayName: string | null | undefined, firstName: string | null | undefined, lastName: string | null | undefined): string | null {
+export function publicName(
+  displayName: string | null | undefined,
+  firstName: string | null | undefined,
+  lastName: string | null | undefined,
+): string | null {
   if (displayName?.trim()) return displayName.trim();
-  const account = [firstName, lastName].map((p) => p?.trim()).filter(Boolean).join(" ");
+  const account = [firstName, lastName]
+    .map((p) => p?.trim())
+    .filter(Boolean)
+    .join(" ");
   return account || null;
 }

@@ -75,16 +75,21 @@ export const payoutSetupSchema = z
     payoutEmail: z.string().trim().toLowerCase().max(254).optional(),
   })
   .superRefine((v, ctx) => {
-    if (!v.payoutMethod || !v.payoutEmail) ctx.addIssue({ code: "custom", message: PAYOUT_SETUP_MESSAGES.required, path: [] });
-    else if (!(PAYOUT_METHODS as readonly string[]).includes(v.payoutMethod)) ctx.addIssue({ code: "custom", message: PAYOUT_SETUP_MESSAGES.method, path: [] });
-    else if (!z.email().safeParse(v.payoutEmail).success) ctx.addIssue({ code: "custom", message: PAYOUT_SETUP_MESSAGES.email, path: [] });
+    if (!v.payoutMethod || !v.payoutEmail)
+      ctx.addIssue({ code: "custom", message: PAYOUT_SETUP_MESSAGES.required, path: [] });
+    else if (!(PAYOUT_METHODS as readonly string[]).includes(v.payoutMethod))
+      ctx.addIssue({ code: "custom", message: PAYOUT_SETUP_MESSAGES.method, path: [] });
+    else if (!z.email().safeParse(v.payoutEmail).success)
+      ctx.addIssue({ code: "custom", message: PAYOUT_SETUP_MESSAGES.email, path: [] });
   })
   .transform((v) => ({ payoutMethod: v.payoutMethod as PayoutMethod, payoutEmail: v.payoutEmail as string }));
 export type PayoutSetupInput = z.input<typeof payoutSetupSchema>;
 
 export const PAYOUT_DEFAULT_MESSAGE = "payoutDefault must be bank or manual";
 /** POST /api/payout/default: where payouts go when both the connected bank and a manual method are set up. */
-export const payoutDefaultSchema = z.strictObject({ payoutDefault: z.enum(PAYOUT_DEFAULTS, { error: PAYOUT_DEFAULT_MESSAGE }) });
+export const payoutDefaultSchema = z.strictObject({
+  payoutDefault: z.enum(PAYOUT_DEFAULTS, { error: PAYOUT_DEFAULT_MESSAGE }),
+});
 
 /** POST /api/payout/withdraw: everything available goes; the amount comes from the ledger, never the body. */
 export const withdrawSchema = z.strictObject({});
@@ -92,7 +97,8 @@ export const withdrawSchema = z.strictObject({});
 /** Why "Withdraw now" cannot be pressed, in the creator's terms (the 4xx message and the disabled button's reason). */
 export const WITHDRAW_MESSAGES = {
   no_bank: "Connect your bank account to withdraw: withdrawals are sent to your bank through Stripe.",
-  bank_restricted: "Stripe cannot send money to your bank account yet. Finish your bank setup with Stripe, then withdraw.",
+  bank_restricted:
+    "Stripe cannot send money to your bank account yet. Finish your bank setup with Stripe, then withdraw.",
   held: "Your payouts are on hold, so you cannot withdraw right now. Contact support to find out why and what to do.",
   below_minimum: `You can withdraw once your available balance is at least $${MIN_PAYOUT_CENTS / 100}.`,
   open: "You already have a withdrawal on its way. You can withdraw again once it has been sent.",
@@ -114,7 +120,10 @@ export const analyticsQuerySchema = z.object({
     .number()
     .refine((d) => (ANALYTICS_RANGES as readonly number[]).includes(d), "days must be 7, 30 or 90")
     .default(30),
-  contentId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "contentId is malformed").optional(),
+  contentId: z
+    .string()
+    .regex(/^[A-Za-z0-9]{1,32}$/, "contentId is malformed")
+    .optional(),
 });
 
 /** Stripe's own refund reasons; any other text is the creator's note (kept with the request). */
@@ -129,9 +138,23 @@ export const REFUND_MESSAGES = {
  * `requestKey` (one per dialog) makes a press repeated later the same request.
  */
 export const refundSaleSchema = z.strictObject({
-  amountCents: z.number({ error: REFUND_MESSAGES.amount }).int(REFUND_MESSAGES.amount).min(1, REFUND_MESSAGES.amount).max(100_000_000, REFUND_MESSAGES.amount).optional(),
-  reason: z.string({ error: REFUND_MESSAGES.reason }).trim().min(1, REFUND_MESSAGES.reason).max(500, REFUND_MESSAGES.reason),
-  requestKey: z.string({ error: REFUND_MESSAGES.requestKey }).regex(/^[A-Za-z0-9_-]{8,64}$/, REFUND_MESSAGES.requestKey).optional(),
+  amountCents: z
+    .number({ error: REFUND_MESSAGES.amount })
+    .int(REFUND_MESSAGES.amount)
+    .min(1, REFUND_MESSAGES.amount)
+    .max(100_000_000, REFUND_MESSAGES.amount)
+    .optional(),
+  reason: z
+    .string({ error: REFUND_MESSAGES.reason })
+    .trim()
+    .min(1, REFUND_MESSAGES.reason)
+    .max(500, REFUND_MESSAGES.reason),
+  requestKey: z
+    .string({ error: REFUND_MESSAGES.requestKey })
+    .regex(/^[A-Za-z0-9_-]{8,64}$/, REFUND_MESSAGES.requestKey)
+    .optional(),
 });
 export type RefundSaleInput = z.input<typeof refundSaleSchema>;
-export const purchaseIdParamSchema = z.object({ purchaseId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "purchaseId is malformed") });
+export const purchaseIdParamSchema = z.object({
+  purchaseId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "purchaseId is malformed"),
+});

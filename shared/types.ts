@@ -89,7 +89,17 @@ export type TimelineItem = {
  * with why and what carries over. `at`: when it happened (prepared, or skipped).
  */
 export type TimelineEvent =
-  | { kind: "payout"; id: string; payoutKind: "monthly" | "withdrawal"; month: string; amount: number; status: PayoutStatus; at: string; paidAt: string | null; notes: string | null }
+  | {
+      kind: "payout";
+      id: string;
+      payoutKind: "monthly" | "withdrawal";
+      month: string;
+      amount: number;
+      status: PayoutStatus;
+      at: string;
+      paidAt: string | null;
+      notes: string | null;
+    }
   | { kind: "skip"; id: string; month: string; reason: PayoutSkipReason; amount: number; at: string };
 export type PayoutStatus = "pending" | "processing" | "paid" | "failed";
 export type PayoutSkipReason = "below_minimum" | "not_set_up" | "held";
@@ -98,7 +108,11 @@ export type PayoutSkipReason = "below_minimum" | "not_set_up" | "held";
 export type TimelinePage = { items: TimelineItem[]; events: TimelineEvent[]; nextCursor: string | null };
 
 /** The next payout: its date and amount, or why there is none. */
-export type NextPayout = { date: string; amount: number; reason: null | "not_set_up" | "bank_restricted" | "below_minimum" | "on_hold" };
+export type NextPayout = {
+  date: string;
+  amount: number;
+  reason: null | "not_set_up" | "bank_restricted" | "below_minimum" | "on_hold";
+};
 
 export type PayoutHistoryItem = {
   id: string;
@@ -120,7 +134,15 @@ export type WithdrawStatus = { available: number; blockedBy: WithdrawBlock | nul
 
 /** GET /api/analytics/stats?days=7|30|90[&contentId=]: one creator's funnel, by day and by item. */
 /** `offers`: post-purchase funnel offers shown to its buyers; `upsells`: offers accepted and paid. */
-export type AnalyticsDay = { date: string; views: number; checkouts: number; sales: number; revenue: number; offers: number; upsells: number };
+export type AnalyticsDay = {
+  date: string;
+  views: number;
+  checkouts: number;
+  sales: number;
+  revenue: number;
+  offers: number;
+  upsells: number;
+};
 export type AnalyticsItem = {
   contentId: string;
   title: string;
@@ -139,7 +161,15 @@ export type AnalyticsItem = {
 export type AnalyticsStats = {
   days: number;
   from: string;
-  totals: { views: number; checkouts: number; sales: number; conversion: number; revenue: number; offers: number; upsells: number };
+  totals: {
+    views: number;
+    checkouts: number;
+    sales: number;
+    conversion: number;
+    revenue: number;
+    offers: number;
+    upsells: number;
+  };
   byDay: AnalyticsDay[];
   items: AnalyticsItem[];
   /** Sales paid with a discount code in the period (refunded ones left out): gross revenue and the discount given. */

@@ -2,7 +2,15 @@
 // form's rules (shared by the form and /api/developer/webhooks) and what those routes answer.
 import { z } from "zod";
 
-export const WEBHOOK_EVENT_TYPES = ["sale.completed", "sale.refunded", "sale.disputed", "upsell.accepted", "payout.paid", "payout.failed", "license.activated"] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  "sale.completed",
+  "sale.refunded",
+  "sale.disputed",
+  "upsell.accepted",
+  "payout.paid",
+  "payout.failed",
+  "license.activated",
+] as const;
 export const webhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
 export type WebhookEventType = z.infer<typeof webhookEventTypeSchema>;
 
@@ -103,7 +111,11 @@ const urlSchema = z
   .max(MAX_WEBHOOK_URL_CHARS, WEBHOOK_MESSAGES.url)
   .refine((v) => URL.canParse(v), WEBHOOK_MESSAGES.url);
 
-export const createWebhookEndpointSchema = z.object({ url: urlSchema, events: eventsSchema, description: descriptionSchema.optional().default("") });
+export const createWebhookEndpointSchema = z.object({
+  url: urlSchema,
+  events: eventsSchema,
+  description: descriptionSchema.optional().default(""),
+});
 export type CreateWebhookEndpointInput = z.input<typeof createWebhookEndpointSchema>;
 
 /** PATCH: any of the fields; `status: "active"` enables a disabled endpoint again. */
@@ -115,7 +127,10 @@ export const updateWebhookEndpointSchema = z.object({
 });
 
 export const webhookEndpointParamSchema = z.object({ id: z.string().min(1).max(40) });
-export const webhookDeliveryParamSchema = z.object({ id: z.string().min(1).max(40), deliveryId: z.string().min(1).max(60) });
+export const webhookDeliveryParamSchema = z.object({
+  id: z.string().min(1).max(40),
+  deliveryId: z.string().min(1).max(60),
+});
 export const webhookDeliveriesQuerySchema = z.object({
   /** The `nextBefore` of the previous page: `{created ms}:{delivery id}`. */
   before: z
@@ -137,7 +152,14 @@ export type WebhookEndpoint = {
   createdAt: string;
 };
 
-export type WebhookAttempt = { id: string; status: number | null; error: string | null; responseExcerpt: string | null; durationMs: number; at: string };
+export type WebhookAttempt = {
+  id: string;
+  status: number | null;
+  error: string | null;
+  responseExcerpt: string | null;
+  durationMs: number;
+  at: string;
+};
 
 export type WebhookDelivery = {
   id: string;

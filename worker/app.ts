@@ -36,7 +36,8 @@ import { readSession, SESSION_COOKIE } from "./services/sessions";
 import { openApiRoutes } from "./openapi/reference";
 
 const sameSiteOnly = csrf();
-export const CROSS_SITE_REFUSED = "Cross-site request refused: this form post did not come from this site (Origin and Sec-Fetch-Site do not match).";
+export const CROSS_SITE_REFUSED =
+  "Cross-site request refused: this form post did not come from this site (Origin and Sec-Fetch-Site do not match).";
 
 const api = new Hono<AppEnv>()
   .use("*", async (c, next) => {
@@ -92,7 +93,10 @@ export const app: Hono<AppEnv> = new Hono<AppEnv>()
   // No body is read unchecked: a size limit everywhere, and JSON that is a UTF-8 object.
   .use("/api/*", bodyGuard)
   .use("/dev/*", bodyGuard)
-  .route("/", openApiRoutes(() => app as never))
+  .route(
+    "/",
+    openApiRoutes(() => app as never),
+  )
   .route("/api", api)
   .route("/dev", devRoutes)
   .route("/", paywallPageRoutes)

@@ -8,9 +8,20 @@ import { stripeClient } from "./services/stripe";
 import { startPayoutSend } from "./workflows/payout-send";
 
 /** The payout services' deps; a send is started as its own PayoutSendWorkflow instance. */
-export const payoutDeps = (env: Bindings): PayoutDeps => ({ ...payoutBaseDeps(env), startSend: (payoutId) => startPayoutSend(env, payoutId) });
+export const payoutDeps = (env: Bindings): PayoutDeps => ({
+  ...payoutBaseDeps(env),
+  startSend: (payoutId) => startPayoutSend(env, payoutId),
+});
 
 /** What settling a charge needs, outside a request (crons, sweeps). */
 export function purchaseDepsOf(env: Bindings): PurchaseDeps {
-  return { db: createDb(env.DB), d1: env.DB, stripe: stripeClient(env), emails: env.EMAILS, webhooks: env.WEBHOOKS, appUrl: env.APP_URL, accessSecret: env.ACCESS_TOKEN_SECRET ?? "" };
+  return {
+    db: createDb(env.DB),
+    d1: env.DB,
+    stripe: stripeClient(env),
+    emails: env.EMAILS,
+    webhooks: env.WEBHOOKS,
+    appUrl: env.APP_URL,
+    accessSecret: env.ACCESS_TOKEN_SECRET ?? "",
+  };
 }

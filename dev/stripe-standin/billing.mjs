@@ -24,7 +24,22 @@ const DAY = 24 * 60 * 60;
 
 /** @param {any} kit */
 export function billingRoutes(kit) {
-  const { db, save, get, metadata, rid, now, list, StripeError, badParam, missingParam, emit, on, newPaymentIntent, confirm } = kit;
+  const {
+    db,
+    save,
+    get,
+    metadata,
+    rid,
+    now,
+    list,
+    StripeError,
+    badParam,
+    missingParam,
+    emit,
+    on,
+    newPaymentIntent,
+    confirm,
+  } = kit;
 
   /** The clock's time for a customer on a test clock, the wall clock otherwise. */
   const timeOf = (customerId) => {
@@ -37,7 +52,11 @@ export function billingRoutes(kit) {
     return Math.floor(d.getTime() / 1000);
   };
   const periodEnd = (start, recurring) =>
-    recurring.interval === "month" ? addMonths(start, recurring.interval_count) : recurring.interval === "year" ? addMonths(start, 12 * recurring.interval_count) : start + (recurring.interval === "week" ? 7 : 1) * DAY * recurring.interval_count;
+    recurring.interval === "month"
+      ? addMonths(start, recurring.interval_count)
+      : recurring.interval === "year"
+        ? addMonths(start, 12 * recurring.interval_count)
+        : start + (recurring.interval === "week" ? 7 : 1) * DAY * recurring.interval_count;
 
   const invoicePaymentIntent = (invoice, t) =>
     newPaymentIntent({
@@ -50,7 +69,27 @@ export function billingRoutes(kit) {
     });
 
   /** The price as the legacy `plan` a subscription item still carries. */
-  const planOf = (price) => ({ id: price.id, object: "plan", active: price.active, amount: price.unit_amount, amount_decimal: String(price.unit_amount), billing_scheme: price.billing_scheme, created: price.created, currency: price.currency, interval: price.recurring.interval, interval_count: price.recurring.interval_count, livemode: false, metadata: price.metadata, meter: null, nickname: price.nickname, product: price.product, tiers_mode: null, transform_usage: null, trial_period_days: null, usage_type: price.recurring.usage_type });
+  const planOf = (price) => ({
+    id: price.id,
+    object: "plan",
+    active: price.active,
+    amount: price.unit_amount,
+    amount_decimal: String(price.unit_amount),
+    billing_scheme: price.billing_scheme,
+    created: price.created,
+    currency: price.currency,
+    interval: price.recurring.interval,
+    interval_count: price.recurring.interval_count,
+    livemode: false,
+    metadata: price.metadata,
+    meter: null,
+    nickname: price.nickname,
+    product: price.product,
+    tiers_mode: null,
+    transform_usage: null,
+    trial_period_days: null,
+    usage_type: price.recurring.usage_type,
+  });
 
   function createInvoice(sub, reason, start, end) {
     const item = sub.items.data[0];
@@ -103,13 +142,44 @@ export function billingRoutes(kit) {
       latest_revision: null,
       lines: {
         object: "list",
-        data: [{
-          id: rid("il", 24), object: "line_item", amount, currency: item.price.currency, description: `1 × (at $${(item.price.unit_amount / 100).toFixed(2)} / ${item.price.recurring.interval})`,
-          discount_amounts: [], discountable: true, discounts: [], invoice: id, livemode: false, metadata: {},
-          parent: { type: "subscription_item_details", invoice_item_details: null, subscription_item_details: { invoice_item: null, proration: false, proration_details: { credited_items: null }, subscription: sub.id, subscription_item: item.id } },
-          period: { start, end }, pretax_credit_amounts: [], pricing: { type: "price_details", price_details: { price: item.price.id, product: item.price.product }, unit_amount_decimal: String(item.price.unit_amount) },
-          quantity: item.quantity, quantity_decimal: String(item.quantity), subscription: sub.id, subtotal: amount, taxes: [],
-        }],
+        data: [
+          {
+            id: rid("il", 24),
+            object: "line_item",
+            amount,
+            currency: item.price.currency,
+            description: `1 × (at $${(item.price.unit_amount / 100).toFixed(2)} / ${item.price.recurring.interval})`,
+            discount_amounts: [],
+            discountable: true,
+            discounts: [],
+            invoice: id,
+            livemode: false,
+            metadata: {},
+            parent: {
+              type: "subscription_item_details",
+              invoice_item_details: null,
+              subscription_item_details: {
+                invoice_item: null,
+                proration: false,
+                proration_details: { credited_items: null },
+                subscription: sub.id,
+                subscription_item: item.id,
+              },
+            },
+            period: { start, end },
+            pretax_credit_amounts: [],
+            pricing: {
+              type: "price_details",
+              price_details: { price: item.price.id, product: item.price.product },
+              unit_amount_decimal: String(item.price.unit_amount),
+            },
+            quantity: item.quantity,
+            quantity_decimal: String(item.quantity),
+            subscription: sub.id,
+            subtotal: amount,
+            taxes: [],
+          },
+        ],
         has_more: false,
         total_count: 1,
         url: "",
@@ -119,7 +189,11 @@ export function billingRoutes(kit) {
       next_payment_attempt: null,
       number: `${customer?.invoice_prefix ?? "STANDIN"}-${String(customer ? customer.next_invoice_sequence++ : 1).padStart(4, "0")}`,
       on_behalf_of: null,
-      parent: { type: "subscription_details", quote_details: null, subscription_details: { metadata: sub.metadata, subscription: sub.id } },
+      parent: {
+        type: "subscription_details",
+        quote_details: null,
+        subscription_details: { metadata: sub.metadata, subscription: sub.id },
+      },
       payment_settings: { default_mandate: null, payment_method_options: null, payment_method_types: null },
       payments: { object: "list", data: [], has_more: false, total_count: 0, url: "" },
       period_end: end,
@@ -147,7 +221,20 @@ export function billingRoutes(kit) {
     invoice.lines.url = `/v1/invoices/${invoice.id}/lines`;
     invoice.payments.url = `/v1/invoice_payments?invoice=${invoice.id}`;
     const pi = invoicePaymentIntent(invoice, t);
-    invoice.payments.data.push({ id: rid("inpay", 24), object: "invoice_payment", amount_paid: null, amount_requested: amount, created: t, currency: invoice.currency, invoice: invoice.id, is_default: true, livemode: false, payment: { type: "payment_intent", payment_intent: pi.id }, status: "open", status_transitions: { canceled_at: null, paid_at: null } });
+    invoice.payments.data.push({
+      id: rid("inpay", 24),
+      object: "invoice_payment",
+      amount_paid: null,
+      amount_requested: amount,
+      created: t,
+      currency: invoice.currency,
+      invoice: invoice.id,
+      is_default: true,
+      livemode: false,
+      payment: { type: "payment_intent", payment_intent: pi.id },
+      status: "open",
+      status_transitions: { canceled_at: null, paid_at: null },
+    });
     invoice._payment_intent = pi.id;
     invoice._secret = pi.client_secret;
     db.invoices.set(invoice.id, invoice);
@@ -158,19 +245,36 @@ export function billingRoutes(kit) {
   }
 
   const publicInvoice = ({ _payment_intent, _secret, ...inv }) => inv;
-  const withSecret = (inv) => ({ ...publicInvoice(inv), confirmation_secret: inv.status === "open" ? { client_secret: inv._secret, type: "payment_intent" } : null });
+  const withSecret = (inv) => ({
+    ...publicInvoice(inv),
+    confirmation_secret: inv.status === "open" ? { client_secret: inv._secret, type: "payment_intent" } : null,
+  });
 
   function markPaid(invoice, pi) {
     if (invoice.status === "paid") return;
     const t = timeOf(invoice.customer);
-    Object.assign(invoice, { status: "paid", amount_paid: invoice.amount_due, amount_remaining: 0, attempted: true, next_payment_attempt: null });
+    Object.assign(invoice, {
+      status: "paid",
+      amount_paid: invoice.amount_due,
+      amount_remaining: 0,
+      attempted: true,
+      next_payment_attempt: null,
+    });
     invoice.attempt_count = Math.max(1, invoice.attempt_count);
     invoice.status_transitions.paid_at = t;
-    Object.assign(invoice.payments.data[0], { amount_paid: invoice.amount_due, status: "paid", status_transitions: { canceled_at: null, paid_at: t } });
+    Object.assign(invoice.payments.data[0], {
+      amount_paid: invoice.amount_due,
+      status: "paid",
+      status_transitions: { canceled_at: null, paid_at: t },
+    });
     const sub = db.subscriptions.get(invoice.parent.subscription_details.subscription);
     const wasIncomplete = sub.status === "incomplete";
     if (sub.status !== "canceled") sub.status = "active";
-    if (sub.payment_settings.save_default_payment_method === "on_subscription" && pi.payment_method && !sub.default_payment_method) {
+    if (
+      sub.payment_settings.save_default_payment_method === "on_subscription" &&
+      pi.payment_method &&
+      !sub.default_payment_method
+    ) {
       sub.default_payment_method = pi.payment_method;
       const pm = db.payment_methods.get(pi.payment_method);
       if (pm) pm.customer = sub.customer;
@@ -225,7 +329,12 @@ export function billingRoutes(kit) {
 
   function cancel(sub, reason) {
     const t = timeOf(sub.customer);
-    Object.assign(sub, { status: "canceled", canceled_at: sub.canceled_at ?? t, ended_at: t, cancellation_details: { comment: null, feedback: null, feedback_option: null, reason } });
+    Object.assign(sub, {
+      status: "canceled",
+      canceled_at: sub.canceled_at ?? t,
+      ended_at: t,
+      cancellation_details: { comment: null, feedback: null, feedback_option: null, reason },
+    });
     const open = db.invoices.get(sub.latest_invoice);
     if (open && open.status === "open" && reason === "payment_failed") {
       open.next_payment_attempt = null;
@@ -238,7 +347,11 @@ export function billingRoutes(kit) {
     const customers = new Set([...db.customers.values()].filter((c) => c.test_clock === clock.id).map((c) => c.id));
     for (const sub of db.subscriptions.values()) {
       if (!customers.has(sub.customer)) continue;
-      for (let guard = 0; guard < 100 && sub.status !== "canceled" && sub.status !== "incomplete" && sub.status !== "incomplete_expired"; guard++) {
+      for (
+        let guard = 0;
+        guard < 100 && sub.status !== "canceled" && sub.status !== "incomplete" && sub.status !== "incomplete_expired";
+        guard++
+      ) {
         const item = sub.items.data[0];
         const open = db.invoices.get(sub.latest_invoice);
         if (open?.status === "open" && open.next_payment_attempt && open.next_payment_attempt <= clock.frozen_time) {
@@ -281,12 +394,24 @@ export function billingRoutes(kit) {
     if (!lines.length) throw missingParam("items");
     if (!lines[0].price) throw missingParam("items[0][price]");
     const price = get("prices", lines[0].price);
-    if (!price.recurring) throw badParam("items[0][price]", `The price specified is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\`.`);
-    if (p.payment_behavior && !["default_incomplete", "allow_incomplete", "error_if_incomplete"].includes(p.payment_behavior)) throw badParam("payment_behavior", "Invalid payment_behavior");
+    if (!price.recurring)
+      throw badParam(
+        "items[0][price]",
+        `The price specified is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\`.`,
+      );
+    if (
+      p.payment_behavior &&
+      !["default_incomplete", "allow_incomplete", "error_if_incomplete"].includes(p.payment_behavior)
+    )
+      throw badParam("payment_behavior", "Invalid payment_behavior");
     const t = timeOf(customer.id);
     if (p.default_payment_method) {
       const pm = get("payment_methods", p.default_payment_method);
-      if (pm.customer !== customer.id) throw badParam("default_payment_method", `The customer does not have a payment method with the ID ${pm.id}. The payment method must be attached to the customer.`);
+      if (pm.customer !== customer.id)
+        throw badParam(
+          "default_payment_method",
+          `The customer does not have a payment method with the ID ${pm.id}. The payment method must be attached to the customer.`,
+        );
     }
     const sub = {
       id: rid("sub", 24),
@@ -315,7 +440,13 @@ export function billingRoutes(kit) {
       description: null,
       discounts: [],
       ended_at: null,
-      invoice_settings: { account_tax_ids: null, custom_fields: null, description: null, footer: null, issuer: { type: "self" } },
+      invoice_settings: {
+        account_tax_ids: null,
+        custom_fields: null,
+        description: null,
+        footer: null,
+        issuer: { type: "self" },
+      },
       items: { object: "list", data: [], has_more: false, total_count: 1, url: "" },
       latest_invoice: null,
       livemode: false,
@@ -324,7 +455,11 @@ export function billingRoutes(kit) {
       next_pending_invoice_item_invoice: null,
       on_behalf_of: null,
       pause_collection: null,
-      payment_settings: { payment_method_options: null, payment_method_types: null, save_default_payment_method: p.payment_settings?.save_default_payment_method ?? "off" },
+      payment_settings: {
+        payment_method_options: null,
+        payment_method_types: null,
+        save_default_payment_method: p.payment_settings?.save_default_payment_method ?? "off",
+      },
       pending_invoice_item_interval: null,
       pending_setup_intent: null,
       pending_update: null,
@@ -338,7 +473,22 @@ export function billingRoutes(kit) {
       trial_start: null,
     };
     sub.items.url = `/v1/subscription_items?subscription=${sub.id}`;
-    sub.items.data.push({ id: rid("si", 14), object: "subscription_item", billing_thresholds: null, created: t, current_period_start: t, current_period_end: periodEnd(t, price.recurring), current_trial: null, discounts: [], metadata: {}, plan: planOf(price), price, quantity: Number(lines[0].quantity ?? 1), subscription: sub.id, tax_rates: [] });
+    sub.items.data.push({
+      id: rid("si", 14),
+      object: "subscription_item",
+      billing_thresholds: null,
+      created: t,
+      current_period_start: t,
+      current_period_end: periodEnd(t, price.recurring),
+      current_trial: null,
+      discounts: [],
+      metadata: {},
+      plan: planOf(price),
+      price,
+      quantity: Number(lines[0].quantity ?? 1),
+      subscription: sub.id,
+      tax_rates: [],
+    });
     db.subscriptions.set(sub.id, sub);
     const invoice = createInvoice(sub, "subscription_create", t, sub.items.data[0].current_period_end);
     emit("customer.subscription.created", sub);
@@ -349,7 +499,12 @@ export function billingRoutes(kit) {
         // The subscription is not created: the caller gets the card's error.
         db.subscriptions.delete(sub.id);
         const e = pi.last_payment_error ?? { code: "card_declined", message: "Your card was declined." };
-        throw new StripeError(402, "card_error", e.message, { code: e.code, decline_code: e.decline_code, charge: e.charge, payment_intent: structuredClone(pi) });
+        throw new StripeError(402, "card_error", e.message, {
+          code: e.code,
+          decline_code: e.decline_code,
+          charge: e.charge,
+          payment_intent: structuredClone(pi),
+        });
       }
     }
     return sub;
@@ -368,16 +523,30 @@ export function billingRoutes(kit) {
 
   function updateSubscription(id, p) {
     const sub = get("subscriptions", id);
-    if (sub.status === "canceled") throw new StripeError(400, "invalid_request_error", "A canceled subscription can only update its cancellation_details and metadata.");
+    if (sub.status === "canceled")
+      throw new StripeError(
+        400,
+        "invalid_request_error",
+        "A canceled subscription can only update its cancellation_details and metadata.",
+      );
     if (p.cancel_at_period_end !== undefined) {
       sub.cancel_at_period_end = p.cancel_at_period_end === "true";
       sub.cancel_at = sub.cancel_at_period_end ? sub.items.data[0].current_period_end : null;
       sub.canceled_at = sub.cancel_at_period_end ? timeOf(sub.customer) : null;
-      sub.cancellation_details = { comment: null, feedback: null, feedback_option: null, reason: sub.cancel_at_period_end ? "cancellation_requested" : null };
+      sub.cancellation_details = {
+        comment: null,
+        feedback: null,
+        feedback_option: null,
+        reason: sub.cancel_at_period_end ? "cancellation_requested" : null,
+      };
     }
     if (p.default_payment_method !== undefined) {
       const pm = get("payment_methods", p.default_payment_method);
-      if (pm.customer !== sub.customer) throw badParam("default_payment_method", `The customer does not have a payment method with the ID ${pm.id}. The payment method must be attached to the customer.`);
+      if (pm.customer !== sub.customer)
+        throw badParam(
+          "default_payment_method",
+          `The customer does not have a payment method with the ID ${pm.id}. The payment method must be attached to the customer.`,
+        );
       sub.default_payment_method = pm.id;
     }
     if (p.metadata) Object.assign(sub.metadata, metadata(p.metadata));
@@ -389,7 +558,17 @@ export function billingRoutes(kit) {
     const frozen = Number(p.frozen_time);
     if (p.frozen_time === undefined) throw missingParam("frozen_time");
     if (!Number.isInteger(frozen)) throw badParam("frozen_time", `Invalid integer: ${p.frozen_time}`);
-    const clock = { id: rid("clock", 24), object: "test_helpers.test_clock", created: now(), deletes_after: now() + 30 * DAY, frozen_time: frozen, livemode: false, name: p.name ?? null, status: "ready", status_details: {} };
+    const clock = {
+      id: rid("clock", 24),
+      object: "test_helpers.test_clock",
+      created: now(),
+      deletes_after: now() + 30 * DAY,
+      frozen_time: frozen,
+      livemode: false,
+      name: p.name ?? null,
+      status: "ready",
+      status_details: {},
+    };
     db.test_clocks.set(clock.id, clock);
     emit("test_helpers.test_clock.created", clock);
     return clock;
@@ -400,9 +579,20 @@ export function billingRoutes(kit) {
     const to = Number(p.frozen_time);
     if (p.frozen_time === undefined) throw missingParam("frozen_time");
     if (!Number.isInteger(to)) throw badParam("frozen_time", `Invalid integer: ${p.frozen_time}`);
-    if (clock.status === "advancing") throw new StripeError(400, "invalid_request_error", `The test clock ${clock.id} is currently advancing. Wait for it to be ready before advancing it again.`, { code: "test_clock_advancing" });
-    if (to <= clock.frozen_time) throw badParam("frozen_time", "The test clock can only be advanced to a time after its current frozen_time.");
-    Object.assign(clock, { status: "advancing", status_details: { advancing: { target_frozen_time: to } }, _target: to });
+    if (clock.status === "advancing")
+      throw new StripeError(
+        400,
+        "invalid_request_error",
+        `The test clock ${clock.id} is currently advancing. Wait for it to be ready before advancing it again.`,
+        { code: "test_clock_advancing" },
+      );
+    if (to <= clock.frozen_time)
+      throw badParam("frozen_time", "The test clock can only be advanced to a time after its current frozen_time.");
+    Object.assign(clock, {
+      status: "advancing",
+      status_details: { advancing: { target_frozen_time: to } },
+      _target: to,
+    });
     emit("test_helpers.test_clock.advancing", clock);
     const answer = structuredClone(clock);
     // Unref'd: a clock still moving never keeps a finished test run alive.
@@ -425,7 +615,8 @@ export function billingRoutes(kit) {
   }
 
   // A clock saved mid-advance (state file, restart) finishes its advance.
-  for (const clock of db.test_clocks.values()) if (clock.status === "advancing") setTimeout(() => finishAdvance(clock.id), ADVANCE_MS).unref();
+  for (const clock of db.test_clocks.values())
+    if (clock.status === "advancing") setTimeout(() => finishAdvance(clock.id), ADVANCE_MS).unref();
 
   const pubClock = ({ _target, ...c }) => c;
 
@@ -433,27 +624,84 @@ export function billingRoutes(kit) {
     ["POST", /^\/v1\/subscriptions$/, "secret", (p) => expanded(createSubscription(p), p)],
     ["GET", /^\/v1\/subscriptions\/(sub_\w+)$/, "secret", (p, m) => expanded(get("subscriptions", m[1]), p)],
     ["POST", /^\/v1\/subscriptions\/(sub_\w+)$/, "secret", (p, m) => updateSubscription(m[1], p)],
-    ["DELETE", /^\/v1\/subscriptions\/(sub_\w+)$/, "secret", (_p, m) => {
-      const sub = get("subscriptions", m[1]);
-      if (sub.status === "canceled") throw new StripeError(404, "invalid_request_error", `No such subscription: '${sub.id}'`, { code: "resource_missing", param: "id" });
-      cancel(sub, "cancellation_requested");
-      return sub;
-    }],
-    ["GET", /^\/v1\/subscriptions$/, "secret", (p) => list([...db.subscriptions.values()].reverse().filter((s) => (!p.customer || s.customer === p.customer) && (!p.status || p.status === "all" || s.status === p.status)), p, "/v1/subscriptions")],
-    ["GET", /^\/v1\/invoices\/(in_\w+)$/, "secret", (p, m) => {
-      const inv = get("invoices", m[1]);
-      const paths = Array.isArray(p.expand) ? p.expand : Object.values(p.expand ?? {});
-      return paths.includes("confirmation_secret") ? withSecret(inv) : publicInvoice(inv);
-    }],
-    ["GET", /^\/v1\/invoices$/, "secret", (p) => list([...db.invoices.values()].reverse().filter((i) => (!p.customer || i.customer === p.customer) && (!p.subscription || i.parent.subscription_details.subscription === p.subscription)).map(publicInvoice), p, "/v1/invoices")],
+    [
+      "DELETE",
+      /^\/v1\/subscriptions\/(sub_\w+)$/,
+      "secret",
+      (_p, m) => {
+        const sub = get("subscriptions", m[1]);
+        if (sub.status === "canceled")
+          throw new StripeError(404, "invalid_request_error", `No such subscription: '${sub.id}'`, {
+            code: "resource_missing",
+            param: "id",
+          });
+        cancel(sub, "cancellation_requested");
+        return sub;
+      },
+    ],
+    [
+      "GET",
+      /^\/v1\/subscriptions$/,
+      "secret",
+      (p) =>
+        list(
+          [...db.subscriptions.values()]
+            .reverse()
+            .filter(
+              (s) =>
+                (!p.customer || s.customer === p.customer) &&
+                (!p.status || p.status === "all" || s.status === p.status),
+            ),
+          p,
+          "/v1/subscriptions",
+        ),
+    ],
+    [
+      "GET",
+      /^\/v1\/invoices\/(in_\w+)$/,
+      "secret",
+      (p, m) => {
+        const inv = get("invoices", m[1]);
+        const paths = Array.isArray(p.expand) ? p.expand : Object.values(p.expand ?? {});
+        return paths.includes("confirmation_secret") ? withSecret(inv) : publicInvoice(inv);
+      },
+    ],
+    [
+      "GET",
+      /^\/v1\/invoices$/,
+      "secret",
+      (p) =>
+        list(
+          [...db.invoices.values()]
+            .reverse()
+            .filter(
+              (i) =>
+                (!p.customer || i.customer === p.customer) &&
+                (!p.subscription || i.parent.subscription_details.subscription === p.subscription),
+            )
+            .map(publicInvoice),
+          p,
+          "/v1/invoices",
+        ),
+    ],
     // POST /v1/payment_methods/{id}/attach lives in server.mjs with the other PaymentMethod calls.
     ["POST", /^\/v1\/test_helpers\/test_clocks$/, "secret", (p) => pubClock(createClock(p))],
     ["GET", /^\/v1\/test_helpers\/test_clocks\/(clock_\w+)$/, "secret", (_p, m) => pubClock(get("test_clocks", m[1]))],
-    ["POST", /^\/v1\/test_helpers\/test_clocks\/(clock_\w+)\/advance$/, "secret", (p, m) => pubClock(advanceClock(m[1], p))],
-    ["POST", /^\/_standin\/customers\/(cus_\w+)\/test_clock$/, "secret", (p, m) => {
-      const c = get("customers", m[1]);
-      c.test_clock = get("test_clocks", p.test_clock).id;
-      return c;
-    }],
+    [
+      "POST",
+      /^\/v1\/test_helpers\/test_clocks\/(clock_\w+)\/advance$/,
+      "secret",
+      (p, m) => pubClock(advanceClock(m[1], p)),
+    ],
+    [
+      "POST",
+      /^\/_standin\/customers\/(cus_\w+)\/test_clock$/,
+      "secret",
+      (p, m) => {
+        const c = get("customers", m[1]);
+        c.test_clock = get("test_clocks", p.test_clock).id;
+        return c;
+      },
+    ],
   ];
 }

@@ -47,9 +47,16 @@ export function catalogRoutes(kit) {
     const unitAmount = int(p.unit_amount, "unit_amount");
     if (unitAmount === undefined) throw missingParam("unit_amount");
     const recurring = p.recurring
-      ? { interval: p.recurring.interval, interval_count: Number(p.recurring.interval_count ?? 1), meter: null, trial_period_days: null, usage_type: "licensed" }
+      ? {
+          interval: p.recurring.interval,
+          interval_count: Number(p.recurring.interval_count ?? 1),
+          meter: null,
+          trial_period_days: null,
+          usage_type: "licensed",
+        }
       : null;
-    if (recurring && !["day", "week", "month", "year"].includes(recurring.interval)) throw badParam("recurring[interval]", "Invalid recurring[interval]: must be one of day, week, month, or year");
+    if (recurring && !["day", "week", "month", "year"].includes(recurring.interval))
+      throw badParam("recurring[interval]", "Invalid recurring[interval]: must be one of day, week, month, or year");
     const price = {
       id: rid("price", 24),
       object: "price",
@@ -74,7 +81,8 @@ export function catalogRoutes(kit) {
     if (price.lookup_key) {
       for (const other of db.prices.values()) {
         if (other.lookup_key === price.lookup_key) {
-          if (p.transfer_lookup_key !== "true") throw badParam("lookup_key", `A price (\`${other.id}\`) already uses that lookup key.`);
+          if (p.transfer_lookup_key !== "true")
+            throw badParam("lookup_key", `A price (\`${other.id}\`) already uses that lookup key.`);
           other.lookup_key = null;
         }
       }
@@ -90,14 +98,19 @@ export function catalogRoutes(kit) {
     ["GET", /^\/v1\/products$/, "secret", (p) => list([...db.products.values()].reverse(), p, "/v1/products")],
     ["POST", /^\/v1\/prices$/, "secret", (p) => createPrice(p)],
     ["GET", /^\/v1\/prices\/(price_\w+)$/, "secret", (_p, m) => get("prices", m[1])],
-    ["GET", /^\/v1\/prices$/, "secret", (p) => {
-      let items = [...db.prices.values()].reverse();
-      if (p.product) items = items.filter((x) => x.product === p.product);
-      if (p.lookup_keys) {
-        const keys = Object.values(p.lookup_keys);
-        items = items.filter((x) => keys.includes(x.lookup_key));
-      }
-      return list(items, p, "/v1/prices");
-    }],
+    [
+      "GET",
+      /^\/v1\/prices$/,
+      "secret",
+      (p) => {
+        let items = [...db.prices.values()].reverse();
+        if (p.product) items = items.filter((x) => x.product === p.product);
+        if (p.lookup_keys) {
+          const keys = Object.values(p.lookup_keys);
+          items = items.filter((x) => keys.includes(x.lookup_key));
+        }
+        return list(items, p, "/v1/prices");
+      },
+    ],
   ];
 }

@@ -6,21 +6,43 @@ import { createHmac } from "node:crypto";
 // "authenticate": 3155 asks on-session always and off-session unless it was set up (authenticated
 // with setup_future_usage); 3184 (`always`) asks on every payment however it was set up.
 export const CARDS = {
-  "4242424242424242": { brand: "visa", outcome: "success" },
-  "4000056655665556": { brand: "visa", outcome: "success" },
-  "5555555555554444": { brand: "mastercard", outcome: "success" },
-  "4000000000000002": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." },
-  "4000000000009995": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "insufficient_funds", message: "Your card has insufficient funds." },
-  "4000002500003155": { brand: "visa", outcome: "authenticate" },
-  "4000002760003184": { brand: "visa", outcome: "authenticate", always: true },
+  4242424242424242: { brand: "visa", outcome: "success" },
+  4000056655665556: { brand: "visa", outcome: "success" },
+  5555555555554444: { brand: "mastercard", outcome: "success" },
+  4000000000000002: {
+    brand: "visa",
+    outcome: "decline",
+    code: "card_declined",
+    decline_code: "generic_decline",
+    message: "Your card was declined.",
+  },
+  4000000000009995: {
+    brand: "visa",
+    outcome: "decline",
+    code: "card_declined",
+    decline_code: "insufficient_funds",
+    message: "Your card has insufficient funds.",
+  },
+  4000002500003155: { brand: "visa", outcome: "authenticate" },
+  4000002760003184: { brand: "visa", outcome: "authenticate", always: true },
   // Succeeds, and the funds skip the pending balance (straight to available).
-  "4000000000000077": { brand: "visa", outcome: "success", bypassPending: true },
+  4000000000000077: { brand: "visa", outcome: "success", bypassPending: true },
   // Attaches to a Customer fine; every charge to it is declined (Stripe's "charge customer fail" card,
   // used for failed upsell charges and failed renewals).
-  "4000000000000341": { brand: "visa", outcome: "decline", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." },
+  4000000000000341: {
+    brand: "visa",
+    outcome: "decline",
+    code: "card_declined",
+    decline_code: "generic_decline",
+    message: "Your card was declined.",
+  },
 };
 // What Stripe answers when an off-session charge needs the cardholder (the 3155 card, off-session).
-export const AUTH_REQUIRED = { code: "authentication_required", decline_code: "authentication_required", message: "Your card was declined. This transaction requires authentication." };
+export const AUTH_REQUIRED = {
+  code: "authentication_required",
+  decline_code: "authentication_required",
+  message: "Your card was declined. This transaction requires authentication.",
+};
 export const TEST_PAYMENT_METHODS = {
   pm_card_visa: "4242424242424242",
   pm_card_mastercard: "5555555555554444",
@@ -48,7 +70,13 @@ export function paymentMethods({ db, rid, now }) {
       id: rid("pm"),
       object: "payment_method",
       allow_redisplay: "unspecified",
-      billing_details: { address: { city: null, country: null, line1: null, line2: null, postal_code: null, state: null }, email: billing.email ?? null, name: billing.name ?? null, phone: null, tax_id: null },
+      billing_details: {
+        address: { city: null, country: null, line1: null, line2: null, postal_code: null, state: null },
+        email: billing.email ?? null,
+        name: billing.name ?? null,
+        phone: null,
+        tax_id: null,
+      },
       card: {
         brand: CARDS[number]?.brand ?? "visa",
         checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: "pass" },
@@ -91,7 +119,13 @@ export function paymentMethods({ db, rid, now }) {
       id: rid("pm"),
       object: "payment_method",
       allow_redisplay: "unspecified",
-      billing_details: { address: { city: null, country: null, line1: null, line2: null, postal_code: null, state: null }, email, name: billing.name ?? null, phone: null, tax_id: null },
+      billing_details: {
+        address: { city: null, country: null, line1: null, line2: null, postal_code: null, state: null },
+        email,
+        name: billing.name ?? null,
+        phone: null,
+        tax_id: null,
+      },
       created: now(),
       customer: null,
       customer_account: null,

@@ -46,7 +46,16 @@ const TYPES = {
  * sends them: the account's profile and requirements, a charge's card or Link details.
  */
 const NESTED_OPTIONAL = {
-  account: ["business_profile", "capabilities", "controller", "requirements", "settings", "settings.payouts", "settings.payouts.schedule", "tos_acceptance"],
+  account: [
+    "business_profile",
+    "capabilities",
+    "controller",
+    "requirements",
+    "settings",
+    "settings.payouts",
+    "settings.payouts.schedule",
+    "tos_acceptance",
+  ],
   charge: ["payment_method_details.card", "payment_method_details.link"],
   payment_method: ["card", "link"],
 };
@@ -76,7 +85,8 @@ function interfacesOf(file) {
       continue;
     }
     const prop = new RegExp(`^ {${top.indent + 4}}(\\w+)(\\?)?: (.+);$`).exec(line);
-    if (prop && top.kind === "interface") out.get(stack.map((s) => s.name).join(".")).props.push({ name: prop[1], optional: !!prop[2], type: prop[3] });
+    if (prop && top.kind === "interface")
+      out.get(stack.map((s) => s.name).join(".")).props.push({ name: prop[1], optional: !!prop[2], type: prop[3] });
   }
   return out;
 }
@@ -103,7 +113,11 @@ function requiredOf(file, name, object) {
   const nested = {};
   const walk = (qualified, path, depth) => {
     const { scope, props } = interfaces.get(qualified);
-    if (path) nested[path] = props.filter((p) => !p.optional).map((p) => p.name).sort();
+    if (path)
+      nested[path] = props
+        .filter((p) => !p.optional)
+        .map((p) => p.name)
+        .sort();
     if (depth >= MAX_DEPTH) return;
     for (const p of props) {
       const at = path ? `${path}.${p.name}` : p.name;
@@ -113,7 +127,11 @@ function requiredOf(file, name, object) {
     }
   };
   walk(name, "", 0);
-  const top = interfaces.get(name).props.filter((p) => !p.optional).map((p) => p.name).sort();
+  const top = interfaces
+    .get(name)
+    .props.filter((p) => !p.optional)
+    .map((p) => p.name)
+    .sort();
   return { top, nested };
 }
 

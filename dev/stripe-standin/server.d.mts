@@ -10,4 +10,11 @@ export type Standin = {
 };
 /** The Stripe API version the stand-in answers for: the one the pinned stripe package uses. */
 export const API_VERSION: string;
-export function createStandin(options?: { webhookUrls?: string[]; connectWebhookUrls?: string[]; webhookSecret?: string; connectWebhookSecret?: string; log?: (line: string) => void; stateFile?: string }): Standin;
+export function createStandin(options?: {
+  webhookUrls?: string[];
+  connectWebhookUrls?: string[];
+  webhookSecret?: string;
+  connectWebhookSecret?: string;
+  log?: (line: string) => void;
+  stateFile?: string;
+}): Standin;

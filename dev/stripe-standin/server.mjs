@@ -34,10 +34,29 @@ export class StripeError extends Error {
 // A handler may answer with a page or a redirect instead of a JSON object (hosted pages).
 const RAW = Symbol("raw");
 const raw = (status, headers, body = "") => ({ [RAW]: { status, headers, body } });
-const missing = (kind, id, param = "id") => new StripeError(404, "invalid_request_error", `No such ${kind}: '${id}'`, { code: "resource_missing", param }, { validation: true });
-const badParam = (param, message) => new StripeError(400, "invalid_request_error", message, { param }, { validation: true });
-const missingParam = (param) => new StripeError(400, "invalid_request_error", `Missing required param: ${param}.`, { code: "parameter_missing", param }, { validation: true });
-const unexpectedState = (message, pi) => new StripeError(400, "invalid_request_error", message, { code: "payment_intent_unexpected_state", payment_intent: structuredClone(pi) });
+const missing = (kind, id, param = "id") =>
+  new StripeError(
+    404,
+    "invalid_request_error",
+    `No such ${kind}: '${id}'`,
+    { code: "resource_missing", param },
+    { validation: true },
+  );
+const badParam = (param, message) =>
+  new StripeError(400, "invalid_request_error", message, { param }, { validation: true });
+const missingParam = (param) =>
+  new StripeError(
+    400,
+    "invalid_request_error",
+    `Missing required param: ${param}.`,
+    { code: "parameter_missing", param },
+    { validation: true },
+  );
+const unexpectedState = (message, pi) =>
+  new StripeError(400, "invalid_request_error", message, {
+    code: "payment_intent_unexpected_state",
+    payment_intent: structuredClone(pi),
+  });
 // Private fields (the card number, links between records) start with "_" and never leave the stand-in.
 const publicJson = (value, space) => JSON.stringify(value, (k, v) => (k.startsWith("_") ? undefined : v), space);
 // Stripe refuses a malformed address with code email_invalid ("not properly formatted"): here a
@@ -48,10 +67,15 @@ const EMAIL = new RegExp(`^[^\\s@"(),:;<>\\[\\]]{1,64}@(?:${LABEL}\\.)+[a-z]{2,6
 const checkEmail = (value, param) => {
   if (value === undefined || value === null || value === "") return;
   if (!EMAIL.test(String(value)) || String(value).length > 512) {
-    throw new StripeError(400, "invalid_request_error", `Invalid email address: ${value}`, { code: "email_invalid", param }, { validation: true });
+    throw new StripeError(
+      400,
+      "invalid_request_error",
+      `Invalid email address: ${value}`,
+      { code: "email_invalid", param },
+      { validation: true },
+    );
   }
 };
-
 
 /**
  * `stateFile`: where to keep state across restarts (npm start); without it, state lives in memory.
@@ -61,8 +85,18 @@ const checkEmail = (value, param) => {
  * set) and signed with `connectWebhookSecret`. An endpoint never gets the other kind, so every
  * delivery verifies with the one secret its endpoint has (the app points both at one path).
  */
-export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webhookSecret = "whsec_standin", connectWebhookSecret = webhookSecret, log = () => {}, stateFile } = {}) {
-  const endpoints = [...webhookUrls.map((url) => ({ url, secret: webhookSecret, connect: false })), ...connectWebhookUrls.map((url) => ({ url, secret: connectWebhookSecret, connect: true }))];
+export function createStandin({
+  webhookUrls = [],
+  connectWebhookUrls = [],
+  webhookSecret = "whsec_standin",
+  connectWebhookSecret = webhookSecret,
+  log = () => {},
+  stateFile,
+} = {}) {
+  const endpoints = [
+    ...webhookUrls.map((url) => ({ url, secret: webhookSecret, connect: false })),
+    ...connectWebhookUrls.map((url) => ({ url, secret: connectWebhookSecret, connect: true })),
+  ];
   const db = {
     customers: new Map(),
     payment_intents: new Map(),
@@ -88,7 +122,9 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
   }
   const save = () => {
     if (!stateFile) return;
-    const out = Object.fromEntries(Object.entries(db).map(([k, v]) => [k, v instanceof Map ? [...v.entries()] : v.slice(0, 500)]));
+    const out = Object.fromEntries(
+      Object.entries(db).map(([k, v]) => [k, v instanceof Map ? [...v.entries()] : v.slice(0, 500)]),
+    );
     writeFileSync(stateFile, JSON.stringify(out));
   };
   const deliveries = [];
@@ -98,7 +134,11 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
 
   function emit(type, object) {
     // An event about a connected account names it in `account` (Stripe sends those to Connect endpoints).
-    const account = type.startsWith("account.") ? (object.object === "account" ? object.id : object.account) : undefined;
+    const account = type.startsWith("account.")
+      ? object.object === "account"
+        ? object.id
+        : object.account
+      : undefined;
     const to = endpoints.filter((e) => e.connect === (typeof account === "string"));
     const event = {
       id: rid("evt"),
@@ -124,7 +164,11 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
     const t = now();
     const v1 = createHmac("sha256", secret).update(`${t}.${payload}`).digest("hex");
     try {
-      const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": `t=${t},v1=${v1}` }, body: payload });
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": `t=${t},v1=${v1}` },
+        body: payload,
+      });
       log(`webhook ${event.type} ${event.id} -> ${res.status}`);
       if (res.ok) return;
     } catch (err) {
@@ -142,7 +186,8 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
     if (!obj) throw missing(kind.replace(/s$/, "").replace("_", " "), id);
     return obj;
   };
-  const metadata = (m) => (m && typeof m === "object" ? Object.fromEntries(Object.entries(m).filter(([, v]) => v !== "")) : {});
+  const metadata = (m) =>
+    m && typeof m === "object" ? Object.fromEntries(Object.entries(m).filter(([, v]) => v !== "")) : {};
   const int = (v, param) => {
     if (v === undefined) return undefined;
     if (!/^\d+$/.test(String(v))) throw badParam(param, `Invalid integer: ${v}`);
@@ -192,9 +237,38 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
    * `fee` is Stripe's (a card charge's processing fee, a dispute fee; negative when given back) and
    * `net` is `amount - fee`, as Stripe reports them.
    */
-  function balanceTransaction({ amount, type, source, description = null, availableOn = now(), currency = "usd", reportingCategory = type, fee = 0, feeDescription = "Stripe processing fees" }) {
-    const feeDetails = fee ? [{ amount: fee, application: null, currency, description: feeDescription, type: "stripe_fee" }] : [];
-    const t = { id: rid("txn", 24), object: "balance_transaction", amount, available_on: availableOn, balance_type: "payments", created: now(), currency, description, exchange_rate: null, fee, fee_details: feeDetails, net: amount - fee, reporting_category: reportingCategory, source, status: "pending", type };
+  function balanceTransaction({
+    amount,
+    type,
+    source,
+    description = null,
+    availableOn = now(),
+    currency = "usd",
+    reportingCategory = type,
+    fee = 0,
+    feeDescription = "Stripe processing fees",
+  }) {
+    const feeDetails = fee
+      ? [{ amount: fee, application: null, currency, description: feeDescription, type: "stripe_fee" }]
+      : [];
+    const t = {
+      id: rid("txn", 24),
+      object: "balance_transaction",
+      amount,
+      available_on: availableOn,
+      balance_type: "payments",
+      created: now(),
+      currency,
+      description,
+      exchange_rate: null,
+      fee,
+      fee_details: feeDetails,
+      net: amount - fee,
+      reporting_category: reportingCategory,
+      source,
+      status: "pending",
+      type,
+    };
     db.balance_transactions.set(t.id, t);
     return t.id;
   }
@@ -216,7 +290,13 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
   //   capture (from requires_capture): succeeded
   //   cancel (from requires_payment_method | requires_capture | requires_confirmation | requires_action | processing):
   //     canceled, with canceled_at and cancellation_reason. canceled and succeeded are final.
-  const CANCELABLE = ["requires_payment_method", "requires_capture", "requires_confirmation", "requires_action", "processing"];
+  const CANCELABLE = [
+    "requires_payment_method",
+    "requires_capture",
+    "requires_confirmation",
+    "requires_action",
+    "processing",
+  ];
   const CONFIRMABLE = ["requires_payment_method", "requires_confirmation"];
   const CANCELLATION_REASONS = ["duplicate", "fraudulent", "requested_by_customer", "abandoned"];
   // The payment method types this test account has turned on (cards, and Link's wallet).
@@ -256,7 +336,9 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
       on_behalf_of: null,
       payment_method: null,
       payment_method_configuration_details: null,
-      payment_method_options: { card: { installments: null, mandate_options: null, network: null, request_three_d_secure: "automatic" } },
+      payment_method_options: {
+        card: { installments: null, mandate_options: null, network: null, request_three_d_secure: "automatic" },
+      },
       payment_method_types: ["card"],
       payment_record: null,
       processing: null,
@@ -282,12 +364,16 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
     const amount = int(p.amount, "amount");
     if (!amount || amount < 50) throw badParam("amount", "Amount must be at least $0.50 usd");
     if (amount > 99999999) throw badParam("amount", "Amount must be no more than $999,999.99");
-    if (p.capture_method && !["automatic", "automatic_async", "manual"].includes(p.capture_method)) throw badParam("capture_method", "Invalid capture_method: must be one of automatic, automatic_async, or manual");
+    if (p.capture_method && !["automatic", "automatic_async", "manual"].includes(p.capture_method))
+      throw badParam("capture_method", "Invalid capture_method: must be one of automatic, automatic_async, or manual");
     checkEmail(p.receipt_email, "receipt_email");
     if (p.customer) get("customers", p.customer);
     const allowed = Array.isArray(p.allowed_payment_method_types) ? p.allowed_payment_method_types : null;
     if (allowed && !allowed.some((t) => ACCOUNT_METHODS.includes(t))) {
-      throw badParam("allowed_payment_method_types", `The payment method type provided: ${allowed.join(", ")} is invalid. Please ensure the provided type is activated in your dashboard (https://dashboard.stripe.com/account/payments/settings) and your account is enabled for any preview features that you are trying to use.`);
+      throw badParam(
+        "allowed_payment_method_types",
+        `The payment method type provided: ${allowed.join(", ")} is invalid. Please ensure the provided type is activated in your dashboard (https://dashboard.stripe.com/account/payments/settings) and your account is enabled for any preview features that you are trying to use.`,
+      );
     }
     let paymentMethod = null;
     if (p.payment_method) {
@@ -295,7 +381,10 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
     }
     return newPaymentIntent({
       amount,
-      automatic_payment_methods: p.automatic_payment_methods?.enabled === "true" ? { allow_redirects: p.automatic_payment_methods.allow_redirects ?? "always", enabled: true } : null,
+      automatic_payment_methods:
+        p.automatic_payment_methods?.enabled === "true"
+          ? { allow_redirects: p.automatic_payment_methods.allow_redirects ?? "always", enabled: true }
+          : null,
       capture_method: p.capture_method ?? "automatic_async",
       currency: String(p.currency).toLowerCase(),
       customer: p.customer ?? null,
@@ -322,7 +411,10 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
     const known = db.payment_methods.get(id);
     if (known) {
       if (known.customer && known.customer !== customer) {
-        throw badParam("payment_method", `The provided PaymentMethod belongs to a different Customer than the one on this PaymentIntent.`);
+        throw badParam(
+          "payment_method",
+          `The provided PaymentMethod belongs to a different Customer than the one on this PaymentIntent.`,
+        );
       }
       return known;
     }
@@ -333,19 +425,45 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
 
   function paymentMethodFrom(p, pi) {
     // Confirming without a card uses the one already set on the PaymentIntent.
-    if (!p.payment_method && !p.payment_method_data && pi.payment_method) p = { ...p, payment_method: pi.payment_method };
+    if (!p.payment_method && !p.payment_method_data && pi.payment_method)
+      p = { ...p, payment_method: pi.payment_method };
     if (p.payment_method) return resolvePaymentMethod(p.payment_method, pi.customer);
     if (p.payment_method_data?.type === "link") return saveLinkPaymentMethod(p.payment_method_data.billing_details);
     const card = p.payment_method_data?.card;
-    if (!card) throw badParam("payment_method", "You must provide a payment_method or payment_method_data to confirm a PaymentIntent.");
+    if (!card)
+      throw badParam(
+        "payment_method",
+        "You must provide a payment_method or payment_method_data to confirm a PaymentIntent.",
+      );
     const number = String(card.number ?? "").replace(/\s/g, "");
-    if (!luhn(number)) throw new StripeError(402, "card_error", "Your card number is incorrect.", { code: "incorrect_number", param: "number", payment_intent: pi }, { validation: true });
+    if (!luhn(number))
+      throw new StripeError(
+        402,
+        "card_error",
+        "Your card number is incorrect.",
+        { code: "incorrect_number", param: "number", payment_intent: pi },
+        { validation: true },
+      );
     const month = Number(card.exp_month);
     let year = Number(card.exp_year);
     if (year < 100) year += 2000;
     const expired = !month || month > 12 || new Date(year, month) <= new Date();
-    if (expired) throw new StripeError(402, "card_error", "Your card's expiration date is incomplete or in the past.", { code: "expired_card", param: "exp_month", payment_intent: pi }, { validation: true });
-    if (!/^\d{3,4}$/.test(String(card.cvc ?? ""))) throw new StripeError(402, "card_error", "Your card's security code is incomplete.", { code: "incomplete_cvc", param: "cvc", payment_intent: pi }, { validation: true });
+    if (expired)
+      throw new StripeError(
+        402,
+        "card_error",
+        "Your card's expiration date is incomplete or in the past.",
+        { code: "expired_card", param: "exp_month", payment_intent: pi },
+        { validation: true },
+      );
+    if (!/^\d{3,4}$/.test(String(card.cvc ?? "")))
+      throw new StripeError(
+        402,
+        "card_error",
+        "Your card's security code is incomplete.",
+        { code: "incomplete_cvc", param: "cvc", payment_intent: pi },
+        { validation: true },
+      );
     return savePaymentMethod(number, month, year, null, p.payment_method_data?.billing_details);
   }
 
@@ -376,7 +494,17 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
       livemode: false,
       metadata: pi.metadata,
       on_behalf_of: null,
-      outcome: { advice_code: null, network_advice_code: null, network_decline_code: null, network_status: "approved_by_network", reason: null, risk_level: "normal", risk_score: 20, seller_message: "Payment complete.", type: "authorized" },
+      outcome: {
+        advice_code: null,
+        network_advice_code: null,
+        network_decline_code: null,
+        network_status: "approved_by_network",
+        reason: null,
+        risk_level: "normal",
+        risk_score: 20,
+        seller_message: "Payment complete.",
+        type: "authorized",
+      },
       paid: false,
       payment_intent: pi.id,
       payment_method: pm?.id ?? null,
@@ -406,20 +534,38 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
 
   /** The card's money reaches the platform balance: pending until available_on, unless the card skips that. */
   function settleCharge(charge, card, amount) {
-    charge.balance_transaction = balanceTransaction({ amount, type: "charge", source: charge.id, currency: charge.currency, availableOn: card?.bypassPending ? now() : now() + PENDING_DAYS * DAY, fee: processingFee(amount) });
+    charge.balance_transaction = balanceTransaction({
+      amount,
+      type: "charge",
+      source: charge.id,
+      currency: charge.currency,
+      availableOn: card?.bypassPending ? now() : now() + PENDING_DAYS * DAY,
+      fee: processingFee(amount),
+    });
   }
 
   function succeed(pi) {
     const pm = db.payment_methods.get(pi.payment_method);
     const card = pm ? CARDS[pm._number] : undefined;
     const manual = pi.capture_method === "manual";
-    const charge = newCharge(pi, pm, { captured: !manual, amount_captured: manual ? 0 : pi.amount, paid: true, status: "succeeded" });
+    const charge = newCharge(pi, pm, {
+      captured: !manual,
+      amount_captured: manual ? 0 : pi.amount,
+      paid: true,
+      status: "succeeded",
+    });
     if (!manual) settleCharge(charge, card, pi.amount);
     if (pi.setup_future_usage && pi.customer && pm) {
       pm.customer = pi.customer;
       pm._setUpOffSession = true;
     }
-    Object.assign(pi, { next_action: null, last_payment_error: null }, manual ? { status: "requires_capture", amount_capturable: pi.amount } : { status: "succeeded", amount_received: pi.amount });
+    Object.assign(
+      pi,
+      { next_action: null, last_payment_error: null },
+      manual
+        ? { status: "requires_capture", amount_capturable: pi.amount }
+        : { status: "succeeded", amount_received: pi.amount },
+    );
     emit("charge.succeeded", publicCharge(charge));
     emit(manual ? "payment_intent.amount_capturable_updated" : "payment_intent.succeeded", pi);
   }
@@ -429,39 +575,87 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
     const charge = newCharge(pi, pm, {
       failure_code: card.code,
       failure_message: card.message,
-      outcome: { advice_code: null, network_advice_code: null, network_decline_code: null, network_status: "declined_by_network", reason: card.decline_code ?? null, risk_level: "normal", risk_score: 20, seller_message: "The bank did not return any further details with this decline.", type: "issuer_declined" },
+      outcome: {
+        advice_code: null,
+        network_advice_code: null,
+        network_decline_code: null,
+        network_status: "declined_by_network",
+        reason: card.decline_code ?? null,
+        risk_level: "normal",
+        risk_score: 20,
+        seller_message: "The bank did not return any further details with this decline.",
+        type: "issuer_declined",
+      },
       status: "failed",
     });
-    const error = { type: "card_error", charge: charge.id, code: card.code, decline_code: card.decline_code, doc_url: `https://stripe.com/docs/error-codes/${card.code.replace(/_/g, "-")}`, message: card.message, payment_method: publicPm(pm) };
-    Object.assign(pi, { status: "requires_payment_method", last_payment_error: error, payment_method: null, next_action: null });
+    const error = {
+      type: "card_error",
+      charge: charge.id,
+      code: card.code,
+      decline_code: card.decline_code,
+      doc_url: `https://stripe.com/docs/error-codes/${card.code.replace(/_/g, "-")}`,
+      message: card.message,
+      payment_method: publicPm(pm),
+    };
+    Object.assign(pi, {
+      status: "requires_payment_method",
+      last_payment_error: error,
+      payment_method: null,
+      next_action: null,
+    });
     emit("charge.failed", publicCharge(charge));
     emit("payment_intent.payment_failed", pi);
-    throw new StripeError(402, "card_error", card.message, { charge: charge.id, code: card.code, decline_code: card.decline_code, payment_intent: structuredClone(pi) });
+    throw new StripeError(402, "card_error", card.message, {
+      charge: charge.id,
+      code: card.code,
+      decline_code: card.decline_code,
+      payment_intent: structuredClone(pi),
+    });
   }
 
   function confirm(pi, p, base) {
-    if (pi.status === "succeeded") throw unexpectedState("You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.", pi);
+    if (pi.status === "succeeded")
+      throw unexpectedState(
+        "You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.",
+        pi,
+      );
     if (!CONFIRMABLE.includes(pi.status)) {
-      throw unexpectedState(`You cannot confirm this PaymentIntent because it has a status of ${pi.status}. Only a PaymentIntent with one of the following statuses may be confirmed: ${CONFIRMABLE.join(", ")}.`, pi);
+      throw unexpectedState(
+        `You cannot confirm this PaymentIntent because it has a status of ${pi.status}. Only a PaymentIntent with one of the following statuses may be confirmed: ${CONFIRMABLE.join(", ")}.`,
+        pi,
+      );
     }
     if (p.receipt_email) pi.receipt_email = p.receipt_email;
     const pm = paymentMethodFrom(p, pi);
     if (!pi.payment_method_types.includes(pm.type)) {
-      throw new StripeError(400, "invalid_request_error", `The PaymentMethod provided (${pm.type}) is not allowed for this PaymentIntent. Please attach a PaymentMethod of one of the following types: ${pi.payment_method_types.join(", ")}. Alternatively update the allowed payment_method_types for this PaymentIntent to include "${pm.type}".`, { code: "payment_intent_incompatible_payment_method", param: "payment_method" });
+      throw new StripeError(
+        400,
+        "invalid_request_error",
+        `The PaymentMethod provided (${pm.type}) is not allowed for this PaymentIntent. Please attach a PaymentMethod of one of the following types: ${pi.payment_method_types.join(", ")}. Alternatively update the allowed payment_method_types for this PaymentIntent to include "${pm.type}".`,
+        { code: "payment_intent_incompatible_payment_method", param: "payment_method" },
+      );
     }
     const offSession = p.off_session === "true" || p.off_session === "one_off" || p.off_session === "recurring";
     // Off-session charges are for cards saved on the PaymentIntent's own Customer only.
-    if (offSession && (!pi.customer || pm.customer !== pi.customer)) throw badParam("payment_method", "This PaymentMethod is not attached to the PaymentIntent's customer; off_session payments need a saved card.");
+    if (offSession && (!pi.customer || pm.customer !== pi.customer))
+      throw badParam(
+        "payment_method",
+        "This PaymentMethod is not attached to the PaymentIntent's customer; off_session payments need a saved card.",
+      );
     pi.payment_method = pm.id;
     if (pm.type === "link" && !pm._number) return startProcessing(pi, pm);
     const card = CARDS[pm._number] ?? { outcome: "success" };
-    if (card.outcome === "authenticate" && offSession && (card.always || !pm._setUpOffSession)) return fail(pi, AUTH_REQUIRED, pm);
+    if (card.outcome === "authenticate" && offSession && (card.always || !pm._setUpOffSession))
+      return fail(pi, AUTH_REQUIRED, pm);
     if (card.outcome === "decline") return fail(pi, card, pm);
     if (card.outcome === "authenticate" && !offSession) {
       pi.status = "requires_action";
       pi.next_action = {
         type: "redirect_to_url",
-        redirect_to_url: { url: `${base}/3ds/${pi.id}?client_secret=${encodeURIComponent(pi.client_secret)}&return_url=${encodeURIComponent(p.return_url ?? "")}`, return_url: p.return_url ?? null },
+        redirect_to_url: {
+          url: `${base}/3ds/${pi.id}?client_secret=${encodeURIComponent(pi.client_secret)}&return_url=${encodeURIComponent(p.return_url ?? "")}`,
+          return_url: p.return_url ?? null,
+        },
       };
       emit("payment_intent.requires_action", pi);
       return;
@@ -471,7 +665,23 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
 
   /** A payment that settles later (Link from a bank account): the intent waits in `processing`, its charge `pending`. */
   function startProcessing(pi, pm) {
-    const charge = newCharge(pi, pm, { captured: true, amount_captured: pi.amount, paid: false, status: "pending", outcome: { advice_code: null, network_advice_code: null, network_decline_code: null, network_status: "approved_by_network", reason: null, risk_level: "normal", risk_score: 20, seller_message: "Payment complete.", type: "authorized" } });
+    const charge = newCharge(pi, pm, {
+      captured: true,
+      amount_captured: pi.amount,
+      paid: false,
+      status: "pending",
+      outcome: {
+        advice_code: null,
+        network_advice_code: null,
+        network_decline_code: null,
+        network_status: "approved_by_network",
+        reason: null,
+        risk_level: "normal",
+        risk_score: 20,
+        seller_message: "Payment complete.",
+        type: "authorized",
+      },
+    });
     Object.assign(pi, { status: "processing", next_action: null, last_payment_error: null });
     emit("charge.pending", publicCharge(charge));
     emit("payment_intent.processing", pi);
@@ -479,8 +689,14 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
 
   /** The bank's answer for a `processing` payment: succeeded (the funds arrive) or failed (back to requires_payment_method). */
   function settleProcessing(pi, outcome) {
-    if (pi.status !== "processing") throw new StripeError(400, "invalid_request_error", `This PaymentIntent is not processing (its status is ${pi.status}).`);
-    if (!["succeeded", "failed"].includes(outcome)) throw badParam("outcome", "outcome must be one of succeeded, failed");
+    if (pi.status !== "processing")
+      throw new StripeError(
+        400,
+        "invalid_request_error",
+        `This PaymentIntent is not processing (its status is ${pi.status}).`,
+      );
+    if (!["succeeded", "failed"].includes(outcome))
+      throw badParam("outcome", "outcome must be one of succeeded, failed");
     const charge = get("charges", pi.latest_charge);
     if (outcome === "succeeded") {
       Object.assign(charge, { status: "succeeded", paid: true });
@@ -490,10 +706,35 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
       emit("payment_intent.succeeded", pi);
       return pi;
     }
-    const failure = { code: "insufficient_funds", message: "The customer's account has insufficient funds to cover this payment." };
-    Object.assign(charge, { status: "failed", failure_code: failure.code, failure_message: failure.message, outcome: { ...charge.outcome, network_status: "declined_by_network", reason: failure.code, seller_message: "The bank returned the payment.", type: "issuer_declined" } });
+    const failure = {
+      code: "insufficient_funds",
+      message: "The customer's account has insufficient funds to cover this payment.",
+    };
+    Object.assign(charge, {
+      status: "failed",
+      failure_code: failure.code,
+      failure_message: failure.message,
+      outcome: {
+        ...charge.outcome,
+        network_status: "declined_by_network",
+        reason: failure.code,
+        seller_message: "The bank returned the payment.",
+        type: "issuer_declined",
+      },
+    });
     const pm = db.payment_methods.get(pi.payment_method);
-    Object.assign(pi, { status: "requires_payment_method", payment_method: null, last_payment_error: { type: "card_error", charge: charge.id, code: failure.code, decline_code: failure.code, message: failure.message, payment_method: pm ? publicPm(pm) : null } });
+    Object.assign(pi, {
+      status: "requires_payment_method",
+      payment_method: null,
+      last_payment_error: {
+        type: "card_error",
+        charge: charge.id,
+        code: failure.code,
+        decline_code: failure.code,
+        message: failure.message,
+        payment_method: pm ? publicPm(pm) : null,
+      },
+    });
     emit("charge.failed", publicCharge(charge));
     emit("payment_intent.payment_failed", pi);
     return pi;
@@ -501,14 +742,23 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
 
   function capture(pi, p) {
     if (pi.status !== "requires_capture") {
-      throw unexpectedState(`This PaymentIntent could not be captured because it has a status of ${pi.status}. Only a PaymentIntent with one of the following statuses may be captured: requires_capture.`, pi);
+      throw unexpectedState(
+        `This PaymentIntent could not be captured because it has a status of ${pi.status}. Only a PaymentIntent with one of the following statuses may be captured: requires_capture.`,
+        pi,
+      );
     }
     const amount = int(p.amount_to_capture, "amount_to_capture") ?? pi.amount_capturable;
-    if (amount > pi.amount_capturable) throw badParam("amount_to_capture", "The amount to capture must be less than or equal to the amount capturable.");
+    if (amount > pi.amount_capturable)
+      throw badParam("amount_to_capture", "The amount to capture must be less than or equal to the amount capturable.");
     const charge = get("charges", pi.latest_charge);
     Object.assign(charge, { captured: true, amount_captured: amount });
     settleCharge(charge, CARDS[db.payment_methods.get(pi.payment_method)?._number], amount);
-    if (amount < charge.amount) Object.assign(charge, { _released: charge.amount - amount, amount_refunded: charge.amount - amount, refunded: false });
+    if (amount < charge.amount)
+      Object.assign(charge, {
+        _released: charge.amount - amount,
+        amount_refunded: charge.amount - amount,
+        refunded: false,
+      });
     Object.assign(pi, { status: "succeeded", amount_capturable: 0, amount_received: amount });
     emit("charge.captured", publicCharge(charge));
     emit("payment_intent.succeeded", pi);
@@ -517,10 +767,16 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
 
   function cancelIntent(pi, p) {
     if (!CANCELABLE.includes(pi.status)) {
-      throw unexpectedState(`You cannot cancel this PaymentIntent because it has a status of ${pi.status}. Only a PaymentIntent with one of the following statuses may be canceled: ${CANCELABLE.join(", ")}.`, pi);
+      throw unexpectedState(
+        `You cannot cancel this PaymentIntent because it has a status of ${pi.status}. Only a PaymentIntent with one of the following statuses may be canceled: ${CANCELABLE.join(", ")}.`,
+        pi,
+      );
     }
     if (p.cancellation_reason !== undefined && !CANCELLATION_REASONS.includes(p.cancellation_reason)) {
-      throw badParam("cancellation_reason", `Invalid cancellation_reason: must be one of ${CANCELLATION_REASONS.join(", ")}`);
+      throw badParam(
+        "cancellation_reason",
+        `Invalid cancellation_reason: must be one of ${CANCELLATION_REASONS.join(", ")}`,
+      );
     }
     if (pi.status === "requires_capture") {
       // Releasing an authorisation refunds the uncaptured charge.
@@ -528,7 +784,13 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
       Object.assign(charge, { _released: charge.amount, amount_refunded: charge.amount, refunded: true });
       emit("charge.refunded", publicCharge(charge));
     }
-    Object.assign(pi, { status: "canceled", canceled_at: now(), cancellation_reason: p.cancellation_reason ?? null, next_action: null, amount_capturable: 0 });
+    Object.assign(pi, {
+      status: "canceled",
+      canceled_at: now(),
+      cancellation_reason: p.cancellation_reason ?? null,
+      next_action: null,
+      amount_capturable: 0,
+    });
     emit("payment_intent.canceled", pi);
     return pi;
   }
@@ -539,109 +801,257 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
    */
   function publicCharge(charge, expand = []) {
     const out = { ...charge };
-    if (expand.includes("balance_transaction") && charge.balance_transaction) out.balance_transaction = publicTxn(db.balance_transactions.get(charge.balance_transaction));
+    if (expand.includes("balance_transaction") && charge.balance_transaction)
+      out.balance_transaction = publicTxn(db.balance_transactions.get(charge.balance_transaction));
     return out;
   }
   const expandOf = (p) => (Array.isArray(p.expand) ? p.expand : Object.values(p.expand ?? {}));
 
   const requireClientSecret = (pi, p) => {
-    if (p.client_secret !== pi.client_secret) throw new StripeError(400, "invalid_request_error", "The client_secret provided does not match the client_secret associated with the PaymentIntent.", { param: "client_secret" });
+    if (p.client_secret !== pi.client_secret)
+      throw new StripeError(
+        400,
+        "invalid_request_error",
+        "The client_secret provided does not match the client_secret associated with the PaymentIntent.",
+        { param: "client_secret" },
+      );
   };
 
   // [method, path pattern, who may call ("secret" | "publishable"), handler(params, match, ctx)]
   const routes = [
     ["POST", /^\/v1\/customers$/, "secret", (p) => createCustomer(p)],
-    ["GET", /^\/v1\/customers$/, "secret", (p) => list([...db.customers.values()].filter((c) => !p.email || c.email === p.email), p, "/v1/customers")],
+    [
+      "GET",
+      /^\/v1\/customers$/,
+      "secret",
+      (p) =>
+        list(
+          [...db.customers.values()].filter((c) => !p.email || c.email === p.email),
+          p,
+          "/v1/customers",
+        ),
+    ],
     ["GET", /^\/v1\/customers\/(cus_\w+)$/, "secret", (_p, m) => get("customers", m[1])],
-    ["POST", /^\/v1\/customers\/(cus_\w+)$/, "secret", (p, m) => {
-      const c = get("customers", m[1]);
-      if (p.email !== undefined) c.email = p.email || null;
-      if (p.name !== undefined) c.name = p.name || null;
-      if (p.metadata) Object.assign(c.metadata, metadata(p.metadata));
-      emit("customer.updated", c);
-      return c;
-    }],
-    ["POST", /^\/v1\/payment_intents$/, "secret", (p, _m, ctx) => {
-      const pi = createPaymentIntent(p);
-      // confirm=true creates and confirms in one call (off_session charges use this).
-      if (p.confirm === "true") confirm(pi, { off_session: p.off_session, receipt_email: p.receipt_email, return_url: p.return_url }, ctx.base);
-      return pi;
-    }],
-    ["GET", /^\/v1\/payment_intents\/(pi_\w+)$/, "either", (p, m, ctx) => {
-      const pi = get("payment_intents", m[1]);
-      if (ctx.auth === "publishable") requireClientSecret(pi, p);
-      return pi;
-    }],
-    ["POST", /^\/v1\/payment_intents\/(pi_\w+)$/, "secret", (p, m) => {
-      const pi = get("payment_intents", m[1]);
-      if (["succeeded", "canceled"].includes(pi.status)) throw unexpectedState(`This PaymentIntent's amount could not be updated because it has a status of ${pi.status}. You may only update the amount of a PaymentIntent with one of the following statuses: requires_payment_method, requires_confirmation, requires_action.`, pi);
-      if (p.amount !== undefined) pi.amount = int(p.amount, "amount");
-      checkEmail(p.receipt_email, "receipt_email");
-      if (p.receipt_email !== undefined) pi.receipt_email = p.receipt_email || null;
-      if (p.customer !== undefined) pi.customer = get("customers", p.customer).id;
-      if (p.metadata) Object.assign(pi.metadata, metadata(p.metadata));
-      return pi;
-    }],
-    ["POST", /^\/v1\/payment_intents\/(pi_\w+)\/confirm$/, "either", (p, m, ctx) => {
-      const pi = get("payment_intents", m[1]);
-      if (ctx.auth === "publishable") requireClientSecret(pi, p);
-      confirm(pi, p, ctx.base);
-      return pi;
-    }],
-    ["POST", /^\/v1\/payment_intents\/(pi_\w+)\/cancel$/, "secret", (p, m) => cancelIntent(get("payment_intents", m[1]), p)],
-    ["POST", /^\/v1\/payment_intents\/(pi_\w+)\/capture$/, "secret", (p, m) => capture(get("payment_intents", m[1]), p)],
+    [
+      "POST",
+      /^\/v1\/customers\/(cus_\w+)$/,
+      "secret",
+      (p, m) => {
+        const c = get("customers", m[1]);
+        if (p.email !== undefined) c.email = p.email || null;
+        if (p.name !== undefined) c.name = p.name || null;
+        if (p.metadata) Object.assign(c.metadata, metadata(p.metadata));
+        emit("customer.updated", c);
+        return c;
+      },
+    ],
+    [
+      "POST",
+      /^\/v1\/payment_intents$/,
+      "secret",
+      (p, _m, ctx) => {
+        const pi = createPaymentIntent(p);
+        // confirm=true creates and confirms in one call (off_session charges use this).
+        if (p.confirm === "true")
+          confirm(
+            pi,
+            { off_session: p.off_session, receipt_email: p.receipt_email, return_url: p.return_url },
+            ctx.base,
+          );
+        return pi;
+      },
+    ],
+    [
+      "GET",
+      /^\/v1\/payment_intents\/(pi_\w+)$/,
+      "either",
+      (p, m, ctx) => {
+        const pi = get("payment_intents", m[1]);
+        if (ctx.auth === "publishable") requireClientSecret(pi, p);
+        return pi;
+      },
+    ],
+    [
+      "POST",
+      /^\/v1\/payment_intents\/(pi_\w+)$/,
+      "secret",
+      (p, m) => {
+        const pi = get("payment_intents", m[1]);
+        if (["succeeded", "canceled"].includes(pi.status))
+          throw unexpectedState(
+            `This PaymentIntent's amount could not be updated because it has a status of ${pi.status}. You may only update the amount of a PaymentIntent with one of the following statuses: requires_payment_method, requires_confirmation, requires_action.`,
+            pi,
+          );
+        if (p.amount !== undefined) pi.amount = int(p.amount, "amount");
+        checkEmail(p.receipt_email, "receipt_email");
+        if (p.receipt_email !== undefined) pi.receipt_email = p.receipt_email || null;
+        if (p.customer !== undefined) pi.customer = get("customers", p.customer).id;
+        if (p.metadata) Object.assign(pi.metadata, metadata(p.metadata));
+        return pi;
+      },
+    ],
+    [
+      "POST",
+      /^\/v1\/payment_intents\/(pi_\w+)\/confirm$/,
+      "either",
+      (p, m, ctx) => {
+        const pi = get("payment_intents", m[1]);
+        if (ctx.auth === "publishable") requireClientSecret(pi, p);
+        confirm(pi, p, ctx.base);
+        return pi;
+      },
+    ],
+    [
+      "POST",
+      /^\/v1\/payment_intents\/(pi_\w+)\/cancel$/,
+      "secret",
+      (p, m) => cancelIntent(get("payment_intents", m[1]), p),
+    ],
+    [
+      "POST",
+      /^\/v1\/payment_intents\/(pi_\w+)\/capture$/,
+      "secret",
+      (p, m) => capture(get("payment_intents", m[1]), p),
+    ],
     ["GET", /^\/v1\/payment_methods\/(pm_\w+)$/, "secret", (_p, m) => publicPm(get("payment_methods", m[1]))],
     // Saved cards: listed newest first, like Stripe.
-    ["GET", /^\/v1\/customers\/(cus_\w+)\/payment_methods$/, "secret", (p, m) => savedCards(get("customers", m[1]).id, p, `/v1/customers/${m[1]}/payment_methods`)],
-    ["GET", /^\/v1\/payment_methods$/, "secret", (p) => {
-      if (!p.customer) throw missingParam("customer");
-      return savedCards(get("customers", p.customer).id, p, "/v1/payment_methods");
-    }],
-    ["POST", /^\/v1\/payment_methods\/(pm_\w+)\/attach$/, "secret", (p, m) => {
-      const customer = get("customers", p.customer ?? "").id;
-      const number = TEST_PAYMENT_METHODS[m[1]];
-      // A test token attaches as a fresh PaymentMethod, as in Stripe's test mode.
-      if (number) return publicPm(savePaymentMethod(number, 12, new Date().getFullYear() + 2, customer));
-      const pm = get("payment_methods", m[1]);
-      if (pm.customer && pm.customer !== customer) throw badParam("payment_method", "The payment method you provided has already been attached to a customer.");
-      pm.customer = customer;
-      return publicPm(pm);
-    }],
-    ["POST", /^\/v1\/payment_methods\/(pm_\w+)\/detach$/, "secret", (_p, m) => {
-      const pm = get("payment_methods", m[1]);
-      if (!pm.customer) throw badParam("payment_method", "The payment method you provided is not attached to a customer so detachment is impossible.");
-      pm.customer = null;
-      return publicPm(pm);
-    }],
-    ["GET", /^\/v1\/balance_transactions\/(txn_\w+)$/, "secret", (_p, m) => publicTxn(get("balance_transactions", m[1]))],
-    ["GET", /^\/v1\/events\/(evt_\w+)$/, "secret", (_p, m) => {
-      const e = db.events.find((ev) => ev.id === m[1]);
-      if (!e) throw missing("event", m[1]);
-      return e;
-    }],
-    ["GET", /^\/v1\/events$/, "secret", (p) => list(db.events.filter((e) => !p.type || e.type === p.type), p, "/v1/events")],
+    [
+      "GET",
+      /^\/v1\/customers\/(cus_\w+)\/payment_methods$/,
+      "secret",
+      (p, m) => savedCards(get("customers", m[1]).id, p, `/v1/customers/${m[1]}/payment_methods`),
+    ],
+    [
+      "GET",
+      /^\/v1\/payment_methods$/,
+      "secret",
+      (p) => {
+        if (!p.customer) throw missingParam("customer");
+        return savedCards(get("customers", p.customer).id, p, "/v1/payment_methods");
+      },
+    ],
+    [
+      "POST",
+      /^\/v1\/payment_methods\/(pm_\w+)\/attach$/,
+      "secret",
+      (p, m) => {
+        const customer = get("customers", p.customer ?? "").id;
+        const number = TEST_PAYMENT_METHODS[m[1]];
+        // A test token attaches as a fresh PaymentMethod, as in Stripe's test mode.
+        if (number) return publicPm(savePaymentMethod(number, 12, new Date().getFullYear() + 2, customer));
+        const pm = get("payment_methods", m[1]);
+        if (pm.customer && pm.customer !== customer)
+          throw badParam("payment_method", "The payment method you provided has already been attached to a customer.");
+        pm.customer = customer;
+        return publicPm(pm);
+      },
+    ],
+    [
+      "POST",
+      /^\/v1\/payment_methods\/(pm_\w+)\/detach$/,
+      "secret",
+      (_p, m) => {
+        const pm = get("payment_methods", m[1]);
+        if (!pm.customer)
+          throw badParam(
+            "payment_method",
+            "The payment method you provided is not attached to a customer so detachment is impossible.",
+          );
+        pm.customer = null;
+        return publicPm(pm);
+      },
+    ],
+    [
+      "GET",
+      /^\/v1\/balance_transactions\/(txn_\w+)$/,
+      "secret",
+      (_p, m) => publicTxn(get("balance_transactions", m[1])),
+    ],
+    [
+      "GET",
+      /^\/v1\/events\/(evt_\w+)$/,
+      "secret",
+      (_p, m) => {
+        const e = db.events.find((ev) => ev.id === m[1]);
+        if (!e) throw missing("event", m[1]);
+        return e;
+      },
+    ],
+    [
+      "GET",
+      /^\/v1\/events$/,
+      "secret",
+      (p) =>
+        list(
+          db.events.filter((e) => !p.type || e.type === p.type),
+          p,
+          "/v1/events",
+        ),
+    ],
     // Stand-in controls: what a real card network or bank would do.
-    ["POST", /^\/_standin\/payment_intents\/(pi_\w+)\/settle$/, "secret", (p, m) => settleProcessing(get("payment_intents", m[1]), p.outcome)],
-    ["POST", /^\/_standin\/payment_intents\/(pi_\w+)\/authenticate$/, "either", (p, m) => {
-      const pi = get("payment_intents", m[1]);
-      requireClientSecret(pi, p);
-      if (pi.status !== "requires_action") throw new StripeError(400, "invalid_request_error", "This PaymentIntent does not require authentication.");
-      if (p.outcome === "fail") {
-        const pm = db.payment_methods.get(pi.payment_method);
-        Object.assign(pi, {
-          status: "requires_payment_method",
-          next_action: null,
-          payment_method: null,
-          last_payment_error: { type: "card_error", code: "payment_intent_authentication_failure", message: "We are unable to authenticate your payment method. Please choose a different payment method and try again.", payment_method: pm ? publicPm(pm) : null },
-        });
-        emit("payment_intent.payment_failed", pi);
-      } else succeed(pi);
-      return pi;
-    }],
+    [
+      "POST",
+      /^\/_standin\/payment_intents\/(pi_\w+)\/settle$/,
+      "secret",
+      (p, m) => settleProcessing(get("payment_intents", m[1]), p.outcome),
+    ],
+    [
+      "POST",
+      /^\/_standin\/payment_intents\/(pi_\w+)\/authenticate$/,
+      "either",
+      (p, m) => {
+        const pi = get("payment_intents", m[1]);
+        requireClientSecret(pi, p);
+        if (pi.status !== "requires_action")
+          throw new StripeError(400, "invalid_request_error", "This PaymentIntent does not require authentication.");
+        if (p.outcome === "fail") {
+          const pm = db.payment_methods.get(pi.payment_method);
+          Object.assign(pi, {
+            status: "requires_payment_method",
+            next_action: null,
+            payment_method: null,
+            last_payment_error: {
+              type: "card_error",
+              code: "payment_intent_authentication_failure",
+              message:
+                "We are unable to authenticate your payment method. Please choose a different payment method and try again.",
+              payment_method: pm ? publicPm(pm) : null,
+            },
+          });
+          emit("payment_intent.payment_failed", pi);
+        } else succeed(pi);
+        return pi;
+      },
+    ],
   ];
 
   // Resource families kept in modules of their own get the same helpers the routes above use.
-  const kit = { db, save, emit, get, metadata, int, rid, now, list, StripeError, missing, badParam, missingParam, on: (fn) => listeners.push(fn), raw, CARDS, TEST_PAYMENT_METHODS, newPaymentIntent, confirm, balanceTransaction, balanceOf, publicTxn, publicCharge, expandOf };
+  const kit = {
+    db,
+    save,
+    emit,
+    get,
+    metadata,
+    int,
+    rid,
+    now,
+    list,
+    StripeError,
+    missing,
+    badParam,
+    missingParam,
+    on: (fn) => listeners.push(fn),
+    raw,
+    CARDS,
+    TEST_PAYMENT_METHODS,
+    newPaymentIntent,
+    confirm,
+    balanceTransaction,
+    balanceOf,
+    publicTxn,
+    publicCharge,
+    expandOf,
+  };
   routes.push(...catalogRoutes(kit));
   routes.push(...connectRoutes(kit));
   routes.push(...billingRoutes(kit));
@@ -649,7 +1059,9 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
   routes.push(...refundDisputeRoutes(kit));
 
   function savedCards(customer, p, url) {
-    const cards = [...db.payment_methods.values()].filter((pm) => pm.customer === customer && (!p.type || pm.type === p.type)).reverse();
+    const cards = [...db.payment_methods.values()]
+      .filter((pm) => pm.customer === customer && (!p.type || pm.type === p.type))
+      .reverse();
     return list(cards.map(publicPm), p, url);
   }
 
@@ -663,7 +1075,12 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
     let key = /^Bearer (.+)$/.exec(header)?.[1];
     if (!key && header.startsWith("Basic ")) key = Buffer.from(header.slice(6), "base64").toString().split(":")[0];
     if (!key) throw new StripeError(401, "invalid_request_error", "You did not provide an API key.");
-    if (/^(sk|pk|rk)_live_/.test(key)) throw new StripeError(401, "invalid_request_error", "The ApeWall Stripe stand-in refuses live keys: it only plays Stripe's test mode.");
+    if (/^(sk|pk|rk)_live_/.test(key))
+      throw new StripeError(
+        401,
+        "invalid_request_error",
+        "The ApeWall Stripe stand-in refuses live keys: it only plays Stripe's test mode.",
+      );
     if (key.startsWith("sk_test_") || key.startsWith("rk_test_")) return { auth: "secret", key };
     if (key.startsWith("pk_test_")) return { auth: "publishable", key };
     throw new StripeError(401, "invalid_request_error", `Invalid API Key provided: ${key.slice(0, 8)}****`);
@@ -673,16 +1090,26 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
     const url = new URL(req.url, base);
     const params = req.method === "GET" ? parseForm(url.searchParams.toString()) : parseForm(body);
     const route = routes.find(([method, pattern]) => method === req.method && pattern.test(url.pathname));
-    if (!route) throw new StripeError(404, "invalid_request_error", `Unrecognized request URL (${req.method}: ${url.pathname}).`);
+    if (!route)
+      throw new StripeError(404, "invalid_request_error", `Unrecognized request URL (${req.method}: ${url.pathname}).`);
     // "public" routes are the pages a browser opens (hosted onboarding and the like): no API key.
     const ctx = route[2] === "public" ? { auth: "public", key: "", base } : { ...authenticate(req), base };
-    if (route[2] === "secret" && ctx.auth !== "secret") throw new StripeError(401, "invalid_request_error", "This API call cannot be made with a publishable API key. Please use a secret API key.");
+    if (route[2] === "secret" && ctx.auth !== "secret")
+      throw new StripeError(
+        401,
+        "invalid_request_error",
+        "This API call cannot be made with a publishable API key. Please use a secret API key.",
+      );
     const idemKey = req.method === "POST" ? req.headers["idempotency-key"] : undefined;
     const scope = idemKey && `${ctx.key}:${idemKey}`;
     if (scope && db.idempotency.has(scope)) {
       const saved = db.idempotency.get(scope);
       if (saved.fingerprint !== `${url.pathname}?${body}`) {
-        throw new StripeError(400, "idempotency_error", `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idemKey}' if you meant to execute a different request.`);
+        throw new StripeError(
+          400,
+          "idempotency_error",
+          `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idemKey}' if you meant to execute a different request.`,
+        );
       }
       return { status: saved.status, body: saved.body, replayed: true };
     }
@@ -714,10 +1141,20 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
     const chunks = [];
     for await (const c of req) chunks.push(c);
     const body = Buffer.concat(chunks).toString("utf8");
-    const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "authorization, content-type, idempotency-key, stripe-version, cf-connecting-ip", "access-control-allow-methods": "GET, POST, OPTIONS" };
+    const cors = {
+      "access-control-allow-origin": "*",
+      "access-control-allow-headers": "authorization, content-type, idempotency-key, stripe-version, cf-connecting-ip",
+      "access-control-allow-methods": "GET, POST, OPTIONS",
+    };
     if (req.method === "OPTIONS") return res.writeHead(204, cors).end();
     if (req.method === "GET" && (req.url === "/v3" || req.url === "/v3/")) {
-      return res.writeHead(200, { ...cors, "content-type": "application/javascript; charset=utf-8", "cache-control": "no-store" }).end(STRIPE_JS.replace("__STANDIN_BASE__", base));
+      return res
+        .writeHead(200, {
+          ...cors,
+          "content-type": "application/javascript; charset=utf-8",
+          "cache-control": "no-store",
+        })
+        .end(STRIPE_JS.replace("__STANDIN_BASE__", base));
     }
     if (req.method === "GET" && req.url === "/_standin/health") return res.writeHead(200, cors).end("ok");
     const requestId = rid("req", 14);
@@ -725,11 +1162,21 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
       const out = await handle(req, body, base);
       log(`${req.method} ${req.url} -> ${out.status}${out.replayed ? " (replayed)" : ""}`);
       if (out.headers) return res.writeHead(out.status, out.headers).end(out.body);
-      res.writeHead(out.status, { ...cors, "content-type": "application/json", "request-id": requestId, "stripe-version": API_VERSION, ...(out.replayed ? { "idempotent-replayed": "true" } : {}) }).end(out.body);
+      res
+        .writeHead(out.status, {
+          ...cors,
+          "content-type": "application/json",
+          "request-id": requestId,
+          "stripe-version": API_VERSION,
+          ...(out.replayed ? { "idempotent-replayed": "true" } : {}),
+        })
+        .end(out.body);
     } catch (err) {
       const e = err instanceof StripeError ? err : new StripeError(500, "api_error", `Stand-in error: ${err.message}`);
       log(`${req.method} ${req.url} -> ${e.status} ${e.message}`);
-      res.writeHead(e.status, { ...cors, "content-type": "application/json", "request-id": requestId }).end(JSON.stringify(e.body));
+      res
+        .writeHead(e.status, { ...cors, "content-type": "application/json", "request-id": requestId })
+        .end(JSON.stringify(e.body));
     }
   });
 
@@ -742,7 +1189,9 @@ export function createStandin({ webhookUrls = [], connectWebhookUrls = [], webho
       while (deliveries.length) await Promise.allSettled(deliveries.splice(0));
     },
     listen(port = 0, host = "127.0.0.1") {
-      return new Promise((resolve) => server.listen(port, host, () => resolve(`http://${host}:${server.address().port}`)));
+      return new Promise((resolve) =>
+        server.listen(port, host, () => resolve(`http://${host}:${server.address().port}`)),
+      );
     },
     close: () =>
       new Promise((resolve) => {

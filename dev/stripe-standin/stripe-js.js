@@ -1,12 +1,12 @@
 /* The ApeWall Stripe stand-in's Stripe.js: a window.Stripe with the calls the app uses
    (elements, element.mount, confirmPayment, confirmCardPayment, handleNextAction,
    retrievePaymentIntent). It talks to the stand-in API, so the app's code path is unchanged. */
-(function () {
+(() => {
   var BASE = "__STANDIN_BASE__";
 
   function encode(obj, prefix, out) {
     out = out || new URLSearchParams();
-    Object.keys(obj).forEach(function (k) {
+    Object.keys(obj).forEach((k) => {
       var v = obj[k];
       if (v === undefined || v === null) return;
       var key = prefix ? prefix + "[" + k + "]" : k;
@@ -22,7 +22,7 @@
   // which a strict policy blocks.
   function setHtml(target, markup) {
     target.innerHTML = markup.replace(/ style="/g, ' data-standin-style="');
-    target.querySelectorAll("[data-standin-style]").forEach(function (n) {
+    target.querySelectorAll("[data-standin-style]").forEach((n) => {
       n.style.cssText = n.getAttribute("data-standin-style");
       n.removeAttribute("data-standin-style");
     });
@@ -35,35 +35,36 @@
       method: method,
       headers: { authorization: "Bearer " + pk, "content-type": "application/x-www-form-urlencoded" },
       body: method === "GET" ? undefined : body,
-    }).then(function (res) {
-      return res.json().then(function (json) {
-        return { ok: res.ok, json: json };
-      });
-    });
+    }).then((res) => res.json().then((json) => ({ ok: res.ok, json: json })));
   }
 
-  var piIdOf = function (clientSecret) {
-    return String(clientSecret).split("_secret_")[0];
-  };
+  var piIdOf = (clientSecret) => String(clientSecret).split("_secret_")[0];
 
   function field(id, label, placeholder, attrs) {
     return (
-      '<label for="' + id + '" style="display:block;font-size:13px;font-weight:500;margin:0 0 4px;color:#374151">' + label + "</label>" +
-      '<input id="' + id + '" placeholder="' + placeholder + '" ' + attrs +
+      '<label for="' +
+      id +
+      '" style="display:block;font-size:13px;font-weight:500;margin:0 0 4px;color:#374151">' +
+      label +
+      "</label>" +
+      '<input id="' +
+      id +
+      '" placeholder="' +
+      placeholder +
+      '" ' +
+      attrs +
       ' style="width:100%;box-sizing:border-box;height:40px;border:1px solid #d1d5db;border-radius:8px;padding:0 12px;font-size:15px;font-family:inherit;background:#fff" />'
     );
   }
 
   // element.on / element.off (docs.stripe.com/js/element/events), for every element kind here.
   function withEvents(el, handlers) {
-    el.on = function (name, handler) {
+    el.on = (name, handler) => {
       (handlers[name] = handlers[name] || []).push(handler);
       return el;
     };
-    el.off = function (name, handler) {
-      handlers[name] = (handlers[name] || []).filter(function (h) {
-        return h !== handler;
-      });
+    el.off = (name, handler) => {
+      handlers[name] = (handlers[name] || []).filter((h) => h !== handler);
       return el;
     };
     return el;
@@ -75,51 +76,64 @@
     var uid = "sci-" + Math.random().toString(36).slice(2, 8);
     var el = {
       _type: type,
-      mount: function (target) {
+      mount: (target) => {
         root = typeof target === "string" ? document.querySelector(target) : target;
         if (!root) throw new Error("Stripe stand-in: mount target not found");
-        setHtml(root,
-          '<div data-stripe-standin="' + type + '" style="display:grid;gap:12px;font-family:inherit">' +
-          field(uid + "-number", "Card number", "1234 1234 1234 1234", 'inputmode="numeric" autocomplete="cc-number"') +
-          '<div style="display:grid;grid-template-columns:1fr 1fr;gap:12px"><div>' +
-          field(uid + "-exp", "Expiration date", "MM / YY", 'inputmode="numeric" autocomplete="cc-exp"') +
-          "</div><div>" +
-          field(uid + "-cvc", "Security code", "CVC", 'inputmode="numeric" autocomplete="cc-csc"') +
-          "</div></div>" +
-          '<p style="margin:0;font-size:12px;color:#6b7280">Test mode: use 4242 4242 4242 4242, any future date and any CVC.</p></div>');
-        ["number", "exp", "cvc"].forEach(function (f) {
-          root.querySelector("#" + uid + "-" + f).addEventListener("input", function () {
+        setHtml(
+          root,
+          '<div data-stripe-standin="' +
+            type +
+            '" style="display:grid;gap:12px;font-family:inherit">' +
+            field(
+              uid + "-number",
+              "Card number",
+              "1234 1234 1234 1234",
+              'inputmode="numeric" autocomplete="cc-number"',
+            ) +
+            '<div style="display:grid;grid-template-columns:1fr 1fr;gap:12px"><div>' +
+            field(uid + "-exp", "Expiration date", "MM / YY", 'inputmode="numeric" autocomplete="cc-exp"') +
+            "</div><div>" +
+            field(uid + "-cvc", "Security code", "CVC", 'inputmode="numeric" autocomplete="cc-csc"') +
+            "</div></div>" +
+            '<p style="margin:0;font-size:12px;color:#6b7280">Test mode: use 4242 4242 4242 4242, any future date and any CVC.</p></div>',
+        );
+        ["number", "exp", "cvc"].forEach((f) => {
+          root.querySelector("#" + uid + "-" + f).addEventListener("input", () => {
             var v = el._values();
-            (handlers.change || []).forEach(function (h) {
-              h({ elementType: type, empty: !v.number && !v.exp && !v.cvc, complete: v.number.length >= 12 && /\d{1,2}\s*\/\s*\d{2,4}/.test(v.exp) && v.cvc.length >= 3 });
+            (handlers.change || []).forEach((h) => {
+              h({
+                elementType: type,
+                empty: !v.number && !v.exp && !v.cvc,
+                complete: v.number.length >= 12 && /\d{1,2}\s*\/\s*\d{2,4}/.test(v.exp) && v.cvc.length >= 3,
+              });
             });
           });
         });
-        setTimeout(function () {
-          (handlers.ready || []).forEach(function (h) {
+        setTimeout(() => {
+          (handlers.ready || []).forEach((h) => {
             h({ elementType: type });
           });
         });
       },
-      unmount: function () {
+      unmount: () => {
         if (root) root.innerHTML = "";
       },
-      destroy: function () {
+      destroy: () => {
         el.unmount();
       },
-      update: function () {},
-      focus: function () {
+      update: () => {},
+      focus: () => {
         root && root.querySelector("input") && root.querySelector("input").focus();
       },
 
-      _values: function () {
-        var get = function (f) {
+      _values: () => {
+        var get = (f) => {
           var input = root && root.querySelector("#" + uid + "-" + f);
           return input ? input.value.trim() : "";
         };
         return { number: get("number").replace(/\s/g, ""), exp: get("exp"), cvc: get("cvc") };
       },
-      _card: function () {
+      _card: () => {
         var v = el._values();
         var m = /^(\d{1,2})\s*\/?\s*(\d{2,4})$/.exec(v.exp.replace(/\s/g, ""));
         return { number: v.number, exp_month: m ? m[1] : "", exp_year: m ? m[2] : "", cvc: v.cvc };
@@ -140,75 +154,97 @@
   function createExpressCheckoutElement(elements) {
     var handlers = {};
     var root = null;
-    var emit = function (name, event) {
-      (handlers[name] || []).forEach(function (h) {
+    var emit = (name, event) => {
+      (handlers[name] || []).forEach((h) => {
         h(event);
       });
     };
     var el = {
       _type: "expressCheckout",
-      mount: function (target) {
+      mount: (target) => {
         root = typeof target === "string" ? document.querySelector(target) : target;
         if (!root) throw new Error("Stripe stand-in: mount target not found");
-        setHtml(root,
-          '<button type="button" data-stripe-standin="expressCheckout" aria-label="Pay with Link" style="width:100%;height:44px;border:0;border-radius:8px;background:#00d66f;color:#011e0f;font-weight:700;font-size:15px;cursor:pointer;font-family:inherit">Pay with link</button>');
-        root.querySelector("button").addEventListener("click", function () {
+        setHtml(
+          root,
+          '<button type="button" data-stripe-standin="expressCheckout" aria-label="Pay with Link" style="width:100%;height:44px;border:0;border-radius:8px;background:#00d66f;color:#011e0f;font-weight:700;font-size:15px;cursor:pointer;font-family:inherit">Pay with link</button>',
+        );
+        root.querySelector("button").addEventListener("click", () => {
           var resolved = null;
           emit("click", {
             elementType: "expressCheckout",
             expressPaymentType: "link",
-            resolve: function (options) {
+            resolve: (options) => {
               resolved = options || {};
             },
-            reject: function () {},
+            reject: () => {},
           });
           if (!resolved) return;
           // The wallet sheet: the buyer approves with their saved card.
-          setTimeout(function () {
+          setTimeout(() => {
             elements._express = { type: "link", email: resolved.emailRequired ? "link-buyer@example.com" : null };
             emit("confirm", {
               elementType: "expressCheckout",
               expressPaymentType: "link",
-              billingDetails: { name: "Link Buyer", email: resolved.emailRequired ? "link-buyer@example.com" : null, phone: null, address: null },
-              paymentFailed: function () {
+              billingDetails: {
+                name: "Link Buyer",
+                email: resolved.emailRequired ? "link-buyer@example.com" : null,
+                phone: null,
+                address: null,
+              },
+              paymentFailed: () => {
                 elements._express = null;
               },
             });
           }, 50);
         });
-        setTimeout(function () {
-          emit("ready", { elementType: "expressCheckout", availablePaymentMethods: { link: true, applePay: false, googlePay: false, paypal: false, amazonPay: false, klarna: false } });
-          emit("availablepaymentmethodschange", { elementType: "expressCheckout", paymentMethods: { link: true, applePay: false, googlePay: false } });
+        setTimeout(() => {
+          emit("ready", {
+            elementType: "expressCheckout",
+            availablePaymentMethods: {
+              link: true,
+              applePay: false,
+              googlePay: false,
+              paypal: false,
+              amazonPay: false,
+              klarna: false,
+            },
+          });
+          emit("availablepaymentmethodschange", {
+            elementType: "expressCheckout",
+            paymentMethods: { link: true, applePay: false, googlePay: false },
+          });
         });
       },
-      unmount: function () {
+      unmount: () => {
         if (root) root.innerHTML = "";
       },
-      destroy: function () {
+      destroy: () => {
         el.unmount();
       },
-      update: function () {},
-
+      update: () => {},
     };
     elements._all.push(withEvents(el, handlers));
     return el;
   }
 
   function authModal() {
-    return new Promise(function (resolve) {
+    return new Promise((resolve) => {
       var overlay = document.createElement("div");
       overlay.setAttribute("role", "dialog");
       overlay.setAttribute("aria-label", "Authenticate test payment");
-      overlay.style.cssText = "position:fixed;inset:0;background:rgba(15,23,42,.6);display:flex;align-items:center;justify-content:center;z-index:2147483647;font-family:system-ui,sans-serif";
-      setHtml(overlay,
+      overlay.style.cssText =
+        "position:fixed;inset:0;background:rgba(15,23,42,.6);display:flex;align-items:center;justify-content:center;z-index:2147483647;font-family:system-ui,sans-serif";
+      setHtml(
+        overlay,
         '<div style="background:#fff;border-radius:12px;padding:24px;max-width:360px;width:90%;box-shadow:0 20px 40px rgba(0,0,0,.25)">' +
-        '<h2 style="margin:0 0 8px;font-size:18px">Authenticate test payment</h2>' +
-        '<p style="margin:0 0 20px;color:#4b5563;font-size:14px">Your bank asks you to confirm this payment (3D Secure test).</p>' +
-        '<div style="display:flex;gap:8px;justify-content:flex-end">' +
-        '<button type="button" data-outcome="fail" style="padding:8px 14px;border:1px solid #d1d5db;border-radius:8px;background:#fff;cursor:pointer">Fail authentication</button>' +
-        '<button type="button" data-outcome="complete" style="padding:8px 14px;border:0;border-radius:8px;background:#635bff;color:#fff;cursor:pointer">Complete authentication</button>' +
-        "</div></div>");
-      overlay.addEventListener("click", function (e) {
+          '<h2 style="margin:0 0 8px;font-size:18px">Authenticate test payment</h2>' +
+          '<p style="margin:0 0 20px;color:#4b5563;font-size:14px">Your bank asks you to confirm this payment (3D Secure test).</p>' +
+          '<div style="display:flex;gap:8px;justify-content:flex-end">' +
+          '<button type="button" data-outcome="fail" style="padding:8px 14px;border:1px solid #d1d5db;border-radius:8px;background:#fff;cursor:pointer">Fail authentication</button>' +
+          '<button type="button" data-outcome="complete" style="padding:8px 14px;border:0;border-radius:8px;background:#635bff;color:#fff;cursor:pointer">Complete authentication</button>' +
+          "</div></div>",
+      );
+      overlay.addEventListener("click", (e) => {
         var outcome = e.target && e.target.getAttribute && e.target.getAttribute("data-outcome");
         if (!outcome) return;
         overlay.remove();
@@ -220,73 +256,95 @@
 
   function errorOf(json) {
     var e = json.error || {};
-    return { type: e.type || "api_error", code: e.code, decline_code: e.decline_code, message: e.message || "Something went wrong.", payment_intent: e.payment_intent };
+    return {
+      type: e.type || "api_error",
+      code: e.code,
+      decline_code: e.decline_code,
+      message: e.message || "Something went wrong.",
+      payment_intent: e.payment_intent,
+    };
   }
 
   window.Stripe = function Stripe(publishableKey) {
-    if (!publishableKey || publishableKey.indexOf("pk_test_") !== 0) throw new Error("Stripe stand-in: a pk_test_ publishable key is required");
+    if (!publishableKey || publishableKey.indexOf("pk_test_") !== 0)
+      throw new Error("Stripe stand-in: a pk_test_ publishable key is required");
 
     function settle(pi) {
       if (pi.status !== "requires_action") return Promise.resolve(pi);
-      return authModal().then(function (outcome) {
-        return api(publishableKey, "POST", "/_standin/payment_intents/" + pi.id + "/authenticate", { client_secret: pi.client_secret, outcome: outcome }).then(function (r) {
-          return r.json;
-        });
-      });
+      return authModal().then((outcome) =>
+        api(publishableKey, "POST", "/_standin/payment_intents/" + pi.id + "/authenticate", {
+          client_secret: pi.client_secret,
+          outcome: outcome,
+        }).then((r) => r.json),
+      );
     }
 
     function confirmWith(clientSecret, card, extra) {
-      var params = Object.assign({ client_secret: clientSecret, payment_method_data: { type: "card", card: card } }, extra || {});
-      return api(publishableKey, "POST", "/v1/payment_intents/" + piIdOf(clientSecret) + "/confirm", params).then(function (r) {
-        if (!r.ok) return { error: errorOf(r.json) };
-        return settle(r.json).then(function (pi) {
-          if (pi.error) return { error: errorOf(pi) };
-          if (pi.status === "succeeded" || pi.status === "processing") return { paymentIntent: pi };
-          return { error: Object.assign({ type: "card_error" }, pi.last_payment_error || { message: "Payment failed." }) };
-        });
-      });
+      var params = Object.assign(
+        { client_secret: clientSecret, payment_method_data: { type: "card", card: card } },
+        extra || {},
+      );
+      return api(publishableKey, "POST", "/v1/payment_intents/" + piIdOf(clientSecret) + "/confirm", params).then(
+        (r) => {
+          if (!r.ok) return { error: errorOf(r.json) };
+          return settle(r.json).then((pi) => {
+            if (pi.error) return { error: errorOf(pi) };
+            if (pi.status === "succeeded" || pi.status === "processing") return { paymentIntent: pi };
+            return {
+              error: Object.assign({ type: "card_error" }, pi.last_payment_error || { message: "Payment failed." }),
+            };
+          });
+        },
+      );
     }
 
     return {
-      elements: function (options) {
+      elements: (options) => {
         var elements = { _all: [], _options: options || {} };
-        elements.create = function (type, opts) {
+        elements.create = (type, opts) => {
           if (type === "expressCheckout") return createExpressCheckoutElement(elements, opts);
           return createCardElement(type, elements, opts);
         };
-        elements.getElement = function (type) {
-          return elements._all.find(function (e) { return e._type === type; }) || null;
-        };
-        elements.submit = function () {
+        elements.getElement = (type) => elements._all.find((e) => e._type === type) || null;
+        elements.submit = () => {
           if (elements._express) return Promise.resolve({});
-          var el = elements._all.find(function (e) { return e._type !== "expressCheckout"; });
+          var el = elements._all.find((e) => e._type !== "expressCheckout");
           var c = el && el._card();
-          if (!c || !c.number) return Promise.resolve({ error: { type: "validation_error", message: "Your card number is incomplete." } });
+          if (!c || !c.number)
+            return Promise.resolve({ error: { type: "validation_error", message: "Your card number is incomplete." } });
           return Promise.resolve({});
         };
-        elements.update = function (opts) {
+        elements.update = (opts) => {
           Object.assign(elements._options, opts);
         };
-        elements.fetchUpdates = function () {
-          return Promise.resolve({});
-        };
+        elements.fetchUpdates = () => Promise.resolve({});
         return elements;
       },
-      confirmPayment: function (options) {
+      confirmPayment: (options) => {
         var elements = options.elements;
         var clientSecret = options.clientSecret || (elements && elements._options.clientSecret);
         var cp = options.confirmParams || {};
         var express = elements && elements._express;
-        var el = elements && elements._all.find(function (e) { return e._type !== "expressCheckout"; });
-        if (!el && !express) return Promise.resolve({ error: { type: "validation_error", message: "No payment element is mounted." } });
+        var el = elements && elements._all.find((e) => e._type !== "expressCheckout");
+        if (!el && !express)
+          return Promise.resolve({ error: { type: "validation_error", message: "No payment element is mounted." } });
         var confirming = express
-          ? api(publishableKey, "POST", "/v1/payment_intents/" + piIdOf(clientSecret) + "/confirm", { client_secret: clientSecret, payment_method_data: { type: "link", billing_details: { email: express.email } }, receipt_email: cp.receipt_email, return_url: cp.return_url }).then(function (r) {
+          ? api(publishableKey, "POST", "/v1/payment_intents/" + piIdOf(clientSecret) + "/confirm", {
+              client_secret: clientSecret,
+              payment_method_data: { type: "link", billing_details: { email: express.email } },
+              receipt_email: cp.receipt_email,
+              return_url: cp.return_url,
+            }).then((r) => {
               elements._express = null;
               if (!r.ok) return { error: errorOf(r.json) };
-              return settle(r.json).then(function (pi) { return pi.status === "succeeded" || pi.status === "processing" ? { paymentIntent: pi } : { error: errorOf({ error: pi.last_payment_error }) }; });
+              return settle(r.json).then((pi) =>
+                pi.status === "succeeded" || pi.status === "processing"
+                  ? { paymentIntent: pi }
+                  : { error: errorOf({ error: pi.last_payment_error }) },
+              );
             })
           : confirmWith(clientSecret, el._card(), { receipt_email: cp.receipt_email, return_url: cp.return_url });
-        return confirming.then(function (result) {
+        return confirming.then((result) => {
           if (result.error || options.redirect === "if_required") return result;
           var pi = result.paymentIntent;
           var url = new URL(cp.return_url, window.location.href);
@@ -294,32 +352,40 @@
           url.searchParams.set("payment_intent_client_secret", pi.client_secret);
           url.searchParams.set("redirect_status", pi.status);
           window.location.assign(url.toString());
-          return new Promise(function () {});
+          return new Promise(() => {});
         });
       },
-      confirmCardPayment: function (clientSecret, data) {
+      confirmCardPayment: (clientSecret, data) => {
         data = data || {};
         var pm = data.payment_method || {};
         if (typeof pm === "string") {
-          return api(publishableKey, "POST", "/v1/payment_intents/" + piIdOf(clientSecret) + "/confirm", { client_secret: clientSecret, payment_method: pm, receipt_email: data.receipt_email }).then(function (r) {
+          return api(publishableKey, "POST", "/v1/payment_intents/" + piIdOf(clientSecret) + "/confirm", {
+            client_secret: clientSecret,
+            payment_method: pm,
+            receipt_email: data.receipt_email,
+          }).then((r) => {
             if (!r.ok) return { error: errorOf(r.json) };
-            return settle(r.json).then(function (pi) { return pi.status === "succeeded" ? { paymentIntent: pi } : { error: errorOf({ error: pi.last_payment_error }) }; });
+            return settle(r.json).then((pi) =>
+              pi.status === "succeeded" ? { paymentIntent: pi } : { error: errorOf({ error: pi.last_payment_error }) },
+            );
           });
         }
         var el = pm.card;
         return confirmWith(clientSecret, el._card(), { receipt_email: data.receipt_email });
       },
-      handleNextAction: function (options) {
-        return api(publishableKey, "GET", "/v1/payment_intents/" + piIdOf(options.clientSecret), { client_secret: options.clientSecret }).then(function (r) {
+      handleNextAction: (options) =>
+        api(publishableKey, "GET", "/v1/payment_intents/" + piIdOf(options.clientSecret), {
+          client_secret: options.clientSecret,
+        }).then((r) => {
           if (!r.ok) return { error: errorOf(r.json) };
-          return settle(r.json).then(function (pi) { return pi.status === "succeeded" ? { paymentIntent: pi } : { error: errorOf({ error: pi.last_payment_error }) }; });
-        });
-      },
-      retrievePaymentIntent: function (clientSecret) {
-        return api(publishableKey, "GET", "/v1/payment_intents/" + piIdOf(clientSecret), { client_secret: clientSecret }).then(function (r) {
-          return r.ok ? { paymentIntent: r.json } : { error: errorOf(r.json) };
-        });
-      },
+          return settle(r.json).then((pi) =>
+            pi.status === "succeeded" ? { paymentIntent: pi } : { error: errorOf({ error: pi.last_payment_error }) },
+          );
+        }),
+      retrievePaymentIntent: (clientSecret) =>
+        api(publishableKey, "GET", "/v1/payment_intents/" + piIdOf(clientSecret), {
+          client_secret: clientSecret,
+        }).then((r) => (r.ok ? { paymentIntent: r.json } : { error: errorOf(r.json) })),
     };
   };
   window.Stripe.version = 3;

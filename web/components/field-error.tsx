@@ -4,7 +4,18 @@
 // the field is aria-invalid and described by it, and the first invalid field gets the focus. Nothing
 // the user typed is touched. What belongs to no field (a 4xx about the whole form) shows beside the
 // submit button; a network failure or a 5xx is left to the caller's toast.
-import { Children, cloneElement, isValidElement, useCallback, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from "react";
+import {
+  Children,
+  cloneElement,
+  isValidElement,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactElement,
+  type ReactNode,
+} from "react";
 import { Label } from "@/components/ui/label";
 import type { ZodType, z } from "zod";
 import { cn } from "@/lib/utils";
@@ -24,7 +35,11 @@ type Check = {
 };
 
 /** "400: title: Title is required; price: …" -> messages by field (known names only; the rest is the form's). */
-export function errorsFromServer(err: unknown, known: readonly string[], alias: Record<string, string> = {}): FieldErrors | null {
+export function errorsFromServer(
+  err: unknown,
+  known: readonly string[],
+  alias: Record<string, string> = {},
+): FieldErrors | null {
   if (!(err instanceof Error)) return null;
   const status = /^(\d{3}): /.exec(err.message);
   if (!status || !status[1].startsWith("4") || status[1] === "401") return null;
@@ -50,7 +65,9 @@ export function useFieldErrors(prefix: string) {
     const wanted = focusPending.current;
     if (!wanted) return;
     focusPending.current = null;
-    const invalid = wanted.map((f) => document.querySelector<HTMLElement>(`[aria-describedby~="${errorId(f)}"]`)).filter((el): el is HTMLElement => !!el);
+    const invalid = wanted
+      .map((f) => document.querySelector<HTMLElement>(`[aria-describedby~="${errorId(f)}"]`))
+      .filter((el): el is HTMLElement => !!el);
     invalid.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
     invalid[0]?.focus();
   }, [errors, errorId]);
@@ -87,12 +104,17 @@ export function useFieldErrors(prefix: string) {
       show(next);
       return true;
     };
-    const set = (field: string, message: string | undefined) => (message ? show({ ...errors, [field]: message }) : setErrors((e) => ({ ...e, [field]: undefined })));
-    const clear = (...fields: string[]) => setErrors((e) => (fields.some((f) => e[f]) ? { ...e, ...Object.fromEntries(fields.map((f) => [f, undefined])) } : e));
+    const set = (field: string, message: string | undefined) =>
+      message ? show({ ...errors, [field]: message }) : setErrors((e) => ({ ...e, [field]: undefined }));
+    const clear = (...fields: string[]) =>
+      setErrors((e) =>
+        fields.some((f) => e[f]) ? { ...e, ...Object.fromEntries(fields.map((f) => [f, undefined])) } : e,
+      );
     /** Spread on the field's control: aria-invalid and the message it is described by. */
     const field = (name: string, describedBy?: string) => ({
       "aria-invalid": errors[name] ? true : undefined,
-      "aria-describedby": [errors[name] ? errorId(name) : undefined, describedBy].filter(Boolean).join(" ") || undefined,
+      "aria-describedby":
+        [errors[name] ? errorId(name) : undefined, describedBy].filter(Boolean).join(" ") || undefined,
     });
     return { errors, check, fromServer, set, clear, field, errorId, reset: () => setErrors({}) };
   }, [errors, errorId, show]);
@@ -115,10 +137,33 @@ export function FieldError({ of, name, className }: { of: FieldErrorsApi; name: 
  * A label, one control and its message, for forms that keep their own error state: the control is
  * aria-invalid and described by the message (id `{htmlFor}-error`).
  */
-export function LabelledField({ label, htmlFor, error, hint, children, className }: { label: ReactNode; htmlFor: string; error?: string; hint?: ReactNode; children: ReactNode; className?: string }) {
+export function LabelledField({
+  label,
+  htmlFor,
+  error,
+  hint,
+  children,
+  className,
+}: {
+  label: ReactNode;
+  htmlFor: string;
+  error?: string;
+  hint?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   const errorId = `${htmlFor}-error`;
-  const only = Children.count(children) === 1 && isValidElement(children) ? (children as ReactElement<Record<string, unknown>>) : null;
-  const control = only && error ? cloneElement(only, { "aria-invalid": true, "aria-describedby": [errorId, only.props["aria-describedby"]].filter(Boolean).join(" ") }) : children;
+  const only =
+    Children.count(children) === 1 && isValidElement(children)
+      ? (children as ReactElement<Record<string, unknown>>)
+      : null;
+  const control =
+    only && error
+      ? cloneElement(only, {
+          "aria-invalid": true,
+          "aria-describedby": [errorId, only.props["aria-describedby"]].filter(Boolean).join(" "),
+        })
+      : children;
   return (
     <div className={cn("space-y-1.5", className)}>
       <Label htmlFor={htmlFor}>{label}</Label>

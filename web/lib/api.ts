@@ -30,7 +30,8 @@ export async function apiRequest(method: string, url: string, data?: unknown): P
 /** An API error's message without the "NNN: " status that throwIfResNotOk puts in front. */
 export const withoutStatus = (message: string) => message.replace(/^\d{3}: /, "");
 
-export const isUnauthorizedError = (error: unknown) => error instanceof Error && /^401: .*Unauthorized/.test(error.message);
+export const isUnauthorizedError = (error: unknown) =>
+  error instanceof Error && /^401: .*Unauthorized/.test(error.message);
 
 type UnauthorizedBehavior = "returnNull" | "throw";
 

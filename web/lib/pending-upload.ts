@@ -26,7 +26,10 @@ export function peekPendingUpload(): PendingUpload | null {
     if (link) return { kind: "link", uploadLink: link };
     const text = sessionStorage.getItem("uploadText");
     if (text) return { kind: "text", uploadText: text };
-    const mirror = JSON.parse(localStorage.getItem(MIRROR_KEY) ?? "null") as { intent: PendingUpload; savedAt: number } | null;
+    const mirror = JSON.parse(localStorage.getItem(MIRROR_KEY) ?? "null") as {
+      intent: PendingUpload;
+      savedAt: number;
+    } | null;
     if (mirror && Date.now() - mirror.savedAt < MIRROR_TTL_MS) return mirror.intent;
   } catch {
     // Storage unavailable or corrupt: there is no intent to restore.

@@ -11,8 +11,15 @@ import { apiRequest } from "@/lib/api";
 
 type StripeError = { message?: string };
 type PaymentIntentLike = { id: string; status: string };
-type StripeElement = { mount(el: HTMLElement): void; on(event: string, handler: (e: never) => void): StripeElement; destroy(): void };
-type StripeElements = { create(type: string, options?: Record<string, unknown>): StripeElement; submit(): Promise<{ error?: StripeError }> };
+type StripeElement = {
+  mount(el: HTMLElement): void;
+  on(event: string, handler: (e: never) => void): StripeElement;
+  destroy(): void;
+};
+type StripeElements = {
+  create(type: string, options?: Record<string, unknown>): StripeElement;
+  submit(): Promise<{ error?: StripeError }>;
+};
 type StripeLike = {
   elements(options: Record<string, unknown>): StripeElements;
   confirmPayment(options: Record<string, unknown>): Promise<{ error?: StripeError; paymentIntent?: PaymentIntentLike }>;
@@ -82,7 +89,16 @@ async function restart(start: CheckoutStart, change: { code?: string; bumpTaken?
     ...(EMAIL.test(email) ? { buyerEmail: email } : {}),
     ...(start.noReminder ? { noReminder: true } : {}),
   });
-  return { body: (await res.json()) as { clientSecret?: string; amount?: number; accessUrl?: string; discount?: { code: string } }, code, bumpTaken };
+  return {
+    body: (await res.json()) as {
+      clientSecret?: string;
+      amount?: number;
+      accessUrl?: string;
+      discount?: { code: string };
+    },
+    code,
+    bumpTaken,
+  };
 }
 
 /**
@@ -106,8 +122,18 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
   or.hidden = true;
   const label = el("label", "block text-sm font-medium", "Email");
   label.htmlFor = "pay-email";
-  const email = el("input", "h-10 w-full rounded-md border border-input bg-transparent px-3 text-base outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50");
-  Object.assign(email, { id: "pay-email", type: "email", autocomplete: "email", placeholder: "you@example.com", required: true, value: start.email ?? "" });
+  const email = el(
+    "input",
+    "h-10 w-full rounded-md border border-input bg-transparent px-3 text-base outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50",
+  );
+  Object.assign(email, {
+    id: "pay-email",
+    type: "email",
+    autocomplete: "email",
+    placeholder: "you@example.com",
+    required: true,
+    value: start.email ?? "",
+  });
   email.setAttribute("aria-describedby", "pay-email-hint");
   const hint = el("p", "text-xs text-muted-foreground", `Your access link and receipt are sent here. ${REMINDER_HINT}`);
   hint.id = "pay-email-hint";
@@ -120,44 +146,79 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
   optOut.append(noReminder, document.createTextNode(NO_REMINDER_LABEL));
   noReminder.addEventListener("change", () => {
     start = { ...start, noReminder: noReminder.checked };
-    void apiRequest("POST", "/api/checkout/email", { paymentIntent: start.clientSecret.split("_secret_")[0], noReminder: noReminder.checked }).catch(() => undefined);
+    void apiRequest("POST", "/api/checkout/email", {
+      paymentIntent: start.clientSecret.split("_secret_")[0],
+      noReminder: noReminder.checked,
+    }).catch(() => undefined);
   });
   const card = el("div", "min-h-24");
   const problem = el("div", "text-sm text-destructive");
   problem.id = "pay-error";
   problem.setAttribute("role", "alert");
   problem.hidden = true;
-  const pay = el("button", "inline-flex h-12 w-full items-center justify-center gap-2 rounded-md bg-brand-gradient px-6 text-base font-medium text-white shadow-md disabled:opacity-60", `Pay ${usd(start.amount)}`);
+  const pay = el(
+    "button",
+    "inline-flex h-12 w-full items-center justify-center gap-2 rounded-md bg-brand-gradient px-6 text-base font-medium text-white shadow-md disabled:opacity-60",
+    `Pay ${usd(start.amount)}`,
+  );
   pay.type = "submit";
   pay.disabled = true;
   // When this checkout keeps the card for one-click offers (the item is in a live funnel), say so:
   // read from Stripe's own PaymentIntent, as the app's checkout does (web/features/upsell/save-card-notice.tsx).
-  const keeps = el("p", "text-xs text-muted-foreground", "Stripe will keep this card so that, right after paying, you can add an extra offer with one click. Nothing more is charged unless you click to add it.");
+  const keeps = el(
+    "p",
+    "text-xs text-muted-foreground",
+    "Stripe will keep this card so that, right after paying, you can add an extra offer with one click. Nothing more is charged unless you click to add it.",
+  );
   keeps.dataset.testid = "save-card-notice";
   keeps.hidden = true;
-  void stripe.retrievePaymentIntent(start.clientSecret).then((r) => (keeps.hidden = r.paymentIntent?.setup_future_usage !== "off_session"), () => undefined);
+  void stripe.retrievePaymentIntent(start.clientSecret).then(
+    (r) => (keeps.hidden = r.paymentIntent?.setup_future_usage !== "off_session"),
+    () => undefined,
+  );
   form.append(heading, express, or, label, email, hint, optOut, card, problem, pay, keeps);
-  if (start.bump) form.insertBefore(bumpBox(form, () => start, start.bump, () => email.value.trim()), problem);
+  if (start.bump)
+    form.insertBefore(
+      bumpBox(
+        form,
+        () => start,
+        start.bump,
+        () => email.value.trim(),
+      ),
+      problem,
+    );
   if (start.code) {
     const applied = el("p", "text-sm font-medium text-emerald-700", `Code ${start.code} applied.`);
     applied.dataset.testid = "checkout-discount";
     form.insertBefore(applied, express);
-  } else form.insertBefore(codeField(form, () => start), pay);
+  } else
+    form.insertBefore(
+      codeField(form, () => start),
+      pay,
+    );
 
   // `title` heads a payment that failed ('Payment Failed' above Stripe's message, as the app's checkout
   // toasts it); a problem with what the buyer typed is its message alone.
   const showProblem = (message: string | null, field?: HTMLElement, title?: string) => {
     problem.hidden = !message;
-    problem.replaceChildren(...(message ? [...(title ? [el("p", "font-semibold", title)] : []), el("p", "", message)] : []));
+    problem.replaceChildren(
+      ...(message ? [...(title ? [el("p", "font-semibold", title)] : []), el("p", "", message)] : []),
+    );
     email.toggleAttribute("aria-invalid", !!message && field === email);
     if (message) (field ?? problem).focus?.();
   };
   const successUrl = `/success?content_id=${encodeURIComponent(start.id)}`;
   // Where Stripe's own redirect would land, with the same parameters (the success page goes on to the
   // funnel's offer only on the way back from paying: redirect_status).
-  const done = (intent: PaymentIntentLike) => location.assign(`${successUrl}&payment_intent=${encodeURIComponent(intent.id)}&redirect_status=${encodeURIComponent(intent.status)}`);
+  const done = (intent: PaymentIntentLike) =>
+    location.assign(
+      `${successUrl}&payment_intent=${encodeURIComponent(intent.id)}&redirect_status=${encodeURIComponent(intent.status)}`,
+    );
 
-  const elements = stripe.elements({ clientSecret: start.clientSecret, appearance: { theme: "stripe", variables: { colorPrimary: "#7c3aed", borderRadius: "8px" } } });
+  const elements = stripe.elements({
+    clientSecret: start.clientSecret,
+    appearance: { theme: "stripe", variables: { colorPrimary: "#7c3aed", borderRadius: "8px" } },
+  });
   // Wallets first, where the browser offers one; hidden when it offers none.
   const wallets = elements.create("expressCheckout", { buttonHeight: 44 });
   wallets.on("ready", ((e: { availablePaymentMethods?: Record<string, boolean> }) => {
@@ -165,10 +226,19 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     express.hidden = !any;
     or.hidden = !any;
   }) as never);
-  wallets.on("click", ((e: { resolve: (o: Record<string, unknown>) => void }) => e.resolve({ emailRequired: true })) as never);
+  wallets.on("click", ((e: { resolve: (o: Record<string, unknown>) => void }) =>
+    e.resolve({ emailRequired: true })) as never);
   wallets.on("confirm", (async (e: { billingDetails?: { email?: string | null }; paymentFailed: () => void }) => {
     const receipt = e.billingDetails?.email ?? (EMAIL.test(email.value.trim()) ? email.value.trim() : undefined);
-    const result = await stripe.confirmPayment({ elements, clientSecret: start.clientSecret, confirmParams: { return_url: new URL(successUrl, location.href).toString(), ...(receipt ? { receipt_email: receipt } : {}) }, redirect: "if_required" });
+    const result = await stripe.confirmPayment({
+      elements,
+      clientSecret: start.clientSecret,
+      confirmParams: {
+        return_url: new URL(successUrl, location.href).toString(),
+        ...(receipt ? { receipt_email: receipt } : {}),
+      },
+      redirect: "if_required",
+    });
     if (result.error) {
       e.paymentFailed();
       return showProblem(result.error.message ?? "Your payment could not be completed.", undefined, PAYMENT_FAILED);
@@ -187,7 +257,10 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     const typed = email.value.trim();
     if (!EMAIL.test(typed) || typed === remembered) return;
     remembered = typed;
-    void apiRequest("POST", "/api/checkout/email", { paymentIntent: start.clientSecret.split("_secret_")[0], email: typed }).catch(() => (remembered = ""));
+    void apiRequest("POST", "/api/checkout/email", {
+      paymentIntent: start.clientSecret.split("_secret_")[0],
+      email: typed,
+    }).catch(() => (remembered = ""));
   });
   email.addEventListener("input", () => showProblem(null));
 
@@ -199,10 +272,16 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     showProblem(null);
     pay.disabled = true;
     pay.setAttribute("aria-busy", "true");
-    const result = await stripe.confirmPayment({ elements, clientSecret: start.clientSecret, confirmParams: { return_url: new URL(successUrl, location.href).toString(), receipt_email: typed }, redirect: "if_required" });
+    const result = await stripe.confirmPayment({
+      elements,
+      clientSecret: start.clientSecret,
+      confirmParams: { return_url: new URL(successUrl, location.href).toString(), receipt_email: typed },
+      redirect: "if_required",
+    });
     pay.disabled = false;
     pay.removeAttribute("aria-busy");
-    if (result.error) return showProblem(result.error.message ?? "Your payment could not be completed.", undefined, PAYMENT_FAILED);
+    if (result.error)
+      return showProblem(result.error.message ?? "Your payment could not be completed.", undefined, PAYMENT_FAILED);
     if (result.paymentIntent) done(result.paymentIntent);
   });
 
@@ -220,11 +299,18 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
  */
 function codeField(form: HTMLElement, current: () => CheckoutStart): HTMLElement {
   const wrap = el("div", "space-y-2");
-  const open = el("button", "text-sm font-medium text-primary underline-offset-4 hover:underline", "Have a discount code?");
+  const open = el(
+    "button",
+    "text-sm font-medium text-primary underline-offset-4 hover:underline",
+    "Have a discount code?",
+  );
   open.type = "button";
   const row = el("div", "flex gap-2");
   row.hidden = true;
-  const input = el("input", "h-9 min-w-0 flex-1 rounded-md border border-input bg-transparent px-3 text-base outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50");
+  const input = el(
+    "input",
+    "h-9 min-w-0 flex-1 rounded-md border border-input bg-transparent px-3 text-base outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50",
+  );
   Object.assign(input, { id: "pay-code", autocomplete: "off" });
   input.setAttribute("aria-label", "Discount code");
   const apply = el("button", "h-9 rounded-md border px-4 text-sm font-medium", "Apply");
@@ -255,10 +341,19 @@ function codeField(form: HTMLElement, current: () => CheckoutStart): HTMLElement
     try {
       const { body } = await restart(start, { code }, emailOf(form));
       if (body.accessUrl) return location.assign(body.accessUrl);
-      await mountCheckout(form, { ...start, clientSecret: body.clientSecret!, amount: body.amount!, code: body.discount?.code ?? code.toUpperCase(), email: emailOf(form) });
+      await mountCheckout(form, {
+        ...start,
+        clientSecret: body.clientSecret!,
+        amount: body.amount!,
+        code: body.discount?.code ?? code.toUpperCase(),
+        email: emailOf(form),
+      });
     } catch (err) {
       apply.disabled = false;
-      say((err instanceof Error ? err.message : "").replace(/^\d{3}: /, "").replace(/^discountCode: /, "") || "This code isn't valid");
+      say(
+        (err instanceof Error ? err.message : "").replace(/^\d{3}: /, "").replace(/^discountCode: /, "") ||
+          "This code isn't valid",
+      );
     }
   };
   apply.addEventListener("click", () => void submit());
@@ -278,7 +373,12 @@ const emailOf = (form: HTMLElement) => form.querySelector<HTMLInputElement>("#pa
  * total (keeping the code, the amount and the email typed); a bump that can no longer be sold says
  * why, and the form stays as it was.
  */
-function bumpBox(form: HTMLElement, current: () => CheckoutStart, offer: NonNullable<PublicBump>, typedEmail: () => string): HTMLElement {
+function bumpBox(
+  form: HTMLElement,
+  current: () => CheckoutStart,
+  offer: NonNullable<PublicBump>,
+  typedEmail: () => string,
+): HTMLElement {
   const wrap = el("div", "space-y-1 rounded-lg border-2 border-dashed border-primary/40 bg-primary/5 p-3");
   wrap.dataset.testid = "order-bump";
   const label = el("label", "flex items-center gap-2 text-sm font-medium");
@@ -299,11 +399,20 @@ function bumpBox(form: HTMLElement, current: () => CheckoutStart, offer: NonNull
     try {
       const { body, code } = await restart(start, { bumpTaken: next }, typedEmail());
       if (body.accessUrl) return location.assign(body.accessUrl);
-      await mountCheckout(form, { ...start, clientSecret: body.clientSecret!, amount: body.amount!, code, bumpTaken: next, email: typedEmail() });
+      await mountCheckout(form, {
+        ...start,
+        clientSecret: body.clientSecret!,
+        amount: body.amount!,
+        code,
+        bumpTaken: next,
+        email: typedEmail(),
+      });
     } catch (err) {
       box.checked = !next;
       box.disabled = false;
-      note.textContent = (err instanceof Error ? err.message : "").replace(/^\d{3}: /, "") || "The add-on could not be changed. Please try again.";
+      note.textContent =
+        (err instanceof Error ? err.message : "").replace(/^\d{3}: /, "") ||
+        "The add-on could not be changed. Please try again.";
       note.hidden = false;
     }
   });

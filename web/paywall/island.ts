@@ -4,15 +4,26 @@
 // React) load only for an owner. The creator's preview loads its funnel bar the same way.
 import type { PublicContent } from "@shared/content";
 import type { AlreadyOwned, ContentAccess, PurchaseVerification } from "@shared/payments";
-import { chosenAmount, LOST_ACCESS_TEXT, lostAccessProblem, PAYWALL_DATA_ID, PAYWALL_DISCOUNT_ID, PAYWALL_PART as PART, PAYWALL_TEXT, RECOVER_ACCESS_MESSAGE } from "@shared/paywall";
+import {
+  chosenAmount,
+  LOST_ACCESS_TEXT,
+  lostAccessProblem,
+  PAYWALL_DATA_ID,
+  PAYWALL_DISCOUNT_ID,
+  PAYWALL_PART as PART,
+  PAYWALL_TEXT,
+  RECOVER_ACCESS_MESSAGE,
+} from "@shared/paywall";
 import { probablyOwned, rememberAccess, rememberedAccess } from "@/lib/access-tokens";
 import { apiRequest } from "@/lib/api";
 
-const part = <T extends HTMLElement = HTMLElement>(name: string, scope: ParentNode = document) => scope.querySelector<T>(`[data-part="${name}"]`);
+const part = <T extends HTMLElement = HTMLElement>(name: string, scope: ParentNode = document) =>
+  scope.querySelector<T>(`[data-part="${name}"]`);
 const show = (el: HTMLElement | null, visible: boolean) => el && (el.hidden = !visible);
 
 /** A JSON call through the app's one API client (errors read "{status}: {message}", spec §8). */
-const call = async <T,>(method: string, url: string, body?: unknown): Promise<T> => (await (await apiRequest(method, url, body)).json()) as T;
+const call = async <T>(method: string, url: string, body?: unknown): Promise<T> =>
+  (await (await apiRequest(method, url, body)).json()) as T;
 
 /** One toast at a time (spec §4), styled as the app's destructive toast. */
 function toast(title: string, description: string) {
@@ -53,7 +64,11 @@ function start() {
 
   const buy = part(PART.buy, root);
   const access = part(PART.access, root);
-  const states = { owned: part(PART.owned, root), checking: part(PART.checking, root), processing: part(PART.processing, root) };
+  const states = {
+    owned: part(PART.owned, root),
+    checking: part(PART.checking, root),
+    processing: part(PART.processing, root),
+  };
   /** Which of the page's states shows: the form, or the access area in one of its states. */
   const showState = (state: "buy" | keyof typeof states) => {
     show(buy, state === "buy");
@@ -107,14 +122,18 @@ function start() {
 
   if (preview) {
     show(part(PART.previewBanner, root), true);
-    void import("./preview").then(({ mountFunnelPreview }) => mountFunnelPreview(part(PART.previewBar)!, id, item.title));
+    void import("./preview").then(({ mountFunnelPreview }) =>
+      mountFunnelPreview(part(PART.previewBar)!, id, item.title),
+    );
   } else {
     show(part(PART.lostAccess, root)?.querySelector(":scope > button") ?? null, true);
     // A browser with reason to think it owns the item waits for the answer rather than see 'Unlock'.
     if (success || probablyOwned(id) || params.has("access")) showState("checking");
     if (success) {
       // Spec §4: confirm the payment, unlock, or show that it is still processing; clear the query after 2 s.
-      const confirm = paymentIntent ? `/api/payments/${encodeURIComponent(paymentIntent)}/complete` : `/api/content/${encodeURIComponent(id)}/process-recent-purchase`;
+      const confirm = paymentIntent
+        ? `/api/payments/${encodeURIComponent(paymentIntent)}/complete`
+        : `/api/content/${encodeURIComponent(id)}/process-recent-purchase`;
       call<{ unlocked: boolean }>("POST", confirm)
         .then(({ unlocked }) => {
           if (unlocked) rememberAccess(id);
@@ -188,11 +207,15 @@ function start() {
       // A code the page applied (`?code=`, written in by the Worker): the server charges its price.
       const discount = document.getElementById(PAYWALL_DISCOUNT_ID)?.textContent;
       const code = discount ? (JSON.parse(discount) as { code: string }).code : undefined;
-      const body = await call<{ clientSecret: string; amount: number } | AlreadyOwned>("POST", "/api/create-payment-intent", {
-        contentId: id,
-        customAmount: item.pricingModel === "pay_what_you_want" ? choice.amount : undefined,
-        ...(code ? { discountCode: code } : {}),
-      });
+      const body = await call<{ clientSecret: string; amount: number } | AlreadyOwned>(
+        "POST",
+        "/api/create-payment-intent",
+        {
+          contentId: id,
+          customAmount: item.pricingModel === "pay_what_you_want" ? choice.amount : undefined,
+          ...(code ? { discountCode: code } : {}),
+        },
+      );
       if ("alreadyOwned" in body) {
         // This browser bought it already: show its access instead of charging again.
         rememberAccess(id, body.accessUrl);
@@ -204,15 +227,27 @@ function start() {
       // load, the app's checkout page takes the same payment.
       try {
         const { mountCheckout } = await import("./checkout");
-        await mountCheckout(form!, { id, clientSecret: body.clientSecret, amount: body.amount, code, customAmount: item.pricingModel === "pay_what_you_want" ? choice.amount : undefined, bump: item.bump });
+        await mountCheckout(form!, {
+          id,
+          clientSecret: body.clientSecret,
+          amount: body.amount,
+          code,
+          customAmount: item.pricingModel === "pay_what_you_want" ? choice.amount : undefined,
+          bump: item.bump,
+        });
       } catch {
-        const checkout = new URLSearchParams({ payment_intent: body.clientSecret, amount: String(body.amount), ...(code ? { code } : {}) });
+        const checkout = new URLSearchParams({
+          payment_intent: body.clientSecret,
+          amount: String(body.amount),
+          ...(code ? { code } : {}),
+        });
         location.assign(`/checkout/${encodeURIComponent(id)}?${checkout}`);
       }
     } catch (err) {
       setBusy(false);
       // A code that stopped applying (used up, expired) says so; anything else is the generic error.
-      const message = err instanceof Error ? /^(400|409): (?:discountCode: )?(.*code.*)$/i.exec(err.message)?.[2] : undefined;
+      const message =
+        err instanceof Error ? /^(400|409): (?:discountCode: )?(.*code.*)$/i.exec(err.message)?.[2] : undefined;
       toast(PAYWALL_TEXT.paymentError.title, message ?? PAYWALL_TEXT.paymentError.description);
     }
   });

@@ -13,7 +13,9 @@ function ConnectRoute() {
 }
 
 export const Route = createFileRoute("/connect")({
-  validateSearch: (search: Record<string, unknown>) => ({ refresh: search.refresh === "true" || search.refresh === true, connected: search.connected === "true" || search.connected === true,
+  validateSearch: (search: Record<string, unknown>) => ({
+    refresh: search.refresh === "true" || search.refresh === true,
+    connected: search.connected === "true" || search.connected === true,
     signInAgain: search.signInAgain === "true" || search.signInAgain === true,
   }),
   component: ConnectRoute,

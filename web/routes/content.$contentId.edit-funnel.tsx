@@ -11,7 +11,12 @@ export const Route = createFileRoute("/content/$contentId/edit-funnel")({
     return (
       <RequireAuth
         signedOut={
-          <MessageScreen icon={<Lock className="size-7" />} title="Access Denied" message="Please log in to edit funnels" action={<Button onClick={goToLogin}>Log In</Button>} />
+          <MessageScreen
+            icon={<Lock className="size-7" />}
+            title="Access Denied"
+            message="Please log in to edit funnels"
+            action={<Button onClick={goToLogin}>Log In</Button>}
+          />
         }
       >
         {(user) => <EditFunnelPage user={user} contentId={contentId} />}

@@ -5,7 +5,15 @@ import { MessageScreen, RequireAuth } from "@/features/shell/guard-screens";
 
 export const Route = createFileRoute("/discounts")({
   component: () => (
-    <RequireAuth signedOut={<MessageScreen icon={<Lock className="size-7" />} title="Authentication Required" message="Please sign in to manage discount codes." />}>
+    <RequireAuth
+      signedOut={
+        <MessageScreen
+          icon={<Lock className="size-7" />}
+          title="Authentication Required"
+          message="Please sign in to manage discount codes."
+        />
+      }
+    >
       {(user) => <DiscountsPage user={user} />}
     </RequireAuth>
   ),

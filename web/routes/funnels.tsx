@@ -5,7 +5,15 @@ import { MessageScreen, RequireAuth } from "@/features/shell/guard-screens";
 
 export const Route = createFileRoute("/funnels")({
   component: () => (
-    <RequireAuth signedOut={<MessageScreen icon={<Lock className="size-7" />} title="Authentication Required" message="Please sign in to access funnels." />}>
+    <RequireAuth
+      signedOut={
+        <MessageScreen
+          icon={<Lock className="size-7" />}
+          title="Authentication Required"
+          message="Please sign in to access funnels."
+        />
+      }
+    >
       {(user) => <FunnelsPage user={user} />}
     </RequireAuth>
   ),

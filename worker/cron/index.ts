@@ -41,7 +41,6 @@ export async function outboxSweep(env: Bindings, now = Date.now()) {
   };
 }
 
-
 export async function dailySweep(env: Bindings, now = Date.now()) {
   const db = createDb(env.DB);
   const day = 24 * 3600 * 1000;
@@ -60,13 +59,19 @@ export async function dailySweep(env: Bindings, now = Date.now()) {
     }
   };
   const stuckPayoutsResent = await job("stuckPayoutsResent", async () =>
-    startPayoutSends(env.PAYOUT_SEND, await stuckPayoutIds({ d1: env.DB }, now), new Date(now).toISOString().slice(0, 10).replaceAll("-", "")),
+    startPayoutSends(
+      env.PAYOUT_SEND,
+      await stuckPayoutIds({ d1: env.DB }, now),
+      new Date(now).toISOString().slice(0, 10).replaceAll("-", ""),
+    ),
   );
   const voidedProPeriodsRebooked = await job("voidedProPeriodsRebooked", () => rebookVoidedProPeriods(env.DB, now));
   return {
     loginTokensDeleted: deleted.length,
     staleUploadsAborted: await job("staleUploadsAborted", () => abortStaleUploads(db, env.FILES, now)),
-    unpublishedUploadsRemoved: await job("unpublishedUploadsRemoved", () => removeUnpublishedUploads(env.DB, env.FILES, now)),
+    unpublishedUploadsRemoved: await job("unpublishedUploadsRemoved", () =>
+      removeUnpublishedUploads(env.DB, env.FILES, now),
+    ),
     deletedContentPurged: await job("deletedContentPurged", () => purgeDeletedContentBytes(db, env.FILES, now)),
     voidedProPeriodsRebooked,
     stuckPayoutsResent,
@@ -83,13 +88,15 @@ export async function dailySweep(env: Bindings, now = Date.now()) {
 export async function monthlyPayoutRun(env: Bindings, now = Date.now()) {
   const period = closingPeriod(now);
   const run = await startPayoutRun(env, period, now, true);
-  await createDb(env.DB).insert(adminAudit).values({
-    action: "scheduled-payout-run",
-    periodYear: period.year,
-    periodMonth: period.month,
-    detail: JSON.stringify(run),
-    createdAt: new Date(now),
-  });
+  await createDb(env.DB)
+    .insert(adminAudit)
+    .values({
+      action: "scheduled-payout-run",
+      periodYear: period.year,
+      periodMonth: period.month,
+      detail: JSON.stringify(run),
+      createdAt: new Date(now),
+    });
   return run;
 }
 

@@ -10,7 +10,8 @@ export { schema };
  * that may start on any read replica near the visitor. Drizzle issues only prepare() and batch()
  * for queries, which a session has; exec() and dump() are never called on it.
  */
-export const createReadDb = (d1: D1Database) => drizzle(d1.withSession("first-unconstrained") as unknown as D1Database, { schema });
+export const createReadDb = (d1: D1Database) =>
+  drizzle(d1.withSession("first-unconstrained") as unknown as D1Database, { schema });
 
 /**
  * Reads from a replica, and only when it finds nothing asks the primary: an item published a moment

@@ -1,26 +1,19 @@
 // The whole product's data model. Money is integer cents with a currency column; balances are sums
 // over the append-only ledger, never stored. Ids that leave the server are random, not row numbers.
 import { sql } from "drizzle-orm";
-import {
-  index,
-  integer,
-  primaryKey,
-  sqliteTable,
-  text,
-  uniqueIndex,
-} from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const createdAt = () =>
-  integer("created_at", { mode: "timestamp_ms" })
-    .notNull()
-    .default(sql`(unixepoch('subsec') * 1000)`);
+  integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
 
 export const users = sqliteTable("users", {
   id: text("id").primaryKey(),
   email: text("email").notNull().unique(),
   firstName: text("first_name"),
   lastName: text("last_name"),
-  plan: text("plan", { enum: ["free", "pro"] }).notNull().default("free"),
+  plan: text("plan", { enum: ["free", "pro"] })
+    .notNull()
+    .default("free"),
   stripeCustomerId: text("stripe_customer_id"),
   createdAt: createdAt(),
 });
@@ -232,7 +225,21 @@ export const ledgerEntries = sqliteTable(
     account: text("account", { enum: ["creator", "platform"] }).notNull(),
     userId: text("user_id").references(() => users.id),
     kind: text("kind", {
-      enum: ["sale", "platform_fee", "refund", "dispute", "payout", "payout_reversal", "subscription", "fee_adjustment", "reserve", "reserve_posted", "reserve_voided", "stripe_fee", "dispute_fee"],
+      enum: [
+        "sale",
+        "platform_fee",
+        "refund",
+        "dispute",
+        "payout",
+        "payout_reversal",
+        "subscription",
+        "fee_adjustment",
+        "reserve",
+        "reserve_posted",
+        "reserve_voided",
+        "stripe_fee",
+        "dispute_fee",
+      ],
     }).notNull(),
     amountCents: integer("amount_cents").notNull(),
     currency: text("currency").notNull().default("usd"),
@@ -274,13 +281,9 @@ export const payoutSettings = sqliteTable("payout_settings", {
   // manual method ('manual'). Either falls back to the other when it cannot be paid.
   payoutDefault: text("payout_default", { enum: ["bank", "manual"] }),
   stripeAccountId: text("stripe_account_id").unique(),
-  connectDetailsSubmitted: integer("connect_details_submitted", { mode: "boolean" })
-    .notNull()
-    .default(false),
+  connectDetailsSubmitted: integer("connect_details_submitted", { mode: "boolean" }).notNull().default(false),
   // Stripe's word (account.updated, or the account re-read): the account can receive transfers.
-  connectPayoutsEnabled: integer("connect_payouts_enabled", { mode: "boolean" })
-    .notNull()
-    .default(false),
+  connectPayoutsEnabled: integer("connect_payouts_enabled", { mode: "boolean" }).notNull().default(false),
   // The admin held this creator's payouts (the run skips them, with the reason on their timeline)
   // until released; null when not held.
   heldAt: integer("held_at", { mode: "timestamp_ms" }),
@@ -351,9 +354,13 @@ export const payouts = sqliteTable(
   (t) => [
     // At most one live monthly payout per creator and period. A failed payout gave its money back
     // and leaves the index, so the period can be prepared again for that creator (a retry).
-    uniqueIndex("payouts_user_period").on(t.userId, t.periodYear, t.periodMonth).where(sql`status <> 'failed' and kind = 'monthly'`),
+    uniqueIndex("payouts_user_period")
+      .on(t.userId, t.periodYear, t.periodMonth)
+      .where(sql`status <> 'failed' and kind = 'monthly'`),
     // At most one open withdrawal per creator: two presses at once make one.
-    uniqueIndex("payouts_open_withdrawal").on(t.userId).where(sql`kind = 'withdrawal' and status in ('pending', 'processing')`),
+    uniqueIndex("payouts_open_withdrawal")
+      .on(t.userId)
+      .where(sql`kind = 'withdrawal' and status in ('pending', 'processing')`),
     index("payouts_period").on(t.periodYear, t.periodMonth, t.id),
     index("payouts_status").on(t.status),
   ],
@@ -424,7 +431,9 @@ export const funnelSteps = sqliteTable(
     // The most a tip (pay-what-you-want) step takes, set by its creator; null = TIP_CEILING_MULTIPLE x its minimum.
     maxPriceCents: integer("max_price_cents"),
     ctaText: text("cta_text").notNull().default("Add this to my order"),
-    stepType: text("step_type", { enum: ["upsell", "downsell"] }).notNull().default("upsell"),
+    stepType: text("step_type", { enum: ["upsell", "downsell"] })
+      .notNull()
+      .default("upsell"),
     stepOrder: integer("step_order").notNull(),
     contentId: text("content_id").references(() => content.id),
     createdAt: createdAt(),
@@ -525,7 +534,9 @@ export const emailsSent = sqliteTable("emails_sent", {
   toEmail: text("to_email").notNull(),
   kind: text("kind").notNull(),
   subject: text("subject").notNull(),
-  status: text("status", { enum: ["sending", "sent"] }).notNull().default("sending"),
+  status: text("status", { enum: ["sending", "sent"] })
+    .notNull()
+    .default("sending"),
   // Set when a consumer takes the message; a stale claim (crashed consumer) may be taken over.
   claimedAt: integer("claimed_at", { mode: "timestamp_ms" }).notNull(),
   providerMessageId: text("provider_message_id"),
@@ -564,7 +575,9 @@ export const funnelOffers = sqliteTable(
     stepId: text("step_id").notNull(),
     funnelId: text("funnel_id").notNull(),
     // OFFER_TRANSITIONS in worker/services/upsells.ts; "shown" is the offered state.
-    status: text("status", { enum: ["shown", "accepting", "paid", "failed", "declined"] }).notNull().default("shown"),
+    status: text("status", { enum: ["shown", "accepting", "paid", "failed", "declined"] })
+      .notNull()
+      .default("shown"),
     purchaseId: text("purchase_id").unique(),
     amountCents: integer("amount_cents"),
     // The terms the buyer was last shown (rewritten on every showing while 'shown'); accept charges
@@ -579,7 +592,11 @@ export const funnelOffers = sqliteTable(
     createdAt: createdAt(),
     decidedAt: integer("decided_at", { mode: "timestamp_ms" }),
   },
-  (t) => [primaryKey({ columns: [t.parentPurchaseId, t.stepId] }), index("funnel_offers_step").on(t.stepId), index("funnel_offers_ab_test").on(t.abTestId, t.variant)],
+  (t) => [
+    primaryKey({ columns: [t.parentPurchaseId, t.stepId] }),
+    index("funnel_offers_step").on(t.stepId),
+    index("funnel_offers_ab_test").on(t.abTestId, t.variant),
+  ],
 );
 
 // A creator's request to refund a sale (worker/services/creator-refunds.ts). Written before Stripe is
@@ -670,7 +687,9 @@ export const webhookEndpoints = sqliteTable(
     description: text("description").notNull().default(""),
     events: text("events").notNull(),
     secret: text("secret").notNull(),
-    status: text("status", { enum: ["active", "disabled"] }).notNull().default("active"),
+    status: text("status", { enum: ["active", "disabled"] })
+      .notNull()
+      .default("active"),
     disabledReason: text("disabled_reason"),
     failingSince: integer("failing_since", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
@@ -694,7 +713,9 @@ export const webhookDeliveries = sqliteTable(
     eventKey: text("event_key").notNull(),
     type: text("type").notNull(),
     payload: text("payload").notNull(),
-    status: text("status", { enum: ["pending", "delivered", "failed", "disabled"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "delivered", "failed", "disabled"] })
+      .notNull()
+      .default("pending"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: integer("next_attempt_at", { mode: "timestamp_ms" }).notNull(),
     firstAttemptAt: integer("first_attempt_at", { mode: "timestamp_ms" }),
@@ -827,7 +848,10 @@ export const discountRedemptions = sqliteTable(
     browser: text("browser"),
     createdAt: createdAt(),
   },
-  (t) => [index("discount_redemptions_code").on(t.codeId, t.buyer), index("discount_redemptions_browser").on(t.codeId, t.browser)],
+  (t) => [
+    index("discount_redemptions_code").on(t.codeId, t.buyer),
+    index("discount_redemptions_browser").on(t.codeId, t.browser),
+  ],
 );
 
 // Addresses that asked for no more checkout reminders (worker/services/recovery.ts): honoured for good.
@@ -856,7 +880,9 @@ export const funnelAbTests = sqliteTable(
     ctaText: text("cta_text").notNull(),
     // null: B asks the step's own price.
     priceCents: integer("price_cents"),
-    status: text("status", { enum: ["running", "ended"] }).notNull().default("running"),
+    status: text("status", { enum: ["running", "ended"] })
+      .notNull()
+      .default("running"),
     winner: text("winner", { enum: ["A", "B"] }),
     // Variant A as it was tested (the step's fields when the test ended): 'Make B the step' then
     // writes B onto the step, and later edits change it, but the test's record keeps what A was.
@@ -867,7 +893,10 @@ export const funnelAbTests = sqliteTable(
     createdAt: createdAt(),
     endedAt: integer("ended_at", { mode: "timestamp_ms" }),
   },
-  (t) => [uniqueIndex("funnel_ab_tests_running").on(t.stepId).where(sql`status = 'running'`), index("funnel_ab_tests_funnel").on(t.funnelId, t.createdAt)],
+  (t) => [
+    uniqueIndex("funnel_ab_tests_running").on(t.stepId).where(sql`status = 'running'`),
+    index("funnel_ab_tests_funnel").on(t.funnelId, t.createdAt),
+  ],
 );
 
 // Which variant each order (its first purchase) sees: written once, read back, so a buyer stays on it.

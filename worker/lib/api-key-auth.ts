@@ -63,5 +63,10 @@ export async function authenticateApiKey(c: Context<AppEnv>, token: string, apiP
 export async function auditKeyCall(c: Context<AppEnv>): Promise<void> {
   const key = c.var.apiKey;
   if (!key || c.req.method === "GET" || c.req.method === "HEAD" || c.res.status >= 300) return;
-  await recordUsed(c.env.DB, key, `${c.req.method} ${c.req.path} → ${c.res.status}`, c.req.header("cf-connecting-ip") ?? null);
+  await recordUsed(
+    c.env.DB,
+    key,
+    `${c.req.method} ${c.req.path} → ${c.res.status}`,
+    c.req.header("cf-connecting-ip") ?? null,
+  );
 }

@@ -10,23 +10,33 @@ import type { AuthenticatedKey } from "../services/api-keys";
  * Who is calling: a browser with a session cookie (and when that session signed in), or an API key
  * with its scopes (worker/lib/api-key-auth.ts); null when signed out.
  */
-export type Caller = { kind: "session"; signedInAt: number } | { kind: "key"; keyId: string; scopes: readonly ApiKeyScope[] } | null;
+export type Caller =
+  | { kind: "session"; signedInAt: number }
+  | { kind: "key"; keyId: string; scopes: readonly ApiKeyScope[] }
+  | null;
 
-export type AppEnv = { Bindings: Bindings; Variables: { db: Db; userId: string | null; caller: Caller; apiKey?: AuthenticatedKey } };
+export type AppEnv = {
+  Bindings: Bindings;
+  Variables: { db: Db; userId: string | null; caller: Caller; apiKey?: AuthenticatedKey };
+};
 
 /** 401 unless a session is present; handlers after it may read `c.var.userId` as a string. */
-export const requireUser = createMiddleware<{ Bindings: Bindings; Variables: { db: Db; userId: string } }>(async (c, next) => {
-  if (!c.var.userId) throw unauthorized();
-  await next();
-});
+export const requireUser = createMiddleware<{ Bindings: Bindings; Variables: { db: Db; userId: string } }>(
+  async (c, next) => {
+    if (!c.var.userId) throw unauthorized();
+    await next();
+  },
+);
 
 /** 401 when signed out, 403 unless the user's email is ADMIN_EMAIL. */
-export const requireAdmin = createMiddleware<{ Bindings: Bindings; Variables: { db: Db; userId: string } }>(async (c, next) => {
-  if (!c.var.userId) throw unauthorized();
-  const user = await getCurrentUser(c.var.db, c.var.userId, c.env.ADMIN_EMAIL);
-  if (!user?.isAdmin) throw forbidden();
-  await next();
-});
+export const requireAdmin = createMiddleware<{ Bindings: Bindings; Variables: { db: Db; userId: string } }>(
+  async (c, next) => {
+    if (!c.var.userId) throw unauthorized();
+    const user = await getCurrentUser(c.var.db, c.var.userId, c.env.ADMIN_EMAIL);
+    if (!user?.isAdmin) throw forbidden();
+    await next();
+  },
+);
 
 /** The site's public origin, from configuration: never from the Host header, which a caller controls. */
 export const appUrl = (env: Bindings) => env.APP_URL;

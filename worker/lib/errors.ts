@@ -20,7 +20,9 @@ export function describeZodError(error: ZodError): string {
 }
 
 /** `field.sub: problem; other: problem`, from zod's issues or any Standard Schema's. */
-export function describeIssues(issues: readonly { message: string; path?: readonly (PropertyKey | { key: PropertyKey })[] }[]): string {
+export function describeIssues(
+  issues: readonly { message: string; path?: readonly (PropertyKey | { key: PropertyKey })[] }[],
+): string {
   return issues
     .map((issue) => {
       const path = (issue.path ?? []).map((p) => String(typeof p === "object" ? p.key : p)).join(".");

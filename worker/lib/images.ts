@@ -1,12 +1,23 @@
 // Preview images are checked by their bytes, not their name: only raster formats browsers render
 // as images (no SVG, which can carry script).
 const SIGNATURES: { type: string; test: (b: Uint8Array) => boolean }[] = [
-  { type: "image/png", test: (b) => b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a },
+  {
+    type: "image/png",
+    test: (b) => b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a,
+  },
   { type: "image/jpeg", test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
   { type: "image/gif", test: (b) => b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38 },
   {
     type: "image/webp",
-    test: (b) => b[0] === 0x52 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x46 && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50,
+    test: (b) =>
+      b[0] === 0x52 &&
+      b[1] === 0x49 &&
+      b[2] === 0x46 &&
+      b[3] === 0x46 &&
+      b[8] === 0x57 &&
+      b[9] === 0x45 &&
+      b[10] === 0x42 &&
+      b[11] === 0x50,
   },
 ];
 
@@ -42,7 +53,8 @@ export function imageDimensions(b: Uint8Array): { width: number; height: number 
     if (type === "image/gif") return ok({ width: view.getUint16(6, true), height: view.getUint16(8, true) });
     if (type === "image/webp") {
       const chunk = String.fromCharCode(b[12], b[13], b[14], b[15]);
-      if (chunk === "VP8 ") return ok({ width: view.getUint16(26, true) & 0x3fff, height: view.getUint16(28, true) & 0x3fff });
+      if (chunk === "VP8 ")
+        return ok({ width: view.getUint16(26, true) & 0x3fff, height: view.getUint16(28, true) & 0x3fff });
       if (chunk === "VP8L") {
         const bits = view.getUint32(21, true);
         return ok({ width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 });

@@ -130,7 +130,9 @@ export async function cachedPaywallPage(key: string): Promise<CachedPage | undef
   const stored = await caches.default.match(new Request(key));
   if (!stored) return undefined;
   const page = {
-    html: stored.headers.has(GONE_HEADER) ? (await stored.body?.cancel(), null) : new Uint8Array(await stored.arrayBuffer()),
+    html: stored.headers.has(GONE_HEADER)
+      ? (await stored.body?.cancel(), null)
+      : new Uint8Array(await stored.arrayBuffer()),
     creatorId: stored.headers.get(CREATOR_HEADER) ?? "",
     renderedAt: Number(stored.headers.get(RENDERED_AT_HEADER)) || Date.now(),
     keepSeconds: Number(stored.headers.get(KEEP_HEADER)) || undefined,
@@ -176,5 +178,10 @@ export async function forgetPaywallPages(env: Bindings, requestUrl: string, ids:
 
 /** Remembers, for UNKNOWN_ID_CACHE_SECONDS, that an id names no item (the mark that answers 404). */
 export function keepUnknownId(ctx: Pick<ExecutionContext, "waitUntil">, key: string): void {
-  keepPaywallPage(ctx, key, { html: null, creatorId: "", renderedAt: Date.now(), keepSeconds: UNKNOWN_ID_CACHE_SECONDS });
+  keepPaywallPage(ctx, key, {
+    html: null,
+    creatorId: "",
+    renderedAt: Date.now(),
+    keepSeconds: UNKNOWN_ID_CACHE_SECONDS,
+  });
 }

@@ -7,7 +7,13 @@ import { createMiddleware } from "hono/factory";
 import type { Bindings } from "./env";
 import { ApiError } from "./errors";
 
-type LimiterName = "FORMS_LIMITER" | "CHECKOUT_LIMITER" | "API_KEY_LIMITER" | "API_KEY_IP_LIMITER" | "LICENSE_IP_LIMITER" | "LICENSE_KEY_LIMITER";
+type LimiterName =
+  | "FORMS_LIMITER"
+  | "CHECKOUT_LIMITER"
+  | "API_KEY_LIMITER"
+  | "API_KEY_IP_LIMITER"
+  | "LICENSE_IP_LIMITER"
+  | "LICENSE_KEY_LIMITER";
 
 export const TOO_MANY_REQUESTS = "Too many requests. Please wait a minute and try again.";
 
@@ -17,7 +23,11 @@ export async function overLimit(env: Bindings, limiter: LimiterName, key: string
 }
 
 /** 429 with Retry-After (the limiters count per minute) once `key` is over `limiter`'s limit. */
-export async function limitOrThrow(c: Context<{ Bindings: Bindings }>, limiter: LimiterName, key: string): Promise<void> {
+export async function limitOrThrow(
+  c: Context<{ Bindings: Bindings }>,
+  limiter: LimiterName,
+  key: string,
+): Promise<void> {
   if (await overLimit(c.env, limiter, key)) {
     c.header("retry-after", "60");
     throw new ApiError(429, TOO_MANY_REQUESTS);

@@ -45,7 +45,8 @@ const MAX_DEPTH = 16;
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
 
-export const BODY_TOO_LARGE = (limit: number) => `The request body is too large (at most ${Math.round(limit / 1024)} KB)`;
+export const BODY_TOO_LARGE = (limit: number) =>
+  `The request body is too large (at most ${Math.round(limit / 1024)} KB)`;
 export const NOT_AN_OBJECT = "The request body must be a JSON object";
 export const UNPAIRED_SURROGATE = "Text must be valid Unicode (it contains an unpaired UTF-16 surrogate)";
 

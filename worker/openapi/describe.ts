@@ -7,12 +7,17 @@ import { describeRoute, resolver } from "hono-openapi";
 import { z, type ZodType } from "zod";
 
 /** Every failing call answers `{ message }` (worker/lib/errors.ts); a few add a field, named where they do. */
-export const errorSchema = z.object({ message: z.string().meta({ example: "title: Title is required" }) }).meta({ id: "Error" });
+export const errorSchema = z
+  .object({ message: z.string().meta({ example: "title: Title is required" }) })
+  .meta({ id: "Error" });
 
 export const TAGS = [
   { name: "Items", description: "What a creator sells: a file, a link or a text behind a paywall." },
   { name: "Uploads", description: "Multipart uploads of files up to 5 GB, for items." },
-  { name: "Checkout and access", description: "A buyer pays by card and opens what they bought. Public: a buyer has no account." },
+  {
+    name: "Checkout and access",
+    description: "A buyer pays by card and opens what they bought. Public: a buyer has no account.",
+  },
   { name: "Funnels", description: "Post-purchase offers (upsells and downsells) and their A/B tests." },
   { name: "Upsells", description: "The buyer's side of a funnel: the offer after paying, one click to accept." },
   { name: "Sales and earnings", description: "The creator's sales, refunds, balance and money timeline." },
@@ -21,7 +26,10 @@ export const TAGS = [
   { name: "Profile", description: "The creator's public profile shown on their paywalls." },
   { name: "Subscription", description: "ApeWall Pro: $99 a month, 0% platform fee." },
   { name: "Developers", description: "API keys and outgoing webhooks (Standard Webhooks)." },
-  { name: "Discount codes", description: "Percent or fixed codes for one item or all, with limits; the server computes every price." },
+  {
+    name: "Discount codes",
+    description: "Percent or fixed codes for one item or all, with limits; the server computes every price.",
+  },
   { name: "License keys", description: "License keys issued with purchases, verified by the creator's software." },
   { name: "Account", description: "Sign-in and the signed-in user. Browser flows: cookies, redirects and HTML." },
   { name: "Feedback", description: "Messages to the ApeWall team." },
@@ -38,12 +46,7 @@ export type Tag = (typeof TAGS)[number]["name"];
 export type Access = "public" | "buyer" | "session" | "creator";
 
 type Body = ZodType | { schema: ZodType; description: string; example?: unknown };
-type Answer =
-  | Body
-  | { html: string }
-  | { redirect: string }
-  | { file: string }
-  | { empty: string };
+type Answer = Body | { html: string } | { redirect: string } | { file: string } | { empty: string };
 
 export type RouteDoc = {
   tag: Tag;
@@ -54,7 +57,12 @@ export type RouteDoc = {
   ok: Answer;
   status?: 200 | 201 | 202 | 204 | 302 | 303;
   /** Other answers this route itself gives, with why. Answers every route may give (a bad body, a bad key) are added to all. */
-  errors?: Partial<Record<400 | 401 | 402 | 403 | 404 | 409 | 410 | 411 | 413 | 415 | 416 | 422 | 429 | 502 | 503, string | { description: string; schema: ZodType }>>;
+  errors?: Partial<
+    Record<
+      400 | 401 | 402 | 403 | 404 | 409 | 410 | 411 | 413 | 415 | 416 | 422 | 429 | 502 | 503,
+      string | { description: string; schema: ZodType }
+    >
+  >;
   /** Other success answers (e.g. 200 for a repeat of a 201). */
   also?: Partial<Record<200 | 201 | 202 | 206 | 302 | 303 | 304, { description: string; answer: Answer }>>;
   /** A body the route reads itself rather than through `validate("json", …)`: a form, file bytes. */
@@ -69,8 +77,16 @@ const json = (schema: ZodType, description: string, example?: unknown) => ({
 function answer(a: Answer, fallback: string) {
   if (a instanceof z.ZodType) return json(a, fallback);
   if ("html" in a) return { description: a.html, content: { "text/html": { schema: { type: "string" as const } } } };
-  if ("redirect" in a) return { description: a.redirect, headers: { Location: { schema: { type: "string" as const }, description: "Where the browser goes next" } } };
-  if ("file" in a) return { description: a.file, content: { "application/octet-stream": { schema: { type: "string" as const, format: "binary" } } } };
+  if ("redirect" in a)
+    return {
+      description: a.redirect,
+      headers: { Location: { schema: { type: "string" as const }, description: "Where the browser goes next" } },
+    };
+  if ("file" in a)
+    return {
+      description: a.file,
+      content: { "application/octet-stream": { schema: { type: "string" as const, format: "binary" } } },
+    };
   if ("empty" in a) return { description: a.empty };
   return json(a.schema, a.description, a.example);
 }
@@ -100,7 +116,11 @@ export function doc(d: RouteDoc) {
           requestBody: {
             required: true,
             description: d.body.description,
-            content: { [d.body.media]: { schema: d.body.schema ? resolver(d.body.schema) : { type: "string", format: "binary" } } },
+            content: {
+              [d.body.media]: {
+                schema: d.body.schema ? resolver(d.body.schema) : { type: "string", format: "binary" },
+              },
+            },
           },
         }
       : {}),

@@ -30,18 +30,30 @@ const ERROR = { $ref: "#/components/schemas/Error" } as const;
 const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: ERROR } } });
 
 /** Answers any /api route may give, from the middleware in front of it (worker/app.ts). */
-function commonResponses(method: string, access: string, keyScope: string | null, hasParameters: boolean): Record<string, OpenAPIV3_1.ResponseObject> {
+function commonResponses(
+  method: string,
+  access: string,
+  keyScope: string | null,
+  hasParameters: boolean,
+): Record<string, OpenAPIV3_1.ResponseObject> {
   const out: Record<string, OpenAPIV3_1.ResponseObject> = {};
   const bearer = keyScope
     ? `an API key without the \`${keyScope}\` scope`
     : "any API key (this route is not available to keys)";
-  out["401"] = errorResponse(access === "creator" || access === "session" ? "Not signed in, or the API key is unknown or revoked" : "The API key sent is unknown or revoked");
+  out["401"] = errorResponse(
+    access === "creator" || access === "session"
+      ? "Not signed in, or the API key is unknown or revoked"
+      : "The API key sent is unknown or revoked",
+  );
   out["403"] = errorResponse(
     method === "get" || method === "head"
       ? `Refused to ${bearer}`
       : `Refused to ${bearer}; or a cross-site browser post (Origin does not match)`,
   );
-  if (keyScope) out["429"] = errorResponse(`More than ${API_KEY_RATE_LIMIT_PER_MINUTE} calls a minute with this API key (see Retry-After)`);
+  if (keyScope)
+    out["429"] = errorResponse(
+      `More than ${API_KEY_RATE_LIMIT_PER_MINUTE} calls a minute with this API key (see Retry-After)`,
+    );
   if (hasParameters) out["400"] = errorResponse("A path or query parameter is not valid: which, and why");
   if (method !== "get" && method !== "head") {
     out["400"] = errorResponse("The body is not valid: what is wrong, by field (`field: problem`)");
@@ -64,15 +76,24 @@ export async function openApiDocument(app: Hono<never>, serverUrl?: string): Pro
           "",
           "**Money** leaves the API in dollars (numbers with two decimals), as the screens show it; webhooks carry cents.",
           "",
-          "**Errors** are `{ \"message\": \"…\" }` with a 4xx status; a bad body names the field: `title: Title is required`.",
+          '**Errors** are `{ "message": "…" }` with a 4xx status; a bad body names the field: `title: Title is required`.',
         ].join("\n"),
       },
       servers: serverUrl ? [{ url: serverUrl }] : undefined,
       tags: TAGS.map((t) => ({ ...t })),
       components: {
         securitySchemes: {
-          apiKey: { type: "http", scheme: "bearer", description: "An API key from /settings → Developers, e.g. `aw_live_…`" },
-          session: { type: "apiKey", in: "cookie", name: "session", description: "The session cookie of a signed-in browser" },
+          apiKey: {
+            type: "http",
+            scheme: "bearer",
+            description: "An API key from /settings → Developers, e.g. `aw_live_…`",
+          },
+          session: {
+            type: "apiKey",
+            in: "cookie",
+            name: "session",
+            description: "The session cookie of a signed-in browser",
+          },
         },
       },
     },
@@ -80,16 +101,31 @@ export async function openApiDocument(app: Hono<never>, serverUrl?: string): Pro
     excludeMethods: ["OPTIONS", "HEAD"],
     defaultValidationErrorResponse: false,
   })) as unknown as OpenAPIV3_1.Document;
-  spec.components = { ...spec.components, schemas: { ...spec.components?.schemas, Error: { type: "object", properties: { message: { type: "string" } }, required: ["message"] } } };
+  spec.components = {
+    ...spec.components,
+    schemas: {
+      ...spec.components?.schemas,
+      Error: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
+    },
+  };
 
   for (const [path, item] of Object.entries(spec.paths ?? {})) {
-    for (const [method, op] of Object.entries(item ?? {}) as [string, OpenAPIV3_1.OperationObject & { "x-access"?: string; "x-api-key-scope"?: string }][]) {
+    for (const [method, op] of Object.entries(item ?? {}) as [
+      string,
+      OpenAPIV3_1.OperationObject & { "x-access"?: string; "x-api-key-scope"?: string },
+    ][]) {
       const routePath = path.replace(/^\/api/, "").replace(/\{(\w+)\}/g, ":$1");
       const scope = scopeForRoute(method.toUpperCase(), routePath.replace(/:\w+/g, "x"));
       const access = op["x-access"] ?? "public";
       if (scope) op["x-api-key-scope"] = scope;
       op.security =
-        access === "creator" ? (scope ? [{ apiKey: [] }, { session: [] }] : [{ session: [] }]) : access === "session" ? [{ session: [] }] : [{}];
+        access === "creator"
+          ? scope
+            ? [{ apiKey: [] }, { session: [] }]
+            : [{ session: [] }]
+          : access === "session"
+            ? [{ session: [] }]
+            : [{}];
       op.responses = { ...commonResponses(method, access, scope, (op.parameters?.length ?? 0) > 0), ...op.responses };
     }
   }

@@ -11,7 +11,13 @@ import type { AbTest, AbVariantFigures } from "../../shared/ab-tests";
 import type { DiscountCode, DiscountQuote } from "../../shared/discounts";
 import type { AcceptResult, Funnel, FunnelStep, OfferState, OrderSummary, UpsellOffer } from "../../shared/funnels";
 import type { CreatorLicense, LicenseVerification } from "../../shared/licenses";
-import type { AlreadyOwned, ContentAccess, DownloadLink, PaymentsConfig, PurchaseVerification } from "../../shared/payments";
+import type {
+  AlreadyOwned,
+  ContentAccess,
+  DownloadLink,
+  PaymentsConfig,
+  PurchaseVerification,
+} from "../../shared/payments";
 import type { CreatorProfile, PublicCreator } from "../../shared/profile";
 import type { AuthProviders, CurrentUser } from "../../shared/schemas";
 import type {
@@ -54,7 +60,12 @@ export const currentUserSchema = z.object({
   bankReady: z.boolean(),
 }) satisfies z.ZodType<CurrentUser>;
 
-export const authProvidersSchema = z.object({ email: z.literal(true), google: z.boolean(), github: z.boolean(), devOutbox: z.boolean() }) satisfies z.ZodType<AuthProviders>;
+export const authProvidersSchema = z.object({
+  email: z.literal(true),
+  google: z.boolean(),
+  github: z.boolean(),
+  devOutbox: z.boolean(),
+}) satisfies z.ZodType<AuthProviders>;
 export const sentSchema = z.object({ sent: z.literal(true) });
 export const successSchema = z.object({ success: z.literal(true) });
 
@@ -68,8 +79,12 @@ export const publicCreatorSchema = z.object({
 }) satisfies z.ZodType<PublicCreator>;
 
 const accessType = z.enum(["download", "view", "stream", "link"]);
-export const publicBumpSchema = z.object({ id, title: z.string(), price: dollars }).nullable() satisfies z.ZodType<PublicBump>;
-export const creatorBumpSchema = z.object({ contentId: id, price: dollars }).nullable() satisfies z.ZodType<CreatorBump>;
+export const publicBumpSchema = z
+  .object({ id, title: z.string(), price: dollars })
+  .nullable() satisfies z.ZodType<PublicBump>;
+export const creatorBumpSchema = z
+  .object({ contentId: id, price: dollars })
+  .nullable() satisfies z.ZodType<CreatorBump>;
 const publicContentFields = {
   id,
   title: z.string(),
@@ -120,16 +135,34 @@ export const uploadedPartSchema = z.object({ partNumber: z.number().int(), size:
 
 // ---- checkout and access ----
 
-export const paymentsConfigSchema = z.object({ publishableKey: z.string(), stripeJsUrl: z.string().nullable() }) satisfies z.ZodType<PaymentsConfig>;
+export const paymentsConfigSchema = z.object({
+  publishableKey: z.string(),
+  stripeJsUrl: z.string().nullable(),
+}) satisfies z.ZodType<PaymentsConfig>;
 export const checkoutStartedSchema = z.object({
   clientSecret: z.string().meta({ description: "The PaymentIntent's client secret, for Stripe.js's Payment Element" }),
   amount: dollars,
-  discount: z.object({ code: z.string(), amountOff: dollars }).optional().meta({ description: "The discount code applied, and what it took off" }),
-  bump: z.object({ title: z.string(), amount: dollars }).optional().meta({ description: "The order bump ticked: its item's title and price (in `amount`)" }),
-  buyerEmail: z.string().optional().meta({ description: "A reminder's checkout (recoverToken): the address it belongs to, which it keeps" }),
-  notice: z.string().optional().meta({ description: "A reminder's checkout whose code no longer applies: why it is at the full price" }),
+  discount: z
+    .object({ code: z.string(), amountOff: dollars })
+    .optional()
+    .meta({ description: "The discount code applied, and what it took off" }),
+  bump: z
+    .object({ title: z.string(), amount: dollars })
+    .optional()
+    .meta({ description: "The order bump ticked: its item's title and price (in `amount`)" }),
+  buyerEmail: z
+    .string()
+    .optional()
+    .meta({ description: "A reminder's checkout (recoverToken): the address it belongs to, which it keeps" }),
+  notice: z
+    .string()
+    .optional()
+    .meta({ description: "A reminder's checkout whose code no longer applies: why it is at the full price" }),
 });
-export const alreadyOwnedSchema = z.object({ alreadyOwned: z.literal(true), accessUrl: z.string() }) satisfies z.ZodType<AlreadyOwned>;
+export const alreadyOwnedSchema = z.object({
+  alreadyOwned: z.literal(true),
+  accessUrl: z.string(),
+}) satisfies z.ZodType<AlreadyOwned>;
 export const purchaseProgressSchema = z.object({ status: z.string().meta({ example: "paid" }), unlocked: z.boolean() });
 
 export const purchaseVerificationSchema = z.object({
@@ -149,12 +182,17 @@ export const purchaseVerificationSchema = z.object({
   }),
   purchase: z.object({ id, amount: dollars, buyerEmail: z.string().nullable(), licenseKey: z.string().nullable() }),
   accessUrl: z.string(),
-  addOns: z.array(z.object({ title: z.string(), amount: dollars, accessUrl: z.string() })).meta({ description: "The order bump bought in the same payment, each with its own access link" }),
+  addOns: z
+    .array(z.object({ title: z.string(), amount: dollars, accessUrl: z.string() }))
+    .meta({ description: "The order bump bought in the same payment, each with its own access link" }),
 }) satisfies z.ZodType<PurchaseVerification>;
 
 export const contentAccessSchema = z.union([
   z.object({ owned: z.literal(true), verification: purchaseVerificationSchema }),
-  z.object({ owned: z.literal(false), status: z.enum(["none", "pending", "processing", "refunded", "disputed", "failed"]) }),
+  z.object({
+    owned: z.literal(false),
+    status: z.enum(["none", "pending", "processing", "refunded", "disputed", "failed"]),
+  }),
 ]) satisfies z.ZodType<ContentAccess>;
 
 export const downloadLinkSchema = z.object({ url: z.string(), expiresAt: isoTime }) satisfies z.ZodType<DownloadLink>;
@@ -171,7 +209,13 @@ export const funnelSchema = z.object({
   createdAt: isoTime,
   contentIds: z.array(z.string()),
 }) satisfies z.ZodType<Funnel>;
-export const funnelModeSchema = funnelSchema.pick({ id: true, name: true, isActive: true, testMode: true, status: true });
+export const funnelModeSchema = funnelSchema.pick({
+  id: true,
+  name: true,
+  isActive: true,
+  testMode: true,
+  status: true,
+});
 export const funnelProductsSchema = z.object({ funnelId: z.string(), contentIds: z.array(z.string()) });
 export const funnelProductRemovedSchema = z.object({ funnelId: z.string(), contentId: z.string() });
 
@@ -187,7 +231,13 @@ export const funnelStepSchema = z.object({
   stepType,
   stepOrder: z.number().int(),
   contentId: z.string().nullable(),
-  figures: z.object({ shown: z.number().int(), accepted: z.number().int(), declined: z.number().int(), revenue: dollars, net: dollars }),
+  figures: z.object({
+    shown: z.number().int(),
+    accepted: z.number().int(),
+    declined: z.number().int(),
+    revenue: dollars,
+    net: dollars,
+  }),
 }) satisfies z.ZodType<FunnelStep>;
 export const deletedSchema = z.object({ deleted: z.literal(true) });
 export const upsellProductSchema = z.object({ priceId: z.string(), productId: z.string() });
@@ -223,8 +273,18 @@ export const offerStateSchema = z.object({
 }) satisfies z.ZodType<OfferState>;
 
 export const acceptResultSchema = z.union([
-  z.object({ status: z.literal("paid"), purchaseId: z.string(), next: upsellOfferSchema.nullable(), order: orderSummarySchema }),
-  z.object({ status: z.literal("requires_action"), purchaseId: z.string(), clientSecret: z.string(), paymentMethod: z.string().nullable() }),
+  z.object({
+    status: z.literal("paid"),
+    purchaseId: z.string(),
+    next: upsellOfferSchema.nullable(),
+    order: orderSummarySchema,
+  }),
+  z.object({
+    status: z.literal("requires_action"),
+    purchaseId: z.string(),
+    clientSecret: z.string(),
+    paymentMethod: z.string().nullable(),
+  }),
   z.object({ status: z.literal("declined"), purchaseId: z.string(), message: z.string() }),
   z.object({ status: z.literal("processing"), purchaseId: z.string() }),
 ]) satisfies z.ZodType<AcceptResult>;
@@ -311,9 +371,20 @@ const timelineEvent = z.union([
     paidAt: isoTime.nullable(),
     notes: z.string().nullable(),
   }),
-  z.object({ kind: z.literal("skip"), id: z.string(), month: z.string(), reason: z.enum(["below_minimum", "not_set_up", "held"]), amount: dollars, at: isoTime }),
+  z.object({
+    kind: z.literal("skip"),
+    id: z.string(),
+    month: z.string(),
+    reason: z.enum(["below_minimum", "not_set_up", "held"]),
+    amount: dollars,
+    at: isoTime,
+  }),
 ]) satisfies z.ZodType<TimelineEvent>;
-export const timelinePageSchema = z.object({ items: z.array(timelineItem), events: z.array(timelineEvent), nextCursor: z.string().nullable() }) satisfies z.ZodType<TimelinePage>;
+export const timelinePageSchema = z.object({
+  items: z.array(timelineItem),
+  events: z.array(timelineEvent),
+  nextCursor: z.string().nullable(),
+}) satisfies z.ZodType<TimelinePage>;
 
 export const nextPayoutSchema = z.object({
   date: isoTime,
@@ -339,18 +410,39 @@ export const withdrawStatusSchema = z.object({
   latest: payoutHistoryItemSchema.nullable(),
 }) satisfies z.ZodType<WithdrawStatus>;
 
-export const connectStatusSchema = z.object({ connected: z.boolean(), details_submitted: z.boolean(), payouts_enabled: z.boolean() });
+export const connectStatusSchema = z.object({
+  connected: z.boolean(),
+  details_submitted: z.boolean(),
+  payouts_enabled: z.boolean(),
+});
 export const urlSchema = z.object({ url: z.string() });
 
 // ---- analytics ----
 
-const counts = { views: z.number().int(), checkouts: z.number().int(), sales: z.number().int(), revenue: dollars, offers: z.number().int(), upsells: z.number().int() };
+const counts = {
+  views: z.number().int(),
+  checkouts: z.number().int(),
+  sales: z.number().int(),
+  revenue: dollars,
+  offers: z.number().int(),
+  upsells: z.number().int(),
+};
 export const analyticsStatsSchema = z.object({
   days: z.number().int(),
   from: z.string(),
   totals: z.object({ ...counts, conversion: z.number() }),
   byDay: z.array(z.object({ date: z.string(), ...counts })),
-  items: z.array(z.object({ contentId: z.string(), title: z.string(), ...counts, conversion: z.number(), bumpOffered: z.number().int(), bumpTaken: z.number().int(), bumpTakeRate: z.number() })),
+  items: z.array(
+    z.object({
+      contentId: z.string(),
+      title: z.string(),
+      ...counts,
+      conversion: z.number(),
+      bumpOffered: z.number().int(),
+      bumpTaken: z.number().int(),
+      bumpTakeRate: z.number(),
+    }),
+  ),
   codes: z.array(z.object({ code: z.string(), sales: z.number().int(), revenue: dollars, discountGiven: dollars })),
   recovered: z.object({ sales: z.number().int(), revenue: dollars }),
 }) satisfies z.ZodType<AnalyticsStats>;
@@ -386,7 +478,9 @@ export const apiKeySummarySchema = z.object({
   lastUsedAt: isoTime.nullable(),
   revokedAt: isoTime.nullable(),
 }) satisfies z.ZodType<ApiKeySummary>;
-export const createdApiKeySchema = apiKeySummarySchema.extend({ key: z.string().meta({ description: "The secret: shown in this answer only" }) }) satisfies z.ZodType<CreatedApiKey>;
+export const createdApiKeySchema = apiKeySummarySchema.extend({
+  key: z.string().meta({ description: "The secret: shown in this answer only" }),
+}) satisfies z.ZodType<CreatedApiKey>;
 const apiKeyEvent = z.object({
   id,
   keyId: z.string(),
@@ -396,7 +490,10 @@ const apiKeyEvent = z.object({
   ip: z.string().nullable(),
   at: isoTime,
 }) satisfies z.ZodType<ApiKeyEvent>;
-export const developerOverviewSchema = z.object({ keys: z.array(apiKeySummarySchema), events: z.array(apiKeyEvent) }) satisfies z.ZodType<DeveloperOverview>;
+export const developerOverviewSchema = z.object({
+  keys: z.array(apiKeySummarySchema),
+  events: z.array(apiKeyEvent),
+}) satisfies z.ZodType<DeveloperOverview>;
 
 const eventType = z.enum(WEBHOOK_EVENT_TYPES);
 export const webhookEndpointSchema = z.object({
@@ -410,7 +507,9 @@ export const webhookEndpointSchema = z.object({
   createdAt: isoTime,
 }) satisfies z.ZodType<WebhookEndpoint>;
 export const webhookEndpointListSchema = z.object({ endpoints: z.array(webhookEndpointSchema) });
-export const webhookSecretSchema = z.object({ secret: z.string().meta({ example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }) });
+export const webhookSecretSchema = z.object({
+  secret: z.string().meta({ example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }),
+});
 const attempt = z.object({
   id,
   status: z.number().int().nullable(),
@@ -432,7 +531,10 @@ export const webhookDeliverySchema = z.object({
   payload: z.unknown(),
   log: z.array(attempt),
 }) satisfies z.ZodType<WebhookDelivery>;
-export const webhookDeliveryPageSchema = z.object({ deliveries: z.array(webhookDeliverySchema), nextBefore: z.string().nullable() }) satisfies z.ZodType<WebhookDeliveryPage>;
+export const webhookDeliveryPageSchema = z.object({
+  deliveries: z.array(webhookDeliverySchema),
+  nextBefore: z.string().nullable(),
+}) satisfies z.ZodType<WebhookDeliveryPage>;
 export const resentSchema = z.object({ resent: z.literal(true) });
 
 // ---- license keys ----
@@ -502,6 +604,11 @@ export const abTestSchema = z.object({
   createdAt: isoTime,
   endedAt: isoTime.nullable(),
   variants: z.tuple([abVariant, abVariant]),
-  probabilityBBeatsA: z.number().nullable().meta({ description: "P(B's acceptance rate beats A's) under Beta(1 + accepted, 1 + declined) posteriors" }),
-  readout: z.string().meta({ example: "Not sure yet: B beats A with 62% probability. Keep the test running until one side reaches 95%." }),
+  probabilityBBeatsA: z
+    .number()
+    .nullable()
+    .meta({ description: "P(B's acceptance rate beats A's) under Beta(1 + accepted, 1 + declined) posteriors" }),
+  readout: z.string().meta({
+    example: "Not sure yet: B beats A with 62% probability. Keep the test running until one side reaches 95%.",
+  }),
 }) satisfies z.ZodType<AbTest>;

@@ -35,8 +35,14 @@ export function PaywallShell({ children }: { children: unknown }) {
         </div>
       </header>
       <main class="flex-1">{children}</main>
-      <footer class="py-6 text-center text-xs text-muted-foreground">Secure card payment · No account needed · Powered by ApeWall</footer>
-      <ol data-part={PART.toasts} aria-live="polite" class="fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 sm:top-auto sm:right-0 sm:bottom-0 sm:flex-col md:max-w-[420px]" />
+      <footer class="py-6 text-center text-xs text-muted-foreground">
+        Secure card payment · No account needed · Powered by ApeWall
+      </footer>
+      <ol
+        data-part={PART.toasts}
+        aria-live="polite"
+        class="fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 sm:top-auto sm:right-0 sm:bottom-0 sm:flex-col md:max-w-[420px]"
+      />
     </div>
   );
 }
@@ -48,7 +54,10 @@ export function ContentNotFound() {
         <Icon name="searchX" class="size-12 text-muted-foreground" />
         <h1 class="text-2xl font-bold">Content Not Found</h1>
         <p class="text-muted-foreground">This content may have been removed or doesn't exist.</p>
-        <a href="/" class={`${BUTTON} h-9 border bg-background px-4 py-2 text-sm shadow-xs hover:bg-accent hover:text-accent-foreground`}>
+        <a
+          href="/"
+          class={`${BUTTON} h-9 border bg-background px-4 py-2 text-sm shadow-xs hover:bg-accent hover:text-accent-foreground`}
+        >
           Go to ApeWall
         </a>
       </div>
@@ -63,10 +72,24 @@ export function ContentNotFound() {
  */
 export function CreatorByline({ creator }: { creator: PublicCreator }) {
   return (
-    <div class="flex min-h-8 flex-wrap items-center gap-x-2 gap-y-1 text-sm text-muted-foreground" data-testid="creator-byline">
-      <span class="flex size-8 shrink-0 items-center justify-center overflow-hidden rounded-full bg-muted font-semibold text-foreground" aria-hidden="true">
+    <div
+      class="flex min-h-8 flex-wrap items-center gap-x-2 gap-y-1 text-sm text-muted-foreground"
+      data-testid="creator-byline"
+    >
+      <span
+        class="flex size-8 shrink-0 items-center justify-center overflow-hidden rounded-full bg-muted font-semibold text-foreground"
+        aria-hidden="true"
+      >
         {creator.avatarUrl ? (
-          <img src={creator.avatarUrl} alt="" width={32} height={32} decoding="async" class="size-full object-cover" data-testid="creator-avatar" />
+          <img
+            src={creator.avatarUrl}
+            alt=""
+            width={32}
+            height={32}
+            decoding="async"
+            class="size-full object-cover"
+            data-testid="creator-avatar"
+          />
         ) : creator.name ? (
           creator.name.slice(0, 1).toUpperCase()
         ) : (
@@ -75,7 +98,11 @@ export function CreatorByline({ creator }: { creator: PublicCreator }) {
       </span>
       <span data-testid="creator-name">{creatorByline(creator)}</span>
       {creator.supportEmail && (
-        <a href={`mailto:${creator.supportEmail}`} class="underline-offset-4 hover:text-foreground hover:underline" data-testid="creator-contact">
+        <a
+          href={`mailto:${creator.supportEmail}`}
+          class="underline-offset-4 hover:text-foreground hover:underline"
+          data-testid="creator-contact"
+        >
           Contact the creator
         </a>
       )}
@@ -84,7 +111,13 @@ export function CreatorByline({ creator }: { creator: PublicCreator }) {
 }
 
 /** The item's paywall. `image` carries the preview image's size when known, so it takes its place at once. */
-export function PaywallPage({ item, imageSize }: { item: PublicContent; imageSize: { width: number; height: number } | null }) {
+export function PaywallPage({
+  item,
+  imageSize,
+}: {
+  item: PublicContent;
+  imageSize: { width: number; height: number } | null;
+}) {
   const kind = ACCESS[item.accessType];
   const pwyw = item.pricingModel === "pay_what_you_want";
   const min = item.minimumPrice ?? item.price;
@@ -92,7 +125,11 @@ export function PaywallPage({ item, imageSize }: { item: PublicContent; imageSiz
     <PaywallShell>
       <div data-part={PART.previewBar} />
       <div class="mx-auto max-w-4xl px-4 py-8 sm:py-12" data-part={PART.root} data-id={item.id}>
-        <div data-part={PART.previewBanner} hidden class="mb-4 flex items-center gap-2 rounded-lg border border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900">
+        <div
+          data-part={PART.previewBanner}
+          hidden
+          class="mb-4 flex items-center gap-2 rounded-lg border border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900"
+        >
           <Icon name="eye" class="size-4" /> Preview: this is what buyers see.
         </div>
         <div class="grid overflow-hidden rounded-2xl border bg-card shadow-xl md:grid-cols-2">
@@ -125,7 +162,11 @@ export function PaywallPage({ item, imageSize }: { item: PublicContent; imageSiz
             <div class="space-y-2">
               <h1 class="text-2xl font-bold tracking-tight sm:text-3xl">{item.title}</h1>
               <CreatorByline creator={item.creator} />
-              {item.creator.bio && <p class="text-xs whitespace-pre-line text-muted-foreground" data-testid="creator-bio">{item.creator.bio}</p>}
+              {item.creator.bio && (
+                <p class="text-xs whitespace-pre-line text-muted-foreground" data-testid="creator-bio">
+                  {item.creator.bio}
+                </p>
+              )}
             </div>
             {item.description && <p class="whitespace-pre-line text-muted-foreground">{item.description}</p>}
             <div class="flex flex-wrap gap-2 text-sm">
@@ -142,10 +183,20 @@ export function PaywallPage({ item, imageSize }: { item: PublicContent; imageSiz
 
             <div data-part={PART.access} data-testid="unlocked" hidden class="mt-auto">
               <div data-part={PART.owned} hidden />
-              <p data-part={PART.checking} hidden class="flex items-center gap-2 text-sm text-muted-foreground" role="status">
+              <p
+                data-part={PART.checking}
+                hidden
+                class="flex items-center gap-2 text-sm text-muted-foreground"
+                role="status"
+              >
                 <Icon name="loader" class="size-4 animate-spin text-primary" /> {PAYWALL_TEXT.checking}
               </p>
-              <p data-part={PART.processing} hidden class="flex items-center gap-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900" role="status">
+              <p
+                data-part={PART.processing}
+                hidden
+                class="flex items-center gap-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900"
+                role="status"
+              >
                 <Icon name="loader" class="size-4 animate-spin text-primary" /> {PAYWALL_TEXT.processing}
               </p>
             </div>
@@ -154,55 +205,67 @@ export function PaywallPage({ item, imageSize }: { item: PublicContent; imageSiz
               {item.availability !== "on_sale" ? (
                 // No form: nothing to buy here. An owner's access still shows (the script swaps this part out).
                 <div class="space-y-1 rounded-lg border bg-muted px-4 py-3" role="status" data-testid="not-for-sale">
-                  <p class="font-semibold">{item.availability === "unpublished" ? PAYWALL_TEXT.unpublished : PAYWALL_TEXT.upsellOnly}</p>
+                  <p class="font-semibold">
+                    {item.availability === "unpublished" ? PAYWALL_TEXT.unpublished : PAYWALL_TEXT.upsellOnly}
+                  </p>
                   <p class="text-sm text-muted-foreground">{PAYWALL_TEXT.notForSaleOwners}</p>
                 </div>
               ) : (
-              <form data-part={PART.form} class="space-y-3" novalidate>
-                {pwyw ? (
-                  <div class="space-y-2">
-                    <label for="tip" class="text-sm font-medium">
-                      Name your price
-                    </label>
-                    <div class="relative">
-                      <span class="absolute top-1/2 left-3 -translate-y-1/2 text-muted-foreground">$</span>
-                      <input
-                        id="tip"
-                        name="tip"
-                        data-part={PART.tip}
-                        type="number"
-                        inputmode="decimal"
-                        step="0.01"
-                        min={min}
-                        placeholder={min.toFixed(2)}
-                        class={`${INPUT} h-11 pl-7 text-lg`}
-                      />
+                <form data-part={PART.form} class="space-y-3" novalidate>
+                  {pwyw ? (
+                    <div class="space-y-2">
+                      <label for="tip" class="text-sm font-medium">
+                        Name your price
+                      </label>
+                      <div class="relative">
+                        <span class="absolute top-1/2 left-3 -translate-y-1/2 text-muted-foreground">$</span>
+                        <input
+                          id="tip"
+                          name="tip"
+                          data-part={PART.tip}
+                          type="number"
+                          inputmode="decimal"
+                          step="0.01"
+                          min={min}
+                          placeholder={min.toFixed(2)}
+                          class={`${INPUT} h-11 pl-7 text-lg`}
+                        />
+                      </div>
+                      <p class="text-xs text-muted-foreground">
+                        Minimum {usd.format(min)}. Pay more to support the creator.
+                      </p>
                     </div>
-                    <p class="text-xs text-muted-foreground">Minimum {usd.format(min)}. Pay more to support the creator.</p>
-                  </div>
-                ) : (
-                  <p class="text-3xl font-extrabold" data-testid="paywall-price">
-                    {usd.format(item.price)}
+                  ) : (
+                    <p class="text-3xl font-extrabold" data-testid="paywall-price">
+                      {usd.format(item.price)}
+                    </p>
+                  )}
+                  <button
+                    type="submit"
+                    data-part={PART.unlock}
+                    class={`${BUTTON} bg-brand-gradient px-6 text-white shadow-md hover:opacity-95 hover:shadow-lg has-[>svg]:px-4 h-12 w-full text-base`}
+                  >
+                    <Icon name="lock" />
+                    <Icon name="loader" class="hidden size-5 animate-spin" />
+                    Unlock
+                  </button>
+                  <p class="flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
+                    <Icon name="shieldCheck" class="size-3.5" /> Pay by card · permanent access · receipt by email
                   </p>
-                )}
-                <button type="submit" data-part={PART.unlock} class={`${BUTTON} bg-brand-gradient px-6 text-white shadow-md hover:opacity-95 hover:shadow-lg has-[>svg]:px-4 h-12 w-full text-base`}>
-                  <Icon name="lock" />
-                  <Icon name="loader" class="hidden size-5 animate-spin" />
-                  Unlock
-                </button>
-                <p class="flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
-                  <Icon name="shieldCheck" class="size-3.5" /> Pay by card · permanent access · receipt by email
-                </p>
-                <noscript>
-                  <p class="text-center text-xs text-muted-foreground">{PAYWALL_TEXT.noScript}</p>
-                </noscript>
-              </form>
+                  <noscript>
+                    <p class="text-center text-xs text-muted-foreground">{PAYWALL_TEXT.noScript}</p>
+                  </noscript>
+                </form>
               )}
               {/* Its room is kept from the start, so the button appearing with the script moves nothing: the
                   button is a block of exactly that height (as an inline box it sat in a 24 px line, and a
                   script run after the first paint moved the footer by 4 px). */}
               <div data-part={PART.lostAccess} class="min-h-5 text-center">
-                <button type="button" hidden class="mx-auto block h-5 text-sm text-muted-foreground underline-offset-4 hover:text-foreground hover:underline">
+                <button
+                  type="button"
+                  hidden
+                  class="mx-auto block h-5 text-sm text-muted-foreground underline-offset-4 hover:text-foreground hover:underline"
+                >
                   Lost your access?
                 </button>
                 <form hidden class="space-y-2 text-left" novalidate aria-label="Lost your access?">
@@ -210,15 +273,29 @@ export function PaywallPage({ item, imageSize }: { item: PublicContent; imageSiz
                     Lost your access? Enter the email you paid with and we'll send your access links.
                   </label>
                   <div class="flex gap-2">
-                    <input id="lost-access-email" name="email" type="email" autocomplete="email" placeholder="you@example.com" class={`${INPUT} h-9 text-base md:text-sm`} />
-                    <button type="submit" class={`${BUTTON} h-9 border bg-background px-4 py-2 text-sm shadow-xs hover:bg-accent hover:text-accent-foreground`}>
+                    <input
+                      id="lost-access-email"
+                      name="email"
+                      type="email"
+                      autocomplete="email"
+                      placeholder="you@example.com"
+                      class={`${INPUT} h-9 text-base md:text-sm`}
+                    />
+                    <button
+                      type="submit"
+                      class={`${BUTTON} h-9 border bg-background px-4 py-2 text-sm shadow-xs hover:bg-accent hover:text-accent-foreground`}
+                    >
                       <Icon name="loader" class="hidden size-4 animate-spin text-primary" /> Send links
                     </button>
                   </div>
                   <p role="alert" class="text-sm text-destructive" />
                 </form>
                 <template>
-                  <p class="flex items-start gap-2 rounded-lg bg-emerald-50 px-3 py-2 text-left text-sm text-emerald-900" role="status" data-testid="lost-access-sent">
+                  <p
+                    class="flex items-start gap-2 rounded-lg bg-emerald-50 px-3 py-2 text-left text-sm text-emerald-900"
+                    role="status"
+                    data-testid="lost-access-sent"
+                  >
                     <Icon name="mailCheck" class="mt-0.5 size-4 shrink-0" /> <span />
                   </p>
                 </template>

@@ -26,12 +26,24 @@ export const retryDelaySeconds = (attempts: number) => Math.min(600, 10 * 2 ** M
  * Claims the job, then sends it. `compose` fills in, after the claim, what is read when the email
  * is sent (the buyer's order email: services/mail/order-email.ts); null means nothing to send.
  */
-export async function deliverEmail(db: Db, transport: MailTransport, from: string, job: EmailJob, compose?: (job: EmailJob) => Promise<EmailJob | null>): Promise<Outcome> {
+export async function deliverEmail(
+  db: Db,
+  transport: MailTransport,
+  from: string,
+  job: EmailJob,
+  compose?: (job: EmailJob) => Promise<EmailJob | null>,
+): Promise<Outcome> {
   let rendered = render(job);
   const now = Date.now();
   const claimed = await db
     .insert(emailsSent)
-    .values({ dedupeKey: job.dedupeKey, toEmail: job.to, kind: job.template, subject: rendered.subject, claimedAt: new Date(now) })
+    .values({
+      dedupeKey: job.dedupeKey,
+      toEmail: job.to,
+      kind: job.template,
+      subject: rendered.subject,
+      claimedAt: new Date(now),
+    })
     .onConflictDoUpdate({
       target: emailsSent.dedupeKey,
       set: { claimedAt: new Date(now) },
@@ -39,7 +51,11 @@ export async function deliverEmail(db: Db, transport: MailTransport, from: strin
     })
     .returning({ key: emailsSent.dedupeKey });
   if (claimed.length === 0) {
-    const row = await db.select({ status: emailsSent.status }).from(emailsSent).where(eq(emailsSent.dedupeKey, job.dedupeKey)).get();
+    const row = await db
+      .select({ status: emailsSent.status })
+      .from(emailsSent)
+      .where(eq(emailsSent.dedupeKey, job.dedupeKey))
+      .get();
     return row?.status === "sent" ? "duplicate" : "busy";
   }
   let id: string;
@@ -49,7 +65,10 @@ export async function deliverEmail(db: Db, transport: MailTransport, from: strin
     if (compose) {
       const composed = await compose(job);
       if (!composed) {
-        await db.update(emailsSent).set({ status: "sent", sentAt: new Date() }).where(eq(emailsSent.dedupeKey, job.dedupeKey));
+        await db
+          .update(emailsSent)
+          .set({ status: "sent", sentAt: new Date() })
+          .where(eq(emailsSent.dedupeKey, job.dedupeKey));
         return "sent";
       }
       rendered = render(composed);
@@ -86,7 +105,8 @@ async function withReminder(db: Db, env: Bindings, job: EmailJob): Promise<Email
   if (!env.ACCESS_TOKEN_SECRET) throw new Error("ACCESS_TOKEN_SECRET is not set");
   // Handed over before its hour (a queue that did not keep the delay): the claim is released and the
   // message retried later, never sent early to someone who may be paying right now.
-  if (job.sendAt && job.sendAt > Date.now() + 60_000) throw new Error("checkout reminder delivered before it is due; retried later");
+  if (job.sendAt && job.sendAt > Date.now() + 60_000)
+    throw new Error("checkout reminder delivered before it is due; retried later");
   const stripe = stripeClient(env);
   const composed = await composeReminder(
     db,
@@ -106,7 +126,10 @@ async function withReminder(db: Db, env: Bindings, job: EmailJob): Promise<Email
 async function withOrder(db: Db, env: Bindings, job: EmailJob): Promise<EmailJob | null> {
   if (job.template !== "order") return job;
   if (!env.ACCESS_TOKEN_SECRET) throw new Error("ACCESS_TOKEN_SECRET is not set");
-  const data = await orderMailData({ db, appUrl: env.APP_URL, accessSecret: env.ACCESS_TOKEN_SECRET }, job.data.rootPurchaseId);
+  const data = await orderMailData(
+    { db, appUrl: env.APP_URL, accessSecret: env.ACCESS_TOKEN_SECRET },
+    job.data.rootPurchaseId,
+  );
   return data ? { ...job, data } : null;
 }
 
@@ -121,7 +144,12 @@ export async function handleEmailBatch(batch: MessageBatch<EmailJob>, env: Bindi
         message.ack();
         continue;
       }
-      const compose = job.template === "order" ? (j: EmailJob) => withOrder(db, env, j) : job.template === "checkout-reminder" ? (j: EmailJob) => withReminder(db, env, j) : undefined;
+      const compose =
+        job.template === "order"
+          ? (j: EmailJob) => withOrder(db, env, j)
+          : job.template === "checkout-reminder"
+            ? (j: EmailJob) => withReminder(db, env, j)
+            : undefined;
       const outcome = await deliverEmail(db, transport, env.MAIL_FROM, job, compose);
       // Another consumer holds this message right now: look again later rather than send twice.
       if (outcome === "busy") message.retry({ delaySeconds: 30 });

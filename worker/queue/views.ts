@@ -7,7 +7,6 @@ import { contentViewsDaily } from "../db/schema";
 import type { Bindings } from "../lib/env";
 import type { ViewEvent } from "../services/content";
 
-
 export async function handleViewBatch(batch: MessageBatch<ViewEvent>, env: Bindings): Promise<void> {
   const counts = new Map<string, { contentId: string; day: string; n: number }>();
   for (const { body } of batch.messages) {
@@ -22,7 +21,10 @@ export async function handleViewBatch(batch: MessageBatch<ViewEvent>, env: Bindi
     db
       .insert(contentViewsDaily)
       .values({ contentId, day, views: n })
-      .onConflictDoUpdate({ target: [contentViewsDaily.contentId, contentViewsDaily.day], set: { views: sql`${contentViewsDaily.views} + ${n}` } }),
+      .onConflictDoUpdate({
+        target: [contentViewsDaily.contentId, contentViewsDaily.day],
+        set: { views: sql`${contentViewsDaily.views} + ${n}` },
+      }),
   );
   // One transaction: a retried batch counts its views again only if nothing of it was written.
   await db.batch([first, ...rest]);

@@ -6,7 +6,14 @@ import { deliverWebhook, type WebhookMessage } from "../services/webhooks";
 import { secretBox } from "../services/webhook-secrets";
 
 export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, env: Bindings): Promise<void> {
-  const deps = { d1: env.DB, queue: env.WEBHOOKS, emails: env.EMAILS, appUrl: env.APP_URL, appEnv: env.APP_ENV, secrets: secretBox(env) };
+  const deps = {
+    d1: env.DB,
+    queue: env.WEBHOOKS,
+    emails: env.EMAILS,
+    appUrl: env.APP_URL,
+    appEnv: env.APP_ENV,
+    secrets: secretBox(env),
+  };
   // Each attempt waits up to 10 s on the creator's server: a batch's messages go in parallel.
   await Promise.all(
     batch.messages.map(async (message) => {

@@ -16,9 +16,17 @@ import {
 import { users } from "../db/schema";
 import { requireAdmin, type AppEnv } from "../lib/context";
 import { optionalJson, validate } from "../lib/validate";
-import { creatorPayoutRows, csvFileName, feedbackInbox, fixPurchaseEmails, monthlyReports, payoutSummary, payoutsCsvExport } from "../services/admin-reports";
+import {
+  creatorPayoutRows,
+  csvFileName,
+  feedbackInbox,
+  fixPurchaseEmails,
+  monthlyReports,
+  payoutSummary,
+  payoutsCsvExport,
+} from "../services/admin-reports";
 import { holdCreator, markPayoutFailed, markPayoutPaid, releaseCreator, resendPayout } from "../services/payout-admin";
-import { type Actor } from "../services/payouts";
+import type { Actor } from "../services/payouts";
 import { payoutDeps } from "../deps";
 import { payoutRunView, processPayouts } from "../workflows/payout-run";
 import { stripeClient } from "../services/stripe";
@@ -66,17 +74,39 @@ export const adminRoutes = new Hono<AppEnv>()
     const actor = await actorOf(c as never);
     return c.json(await fixPurchaseEmails({ db: c.var.db, d1: c.env.DB, stripe: stripeClient(c.env) }, actor, after));
   })
-  .get("/admin/feedback", validate("query", adminFeedbackFilterSchema), async (c) => c.json(await feedbackInbox(c.var.db, c.req.valid("query"))))
+  .get("/admin/feedback", validate("query", adminFeedbackFilterSchema), async (c) =>
+    c.json(await feedbackInbox(c.var.db, c.req.valid("query"))),
+  )
   // ---- actions on one payout, and a creator's hold (services/payout-admin.ts): each audited, each a
   // no-op answering 200 with the current state when pressed again, 409 when the state refuses it.
   .post("/admin/payouts/:id/mark-paid", validate("json", markPayoutPaidSchema), async (c) =>
-    c.json(await markPayoutPaid(payoutDeps(c.env), await actorOf(c as never), c.req.param("id"), c.req.valid("json").reference)),
+    c.json(
+      await markPayoutPaid(
+        payoutDeps(c.env),
+        await actorOf(c as never),
+        c.req.param("id"),
+        c.req.valid("json").reference,
+      ),
+    ),
   )
   .post("/admin/payouts/:id/mark-failed", validate("json", markPayoutFailedSchema), async (c) =>
-    c.json(await markPayoutFailed(payoutDeps(c.env), await actorOf(c as never), c.req.param("id"), c.req.valid("json").reason)),
+    c.json(
+      await markPayoutFailed(
+        payoutDeps(c.env),
+        await actorOf(c as never),
+        c.req.param("id"),
+        c.req.valid("json").reason,
+      ),
+    ),
   )
-  .post("/admin/payouts/:id/resend", async (c) => c.json(await resendPayout(payoutDeps(c.env), await actorOf(c as never), c.req.param("id"))))
+  .post("/admin/payouts/:id/resend", async (c) =>
+    c.json(await resendPayout(payoutDeps(c.env), await actorOf(c as never), c.req.param("id"))),
+  )
   .post("/admin/creators/:id/hold", validate("json", holdCreatorSchema), async (c) =>
-    c.json(await holdCreator(payoutDeps(c.env), await actorOf(c as never), c.req.param("id"), c.req.valid("json").reason)),
+    c.json(
+      await holdCreator(payoutDeps(c.env), await actorOf(c as never), c.req.param("id"), c.req.valid("json").reason),
+    ),
   )
-  .post("/admin/creators/:id/release", async (c) => c.json(await releaseCreator(payoutDeps(c.env), await actorOf(c as never), c.req.param("id"))));
+  .post("/admin/creators/:id/release", async (c) =>
+    c.json(await releaseCreator(payoutDeps(c.env), await actorOf(c as never), c.req.param("id"))),
+  );

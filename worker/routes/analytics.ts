@@ -7,6 +7,15 @@ import { analyticsStats } from "../services/analytics";
 import { doc } from "../openapi/describe";
 import * as S from "../openapi/schemas";
 
-export const analyticsRoutes = new Hono<AppEnv>().get("/analytics/stats", doc({ tag: "Analytics", summary: "Views, checkouts, sales and revenue by day and by item", access: "creator", ok: S.analyticsStatsSchema }), requireUser, validate("query", analyticsQuerySchema), async (c) =>
-  c.json(await analyticsStats(c.var.db, c.var.userId, c.req.valid("query"))),
+export const analyticsRoutes = new Hono<AppEnv>().get(
+  "/analytics/stats",
+  doc({
+    tag: "Analytics",
+    summary: "Views, checkouts, sales and revenue by day and by item",
+    access: "creator",
+    ok: S.analyticsStatsSchema,
+  }),
+  requireUser,
+  validate("query", analyticsQuerySchema),
+  async (c) => c.json(await analyticsStats(c.var.db, c.var.userId, c.req.valid("query"))),
 );

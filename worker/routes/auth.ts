@@ -82,7 +82,6 @@ async function redeemAndSignIn(c: Context<AppEnv>, token: string) {
   return redirectBack(c, redeemed.returnTo);
 }
 
-
 function confirmPage(email: string, token: string): string {
   return messagePage(
     "Sign in to ApeWall",
@@ -94,72 +93,191 @@ function confirmPage(email: string, token: string): string {
 }
 
 export const authRoutes = new Hono<AppEnv>()
-  .get("/login", doc({ tag: "Account", summary: "Go to sign-in, or back if signed in", access: "public", status: 302, ok: { redirect: "To /sign-in?returnTo=…, or to returnTo when already signed in" } }), validate("query", returnToQuery), (c) => {
-    const returnTo = safeReturnTo(c, c.req.valid("query").returnTo);
-    if (c.var.userId) return redirectBack(c, returnTo);
-    return c.redirect(`/sign-in?returnTo=${encodeURIComponent(returnTo)}`, 302);
-  })
+  .get(
+    "/login",
+    doc({
+      tag: "Account",
+      summary: "Go to sign-in, or back if signed in",
+      access: "public",
+      status: 302,
+      ok: { redirect: "To /sign-in?returnTo=…, or to returnTo when already signed in" },
+    }),
+    validate("query", returnToQuery),
+    (c) => {
+      const returnTo = safeReturnTo(c, c.req.valid("query").returnTo);
+      if (c.var.userId) return redirectBack(c, returnTo);
+      return c.redirect(`/sign-in?returnTo=${encodeURIComponent(returnTo)}`, 302);
+    },
+  )
   // A POST only (a GET could be any cross-site link or image signing the visitor out); the /api
   // guard refuses cross-site posts. 303: the browser goes on to "/" with a GET.
-  .post("/logout", doc({ tag: "Account", summary: "Sign out", access: "session", status: 303, ok: { redirect: "To the home page, with the session cookie cleared" } }), async (c) => {
-    await deleteSession(c.env.SESSIONS, getCookie(c, SESSION_COOKIE));
-    deleteCookie(c, SESSION_COOKIE, { path: "/", secure: cookieIsSecure(c.req.url) });
-    return c.redirect("/", 303);
-  })
-  .get("/auth/user", doc({ tag: "Account", summary: "The signed-in user", access: "session", ok: S.currentUserSchema }), async (c) => {
-    if (!c.var.userId) throw unauthorized();
-    const user = await getCurrentUser(c.var.db, c.var.userId, c.env.ADMIN_EMAIL);
-    if (!user) throw unauthorized();
-    return c.json(user);
-  })
-  .get("/auth/providers", doc({ tag: "Account", summary: "How one can sign in here", access: "public", ok: S.authProvidersSchema }), (c) =>
-    c.json({ email: true, ...configuredProviders(c.env), devOutbox: isDevelopment(c.env) && c.env.MAIL_TRANSPORT === "outbox" } satisfies AuthProviders),
+  .post(
+    "/logout",
+    doc({
+      tag: "Account",
+      summary: "Sign out",
+      access: "session",
+      status: 303,
+      ok: { redirect: "To the home page, with the session cookie cleared" },
+    }),
+    async (c) => {
+      await deleteSession(c.env.SESSIONS, getCookie(c, SESSION_COOKIE));
+      deleteCookie(c, SESSION_COOKIE, { path: "/", secure: cookieIsSecure(c.req.url) });
+      return c.redirect("/", 303);
+    },
   )
-  .post("/auth/email", doc({ tag: "Account", summary: "Email a sign-in link", description: "The same answer whether or not the address has an account.", access: "public", status: 202, ok: S.sentSchema, errors: { 429: "Too many sign-in requests from this address", 503: "The email could not be queued; try again" } }), rateLimit("FORMS_LIMITER", "login"), validate("json", emailLoginSchema), async (c) => {
-    const { email, returnTo } = c.req.valid("json");
-    // This browser's key: opening the link here signs in at once; elsewhere it asks to confirm.
-    let browserKey = getCookie(c, LOGIN_COOKIE);
-    if (!browserKey || !/^[\w-]{20,100}$/.test(browserKey)) {
-      browserKey = newToken();
-      setCookie(c, LOGIN_COOKIE, browserKey, { httpOnly: true, secure: cookieIsSecure(c.req.url), sameSite: "Lax", path: "/api/auth", maxAge: 3600 });
-    }
-    const link = await createLoginLink(c.env.DB, { email, returnTo: returnTo ?? "/", appUrl: appUrl(c.env), browserKey });
-    if (link) {
-      // Not through the email outbox: that would store the token itself. The person is here to ask again.
-      try {
-        await c.env.EMAILS.send(link.job);
-      } catch (err) {
-        console.error("sign-in link not queued", err);
-        await dropLoginLink(c.var.db, link.tokenHash);
-        throw new ApiError(503, "We could not send the sign-in email just now. Please try again in a moment.");
-      }
-    }
-    // The same answer whether or not a link went out, so the form reveals nothing about the mailbox.
-    return c.json({ sent: true }, 202);
-  })
-  .get("/auth/email/callback", doc({ tag: "Account", summary: "Open a sign-in link", description: "In the browser that asked: signs in and redirects. Elsewhere: a page asking to confirm, so a mail scanner uses nothing up.", access: "public", ok: { html: "Continue as {email}: a confirm form" }, also: { 302: { description: "Signed in (or the link is invalid): to where the link returns, or the sign-in page with an error", answer: { redirect: "Where the browser goes next" } } } }), validate("query", z.object({ token: z.string().max(100).optional() })), async (c) => {
-    const token = c.req.valid("query").token ?? "";
-    const pending = await peekLoginToken(c.var.db, token);
-    if (!pending) return signInError(c, "link-invalid");
-    const key = getCookie(c, LOGIN_COOKIE);
-    if (key && pending.browserHash && (await sha256Hex(key)) === pending.browserHash) return redeemAndSignIn(c, token);
-    // Another browser (or a mail scanner fetching links): nothing is used up until a person confirms.
-    return c.html(confirmPage(pending.email, token));
-  })
-  .post("/auth/email/callback", doc({ tag: "Account", summary: "Confirm a sign-in link", access: "public", status: 302, ok: { redirect: "Signed in: to where the link returns; else the sign-in page with an error" }, body: { media: "application/x-www-form-urlencoded", description: "token: the link's token", schema: z.object({ token: z.string().max(100) }) } }), validate("form", z.object({ token: z.string().max(100) })), async (c) => redeemAndSignIn(c, c.req.valid("form").token))
-  .get("/auth/oauth/:provider", doc({ tag: "Account", summary: "Sign in with Google or GitHub", access: "public", status: 302, ok: { redirect: "To the provider's consent page" }, errors: { 404: "The provider is not configured here" } }), validate("query", returnToQuery), async (c) => {
-    const provider = oauthProvider(c.env, c.req.param("provider"), appUrl(c.env));
-    if (!provider) throw notFound("Sign-in provider not available");
-    const state = generateState();
-    const verifier = generateCodeVerifier();
-    const opts = { httpOnly: true, secure: cookieIsSecure(c.req.url), sameSite: "Lax", path: "/api/auth/oauth", maxAge: OAUTH_COOKIE_MAX_AGE } as const;
-    setCookie(c, "oauth_state", state, opts);
-    setCookie(c, "oauth_verifier", verifier, opts);
-    setCookie(c, "oauth_return", safeReturnTo(c, c.req.valid("query").returnTo), opts);
-    return c.redirect(provider.authorizationUrl(state, verifier).toString(), 302);
-  })
   .get(
-    "/auth/oauth/:provider/callback", doc({ tag: "Account", summary: "Back from Google or GitHub", access: "public", status: 302, ok: { redirect: "Signed in: to where sign-in started; else the sign-in page with an error" }, errors: { 404: "The provider is not configured here" } }),
+    "/auth/user",
+    doc({ tag: "Account", summary: "The signed-in user", access: "session", ok: S.currentUserSchema }),
+    async (c) => {
+      if (!c.var.userId) throw unauthorized();
+      const user = await getCurrentUser(c.var.db, c.var.userId, c.env.ADMIN_EMAIL);
+      if (!user) throw unauthorized();
+      return c.json(user);
+    },
+  )
+  .get(
+    "/auth/providers",
+    doc({ tag: "Account", summary: "How one can sign in here", access: "public", ok: S.authProvidersSchema }),
+    (c) =>
+      c.json({
+        email: true,
+        ...configuredProviders(c.env),
+        devOutbox: isDevelopment(c.env) && c.env.MAIL_TRANSPORT === "outbox",
+      } satisfies AuthProviders),
+  )
+  .post(
+    "/auth/email",
+    doc({
+      tag: "Account",
+      summary: "Email a sign-in link",
+      description: "The same answer whether or not the address has an account.",
+      access: "public",
+      status: 202,
+      ok: S.sentSchema,
+      errors: { 429: "Too many sign-in requests from this address", 503: "The email could not be queued; try again" },
+    }),
+    rateLimit("FORMS_LIMITER", "login"),
+    validate("json", emailLoginSchema),
+    async (c) => {
+      const { email, returnTo } = c.req.valid("json");
+      // This browser's key: opening the link here signs in at once; elsewhere it asks to confirm.
+      let browserKey = getCookie(c, LOGIN_COOKIE);
+      if (!browserKey || !/^[\w-]{20,100}$/.test(browserKey)) {
+        browserKey = newToken();
+        setCookie(c, LOGIN_COOKIE, browserKey, {
+          httpOnly: true,
+          secure: cookieIsSecure(c.req.url),
+          sameSite: "Lax",
+          path: "/api/auth",
+          maxAge: 3600,
+        });
+      }
+      const link = await createLoginLink(c.env.DB, {
+        email,
+        returnTo: returnTo ?? "/",
+        appUrl: appUrl(c.env),
+        browserKey,
+      });
+      if (link) {
+        // Not through the email outbox: that would store the token itself. The person is here to ask again.
+        try {
+          await c.env.EMAILS.send(link.job);
+        } catch (err) {
+          console.error("sign-in link not queued", err);
+          await dropLoginLink(c.var.db, link.tokenHash);
+          throw new ApiError(503, "We could not send the sign-in email just now. Please try again in a moment.");
+        }
+      }
+      // The same answer whether or not a link went out, so the form reveals nothing about the mailbox.
+      return c.json({ sent: true }, 202);
+    },
+  )
+  .get(
+    "/auth/email/callback",
+    doc({
+      tag: "Account",
+      summary: "Open a sign-in link",
+      description:
+        "In the browser that asked: signs in and redirects. Elsewhere: a page asking to confirm, so a mail scanner uses nothing up.",
+      access: "public",
+      ok: { html: "Continue as {email}: a confirm form" },
+      also: {
+        302: {
+          description:
+            "Signed in (or the link is invalid): to where the link returns, or the sign-in page with an error",
+          answer: { redirect: "Where the browser goes next" },
+        },
+      },
+    }),
+    validate("query", z.object({ token: z.string().max(100).optional() })),
+    async (c) => {
+      const token = c.req.valid("query").token ?? "";
+      const pending = await peekLoginToken(c.var.db, token);
+      if (!pending) return signInError(c, "link-invalid");
+      const key = getCookie(c, LOGIN_COOKIE);
+      if (key && pending.browserHash && (await sha256Hex(key)) === pending.browserHash)
+        return redeemAndSignIn(c, token);
+      // Another browser (or a mail scanner fetching links): nothing is used up until a person confirms.
+      return c.html(confirmPage(pending.email, token));
+    },
+  )
+  .post(
+    "/auth/email/callback",
+    doc({
+      tag: "Account",
+      summary: "Confirm a sign-in link",
+      access: "public",
+      status: 302,
+      ok: { redirect: "Signed in: to where the link returns; else the sign-in page with an error" },
+      body: {
+        media: "application/x-www-form-urlencoded",
+        description: "token: the link's token",
+        schema: z.object({ token: z.string().max(100) }),
+      },
+    }),
+    validate("form", z.object({ token: z.string().max(100) })),
+    async (c) => redeemAndSignIn(c, c.req.valid("form").token),
+  )
+  .get(
+    "/auth/oauth/:provider",
+    doc({
+      tag: "Account",
+      summary: "Sign in with Google or GitHub",
+      access: "public",
+      status: 302,
+      ok: { redirect: "To the provider's consent page" },
+      errors: { 404: "The provider is not configured here" },
+    }),
+    validate("query", returnToQuery),
+    async (c) => {
+      const provider = oauthProvider(c.env, c.req.param("provider"), appUrl(c.env));
+      if (!provider) throw notFound("Sign-in provider not available");
+      const state = generateState();
+      const verifier = generateCodeVerifier();
+      const opts = {
+        httpOnly: true,
+        secure: cookieIsSecure(c.req.url),
+        sameSite: "Lax",
+        path: "/api/auth/oauth",
+        maxAge: OAUTH_COOKIE_MAX_AGE,
+      } as const;
+      setCookie(c, "oauth_state", state, opts);
+      setCookie(c, "oauth_verifier", verifier, opts);
+      setCookie(c, "oauth_return", safeReturnTo(c, c.req.valid("query").returnTo), opts);
+      return c.redirect(provider.authorizationUrl(state, verifier).toString(), 302);
+    },
+  )
+  .get(
+    "/auth/oauth/:provider/callback",
+    doc({
+      tag: "Account",
+      summary: "Back from Google or GitHub",
+      access: "public",
+      status: 302,
+      ok: { redirect: "Signed in: to where sign-in started; else the sign-in page with an error" },
+      errors: { 404: "The provider is not configured here" },
+    }),
     validate("query", z.object({ code: z.string().max(2000).optional(), state: z.string().max(200).optional() })),
     async (c) => {
       const name = c.req.param("provider") as "google" | "github";
@@ -169,7 +287,8 @@ export const authRoutes = new Hono<AppEnv>()
       const expectedState = getCookie(c, "oauth_state");
       const verifier = getCookie(c, "oauth_verifier") ?? "";
       const returnTo = getCookie(c, "oauth_return");
-      for (const name of ["oauth_state", "oauth_verifier", "oauth_return"]) deleteCookie(c, name, { path: "/api/auth/oauth" });
+      for (const name of ["oauth_state", "oauth_verifier", "oauth_return"])
+        deleteCookie(c, name, { path: "/api/auth/oauth" });
       if (!code || !state || !expectedState || state !== expectedState) return signInError(c, "state-mismatch");
 
       let identity;

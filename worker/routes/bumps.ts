@@ -19,10 +19,14 @@ export const bumpRoutes = new Hono<AppEnv>()
     doc({
       tag: "Items",
       summary: "Set an item's order bump",
-      description: "One add-on per item: another of your items, offered as a checkbox at checkout at this price. Replaces the item's add-on, if any.",
+      description:
+        "One add-on per item: another of your items, offered as a checkbox at checkout at this price. Replaces the item's add-on, if any.",
       access: "creator",
       ok: answer,
-      errors: { 400: "The body is not valid, the add-on is this item, or not one of yours", 404: "No such item of yours" },
+      errors: {
+        400: "The body is not valid, the add-on is this item, or not one of yours",
+        404: "No such item of yours",
+      },
     }),
     requireUser,
     validate("param", idParam),
@@ -36,7 +40,13 @@ export const bumpRoutes = new Hono<AppEnv>()
   )
   .delete(
     "/content/:id/bump",
-    doc({ tag: "Items", summary: "Remove an item's order bump", access: "creator", ok: answer, errors: { 404: "No such item of yours" } }),
+    doc({
+      tag: "Items",
+      summary: "Remove an item's order bump",
+      access: "creator",
+      ok: answer,
+      errors: { 404: "No such item of yours" },
+    }),
     requireUser,
     validate("param", idParam),
     async (c) => {

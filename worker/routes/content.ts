@@ -11,7 +11,17 @@ import { ApiError, describeZodError, notFound } from "../lib/errors";
 import { decodeDataUrl, sniffImageType } from "../lib/images";
 import { purgePaywallPage } from "../lib/paywall-shell";
 import { refuseTooLarge, validate } from "../lib/validate";
-import { createContent, deleteContent, listCreatorContent, previewImage, publicContent, setPublished, updateContent, type FileSource, type PreviewImage } from "../services/content";
+import {
+  createContent,
+  deleteContent,
+  listCreatorContent,
+  previewImage,
+  publicContent,
+  setPublished,
+  updateContent,
+  type FileSource,
+  type PreviewImage,
+} from "../services/content";
 import { replacePaywallPage } from "./paywall-page";
 import { doc } from "../openapi/describe";
 import * as S from "../openapi/schemas";
@@ -40,7 +50,22 @@ async function readPreview(value: File | string | null): Promise<PreviewImage> {
 
 export const contentRoutes = new Hono<AppEnv>()
   .post(
-    "/content", doc({ tag: "Items", summary: "Publish an item", description: "A multipart form: title, description, price (dollars), pricingModel (fixed | pay_what_you_want), minimumPrice, category, accessType (download | view | stream | link), linkUrl, textContent, previewImage, and either file (up to 8 MB) or uploadId (a completed upload).", access: "creator", status: 201, ok: S.creatorContentSchema, body: { media: "multipart/form-data", description: "The item's fields; see the description" }, errors: { 404: "The upload named by uploadId is not yours", 409: "The upload has not finished, or is already published", 410: "The upload was removed" } }),
+    "/content",
+    doc({
+      tag: "Items",
+      summary: "Publish an item",
+      description:
+        "A multipart form: title, description, price (dollars), pricingModel (fixed | pay_what_you_want), minimumPrice, category, accessType (download | view | stream | link), linkUrl, textContent, previewImage, and either file (up to 8 MB) or uploadId (a completed upload).",
+      access: "creator",
+      status: 201,
+      ok: S.creatorContentSchema,
+      body: { media: "multipart/form-data", description: "The item's fields; see the description" },
+      errors: {
+        404: "The upload named by uploadId is not yours",
+        409: "The upload has not finished, or is already published",
+        410: "The upload was removed",
+      },
+    }),
     requireUser,
     bodyLimit({
       maxSize: MAX_FORM_BYTES,
@@ -58,7 +83,8 @@ export const contentRoutes = new Hono<AppEnv>()
       if (uploadId !== undefined && !/^[A-Za-z0-9]{1,32}$/.test(uploadId)) throw new ApiError(400, "invalid uploadId");
       const hasInlineFile = file instanceof File && file.size > 0;
       if (hasInlineFile && uploadId) throw new ApiError(400, "Send either a file or an uploadId, not both");
-      if (hasInlineFile && file.size > MAX_INLINE_FILE_BYTES) throw new ApiError(413, "Files over 8 MB must be sent as an upload");
+      if (hasInlineFile && file.size > MAX_INLINE_FILE_BYTES)
+        throw new ApiError(413, "Files over 8 MB must be sent as an upload");
 
       const parsed = contentFormSchema.safeParse({
         title: field(form, "title"),
@@ -89,14 +115,33 @@ export const contentRoutes = new Hono<AppEnv>()
       // An offer made for a funnel step is upsell-only from its first moment: if the step is never
       // made, no item that sells on its own is left behind.
       const upsellOnly = field(form, "upsellOnly") === "true";
-      const created = await createContent(c.var.db, c.env.FILES, c.var.userId!, values, source, preview, { upsellOnly });
+      const created = await createContent(c.var.db, c.env.FILES, c.var.userId!, values, source, preview, {
+        upsellOnly,
+      });
       return c.json(created, 201);
     },
   )
-  .get("/content", doc({ tag: "Items", summary: "The creator's items", access: "creator", ok: z.array(S.creatorContentSchema) }), requireUser, async (c) => c.json(await listCreatorContent(c.var.db, c.var.userId!)))
+  .get(
+    "/content",
+    doc({ tag: "Items", summary: "The creator's items", access: "creator", ok: z.array(S.creatorContentSchema) }),
+    requireUser,
+    async (c) => c.json(await listCreatorContent(c.var.db, c.var.userId!)),
+  )
   // The body's size is capped by the API's body guard (MAX_CONTENT_EDIT_BYTES: room for the image).
   .patch(
-    "/content/:id", doc({ tag: "Items", summary: "Edit an item", description: "Fields left out stay as they are. A price change applies to checkouts started after it.", access: "creator", ok: S.creatorContentSchema, errors: { 404: "No such item of yours", 409: "The upload has not finished or is already published, or the item changed meanwhile", 410: "The upload was removed" } }),
+    "/content/:id",
+    doc({
+      tag: "Items",
+      summary: "Edit an item",
+      description: "Fields left out stay as they are. A price change applies to checkouts started after it.",
+      access: "creator",
+      ok: S.creatorContentSchema,
+      errors: {
+        404: "No such item of yours",
+        409: "The upload has not finished or is already published, or the item changed meanwhile",
+        410: "The upload was removed",
+      },
+    }),
     requireUser,
     validate("param", idParam),
     validate("json", updateContentSchema),
@@ -109,43 +154,94 @@ export const contentRoutes = new Hono<AppEnv>()
       return c.json(edited);
     },
   )
-  .put("/content/:id/published", doc({ tag: "Items", summary: "Take an item off sale, or put it back", description: "Buyers keep their access either way.", access: "creator", ok: S.creatorContentSchema, errors: { 404: "No such item of yours" } }), requireUser, validate("param", idParam), validate("json", publicationSchema), async (c) => {
-    const id = c.req.valid("param").id;
-    const item = await setPublished(c.var.db, c.var.userId!, id, c.req.valid("json").published);
-    await replacePaywallPage(c, id);
-    return c.json(item);
-  })
-  .get("/content/:id", doc({ tag: "Items", summary: "What anyone may see of an item before paying", description: "Never its file, link or text.", access: "public", ok: S.publicContentSchema, errors: { 404: "No such item" } }), validate("param", idParam), async (c) => {
-    const id = c.req.valid("param").id;
-    const item = await readNearby(c.env.DB, (db) => publicContent(db, id));
-    if (!item) throw notFound("Content Not Found");
-    // A view is a visit to the paywall page (which counts it); this call is data, read again by
-    // checkout, so it counts nothing.
-    const { creatorId, previewImageSize, ...visible } = item;
-    return c.json(visible);
-  })
-  .delete("/content/:id", doc({ tag: "Items", summary: "Delete an item", access: "creator", status: 204, ok: { empty: "Deleted" }, errors: { 404: "No such item of yours", 409: "The item has sales: take it off sale instead" } }), requireUser, validate("param", idParam), async (c) => {
-    const id = c.req.valid("param").id;
-    await deleteContent(c.var.db, c.var.userId!, id);
-    await purgePaywallPage(c.env, c.req.url, id);
-    return c.body(null, 204);
-  })
-  .get("/content/:id/preview-image", doc({ tag: "Items", summary: "An item's preview image", access: "public", ok: { file: "The image (PNG, JPEG, GIF or WebP)" }, also: { 304: { description: "Not modified (If-None-Match)", answer: { empty: "Not modified" } } }, errors: { 404: "No such item, or it has no preview image" } }), validate("param", idParam), async (c) => {
-    const id = c.req.valid("param").id;
-    const object = await readNearby(c.env.DB, (db) => previewImage(db, c.env.FILES, id));
-    if (!object) throw notFound("No preview image");
-    const etag = object.httpEtag;
-    const headers = {
-      "content-type": object.httpMetadata?.contentType ?? "application/octet-stream",
-      "cache-control": "public, max-age=86400, stale-while-revalidate=604800",
-      etag,
-      "x-content-type-options": "nosniff",
-      "content-security-policy": "default-src 'none'; sandbox",
-      "cross-origin-resource-policy": "cross-origin",
-    };
-    if (c.req.header("if-none-match") === etag) {
-      object.body.cancel();
-      return c.body(null, 304, headers);
-    }
-    return c.body(object.body, 200, { ...headers, "content-length": String(object.size) });
-  });
+  .put(
+    "/content/:id/published",
+    doc({
+      tag: "Items",
+      summary: "Take an item off sale, or put it back",
+      description: "Buyers keep their access either way.",
+      access: "creator",
+      ok: S.creatorContentSchema,
+      errors: { 404: "No such item of yours" },
+    }),
+    requireUser,
+    validate("param", idParam),
+    validate("json", publicationSchema),
+    async (c) => {
+      const id = c.req.valid("param").id;
+      const item = await setPublished(c.var.db, c.var.userId!, id, c.req.valid("json").published);
+      await replacePaywallPage(c, id);
+      return c.json(item);
+    },
+  )
+  .get(
+    "/content/:id",
+    doc({
+      tag: "Items",
+      summary: "What anyone may see of an item before paying",
+      description: "Never its file, link or text.",
+      access: "public",
+      ok: S.publicContentSchema,
+      errors: { 404: "No such item" },
+    }),
+    validate("param", idParam),
+    async (c) => {
+      const id = c.req.valid("param").id;
+      const item = await readNearby(c.env.DB, (db) => publicContent(db, id));
+      if (!item) throw notFound("Content Not Found");
+      // A view is a visit to the paywall page (which counts it); this call is data, read again by
+      // checkout, so it counts nothing.
+      const { creatorId, previewImageSize, ...visible } = item;
+      return c.json(visible);
+    },
+  )
+  .delete(
+    "/content/:id",
+    doc({
+      tag: "Items",
+      summary: "Delete an item",
+      access: "creator",
+      status: 204,
+      ok: { empty: "Deleted" },
+      errors: { 404: "No such item of yours", 409: "The item has sales: take it off sale instead" },
+    }),
+    requireUser,
+    validate("param", idParam),
+    async (c) => {
+      const id = c.req.valid("param").id;
+      await deleteContent(c.var.db, c.var.userId!, id);
+      await purgePaywallPage(c.env, c.req.url, id);
+      return c.body(null, 204);
+    },
+  )
+  .get(
+    "/content/:id/preview-image",
+    doc({
+      tag: "Items",
+      summary: "An item's preview image",
+      access: "public",
+      ok: { file: "The image (PNG, JPEG, GIF or WebP)" },
+      also: { 304: { description: "Not modified (If-None-Match)", answer: { empty: "Not modified" } } },
+      errors: { 404: "No such item, or it has no preview image" },
+    }),
+    validate("param", idParam),
+    async (c) => {
+      const id = c.req.valid("param").id;
+      const object = await readNearby(c.env.DB, (db) => previewImage(db, c.env.FILES, id));
+      if (!object) throw notFound("No preview image");
+      const etag = object.httpEtag;
+      const headers = {
+        "content-type": object.httpMetadata?.contentType ?? "application/octet-stream",
+        "cache-control": "public, max-age=86400, stale-while-revalidate=604800",
+        etag,
+        "x-content-type-options": "nosniff",
+        "content-security-policy": "default-src 'none'; sandbox",
+        "cross-origin-resource-policy": "cross-origin",
+      };
+      if (c.req.header("if-none-match") === etag) {
+        object.body.cancel();
+        return c.body(null, 304, headers);
+      }
+      return c.body(object.body, 200, { ...headers, "content-length": String(object.size) });
+    },
+  );

@@ -13,7 +13,9 @@ export const devLedgerRoutes = new Hono<AppEnv>().post(
   validate("json", z.strictObject({ purchaseId: z.string().min(1).max(64), days: z.number().int().min(1).max(400) })),
   async (c) => {
     const { purchaseId, days } = c.req.valid("json");
-    const res = await c.env.DB.prepare("update ledger_entries set created_at = created_at - ? where purchase_id = ? and kind in ('sale', 'platform_fee')")
+    const res = await c.env.DB.prepare(
+      "update ledger_entries set created_at = created_at - ? where purchase_id = ? and kind in ('sale', 'platform_fee')",
+    )
       .bind(days * DAY, purchaseId)
       .run();
     return c.json({ moved: res.meta.changes });

@@ -19,7 +19,9 @@ export const devRoutes = new Hono<AppEnv>()
   // none of that address's older mails slides out of it while they wait for a new one.
   .get("/mail.json", async (c) => {
     const limit = Number(c.req.query("limit") ?? 50);
-    return c.json(await listOutbox(c.env.SESSIONS, Number.isInteger(limit) && limit >= 1 && limit <= 1000 ? limit : 50));
+    return c.json(
+      await listOutbox(c.env.SESSIONS, Number.isInteger(limit) && limit >= 1 && limit <= 1000 ? limit : 50),
+    );
   })
   .get("/mail", async (c) => {
     const messages = await listOutbox(c.env.SESSIONS);

@@ -18,26 +18,55 @@ const itemParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invali
 const codeQuery = z.object({ code: z.string().max(60) });
 
 export const discountRoutes = new Hono<AppEnv>()
-  .get("/discounts", doc({ tag: "Discount codes", summary: "The creator's discount codes with their uses", access: "creator", ok: z.array(S.discountCodeSchema) }), requireUser, async (c) =>
-    c.json(await listCodes(c.env.DB, c.var.userId!)),
+  .get(
+    "/discounts",
+    doc({
+      tag: "Discount codes",
+      summary: "The creator's discount codes with their uses",
+      access: "creator",
+      ok: z.array(S.discountCodeSchema),
+    }),
+    requireUser,
+    async (c) => c.json(await listCodes(c.env.DB, c.var.userId!)),
   )
   .post(
     "/discounts",
-    doc({ tag: "Discount codes", summary: "Create a discount code", access: "creator", status: 201, ok: S.discountCodeSchema, errors: { 404: "No such item of yours", 409: "A code with this name exists, or you have 200 codes" } }),
+    doc({
+      tag: "Discount codes",
+      summary: "Create a discount code",
+      access: "creator",
+      status: 201,
+      ok: S.discountCodeSchema,
+      errors: { 404: "No such item of yours", 409: "A code with this name exists, or you have 200 codes" },
+    }),
     requireUser,
     validate("json", createDiscountSchema),
     async (c) => c.json(await createCode(c.env.DB, c.var.userId!, c.req.valid("json")), 201),
   )
   .post(
     "/discounts/:id/archive",
-    doc({ tag: "Discount codes", summary: "End a discount code", description: "It no longer applies; its sales keep it.", access: "creator", ok: S.discountCodeSchema, errors: { 404: "No such code of yours" } }),
+    doc({
+      tag: "Discount codes",
+      summary: "End a discount code",
+      description: "It no longer applies; its sales keep it.",
+      access: "creator",
+      ok: S.discountCodeSchema,
+      errors: { 404: "No such code of yours" },
+    }),
     requireUser,
     validate("param", discountIdParam),
     async (c) => c.json(await archiveCode(c.env.DB, c.var.userId!, c.req.valid("param").id)),
   )
   .get(
     "/content/:id/discount",
-    doc({ tag: "Discount codes", summary: "What a code makes of an item's price", description: "The price checkout will charge with the code.", access: "public", ok: S.discountQuoteSchema, errors: { 404: "No such item", 429: "Too many requests from this address" } }),
+    doc({
+      tag: "Discount codes",
+      summary: "What a code makes of an item's price",
+      description: "The price checkout will charge with the code.",
+      access: "public",
+      ok: S.discountQuoteSchema,
+      errors: { 404: "No such item", 429: "Too many requests from this address" },
+    }),
     rateLimit("CHECKOUT_LIMITER", "discount"),
     validate("param", itemParam),
     validate("query", codeQuery),

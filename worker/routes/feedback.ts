@@ -8,17 +8,30 @@ import { validate } from "../lib/validate";
 import { doc } from "../openapi/describe";
 import * as S from "../openapi/schemas";
 
-export const feedbackRoutes = new Hono<AppEnv>().post("/feedback", doc({ tag: "Feedback", summary: "Send feedback to the ApeWall team", access: "public", status: 201, ok: S.createdIdSchema, errors: { 429: "Too many messages from this address" } }), rateLimit("FORMS_LIMITER", "feedback"), validate("json", feedbackSchema), async (c) => {
-  const input = c.req.valid("json");
-  const id = newId();
-  await c.var.db.insert(feedback).values({
-    id,
-    userId: c.var.userId,
-    type: input.type,
-    subject: input.subject,
-    message: input.message,
-    email: input.email || null,
-    priority: input.priority,
-  });
-  return c.json({ id }, 201);
-});
+export const feedbackRoutes = new Hono<AppEnv>().post(
+  "/feedback",
+  doc({
+    tag: "Feedback",
+    summary: "Send feedback to the ApeWall team",
+    access: "public",
+    status: 201,
+    ok: S.createdIdSchema,
+    errors: { 429: "Too many messages from this address" },
+  }),
+  rateLimit("FORMS_LIMITER", "feedback"),
+  validate("json", feedbackSchema),
+  async (c) => {
+    const input = c.req.valid("json");
+    const id = newId();
+    await c.var.db.insert(feedback).values({
+      id,
+      userId: c.var.userId,
+      type: input.type,
+      subject: input.subject,
+      message: input.message,
+      email: input.email || null,
+      priority: input.priority,
+    });
+    return c.json({ id }, 201);
+  },
+);

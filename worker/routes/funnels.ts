@@ -47,40 +47,169 @@ const deps = (c: Ctx): FunnelDeps => ({ db: c.var.db, d1: c.env.DB, stripe: stri
 const uid = (c: Ctx) => c.var.userId!;
 
 export const funnelRoutes = new Hono<AppEnv>()
-  .get("/funnels", doc({ tag: "Funnels", summary: "The creator's funnels", access: "creator", ok: z.array(S.funnelSchema) }), requireUser, async (c) => c.json(await listFunnels(deps(c), uid(c))))
-  .post("/funnels", doc({ tag: "Funnels", summary: "Create a funnel", access: "creator", status: 201, ok: S.funnelSchema }), requireUser, validate("json", createFunnelSchema), async (c) => c.json(await createFunnel(deps(c), uid(c), c.req.valid("json").name), 201))
+  .get(
+    "/funnels",
+    doc({ tag: "Funnels", summary: "The creator's funnels", access: "creator", ok: z.array(S.funnelSchema) }),
+    requireUser,
+    async (c) => c.json(await listFunnels(deps(c), uid(c))),
+  )
+  .post(
+    "/funnels",
+    doc({ tag: "Funnels", summary: "Create a funnel", access: "creator", status: 201, ok: S.funnelSchema }),
+    requireUser,
+    validate("json", createFunnelSchema),
+    async (c) => c.json(await createFunnel(deps(c), uid(c), c.req.valid("json").name), 201),
+  )
   // 'Edit funnel' on an item: its funnel, made for it if it has none.
-  .post("/funnels/for-item", doc({ tag: "Funnels", summary: "The funnel of an item, created when it has none", access: "creator", ok: S.funnelSchema, errors: { 404: "No such item of yours" } }), requireUser, validate("json", itemFunnelSchema), async (c) => c.json(await funnelForItem(deps(c), uid(c), c.req.valid("json").contentId)))
-  .patch("/funnels/:id", doc({ tag: "Funnels", summary: "Switch a funnel between Test and Live", access: "creator", ok: S.funnelModeSchema, errors: { 404: "No such funnel of yours" } }), requireUser, validate("param", funnelParam), validate("json", updateFunnelSchema), async (c) =>
-    c.json(await setTestMode(deps(c), uid(c), c.req.valid("param").id, c.req.valid("json").testMode)),
+  .post(
+    "/funnels/for-item",
+    doc({
+      tag: "Funnels",
+      summary: "The funnel of an item, created when it has none",
+      access: "creator",
+      ok: S.funnelSchema,
+      errors: { 404: "No such item of yours" },
+    }),
+    requireUser,
+    validate("json", itemFunnelSchema),
+    async (c) => c.json(await funnelForItem(deps(c), uid(c), c.req.valid("json").contentId)),
   )
-  .post("/funnels/:id/products", doc({ tag: "Funnels", summary: "Attach items to a funnel", access: "creator", ok: S.funnelProductsSchema, errors: { 404: "No such funnel or item of yours", 409: "An item is already in another funnel" } }), requireUser, validate("param", funnelParam), validate("json", funnelProductsSchema), async (c) =>
-    c.json(await attachProducts(deps(c), uid(c), c.req.valid("param").id, c.req.valid("json").contentIds)),
+  .patch(
+    "/funnels/:id",
+    doc({
+      tag: "Funnels",
+      summary: "Switch a funnel between Test and Live",
+      access: "creator",
+      ok: S.funnelModeSchema,
+      errors: { 404: "No such funnel of yours" },
+    }),
+    requireUser,
+    validate("param", funnelParam),
+    validate("json", updateFunnelSchema),
+    async (c) => c.json(await setTestMode(deps(c), uid(c), c.req.valid("param").id, c.req.valid("json").testMode)),
   )
-  .delete("/funnels/:id/products/:contentId", doc({ tag: "Funnels", summary: "Detach an item from a funnel", access: "creator", ok: S.funnelProductRemovedSchema, errors: { 404: "No such funnel or item of yours" } }), requireUser, validate("param", productParam), async (c) => {
-    const p = c.req.valid("param");
-    return c.json(await detachProduct(deps(c), uid(c), p.id, p.contentId));
-  })
-  .get("/funnels/:id/steps", doc({ tag: "Funnels", summary: "A funnel's steps with their figures", access: "creator", ok: z.array(S.funnelStepSchema), errors: { 404: "No such funnel of yours" } }), requireUser, validate("param", funnelParam), async (c) => c.json(await listSteps(deps(c), uid(c), c.req.valid("param").id)))
-  .post("/funnels/:id/steps", doc({ tag: "Funnels", summary: "Add a step (an upsell or downsell offer)", access: "creator", status: 201, ok: S.funnelStepSchema, errors: { 404: "No such funnel or item of yours", 409: "The step cannot be added (the reason is in the message)", 502: "Stripe could not be reached" } }), requireUser, validate("param", funnelParam), validate("json", createStepSchema), async (c) =>
-    c.json(await createStep(deps(c), uid(c), c.req.valid("param").id, c.req.valid("json")), 201),
+  .post(
+    "/funnels/:id/products",
+    doc({
+      tag: "Funnels",
+      summary: "Attach items to a funnel",
+      access: "creator",
+      ok: S.funnelProductsSchema,
+      errors: { 404: "No such funnel or item of yours", 409: "An item is already in another funnel" },
+    }),
+    requireUser,
+    validate("param", funnelParam),
+    validate("json", funnelProductsSchema),
+    async (c) => c.json(await attachProducts(deps(c), uid(c), c.req.valid("param").id, c.req.valid("json").contentIds)),
   )
-  .patch("/funnels/:id/steps/:stepId", doc({ tag: "Funnels", summary: "Edit a step", access: "creator", ok: S.funnelStepSchema, errors: { 404: "No such step of yours", 502: "Stripe could not be reached" } }), requireUser, validate("param", stepParam), validate("json", updateStepSchema), async (c) => {
-    const p = c.req.valid("param");
-    return c.json(await updateStep(deps(c), uid(c), p.id, p.stepId, c.req.valid("json")));
-  })
-  .delete("/funnels/:id/steps/:stepId", doc({ tag: "Funnels", summary: "Delete a step", access: "creator", ok: S.deletedSchema, errors: { 404: "No such step of yours" } }), requireUser, validate("param", stepParam), async (c) => {
-    const p = c.req.valid("param");
-    return c.json(await deleteStep(deps(c), uid(c), p.id, p.stepId));
-  })
+  .delete(
+    "/funnels/:id/products/:contentId",
+    doc({
+      tag: "Funnels",
+      summary: "Detach an item from a funnel",
+      access: "creator",
+      ok: S.funnelProductRemovedSchema,
+      errors: { 404: "No such funnel or item of yours" },
+    }),
+    requireUser,
+    validate("param", productParam),
+    async (c) => {
+      const p = c.req.valid("param");
+      return c.json(await detachProduct(deps(c), uid(c), p.id, p.contentId));
+    },
+  )
+  .get(
+    "/funnels/:id/steps",
+    doc({
+      tag: "Funnels",
+      summary: "A funnel's steps with their figures",
+      access: "creator",
+      ok: z.array(S.funnelStepSchema),
+      errors: { 404: "No such funnel of yours" },
+    }),
+    requireUser,
+    validate("param", funnelParam),
+    async (c) => c.json(await listSteps(deps(c), uid(c), c.req.valid("param").id)),
+  )
+  .post(
+    "/funnels/:id/steps",
+    doc({
+      tag: "Funnels",
+      summary: "Add a step (an upsell or downsell offer)",
+      access: "creator",
+      status: 201,
+      ok: S.funnelStepSchema,
+      errors: {
+        404: "No such funnel or item of yours",
+        409: "The step cannot be added (the reason is in the message)",
+        502: "Stripe could not be reached",
+      },
+    }),
+    requireUser,
+    validate("param", funnelParam),
+    validate("json", createStepSchema),
+    async (c) => c.json(await createStep(deps(c), uid(c), c.req.valid("param").id, c.req.valid("json")), 201),
+  )
+  .patch(
+    "/funnels/:id/steps/:stepId",
+    doc({
+      tag: "Funnels",
+      summary: "Edit a step",
+      access: "creator",
+      ok: S.funnelStepSchema,
+      errors: { 404: "No such step of yours", 502: "Stripe could not be reached" },
+    }),
+    requireUser,
+    validate("param", stepParam),
+    validate("json", updateStepSchema),
+    async (c) => {
+      const p = c.req.valid("param");
+      return c.json(await updateStep(deps(c), uid(c), p.id, p.stepId, c.req.valid("json")));
+    },
+  )
+  .delete(
+    "/funnels/:id/steps/:stepId",
+    doc({
+      tag: "Funnels",
+      summary: "Delete a step",
+      access: "creator",
+      ok: S.deletedSchema,
+      errors: { 404: "No such step of yours" },
+    }),
+    requireUser,
+    validate("param", stepParam),
+    async (c) => {
+      const p = c.req.valid("param");
+      return c.json(await deleteStep(deps(c), uid(c), p.id, p.stepId));
+    },
+  )
   // A/B tests of its steps' offers (worker/services/ab-tests.ts), newest first.
-  .get("/funnels/:id/ab-tests", doc({ tag: "Funnels", summary: "A funnel's A/B tests with their figures", access: "creator", ok: z.array(S.abTestSchema), errors: { 404: "No such funnel of yours" } }), requireUser, validate("param", funnelParam), async (c) => {
-    await ownedFunnel(deps(c), uid(c), c.req.valid("param").id);
-    return c.json(await listTests(deps(c), uid(c), c.req.valid("param").id));
-  })
+  .get(
+    "/funnels/:id/ab-tests",
+    doc({
+      tag: "Funnels",
+      summary: "A funnel's A/B tests with their figures",
+      access: "creator",
+      ok: z.array(S.abTestSchema),
+      errors: { 404: "No such funnel of yours" },
+    }),
+    requireUser,
+    validate("param", funnelParam),
+    async (c) => {
+      await ownedFunnel(deps(c), uid(c), c.req.valid("param").id);
+      return c.json(await listTests(deps(c), uid(c), c.req.valid("param").id));
+    },
+  )
   .post(
     "/funnels/:id/ab-tests",
-    doc({ tag: "Funnels", summary: "Start an A/B test: variant B of a step", access: "creator", status: 201, ok: S.abTestSchema, errors: { 404: "No such funnel or step of yours", 409: "This step already has a test running" } }),
+    doc({
+      tag: "Funnels",
+      summary: "Start an A/B test: variant B of a step",
+      access: "creator",
+      status: 201,
+      ok: S.abTestSchema,
+      errors: { 404: "No such funnel or step of yours", 409: "This step already has a test running" },
+    }),
     requireUser,
     validate("param", funnelParam),
     validate("json", createAbTestSchema),
@@ -88,7 +217,13 @@ export const funnelRoutes = new Hono<AppEnv>()
   )
   .post(
     "/funnels/:id/ab-tests/:testId/end",
-    doc({ tag: "Funnels", summary: "End an A/B test: keep A, or make B the step", access: "creator", ok: S.abTestSchema, errors: { 404: "No such test of yours", 502: "Stripe could not be reached (a new price for B)" } }),
+    doc({
+      tag: "Funnels",
+      summary: "End an A/B test: keep A, or make B the step",
+      access: "creator",
+      ok: S.abTestSchema,
+      errors: { 404: "No such test of yours", 502: "Stripe could not be reached (a new price for B)" },
+    }),
     requireUser,
     validate("param", funnelParam.extend({ testId: z.string().regex(idRe, "invalid test id") })),
     validate("json", endAbTestSchema),
@@ -97,7 +232,31 @@ export const funnelRoutes = new Hono<AppEnv>()
       return c.json(await endTest(deps(c), uid(c), p.id, p.testId, c.req.valid("json").keep));
     },
   )
-  .get("/funnels/:id/preview", doc({ tag: "Funnels", summary: "The offers a buyer would see, in order", access: "creator", ok: z.array(S.upsellOfferSchema), errors: { 404: "No such funnel of yours" } }), requireUser, validate("param", funnelParam), async (c) => c.json(await previewOffers(purchaseDeps(c as unknown as Context<AppEnv>), uid(c), c.req.valid("param").id)))
-  .post("/stripe/create-upsell-product", doc({ tag: "Funnels", summary: "Create a Stripe product and price for an offer", access: "creator", status: 201, ok: S.upsellProductSchema, errors: { 502: "Stripe could not be reached" } }), requireUser, validate("json", createUpsellProductSchema), async (c) =>
-    c.json(await createUpsellProduct(deps(c), uid(c), c.req.valid("json")), 201),
+  .get(
+    "/funnels/:id/preview",
+    doc({
+      tag: "Funnels",
+      summary: "The offers a buyer would see, in order",
+      access: "creator",
+      ok: z.array(S.upsellOfferSchema),
+      errors: { 404: "No such funnel of yours" },
+    }),
+    requireUser,
+    validate("param", funnelParam),
+    async (c) =>
+      c.json(await previewOffers(purchaseDeps(c as unknown as Context<AppEnv>), uid(c), c.req.valid("param").id)),
+  )
+  .post(
+    "/stripe/create-upsell-product",
+    doc({
+      tag: "Funnels",
+      summary: "Create a Stripe product and price for an offer",
+      access: "creator",
+      status: 201,
+      ok: S.upsellProductSchema,
+      errors: { 502: "Stripe could not be reached" },
+    }),
+    requireUser,
+    validate("json", createUpsellProductSchema),
+    async (c) => c.json(await createUpsellProduct(deps(c), uid(c), c.req.valid("json")), 201),
   );

@@ -16,26 +16,81 @@ const NOT_FOUND = "License key not found";
 const LICENSE_ID = /^[A-Za-z0-9]{1,32}$/;
 
 export const licenseRoutes = new Hono<AppEnv>()
-  .post("/licenses/verify", doc({ tag: "License keys", summary: "Verify a license key (and take a seat)", description: "With `instance`, a valid key records an activation for it (once per instance).", access: "public", ok: S.licenseVerificationSchema, errors: { 404: { description: "No such key (status not_found)", schema: S.licenseNotFoundSchema }, 409: { description: "Every seat is taken (status limit_reached)", schema: S.licenseVerificationSchema }, 429: "Too many checks from this address or for this key" } }), rateLimit("LICENSE_IP_LIMITER", "license"), validate("json", verifyLicenseSchema), async (c) => {
-    const input = c.req.valid("json");
-    await limitOrThrow(c as never, "LICENSE_KEY_LIMITER", `license:${input.key}`);
-    const { http, body } = await verifyLicense(c.env.DB, input, c.env.WEBHOOKS);
-    return c.json(http === 404 ? { ...body, message: NOT_FOUND } : body, http);
-  })
-  .post("/licenses/deactivate", doc({ tag: "License keys", summary: "Free a seat", access: "public", ok: S.licenseVerificationSchema, errors: { 404: { description: "No such key (status not_found)", schema: S.licenseNotFoundSchema }, 429: "Too many checks from this address or for this key" } }), rateLimit("LICENSE_IP_LIMITER", "license"), validate("json", deactivateLicenseSchema), async (c) => {
-    const input = c.req.valid("json");
-    await limitOrThrow(c as never, "LICENSE_KEY_LIMITER", `license:${input.key}`);
-    const { http, body } = await deactivateLicense(c.env.DB, input);
-    return c.json(http === 404 ? { ...body, message: NOT_FOUND } : body, http);
-  })
-  .post("/licenses/:id/disable", doc({ tag: "License keys", summary: "Disable a sale's license key", access: "creator", ok: S.licenseActionSchema, errors: { 404: "No such key of yours" } }), requireUser, validate("json", disableLicenseSchema), async (c) => {
-    const id = c.req.param("id");
-    if (!LICENSE_ID.test(id)) return c.json({ message: NOT_FOUND }, 404);
-    const { reason } = c.req.valid("json");
-    return c.json(await setLicenseDisabled(c.env.DB, c.var.userId, id, { reason: reason || null }));
-  })
-  .post("/licenses/:id/enable", doc({ tag: "License keys", summary: "Enable a key again", access: "creator", ok: S.licenseActionSchema, errors: { 404: "No such key of yours" } }), requireUser, async (c) => {
-    const id = c.req.param("id");
-    if (!LICENSE_ID.test(id)) return c.json({ message: NOT_FOUND }, 404);
-    return c.json(await setLicenseDisabled(c.env.DB, c.var.userId, id, null));
-  });
+  .post(
+    "/licenses/verify",
+    doc({
+      tag: "License keys",
+      summary: "Verify a license key (and take a seat)",
+      description: "With `instance`, a valid key records an activation for it (once per instance).",
+      access: "public",
+      ok: S.licenseVerificationSchema,
+      errors: {
+        404: { description: "No such key (status not_found)", schema: S.licenseNotFoundSchema },
+        409: { description: "Every seat is taken (status limit_reached)", schema: S.licenseVerificationSchema },
+        429: "Too many checks from this address or for this key",
+      },
+    }),
+    rateLimit("LICENSE_IP_LIMITER", "license"),
+    validate("json", verifyLicenseSchema),
+    async (c) => {
+      const input = c.req.valid("json");
+      await limitOrThrow(c as never, "LICENSE_KEY_LIMITER", `license:${input.key}`);
+      const { http, body } = await verifyLicense(c.env.DB, input, c.env.WEBHOOKS);
+      return c.json(http === 404 ? { ...body, message: NOT_FOUND } : body, http);
+    },
+  )
+  .post(
+    "/licenses/deactivate",
+    doc({
+      tag: "License keys",
+      summary: "Free a seat",
+      access: "public",
+      ok: S.licenseVerificationSchema,
+      errors: {
+        404: { description: "No such key (status not_found)", schema: S.licenseNotFoundSchema },
+        429: "Too many checks from this address or for this key",
+      },
+    }),
+    rateLimit("LICENSE_IP_LIMITER", "license"),
+    validate("json", deactivateLicenseSchema),
+    async (c) => {
+      const input = c.req.valid("json");
+      await limitOrThrow(c as never, "LICENSE_KEY_LIMITER", `license:${input.key}`);
+      const { http, body } = await deactivateLicense(c.env.DB, input);
+      return c.json(http === 404 ? { ...body, message: NOT_FOUND } : body, http);
+    },
+  )
+  .post(
+    "/licenses/:id/disable",
+    doc({
+      tag: "License keys",
+      summary: "Disable a sale's license key",
+      access: "creator",
+      ok: S.licenseActionSchema,
+      errors: { 404: "No such key of yours" },
+    }),
+    requireUser,
+    validate("json", disableLicenseSchema),
+    async (c) => {
+      const id = c.req.param("id");
+      if (!LICENSE_ID.test(id)) return c.json({ message: NOT_FOUND }, 404);
+      const { reason } = c.req.valid("json");
+      return c.json(await setLicenseDisabled(c.env.DB, c.var.userId, id, { reason: reason || null }));
+    },
+  )
+  .post(
+    "/licenses/:id/enable",
+    doc({
+      tag: "License keys",
+      summary: "Enable a key again",
+      access: "creator",
+      ok: S.licenseActionSchema,
+      errors: { 404: "No such key of yours" },
+    }),
+    requireUser,
+    async (c) => {
+      const id = c.req.param("id");
+      if (!LICENSE_ID.test(id)) return c.json({ message: NOT_FOUND }, 404);
+      return c.json(await setLicenseDisabled(c.env.DB, c.var.userId, id, null));
+    },
+  );

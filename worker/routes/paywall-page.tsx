@@ -39,13 +39,18 @@ import { readSession, SESSION_COOKIE } from "../services/sessions";
 type Ctx = Context<AppEnv>;
 type ImageSize = { width: number; height: number } | null;
 
-
 // JSON inside <script type="application/json"> (data, never run): "<" escaped so no "</script>" in a
 // title can end the element.
-const inlineJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+const inlineJson = (value: unknown) =>
+  JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 
 const price = (item: PublicContent) =>
-  item.pricingModel === "pay_what_you_want" ? `from $${(item.minimumPrice ?? item.price).toFixed(2)}` : `$${item.price.toFixed(2)}`;
+  item.pricingModel === "pay_what_you_want"
+    ? `from $${(item.minimumPrice ?? item.price).toFixed(2)}`
+    : `$${item.price.toFixed(2)}`;
 
 function headTags(item: PublicContent, pageUrl: string, origin: string, imageSize: ImageSize): string {
   const title = `${item.title} · ${price(item)}`;
@@ -66,7 +71,11 @@ function headTags(item: PublicContent, pageUrl: string, origin: string, imageSiz
           ["property", "og:image:height", String(imageSize.height)],
         ] as [string, string, string][])
       : []),
-    ["property", "product:price:amount", (item.pricingModel === "pay_what_you_want" ? (item.minimumPrice ?? item.price) : item.price).toFixed(2)],
+    [
+      "property",
+      "product:price:amount",
+      (item.pricingModel === "pay_what_you_want" ? (item.minimumPrice ?? item.price) : item.price).toFixed(2),
+    ],
     ["property", "product:price:currency", "USD"],
     ["name", "twitter:card", item.previewImage ? "summary_large_image" : "summary"],
     ["name", "twitter:title", title],
@@ -76,7 +85,8 @@ function headTags(item: PublicContent, pageUrl: string, origin: string, imageSiz
   const tags = meta.map(([attr, key, value]) => `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`);
   tags.unshift(`<link rel="canonical" href="${escapeHtml(pageUrl)}" />`);
   // The preview image is the largest thing on the page: fetch it while the HTML is still arriving.
-  if (item.previewImage) tags.push(`<link rel="preload" as="image" href="${escapeHtml(item.previewImage)}" fetchpriority="high" />`);
+  if (item.previewImage)
+    tags.push(`<link rel="preload" as="image" href="${escapeHtml(item.previewImage)}" fetchpriority="high" />`);
   return tags.join("\n    ");
 }
 
@@ -114,11 +124,18 @@ async function notFoundDocument(page: Template): Promise<string> {
   return `${page.start}<title>Content Not Found · ApeWall</title>\n    <meta name="robots" content="noindex" />${page.middle}${body}${page.end}`;
 }
 
-async function renderPage(c: { env: Ctx["env"]; req: { url: string } }, id: string, { primary = false } = {}): Promise<{ status: 200 | 404; html: string; creatorId?: string }> {
+async function renderPage(
+  c: { env: Ctx["env"]; req: { url: string } },
+  id: string,
+  { primary = false } = {},
+): Promise<{ status: 200 | 404; html: string; creatorId?: string }> {
   // The site's own address (APP_URL), never the request's Host: a cached page is shared by every
   // visitor, and a forged Host must not put another site into its links and cards.
   const origin = new URL(appUrl(c.env)).origin;
-  const [page, item] = await Promise.all([pageTemplate(c.env, c.req.url), primary ? publicContent(createDb(c.env.DB), id) : readNearby(c.env.DB, (db) => publicContent(db, id))]);
+  const [page, item] = await Promise.all([
+    pageTemplate(c.env, c.req.url),
+    primary ? publicContent(createDb(c.env.DB), id) : readNearby(c.env.DB, (db) => publicContent(db, id)),
+  ]);
   if (!item) return { status: 404, html: await notFoundDocument(page) };
   const { creatorId, previewImageSize, ...visible } = item;
   // Both addresses show one page; /p/{id} is its canonical address.
@@ -129,10 +146,14 @@ async function renderPage(c: { env: Ctx["env"]; req: { url: string } }, id: stri
 }
 
 /** The item's page from the caches, else rendered (and kept in both). */
-async function cachedPage(c: Ctx, id: string): Promise<{ page: CachedPage; hit: boolean } | { missing: string; hit: boolean }> {
+async function cachedPage(
+  c: Ctx,
+  id: string,
+): Promise<{ page: CachedPage; hit: boolean } | { missing: string; hit: boolean }> {
   const key = await paywallCacheKey(c.env, c.req.url, id);
   const cached = await cachedPaywallPage(key);
-  if (cached?.html === null) return { missing: await notFoundDocument(await pageTemplate(c.env, c.req.url)), hit: true };
+  if (cached?.html === null)
+    return { missing: await notFoundDocument(await pageTemplate(c.env, c.req.url)), hit: true };
   if (cached) return { page: cached, hit: true };
   const rendered = await renderPage(c, id);
   // A 404 comes from the primary (readNearby asks it when the replica lacks the id), so the id was
@@ -141,7 +162,11 @@ async function cachedPage(c: Ctx, id: string): Promise<{ page: CachedPage; hit: 
     keepUnknownId(c.executionCtx, key);
     return { missing: rendered.html, hit: false };
   }
-  const page = { html: new TextEncoder().encode(rendered.html), creatorId: rendered.creatorId!, renderedAt: Date.now() };
+  const page = {
+    html: new TextEncoder().encode(rendered.html),
+    creatorId: rendered.creatorId!,
+    renderedAt: Date.now(),
+  };
   keepPaywallPage(c.executionCtx, key, page);
   return { page, hit: false };
 }
@@ -155,7 +180,11 @@ export async function replacePaywallPage(c: { env: Ctx["env"]; req: { url: strin
   const key = await paywallCacheKey(c.env, c.req.url, id);
   const rendered = await renderPage(c, id, { primary: true });
   if (rendered.status === 404) return purgePaywallPage(c.env, c.req.url, id);
-  const page: CachedPage = { html: new TextEncoder().encode(rendered.html), creatorId: rendered.creatorId!, renderedAt: Date.now() };
+  const page: CachedPage = {
+    html: new TextEncoder().encode(rendered.html),
+    creatorId: rendered.creatorId!,
+    renderedAt: Date.now(),
+  };
   pageMemory.set(key, page);
   await caches.default.put(new Request(key), edgeCopy(page));
 }
@@ -223,19 +252,37 @@ async function withDiscount(c: Ctx, id: string, text: string, res: Response, ren
   return new Response(memo.html, { status: res.status, headers: res.headers });
 }
 
-function rewrite(answer: { quote: DiscountQuote | null; problem: string | null }, text: string, res: Response): Response {
+function rewrite(
+  answer: { quote: DiscountQuote | null; problem: string | null },
+  text: string,
+  res: Response,
+): Response {
   const { quote: q, problem } = answer;
   const note = q
     ? `<p class="text-sm font-medium text-emerald-700" data-testid="paywall-discount">Code ${escapeHtml(q.code)}: ${escapeHtml(q.label)}${
-        q.pricingModel === "pay_what_you_want" ? ` what you pay (never below the ${usd(q.minimumPrice ?? 0)} minimum)` : ""
+        q.pricingModel === "pay_what_you_want"
+          ? ` what you pay (never below the ${usd(q.minimumPrice ?? 0)} minimum)`
+          : ""
       }</p>`
     : `<p class="text-sm text-muted-foreground" role="status" data-testid="paywall-discount">Code ${escapeHtml(text.trim().slice(0, 40).toUpperCase())}: ${escapeHtml(problem ?? DISCOUNT_MESSAGES.unknown)}</p>`;
-  let rewriter = new HTMLRewriter().on(`form[data-part="${PAYWALL_PART.form}"]`, { element: (e) => void e.prepend(note, { html: true }) });
+  let rewriter = new HTMLRewriter().on(`form[data-part="${PAYWALL_PART.form}"]`, {
+    element: (e) => void e.prepend(note, { html: true }),
+  });
   if (q) {
     rewriter = rewriter
-      .on("head", { element: (e) => void e.append(`<script type="application/json" id="${PAYWALL_DISCOUNT_ID}">${inlineJson({ code: q.code, price: q.price })}</script>`, { html: true }) })
+      .on("head", {
+        element: (e) =>
+          void e.append(
+            `<script type="application/json" id="${PAYWALL_DISCOUNT_ID}">${inlineJson({ code: q.code, price: q.price })}</script>`,
+            { html: true },
+          ),
+      })
       .on('[data-testid="paywall-price"]', {
-        element: (e) => void e.setInnerContent(`<s class="text-xl font-semibold text-muted-foreground" data-testid="paywall-list-price">${usd(q.listPrice)}</s> ${usd(q.price)}`, { html: true }),
+        element: (e) =>
+          void e.setInnerContent(
+            `<s class="text-xl font-semibold text-muted-foreground" data-testid="paywall-list-price">${usd(q.listPrice)}</s> ${usd(q.price)}`,
+            { html: true },
+          ),
       });
   }
   return rewriter.transform(res);
@@ -247,7 +294,12 @@ async function render(c: Ctx, id: string): Promise<Response> {
   if ("missing" in found) {
     return new Response(found.missing, {
       status: 404,
-      headers: { ...HTML_HEADERS, "content-security-policy": csp, "cache-control": "no-store", "x-paywall-cache": found.hit ? "HIT" : "MISS" },
+      headers: {
+        ...HTML_HEADERS,
+        "content-security-policy": csp,
+        "cache-control": "no-store",
+        "x-paywall-cache": found.hit ? "HIT" : "MISS",
+      },
     });
   }
   // A creator looking at their own page is not a view; the session is read only when one is sent.

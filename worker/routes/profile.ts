@@ -21,14 +21,38 @@ async function refreshPaywalls(c: Pick<Context<AppEnv>, "env" | "req">, db: Db, 
 }
 
 export const profileRoutes = new Hono<AppEnv>()
-  .get("/profile", doc({ tag: "Profile", summary: "The creator's profile", access: "creator", ok: S.creatorProfileSchema }), requireUser, async (c) => c.json(await getProfile(c.var.db, c.var.userId)))
-  .put("/profile", doc({ tag: "Profile", summary: "Save the profile", description: "Fields left out stay as they are.", access: "session", ok: S.creatorProfileSchema }), requireUser, validate("json", profileSchema), async (c) => {
-    const profile = await saveProfile(c.var.db, c.var.userId, c.req.valid("json"));
-    await refreshPaywalls(c, c.var.db, c.var.userId);
-    return c.json(profile);
-  })
+  .get(
+    "/profile",
+    doc({ tag: "Profile", summary: "The creator's profile", access: "creator", ok: S.creatorProfileSchema }),
+    requireUser,
+    async (c) => c.json(await getProfile(c.var.db, c.var.userId)),
+  )
   .put(
-    "/profile/avatar", doc({ tag: "Profile", summary: "Upload an avatar", access: "session", ok: S.creatorProfileSchema, body: { media: "image/png", description: "The image's bytes: PNG, JPEG, GIF or WebP, at most 2 MB" } }),
+    "/profile",
+    doc({
+      tag: "Profile",
+      summary: "Save the profile",
+      description: "Fields left out stay as they are.",
+      access: "session",
+      ok: S.creatorProfileSchema,
+    }),
+    requireUser,
+    validate("json", profileSchema),
+    async (c) => {
+      const profile = await saveProfile(c.var.db, c.var.userId, c.req.valid("json"));
+      await refreshPaywalls(c, c.var.db, c.var.userId);
+      return c.json(profile);
+    },
+  )
+  .put(
+    "/profile/avatar",
+    doc({
+      tag: "Profile",
+      summary: "Upload an avatar",
+      access: "session",
+      ok: S.creatorProfileSchema,
+      body: { media: "image/png", description: "The image's bytes: PNG, JPEG, GIF or WebP, at most 2 MB" },
+    }),
     requireUser,
     bodyLimit({
       maxSize: MAX_AVATAR_BYTES,
@@ -44,29 +68,46 @@ export const profileRoutes = new Hono<AppEnv>()
       return c.json(profile);
     },
   )
-  .delete("/profile/avatar", doc({ tag: "Profile", summary: "Remove the avatar", access: "session", ok: S.creatorProfileSchema }), requireUser, async (c) => {
-    const profile = await removeAvatar(c.var.db, c.env.FILES, c.var.userId);
-    await refreshPaywalls(c, c.var.db, c.var.userId);
-    return c.json(profile);
-  })
-  .get("/avatars/:id", doc({ tag: "Profile", summary: "A creator's avatar image", access: "public", ok: { file: "The image" }, also: { 304: { description: "Not modified (If-None-Match)", answer: { empty: "Not modified" } } }, errors: { 404: "No such avatar" } }), validate("param", avatarParam), async (c) => {
-    const id = c.req.valid("param").id;
-    const object = await readNearby(c.env.DB, (db) => avatarImage(db, c.env.FILES, id));
-    if (!object) throw notFound("No avatar");
-    const etag = object.httpEtag;
-    const headers = {
-      "content-type": object.httpMetadata?.contentType ?? "application/octet-stream",
-      // A new image is a new id: this one never changes.
-      "cache-control": "public, max-age=31536000, immutable",
-      etag,
-      "x-content-type-options": "nosniff",
-      "content-security-policy": "default-src 'none'; sandbox",
-      // Mail clients and other sites' previews load it too.
-      "cross-origin-resource-policy": "cross-origin",
-    };
-    if (c.req.header("if-none-match") === etag) {
-      object.body.cancel();
-      return c.body(null, 304, headers);
-    }
-    return c.body(object.body, 200, { ...headers, "content-length": String(object.size) });
-  });
+  .delete(
+    "/profile/avatar",
+    doc({ tag: "Profile", summary: "Remove the avatar", access: "session", ok: S.creatorProfileSchema }),
+    requireUser,
+    async (c) => {
+      const profile = await removeAvatar(c.var.db, c.env.FILES, c.var.userId);
+      await refreshPaywalls(c, c.var.db, c.var.userId);
+      return c.json(profile);
+    },
+  )
+  .get(
+    "/avatars/:id",
+    doc({
+      tag: "Profile",
+      summary: "A creator's avatar image",
+      access: "public",
+      ok: { file: "The image" },
+      also: { 304: { description: "Not modified (If-None-Match)", answer: { empty: "Not modified" } } },
+      errors: { 404: "No such avatar" },
+    }),
+    validate("param", avatarParam),
+    async (c) => {
+      const id = c.req.valid("param").id;
+      const object = await readNearby(c.env.DB, (db) => avatarImage(db, c.env.FILES, id));
+      if (!object) throw notFound("No avatar");
+      const etag = object.httpEtag;
+      const headers = {
+        "content-type": object.httpMetadata?.contentType ?? "application/octet-stream",
+        // A new image is a new id: this one never changes.
+        "cache-control": "public, max-age=31536000, immutable",
+        etag,
+        "x-content-type-options": "nosniff",
+        "content-security-policy": "default-src 'none'; sandbox",
+        // Mail clients and other sites' previews load it too.
+        "cross-origin-resource-policy": "cross-origin",
+      };
+      if (c.req.header("if-none-match") === etag) {
+        object.body.cancel();
+        return c.body(null, 304, headers);
+      }
+      return c.body(object.body, 200, { ...headers, "content-length": String(object.size) });
+    },
+  );

@@ -14,7 +14,10 @@ import { emailOfUnsubscribeToken, unsubscribe } from "../services/recovery";
 
 const tokenQuery = z.object({ token: z.string().max(600).optional() });
 const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid content id") });
-const INVALID = messagePage("This link is not valid", "<p>It may have been cut short. Open the newest reminder email and use its link.</p>");
+const INVALID = messagePage(
+  "This link is not valid",
+  "<p>It may have been cut short. Open the newest reminder email and use its link.</p>",
+);
 
 async function emailOf(c: { env: AppEnv["Bindings"] }, token: string | undefined): Promise<string | null> {
   if (!token || !c.env.ACCESS_TOKEN_SECRET) return null;
@@ -24,7 +27,13 @@ async function emailOf(c: { env: AppEnv["Bindings"] }, token: string | undefined
 export const recoveryRoutes = new Hono<AppEnv>()
   .put(
     "/content/:id/checkout-reminders",
-    doc({ tag: "Items", summary: "Turn checkout reminders on or off for an item", access: "creator", ok: z.object({ checkoutReminders: z.boolean() }), errors: { 404: "No such item of yours" } }),
+    doc({
+      tag: "Items",
+      summary: "Turn checkout reminders on or off for an item",
+      access: "creator",
+      ok: z.object({ checkoutReminders: z.boolean() }),
+      errors: { 404: "No such item of yours" },
+    }),
     requireUser,
     validate("param", idParam),
     validate("json", z.object({ enabled: z.boolean({ error: "enabled must be true or false" }) })),
@@ -33,7 +42,9 @@ export const recoveryRoutes = new Hono<AppEnv>()
       const [row] = await c.var.db
         .update(content)
         .set({ checkoutReminders: enabled })
-        .where(and(eq(content.id, c.req.valid("param").id), eq(content.userId, c.var.userId!), isNull(content.deletedAt)))
+        .where(
+          and(eq(content.id, c.req.valid("param").id), eq(content.userId, c.var.userId!), isNull(content.deletedAt)),
+        )
         .returning({ checkoutReminders: content.checkoutReminders });
       if (!row) throw notFound("Content Not Found");
       return c.json(row);
@@ -41,7 +52,13 @@ export const recoveryRoutes = new Hono<AppEnv>()
   )
   .get(
     "/unsubscribe",
-    doc({ tag: "Checkout and access", summary: "Stop checkout reminders: the confirm page", description: "The link in each reminder email. Shows a button; nothing changes until it is pressed.", access: "public", ok: { html: "A page with 'Stop reminders'" } }),
+    doc({
+      tag: "Checkout and access",
+      summary: "Stop checkout reminders: the confirm page",
+      description: "The link in each reminder email. Shows a button; nothing changes until it is pressed.",
+      access: "public",
+      ok: { html: "A page with 'Stop reminders'" },
+    }),
     validate("query", tokenQuery),
     async (c) => {
       const token = c.req.valid("query").token;
@@ -58,7 +75,18 @@ export const recoveryRoutes = new Hono<AppEnv>()
   )
   .post(
     "/unsubscribe",
-    doc({ tag: "Checkout and access", summary: "Stop checkout reminders", description: "Honoured for good. Receipts still go.", access: "public", ok: { html: "You're unsubscribed" }, body: { media: "application/x-www-form-urlencoded", description: "token: from the reminder's link", schema: z.object({ token: z.string().max(600) }) } }),
+    doc({
+      tag: "Checkout and access",
+      summary: "Stop checkout reminders",
+      description: "Honoured for good. Receipts still go.",
+      access: "public",
+      ok: { html: "You're unsubscribed" },
+      body: {
+        media: "application/x-www-form-urlencoded",
+        description: "token: from the reminder's link",
+        schema: z.object({ token: z.string().max(600) }),
+      },
+    }),
     async (c) => {
       let token: string | undefined;
       try {
@@ -70,6 +98,11 @@ export const recoveryRoutes = new Hono<AppEnv>()
       const email = await emailOf(c, token);
       if (!email) return c.html(INVALID, 400);
       await unsubscribe(c.env.DB, email);
-      return c.html(messagePage("You're unsubscribed", `<p>No more checkout reminders will go to <strong>${escapeHtml(email)}</strong>.</p><p><a href="/">Go to ApeWall</a></p>`));
+      return c.html(
+        messagePage(
+          "You're unsubscribed",
+          `<p>No more checkout reminders will go to <strong>${escapeHtml(email)}</strong>.</p><p><a href="/">Go to ApeWall</a></p>`,
+        ),
+      );
     },
   );

@@ -48,7 +48,13 @@ const newNonce = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Ui
 async function servePage(c: Context<AppEnv>): Promise<Response> {
   const path = c.req.path;
   // The API's and the dev pages' unknown paths stay JSON 404s; the paywall's unfilled shell is never served.
-  if (path === "/api" || path.startsWith("/api/") || path === "/dev" || path.startsWith("/dev/") || /^\/paywall-shell(\.html)?$/.test(path)) {
+  if (
+    path === "/api" ||
+    path.startsWith("/api/") ||
+    path === "/dev" ||
+    path.startsWith("/dev/") ||
+    /^\/paywall-shell(\.html)?$/.test(path)
+  ) {
     throw notFound();
   }
   const asset = await c.env.ASSETS.fetch(c.req.raw);

@@ -21,25 +21,40 @@ export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", as
   if (!event) throw new ApiError(400, "Invalid webhook signature");
   // Signed is not well-formed: an event without a string id and type, or without an object that has
   // a string id, can never be handled. Answered 400 (Stripe shows it on the endpoint) and logged.
-  const shape = event as unknown as { id?: unknown; type?: unknown; data?: { object?: { id?: unknown } | null } | null };
+  const shape = event as unknown as {
+    id?: unknown;
+    type?: unknown;
+    data?: { object?: { id?: unknown } | null } | null;
+  };
   const problem =
     typeof shape.id !== "string" || shape.id.length === 0 || shape.id.length > 255
       ? "id"
       : typeof shape.type !== "string"
         ? "type"
-        : typeof shape.data !== "object" || shape.data === null || typeof shape.data.object !== "object" || shape.data.object === null || Array.isArray(shape.data.object)
+        : typeof shape.data !== "object" ||
+            shape.data === null ||
+            typeof shape.data.object !== "object" ||
+            shape.data.object === null ||
+            Array.isArray(shape.data.object)
           ? "data.object"
           : typeof shape.data.object.id !== "string"
             ? "data.object.id"
             : null;
   if (problem) {
-    console.warn("signed webhook payload is not a Stripe event; refused", { problem, id: typeof shape.id === "string" ? shape.id.slice(0, 255) : null });
+    console.warn("signed webhook payload is not a Stripe event; refused", {
+      problem,
+      id: typeof shape.id === "string" ? shape.id.slice(0, 255) : null,
+    });
     throw new ApiError(400, `Malformed event: ${problem} is missing or of the wrong type`);
   }
 
   const db = c.var.db;
   await db.insert(webhookEvents).values({ id: event.id, type: event.type }).onConflictDoNothing();
-  const seen = await db.select({ processedAt: webhookEvents.processedAt }).from(webhookEvents).where(eq(webhookEvents.id, event.id)).get();
+  const seen = await db
+    .select({ processedAt: webhookEvents.processedAt })
+    .from(webhookEvents)
+    .where(eq(webhookEvents.id, event.id))
+    .get();
   if (seen?.processedAt) return c.json({ received: true, duplicate: true });
 
   const deps = purchaseDeps(c);
@@ -50,7 +65,12 @@ export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", as
     // An event about an object Stripe does not know (another account or mode, a deleted object)
     // can never succeed: acknowledge it so Stripe stops retrying, change nothing, and say so in the log.
     if (!isUnknownObject(err)) throw err;
-    console.warn("webhook names an object Stripe does not know; acknowledged, nothing changed", event.id, event.type, object.id);
+    console.warn(
+      "webhook names an object Stripe does not know; acknowledged, nothing changed",
+      event.id,
+      event.type,
+      object.id,
+    );
   }
   // Marked only after the work is done: a failure above answers 500 and Stripe redelivers.
   await db.update(webhookEvents).set({ processedAt: new Date() }).where(eq(webhookEvents.id, event.id));
@@ -85,7 +105,10 @@ async function handleEvent(env: Bindings, deps: PurchaseDeps, type: string, obje
       await handleDisputeEvent(deps, object.id);
       break;
     case "account.updated":
-      await handleAccountUpdated({ db: deps.db, stripe: deps.stripe, d1: deps.d1, emails: deps.emails, appUrl: deps.appUrl }, object.id);
+      await handleAccountUpdated(
+        { db: deps.db, stripe: deps.stripe, d1: deps.d1, emails: deps.emails, appUrl: deps.appUrl },
+        object.id,
+      );
       break;
     case "customer.subscription.created":
     case "customer.subscription.updated":
@@ -94,7 +117,10 @@ async function handleEvent(env: Bindings, deps: PurchaseDeps, type: string, obje
       break;
     case "invoice.paid":
     case "invoice.payment_failed":
-      await handleSubscriptionInvoice({ db: deps.db, d1: deps.d1, stripe: deps.stripe, emails: deps.emails, appUrl: deps.appUrl }, object.id);
+      await handleSubscriptionInvoice(
+        { db: deps.db, d1: deps.d1, stripe: deps.stripe, emails: deps.emails, appUrl: deps.appUrl },
+        object.id,
+      );
       break;
     case "transfer.reversed":
       await handleTransferReversed(payoutDeps(env), object.id);

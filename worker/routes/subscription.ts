@@ -7,6 +7,33 @@ import { doc } from "../openapi/describe";
 import * as S from "../openapi/schemas";
 
 export const subscriptionRoutes = new Hono<AppEnv>()
-  .post("/create-subscription", doc({ tag: "Subscription", summary: "Start ApeWall Pro", access: "session", ok: S.subscriptionStartedSchema, errors: { 409: "Already on Pro", 502: "Stripe could not be reached" } }), requireUser, async (c) => c.json(await createSubscription({ db: c.var.db, stripe: stripeClient(c.env) }, c.var.userId)))
-  .get("/subscription", doc({ tag: "Subscription", summary: "The plan and its renewal", access: "session", ok: S.subscriptionStateSchema }), requireUser, async (c) => c.json(await subscriptionState(c.var.db, c.var.userId)))
-  .post("/subscription/cancel", doc({ tag: "Subscription", summary: "Cancel Pro at the end of the period", access: "session", ok: S.subscriptionStateSchema, errors: { 404: "No subscription", 502: "Stripe could not be reached" } }), requireUser, async (c) => c.json(await cancelAtPeriodEnd({ db: c.var.db, stripe: stripeClient(c.env) }, c.var.userId)));
+  .post(
+    "/create-subscription",
+    doc({
+      tag: "Subscription",
+      summary: "Start ApeWall Pro",
+      access: "session",
+      ok: S.subscriptionStartedSchema,
+      errors: { 409: "Already on Pro", 502: "Stripe could not be reached" },
+    }),
+    requireUser,
+    async (c) => c.json(await createSubscription({ db: c.var.db, stripe: stripeClient(c.env) }, c.var.userId)),
+  )
+  .get(
+    "/subscription",
+    doc({ tag: "Subscription", summary: "The plan and its renewal", access: "session", ok: S.subscriptionStateSchema }),
+    requireUser,
+    async (c) => c.json(await subscriptionState(c.var.db, c.var.userId)),
+  )
+  .post(
+    "/subscription/cancel",
+    doc({
+      tag: "Subscription",
+      summary: "Cancel Pro at the end of the period",
+      access: "session",
+      ok: S.subscriptionStateSchema,
+      errors: { 404: "No subscription", 502: "Stripe could not be reached" },
+    }),
+    requireUser,
+    async (c) => c.json(await cancelAtPeriodEnd({ db: c.var.db, stripe: stripeClient(c.env) }, c.var.userId)),
+  );

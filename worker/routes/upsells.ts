@@ -4,11 +4,26 @@
 // the access link may read the order, which shows no card.
 import { Hono, type Context } from "hono";
 import { getCookie } from "hono/cookie";
-import { acceptOfferSchema, declineOfferSchema, offerQuerySchema, orderQuerySchema, type OfferState } from "../../shared/funnels";
+import {
+  acceptOfferSchema,
+  declineOfferSchema,
+  offerQuerySchema,
+  orderQuerySchema,
+  type OfferState,
+} from "../../shared/funnels";
 import type { AppEnv } from "../lib/context";
 import { validate } from "../lib/validate";
 import { BUYER_COOKIE } from "../services/purchases";
-import { acceptOffer, completeOffer, declineOffer, nextOffer, orderExtras, orderRoot, orderSummary, rootPurchase } from "../services/upsells";
+import {
+  acceptOffer,
+  completeOffer,
+  declineOffer,
+  nextOffer,
+  orderExtras,
+  orderRoot,
+  orderSummary,
+  rootPurchase,
+} from "../services/upsells";
 import { purchaseDeps } from "./payments";
 import { doc } from "../openapi/describe";
 import * as S from "../openapi/schemas";
@@ -17,34 +32,118 @@ const buyerKey = (c: Context<AppEnv>) => {
   const key = getCookie(c, BUYER_COOKIE);
   return key && /^[A-Za-z0-9_-]{20,100}$/.test(key) ? key : null;
 };
-const claim = (c: Context<AppEnv>, body: { purchaseId?: string }) => ({ buyerKey: buyerKey(c), purchaseId: body.purchaseId });
+const claim = (c: Context<AppEnv>, body: { purchaseId?: string }) => ({
+  buyerKey: buyerKey(c),
+  purchaseId: body.purchaseId,
+});
 
 export const upsellRoutes = new Hono<AppEnv>()
-  .get("/upsell/offer", doc({ tag: "Upsells", summary: "The next offer after paying, and the order so far", description: "Only the browser that paid, within the offer window.", access: "buyer", ok: S.offerStateSchema, errors: { 403: "Offers are for the browser that paid", 404: "Purchase Not Found", 409: "Payment is still processing", 410: "This offer has expired" } }), validate("query", offerQuerySchema), async (c) => {
-    const deps = purchaseDeps(c);
-    const root = await rootPurchase(deps, claim(c, c.req.valid("query")));
-    const offer = await nextOffer(deps, root);
-    return c.json({ purchaseId: root.id, contentId: root.contentId, offer, order: await orderSummary(deps, root) } satisfies OfferState);
-  })
-  .post("/upsell/accept", doc({ tag: "Upsells", summary: "Accept an offer: one click charges the saved card", access: "buyer", ok: S.acceptResultSchema, errors: { 403: "Offers are for the browser that paid", 404: "Purchase or step not found", 409: "This offer has changed. Please review it again. (or it is no longer available, was declined, or is already paid)", 410: "This offer has expired" } }), validate("json", acceptOfferSchema), async (c) => {
-    const body = c.req.valid("json");
-    const deps = purchaseDeps(c);
-    const root = await rootPurchase(deps, claim(c, body));
-    return c.json(await acceptOffer(deps, root, body.stepId, body.amount));
-  })
-  .post("/upsell/complete", doc({ tag: "Upsells", summary: "After 3D Secure: read the offer's payment from Stripe", access: "buyer", ok: S.acceptResultSchema, errors: { 403: "Offers are for the browser that paid", 404: "Purchase or step not found", 409: "The offer is no longer available, was declined, or its payment is being processed", 410: "This offer has expired" } }), validate("json", declineOfferSchema), async (c) => {
-    const body = c.req.valid("json");
-    const deps = purchaseDeps(c);
-    return c.json(await completeOffer(deps, await rootPurchase(deps, claim(c, body)), body.stepId));
-  })
-  .post("/upsell/decline", doc({ tag: "Upsells", summary: "Decline an offer; the next one, if any", access: "buyer", ok: S.declineResultSchema, errors: { 403: "Offers are for the browser that paid", 404: "Purchase or step not found", 409: "The offer is no longer available, or was already paid", 410: "This offer has expired" } }), validate("json", declineOfferSchema), async (c) => {
-    const body = c.req.valid("json");
-    const deps = purchaseDeps(c);
-    return c.json(await declineOffer(deps, await rootPurchase(deps, claim(c, body)), body.stepId));
-  })
-  .get("/upsell/order", doc({ tag: "Upsells", summary: "What the order added, with access to each", access: "buyer", ok: S.orderSchema, errors: { 403: "Not this buyer's order", 404: "Purchase Not Found" } }), validate("query", orderQuerySchema), async (c) => {
-    const deps = purchaseDeps(c);
-    const query = c.req.valid("query");
-    const root = await orderRoot(deps, { ...claim(c, query), access: query.access });
-    return c.json({ items: await orderExtras(deps, root), order: await orderSummary(deps, root) });
-  });
+  .get(
+    "/upsell/offer",
+    doc({
+      tag: "Upsells",
+      summary: "The next offer after paying, and the order so far",
+      description: "Only the browser that paid, within the offer window.",
+      access: "buyer",
+      ok: S.offerStateSchema,
+      errors: {
+        403: "Offers are for the browser that paid",
+        404: "Purchase Not Found",
+        409: "Payment is still processing",
+        410: "This offer has expired",
+      },
+    }),
+    validate("query", offerQuerySchema),
+    async (c) => {
+      const deps = purchaseDeps(c);
+      const root = await rootPurchase(deps, claim(c, c.req.valid("query")));
+      const offer = await nextOffer(deps, root);
+      return c.json({
+        purchaseId: root.id,
+        contentId: root.contentId,
+        offer,
+        order: await orderSummary(deps, root),
+      } satisfies OfferState);
+    },
+  )
+  .post(
+    "/upsell/accept",
+    doc({
+      tag: "Upsells",
+      summary: "Accept an offer: one click charges the saved card",
+      access: "buyer",
+      ok: S.acceptResultSchema,
+      errors: {
+        403: "Offers are for the browser that paid",
+        404: "Purchase or step not found",
+        409: "This offer has changed. Please review it again. (or it is no longer available, was declined, or is already paid)",
+        410: "This offer has expired",
+      },
+    }),
+    validate("json", acceptOfferSchema),
+    async (c) => {
+      const body = c.req.valid("json");
+      const deps = purchaseDeps(c);
+      const root = await rootPurchase(deps, claim(c, body));
+      return c.json(await acceptOffer(deps, root, body.stepId, body.amount));
+    },
+  )
+  .post(
+    "/upsell/complete",
+    doc({
+      tag: "Upsells",
+      summary: "After 3D Secure: read the offer's payment from Stripe",
+      access: "buyer",
+      ok: S.acceptResultSchema,
+      errors: {
+        403: "Offers are for the browser that paid",
+        404: "Purchase or step not found",
+        409: "The offer is no longer available, was declined, or its payment is being processed",
+        410: "This offer has expired",
+      },
+    }),
+    validate("json", declineOfferSchema),
+    async (c) => {
+      const body = c.req.valid("json");
+      const deps = purchaseDeps(c);
+      return c.json(await completeOffer(deps, await rootPurchase(deps, claim(c, body)), body.stepId));
+    },
+  )
+  .post(
+    "/upsell/decline",
+    doc({
+      tag: "Upsells",
+      summary: "Decline an offer; the next one, if any",
+      access: "buyer",
+      ok: S.declineResultSchema,
+      errors: {
+        403: "Offers are for the browser that paid",
+        404: "Purchase or step not found",
+        409: "The offer is no longer available, or was already paid",
+        410: "This offer has expired",
+      },
+    }),
+    validate("json", declineOfferSchema),
+    async (c) => {
+      const body = c.req.valid("json");
+      const deps = purchaseDeps(c);
+      return c.json(await declineOffer(deps, await rootPurchase(deps, claim(c, body)), body.stepId));
+    },
+  )
+  .get(
+    "/upsell/order",
+    doc({
+      tag: "Upsells",
+      summary: "What the order added, with access to each",
+      access: "buyer",
+      ok: S.orderSchema,
+      errors: { 403: "Not this buyer's order", 404: "Purchase Not Found" },
+    }),
+    validate("query", orderQuerySchema),
+    async (c) => {
+      const deps = purchaseDeps(c);
+      const query = c.req.valid("query");
+      const root = await orderRoot(deps, { ...claim(c, query), access: query.access });
+      return c.json({ items: await orderExtras(deps, root), order: await orderSummary(deps, root) });
+    },
+  );

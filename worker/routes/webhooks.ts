@@ -17,7 +17,17 @@ import {
 import { requireUser, type AppEnv, type Caller } from "../lib/context";
 import { ApiError } from "../lib/errors";
 import { validate } from "../lib/validate";
-import { createEndpoint, deleteEndpoint, endpointEvents, endpointSecret, listDeliveries, listEndpoints, resendDelivery, sendTestEvent, updateEndpoint } from "../services/webhook-endpoints";
+import {
+  createEndpoint,
+  deleteEndpoint,
+  endpointEvents,
+  endpointSecret,
+  listDeliveries,
+  listEndpoints,
+  resendDelivery,
+  sendTestEvent,
+  updateEndpoint,
+} from "../services/webhook-endpoints";
 import { endpointUrlProblem } from "../services/webhooks";
 import { secretBox } from "../services/webhook-secrets";
 import { doc } from "../openapi/describe";
@@ -28,7 +38,11 @@ import * as S from "../openapi/schemas";
  * subscribes, and those of the endpoint it works on (its deliveries hold their payloads). 403 naming
  * the missing scope.
  */
-async function keyMayUse(c: { var: { caller: Caller; userId: string }; env: { DB: D1Database } }, events: readonly WebhookEventType[] | undefined, endpointId?: string) {
+async function keyMayUse(
+  c: { var: { caller: Caller; userId: string }; env: { DB: D1Database } },
+  events: readonly WebhookEventType[] | undefined,
+  endpointId?: string,
+) {
   const caller = c.var.caller;
   if (caller?.kind !== "key") return;
   const all = [...(events ?? [])];
@@ -52,45 +66,162 @@ const withRetryAfter = <T>(c: { header: (name: string, value: string) => void },
   });
 
 export const webhookRoutes = new Hono<AppEnv>()
-  .get("/developer/webhooks", doc({ tag: "Developers", summary: "Webhook endpoints", access: "creator", ok: S.webhookEndpointListSchema }), requireUser, async (c) => c.json({ endpoints: await listEndpoints(c.env.DB, c.var.userId) }))
-  .post("/developer/webhooks", doc({ tag: "Developers", summary: "Add a webhook endpoint", access: "creator", status: 201, ok: S.webhookEndpointSchema, errors: { 409: "At most 10 endpoints" } }), requireUser, validate("json", createWebhookEndpointSchema), async (c) => {
-    const input = c.req.valid("json");
-    checkUrl(input.url, c.env.APP_ENV);
-    await keyMayUse(c, input.events);
-    return c.json(await createEndpoint(c.env.DB, secretBox(c.env), c.var.userId, input), 201);
-  })
-  .patch("/developer/webhooks/:id", doc({ tag: "Developers", summary: "Edit an endpoint, or enable it again", access: "creator", ok: S.webhookEndpointSchema, errors: { 404: "No such endpoint of yours" } }), requireUser, validate("param", webhookEndpointParamSchema), validate("json", updateWebhookEndpointSchema), async (c) => {
-    const input = c.req.valid("json");
-    checkUrl(input.url, c.env.APP_ENV);
-    await keyMayUse(c, input.events, c.req.valid("param").id);
-    return c.json(await updateEndpoint(c.env.DB, c.var.userId, c.req.valid("param").id, input));
-  })
-  .delete("/developer/webhooks/:id", doc({ tag: "Developers", summary: "Delete an endpoint", access: "creator", ok: S.deletedSchema, errors: { 404: "No such endpoint of yours" } }), requireUser, validate("param", webhookEndpointParamSchema), async (c) => {
-    await deleteEndpoint(c.env.DB, c.var.userId, c.req.valid("param").id);
-    return c.json({ deleted: true });
-  })
+  .get(
+    "/developer/webhooks",
+    doc({ tag: "Developers", summary: "Webhook endpoints", access: "creator", ok: S.webhookEndpointListSchema }),
+    requireUser,
+    async (c) => c.json({ endpoints: await listEndpoints(c.env.DB, c.var.userId) }),
+  )
+  .post(
+    "/developer/webhooks",
+    doc({
+      tag: "Developers",
+      summary: "Add a webhook endpoint",
+      access: "creator",
+      status: 201,
+      ok: S.webhookEndpointSchema,
+      errors: { 409: "At most 10 endpoints" },
+    }),
+    requireUser,
+    validate("json", createWebhookEndpointSchema),
+    async (c) => {
+      const input = c.req.valid("json");
+      checkUrl(input.url, c.env.APP_ENV);
+      await keyMayUse(c, input.events);
+      return c.json(await createEndpoint(c.env.DB, secretBox(c.env), c.var.userId, input), 201);
+    },
+  )
+  .patch(
+    "/developer/webhooks/:id",
+    doc({
+      tag: "Developers",
+      summary: "Edit an endpoint, or enable it again",
+      access: "creator",
+      ok: S.webhookEndpointSchema,
+      errors: { 404: "No such endpoint of yours" },
+    }),
+    requireUser,
+    validate("param", webhookEndpointParamSchema),
+    validate("json", updateWebhookEndpointSchema),
+    async (c) => {
+      const input = c.req.valid("json");
+      checkUrl(input.url, c.env.APP_ENV);
+      await keyMayUse(c, input.events, c.req.valid("param").id);
+      return c.json(await updateEndpoint(c.env.DB, c.var.userId, c.req.valid("param").id, input));
+    },
+  )
+  .delete(
+    "/developer/webhooks/:id",
+    doc({
+      tag: "Developers",
+      summary: "Delete an endpoint",
+      access: "creator",
+      ok: S.deletedSchema,
+      errors: { 404: "No such endpoint of yours" },
+    }),
+    requireUser,
+    validate("param", webhookEndpointParamSchema),
+    async (c) => {
+      await deleteEndpoint(c.env.DB, c.var.userId, c.req.valid("param").id);
+      return c.json({ deleted: true });
+    },
+  )
   // The signing secret is read on demand (GET) and replaced by POST (rotate): never in a list.
-  .get("/developer/webhooks/:id/secret", doc({ tag: "Developers", summary: "An endpoint's signing secret", access: "creator", ok: S.webhookSecretSchema, errors: { 404: "No such endpoint of yours" } }), requireUser, validate("param", webhookEndpointParamSchema), async (c) => {
-    await keyMayUse(c, [], c.req.valid("param").id);
-    c.header("cache-control", "no-store");
-    return c.json(await endpointSecret(c.env.DB, secretBox(c.env), c.var.userId, c.req.valid("param").id, false));
-  })
-  .post("/developer/webhooks/:id/secret", doc({ tag: "Developers", summary: "Rotate an endpoint's signing secret", access: "creator", ok: S.webhookSecretSchema, errors: { 404: "No such endpoint of yours" } }), requireUser, validate("param", webhookEndpointParamSchema), async (c) => {
-    await keyMayUse(c, [], c.req.valid("param").id);
-    c.header("cache-control", "no-store");
-    return c.json(await endpointSecret(c.env.DB, secretBox(c.env), c.var.userId, c.req.valid("param").id, true));
-  })
-  .post("/developer/webhooks/:id/test", doc({ tag: "Developers", summary: "Send a test event", access: "creator", status: 201, ok: S.webhookDeliverySchema, errors: { 404: "No such endpoint of yours", 409: "The endpoint is disabled", 429: "Too many test events and resends this minute" } }), requireUser, validate("param", webhookEndpointParamSchema), async (c) => {
-    await keyMayUse(c, [], c.req.valid("param").id);
-    return c.json(await withRetryAfter(c, sendTestEvent(c.env.DB, c.env.WEBHOOKS, c.var.userId, c.req.valid("param").id)), 201);
-  })
-  .get("/developer/webhooks/:id/deliveries", doc({ tag: "Developers", summary: "An endpoint's deliveries and each attempt", access: "creator", ok: S.webhookDeliveryPageSchema, errors: { 404: "No such endpoint of yours" } }), requireUser, validate("param", webhookEndpointParamSchema), validate("query", webhookDeliveriesQuerySchema), async (c) => {
-    await keyMayUse(c, [], c.req.valid("param").id);
-    return c.json(await listDeliveries(c.env.DB, c.var.userId, c.req.valid("param").id, c.req.valid("query")));
-  })
-  .post("/developer/webhooks/:id/deliveries/:deliveryId/resend", doc({ tag: "Developers", summary: "Resend a delivery (same webhook-id)", access: "creator", status: 202, ok: S.resentSchema, errors: { 404: "No such delivery of yours", 409: "The endpoint is disabled", 429: "Too many test events and resends this minute" } }), requireUser, validate("param", webhookDeliveryParamSchema), async (c) => {
-    const { id, deliveryId } = c.req.valid("param");
-    await keyMayUse(c, [], id);
-    await withRetryAfter(c, resendDelivery(c.env.DB, c.env.WEBHOOKS, c.var.userId, id, deliveryId));
-    return c.json({ resent: true }, 202);
-  });
+  .get(
+    "/developer/webhooks/:id/secret",
+    doc({
+      tag: "Developers",
+      summary: "An endpoint's signing secret",
+      access: "creator",
+      ok: S.webhookSecretSchema,
+      errors: { 404: "No such endpoint of yours" },
+    }),
+    requireUser,
+    validate("param", webhookEndpointParamSchema),
+    async (c) => {
+      await keyMayUse(c, [], c.req.valid("param").id);
+      c.header("cache-control", "no-store");
+      return c.json(await endpointSecret(c.env.DB, secretBox(c.env), c.var.userId, c.req.valid("param").id, false));
+    },
+  )
+  .post(
+    "/developer/webhooks/:id/secret",
+    doc({
+      tag: "Developers",
+      summary: "Rotate an endpoint's signing secret",
+      access: "creator",
+      ok: S.webhookSecretSchema,
+      errors: { 404: "No such endpoint of yours" },
+    }),
+    requireUser,
+    validate("param", webhookEndpointParamSchema),
+    async (c) => {
+      await keyMayUse(c, [], c.req.valid("param").id);
+      c.header("cache-control", "no-store");
+      return c.json(await endpointSecret(c.env.DB, secretBox(c.env), c.var.userId, c.req.valid("param").id, true));
+    },
+  )
+  .post(
+    "/developer/webhooks/:id/test",
+    doc({
+      tag: "Developers",
+      summary: "Send a test event",
+      access: "creator",
+      status: 201,
+      ok: S.webhookDeliverySchema,
+      errors: {
+        404: "No such endpoint of yours",
+        409: "The endpoint is disabled",
+        429: "Too many test events and resends this minute",
+      },
+    }),
+    requireUser,
+    validate("param", webhookEndpointParamSchema),
+    async (c) => {
+      await keyMayUse(c, [], c.req.valid("param").id);
+      return c.json(
+        await withRetryAfter(c, sendTestEvent(c.env.DB, c.env.WEBHOOKS, c.var.userId, c.req.valid("param").id)),
+        201,
+      );
+    },
+  )
+  .get(
+    "/developer/webhooks/:id/deliveries",
+    doc({
+      tag: "Developers",
+      summary: "An endpoint's deliveries and each attempt",
+      access: "creator",
+      ok: S.webhookDeliveryPageSchema,
+      errors: { 404: "No such endpoint of yours" },
+    }),
+    requireUser,
+    validate("param", webhookEndpointParamSchema),
+    validate("query", webhookDeliveriesQuerySchema),
+    async (c) => {
+      await keyMayUse(c, [], c.req.valid("param").id);
+      return c.json(await listDeliveries(c.env.DB, c.var.userId, c.req.valid("param").id, c.req.valid("query")));
+    },
+  )
+  .post(
+    "/developer/webhooks/:id/deliveries/:deliveryId/resend",
+    doc({
+      tag: "Developers",
+      summary: "Resend a delivery (same webhook-id)",
+      access: "creator",
+      status: 202,
+      ok: S.resentSchema,
+      errors: {
+        404: "No such delivery of yours",
+        409: "The endpoint is disabled",
+        429: "Too many test events and resends this minute",
+      },
+    }),
+    requireUser,
+    validate("param", webhookDeliveryParamSchema),
+    async (c) => {
+      const { id, deliveryId } = c.req.valid("param");
+      await keyMayUse(c, [], id);
+      await withRetryAfter(c, resendDelivery(c.env.DB, c.env.WEBHOOKS, c.var.userId, id, deliveryId));
+      return c.json({ resent: true }, 202);
+    },
+  );

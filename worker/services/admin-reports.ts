@@ -23,14 +23,16 @@ const REVENUE_KINDS = "('sale', 'platform_fee', 'refund', 'dispute', 'fee_adjust
 
 /** Spec §3 admin payout summary; each figure is one ledger sum. */
 export async function payoutSummary(db: Db) {
-  const [r] = await db.all<Record<string, number | null>>(sql.raw(`
+  const [r] = await db.all<Record<string, number | null>>(
+    sql.raw(`
     select
       (select sum(amount_cents) from ledger_entries where kind in ${REVENUE_KINDS}) as revenue,
       (select sum(amount_cents) from ledger_entries where account = 'platform' and kind in ${REVENUE_KINDS}) as commission,
       (select -sum(l.amount_cents) from ledger_entries l join payouts p on p.id = l.payout_id where l.kind = 'payout' and p.status = 'paid') as paid,
       (select -sum(l.amount_cents) from ledger_entries l join payouts p on p.id = l.payout_id where l.kind = 'payout' and p.status in ('pending', 'processing')) as pending,
       (select count(*) from (select user_id from content union select user_id from ledger_entries where account = 'creator')) as creators
-  `));
+  `),
+  );
   return {
     totalRevenue: dollars(r?.revenue),
     platformCommission: dollars(r?.commission),
@@ -48,7 +50,22 @@ export async function payoutSummary(db: Db) {
  */
 export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()): Promise<AdminCreatorPayoutRow[]> {
   const [people, balances, periodPayouts] = await Promise.all([
-    db.all<{ id: string; email: string; first_name: string | null; last_name: string | null; content_count: number; earned: number | null; method: string | null; payout_email: string | null; stripe_account_id: string | null; connect_details_submitted: number | null; connect_payouts_enabled: number | null; payout_default: "bank" | "manual" | null; held_at: number | null; held_reason: string | null }>(sql`
+    db.all<{
+      id: string;
+      email: string;
+      first_name: string | null;
+      last_name: string | null;
+      content_count: number;
+      earned: number | null;
+      method: string | null;
+      payout_email: string | null;
+      stripe_account_id: string | null;
+      connect_details_submitted: number | null;
+      connect_payouts_enabled: number | null;
+      payout_default: "bank" | "manual" | null;
+      held_at: number | null;
+      held_reason: string | null;
+    }>(sql`
       with creators as (select user_id from content union select user_id from ledger_entries where account = 'creator' and user_id is not null),
       items as (select user_id, count(*) as n from content where deleted_at is null and is_upsell = 0 group by user_id),
       earned as (select user_id, sum(amount_cents) as cents from ledger_entries where account = 'creator' and kind in ('sale', 'refund', 'dispute', 'fee_adjustment') group by user_id)
@@ -63,7 +80,9 @@ export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()
     db
       .select()
       .from(payouts)
-      .where(and(eq(payouts.kind, "monthly"), eq(payouts.periodYear, period.year), eq(payouts.periodMonth, period.month)))
+      .where(
+        and(eq(payouts.kind, "monthly"), eq(payouts.periodYear, period.year), eq(payouts.periodMonth, period.month)),
+      )
       .orderBy(payouts.createdAt),
   ]);
   const available = new Map(balances.map((b) => [b.userId, b.availableCents]));
@@ -74,7 +93,13 @@ export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()
     const availableCents = available.get(u.id) ?? 0;
     const dest = destinationOf(
       u.method || u.stripe_account_id
-        ? { method: u.method as never, email: u.payout_email, stripeAccountId: u.stripe_account_id, connectPayoutsEnabled: !!u.connect_payouts_enabled, payoutDefault: u.payout_default }
+        ? {
+            method: u.method as never,
+            email: u.payout_email,
+            stripeAccountId: u.stripe_account_id,
+            connectPayoutsEnabled: !!u.connect_payouts_enabled,
+            payoutDefault: u.payout_default,
+          }
         : undefined,
     );
     const p = payoutOf.get(u.id);
@@ -91,7 +116,13 @@ export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()
       payoutMethod: p ? p.method : (dest?.method ?? u.method),
       payoutEmail: p ? p.email : dest ? dest.email : u.payout_email,
       contentCount: Number(u.content_count),
-      ...adminRowStatus({ payout: p ?? null, held: u.held_at !== null, setUp: !!dest, availableCents, minCents: MIN_PAYOUT_CENTS }),
+      ...adminRowStatus({
+        payout: p ?? null,
+        held: u.held_at !== null,
+        setUp: !!dest,
+        availableCents,
+        minCents: MIN_PAYOUT_CENTS,
+      }),
       payoutSetUp: !!dest,
       held: u.held_at !== null ? { at: new Date(Number(u.held_at)).toISOString(), reason: u.held_reason } : null,
       payout: p
@@ -115,7 +146,19 @@ export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()
 /** Month by month, newest first: revenue, the platform's share, payouts paid for that month, sales. */
 export async function monthlyReports(db: Db, months = 12): Promise<MonthlyReport[]> {
   const [ledger, paid] = await Promise.all([
-    db.all<{ ym: string; revenue: number; platform: number; tx: number; gross: number; refunds: number; disputes: number; stripe_fees: number; dispute_fees: number; below_fee: number }>(sql.raw(`
+    db.all<{
+      ym: string;
+      revenue: number;
+      platform: number;
+      tx: number;
+      gross: number;
+      refunds: number;
+      disputes: number;
+      stripe_fees: number;
+      dispute_fees: number;
+      below_fee: number;
+    }>(
+      sql.raw(`
       select strftime('%Y-%m', created_at / 1000, 'unixepoch') as ym,
              sum(case when kind in ${REVENUE_KINDS} then amount_cents else 0 end) as revenue,
              sum(case when account = 'platform' and kind in ${REVENUE_KINDS} then amount_cents else 0 end) as platform,
@@ -129,7 +172,8 @@ export async function monthlyReports(db: Db, months = 12): Promise<MonthlyReport
                    where s.kind = 'platform_fee' and s.purchase_id in (select ledger_entries.purchase_id union select id from purchases where bump_of = ledger_entries.purchase_id)), 0)
                  then 1 else 0 end) as below_fee
       from ledger_entries where kind in ${REVENUE_KINDS.slice(0, -1)}, 'stripe_fee', 'dispute_fee') group by ym
-    `)),
+    `),
+    ),
     db.all<{ year: number; month: number; cents: number }>(sql`
       select p.period_year as year, p.period_month as month, -sum(l.amount_cents) as cents
       from ledger_entries l join payouts p on p.id = l.payout_id
@@ -143,7 +187,21 @@ export async function monthlyReports(db: Db, months = 12): Promise<MonthlyReport
     if (!r)
       byKey.set(
         key,
-        (r = { month, year, totalRevenue: 0, platformEarnings: 0, creatorPayouts: 0, transactionCount: 0, grossSales: 0, refunds: 0, disputes: 0, stripeFees: 0, disputeFees: 0, platformNet: 0, salesBelowFee: 0 }),
+        (r = {
+          month,
+          year,
+          totalRevenue: 0,
+          platformEarnings: 0,
+          creatorPayouts: 0,
+          transactionCount: 0,
+          grossSales: 0,
+          refunds: 0,
+          disputes: 0,
+          stripeFees: 0,
+          disputeFees: 0,
+          platformNet: 0,
+          salesBelowFee: 0,
+        }),
       );
     return r;
   };
@@ -208,7 +266,9 @@ const CSV_PAGE = 500;
  * 'retrying', as the admin list says (payoutRowStatus).
  */
 const csvStatus = (r: Record<string, unknown>) =>
-  payoutRowStatus({ status: r.status as never, nextRetryAt: r.next_retry_at, lastError: r.last_error }) === "Retrying" ? "retrying" : String(r.status);
+  payoutRowStatus({ status: r.status as never, nextRetryAt: r.next_retry_at, lastError: r.last_error }) === "Retrying"
+    ? "retrying"
+    : String(r.status);
 
 /**
  * The period's payouts as CSV, read page by page (keyset on payouts_period) as the client reads the
@@ -221,7 +281,11 @@ const csvStatus = (r: Record<string, unknown>) =>
  * received with the count and refuses to save a short file. A stream that ends with fewer rows than
  * counted (a row gone, which payouts never are) errors too rather than closing.
  */
-export async function payoutsCsvExport(db: Db, period: Period, opts: { pageSize?: number; now?: number } = {}): Promise<{ rowCount: number; stream: ReadableStream<Uint8Array> }> {
+export async function payoutsCsvExport(
+  db: Db,
+  period: Period,
+  opts: { pageSize?: number; now?: number } = {},
+): Promise<{ rowCount: number; stream: ReadableStream<Uint8Array> }> {
   const pageSize = opts.pageSize ?? CSV_PAGE;
   const asOf = opts.now ?? Date.now();
   const [counted] = await db.all<{ n: number }>(sql`
@@ -251,7 +315,12 @@ export async function payoutsCsvExport(db: Db, period: Period, opts: { pageSize?
           order by p.id limit ${pageSize}
         `);
         } catch (err) {
-          console.error("payout CSV: a page failed to read; the download is cut off, not ended", { period, written, rowCount, error: err instanceof Error ? err.message : String(err) });
+          console.error("payout CSV: a page failed to read; the download is cut off, not ended", {
+            period,
+            written,
+            rowCount,
+            error: err instanceof Error ? err.message : String(err),
+          });
           controller.error(err);
           return;
         }
@@ -266,7 +335,22 @@ export async function payoutsCsvExport(db: Db, period: Period, opts: { pageSize?
         const iso = (ms: unknown) => (ms === null || ms === undefined ? "" : new Date(Number(ms)).toISOString());
         const text = page
           .map((r) =>
-            [r.id, r.user_id, r.name, r.creator_email, r.method, r.email, (Number(r.amount_cents) / 100).toFixed(2), r.currency, csvStatus(r), r.stripe_transfer_id, r.stripe_account_id, iso(r.created_at), iso(r.processed_at), r.notes]
+            [
+              r.id,
+              r.user_id,
+              r.name,
+              r.creator_email,
+              r.method,
+              r.email,
+              (Number(r.amount_cents) / 100).toFixed(2),
+              r.currency,
+              csvStatus(r),
+              r.stripe_transfer_id,
+              r.stripe_account_id,
+              iso(r.created_at),
+              iso(r.processed_at),
+              r.notes,
+            ]
               .map(csvCell)
               .join(","),
           )
@@ -283,7 +367,11 @@ export const csvFileName = (p: Period) => `payouts-${p.year}-${String(p.month).p
 
 // ---- feedback inbox ----
 
-export async function feedbackInbox(db: Db, filter: { type?: string; priority?: string }, limit = 200): Promise<AdminFeedbackItem[]> {
+export async function feedbackInbox(
+  db: Db,
+  filter: { type?: string; priority?: string },
+  limit = 200,
+): Promise<AdminFeedbackItem[]> {
   const rows = await db
     .select()
     .from(feedback)
@@ -295,7 +383,15 @@ export async function feedbackInbox(db: Db, filter: { type?: string; priority?: 
     )
     .orderBy(desc(feedback.createdAt), desc(feedback.id))
     .limit(limit);
-  return rows.map((f) => ({ id: f.id, type: f.type, priority: f.priority, subject: f.subject, message: f.message, email: f.email, createdAt: f.createdAt.toISOString() }));
+  return rows.map((f) => ({
+    id: f.id,
+    type: f.type,
+    priority: f.priority,
+    subject: f.subject,
+    message: f.message,
+    email: f.email,
+    createdAt: f.createdAt.toISOString(),
+  }));
 }
 
 // ---- Fix Missing Emails ----
@@ -313,10 +409,15 @@ export async function fixPurchaseEmails(
   actor: Actor,
   after?: string,
 ): Promise<FixPurchaseEmailsResult> {
-  const missingWhere = "status = 'paid' and (buyer_email is null or buyer_email = '') and payment_intent_id is not null";
-  const [afterAt, afterId] = after ? [Number(after.slice(0, after.indexOf("."))), after.slice(after.indexOf(".") + 1)] : [-1, ""];
+  const missingWhere =
+    "status = 'paid' and (buyer_email is null or buyer_email = '') and payment_intent_id is not null";
+  const [afterAt, afterId] = after
+    ? [Number(after.slice(0, after.indexOf("."))), after.slice(after.indexOf(".") + 1)]
+    : [-1, ""];
   const missing = await deps.d1
-    .prepare(`select id, payment_intent_id, created_at from purchases where ${missingWhere} and (created_at, id) > (?, ?) order by created_at, id limit ?`)
+    .prepare(
+      `select id, payment_intent_id, created_at from purchases where ${missingWhere} and (created_at, id) > (?, ?) order by created_at, id limit ?`,
+    )
     .bind(afterAt, afterId, FIX_EMAILS_PAGE)
     .all<{ id: string; payment_intent_id: string; created_at: number }>();
   let fixed = 0;
@@ -325,10 +426,14 @@ export async function fixPurchaseEmails(
       const intent = await deps.stripe.paymentIntents.retrieve(p.payment_intent_id);
       const chargeId = typeof intent.latest_charge === "string" ? intent.latest_charge : intent.latest_charge?.id;
       const charge = chargeId ? await deps.stripe.charges.retrieve(chargeId) : null;
-      const email = (charge?.billing_details?.email || charge?.receipt_email || intent.receipt_email || "").trim().toLowerCase();
+      const email = (charge?.billing_details?.email || charge?.receipt_email || intent.receipt_email || "")
+        .trim()
+        .toLowerCase();
       if (!email) continue;
       const updated = await deps.d1
-        .prepare("update purchases set buyer_email = ? where id = ? and (buyer_email is null or buyer_email = '') returning id")
+        .prepare(
+          "update purchases set buyer_email = ? where id = ? and (buyer_email is null or buyer_email = '') returning id",
+        )
         .bind(email, p.id)
         .all();
       fixed += updated.results.length;
@@ -339,9 +444,19 @@ export async function fixPurchaseEmails(
   const last = missing.results.at(-1);
   const next = last ? `${last.created_at}.${last.id}` : null;
   const remaining = last
-    ? ((await deps.d1.prepare(`select count(*) as n from purchases where ${missingWhere} and (created_at, id) > (?, ?)`).bind(last.created_at, last.id).first<{ n: number }>())?.n ?? 0)
+    ? ((
+        await deps.d1
+          .prepare(`select count(*) as n from purchases where ${missingWhere} and (created_at, id) > (?, ?)`)
+          .bind(last.created_at, last.id)
+          .first<{ n: number }>()
+      )?.n ?? 0)
     : 0;
   const total = missing.results.length;
-  await deps.db.insert(adminAudit).values({ actorUserId: actor.userId, actorEmail: actor.email, action: "fix-purchase-emails", detail: JSON.stringify({ fixed, total, remaining, after: after ?? null }) });
+  await deps.db.insert(adminAudit).values({
+    actorUserId: actor.userId,
+    actorEmail: actor.email,
+    action: "fix-purchase-emails",
+    detail: JSON.stringify({ fixed, total, remaining, after: after ?? null }),
+  });
   return { fixed, total, remaining, next: remaining > 0 ? next : null };
 }

@@ -16,7 +16,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const rate = (sales: number, views: number) => (views > 0 ? Math.round((sales / views) * 10000) / 100 : 0);
 
-export async function analyticsStats(db: Db, userId: string, opts: { days: number; contentId?: string }, now = Date.now()): Promise<AnalyticsStats> {
+export async function analyticsStats(
+  db: Db,
+  userId: string,
+  opts: { days: number; contentId?: string },
+  now = Date.now(),
+): Promise<AnalyticsStats> {
   const today = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate());
   const fromMs = today - (opts.days - 1) * DAY_MS;
   const fromDay = dayOf(fromMs);
@@ -89,13 +94,35 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
   `);
 
   const byDay = new Map<string, AnalyticsDay>();
-  for (let t = fromMs; t <= today; t += DAY_MS) byDay.set(dayOf(t), { date: dayOf(t), views: 0, checkouts: 0, sales: 0, revenue: 0, offers: 0, upsells: 0 });
+  for (let t = fromMs; t <= today; t += DAY_MS)
+    byDay.set(dayOf(t), { date: dayOf(t), views: 0, checkouts: 0, sales: 0, revenue: 0, offers: 0, upsells: 0 });
   const byItem = new Map<string, AnalyticsItem>(
-    titles.map((t) => [t.id, { contentId: t.id, title: t.title, views: 0, checkouts: 0, sales: 0, conversion: 0, revenue: 0, offers: 0, upsells: 0, bumpOffered: 0, bumpTaken: 0, bumpTakeRate: 0 }]),
+    titles.map((t) => [
+      t.id,
+      {
+        contentId: t.id,
+        title: t.title,
+        views: 0,
+        checkouts: 0,
+        sales: 0,
+        conversion: 0,
+        revenue: 0,
+        offers: 0,
+        upsells: 0,
+        bumpOffered: 0,
+        bumpTaken: 0,
+        bumpTakeRate: 0,
+      },
+    ]),
   );
   for (const b of bumps) {
     const it = byItem.get(b.content_id);
-    if (it) Object.assign(it, { bumpOffered: Number(b.offered), bumpTaken: Number(b.taken), bumpTakeRate: rate(Number(b.taken), Number(b.offered)) });
+    if (it)
+      Object.assign(it, {
+        bumpOffered: Number(b.offered),
+        bumpTaken: Number(b.taken),
+        bumpTakeRate: rate(Number(b.taken), Number(b.offered)),
+      });
   }
   const field = { v: "views", c: "checkouts", s: "sales", r: "revenue", o: "offers", u: "upsells" } as const;
   // Paywall sales (those that had a view), per item and in all: the numerator of conversion.
@@ -116,7 +143,14 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
   }
   const days = [...byDay.values()].map((d) => ({ ...d, revenue: Math.round(d.revenue * 100) / 100 }));
   const totals = days.reduce(
-    (t, d) => ({ views: t.views + d.views, checkouts: t.checkouts + d.checkouts, sales: t.sales + d.sales, revenue: t.revenue + d.revenue, offers: t.offers + d.offers, upsells: t.upsells + d.upsells }),
+    (t, d) => ({
+      views: t.views + d.views,
+      checkouts: t.checkouts + d.checkouts,
+      sales: t.sales + d.sales,
+      revenue: t.revenue + d.revenue,
+      offers: t.offers + d.offers,
+      upsells: t.upsells + d.upsells,
+    }),
     { views: 0, checkouts: 0, sales: 0, revenue: 0, offers: 0, upsells: 0 },
   );
   return {
@@ -124,8 +158,17 @@ export async function analyticsStats(db: Db, userId: string, opts: { days: numbe
     from: fromDay,
     totals: { ...totals, revenue: Math.round(totals.revenue * 100) / 100, conversion: rate(directTotal, totals.views) },
     byDay: days,
-    items: [...byItem.values()].map((i) => ({ ...i, revenue: Math.round(i.revenue * 100) / 100, conversion: rate(direct.get(i.contentId) ?? 0, i.views) })),
-    codes: codes.map((c) => ({ code: c.code, sales: Number(c.sales), revenue: Number(c.revenue_cents) / 100, discountGiven: Number(c.discount_cents) / 100 })),
+    items: [...byItem.values()].map((i) => ({
+      ...i,
+      revenue: Math.round(i.revenue * 100) / 100,
+      conversion: rate(direct.get(i.contentId) ?? 0, i.views),
+    })),
+    codes: codes.map((c) => ({
+      code: c.code,
+      sales: Number(c.sales),
+      revenue: Number(c.revenue_cents) / 100,
+      discountGiven: Number(c.discount_cents) / 100,
+    })),
     recovered: { sales: Number(recovered[0]?.sales ?? 0), revenue: Number(recovered[0]?.revenue_cents ?? 0) / 100 },
   };
 }

@@ -16,7 +16,15 @@
 //   3. use: a refused call (route not for keys, scope missing) writes a `used_denied` event; a good
 //      call moves `last_used_at` at most once a minute (a conditional update, issued only when the
 //      value read with the key is older), not a D1 write per request.
-import { API_KEY_MESSAGES, MAX_ACTIVE_API_KEYS, type ApiKeyEvent, type ApiKeyScope, type ApiKeySummary, type CreatedApiKey, type DeveloperOverview } from "../../shared/developer";
+import {
+  API_KEY_MESSAGES,
+  MAX_ACTIVE_API_KEYS,
+  type ApiKeyEvent,
+  type ApiKeyScope,
+  type ApiKeySummary,
+  type CreatedApiKey,
+  type DeveloperOverview,
+} from "../../shared/developer";
 import { ApiError } from "../lib/errors";
 import { newId, newToken, sha256Hex } from "../lib/ids";
 
@@ -29,17 +37,40 @@ export const keyEnvTag = (appEnv: string | undefined) => (appEnv === "production
 
 export const looksLikeApiKey = (token: string) => /^aw_(live|test)_[A-Za-z0-9_-]{43}$/.test(token);
 
-type KeyRow = { id: string; name: string; prefix: string; scopes: string; created_at: number; last_used_at: number | null; revoked_at: number | null };
+type KeyRow = {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+};
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 function summary(r: KeyRow): ApiKeySummary {
-  return { id: r.id, name: r.name, prefix: r.prefix, scopes: JSON.parse(r.scopes) as ApiKeyScope[], createdAt: iso(r.created_at)!, lastUsedAt: iso(r.last_used_at), revokedAt: iso(r.revoked_at) };
+  return {
+    id: r.id,
+    name: r.name,
+    prefix: r.prefix,
+    scopes: JSON.parse(r.scopes) as ApiKeyScope[],
+    createdAt: iso(r.created_at)!,
+    lastUsedAt: iso(r.last_used_at),
+    revokedAt: iso(r.revoked_at),
+  };
 }
 
 export async function createApiKey(
   d1: D1Database,
-  input: { userId: string; name: string; scopes: ApiKeyScope[]; envTag: "live" | "test"; ip: string | null; now?: number },
+  input: {
+    userId: string;
+    name: string;
+    scopes: ApiKeyScope[];
+    envTag: "live" | "test";
+    ip: string | null;
+    now?: number;
+  },
 ): Promise<CreatedApiKey> {
   const now = input.now ?? Date.now();
   const id = newId();
@@ -63,7 +94,10 @@ export async function createApiKey(
       .bind(id, input.userId, input.ip, now),
   ]);
   if (!inserted.meta.changes) throw new ApiError(409, API_KEY_MESSAGES.tooMany);
-  return { ...summary({ id, name: input.name, prefix, scopes, created_at: now, last_used_at: null, revoked_at: null }), key: secret };
+  return {
+    ...summary({ id, name: input.name, prefix, scopes, created_at: now, last_used_at: null, revoked_at: null }),
+    key: secret,
+  };
 }
 
 /** Keys (active first, newest first; never a secret) and the latest audit events, of one creator. */
@@ -85,7 +119,17 @@ export async function developerOverview(d1: D1Database, userId: string): Promise
   ]);
   return {
     keys: (keys.results as KeyRow[]).map(summary),
-    events: (events.results as { id: string; key_id: string; key_name: string; action: ApiKeyEvent["action"]; detail: string | null; ip: string | null; at: number }[]).map((e) => ({
+    events: (
+      events.results as {
+        id: string;
+        key_id: string;
+        key_name: string;
+        action: ApiKeyEvent["action"];
+        detail: string | null;
+        ip: string | null;
+        at: number;
+      }[]
+    ).map((e) => ({
       id: e.id,
       keyId: e.key_id,
       keyName: e.key_name,
@@ -98,9 +142,17 @@ export async function developerOverview(d1: D1Database, userId: string): Promise
 }
 
 /** Revokes one of the creator's keys; null when no such key is theirs (a 404, never a hint it exists). */
-export async function revokeApiKey(d1: D1Database, userId: string, keyId: string, ip: string | null, now = Date.now()): Promise<ApiKeySummary | null> {
+export async function revokeApiKey(
+  d1: D1Database,
+  userId: string,
+  keyId: string,
+  ip: string | null,
+  now = Date.now(),
+): Promise<ApiKeySummary | null> {
   await d1.batch([
-    d1.prepare("update api_keys set revoked_at = ?3 where id = ?1 and user_id = ?2 and revoked_at is null").bind(keyId, userId, now),
+    d1
+      .prepare("update api_keys set revoked_at = ?3 where id = ?1 and user_id = ?2 and revoked_at is null")
+      .bind(keyId, userId, now),
     d1
       .prepare(
         `insert into api_key_events (id, key_id, user_id, action, ip, at)
@@ -109,7 +161,12 @@ export async function revokeApiKey(d1: D1Database, userId: string, keyId: string
       )
       .bind(keyId, userId, ip, now),
   ]);
-  const row = await d1.prepare("select id, name, prefix, scopes, created_at, last_used_at, revoked_at from api_keys where id = ? and user_id = ?").bind(keyId, userId).first<KeyRow>();
+  const row = await d1
+    .prepare(
+      "select id, name, prefix, scopes, created_at, last_used_at, revoked_at from api_keys where id = ? and user_id = ?",
+    )
+    .bind(keyId, userId)
+    .first<KeyRow>();
   return row ? summary(row) : null;
 }
 
@@ -122,7 +179,9 @@ export async function findActiveKey(d1: D1Database, secret: string): Promise<Aut
     .prepare("select id, user_id, scopes, last_used_at from api_keys where hash = ? and revoked_at is null")
     .bind(await sha256Hex(secret))
     .first<{ id: string; user_id: string; scopes: string; last_used_at: number | null }>();
-  return row ? { id: row.id, userId: row.user_id, scopes: JSON.parse(row.scopes) as ApiKeyScope[], lastUsedAt: row.last_used_at } : null;
+  return row
+    ? { id: row.id, userId: row.user_id, scopes: JSON.parse(row.scopes) as ApiKeyScope[], lastUsedAt: row.last_used_at }
+    : null;
 }
 
 /** Moves `last_used_at` when the value read with the key is a minute old or more; else writes nothing. */
@@ -139,18 +198,41 @@ export async function touchKey(d1: D1Database, key: AuthenticatedKey, now = Date
  * key, refusal and minute (the id says which), so a key hammering a closed route cannot grow the log
  * by more than one row a minute per route.
  */
-export async function recordDenied(d1: D1Database, key: AuthenticatedKey, detail: string, ip: string | null, now = Date.now()): Promise<void> {
+export async function recordDenied(
+  d1: D1Database,
+  key: AuthenticatedKey,
+  detail: string,
+  ip: string | null,
+  now = Date.now(),
+): Promise<void> {
   const text = detail.slice(0, 200);
   await d1
-    .prepare("insert into api_key_events (id, key_id, user_id, action, detail, ip, at) values (?, ?, ?, 'used_denied', ?, ?, ?) on conflict do nothing")
-    .bind(`denied:${key.id}:${(await sha256Hex(text)).slice(0, 16)}:${Math.floor(now / 60_000)}`, key.id, key.userId, text, ip, now)
+    .prepare(
+      "insert into api_key_events (id, key_id, user_id, action, detail, ip, at) values (?, ?, ?, 'used_denied', ?, ?, ?) on conflict do nothing",
+    )
+    .bind(
+      `denied:${key.id}:${(await sha256Hex(text)).slice(0, 16)}:${Math.floor(now / 60_000)}`,
+      key.id,
+      key.userId,
+      text,
+      ip,
+      now,
+    )
     .run();
 }
 
 /** Records a change a key made (worker/lib/api-key-auth.ts auditKeyCall): one row per call, at most the key's rate limit. */
-export async function recordUsed(d1: D1Database, key: AuthenticatedKey, detail: string, ip: string | null, now = Date.now()): Promise<void> {
+export async function recordUsed(
+  d1: D1Database,
+  key: AuthenticatedKey,
+  detail: string,
+  ip: string | null,
+  now = Date.now(),
+): Promise<void> {
   await d1
-    .prepare("insert into api_key_events (id, key_id, user_id, action, detail, ip, at) values (?, ?, ?, 'used', ?, ?, ?)")
+    .prepare(
+      "insert into api_key_events (id, key_id, user_id, action, detail, ip, at) values (?, ?, ?, 'used', ?, ?, ?)",
+    )
     .bind(`used:${newId()}`, key.id, key.userId, detail.slice(0, 200), ip, now)
     .run();
 }

@@ -101,17 +101,27 @@ export type AvailableRow = { userId: string; availableCents: number; carriedNega
  * `minCents` leaves out creators below it (e.g. MIN_PAYOUT_CENTS); `userIds` narrows to some
  * creators. Rows are ordered by user id.
  */
-export async function availableBalances(db: Db, now: Date | number = Date.now(), opts: { minCents?: number; userIds?: string[] } = {}): Promise<AvailableRow[]> {
+export async function availableBalances(
+  db: Db,
+  now: Date | number = Date.now(),
+  opts: { minCents?: number; userIds?: string[] } = {},
+): Promise<AvailableRow[]> {
   const at = +now;
   const cutoff = at - SALE_HOLD_MS;
   const only = opts.userIds
     ? opts.userIds.length
-      ? sql`and user_id in (${sql.join(opts.userIds.map((id) => sql`${id}`), sql`, `)})`
+      ? sql`and user_id in (${sql.join(
+          opts.userIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})`
       : sql`and 0`
     : sql``;
   const onlyS = opts.userIds
     ? opts.userIds.length
-      ? sql`and s.user_id in (${sql.join(opts.userIds.map((id) => sql`${id}`), sql`, `)})`
+      ? sql`and s.user_id in (${sql.join(
+          opts.userIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})`
       : sql`and 0`
     : sql``;
   const rows = await db.all<{ user_id: string; remainder: number }>(sql`
@@ -192,7 +202,11 @@ export type Reservation = {
  * same statement: the creator refund's overdraft limit on available, the sale's own remainder.
  * `changes` is 1 when it reserved.
  */
-export function reserve(d1: D1Database, r: Reservation, guard?: { sql: string; binds: unknown[] }): D1PreparedStatement {
+export function reserve(
+  d1: D1Database,
+  r: Reservation,
+  guard?: { sql: string; binds: unknown[] },
+): D1PreparedStatement {
   return d1
     .prepare(
       `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, purchase_id, content_id, created_at)
@@ -210,7 +224,13 @@ export function reserve(d1: D1Database, r: Reservation, guard?: { sql: string; b
  * moved it is written in the same batch, before this one), `voided` when it did not. `refs` is SQL
  * selecting the refs to close (with its binds after `?1` = now, `?2` = how).
  */
-export function release(d1: D1Database, refsSql: string, binds: readonly unknown[], how: "posted" | "voided", now: number): D1PreparedStatement {
+export function release(
+  d1: D1Database,
+  refsSql: string,
+  binds: readonly unknown[],
+  how: "posted" | "voided",
+  now: number,
+): D1PreparedStatement {
   return d1
     .prepare(
       `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, purchase_id, content_id, created_at)

@@ -13,7 +13,9 @@ import { ApiError, notFound } from "../lib/errors";
 type ContentRow = typeof content.$inferSelect;
 
 export const creatorBump = (row: Pick<ContentRow, "bumpContentId" | "bumpPriceCents">): CreatorBump =>
-  row.bumpContentId && row.bumpPriceCents !== null ? { contentId: row.bumpContentId, price: row.bumpPriceCents / 100 } : null;
+  row.bumpContentId && row.bumpPriceCents !== null
+    ? { contentId: row.bumpContentId, price: row.bumpPriceCents / 100 }
+    : null;
 
 /** The item an add-on sells, if it can still be sold: the same creator's, not deleted, not unpublished, same currency. */
 async function sellableBump(db: Db, item: Pick<ContentRow, "id" | "userId" | "currency" | "bumpContentId">) {
@@ -21,13 +23,23 @@ async function sellableBump(db: Db, item: Pick<ContentRow, "id" | "userId" | "cu
   const bump = await db
     .select()
     .from(content)
-    .where(and(eq(content.id, item.bumpContentId), eq(content.userId, item.userId), isNull(content.deletedAt), isNull(content.unpublishedAt)))
+    .where(
+      and(
+        eq(content.id, item.bumpContentId),
+        eq(content.userId, item.userId),
+        isNull(content.deletedAt),
+        isNull(content.unpublishedAt),
+      ),
+    )
     .get();
   return bump && bump.currency === item.currency ? bump : null;
 }
 
 /** What the paywall and checkout offer (null when the item has no add-on, or it is off sale). */
-export async function publicBump(db: Db, item: Pick<ContentRow, "id" | "userId" | "currency" | "bumpContentId" | "bumpPriceCents">): Promise<PublicBump> {
+export async function publicBump(
+  db: Db,
+  item: Pick<ContentRow, "id" | "userId" | "currency" | "bumpContentId" | "bumpPriceCents">,
+): Promise<PublicBump> {
   if (item.bumpPriceCents === null) return null;
   const bump = await sellableBump(db, item);
   return bump ? { id: bump.id, title: bump.title, price: item.bumpPriceCents / 100 } : null;
@@ -41,8 +53,18 @@ export async function bumpForCheckout(db: Db, item: ContentRow): Promise<{ item:
 }
 
 /** Sets an item's add-on (the creator's own item, another one, same currency), or removes it (null). */
-export async function setBump(db: Db, userId: string, itemId: string, input: { contentId: string; priceCents: number } | null): Promise<CreatorBump> {
-  const own = (id: string) => db.select().from(content).where(and(eq(content.id, id), eq(content.userId, userId), isNull(content.deletedAt))).get();
+export async function setBump(
+  db: Db,
+  userId: string,
+  itemId: string,
+  input: { contentId: string; priceCents: number } | null,
+): Promise<CreatorBump> {
+  const own = (id: string) =>
+    db
+      .select()
+      .from(content)
+      .where(and(eq(content.id, id), eq(content.userId, userId), isNull(content.deletedAt)))
+      .get();
   const item = await own(itemId);
   if (!item) throw notFound("Content Not Found");
   if (input) {

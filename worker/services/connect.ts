@@ -20,7 +20,13 @@ export type ConnectStatus = { connected: boolean; details_submitted: boolean; pa
 export const DASHBOARD_LINK_FAILED = "Failed to access payout dashboard. Please try again.";
 
 const accountIdOf = async (db: Db, userId: string) =>
-  (await db.select({ id: payoutSettings.stripeAccountId }).from(payoutSettings).where(eq(payoutSettings.userId, userId)).get())?.id ?? null;
+  (
+    await db
+      .select({ id: payoutSettings.stripeAccountId })
+      .from(payoutSettings)
+      .where(eq(payoutSettings.userId, userId))
+      .get()
+  )?.id ?? null;
 
 /**
  * Stores what Stripe says about an account: whether transfers can be made to it. The creator's
@@ -56,11 +62,19 @@ export async function ensureAccount(deps: ConnectDeps, userId: string): Promise<
   );
   // Two onboarding clicks at once get the same account (same idempotency key); whichever write
   // lands first wins and the other is a no-op.
-  await deps.db.insert(payoutSettings).values({ userId, stripeAccountId: account.id }).onConflictDoNothing({ target: payoutSettings.userId });
+  await deps.db
+    .insert(payoutSettings)
+    .values({ userId, stripeAccountId: account.id })
+    .onConflictDoNothing({ target: payoutSettings.userId });
   await deps.db
     .update(payoutSettings)
     .set({ stripeAccountId: account.id })
-    .where(and(eq(payoutSettings.userId, userId), known ? eq(payoutSettings.stripeAccountId, known) : isNull(payoutSettings.stripeAccountId)));
+    .where(
+      and(
+        eq(payoutSettings.userId, userId),
+        known ? eq(payoutSettings.stripeAccountId, known) : isNull(payoutSettings.stripeAccountId),
+      ),
+    );
   return (await accountIdOf(deps.db, userId)) ?? account.id;
 }
 
@@ -126,7 +140,11 @@ export async function dashboardLink(deps: ConnectDeps, userId: string): Promise<
 
 /** account.updated: re-read the account from Stripe (the payload is not trusted) and store its state. */
 export async function handleAccountUpdated(deps: ConnectDeps, accountId: string): Promise<void> {
-  const known = await deps.db.select({ userId: payoutSettings.userId }).from(payoutSettings).where(eq(payoutSettings.stripeAccountId, accountId)).get();
+  const known = await deps.db
+    .select({ userId: payoutSettings.userId })
+    .from(payoutSettings)
+    .where(eq(payoutSettings.stripeAccountId, accountId))
+    .get();
   if (!known) return;
   const account = await retrieveAccount(deps.stripe, accountId);
   await (account ? saveAccountState(deps, account) : forgetAccount(deps.db, accountId));

@@ -1,7 +1,15 @@
 // Creators' content: publishing (with its file and preview image in R2), the creator's list, the
 // public detail a buyer sees before paying, soft deletion, and per-day view counts.
 import { and, count, desc, eq, inArray, isNotNull, isNull, lt, sql, sum } from "drizzle-orm";
-import { contentFormSchema, type Availability, type ContentFormValues, type CreatorContent, type PublicContent, type PublicContentFields, type UpdateContentInput } from "../../shared/content";
+import {
+  contentFormSchema,
+  type Availability,
+  type ContentFormValues,
+  type CreatorContent,
+  type PublicContent,
+  type PublicContentFields,
+  type UpdateContentInput,
+} from "../../shared/content";
 import type { Db } from "../db/client";
 import { content, creatorProfiles, ledgerEntries, purchases, uploads, users } from "../db/schema";
 import { ApiError, describeZodError, notFound } from "../lib/errors";
@@ -13,17 +21,16 @@ import { creatorColumns, toPublicCreator } from "./profile";
 
 type ContentRow = typeof content.$inferSelect;
 
-export type FileSource =
-  | { kind: "inline"; file: File }
-  | { kind: "upload"; uploadId: string }
-  | { kind: "none" };
+export type FileSource = { kind: "inline"; file: File } | { kind: "upload"; uploadId: string } | { kind: "none" };
 export type PreviewImage = { bytes: Uint8Array; type: string } | null;
 
 // A replaced image gets a new key, and its address carries the key's tail: the image is cached for a
 // day by address, so the new one must have a new address.
 const previewUrl = (row: Pick<ContentRow, "id" | "previewImageKey">) => {
   if (!row.previewImageKey) return null;
-  const version = row.previewImageKey.startsWith(`previews/${row.id}-`) ? `?v=${row.previewImageKey.slice(`previews/${row.id}-`.length)}` : "";
+  const version = row.previewImageKey.startsWith(`previews/${row.id}-`)
+    ? `?v=${row.previewImageKey.slice(`previews/${row.id}-`.length)}`
+    : "";
   return `/api/content/${row.id}/preview-image${version}`;
 };
 
@@ -48,7 +55,8 @@ function publicFields(row: ContentRow): PublicContentFields {
   };
 }
 
-export const UPLOAD_REMOVED = "This upload was removed because it was not published within 7 days. Please upload the file again.";
+export const UPLOAD_REMOVED =
+  "This upload was removed because it was not published within 7 days. Please upload the file again.";
 
 export async function createContent(
   db: Db,
@@ -111,7 +119,10 @@ export async function createContent(
     await db.insert(content).values(row);
   } catch (err) {
     // Two publishes of one finished upload raced: the unique file key lets only one through.
-    if (source.kind === "upload" && /UNIQUE constraint failed: content\.file_key/.test(String((err as { cause?: unknown }).cause ?? err))) {
+    if (
+      source.kind === "upload" &&
+      /UNIQUE constraint failed: content\.file_key/.test(String((err as { cause?: unknown }).cause ?? err))
+    ) {
       throw new ApiError(409, "This upload is already published");
     }
     throw err;
@@ -120,7 +131,11 @@ export async function createContent(
     // The daily sweep removes a finished upload that no item uses, in one statement that checks for
     // the item. If it ran between our check above and this insert, the upload is gone now: take the
     // item back rather than publish a file that no longer exists. (After the insert the sweep leaves it.)
-    const still = await db.select({ status: uploads.status }).from(uploads).where(eq(uploads.objectKey, row.fileKey!)).get();
+    const still = await db
+      .select({ status: uploads.status })
+      .from(uploads)
+      .where(eq(uploads.objectKey, row.fileKey!))
+      .get();
     if (still?.status !== "completed") {
       await db.delete(content).where(and(eq(content.id, id), eq(content.userId, userId)));
       if (previewKey) await bucket.delete(previewKey);
@@ -147,7 +162,13 @@ export async function listCreatorContent(db: Db, userId: string, onlyId?: string
     db
       .select({ contentId: purchases.contentId, n: count() })
       .from(purchases)
-      .where(and(eq(purchases.creatorId, userId), eq(purchases.status, "paid"), onlyId ? eq(purchases.contentId, onlyId) : undefined))
+      .where(
+        and(
+          eq(purchases.creatorId, userId),
+          eq(purchases.status, "paid"),
+          onlyId ? eq(purchases.contentId, onlyId) : undefined,
+        ),
+      )
       .groupBy(purchases.contentId),
     db
       .select({ contentId: ledgerEntries.contentId, cents: sum(ledgerEntries.amountCents) })
@@ -213,22 +234,37 @@ export async function publicContent(
  * download is the new one (downloads read the row's file key each time). Purchases keep their own
  * amount, so a price change applies to checkouts started after it.
  */
-export async function updateContent(db: Db, bucket: R2Bucket, userId: string, id: string, input: UpdateContentInput, preview: PreviewImage | undefined): Promise<CreatorContent> {
-  const row = await db.select().from(content).where(and(eq(content.id, id), eq(content.userId, userId), isNull(content.deletedAt))).get();
+export async function updateContent(
+  db: Db,
+  bucket: R2Bucket,
+  userId: string,
+  id: string,
+  input: UpdateContentInput,
+  preview: PreviewImage | undefined,
+): Promise<CreatorContent> {
+  const row = await db
+    .select()
+    .from(content)
+    .where(and(eq(content.id, id), eq(content.userId, userId), isNull(content.deletedAt)))
+    .get();
   if (!row) throw notFound("Content not found");
   const parsed = contentFormSchema.safeParse({
     title: input.title ?? row.title,
     description: input.description ?? row.description,
     price: input.price ?? (row.pricingModel === "fixed" ? (row.priceCents / 100).toFixed(2) : undefined),
     pricingModel: input.pricingModel ?? row.pricingModel,
-    minimumPrice: input.minimumPrice ?? (row.minimumPriceCents === null ? undefined : (row.minimumPriceCents / 100).toFixed(2)),
+    minimumPrice:
+      input.minimumPrice ?? (row.minimumPriceCents === null ? undefined : (row.minimumPriceCents / 100).toFixed(2)),
     category: input.category ?? row.category,
     accessType: input.accessType ?? row.accessType,
     linkUrl: input.linkUrl ?? row.linkUrl ?? undefined,
     textContent: input.textContent ?? row.textContent ?? undefined,
     hasFile: !!input.uploadId || !!row.fileKey,
     issueLicenseKeys: input.issueLicenseKeys === undefined ? row.issueLicenseKeys : input.issueLicenseKeys,
-    activationLimit: input.activationLimit === undefined ? (row.licenseActivationLimit ?? undefined) : (input.activationLimit ?? undefined),
+    activationLimit:
+      input.activationLimit === undefined
+        ? (row.licenseActivationLimit ?? undefined)
+        : (input.activationLimit ?? undefined),
   });
   if (!parsed.success) throw new ApiError(400, describeZodError(parsed.error).replace(/^\w+: /, ""));
   const values = parsed.data;
@@ -239,18 +275,26 @@ export async function updateContent(db: Db, bucket: R2Bucket, userId: string, id
     if (upload.status === "removed") throw new ApiError(410, UPLOAD_REMOVED);
     if (upload.status !== "completed") throw new ApiError(409, "The file upload has not finished yet");
     if (upload.objectKey !== row.fileKey) {
-      const taken = await db.select({ id: content.id }).from(content).where(eq(content.fileKey, upload.objectKey)).get();
+      const taken = await db
+        .select({ id: content.id })
+        .from(content)
+        .where(eq(content.fileKey, upload.objectKey))
+        .get();
       if (taken) throw new ApiError(409, "This upload is already published");
       file = { key: upload.objectKey, name: upload.fileName, size: upload.sizeBytes, type: upload.contentType };
     }
   }
 
   let previewKey = row.previewImageKey;
-  let previewSize = row.previewImageWidth && row.previewImageHeight ? { width: row.previewImageWidth, height: row.previewImageHeight } : null;
+  let previewSize =
+    row.previewImageWidth && row.previewImageHeight
+      ? { width: row.previewImageWidth, height: row.previewImageHeight }
+      : null;
   if (preview !== undefined) {
     previewKey = preview ? `previews/${id}-${newId(8)}` : null;
     previewSize = preview ? imageDimensions(preview.bytes) : null;
-    if (preview && previewKey) await bucket.put(previewKey, preview.bytes, { httpMetadata: { contentType: preview.type } });
+    if (preview && previewKey)
+      await bucket.put(previewKey, preview.bytes, { httpMetadata: { contentType: preview.type } });
   }
 
   let updated: { id: string }[];
@@ -271,11 +315,23 @@ export async function updateContent(db: Db, bucket: R2Bucket, userId: string, id
         licenseActivationLimit: values.licenseActivationLimit,
         ...(file ? { fileKey: file.key, fileName: file.name, fileSize: file.size, fileContentType: file.type } : {}),
         ...(preview !== undefined
-          ? { previewImageKey: previewKey, previewImageType: preview?.type ?? null, previewImageWidth: previewSize?.width ?? null, previewImageHeight: previewSize?.height ?? null }
+          ? {
+              previewImageKey: previewKey,
+              previewImageType: preview?.type ?? null,
+              previewImageWidth: previewSize?.width ?? null,
+              previewImageHeight: previewSize?.height ?? null,
+            }
           : {}),
       })
       // The file key read above: an edit racing another replacement fails rather than orphan a file.
-      .where(and(eq(content.id, id), eq(content.userId, userId), isNull(content.deletedAt), row.fileKey ? eq(content.fileKey, row.fileKey) : isNull(content.fileKey)))
+      .where(
+        and(
+          eq(content.id, id),
+          eq(content.userId, userId),
+          isNull(content.deletedAt),
+          row.fileKey ? eq(content.fileKey, row.fileKey) : isNull(content.fileKey),
+        ),
+      )
       .returning({ id: content.id });
   } catch (err) {
     if (previewKey && previewKey !== row.previewImageKey) await bucket.delete(previewKey);
@@ -292,11 +348,20 @@ export async function updateContent(db: Db, bucket: R2Bucket, userId: string, id
     // As at publish: the daily sweep may have removed the upload between the check above and the
     // update (it removes only uploads no item uses, in one statement). Then the item takes its old
     // file back, whose object is still there: it is never left without a file.
-    const still = await db.select({ status: uploads.status }).from(uploads).where(eq(uploads.objectKey, file.key)).get();
+    const still = await db
+      .select({ status: uploads.status })
+      .from(uploads)
+      .where(eq(uploads.objectKey, file.key))
+      .get();
     if (still?.status !== "completed") {
       await db
         .update(content)
-        .set({ fileKey: row.fileKey, fileName: row.fileName, fileSize: row.fileSize, fileContentType: row.fileContentType })
+        .set({
+          fileKey: row.fileKey,
+          fileName: row.fileName,
+          fileSize: row.fileSize,
+          fileContentType: row.fileContentType,
+        })
         .where(and(eq(content.id, id), eq(content.fileKey, file.key)));
       throw new ApiError(410, UPLOAD_REMOVED);
     }
@@ -332,7 +397,11 @@ export async function deleteContent(db: Db, userId: string, id: string): Promise
 
 export async function previewImage(db: Db, bucket: R2Bucket, id: string): Promise<R2ObjectBody | null> {
   // A deleted item's image goes with it (404), like its page and detail.
-  const row = await db.select({ key: content.previewImageKey }).from(content).where(and(eq(content.id, id), isNull(content.deletedAt))).get();
+  const row = await db
+    .select({ key: content.previewImageKey })
+    .from(content)
+    .where(and(eq(content.id, id), isNull(content.deletedAt)))
+    .get();
   if (!row?.key) return null;
   return bucket.get(row.key);
 }
@@ -360,7 +429,12 @@ function addPendingViews(views: ViewEvent): void {
  * message a second, not one per visitor); the request that opens the window keeps it open
  * (`waitUntil`), so every view is sent even if no other request comes.
  */
-export function recordView(views: Queue, ctx: Pick<ExecutionContext, "waitUntil">, contentId: string, now = Date.now()): void {
+export function recordView(
+  views: Queue,
+  ctx: Pick<ExecutionContext, "waitUntil">,
+  contentId: string,
+  now = Date.now(),
+): void {
   addPendingViews({ contentId, day: utcDay(now), n: 1 });
   if (flushing) return;
   flushing = new Promise<void>((resolve) => setTimeout(resolve, VIEW_FLUSH_MS)).then(async () => {
@@ -403,7 +477,8 @@ export async function purgeDeletedContentBytes(db: Db, bucket: R2Bucket, now = D
     const keys = [c.fileKey, c.previewKey].filter((k): k is string => !!k);
     if (keys.length) await bucket.delete(keys);
     await db.update(content).set({ fileKey: null, previewImageKey: null }).where(eq(content.id, c.id));
-    if (c.fileKey) await db.delete(uploads).where(and(eq(uploads.objectKey, c.fileKey), isNotNull(uploads.completedAt)));
+    if (c.fileKey)
+      await db.delete(uploads).where(and(eq(uploads.objectKey, c.fileKey), isNotNull(uploads.completedAt)));
   }
   return candidates.length;
 }

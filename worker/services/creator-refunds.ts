@@ -39,12 +39,14 @@ export const REFUND_REFUSED = {
   notPaid: "This sale was never paid, so there is nothing to refund",
   notCard: "This sale has no payment at Stripe to refund",
   refunded: "This sale was already refunded in full",
-  disputed: "This sale is disputed: the buyer's bank holds the money until the dispute is decided, so it cannot be refunded",
+  disputed:
+    "This sale is disputed: the buyer's bank holds the money until the dispute is decided, so it cannot be refunded",
   tooMuch: (leftCents: number) => `You can refund at most $${(leftCents / 100).toFixed(2)} of this sale`,
   stripeDown: "Stripe could not be reached, so nothing was refunded. Please try again.",
   inFlight: "This refund is already being made: the sale shows it in a moment.",
   ended: "This refund was not made: close the dialog and start again",
-  keyReused: (cents: number) => `This request was for $${(cents / 100).toFixed(2)}: close the dialog and start again to refund another amount`,
+  keyReused: (cents: number) =>
+    `This request was for $${(cents / 100).toFixed(2)}: close the dialog and start again to refund another amount`,
   overdraft: (belowCents: number) =>
     `This refund would leave your balance $${(belowCents / 100).toFixed(2)} below zero, and your refunds may take it at most $${(CREATOR_REFUND_OVERDRAFT_CENTS / 100).toFixed(2)} below zero. Refund less, or wait until new sales cover it.`,
 } as const;
@@ -75,15 +77,32 @@ async function roomFor(deps: Pick<PurchaseDeps, "d1">, purchaseId: string, amoun
 }
 
 /** Stripe made no Refund for the request (it refused, or never heard of it): the row says why and its reservation is voided, in one batch. */
-export async function refuseRequest(deps: Pick<PurchaseDeps, "d1">, requestId: string, why: string, now = Date.now()): Promise<void> {
+export async function refuseRequest(
+  deps: Pick<PurchaseDeps, "d1">,
+  requestId: string,
+  why: string,
+  now = Date.now(),
+): Promise<void> {
   await deps.d1.batch([
-    deps.d1.prepare("update refund_requests set status = 'refused', error = ?2 where id = ?1 and status = 'requested'").bind(requestId, why.slice(0, 500)),
-    release(deps.d1, "select 'refund-request:' || id as ref from refund_requests where id = ?3 and status = 'refused'", [requestId], "voided", now),
+    deps.d1
+      .prepare("update refund_requests set status = 'refused', error = ?2 where id = ?1 and status = 'requested'")
+      .bind(requestId, why.slice(0, 500)),
+    release(
+      deps.d1,
+      "select 'refund-request:' || id as ref from refund_requests where id = ?3 and status = 'refused'",
+      [requestId],
+      "voided",
+      now,
+    ),
   ]);
 }
 
 /** The Refund Stripe already made for this request, if any (its metadata names the request). */
-async function madeFor(deps: Pick<PurchaseDeps, "stripe">, paymentIntentId: string, req: RequestRow): Promise<Stripe.Refund | undefined> {
+async function madeFor(
+  deps: Pick<PurchaseDeps, "stripe">,
+  paymentIntentId: string,
+  req: RequestRow,
+): Promise<Stripe.Refund | undefined> {
   if (req.stripeRefundId) {
     return deps.stripe.refunds.retrieve(req.stripeRefundId).catch(() => {
       throw new ApiError(502, REFUND_REFUSED.stripeDown);
@@ -108,7 +127,9 @@ async function saleOf(deps: Pick<PurchaseDeps, "db">, creatorId: string, purchas
 }
 
 function stripeReason(reason: string): { reason?: (typeof REFUND_REASONS)[number]; note: string | null } {
-  return (REFUND_REASONS as readonly string[]).includes(reason) ? { reason: reason as (typeof REFUND_REASONS)[number], note: null } : { note: reason };
+  return (REFUND_REASONS as readonly string[]).includes(reason)
+    ? { reason: reason as (typeof REFUND_REASONS)[number], note: null }
+    : { note: reason };
 }
 
 /** Why Stripe refused a refund, in the creator's terms; null when it is not a refusal (Stripe down). */
@@ -120,14 +141,21 @@ function refusal(err: unknown): string | null {
   return e.message ?? "Stripe refused this refund";
 }
 
-export async function requestRefund(deps: PurchaseDeps, creatorId: string, purchaseId: string, input: RefundSaleInput): Promise<RefundRequestResult> {
+export async function requestRefund(
+  deps: PurchaseDeps,
+  creatorId: string,
+  purchaseId: string,
+  input: RefundSaleInput,
+): Promise<RefundRequestResult> {
   const purchase = await saleOf(deps, creatorId, purchaseId);
   if (!purchase) throw notFound("Sale Not Found");
   if (!["paid", "refunded", "disputed"].includes(purchase.status)) throw new ApiError(400, REFUND_REFUSED.notPaid);
   if (purchase.status === "refunded") throw new ApiError(400, REFUND_REFUSED.refunded);
   if (purchase.status === "disputed") throw new ApiError(409, REFUND_REFUSED.disputed);
   // An order bump's sale was paid by its main purchase's PaymentIntent: its refund is a part of that charge.
-  const paymentIntentId = purchase.paymentIntentId ?? (purchase.bumpOf ? (await saleOf(deps, creatorId, purchase.bumpOf))?.paymentIntentId : null);
+  const paymentIntentId =
+    purchase.paymentIntentId ??
+    (purchase.bumpOf ? (await saleOf(deps, creatorId, purchase.bumpOf))?.paymentIntentId : null);
   if (!paymentIntentId) throw new ApiError(400, REFUND_REFUSED.notCard);
 
   // A press repeated with the dialog's key is the same request, whatever happened since.
@@ -135,12 +163,15 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
     ? await deps.db
         .select()
         .from(refundRequests)
-        .where(and(eq(refundRequests.purchaseId, purchase.id), eq(refundRequests.requestKey, `key:${input.requestKey}`)))
+        .where(
+          and(eq(refundRequests.purchaseId, purchase.id), eq(refundRequests.requestKey, `key:${input.requestKey}`)),
+        )
         .get()
     : undefined;
 
   // The same key is the same request: another amount is another request.
-  if (row && input.amountCents !== undefined && input.amountCents !== row.amountCents) throw new ApiError(409, REFUND_REFUSED.keyReused(row.amountCents));
+  if (row && input.amountCents !== undefined && input.amountCents !== row.amountCents)
+    throw new ApiError(409, REFUND_REFUSED.keyReused(row.amountCents));
 
   let chargeId: string | null = null;
   // True when this call wrote the request: no Refund can have been made for it yet.
@@ -159,24 +190,40 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
     // dispute. A chargeback is the sale's 'disputed' state above, and Stripe refuses it (charge_disputed).
     // What is left of the charge, and of this sale: one charge may pay a sale and its order bump,
     // and a refund of one never takes the other's part.
-    const own = await deps.db.select({ refunded: saleColumns.refundedCents, pending: saleColumns.pendingCents }).from(purchases).where(eq(purchases.id, purchase.id)).get();
-    const leftCents = Math.min(charge.amount_captured - charge.amount_refunded, purchase.amountCents - Number(own?.refunded ?? 0) - Number(own?.pending ?? 0));
+    const own = await deps.db
+      .select({ refunded: saleColumns.refundedCents, pending: saleColumns.pendingCents })
+      .from(purchases)
+      .where(eq(purchases.id, purchase.id))
+      .get();
+    const leftCents = Math.min(
+      charge.amount_captured - charge.amount_refunded,
+      purchase.amountCents - Number(own?.refunded ?? 0) - Number(own?.pending ?? 0),
+    );
     if (leftCents <= 0) throw new ApiError(400, REFUND_REFUSED.refunded);
     const amountCents = input.amountCents ?? leftCents;
     if (amountCents > leftCents) throw new ApiError(400, REFUND_REFUSED.tooMuch(leftCents));
     const now = Date.now();
     const room = await roomFor(deps, purchase.id, amountCents, now);
-    if (amountCents > room.leftCents) throw new ApiError(400, room.leftCents > 0 ? REFUND_REFUSED.tooMuch(room.leftCents) : REFUND_REFUSED.inFlight);
-    if (room.belowCents > CREATOR_REFUND_OVERDRAFT_CENTS) throw new ApiError(409, REFUND_REFUSED.overdraft(room.belowCents));
+    if (amountCents > room.leftCents)
+      throw new ApiError(400, room.leftCents > 0 ? REFUND_REFUSED.tooMuch(room.leftCents) : REFUND_REFUSED.inFlight);
+    if (room.belowCents > CREATOR_REFUND_OVERDRAFT_CENTS)
+      throw new ApiError(409, REFUND_REFUSED.overdraft(room.belowCents));
 
     // Without the dialog's key: the same press sees the same amount left (and the same number of
     // requests that came to nothing, so a retry after a failed refund is a new request).
     const failed = await deps.db
       .select({ n: sql<number>`count(*)` })
       .from(refundRequests)
-      .where(and(eq(refundRequests.purchaseId, purchase.id), sql`${refundRequests.status} in ('failed', 'canceled', 'refused')`))
+      .where(
+        and(
+          eq(refundRequests.purchaseId, purchase.id),
+          sql`${refundRequests.status} in ('failed', 'canceled', 'refused')`,
+        ),
+      )
       .get();
-    const requestKey = input.requestKey ? `key:${input.requestKey}` : `left:${leftCents}:${amountCents}:${failed?.n ?? 0}`;
+    const requestKey = input.requestKey
+      ? `key:${input.requestKey}`
+      : `left:${leftCents}:${amountCents}:${failed?.n ?? 0}`;
     const { reason, note } = stripeReason(input.reason);
     // The money kernel first: the creator's share is reserved only if, with every reservation and
     // payout counted, available stays within the overdraft limit and the sale still has the amount
@@ -228,13 +275,18 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
           payment_intent: paymentIntentId,
           amount: req.amountCents,
           ...(req.reason !== "other" ? { reason: req.reason } : {}),
-          metadata: { refundRequestId: req.id, purchaseId: purchase.id, ...(req.note ? { note: req.note.slice(0, 500) } : {}) },
+          metadata: {
+            refundRequestId: req.id,
+            purchaseId: purchase.id,
+            ...(req.note ? { note: req.note.slice(0, 500) } : {}),
+          },
         },
         { idempotencyKey: `creator-refund:${req.id}` },
       );
     } catch (err) {
       // The same press is still at Stripe (two at once, same key): that one makes the refund.
-      if ((err as { code?: string }).code === "idempotency_key_in_use") throw new ApiError(409, REFUND_REFUSED.inFlight);
+      if ((err as { code?: string }).code === "idempotency_key_in_use")
+        throw new ApiError(409, REFUND_REFUSED.inFlight);
       const refused = refusal(err);
       if (!refused) throw new ApiError(502, REFUND_REFUSED.stripeDown);
       // Stripe keeps nothing under the key for a refused request: the row says so, and a repeat asks again.
@@ -249,12 +301,22 @@ export async function requestRefund(deps: PurchaseDeps, creatorId: string, purch
   const charge = idOf(refund.charge) ?? chargeId;
   // The Refund exists now: a failure to settle here is no failure of the request (its webhook
   // settles the charge the same way), so the creator is told what Stripe said, never a 5xx.
-  if (charge) await settleCharge(deps, charge).catch((err) => console.error(JSON.stringify({ msg: "creator refund: settle deferred to the webhook", refund: refund.id, err: String(err) })));
+  if (charge)
+    await settleCharge(deps, charge).catch((err) =>
+      console.error(
+        JSON.stringify({ msg: "creator refund: settle deferred to the webhook", refund: refund.id, err: String(err) }),
+      ),
+    );
 
   const after = (await deps.db.select().from(refundRequests).where(eq(refundRequests.id, req.id)).get()) ?? req;
   const sale = await saleView(deps, creatorId, purchase.id);
   if (!sale) throw notFound("Sale Not Found");
-  return { id: after.id, amount: after.amountCents / 100, status: (after.status === "refused" ? "failed" : after.status) as RefundStatus, sale };
+  return {
+    id: after.id,
+    amount: after.amountCents / 100,
+    status: (after.status === "refused" ? "failed" : after.status) as RefundStatus,
+    sale,
+  };
 }
 
 // ---- what the sales table shows about refunds ----
@@ -268,7 +330,9 @@ export const saleColumns = {
   // Pending by Stripe's word only: a request Stripe never answered ('requested') is no refund, and a
   // press again replays it under the same key (or the webhook of a Refund made meanwhile names it).
   pendingCents: sql<number>`(select coalesce(sum(amount_cents), 0) from refund_requests where purchase_id = ${purchases.id} and status in ('pending', 'requires_action'))`,
-  latestRequestStatus: sql<string | null>`(select status from refund_requests where purchase_id = ${purchases.id} and status <> 'refused' order by created_at desc, id desc limit 1)`,
+  latestRequestStatus: sql<
+    string | null
+  >`(select status from refund_requests where purchase_id = ${purchases.id} and status <> 'refused' order by created_at desc, id desc limit 1)`,
 };
 
 const STATUS_LABEL = { paid: "completed", refunded: "refunded", disputed: "disputed" } as const;
@@ -332,7 +396,10 @@ export const UNANSWERED_REQUEST_MS = 10 * 60 * 1000;
  * word: the Refund made for it (found by its metadata) is recorded and its charge settled, which
  * posts or voids the reservation; no Refund at all voids it, so the money is available again.
  */
-export async function sweepUnansweredRefundRequests(deps: PurchaseDeps, now = Date.now()): Promise<{ settled: number; voided: number }> {
+export async function sweepUnansweredRefundRequests(
+  deps: PurchaseDeps,
+  now = Date.now(),
+): Promise<{ settled: number; voided: number }> {
   const stale = await deps.d1
     .prepare(
       `select r.id, coalesce(p.payment_intent_id, m.payment_intent_id) as pi from refund_requests r

@@ -19,7 +19,17 @@
 // its use with no write of its own. Known limit: a checkout paid after its hold lapsed (or after it
 // was started again) still gets its price (the PaymentIntent already has it) and then counts, so a
 // limit can be passed by such late payers, never by concurrent ones.
-import { DISCOUNT_HOLD_MINUTES, DISCOUNT_MESSAGES, discountedCents, discountLabel, MAX_DISCOUNT_CODES, type DiscountCode, type DiscountFields, type DiscountQuote, type DiscountStatus } from "../../shared/discounts";
+import {
+  DISCOUNT_HOLD_MINUTES,
+  DISCOUNT_MESSAGES,
+  discountedCents,
+  discountLabel,
+  MAX_DISCOUNT_CODES,
+  type DiscountCode,
+  type DiscountFields,
+  type DiscountQuote,
+  type DiscountStatus,
+} from "../../shared/discounts";
 import { ApiError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 
@@ -64,7 +74,12 @@ const USES = `${paid(false)} + ${held("all")}`;
 const BUYER_USES = `${paid(true)} + ${held("buyer")}`;
 
 /** The parameters of USES and friends, in their places (1, 3, 6-9 unused here: filled by the caller). */
-function countBinds(code: string, who: { buyer?: string | null; browser?: string | null; contentId?: string | null }, now: number, rest: Partial<Record<1 | 3 | 6 | 7 | 8 | 9, unknown>> = {}): unknown[] {
+function countBinds(
+  code: string,
+  who: { buyer?: string | null; browser?: string | null; contentId?: string | null },
+  now: number,
+  rest: Partial<Record<1 | 3 | 6 | 7 | 8 | 9, unknown>> = {},
+): unknown[] {
   return [
     rest[1] ?? null,
     code,
@@ -82,12 +97,20 @@ function countBinds(code: string, who: { buyer?: string | null; browser?: string
 }
 
 /** The item's floor for a code: its pay-what-you-want minimum, else Stripe's minimum (applied in discountedCents). */
-const floorOf = (item: Item) => (item.pricingModel === "pay_what_you_want" ? (item.minimumPriceCents ?? item.priceCents) : 0);
+const floorOf = (item: Item) =>
+  item.pricingModel === "pay_what_you_want" ? (item.minimumPriceCents ?? item.priceCents) : 0;
 
-async function codeOf(d1: D1Database, creatorId: string, ref: { text: string } | { id: string }): Promise<CodeRow | null> {
+async function codeOf(
+  d1: D1Database,
+  creatorId: string,
+  ref: { text: string } | { id: string },
+): Promise<CodeRow | null> {
   return "id" in ref
     ? d1.prepare("select * from discount_codes where user_id = ? and id = ?").bind(creatorId, ref.id).first<CodeRow>()
-    : d1.prepare("select * from discount_codes where user_id = ? and code = ?").bind(creatorId, ref.text.trim().toUpperCase()).first<CodeRow>();
+    : d1
+        .prepare("select * from discount_codes where user_id = ? and code = ?")
+        .bind(creatorId, ref.text.trim().toUpperCase())
+        .first<CodeRow>();
 }
 
 /** Why `code` cannot be used on `item` now, or null. */
@@ -103,11 +126,25 @@ function problemOf(code: CodeRow | null, item: Item, now: number): string | null
  * that cannot be used (unknown, another creator's, archived, expired, for another item, used up)
  * answers the same: which codes exist is not told.
  */
-export async function quote(d1: D1Database, item: Item & { title?: string }, text: string, now = Date.now()): Promise<DiscountQuote> {
+export async function quote(
+  d1: D1Database,
+  item: Item & { title?: string },
+  text: string,
+  now = Date.now(),
+): Promise<DiscountQuote> {
   const code = await codeOf(d1, item.userId, { text });
-  const usedUp = async (c: CodeRow) => c.max_uses !== null && ((await d1.prepare(`select ${USES} as n`).bind(...countBinds(c.id, {}, now)).first<{ n: number }>())?.n ?? 0) >= c.max_uses;
-  if (problemOf(code, item, now) || (await usedUp(code!))) throw new ApiError(400, `code: ${DISCOUNT_MESSAGES.unknown}`);
-  const list = item.pricingModel === "pay_what_you_want" ? (item.minimumPriceCents ?? item.priceCents) : item.priceCents;
+  const usedUp = async (c: CodeRow) =>
+    c.max_uses !== null &&
+    ((
+      await d1
+        .prepare(`select ${USES} as n`)
+        .bind(...countBinds(c.id, {}, now))
+        .first<{ n: number }>()
+    )?.n ?? 0) >= c.max_uses;
+  if (problemOf(code, item, now) || (await usedUp(code!)))
+    throw new ApiError(400, `code: ${DISCOUNT_MESSAGES.unknown}`);
+  const list =
+    item.pricingModel === "pay_what_you_want" ? (item.minimumPriceCents ?? item.priceCents) : item.priceCents;
   const pwyw = item.pricingModel === "pay_what_you_want";
   return {
     code: code!.code,
@@ -126,7 +163,15 @@ export async function quote(d1: D1Database, item: Item & { title?: string }, tex
  */
 export async function reserveUse(
   d1: D1Database,
-  input: { item: Item; text?: string; codeId?: string; listCents: number; buyer: string; browser: string; purchaseId: string },
+  input: {
+    item: Item;
+    text?: string;
+    codeId?: string;
+    listCents: number;
+    buyer: string;
+    browser: string;
+    purchaseId: string;
+  },
   now = Date.now(),
 ): Promise<{ codeId: string; code: string; priceCents: number; discountCents: number }> {
   const code = await codeOf(d1, input.item.userId, input.codeId ? { id: input.codeId } : { text: input.text ?? "" });
@@ -141,12 +186,25 @@ export async function reserveUse(
        select ?1, ?2, ?3, ?4, ?5, ?6
        where (?7 is null or ${USES} < ?7) and (?8 is null or ${BUYER_USES} < ?8) and ${held("browser")} < ?9`,
     )
-    .bind(...countBinds(c.id, who, now, { 1: newId(), 3: input.purchaseId, 6: now, 7: c.max_uses, 8: c.max_uses_per_buyer, 9: DISCOUNT_HOLDS_PER_BROWSER }))
+    .bind(
+      ...countBinds(c.id, who, now, {
+        1: newId(),
+        3: input.purchaseId,
+        6: now,
+        7: c.max_uses,
+        8: c.max_uses_per_buyer,
+        9: DISCOUNT_HOLDS_PER_BROWSER,
+      }),
+    )
     .run();
   if (inserted.meta.changes !== 1) {
     // Which limit: the buyer's own, when they alone have reached it; then the browser's holds.
-    const n = await d1.prepare(`select ${BUYER_USES} as mine, ${held("browser")} as held`).bind(...countBinds(c.id, who, now)).first<{ mine: number; held: number }>();
-    if (c.max_uses_per_buyer !== null && (n?.mine ?? 0) >= c.max_uses_per_buyer) throw new ApiError(409, DISCOUNT_MESSAGES.usedByBuyer);
+    const n = await d1
+      .prepare(`select ${BUYER_USES} as mine, ${held("browser")} as held`)
+      .bind(...countBinds(c.id, who, now))
+      .first<{ mine: number; held: number }>();
+    if (c.max_uses_per_buyer !== null && (n?.mine ?? 0) >= c.max_uses_per_buyer)
+      throw new ApiError(409, DISCOUNT_MESSAGES.usedByBuyer);
     if ((n?.held ?? 0) >= DISCOUNT_HOLDS_PER_BROWSER) throw new ApiError(409, DISCOUNT_MESSAGES.heldByBrowser);
     throw new ApiError(409, DISCOUNT_MESSAGES.usedUp);
   }
@@ -157,7 +215,10 @@ export async function reserveUse(
  * The statement, for the batch that writes checkout `purchaseId`, that ends the holds of the same
  * browser's earlier pending checkouts of the item: the new checkout carries the code's use over.
  */
-export function carryOverHolds(d1: D1Database, checkout: { purchaseId: string; browser: string; contentId: string }): D1PreparedStatement {
+export function carryOverHolds(
+  d1: D1Database,
+  checkout: { purchaseId: string; browser: string; contentId: string },
+): D1PreparedStatement {
   return d1
     .prepare(
       `delete from discount_redemptions where purchase_id in
@@ -169,16 +230,33 @@ export function carryOverHolds(d1: D1Database, checkout: { purchaseId: string; b
 
 /** Drops the hold of a checkout that never got its PaymentIntent. */
 export async function releaseHold(d1: D1Database, purchaseId: string): Promise<void> {
-  await d1.prepare("delete from discount_redemptions where purchase_id = ? and not exists (select 1 from purchases where id = ?)").bind(purchaseId, purchaseId).run();
+  await d1
+    .prepare(
+      "delete from discount_redemptions where purchase_id = ? and not exists (select 1 from purchases where id = ?)",
+    )
+    .bind(purchaseId, purchaseId)
+    .run();
 }
 
 // ---- the creator's codes ----
 
-type ListedRow = CodeRow & { content_title: string | null; uses: number; held: number; revenue_cents: number; discount_cents: number };
+type ListedRow = CodeRow & {
+  content_title: string | null;
+  uses: number;
+  held: number;
+  revenue_cents: number;
+  discount_cents: number;
+};
 
 function toCode(r: ListedRow, now: number): DiscountCode {
   const status: DiscountStatus =
-    r.archived_at !== null ? "archived" : r.expires_at !== null && r.expires_at < now ? "expired" : r.max_uses !== null && r.uses + r.held >= r.max_uses ? "used_up" : "active";
+    r.archived_at !== null
+      ? "archived"
+      : r.expires_at !== null && r.expires_at < now
+        ? "expired"
+        : r.max_uses !== null && r.uses + r.held >= r.max_uses
+          ? "used_up"
+          : "active";
   return {
     id: r.id,
     code: r.code,
@@ -202,7 +280,12 @@ function toCode(r: ListedRow, now: number): DiscountCode {
 
 const LISTED: Slots = { code: "d.id", buyer: "null", browser: "null", item: "null", cutoff: "?2", shortCutoff: "?4" };
 
-export async function listCodes(d1: D1Database, userId: string, now = Date.now(), onlyId?: string): Promise<DiscountCode[]> {
+export async function listCodes(
+  d1: D1Database,
+  userId: string,
+  now = Date.now(),
+  onlyId?: string,
+): Promise<DiscountCode[]> {
   const { results } = await d1
     .prepare(
       `select d.*, c.title as content_title,
@@ -219,12 +302,21 @@ export async function listCodes(d1: D1Database, userId: string, now = Date.now()
   return results.map((r) => toCode(r, now));
 }
 
-export async function createCode(d1: D1Database, userId: string, input: DiscountFields, now = Date.now()): Promise<DiscountCode> {
+export async function createCode(
+  d1: D1Database,
+  userId: string,
+  input: DiscountFields,
+  now = Date.now(),
+): Promise<DiscountCode> {
   if (input.contentId) {
-    const mine = await d1.prepare("select 1 from content where id = ? and user_id = ? and deleted_at is null").bind(input.contentId, userId).first();
+    const mine = await d1
+      .prepare("select 1 from content where id = ? and user_id = ? and deleted_at is null")
+      .bind(input.contentId, userId)
+      .first();
     if (!mine) throw notFound("Content Not Found");
   }
-  if (input.expiresAt !== null && input.expiresAt < now) throw new ApiError(400, "expiresOn: Expiry must be today or later");
+  if (input.expiresAt !== null && input.expiresAt < now)
+    throw new ApiError(400, "expiresOn: Expiry must be today or later");
   const id = newId();
   // At most MAX_DISCOUNT_CODES per creator, counted inside the insert; the name is unique per creator.
   const res = await d1
@@ -234,10 +326,26 @@ export async function createCode(d1: D1Database, userId: string, input: Discount
        where (select count(*) from discount_codes where user_id = ?2) < ?12
        on conflict (user_id, code) do nothing`,
     )
-    .bind(id, userId, input.code, input.kind, input.percentOff, input.amountOffCents, input.contentId, input.expiresAt, input.maxUses, input.maxUsesPerBuyer, now, MAX_DISCOUNT_CODES)
+    .bind(
+      id,
+      userId,
+      input.code,
+      input.kind,
+      input.percentOff,
+      input.amountOffCents,
+      input.contentId,
+      input.expiresAt,
+      input.maxUses,
+      input.maxUsesPerBuyer,
+      now,
+      MAX_DISCOUNT_CODES,
+    )
     .run();
   if (res.meta.changes !== 1) {
-    const taken = await d1.prepare("select 1 from discount_codes where user_id = ? and code = ?").bind(userId, input.code).first();
+    const taken = await d1
+      .prepare("select 1 from discount_codes where user_id = ? and code = ?")
+      .bind(userId, input.code)
+      .first();
     throw new ApiError(409, taken ? `code: ${DISCOUNT_MESSAGES.taken}` : DISCOUNT_MESSAGES.tooMany);
   }
   return (await listCodes(d1, userId, now, id))[0];
@@ -245,7 +353,10 @@ export async function createCode(d1: D1Database, userId: string, input: Discount
 
 /** Ends a code: it no longer applies; its sales keep it. Archiving twice is a no-op. */
 export async function archiveCode(d1: D1Database, userId: string, id: string, now = Date.now()): Promise<DiscountCode> {
-  await d1.prepare("update discount_codes set archived_at = ?3 where id = ?1 and user_id = ?2 and archived_at is null").bind(id, userId, now).run();
+  await d1
+    .prepare("update discount_codes set archived_at = ?3 where id = ?1 and user_id = ?2 and archived_at is null")
+    .bind(id, userId, now)
+    .run();
   const [code] = await listCodes(d1, userId, now, id);
   if (!code) throw notFound("Discount code not found");
   return code;

@@ -7,21 +7,38 @@ const encoder = new TextEncoder();
 export const DOWNLOAD_URL_TTL_SECONDS = 5 * 60;
 
 async function signature(secret: string, purchaseId: string, expires: number): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
   // The "download:" label keeps these signatures apart from the permanent access tokens'.
-  const sig = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(`download:${purchaseId}:${expires}`)));
-  return btoa(String.fromCharCode(...sig)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  const sig = new Uint8Array(
+    await crypto.subtle.sign("HMAC", key, encoder.encode(`download:${purchaseId}:${expires}`)),
+  );
+  return btoa(String.fromCharCode(...sig))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /** `/api/purchases/{id}/download?expires=…&sig=…`, valid for DOWNLOAD_URL_TTL_SECONDS from `nowMs`. */
-export async function signedDownloadPath(secret: string, purchaseId: string, nowMs = Date.now()): Promise<{ url: string; expiresAt: string }> {
+export async function signedDownloadPath(
+  secret: string,
+  purchaseId: string,
+  nowMs = Date.now(),
+): Promise<{ url: string; expiresAt: string }> {
   const expires = Math.floor(nowMs / 1000) + DOWNLOAD_URL_TTL_SECONDS;
   const q = new URLSearchParams({ expires: String(expires), sig: await signature(secret, purchaseId, expires) });
   return { url: `/api/purchases/${purchaseId}/download?${q}`, expiresAt: new Date(expires * 1000).toISOString() };
 }
 
 /** True when `sig` was made by signedDownloadPath for this purchase and has not expired. Constant-time compare. */
-export async function downloadSignatureValid(secret: string, purchaseId: string, expiresParam: string | undefined, sig: string | undefined, nowMs = Date.now()): Promise<boolean> {
+export async function downloadSignatureValid(
+  secret: string,
+  purchaseId: string,
+  expiresParam: string | undefined,
+  sig: string | undefined,
+  nowMs = Date.now(),
+): Promise<boolean> {
   if (!expiresParam || !sig || !/^\d{1,12}$/.test(expiresParam)) return false;
   const expires = Number(expiresParam);
   const now = Math.floor(nowMs / 1000);

@@ -53,7 +53,11 @@ function afterCursor(cursor: string | undefined) {
 }
 
 const soldBy = (userId: string) =>
-  and(eq(purchases.creatorId, userId), sql`${purchases.status} in ('paid', 'refunded', 'disputed')`, sql`${purchases.paidAt} is not null`);
+  and(
+    eq(purchases.creatorId, userId),
+    sql`${purchases.status} in ('paid', 'refunded', 'disputed')`,
+    sql`${purchases.paidAt} is not null`,
+  );
 
 /** The creator's sales, newest first, one page, with where each one's refunds stand. Checkouts that never paid are not sales. */
 export async function creatorSales(db: Db, userId: string, page: Page): Promise<Sale[]> {
@@ -82,17 +86,27 @@ type PayoutRow = typeof payouts.$inferSelect;
  * belongs to the first payout prepared after its hold ended (a failed payout gives its money back,
  * so the next one takes it).
  */
-function stateOf(sale: { bookedAt: number; netCents: number; reversalKind: string | null }, payoutsOldestFirst: PayoutRow[], now: number): MoneyState {
-  if (sale.netCents <= 0 && sale.reversalKind) return { kind: "reversed", reason: sale.reversalKind === "dispute" ? "dispute" : "refund" };
+function stateOf(
+  sale: { bookedAt: number; netCents: number; reversalKind: string | null },
+  payoutsOldestFirst: PayoutRow[],
+  now: number,
+): MoneyState {
+  if (sale.netCents <= 0 && sale.reversalKind)
+    return { kind: "reversed", reason: sale.reversalKind === "dispute" ? "dispute" : "refund" };
   const releaseAt = sale.bookedAt + SALE_HOLD_MS;
   if (releaseAt > now) return { kind: "on_hold", until: new Date(releaseAt).toISOString() };
   const payout = payoutsOldestFirst.find((p) => p.status !== "failed" && p.createdAt.getTime() >= releaseAt);
   if (!payout) return { kind: "available" };
-  if (payout.status === "paid") return { kind: "paid", payoutId: payout.id, paidAt: (payout.processedAt ?? payout.createdAt).toISOString() };
+  if (payout.status === "paid")
+    return { kind: "paid", payoutId: payout.id, paidAt: (payout.processedAt ?? payout.createdAt).toISOString() };
   if (payout.kind === "withdrawal") return { kind: "in_withdrawal", payoutId: payout.id };
   // Named for the month it pays (its period, "October 2026"), as the admin screen, CSV and emails
   // name it; not the month it runs in.
-  return { kind: "in_payout", payoutId: payout.id, month: periodLabel({ year: payout.periodYear, month: payout.periodMonth }) };
+  return {
+    kind: "in_payout",
+    payoutId: payout.id,
+    month: periodLabel({ year: payout.periodYear, month: payout.periodMonth }),
+  };
 }
 
 /** Each sale with the creator's share and its state, newest first, one page. */
@@ -105,14 +119,30 @@ export async function moneyTimeline(db: Db, userId: string, page: Page, now = Da
         amountCents: purchases.amountCents,
         paidAt: purchases.paidAt,
         // The sale's own ledger row starts the hold; its creator rows net of reversals are the share.
-        bookedAt: sql<number | null>`(select min(created_at) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'sale')`,
-        shareCents: sql<number | null>`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'sale')`,
-        netCents: sql<number | null>`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind in ('sale', 'refund', 'dispute', 'fee_adjustment'))`,
-        feeAdjustmentCents: sql<number | null>`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'fee_adjustment')`,
-        feeAdjustmentKey: sql<string | null>`(select idempotency_key from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'fee_adjustment' order by id limit 1)`,
-        reversalKind: sql<string | null>`(select kind from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind in ('refund', 'dispute') and amount_cents < 0 order by id desc limit 1)`,
-        refundCents: sql<number | null>`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'refund')`,
-        refundAt: sql<number | null>`(select max(created_at) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'refund')`,
+        bookedAt: sql<
+          number | null
+        >`(select min(created_at) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'sale')`,
+        shareCents: sql<
+          number | null
+        >`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'sale')`,
+        netCents: sql<
+          number | null
+        >`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind in ('sale', 'refund', 'dispute', 'fee_adjustment'))`,
+        feeAdjustmentCents: sql<
+          number | null
+        >`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'fee_adjustment')`,
+        feeAdjustmentKey: sql<
+          string | null
+        >`(select idempotency_key from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'fee_adjustment' order by id limit 1)`,
+        reversalKind: sql<
+          string | null
+        >`(select kind from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind in ('refund', 'dispute') and amount_cents < 0 order by id desc limit 1)`,
+        refundCents: sql<
+          number | null
+        >`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'refund')`,
+        refundAt: sql<
+          number | null
+        >`(select max(created_at) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'refund')`,
       })
       .from(purchases)
       .innerJoin(content, eq(content.id, purchases.contentId))
@@ -131,12 +161,16 @@ export async function moneyTimeline(db: Db, userId: string, page: Page, now = Da
       creatorShare: dollars(r.shareCents),
       createdAt: r.paidAt?.toISOString() ?? null,
       state: stateOf({ bookedAt, netCents, reversalKind: r.reversalKind }, userPayouts, now),
-      feeAdjustment: r.feeAdjustmentKey ? { amount: dollars(r.feeAdjustmentCents), reason: feeAdjustmentReason(r.feeAdjustmentKey) } : null,
-      refund: r.refundCents && r.refundAt ? refundOf(Number(r.refundCents), Number(r.refundAt), bookedAt, userPayouts) : null,
+      feeAdjustment: r.feeAdjustmentKey
+        ? { amount: dollars(r.feeAdjustmentCents), reason: feeAdjustmentReason(r.feeAdjustmentKey) }
+        : null,
+      refund:
+        r.refundCents && r.refundAt ? refundOf(Number(r.refundCents), Number(r.refundAt), bookedAt, userPayouts) : null,
     };
   });
   const last = items[items.length - 1];
-  const nextCursor = rows.length > page.limit && last ? `${last.createdAt ? Date.parse(last.createdAt) : 0}.${last.purchaseId}` : null;
+  const nextCursor =
+    rows.length > page.limit && last ? `${last.createdAt ? Date.parse(last.createdAt) : 0}.${last.purchaseId}` : null;
   // This page's events: after the next page's first sale, up to this page's start (the cursor's time).
   const upTo = page.cursor ? Number(page.cursor.slice(0, page.cursor.indexOf("."))) : null;
   const after = nextCursor ? Number(nextCursor.slice(0, nextCursor.indexOf("."))) : null;
@@ -144,7 +178,13 @@ export async function moneyTimeline(db: Db, userId: string, page: Page, now = Da
   const skips = await db
     .select()
     .from(payoutSkips)
-    .where(and(eq(payoutSkips.userId, userId), upTo === null ? undefined : lte(payoutSkips.createdAt, new Date(upTo)), after === null ? undefined : gt(payoutSkips.createdAt, new Date(after))));
+    .where(
+      and(
+        eq(payoutSkips.userId, userId),
+        upTo === null ? undefined : lte(payoutSkips.createdAt, new Date(upTo)),
+        after === null ? undefined : gt(payoutSkips.createdAt, new Date(after)),
+      ),
+    );
   const events: TimelineEvent[] = [
     ...userPayouts.filter((p) => inWindow(p.createdAt.getTime())).map(payoutEvent),
     ...skips.map(
@@ -164,7 +204,9 @@ export async function moneyTimeline(db: Db, userId: string, page: Page, now = Da
 /** A sale's refunds on the timeline: paid out before the refund when a payout (not failed) took the share first. */
 function refundOf(cents: number, at: number, bookedAt: number, payoutsOldestFirst: PayoutRow[]) {
   const releaseAt = bookedAt + SALE_HOLD_MS;
-  const afterPayout = payoutsOldestFirst.some((p) => p.status !== "failed" && p.createdAt.getTime() >= releaseAt && p.createdAt.getTime() <= at);
+  const afterPayout = payoutsOldestFirst.some(
+    (p) => p.status !== "failed" && p.createdAt.getTime() >= releaseAt && p.createdAt.getTime() <= at,
+  );
   return { amount: dollars(cents), at: new Date(at).toISOString(), afterPayout };
 }
 
@@ -190,7 +232,9 @@ function payoutEvent(p: PayoutRow): TimelineEvent {
 export function nextPayoutDate(now: number): Date {
   const d = new Date(now);
   const thisMonths = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1, PAYOUT_RUN_HOUR_UTC);
-  return new Date(now < thisMonths ? thisMonths : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1, PAYOUT_RUN_HOUR_UTC));
+  return new Date(
+    now < thisMonths ? thisMonths : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1, PAYOUT_RUN_HOUR_UTC),
+  );
 }
 
 /** The next payout's date and the amount it would take if nothing else happened; or why there is none. */
@@ -206,12 +250,18 @@ export async function nextPayout(db: Db, userId: string, now = Date.now()): Prom
   let reason: NextPayout["reason"] = null;
   // Nowhere to pay: say why. A bank that is connected but that Stripe does not (yet) let us transfer to.
   if (!setUp) reason = settings?.stripeAccountId && settings.connectDetailsSubmitted ? "bank_restricted" : "not_set_up";
-  else if (amountCents < MIN_PAYOUT_CENTS) reason = amountCents + atDate.onHoldCents >= MIN_PAYOUT_CENTS ? "on_hold" : "below_minimum";
+  else if (amountCents < MIN_PAYOUT_CENTS)
+    reason = amountCents + atDate.onHoldCents >= MIN_PAYOUT_CENTS ? "on_hold" : "below_minimum";
   return { date: date.toISOString(), amount: dollars(amountCents), reason };
 }
 
 export async function payoutHistory(db: Db, userId: string): Promise<PayoutHistoryItem[]> {
-  const rows = await db.select().from(payouts).where(eq(payouts.userId, userId)).orderBy(desc(payouts.createdAt)).limit(120);
+  const rows = await db
+    .select()
+    .from(payouts)
+    .where(eq(payouts.userId, userId))
+    .orderBy(desc(payouts.createdAt))
+    .limit(120);
   return rows.map(historyItem);
 }
 

@@ -17,7 +17,10 @@ export type LoginLinkRequest = { email: string; returnTo: string; appUrl: string
  * count taken before any of them wrote). The job carries the token itself, so it is never written
  * to the email outbox: only the token's hash is ever stored.
  */
-export async function createLoginLink(d1: D1Database, req: LoginLinkRequest): Promise<{ job: EmailJob; tokenHash: string } | null> {
+export async function createLoginLink(
+  d1: D1Database,
+  req: LoginLinkRequest,
+): Promise<{ job: EmailJob; tokenHash: string } | null> {
   const now = Date.now();
   const token = newToken();
   const tokenHash = await sha256Hex(token);
@@ -28,12 +31,24 @@ export async function createLoginLink(d1: D1Database, req: LoginLinkRequest): Pr
        where (select count(*) from login_tokens where email = ?2 and created_at > ?7) < ?8
        returning token_hash`,
     )
-    .bind(tokenHash, req.email, req.returnTo, await sha256Hex(req.browserKey), now + LOGIN_LINK_TTL_MS, now, now - LOGIN_LINK_TTL_MS, LOGIN_LINKS_PER_WINDOW)
+    .bind(
+      tokenHash,
+      req.email,
+      req.returnTo,
+      await sha256Hex(req.browserKey),
+      now + LOGIN_LINK_TTL_MS,
+      now,
+      now - LOGIN_LINK_TTL_MS,
+      LOGIN_LINKS_PER_WINDOW,
+    )
     .all();
   if (!inserted.results.length) return null;
   const url = new URL("/api/auth/email/callback", req.appUrl);
   url.searchParams.set("token", token);
-  return { job: { dedupeKey: `login:${tokenHash}`, to: req.email, template: "login-link", data: { url: url.toString() } }, tokenHash };
+  return {
+    job: { dedupeKey: `login:${tokenHash}`, to: req.email, template: "login-link", data: { url: url.toString() } },
+    tokenHash,
+  };
 }
 
 /** The link could not be handed to the queue: it never existed, and does not count against the limit. */
@@ -42,12 +57,21 @@ export async function dropLoginLink(db: Db, tokenHash: string): Promise<void> {
 }
 
 /** A usable token's email and requesting browser, without using it up (a GET must not consume it). */
-export async function peekLoginToken(db: Db, token: string): Promise<{ email: string; browserHash: string | null } | null> {
+export async function peekLoginToken(
+  db: Db,
+  token: string,
+): Promise<{ email: string; browserHash: string | null } | null> {
   if (!token || token.length > 100) return null;
   const row = await db
     .select({ email: loginTokens.email, browserHash: loginTokens.browserHash })
     .from(loginTokens)
-    .where(and(eq(loginTokens.tokenHash, await sha256Hex(token)), isNull(loginTokens.usedAt), gt(loginTokens.expiresAt, new Date())))
+    .where(
+      and(
+        eq(loginTokens.tokenHash, await sha256Hex(token)),
+        isNull(loginTokens.usedAt),
+        gt(loginTokens.expiresAt, new Date()),
+      ),
+    )
     .get();
   return row ?? null;
 }
@@ -59,7 +83,13 @@ export async function redeemLoginToken(db: Db, token: string): Promise<{ email: 
   const row = await db
     .update(loginTokens)
     .set({ usedAt: now })
-    .where(and(eq(loginTokens.tokenHash, await sha256Hex(token)), isNull(loginTokens.usedAt), gt(loginTokens.expiresAt, now)))
+    .where(
+      and(
+        eq(loginTokens.tokenHash, await sha256Hex(token)),
+        isNull(loginTokens.usedAt),
+        gt(loginTokens.expiresAt, now),
+      ),
+    )
     .returning({ email: loginTokens.email, returnTo: loginTokens.returnTo })
     .get();
   return row ?? null;

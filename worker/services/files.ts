@@ -18,7 +18,11 @@ export async function serveFile(
   disposition: "inline" | "attachment",
 ): Promise<Response> {
   const head = await bucket.head(key);
-  if (!head) return new Response(JSON.stringify({ message: "File not found" }), { status: 404, headers: { "content-type": "application/json" } });
+  if (!head)
+    return new Response(JSON.stringify({ message: "File not found" }), {
+      status: 404,
+      headers: { "content-type": "application/json" },
+    });
   const declared = (file.type || head.httpMetadata?.contentType || "application/octet-stream").toLowerCase();
   const inline = disposition === "inline" && INLINE_SAFE.test(declared);
   const headers = new Headers({
@@ -32,7 +36,10 @@ export async function serveFile(
     "x-content-type-options": "nosniff",
     "cross-origin-resource-policy": "same-origin",
     // PDF viewers do not work in a sandbox; every other type is sandboxed with no script.
-    "content-security-policy": declared === "application/pdf" ? "default-src 'none'; object-src 'self'; plugin-types application/pdf" : "sandbox; default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'",
+    "content-security-policy":
+      declared === "application/pdf"
+        ? "default-src 'none'; object-src 'self'; plugin-types application/pdf"
+        : "sandbox; default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'",
   });
 
   const ifNoneMatch = request.headers.get("if-none-match");

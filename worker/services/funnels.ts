@@ -18,11 +18,20 @@ type ItemRow = typeof content.$inferSelect;
  * What a step's buyer may pay: a fixed price, or for a tip (pay-what-you-want) item at least its
  * minimum and at most the ceiling the creator set (TIP_CEILING_MULTIPLE x the minimum unless set).
  */
-export function stepAmounts(step: Pick<StepRow, "priceCents" | "maxPriceCents">, item: Pick<ItemRow, "pricingModel" | "priceCents" | "minimumPriceCents">) {
+export function stepAmounts(
+  step: Pick<StepRow, "priceCents" | "maxPriceCents">,
+  item: Pick<ItemRow, "pricingModel" | "priceCents" | "minimumPriceCents">,
+) {
   const priceCents = step.priceCents ?? item.priceCents;
-  if (item.pricingModel !== "pay_what_you_want") return { tip: false as const, priceCents, minimumCents: priceCents, maximumCents: priceCents };
+  if (item.pricingModel !== "pay_what_you_want")
+    return { tip: false as const, priceCents, minimumCents: priceCents, maximumCents: priceCents };
   const minimumCents = Math.max(item.minimumPriceCents ?? priceCents, MIN_PRICE_CENTS);
-  return { tip: true as const, priceCents, minimumCents, maximumCents: Math.max(step.maxPriceCents ?? minimumCents * TIP_CEILING_MULTIPLE, minimumCents) };
+  return {
+    tip: true as const,
+    priceCents,
+    minimumCents,
+    maximumCents: Math.max(step.maxPriceCents ?? minimumCents * TIP_CEILING_MULTIPLE, minimumCents),
+  };
 }
 
 const funnelNotFound = () => notFound("Funnel not found");
@@ -33,7 +42,12 @@ export async function listFunnels(deps: FunnelDeps, userId: string): Promise<Fun
   const products = await deps.db
     .select({ funnelId: funnelProducts.funnelId, contentId: funnelProducts.contentId })
     .from(funnelProducts)
-    .where(inArray(funnelProducts.funnelId, rows.map((r) => r.id)));
+    .where(
+      inArray(
+        funnelProducts.funnelId,
+        rows.map((r) => r.id),
+      ),
+    );
   return rows.map((f) => ({
     id: f.id,
     name: f.name,
@@ -46,7 +60,11 @@ export async function listFunnels(deps: FunnelDeps, userId: string): Promise<Fun
 }
 
 export async function ownedFunnel(deps: Pick<FunnelDeps, "db">, userId: string, funnelId: string) {
-  const f = await deps.db.select().from(funnels).where(and(eq(funnels.id, funnelId), eq(funnels.userId, userId))).get();
+  const f = await deps.db
+    .select()
+    .from(funnels)
+    .where(and(eq(funnels.id, funnelId), eq(funnels.userId, userId)))
+    .get();
   if (!f) throw funnelNotFound();
   return f;
 }
@@ -55,7 +73,15 @@ export async function createFunnel(deps: FunnelDeps, userId: string, name: strin
   const id = newId();
   // New funnels start in test mode: nothing is shown to buyers until the creator goes Live.
   const [f] = await deps.db.insert(funnels).values({ id, userId, name, isActive: true, testMode: true }).returning();
-  return { id: f.id, name: f.name, isActive: f.isActive, testMode: f.testMode, status: funnelStatus(f), createdAt: f.createdAt.toISOString(), contentIds: [] };
+  return {
+    id: f.id,
+    name: f.name,
+    isActive: f.isActive,
+    testMode: f.testMode,
+    status: funnelStatus(f),
+    createdAt: f.createdAt.toISOString(),
+    contentIds: [],
+  };
 }
 
 /**
@@ -76,10 +102,14 @@ export async function funnelForItem(deps: FunnelDeps, userId: string, contentId:
   const id = (await sha256Hex(`item-funnel\n${userId}\n${item.id}`)).slice(0, 32);
   await deps.d1.batch([
     deps.d1
-      .prepare("insert into funnels (id, user_id, name, is_active, test_mode, created_at) values (?, ?, ?, 1, 1, ?) on conflict (id) do nothing")
+      .prepare(
+        "insert into funnels (id, user_id, name, is_active, test_mode, created_at) values (?, ?, ?, 1, 1, ?) on conflict (id) do nothing",
+      )
       .bind(id, userId, `${item.title} funnel`.slice(0, 200), Date.now()),
     deps.d1
-      .prepare("insert into funnel_products (funnel_id, content_id) select ?1, ?2 where exists (select 1 from funnels where id = ?1 and user_id = ?3) on conflict do nothing")
+      .prepare(
+        "insert into funnel_products (funnel_id, content_id) select ?1, ?2 where exists (select 1 from funnels where id = ?1 and user_id = ?3) on conflict do nothing",
+      )
       .bind(id, item.id, userId),
   ]);
   const made = (await listFunnels(deps, userId)).find((f) => f.id === id);
@@ -88,7 +118,11 @@ export async function funnelForItem(deps: FunnelDeps, userId: string, contentId:
 }
 
 export async function setTestMode(deps: FunnelDeps, userId: string, funnelId: string, testMode: boolean) {
-  const [f] = await deps.db.update(funnels).set({ testMode }).where(and(eq(funnels.id, funnelId), eq(funnels.userId, userId))).returning();
+  const [f] = await deps.db
+    .update(funnels)
+    .set({ testMode })
+    .where(and(eq(funnels.id, funnelId), eq(funnels.userId, userId)))
+    .returning();
   if (!f) throw funnelNotFound();
   return { id: f.id, name: f.name, isActive: f.isActive, testMode: f.testMode, status: funnelStatus(f) };
 }
@@ -143,8 +177,26 @@ async function stepFigures(d1: D1Database, funnelId: string) {
        from funnel_steps s where s.funnel_id = ?`,
     )
     .bind(funnelId)
-    .all<{ step_id: string; shown: number; accepted: number; declined: number; revenue_cents: number; net_cents: number }>();
-  return new Map(results.map((r) => [r.step_id, { shown: r.shown, accepted: r.accepted, declined: r.declined, revenue: r.revenue_cents / 100, net: r.net_cents / 100 }]));
+    .all<{
+      step_id: string;
+      shown: number;
+      accepted: number;
+      declined: number;
+      revenue_cents: number;
+      net_cents: number;
+    }>();
+  return new Map(
+    results.map((r) => [
+      r.step_id,
+      {
+        shown: r.shown,
+        accepted: r.accepted,
+        declined: r.declined,
+        revenue: r.revenue_cents / 100,
+        net: r.net_cents / 100,
+      },
+    ]),
+  );
 }
 
 const toStep = (s: StepRow, figures = { shown: 0, accepted: 0, declined: 0, revenue: 0, net: 0 }): FunnelStep => ({
@@ -163,7 +215,11 @@ const toStep = (s: StepRow, figures = { shown: 0, accepted: 0, declined: 0, reve
 
 export async function listSteps(deps: FunnelDeps, userId: string, funnelId: string): Promise<FunnelStep[]> {
   await ownedFunnel(deps, userId, funnelId);
-  const rows = await deps.db.select().from(funnelSteps).where(eq(funnelSteps.funnelId, funnelId)).orderBy(asc(funnelSteps.stepOrder));
+  const rows = await deps.db
+    .select()
+    .from(funnelSteps)
+    .where(eq(funnelSteps.funnelId, funnelId))
+    .orderBy(asc(funnelSteps.stepOrder));
   const figures = await stepFigures(deps.d1, funnelId);
   return rows.map((s) => toStep(s, figures.get(s.id)));
 }
@@ -202,20 +258,31 @@ async function ownedPrice(deps: FunnelDeps, userId: string, priceId: string): Pr
   }
   const productId = typeof price.product === "string" ? price.product : price.product.id;
   const product = await deps.stripe.products.retrieve(productId);
-  if (product.metadata?.userId !== userId || price.type !== "one_time" || price.unit_amount === null) throw new ApiError(400, "offerPriceId: no such price");
+  if (product.metadata?.userId !== userId || price.type !== "one_time" || price.unit_amount === null)
+    throw new ApiError(400, "offerPriceId: no such price");
   return price.unit_amount;
 }
 
 /** A ceiling below the tip item's minimum would refuse every amount: 400. */
-async function checkCeiling(deps: FunnelDeps, contentId: string | null, priceCents: number | null, maxPriceCents: number | null | undefined) {
+async function checkCeiling(
+  deps: FunnelDeps,
+  contentId: string | null,
+  priceCents: number | null,
+  maxPriceCents: number | null | undefined,
+) {
   if (!contentId || maxPriceCents === null || maxPriceCents === undefined) return;
   const item = await deps.db.select().from(content).where(eq(content.id, contentId)).get();
   if (!item || item.pricingModel !== "pay_what_you_want") return;
   const { minimumCents } = stepAmounts({ priceCents, maxPriceCents: null }, item);
-  if (maxPriceCents < minimumCents) throw new ApiError(400, `The maximum tip must be at least the minimum price ($${(minimumCents / 100).toFixed(2)})`);
+  if (maxPriceCents < minimumCents)
+    throw new ApiError(400, `The maximum tip must be at least the minimum price ($${(minimumCents / 100).toFixed(2)})`);
 }
 
-async function ownedContentId(deps: FunnelDeps, userId: string, contentId: string | null | undefined): Promise<string | null> {
+async function ownedContentId(
+  deps: FunnelDeps,
+  userId: string,
+  contentId: string | null | undefined,
+): Promise<string | null> {
   if (!contentId) return null;
   const item = await deps.db
     .select({ id: content.id })
@@ -231,18 +298,40 @@ async function ownedContentId(deps: FunnelDeps, userId: string, contentId: strin
  * otherwise the offer is the chosen item at `price` (or the item's own price), and its Stripe price
  * is made here, keyed by creator, item and amount, so a repeat makes no second product.
  */
-async function stepPrice(deps: FunnelDeps, userId: string, input: { offerPriceId?: string; price?: number; contentId: string | null; title: string; description: string }) {
-  if (input.offerPriceId) return { offerPriceId: input.offerPriceId, priceCents: await ownedPrice(deps, userId, input.offerPriceId) };
-  const item = input.contentId ? await deps.db.select().from(content).where(and(eq(content.id, input.contentId), eq(content.userId, userId))).get() : undefined;
+async function stepPrice(
+  deps: FunnelDeps,
+  userId: string,
+  input: { offerPriceId?: string; price?: number; contentId: string | null; title: string; description: string },
+) {
+  if (input.offerPriceId)
+    return { offerPriceId: input.offerPriceId, priceCents: await ownedPrice(deps, userId, input.offerPriceId) };
+  const item = input.contentId
+    ? await deps.db
+        .select()
+        .from(content)
+        .where(and(eq(content.id, input.contentId), eq(content.userId, userId)))
+        .get()
+    : undefined;
   if (!item) throw new ApiError(400, "contentId: Choose one of your items, or create one for this step");
-  const priceCents = input.price ?? (item.pricingModel === "pay_what_you_want" ? Math.max(item.minimumPriceCents ?? item.priceCents, MIN_PRICE_CENTS) : item.priceCents);
-  const { priceId } = await stripePriceFor(deps, userId, { key: `item:${item.id}`, name: input.title, description: input.description, priceCents });
+  const priceCents =
+    input.price ??
+    (item.pricingModel === "pay_what_you_want"
+      ? Math.max(item.minimumPriceCents ?? item.priceCents, MIN_PRICE_CENTS)
+      : item.priceCents);
+  const { priceId } = await stripePriceFor(deps, userId, {
+    key: `item:${item.id}`,
+    name: input.title,
+    description: input.description,
+    priceCents,
+  });
   return { offerPriceId: priceId, priceCents };
 }
 
 /** Marks the step's content as an upsell: it is sold only through the funnel from now on. */
 const markUpsell = (d1: D1Database, userId: string, contentId: string | null) =>
-  contentId ? [d1.prepare("update content set is_upsell = 1 where id = ? and user_id = ?").bind(contentId, userId)] : [];
+  contentId
+    ? [d1.prepare("update content set is_upsell = 1 where id = ? and user_id = ?").bind(contentId, userId)]
+    : [];
 
 export async function createStep(
   deps: FunnelDeps,
@@ -274,7 +363,21 @@ export async function createStep(
          select ?, ?, ?, ?, ?, ?, ?, ?, (select count(*) + 1 from funnel_steps where funnel_id = ?), ?, ?
          where exists (select 1 from funnels where id = ? and user_id = ?)`,
       )
-      .bind(id, funnelId, input.title, input.description, offerPriceId, priceCents, input.ctaText, input.stepType, funnelId, contentId, input.maximumPrice ?? null, funnelId, userId),
+      .bind(
+        id,
+        funnelId,
+        input.title,
+        input.description,
+        offerPriceId,
+        priceCents,
+        input.ctaText,
+        input.stepType,
+        funnelId,
+        contentId,
+        input.maximumPrice ?? null,
+        funnelId,
+        userId,
+      ),
     renumber(deps.d1, funnelId, userId, input.stepOrder ? { stepId: id, to: input.stepOrder } : undefined),
     // An existing item chosen for a step stays on sale on its own; only one made for the step is upsell-only.
     ...(input.upsellOnly ? markUpsell(deps.d1, userId, contentId) : []),
@@ -286,12 +389,22 @@ export async function createStep(
 
 export async function ownedStep(deps: FunnelDeps, userId: string, funnelId: string, stepId: string) {
   await ownedFunnel(deps, userId, funnelId);
-  const step = await deps.db.select().from(funnelSteps).where(and(eq(funnelSteps.id, stepId), eq(funnelSteps.funnelId, funnelId))).get();
+  const step = await deps.db
+    .select()
+    .from(funnelSteps)
+    .where(and(eq(funnelSteps.id, stepId), eq(funnelSteps.funnelId, funnelId)))
+    .get();
   if (!step) throw notFound("Step not found");
   return step;
 }
 
-export async function updateStep(deps: FunnelDeps, userId: string, funnelId: string, stepId: string, input: UpdateStepFields): Promise<FunnelStep> {
+export async function updateStep(
+  deps: FunnelDeps,
+  userId: string,
+  funnelId: string,
+  stepId: string,
+  input: UpdateStepFields,
+): Promise<FunnelStep> {
   const step = await ownedStep(deps, userId, funnelId, stepId);
   const fields: Partial<StepRow> = {};
   if (input.title !== undefined) fields.title = input.title;
@@ -305,7 +418,12 @@ export async function updateStep(deps: FunnelDeps, userId: string, funnelId: str
   }
   if (input.maximumPrice !== undefined) fields.maxPriceCents = input.maximumPrice;
   const ceiling = fields.maxPriceCents !== undefined ? fields.maxPriceCents : step.maxPriceCents;
-  await checkCeiling(deps, fields.contentId !== undefined ? fields.contentId : step.contentId, fields.priceCents ?? step.priceCents, ceiling);
+  await checkCeiling(
+    deps,
+    fields.contentId !== undefined ? fields.contentId : step.contentId,
+    fields.priceCents ?? step.priceCents,
+    ceiling,
+  );
   const statements: D1PreparedStatement[] = [];
   const entries = Object.entries(fields);
   if (entries.length) {
@@ -321,12 +439,15 @@ export async function updateStep(deps: FunnelDeps, userId: string, funnelId: str
     };
     statements.push(
       deps.d1
-        .prepare(`update funnel_steps set ${entries.map(([k]) => `${columns[k]} = ?`).join(", ")} where id = ? and funnel_id in (select id from funnels where id = ? and user_id = ?)`)
+        .prepare(
+          `update funnel_steps set ${entries.map(([k]) => `${columns[k]} = ?`).join(", ")} where id = ? and funnel_id in (select id from funnels where id = ? and user_id = ?)`,
+        )
         .bind(...entries.map(([, v]) => v ?? null), stepId, funnelId, userId),
     );
     // Pointing a step at another of the creator's items leaves that item on sale on its own.
   }
-  if (input.stepOrder !== undefined) statements.push(renumber(deps.d1, funnelId, userId, { stepId, to: input.stepOrder }));
+  if (input.stepOrder !== undefined)
+    statements.push(renumber(deps.d1, funnelId, userId, { stepId, to: input.stepOrder }));
   if (statements.length) await deps.d1.batch(statements);
   const updated = await deps.db.select().from(funnelSteps).where(eq(funnelSteps.id, stepId)).get();
   if (!updated) throw notFound("Step not found");
@@ -336,7 +457,11 @@ export async function updateStep(deps: FunnelDeps, userId: string, funnelId: str
 export async function deleteStep(deps: FunnelDeps, userId: string, funnelId: string, stepId: string) {
   await ownedStep(deps, userId, funnelId, stepId);
   await deps.d1.batch([
-    deps.d1.prepare("delete from funnel_steps where id = ? and funnel_id in (select id from funnels where id = ? and user_id = ?)").bind(stepId, funnelId, userId),
+    deps.d1
+      .prepare(
+        "delete from funnel_steps where id = ? and funnel_id in (select id from funnels where id = ? and user_id = ?)",
+      )
+      .bind(stepId, funnelId, userId),
     renumber(deps.d1, funnelId, userId),
   ]);
   return { deleted: true };
@@ -348,12 +473,27 @@ export async function deleteStep(deps: FunnelDeps, userId: string, funnelId: str
  * A Stripe Product with its one-time Price, for an upsell offer. The idempotency key is derived
  * from the creator and the request, so a retried (or double-submitted) request makes one product.
  */
-export async function createUpsellProduct(deps: FunnelDeps, userId: string, input: { name: string; description: string; price: number }) {
-  return stripePriceFor(deps, userId, { key: "", name: input.name, description: input.description, priceCents: input.price });
+export async function createUpsellProduct(
+  deps: FunnelDeps,
+  userId: string,
+  input: { name: string; description: string; price: number },
+) {
+  return stripePriceFor(deps, userId, {
+    key: "",
+    name: input.name,
+    description: input.description,
+    priceCents: input.price,
+  });
 }
 
-async function stripePriceFor(deps: FunnelDeps, userId: string, input: { key: string; name: string; description: string; priceCents: number }) {
-  const key = await sha256Hex(`${userId}\n${input.name}\n${input.description}\n${input.priceCents}${input.key ? `\n${input.key}` : ""}`);
+async function stripePriceFor(
+  deps: FunnelDeps,
+  userId: string,
+  input: { key: string; name: string; description: string; priceCents: number },
+) {
+  const key = await sha256Hex(
+    `${userId}\n${input.name}\n${input.description}\n${input.priceCents}${input.key ? `\n${input.key}` : ""}`,
+  );
   const product = await deps.stripe.products.create(
     {
       name: input.name,

@@ -25,8 +25,26 @@ type Purchase = { id: string; creatorId: string; contentId: string; amountCents:
 export function saleRows(p: Purchase, plan: "free" | "pro"): LedgerRow[] {
   const { creatorCents, platformCents } = splitSale(p.amountCents, plan);
   return [
-    { idempotencyKey: `sale:${p.id}:creator`, account: "creator", userId: p.creatorId, kind: "sale", amountCents: creatorCents, currency: p.currency, purchaseId: p.id, contentId: p.contentId },
-    { idempotencyKey: `sale:${p.id}:platform`, account: "platform", userId: null, kind: "platform_fee", amountCents: platformCents, currency: p.currency, purchaseId: p.id, contentId: p.contentId },
+    {
+      idempotencyKey: `sale:${p.id}:creator`,
+      account: "creator",
+      userId: p.creatorId,
+      kind: "sale",
+      amountCents: creatorCents,
+      currency: p.currency,
+      purchaseId: p.id,
+      contentId: p.contentId,
+    },
+    {
+      idempotencyKey: `sale:${p.id}:platform`,
+      account: "platform",
+      userId: null,
+      kind: "platform_fee",
+      amountCents: platformCents,
+      currency: p.currency,
+      purchaseId: p.id,
+      contentId: p.contentId,
+    },
   ];
 }
 
@@ -38,7 +56,13 @@ export function saleRows(p: Purchase, plan: "free" | "pro"): LedgerRow[] {
  * and the creator's side is computed on the running total, so partial refunds never drift by a
  * rounding cent and a full reversal always nets the purchase to zero.
  */
-export function reverseSale(d1: D1Database, purchaseId: string, key: string, kind: "refund" | "dispute", cents: number): D1PreparedStatement {
+export function reverseSale(
+  d1: D1Database,
+  purchaseId: string,
+  key: string,
+  kind: "refund" | "dispute",
+  cents: number,
+): D1PreparedStatement {
   return d1
     .prepare(
       `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, purchase_id, content_id)
@@ -74,7 +98,18 @@ export function insertLedgerRow(d1: D1Database, row: LedgerRow, onlyIfPurchaseSt
        select ?, ?, ?, ?, ?, ?, ?, ? where exists (select 1 from purchases where id = ? and status in (${placeholders}))
        on conflict (idempotency_key) do nothing`,
     )
-    .bind(row.idempotencyKey, row.account, row.userId, row.kind, row.amountCents, row.currency, row.purchaseId, row.contentId, row.purchaseId, ...onlyIfPurchaseStatusIn);
+    .bind(
+      row.idempotencyKey,
+      row.account,
+      row.userId,
+      row.kind,
+      row.amountCents,
+      row.currency,
+      row.purchaseId,
+      row.contentId,
+      row.purchaseId,
+      ...onlyIfPurchaseStatusIn,
+    );
 }
 
 /**
@@ -102,7 +137,11 @@ export function restoreRows(d1: D1Database, purchaseId: string, fromKey: string,
  * text the money timeline shows; the rows are written only while the period is voided for that
  * reason, so a refund and a chargeback of one invoice re-book the fee once.
  */
-export function rebookProFees(d1: D1Database, invoiceId: string, reason: "refund" | "dispute" | "disputed"): D1PreparedStatement[] {
+export function rebookProFees(
+  d1: D1Database,
+  invoiceId: string,
+  reason: "refund" | "dispute" | "disputed",
+): D1PreparedStatement[] {
   // "disputed": the period stands but a chargeback is open, so only its sales made since it opened.
   const period =
     reason === "disputed"
@@ -150,7 +189,12 @@ export function feeAdjustmentReason(idempotencyKey: string): string {
  * dispute's balance transaction (`dispute_fee`, keyed by the transaction; a returned fee is positive).
  * Booked on the order's main purchase; written once, only while the purchase is paid-like.
  */
-export function stripeFeeRow(p: Purchase, kind: "stripe_fee" | "dispute_fee", sourceId: string, feeCents: number): LedgerRow {
+export function stripeFeeRow(
+  p: Purchase,
+  kind: "stripe_fee" | "dispute_fee",
+  sourceId: string,
+  feeCents: number,
+): LedgerRow {
   return {
     idempotencyKey: `${kind === "stripe_fee" ? "stripe-fee" : "dispute-fee"}:${sourceId}`,
     account: "platform",

@@ -27,7 +27,8 @@ export function oauthProvider(env: Bindings, name: string, appUrl: string): Prov
   if (name === "google" && env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET) {
     const google = new Google(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET, redirect);
     return {
-      authorizationUrl: (state, verifier) => google.createAuthorizationURL(state, verifier, ["openid", "email", "profile"]),
+      authorizationUrl: (state, verifier) =>
+        google.createAuthorizationURL(state, verifier, ["openid", "email", "profile"]),
       async identify(code, verifier) {
         const tokens = await google.validateAuthorizationCode(code, verifier);
         // The ID token came straight from Google's token endpoint over TLS, so its claims are trusted as is.
@@ -48,7 +49,11 @@ export function oauthProvider(env: Bindings, name: string, appUrl: string): Prov
       authorizationUrl: (state) => github.createAuthorizationURL(state, ["read:user", "user:email"]),
       async identify(code) {
         const tokens = await github.validateAuthorizationCode(code);
-        const headers = { authorization: `Bearer ${tokens.accessToken()}`, "user-agent": "ApeWall", accept: "application/vnd.github+json" };
+        const headers = {
+          authorization: `Bearer ${tokens.accessToken()}`,
+          "user-agent": "ApeWall",
+          accept: "application/vnd.github+json",
+        };
         const userRes = await fetch("https://api.github.com/user", { headers });
         if (!userRes.ok) throw new Error(`GitHub user lookup answered ${userRes.status}`);
         const user = (await userRes.json()) as { id: number; name?: string | null; login: string };

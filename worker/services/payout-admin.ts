@@ -26,7 +26,15 @@ import { payoutRowStatus, type CreatorHoldResult, type PayoutActionResult } from
 import { adminAudit, payoutSettings, payouts, users } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
 import { dispatch } from "./mail/email-outbox";
-import { failPayout, payoutMailInsert, payoutWebhook, preparePayout, sendPayout, type Actor, type PayoutDeps } from "./payouts";
+import {
+  failPayout,
+  payoutMailInsert,
+  payoutWebhook,
+  preparePayout,
+  sendPayout,
+  type Actor,
+  type PayoutDeps,
+} from "./payouts";
 import { dispatchWebhooks } from "./webhooks";
 
 type PayoutRow = typeof payouts.$inferSelect;
@@ -36,20 +44,37 @@ export type PayoutAction = "mark-paid" | "mark-failed" | "resend";
 /** apply: make the change; noop: already done, answer the state as it is; else refuse (409) with the message. */
 type Verdict = "apply" | "noop" | { refuse: string };
 
-const STRIPE_DECIDES = "This payout goes by Stripe Transfer: Stripe decides whether it is paid or failed. Use Re-send to try it now.";
-const FAILED_RESEND = "This payout failed and its money is back in the creator's balance: use Re-send to prepare it again.";
+const STRIPE_DECIDES =
+  "This payout goes by Stripe Transfer: Stripe decides whether it is paid or failed. Use Re-send to try it now.";
+const FAILED_RESEND =
+  "This payout failed and its money is back in the creator's balance: use Re-send to prepare it again.";
 const PAID = "This payout is paid: nothing more can be done with it.";
 const BY_HAND = "This payout is paid by hand: send it, then mark it paid with the reference.";
 
 /** The one transition table: action × how the payout is paid × its status. */
 export const PAYOUT_ACTIONS: Record<PayoutAction, Record<By, Record<Status, Verdict>>> = {
   "mark-paid": {
-    manual: { pending: "apply", processing: { refuse: "Only a pending payout can be marked paid." }, paid: "noop", failed: { refuse: FAILED_RESEND } },
-    transfer: { pending: { refuse: STRIPE_DECIDES }, processing: { refuse: STRIPE_DECIDES }, paid: "noop", failed: { refuse: STRIPE_DECIDES } },
+    manual: {
+      pending: "apply",
+      processing: { refuse: "Only a pending payout can be marked paid." },
+      paid: "noop",
+      failed: { refuse: FAILED_RESEND },
+    },
+    transfer: {
+      pending: { refuse: STRIPE_DECIDES },
+      processing: { refuse: STRIPE_DECIDES },
+      paid: "noop",
+      failed: { refuse: STRIPE_DECIDES },
+    },
   },
   "mark-failed": {
     manual: { pending: "apply", processing: "apply", paid: { refuse: PAID }, failed: "noop" },
-    transfer: { pending: { refuse: STRIPE_DECIDES }, processing: { refuse: STRIPE_DECIDES }, paid: { refuse: PAID }, failed: "noop" },
+    transfer: {
+      pending: { refuse: STRIPE_DECIDES },
+      processing: { refuse: STRIPE_DECIDES },
+      paid: { refuse: PAID },
+      failed: "noop",
+    },
   },
   resend: {
     manual: { pending: { refuse: BY_HAND }, processing: { refuse: BY_HAND }, paid: "noop", failed: "apply" },
@@ -81,7 +106,14 @@ async function load(deps: PayoutDeps, id: string): Promise<PayoutRow> {
   return p;
 }
 
-async function audit(deps: PayoutDeps, actor: Actor, action: string, p: Pick<PayoutRow, "periodYear" | "periodMonth"> | null, detail: Record<string, unknown>, now: number) {
+async function audit(
+  deps: PayoutDeps,
+  actor: Actor,
+  action: string,
+  p: Pick<PayoutRow, "periodYear" | "periodMonth"> | null,
+  detail: Record<string, unknown>,
+  now: number,
+) {
   await deps.db.insert(adminAudit).values({
     actorUserId: actor.userId,
     actorEmail: actor.email,
@@ -104,40 +136,89 @@ async function settled(deps: PayoutDeps, action: PayoutAction, id: string): Prom
 }
 
 /** The admin sent manual payout `id` by hand: pending -> paid with `reference`, the paid email in the same batch. */
-export async function markPayoutPaid(deps: PayoutDeps, actor: Actor, id: string, reference: string, now = Date.now()): Promise<PayoutActionResult> {
+export async function markPayoutPaid(
+  deps: PayoutDeps,
+  actor: Actor,
+  id: string,
+  reference: string,
+  now = Date.now(),
+): Promise<PayoutActionResult> {
   const before = await load(deps, id);
   let changed = false;
   if (verdictFor("mark-paid", before) === "apply") {
     const [updated] = await deps.d1.batch([
       deps.d1
-        .prepare("update payouts set status = 'paid', processed_at = ?, reference = ?, next_retry_at = null where id = ? and status = 'pending' and stripe_account_id is null returning id")
+        .prepare(
+          "update payouts set status = 'paid', processed_at = ?, reference = ?, next_retry_at = null where id = ? and status = 'pending' and stripe_account_id is null returning id",
+        )
         .bind(now, reference, id),
-      payoutMailInsert(deps, "payout-paid", { where: "p.id = ?5 and p.status = 'paid' and p.stripe_account_id is null", binds: [id] }, now),
-      ...payoutWebhook(deps, before, "payout.paid", { sql: "exists (select 1 from payouts where id = ? and status = 'paid' and processed_at = ?)", binds: [id, now] }, now),
+      payoutMailInsert(
+        deps,
+        "payout-paid",
+        { where: "p.id = ?5 and p.status = 'paid' and p.stripe_account_id is null", binds: [id] },
+        now,
+      ),
+      ...payoutWebhook(
+        deps,
+        before,
+        "payout.paid",
+        {
+          sql: "exists (select 1 from payouts where id = ? and status = 'paid' and processed_at = ?)",
+          binds: [id, now],
+        },
+        now,
+      ),
     ]);
     changed = !!updated.results?.length;
     if (changed) await dispatch(deps.d1, deps.emails, [`payout-paid:${id}`], now);
     if (changed) await dispatchWebhooks(deps.d1, deps.webhooks, before.userId, [`payout.paid:${id}`], now);
   }
   const after = changed ? await load(deps, id) : await settled(deps, "mark-paid", id);
-  await audit(deps, actor, "payout-mark-paid", after, { payoutId: id, userId: after.userId, reference, changed, status: after.status }, now);
+  await audit(
+    deps,
+    actor,
+    "payout-mark-paid",
+    after,
+    { payoutId: id, userId: after.userId, reference, changed, status: after.status },
+    now,
+  );
   return { changed, payout: view(after) };
 }
 
 /** A manual payout could not be sent: failed, its money booked back, the creator emailed `reason` (failPayout). */
-export async function markPayoutFailed(deps: PayoutDeps, actor: Actor, id: string, reason: string, now = Date.now()): Promise<PayoutActionResult> {
+export async function markPayoutFailed(
+  deps: PayoutDeps,
+  actor: Actor,
+  id: string,
+  reason: string,
+  now = Date.now(),
+): Promise<PayoutActionResult> {
   const before = await load(deps, id);
   let changed = false;
   if (verdictFor("mark-failed", before) === "apply") {
     changed = await failPayout(
       deps,
       id,
-      { reason, code: "marked_failed_by_admin", detail: `Marked failed by ${actor.email ?? "the admin"}: ${reason}`, ledgerKey: `payout-reversal:${id}`, cents: before.amountCents, from: ["pending", "processing"] },
+      {
+        reason,
+        code: "marked_failed_by_admin",
+        detail: `Marked failed by ${actor.email ?? "the admin"}: ${reason}`,
+        ledgerKey: `payout-reversal:${id}`,
+        cents: before.amountCents,
+        from: ["pending", "processing"],
+      },
       now,
     );
   }
   const after = changed ? await load(deps, id) : await settled(deps, "mark-failed", id);
-  await audit(deps, actor, "payout-mark-failed", after, { payoutId: id, userId: after.userId, reason, changed, status: after.status }, now);
+  await audit(
+    deps,
+    actor,
+    "payout-mark-failed",
+    after,
+    { payoutId: id, userId: after.userId, reason, changed, status: after.status },
+    now,
+  );
   return { changed, payout: view(after) };
 }
 
@@ -146,57 +227,108 @@ const livePayout = (deps: PayoutDeps, p: Pick<PayoutRow, "userId" | "periodYear"
   deps.db
     .select()
     .from(payouts)
-    .where(and(eq(payouts.userId, p.userId), eq(payouts.kind, "monthly"), eq(payouts.periodYear, p.periodYear), eq(payouts.periodMonth, p.periodMonth), sql`${payouts.status} <> 'failed'`))
+    .where(
+      and(
+        eq(payouts.userId, p.userId),
+        eq(payouts.kind, "monthly"),
+        eq(payouts.periodYear, p.periodYear),
+        eq(payouts.periodMonth, p.periodMonth),
+        sql`${payouts.status} <> 'failed'`,
+      ),
+    )
     .get();
 
 /**
  * Re-send payout `id`: a failed monthly payout is prepared again for its creator and period and, by
  * transfer, sent; a transfer pending or waiting for a retry is sent now. Answers the live payout.
  */
-export async function resendPayout(deps: PayoutDeps, actor: Actor, id: string, now = Date.now()): Promise<PayoutActionResult> {
+export async function resendPayout(
+  deps: PayoutDeps,
+  actor: Actor,
+  id: string,
+  now = Date.now(),
+): Promise<PayoutActionResult> {
   const before = await load(deps, id);
   let changed = false;
   let result: PayoutRow | undefined = before;
   if (verdictFor("resend", before) === "apply") {
     if (before.status === "failed") {
-      if (before.kind !== "monthly") throw new ApiError(409, "A failed withdrawal is not sent again by the admin: the creator can withdraw again from their settings.");
+      if (before.kind !== "monthly")
+        throw new ApiError(
+          409,
+          "A failed withdrawal is not sent again by the admin: the creator can withdraw again from their settings.",
+        );
       let live = await livePayout(deps, before);
       if (!live) {
-        const settings = await deps.db.select({ heldAt: payoutSettings.heldAt }).from(payoutSettings).where(eq(payoutSettings.userId, before.userId)).get();
+        const settings = await deps.db
+          .select({ heldAt: payoutSettings.heldAt })
+          .from(payoutSettings)
+          .where(eq(payoutSettings.userId, before.userId))
+          .get();
         if (settings?.heldAt) throw new ApiError(409, "This creator is held: release them first.");
-        const newId = await preparePayout(deps, before.userId, { year: before.periodYear, month: before.periodMonth }, now);
+        const newId = await preparePayout(
+          deps,
+          before.userId,
+          { year: before.periodYear, month: before.periodMonth },
+          now,
+        );
         changed = newId !== null;
         live = await livePayout(deps, before);
         if (!live)
-          throw new ApiError(409, "Nothing to send: the creator has no payout method that can be paid, or less than the minimum available.");
+          throw new ApiError(
+            409,
+            "Nothing to send: the creator has no payout method that can be paid, or less than the minimum available.",
+          );
       }
       // The re-prepared transfer goes to its own send Workflow (which retries it until Stripe settles it).
       // Starting it is idempotent (one instance per payout), so a repeat press joins the same send: the
       // change is the re-prepare, counted once, not the start.
-      if (live.stripeAccountId && (live.status === "pending" || live.status === "processing")) await deps.startSend(live.id);
+      if (live.stripeAccountId && (live.status === "pending" || live.status === "processing"))
+        await deps.startSend(live.id);
       result = await deps.db.select().from(payouts).where(eq(payouts.id, live.id)).get();
     } else {
       // A transfer pending or waiting for a retry: sendPayout resumes it from what Stripe says.
       await sendPayout(deps, id, now);
       result = await load(deps, id);
-      changed = result.status !== before.status || result.sendAttempt !== before.sendAttempt || result.lastError !== before.lastError;
+      changed =
+        result.status !== before.status ||
+        result.sendAttempt !== before.sendAttempt ||
+        result.lastError !== before.lastError;
     }
   }
   const p = result ?? before;
-  await audit(deps, actor, "payout-resend", p, { payoutId: id, livePayoutId: p.id, userId: p.userId, changed, status: p.status }, now);
+  await audit(
+    deps,
+    actor,
+    "payout-resend",
+    p,
+    { payoutId: id, livePayoutId: p.id, userId: p.userId, changed, status: p.status },
+    now,
+  );
   return { changed, payout: view(p) };
 }
 
-const holdView = (userId: string, s: { heldAt: Date | null; heldReason: string | null } | undefined): CreatorHoldResult["held"] =>
-  s?.heldAt ? { at: s.heldAt.toISOString(), reason: s.heldReason } : null;
+const holdView = (
+  userId: string,
+  s: { heldAt: Date | null; heldReason: string | null } | undefined,
+): CreatorHoldResult["held"] => (s?.heldAt ? { at: s.heldAt.toISOString(), reason: s.heldReason } : null);
 
 async function creatorExists(deps: PayoutDeps, userId: string) {
-  const u = userId.length <= 64 ? await deps.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get() : undefined;
+  const u =
+    userId.length <= 64
+      ? await deps.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get()
+      : undefined;
   if (!u) throw notFound("Creator not found");
 }
 
 /** Hold a creator's payouts: set only when not held (a repeat keeps the first hold and its reason). */
-export async function holdCreator(deps: PayoutDeps, actor: Actor, userId: string, reason: string, now = Date.now()): Promise<CreatorHoldResult> {
+export async function holdCreator(
+  deps: PayoutDeps,
+  actor: Actor,
+  userId: string,
+  reason: string,
+  now = Date.now(),
+): Promise<CreatorHoldResult> {
   await creatorExists(deps, userId);
   const { results } = await deps.d1
     .prepare(
@@ -214,10 +346,17 @@ export async function holdCreator(deps: PayoutDeps, actor: Actor, userId: string
 }
 
 /** Release a held creator: cleared only when held; the next run pays them again. */
-export async function releaseCreator(deps: PayoutDeps, actor: Actor, userId: string, now = Date.now()): Promise<CreatorHoldResult> {
+export async function releaseCreator(
+  deps: PayoutDeps,
+  actor: Actor,
+  userId: string,
+  now = Date.now(),
+): Promise<CreatorHoldResult> {
   await creatorExists(deps, userId);
   const { results } = await deps.d1
-    .prepare("update payout_settings set held_at = null, held_reason = null where user_id = ? and held_at is not null returning user_id")
+    .prepare(
+      "update payout_settings set held_at = null, held_reason = null where user_id = ? and held_at is not null returning user_id",
+    )
     .bind(userId)
     .all();
   const changed = results.length > 0;

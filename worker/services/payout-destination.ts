@@ -16,16 +16,25 @@ import { dispatch, outboxInsert } from "./mail/email-outbox";
 export type DestinationDeps = { d1: D1Database; emails: Queue; appUrl: string };
 export type ChangeContext = { ip: string | null; now?: number };
 
-type Current = { account_email: string; method: string | null; email: string | null; payout_default: "bank" | "manual" | null };
-
+type Current = {
+  account_email: string;
+  method: string | null;
+  email: string | null;
+  payout_default: "bank" | "manual" | null;
+};
 
 const manualName = (method: string | null, email: string | null, mask: boolean) =>
-  method && email ? `${PAYOUT_METHOD_NAMES[method] ?? method} (${mask ? maskEmail(email) : email})` : "No manual payout method";
-const defaultName = (choice: "bank" | "manual", c: Pick<Current, "method" | "email">, mask: boolean) => (choice === "bank" ? PAYOUT_METHOD_NAMES.bank : manualName(c.method, c.email, mask));
+  method && email
+    ? `${PAYOUT_METHOD_NAMES[method] ?? method} (${mask ? maskEmail(email) : email})`
+    : "No manual payout method";
+const defaultName = (choice: "bank" | "manual", c: Pick<Current, "method" | "email">, mask: boolean) =>
+  choice === "bank" ? PAYOUT_METHOD_NAMES.bank : manualName(c.method, c.email, mask);
 
 async function current(d1: D1Database, userId: string): Promise<Current> {
   const row = await d1
-    .prepare("select u.email as account_email, s.method, s.email, s.payout_default from users u left join payout_settings s on s.user_id = u.id where u.id = ?")
+    .prepare(
+      "select u.email as account_email, s.method, s.email, s.payout_default from users u left join payout_settings s on s.user_id = u.id where u.id = ?",
+    )
     .bind(userId)
     .first<Current>();
   if (!row) throw new ApiError(401, "Unauthorized");
@@ -48,7 +57,9 @@ async function record(
     update,
     // changes(): the rows the update just above changed, in this same batch (0 when its compare failed).
     d1
-      .prepare("insert into payout_destination_events (id, user_id, field, old_value, new_value, ip, at) select ?, ?, ?, ?, ?, ?, ? where changes() = 1")
+      .prepare(
+        "insert into payout_destination_events (id, user_id, field, old_value, new_value, ip, at) select ?, ?, ?, ?, ?, ?, ? where changes() = 1",
+      )
       .bind(auditId, userId, audit.field, audit.oldValue, audit.newValue, ctx.ip, now),
     outboxInsert(
       d1,
@@ -56,7 +67,13 @@ async function record(
         dedupeKey: mailKey,
         to: mail.to,
         template: "payout-destination-changed",
-        data: { before: mail.before, after: mail.after, at: new Date(now).toISOString(), ip: ctx.ip, settingsUrl: new URL("/settings", deps.appUrl).href },
+        data: {
+          before: mail.before,
+          after: mail.after,
+          at: new Date(now).toISOString(),
+          ip: ctx.ip,
+          settingsUrl: new URL("/settings", deps.appUrl).href,
+        },
       },
       now,
       { sql: "exists (select 1 from payout_destination_events where id = ?)", binds: [auditId] },
@@ -67,7 +84,12 @@ async function record(
 }
 
 /** Saves where manual payouts go. A connected bank account (Stripe Connect) is kept as it is. */
-export async function setupPayout(deps: DestinationDeps, userId: string, input: { payoutMethod: string; payoutEmail: string }, ctx: ChangeContext): Promise<void> {
+export async function setupPayout(
+  deps: DestinationDeps,
+  userId: string,
+  input: { payoutMethod: string; payoutEmail: string },
+  ctx: ChangeContext,
+): Promise<void> {
   const was = await current(deps.d1, userId);
   if (was.method === input.payoutMethod && was.email === input.payoutEmail) return;
   const now = ctx.now ?? Date.now();
@@ -83,13 +105,26 @@ export async function setupPayout(deps: DestinationDeps, userId: string, input: 
     userId,
     { ...ctx, now },
     update,
-    { field: "manual_method", oldValue: was.method && was.email ? `${was.method} ${was.email}` : null, newValue: `${input.payoutMethod} ${input.payoutEmail}` },
-    { to: was.account_email, before: manualName(was.method, was.email, false), after: manualName(input.payoutMethod, input.payoutEmail, true) },
+    {
+      field: "manual_method",
+      oldValue: was.method && was.email ? `${was.method} ${was.email}` : null,
+      newValue: `${input.payoutMethod} ${input.payoutEmail}`,
+    },
+    {
+      to: was.account_email,
+      before: manualName(was.method, was.email, false),
+      after: manualName(input.payoutMethod, input.payoutEmail, true),
+    },
   );
 }
 
 /** Where payouts go when both the connected bank and the manual method can be paid (only the creator's own row). */
-export async function setPayoutDefault(deps: DestinationDeps, userId: string, payoutDefault: "bank" | "manual", ctx: ChangeContext): Promise<void> {
+export async function setPayoutDefault(
+  deps: DestinationDeps,
+  userId: string,
+  payoutDefault: "bank" | "manual",
+  ctx: ChangeContext,
+): Promise<void> {
   const was = await current(deps.d1, userId);
   const old = was.payout_default ?? "bank";
   if (old === payoutDefault) return;
@@ -121,14 +156,25 @@ const METHOD_NAME_SQL = `(case w.method ${Object.entries(PAYOUT_METHOD_NAMES)
   .map(([k, v]) => `when '${k}' then '${v.replaceAll("'", "''")}'`)
   .join(" ")} else w.method end)`;
 
-export function bankReadyStatements(d1: D1Database, accountId: string, appUrl: string, now: number): { statements: D1PreparedStatement[]; mailKey: string } {
+export function bankReadyStatements(
+  d1: D1Database,
+  accountId: string,
+  appUrl: string,
+  now: number,
+): { statements: D1PreparedStatement[]; mailKey: string } {
   const auditId = `pd_${newId()}`;
   const mailKey = `payout-destination-changed:${auditId}`;
   const who = `select s.user_id, u.email as account_email, s.method, s.email from payout_settings s join users u on u.id = s.user_id where s.stripe_account_id = ?1`;
   const statements = [
-    d1.prepare("update payout_settings set connect_payouts_enabled = 1, created_at = ?2 where stripe_account_id = ?1 and connect_payouts_enabled = 0").bind(accountId, now),
     d1
-      .prepare(`insert into payout_destination_events (id, user_id, field, old_value, new_value, ip, at) select ?2, w.user_id, 'bank', null, ?1, null, ?3 from (${who}) w where changes() = 1`)
+      .prepare(
+        "update payout_settings set connect_payouts_enabled = 1, created_at = ?2 where stripe_account_id = ?1 and connect_payouts_enabled = 0",
+      )
+      .bind(accountId, now),
+    d1
+      .prepare(
+        `insert into payout_destination_events (id, user_id, field, old_value, new_value, ip, at) select ?2, w.user_id, 'bank', null, ?1, null, ?3 from (${who}) w where changes() = 1`,
+      )
       .bind(accountId, auditId, now),
     d1
       .prepare(
@@ -139,7 +185,15 @@ export function bankReadyStatements(d1: D1Database, accountId: string, appUrl: s
          from (${who}) w where exists (select 1 from payout_destination_events where id = ?3)
          on conflict do nothing`,
       )
-      .bind(accountId, mailKey, auditId, PAYOUT_METHOD_NAMES.bank, new Date(now).toISOString(), new URL("/settings", appUrl).href, now),
+      .bind(
+        accountId,
+        mailKey,
+        auditId,
+        PAYOUT_METHOD_NAMES.bank,
+        new Date(now).toISOString(),
+        new URL("/settings", appUrl).href,
+        now,
+      ),
   ];
   return { statements, mailKey };
 }

@@ -38,7 +38,7 @@ import type Stripe from "stripe";
 import type { ProcessPayoutsResult } from "../../shared/admin";
 import { MIN_PAYOUT_CENTS } from "../../shared/constants";
 import { createDb, type Db } from "../db/client";
-import { adminAudit, payoutSettings, payouts, payoutSkips } from "../db/schema";
+import { adminAudit, payoutSettings, payouts, type payoutSkips } from "../db/schema";
 import type { Bindings } from "../lib/env";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
@@ -52,7 +52,15 @@ import { dispatchWebhooks, webhookStatements } from "./webhooks";
  * start for the same payout joins the first). Everything that sends outside the run (a withdrawal,
  * an admin's re-send of a re-prepared payout) starts it here, so every transfer has one retrying owner.
  */
-export type PayoutDeps = { db: Db; d1: D1Database; stripe: Stripe; emails: Queue; webhooks?: Queue; appUrl: string; startSend: (payoutId: string) => Promise<void> };
+export type PayoutDeps = {
+  db: Db;
+  d1: D1Database;
+  stripe: Stripe;
+  emails: Queue;
+  webhooks?: Queue;
+  appUrl: string;
+  startSend: (payoutId: string) => Promise<void>;
+};
 
 /** Everything a payout step needs but the way to start a send, which the caller gives (worker/deps.ts `payoutDeps`). */
 export const payoutBaseDeps = (env: Bindings): Omit<PayoutDeps, "startSend"> => ({
@@ -87,7 +95,11 @@ export const transferGroup = (p: Period) => `payouts-${p.year}-${String(p.month)
 export const payoutTransferGroup = (p: Pick<PayoutRow, "id" | "kind" | "periodYear" | "periodMonth">) =>
   p.kind === "withdrawal" ? `withdrawal-${p.id}` : transferGroup({ year: p.periodYear, month: p.periodMonth });
 export const periodLabel = (p: Period) =>
-  new Date(Date.UTC(p.year, p.month - 1, 1)).toLocaleString("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+  new Date(Date.UTC(p.year, p.month - 1, 1)).toLocaleString("en-US", {
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  });
 const samePeriod = (a: Period, b: Period) => a.year === b.year && a.month === b.month;
 
 /** Where a creator's payout goes, from their settings: a connected account by transfer, else by hand. */
@@ -102,11 +114,20 @@ export type Destination = { method: string; email: string | null; stripeAccountI
  * only) is no manual method: bank money is never recorded as paid by hand.
  */
 export function destinationOf(
-  s: Pick<typeof payoutSettings.$inferSelect, "method" | "email" | "stripeAccountId" | "connectPayoutsEnabled" | "payoutDefault"> | undefined,
+  s:
+    | Pick<
+        typeof payoutSettings.$inferSelect,
+        "method" | "email" | "stripeAccountId" | "connectPayoutsEnabled" | "payoutDefault"
+      >
+    | undefined,
 ): Destination | null {
   if (!s) return null;
-  const bank = s.stripeAccountId && s.connectPayoutsEnabled ? { method: "bank", email: null, stripeAccountId: s.stripeAccountId } : null;
-  const manual = s.method && s.method !== "bank" && s.email ? { method: s.method, email: s.email, stripeAccountId: null } : null;
+  const bank =
+    s.stripeAccountId && s.connectPayoutsEnabled
+      ? { method: "bank", email: null, stripeAccountId: s.stripeAccountId }
+      : null;
+  const manual =
+    s.method && s.method !== "bank" && s.email ? { method: s.method, email: s.email, stripeAccountId: null } : null;
   return s.payoutDefault === "manual" ? (manual ?? bank) : (bank ?? manual);
 }
 
@@ -124,7 +145,15 @@ export function destinationOf(
  * 'withdrawal' (withdrawals.ts) takes the same money by the same rule, so the run and a withdrawal
  * never both take a cent; its unique index is payouts_open_withdrawal instead of payouts_user_period.
  */
-export function prepareStatements(d1: D1Database, payoutId: string, userId: string, dest: Destination, period: Period, now: number, kind: PayoutRow["kind"] = "monthly"): D1PreparedStatement[] {
+export function prepareStatements(
+  d1: D1Database,
+  payoutId: string,
+  userId: string,
+  dest: Destination,
+  period: Period,
+  now: number,
+  kind: PayoutRow["kind"] = "monthly",
+): D1PreparedStatement[] {
   const wall = Math.max(now, Date.now());
   return [
     d1
@@ -138,7 +167,21 @@ export function prepareStatements(d1: D1Database, payoutId: string, userId: stri
          on conflict do nothing
          returning id`,
       )
-      .bind(payoutId, userId, dest.method, dest.email, dest.stripeAccountId, period.year, period.month, now, now - SALE_HOLD_MS, MIN_PAYOUT_CENTS, kind, wall, wall - SALE_HOLD_MS),
+      .bind(
+        payoutId,
+        userId,
+        dest.method,
+        dest.email,
+        dest.stripeAccountId,
+        period.year,
+        period.month,
+        now,
+        now - SALE_HOLD_MS,
+        MIN_PAYOUT_CENTS,
+        kind,
+        wall,
+        wall - SALE_HOLD_MS,
+      ),
     d1
       .prepare(
         `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, currency, payout_id, created_at)
@@ -150,7 +193,12 @@ export function prepareStatements(d1: D1Database, payoutId: string, userId: stri
 }
 
 /** Prepares one creator's payout for `period` (one D1 batch). Returns the new payout's id, or null when none was created. */
-export async function preparePayout(deps: PayoutDeps, userId: string, period: Period, now = Date.now()): Promise<string | null> {
+export async function preparePayout(
+  deps: PayoutDeps,
+  userId: string,
+  period: Period,
+  now = Date.now(),
+): Promise<string | null> {
   const settings = await deps.db.select().from(payoutSettings).where(eq(payoutSettings.userId, userId)).get();
   const dest = destinationOf(settings);
   if (!dest || settings?.heldAt) return null;
@@ -158,7 +206,12 @@ export async function preparePayout(deps: PayoutDeps, userId: string, period: Pe
   const ids = JSON.stringify([id]);
   const [inserted] = await deps.d1.batch([
     ...prepareStatements(deps.d1, id, userId, dest, period, now),
-    payoutMailInsert(deps, "payout-prepared", { where: "p.id in (select value from json_each(?5))", binds: [ids] }, now),
+    payoutMailInsert(
+      deps,
+      "payout-prepared",
+      { where: "p.id in (select value from json_each(?5))", binds: [ids] },
+      now,
+    ),
   ]);
   if (!inserted.results?.length) return null;
   await dispatch(deps.d1, deps.emails, [`payout-prepared:${id}`], now);
@@ -182,8 +235,10 @@ const DESTINATION_FAILURES: Record<string, string> = {
     "Stripe cannot send money to your connected bank account yet: it still needs some details from you. Open your payout settings and finish setting up your bank account with Stripe.",
   transfers_not_allowed:
     "Stripe cannot send money to your connected bank account yet: it still needs some details from you. Open your payout settings and finish setting up your bank account with Stripe.",
-  account_invalid: "Your connected bank account is closed or no longer linked to ApeWall. Open your payout settings and connect a bank account again, or choose another payout method.",
-  account_closed: "Your connected bank account is closed or no longer linked to ApeWall. Open your payout settings and connect a bank account again, or choose another payout method.",
+  account_invalid:
+    "Your connected bank account is closed or no longer linked to ApeWall. Open your payout settings and connect a bank account again, or choose another payout method.",
+  account_closed:
+    "Your connected bank account is closed or no longer linked to ApeWall. Open your payout settings and connect a bank account again, or choose another payout method.",
 };
 
 /** The creator's reason when Stripe said the destination cannot be paid; null when the error is not about the destination (retried). */
@@ -208,7 +263,10 @@ function keptUnderKey(err: unknown): boolean {
 
 const errorText = (err: unknown) => {
   const e = (err ?? {}) as StripeErrorLike;
-  return `${e.type ?? "Error"}${e.code ? ` ${e.code}` : ""}${e.statusCode ? ` (${e.statusCode})` : ""}: ${e.message ?? String(err)}`.slice(0, 500);
+  return `${e.type ?? "Error"}${e.code ? ` ${e.code}` : ""}${e.statusCode ? ` (${e.statusCode})` : ""}: ${e.message ?? String(err)}`.slice(
+    0,
+    500,
+  );
 };
 
 /**
@@ -222,7 +280,11 @@ const transferKey = (p: PayoutRow) => (p.sendAttempt ? `${p.id}:${p.sendAttempt}
 
 /** A transfer already made for this payout (a run that stopped after Stripe answered, before we wrote it down). */
 async function existingTransfer(deps: PayoutDeps, p: PayoutRow): Promise<Stripe.Transfer | null> {
-  for await (const t of deps.stripe.transfers.list({ destination: p.stripeAccountId!, transfer_group: payoutTransferGroup(p), limit: 100 })) {
+  for await (const t of deps.stripe.transfers.list({
+    destination: p.stripeAccountId!,
+    transfer_group: payoutTransferGroup(p),
+    limit: 100,
+  })) {
     if (t.metadata?.payout_id === p.id) return t;
   }
   return null;
@@ -236,20 +298,31 @@ export type SendOutcome = "paid" | "failed" | "retry_later" | "manual" | "done" 
  * conditional. A resumed payout first looks for the transfer it may already have made; if that
  * look-up fails, nothing is decided (retry_later): the transfer may exist.
  */
-export async function sendPayout(deps: PayoutDeps, payoutId: string, now = Date.now(), opts: { retry?: number } = {}): Promise<SendOutcome> {
+export async function sendPayout(
+  deps: PayoutDeps,
+  payoutId: string,
+  now = Date.now(),
+  opts: { retry?: number } = {},
+): Promise<SendOutcome> {
   const p = await deps.db.select().from(payouts).where(eq(payouts.id, payoutId)).get();
   if (!p) return "missing";
   if (p.status === "paid" || p.status === "failed") return "done";
   if (!p.stripeAccountId) return "manual";
   const resumed = p.status === "processing";
-  if (!resumed) await deps.d1.prepare("update payouts set status = 'processing' where id = ? and status = 'pending'").bind(p.id).run();
+  if (!resumed)
+    await deps.d1
+      .prepare("update payouts set status = 'processing' where id = ? and status = 'pending'")
+      .bind(p.id)
+      .run();
   const retryLater = async (err: unknown) => {
     console.warn("transfer not sent, will retry", p.id, err);
     const delay = retryDelaySeconds((opts.retry ?? 0) + 1);
     // The key moves on only from the attempt that was answered (a concurrent sender's repeat is a no-op).
     const bump = keptUnderKey(err) ? 1 : 0;
     await deps.d1
-      .prepare("update payouts set send_attempt = send_attempt + (case when send_attempt = ?1 then ?2 else 0 end), last_error = ?3, next_retry_at = ?4 where id = ?5 and status = 'processing'")
+      .prepare(
+        "update payouts set send_attempt = send_attempt + (case when send_attempt = ?1 then ?2 else 0 end), last_error = ?3, next_retry_at = ?4 where id = ?5 and status = 'processing'",
+      )
       .bind(p.sendAttempt, bump, errorText(err), now + delay * 1000, p.id)
       .run();
     return "retry_later" as const;
@@ -269,8 +342,12 @@ export async function sendPayout(deps: PayoutDeps, payoutId: string, now = Date.
   // lasts. The payout stays processing with the reason (Retrying, owned by its send and the daily
   // sweep) and goes out once released; the admin can press re-send then.
   if (!transfer) {
-    const held = await deps.d1.prepare("select held_at from payout_settings where user_id = ? and held_at is not null").bind(p.userId).first();
-    if (held) return retryLater(new Error("the creator's payouts are held by the admin; the transfer waits for their release"));
+    const held = await deps.d1
+      .prepare("select held_at from payout_settings where user_id = ? and held_at is not null")
+      .bind(p.userId)
+      .first();
+    if (held)
+      return retryLater(new Error("the creator's payouts are held by the admin; the transfer waits for their release"));
   }
   try {
     transfer ??= await deps.stripe.transfers.create(
@@ -279,7 +356,10 @@ export async function sendPayout(deps: PayoutDeps, payoutId: string, now = Date.
         currency: p.currency,
         destination: p.stripeAccountId,
         transfer_group: payoutTransferGroup(p),
-        description: p.kind === "withdrawal" ? "ApeWall withdrawal" : `ApeWall payout ${periodLabel({ year: p.periodYear, month: p.periodMonth })}`,
+        description:
+          p.kind === "withdrawal"
+            ? "ApeWall withdrawal"
+            : `ApeWall payout ${periodLabel({ year: p.periodYear, month: p.periodMonth })}`,
         metadata: { payout_id: p.id, user_id: p.userId },
       },
       { idempotencyKey: transferKey(p) },
@@ -290,7 +370,14 @@ export async function sendPayout(deps: PayoutDeps, payoutId: string, now = Date.
     return (await failPayout(
       deps,
       p.id,
-      { reason: definitive.creatorReason, code: definitive.code, detail: definitive.detail, ledgerKey: `payout-reversal:${p.id}`, cents: p.amountCents, from: ["pending", "processing"] },
+      {
+        reason: definitive.creatorReason,
+        code: definitive.code,
+        detail: definitive.detail,
+        ledgerKey: `payout-reversal:${p.id}`,
+        cents: p.amountCents,
+        from: ["pending", "processing"],
+      },
       now,
     ))
       ? "failed"
@@ -298,10 +385,26 @@ export async function sendPayout(deps: PayoutDeps, payoutId: string, now = Date.
   }
   const [marked] = await deps.d1.batch([
     deps.d1
-      .prepare("update payouts set status = 'paid', stripe_transfer_id = ?, processed_at = ?, next_retry_at = null where id = ? and status = 'processing' returning id")
+      .prepare(
+        "update payouts set status = 'paid', stripe_transfer_id = ?, processed_at = ?, next_retry_at = null where id = ? and status = 'processing' returning id",
+      )
       .bind(transfer.id, now, p.id),
-    payoutMailInsert(deps, "payout-paid", { where: "p.id = ?5 and p.status = 'paid' and p.stripe_transfer_id = ?6", binds: [p.id, transfer.id] }, now),
-    ...payoutWebhook(deps, { ...p, stripeTransferId: transfer.id }, "payout.paid", { sql: "exists (select 1 from payouts where id = ? and status = 'paid' and stripe_transfer_id = ?)", binds: [p.id, transfer.id] }, now),
+    payoutMailInsert(
+      deps,
+      "payout-paid",
+      { where: "p.id = ?5 and p.status = 'paid' and p.stripe_transfer_id = ?6", binds: [p.id, transfer.id] },
+      now,
+    ),
+    ...payoutWebhook(
+      deps,
+      { ...p, stripeTransferId: transfer.id },
+      "payout.paid",
+      {
+        sql: "exists (select 1 from payouts where id = ? and status = 'paid' and stripe_transfer_id = ?)",
+        binds: [p.id, transfer.id],
+      },
+      now,
+    ),
   ]);
   // Nothing marked: another run got there first, or a transfer.reversed that overtook us failed it.
   if (!marked.results?.length) return "done";
@@ -315,7 +418,11 @@ export async function sendPayout(deps: PayoutDeps, payoutId: string, now = Date.
  * earlier bookings for this payout already returned (computed inside the statement, so concurrent or
  * reordered events book each cent once), only while the payout has `whileStatus`, once per `key`.
  */
-function bookBack(d1: D1Database, b: { key: string; reversedCents: number; payoutId: string; whileStatus: PayoutRow["status"][] }, now: number): D1PreparedStatement {
+function bookBack(
+  d1: D1Database,
+  b: { key: string; reversedCents: number; payoutId: string; whileStatus: PayoutRow["status"][] },
+  now: number,
+): D1PreparedStatement {
   const statuses = b.whileStatus.map((s) => `'${s}'`).join(", ");
   return d1
     .prepare(
@@ -345,11 +452,31 @@ export async function failPayout(
   const [updated] = await deps.d1.batch([
     // `notes` is what the creator reads (payout history, email); code and detail are for the admin.
     deps.d1
-      .prepare(`update payouts set status = 'failed', notes = ?, failure_code = ?, failure_detail = ?, processed_at = ?, next_retry_at = null where id = ? and status in (${from}) returning id`)
+      .prepare(
+        `update payouts set status = 'failed', notes = ?, failure_code = ?, failure_detail = ?, processed_at = ?, next_retry_at = null where id = ? and status in (${from}) returning id`,
+      )
       .bind(f.reason.slice(0, 500), f.code, f.detail.slice(0, 500), now, payoutId),
     bookBack(deps.d1, { key: f.ledgerKey, reversedCents: f.cents, payoutId, whileStatus: ["failed"] }, now),
-    payoutMailInsert(deps, "payout-failed", { where: "p.id = ?5 and p.status = 'failed'", binds: [payoutId] }, now, f.reason),
-    ...(payout ? payoutWebhook(deps, payout, "payout.failed", { sql: "exists (select 1 from payouts where id = ? and status = 'failed' and processed_at = ?)", binds: [payoutId, now] }, now, f.reason) : []),
+    payoutMailInsert(
+      deps,
+      "payout-failed",
+      { where: "p.id = ?5 and p.status = 'failed'", binds: [payoutId] },
+      now,
+      f.reason,
+    ),
+    ...(payout
+      ? payoutWebhook(
+          deps,
+          payout,
+          "payout.failed",
+          {
+            sql: "exists (select 1 from payouts where id = ? and status = 'failed' and processed_at = ?)",
+            binds: [payoutId, now],
+          },
+          now,
+          f.reason,
+        )
+      : []),
   ]);
   if (!updated.results?.length) return false;
   await dispatch(deps.d1, deps.emails, [`payout-failed:${payoutId}`], now);
@@ -388,18 +515,35 @@ export async function handleTransferReversed(deps: PayoutDeps, transferId: strin
   if (!p) return;
   if (transfer.reversed) {
     // Fully reversed: the payout failed and its whole amount comes back (once, whatever the order of events).
-    await failPayout(deps, p.id, {
-      reason: "The transfer to your bank account was reversed. Check your bank account in your payout settings.",
-      code: "transfer_reversed",
-      detail: `Transfer ${transfer.id} reversed (${transfer.amount_reversed} of ${transfer.amount} cents)`,
-      ledgerKey: `payout-reversal:${p.id}`, cents: transfer.amount_reversed, from: ["processing", "paid"] }, now);
+    await failPayout(
+      deps,
+      p.id,
+      {
+        reason: "The transfer to your bank account was reversed. Check your bank account in your payout settings.",
+        code: "transfer_reversed",
+        detail: `Transfer ${transfer.id} reversed (${transfer.amount_reversed} of ${transfer.amount} cents)`,
+        ledgerKey: `payout-reversal:${p.id}`,
+        cents: transfer.amount_reversed,
+        from: ["processing", "paid"],
+      },
+      now,
+    );
   } else if (transfer.amount_reversed > 0) {
     // Partly reversed: the payout stays paid (or still processing: the transfer exists, so it will be
     // marked paid), and what came back from the creator's account returns to their balance at once.
     // Keyed by the reversed total, computed against what earlier events booked inside the
     // statement, so repeated or reordered events book each cent once; a later full reversal books
     // only the rest (failPayout).
-    await bookBack(deps.d1, { key: `payout-reversal:${p.id}:partial:${transfer.amount_reversed}`, reversedCents: transfer.amount_reversed, payoutId: p.id, whileStatus: ["processing", "paid"] }, now).run();
+    await bookBack(
+      deps.d1,
+      {
+        key: `payout-reversal:${p.id}:partial:${transfer.amount_reversed}`,
+        reversedCents: transfer.amount_reversed,
+        payoutId: p.id,
+        whileStatus: ["processing", "paid"],
+      },
+      now,
+    ).run();
   }
 }
 
@@ -423,7 +567,13 @@ type PageRow = {
 };
 
 /** What one prepare step did: `next` is the last creator looked at (null when the period is done). */
-export type PreparePageResult = { next: string | null; creators: number; prepared: number; skipped: number; d1RoundTrips: number };
+export type PreparePageResult = {
+  next: string | null;
+  creators: number;
+  prepared: number;
+  skipped: number;
+  d1RoundTrips: number;
+};
 export type SkipReason = (typeof payoutSkips.$inferSelect)["reason"];
 
 /** Why a creator with this balance and these settings is not paid this period; null when they are paid (or have nothing). */
@@ -444,7 +594,13 @@ export function skipReason(remainder: number, dest: Destination | null, held: bo
  * A creator whose period already has a live payout is left alone. Safe to repeat: every write is
  * guarded by the unique indexes (payouts_user_period, payout_skips_user_period, ledger and outbox keys).
  */
-export async function preparePage(deps: PayoutDeps, period: Period, now: number, after: string, size = PREPARE_PAGE): Promise<PreparePageResult> {
+export async function preparePage(
+  deps: PayoutDeps,
+  period: Period,
+  now: number,
+  after: string,
+  size = PREPARE_PAGE,
+): Promise<PreparePageResult> {
   let trips = 1;
   const { results: page } = await deps.d1
     .prepare(
@@ -486,16 +642,33 @@ export async function preparePage(deps: PayoutDeps, period: Period, now: number,
     const payChunk = pay.slice(i, i + PREPARE_CHUNK);
     const skipChunk = skip.slice(i, i + PREPARE_CHUNK);
     const stmts = payChunk.flatMap((t) => prepareStatements(deps.d1, t.id, t.userId, t.dest, period, now));
-    if (payChunk.length) stmts.push(payoutMailInsert(deps, "payout-prepared", { where: "p.id in (select value from json_each(?5))", binds: [JSON.stringify(payChunk.map((t) => t.id))] }, now));
+    if (payChunk.length)
+      stmts.push(
+        payoutMailInsert(
+          deps,
+          "payout-prepared",
+          { where: "p.id in (select value from json_each(?5))", binds: [JSON.stringify(payChunk.map((t) => t.id))] },
+          now,
+        ),
+      );
     const firstSkip = stmts.length;
     for (const s of skipChunk) {
       stmts.push(
         deps.d1
-          .prepare("insert into payout_skips (id, user_id, period_year, period_month, reason, amount_cents, created_at) values (?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning id")
+          .prepare(
+            "insert into payout_skips (id, user_id, period_year, period_month, reason, amount_cents, created_at) values (?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning id",
+          )
           .bind(s.id, s.userId, period.year, period.month, s.reason, s.cents, now),
       );
     }
-    if (skipChunk.length) stmts.push(skipMailInsert(deps, skipChunk.map((s) => s.id), now));
+    if (skipChunk.length)
+      stmts.push(
+        skipMailInsert(
+          deps,
+          skipChunk.map((s) => s.id),
+          now,
+        ),
+      );
     trips++;
     const results = await deps.d1.batch(stmts);
     payChunk.forEach((t, j) => {
@@ -508,12 +681,22 @@ export async function preparePage(deps: PayoutDeps, period: Period, now: number,
   const mails = [...prepared.map((id) => `payout-prepared:${id}`), ...skipped.map((id) => `payout-skipped:${id}`)];
   await dispatch(deps.d1, deps.emails, mails, now);
   trips += Math.ceil(mails.length / 50) * 2;
-  return { next: page.length === size ? page[page.length - 1].user_id : null, creators: page.length, prepared: prepared.length, skipped: skipped.length, d1RoundTrips: trips };
+  return {
+    next: page.length === size ? page[page.length - 1].user_id : null,
+    creators: page.length,
+    prepared: prepared.length,
+    skipped: skipped.length,
+    d1RoundTrips: trips,
+  };
 }
 
 /** The outbox statement for the skip emails of the skip rows `ids` (fresh ids: a row that already existed is not re-mailed). */
 function skipMailInsert(deps: PayoutDeps, ids: string[], now: number): D1PreparedStatement {
-  const months = Array.from({ length: 12 }, (_, i) => `when ${i + 1} then '${new Date(Date.UTC(2000, i, 1)).toLocaleString("en-US", { month: "long", timeZone: "UTC" })}'`).join(" ");
+  const months = Array.from(
+    { length: 12 },
+    (_, i) =>
+      `when ${i + 1} then '${new Date(Date.UTC(2000, i, 1)).toLocaleString("en-US", { month: "long", timeZone: "UTC" })}'`,
+  ).join(" ");
   return deps.d1
     .prepare(
       `insert into outbox_emails (id, job, created_at)
@@ -530,7 +713,12 @@ function skipMailInsert(deps: PayoutDeps, ids: string[], now: number): D1Prepare
 }
 
 /** One page of the period's monthly transfer payouts still to send (pending or processing), by id after `after`. */
-export async function dueTransferPage(deps: Pick<PayoutDeps, "d1">, period: Period, after: string, size = SEND_START_PAGE): Promise<string[]> {
+export async function dueTransferPage(
+  deps: Pick<PayoutDeps, "d1">,
+  period: Period,
+  after: string,
+  size = SEND_START_PAGE,
+): Promise<string[]> {
   const { results } = await deps.d1
     .prepare(
       `select id from payouts where period_year = ? and period_month = ? and kind = 'monthly' and status in ('pending', 'processing')
@@ -553,7 +741,12 @@ export class TransferNotSettled extends Error {
  * The send step of PayoutSendWorkflow: sendPayout, where "Stripe did not settle it" THROWS so the
  * Workflow retries the step (backoff in SEND_STEP_RETRIES); `attempt` (1, 2, ...) dates next_retry_at.
  */
-export async function sendPayoutStep(deps: PayoutDeps, payoutId: string, attempt = 1, now = Date.now()): Promise<Exclude<SendOutcome, "retry_later">> {
+export async function sendPayoutStep(
+  deps: PayoutDeps,
+  payoutId: string,
+  attempt = 1,
+  now = Date.now(),
+): Promise<Exclude<SendOutcome, "retry_later">> {
   const outcome = await sendPayout(deps, payoutId, now, { retry: attempt - 1 });
   if (outcome === "retry_later") throw new TransferNotSettled(payoutId);
   return outcome;
@@ -567,7 +760,8 @@ export function countingD1(d1: D1Database, c: { statements: number; batched: num
   return new Proxy(d1, {
     get(target, prop) {
       if (prop === "prepare") return (query: string) => (c.statements++, target.prepare(query));
-      if (prop === "batch") return (stmts: D1PreparedStatement[]) => ((c.batches++, (c.batched += stmts.length)), target.batch(stmts));
+      if (prop === "batch")
+        return (stmts: D1PreparedStatement[]) => (c.batches++, (c.batched += stmts.length), target.batch(stmts));
       const v = Reflect.get(target, prop);
       return typeof v === "function" ? v.bind(target) : v;
     },
@@ -576,7 +770,11 @@ export function countingD1(d1: D1Database, c: { statements: number; batched: num
 
 /** Refuses a period that has not ended at `now` (400): its payouts are prepared on the 1st of the next month. */
 export function assertPeriodEnded(period: Period, now: number) {
-  if (periodEnd(period) > now) throw new ApiError(400, `${periodLabel(period)} has not ended yet: its payouts are prepared on the 1st of the next month`);
+  if (periodEnd(period) > now)
+    throw new ApiError(
+      400,
+      `${periodLabel(period)} has not ended yet: its payouts are prepared on the 1st of the next month`,
+    );
 }
 /** Only the closing month is prepared: older periods were prepared by their own run, and their money is in the next one. */
 export const preparesPeriod = (period: Period, now: number) => samePeriod(period, closingPeriod(now));
@@ -588,7 +786,11 @@ export const preparesPeriod = (period: Period, now: number) => samePeriod(period
  * the same with each page and each send a durable step; this is for tests and scripts, and with
  * `markPaid` also marks the listed manual payouts paid (markManualPaid).
  */
-export async function runPayouts(given: PayoutDeps, period: Period, opts: { now?: number; actor?: Actor; markPaid?: string[] } = {}): Promise<RunResult> {
+export async function runPayouts(
+  given: PayoutDeps,
+  period: Period,
+  opts: { now?: number; actor?: Actor; markPaid?: string[] } = {},
+): Promise<RunResult> {
   const now = opts.now ?? Date.now();
   const counts = { statements: 0, batched: 0, batches: 0 };
   const d1 = countingD1(given.d1, counts);
@@ -623,14 +825,31 @@ export async function runPayouts(given: PayoutDeps, period: Period, opts: { now?
   }
   const markedPaid = opts.markPaid?.length ? await markManualPaid(deps, period, opts.markPaid, now) : [];
   const markedProcessed = markedPaid.length;
-  const result = { period, prepared, sent, failed, retryLater, markedProcessed, queued: 0, d1Statements: counts.statements, d1RoundTrips: counts.batches + counts.statements - counts.batched };
+  const result = {
+    period,
+    prepared,
+    sent,
+    failed,
+    retryLater,
+    markedProcessed,
+    queued: 0,
+    d1Statements: counts.statements,
+    d1RoundTrips: counts.batches + counts.statements - counts.batched,
+  };
   await deps.db.insert(adminAudit).values({
     actorUserId: opts.actor?.userId ?? null,
     actorEmail: opts.actor?.email ?? null,
     action: opts.actor ? "process-payouts" : "scheduled-payout-run",
     periodYear: period.year,
     periodMonth: period.month,
-    detail: JSON.stringify({ prepared, sent, failed, retryLater, markedProcessed, ...(opts.actor ? { markPaid: opts.markPaid ?? [], markedPaid } : {}) }),
+    detail: JSON.stringify({
+      prepared,
+      sent,
+      failed,
+      retryLater,
+      markedProcessed,
+      ...(opts.actor ? { markPaid: opts.markPaid ?? [], markedPaid } : {}),
+    }),
     createdAt: new Date(now),
   });
   return result;
@@ -643,13 +862,31 @@ const SEND_CONCURRENCY = 6;
  */
 export async function markManualPaid(deps: PayoutDeps, period: Period, ids: string[], now: number): Promise<string[]> {
   const listed = JSON.stringify([...new Set(ids)]);
-  const rows = ids.length ? await deps.d1.prepare("select * from payouts where id in (select value from json_each(?))").bind(listed).all<Record<string, unknown>>() : { results: [] };
+  const rows = ids.length
+    ? await deps.d1
+        .prepare("select * from payouts where id in (select value from json_each(?))")
+        .bind(listed)
+        .all<Record<string, unknown>>()
+    : { results: [] };
   const hooks = rows.results.map((r) =>
     payoutWebhook(
       deps,
-      { id: String(r.id), userId: String(r.user_id), amountCents: Number(r.amount_cents), currency: String(r.currency), kind: r.kind as PayoutRow["kind"], method: String(r.method), periodYear: Number(r.period_year), periodMonth: Number(r.period_month), stripeTransferId: null },
+      {
+        id: String(r.id),
+        userId: String(r.user_id),
+        amountCents: Number(r.amount_cents),
+        currency: String(r.currency),
+        kind: r.kind as PayoutRow["kind"],
+        method: String(r.method),
+        periodYear: Number(r.period_year),
+        periodMonth: Number(r.period_month),
+        stripeTransferId: null,
+      },
       "payout.paid",
-      { sql: "exists (select 1 from payouts where id = ? and status = 'paid' and processed_at = ?)", binds: [r.id, now] },
+      {
+        sql: "exists (select 1 from payouts where id = ? and status = 'paid' and processed_at = ?)",
+        binds: [r.id, now],
+      },
       now,
     ),
   );
@@ -664,14 +901,24 @@ export async function markManualPaid(deps: PayoutDeps, period: Period, ids: stri
     payoutMailInsert(
       deps,
       "payout-paid",
-      { where: "p.id in (select value from json_each(?5)) and p.period_year = ?6 and p.period_month = ?7 and p.status = 'paid' and p.stripe_account_id is null and p.processed_at = ?8", binds: [listed, period.year, period.month, now] },
+      {
+        where:
+          "p.id in (select value from json_each(?5)) and p.period_year = ?6 and p.period_month = ?7 and p.status = 'paid' and p.stripe_account_id is null and p.processed_at = ?8",
+        binds: [listed, period.year, period.month, now],
+      },
       now,
     ),
     ...hooks.flat(),
   ]);
   const done = (marked.results as { id: string }[]).map((r) => r.id);
-  await dispatch(deps.d1, deps.emails, done.map((id) => `payout-paid:${id}`), now);
-  for (const r of rows.results.filter((r) => done.includes(String(r.id)))) await dispatchWebhooks(deps.d1, deps.webhooks, String(r.user_id), [`payout.paid:${r.id}`], now);
+  await dispatch(
+    deps.d1,
+    deps.emails,
+    done.map((id) => `payout-paid:${id}`),
+    now,
+  );
+  for (const r of rows.results.filter((r) => done.includes(String(r.id))))
+    await dispatchWebhooks(deps.d1, deps.webhooks, String(r.user_id), [`payout.paid:${r.id}`], now);
   return done;
 }
 
@@ -681,7 +928,10 @@ export async function markManualPaid(deps: PayoutDeps, period: Period, ids: stri
  */
 export function payoutWebhook(
   deps: Pick<PayoutDeps, "d1">,
-  p: Pick<PayoutRow, "id" | "userId" | "amountCents" | "currency" | "kind" | "method" | "periodYear" | "periodMonth" | "stripeTransferId">,
+  p: Pick<
+    PayoutRow,
+    "id" | "userId" | "amountCents" | "currency" | "kind" | "method" | "periodYear" | "periodMonth" | "stripeTransferId"
+  >,
   type: "payout.paid" | "payout.failed",
   guard: { sql: string; binds: unknown[] },
   now: number,
@@ -702,7 +952,14 @@ export function payoutWebhook(
 
 // ---- emails ----
 
-const METHOD_NAMES: Record<string, string> = { paypal: "PayPal", wise: "Wise", bank: "bank transfer", zelle: "Zelle", venmo: "Venmo", cashapp: "Cash App" };
+const METHOD_NAMES: Record<string, string> = {
+  paypal: "PayPal",
+  wise: "Wise",
+  bank: "bank transfer",
+  zelle: "Zelle",
+  venmo: "Venmo",
+  cashapp: "Cash App",
+};
 
 /**
  * The outbox statement for the payout emails of `template`: one row per payout matching `where`
@@ -710,10 +967,19 @@ const METHOD_NAMES: Record<string, string> = { paypal: "PayPal", wise: "Wise", b
  * same batch leaves it, keyed `{template}:{payout id}`. It goes into the batch that makes the
  * change, so an email exists exactly when the change committed (email-outbox.ts).
  */
-export function payoutMailInsert(deps: PayoutDeps, template: "payout-prepared" | "payout-paid" | "payout-failed", match: { where: string; binds: unknown[] }, now: number, reason = ""): D1PreparedStatement {
-  const monthName = (m: number) => new Date(Date.UTC(2000, m - 1, 1)).toLocaleString("en-US", { month: "long", timeZone: "UTC" });
+export function payoutMailInsert(
+  deps: PayoutDeps,
+  template: "payout-prepared" | "payout-paid" | "payout-failed",
+  match: { where: string; binds: unknown[] },
+  now: number,
+  reason = "",
+): D1PreparedStatement {
+  const monthName = (m: number) =>
+    new Date(Date.UTC(2000, m - 1, 1)).toLocaleString("en-US", { month: "long", timeZone: "UTC" });
   const months = Array.from({ length: 12 }, (_, i) => `when ${i + 1} then '${monthName(i + 1)}'`).join(" ");
-  const methods = Object.entries(METHOD_NAMES).map(([k, v]) => `when '${k}' then '${v}'`).join(" ");
+  const methods = Object.entries(METHOD_NAMES)
+    .map(([k, v]) => `when '${k}' then '${v}'`)
+    .join(" ");
   const extra =
     template === "payout-prepared"
       ? ", 'byTransfer', json(case when p.stripe_account_id is null then 'false' else 'true' end)"

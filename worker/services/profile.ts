@@ -15,7 +15,15 @@
 // WebP only: no SVG, which can carry script), `nosniff` and a sandboxing CSP: user bytes are never run
 // in the app's origin. A new image is a new id, so the URL can be cached for good.
 import { and, eq, isNull } from "drizzle-orm";
-import { AVATAR_TYPES, MAX_AVATAR_BYTES, PROFILE_MESSAGES, publicName, type CreatorProfile, type ProfileValues, type PublicCreator } from "../../shared/profile";
+import {
+  AVATAR_TYPES,
+  MAX_AVATAR_BYTES,
+  PROFILE_MESSAGES,
+  publicName,
+  type CreatorProfile,
+  type ProfileValues,
+  type PublicCreator,
+} from "../../shared/profile";
 import type { Db } from "../db/client";
 import { content, creatorProfiles, users } from "../db/schema";
 import { ApiError } from "../lib/errors";
@@ -28,7 +36,10 @@ export const avatarPath = (avatarId: string) => `/api/avatars/${avatarId}`;
 
 type ProfileRow = typeof creatorProfiles.$inferSelect;
 
-function toProfile(row: ProfileRow | undefined, user: { firstName: string | null; lastName: string | null }): CreatorProfile {
+function toProfile(
+  row: ProfileRow | undefined,
+  user: { firstName: string | null; lastName: string | null },
+): CreatorProfile {
   return {
     displayName: row?.displayName ?? null,
     bio: row?.bio ?? null,
@@ -76,7 +87,11 @@ export async function saveAvatar(db: Db, bucket: R2Bucket, userId: string, bytes
   const digest = await crypto.subtle.digest("SHA-256", bytes);
   const bytesHash = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
   const avatarId = (await sha256Hex(`${userId}:${bytesHash}`)).slice(0, 32);
-  const before = await db.select({ avatarId: creatorProfiles.avatarId }).from(creatorProfiles).where(eq(creatorProfiles.userId, userId)).get();
+  const before = await db
+    .select({ avatarId: creatorProfiles.avatarId })
+    .from(creatorProfiles)
+    .where(eq(creatorProfiles.userId, userId))
+    .get();
   if (before?.avatarId !== avatarId) {
     await bucket.put(avatarKey(avatarId), bytes, { httpMetadata: { contentType: type } });
     const now = new Date();
@@ -91,9 +106,16 @@ export async function saveAvatar(db: Db, bucket: R2Bucket, userId: string, bytes
 
 /** Removes the creator's avatar; removing none is a no-op. */
 export async function removeAvatar(db: Db, bucket: R2Bucket, userId: string): Promise<CreatorProfile> {
-  const before = await db.select({ avatarId: creatorProfiles.avatarId }).from(creatorProfiles).where(eq(creatorProfiles.userId, userId)).get();
+  const before = await db
+    .select({ avatarId: creatorProfiles.avatarId })
+    .from(creatorProfiles)
+    .where(eq(creatorProfiles.userId, userId))
+    .get();
   if (before?.avatarId) {
-    await db.update(creatorProfiles).set({ avatarId: null, avatarType: null, updatedAt: new Date() }).where(eq(creatorProfiles.userId, userId));
+    await db
+      .update(creatorProfiles)
+      .set({ avatarId: null, avatarType: null, updatedAt: new Date() })
+      .where(eq(creatorProfiles.userId, userId));
     await bucket.delete(avatarKey(before.avatarId));
   }
   return getProfile(db, userId);
@@ -101,14 +123,21 @@ export async function removeAvatar(db: Db, bucket: R2Bucket, userId: string): Pr
 
 /** The current avatar with this id (an old, replaced id is gone: 404). */
 export async function avatarImage(db: Db, bucket: R2Bucket, avatarId: string): Promise<R2ObjectBody | null> {
-  const row = await db.select({ avatarId: creatorProfiles.avatarId }).from(creatorProfiles).where(eq(creatorProfiles.avatarId, avatarId)).get();
+  const row = await db
+    .select({ avatarId: creatorProfiles.avatarId })
+    .from(creatorProfiles)
+    .where(eq(creatorProfiles.avatarId, avatarId))
+    .get();
   if (!row?.avatarId) return null;
   return bucket.get(avatarKey(row.avatarId));
 }
 
 /** The ids of the creator's live items: their paywall pages show the profile. */
 export async function liveItemIds(db: Db, userId: string): Promise<string[]> {
-  const rows = await db.select({ id: content.id }).from(content).where(and(eq(content.userId, userId), isNull(content.deletedAt)));
+  const rows = await db
+    .select({ id: content.id })
+    .from(content)
+    .where(and(eq(content.userId, userId), isNull(content.deletedAt)));
   return rows.map((r) => r.id);
 }
 
@@ -121,7 +150,14 @@ export const creatorColumns = {
   supportEmail: creatorProfiles.supportEmail,
   avatarId: creatorProfiles.avatarId,
 };
-type CreatorColumns = { firstName: string | null; lastName: string | null; displayName: string | null; bio: string | null; supportEmail: string | null; avatarId: string | null };
+type CreatorColumns = {
+  firstName: string | null;
+  lastName: string | null;
+  displayName: string | null;
+  bio: string | null;
+  supportEmail: string | null;
+  avatarId: string | null;
+};
 
 export function toPublicCreator(c: CreatorColumns): PublicCreator {
   return {
@@ -134,8 +170,15 @@ export function toPublicCreator(c: CreatorColumns): PublicCreator {
 
 /** Who the buyer pays, for one creator (receipts, the success page). */
 export async function publicCreator(db: Db, userId: string): Promise<PublicCreator> {
-  const found = await db.select(creatorColumns).from(users).leftJoin(creatorProfiles, eq(creatorProfiles.userId, users.id)).where(eq(users.id, userId)).get();
-  return toPublicCreator(found ?? { firstName: null, lastName: null, displayName: null, bio: null, supportEmail: null, avatarId: null });
+  const found = await db
+    .select(creatorColumns)
+    .from(users)
+    .leftJoin(creatorProfiles, eq(creatorProfiles.userId, users.id))
+    .where(eq(users.id, userId))
+    .get();
+  return toPublicCreator(
+    found ?? { firstName: null, lastName: null, displayName: null, bio: null, supportEmail: null, avatarId: null },
+  );
 }
 
 /** The creator as an email names them: the avatar's address is absolute (mail clients load it from us). */

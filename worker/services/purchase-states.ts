@@ -125,7 +125,8 @@ export function refundFacts(refund: Stripe.Refund, completesAmount: boolean): Fa
 
 /** The facts Stripe states about one dispute, from its status and its balance transactions. */
 export function disputeFacts(dispute: Stripe.Dispute): Fact[] {
-  if (dispute.status.startsWith("warning_")) return [dispute.status === "warning_closed" ? "inquiry_closed" : "inquiry_open"];
+  if (dispute.status.startsWith("warning_"))
+    return [dispute.status === "warning_closed" ? "inquiry_closed" : "inquiry_open"];
   const facts: Fact[] = [];
   if (withdrew(dispute)) facts.push("funds_withdrawn");
   if (reinstated(dispute)) facts.push("funds_reinstated");
@@ -190,14 +191,23 @@ export const stripeIdOf = (shareId: string) => shareId.split("~")[0];
  * share is named `${id}~${purchaseId}`, which keys its ledger rows, its email and its webhook.
  * A charge of one purchase is returned as it is.
  */
-export function attributeToOrder(parts: OrderPart[], refunds: Stripe.Refund[], disputes: Stripe.Dispute[]): Map<string, { refunds: Stripe.Refund[]; disputes: Stripe.Dispute[] }> {
+export function attributeToOrder(
+  parts: OrderPart[],
+  refunds: Stripe.Refund[],
+  disputes: Stripe.Dispute[],
+): Map<string, { refunds: Stripe.Refund[]; disputes: Stripe.Dispute[] }> {
   const out = new Map(parts.map((p) => [p.id, { refunds: [] as Stripe.Refund[], disputes: [] as Stripe.Dispute[] }]));
   if (parts.length === 1) {
     out.set(parts[0].id, { refunds, disputes });
     return out;
   }
   const main = parts[0];
-  const split = <T extends { id: string; amount: number; created: number }>(objects: T[], named: (o: T) => string | undefined, put: (purchaseId: string, share: T) => void, before: (o: T, purchaseId: string) => number) => {
+  const split = <T extends { id: string; amount: number; created: number }>(
+    objects: T[],
+    named: (o: T) => string | undefined,
+    put: (purchaseId: string, share: T) => void,
+    before: (o: T, purchaseId: string) => number,
+  ) => {
     // Oldest first: Stripe lists newest first, and its order (not the id) breaks a tie in `created`.
     const sorted = [...objects].reverse().sort((a, b) => a.created - b.created);
     const left = new Map(parts.map((p) => [p.id, p.amountCents]));
@@ -215,14 +225,29 @@ export function attributeToOrder(parts: OrderPart[], refunds: Stripe.Refund[], d
         rest -= take;
       }
       if (rest > 0 || shares.size === 0) shares.set(main.id, (shares.get(main.id) ?? 0) + rest);
-      for (const [purchaseId, amount] of shares) put(purchaseId, { ...o, id: purchaseId === main.id ? o.id : `${o.id}~${purchaseId}`, amount });
+      for (const [purchaseId, amount] of shares)
+        put(purchaseId, { ...o, id: purchaseId === main.id ? o.id : `${o.id}~${purchaseId}`, amount });
       for (const p of parts) left.set(p.id, left.get(p.id)! + before(o, p.id));
     }
   };
-  split(refunds, (r) => r.metadata?.purchaseId, (id, share) => out.get(id)!.refunds.push(share), () => 0);
+  split(
+    refunds,
+    (r) => r.metadata?.purchaseId,
+    (id, share) => out.get(id)!.refunds.push(share),
+    () => 0,
+  );
   // A dispute is of what the refunds made before it left of the charge: each purchase's part of it
   // is what those refunds left of that purchase.
-  const refundedBefore = (d: Stripe.Dispute, purchaseId: string) => out.get(purchaseId)!.refunds.filter((r) => r.created <= d.created).reduce((a, r) => a + r.amount, 0);
-  split(disputes, () => undefined, (id, share) => out.get(id)!.disputes.push(share), refundedBefore);
+  const refundedBefore = (d: Stripe.Dispute, purchaseId: string) =>
+    out
+      .get(purchaseId)!
+      .refunds.filter((r) => r.created <= d.created)
+      .reduce((a, r) => a + r.amount, 0);
+  split(
+    disputes,
+    () => undefined,
+    (id, share) => out.get(id)!.disputes.push(share),
+    refundedBefore,
+  );
   return out;
 }

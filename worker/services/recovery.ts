@@ -41,9 +41,18 @@ export const RECOVER_LINK_OTHER_EMAIL = "This checkout link is for the address t
 const PAYING = ["processing", "requires_capture", "succeeded"];
 
 async function sign(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   const sig = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(message)));
-  return btoa(String.fromCharCode(...sig)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...sig))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 function sameText(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
@@ -51,11 +60,21 @@ function sameText(a: string, b: string): boolean {
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return diff === 0;
 }
-const b64url = (s: string) => btoa(String.fromCharCode(...new TextEncoder().encode(s))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-const fromB64url = (s: string) => new TextDecoder().decode(Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (ch) => ch.charCodeAt(0)));
+const b64url = (s: string) =>
+  btoa(String.fromCharCode(...new TextEncoder().encode(s)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+const fromB64url = (s: string) =>
+  new TextDecoder().decode(Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (ch) => ch.charCodeAt(0)));
 
 /** `{abandoned purchase}.{expiry ms}.{sig}`, signed over its email too: restarts that checkout, for that address, until it expires. */
-export async function recoverToken(secret: string, purchaseId: string, email: string, now = Date.now()): Promise<string> {
+export async function recoverToken(
+  secret: string,
+  purchaseId: string,
+  email: string,
+  now = Date.now(),
+): Promise<string> {
   const exp = now + RECOVER_LINK_DAYS * 24 * 3600 * 1000;
   return `${purchaseId}.${exp}.${await sign(secret, `recover:${purchaseId}:${exp}:${email.toLowerCase()}`)}`;
 }
@@ -63,7 +82,8 @@ export async function recoverToken(secret: string, purchaseId: string, email: st
 /** The parts of a recover token that is well formed and not expired (its signature is checked against the checkout's email). */
 function recoverTokenParts(token: string, now: number): { id: string; exp: string; sig: string } | null {
   const [id, exp, sig] = token.split(".");
-  if (!id || !exp || !sig || !/^[A-Za-z0-9]{1,32}$/.test(id) || !/^\d{1,15}$/.test(exp) || Number(exp) < now) return null;
+  if (!id || !exp || !sig || !/^[A-Za-z0-9]{1,32}$/.test(id) || !/^\d{1,15}$/.test(exp) || Number(exp) < now)
+    return null;
   return { id, exp, sig };
 }
 
@@ -88,7 +108,12 @@ export async function emailOfUnsubscribeToken(secret: string, token: string): Pr
  * statement for the change's batch (after the checkout's own row), and the row's id to hand to the
  * queue after it. `email` is where it would go now; the address it goes to is read when it is due.
  */
-export async function reminder(d1: D1Database, checkout: { purchaseId: string; contentId: string; email: string }, now: number, delayMs = REMINDER_DELAY_MS): Promise<{ statement: D1PreparedStatement; id: string }> {
+export async function reminder(
+  d1: D1Database,
+  checkout: { purchaseId: string; contentId: string; email: string },
+  now: number,
+  delayMs = REMINDER_DELAY_MS,
+): Promise<{ statement: D1PreparedStatement; id: string }> {
   const email = checkout.email.toLowerCase();
   const job: EmailJob = {
     dedupeKey: `checkout-reminder:${checkout.contentId}:${checkout.purchaseId}`,
@@ -105,7 +130,6 @@ export async function reminder(d1: D1Database, checkout: { purchaseId: string; c
   return { statement, id: job.dedupeKey };
 }
 
-
 export type ReminderDeps = {
   d1: D1Database;
   appUrl: string;
@@ -119,15 +143,25 @@ export type ReminderDeps = {
  * Where the reminder goes and what it says when it is due, or null when it must not go (step 2
  * above). The last check takes the address's slot, so call it once per delivery (after the claim).
  */
-export async function composeReminder(db: Db, deps: ReminderDeps, job: { dedupeKey: string; data: ReminderMailData }, now = Date.now()): Promise<{ to: string; data: ReminderMailData } | null> {
+export async function composeReminder(
+  db: Db,
+  deps: ReminderDeps,
+  job: { dedupeKey: string; data: ReminderMailData },
+  now = Date.now(),
+): Promise<{ to: string; data: ReminderMailData } | null> {
   const p = await db.select().from(purchases).where(eq(purchases.id, job.data.purchaseId)).get();
   // A payment still processing is on its way, not abandoned.
-  if (!p || !["pending", "failed"].includes(p.status) || p.noReminder || p.processingSince || !p.buyerEmail) return null;
+  if (!p || !["pending", "failed"].includes(p.status) || p.noReminder || p.processingSince || !p.buyerEmail)
+    return null;
   const item = await db.select().from(content).where(eq(content.id, p.contentId)).get();
   if (!item || item.deletedAt || item.unpublishedAt || item.isUpsell || !item.checkoutReminders) return null;
   const email = p.buyerEmail.toLowerCase();
   const [unsubscribed, paid, newer] = await Promise.all([
-    db.select({ email: emailUnsubscribes.email }).from(emailUnsubscribes).where(eq(emailUnsubscribes.email, email)).get(),
+    db
+      .select({ email: emailUnsubscribes.email })
+      .from(emailUnsubscribes)
+      .where(eq(emailUnsubscribes.email, email))
+      .get(),
     db
       .select({ id: purchases.id })
       .from(purchases)
@@ -135,12 +169,25 @@ export async function composeReminder(db: Db, deps: ReminderDeps, job: { dedupeK
         and(
           eq(purchases.contentId, p.contentId),
           inArray(purchases.status, ["paid", "refunded", "disputed"]),
-          or(sql`lower(${purchases.buyerEmail}) = ${email}`, p.buyerKeyHash ? eq(purchases.buyerKeyHash, p.buyerKeyHash) : sql`0`),
+          or(
+            sql`lower(${purchases.buyerEmail}) = ${email}`,
+            p.buyerKeyHash ? eq(purchases.buyerKeyHash, p.buyerKeyHash) : sql`0`,
+          ),
         ),
       )
       .get(),
     p.buyerKeyHash
-      ? db.select({ id: purchases.id }).from(purchases).where(and(eq(purchases.contentId, p.contentId), eq(purchases.buyerKeyHash, p.buyerKeyHash), gt(purchases.createdAt, p.createdAt))).get()
+      ? db
+          .select({ id: purchases.id })
+          .from(purchases)
+          .where(
+            and(
+              eq(purchases.contentId, p.contentId),
+              eq(purchases.buyerKeyHash, p.buyerKeyHash),
+              gt(purchases.createdAt, p.createdAt),
+            ),
+          )
+          .get()
       : undefined,
   ]);
   if (unsubscribed || paid || newer) return null;
@@ -154,7 +201,13 @@ export async function composeReminder(db: Db, deps: ReminderDeps, job: { dedupeK
               and (provider_message_id is not null or status = 'sending')) < ?5
        returning dedupe_key`,
     )
-    .bind(email, job.dedupeKey, `checkout-reminder:${p.contentId}:%`, now - 7 * 24 * 3600 * 1000, REMINDERS_PER_ADDRESS_PER_WEEK)
+    .bind(
+      email,
+      job.dedupeKey,
+      `checkout-reminder:${p.contentId}:%`,
+      now - 7 * 24 * 3600 * 1000,
+      REMINDERS_PER_ADDRESS_PER_WEEK,
+    )
     .all();
   if (!slot.results.length) return null;
   const recover = new URL(`/checkout/${encodeURIComponent(p.contentId)}`, deps.appUrl);
@@ -181,14 +234,25 @@ export async function composeReminder(db: Db, deps: ReminderDeps, job: { dedupeK
 export async function abandonedCheckout(db: Db, secret: string, token: string, contentId: string, now = Date.now()) {
   const parts = recoverTokenParts(token, now);
   const p = parts ? await db.select().from(purchases).where(eq(purchases.id, parts.id)).get() : undefined;
-  const signed = !!p?.buyerEmail && sameText(parts!.sig, await sign(secret, `recover:${parts!.id}:${parts!.exp}:${p.buyerEmail.toLowerCase()}`));
-  if (!p || !signed || p.contentId !== contentId || p.funnelStepId) throw new ApiError(400, `recoverToken: ${RECOVER_LINK_INVALID}`);
+  const signed =
+    !!p?.buyerEmail &&
+    sameText(parts!.sig, await sign(secret, `recover:${parts!.id}:${parts!.exp}:${p.buyerEmail.toLowerCase()}`));
+  if (!p || !signed || p.contentId !== contentId || p.funnelStepId)
+    throw new ApiError(400, `recoverToken: ${RECOVER_LINK_INVALID}`);
   const paid = ["paid", "refunded", "disputed"] as const;
-  const recovered = await db.select({ id: purchases.id }).from(purchases).where(and(eq(purchases.recoveredFrom, p.id), inArray(purchases.status, paid))).get();
-  if ((paid as readonly string[]).includes(p.status) || recovered) throw new ApiError(409, `recoverToken: ${RECOVER_LINK_PAID}`);
+  const recovered = await db
+    .select({ id: purchases.id })
+    .from(purchases)
+    .where(and(eq(purchases.recoveredFrom, p.id), inArray(purchases.status, paid)))
+    .get();
+  if ((paid as readonly string[]).includes(p.status) || recovered)
+    throw new ApiError(409, `recoverToken: ${RECOVER_LINK_PAID}`);
   return { ...p, buyerEmail: p.buyerEmail!.toLowerCase() };
 }
 
 export async function unsubscribe(d1: D1Database, email: string): Promise<void> {
-  await d1.prepare("insert into email_unsubscribes (email, created_at) values (?, ?) on conflict do nothing").bind(email.toLowerCase(), Date.now()).run();
+  await d1
+    .prepare("insert into email_unsubscribes (email, created_at) values (?, ?) on conflict do nothing")
+    .bind(email.toLowerCase(), Date.now())
+    .run();
 }

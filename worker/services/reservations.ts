@@ -16,7 +16,13 @@ const PENDING_REFUND = new Set(["pending", "requires_action"]);
 const OPEN_INQUIRY = new Set(["warning_needs_response", "warning_under_review"]);
 
 /** The reservation statements for one purchase's own shares of its charge's refunds and disputes. */
-export function chargeReservations(d1: D1Database, purchaseId: string, refunds: Stripe.Refund[], disputes: Stripe.Dispute[], now: number): D1PreparedStatement[] {
+export function chargeReservations(
+  d1: D1Database,
+  purchaseId: string,
+  refunds: Stripe.Refund[],
+  disputes: Stripe.Dispute[],
+  now: number,
+): D1PreparedStatement[] {
   const out: D1PreparedStatement[] = [];
   const one = (ref: string): [string, unknown[]] => ["select ?3 as ref", [ref]];
   for (const r of refunds) {
@@ -30,7 +36,8 @@ export function chargeReservations(d1: D1Database, purchaseId: string, refunds: 
     if (OPEN_INQUIRY.has(d.status)) out.push(reserve(d1, { ref, purchaseId, cents: d.amount, now }));
     else out.push(release(d1, ...one(ref), withdrew(d) ? "posted" : "voided", now));
   }
-  const requests = (statuses: string) => `select 'refund-request:' || id as ref from refund_requests where purchase_id = ?3 and status in (${statuses})`;
+  const requests = (statuses: string) =>
+    `select 'refund-request:' || id as ref from refund_requests where purchase_id = ?3 and status in (${statuses})`;
   out.push(release(d1, requests("'succeeded'"), [purchaseId], "posted", now));
   out.push(release(d1, requests("'failed', 'canceled', 'refused'"), [purchaseId], "voided", now));
   return out;

@@ -15,7 +15,11 @@ export const CHECKOUT_PAYMENT_METHODS: Stripe.PaymentIntentCreateParams.AllowedP
 export function stripeClient(env: Bindings): Stripe {
   const key = env.STRIPE_SECRET_KEY;
   if (!key) throw new Error("STRIPE_SECRET_KEY is not set");
-  const options: Stripe.StripeConfig = { httpClient: Stripe.createFetchHttpClient(), maxNetworkRetries: 2, timeout: 20_000 };
+  const options: Stripe.StripeConfig = {
+    httpClient: Stripe.createFetchHttpClient(),
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+  };
   if (env.STRIPE_API_BASE) {
     // A live key must never be sent anywhere but Stripe.
     if (!key.startsWith("sk_test_")) throw new Error("STRIPE_API_BASE may only be used with a sk_test_ key");
@@ -27,12 +31,22 @@ export function stripeClient(env: Bindings): Stripe {
   return new Stripe(key, options);
 }
 
-export async function verifyWebhook(env: Bindings, rawBody: string, signature: string | undefined): Promise<Stripe.Event | null> {
+export async function verifyWebhook(
+  env: Bindings,
+  rawBody: string,
+  signature: string | undefined,
+): Promise<Stripe.Event | null> {
   if (!signature) return null;
   const verified = async (secret: string | undefined) => {
     if (!secret) return null;
     try {
-      return await Stripe.webhooks.constructEventAsync(rawBody, signature, secret, 300, Stripe.createSubtleCryptoProvider());
+      return await Stripe.webhooks.constructEventAsync(
+        rawBody,
+        signature,
+        secret,
+        300,
+        Stripe.createSubtleCryptoProvider(),
+      );
     } catch {
       return null;
     }

@@ -18,7 +18,12 @@ import type { EmailJob } from "./mail/templates";
 export type SubscriptionDeps = { db: Db; stripe: Stripe };
 /** Voiding a period writes the period and its fee rows in one batch: raw D1 too. */
 export type ProInvoiceDeps = SubscriptionDeps & { d1: D1Database; emails?: Queue; appUrl?: string };
-export type SubscriptionState = { plan: "free" | "pro"; status: string | null; currentPeriodEnd: string | null; cancelAtPeriodEnd: boolean };
+export type SubscriptionState = {
+  plan: "free" | "pro";
+  status: string | null;
+  currentPeriodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+};
 
 const PRO_LOOKUP_KEY = "apewall_pro_monthly";
 const PRO_STATUSES = ["active", "past_due", "trialing"];
@@ -28,7 +33,13 @@ async function proPriceId(stripe: Stripe): Promise<string> {
   const found = await stripe.prices.list({ lookup_keys: [PRO_LOOKUP_KEY], active: true, limit: 1 });
   if (found.data[0]) return found.data[0].id;
   const price = await stripe.prices.create(
-    { currency: "usd", unit_amount: PRO_PRICE_CENTS, recurring: { interval: "month" }, lookup_key: PRO_LOOKUP_KEY, product_data: { name: "ApeWall Pro" } },
+    {
+      currency: "usd",
+      unit_amount: PRO_PRICE_CENTS,
+      recurring: { interval: "month" },
+      lookup_key: PRO_LOOKUP_KEY,
+      product_data: { name: "ApeWall Pro" },
+    },
     { idempotencyKey: `pro-price:${PRO_PRICE_CENTS}` },
   );
   return price.id;
@@ -36,19 +47,40 @@ async function proPriceId(stripe: Stripe): Promise<string> {
 
 /** The creator's own Customer (not a buyer's), created once. */
 async function creatorCustomer(deps: SubscriptionDeps, userId: string): Promise<string> {
-  const user = await deps.db.select({ email: users.email, customer: users.stripeCustomerId }).from(users).where(eq(users.id, userId)).get();
+  const user = await deps.db
+    .select({ email: users.email, customer: users.stripeCustomerId })
+    .from(users)
+    .where(eq(users.id, userId))
+    .get();
   if (!user) throw new ApiError(401, "Unauthorized");
   if (user.customer) return user.customer;
-  const customer = await deps.stripe.customers.create({ email: user.email, metadata: { userId } }, { idempotencyKey: `creator-customer:${userId}` });
-  await deps.db.update(users).set({ stripeCustomerId: customer.id }).where(and(eq(users.id, userId), isNull(users.stripeCustomerId)));
-  return (await deps.db.select({ customer: users.stripeCustomerId }).from(users).where(eq(users.id, userId)).get())?.customer ?? customer.id;
+  const customer = await deps.stripe.customers.create(
+    { email: user.email, metadata: { userId } },
+    { idempotencyKey: `creator-customer:${userId}` },
+  );
+  await deps.db
+    .update(users)
+    .set({ stripeCustomerId: customer.id })
+    .where(and(eq(users.id, userId), isNull(users.stripeCustomerId)));
+  return (
+    (await deps.db.select({ customer: users.stripeCustomerId }).from(users).where(eq(users.id, userId)).get())
+      ?.customer ?? customer.id
+  );
 }
 
-const secretOf = (sub: Stripe.Subscription) => (typeof sub.latest_invoice === "object" ? sub.latest_invoice?.confirmation_secret?.client_secret : undefined);
+const secretOf = (sub: Stripe.Subscription) =>
+  typeof sub.latest_invoice === "object" ? sub.latest_invoice?.confirmation_secret?.client_secret : undefined;
 
 /** POST /api/create-subscription: an incomplete subscription whose first invoice the browser pays. */
-export async function createSubscription(deps: SubscriptionDeps, userId: string): Promise<{ clientSecret: string; subscriptionId: string }> {
-  const mine = await deps.db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(desc(subscriptions.createdAt));
+export async function createSubscription(
+  deps: SubscriptionDeps,
+  userId: string,
+): Promise<{ clientSecret: string; subscriptionId: string }> {
+  const mine = await deps.db
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.userId, userId))
+    .orderBy(desc(subscriptions.createdAt));
   if (mine.some((s) => PRO_STATUSES.includes(s.status))) throw new ApiError(409, "You already have Pro");
   // A second click (or a reload) pays the same first invoice instead of opening another subscription.
   const open = mine.find((s) => s.status === "incomplete");
@@ -84,7 +116,10 @@ async function saveSubscription(db: Db, userId: string, sub: Stripe.Subscription
     cancelAtPeriodEnd: sub.cancel_at_period_end,
     updatedAt: new Date(),
   };
-  await db.insert(subscriptions).values({ id: sub.id, userId, ...row }).onConflictDoUpdate({ target: subscriptions.id, set: row });
+  await db
+    .insert(subscriptions)
+    .values({ id: sub.id, userId, ...row })
+    .onConflictDoUpdate({ target: subscriptions.id, set: row });
   if (sub.ended_at) {
     // Ended early (canceled now, or Stripe gave up): no 0% fee after the end.
     await db
@@ -97,11 +132,17 @@ async function saveSubscription(db: Db, userId: string, sub: Stripe.Subscription
     .from(subscriptions)
     .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, PRO_STATUSES)))
     .get();
-  await db.update(users).set({ plan: (active?.n ?? 0) > 0 ? "pro" : "free" }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ plan: (active?.n ?? 0) > 0 ? "pro" : "free" })
+    .where(eq(users.id, userId));
 }
 
 /** The subscription as Stripe has it now, stored against its creator (checked by Customer id). */
-export async function syncSubscription(deps: SubscriptionDeps, subscriptionId: string): Promise<{ userId: string; sub: Stripe.Subscription } | null> {
+export async function syncSubscription(
+  deps: SubscriptionDeps,
+  subscriptionId: string,
+): Promise<{ userId: string; sub: Stripe.Subscription } | null> {
   let sub: Stripe.Subscription;
   try {
     sub = await deps.stripe.subscriptions.retrieve(subscriptionId);
@@ -143,7 +184,9 @@ export async function handleSubscriptionInvoice(deps: ProInvoiceDeps, invoiceId:
   // or second event about the same invoice writes nothing more.
   await deps.d1.batch([
     deps.d1
-      .prepare("insert into pro_periods (invoice_id, user_id, subscription_id, starts_at, ends_at) values (?, ?, ?, ?, ?) on conflict do nothing")
+      .prepare(
+        "insert into pro_periods (invoice_id, user_id, subscription_id, starts_at, ends_at) values (?, ?, ?, ?, ?) on conflict do nothing",
+      )
       .bind(invoice.id, synced.userId, subscriptionId, period.start * 1000, endsAt * 1000),
     ...(receipt ? [outboxInsert(deps.d1, receipt, now)] : []),
   ]);
@@ -155,7 +198,13 @@ export async function handleSubscriptionInvoice(deps: ProInvoiceDeps, invoiceId:
 }
 
 /** "Receipt for ApeWall Pro" for a paid invoice, to the creator's account address (figures from Stripe's objects). */
-async function proReceiptJob(deps: ProInvoiceDeps, userId: string, invoice: Stripe.Invoice, period: { start: number; end: number }, charge: Stripe.Charge | null): Promise<EmailJob | null> {
+async function proReceiptJob(
+  deps: ProInvoiceDeps,
+  userId: string,
+  invoice: Stripe.Invoice,
+  period: { start: number; end: number },
+  charge: Stripe.Charge | null,
+): Promise<EmailJob | null> {
   const user = await deps.db.select({ email: users.email }).from(users).where(eq(users.id, userId)).get();
   if (!user?.email || !deps.appUrl) return null;
   const card = charge?.payment_method_details?.card;
@@ -175,7 +224,15 @@ async function proReceiptJob(deps: ProInvoiceDeps, userId: string, invoice: Stri
   };
 }
 
-const BRANDS: Record<string, string> = { visa: "Visa", mastercard: "Mastercard", amex: "American Express", discover: "Discover", jcb: "JCB", diners: "Diners Club", unionpay: "UnionPay" };
+const BRANDS: Record<string, string> = {
+  visa: "Visa",
+  mastercard: "Mastercard",
+  amex: "American Express",
+  discover: "Discover",
+  jcb: "JCB",
+  diners: "Diners Club",
+  unionpay: "UnionPay",
+};
 const cardBrand = (brand: string | null | undefined) => (brand ? (BRANDS[brand] ?? brand) : "Card");
 
 const idOf = (v: string | { id: string } | null | undefined) => (typeof v === "string" ? v : (v?.id ?? null));
@@ -186,10 +243,18 @@ const idOf = (v: string | { id: string } | null | undefined) => (typeof v === "s
  * (ledger `fee_adjustment` rows), in one D1 batch; safe to repeat. A partial refund leaves the
  * period. Returns false when the charge paid no invoice of ours.
  */
-export async function settleProInvoiceCharge(deps: ProInvoiceDeps, charge: Stripe.Charge, refunds?: Stripe.Refund[], disputes?: Stripe.Dispute[]): Promise<boolean> {
+export async function settleProInvoiceCharge(
+  deps: ProInvoiceDeps,
+  charge: Stripe.Charge,
+  refunds?: Stripe.Refund[],
+  disputes?: Stripe.Dispute[],
+): Promise<boolean> {
   const intentId = idOf(charge.payment_intent);
   if (!intentId) return false;
-  const paid = await deps.stripe.invoicePayments.list({ payment: { type: "payment_intent", payment_intent: intentId }, limit: 1 });
+  const paid = await deps.stripe.invoicePayments.list({
+    payment: { type: "payment_intent", payment_intent: intentId },
+    limit: 1,
+  });
   const invoiceId = idOf(paid.data[0]?.invoice);
   if (!invoiceId) return false;
   const period = await deps.db.select().from(proPeriods).where(eq(proPeriods.invoiceId, invoiceId)).get();
@@ -206,7 +271,11 @@ export async function settleProInvoiceCharge(deps: ProInvoiceDeps, charge: Strip
   const disputedAt = open.length ? Math.min(...open.map((d) => (d.created + 1) * 1000)) : null;
   if (disputedAt !== null) {
     await deps.d1.batch([
-      deps.d1.prepare("update pro_periods set disputed_at = ?2 where invoice_id = ?1 and (disputed_at is null or disputed_at > ?2)").bind(invoiceId, disputedAt),
+      deps.d1
+        .prepare(
+          "update pro_periods set disputed_at = ?2 where invoice_id = ?1 and (disputed_at is null or disputed_at > ?2)",
+        )
+        .bind(invoiceId, disputedAt),
       ...rebookProFees(deps.d1, invoiceId, "disputed"),
     ]);
   } else if (period.disputedAt) {
@@ -215,7 +284,9 @@ export async function settleProInvoiceCharge(deps: ProInvoiceDeps, charge: Strip
   const reason = refundedCents >= charge.amount ? "refund" : chargedBack ? "dispute" : null;
   if (!reason) return true;
   await deps.d1.batch([
-    deps.d1.prepare("update pro_periods set voided_at = ?, void_reason = ? where invoice_id = ? and voided_at is null").bind(Date.now(), reason, invoiceId),
+    deps.d1
+      .prepare("update pro_periods set voided_at = ?, void_reason = ? where invoice_id = ? and voided_at is null")
+      .bind(Date.now(), reason, invoiceId),
     ...rebookProFees(deps.d1, invoiceId, reason),
   ]);
   return true;
@@ -229,7 +300,9 @@ export async function settleProInvoiceCharge(deps: ProInvoiceDeps, charge: Strip
  */
 export async function rebookVoidedProPeriods(d1: D1Database, now = Date.now()): Promise<number> {
   const { results } = await d1
-    .prepare("select invoice_id, void_reason from pro_periods where voided_at is not null and voided_at >= ? and void_reason in ('refund', 'dispute') limit 100")
+    .prepare(
+      "select invoice_id, void_reason from pro_periods where voided_at is not null and voided_at >= ? and void_reason in ('refund', 'dispute') limit 100",
+    )
     .bind(now - VOIDED_LOOKBACK_MS)
     .all<{ invoice_id: string; void_reason: "refund" | "dispute" }>();
   if (!results.length) return 0;
@@ -266,7 +339,12 @@ export async function planAt(db: Db, userId: string, at: Date): Promise<"free" |
 export async function subscriptionState(db: Db, userId: string): Promise<SubscriptionState> {
   const [user, latest] = await db.batch([
     db.select({ plan: users.plan }).from(users).where(eq(users.id, userId)),
-    db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(desc(sql`${subscriptions.status} in ('active', 'past_due', 'trialing')`), desc(subscriptions.createdAt)).limit(1),
+    db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, userId))
+      .orderBy(desc(sql`${subscriptions.status} in ('active', 'past_due', 'trialing')`), desc(subscriptions.createdAt))
+      .limit(1),
   ]);
   const s = latest[0];
   return {
@@ -285,7 +363,11 @@ export async function cancelAtPeriodEnd(deps: SubscriptionDeps, userId: string):
     .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, PRO_STATUSES)))
     .get();
   if (!active) throw new ApiError(404, "No active Pro subscription");
-  const sub = await deps.stripe.subscriptions.update(active.id, { cancel_at_period_end: true }, { idempotencyKey: `pro-cancel:${active.id}` });
+  const sub = await deps.stripe.subscriptions.update(
+    active.id,
+    { cancel_at_period_end: true },
+    { idempotencyKey: `pro-cancel:${active.id}` },
+  );
   await saveSubscription(deps.db, userId, sub);
   return subscriptionState(deps.db, userId);
 }

@@ -33,7 +33,10 @@ type UploadRow = typeof uploads.$inferSelect;
 export const partCountFor = (size: number) => Math.max(1, Math.ceil(size / UPLOAD_PART_SIZE));
 
 /** Every part but the last is UPLOAD_PART_SIZE; the last holds the rest. */
-export function expectedPartSize(upload: Pick<UploadRow, "sizeBytes" | "partSize" | "partCount">, partNumber: number): number {
+export function expectedPartSize(
+  upload: Pick<UploadRow, "sizeBytes" | "partSize" | "partCount">,
+  partNumber: number,
+): number {
   return partNumber < upload.partCount ? upload.partSize : upload.sizeBytes - upload.partSize * (upload.partCount - 1);
 }
 
@@ -50,7 +53,13 @@ const TRANSITIONS: Record<UploadStatus, readonly UploadStatus[]> = {
 };
 
 /** Moves `id` from `from` to `to` if it is still in `from`; whether this call made the move. */
-async function transition(db: Db, id: string, from: UploadStatus, to: UploadStatus, extra: Partial<UploadRow> = {}): Promise<boolean> {
+async function transition(
+  db: Db,
+  id: string,
+  from: UploadStatus,
+  to: UploadStatus,
+  extra: Partial<UploadRow> = {},
+): Promise<boolean> {
   if (!TRANSITIONS[from].includes(to)) throw new Error(`upload ${id}: no move from ${from} to ${to}`);
   const moved = await db
     .update(uploads)
@@ -64,7 +73,13 @@ const GB = 1024 ** 3;
 const OPEN = "status in ('uploading', 'completing')";
 const STORED = "status in ('uploading', 'completing', 'completed')";
 
-export async function createUpload(db: Db, d1: D1Database, bucket: R2Bucket, userId: string, input: { fileName: string; size: number; contentType: string }) {
+export async function createUpload(
+  db: Db,
+  d1: D1Database,
+  bucket: R2Bucket,
+  userId: string,
+  input: { fileName: string; size: number; contentType: string },
+) {
   const id = newId();
   const objectKey = `files/${userId}/${id}`;
   const contentType = input.contentType || "application/octet-stream";
@@ -79,12 +94,30 @@ export async function createUpload(db: Db, d1: D1Database, bucket: R2Bucket, use
          and (select coalesce(sum(size_bytes), 0) from uploads where user_id = ?2 and ${STORED}) + ?6 <= ?11
        returning id`,
     )
-    .bind(id, userId, objectKey, input.fileName, contentType, input.size, UPLOAD_PART_SIZE, partCountFor(input.size), Date.now(), MAX_OPEN_UPLOADS, maxBytes)
+    .bind(
+      id,
+      userId,
+      objectKey,
+      input.fileName,
+      contentType,
+      input.size,
+      UPLOAD_PART_SIZE,
+      partCountFor(input.size),
+      Date.now(),
+      MAX_OPEN_UPLOADS,
+      maxBytes,
+    )
     .all();
   if (!inserted.results.length) {
-    const open = await d1.prepare(`select count(*) as n from uploads where user_id = ? and ${OPEN}`).bind(userId).first<{ n: number }>();
+    const open = await d1
+      .prepare(`select count(*) as n from uploads where user_id = ? and ${OPEN}`)
+      .bind(userId)
+      .first<{ n: number }>();
     if ((open?.n ?? 0) >= MAX_OPEN_UPLOADS) {
-      throw new ApiError(409, `You have ${MAX_OPEN_UPLOADS} uploads in progress. Finish or cancel one before starting another.`);
+      throw new ApiError(
+        409,
+        `You have ${MAX_OPEN_UPLOADS} uploads in progress. Finish or cancel one before starting another.`,
+      );
     }
     throw new ApiError(
       413,
@@ -104,7 +137,11 @@ export async function createUpload(db: Db, d1: D1Database, bucket: R2Bucket, use
 
 /** The upload if `userId` owns it; another user's id is indistinguishable from a missing one. */
 export async function ownUpload(db: Db, userId: string, id: string): Promise<UploadRow> {
-  const row = await db.select().from(uploads).where(and(eq(uploads.id, id), eq(uploads.userId, userId))).get();
+  const row = await db
+    .select()
+    .from(uploads)
+    .where(and(eq(uploads.id, id), eq(uploads.userId, userId)))
+    .get();
   if (!row) throw notFound("Upload not found");
   return row;
 }
@@ -146,7 +183,10 @@ export async function uploadPart(
   const expected = expectedPartSize(row, partNumber);
   // An exact length per part means no part can carry the file past its declared size.
   if (contentLength !== expected) {
-    throw new ApiError(400, `Part ${partNumber} must be exactly ${expected} bytes (Content-Length was ${Number.isNaN(contentLength) ? "missing" : contentLength})`);
+    throw new ApiError(
+      400,
+      `Part ${partNumber} must be exactly ${expected} bytes (Content-Length was ${Number.isNaN(contentLength) ? "missing" : contentLength})`,
+    );
   }
   if (!body) throw new ApiError(400, "Part body is missing");
   if (!row.r2UploadId) {
@@ -170,7 +210,10 @@ export async function uploadPart(
   await db
     .insert(uploadParts)
     .values({ uploadId: id, partNumber, etag: part.etag, sizeBytes: expected })
-    .onConflictDoUpdate({ target: [uploadParts.uploadId, uploadParts.partNumber], set: { etag: part.etag, sizeBytes: expected } });
+    .onConflictDoUpdate({
+      target: [uploadParts.uploadId, uploadParts.partNumber],
+      set: { etag: part.etag, sizeBytes: expected },
+    });
   return { partNumber, size: expected };
 }
 
@@ -178,7 +221,10 @@ export async function completeUpload(db: Db, bucket: R2Bucket, userId: string, i
   const row = await ownUpload(db, userId, id);
   if (row.status === "completed") return uploadState(db, userId, id);
   // completed_at holds the claim's time while completing (the sweep settles claims that crashed).
-  if (row.status !== "uploading" || !(await transition(db, id, "uploading", "completing", { completedAt: new Date() }))) {
+  if (
+    row.status !== "uploading" ||
+    !(await transition(db, id, "uploading", "completing", { completedAt: new Date() }))
+  ) {
     // Another call got there first: answer what it made of the upload.
     const now = await ownUpload(db, userId, id);
     if (now.status === "completed") return uploadState(db, userId, id);
@@ -186,22 +232,34 @@ export async function completeUpload(db: Db, bucket: R2Bucket, userId: string, i
     throw new ApiError(409, `Upload is ${now.status}`);
   }
   // Claimed: no part can be added now (uploadPart refuses anything not uploading).
-  const parts = await db.select().from(uploadParts).where(eq(uploadParts.uploadId, id)).orderBy(asc(uploadParts.partNumber));
+  const parts = await db
+    .select()
+    .from(uploadParts)
+    .where(eq(uploadParts.uploadId, id))
+    .orderBy(asc(uploadParts.partNumber));
   const missing: number[] = [];
   const have = new Set(parts.map((p) => p.partNumber));
   for (let n = 1; n <= row.partCount; n++) if (!have.has(n)) missing.push(n);
   if (missing.length) {
     await transition(db, id, "completing", "uploading", { completedAt: null });
-    throw new ApiError(409, `Upload is missing ${missing.length} part(s): ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ", …" : ""}`);
+    throw new ApiError(
+      409,
+      `Upload is missing ${missing.length} part(s): ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ", …" : ""}`,
+    );
   }
   let object: R2Object;
   try {
-    object = await bucket.resumeMultipartUpload(row.objectKey, row.r2UploadId!).complete(parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag })));
+    object = await bucket
+      .resumeMultipartUpload(row.objectKey, row.r2UploadId!)
+      .complete(parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag })));
   } catch (err) {
     // R2 refused (a part it no longer has, an upload it expired): the client may send parts again.
     console.warn("R2 refused to complete upload", id, err);
     await transition(db, id, "completing", "uploading", { completedAt: null });
-    throw new ApiError(409, "The file could not be assembled from its parts. Send the missing parts again, or start the upload again.");
+    throw new ApiError(
+      409,
+      "The file could not be assembled from its parts. Send the missing parts again, or start the upload again.",
+    );
   }
   if (object.size !== row.sizeBytes) {
     await bucket.delete(row.objectKey);
@@ -253,10 +311,15 @@ export async function abortStaleUploads(db: Db, bucket: R2Bucket, now = Date.now
     .limit(100);
   for (const row of stuck) {
     const object = await bucket.head(row.objectKey);
-    if (object?.size === row.sizeBytes) await transition(db, row.id, "completing", "completed", { completedAt: new Date(now) });
+    if (object?.size === row.sizeBytes)
+      await transition(db, row.id, "completing", "completed", { completedAt: new Date(now) });
     else if (await transition(db, row.id, "completing", "aborted")) {
       if (object) await bucket.delete(row.objectKey);
-      if (row.r2UploadId) await bucket.resumeMultipartUpload(row.objectKey, row.r2UploadId).abort().catch(() => undefined);
+      if (row.r2UploadId)
+        await bucket
+          .resumeMultipartUpload(row.objectKey, row.r2UploadId)
+          .abort()
+          .catch(() => undefined);
     }
   }
   return aborted;
@@ -277,6 +340,9 @@ export async function removeUnpublishedUploads(d1: D1Database, bucket: R2Bucket,
     .all<{ id: string; object_key: string }>();
   if (!results.length) return 0;
   await bucket.delete(results.map((r) => r.object_key));
-  await d1.prepare("delete from upload_parts where upload_id in (select value from json_each(?))").bind(JSON.stringify(results.map((r) => r.id))).run();
+  await d1
+    .prepare("delete from upload_parts where upload_id in (select value from json_each(?))")
+    .bind(JSON.stringify(results.map((r) => r.id)))
+    .run();
   return results.length;
 }

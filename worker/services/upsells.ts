@@ -41,7 +41,14 @@ import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
 import { liveFunnelFor, ownedFunnel, stepAmounts } from "./funnels";
 import { releaseOrderEmail } from "./mail/order-email";
-import { accessUrlFor, fulfil, purchaseIdFromToken, syncWithStripe, verification, type PurchaseDeps } from "./purchases";
+import {
+  accessUrlFor,
+  fulfil,
+  purchaseIdFromToken,
+  syncWithStripe,
+  verification,
+  type PurchaseDeps,
+} from "./purchases";
 import { CHECKOUT_PAYMENT_METHODS } from "./stripe";
 
 type PurchaseRow = typeof purchases.$inferSelect;
@@ -71,24 +78,43 @@ export const OFFER_TRANSITIONS = {
 } as const satisfies Record<OfferStatus, readonly OfferStatus[]>;
 
 function checkMove(from: OfferStatus, to: OfferStatus) {
-  if (!(OFFER_TRANSITIONS[from] as readonly OfferStatus[]).includes(to)) throw new Error(`an offer cannot go from ${from} to ${to}`);
+  if (!(OFFER_TRANSITIONS[from] as readonly OfferStatus[]).includes(to))
+    throw new Error(`an offer cannot go from ${from} to ${to}`);
 }
 
 /** One conditional move of the offer; its statement changes a row only if the offer was still in `from`. */
-function transition(deps: PurchaseDeps, offer: Pick<OfferRow, "parentPurchaseId" | "stepId">, from: OfferStatus, to: OfferStatus): D1PreparedStatement {
+function transition(
+  deps: PurchaseDeps,
+  offer: Pick<OfferRow, "parentPurchaseId" | "stepId">,
+  from: OfferStatus,
+  to: OfferStatus,
+): D1PreparedStatement {
   checkMove(from, to);
   return deps.d1
-    .prepare("update funnel_offers set status = ?, decided_at = ? where parent_purchase_id = ? and step_id = ? and status = ? returning status")
+    .prepare(
+      "update funnel_offers set status = ?, decided_at = ? where parent_purchase_id = ? and step_id = ? and status = ? returning status",
+    )
     .bind(to, Date.now(), offer.parentPurchaseId, offer.stepId, from);
 }
-async function move(deps: PurchaseDeps, offer: Pick<OfferRow, "parentPurchaseId" | "stepId">, from: OfferStatus, to: OfferStatus): Promise<boolean> {
+async function move(
+  deps: PurchaseDeps,
+  offer: Pick<OfferRow, "parentPurchaseId" | "stepId">,
+  from: OfferStatus,
+  to: OfferStatus,
+): Promise<boolean> {
   return ((await transition(deps, offer, from, to).all()).results?.length ?? 0) > 0;
 }
-const failPurchase = (deps: PurchaseDeps, purchaseId: string) => deps.d1.prepare("update purchases set status = 'failed' where id = ? and status = 'pending'").bind(purchaseId);
+const failPurchase = (deps: PurchaseDeps, purchaseId: string) =>
+  deps.d1.prepare("update purchases set status = 'failed' where id = ? and status = 'pending'").bind(purchaseId);
 
 const readOffer = (deps: PurchaseDeps, rootId: string, stepId: string) =>
-  deps.db.select().from(funnelOffers).where(and(eq(funnelOffers.parentPurchaseId, rootId), eq(funnelOffers.stepId, stepId))).get();
-const readPurchase = (deps: PurchaseDeps, id: string | null) => (id ? deps.db.select().from(purchases).where(eq(purchases.id, id)).get() : Promise.resolve(undefined));
+  deps.db
+    .select()
+    .from(funnelOffers)
+    .where(and(eq(funnelOffers.parentPurchaseId, rootId), eq(funnelOffers.stepId, stepId)))
+    .get();
+const readPurchase = (deps: PurchaseDeps, id: string | null) =>
+  id ? deps.db.select().from(purchases).where(eq(purchases.id, id)).get() : Promise.resolve(undefined);
 
 // ---- who may act ----
 
@@ -110,12 +136,16 @@ export async function rootPurchase(deps: PurchaseDeps, claim: BuyerClaim): Promi
   const synced = await syncWithStripe(deps, found, { bestEffort: true });
   if (synced.status === "pending") throw new ApiError(409, "Payment is still processing");
   if (synced.status !== "paid") throw notFound("Purchase Not Found");
-  if (!synced.paidAt || Date.now() - synced.paidAt.getTime() > UPSELL_WINDOW_MINUTES * 60_000) throw new ApiError(410, "This offer has expired");
+  if (!synced.paidAt || Date.now() - synced.paidAt.getTime() > UPSELL_WINDOW_MINUTES * 60_000)
+    throw new ApiError(410, "This offer has expired");
   return synced;
 }
 
 /** The purchase whose order (what was added) this caller may read: the paying browser, or the access link's holder. No card is shown. */
-export async function orderRoot(deps: PurchaseDeps, claim: BuyerClaim & { access?: string | null }): Promise<PurchaseRow> {
+export async function orderRoot(
+  deps: PurchaseDeps,
+  claim: BuyerClaim & { access?: string | null },
+): Promise<PurchaseRow> {
   const byToken = await purchaseIdFromToken(deps.accessSecret, claim.access);
   let found: PurchaseRow | undefined;
   if (byToken) {
@@ -138,13 +168,22 @@ export async function orderRoot(deps: PurchaseDeps, claim: BuyerClaim & { access
 async function funnelState(deps: PurchaseDeps, root: PurchaseRow) {
   const funnel = await liveFunnelFor(deps.db, root.contentId);
   if (!funnel || !root.stripeCustomerId) return null;
-  const steps = await deps.db.select().from(funnelSteps).where(eq(funnelSteps.funnelId, funnel.id)).orderBy(asc(funnelSteps.stepOrder));
+  const steps = await deps.db
+    .select()
+    .from(funnelSteps)
+    .where(eq(funnelSteps.funnelId, funnel.id))
+    .orderBy(asc(funnelSteps.stepOrder));
   const offers = await deps.db.select().from(funnelOffers).where(eq(funnelOffers.parentPurchaseId, root.id));
   const bought = offers.some((o) => o.purchaseId)
     ? await deps.db
         .select({ id: purchases.id, status: purchases.status, contentId: purchases.contentId })
         .from(purchases)
-        .where(inArray(purchases.id, offers.flatMap((o) => (o.purchaseId ? [o.purchaseId] : []))))
+        .where(
+          inArray(
+            purchases.id,
+            offers.flatMap((o) => (o.purchaseId ? [o.purchaseId] : [])),
+          ),
+        )
     : [];
   const paid = new Set(bought.filter((b) => PAID_LIKE.includes(b.status)).map((b) => b.id));
   // The upsell's own webhook may have fulfilled it first: the offer follows its purchase (accepting → paid).
@@ -152,7 +191,10 @@ async function funnelState(deps: PurchaseDeps, root: PurchaseRow) {
   if (settled.length) await deps.d1.batch(settled.map((o) => transition(deps, o, "accepting", "paid")));
   // What this order already holds: an item is never sold twice in one order (a step re-added, or the
   // same item in two steps, is skipped).
-  const boughtItems = new Set([root.contentId, ...bought.filter((b) => PAID_LIKE.includes(b.status)).map((b) => b.contentId)]);
+  const boughtItems = new Set([
+    root.contentId,
+    ...bought.filter((b) => PAID_LIKE.includes(b.status)).map((b) => b.contentId),
+  ]);
   return { funnel, steps, offers: new Map(offers.map((o) => [o.stepId, o])), paid, boughtItems };
 }
 
@@ -160,7 +202,10 @@ async function funnelState(deps: PurchaseDeps, root: PurchaseRow) {
  * The step to offer now: steps in order; a downsell only right after its upsell was declined;
  * a step whose item is gone or unpublished, or already in this order, is skipped. Null when the funnel is done.
  */
-function currentStep(state: NonNullable<Awaited<ReturnType<typeof funnelState>>>, items: Map<string, ItemRow>): StepRow | null {
+function currentStep(
+  state: NonNullable<Awaited<ReturnType<typeof funnelState>>>,
+  items: Map<string, ItemRow>,
+): StepRow | null {
   let lastUpsell: "accepted" | "declined" | null = null;
   for (const step of state.steps) {
     const item = step.contentId ? items.get(step.contentId) : undefined;
@@ -230,8 +275,17 @@ function termsOf(step: StepRow, item: ItemRow): Terms {
 
 /** The terms recorded when the offer was last shown; null when none were (never shown, or shown before they were recorded). */
 function shownTerms(offer: OfferRow | undefined): Terms | null {
-  if (!offer || offer.shownPriceCents === null || (offer.shownMinimumCents === null) !== (offer.shownMaximumCents === null)) return null;
-  return { priceCents: offer.shownPriceCents, minimumCents: offer.shownMinimumCents, maximumCents: offer.shownMaximumCents };
+  if (
+    !offer ||
+    offer.shownPriceCents === null ||
+    (offer.shownMinimumCents === null) !== (offer.shownMaximumCents === null)
+  )
+    return null;
+  return {
+    priceCents: offer.shownPriceCents,
+    minimumCents: offer.shownMinimumCents,
+    maximumCents: offer.shownMaximumCents,
+  };
 }
 
 /**
@@ -257,12 +311,22 @@ async function offerNow(deps: PurchaseDeps, root: PurchaseRow): Promise<UpsellOf
   const { step, test } = await applyVariant(deps.d1, current, root.id);
   const item = items.get(step.contentId!)!;
   const terms = termsOf(step, item);
-  const shown = { shownPriceCents: terms.priceCents, shownMinimumCents: terms.minimumCents, shownMaximumCents: terms.maximumCents, abTestId: test?.id ?? null, variant: test?.variant ?? null };
+  const shown = {
+    shownPriceCents: terms.priceCents,
+    shownMinimumCents: terms.minimumCents,
+    shownMaximumCents: terms.maximumCents,
+    abTestId: test?.id ?? null,
+    variant: test?.variant ?? null,
+  };
   // Shown again (a reload): the row takes the terms on screen now, unless the offer has moved on.
   await deps.db
     .insert(funnelOffers)
     .values({ parentPurchaseId: root.id, stepId: step.id, funnelId: state.funnel.id, ...shown })
-    .onConflictDoUpdate({ target: [funnelOffers.parentPurchaseId, funnelOffers.stepId], set: shown, setWhere: eq(funnelOffers.status, "shown") });
+    .onConflictDoUpdate({
+      target: [funnelOffers.parentPurchaseId, funnelOffers.stepId],
+      set: shown,
+      setWhere: eq(funnelOffers.status, "shown"),
+    });
   return offerOf(step, item, card);
 }
 
@@ -277,9 +341,15 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
  */
 function amountFor(shown: Terms, now: Terms, amount: unknown): number {
   if ((shown.minimumCents === null) !== (now.minimumCents === null)) throw offerChanged();
-  if (shown.minimumCents === null || shown.maximumCents === null || now.minimumCents === null || now.maximumCents === null) {
+  if (
+    shown.minimumCents === null ||
+    shown.maximumCents === null ||
+    now.minimumCents === null ||
+    now.maximumCents === null
+  ) {
     if (now.priceCents !== shown.priceCents) throw offerChanged();
-    if (now.priceCents < MIN_PRICE_CENTS) throw new ApiError(400, `Card payments must be at least ${dollars(MIN_PRICE_CENTS)}`);
+    if (now.priceCents < MIN_PRICE_CENTS)
+      throw new ApiError(400, `Card payments must be at least ${dollars(MIN_PRICE_CENTS)}`);
     return now.priceCents;
   }
   let cents = shown.minimumCents;
@@ -300,7 +370,12 @@ function amountFor(shown: Terms, now: Terms, amount: unknown): number {
  * repeat (double click, retry after a crash) finds the claim and carries on from where Stripe says
  * the charge is, so the card is charged at most once.
  */
-export async function acceptOffer(deps: PurchaseDeps, root: PurchaseRow, stepId: string, amount: unknown): Promise<AcceptResult> {
+export async function acceptOffer(
+  deps: PurchaseDeps,
+  root: PurchaseRow,
+  stepId: string,
+  amount: unknown,
+): Promise<AcceptResult> {
   let offer = await readOffer(deps, root.id, stepId);
   if (!offer || offer.status === "shown") {
     const state = await funnelState(deps, root);
@@ -332,12 +407,22 @@ export async function acceptOffer(deps: PurchaseDeps, root: PurchaseRow, stepId:
 }
 
 /** Answers from where the offer stands; an offer being accepted is charged (or its charge read). */
-async function follow(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRow, { confirm = true } = {}): Promise<AcceptResult> {
+async function follow(
+  deps: PurchaseDeps,
+  root: PurchaseRow,
+  offer: OfferRow,
+  { confirm = true } = {},
+): Promise<AcceptResult> {
   switch (offer.status) {
     case "declined":
       throw new ApiError(409, DECLINED);
     case "paid":
-      return { status: "paid", purchaseId: offer.purchaseId!, next: await nextOffer(deps, root), order: await orderSummary(deps, root) };
+      return {
+        status: "paid",
+        purchaseId: offer.purchaseId!,
+        next: await nextOffer(deps, root),
+        order: await orderSummary(deps, root),
+      };
     case "failed":
       return { status: "declined", purchaseId: offer.purchaseId!, message: await failureOf(deps, offer) };
     case "accepting":
@@ -354,17 +439,25 @@ async function failureOf(deps: PurchaseDeps, offer: OfferRow): Promise<string> {
   return intent.last_payment_error?.message ?? "Your card was declined.";
 }
 
-async function chargeOffer(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRow & { purchaseId: string }, { confirm }: { confirm: boolean }): Promise<AcceptResult> {
+async function chargeOffer(
+  deps: PurchaseDeps,
+  root: PurchaseRow,
+  offer: OfferRow & { purchaseId: string },
+  { confirm }: { confirm: boolean },
+): Promise<AcceptResult> {
   const purchaseId = offer.purchaseId;
   let purchase = await readPurchase(deps, purchaseId);
   if (!purchase) {
     if (!confirm) throw new ApiError(409, NOT_AVAILABLE);
     const step = await deps.db.select().from(funnelSteps).where(eq(funnelSteps.id, offer.stepId)).get();
-    const item = step?.contentId ? await deps.db.select().from(content).where(eq(content.id, step.contentId)).get() : undefined;
+    const item = step?.contentId
+      ? await deps.db.select().from(content).where(eq(content.id, step.contentId)).get()
+      : undefined;
     if (!step || !item) throw new ApiError(409, NOT_AVAILABLE);
     const card = await rootCard(deps, root);
     if (!card) {
-      if (!(await move(deps, offer, "accepting", "failed"))) return follow(deps, root, (await readOffer(deps, root.id, offer.stepId))!);
+      if (!(await move(deps, offer, "accepting", "failed")))
+        return follow(deps, root, (await readOffer(deps, root.id, offer.stepId))!);
       return { status: "declined", purchaseId, message: CARD_GONE };
     }
     // Names the card that paid the first purchase; not confirmed here, so Stripe answers requires_confirmation.
@@ -379,7 +472,13 @@ async function chargeOffer(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRo
         allowed_payment_method_types: CHECKOUT_PAYMENT_METHODS,
         description: item.title.slice(0, 200),
         ...(root.buyerEmail ? { receipt_email: root.buyerEmail } : {}),
-        metadata: { purchaseId, contentId: item.id, creatorId: item.userId, parentPurchaseId: root.id, funnelStepId: step.id },
+        metadata: {
+          purchaseId,
+          contentId: item.id,
+          creatorId: item.userId,
+          parentPurchaseId: root.id,
+          funnelStepId: step.id,
+        },
       },
       { idempotencyKey: `upsell:${purchaseId}` },
     );
@@ -417,10 +516,15 @@ async function chargeOffer(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRo
   let refused = false;
   if (confirm && intent.status === "requires_confirmation") {
     try {
-      intent = await deps.stripe.paymentIntents.confirm(intent.id, { off_session: true }, { idempotencyKey: `upsell-confirm:${purchaseId}` });
+      intent = await deps.stripe.paymentIntents.confirm(
+        intent.id,
+        { off_session: true },
+        { idempotencyKey: `upsell-confirm:${purchaseId}` },
+      );
     } catch (err) {
       // A declined card (402), or a PaymentIntent that a decline cancelled or a card that was removed (400): Stripe's word is the PaymentIntent.
-      if (!(err instanceof Stripe.errors.StripeCardError || err instanceof Stripe.errors.StripeInvalidRequestError)) throw err;
+      if (!(err instanceof Stripe.errors.StripeCardError || err instanceof Stripe.errors.StripeInvalidRequestError))
+        throw err;
       refused = err instanceof Stripe.errors.StripeInvalidRequestError;
       intent = await deps.stripe.paymentIntents.retrieve(intent.id);
     }
@@ -428,9 +532,21 @@ async function chargeOffer(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRo
   return settle(deps, root, offer, purchase, intent, refused);
 }
 
-async function settle(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRow & { purchaseId: string }, purchase: PurchaseRow, intent: Stripe.PaymentIntent, refused: boolean): Promise<AcceptResult> {
+async function settle(
+  deps: PurchaseDeps,
+  root: PurchaseRow,
+  offer: OfferRow & { purchaseId: string },
+  purchase: PurchaseRow,
+  intent: Stripe.PaymentIntent,
+  refused: boolean,
+): Promise<AcceptResult> {
   const purchaseId = purchase.id;
-  const needsBuyer = (): AcceptResult => ({ status: "requires_action", purchaseId, clientSecret: intent.client_secret!, paymentMethod: idOf(intent.payment_method ?? intent.last_payment_error?.payment_method) });
+  const needsBuyer = (): AcceptResult => ({
+    status: "requires_action",
+    purchaseId,
+    clientSecret: intent.client_secret!,
+    paymentMethod: idOf(intent.payment_method ?? intent.last_payment_error?.payment_method),
+  });
   switch (intent.status) {
     case "succeeded":
       return paid(deps, root, offer, intent);
@@ -447,7 +563,11 @@ async function settle(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRow & {
       const current = await readOffer(deps, root.id, offer.stepId);
       if (current?.status === "failed" || (current?.status === "accepting" && intent.last_payment_error)) {
         await deps.d1.batch([transition(deps, offer, "accepting", "failed"), failPurchase(deps, purchaseId)]);
-        return { status: "declined", purchaseId, message: intent.last_payment_error?.message ?? "Your card was declined." };
+        return {
+          status: "declined",
+          purchaseId,
+          message: intent.last_payment_error?.message ?? "Your card was declined.",
+        };
       }
       await deps.d1.batch([transition(deps, offer, "accepting", "declined"), failPurchase(deps, purchaseId)]);
       throw new ApiError(409, DECLINED);
@@ -464,18 +584,34 @@ async function settle(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRow & {
   }
 }
 
-async function paid(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRow & { purchaseId: string }, intent: Stripe.PaymentIntent): Promise<AcceptResult> {
+async function paid(
+  deps: PurchaseDeps,
+  root: PurchaseRow,
+  offer: OfferRow & { purchaseId: string },
+  intent: Stripe.PaymentIntent,
+): Promise<AcceptResult> {
   await fulfil(deps, intent);
   const purchase = await readPurchase(deps, offer.purchaseId);
   if (purchase && PAID_LIKE.includes(purchase.status)) await move(deps, offer, "accepting", "paid");
-  return { status: "paid", purchaseId: offer.purchaseId, next: await nextOffer(deps, root), order: await orderSummary(deps, root) };
+  return {
+    status: "paid",
+    purchaseId: offer.purchaseId,
+    next: await nextOffer(deps, root),
+    order: await orderSummary(deps, root),
+  };
 }
 
 /**
  * A charge that will not go through: its PaymentIntent is cancelled first (the page may hold its
  * client secret), then the offer fails and its purchase with it, in one batch.
  */
-async function failCharge(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRow & { purchaseId: string }, purchase: PurchaseRow, message: string): Promise<AcceptResult> {
+async function failCharge(
+  deps: PurchaseDeps,
+  root: PurchaseRow,
+  offer: OfferRow & { purchaseId: string },
+  purchase: PurchaseRow,
+  message: string,
+): Promise<AcceptResult> {
   const intent = await voidIntent(deps, purchase);
   if (intent.status === "succeeded") return paid(deps, root, offer, intent);
   if (intent.status !== "canceled") return { status: "processing", purchaseId: purchase.id };
@@ -514,7 +650,11 @@ export async function completeOffer(deps: PurchaseDeps, root: PurchaseRow, stepI
  * "No thanks" (or skipping after a declined card). Refused (409) once the offer is paid. A claim
  * still being charged is voided: its PaymentIntent cancelled, so it can never complete later.
  */
-export async function declineOffer(deps: PurchaseDeps, root: PurchaseRow, stepId: string): Promise<{ next: UpsellOffer | null }> {
+export async function declineOffer(
+  deps: PurchaseDeps,
+  root: PurchaseRow,
+  stepId: string,
+): Promise<{ next: UpsellOffer | null }> {
   for (let attempt = 0; attempt < 4; attempt++) {
     const offer = await readOffer(deps, root.id, stepId);
     if (!offer) throw notFound("Offer not found");
@@ -557,7 +697,11 @@ async function voidClaim(deps: PurchaseDeps, root: PurchaseRow, offer: OfferRow)
     throw new ApiError(409, ALREADY_PAID);
   }
   if (intent.status !== "canceled") throw new ApiError(409, "This payment is being processed");
-  await deps.d1.batch([transition(deps, offer, "accepting", "declined"), transition(deps, offer, "failed", "declined"), failPurchase(deps, purchase.id)]);
+  await deps.d1.batch([
+    transition(deps, offer, "accepting", "declined"),
+    transition(deps, offer, "failed", "declined"),
+    failPurchase(deps, purchase.id),
+  ]);
   return true;
 }
 
@@ -607,7 +751,14 @@ export async function orderSummary(deps: PurchaseDeps, root: PurchaseRow): Promi
   const totalCents = paidCents + added.reduce((t, a) => t + a.amountCents, 0);
   return {
     first: { title: item?.title ?? "", amount: root.amountCents / 100, accessUrl: await accessUrlFor(deps, root) },
-    bumps: await Promise.all(bumps.map(async (b) => ({ purchaseId: b.purchase.id, title: b.title, amount: b.purchase.amountCents / 100, accessUrl: await accessUrlFor(deps, b.purchase) }))),
+    bumps: await Promise.all(
+      bumps.map(async (b) => ({
+        purchaseId: b.purchase.id,
+        title: b.title,
+        amount: b.purchase.amountCents / 100,
+        accessUrl: await accessUrlFor(deps, b.purchase),
+      })),
+    ),
     paid: paidCents / 100,
     added: added.map((a) => ({ purchaseId: a.purchaseId, title: a.title, amount: a.amountCents / 100 })),
     total: totalCents / 100,
@@ -617,7 +768,11 @@ export async function orderSummary(deps: PurchaseDeps, root: PurchaseRow): Promi
 /** The creator's preview of an item's funnel (test mode or live): the steps as buyers would see them. Charges nothing. */
 export async function previewOffers(deps: PurchaseDeps, userId: string, funnelId: string): Promise<UpsellOffer[]> {
   await ownedFunnel(deps, userId, funnelId);
-  const steps = await deps.db.select().from(funnelSteps).where(eq(funnelSteps.funnelId, funnelId)).orderBy(asc(funnelSteps.stepOrder));
+  const steps = await deps.db
+    .select()
+    .from(funnelSteps)
+    .where(eq(funnelSteps.funnelId, funnelId))
+    .orderBy(asc(funnelSteps.stepOrder));
   const items = await itemsOf(deps, steps);
   return steps.flatMap((s) => {
     const item = s.contentId ? items.get(s.contentId) : undefined;

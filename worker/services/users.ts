@@ -13,9 +13,18 @@ export async function findOrCreateUserByEmail(db: Db, email: string, profile: Pr
   // Insert-or-ignore then read: safe when two sign-ins for a new email race.
   await db
     .insert(users)
-    .values({ id: newId(), email: normalized, firstName: profile.firstName ?? null, lastName: profile.lastName ?? null })
+    .values({
+      id: newId(),
+      email: normalized,
+      firstName: profile.firstName ?? null,
+      lastName: profile.lastName ?? null,
+    })
     .onConflictDoNothing({ target: users.email });
-  const row = await db.select({ id: users.id, firstName: users.firstName }).from(users).where(eq(users.email, normalized)).get();
+  const row = await db
+    .select({ id: users.id, firstName: users.firstName })
+    .from(users)
+    .where(eq(users.email, normalized))
+    .get();
   if (!row) throw new Error("user row vanished after insert");
   if (!row.firstName && profile.firstName) {
     await db
@@ -29,9 +38,20 @@ export async function findOrCreateUserByEmail(db: Db, email: string, profile: Pr
 export const isAdminEmail = (email: string, adminEmail: string | undefined) =>
   !!adminEmail && email.toLowerCase() === adminEmail.trim().toLowerCase();
 
-export async function getCurrentUser(db: Db, userId: string, adminEmail: string | undefined): Promise<CurrentUser | null> {
+export async function getCurrentUser(
+  db: Db,
+  userId: string,
+  adminEmail: string | undefined,
+): Promise<CurrentUser | null> {
   const row = await db
-    .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName, plan: users.plan, settings: payoutSettings })
+    .select({
+      id: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      plan: users.plan,
+      settings: payoutSettings,
+    })
     .from(users)
     .leftJoin(payoutSettings, eq(payoutSettings.userId, users.id))
     .where(eq(users.id, userId))

@@ -1,13 +1,30 @@
 // A creator's webhook endpoints and their delivery log, as /api/developer/webhooks offers them
 // (routes/webhooks.ts): every query names the owner. Delivery itself is ./webhooks.ts.
-import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_MESSAGES, type WebhookAttempt, type WebhookDelivery, type WebhookDeliveryPage, type WebhookEndpoint, type WebhookEventType } from "../../shared/webhooks";
+import {
+  MAX_WEBHOOK_ENDPOINTS,
+  WEBHOOK_MESSAGES,
+  type WebhookAttempt,
+  type WebhookDelivery,
+  type WebhookDeliveryPage,
+  type WebhookEndpoint,
+  type WebhookEventType,
+} from "../../shared/webhooks";
 import { ApiError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { claimManualSend } from "./webhook-limits";
 import { sealIfPlain, type SecretBox } from "./webhook-secrets";
 import { handOver, newWebhookSecret, type DeliveryRow } from "./webhooks";
 
-type EndpointRow = { id: string; url: string; description: string; events: string; status: "active" | "disabled"; disabled_reason: string | null; failing_since: number | null; created_at: number };
+type EndpointRow = {
+  id: string;
+  url: string;
+  description: string;
+  events: string;
+  status: "active" | "disabled";
+  disabled_reason: string | null;
+  failing_since: number | null;
+  created_at: number;
+};
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const endpointOf = (r: EndpointRow): WebhookEndpoint => ({
   id: r.id,
@@ -22,12 +39,18 @@ const endpointOf = (r: EndpointRow): WebhookEndpoint => ({
 const ENDPOINT_COLUMNS = "id, url, description, events, status, disabled_reason, failing_since, created_at";
 
 export async function listEndpoints(d1: D1Database, userId: string): Promise<WebhookEndpoint[]> {
-  const { results } = await d1.prepare(`select ${ENDPOINT_COLUMNS} from webhook_endpoints where user_id = ? order by created_at, id`).bind(userId).all<EndpointRow>();
+  const { results } = await d1
+    .prepare(`select ${ENDPOINT_COLUMNS} from webhook_endpoints where user_id = ? order by created_at, id`)
+    .bind(userId)
+    .all<EndpointRow>();
   return results.map(endpointOf);
 }
 
 async function endpointFor(d1: D1Database, userId: string, id: string): Promise<WebhookEndpoint> {
-  const row = await d1.prepare(`select ${ENDPOINT_COLUMNS} from webhook_endpoints where id = ? and user_id = ?`).bind(id, userId).first<EndpointRow>();
+  const row = await d1
+    .prepare(`select ${ENDPOINT_COLUMNS} from webhook_endpoints where id = ? and user_id = ?`)
+    .bind(id, userId)
+    .first<EndpointRow>();
   if (!row) throw notFound(WEBHOOK_MESSAGES.notFound);
   return endpointOf(row);
 }
@@ -38,14 +61,29 @@ export async function endpointEvents(d1: D1Database, userId: string, id: string)
 }
 
 /** At most MAX_WEBHOOK_ENDPOINTS per creator, counted inside the INSERT. */
-export async function createEndpoint(d1: D1Database, secrets: SecretBox, userId: string, input: { url: string; events: WebhookEventType[]; description: string }, now = Date.now()): Promise<WebhookEndpoint> {
+export async function createEndpoint(
+  d1: D1Database,
+  secrets: SecretBox,
+  userId: string,
+  input: { url: string; events: WebhookEventType[]; description: string },
+  now = Date.now(),
+): Promise<WebhookEndpoint> {
   const id = newId();
   const res = await d1
     .prepare(
       `insert into webhook_endpoints (id, user_id, url, description, events, secret, status, created_at)
        select ?1, ?2, ?3, ?4, ?5, ?6, 'active', ?7 where (select count(*) from webhook_endpoints where user_id = ?2) < ?8`,
     )
-    .bind(id, userId, input.url, input.description, JSON.stringify(input.events), await secrets.seal(newWebhookSecret(), id), now, MAX_WEBHOOK_ENDPOINTS)
+    .bind(
+      id,
+      userId,
+      input.url,
+      input.description,
+      JSON.stringify(input.events),
+      await secrets.seal(newWebhookSecret(), id),
+      now,
+      MAX_WEBHOOK_ENDPOINTS,
+    )
     .run();
   if (!res.meta.changes) throw new ApiError(409, WEBHOOK_MESSAGES.tooMany);
   return endpointFor(d1, userId, id);
@@ -66,7 +104,14 @@ export async function updateEndpoint(
          failing_since = case when ?6 = 'active' and status = 'disabled' then null else failing_since end
        where id = ?1 and user_id = ?2`,
     )
-    .bind(id, userId, input.url ?? null, input.events ? JSON.stringify(input.events) : null, input.description ?? null, input.status ?? null)
+    .bind(
+      id,
+      userId,
+      input.url ?? null,
+      input.events ? JSON.stringify(input.events) : null,
+      input.description ?? null,
+      input.status ?? null,
+    )
     .run();
   if (!res.meta.changes) throw notFound(WEBHOOK_MESSAGES.notFound);
   return endpointFor(d1, userId, id);
@@ -78,10 +123,22 @@ export async function deleteEndpoint(d1: D1Database, userId: string, id: string)
 }
 
 /** The signing secret, to its owner only; `rotate` replaces it first (messages already queued are signed with the new one). */
-export async function endpointSecret(d1: D1Database, secrets: SecretBox, userId: string, id: string, rotate: boolean): Promise<{ secret: string }> {
+export async function endpointSecret(
+  d1: D1Database,
+  secrets: SecretBox,
+  userId: string,
+  id: string,
+  rotate: boolean,
+): Promise<{ secret: string }> {
   const row = rotate
-    ? await d1.prepare("update webhook_endpoints set secret = ? where id = ? and user_id = ? returning secret").bind(await secrets.seal(newWebhookSecret(), id), id, userId).first<{ secret: string }>()
-    : await d1.prepare("select secret from webhook_endpoints where id = ? and user_id = ?").bind(id, userId).first<{ secret: string }>();
+    ? await d1
+        .prepare("update webhook_endpoints set secret = ? where id = ? and user_id = ? returning secret")
+        .bind(await secrets.seal(newWebhookSecret(), id), id, userId)
+        .first<{ secret: string }>()
+    : await d1
+        .prepare("select secret from webhook_endpoints where id = ? and user_id = ?")
+        .bind(id, userId)
+        .first<{ secret: string }>();
   if (!row) throw notFound(WEBHOOK_MESSAGES.notFound);
   const secret = await secrets.open(row.secret, id);
   await sealIfPlain(d1, secrets, id, row.secret);
@@ -93,12 +150,22 @@ const manualSendOrThrow = async (d1: D1Database, userId: string, kind: "test" | 
 };
 
 /** A `test.event` message to one endpoint, whatever it subscribes to; each press is a new message. */
-export async function sendTestEvent(d1: D1Database, queue: Queue, userId: string, id: string, now = Date.now()): Promise<WebhookDelivery> {
+export async function sendTestEvent(
+  d1: D1Database,
+  queue: Queue,
+  userId: string,
+  id: string,
+  now = Date.now(),
+): Promise<WebhookDelivery> {
   const endpoint = await endpointFor(d1, userId, id);
   if (endpoint.status !== "active") throw new ApiError(409, WEBHOOK_MESSAGES.disabledEndpoint);
   await manualSendOrThrow(d1, userId, "test", now);
   const deliveryId = `msg_${newId(24)}`;
-  const payload = JSON.stringify({ type: "test.event", timestamp: new Date(now).toISOString(), data: { message: "This is a test event from ApeWall.", endpointId: id } });
+  const payload = JSON.stringify({
+    type: "test.event",
+    timestamp: new Date(now).toISOString(),
+    data: { message: "This is a test event from ApeWall.", endpointId: id },
+  });
   await d1
     .prepare(
       `insert into webhook_deliveries (id, endpoint_id, user_id, event_key, type, payload, status, attempts, next_attempt_at, created_at)
@@ -107,18 +174,33 @@ export async function sendTestEvent(d1: D1Database, queue: Queue, userId: string
     .bind(deliveryId, id, userId, payload, now)
     .run();
   await handOver(queue, [{ id: deliveryId, next_attempt_at: now }], now);
-  return deliveryOf((await d1.prepare("select * from webhook_deliveries where id = ?").bind(deliveryId).first<DeliveryRow>())!, []);
+  return deliveryOf(
+    (await d1.prepare("select * from webhook_deliveries where id = ?").bind(deliveryId).first<DeliveryRow>())!,
+    [],
+  );
 }
 
 /** Sends a delivery again now, under the same webhook-id, with a new three-day window. */
-export async function resendDelivery(d1: D1Database, queue: Queue, userId: string, endpointId: string, deliveryId: string, now = Date.now()): Promise<void> {
+export async function resendDelivery(
+  d1: D1Database,
+  queue: Queue,
+  userId: string,
+  endpointId: string,
+  deliveryId: string,
+  now = Date.now(),
+): Promise<void> {
   const endpoint = await endpointFor(d1, userId, endpointId);
-  const owned = await d1.prepare("select 1 from webhook_deliveries where id = ? and endpoint_id = ? and user_id = ?").bind(deliveryId, endpointId, userId).first();
+  const owned = await d1
+    .prepare("select 1 from webhook_deliveries where id = ? and endpoint_id = ? and user_id = ?")
+    .bind(deliveryId, endpointId, userId)
+    .first();
   if (!owned) throw notFound(WEBHOOK_MESSAGES.deliveryNotFound);
   if (endpoint.status !== "active") throw new ApiError(409, WEBHOOK_MESSAGES.disabledEndpoint);
   await manualSendOrThrow(d1, userId, "resend", now);
   await d1
-    .prepare("update webhook_deliveries set status = 'pending', next_attempt_at = ?1, first_attempt_at = null where id = ?2 and endpoint_id = ?3 and user_id = ?4")
+    .prepare(
+      "update webhook_deliveries set status = 'pending', next_attempt_at = ?1, first_attempt_at = null where id = ?2 and endpoint_id = ?3 and user_id = ?4",
+    )
     .bind(now, deliveryId, endpointId, userId)
     .run();
   await handOver(queue, [{ id: deliveryId, next_attempt_at: now }], now);
@@ -139,10 +221,17 @@ const deliveryOf = (r: DeliveryRow, log: WebhookAttempt[]): WebhookDelivery => (
 });
 
 /** An endpoint's deliveries, newest first, `limit` a page, each with its attempts (newest first). */
-export async function listDeliveries(d1: D1Database, userId: string, endpointId: string, page: { before?: string; limit: number }): Promise<WebhookDeliveryPage> {
+export async function listDeliveries(
+  d1: D1Database,
+  userId: string,
+  endpointId: string,
+  page: { before?: string; limit: number },
+): Promise<WebhookDeliveryPage> {
   await endpointFor(d1, userId, endpointId);
   // The cursor is (created_at, id): one batch can write two events for an endpoint in the same ms.
-  const [beforeAt, beforeId] = page.before ? [Number(page.before.split(":")[0]), page.before.split(":")[1]] : [Number.MAX_SAFE_INTEGER, ""];
+  const [beforeAt, beforeId] = page.before
+    ? [Number(page.before.split(":")[0]), page.before.split(":")[1]]
+    : [Number.MAX_SAFE_INTEGER, ""];
   const { results } = await d1
     .prepare(
       `select * from webhook_deliveries where endpoint_id = ?1 and user_id = ?2 and (created_at < ?3 or (created_at = ?3 and id < ?4))
@@ -153,11 +242,34 @@ export async function listDeliveries(d1: D1Database, userId: string, endpointId:
   const shown = results.slice(0, page.limit);
   const { results: attempts } = shown.length
     ? await d1
-        .prepare("select id, delivery_id, status, error, response_excerpt, duration_ms, at from webhook_attempts where delivery_id in (select value from json_each(?)) order by at desc, id")
+        .prepare(
+          "select id, delivery_id, status, error, response_excerpt, duration_ms, at from webhook_attempts where delivery_id in (select value from json_each(?)) order by at desc, id",
+        )
         .bind(JSON.stringify(shown.map((d) => d.id)))
-        .all<{ id: string; delivery_id: string; status: number | null; error: string | null; response_excerpt: string | null; duration_ms: number; at: number }>()
+        .all<{
+          id: string;
+          delivery_id: string;
+          status: number | null;
+          error: string | null;
+          response_excerpt: string | null;
+          duration_ms: number;
+          at: number;
+        }>()
     : { results: [] };
   const logOf = (id: string) =>
-    attempts.filter((a) => a.delivery_id === id).map((a) => ({ id: a.id, status: a.status, error: a.error, responseExcerpt: a.response_excerpt, durationMs: a.duration_ms, at: iso(a.at)! }));
-  return { deliveries: shown.map((d) => deliveryOf(d, logOf(d.id))), nextBefore: results.length > page.limit ? `${shown[shown.length - 1].created_at}:${shown[shown.length - 1].id}` : null };
+    attempts
+      .filter((a) => a.delivery_id === id)
+      .map((a) => ({
+        id: a.id,
+        status: a.status,
+        error: a.error,
+        responseExcerpt: a.response_excerpt,
+        durationMs: a.duration_ms,
+        at: iso(a.at)!,
+      }));
+  return {
+    deliveries: shown.map((d) => deliveryOf(d, logOf(d.id))),
+    nextBefore:
+      results.length > page.limit ? `${shown[shown.length - 1].created_at}:${shown[shown.length - 1].id}` : null,
+  };
 }

@@ -11,7 +11,12 @@ const PURGE_CHUNK = 1000;
 const PURGE_MAX_CHUNKS = 50;
 
 /** Counts one test event or resend of `userId`; false (nothing counted) once the minute's allowance is used. */
-export async function claimManualSend(d1: D1Database, userId: string, kind: "test" | "resend", now = Date.now()): Promise<boolean> {
+export async function claimManualSend(
+  d1: D1Database,
+  userId: string,
+  kind: "test" | "resend",
+  now = Date.now(),
+): Promise<boolean> {
   const res = await d1
     .prepare(
       `insert into webhook_manual_sends (id, user_id, kind, at)
@@ -30,12 +35,17 @@ export async function purgeWebhookHistory(d1: D1Database, now = Date.now()): Pro
   let deleted = 0;
   for (let i = 0; i < PURGE_MAX_CHUNKS; i++) {
     const res = await d1
-      .prepare("delete from webhook_deliveries where id in (select id from webhook_deliveries where created_at < ? limit ?)")
+      .prepare(
+        "delete from webhook_deliveries where id in (select id from webhook_deliveries where created_at < ? limit ?)",
+      )
       .bind(now - WEBHOOK_DELIVERY_KEEP_MS, PURGE_CHUNK)
       .run();
     deleted += res.meta.changes;
     if (res.meta.changes < PURGE_CHUNK) break;
   }
-  await d1.prepare("delete from webhook_manual_sends where at < ?").bind(now - MANUAL_SENDS_KEEP_MS).run();
+  await d1
+    .prepare("delete from webhook_manual_sends where at < ?")
+    .bind(now - MANUAL_SENDS_KEEP_MS)
+    .run();
   return { deliveriesDeleted: deleted };
 }

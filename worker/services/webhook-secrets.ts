@@ -21,17 +21,20 @@ const keys = new Map<string, Promise<CryptoKey>>();
 function aesKey(secret: string): Promise<CryptoKey> {
   let key = keys.get(secret);
   if (!key) {
-    key = crypto.subtle
-      .importKey("raw", new TextEncoder().encode(secret), "HKDF", false, ["deriveKey"])
-      .then((base) =>
-        crypto.subtle.deriveKey(
-          { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(), info: new TextEncoder().encode("apewall webhook endpoint secrets v1") },
-          base,
-          { name: "AES-GCM", length: 256 },
-          false,
-          ["encrypt", "decrypt"],
-        ),
-      );
+    key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), "HKDF", false, ["deriveKey"]).then((base) =>
+      crypto.subtle.deriveKey(
+        {
+          name: "HKDF",
+          hash: "SHA-256",
+          salt: new Uint8Array(),
+          info: new TextEncoder().encode("apewall webhook endpoint secrets v1"),
+        },
+        base,
+        { name: "AES-GCM", length: 256 },
+        false,
+        ["encrypt", "decrypt"],
+      ),
+    );
     keys.set(secret, key);
   }
   return key;
@@ -50,13 +53,21 @@ export function secretBox(env: { APP_ENV?: string; WEBHOOK_SECRETS_KEY?: string 
   return {
     async seal(plain, endpointId) {
       const iv = crypto.getRandomValues(new Uint8Array(12));
-      const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: new TextEncoder().encode(endpointId) }, await key(), new TextEncoder().encode(plain));
+      const sealed = await crypto.subtle.encrypt(
+        { name: "AES-GCM", iv, additionalData: new TextEncoder().encode(endpointId) },
+        await key(),
+        new TextEncoder().encode(plain),
+      );
       return `${PREFIX}${b64(iv)}:${b64(new Uint8Array(sealed))}`;
     },
     async open(stored, endpointId) {
       if (!isSealed(stored)) return stored;
       const [iv, data] = stored.slice(PREFIX.length).split(":");
-      const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: unb64(iv), additionalData: new TextEncoder().encode(endpointId) }, await key(), unb64(data));
+      const plain = await crypto.subtle.decrypt(
+        { name: "AES-GCM", iv: unb64(iv), additionalData: new TextEncoder().encode(endpointId) },
+        await key(),
+        unb64(data),
+      );
       return new TextDecoder().decode(plain);
     },
   };
@@ -65,12 +76,18 @@ export function secretBox(env: { APP_ENV?: string; WEBHOOK_SECRETS_KEY?: string 
 /** Writes `plain` back sealed when the row still holds it in the clear (a no-op for sealed rows). */
 export async function sealIfPlain(d1: D1Database, box: SecretBox, endpointId: string, stored: string): Promise<void> {
   if (isSealed(stored)) return;
-  await d1.prepare("update webhook_endpoints set secret = ? where id = ? and secret = ?").bind(await box.seal(stored, endpointId), endpointId, stored).run();
+  await d1
+    .prepare("update webhook_endpoints set secret = ? where id = ? and secret = ?")
+    .bind(await box.seal(stored, endpointId), endpointId, stored)
+    .run();
 }
 
 /** The daily sweep's part: seals up to `limit` secrets still stored in the clear. */
 export async function sealPlainSecrets(d1: D1Database, box: SecretBox, limit = 500): Promise<{ sealed: number }> {
-  const { results } = await d1.prepare(`select id, secret from webhook_endpoints where secret not like '${PREFIX}%' limit ?`).bind(limit).all<{ id: string; secret: string }>();
+  const { results } = await d1
+    .prepare(`select id, secret from webhook_endpoints where secret not like '${PREFIX}%' limit ?`)
+    .bind(limit)
+    .all<{ id: string; secret: string }>();
   for (const r of results) await sealIfPlain(d1, box, r.id, r.secret);
   return { sealed: results.length };
 }

@@ -31,7 +31,8 @@ import { sealIfPlain, type SecretBox } from "./webhook-secrets";
  * plain http) only where APP_ENV is exactly "development": a missing or unknown APP_ENV gets
  * production's rules.
  */
-export const endpointUrlProblem = (url: string, appEnv: string | undefined) => webhookUrlProblem(url, appEnv !== "development");
+export const endpointUrlProblem = (url: string, appEnv: string | undefined) =>
+  webhookUrlProblem(url, appEnv !== "development");
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const WEBHOOK_RETRY_WINDOW_MS = 3 * 24 * 3600 * 1000;
@@ -52,7 +53,13 @@ export type WebhookMessage = { id: string; due: number };
  * a resend, which makes a final row pending again (same webhook-id).
  */
 export const WEBHOOK_DELIVERY_TRANSITIONS = {
-  pending: { success: "delivered", failure: "pending", expired: "failed", endpointDisabled: "disabled", resend: "pending" },
+  pending: {
+    success: "delivered",
+    failure: "pending",
+    expired: "failed",
+    endpointDisabled: "disabled",
+    resend: "pending",
+  },
   delivered: { resend: "pending" },
   failed: { resend: "pending" },
   disabled: { resend: "pending" },
@@ -73,7 +80,15 @@ export type WebhookGuard = { sql: string; binds: unknown[] };
  * them to the batch of the change that causes the event; then `dispatchWebhooks(..., [key])`.
  * Payload: `{type, timestamp, data}`.
  */
-export function webhookStatements(d1: D1Database, userId: string, type: WebhookEventType, data: Record<string, unknown>, key: string, now = Date.now(), guard?: WebhookGuard): D1PreparedStatement[] {
+export function webhookStatements(
+  d1: D1Database,
+  userId: string,
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+  key: string,
+  now = Date.now(),
+  guard?: WebhookGuard,
+): D1PreparedStatement[] {
   const payload = JSON.stringify({ type, timestamp: new Date(now).toISOString(), data });
   return [
     d1
@@ -95,11 +110,19 @@ const numbered = (sqlText: string, from: number) => {
 };
 
 /** Hands the pending rows of `keys` (of `userId`) to the queue. Never throws: the sweep covers a failure. */
-export async function dispatchWebhooks(d1: D1Database, queue: Queue | undefined, userId: string, keys: string[], now = Date.now()): Promise<number> {
+export async function dispatchWebhooks(
+  d1: D1Database,
+  queue: Queue | undefined,
+  userId: string,
+  keys: string[],
+  now = Date.now(),
+): Promise<number> {
   if (!queue || !keys.length) return 0;
   try {
     const { results } = await d1
-      .prepare(`select id, next_attempt_at from webhook_deliveries where user_id = ? and event_key in (select value from json_each(?)) and status = 'pending' and attempts = 0`)
+      .prepare(
+        `select id, next_attempt_at from webhook_deliveries where user_id = ? and event_key in (select value from json_each(?)) and status = 'pending' and attempts = 0`,
+      )
       .bind(userId, JSON.stringify(keys))
       .all<{ id: string; next_attempt_at: number }>();
     return await handOver(queue, results, now);
@@ -109,11 +132,20 @@ export async function dispatchWebhooks(d1: D1Database, queue: Queue | undefined,
   }
 }
 
-export async function handOver(queue: Queue, rows: { id: string; next_attempt_at: number }[], now: number): Promise<number> {
+export async function handOver(
+  queue: Queue,
+  rows: { id: string; next_attempt_at: number }[],
+  now: number,
+): Promise<number> {
   if (!rows.length) return 0;
   try {
     for (let i = 0; i < rows.length; i += 50) {
-      await queue.sendBatch(rows.slice(i, i + 50).map((r) => ({ body: { id: r.id, due: r.next_attempt_at } satisfies WebhookMessage, ...delay(r.next_attempt_at, now) })));
+      await queue.sendBatch(
+        rows.slice(i, i + 50).map((r) => ({
+          body: { id: r.id, due: r.next_attempt_at } satisfies WebhookMessage,
+          ...delay(r.next_attempt_at, now),
+        })),
+      );
     }
     return rows.length;
   } catch (err) {
@@ -122,12 +154,15 @@ export async function handOver(queue: Queue, rows: { id: string; next_attempt_at
   }
 }
 
-const delay = (due: number, now: number) => (due > now ? { delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.ceil((due - now) / 1000)) } : {});
+const delay = (due: number, now: number) =>
+  due > now ? { delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.ceil((due - now) / 1000)) } : {};
 
 /** The cron's part: pending rows overdue by WEBHOOK_SWEEP_AFTER_MS go to the queue again. */
 export async function sweepWebhooks(d1: D1Database, queue: Queue, now = Date.now()): Promise<{ handedOver: number }> {
   const { results } = await d1
-    .prepare("select id, next_attempt_at from webhook_deliveries where status = 'pending' and next_attempt_at < ? order by next_attempt_at limit ?")
+    .prepare(
+      "select id, next_attempt_at from webhook_deliveries where status = 'pending' and next_attempt_at < ? order by next_attempt_at limit ?",
+    )
     .bind(now - WEBHOOK_SWEEP_AFTER_MS, SWEEP_LIMIT)
     .all<{ id: string; next_attempt_at: number }>();
   return { handedOver: await handOver(queue, results, now) };
@@ -149,7 +184,16 @@ export type DeliveryRow = {
   created_at: number;
 };
 
-export type DeliverDeps = { d1: D1Database; queue: Queue; emails: Queue; appUrl: string; appEnv: string | undefined; secrets: SecretBox; fetch?: typeof fetch; now?: number };
+export type DeliverDeps = {
+  d1: D1Database;
+  queue: Queue;
+  emails: Queue;
+  appUrl: string;
+  appEnv: string | undefined;
+  secrets: SecretBox;
+  fetch?: typeof fetch;
+  now?: number;
+};
 export type DeliverOutcome = "delivered" | "retry" | "failed" | "disabled" | "not-due" | "gone";
 
 /**
@@ -161,27 +205,47 @@ export async function deliverWebhook(deps: DeliverDeps, message: WebhookMessage)
   const { d1 } = deps;
   const now = deps.now ?? Date.now();
   const claimed = await d1
-    .prepare("update webhook_deliveries set next_attempt_at = ?1 where id = ?2 and status = 'pending' and next_attempt_at <= ?3 returning *")
+    .prepare(
+      "update webhook_deliveries set next_attempt_at = ?1 where id = ?2 and status = 'pending' and next_attempt_at <= ?3 returning *",
+    )
     .bind(now + LEASE_MS, message.id, now + 1000)
     .first<DeliveryRow>();
   if (!claimed) {
-    const row = await d1.prepare("select status, next_attempt_at from webhook_deliveries where id = ?").bind(message.id).first<{ status: string; next_attempt_at: number }>();
-    if (row?.status === "pending" && row.next_attempt_at === message.due) await deps.queue.send(message, delay(row.next_attempt_at, now));
+    const row = await d1
+      .prepare("select status, next_attempt_at from webhook_deliveries where id = ?")
+      .bind(message.id)
+      .first<{ status: string; next_attempt_at: number }>();
+    if (row?.status === "pending" && row.next_attempt_at === message.due)
+      await deps.queue.send(message, delay(row.next_attempt_at, now));
     return row ? "not-due" : "gone";
   }
   const endpoint = await d1
     .prepare("select id, user_id, url, secret, status, failing_since from webhook_endpoints where id = ?")
     .bind(claimed.endpoint_id)
-    .first<{ id: string; user_id: string; url: string; secret: string; status: string; failing_since: number | null }>();
+    .first<{
+      id: string;
+      user_id: string;
+      url: string;
+      secret: string;
+      status: string;
+      failing_since: number | null;
+    }>();
   if (!endpoint || endpoint.status !== "active") {
-    await d1.prepare("update webhook_deliveries set status = 'disabled' where id = ? and status = 'pending'").bind(claimed.id).run();
+    await d1
+      .prepare("update webhook_deliveries set status = 'disabled' where id = ? and status = 'pending'")
+      .bind(claimed.id)
+      .run();
     return "disabled";
   }
   // An address this deployment may not call (saved under other rules, or by hand) is never contacted.
   const refused = endpointUrlProblem(endpoint.url, deps.appEnv);
   if (refused) {
     await d1.batch([
-      d1.prepare("insert into webhook_attempts (id, delivery_id, status, error, response_excerpt, duration_ms, at) values (?, ?, null, ?, null, 0, ?)").bind(newId(), claimed.id, `Not sent: ${refused}`, now),
+      d1
+        .prepare(
+          "insert into webhook_attempts (id, delivery_id, status, error, response_excerpt, duration_ms, at) values (?, ?, null, ?, null, 0, ?)",
+        )
+        .bind(newId(), claimed.id, `Not sent: ${refused}`, now),
       d1
         .prepare(
           `update webhook_deliveries set status = 'failed', attempts = attempts + 1, first_attempt_at = coalesce(first_attempt_at, ?1), last_attempt_at = ?1,
@@ -207,12 +271,16 @@ export async function deliverWebhook(deps: DeliverDeps, message: WebhookMessage)
   const nextAttemptAt = next === "pending" ? Math.min(retryAt, windowEnd) : at;
   const failingSince = ok ? null : (endpoint.failing_since ?? now);
   const disable = !ok && failingSince !== null && at - failingSince >= WEBHOOK_RETRY_WINDOW_MS;
-  const creator = disable ? await d1.prepare("select email from users where id = ?").bind(endpoint.user_id).first<{ email: string | null }>() : null;
+  const creator = disable
+    ? await d1.prepare("select email from users where id = ?").bind(endpoint.user_id).first<{ email: string | null }>()
+    : null;
   const mailKey = `webhook-disabled:${endpoint.id}:${failingSince}`;
 
   await d1.batch([
     d1
-      .prepare("insert into webhook_attempts (id, delivery_id, status, error, response_excerpt, duration_ms, at) values (?, ?, ?, ?, ?, ?, ?)")
+      .prepare(
+        "insert into webhook_attempts (id, delivery_id, status, error, response_excerpt, duration_ms, at) values (?, ?, ?, ?, ?, ?, ?)",
+      )
       .bind(newId(), claimed.id, result.status, result.error, result.excerpt, result.durationMs, at),
     d1
       .prepare(
@@ -222,20 +290,40 @@ export async function deliverWebhook(deps: DeliverDeps, message: WebhookMessage)
       .bind(next, now, at, result.status, result.excerpt ?? result.error, nextAttemptAt, claimed.id),
     ok
       ? d1.prepare("update webhook_endpoints set failing_since = null where id = ?").bind(endpoint.id)
-      : d1.prepare("update webhook_endpoints set failing_since = coalesce(failing_since, ?) where id = ?").bind(now, endpoint.id),
+      : d1
+          .prepare("update webhook_endpoints set failing_since = coalesce(failing_since, ?) where id = ?")
+          .bind(now, endpoint.id),
     ...(disable
       ? [
           d1
-            .prepare("update webhook_endpoints set status = 'disabled', disabled_reason = ? where id = ? and status = 'active' and failing_since = ?")
+            .prepare(
+              "update webhook_endpoints set status = 'disabled', disabled_reason = ? where id = ? and status = 'active' and failing_since = ?",
+            )
             .bind(disabledReason(failingSince!), endpoint.id, failingSince),
-          d1.prepare("update webhook_deliveries set status = 'disabled' where endpoint_id = ? and status = 'pending' and id <> ?").bind(endpoint.id, claimed.id),
+          d1
+            .prepare(
+              "update webhook_deliveries set status = 'disabled' where endpoint_id = ? and status = 'pending' and id <> ?",
+            )
+            .bind(endpoint.id, claimed.id),
           ...(creator?.email
             ? [
                 outboxInsert(
                   d1,
-                  { dedupeKey: mailKey, to: creator.email, template: "webhook-disabled", data: { url: endpoint.url, reason: disabledReason(failingSince!), settingsUrl: new URL("/settings", deps.appUrl).href } },
+                  {
+                    dedupeKey: mailKey,
+                    to: creator.email,
+                    template: "webhook-disabled",
+                    data: {
+                      url: endpoint.url,
+                      reason: disabledReason(failingSince!),
+                      settingsUrl: new URL("/settings", deps.appUrl).href,
+                    },
+                  },
                   now,
-                  { sql: "exists (select 1 from webhook_endpoints where id = ? and status = 'disabled' and failing_since = ?)", binds: [endpoint.id, failingSince] },
+                  {
+                    sql: "exists (select 1 from webhook_endpoints where id = ? and status = 'disabled' and failing_since = ?)",
+                    binds: [endpoint.id, failingSince],
+                  },
                 ),
               ]
             : []),
@@ -244,12 +332,15 @@ export async function deliverWebhook(deps: DeliverDeps, message: WebhookMessage)
   ]);
   if (disable && creator?.email) await dispatchEmails(d1, deps.emails, [mailKey], now);
   if (next === "pending") {
-    await deps.queue.send({ id: claimed.id, due: nextAttemptAt } satisfies WebhookMessage, delay(nextAttemptAt, now)).catch((err) => console.error("webhooks: retry not queued; the sweep will", err));
+    await deps.queue
+      .send({ id: claimed.id, due: nextAttemptAt } satisfies WebhookMessage, delay(nextAttemptAt, now))
+      .catch((err) => console.error("webhooks: retry not queued; the sweep will", err));
   }
   return ok ? "delivered" : next === "failed" ? "failed" : "retry";
 }
 
-const disabledReason = (since: number) => `Every delivery failed for 3 days (since ${new Date(since).toISOString().slice(0, 16).replace("T", " ")} UTC)`;
+const disabledReason = (since: number) =>
+  `Every delivery failed for 3 days (since ${new Date(since).toISOString().slice(0, 16).replace("T", " ")} UTC)`;
 
 /** Signs and POSTs one message: 10 s at most, a redirect is a failure (it is not followed). */
 async function post(fetcher: typeof fetch, url: string, secret: string, id: string, payload: string, now: number) {
@@ -271,11 +362,22 @@ async function post(fetcher: typeof fetch, url: string, secret: string, id: stri
       body: payload,
     });
     const text = await res.text().catch(() => "");
-    const excerpt = (res.status >= 300 && res.status < 400 ? `Redirect to ${res.headers.get("location") ?? "?"} (not followed). ` : "") + text;
-    return { status: res.status, error: null, excerpt: excerpt.slice(0, EXCERPT_CHARS), durationMs: Date.now() - started };
+    const excerpt =
+      (res.status >= 300 && res.status < 400
+        ? `Redirect to ${res.headers.get("location") ?? "?"} (not followed). `
+        : "") + text;
+    return {
+      status: res.status,
+      error: null,
+      excerpt: excerpt.slice(0, EXCERPT_CHARS),
+      durationMs: Date.now() - started,
+    };
   } catch (err) {
     const e = err as Error;
-    const error = e?.name === "TimeoutError" ? `No answer within ${WEBHOOK_TIMEOUT_MS / 1000} s` : String(e?.message ?? err).slice(0, EXCERPT_CHARS);
+    const error =
+      e?.name === "TimeoutError"
+        ? `No answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`
+        : String(e?.message ?? err).slice(0, EXCERPT_CHARS);
     return { status: null, error, excerpt: null, durationMs: Date.now() - started };
   }
 }

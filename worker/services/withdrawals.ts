@@ -27,7 +27,13 @@ import { historyItem } from "./earnings";
 import { dispatch } from "./mail/email-outbox";
 import { payoutMailInsert, prepareStatements, type PayoutDeps, type Period } from "./payouts";
 
-const REFUSAL_STATUS: Record<WithdrawBlock, ContentfulStatusCode> = { no_bank: 400, bank_restricted: 400, held: 403, below_minimum: 400, open: 409 };
+const REFUSAL_STATUS: Record<WithdrawBlock, ContentfulStatusCode> = {
+  no_bank: 400,
+  bank_restricted: 400,
+  held: 403,
+  below_minimum: 400,
+  open: 409,
+};
 
 /** The UTC month `now` is in: a withdrawal's period. */
 export const withdrawalPeriod = (now: number): Period => {
@@ -36,7 +42,11 @@ export const withdrawalPeriod = (now: number): Period => {
 };
 
 /** What "Withdraw now" would take at `now`, why it cannot (null: it can), and the creator's latest withdrawal. */
-export async function withdrawStatus(deps: Pick<PayoutDeps, "db">, userId: string, now = Date.now()): Promise<WithdrawStatus & { stripeAccountId: string | null }> {
+export async function withdrawStatus(
+  deps: Pick<PayoutDeps, "db">,
+  userId: string,
+  now = Date.now(),
+): Promise<WithdrawStatus & { stripeAccountId: string | null }> {
   const [settings, latest, balance] = await Promise.all([
     deps.db.select().from(payoutSettings).where(eq(payoutSettings.userId, userId)).get(),
     deps.db
@@ -51,11 +61,17 @@ export async function withdrawStatus(deps: Pick<PayoutDeps, "db">, userId: strin
   ]);
   const bankReady = !!settings?.stripeAccountId && settings.connectPayoutsEnabled;
   let blockedBy: WithdrawBlock | null = null;
-  if (!bankReady) blockedBy = settings?.stripeAccountId && settings.connectDetailsSubmitted ? "bank_restricted" : "no_bank";
+  if (!bankReady)
+    blockedBy = settings?.stripeAccountId && settings.connectDetailsSubmitted ? "bank_restricted" : "no_bank";
   else if (settings?.heldAt) blockedBy = "held";
   else if (latest && (latest.status === "pending" || latest.status === "processing")) blockedBy = "open";
   else if (balance.availableCents < MIN_PAYOUT_CENTS) blockedBy = "below_minimum";
-  return { available: balance.availableCents / 100, blockedBy, latest: latest ? historyItem(latest) : null, stripeAccountId: bankReady ? settings!.stripeAccountId : null };
+  return {
+    available: balance.availableCents / 100,
+    blockedBy,
+    latest: latest ? historyItem(latest) : null,
+    stripeAccountId: bankReady ? settings!.stripeAccountId : null,
+  };
 }
 
 const refuse = (block: WithdrawBlock) => new ApiError(REFUSAL_STATUS[block], WITHDRAW_MESSAGES[block]);
@@ -77,7 +93,9 @@ export async function withdraw(deps: PayoutDeps, userId: string, now = Date.now(
   if (!inserted.results?.length) {
     // Something changed between the check and the batch: another press, the monthly run, a hold.
     const after = await withdrawStatus(deps, userId, now);
-    throw after.blockedBy ? refuse(after.blockedBy) : new ApiError(409, "Your balance changed while we prepared your withdrawal. Please try again.");
+    throw after.blockedBy
+      ? refuse(after.blockedBy)
+      : new ApiError(409, "Your balance changed while we prepared your withdrawal. Please try again.");
   }
   await dispatch(deps.d1, deps.emails, [`payout-prepared:${id}`], now);
   await sendWithdrawal(deps, id);

@@ -4,35 +4,68 @@ import { describe, expect, it } from "vitest";
 import { RECOVER_ACCESS_MESSAGE } from "../../shared/payments";
 import { CROSS_SITE_REFUSED } from "../app";
 import { signedDownloadPath } from "../services/download-links";
-import { call, checkout, contentForm, deliver, env, eventFor, outbox, postForm, postJson, row, rows, signIn, signedWebhook, waitForMail } from "./helpers";
+import {
+  call,
+  checkout,
+  contentForm,
+  deliver,
+  env,
+  eventFor,
+  outbox,
+  postForm,
+  postJson,
+  row,
+  rows,
+  signIn,
+  signedWebhook,
+  waitForMail,
+} from "./helpers";
 
 const SECRET = (env as unknown as { ACCESS_TOKEN_SECRET: string }).ACCESS_TOKEN_SECRET;
 const fileBytes = Uint8Array.from({ length: 3000 }, (_, i) => (i * 7) % 256);
 
 async function itemOf(email: string, fields: Record<string, string | Blob> = {}) {
   const cookie = await signIn(email);
-  const res = await postForm("/api/content", contentForm({ title: "Field notes", price: "5", file: new File([fileBytes], "notes.bin", { type: "application/octet-stream" }), ...fields }), cookie);
+  const res = await postForm(
+    "/api/content",
+    contentForm({
+      title: "Field notes",
+      price: "5",
+      file: new File([fileBytes], "notes.bin", { type: "application/octet-stream" }),
+      ...fields,
+    }),
+    cookie,
+  );
   if (res.status !== 201) throw new Error(await res.text());
   return { cookie, item: await res.json<{ id: string }>() };
 }
 
-const purchaseIdOf = async (pi: string) => (await row<{ id: string }>("select id from purchases where payment_intent_id = ?", pi))!.id;
+const purchaseIdOf = async (pi: string) =>
+  (await row<{ id: string }>("select id from purchases where payment_intent_id = ?", pi))!.id;
 const accessOf = (contentId: string, init: { cookie?: string; access?: string } = {}) =>
-  call(`/api/content/${contentId}/access${init.access ? `?access=${encodeURIComponent(init.access)}` : ""}`, { cookie: init.cookie });
+  call(`/api/content/${contentId}/access${init.access ? `?access=${encodeURIComponent(init.access)}` : ""}`, {
+    cookie: init.cookie,
+  });
 
 describe("the paywall knows its owner", () => {
   it("the paying browser and the access link's holder own it; anyone else does not", async () => {
     const { item } = await itemOf("owner-a@example.com");
     expect(await (await accessOf(item.id)).json()).toEqual({ owned: false, status: "none" });
     const { buyerCookie, paymentIntent } = await checkout(item.id);
-    const mine = await (await accessOf(item.id, { cookie: buyerCookie })).json<{ owned: boolean; verification: { accessUrl: string; content: { id: string; fileUrl: string } } }>();
+    const mine = await (await accessOf(item.id, { cookie: buyerCookie })).json<{
+      owned: boolean;
+      verification: { accessUrl: string; content: { id: string; fileUrl: string } };
+    }>();
     expect(mine.owned).toBe(true);
     expect(mine.verification.content.id).toBe(item.id);
     const token = new URL(mine.verification.accessUrl).searchParams.get("access")!;
     expect(new URL(mine.verification.accessUrl).searchParams.get("payment_intent")).toBe(paymentIntent);
 
     expect((await (await accessOf(item.id, { access: token })).json<{ owned: boolean }>()).owned).toBe(true);
-    expect(await (await accessOf(item.id, { cookie: "aw_buyer=someoneelse-someoneelse-1234" })).json()).toEqual({ owned: false, status: "none" });
+    expect(await (await accessOf(item.id, { cookie: "aw_buyer=someoneelse-someoneelse-1234" })).json()).toEqual({
+      owned: false,
+      status: "none",
+    });
     // A token for one purchase says nothing about another item.
     const { item: other } = await itemOf("owner-b@example.com");
     expect((await (await accessOf(other.id, { access: token })).json<{ owned: boolean }>()).owned).toBe(false);
@@ -49,7 +82,9 @@ describe("the paywall knows its owner", () => {
     expect(body.alreadyOwned).toBe(true);
     expect(body.clientSecret).toBeUndefined();
     expect(new URL(body.accessUrl).searchParams.get("access")).toMatch(/\./);
-    expect(await row<{ n: number }>("select count(*) as n from purchases where content_id = ?", item.id)).toEqual(before);
+    expect(await row<{ n: number }>("select count(*) as n from purchases where content_id = ?", item.id)).toEqual(
+      before,
+    );
     // Another browser still pays.
     const other = await postJson("/api/create-payment-intent", { contentId: item.id });
     expect(await other.json()).toHaveProperty("clientSecret");
@@ -65,8 +100,13 @@ describe("the paywall knows its owner", () => {
       body: `payment_intent=${paymentIntent}`,
     });
     await deliver(await eventFor("charge.refunded", paymentIntent));
-    expect(await (await accessOf(item.id, { cookie: buyerCookie })).json()).toMatchObject({ owned: false, status: "refunded" });
-    expect(await (await postJson("/api/create-payment-intent", { contentId: item.id }, buyerCookie)).json()).toHaveProperty("clientSecret");
+    expect(await (await accessOf(item.id, { cookie: buyerCookie })).json()).toMatchObject({
+      owned: false,
+      status: "refunded",
+    });
+    expect(
+      await (await postJson("/api/create-payment-intent", { contentId: item.id }, buyerCookie)).json(),
+    ).toHaveProperty("clientSecret");
   });
 });
 
@@ -115,7 +155,9 @@ describe("signed download URLs", () => {
     const { item } = await itemOf("dl-refund@example.com");
     expect((await call(`/api/content/${item.id}/download`, { method: "POST" })).status).toBe(404);
     const { buyerCookie, paymentIntent } = await checkout(item.id);
-    const { url } = await (await call(`/api/content/${item.id}/download`, { method: "POST", cookie: buyerCookie })).json<{ url: string }>();
+    const { url } = await (
+      await call(`/api/content/${item.id}/download`, { method: "POST", cookie: buyerCookie })
+    ).json<{ url: string }>();
     await fetch(`${(env as unknown as { STRIPE_API_BASE: string }).STRIPE_API_BASE}/v1/refunds`, {
       method: "POST",
       headers: { authorization: "Bearer sk_test_worker", "content-type": "application/x-www-form-urlencoded" },
@@ -127,11 +169,17 @@ describe("signed download URLs", () => {
 
   it("link and text items have no file to download", async () => {
     const cookie = await signIn("dl-link@example.com");
-    const res = await postForm("/api/content", contentForm({ title: "Secret link", price: "3", accessType: "link", linkUrl: "https://example.com/secret" }), cookie);
+    const res = await postForm(
+      "/api/content",
+      contentForm({ title: "Secret link", price: "3", accessType: "link", linkUrl: "https://example.com/secret" }),
+      cookie,
+    );
     const item = await res.json<{ id: string }>();
     const { buyerCookie } = await checkout(item.id);
     expect((await call(`/api/content/${item.id}/download`, { method: "POST", cookie: buyerCookie })).status).toBe(404);
-    const owned = await (await accessOf(item.id, { cookie: buyerCookie })).json<{ verification: { content: { linkUrl: string; fileUrl: string | null } } }>();
+    const owned = await (await accessOf(item.id, { cookie: buyerCookie })).json<{
+      verification: { content: { linkUrl: string; fileUrl: string | null } };
+    }>();
     expect(owned.verification.content).toMatchObject({ linkUrl: "https://example.com/secret", fileUrl: null });
   });
 });
@@ -140,7 +188,10 @@ describe("Lost your access?", () => {
   it("mails every paid purchase's access link; the answer is the same for an address that bought nothing", async () => {
     const { item } = await itemOf("recover-creator@example.com");
     const { item: second } = await itemOf("recover-creator2@example.com", { title: "Second thing" });
-    for (const [id, email] of [[item.id, "Lost.Buyer@example.com"], [second.id, "lost.buyer@example.com"]]) {
+    for (const [id, email] of [
+      [item.id, "Lost.Buyer@example.com"],
+      [second.id, "lost.buyer@example.com"],
+    ]) {
       const { paymentIntent } = await checkout(id, { email });
       await deliver(await eventFor("payment_intent.succeeded", paymentIntent));
     }
@@ -182,15 +233,33 @@ describe("Lost your access?", () => {
 
 describe("small defects", () => {
   it("an event about an object Stripe does not know is acknowledged and changes nothing", async () => {
-    const event = { id: `evt_unknown${Date.now()}`, object: "event", type: "payment_intent.succeeded", data: { object: { id: "pi_notknownbystripe", object: "payment_intent" } } };
+    const event = {
+      id: `evt_unknown${Date.now()}`,
+      object: "event",
+      type: "payment_intent.succeeded",
+      data: { object: { id: "pi_notknownbystripe", object: "payment_intent" } },
+    };
     const before = await rows("select * from ledger_entries");
     const purchasesBefore = await rows("select * from purchases");
     const payload = JSON.stringify(event);
-    const res = await call("/api/stripe/webhook", { method: "POST", headers: { "content-type": "application/json", "stripe-signature": await signedWebhook(payload) }, body: payload });
+    const res = await call("/api/stripe/webhook", {
+      method: "POST",
+      headers: { "content-type": "application/json", "stripe-signature": await signedWebhook(payload) },
+      body: payload,
+    });
     expect(res.status).toBe(200);
     for (const type of ["charge.refunded", "charge.dispute.created"]) {
-      const other = JSON.stringify({ ...event, id: `${event.id}${type}`, type, data: { object: { id: type.startsWith("charge.refunded") ? "ch_gone" : "dp_gone" } } });
-      const answer = await call("/api/stripe/webhook", { method: "POST", headers: { "content-type": "application/json", "stripe-signature": await signedWebhook(other) }, body: other });
+      const other = JSON.stringify({
+        ...event,
+        id: `${event.id}${type}`,
+        type,
+        data: { object: { id: type.startsWith("charge.refunded") ? "ch_gone" : "dp_gone" } },
+      });
+      const answer = await call("/api/stripe/webhook", {
+        method: "POST",
+        headers: { "content-type": "application/json", "stripe-signature": await signedWebhook(other) },
+        body: other,
+      });
       expect(answer.status).toBe(200);
     }
     expect(await rows("select * from ledger_entries")).toEqual(before);
@@ -198,7 +267,11 @@ describe("small defects", () => {
   });
 
   it("a cross-site form post is refused with a message that says so", async () => {
-    const res = await call("/api/feedback", { method: "POST", headers: { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" }, body: "type=bug" });
+    const res = await call("/api/feedback", {
+      method: "POST",
+      headers: { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" },
+      body: "type=bug",
+    });
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ message: CROSS_SITE_REFUSED });
   });
@@ -208,7 +281,16 @@ describe("small defects", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/plain");
     const text = await res.text();
-    for (const line of ["User-agent: *", "Allow: /p/", "Allow: /paywall/", "Disallow: /api/", "Disallow: /dev/", "Disallow: /dashboard", "Disallow: /checkout/", "Disallow: /success"]) {
+    for (const line of [
+      "User-agent: *",
+      "Allow: /p/",
+      "Allow: /paywall/",
+      "Disallow: /api/",
+      "Disallow: /dev/",
+      "Disallow: /dashboard",
+      "Disallow: /checkout/",
+      "Disallow: /success",
+    ]) {
       expect(text.split("\n")).toContain(line);
     }
     expect(text).not.toContain("<html");

@@ -5,7 +5,10 @@ import type { ApiKeySummary, CreatedApiKey, DeveloperOverview } from "../../shar
 import { sha256Hex } from "../lib/ids";
 import { call, contentForm, env, postJson, row, rows, signIn } from "./helpers";
 
-const bearer = (key: string, init: RequestInit = {}) => ({ ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${key}` } });
+const bearer = (key: string, init: RequestInit = {}) => ({
+  ...init,
+  headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${key}` },
+});
 
 async function createKey(cookie: string, scopes: string[], name = "CI deploy"): Promise<CreatedApiKey> {
   const res = await postJson("/api/developer/keys", { name, scopes }, cookie);
@@ -21,7 +24,8 @@ async function ageSession(cookie: string, minutesAgo: number) {
 }
 
 /** A server-side client: no cookie, no Origin, no Sec-Fetch-Site. */
-const api = (path: string, key: string, init: RequestInit = {}) => call(path, bearer(key, { ...init, headers: { ...(init.headers as Record<string, string>), origin: "" } }));
+const api = (path: string, key: string, init: RequestInit = {}) =>
+  call(path, bearer(key, { ...init, headers: { ...(init.headers as Record<string, string>), origin: "" } }));
 
 describe("creating API keys", () => {
   it("needs a sign-in from the last 10 minutes: an older session is refused with a message to sign in again", async () => {
@@ -30,7 +34,12 @@ describe("creating API keys", () => {
     const old = await postJson("/api/developer/keys", { name: "Old session", scopes: ["content:read"] }, cookie);
     expect(old.status).toBe(403);
     expect((await old.json<{ message: string }>()).message).toMatch(/sign in again/i);
-    expect(await row("select count(*) as n from api_keys where user_id = (select id from users where email = ?)", "keys-recent@example.com")).toMatchObject({ n: 0 });
+    expect(
+      await row(
+        "select count(*) as n from api_keys where user_id = (select id from users where email = ?)",
+        "keys-recent@example.com",
+      ),
+    ).toMatchObject({ n: 0 });
 
     const fresh = await signIn("keys-recent@example.com");
     const created = await postJson("/api/developer/keys", { name: "Fresh session", scopes: ["content:read"] }, fresh);
@@ -48,7 +57,15 @@ describe("creating API keys", () => {
     const text = await list.text();
     expect(text).not.toContain(created.key);
     const overview = JSON.parse(text) as DeveloperOverview;
-    expect(overview.keys).toEqual([expect.objectContaining({ id: created.id, name: "CI deploy", prefix: created.prefix, lastUsedAt: null, revokedAt: null })]);
+    expect(overview.keys).toEqual([
+      expect.objectContaining({
+        id: created.id,
+        name: "CI deploy",
+        prefix: created.prefix,
+        lastUsedAt: null,
+        revokedAt: null,
+      }),
+    ]);
     expect(overview.keys[0]).not.toHaveProperty("key");
     expect(overview.events.map((e) => e.action)).toEqual(["created"]);
 
@@ -65,8 +82,17 @@ describe("creating API keys", () => {
     const none = await postJson("/api/developer/keys", { name: "x", scopes: [] }, cookie);
     expect(none.status).toBe(400);
 
-    await Promise.all(Array.from({ length: 22 }, (_, i) => postJson("/api/developer/keys", { name: `k${i}`, scopes: ["content:read"] }, cookie)));
-    expect(await row("select count(*) as n from api_keys where revoked_at is null and user_id = (select id from users where email = ?)", "keys-many@example.com")).toMatchObject({ n: 20 });
+    await Promise.all(
+      Array.from({ length: 22 }, (_, i) =>
+        postJson("/api/developer/keys", { name: `k${i}`, scopes: ["content:read"] }, cookie),
+      ),
+    );
+    expect(
+      await row(
+        "select count(*) as n from api_keys where revoked_at is null and user_id = (select id from users where email = ?)",
+        "keys-many@example.com",
+      ),
+    ).toMatchObject({ n: 20 });
     const over = await postJson("/api/developer/keys", { name: "one more", scopes: ["content:read"] }, cookie);
     expect(over.status).toBe(409);
     expect((await over.json<{ message: string }>()).message).toMatch(/at most 20/);
@@ -86,7 +112,9 @@ describe("calling the API with a key", () => {
     const refused = await api("/api/content", sales.key);
     expect(refused.status).toBe(403);
     expect((await refused.json<{ message: string }>()).message).toContain("content:read");
-    expect(await row("select action, detail from api_key_events where key_id = ? and action = 'used_denied'", sales.id)).toMatchObject({ detail: expect.stringContaining("GET /api/content") });
+    expect(
+      await row("select action, detail from api_key_events where key_id = ? and action = 'used_denied'", sales.id),
+    ).toMatchObject({ detail: expect.stringContaining("GET /api/content") });
 
     expect((await api("/api/creator/sales", sales.key)).status).toBe(200);
   });
@@ -95,7 +123,15 @@ describe("calling the API with a key", () => {
     const cookie = await signIn("keys-write@example.com");
     const writer = await createKey(cookie, ["content:read", "content:write"]);
     const reader = await createKey(cookie, ["content:read"]);
-    const fields = { title: "API item", description: "Made by a script", price: "5", pricingModel: "fixed", category: "other", accessType: "link", linkUrl: "https://example.com/file" };
+    const fields = {
+      title: "API item",
+      description: "Made by a script",
+      price: "5",
+      pricingModel: "fixed",
+      category: "other",
+      accessType: "link",
+      linkUrl: "https://example.com/file",
+    };
 
     const refused = await api("/api/content", reader.key, { method: "POST", body: contentForm(fields) });
     expect(refused.status).toBe(403);
@@ -110,24 +146,58 @@ describe("calling the API with a key", () => {
 
   it("never reaches admin, money-moving, sign-out or key routes, even with every scope", async () => {
     const admin = await signIn("admin@apewall.test");
-    const key = await createKey(admin, ["content:read", "content:write", "sales:read", "payouts:read", "webhooks:write"]);
+    const key = await createKey(admin, [
+      "content:read",
+      "content:write",
+      "sales:read",
+      "payouts:read",
+      "webhooks:write",
+    ]);
     const cases: [string, RequestInit][] = [
       ["/api/admin/payout-summary", {}],
       ["/api/developer/keys", {}],
-      ["/api/developer/keys", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "minted", scopes: ["content:read"] }) }],
+      [
+        "/api/developer/keys",
+        {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ name: "minted", scopes: ["content:read"] }),
+        },
+      ],
       [`/api/developer/keys/${key.id}`, { method: "DELETE" }],
       ["/api/payout/withdraw", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }],
-      ["/api/payout/setup", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ payoutMethod: "paypal", payoutEmail: "x@example.com" }) }],
+      [
+        "/api/payout/setup",
+        {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ payoutMethod: "paypal", payoutEmail: "x@example.com" }),
+        },
+      ],
       ["/api/create-subscription", { method: "POST" }],
-      ["/api/profile", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ displayName: "Key", bio: "", supportEmail: "" }) }],
+      [
+        "/api/profile",
+        {
+          method: "PUT",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ displayName: "Key", bio: "", supportEmail: "" }),
+        },
+      ],
       ["/api/logout", { method: "POST" }],
     ];
     for (const [path, init] of cases) {
       const res = await api(path, key.key, init);
       expect(res.status, `${init.method ?? "GET"} ${path}`).toBe(403);
-      expect((await res.json<{ message: string }>()).message).toMatch(/not available to API keys|cannot manage API keys/);
+      expect((await res.json<{ message: string }>()).message).toMatch(
+        /not available to API keys|cannot manage API keys/,
+      );
     }
-    expect(await row("select count(*) as n from api_keys where user_id = (select user_id from api_keys where id = ?)", key.id)).toMatchObject({ n: 1 });
+    expect(
+      await row(
+        "select count(*) as n from api_keys where user_id = (select user_id from api_keys where id = ?)",
+        key.id,
+      ),
+    ).toMatchObject({ n: 1 });
     expect(await row("select revoked_at from api_keys where id = ?", key.id)).toMatchObject({ revoked_at: null });
   });
 
@@ -149,7 +219,10 @@ describe("calling the API with a key", () => {
     const after = await api("/api/content", key.key);
     expect(after.status).toBe(401);
     expect(await after.json()).toEqual({ message: "Invalid or revoked API key" });
-    expect(await rows("select action from api_key_events where key_id = ? order by at", key.id)).toEqual([{ action: "created" }, { action: "revoked" }]);
+    expect(await rows("select action from api_key_events where key_id = ? order by at", key.id)).toEqual([
+      { action: "created" },
+      { action: "revoked" },
+    ]);
     expect((await api("/api/content", "aw_test_not-a-real-key")).status).toBe(401);
   });
 
@@ -167,7 +240,12 @@ describe("calling the API with a key", () => {
     expect(await row("select count(*) as n from content where title = 'Forged'")).toMatchObject({ n: 0 });
     // Without a Bearer header the cookie still counts and the cross-site guard still stands.
     expect((await call("/api/content", { cookie })).status).toBe(200);
-    const forged = await call("/api/content", { method: "POST", cookie, headers: { origin: "https://evil.example" }, body: contentForm({ title: "Forged" }) });
+    const forged = await call("/api/content", {
+      method: "POST",
+      cookie,
+      headers: { origin: "https://evil.example" },
+      body: contentForm({ title: "Forged" }),
+    });
     expect(forged.status).toBe(403);
   });
 
@@ -180,7 +258,9 @@ describe("calling the API with a key", () => {
     expect((await api("/api/payout/next", key.key)).status).toBe(200);
     expect(await row("select last_used_at from api_keys where id = ?", key.id)).toEqual(first);
 
-    await env.DB.prepare("update api_keys set last_used_at = ? where id = ?").bind(Date.now() - 61_000, key.id).run();
+    await env.DB.prepare("update api_keys set last_used_at = ? where id = ?")
+      .bind(Date.now() - 61_000, key.id)
+      .run();
     expect((await api("/api/payout/next", key.key)).status).toBe(200);
     const moved = await row<{ last_used_at: number }>("select last_used_at from api_keys where id = ?", key.id);
     expect(moved!.last_used_at).toBeGreaterThan(Date.now() - 5_000);
@@ -213,22 +293,44 @@ describe("calling the API with a key", () => {
   it("audits every change a key makes (not its reads), and a refused call at most once a minute per route", async () => {
     const cookie = await signIn("keys-audit@example.com");
     const writer = await createKey(cookie, ["content:read", "content:write"]);
-    const fields = { title: "Audited item", description: "", price: "5", pricingModel: "fixed", category: "other", accessType: "link", linkUrl: "https://example.com/a" };
+    const fields = {
+      title: "Audited item",
+      description: "",
+      price: "5",
+      pricingModel: "fixed",
+      category: "other",
+      accessType: "link",
+      linkUrl: "https://example.com/a",
+    };
     const made = await api("/api/content", writer.key, { method: "POST", body: contentForm(fields) });
     expect(made.status).toBe(201);
     const item = await made.json<{ id: string }>();
     expect((await api("/api/content", writer.key)).status).toBe(200);
     expect((await api(`/api/content/${item.id}`, writer.key, { method: "DELETE" })).status).toBe(204);
     // A refused write changes nothing and is not a "used" row.
-    expect((await api("/api/funnels", writer.key, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(400);
-    const used = await rows<{ detail: string }>("select detail from api_key_events where key_id = ? and action = 'used' order by at", writer.id);
+    expect(
+      (
+        await api("/api/funnels", writer.key, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: "{}",
+        })
+      ).status,
+    ).toBe(400);
+    const used = await rows<{ detail: string }>(
+      "select detail from api_key_events where key_id = ? and action = 'used' order by at",
+      writer.id,
+    );
     expect(used.map((u) => u.detail)).toEqual(["POST /api/content → 201", `DELETE /api/content/${item.id} → 204`]);
     const overview = await (await call("/api/developer/keys", { cookie })).json<DeveloperOverview>();
     expect(overview.events.filter((e) => e.action === "used")).toHaveLength(2);
 
     // A key hammering a route it may not call: one audit row for the minute, not one per call.
     for (let i = 0; i < 5; i++) expect((await api("/api/payout/history", writer.key)).status).toBe(403);
-    const denied = await row<{ n: number }>("select count(*) as n from api_key_events where key_id = ? and action = 'used_denied'", writer.id);
+    const denied = await row<{ n: number }>(
+      "select count(*) as n from api_key_events where key_id = ? and action = 'used_denied'",
+      writer.id,
+    );
     expect(denied?.n).toBeLessThanOrEqual(2); // 1, or 2 when the five calls straddle a minute's edge
   });
 
@@ -238,7 +340,9 @@ describe("calling the API with a key", () => {
     let unauthorized = 0;
     let limited: Response | undefined;
     for (let batch = 0; batch < 14 && !limited; batch++) {
-      const answers = await Promise.all(Array.from({ length: 100 }, () => api("/api/content", made(), { headers: from })));
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, () => api("/api/content", made(), { headers: from })),
+      );
       for (const res of answers) {
         if (res.status === 429) limited ??= res;
         else {

@@ -37,7 +37,12 @@ describe("sign-in by emailed link", () => {
   it("marks the cookie Secure on https", async () => {
     const { link, loginCookie } = await requestLink("secure@example.com");
     const { exports } = await import("cloudflare:workers");
-    const res = await exports.default.fetch(new Request(`https://apewall.example.com${link.pathname}${link.search}`, { redirect: "manual", headers: { cookie: loginCookie } }));
+    const res = await exports.default.fetch(
+      new Request(`https://apewall.example.com${link.pathname}${link.search}`, {
+        redirect: "manual",
+        headers: { cookie: loginCookie },
+      }),
+    );
     expect(res.status).toBe(302);
     expect(res.headers.getSetCookie().find((h) => h.startsWith("aw_session="))).toMatch(/Secure/i);
   });
@@ -54,13 +59,17 @@ describe("sign-in by emailed link", () => {
 
   it("refuses concurrent uses of one link but one", async () => {
     const { link, loginCookie } = await requestLink("race@example.com");
-    const results = await Promise.all(Array.from({ length: 5 }, () => call(link.pathname + link.search, { cookie: loginCookie })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => call(link.pathname + link.search, { cookie: loginCookie })),
+    );
     expect(results.filter((r) => cookieValue(r, "aw_session")).length).toBe(1);
   });
 
   it("refuses an expired link", async () => {
     const { link, loginCookie } = await requestLink("late@example.com");
-    await env.DB.prepare("update login_tokens set expires_at = ? where email = ?").bind(Date.now() - 1000, "late@example.com").run();
+    await env.DB.prepare("update login_tokens set expires_at = ? where email = ?")
+      .bind(Date.now() - 1000, "late@example.com")
+      .run();
     const res = await call(link.pathname + link.search, { cookie: loginCookie });
     expect(res.headers.get("location")).toBe("/sign-in?error=link-invalid");
     expect(cookieValue(res, "aw_session")).toBeUndefined();
@@ -78,7 +87,11 @@ describe("sign-in by emailed link", () => {
       expect(cookieValue(page, "aw_session")).toBeUndefined();
     }
     const token = link.searchParams.get("token")!;
-    const crossSite = await call("/api/auth/email/callback", { method: "POST", body: new URLSearchParams({ token }), headers: { origin: "https://evil.example" } });
+    const crossSite = await call("/api/auth/email/callback", {
+      method: "POST",
+      body: new URLSearchParams({ token }),
+      headers: { origin: "https://evil.example" },
+    });
     expect(crossSite.status).toBe(403);
     const confirmed = await call("/api/auth/email/callback", { method: "POST", body: new URLSearchParams({ token }) });
     expect(confirmed.status).toBe(302);
@@ -103,8 +116,11 @@ describe("sign-in by emailed link", () => {
   });
 
   it("limits how many links one mailbox gets", async () => {
-    for (let i = 0; i < 7; i++) expect((await postJson("/api/auth/email", { email: "flood@example.com" })).status).toBe(202);
-    const rows = await env.DB.prepare("select count(*) as n from login_tokens where email = ?").bind("flood@example.com").first<{ n: number }>();
+    for (let i = 0; i < 7; i++)
+      expect((await postJson("/api/auth/email", { email: "flood@example.com" })).status).toBe(202);
+    const rows = await env.DB.prepare("select count(*) as n from login_tokens where email = ?")
+      .bind("flood@example.com")
+      .first<{ n: number }>();
     expect(rows?.n).toBe(5);
   });
 
@@ -125,7 +141,9 @@ describe("/api/login and /api/logout", () => {
 
   it("refuses open-redirect attempts at the door, and ignores a foreign Referer", async () => {
     for (const returnTo of ["https://evil.example", "//evil.example", "/\\evil.example", "javascript:alert(1)"]) {
-      const res = await call(`/api/login?returnTo=${encodeURIComponent(returnTo)}`, { headers: { referer: "https://evil.example/page" } });
+      const res = await call(`/api/login?returnTo=${encodeURIComponent(returnTo)}`, {
+        headers: { referer: "https://evil.example/page" },
+      });
       expect(res.status).toBe(400);
     }
     const res = await call("/api/login", { headers: { referer: "https://evil.example/page" } });
@@ -165,7 +183,12 @@ describe("/api/login and /api/logout", () => {
 
 describe("OAuth", () => {
   it("lists the configured providers", async () => {
-    expect(await (await call("/api/auth/providers")).json()).toEqual({ email: true, google: true, github: true, devOutbox: true });
+    expect(await (await call("/api/auth/providers")).json()).toEqual({
+      email: true,
+      google: true,
+      github: true,
+      devOutbox: true,
+    });
   });
 
   async function startGithub() {
@@ -187,7 +210,8 @@ describe("OAuth", () => {
       if (url.href === "https://github.com/login/oauth/access_token") {
         return Response.json({ access_token: "gho_test", token_type: "bearer", scope: "read:user,user:email" });
       }
-      if (url.href === "https://api.github.com/user") return Response.json({ id: githubUserId, login: "octo", name: "Octo Cat" });
+      if (url.href === "https://api.github.com/user")
+        return Response.json({ id: githubUserId, login: "octo", name: "Octo Cat" });
       if (url.href === "https://api.github.com/user/emails") return Response.json([email]);
       throw new Error(`unexpected fetch ${url}`);
     });
@@ -201,7 +225,10 @@ describe("OAuth", () => {
     expect(res.headers.get("location")).toBe("/funnels");
     expect(fetchSpy).toHaveBeenCalled();
     const session = cookieValue(res, "aw_session");
-    const me = await (await call("/api/auth/user", { cookie: `aw_session=${session}` })).json<{ email: string; firstName: string }>();
+    const me = await (await call("/api/auth/user", { cookie: `aw_session=${session}` })).json<{
+      email: string;
+      firstName: string;
+    }>();
     expect(me).toMatchObject({ email: "octo@example.com", firstName: "Octo" });
   });
 
@@ -236,7 +263,15 @@ describe("OAuth", () => {
 // Return paths that are not one same-origin path: a NUL byte (the header then cannot be written),
 // a protocol-relative host, a backslash (browsers read it as a slash), CR/LF (header splitting),
 // a tab inside '//' (URL parsers drop it), a lone surrogate (encodeURIComponent throws).
-const BAD_RETURN_PATHS = ["/a\u0000b", "//evil.com", "/\\evil.com", "/x\r\nSet-Cookie: a=b", "/\t/evil.com", "/caf\ud800", "/a//evil.com"];
+const BAD_RETURN_PATHS = [
+  "/a\u0000b",
+  "//evil.com",
+  "/\\evil.com",
+  "/x\r\nSet-Cookie: a=b",
+  "/\t/evil.com",
+  "/caf\ud800",
+  "/a//evil.com",
+];
 
 describe("return paths under bad input", () => {
   it("the sign-in request refuses each bad return path with 400 and stores no link", async () => {
@@ -245,7 +280,11 @@ describe("return paths under bad input", () => {
       expect(res.status, JSON.stringify(returnTo)).toBe(400);
       expect((await res.json<{ message: string }>()).message).toMatch(/returnTo/);
     }
-    expect(await env.DB.prepare("select count(*) as n from login_tokens where email = ?").bind("nul-return@example.com").first()).toEqual({ n: 0 });
+    expect(
+      await env.DB.prepare("select count(*) as n from login_tokens where email = ?")
+        .bind("nul-return@example.com")
+        .first(),
+    ).toEqual({ n: 0 });
   });
 
   it("/api/login and the OAuth start refuse each bad return path with 400", async () => {
@@ -261,7 +300,9 @@ describe("return paths under bad input", () => {
 
   it("a link stored with a NUL return path (before this check) signs in and goes home, never 500", async () => {
     const { link, loginCookie } = await requestLink("stored-nul@example.com", "/upload");
-    await env.DB.prepare("update login_tokens set return_to = ? where email = ?").bind("/a\u0000b", "stored-nul@example.com").run();
+    await env.DB.prepare("update login_tokens set return_to = ? where email = ?")
+      .bind("/a\u0000b", "stored-nul@example.com")
+      .run();
     const res = await call(link.pathname + link.search, { cookie: loginCookie });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/");
@@ -271,14 +312,20 @@ describe("return paths under bad input", () => {
   it("an OAuth return cookie with a NUL byte or a foreign host returns home, never 500", async () => {
     const start = await call("/api/auth/oauth/github?returnTo=/funnels");
     const state = new URL(start.headers.get("location")!).searchParams.get("state")!;
-    const cookies = start.headers.getSetCookie().map((h) => h.split(";")[0]).filter((c) => !c.startsWith("oauth_return="));
+    const cookies = start.headers
+      .getSetCookie()
+      .map((h) => h.split(";")[0])
+      .filter((c) => !c.startsWith("oauth_return="));
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
-      if (url.href === "https://github.com/login/oauth/access_token") return Response.json({ access_token: "gho_test", token_type: "bearer", scope: "user:email" });
+      if (url.href === "https://github.com/login/oauth/access_token")
+        return Response.json({ access_token: "gho_test", token_type: "bearer", scope: "user:email" });
       if (url.href === "https://api.github.com/user") return Response.json({ id: 777, login: "nul", name: "Nul Byte" });
       return Response.json([{ email: "oauth-nul@example.com", primary: true, verified: true }]);
     });
-    const res = await call(`/api/auth/oauth/github/callback?code=abc&state=${state}`, { cookie: [...cookies, "oauth_return=/a%00b"].join("; ") });
+    const res = await call(`/api/auth/oauth/github/callback?code=abc&state=${state}`, {
+      cookie: [...cookies, "oauth_return=/a%00b"].join("; "),
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/");
   });
@@ -286,17 +333,26 @@ describe("return paths under bad input", () => {
 
 describe("the links-per-mailbox limit under concurrency", () => {
   it("20 concurrent sign-in requests for one mailbox store and mail at most 5 links", async () => {
-    const answers = await Promise.all(Array.from({ length: 20 }, () => postJson("/api/auth/email", { email: "burst@example.com" })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => postJson("/api/auth/email", { email: "burst@example.com" })),
+    );
     expect(answers.every((r) => r.status === 202)).toBe(true);
-    const stored = await env.DB.prepare("select count(*) as n from login_tokens where email = ?").bind("burst@example.com").first<{ n: number }>();
+    const stored = await env.DB.prepare("select count(*) as n from login_tokens where email = ?")
+      .bind("burst@example.com")
+      .first<{ n: number }>();
     expect(stored?.n).toBe(5);
-    await vi.waitUntil(async () => (await outbox()).filter((m) => m.to === "burst@example.com").length >= 5, { timeout: 10_000 });
+    await vi.waitUntil(async () => (await outbox()).filter((m) => m.to === "burst@example.com").length >= 5, {
+      timeout: 10_000,
+    });
     await new Promise((r) => setTimeout(r, 1000));
     expect((await outbox()).filter((m) => m.to === "burst@example.com")).toHaveLength(5);
   });
 
   it("a queue that refuses the sign-in mail: 503 with a message, and the link neither stored nor counted", async () => {
-    const refusing = { send: async () => Promise.reject(new Error("queue unavailable")), sendBatch: async () => Promise.reject(new Error("queue unavailable")) };
+    const refusing = {
+      send: async () => Promise.reject(new Error("queue unavailable")),
+      sendBatch: async () => Promise.reject(new Error("queue unavailable")),
+    };
     const ctx = createExecutionContext();
     const res = await worker.fetch(
       new Request("http://127.0.0.1:8787/api/auth/email", {
@@ -310,6 +366,10 @@ describe("the links-per-mailbox limit under concurrency", () => {
     await waitOnExecutionContext(ctx);
     expect(res.status).toBe(503);
     expect((await res.json<{ message: string }>()).message).toMatch(/try again/);
-    expect(await env.DB.prepare("select count(*) as n from login_tokens where email = ?").bind("queue-down@example.com").first()).toEqual({ n: 0 });
+    expect(
+      await env.DB.prepare("select count(*) as n from login_tokens where email = ?")
+        .bind("queue-down@example.com")
+        .first(),
+    ).toEqual({ n: 0 });
   });
 });

@@ -12,7 +12,11 @@ const db = () => createDb(env.DB);
 
 async function creatorWithItem(email: string, price = "10") {
   const cookie = await signIn(email);
-  const res = await postForm("/api/content", contentForm({ title: "Beats", price, linkUrl: "https://example.com/beats", accessType: "link" }), cookie);
+  const res = await postForm(
+    "/api/content",
+    contentForm({ title: "Beats", price, linkUrl: "https://example.com/beats", accessType: "link" }),
+    cookie,
+  );
   if (res.status !== 201) throw new Error(await res.text());
   const item = await res.json<{ id: string }>();
   const creator = await row<{ id: string }>("select id from users where email = ?", email);
@@ -28,20 +32,34 @@ async function sale(itemId: string) {
 }
 
 async function refund(paymentIntent: string, amount?: number) {
-  await standin("POST", "/v1/refunds", { payment_intent: paymentIntent, ...(amount ? { amount: String(amount) } : {}) });
+  await standin("POST", "/v1/refunds", {
+    payment_intent: paymentIntent,
+    ...(amount ? { amount: String(amount) } : {}),
+  });
   expect((await deliver(await eventFor("charge.refunded", paymentIntent))).status).toBe(200);
 }
 
 /** Moves a purchase's ledger rows `days` into the past, as if the sale had been made then. */
 const backdate = (purchaseId: string, days: number) =>
-  env.DB.prepare("update ledger_entries set created_at = created_at - ? where purchase_id = ?").bind(days * DAY, purchaseId).run();
+  env.DB.prepare("update ledger_entries set created_at = created_at - ? where purchase_id = ?")
+    .bind(days * DAY, purchaseId)
+    .run();
 
 /** A payout prepared for `cents` (its ledger row takes the money out of available). */
-async function payout(userId: string, cents: number, status: "pending" | "processing" | "paid" | "failed", month: number) {
+async function payout(
+  userId: string,
+  cents: number,
+  status: "pending" | "processing" | "paid" | "failed",
+  month: number,
+) {
   const id = `po_${userId}_${month}`;
   await env.DB.batch([
-    env.DB.prepare("insert into payouts (id, user_id, amount_cents, method, status, period_year, period_month) values (?, ?, ?, 'paypal', ?, 2026, ?)").bind(id, userId, cents, status, month),
-    env.DB.prepare("insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, payout_id) values (?, 'creator', ?, 'payout', ?, ?)").bind(`payout:${id}`, userId, -cents, id),
+    env.DB.prepare(
+      "insert into payouts (id, user_id, amount_cents, method, status, period_year, period_month) values (?, ?, ?, 'paypal', ?, 2026, ?)",
+    ).bind(id, userId, cents, status, month),
+    env.DB.prepare(
+      "insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, payout_id) values (?, 'creator', ?, 'payout', ?, ?)",
+    ).bind(`payout:${id}`, userId, -cents, id),
   ]);
   return id;
 }
@@ -62,12 +80,26 @@ describe("creator balance from the ledger", () => {
     expect(b.nextReleaseAt!.getTime()).toBeGreaterThan(now + (SALE_HOLD_DAYS - 1) * DAY);
     expect(b.nextReleaseAt!.getTime()).toBeLessThanOrEqual(now + SALE_HOLD_DAYS * DAY);
 
-    expect(await creatorBalance(db(), creatorId, now + (SALE_HOLD_DAYS - 1) * DAY)).toMatchObject({ availableCents: 0, onHoldCents: 800 });
-    expect(await creatorBalance(db(), creatorId, now + SALE_HOLD_DAYS * DAY + 1000)).toMatchObject({ availableCents: 800, onHoldCents: 0, nextReleaseAt: null });
+    expect(await creatorBalance(db(), creatorId, now + (SALE_HOLD_DAYS - 1) * DAY)).toMatchObject({
+      availableCents: 0,
+      onHoldCents: 800,
+    });
+    expect(await creatorBalance(db(), creatorId, now + SALE_HOLD_DAYS * DAY + 1000)).toMatchObject({
+      availableCents: 800,
+      onHoldCents: 0,
+      nextReleaseAt: null,
+    });
 
     // The API shows the same figures in dollars.
     const stats = await (await call("/api/earnings/stats", { cookie })).json();
-    expect(stats).toMatchObject({ availableBalance: 0, onHold: 8, totalEarnings: 8, pendingPayouts: 0, totalUnlocks: 1, contentCount: 1 });
+    expect(stats).toMatchObject({
+      availableBalance: 0,
+      onHold: 8,
+      totalEarnings: 8,
+      pendingPayouts: 0,
+      totalUnlocks: 1,
+      contentCount: 1,
+    });
   });
 
   it("a refund during the hold takes from the held share, not the available balance", async () => {
@@ -76,7 +108,12 @@ describe("creator balance from the ledger", () => {
     await backdate(old.purchaseId, SALE_HOLD_DAYS + 1);
     const fresh = await sale(itemId);
     await refund(fresh.paymentIntent, 500); // half of the fresh $10 sale
-    expect(await creatorBalance(db(), creatorId)).toMatchObject({ availableCents: 800, onHoldCents: 400, totalEarningsCents: 1200, carriedNegativeCents: 0 });
+    expect(await creatorBalance(db(), creatorId)).toMatchObject({
+      availableCents: 800,
+      onHoldCents: 400,
+      totalEarningsCents: 1200,
+      carriedNegativeCents: 0,
+    });
   });
 
   it("a refund after the money became available counts at once", async () => {
@@ -87,7 +124,11 @@ describe("creator balance from the ledger", () => {
     await backdate(b.purchaseId, SALE_HOLD_DAYS + 2);
     expect(await creatorBalance(db(), creatorId)).toMatchObject({ availableCents: 1600, onHoldCents: 0 });
     await refund(a.paymentIntent);
-    expect(await creatorBalance(db(), creatorId)).toMatchObject({ availableCents: 800, onHoldCents: 0, totalEarningsCents: 800 });
+    expect(await creatorBalance(db(), creatorId)).toMatchObject({
+      availableCents: 800,
+      onHoldCents: 0,
+      totalEarningsCents: 800,
+    });
   });
 
   it("money in a pending or processing payout is pending, not available; paid is paid out; a failed payout's money returns", async () => {
@@ -96,23 +137,42 @@ describe("creator balance from the ledger", () => {
     expect((await creatorBalance(db(), creatorId)).availableCents).toBe(3200);
 
     await payout(creatorId, 3200, "pending", 1);
-    expect(await creatorBalance(db(), creatorId)).toMatchObject({ availableCents: 0, pendingPayoutCents: 3200, paidOutCents: 0, totalEarningsCents: 3200 });
-    expect(await (await call("/api/earnings/stats", { cookie })).json()).toMatchObject({ availableBalance: 0, pendingPayouts: 32 });
+    expect(await creatorBalance(db(), creatorId)).toMatchObject({
+      availableCents: 0,
+      pendingPayoutCents: 3200,
+      paidOutCents: 0,
+      totalEarningsCents: 3200,
+    });
+    expect(await (await call("/api/earnings/stats", { cookie })).json()).toMatchObject({
+      availableBalance: 0,
+      pendingPayouts: 32,
+    });
 
     await env.DB.prepare("update payouts set status = 'processing' where id = ?").bind(`po_${creatorId}_1`).run();
     expect((await creatorBalance(db(), creatorId)).pendingPayoutCents).toBe(3200);
 
     await env.DB.prepare("update payouts set status = 'paid' where id = ?").bind(`po_${creatorId}_1`).run();
-    expect(await creatorBalance(db(), creatorId)).toMatchObject({ availableCents: 0, pendingPayoutCents: 0, paidOutCents: 3200 });
+    expect(await creatorBalance(db(), creatorId)).toMatchObject({
+      availableCents: 0,
+      pendingPayoutCents: 0,
+      paidOutCents: 3200,
+    });
 
     // A second payout fails: the reversal row gives its money back to available.
     await backdate((await sale(itemId)).purchaseId, SALE_HOLD_DAYS + 1);
     const failed = await payout(creatorId, 800, "failed", 2);
     expect((await creatorBalance(db(), creatorId)).availableCents).toBe(0);
-    await env.DB.prepare("insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, payout_id) values (?, 'creator', ?, 'payout_reversal', 800, ?)")
+    await env.DB.prepare(
+      "insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, payout_id) values (?, 'creator', ?, 'payout_reversal', 800, ?)",
+    )
       .bind(`payout-reversal:${failed}`, creatorId, failed)
       .run();
-    expect(await creatorBalance(db(), creatorId)).toMatchObject({ availableCents: 800, pendingPayoutCents: 0, paidOutCents: 3200, totalEarningsCents: 4000 });
+    expect(await creatorBalance(db(), creatorId)).toMatchObject({
+      availableCents: 800,
+      pendingPayoutCents: 0,
+      paidOutCents: 3200,
+      totalEarningsCents: 4000,
+    });
   });
 
   it("a refund after a payout leaves a carried negative, shown as zero available, paid off by later sales", async () => {
@@ -121,16 +181,36 @@ describe("creator balance from the ledger", () => {
     await backdate(a.purchaseId, 30);
     await payout(creatorId, 800, "paid", 3);
     await refund(a.paymentIntent);
-    expect(await creatorBalance(db(), creatorId)).toMatchObject({ availableCents: 0, carriedNegativeCents: 800, paidOutCents: 800, totalEarningsCents: 0 });
-    expect(await (await call("/api/earnings/stats", { cookie })).json()).toMatchObject({ availableBalance: 0, carriedNegative: 8 });
+    expect(await creatorBalance(db(), creatorId)).toMatchObject({
+      availableCents: 0,
+      carriedNegativeCents: 800,
+      paidOutCents: 800,
+      totalEarningsCents: 0,
+    });
+    expect(await (await call("/api/earnings/stats", { cookie })).json()).toMatchObject({
+      availableBalance: 0,
+      carriedNegative: 8,
+    });
 
     // A new $15 sale (creator share $12): on hold while held; once released it first pays off the $8.
     const cookie15 = cookie;
-    const res = await postForm("/api/content", contentForm({ title: "More", price: "15", linkUrl: "https://example.com/more", accessType: "link" }), cookie15);
+    const res = await postForm(
+      "/api/content",
+      contentForm({ title: "More", price: "15", linkUrl: "https://example.com/more", accessType: "link" }),
+      cookie15,
+    );
     const more = await res.json<{ id: string }>();
     await sale(more.id);
-    expect(await creatorBalance(db(), creatorId)).toMatchObject({ availableCents: 0, onHoldCents: 1200, carriedNegativeCents: 800 });
-    expect(await creatorBalance(db(), creatorId, Date.now() + (SALE_HOLD_DAYS + 1) * DAY)).toMatchObject({ availableCents: 400, onHoldCents: 0, carriedNegativeCents: 0 });
+    expect(await creatorBalance(db(), creatorId)).toMatchObject({
+      availableCents: 0,
+      onHoldCents: 1200,
+      carriedNegativeCents: 800,
+    });
+    expect(await creatorBalance(db(), creatorId, Date.now() + (SALE_HOLD_DAYS + 1) * DAY)).toMatchObject({
+      availableCents: 400,
+      onHoldCents: 0,
+      carriedNegativeCents: 0,
+    });
   });
 
   it("availableBalances: every creator in one statement, with a minimum and a user filter", async () => {
@@ -163,6 +243,11 @@ describe("creator balance from the ledger", () => {
     const { itemId } = await creatorWithItem("owner-a@example.com");
     await sale(itemId);
     const other = await signIn("owner-b@example.com");
-    expect(await (await call("/api/earnings/stats", { cookie: other })).json()).toMatchObject({ availableBalance: 0, onHold: 0, totalEarnings: 0, totalUnlocks: 0 });
+    expect(await (await call("/api/earnings/stats", { cookie: other })).json()).toMatchObject({
+      availableBalance: 0,
+      onHold: 0,
+      totalEarnings: 0,
+      totalUnlocks: 0,
+    });
   });
 });

@@ -21,9 +21,15 @@ async function onboardingLink(cookie: string): Promise<URL> {
 }
 
 const status = async (cookie: string) => (await call("/api/connect/account-status", { cookie })).json<Status>();
-const accountOf = async (userId: string) => (await row<{ stripe_account_id: string }>("select stripe_account_id from payout_settings where user_id = ?", userId))?.stripe_account_id;
+const accountOf = async (userId: string) =>
+  (await row<{ stripe_account_id: string }>("select stripe_account_id from payout_settings where user_id = ?", userId))
+    ?.stripe_account_id;
 const latestEvent = async (type: string, accountId: string) => {
-  const { body } = await standin<{ data: { id: string; type: string; data: { object: { id: string } } }[] }>("GET", "/v1/events", { type, limit: "100" });
+  const { body } = await standin<{ data: { id: string; type: string; data: { object: { id: string } } }[] }>(
+    "GET",
+    "/v1/events",
+    { type, limit: "100" },
+  );
   return body.data.find((e) => e.data.object.id === accountId)!;
 };
 
@@ -35,7 +41,10 @@ describe("Stripe Connect onboarding", () => {
     const [a, b] = await Promise.all([onboardingLink(cookie), onboardingLink(cookie)]);
     const accountId = await accountOf(id);
     expect(accountId).toMatch(/^acct_/);
-    const { body: accounts } = await standin<{ type: string; email: string; metadata: Record<string, string> }>("GET", `/v1/accounts/${accountId}`);
+    const { body: accounts } = await standin<{ type: string; email: string; metadata: Record<string, string> }>(
+      "GET",
+      `/v1/accounts/${accountId}`,
+    );
     expect(accounts).toMatchObject({ type: "express", email: "connect@example.com", metadata: { userId: id } });
     expect(a.href).not.toBe(b.href);
     expect(await status(cookie)).toEqual({ connected: true, details_submitted: false, payouts_enabled: false });
@@ -44,7 +53,11 @@ describe("Stripe Connect onboarding", () => {
     const page = await fetch(a);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("Submit details");
-    const submitted = await fetch(a, { method: "POST", body: new URLSearchParams({ name: "Test" }), redirect: "manual" });
+    const submitted = await fetch(a, {
+      method: "POST",
+      body: new URLSearchParams({ name: "Test" }),
+      redirect: "manual",
+    });
     expect(submitted.status).toBe(302);
     expect(submitted.headers.get("location")).toBe(`${env.APP_URL}/connect?connected=true`);
     // The link is used up: opening it again goes to the refresh URL.
@@ -53,7 +66,12 @@ describe("Stripe Connect onboarding", () => {
 
     // The return page reads the status from Stripe.
     expect(await status(cookie)).toEqual({ connected: true, details_submitted: true, payouts_enabled: true });
-    expect(await (await call("/api/auth/user", { cookie })).json()).toMatchObject({ payoutEnabled: true, payoutDestination: "bank", payoutMethod: null, payoutEmail: null });
+    expect(await (await call("/api/auth/user", { cookie })).json()).toMatchObject({
+      payoutEnabled: true,
+      payoutDestination: "bank",
+      payoutMethod: null,
+      payoutEmail: null,
+    });
 
     // Another onboarding click reuses the account.
     await onboardingLink(cookie);
@@ -62,7 +80,16 @@ describe("Stripe Connect onboarding", () => {
 
   it("connecting a bank is a change of payout destination: it needs a recent sign-in, and Stripe saying it can be paid is audited and emailed once", async () => {
     const { cookie, id } = await creator("connect-protected@example.com");
-    expect((await call("/api/payout/setup", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ payoutMethod: "paypal", payoutEmail: "pp@example.com" }), cookie })).status).toBe(200);
+    expect(
+      (
+        await call("/api/payout/setup", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ payoutMethod: "paypal", payoutEmail: "pp@example.com" }),
+          cookie,
+        })
+      ).status,
+    ).toBe(200);
     // A session signed in 11 minutes ago (a stolen cookie, say) is sent to sign in again; no account is made.
     const kvKey = `session:${await sha256Hex(cookie.split("=")[1])}`;
     const record = await env.SESSIONS.get<Record<string, unknown>>(kvKey, "json");
@@ -78,11 +105,29 @@ describe("Stripe Connect onboarding", () => {
     await fetch(link, { method: "POST", body: new URLSearchParams({ name: "Test" }), redirect: "manual" });
     const accountId = (await accountOf(id))!;
     await status(fresh);
-    expect((await deliver(await latestEvent("account.updated", accountId), { secret: CONNECT_SECRET })).status).toBe(200);
+    expect((await deliver(await latestEvent("account.updated", accountId), { secret: CONNECT_SECRET })).status).toBe(
+      200,
+    );
     await status(fresh);
-    expect(await rows("select field, old_value, new_value, ip from payout_destination_events where user_id = ? and field = 'bank'", id)).toEqual([{ field: "bank", old_value: null, new_value: accountId, ip: null }]);
-    const notices = () => outbox().then((all) => all.filter((m) => m.to === "connect-protected@example.com" && m.subject === "Your payout destination was changed" && m.text.includes("Now: Bank account (Stripe)")));
-    const [mail] = await vi.waitUntil(async () => ((await notices()).length ? notices() : undefined), { timeout: 10_000, interval: 100 });
+    expect(
+      await rows(
+        "select field, old_value, new_value, ip from payout_destination_events where user_id = ? and field = 'bank'",
+        id,
+      ),
+    ).toEqual([{ field: "bank", old_value: null, new_value: accountId, ip: null }]);
+    const notices = () =>
+      outbox().then((all) =>
+        all.filter(
+          (m) =>
+            m.to === "connect-protected@example.com" &&
+            m.subject === "Your payout destination was changed" &&
+            m.text.includes("Now: Bank account (Stripe)"),
+        ),
+      );
+    const [mail] = await vi.waitUntil(async () => ((await notices()).length ? notices() : undefined), {
+      timeout: 10_000,
+      interval: 100,
+    });
     expect(mail.text).toContain("Before: PayPal (pp@example.com)");
     expect(await notices()).toHaveLength(1);
   });
@@ -111,24 +156,43 @@ describe("Connect status by webhook", () => {
     const accountId = (await accountOf(id))!;
 
     // A forged event saying the account is ready: the signature is wrong, so nothing happens.
-    const forged = { id: "evt_forged_connect", object: "event", type: "account.updated", data: { object: { id: accountId, details_submitted: true, payouts_enabled: true } } };
+    const forged = {
+      id: "evt_forged_connect",
+      object: "event",
+      type: "account.updated",
+      data: { object: { id: accountId, details_submitted: true, payouts_enabled: true } },
+    };
     expect((await deliver(forged as never, { secret: "whsec_wrong" })).status).toBe(400);
     // Correctly signed but lying payload: the account is re-read from Stripe, which says not yet.
     expect((await deliver({ ...forged, id: "evt_lying_connect" } as never)).status).toBe(200);
-    expect(await row("select connect_details_submitted as d, connect_payouts_enabled as p from payout_settings where user_id = ?", id)).toEqual({ d: 0, p: 0 });
+    expect(
+      await row(
+        "select connect_details_submitted as d, connect_payouts_enabled as p from payout_settings where user_id = ?",
+        id,
+      ),
+    ).toEqual({ d: 0, p: 0 });
 
     // Stripe finishes onboarding (no browser): its account.updated brings the state in.
     await standin("POST", `/_standin/accounts/${accountId}/onboard`);
     const ready = await latestEvent("account.updated", accountId);
     expect((await deliver(ready as never)).status).toBe(200);
-    expect(await row("select connect_details_submitted as d, connect_payouts_enabled as p, method from payout_settings where user_id = ?", id)).toEqual({ d: 1, p: 1, method: null });
+    expect(
+      await row(
+        "select connect_details_submitted as d, connect_payouts_enabled as p, method from payout_settings where user_id = ?",
+        id,
+      ),
+    ).toEqual({ d: 1, p: 1, method: null });
 
     // Stripe restricts the account; the older "ready" event replayed afterwards changes nothing.
     await standin("POST", `/_standin/accounts/${accountId}/restrict`);
     expect((await deliver((await latestEvent("account.updated", accountId)) as never)).status).toBe(200);
-    expect(await row("select connect_payouts_enabled as p from payout_settings where user_id = ?", id)).toEqual({ p: 0 });
+    expect(await row("select connect_payouts_enabled as p from payout_settings where user_id = ?", id)).toEqual({
+      p: 0,
+    });
     expect(await (await deliver(ready as never)).json()).toMatchObject({ duplicate: true });
-    expect(await row("select connect_payouts_enabled as p from payout_settings where user_id = ?", id)).toEqual({ p: 0 });
+    expect(await row("select connect_payouts_enabled as p from payout_settings where user_id = ?", id)).toEqual({
+      p: 0,
+    });
   });
 });
 
@@ -142,11 +206,20 @@ describe("Connect webhook endpoint", () => {
     const ready = (await latestEvent("account.updated", accountId)) as { id: string; account?: string };
     expect(ready.account).toBe(accountId);
 
-    expect((await deliver({ ...ready, id: "evt_connect_wrong_secret" } as never, { secret: "whsec_wrong" })).status).toBe(400);
-    expect(await row("select connect_payouts_enabled as p from payout_settings where user_id = ?", id)).toEqual({ p: 0 });
+    expect(
+      (await deliver({ ...ready, id: "evt_connect_wrong_secret" } as never, { secret: "whsec_wrong" })).status,
+    ).toBe(400);
+    expect(await row("select connect_payouts_enabled as p from payout_settings where user_id = ?", id)).toEqual({
+      p: 0,
+    });
 
     expect((await deliver(ready as never, { secret: CONNECT_SECRET })).status).toBe(200);
-    expect(await row("select connect_details_submitted as d, connect_payouts_enabled as p from payout_settings where user_id = ?", id)).toEqual({ d: 1, p: 1 });
+    expect(
+      await row(
+        "select connect_details_submitted as d, connect_payouts_enabled as p from payout_settings where user_id = ?",
+        id,
+      ),
+    ).toEqual({ d: 1, p: 1 });
 
     // The Connect secret signs only events about a connected account: one without `account` is refused.
     const { account: _, ...platformShaped } = { ...ready, id: "evt_connect_platform_shaped" };
@@ -157,7 +230,11 @@ describe("Connect webhook endpoint", () => {
 describe("payout dashboard link", () => {
   it("a login link once onboarded; before that the spec's failure text", async () => {
     const { cookie, id } = await creator("connect-dash@example.com");
-    const none = await call("/api/stripe/connect/dashboard-link", { method: "POST", cookie, headers: { origin: "http://127.0.0.1:8787" } });
+    const none = await call("/api/stripe/connect/dashboard-link", {
+      method: "POST",
+      cookie,
+      headers: { origin: "http://127.0.0.1:8787" },
+    });
     expect(none.status).toBe(400);
     expect(await none.json()).toEqual({ message: "Failed to access payout dashboard. Please try again." });
 
@@ -173,17 +250,38 @@ describe("payout dashboard link", () => {
 
     // Another creator's call acts on their own (absent) account, never this one.
     const other = await creator("connect-dash-other@example.com");
-    expect((await call("/api/stripe/connect/dashboard-link", { method: "POST", cookie: other.cookie })).status).toBe(400);
+    expect((await call("/api/stripe/connect/dashboard-link", { method: "POST", cookie: other.cookie })).status).toBe(
+      400,
+    );
     expect(await status(other.cookie)).toEqual({ connected: false, details_submitted: false, payouts_enabled: false });
   });
 });
 
 describe("bank payouts go through Connect only; the manual method is the creator's own", () => {
-  type Me = { payoutEnabled: boolean; payoutMethod: string | null; payoutEmail: string | null; payoutDestination: "bank" | "manual" | null; payoutDefault: "bank" | "manual" };
+  type Me = {
+    payoutEnabled: boolean;
+    payoutMethod: string | null;
+    payoutEmail: string | null;
+    payoutDestination: "bank" | "manual" | null;
+    payoutDefault: "bank" | "manual";
+  };
   const me = async (cookie: string) => (await call("/api/auth/user", { cookie })).json<Me>();
-  const nextReason = async (cookie: string) => (await (await call("/api/payout/next", { cookie })).json<{ reason: string | null }>()).reason;
-  const setup = (cookie: string, body: unknown) => call("/api/payout/setup", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), cookie });
-  const choose = (cookie: string, body: unknown) => call("/api/payout/default", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), cookie });
+  const nextReason = async (cookie: string) =>
+    (await (await call("/api/payout/next", { cookie })).json<{ reason: string | null }>()).reason;
+  const setup = (cookie: string, body: unknown) =>
+    call("/api/payout/setup", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+      cookie,
+    });
+  const choose = (cookie: string, body: unknown) =>
+    call("/api/payout/default", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+      cookie,
+    });
   /** Onboards the creator's account at Stripe (no browser) and lets the app read it. */
   async function connect(cookie: string, id: string) {
     await onboardingLink(cookie);
@@ -207,8 +305,17 @@ describe("bank payouts go through Connect only; the manual method is the creator
     const { cookie, id } = await creator("keeps-paypal@example.com");
     expect((await setup(cookie, { payoutMethod: "paypal", payoutEmail: "pp@example.com" })).status).toBe(200);
     expect(await connect(cookie, id)).toMatchObject({ payouts_enabled: true });
-    expect(await row("select method, email from payout_settings where user_id = ?", id)).toEqual({ method: "paypal", email: "pp@example.com" });
-    expect(await me(cookie)).toMatchObject({ payoutEnabled: true, payoutMethod: "paypal", payoutEmail: "pp@example.com", payoutDestination: "bank", payoutDefault: "bank" });
+    expect(await row("select method, email from payout_settings where user_id = ?", id)).toEqual({
+      method: "paypal",
+      email: "pp@example.com",
+    });
+    expect(await me(cookie)).toMatchObject({
+      payoutEnabled: true,
+      payoutMethod: "paypal",
+      payoutEmail: "pp@example.com",
+      payoutDestination: "bank",
+      payoutDefault: "bank",
+    });
 
     expect((await choose(cookie, { payoutDefault: "manual" })).status).toBe(200);
     expect(await me(cookie)).toMatchObject({ payoutDestination: "manual", payoutDefault: "manual" });
@@ -226,7 +333,11 @@ describe("bank payouts go through Connect only; the manual method is the creator
     expect((await setup(cookie, { payoutMethod: "paypal", payoutEmail: "pp2@example.com" })).status).toBe(200);
     await connect(cookie, id);
     expect(await restrict(cookie, id)).toMatchObject({ details_submitted: true, payouts_enabled: false });
-    expect(await me(cookie)).toMatchObject({ payoutEnabled: true, payoutMethod: "paypal", payoutDestination: "manual" });
+    expect(await me(cookie)).toMatchObject({
+      payoutEnabled: true,
+      payoutMethod: "paypal",
+      payoutDestination: "manual",
+    });
   });
 
   it("details submitted but transfers not enabled, and no manual method: 'Payouts Enabled' is not shown and the next payout says why", async () => {
@@ -239,7 +350,9 @@ describe("bank payouts go through Connect only; the manual method is the creator
 
   it("an old manual 'bank' row (no connected account) counts as not set up", async () => {
     const { cookie, id } = await creator("legacy-bank@example.com");
-    await env.DB.prepare("insert into payout_settings (user_id, method, email) values (?, 'bank', 'old@example.com')").bind(id).run();
+    await env.DB.prepare("insert into payout_settings (user_id, method, email) values (?, 'bank', 'old@example.com')")
+      .bind(id)
+      .run();
     expect(await me(cookie)).toMatchObject({ payoutEnabled: false, payoutMethod: null, payoutDestination: null });
     expect(await nextReason(cookie)).toBe("not_set_up");
   });

@@ -1,10 +1,29 @@
-import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  getQueueResult,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { UPLOAD_PART_SIZE } from "../../shared/constants";
 import worker from "../index";
 import { call, contentForm, env, partBytes, PNG_1X1, postForm, postJson, signIn } from "./helpers";
 
-type Item = { id: string; title: string; price: number; minimumPrice: number | null; fileName: string | null; fileSize: number | null; previewImage: string | null; linkUrl: string | null; textContent: string | null; unlockCount: number; totalEarnings: number; accessType: string };
+type Item = {
+  id: string;
+  title: string;
+  price: number;
+  minimumPrice: number | null;
+  fileName: string | null;
+  fileSize: number | null;
+  previewImage: string | null;
+  linkUrl: string | null;
+  textContent: string | null;
+  unlockCount: number;
+  totalEarnings: number;
+  accessType: string;
+};
 
 const pdf = (bytes = 1234) => new File([new Uint8Array(bytes).fill(7)], "guide.pdf", { type: "application/pdf" });
 
@@ -33,7 +52,15 @@ describe("publishing content", () => {
       file: pdf(),
       previewImage: new File([PNG_1X1], "cover.png", { type: "image/png" }),
     });
-    expect(item).toMatchObject({ title: "Guide", price: 9.99, fileName: "guide.pdf", fileSize: 1234, accessType: "download", unlockCount: 0, totalEarnings: 0 });
+    expect(item).toMatchObject({
+      title: "Guide",
+      price: 9.99,
+      fileName: "guide.pdf",
+      fileSize: 1234,
+      accessType: "download",
+      unlockCount: 0,
+      totalEarnings: 0,
+    });
     expect(item.previewImage).toBe(`/api/content/${item.id}/preview-image`);
     expect(item.id).toMatch(/^[A-Za-z0-9]{12}$/);
 
@@ -50,38 +77,85 @@ describe("publishing content", () => {
   it("publishes a finished multipart upload, once", async () => {
     const cookie = await signIn("multi@example.com");
     const size = UPLOAD_PART_SIZE + 10;
-    const up = await (await postJson("/api/uploads", { fileName: "course.mp4", size, contentType: "video/mp4" }, cookie)).json<{ id: string }>();
-    const put = (n: number, body: Uint8Array) => call(`/api/uploads/${up.id}/parts/${n}`, { method: "PUT", body, cookie, headers: { "content-length": String(body.length) } });
+    const up = await (
+      await postJson("/api/uploads", { fileName: "course.mp4", size, contentType: "video/mp4" }, cookie)
+    ).json<{ id: string }>();
+    const put = (n: number, body: Uint8Array) =>
+      call(`/api/uploads/${up.id}/parts/${n}`, {
+        method: "PUT",
+        body,
+        cookie,
+        headers: { "content-length": String(body.length) },
+      });
     await put(1, partBytes(UPLOAD_PART_SIZE, 1));
 
     // Not finished yet: refused.
-    const early = await postForm("/api/content", contentForm({ title: "Course", price: "20", accessType: "stream", uploadId: up.id }), cookie);
+    const early = await postForm(
+      "/api/content",
+      contentForm({ title: "Course", price: "20", accessType: "stream", uploadId: up.id }),
+      cookie,
+    );
     expect(early.status).toBe(409);
 
     await put(2, partBytes(10, 2));
     await call(`/api/uploads/${up.id}/complete`, { method: "POST", cookie });
-    const item = await publish(cookie, { title: "Course", price: "20", accessType: "stream", category: "video-course", uploadId: up.id });
+    const item = await publish(cookie, {
+      title: "Course",
+      price: "20",
+      accessType: "stream",
+      category: "video-course",
+      uploadId: up.id,
+    });
     expect(item).toMatchObject({ fileName: "course.mp4", fileSize: size, accessType: "stream" });
 
-    const twice = await postForm("/api/content", contentForm({ title: "Course 2", price: "20", uploadId: up.id }), cookie);
+    const twice = await postForm(
+      "/api/content",
+      contentForm({ title: "Course 2", price: "20", uploadId: up.id }),
+      cookie,
+    );
     expect(twice.status).toBe(409);
 
     // Two publishes of one upload at the same moment: one wins, the other is told.
-    const up2 = await (await postJson("/api/uploads", { fileName: "b.mp4", size: 10, contentType: "video/mp4" }, cookie)).json<{ id: string }>();
-    await call(`/api/uploads/${up2.id}/parts/1`, { method: "PUT", body: partBytes(10, 1), cookie, headers: { "content-length": "10" } });
+    const up2 = await (
+      await postJson("/api/uploads", { fileName: "b.mp4", size: 10, contentType: "video/mp4" }, cookie)
+    ).json<{ id: string }>();
+    await call(`/api/uploads/${up2.id}/parts/1`, {
+      method: "PUT",
+      body: partBytes(10, 1),
+      cookie,
+      headers: { "content-length": "10" },
+    });
     await call(`/api/uploads/${up2.id}/complete`, { method: "POST", cookie });
-    const raced = await Promise.all([1, 2].map((n) => postForm("/api/content", contentForm({ title: `Race ${n}`, price: "5", uploadId: up2.id }), cookie)));
+    const raced = await Promise.all(
+      [1, 2].map((n) =>
+        postForm("/api/content", contentForm({ title: `Race ${n}`, price: "5", uploadId: up2.id }), cookie),
+      ),
+    );
     expect(raced.map((r) => r.status).sort()).toEqual([201, 409]);
     // Another creator cannot publish someone's upload.
     const thief = await signIn("thief@example.com");
-    expect((await postForm("/api/content", contentForm({ title: "Mine", price: "20", uploadId: up.id }), thief)).status).toBe(404);
+    expect(
+      (await postForm("/api/content", contentForm({ title: "Mine", price: "20", uploadId: up.id }), thief)).status,
+    ).toBe(404);
   });
 
   it("publishes a link and a text without a file", async () => {
     const cookie = await signIn("linktext@example.com");
-    const link = await publish(cookie, { title: "Playlist", price: "3", accessType: "link", linkUrl: "https://example.com/private" });
+    const link = await publish(cookie, {
+      title: "Playlist",
+      price: "3",
+      accessType: "link",
+      linkUrl: "https://example.com/private",
+    });
     expect(link).toMatchObject({ accessType: "link", linkUrl: "https://example.com/private", fileName: null });
-    const text = await publish(cookie, { title: "Recipe", pricingModel: "pay_what_you_want", minimumPrice: "2.50", price: "99", accessType: "view", textContent: "Secret" });
+    const text = await publish(cookie, {
+      title: "Recipe",
+      pricingModel: "pay_what_you_want",
+      minimumPrice: "2.50",
+      price: "99",
+      accessType: "view",
+      textContent: "Secret",
+    });
     // Spec §5: for pay-what-you-want the price is the minimum.
     expect(text).toMatchObject({ accessType: "view", textContent: "Secret", price: 2.5, minimumPrice: 2.5 });
   });
@@ -91,15 +165,29 @@ describe("publishing content", () => {
     const cases: [Record<string, string | Blob>, string][] = [
       [{ price: "5", file: pdf() }, "Please fill in title and price"],
       [{ title: "No price", file: pdf() }, "Please fill in title and price"],
-      [{ title: "PWYW", pricingModel: "pay_what_you_want", file: pdf() }, "Please set a minimum price for pay-what-you-want content"],
+      [
+        { title: "PWYW", pricingModel: "pay_what_you_want", file: pdf() },
+        "Please set a minimum price for pay-what-you-want content",
+      ],
       [{ title: "No file", price: "5", accessType: "download" }, "Please select a file to upload"],
       [{ title: "No link", price: "5", accessType: "link" }, "Please provide a link URL"],
       [{ title: "Bad link", price: "5", accessType: "link", linkUrl: "javascript:alert(1)" }, "http:// or https://"],
       [{ title: "Cheap", price: "0.01", file: pdf() }, "Price must be between $0.50 and $10,000"],
       [{ title: "Odd", price: "1.234", file: pdf() }, "Price must be between"],
       [{ title: "Cat", price: "5", category: "weapons", file: pdf() }, "category must be one of"],
-      [{ title: "Preview", price: "5", file: pdf(), previewImage: new File(["<svg onload=alert(1)>"], "x.png", { type: "image/png" }) }, "Preview image must be a PNG, JPEG, GIF or WebP image"],
-      [{ title: "Preview", price: "5", file: pdf(), previewImage: "data:image/png;base64,PHN2Zz4=" }, "Preview image must be"],
+      [
+        {
+          title: "Preview",
+          price: "5",
+          file: pdf(),
+          previewImage: new File(["<svg onload=alert(1)>"], "x.png", { type: "image/png" }),
+        },
+        "Preview image must be a PNG, JPEG, GIF or WebP image",
+      ],
+      [
+        { title: "Preview", price: "5", file: pdf(), previewImage: "data:image/png;base64,PHN2Zz4=" },
+        "Preview image must be",
+      ],
     ];
     for (const [fields, message] of cases) {
       const res = await postForm("/api/content", contentForm(fields), cookie);
@@ -114,7 +202,13 @@ describe("publishing content", () => {
   it("accepts a preview image sent as a data URL", async () => {
     const cookie = await signIn("dataurl@example.com");
     const dataUrl = `data:image/png;base64,${btoa(String.fromCharCode(...PNG_1X1))}`;
-    const item = await publish(cookie, { title: "Upsell", price: "5", accessType: "view", textContent: "x", previewImage: dataUrl });
+    const item = await publish(cookie, {
+      title: "Upsell",
+      price: "5",
+      accessType: "view",
+      textContent: "x",
+      previewImage: dataUrl,
+    });
     expect((await call(item.previewImage!)).headers.get("content-type")).toBe("image/png");
   });
 
@@ -128,8 +222,18 @@ describe("the creator's list and the public detail", () => {
     const alice = await signIn("alice@example.com");
     const bob = await signIn("bob@example.com");
     const file = await publish(alice, { title: "Alice file", price: "5", file: pdf() });
-    const link = await publish(alice, { title: "Alice link", price: "5", accessType: "link", linkUrl: "https://example.com/secret-link" });
-    const text = await publish(alice, { title: "Alice text", price: "5", accessType: "view", textContent: "the secret text" });
+    const link = await publish(alice, {
+      title: "Alice link",
+      price: "5",
+      accessType: "link",
+      linkUrl: "https://example.com/secret-link",
+    });
+    const text = await publish(alice, {
+      title: "Alice text",
+      price: "5",
+      accessType: "view",
+      textContent: "the secret text",
+    });
     await publish(bob, { title: "Bob file", price: "5", file: pdf() });
 
     const mine = await (await call("/api/content", { cookie: alice })).json<Item[]>();
@@ -158,7 +262,15 @@ describe("the creator's list and the public detail", () => {
     // Checkout reads the item again: that is no second view.
     await call(`/api/content/${item.id}`);
     await expect
-      .poll(async () => (await env.DB.prepare("select views from content_views_daily where content_id = ?").bind(item.id).first<{ views: number }>())?.views, { timeout: 15_000, interval: 200 })
+      .poll(
+        async () =>
+          (
+            await env.DB.prepare("select views from content_views_daily where content_id = ?")
+              .bind(item.id)
+              .first<{ views: number }>()
+          )?.views,
+        { timeout: 15_000, interval: 200 },
+      )
       .toBe(2);
   });
 });
@@ -169,12 +281,23 @@ describe("the views queue consumer", () => {
     const a = await publish(owner, { title: "A", price: "5", file: pdf() });
     const b = await publish(owner, { title: "B", price: "5", file: pdf() });
     // An isolate sends the views it gathered in a second as one message with their number.
-    const bodies = [...[a.id, a.id, a.id, b.id].map((contentId) => ({ contentId, day: "2026-11-22" })), { contentId: b.id, day: "2026-11-22", n: 4 }];
-    const batch = createMessageBatch("apewall-views", bodies.map((body, i) => ({ id: `v${i}`, timestamp: new Date(), attempts: 1, body })));
+    const bodies = [
+      ...[a.id, a.id, a.id, b.id].map((contentId) => ({ contentId, day: "2026-11-22" })),
+      { contentId: b.id, day: "2026-11-22", n: 4 },
+    ];
+    const batch = createMessageBatch(
+      "apewall-views",
+      bodies.map((body, i) => ({ id: `v${i}`, timestamp: new Date(), attempts: 1, body })),
+    );
     const ctx = createExecutionContext();
     await worker.queue(batch as never, env, ctx);
     expect((await getQueueResult(batch, ctx)).ackAll).toBe(true);
-    const count = async (id: string) => (await env.DB.prepare("select views from content_views_daily where content_id = ? and day = '2026-11-22'").bind(id).first<{ views: number }>())?.views;
+    const count = async (id: string) =>
+      (
+        await env.DB.prepare("select views from content_views_daily where content_id = ? and day = '2026-11-22'")
+          .bind(id)
+          .first<{ views: number }>()
+      )?.views;
     expect([await count(a.id), await count(b.id)]).toEqual([3, 5]);
   });
 });
@@ -202,11 +325,17 @@ describe("deleting content", () => {
     const owner = await signIn("bytes@example.com");
     const sold = await publish(owner, { title: "Sold", price: "5", file: pdf() });
     const unsold = await publish(owner, { title: "Unsold", price: "5", file: pdf() });
-    const keyOf = async (id: string) => (await env.DB.prepare("select file_key from content where id = ?").bind(id).first<{ file_key: string | null }>())?.file_key;
+    const keyOf = async (id: string) =>
+      (await env.DB.prepare("select file_key from content where id = ?").bind(id).first<{ file_key: string | null }>())
+        ?.file_key;
     const soldKey = (await keyOf(sold.id))!;
     const unsoldKey = (await keyOf(unsold.id))!;
-    const creator = await env.DB.prepare("select id from users where email = ?").bind("bytes@example.com").first<{ id: string }>();
-    await env.DB.prepare("insert into purchases (id, content_id, creator_id, amount_cents, status, payment_intent_id) values ('pur1', ?, ?, 500, 'paid', 'pi_1')")
+    const creator = await env.DB.prepare("select id from users where email = ?")
+      .bind("bytes@example.com")
+      .first<{ id: string }>();
+    await env.DB.prepare(
+      "insert into purchases (id, content_id, creator_id, amount_cents, status, payment_intent_id) values ('pur1', ?, ?, 500, 'paid', 'pi_1')",
+    )
       .bind(sold.id, creator!.id)
       .run();
     for (const id of [sold.id, unsold.id]) await call(`/api/content/${id}`, { method: "DELETE", cookie: owner });
@@ -237,9 +366,13 @@ describe("the paywall page HTML", () => {
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toContain("text/html");
       const html = await res.text();
-      expect(html).toContain('<meta property="og:title" content="Guide to &quot;quotes&quot; $&amp; &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; · $12.50" />');
+      expect(html).toContain(
+        '<meta property="og:title" content="Guide to &quot;quotes&quot; $&amp; &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; · $12.50" />',
+      );
       expect(html).toContain('<meta property="og:description" content="Everything about quotes" />');
-      expect(html).toContain(`<meta property="og:image" content="http://127.0.0.1:8787/api/content/${item.id}/preview-image" />`);
+      expect(html).toContain(
+        `<meta property="og:image" content="http://127.0.0.1:8787/api/content/${item.id}/preview-image" />`,
+      );
       expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');
       // The 1×1 PNG's size, read from its header at publish time.
       expect(html).toContain('<meta property="og:image:width" content="1" />');
@@ -251,7 +384,9 @@ describe("the paywall page HTML", () => {
       // The page itself is in the HTML, finished: no app shell, one script of its own.
       expect(html).not.toContain('<div id="root"></div>');
       expect(html).toContain(`<link rel="canonical" href="http://127.0.0.1:8787/p/${item.id}" />`);
-      expect(html).toContain("<h1 class=\"text-2xl font-bold tracking-tight sm:text-3xl\">Guide to &quot;quotes&quot; $&amp; &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;</h1>");
+      expect(html).toContain(
+        '<h1 class="text-2xl font-bold tracking-tight sm:text-3xl">Guide to &quot;quotes&quot; $&amp; &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;</h1>',
+      );
       expect(html).toContain(">$12.50</p>");
       expect(html).toMatch(/<button type="submit"[^>]*>.*Unlock<\/button>/s);
       expect(html.match(/<script\b[^>]*\bsrc=/g)).toHaveLength(1);
@@ -281,7 +416,10 @@ describe("the paywall page HTML", () => {
 });
 
 describe("the paywall page's edge cache", () => {
-  const views = async (id: string) => (await env.DB.prepare("select coalesce(sum(views), 0) as n from content_views_daily where content_id = ?").bind(id).first<{ n: number }>())!.n;
+  const views = async (id: string) =>
+    (await env.DB.prepare("select coalesce(sum(views), 0) as n from content_views_daily where content_id = ?")
+      .bind(id)
+      .first<{ n: number }>())!.n;
 
   /** Opens the page until the edge cache answers it; returns how many times it was opened. */
   async function openUntilCached(id: string): Promise<number> {

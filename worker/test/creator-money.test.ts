@@ -8,7 +8,19 @@ import { MONTHLY_PAYOUT_CRON } from "../cron";
 import { createDb } from "../db/client";
 import { nextPayout } from "../services/earnings";
 import { closingPeriod } from "../services/payouts";
-import { call, checkout, contentForm, deliver, env, eventFor, postForm, postJson, row, signIn, standin } from "./helpers";
+import {
+  call,
+  checkout,
+  contentForm,
+  deliver,
+  env,
+  eventFor,
+  postForm,
+  postJson,
+  row,
+  signIn,
+  standin,
+} from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -21,14 +33,20 @@ async function creator(email: string) {
 /** Writes `n` paid sales of a $10 item straight into the tables, as fulfil would (80% to the creator). */
 async function seedSales(userId: string, n: number, paidAt: (i: number) => number) {
   const itemId = `item_${userId}`.slice(0, 30);
-  await env.DB.prepare("insert or ignore into content (id, user_id, title, price_cents) values (?, ?, 'Seeded', 1000)").bind(itemId, userId).run();
+  await env.DB.prepare("insert or ignore into content (id, user_id, title, price_cents) values (?, ?, 'Seeded', 1000)")
+    .bind(itemId, userId)
+    .run();
   const stmts = [];
   for (let i = 0; i < n; i++) {
     const id = `s${i}x${userId}`.slice(0, 30);
     const at = paidAt(i);
     stmts.push(
-      env.DB.prepare("insert into purchases (id, content_id, creator_id, buyer_email, amount_cents, status, paid_at, created_at) values (?, ?, ?, ?, 1000, 'paid', ?, ?)").bind(id, itemId, userId, `b${i}@example.com`, at, at),
-      env.DB.prepare("insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, created_at) values (?, 'creator', ?, 'sale', 800, ?, ?)").bind(`sale:${id}:creator`, userId, id, at),
+      env.DB.prepare(
+        "insert into purchases (id, content_id, creator_id, buyer_email, amount_cents, status, paid_at, created_at) values (?, ?, ?, ?, 1000, 'paid', ?, ?)",
+      ).bind(id, itemId, userId, `b${i}@example.com`, at, at),
+      env.DB.prepare(
+        "insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, created_at) values (?, 'creator', ?, 'sale', 800, ?, ?)",
+      ).bind(`sale:${id}:creator`, userId, id, at),
     );
   }
   for (let i = 0; i < stmts.length; i += 100) await env.DB.batch(stmts.slice(i, i + 100));
@@ -50,23 +68,45 @@ describe("payout setup", () => {
       expect(await res.json()).toEqual({ message });
     }
     expect(await row("select * from payout_settings where user_id = ?", id)).toBeNull();
-    expect(await (await call("/api/auth/user", { cookie })).json()).toMatchObject({ payoutEnabled: false, payoutMethod: null, payoutEmail: null });
+    expect(await (await call("/api/auth/user", { cookie })).json()).toMatchObject({
+      payoutEnabled: false,
+      payoutMethod: null,
+      payoutEmail: null,
+    });
   });
 
   it("saves the method and email; the current user then says payouts are enabled", async () => {
     const { cookie } = await creator("setup-ok@example.com");
-    expect((await postJson("/api/payout/setup", { payoutMethod: "paypal", payoutEmail: " Me@PayPal.example " }, cookie)).status).toBe(200);
-    expect(await (await call("/api/auth/user", { cookie })).json()).toMatchObject({ payoutEnabled: true, payoutMethod: "paypal", payoutEmail: "me@paypal.example" });
+    expect(
+      (await postJson("/api/payout/setup", { payoutMethod: "paypal", payoutEmail: " Me@PayPal.example " }, cookie))
+        .status,
+    ).toBe(200);
+    expect(await (await call("/api/auth/user", { cookie })).json()).toMatchObject({
+      payoutEnabled: true,
+      payoutMethod: "paypal",
+      payoutEmail: "me@paypal.example",
+    });
     // A change replaces it.
     await postJson("/api/payout/setup", { payoutMethod: "venmo", payoutEmail: "me@venmo.example" }, cookie);
-    expect(await (await call("/api/auth/user", { cookie })).json()).toMatchObject({ payoutMethod: "venmo", payoutEmail: "me@venmo.example" });
+    expect(await (await call("/api/auth/user", { cookie })).json()).toMatchObject({
+      payoutMethod: "venmo",
+      payoutEmail: "me@venmo.example",
+    });
   });
 
   it("every money call refuses the signed-out", async () => {
-    for (const path of ["/api/earnings/stats", "/api/earnings/timeline", "/api/creator/sales", "/api/payout/history", "/api/payout/next"]) {
+    for (const path of [
+      "/api/earnings/stats",
+      "/api/earnings/timeline",
+      "/api/creator/sales",
+      "/api/payout/history",
+      "/api/payout/next",
+    ]) {
       expect((await call(path)).status, path).toBe(401);
     }
-    expect((await postJson("/api/payout/setup", { payoutMethod: "paypal", payoutEmail: "x@example.com" })).status).toBe(401);
+    expect((await postJson("/api/payout/setup", { payoutMethod: "paypal", payoutEmail: "x@example.com" })).status).toBe(
+      401,
+    );
   });
 });
 
@@ -94,7 +134,12 @@ describe("sales pages", () => {
     expect(new Set(seen.map((s) => s.id)).size).toBe(130);
     const times = seen.map((s) => Date.parse(s.createdAt!));
     expect([...times].sort((x, y) => y - x)).toEqual(times);
-    expect(seen[0]).toMatchObject({ productName: "Seeded", amount: 10, status: "completed", buyerEmail: "b129@example.com" });
+    expect(seen[0]).toMatchObject({
+      productName: "Seeded",
+      amount: 10,
+      status: "completed",
+      buyerEmail: "b129@example.com",
+    });
     expect(seen.every((s) => s.id.includes(a.id))).toBe(true);
 
     // Without parameters: the newest 50.
@@ -113,10 +158,20 @@ describe("money timeline, next payout and history", () => {
     await seedSales(id, 4, (i) => at[i]);
     const payout = (pid: string, status: string, createdAt: number, cents: number) =>
       env.DB.batch([
-        env.DB.prepare("insert into payouts (id, user_id, amount_cents, method, email, status, period_year, period_month, created_at, processed_at) values (?, ?, ?, 'paypal', 'me@paypal.example', ?, 2026, ?, ?, ?)").bind(
-          pid, id, cents, status, new Date(createdAt).getUTCMonth() + 1, createdAt, status === "paid" ? createdAt + 2 * DAY : null,
+        env.DB.prepare(
+          "insert into payouts (id, user_id, amount_cents, method, email, status, period_year, period_month, created_at, processed_at) values (?, ?, ?, 'paypal', 'me@paypal.example', ?, 2026, ?, ?, ?)",
+        ).bind(
+          pid,
+          id,
+          cents,
+          status,
+          new Date(createdAt).getUTCMonth() + 1,
+          createdAt,
+          status === "paid" ? createdAt + 2 * DAY : null,
         ),
-        env.DB.prepare("insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, payout_id, created_at) values (?, 'creator', ?, 'payout', ?, ?, ?)").bind(`payout:${pid}`, id, -cents, pid, createdAt),
+        env.DB.prepare(
+          "insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, payout_id, created_at) values (?, 'creator', ?, 'payout', ?, ?, ?)",
+        ).bind(`payout:${pid}`, id, -cents, pid, createdAt),
       ]);
     await payout(`po_old_${id}`.slice(0, 30), "paid", now - 60 * DAY, 800);
     await payout(`po_new_${id}`.slice(0, 30), "pending", now - 20 * DAY, 800);
@@ -126,12 +181,20 @@ describe("money timeline, next payout and history", () => {
     expect(page.items.map((i) => i.state.kind)).toEqual(["on_hold", "available", "in_payout", "paid"]);
     expect(page.items[0]).toMatchObject({ amount: 10, creatorShare: 8, productName: "Seeded" });
     expect(Date.parse((page.items[0].state as { until: string }).until)).toBe(at[3] + SALE_HOLD_DAYS * DAY);
-    expect(page.items[2].state).toMatchObject({ month: new Date(Date.UTC(2026, new Date(now - 20 * DAY).getUTCMonth(), 1)).toLocaleString("en-US", { month: "long", year: "numeric", timeZone: "UTC" }) });
+    expect(page.items[2].state).toMatchObject({
+      month: new Date(Date.UTC(2026, new Date(now - 20 * DAY).getUTCMonth(), 1)).toLocaleString("en-US", {
+        month: "long",
+        year: "numeric",
+        timeZone: "UTC",
+      }),
+    });
     expect(Date.parse((page.items[3].state as { paidAt: string }).paidAt)).toBe(now - 58 * DAY);
 
     // Paging: two at a time gives the same four.
     const first = await (await call("/api/earnings/timeline?limit=2", { cookie })).json<TimelinePage>();
-    const second = await (await call(`/api/earnings/timeline?limit=2&cursor=${first.nextCursor}`, { cookie })).json<TimelinePage>();
+    const second = await (
+      await call(`/api/earnings/timeline?limit=2&cursor=${first.nextCursor}`, { cookie })
+    ).json<TimelinePage>();
     expect([...first.items, ...second.items].map((i) => i.purchaseId)).toEqual(page.items.map((i) => i.purchaseId));
 
     const history = await (await call("/api/payout/history", { cookie })).json<PayoutHistoryItem[]>();
@@ -142,20 +205,32 @@ describe("money timeline, next payout and history", () => {
 
     // Another creator sees none of it.
     const other = await creator("timeline-other@example.com");
-    expect(await (await call("/api/earnings/timeline", { cookie: other.cookie })).json()).toEqual({ items: [], events: [], nextCursor: null });
+    expect(await (await call("/api/earnings/timeline", { cookie: other.cookie })).json()).toEqual({
+      items: [],
+      events: [],
+      nextCursor: null,
+    });
     expect(await (await call("/api/payout/history", { cookie: other.cookie })).json()).toEqual([]);
   });
 
   it("a refunded sale shows 'reversed' with its reason", async () => {
     const { cookie } = await creator("timeline-refund@example.com");
-    const res = await postForm("/api/content", contentForm({ title: "Refundable", price: "10", accessType: "link", linkUrl: "https://example.com/x" }), cookie);
+    const res = await postForm(
+      "/api/content",
+      contentForm({ title: "Refundable", price: "10", accessType: "link", linkUrl: "https://example.com/x" }),
+      cookie,
+    );
     const item = await res.json<{ id: string }>();
     const { paymentIntent } = await checkout(item.id);
     await deliver(await eventFor("payment_intent.succeeded", paymentIntent));
     await standin("POST", "/v1/refunds", { payment_intent: paymentIntent });
     await deliver(await eventFor("charge.refunded", paymentIntent));
     const page = await (await call("/api/earnings/timeline", { cookie })).json<TimelinePage>();
-    expect(page.items[0]).toMatchObject({ productName: "Refundable", creatorShare: 8, state: { kind: "reversed", reason: "refund" } });
+    expect(page.items[0]).toMatchObject({
+      productName: "Refundable",
+      creatorShare: 8,
+      state: { kind: "reversed", reason: "refund" },
+    });
   });
 
   it("next payout: date and amount, or why there is none", async () => {
@@ -165,7 +240,9 @@ describe("money timeline, next payout and history", () => {
     const firstOfNextMonth = (() => {
       const d = new Date();
       const thisRun = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1, 2);
-      return new Date(d.getTime() < thisRun ? thisRun : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1, 2)).toISOString();
+      return new Date(
+        d.getTime() < thisRun ? thisRun : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1, 2),
+      ).toISOString();
     })();
     expect(await next()).toEqual({ date: firstOfNextMonth, amount: 0, reason: "not_set_up" });
     await postJson("/api/payout/setup", { payoutMethod: "wise", payoutEmail: "me@wise.example" }, cookie);
@@ -185,11 +262,19 @@ describe("money timeline, next payout and history", () => {
     await seedSales(id, 4, () => runAt - 20 * DAY);
     const pid = `po_period_${id}`.slice(0, 30);
     await env.DB.batch([
-      env.DB.prepare("insert into payouts (id, user_id, amount_cents, method, email, status, period_year, period_month, created_at) values (?, ?, 3200, 'paypal', 'me@paypal.example', 'pending', ?, ?, ?)").bind(pid, id, period.year, period.month, runAt),
-      env.DB.prepare("insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, payout_id, created_at) values (?, 'creator', ?, 'payout', -3200, ?, ?)").bind(`payout:${pid}`, id, pid, runAt),
+      env.DB.prepare(
+        "insert into payouts (id, user_id, amount_cents, method, email, status, period_year, period_month, created_at) values (?, ?, 3200, 'paypal', 'me@paypal.example', 'pending', ?, ?, ?)",
+      ).bind(pid, id, period.year, period.month, runAt),
+      env.DB.prepare(
+        "insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, payout_id, created_at) values (?, 'creator', ?, 'payout', -3200, ?, ?)",
+      ).bind(`payout:${pid}`, id, pid, runAt),
     ]);
     const page = await (await call("/api/earnings/timeline", { cookie })).json<TimelinePage>();
-    const label = new Date(Date.UTC(period.year, period.month - 1, 1)).toLocaleString("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+    const label = new Date(Date.UTC(period.year, period.month - 1, 1)).toLocaleString("en-US", {
+      month: "long",
+      year: "numeric",
+      timeZone: "UTC",
+    });
     expect(page.items.map((i) => i.state)).toEqual(Array(4).fill({ kind: "in_payout", payoutId: pid, month: label }));
   });
 
@@ -200,9 +285,21 @@ describe("money timeline, next payout and history", () => {
     // $32 released long before the 1st of December 2026.
     await seedSales(id, 4, () => Date.UTC(2026, 10, 1));
     const db = createDb(env.DB);
-    expect(await nextPayout(db, id, Date.UTC(2026, 11, 1, 1, 59))).toEqual({ date: "2026-12-01T02:00:00.000Z", amount: 32, reason: null });
-    expect(await nextPayout(db, id, Date.UTC(2026, 11, 1, 2, 1))).toEqual({ date: "2027-01-01T02:00:00.000Z", amount: 32, reason: null });
-    expect(await nextPayout(db, id, Date.UTC(2026, 10, 30, 23, 0))).toEqual({ date: "2026-12-01T02:00:00.000Z", amount: 32, reason: null });
+    expect(await nextPayout(db, id, Date.UTC(2026, 11, 1, 1, 59))).toEqual({
+      date: "2026-12-01T02:00:00.000Z",
+      amount: 32,
+      reason: null,
+    });
+    expect(await nextPayout(db, id, Date.UTC(2026, 11, 1, 2, 1))).toEqual({
+      date: "2027-01-01T02:00:00.000Z",
+      amount: 32,
+      reason: null,
+    });
+    expect(await nextPayout(db, id, Date.UTC(2026, 10, 30, 23, 0))).toEqual({
+      date: "2026-12-01T02:00:00.000Z",
+      amount: 32,
+      reason: null,
+    });
     // The API gives the same answer for now.
     const now = Date.now();
     const expected = await nextPayout(db, id, now);

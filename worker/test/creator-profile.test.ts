@@ -6,11 +6,16 @@ import { call, checkout, contentForm, deliver, env, eventFor, PNG_1X1, postForm,
 
 const putJson = (path: string, body: unknown, cookie?: string) =>
   call(path, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body), cookie });
-const putAvatar = (bytes: Uint8Array | string, type: string, cookie?: string) => call("/api/profile/avatar", { method: "PUT", headers: { "content-type": type }, body: bytes, cookie });
+const putAvatar = (bytes: Uint8Array | string, type: string, cookie?: string) =>
+  call("/api/profile/avatar", { method: "PUT", headers: { "content-type": type }, body: bytes, cookie });
 const profile = { displayName: "", bio: "", supportEmail: "" };
 
 async function publish(cookie: string, title = "Guide") {
-  const res = await postForm("/api/content", contentForm({ title, price: "10", accessType: "link", linkUrl: "https://example.com/guide" }), cookie);
+  const res = await postForm(
+    "/api/content",
+    contentForm({ title, price: "10", accessType: "link", linkUrl: "https://example.com/guide" }),
+    cookie,
+  );
   if (res.status !== 201) throw new Error(await res.text());
   return (await res.json<{ id: string }>()).id;
 }
@@ -29,15 +34,29 @@ describe("the creator's profile", () => {
       expect(res.status).toBe(400);
       return (await res.json<{ message: string }>()).message;
     };
-    expect(await refused({ ...profile, displayName: "x".repeat(61) })).toBe(`displayName: ${PROFILE_MESSAGES.displayName}`);
-    expect(await refused({ ...profile, displayName: "two\nlines" })).toBe(`displayName: ${PROFILE_MESSAGES.displayNameLine}`);
+    expect(await refused({ ...profile, displayName: "x".repeat(61) })).toBe(
+      `displayName: ${PROFILE_MESSAGES.displayName}`,
+    );
+    expect(await refused({ ...profile, displayName: "two\nlines" })).toBe(
+      `displayName: ${PROFILE_MESSAGES.displayNameLine}`,
+    );
     expect(await refused({ ...profile, bio: "x".repeat(281) })).toBe(`bio: ${PROFILE_MESSAGES.bio}`);
-    expect(await refused({ ...profile, supportEmail: "not-an-email" })).toBe(`supportEmail: ${PROFILE_MESSAGES.supportEmail}`);
-    expect(await refused({ displayName: 5, bio: "", supportEmail: "" })).toBe(`displayName: ${PROFILE_MESSAGES.displayName}`);
+    expect(await refused({ ...profile, supportEmail: "not-an-email" })).toBe(
+      `supportEmail: ${PROFILE_MESSAGES.supportEmail}`,
+    );
+    expect(await refused({ displayName: 5, bio: "", supportEmail: "" })).toBe(
+      `displayName: ${PROFILE_MESSAGES.displayName}`,
+    );
     // Posing as us: our name in the display name, or one of our addresses as the support email.
-    expect(await refused({ ...profile, displayName: "ApeWall Support" })).toBe(`displayName: ${PROFILE_MESSAGES.displayNameOurs}`);
-    expect(await refused({ ...profile, supportEmail: "help@apewall.test" })).toBe(`supportEmail: ${PROFILE_MESSAGES.supportEmailOurs}`);
-    expect(await refused({ ...profile, supportEmail: "billing@mail.ApeWall.com" })).toBe(`supportEmail: ${PROFILE_MESSAGES.supportEmailOurs}`);
+    expect(await refused({ ...profile, displayName: "ApeWall Support" })).toBe(
+      `displayName: ${PROFILE_MESSAGES.displayNameOurs}`,
+    );
+    expect(await refused({ ...profile, supportEmail: "help@apewall.test" })).toBe(
+      `supportEmail: ${PROFILE_MESSAGES.supportEmailOurs}`,
+    );
+    expect(await refused({ ...profile, supportEmail: "billing@mail.ApeWall.com" })).toBe(
+      `supportEmail: ${PROFILE_MESSAGES.supportEmailOurs}`,
+    );
 
     // The longest allowed values are kept; saving twice is the same profile.
     const ok = { displayName: "x".repeat(60), bio: "y".repeat(280), supportEmail: "Help@Example.com" };
@@ -45,17 +64,37 @@ describe("the creator's profile", () => {
     expect(first.status).toBe(200);
     const again = await putJson("/api/profile", ok, cookie);
     expect(await again.json()).toEqual(await first.json());
-    expect(await (await call("/api/profile", { cookie })).json()).toMatchObject({ displayName: "x".repeat(60), bio: "y".repeat(280), supportEmail: "help@example.com", avatarUrl: null });
+    expect(await (await call("/api/profile", { cookie })).json()).toMatchObject({
+      displayName: "x".repeat(60),
+      bio: "y".repeat(280),
+      supportEmail: "help@example.com",
+      avatarUrl: null,
+    });
   });
 
   it("the sale-email switch saves alone: the text fields stay, even a name saved before today's rules", async () => {
     const cookie = await signIn("profile-switch@example.com");
-    expect((await putJson("/api/profile", { displayName: "Switch Studio", bio: "Bio", supportEmail: "help@switch.example" }, cookie)).status).toBe(200);
+    expect(
+      (
+        await putJson(
+          "/api/profile",
+          { displayName: "Switch Studio", bio: "Bio", supportEmail: "help@switch.example" },
+          cookie,
+        )
+      ).status,
+    ).toBe(200);
     // A name saved before the rule against our own name existed.
-    await env.DB.prepare("update creator_profiles set display_name = 'ApeWall Fans' where user_id = (select id from users where email = 'profile-switch@example.com')").run();
+    await env.DB.prepare(
+      "update creator_profiles set display_name = 'ApeWall Fans' where user_id = (select id from users where email = 'profile-switch@example.com')",
+    ).run();
     const off = await putJson("/api/profile", { emailOnSale: false }, cookie);
     expect(off.status).toBe(200);
-    expect(await off.json()).toMatchObject({ displayName: "ApeWall Fans", bio: "Bio", supportEmail: "help@switch.example", emailOnSale: false });
+    expect(await off.json()).toMatchObject({
+      displayName: "ApeWall Fans",
+      bio: "Bio",
+      supportEmail: "help@switch.example",
+      emailOnSale: false,
+    });
   });
 
   it("belongs to its creator: signed out is refused, and one creator's save never shows on another's paywall", async () => {
@@ -68,7 +107,10 @@ describe("the creator's profile", () => {
     const bobsItem = await publish(bob);
     expect((await putJson("/api/profile", { ...profile, displayName: "Alice Studio" }, alice)).status).toBe(200);
     expect((await putAvatar(PNG_1X1, "image/png", alice)).status).toBe(200);
-    expect(await (await call("/api/profile", { cookie: bob })).json()).toMatchObject({ displayName: null, avatarUrl: null });
+    expect(await (await call("/api/profile", { cookie: bob })).json()).toMatchObject({
+      displayName: null,
+      avatarUrl: null,
+    });
     const { html } = await paywall(bobsItem);
     expect(html).not.toContain("Alice Studio");
     expect(html).toContain("by an ApeWall creator");
@@ -78,7 +120,9 @@ describe("the creator's profile", () => {
     const cookie = await signIn("profile-fallback@example.com");
     const id = await publish(cookie);
     expect((await paywall(id)).html).toContain("by an ApeWall creator");
-    await env.DB.prepare("update users set first_name = 'Ada', last_name = 'Lovelace' where email = 'profile-fallback@example.com'").run();
+    await env.DB.prepare(
+      "update users set first_name = 'Ada', last_name = 'Lovelace' where email = 'profile-fallback@example.com'",
+    ).run();
     await putJson("/api/profile", profile, cookie);
     expect((await paywall(id)).html).toContain("by Ada Lovelace");
   });
@@ -94,7 +138,15 @@ describe("the paywall says who the buyer pays", () => {
     expect(page.cache).toBe("HIT");
     expect(page.html).toContain("by Old Name");
 
-    expect((await putJson("/api/profile", { displayName: "New Name", bio: "I make guides.", supportEmail: "help@new.example" }, cookie)).status).toBe(200);
+    expect(
+      (
+        await putJson(
+          "/api/profile",
+          { displayName: "New Name", bio: "I make guides.", supportEmail: "help@new.example" },
+          cookie,
+        )
+      ).status,
+    ).toBe(200);
     const avatar = await putAvatar(PNG_1X1, "image/png", cookie);
     expect(avatar.status).toBe(200);
     const { avatarUrl } = await avatar.json<{ avatarUrl: string }>();
@@ -107,14 +159,22 @@ describe("the paywall says who the buyer pays", () => {
     expect(after.html).toContain("I make guides.");
     // The item's public detail (checkout reads it) says the same.
     const detail = await (await call(`/api/content/${id}`)).json<{ creator: unknown }>();
-    expect(detail.creator).toEqual({ name: "New Name", avatarUrl, bio: "I make guides.", supportEmail: "help@new.example" });
+    expect(detail.creator).toEqual({
+      name: "New Name",
+      avatarUrl,
+      bio: "I make guides.",
+      supportEmail: "help@new.example",
+    });
   });
 
   it("escapes what the creator typed, on the paywall and in the receipt email", async () => {
     const cookie = await signIn("profile-xss@example.com");
     const id = await publish(cookie);
     const name = `<script>alert(1)</script>"><img src=x onerror=alert(2)>`;
-    expect((await putJson("/api/profile", { displayName: name, bio: "<b>bold</b>", supportEmail: "x@example.com" }, cookie)).status).toBe(200);
+    expect(
+      (await putJson("/api/profile", { displayName: name, bio: "<b>bold</b>", supportEmail: "x@example.com" }, cookie))
+        .status,
+    ).toBe(200);
 
     const { html } = await paywall(id);
     expect(html).not.toContain("<script>alert(1)");
@@ -125,8 +185,12 @@ describe("the paywall says who the buyer pays", () => {
     const { paymentIntent, buyerCookie } = await checkout(id, { email: "profile-xss-buyer@example.com" });
     expect((await deliver(await eventFor("payment_intent.succeeded", paymentIntent))).status).toBe(200);
     // The success page's data names the same creator (React escapes it there).
-    const verified = await call(`/api/purchase/verify?payment_intent=${paymentIntent}&content_id=${id}`, { cookie: buyerCookie });
-    expect((await verified.json<{ content: { creator: { name: string; supportEmail: string } } }>()).content.creator).toMatchObject({ name, supportEmail: "x@example.com" });
+    const verified = await call(`/api/purchase/verify?payment_intent=${paymentIntent}&content_id=${id}`, {
+      cookie: buyerCookie,
+    });
+    expect(
+      (await verified.json<{ content: { creator: { name: string; supportEmail: string } } }>()).content.creator,
+    ).toMatchObject({ name, supportEmail: "x@example.com" });
     const mail = await waitForMail("profile-xss-buyer@example.com");
     expect(mail.html).not.toContain("<script>alert(1)");
     expect(mail.html).not.toContain("<img src=x");
@@ -155,7 +219,9 @@ describe("the avatar", () => {
     expect(saved.status).toBe(200);
     const { avatarUrl } = await saved.json<{ avatarUrl: string }>();
     // The same image again is the same avatar.
-    expect((await (await putAvatar(PNG_1X1, "image/png", cookie)).json<{ avatarUrl: string }>()).avatarUrl).toBe(avatarUrl);
+    expect((await (await putAvatar(PNG_1X1, "image/png", cookie)).json<{ avatarUrl: string }>()).avatarUrl).toBe(
+      avatarUrl,
+    );
     const served = await call(avatarUrl);
     expect(served.status).toBe(200);
     expect(served.headers.get("content-type")).toBe("image/png");

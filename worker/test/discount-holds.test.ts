@@ -4,10 +4,25 @@
 // rate-limited and says the same "This code isn't valid" for every code it cannot use.
 import { describe, expect, it } from "vitest";
 import type { DiscountCode } from "../../shared/discounts";
-import { call, confirmAsStripeJs, contentForm, cookieValue, deliver, env, eventFor, postForm, postJson, signIn } from "./helpers";
+import {
+  call,
+  confirmAsStripeJs,
+  contentForm,
+  cookieValue,
+  deliver,
+  env,
+  eventFor,
+  postForm,
+  postJson,
+  signIn,
+} from "./helpers";
 
 async function item(cookie: string, title: string, price = "10") {
-  const res = await postForm("/api/content", contentForm({ title, price, accessType: "link", linkUrl: `https://example.com/${encodeURIComponent(title)}` }), cookie);
+  const res = await postForm(
+    "/api/content",
+    contentForm({ title, price, accessType: "link", linkUrl: `https://example.com/${encodeURIComponent(title)}` }),
+    cookie,
+  );
   if (res.status !== 201) throw new Error(await res.text());
   return (await res.json<{ id: string }>()).id;
 }
@@ -22,16 +37,30 @@ async function start(contentId: string, body: Record<string, unknown>, browser?:
   const json = await res.clone().json<{ clientSecret?: string; amount?: number; message?: string }>();
   return { status: res.status, ...json, browser: browser ?? `aw_buyer=${cookieValue(res, "aw_buyer")}` };
 }
-const listed = async (cookie: string, text: string) => (await (await call("/api/discounts", { cookie })).json<DiscountCode[]>()).find((c) => c.code === text)!;
+const listed = async (cookie: string, text: string) =>
+  (await (await call("/api/discounts", { cookie })).json<DiscountCode[]>()).find((c) => c.code === text)!;
 const ageHolds = (text: string, minutes: number) =>
-  env.DB.prepare("update discount_redemptions set created_at = created_at - ? where code_id in (select id from discount_codes where code = ?)").bind(minutes * 60_000, text).run();
+  env.DB.prepare(
+    "update discount_redemptions set created_at = created_at - ? where code_id in (select id from discount_codes where code = ?)",
+  )
+    .bind(minutes * 60_000, text)
+    .run();
 
 describe("a code's held uses", () => {
   it("a one-use code works with the order bump: ticking it (and unticking, applying the code again) moves the hold, never takes a second", async () => {
     const cookie = await signIn("holds-bump@example.com");
     const main = await item(cookie, "Guide");
     const addOn = await item(cookie, "Workbook", "12");
-    expect((await call(`/api/content/${main}/bump`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ contentId: addOn, price: "4" }), cookie })).status).toBe(200);
+    expect(
+      (
+        await call(`/api/content/${main}/bump`, {
+          method: "PUT",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ contentId: addOn, price: "4" }),
+          cookie,
+        })
+      ).status,
+    ).toBe(200);
     await code(cookie, { code: "SOLO", kind: "fixed", amountOff: 2, maxUses: 1 });
     const email = "holds-bump-buyer@example.com";
 
@@ -45,11 +74,16 @@ describe("a code's held uses", () => {
     expect(again).toMatchObject({ status: 200, amount: 12 });
     expect(await listed(cookie, "SOLO")).toMatchObject({ uses: 0, held: 1, status: "used_up" });
     // Still one use: another browser is refused while it is held.
-    expect(await start(main, { discountCode: "SOLO", buyerEmail: "someone-else@example.com" })).toMatchObject({ status: 409, message: "This code has been used up" });
+    expect(await start(main, { discountCode: "SOLO", buyerEmail: "someone-else@example.com" })).toMatchObject({
+      status: 409,
+      message: "This code has been used up",
+    });
 
     // Paid: one use.
     expect((await confirmAsStripeJs(again.clientSecret!, undefined, { receipt_email: email })).status).toBe(200);
-    expect((await deliver(await eventFor("payment_intent.succeeded", again.clientSecret!.split("_secret_")[0]))).status).toBe(200);
+    expect(
+      (await deliver(await eventFor("payment_intent.succeeded", again.clientSecret!.split("_secret_")[0]))).status,
+    ).toBe(200);
     expect(await listed(cookie, "SOLO")).toMatchObject({ uses: 1, held: 0, revenue: 8, status: "used_up" });
   });
 
@@ -61,24 +95,42 @@ describe("a code's held uses", () => {
     expect((await start(id, { discountCode: "LAPSE", buyerEmail: "second@example.com" })).status).toBe(409);
     await ageHolds("LAPSE", 6);
     // The first checkout never gave an address: its hold has lapsed.
-    expect(await start(id, { discountCode: "LAPSE", buyerEmail: "second@example.com" })).toMatchObject({ status: 200, amount: 9 });
+    expect(await start(id, { discountCode: "LAPSE", buyerEmail: "second@example.com" })).toMatchObject({
+      status: 200,
+      amount: 9,
+    });
     await ageHolds("LAPSE", 6);
-    expect(await start(id, { discountCode: "LAPSE", buyerEmail: "third@example.com" })).toMatchObject({ status: 409, message: "This code has been used up" });
+    expect(await start(id, { discountCode: "LAPSE", buyerEmail: "third@example.com" })).toMatchObject({
+      status: 409,
+      message: "This code has been used up",
+    });
   });
 
   it("a browser holds at most three uses of one code at a time", async () => {
     const cookie = await signIn("holds-browser@example.com");
-    const items = [await item(cookie, "One"), await item(cookie, "Two"), await item(cookie, "Three"), await item(cookie, "Four")];
+    const items = [
+      await item(cookie, "One"),
+      await item(cookie, "Two"),
+      await item(cookie, "Three"),
+      await item(cookie, "Four"),
+    ];
     await code(cookie, { code: "MANY", kind: "percent", percentOff: 50 });
     const first = await start(items[0], { discountCode: "MANY", buyerEmail: "a@example.com" });
     expect(first.status).toBe(200);
-    for (const [i, email] of [[1, "b@example.com"], [2, "c@example.com"]] as const) expect((await start(items[i], { discountCode: "MANY", buyerEmail: email }, first.browser)).status).toBe(200);
+    for (const [i, email] of [
+      [1, "b@example.com"],
+      [2, "c@example.com"],
+    ] as const)
+      expect((await start(items[i], { discountCode: "MANY", buyerEmail: email }, first.browser)).status).toBe(200);
     expect(await start(items[3], { discountCode: "MANY", buyerEmail: "d@example.com" }, first.browser)).toMatchObject({
       status: 409,
-      message: "This code is already held by your other open checkouts. Finish one of them, or try again in a few minutes.",
+      message:
+        "This code is already held by your other open checkouts. Finish one of them, or try again in a few minutes.",
     });
     // Starting one of its checkouts again is not a fourth; another browser is not limited by this one.
-    expect((await start(items[0], { discountCode: "MANY", buyerEmail: "a@example.com" }, first.browser)).status).toBe(200);
+    expect((await start(items[0], { discountCode: "MANY", buyerEmail: "a@example.com" }, first.browser)).status).toBe(
+      200,
+    );
     expect((await start(items[3], { discountCode: "MANY", buyerEmail: "d@example.com" })).status).toBe(200);
   });
 });
@@ -90,12 +142,21 @@ describe("a code's limit per buyer", () => {
     await code(cookie, { code: "EACH", kind: "percent", percentOff: 20, maxUsesPerBuyer: 1 });
     const first = await start(id, { discountCode: "EACH", buyerEmail: "first-address@example.com" });
     expect(first).toMatchObject({ status: 200, amount: 8 });
-    expect((await confirmAsStripeJs(first.clientSecret!, undefined, { receipt_email: "first-address@example.com" })).status).toBe(200);
-    expect((await deliver(await eventFor("payment_intent.succeeded", first.clientSecret!.split("_secret_")[0]))).status).toBe(200);
+    expect(
+      (await confirmAsStripeJs(first.clientSecret!, undefined, { receipt_email: "first-address@example.com" })).status,
+    ).toBe(200);
+    expect(
+      (await deliver(await eventFor("payment_intent.succeeded", first.clientSecret!.split("_secret_")[0]))).status,
+    ).toBe(200);
     // Another of the creator's items (this browser owns the first), the same code.
     const next = await item(cookie, "Once each, two");
-    expect(await start(next, { discountCode: "EACH", buyerEmail: "second-address@example.com" }, first.browser)).toMatchObject({ status: 409, message: "You have already used this code" });
-    expect(await start(next, { discountCode: "EACH", buyerEmail: "second-address@example.com" })).toMatchObject({ status: 200, amount: 8 });
+    expect(
+      await start(next, { discountCode: "EACH", buyerEmail: "second-address@example.com" }, first.browser),
+    ).toMatchObject({ status: 409, message: "You have already used this code" });
+    expect(await start(next, { discountCode: "EACH", buyerEmail: "second-address@example.com" })).toMatchObject({
+      status: 200,
+      amount: 8,
+    });
   });
 });
 
@@ -109,8 +170,15 @@ describe("?code= on the paywall page", () => {
     await code(cookie, { code: "ELSEWHERE", kind: "percent", percentOff: 10, contentId: other });
     const ended = await code(cookie, { code: "ARCHIVED", kind: "percent", percentOff: 10 });
     expect((await postJson(`/api/discounts/${ended.id}/archive`, {}, cookie)).status).toBe(200);
-    await code(cookie, { code: "EXPIRED", kind: "percent", percentOff: 10, expiresOn: new Date(Date.now() + 86400000).toISOString().slice(0, 10) });
-    await env.DB.prepare("update discount_codes set expires_at = ? where code = 'EXPIRED'").bind(Date.now() - 1000).run();
+    await code(cookie, {
+      code: "EXPIRED",
+      kind: "percent",
+      percentOff: 10,
+      expiresOn: new Date(Date.now() + 86400000).toISOString().slice(0, 10),
+    });
+    await env.DB.prepare("update discount_codes set expires_at = ? where code = 'EXPIRED'")
+      .bind(Date.now() - 1000)
+      .run();
     await code(cookie, { code: "GONE", kind: "percent", percentOff: 10, maxUses: 1 });
     expect((await start(id, { discountCode: "GONE", buyerEmail: "gone@example.com" })).status).toBe(200);
 

@@ -4,11 +4,34 @@
 import { describe, expect, it } from "vitest";
 import type { DiscountCode } from "../../shared/discounts";
 import type { AnalyticsStats, Sale } from "../../shared/types";
-import { call, confirmAsStripeJs, contentForm, deliver, env, eventFor, postForm, postJson, row, rows, signIn, standin } from "./helpers";
+import {
+  call,
+  confirmAsStripeJs,
+  contentForm,
+  deliver,
+  env,
+  eventFor,
+  postForm,
+  postJson,
+  row,
+  rows,
+  signIn,
+  standin,
+} from "./helpers";
 
 async function creatorWithItem(email: string, fields: Record<string, string> = {}) {
   const cookie = await signIn(email);
-  const res = await postForm("/api/content", contentForm({ title: "Field Guide", price: "10", accessType: "link", linkUrl: "https://example.com/guide", ...fields }), cookie);
+  const res = await postForm(
+    "/api/content",
+    contentForm({
+      title: "Field Guide",
+      price: "10",
+      accessType: "link",
+      linkUrl: "https://example.com/guide",
+      ...fields,
+    }),
+    cookie,
+  );
   if (res.status !== 201) throw new Error(await res.text());
   return { cookie, item: await res.json<{ id: string }>() };
 }
@@ -18,8 +41,15 @@ async function code(cookie: string, body: Record<string, unknown>): Promise<Disc
   if (res.status !== 201) throw new Error(`${res.status} ${await res.text()}`);
   return res.json<DiscountCode>();
 }
-const start = (contentId: string, body: Record<string, unknown> = {}, cookie?: string) => postJson("/api/create-payment-intent", { contentId, ...body }, cookie);
-const intentAmount = async (clientSecret: string) => (await standin<{ amount: number; metadata: Record<string, string> }>("GET", `/v1/payment_intents/${clientSecret.split("_secret_")[0]}`)).body;
+const start = (contentId: string, body: Record<string, unknown> = {}, cookie?: string) =>
+  postJson("/api/create-payment-intent", { contentId, ...body }, cookie);
+const intentAmount = async (clientSecret: string) =>
+  (
+    await standin<{ amount: number; metadata: Record<string, string> }>(
+      "GET",
+      `/v1/payment_intents/${clientSecret.split("_secret_")[0]}`,
+    )
+  ).body;
 const message = async (res: Response) => (await res.json<{ message: string }>()).message;
 
 async function pay(clientSecret: string, email: string) {
@@ -46,13 +76,20 @@ describe("discount codes", () => {
 
     const res = await start(item.id, { discountCode: "spring" });
     expect(res.status).toBe(200);
-    const body = await res.json<{ clientSecret: string; amount: number; discount: { code: string; amountOff: number } }>();
+    const body = await res.json<{
+      clientSecret: string;
+      amount: number;
+      discount: { code: string; amountOff: number };
+    }>();
     expect(body).toMatchObject({ amount: 8, discount: { code: "SPRING", amountOff: 2 } });
     expect(await intentAmount(body.clientSecret)).toMatchObject({ amount: 800, metadata: { discountCode: "SPRING" } });
 
     // Paid: the ledger splits the $8.00 paid (20% fee on the free plan), the sale names the code.
     const purchaseId = await pay(body.clientSecret, "disc-shown-buyer@example.com");
-    const ledger = await rows<{ account: string; amount_cents: number }>("select account, amount_cents from ledger_entries where purchase_id = ? and kind not in ('stripe_fee', 'dispute_fee')", purchaseId);
+    const ledger = await rows<{ account: string; amount_cents: number }>(
+      "select account, amount_cents from ledger_entries where purchase_id = ? and kind not in ('stripe_fee', 'dispute_fee')",
+      purchaseId,
+    );
     expect(ledger.reduce((s, l) => s + l.amount_cents, 0)).toBe(800);
     expect(ledger.find((l) => l.account === "creator")?.amount_cents).toBe(640);
     const sales = await (await call("/api/creator/sales", { cookie })).json<Sale[]>();
@@ -68,25 +105,58 @@ describe("discount codes", () => {
     await code(cookie, { code: "ALMOSTFREE", kind: "fixed", amountOff: "9.80" });
     expect(await (await start(item.id, { discountCode: "almostfree" })).json()).toMatchObject({ amount: 0.5 });
 
-    const pwyw = await postForm("/api/content", contentForm({ title: "Tip jar", price: "20", pricingModel: "pay_what_you_want", minimumPrice: "5", accessType: "link", linkUrl: "https://example.com/t" }), cookie);
+    const pwyw = await postForm(
+      "/api/content",
+      contentForm({
+        title: "Tip jar",
+        price: "20",
+        pricingModel: "pay_what_you_want",
+        minimumPrice: "5",
+        accessType: "link",
+        linkUrl: "https://example.com/t",
+      }),
+      cookie,
+    );
     const tip = await pwyw.json<{ id: string }>();
     await code(cookie, { code: "HALF", kind: "percent", percentOff: 50, contentId: tip.id });
-    expect(await (await start(tip.id, { discountCode: "HALF", customAmount: 30 })).json()).toMatchObject({ amount: 15 });
+    expect(await (await start(tip.id, { discountCode: "HALF", customAmount: 30 })).json()).toMatchObject({
+      amount: 15,
+    });
     expect(await (await start(tip.id, { discountCode: "HALF", customAmount: 8 })).json()).toMatchObject({ amount: 5 });
     // The public quote of a pay-what-you-want item: the code takes its share of what the buyer
     // chooses, so at the minimum it gives nothing.
-    expect(await (await call(`/api/content/${tip.id}/discount?code=half`)).json()).toMatchObject({ code: "HALF", label: "50% off", pricingModel: "pay_what_you_want", minimumPrice: 5, price: 5 });
+    expect(await (await call(`/api/content/${tip.id}/discount?code=half`)).json()).toMatchObject({
+      code: "HALF",
+      label: "50% off",
+      pricingModel: "pay_what_you_want",
+      minimumPrice: 5,
+      price: 5,
+    });
   });
 
   it("refuses codes that do not apply, with the reason beside the field, and charges nothing", async () => {
     const { cookie, item } = await creatorWithItem("disc-refused@example.com");
     const other = await creatorWithItem("disc-refused-other@example.com");
     await code(other.cookie, { code: "THEIRS", kind: "percent", percentOff: 50 });
-    const second = await postForm("/api/content", contentForm({ title: "Other", price: "10", accessType: "link", linkUrl: "https://example.com/o" }), cookie);
-    await code(cookie, { code: "ONLYOTHER", kind: "percent", percentOff: 10, contentId: (await second.json<{ id: string }>()).id });
+    const second = await postForm(
+      "/api/content",
+      contentForm({ title: "Other", price: "10", accessType: "link", linkUrl: "https://example.com/o" }),
+      cookie,
+    );
+    await code(cookie, {
+      code: "ONLYOTHER",
+      kind: "percent",
+      percentOff: 10,
+      contentId: (await second.json<{ id: string }>()).id,
+    });
     const ended = await code(cookie, { code: "ENDED", kind: "percent", percentOff: 10 });
     expect((await postJson(`/api/discounts/${ended.id}/archive`, {}, cookie)).status).toBe(200);
-    await code(cookie, { code: "OLD", kind: "percent", percentOff: 10, expiresOn: new Date(Date.now() + 86400000).toISOString().slice(0, 10) });
+    await code(cookie, {
+      code: "OLD",
+      kind: "percent",
+      percentOff: 10,
+      expiresOn: new Date(Date.now() + 86400000).toISOString().slice(0, 10),
+    });
     await pastExpiry("OLD");
 
     const cases: [string, string][] = [
@@ -102,7 +172,9 @@ describe("discount codes", () => {
       expect(res.status, text).toBe(400);
       expect(await message(res)).toBe(expected);
     }
-    expect(await row<{ n: number }>("select count(*) as n from purchases where content_id = ?", item.id)).toEqual(before);
+    expect(await row<{ n: number }>("select count(*) as n from purchases where content_id = ?", item.id)).toEqual(
+      before,
+    );
     // The paywall shows the normal price, and the one answer for any code it cannot use.
     const html = await (await call(`/p/${item.id}?code=old`)).text();
     expect(html).toContain("Code OLD: This code isn&#39;t valid");
@@ -113,13 +185,21 @@ describe("discount codes", () => {
   it("max uses holds under 40 concurrent checkouts of a 20-use code: exactly 20 get the price", async () => {
     const { cookie, item } = await creatorWithItem("disc-race@example.com");
     await code(cookie, { code: "FIRST20", kind: "percent", percentOff: 25, maxUses: 20 });
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => start(item.id, { discountCode: "FIRST20", buyerEmail: `race${i}@example.com` })));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        start(item.id, { discountCode: "FIRST20", buyerEmail: `race${i}@example.com` }),
+      ),
+    );
     const ok = answers.filter((r) => r.status === 200);
     const refused = answers.filter((r) => r.status === 409);
     expect(ok).toHaveLength(20);
     expect(refused).toHaveLength(20);
     expect(await message(refused[0])).toBe("This code has been used up");
-    expect(await row<{ n: number }>("select count(*) as n from discount_redemptions r join discount_codes d on d.id = r.code_id where d.code = 'FIRST20'")).toEqual({ n: 20 });
+    expect(
+      await row<{ n: number }>(
+        "select count(*) as n from discount_redemptions r join discount_codes d on d.id = r.code_id where d.code = 'FIRST20'",
+      ),
+    ).toEqual({ n: 20 });
     // Held checkouts count; one that is not paid within the hold gives its use back.
     await ageHolds("FIRST20", 31);
     expect((await start(item.id, { discountCode: "FIRST20" })).status).toBe(200);
@@ -138,7 +218,9 @@ describe("discount codes", () => {
     expect(await message(someoneElse)).toBe("This code has been used up");
 
     const purchaseId = await pay(firstBody.clientSecret, "once@example.com");
-    expect((await postJson(`/api/sales/${purchaseId}/refund`, { reason: "requested_by_customer" }, cookie)).status).toBe(200);
+    expect(
+      (await postJson(`/api/sales/${purchaseId}/refund`, { reason: "requested_by_customer" }, cookie)).status,
+    ).toBe(200);
     expect(await row("select status from purchases where id = ?", purchaseId)).toEqual({ status: "refunded" });
     const freed = await start(item.id, { discountCode: "ONCE", buyerEmail: "else@example.com" });
     expect(freed.status).toBe(200);
@@ -159,14 +241,25 @@ describe("discount codes", () => {
     expect(await message(dup)).toBe("code: You already have a code with this name");
     // Another creator may use the same name, cannot see or end this one, nor make one for this item.
     expect((await createCode(other, { code: "MINE", kind: "percent", percentOff: 5 })).status).toBe(201);
-    expect((await createCode(other, { code: "YOURS", kind: "percent", percentOff: 5, contentId: item.id })).status).toBe(404);
+    expect(
+      (await createCode(other, { code: "YOURS", kind: "percent", percentOff: 5, contentId: item.id })).status,
+    ).toBe(404);
     expect((await postJson(`/api/discounts/${mine.id}/archive`, {}, other)).status).toBe(404);
-    expect((await (await call("/api/discounts", { cookie: other })).json<DiscountCode[]>()).map((c) => c.code)).toEqual(["MINE"]);
+    expect((await (await call("/api/discounts", { cookie: other })).json<DiscountCode[]>()).map((c) => c.code)).toEqual(
+      ["MINE"],
+    );
     expect((await call("/api/discounts")).status).toBe(401);
   });
 });
 
 // ---- the clock: a code's expiry, or its holds, moved into the past ----
-const pastExpiry = (text: string) => env.DB.prepare("update discount_codes set expires_at = ? where code = ?").bind(Date.now() - 1000, text).run();
+const pastExpiry = (text: string) =>
+  env.DB.prepare("update discount_codes set expires_at = ? where code = ?")
+    .bind(Date.now() - 1000, text)
+    .run();
 const ageHolds = (text: string, minutes: number) =>
-  env.DB.prepare("update discount_redemptions set created_at = created_at - ? where code_id in (select id from discount_codes where code = ?)").bind(minutes * 60_000, text).run();
+  env.DB.prepare(
+    "update discount_redemptions set created_at = created_at - ? where code_id in (select id from discount_codes where code = ?)",
+  )
+    .bind(minutes * 60_000, text)
+    .run();

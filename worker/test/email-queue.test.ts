@@ -74,6 +74,8 @@ describe("the email queue consumer", () => {
 
   it("refuses the dev outbox outside development", async () => {
     const prod = { ...env, APP_ENV: "production" };
-    await expect(runBatch([job("prod-1", "prod@example.com")], prod)).rejects.toThrow(/only allowed when APP_ENV=development/);
+    await expect(runBatch([job("prod-1", "prod@example.com")], prod)).rejects.toThrow(
+      /only allowed when APP_ENV=development/,
+    );
   });
 });

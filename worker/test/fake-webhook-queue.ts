@@ -4,7 +4,8 @@ import type { WebhookMessage } from "../services/webhooks";
 export function fakeQueue() {
   const sent: { body: WebhookMessage; delaySeconds?: number }[] = [];
   const queue = {
-    send: async (body: WebhookMessage, opts?: { delaySeconds?: number }) => void sent.push({ body, delaySeconds: opts?.delaySeconds }),
+    send: async (body: WebhookMessage, opts?: { delaySeconds?: number }) =>
+      void sent.push({ body, delaySeconds: opts?.delaySeconds }),
     sendBatch: async (msgs: { body: WebhookMessage; delaySeconds?: number }[]) => void sent.push(...msgs),
   } as unknown as Queue;
   return { queue, sent };

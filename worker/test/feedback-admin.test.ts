@@ -3,18 +3,38 @@ import { call, env, postJson, signIn } from "./helpers";
 
 describe("feedback", () => {
   it("stores feedback from a signed-out visitor", async () => {
-    const res = await postJson("/api/feedback", { type: "bug", subject: "Broken", message: "It broke", email: "v@example.com" });
+    const res = await postJson("/api/feedback", {
+      type: "bug",
+      subject: "Broken",
+      message: "It broke",
+      email: "v@example.com",
+    });
     expect(res.status).toBe(201);
     const { id } = await res.json<{ id: string }>();
     const row = await env.DB.prepare("select * from feedback where id = ?").bind(id).first();
-    expect(row).toMatchObject({ type: "bug", subject: "Broken", message: "It broke", email: "v@example.com", priority: "medium", user_id: null });
+    expect(row).toMatchObject({
+      type: "bug",
+      subject: "Broken",
+      message: "It broke",
+      email: "v@example.com",
+      priority: "medium",
+      user_id: null,
+    });
   });
 
   it("ties feedback to the signed-in user", async () => {
     const cookie = await signIn("fb@example.com");
-    const res = await postJson("/api/feedback", { type: "feature", subject: "More", message: "Please", priority: "high" }, cookie);
+    const res = await postJson(
+      "/api/feedback",
+      { type: "feature", subject: "More", message: "Please", priority: "high" },
+      cookie,
+    );
     const { id } = await res.json<{ id: string }>();
-    const row = await env.DB.prepare("select f.priority, u.email from feedback f join users u on u.id = f.user_id where f.id = ?").bind(id).first();
+    const row = await env.DB.prepare(
+      "select f.priority, u.email from feedback f join users u on u.id = f.user_id where f.id = ?",
+    )
+      .bind(id)
+      .first();
     expect(row).toEqual({ priority: "high", email: "fb@example.com" });
   });
 
@@ -37,7 +57,11 @@ describe("feedback", () => {
   });
 
   it("refuses a body that is not JSON", async () => {
-    const res = await call("/api/feedback", { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
+    const res = await call("/api/feedback", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{",
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -55,7 +79,13 @@ describe("admin guard", () => {
     expect(me.isAdmin).toBe(true);
     const ok = await call("/api/admin/payout-summary", { cookie: admin });
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toEqual({ totalRevenue: 0, platformCommission: 0, totalPayouts: 0, creatorCount: 0, pendingPayouts: 0 });
+    expect(await ok.json()).toEqual({
+      totalRevenue: 0,
+      platformCommission: 0,
+      totalPayouts: 0,
+      creatorCount: 0,
+      pendingPayouts: 0,
+    });
   });
 });
 
@@ -80,7 +110,11 @@ describe("CSRF", () => {
   it("refuses a cross-site form post", async () => {
     const form = new FormData();
     form.append("type", "bug");
-    const res = await call("/api/feedback", { method: "POST", body: form, headers: { origin: "https://evil.example" } });
+    const res = await call("/api/feedback", {
+      method: "POST",
+      body: form,
+      headers: { origin: "https://evil.example" },
+    });
     expect(res.status).toBe(403);
   });
 });

@@ -51,16 +51,23 @@ export const cookieValue = (res: Response, name: string) => {
 const SIGN_IN_SUBJECT = "Your ApeWall sign-in link";
 
 /** Asks for a sign-in link as a browser would; returns the mailed link and that browser's aw_login cookie. */
-export async function requestLink(email: string, returnTo?: string): Promise<{ link: URL; loginCookie: string; mail: OutboxMessage }> {
+export async function requestLink(
+  email: string,
+  returnTo?: string,
+): Promise<{ link: URL; loginCookie: string; mail: OutboxMessage }> {
   // Only sign-in links count: a creator's "You made a sale" or Pro receipt may arrive meanwhile.
-  const signInMails = async () => (await outbox()).filter((m) => m.to === email.toLowerCase() && m.subject === SIGN_IN_SUBJECT);
+  const signInMails = async () =>
+    (await outbox()).filter((m) => m.to === email.toLowerCase() && m.subject === SIGN_IN_SUBJECT);
   const before = (await signInMails()).length;
   const res = await postJson("/api/auth/email", { email, returnTo });
   if (res.status !== 202) throw new Error(`sign-in request failed: ${res.status}`);
-  const mail = await vi.waitUntil(async () => {
-    const mine = await signInMails();
-    return mine.length > before ? mine[0] : undefined;
-  }, { timeout: 10_000, interval: 100 });
+  const mail = await vi.waitUntil(
+    async () => {
+      const mine = await signInMails();
+      return mine.length > before ? mine[0] : undefined;
+    },
+    { timeout: 10_000, interval: 100 },
+  );
   return { link: new URL(mail.links[0]), loginCookie: `aw_login=${cookieValue(res, "aw_login")}`, mail };
 }
 
@@ -87,7 +94,8 @@ export function contentForm(fields: Record<string, string | Blob>): FormData {
   return form;
 }
 
-export const postForm = (path: string, form: FormData, cookie?: string) => call(path, { method: "POST", body: form, cookie });
+export const postForm = (path: string, form: FormData, cookie?: string) =>
+  call(path, { method: "POST", body: form, cookie });
 
 /** Deterministic bytes: part `n` of a file is filled with `n`, so misplaced parts are visible. */
 export const partBytes = (size: number, fill: number) => new Uint8Array(size).fill(fill);
@@ -95,7 +103,12 @@ export const partBytes = (size: number, fill: number) => new Uint8Array(size).fi
 // ---- buying through the Stripe stand-in ----
 export const standinBase = () => (env as unknown as { STRIPE_API_BASE: string }).STRIPE_API_BASE;
 
-export async function standin<T = Record<string, unknown>>(method: string, path: string, params?: Record<string, string>, key = "sk_test_worker"): Promise<{ status: number; body: T }> {
+export async function standin<T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  params?: Record<string, string>,
+  key = "sk_test_worker",
+): Promise<{ status: number; body: T }> {
   const body = params ? new URLSearchParams(params).toString() : undefined;
   const res = await fetch(`${standinBase()}${path}${method === "GET" && body ? `?${body}` : ""}`, {
     method,
@@ -107,7 +120,13 @@ export async function standin<T = Record<string, unknown>>(method: string, path:
 
 // threeDS (3155) asks its bank on-session, and off-session only until it is set up with authentication;
 // alwaysAuthenticate (3184) asks on every payment, however it was set up (Stripe's test cards).
-export const CARDS = { ok: "4242424242424242", declined: "4000000000000002", insufficient: "4000000000009995", threeDS: "4000002500003155", alwaysAuthenticate: "4000002760003184" };
+export const CARDS = {
+  ok: "4242424242424242",
+  declined: "4000000000000002",
+  insufficient: "4000000000009995",
+  threeDS: "4000002500003155",
+  alwaysAuthenticate: "4000002760003184",
+};
 
 /** Confirms a PaymentIntent at the stand-in as Stripe.js would: publishable key, client secret, a card. */
 export function confirmAsStripeJs(clientSecret: string, card: string = CARDS.ok, extra: Record<string, string> = {}) {
@@ -128,32 +147,59 @@ export function confirmAsStripeJs(clientSecret: string, card: string = CARDS.ok,
 }
 
 /** Starts a checkout as a browser would and pays with `card` through the stand-in (as Stripe.js would). */
-export async function checkout(contentId: string, opts: { customAmount?: number | string; card?: string; buyerCookie?: string; email?: string } = {}) {
-  const res = await postJson("/api/create-payment-intent", { contentId, customAmount: opts.customAmount, buyerEmail: opts.email ?? "" }, opts.buyerCookie);
+export async function checkout(
+  contentId: string,
+  opts: { customAmount?: number | string; card?: string; buyerCookie?: string; email?: string } = {},
+) {
+  const res = await postJson(
+    "/api/create-payment-intent",
+    { contentId, customAmount: opts.customAmount, buyerEmail: opts.email ?? "" },
+    opts.buyerCookie,
+  );
   if (res.status !== 200) throw new Error(`create-payment-intent ${res.status}: ${await res.text()}`);
   const { clientSecret } = await res.json<{ clientSecret: string }>();
   const buyerCookie = opts.buyerCookie ?? `aw_buyer=${cookieValue(res, "aw_buyer")}`;
   const paymentIntent = clientSecret.split("_secret_")[0];
   let confirmed: { status: number; body: Record<string, unknown> } | undefined;
   if (opts.card !== "none") {
-    confirmed = await confirmAsStripeJs(clientSecret, opts.card ?? CARDS.ok, { receipt_email: opts.email ?? "buyer@example.com" });
+    confirmed = await confirmAsStripeJs(clientSecret, opts.card ?? CARDS.ok, {
+      receipt_email: opts.email ?? "buyer@example.com",
+    });
   }
   return { clientSecret, paymentIntent, buyerCookie, confirmed };
 }
 
-type StandinEvent = { id: string; type: string; data: { object: { id: string; payment_intent?: string; charge?: string } } };
+type StandinEvent = {
+  id: string;
+  type: string;
+  data: { object: { id: string; payment_intent?: string; charge?: string } };
+};
 
 /** The stand-in's event of `type` about `objectId` (or whose object belongs to PaymentIntent `objectId`). */
 export async function eventFor(type: string, objectId: string): Promise<StandinEvent> {
   const { body } = await standin<{ data: StandinEvent[] }>("GET", "/v1/events", { type, limit: "100" });
-  const event = body.data.find((e) => [e.data.object.id, e.data.object.payment_intent, e.data.object.charge].includes(objectId));
+  const event = body.data.find((e) =>
+    [e.data.object.id, e.data.object.payment_intent, e.data.object.charge].includes(objectId),
+  );
   if (!event) throw new Error(`no ${type} event for ${objectId}`);
   return event;
 }
 
-export async function signedWebhook(payload: string, secret = "whsec_worker_tests", timestamp = Math.floor(Date.now() / 1000)) {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const sig = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${timestamp}.${payload}`)));
+export async function signedWebhook(
+  payload: string,
+  secret = "whsec_worker_tests",
+  timestamp = Math.floor(Date.now() / 1000),
+) {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const sig = new Uint8Array(
+    await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${timestamp}.${payload}`)),
+  );
   return `t=${timestamp},v1=${[...sig].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
@@ -162,16 +208,25 @@ export async function deliver(event: StandinEvent, opts: { secret?: string; time
   const payload = JSON.stringify(event);
   return call("/api/stripe/webhook", {
     method: "POST",
-    headers: { "content-type": "application/json", "stripe-signature": await signedWebhook(payload, opts.secret, opts.timestamp) },
+    headers: {
+      "content-type": "application/json",
+      "stripe-signature": await signedWebhook(payload, opts.secret, opts.timestamp),
+    },
     body: payload,
   });
 }
 
 export async function row<T>(sqlText: string, ...binds: unknown[]): Promise<T | null> {
-  return env.DB.prepare(sqlText).bind(...binds).first<T>();
+  return env.DB.prepare(sqlText)
+    .bind(...binds)
+    .first<T>();
 }
 export async function rows<T>(sqlText: string, ...binds: unknown[]): Promise<T[]> {
-  return (await env.DB.prepare(sqlText).bind(...binds).all<T>()).results;
+  return (
+    await env.DB.prepare(sqlText)
+      .bind(...binds)
+      .all<T>()
+  ).results;
 }
 
 /**
@@ -179,17 +234,25 @@ export async function rows<T>(sqlText: string, ...binds: unknown[]): Promise<T[]
  * stand-in's control), with platform funds to pay it (as Stripe's 4000000000000077 card adds them).
  */
 export async function connectedAccount(): Promise<string> {
-  const { body } = await standin<{ id: string }>("POST", "/v1/accounts", { type: "express", "capabilities[transfers][requested]": "true" });
+  const { body } = await standin<{ id: string }>("POST", "/v1/accounts", {
+    type: "express",
+    "capabilities[transfers][requested]": "true",
+  });
   await standin("POST", `/_standin/accounts/${body.id}/onboard`);
   await standin("POST", "/_standin/balance/top_up", { amount: "1000000" });
   return body.id;
 }
 
 /** Waits for a test clock to finish advancing, as code using Stripe's test clocks must (an advance answers `advancing`). */
-export async function advanceDone(clockId: string): Promise<{ status: string; frozen_time: number; status_details: unknown }> {
+export async function advanceDone(
+  clockId: string,
+): Promise<{ status: string; frozen_time: number; status_details: unknown }> {
   return vi.waitUntil(
     async () => {
-      const { body } = await standin<{ status: string; frozen_time: number; status_details: unknown }>("GET", `/v1/test_helpers/test_clocks/${clockId}`);
+      const { body } = await standin<{ status: string; frozen_time: number; status_details: unknown }>(
+        "GET",
+        `/v1/test_helpers/test_clocks/${clockId}`,
+      );
       return body.status === "ready" ? body : undefined;
     },
     { timeout: 10_000, interval: 50 },
@@ -198,7 +261,9 @@ export async function advanceDone(clockId: string): Promise<{ status: string; fr
 
 /** Advances a test clock on the stand-in and waits until it is ready again. */
 export async function advanceTestClock(clockId: string, to: number) {
-  const res = await standin<{ status: string }>("POST", `/v1/test_helpers/test_clocks/${clockId}/advance`, { frozen_time: String(to) });
+  const res = await standin<{ status: string }>("POST", `/v1/test_helpers/test_clocks/${clockId}/advance`, {
+    frozen_time: String(to),
+  });
   if (res.status !== 200) throw new Error(`advance ${res.status}: ${JSON.stringify(res.body)}`);
   return advanceDone(clockId);
 }

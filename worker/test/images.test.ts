@@ -9,7 +9,16 @@ const le16 = (n: number) => [n & 255, (n >>> 8) & 255];
 
 describe("imageDimensions", () => {
   it("reads a PNG's IHDR", () => {
-    const png = bytes([0x89], "PNG", [0x0d, 0x0a, 0x1a, 0x0a], be32(13), "IHDR", be32(1200), be32(630), [8, 6, 0, 0, 0]);
+    const png = bytes(
+      [0x89],
+      "PNG",
+      [0x0d, 0x0a, 0x1a, 0x0a],
+      be32(13),
+      "IHDR",
+      be32(1200),
+      be32(630),
+      [8, 6, 0, 0, 0],
+    );
     expect(imageDimensions(png)).toEqual({ width: 1200, height: 630 });
   });
 
@@ -25,9 +34,13 @@ describe("imageDimensions", () => {
 
   it("reads WebP VP8X and VP8L headers", () => {
     const riff = (chunk: string, body: number[]) => bytes("RIFF", [0, 0, 0, 0], "WEBP", chunk, [0, 0, 0, 0], body);
-    expect(imageDimensions(riff("VP8X", [0, 0, 0, 0, ...[1199 & 255, 1199 >> 8, 0], ...[629 & 255, 629 >> 8, 0]]))).toEqual({ width: 1200, height: 630 });
+    expect(
+      imageDimensions(riff("VP8X", [0, 0, 0, 0, ...[1199 & 255, 1199 >> 8, 0], ...[629 & 255, 629 >> 8, 0]])),
+    ).toEqual({ width: 1200, height: 630 });
     const bits = (1199 | (629 << 14)) >>> 0;
-    expect(imageDimensions(riff("VP8L", [0x2f, bits & 255, (bits >>> 8) & 255, (bits >>> 16) & 255, (bits >>> 24) & 255]))).toEqual({ width: 1200, height: 630 });
+    expect(
+      imageDimensions(riff("VP8L", [0x2f, bits & 255, (bits >>> 8) & 255, (bits >>> 16) & 255, (bits >>> 24) & 255])),
+    ).toEqual({ width: 1200, height: 630 });
   });
 
   it("answers null for a truncated or unknown header", () => {

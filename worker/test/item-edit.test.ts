@@ -2,7 +2,21 @@
 // resumable upload, unpublish/republish; upsell-only items are listed and their paywall is sound.
 import { describe, expect, it } from "vitest";
 import { PAYWALL_TEXT } from "../../shared/paywall";
-import { call, checkout, confirmAsStripeJs, contentForm, deliver, env, eventFor, PNG_1X1, postForm, postJson, row, signIn, standin } from "./helpers";
+import {
+  call,
+  checkout,
+  confirmAsStripeJs,
+  contentForm,
+  deliver,
+  env,
+  eventFor,
+  PNG_1X1,
+  postForm,
+  postJson,
+  row,
+  signIn,
+  standin,
+} from "./helpers";
 
 type Item = {
   id: string;
@@ -22,14 +36,29 @@ type Item = {
 };
 
 const patch = (id: string, body: unknown, cookie?: string) =>
-  call(`/api/content/${id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body), cookie });
+  call(`/api/content/${id}`, {
+    method: "PATCH",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    cookie,
+  });
 const setPublished = (id: string, published: boolean, cookie?: string) =>
-  call(`/api/content/${id}/published`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ published }), cookie });
+  call(`/api/content/${id}/published`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ published }),
+    cookie,
+  });
 
 async function publish(cookie: string, fields: Record<string, string | Blob> = {}) {
   const res = await postForm(
     "/api/content",
-    contentForm({ title: "Field notes", price: "5", file: new File([new Uint8Array(2000).fill(1)], "v1.bin", { type: "application/octet-stream" }), ...fields }),
+    contentForm({
+      title: "Field notes",
+      price: "5",
+      file: new File([new Uint8Array(2000).fill(1)], "v1.bin", { type: "application/octet-stream" }),
+      ...fields,
+    }),
     cookie,
   );
   if (res.status !== 201) throw new Error(await res.text());
@@ -38,8 +67,23 @@ async function publish(cookie: string, fields: Record<string, string | Blob> = {
 
 /** A finished one-part upload of `bytes`, as the resumable upload makes it. */
 async function upload(cookie: string, name: string, bytes: Uint8Array) {
-  const up = await (await postJson("/api/uploads", { fileName: name, size: bytes.length, contentType: "application/octet-stream" }, cookie)).json<{ id: string }>();
-  expect((await call(`/api/uploads/${up.id}/parts/1`, { method: "PUT", body: bytes, cookie, headers: { "content-length": String(bytes.length) } })).status).toBe(200);
+  const up = await (
+    await postJson(
+      "/api/uploads",
+      { fileName: name, size: bytes.length, contentType: "application/octet-stream" },
+      cookie,
+    )
+  ).json<{ id: string }>();
+  expect(
+    (
+      await call(`/api/uploads/${up.id}/parts/1`, {
+        method: "PUT",
+        body: bytes,
+        cookie,
+        headers: { "content-length": String(bytes.length) },
+      })
+    ).status,
+  ).toBe(200);
   expect((await call(`/api/uploads/${up.id}/complete`, { method: "POST", cookie })).status).toBe(200);
   return up.id;
 }
@@ -48,13 +92,18 @@ const page = async (id: string) => {
   const res = await call(`/p/${id}`);
   return { status: res.status, cache: res.headers.get("x-paywall-cache"), html: await res.text() };
 };
-const mine = async (cookie: string, id: string) => (await (await call("/api/content", { cookie })).json<Item[]>()).find((i) => i.id === id);
+const mine = async (cookie: string, id: string) =>
+  (await (await call("/api/content", { cookie })).json<Item[]>()).find((i) => i.id === id);
 const pay = async (paymentIntent: string) => deliver(await eventFor("payment_intent.succeeded", paymentIntent));
 const download = async (contentId: string, buyerCookie: string) => {
   const res = await call(`/api/content/${contentId}/download`, { method: "POST", cookie: buyerCookie });
   expect(res.status).toBe(200);
   const file = await call((await res.json<{ url: string }>()).url);
-  return { status: file.status, bytes: new Uint8Array(await file.arrayBuffer()), disposition: file.headers.get("content-disposition") };
+  return {
+    status: file.status,
+    bytes: new Uint8Array(await file.arrayBuffer()),
+    disposition: file.headers.get("content-disposition"),
+  };
 };
 
 describe("editing a live item", () => {
@@ -64,9 +113,20 @@ describe("editing a live item", () => {
     expect((await page(item.id)).html).toContain("Field notes");
     expect((await page(item.id)).cache).toBe("HIT");
 
-    const res = await patch(item.id, { title: "Field notes, 2nd ed.", description: "New words", price: "7.50", category: "template" }, cookie);
+    const res = await patch(
+      item.id,
+      { title: "Field notes, 2nd ed.", description: "New words", price: "7.50", category: "template" },
+      cookie,
+    );
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ id: item.id, title: "Field notes, 2nd ed.", description: "New words", price: 7.5, category: "template", fileName: "v1.bin" });
+    expect(await res.json()).toMatchObject({
+      id: item.id,
+      title: "Field notes, 2nd ed.",
+      description: "New words",
+      price: 7.5,
+      category: "template",
+      fileName: "v1.bin",
+    });
 
     const after = await page(item.id);
     expect(after.status).toBe(200);
@@ -74,7 +134,10 @@ describe("editing a live item", () => {
     expect(after.html).toContain("New words");
     expect(after.html).toContain("$7.50");
     expect(after.html).not.toContain("Old words");
-    expect(await (await call(`/api/content/${item.id}`)).json()).toMatchObject({ title: "Field notes, 2nd ed.", price: 7.5 });
+    expect(await (await call(`/api/content/${item.id}`)).json()).toMatchObject({
+      title: "Field notes, 2nd ed.",
+      price: 7.5,
+    });
   });
 
   it("switches to pay-what-you-want with a minimum and back to a fixed price; a minimum is required", async () => {
@@ -82,21 +145,33 @@ describe("editing a live item", () => {
     const item = await publish(cookie);
     const missing = await patch(item.id, { pricingModel: "pay_what_you_want", minimumPrice: "" }, cookie);
     expect(missing.status).toBe(400);
-    expect((await missing.json<{ message: string }>()).message).toBe("Please set a minimum price for pay-what-you-want content");
+    expect((await missing.json<{ message: string }>()).message).toBe(
+      "Please set a minimum price for pay-what-you-want content",
+    );
 
-    expect(await (await patch(item.id, { pricingModel: "pay_what_you_want", minimumPrice: "3" }, cookie)).json()).toMatchObject({ pricingModel: "pay_what_you_want", minimumPrice: 3, price: 3 });
+    expect(
+      await (await patch(item.id, { pricingModel: "pay_what_you_want", minimumPrice: "3" }, cookie)).json(),
+    ).toMatchObject({ pricingModel: "pay_what_you_want", minimumPrice: 3, price: 3 });
     expect((await page(item.id)).html).toContain("Name your price");
-    expect(await (await patch(item.id, { pricingModel: "fixed", price: "12" }, cookie)).json()).toMatchObject({ pricingModel: "fixed", minimumPrice: null, price: 12 });
+    expect(await (await patch(item.id, { pricingModel: "fixed", price: "12" }, cookie)).json()).toMatchObject({
+      pricingModel: "fixed",
+      minimumPrice: null,
+      price: 12,
+    });
   });
 
   it("a link item's link and a text item's text change; a link that is not http(s) is refused", async () => {
     const cookie = await signIn("edit-link@example.com");
     const link = await publish(cookie, { accessType: "link", linkUrl: "https://example.com/old", file: "" });
     expect((await patch(link.id, { linkUrl: "javascript:alert(1)" }, cookie)).status).toBe(400);
-    expect(await (await patch(link.id, { linkUrl: "https://example.com/new" }, cookie)).json()).toMatchObject({ linkUrl: "https://example.com/new" });
+    expect(await (await patch(link.id, { linkUrl: "https://example.com/new" }, cookie)).json()).toMatchObject({
+      linkUrl: "https://example.com/new",
+    });
 
     const text = await publish(cookie, { accessType: "view", textContent: "Old secret", file: "" });
-    expect(await (await patch(text.id, { textContent: "New secret" }, cookie)).json()).toMatchObject({ textContent: "New secret" });
+    expect(await (await patch(text.id, { textContent: "New secret" }, cookie)).json()).toMatchObject({
+      textContent: "New secret",
+    });
     // Still never shown before paying.
     expect((await page(text.id)).html).not.toContain("New secret");
   });
@@ -126,7 +201,11 @@ describe("editing a live item", () => {
     let binary = "";
     for (const b of bytes) binary += String.fromCharCode(b);
     const text = "A long secret. ".repeat(6000);
-    const res = await patch(item.id, { previewImage: `data:image/png;base64,${btoa(binary)}`, textContent: text }, cookie);
+    const res = await patch(
+      item.id,
+      { previewImage: `data:image/png;base64,${btoa(binary)}`, textContent: text },
+      cookie,
+    );
     expect(res.status).toBe(200);
     const edited = await res.json<Item>();
     expect(edited.textContent).toBe(text);
@@ -140,7 +219,10 @@ describe("editing a live item", () => {
     expect((await patch(item.id, { title: "Mine now" }, other)).status).toBe(404);
     expect((await setPublished(item.id, false, other)).status).toBe(404);
     expect((await patch(item.id, { title: "Mine now" })).status).toBe(401);
-    expect(await (await call(`/api/content/${item.id}`)).json()).toMatchObject({ title: "Field notes", availability: "on_sale" });
+    expect(await (await call(`/api/content/${item.id}`)).json()).toMatchObject({
+      title: "Field notes",
+      availability: "on_sale",
+    });
   });
 
   it("a price change applies to checkouts started after it; one started before keeps its amount and is fulfilled at it", async () => {
@@ -150,7 +232,8 @@ describe("editing a live item", () => {
     expect((await patch(item.id, { price: "9" }, cookie)).status).toBe(200);
     const after = await checkout(item.id, { card: "none" });
 
-    const amountOf = async (pi: string) => (await standin<{ amount: number }>("GET", `/v1/payment_intents/${pi}`)).body.amount;
+    const amountOf = async (pi: string) =>
+      (await standin<{ amount: number }>("GET", `/v1/payment_intents/${pi}`)).body.amount;
     expect(await amountOf(before.paymentIntent)).toBe(500);
     expect(await amountOf(after.paymentIntent)).toBe(900);
 
@@ -158,7 +241,9 @@ describe("editing a live item", () => {
     const confirmed = await confirmAsStripeJs(before.clientSecret);
     expect(confirmed.status).toBe(200);
     await pay(before.paymentIntent);
-    expect(await row("select status, amount_cents from purchases where payment_intent_id = ?", before.paymentIntent)).toEqual({ status: "paid", amount_cents: 500 });
+    expect(
+      await row("select status, amount_cents from purchases where payment_intent_id = ?", before.paymentIntent),
+    ).toEqual({ status: "paid", amount_cents: 500 });
   });
 
   it("a file replaced through the resumable upload is what buyers download next; the old object is gone", async () => {
@@ -207,21 +292,35 @@ describe("unpublish and republish", () => {
     expect(await refused.json()).toEqual({ message: PAYWALL_TEXT.unpublished });
 
     // The buyer still owns it and downloads it.
-    expect(await (await call(`/api/content/${item.id}/access`, { cookie: buyerCookie })).json()).toMatchObject({ owned: true });
+    expect(await (await call(`/api/content/${item.id}/access`, { cookie: buyerCookie })).json()).toMatchObject({
+      owned: true,
+    });
     expect((await download(item.id, buyerCookie)).status).toBe(200);
     // Still the creator's, marked.
     expect(await mine(cookie, item.id)).toMatchObject({ published: false });
 
     expect((await setPublished(item.id, true, cookie)).status).toBe(200);
     expect((await page(item.id)).html).not.toContain(PAYWALL_TEXT.unpublished);
-    expect(await (await postJson("/api/create-payment-intent", { contentId: item.id })).json()).toHaveProperty("clientSecret");
+    expect(await (await postJson("/api/create-payment-intent", { contentId: item.id })).json()).toHaveProperty(
+      "clientSecret",
+    );
   });
 });
 
 describe("upsell-only items", () => {
   it("are listed for their creator, marked, and their paywall says they are offered only after a purchase (no Payment Error)", async () => {
     const cookie = await signIn("upsell-only@example.com");
-    const res = await postForm("/api/content", contentForm({ title: "Workbook", price: "15", accessType: "link", linkUrl: "https://example.com/wb", upsellOnly: "true" }), cookie);
+    const res = await postForm(
+      "/api/content",
+      contentForm({
+        title: "Workbook",
+        price: "15",
+        accessType: "link",
+        linkUrl: "https://example.com/wb",
+        upsellOnly: "true",
+      }),
+      cookie,
+    );
     expect(res.status).toBe(201);
     const item = await res.json<Item>();
     expect(await mine(cookie, item.id)).toMatchObject({ title: "Workbook", upsellOnly: true, published: true });
@@ -232,16 +331,33 @@ describe("upsell-only items", () => {
     expect(refused.status).toBe(409);
     expect(await refused.json()).toEqual({ message: PAYWALL_TEXT.upsellOnly });
     // Manageable like any item.
-    expect(await (await patch(item.id, { title: "Workbook 2" }, cookie)).json()).toMatchObject({ title: "Workbook 2", upsellOnly: true });
+    expect(await (await patch(item.id, { title: "Workbook 2" }, cookie)).json()).toMatchObject({
+      title: "Workbook 2",
+      upsellOnly: true,
+    });
   });
 
   it("a funnel step whose creation fails leaves no sellable item behind", async () => {
     const cookie = await signIn("upsell-fail@example.com");
     const funnel = await (await postJson("/api/funnels", { name: "F" }, cookie)).json<{ id: string }>();
     // The editor's flow: the offer's item first, then the step, which fails (an unknown price id).
-    const made = await postForm("/api/content", contentForm({ title: "Offer", price: "9", accessType: "link", linkUrl: "https://example.com/o", upsellOnly: "true" }), cookie);
+    const made = await postForm(
+      "/api/content",
+      contentForm({
+        title: "Offer",
+        price: "9",
+        accessType: "link",
+        linkUrl: "https://example.com/o",
+        upsellOnly: "true",
+      }),
+      cookie,
+    );
     const offer = await made.json<Item>();
-    const step = await postJson(`/api/funnels/${funnel.id}/steps`, { title: "Offer", offerPriceId: "price_doesnotexist", stepType: "upsell", contentId: offer.id }, cookie);
+    const step = await postJson(
+      `/api/funnels/${funnel.id}/steps`,
+      { title: "Offer", offerPriceId: "price_doesnotexist", stepType: "upsell", contentId: offer.id },
+      cookie,
+    );
     expect(step.status).toBe(400);
     const checkoutAttempt = await postJson("/api/create-payment-intent", { contentId: offer.id });
     expect(checkoutAttempt.status).toBe(409);
@@ -249,18 +365,62 @@ describe("upsell-only items", () => {
 
   it("an upsell item its creator unpublished is not offered after a purchase", async () => {
     const cookie = await signIn("upsell-unpublished@example.com");
-    const main = await publish(cookie, { title: "Main", accessType: "link", linkUrl: "https://example.com/m", file: "" });
-    const offerItem = await (await postForm("/api/content", contentForm({ title: "Extra", price: "4", accessType: "link", linkUrl: "https://example.com/x", upsellOnly: "true" }), cookie)).json<Item>();
+    const main = await publish(cookie, {
+      title: "Main",
+      accessType: "link",
+      linkUrl: "https://example.com/m",
+      file: "",
+    });
+    const offerItem = await (
+      await postForm(
+        "/api/content",
+        contentForm({
+          title: "Extra",
+          price: "4",
+          accessType: "link",
+          linkUrl: "https://example.com/x",
+          upsellOnly: "true",
+        }),
+        cookie,
+      )
+    ).json<Item>();
     const funnel = await (await postJson("/api/funnels", { name: "Main funnel" }, cookie)).json<{ id: string }>();
     expect((await postJson(`/api/funnels/${funnel.id}/products`, { contentIds: [main.id] }, cookie)).status).toBe(200);
-    const { priceId } = await (await postJson("/api/stripe/create-upsell-product", { name: "Extra", description: "", price: 4 }, cookie)).json<{ priceId: string }>();
-    expect((await postJson(`/api/funnels/${funnel.id}/steps`, { title: "Add the extra", offerPriceId: priceId, stepType: "upsell", contentId: offerItem.id }, cookie)).status).toBe(201);
-    expect((await call(`/api/funnels/${funnel.id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ testMode: false }), cookie })).status).toBe(200);
+    const { priceId } = await (
+      await postJson("/api/stripe/create-upsell-product", { name: "Extra", description: "", price: 4 }, cookie)
+    ).json<{ priceId: string }>();
+    expect(
+      (
+        await postJson(
+          `/api/funnels/${funnel.id}/steps`,
+          { title: "Add the extra", offerPriceId: priceId, stepType: "upsell", contentId: offerItem.id },
+          cookie,
+        )
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await call(`/api/funnels/${funnel.id}`, {
+          method: "PATCH",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ testMode: false }),
+          cookie,
+        })
+      ).status,
+    ).toBe(200);
 
     const { buyerCookie, paymentIntent } = await checkout(main.id, { email: "fan@example.com" });
     await pay(paymentIntent);
-    const purchaseId = (await row<{ id: string }>("select id from purchases where payment_intent_id = ?", paymentIntent))!.id;
-    const offerNow = async () => (await (await call(`/api/upsell/offer?purchaseId=${purchaseId}`, { cookie: buyerCookie })).json<{ offer: { title: string } | null }>()).offer;
+    const purchaseId = (await row<{ id: string }>(
+      "select id from purchases where payment_intent_id = ?",
+      paymentIntent,
+    ))!.id;
+    const offerNow = async () =>
+      (
+        await (
+          await call(`/api/upsell/offer?purchaseId=${purchaseId}`, { cookie: buyerCookie })
+        ).json<{ offer: { title: string } | null }>()
+      ).offer;
     expect(await offerNow()).toMatchObject({ title: "Add the extra" });
     expect((await setPublished(offerItem.id, false, cookie)).status).toBe(200);
     expect(await offerNow()).toBeNull();

@@ -10,7 +10,23 @@ import { requestRefund, sweepUnansweredRefundRequests } from "../services/creato
 import { withdraw as withdrawNow } from "../services/withdrawals";
 import { closingPeriod, preparePage } from "../services/payouts";
 import { payoutDeps } from "../deps";
-import { call, CARDS, checkout, confirmAsStripeJs, connectedAccount, contentForm, deliver, env, eventFor, postForm, postJson, row, rows, signIn, standin } from "./helpers";
+import {
+  call,
+  CARDS,
+  checkout,
+  confirmAsStripeJs,
+  connectedAccount,
+  contentForm,
+  deliver,
+  env,
+  eventFor,
+  postForm,
+  postJson,
+  row,
+  rows,
+  signIn,
+  standin,
+} from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;
 const LIMIT_CENTS = 10_000;
@@ -22,10 +38,16 @@ async function creator(price = "500") {
   const email = `mk${++seq}${Math.random().toString(36).slice(2, 8)}@example.com`;
   const cookie = await signIn(email);
   const id = (await row<{ id: string }>("select id from users where email = ?", email))!.id;
-  await env.DB.prepare("insert into payout_settings (user_id, stripe_account_id, connect_details_submitted, connect_payouts_enabled) values (?, ?, 1, 1)")
+  await env.DB.prepare(
+    "insert into payout_settings (user_id, stripe_account_id, connect_details_submitted, connect_payouts_enabled) values (?, ?, 1, 1)",
+  )
     .bind(id, await connectedAccount())
     .run();
-  const res = await postForm("/api/content", contentForm({ title: "Course", price, accessType: "link", linkUrl: "https://example.com/course" }), cookie);
+  const res = await postForm(
+    "/api/content",
+    contentForm({ title: "Course", price, accessType: "link", linkUrl: "https://example.com/course" }),
+    cookie,
+  );
   expect(res.status).toBe(201);
   return { id, cookie, itemId: (await res.json<{ id: string }>()).id };
 }
@@ -34,18 +56,32 @@ async function creator(price = "500") {
 async function oldSale(itemId: string, card?: string, days = 10) {
   const { paymentIntent } = await checkout(itemId, { card });
   expect((await deliver(await eventFor("payment_intent.succeeded", paymentIntent))).status).toBe(200);
-  const purchaseId = (await row<{ id: string }>("select id from purchases where payment_intent_id = ?", paymentIntent))!.id;
-  await env.DB.prepare("update ledger_entries set created_at = created_at - ? where purchase_id = ?").bind(days * DAY, purchaseId).run();
+  const purchaseId = (await row<{ id: string }>("select id from purchases where payment_intent_id = ?", paymentIntent))!
+    .id;
+  await env.DB.prepare("update ledger_entries set created_at = created_at - ? where purchase_id = ?")
+    .bind(days * DAY, purchaseId)
+    .run();
   return { paymentIntent, purchaseId };
 }
 
-const refund = (purchaseId: string, cookie: string, body: Record<string, unknown> = {}) => postJson(`/api/sales/${purchaseId}/refund`, { reason: "requested_by_customer", ...body }, cookie);
+const refund = (purchaseId: string, cookie: string, body: Record<string, unknown> = {}) =>
+  postJson(`/api/sales/${purchaseId}/refund`, { reason: "requested_by_customer", ...body }, cookie);
 const withdraw = (cookie: string) => postJson("/api/payout/withdraw", {}, cookie);
 /** Every creator row, reservations included: what the creator holds once everything on its way has moved. */
-const ledgerBalance = async (userId: string) => (await row<{ c: number }>("select coalesce(sum(amount_cents), 0) as c from ledger_entries where user_id = ? and account = 'creator'", userId))!.c;
+const ledgerBalance = async (userId: string) =>
+  (await row<{ c: number }>(
+    "select coalesce(sum(amount_cents), 0) as c from ledger_entries where user_id = ? and account = 'creator'",
+    userId,
+  ))!.c;
 const balance = (userId: string) => creatorBalance(createDb(env.DB), userId);
-const payoutsOf = (userId: string) => rows<{ amount_cents: number; kind: string }>("select amount_cents, kind from payouts where user_id = ?", userId);
-const refundsAt = async (paymentIntent: string) => (await standin<{ data: { id: string; amount: number; status: string }[] }>("GET", "/v1/refunds", { payment_intent: paymentIntent })).body.data;
+const payoutsOf = (userId: string) =>
+  rows<{ amount_cents: number; kind: string }>("select amount_cents, kind from payouts where user_id = ?", userId);
+const refundsAt = async (paymentIntent: string) =>
+  (
+    await standin<{ data: { id: string; amount: number; status: string }[] }>("GET", "/v1/refunds", {
+      payment_intent: paymentIntent,
+    })
+  ).body.data;
 
 /** Runs `fn` and waits for every payout send Workflow it started. */
 async function settlingSends<T>(fn: () => Promise<T>): Promise<T> {
@@ -86,7 +122,11 @@ describe("a refund and a withdrawal never take the same cents", () => {
   it("a withdrawal pressed while the refund is still at Stripe (asked, not answered) takes only what is left", async () => {
     const c = await creator();
     const { purchaseId } = await oldSale(c.itemId);
-    const deps = { ...payoutDeps(env as never), startSend: async () => {}, accessSecret: (env as unknown as { ACCESS_TOKEN_SECRET: string }).ACCESS_TOKEN_SECRET };
+    const deps = {
+      ...payoutDeps(env as never),
+      startSend: async () => {},
+      accessSecret: (env as unknown as { ACCESS_TOKEN_SECRET: string }).ACCESS_TOKEN_SECRET,
+    };
     // Stripe answers the refund only when the test lets it: the withdrawal comes in between.
     let answer!: () => void;
     const held = new Promise<void>((resolve) => (answer = resolve));
@@ -95,14 +135,21 @@ describe("a refund and a withdrawal never take the same cents", () => {
       get: (target, key) =>
         key === "refunds"
           ? {
-              create: async (...args: Parameters<typeof real.refunds.create>) => (await held, real.refunds.create(...args)),
+              create: async (...args: Parameters<typeof real.refunds.create>) => (
+                await held, real.refunds.create(...args)
+              ),
               list: (...args: Parameters<typeof real.refunds.list>) => real.refunds.list(...args),
               retrieve: (...args: Parameters<typeof real.refunds.retrieve>) => real.refunds.retrieve(...args),
             }
           : Reflect.get(target, key),
     });
-    const refunding = requestRefund({ ...deps, stripe: slow }, c.id, purchaseId, { reason: "requested_by_customer" }).catch((err: Error) => err);
-    await vi.waitUntil(async () => !!(await row("select 1 as x from refund_requests where purchase_id = ?", purchaseId)), { timeout: 5000, interval: 10 });
+    const refunding = requestRefund({ ...deps, stripe: slow }, c.id, purchaseId, {
+      reason: "requested_by_customer",
+    }).catch((err: Error) => err);
+    await vi.waitUntil(
+      async () => !!(await row("select 1 as x from refund_requests where purchase_id = ?", purchaseId)),
+      { timeout: 5000, interval: 10 },
+    );
     const withdrawn = await withdrawNow(deps, c.id).catch((err: { status: number }) => err.status);
     answer();
     await refunding;
@@ -119,7 +166,10 @@ describe("a refund and a withdrawal never take the same cents", () => {
     const res = await refund(purchaseId, c.cookie);
     expect(await res.json()).toMatchObject({ status: "pending" });
     expect(await balance(c.id)).toMatchObject({ availableCents: 40_000, reservedCents: 40_000 });
-    expect(await (await call("/api/earnings/stats", { cookie: c.cookie })).json()).toMatchObject({ availableBalance: 400, reserved: 400 });
+    expect(await (await call("/api/earnings/stats", { cookie: c.cookie })).json()).toMatchObject({
+      availableBalance: 400,
+      reserved: 400,
+    });
 
     await settlingSends(async () => expect((await withdraw(c.cookie)).status).toBe(200));
     expect(await payoutsOf(c.id)).toEqual([{ amount_cents: 40_000, kind: "withdrawal" }]);
@@ -159,7 +209,10 @@ describe("the monthly prepare takes only what is available after reservations", 
     const c = await creator();
     const { purchaseId } = await oldSale(c.itemId);
     const now = Date.now();
-    const [res] = await Promise.all([refund(purchaseId, c.cookie), preparePage(payoutDeps(env as never), closingPeriod(now), now, c.id.slice(0, -1), 1)]);
+    const [res] = await Promise.all([
+      refund(purchaseId, c.cookie),
+      preparePage(payoutDeps(env as never), closingPeriod(now), now, c.id.slice(0, -1), 1),
+    ]);
     const paidOut = (await payoutsOf(c.id)).reduce((a, p) => a + p.amount_cents, 0);
     // One of them moved the $400; the other found nothing left to take.
     expect([res.status === 200, paidOut > 0].filter(Boolean)).toHaveLength(1);
@@ -170,13 +223,28 @@ describe("the monthly prepare takes only what is available after reservations", 
 describe("two refunds of one sale at once", () => {
   it("never take more than that sale's own remainder: nothing spills onto the order bump's sale", async () => {
     const c = await creator("10");
-    const addOn = await postForm("/api/content", contentForm({ title: "Workbook", price: "12", accessType: "link", linkUrl: "https://example.com/wb" }), c.cookie);
+    const addOn = await postForm(
+      "/api/content",
+      contentForm({ title: "Workbook", price: "12", accessType: "link", linkUrl: "https://example.com/wb" }),
+      c.cookie,
+    );
     const addOnId = (await addOn.json<{ id: string }>()).id;
-    const put = await call(`/api/content/${c.itemId}/bump`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ contentId: addOnId, price: "4" }), cookie: c.cookie });
+    const put = await call(`/api/content/${c.itemId}/bump`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ contentId: addOnId, price: "4" }),
+      cookie: c.cookie,
+    });
     expect(put.status).toBe(200);
-    const started = await postJson("/api/create-payment-intent", { contentId: c.itemId, bump: true, buyerEmail: "two-refunds@example.com" });
+    const started = await postJson("/api/create-payment-intent", {
+      contentId: c.itemId,
+      bump: true,
+      buyerEmail: "two-refunds@example.com",
+    });
     const { clientSecret } = await started.json<{ clientSecret: string }>();
-    expect((await confirmAsStripeJs(clientSecret, CARDS.ok, { receipt_email: "two-refunds@example.com" })).status).toBe(200);
+    expect((await confirmAsStripeJs(clientSecret, CARDS.ok, { receipt_email: "two-refunds@example.com" })).status).toBe(
+      200,
+    );
     const paymentIntent = clientSecret.split("_secret_")[0];
     expect((await deliver(await eventFor("payment_intent.succeeded", paymentIntent))).status).toBe(200);
     const main = (await row<{ id: string }>("select id from purchases where payment_intent_id = ?", paymentIntent))!.id;
@@ -186,7 +254,9 @@ describe("two refunds of one sale at once", () => {
     const now = Date.now();
     await env.DB.batch([
       reserve(env.DB, { ref: "refund-request:rr_first", purchaseId: main, cents: 1000, now }),
-      env.DB.prepare("insert into refund_requests (id, purchase_id, creator_id, request_key, amount_cents, reason, created_at) values ('rr_first', ?, ?, 'key:dialog-first-1', 1000, 'requested_by_customer', ?)").bind(main, c.id, now),
+      env.DB.prepare(
+        "insert into refund_requests (id, purchase_id, creator_id, request_key, amount_cents, reason, created_at) values ('rr_first', ?, ?, 'key:dialog-first-1', 1000, 'requested_by_customer', ?)",
+      ).bind(main, c.id, now),
     ]);
     const second = await refund(main, c.cookie, { amountCents: 1000, requestKey: "dialog-second-2" });
     expect(second.status).toBe(400);
@@ -205,13 +275,40 @@ describe("two refunds of one sale at once", () => {
 });
 
 describe("Stripe's fees are the platform's, in the ledger and the monthly report", () => {
-  type Month = { year: number; month: number; grossSales: number; refunds: number; disputes: number; stripeFees: number; disputeFees: number; platformEarnings: number; platformNet: number; salesBelowFee: number };
+  type Month = {
+    year: number;
+    month: number;
+    grossSales: number;
+    refunds: number;
+    disputes: number;
+    stripeFees: number;
+    disputeFees: number;
+    platformEarnings: number;
+    platformNet: number;
+    salesBelowFee: number;
+  };
   const thisMonth = async (cookie: string) => {
     const d = new Date();
     const all = await (await call("/api/admin/monthly-reports", { cookie })).json<Month[]>();
-    return all.find((m) => m.year === d.getUTCFullYear() && m.month === d.getUTCMonth() + 1) ?? ({ grossSales: 0, refunds: 0, disputes: 0, stripeFees: 0, disputeFees: 0, platformEarnings: 0, platformNet: 0, salesBelowFee: 0 } as Month);
+    return (
+      all.find((m) => m.year === d.getUTCFullYear() && m.month === d.getUTCMonth() + 1) ??
+      ({
+        grossSales: 0,
+        refunds: 0,
+        disputes: 0,
+        stripeFees: 0,
+        disputeFees: 0,
+        platformEarnings: 0,
+        platformNet: 0,
+        salesBelowFee: 0,
+      } as Month)
+    );
   };
-  const fees = (purchaseId: string) => rows<{ kind: string; amount_cents: number }>("select kind, amount_cents from ledger_entries where purchase_id = ? and kind in ('stripe_fee', 'dispute_fee') order by id", purchaseId);
+  const fees = (purchaseId: string) =>
+    rows<{ kind: string; amount_cents: number }>(
+      "select kind, amount_cents from ledger_entries where purchase_id = ? and kind in ('stripe_fee', 'dispute_fee') order by id",
+      purchaseId,
+    );
 
   it("books each charge's processing fee and each dispute fee (given back when won), and the report shows gross, refunds, fees and the platform's net", async () => {
     const admin = await signIn("admin@apewall.test");
@@ -223,7 +320,8 @@ describe("Stripe's fees are the platform's, in the ledger and the monthly report
     expect(await fees(purchaseId)).toEqual([{ kind: "stripe_fee", amount_cents: -59 }]);
     expect((await refund(purchaseId, c.cookie, { amountCents: 200 })).status).toBe(200);
 
-    const charge = (await standin<{ latest_charge: string }>("GET", `/v1/payment_intents/${paymentIntent}`)).body.latest_charge;
+    const charge = (await standin<{ latest_charge: string }>("GET", `/v1/payment_intents/${paymentIntent}`)).body
+      .latest_charge;
     const dispute = await standin<{ id: string }>("POST", `/_standin/charges/${charge}/dispute`);
     expect((await deliver(await eventFor("charge.dispute.created", dispute.body.id))).status).toBe(200);
     expect(await fees(purchaseId)).toEqual([
@@ -242,7 +340,9 @@ describe("Stripe's fees are the platform's, in the ledger and the monthly report
     expect(delta("stripeFees")).toBe(59 + 33);
     expect(delta("disputeFees")).toBe(1500);
     expect(after.salesBelowFee - before.salesBelowFee).toBe(1);
-    expect(Math.round(after.platformNet * 100)).toBe(Math.round((after.platformEarnings - after.stripeFees - after.disputeFees) * 100));
+    expect(Math.round(after.platformNet * 100)).toBe(
+      Math.round((after.platformEarnings - after.stripeFees - after.disputeFees) * 100),
+    );
 
     // Won: the disputed amount and the dispute fee come back.
     await standin("POST", `/_standin/disputes/${dispute.body.id}/close`, { outcome: "won" });
@@ -259,14 +359,19 @@ describe("a request Stripe never answered", () => {
     const now = Date.now();
     await env.DB.batch([
       reserve(env.DB, { ref: "refund-request:rr_lost", purchaseId, cents: 50_000, now }),
-      env.DB.prepare("insert into refund_requests (id, purchase_id, creator_id, request_key, amount_cents, reason, created_at) values ('rr_lost', ?, ?, 'key:lost-dialog', 50000, 'requested_by_customer', ?)").bind(purchaseId, c.id, now),
+      env.DB.prepare(
+        "insert into refund_requests (id, purchase_id, creator_id, request_key, amount_cents, reason, created_at) values ('rr_lost', ?, ?, 'key:lost-dialog', 50000, 'requested_by_customer', ?)",
+      ).bind(purchaseId, c.id, now),
     ]);
     expect((await balance(c.id)).availableCents).toBe(0);
     // Not yet: Stripe may still answer.
     expect(await sweepUnansweredRefundRequests(sweepDeps(), now + 60_000)).toEqual({ settled: 0, voided: 0 });
     const later = now + 11 * 60_000;
     expect(await sweepUnansweredRefundRequests(sweepDeps(), later)).toEqual({ settled: 0, voided: 1 });
-    expect(await creatorBalance(createDb(env.DB), c.id, later)).toMatchObject({ availableCents: 40_000, reservedCents: 0 });
+    expect(await creatorBalance(createDb(env.DB), c.id, later)).toMatchObject({
+      availableCents: 40_000,
+      reservedCents: 0,
+    });
     // The same dialog pressed again makes no refund from a request that ended.
     const again = await refund(purchaseId, c.cookie, { amountCents: 50_000, requestKey: "lost-dialog" });
     expect(await again.json()).toEqual({ message: "This refund was not made: close the dialog and start again" });
@@ -274,4 +379,7 @@ describe("a request Stripe never answered", () => {
   });
 });
 
-const sweepDeps = () => ({ ...payoutDeps(env as never), accessSecret: (env as unknown as { ACCESS_TOKEN_SECRET: string }).ACCESS_TOKEN_SECRET });
+const sweepDeps = () => ({
+  ...payoutDeps(env as never),
+  accessSecret: (env as unknown as { ACCESS_TOKEN_SECRET: string }).ACCESS_TOKEN_SECRET,
+});

@@ -9,8 +9,21 @@ import type { OpenAPIV3_1 } from "openapi-types";
 import { app } from "../app";
 import { openApiDocument, UNDOCUMENTED } from "../openapi/document";
 
-type Validator = { validate: (v: unknown) => { issues?: readonly { message: string; path?: readonly unknown[] }[]; value?: unknown } | Promise<{ issues?: readonly { message: string; path?: readonly unknown[] }[]; value?: unknown }> };
-type Op = { method: string; re: RegExp; params: number; path: string; statuses: Set<string>; schemas: Map<string, Validator> };
+type Validator = {
+  validate: (
+    v: unknown,
+  ) =>
+    | { issues?: readonly { message: string; path?: readonly unknown[] }[]; value?: unknown }
+    | Promise<{ issues?: readonly { message: string; path?: readonly unknown[] }[]; value?: unknown }>;
+};
+type Op = {
+  method: string;
+  re: RegExp;
+  params: number;
+  path: string;
+  statuses: Set<string>;
+  schemas: Map<string, Validator>;
+};
 
 let ops: Promise<Op[]> | null = null;
 
@@ -18,7 +31,12 @@ async function buildOps(): Promise<Op[]> {
   const doc = await openApiDocument(app as never);
   const schemas = new Map<string, Map<string, Validator>>();
   for (const route of app.routes) {
-    const spec = (findTargetHandler(route.handler) as unknown as Record<symbol, { spec?: { responses?: Record<string, { content?: Record<string, { schema?: Validator }> }> } }>)[uniqueSymbol]?.spec;
+    const spec = (
+      findTargetHandler(route.handler) as unknown as Record<
+        symbol,
+        { spec?: { responses?: Record<string, { content?: Record<string, { schema?: Validator }> }> } }
+      >
+    )[uniqueSymbol]?.spec;
     if (!spec?.responses) continue;
     const byStatus = new Map<string, Validator>();
     for (const [status, r] of Object.entries(spec.responses)) {
@@ -51,7 +69,9 @@ const undocumented = (path: string) => !path.startsWith("/api/") || UNDOCUMENTED
 function extraFields(sent: unknown, kept: unknown, at = ""): string[] {
   if (Array.isArray(sent) && Array.isArray(kept)) return sent.flatMap((v, i) => extraFields(v, kept[i], `${at}[${i}]`));
   if (sent && typeof sent === "object" && kept && typeof kept === "object") {
-    return Object.entries(sent).flatMap(([k, v]) => (k in kept ? extraFields(v, (kept as Record<string, unknown>)[k], at ? `${at}.${k}` : k) : [at ? `${at}.${k}` : k]));
+    return Object.entries(sent).flatMap(([k, v]) =>
+      k in kept ? extraFields(v, (kept as Record<string, unknown>)[k], at ? `${at}.${k}` : k) : [at ? `${at}.${k}` : k],
+    );
   }
   return [];
 }
@@ -69,22 +89,40 @@ export async function checkAnswer(method: string, url: URL, res: Response): Prom
     throw new Error(`OpenAPI: ${where} answered ${res.status} but the route is not in the document`);
   }
   const status = String(res.status);
-  if (!op.statuses.has(status)) throw new Error(`OpenAPI: ${where} (${op.method} ${op.path}) answered ${status}, which its documentation does not name (it names ${[...op.statuses].join(", ")})`);
+  if (!op.statuses.has(status))
+    throw new Error(
+      `OpenAPI: ${where} (${op.method} ${op.path}) answered ${status}, which its documentation does not name (it names ${[...op.statuses].join(", ")})`,
+    );
   const type = res.headers.get("content-type") ?? "";
   if (method === "HEAD" || !type.includes("application/json")) return;
   const body = await res.clone().json();
   const schema = op.schemas.get(status);
   if (!schema) {
-    if (res.status >= 400 && (typeof body !== "object" || body === null || typeof (body as { message?: unknown }).message !== "string")) {
-      throw new Error(`OpenAPI: ${where} answered ${status} without the documented error shape { message }: ${JSON.stringify(body).slice(0, 300)}`);
+    if (
+      res.status >= 400 &&
+      (typeof body !== "object" || body === null || typeof (body as { message?: unknown }).message !== "string")
+    ) {
+      throw new Error(
+        `OpenAPI: ${where} answered ${status} without the documented error shape { message }: ${JSON.stringify(body).slice(0, 300)}`,
+      );
     }
     return;
   }
   const result = await schema.validate(body);
   if (result.issues) {
-    const issues = result.issues.map((i) => `${(i.path ?? []).map((p) => (typeof p === "object" && p ? (p as { key: unknown }).key : p)).join(".")}: ${i.message}`).join("; ");
-    throw new Error(`OpenAPI: ${where} answered ${status} with a body its documented schema refuses: ${issues}\n${JSON.stringify(body).slice(0, 500)}`);
+    const issues = result.issues
+      .map(
+        (i) =>
+          `${(i.path ?? []).map((p) => (typeof p === "object" && p ? (p as { key: unknown }).key : p)).join(".")}: ${i.message}`,
+      )
+      .join("; ");
+    throw new Error(
+      `OpenAPI: ${where} answered ${status} with a body its documented schema refuses: ${issues}\n${JSON.stringify(body).slice(0, 500)}`,
+    );
   }
   const extra = extraFields(body, result.value);
-  if (extra.length > 0) throw new Error(`OpenAPI: ${where} answered ${status} with fields its documented schema does not name: ${extra.slice(0, 10).join(", ")}`);
+  if (extra.length > 0)
+    throw new Error(
+      `OpenAPI: ${where} answered ${status} with fields its documented schema does not name: ${extra.slice(0, 10).join(", ")}`,
+    );
 }

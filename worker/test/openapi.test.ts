@@ -10,8 +10,21 @@ import { UNDOCUMENTED } from "../openapi/document";
 import { API_KEY_ROUTES } from "../routes/api-key-scopes";
 import { call } from "./helpers";
 
-type Op = { summary?: string; tags?: string[]; responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> }; "x-api-key-scope"?: string; "x-access"?: string; security?: unknown[] };
-type Doc = { openapi: string; info: { title: string }; paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> } };
+type Op = {
+  summary?: string;
+  tags?: string[];
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+  requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> };
+  "x-api-key-scope"?: string;
+  "x-access"?: string;
+  security?: unknown[];
+};
+type Doc = {
+  openapi: string;
+  info: { title: string };
+  paths: Record<string, Record<string, Op>>;
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+};
 
 async function documentOf(): Promise<Doc> {
   const res = await call("/api/openapi.json");
@@ -25,7 +38,11 @@ describe("the OpenAPI document", () => {
     const doc = await documentOf();
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.title).toBe("ApeWall API");
-    const registered = [...new Set(app.routes.filter((r) => r.method !== "ALL" && !r.path.includes("*")).map((r) => `${r.method} ${r.path}`))];
+    const registered = [
+      ...new Set(
+        app.routes.filter((r) => r.method !== "ALL" && !r.path.includes("*")).map((r) => `${r.method} ${r.path}`),
+      ),
+    ];
     const missing: string[] = [];
     const leftOut = new Map<string, string[]>();
     for (const key of registered) {
@@ -38,10 +55,13 @@ describe("the OpenAPI document", () => {
       const methods = method === "HEAD" ? [] : [method.toLowerCase()];
       for (const m of methods) if (!doc.paths[toOpenApiPath(path)]?.[m]) missing.push(key);
     }
-    console.log(`documented operations: ${Object.values(doc.paths).reduce((n, p) => n + Object.keys(p).length, 0)}; left out:\n${[...leftOut].map(([why, r]) => `  ${r.length} × ${why}`).join("\n")}`);
+    console.log(
+      `documented operations: ${Object.values(doc.paths).reduce((n, p) => n + Object.keys(p).length, 0)}; left out:\n${[...leftOut].map(([why, r]) => `  ${r.length} × ${why}`).join("\n")}`,
+    );
     expect(missing, "registered routes missing from /api/openapi.json (add doc({...}) to the route)").toEqual([]);
     // Every rule leaves out something that exists (a stale rule would hide a route added later).
-    for (const rule of UNDOCUMENTED.filter((u) => !u.why.startsWith("this document"))) expect(leftOut.has(rule.why), rule.why).toBe(true);
+    for (const rule of UNDOCUMENTED.filter((u) => !u.why.startsWith("this document")))
+      expect(leftOut.has(rule.why), rule.why).toBe(true);
     // The admin's routes are not in it.
     expect(Object.keys(doc.paths).filter((p) => p.startsWith("/api/admin"))).toEqual([]);
   });
@@ -57,12 +77,17 @@ describe("the OpenAPI document", () => {
         const ok = Object.keys(op.responses ?? {}).filter((s) => /^[23]/.test(s));
         expect(ok.length, `${where} has no success answer`).toBeGreaterThan(0);
         for (const [status, r] of Object.entries(op.responses ?? {})) {
-          if (r.content?.["application/json"]) expect(r.content["application/json"].schema, `${where} ${status}`).toBeTruthy();
+          if (r.content?.["application/json"])
+            expect(r.content["application/json"].schema, `${where} ${status}`).toBeTruthy();
         }
         expect(op.responses?.["401"], where).toBeTruthy();
       }
     }
-    expect(doc.components.schemas.Error).toEqual({ type: "object", properties: { message: { type: "string" } }, required: ["message"] });
+    expect(doc.components.schemas.Error).toEqual({
+      type: "object",
+      properties: { message: { type: "string" } },
+      required: ["message"],
+    });
   });
 
   it("documents request bodies and parameters from the schemas the routes validate with", async () => {
@@ -83,7 +108,9 @@ describe("the OpenAPI document", () => {
       expect(op, `${method} ${path}`).toBeTruthy();
       expect(op["x-api-key-scope"], `${method} ${path}`).toBe(scope);
       // A public route (an item's page data) needs no credential; a creator route takes either.
-      expect(op.security, `${method} ${path}`).toEqual(op["x-access"] === "public" ? [{}] : [{ apiKey: [] }, { session: [] }]);
+      expect(op.security, `${method} ${path}`).toEqual(
+        op["x-access"] === "public" ? [{}] : [{ apiKey: [] }, { session: [] }],
+      );
       expect(op.responses?.["429"], `${method} ${path}`).toBeTruthy();
     }
     const keyRoutes = new Set(API_KEY_ROUTES.map(([m, p]) => `${m.toLowerCase()} /api${toOpenApiPath(p)}`));
@@ -107,7 +134,9 @@ describe("the API reference at /docs/api", () => {
     expect(csp).toMatch(/script-src 'self' 'nonce-[\w-]+'/);
     expect(csp).not.toMatch(/https?:/);
     // The bundle it loads is in the build's assets.
-    const bundle = await (env as unknown as { ASSETS: Fetcher }).ASSETS.fetch("http://assets.local/docs/scalar-api-reference.js");
+    const bundle = await (env as unknown as { ASSETS: Fetcher }).ASSETS.fetch(
+      "http://assets.local/docs/scalar-api-reference.js",
+    );
     expect(bundle.status).toBe(200);
     expect((await bundle.text()).length).toBeGreaterThan(1_000_000);
   });

@@ -28,7 +28,12 @@ async function creatorWithItem(email: string, fields: Record<string, string | Bl
   const cookie = await signIn(email);
   const res = await postForm(
     "/api/content",
-    contentForm({ title: "Beats", price: "10", file: new File([bytes(1000)], "beats.zip", { type: "application/zip" }), ...fields }),
+    contentForm({
+      title: "Beats",
+      price: "10",
+      file: new File([bytes(1000)], "beats.zip", { type: "application/zip" }),
+      ...fields,
+    }),
     cookie,
   );
   if (res.status !== 201) throw new Error(await res.text());
@@ -37,14 +42,28 @@ async function creatorWithItem(email: string, fields: Record<string, string | Bl
   return { cookie, item, creatorId: creator!.id };
 }
 
-const purchaseOf = (pi: string) => row<{ id: string; status: string; amount_cents: number; buyer_email: string | null }>("select * from purchases where payment_intent_id = ?", pi);
-const ledgerOf = (purchaseId: string) => rows<Ledger>("select * from ledger_entries where purchase_id = ? and kind not in ('stripe_fee', 'dispute_fee') and kind not like 'reserve%' order by id", purchaseId);
+const purchaseOf = (pi: string) =>
+  row<{ id: string; status: string; amount_cents: number; buyer_email: string | null }>(
+    "select * from purchases where payment_intent_id = ?",
+    pi,
+  );
+const ledgerOf = (purchaseId: string) =>
+  rows<Ledger>(
+    "select * from ledger_entries where purchase_id = ? and kind not in ('stripe_fee', 'dispute_fee') and kind not like 'reserve%' order by id",
+    purchaseId,
+  );
 
 describe("prices come from the server", () => {
   it("a fixed price ignores the client's amount", async () => {
     const { item } = await creatorWithItem("fixed@example.com");
     const { paymentIntent } = await checkout(item.id, { customAmount: 0.5, card: "none" });
-    const { body } = await standin<{ amount: number; currency: string; metadata: Record<string, string>; setup_future_usage: string; customer: string }>("GET", `/v1/payment_intents/${paymentIntent}`);
+    const { body } = await standin<{
+      amount: number;
+      currency: string;
+      metadata: Record<string, string>;
+      setup_future_usage: string;
+      customer: string;
+    }>("GET", `/v1/payment_intents/${paymentIntent}`);
     // Not in a live funnel: no card is saved (worker/test/funnels.test.ts covers the funnel case).
     expect(body).toMatchObject({ amount: 1000, currency: "usd", setup_future_usage: null, customer: null });
     const purchase = await purchaseOf(paymentIntent);
@@ -53,9 +72,18 @@ describe("prices come from the server", () => {
   });
 
   it("pay-what-you-want: at or above the minimum, never below, never malformed", async () => {
-    const { item } = await creatorWithItem("pwyw@example.com", { pricingModel: "pay_what_you_want", minimumPrice: "3", price: "3" });
+    const { item } = await creatorWithItem("pwyw@example.com", {
+      pricingModel: "pay_what_you_want",
+      minimumPrice: "3",
+      price: "3",
+    });
     const before = await row<{ n: number }>("select count(*) as n from purchases");
-    for (const [amount, message] of [[2.99, "Minimum amount is $3.00"], ["1e3", "at most two decimals"], [-5, "at most two decimals"], [50000, "Maximum amount is $10,000"]] as const) {
+    for (const [amount, message] of [
+      [2.99, "Minimum amount is $3.00"],
+      ["1e3", "at most two decimals"],
+      [-5, "at most two decimals"],
+      [50000, "Maximum amount is $10,000"],
+    ] as const) {
       const res = await postJson("/api/create-payment-intent", { contentId: item.id, customAmount: amount });
       expect(res.status).toBe(400);
       expect((await res.json<{ message: string }>()).message).toContain(message);
@@ -83,7 +111,11 @@ describe("webhooks", () => {
     const eventsBefore = await row<{ n: number }>("select count(*) as n from webhook_events");
     expect((await deliver(event, { secret: "whsec_wrong" })).status).toBe(400);
     expect((await deliver(event, { timestamp: Math.floor(Date.now() / 1000) - 600 })).status).toBe(400);
-    const unsigned = await call("/api/stripe/webhook", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(event) });
+    const unsigned = await call("/api/stripe/webhook", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(event),
+    });
     expect(unsigned.status).toBe(400);
     // A body changed after signing fails too.
     const payload = JSON.stringify(event);
@@ -126,7 +158,9 @@ describe("webhooks", () => {
   it("a Pro creator keeps 100%", async () => {
     const { item, creatorId } = await creatorWithItem("pro@example.com");
     // A paid Pro period covering now (what invoice.paid records; see subscriptions.test.ts).
-    await env.DB.prepare("insert into pro_periods (invoice_id, user_id, subscription_id, starts_at, ends_at) values (?, ?, 'sub_test', ?, ?)")
+    await env.DB.prepare(
+      "insert into pro_periods (invoice_id, user_id, subscription_id, starts_at, ends_at) values (?, ?, 'sub_test', ?, ?)",
+    )
       .bind(`in_${creatorId}`, creatorId, Date.now() - 60_000, Date.now() + 30 * 86_400_000)
       .run();
     const { paymentIntent } = await checkout(item.id);
@@ -150,7 +184,8 @@ describe("webhooks", () => {
     expect((await purchaseOf(paymentIntent))?.status).toBe("refunded");
     const ledger = await ledgerOf(purchase!.id);
     expect(ledger).toHaveLength(4);
-    const sum = (account: string) => ledger.filter((l) => l.account === account).reduce((a, l) => a + l.amount_cents, 0);
+    const sum = (account: string) =>
+      ledger.filter((l) => l.account === account).reduce((a, l) => a + l.amount_cents, 0);
     expect(sum("creator")).toBe(0);
     expect(sum("platform")).toBe(0);
   });
@@ -162,7 +197,9 @@ describe("webhooks", () => {
     expect(confirmed?.body).toMatchObject({ error: { code: "card_declined", message: "Your card was declined." } });
     await deliver(await eventFor("payment_intent.payment_failed", paymentIntent));
     expect((await purchaseOf(paymentIntent))?.status).toBe("pending");
-    const verify = await call(`/api/purchase/verify?payment_intent=${paymentIntent}&content_id=${item.id}`, { cookie: buyerCookie });
+    const verify = await call(`/api/purchase/verify?payment_intent=${paymentIntent}&content_id=${item.id}`, {
+      cookie: buyerCookie,
+    });
     expect(verify.status).toBe(409);
   });
 });
@@ -173,12 +210,20 @@ describe("access", () => {
     const { paymentIntent, buyerCookie } = await checkout(item.id, { email: "verify-buyer@example.com" });
     const stranger = await call(`/api/purchase/verify?payment_intent=${paymentIntent}&content_id=${item.id}`);
     expect(stranger.status).toBe(404);
-    const otherBrowser = await call(`/api/purchase/verify?payment_intent=${paymentIntent}&content_id=${item.id}`, { cookie: "aw_buyer=someone-elses-browser-key-000000" });
+    const otherBrowser = await call(`/api/purchase/verify?payment_intent=${paymentIntent}&content_id=${item.id}`, {
+      cookie: "aw_buyer=someone-elses-browser-key-000000",
+    });
     expect(otherBrowser.status).toBe(404);
 
-    const res = await call(`/api/purchase/verify?payment_intent=${paymentIntent}&content_id=${item.id}`, { cookie: buyerCookie });
+    const res = await call(`/api/purchase/verify?payment_intent=${paymentIntent}&content_id=${item.id}`, {
+      cookie: buyerCookie,
+    });
     expect(res.status).toBe(200);
-    const body = await res.json<{ content: { fileUrl: string; fileName: string; title: string }; purchase: { id: string }; accessUrl: string }>();
+    const body = await res.json<{
+      content: { fileUrl: string; fileName: string; title: string };
+      purchase: { id: string };
+      accessUrl: string;
+    }>();
     expect(body.content).toMatchObject({ title: "Beats", fileName: "beats.zip" });
     expect((await purchaseOf(paymentIntent))?.status).toBe("paid");
 
@@ -207,27 +252,40 @@ describe("access", () => {
     const { item: b } = await creatorWithItem("tok-b@example.com");
     const buyA = await checkout(a.id);
     const buyB = await checkout(b.id);
-    const va = await (await call(`/api/purchase/verify?payment_intent=${buyA.paymentIntent}`, { cookie: buyA.buyerCookie })).json<{ accessUrl: string; purchase: { id: string } }>();
-    const vb = await (await call(`/api/purchase/verify?payment_intent=${buyB.paymentIntent}`, { cookie: buyB.buyerCookie })).json<{ purchase: { id: string } }>();
+    const va = await (
+      await call(`/api/purchase/verify?payment_intent=${buyA.paymentIntent}`, { cookie: buyA.buyerCookie })
+    ).json<{ accessUrl: string; purchase: { id: string } }>();
+    const vb = await (
+      await call(`/api/purchase/verify?payment_intent=${buyB.paymentIntent}`, { cookie: buyB.buyerCookie })
+    ).json<{ purchase: { id: string } }>();
     const tokenA = new URL(va.accessUrl).searchParams.get("access")!;
     expect((await call(`/api/purchases/${vb.purchase.id}/file?access=${encodeURIComponent(tokenA)}`)).status).toBe(403);
-    expect((await call(`/api/purchase/verify?payment_intent=${buyB.paymentIntent}&access=${encodeURIComponent(tokenA)}`)).status).toBe(404);
+    expect(
+      (await call(`/api/purchase/verify?payment_intent=${buyB.paymentIntent}&access=${encodeURIComponent(tokenA)}`))
+        .status,
+    ).toBe(404);
     const forged = `${vb.purchase.id}.${tokenA.split(".")[1]}`;
     expect((await call(`/api/purchases/${vb.purchase.id}/file?access=${encodeURIComponent(forged)}`)).status).toBe(403);
-    expect((await call(`/api/content/${b.id}/download`, { method: "POST", cookie: buyA.buyerCookie })).status).toBe(404);
+    expect((await call(`/api/content/${b.id}/download`, { method: "POST", cookie: buyA.buyerCookie })).status).toBe(
+      404,
+    );
   });
 
   it("a refund revokes access: the file then answers 403", async () => {
     const { item } = await creatorWithItem("refund@example.com");
     const { paymentIntent, buyerCookie } = await checkout(item.id);
-    const v = await (await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).json<{ content: { fileUrl: string } }>();
+    const v = await (await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).json<{
+      content: { fileUrl: string };
+    }>();
     const served = await call(v.content.fileUrl);
     expect(served.status).toBe(200);
     await served.arrayBuffer();
     await standin("POST", "/v1/refunds", { payment_intent: paymentIntent });
     expect((await deliver(await eventFor("charge.refunded", paymentIntent))).status).toBe(200);
     expect((await call(v.content.fileUrl)).status).toBe(403);
-    expect((await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).status).toBe(403);
+    expect((await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).status).toBe(
+      403,
+    );
     expect((await call(`/api/content/${item.id}/download`, { method: "POST", cookie: buyerCookie })).status).toBe(403);
   });
 
@@ -242,14 +300,17 @@ describe("access", () => {
     expect(purchase?.status).toBe("disputed");
     const ledger = await ledgerOf(purchase!.id);
     expect(ledger.reduce((a, l) => a + l.amount_cents, 0)).toBe(0);
-    expect((await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).status).toBe(403);
+    expect((await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).status).toBe(
+      403,
+    );
   });
 
   it("an inquiry moves no money; a won dispute gives the money and the access back", async () => {
     const { item } = await creatorWithItem("won@example.com");
     const { paymentIntent, buyerCookie } = await checkout(item.id);
     await deliver(await eventFor("payment_intent.succeeded", paymentIntent));
-    const charge = (await standin<{ latest_charge: string }>("GET", `/v1/payment_intents/${paymentIntent}`)).body.latest_charge;
+    const charge = (await standin<{ latest_charge: string }>("GET", `/v1/payment_intents/${paymentIntent}`)).body
+      .latest_charge;
     const purchaseId = (await purchaseOf(paymentIntent))!.id;
 
     const inquiry = await standin<{ id: string }>("POST", `/_standin/charges/${charge}/dispute`, { inquiry: "true" });
@@ -277,11 +338,14 @@ describe("access", () => {
     const { item } = await creatorWithItem("both@example.com");
     const { paymentIntent } = await checkout(item.id);
     await deliver(await eventFor("payment_intent.succeeded", paymentIntent));
-    const charge = (await standin<{ latest_charge: string }>("GET", `/v1/payment_intents/${paymentIntent}`)).body.latest_charge;
+    const charge = (await standin<{ latest_charge: string }>("GET", `/v1/payment_intents/${paymentIntent}`)).body
+      .latest_charge;
     const dispute = await standin<{ id: string }>("POST", `/_standin/charges/${charge}/dispute`);
     await deliver(await eventFor("charge.dispute.created", dispute.body.id));
     // Stripe refuses to refund a charge whose chargeback took its funds (error code charge_disputed).
-    const refused = await standin<{ error: { code: string } }>("POST", "/v1/refunds", { payment_intent: paymentIntent });
+    const refused = await standin<{ error: { code: string } }>("POST", "/v1/refunds", {
+      payment_intent: paymentIntent,
+    });
     expect([refused.status, refused.body.error.code]).toEqual([400, "charge_disputed"]);
     await deliver({ ...(await eventFor("charge.dispute.created", dispute.body.id)), id: "evt_redelivered_both" });
     const ledger = await ledgerOf((await purchaseOf(paymentIntent))!.id);
@@ -293,11 +357,15 @@ describe("access", () => {
     const { item } = await creatorWithItem("same-moment@example.com");
     const { paymentIntent } = await checkout(item.id);
     await deliver(await eventFor("payment_intent.succeeded", paymentIntent));
-    const charge = (await standin<{ latest_charge: string }>("GET", `/v1/payment_intents/${paymentIntent}`)).body.latest_charge;
+    const charge = (await standin<{ latest_charge: string }>("GET", `/v1/payment_intents/${paymentIntent}`)).body
+      .latest_charge;
     // A partial refund, then a chargeback of the whole amount (Stripe withdraws the disputed amount).
     expect((await standin("POST", "/v1/refunds", { payment_intent: paymentIntent, amount: "500" })).status).toBe(200);
     const dispute = await standin<{ id: string }>("POST", `/_standin/charges/${charge}/dispute`);
-    const events = [await eventFor("charge.dispute.created", dispute.body.id), await eventFor("charge.refunded", paymentIntent)];
+    const events = [
+      await eventFor("charge.dispute.created", dispute.body.id),
+      await eventFor("charge.refunded", paymentIntent),
+    ];
     const answers = await Promise.all([...events, ...events].map((e) => deliver(e)));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     const ledger = await ledgerOf((await purchaseOf(paymentIntent))!.id);
@@ -331,7 +399,11 @@ describe("access", () => {
       "pk_test_worker",
     );
     expect((await call(`/api/content/${item.id}/download`, { method: "POST", cookie: buyerCookie })).status).toBe(200);
-    expect(await (await call(`/api/content/${item.id}/process-recent-purchase`, { method: "POST", cookie: buyerCookie })).json()).toEqual({ status: "paid", unlocked: true });
+    expect(
+      await (
+        await call(`/api/content/${item.id}/process-recent-purchase`, { method: "POST", cookie: buyerCookie })
+      ).json(),
+    ).toEqual({ status: "paid", unlocked: true });
   });
 
   it("buyers keep access to an item its creator deleted", async () => {
@@ -344,14 +416,20 @@ describe("access", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-disposition")).toContain('filename="beats.zip"');
     expect((await res.arrayBuffer()).byteLength).toBe(1000);
-    expect((await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).status).toBe(200);
+    expect((await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).status).toBe(
+      200,
+    );
   });
 
   it("when Stripe cannot be asked, the browser hears 'still processing', not a server error", async () => {
     const { item } = await creatorWithItem("unknown-pi@example.com");
     const { paymentIntent, buyerCookie } = await checkout(item.id, { card: "none" });
-    await env.DB.prepare("update purchases set payment_intent_id = 'pi_forgottenbystripe' where payment_intent_id = ?").bind(paymentIntent).run();
-    const res = await call(`/api/purchase/verify?payment_intent=pi_forgottenbystripe&content_id=${item.id}`, { cookie: buyerCookie });
+    await env.DB.prepare("update purchases set payment_intent_id = 'pi_forgottenbystripe' where payment_intent_id = ?")
+      .bind(paymentIntent)
+      .run();
+    const res = await call(`/api/purchase/verify?payment_intent=pi_forgottenbystripe&content_id=${item.id}`, {
+      cookie: buyerCookie,
+    });
     expect(res.status).toBe(409);
     expect(await res.json()).toEqual({ message: "Payment is still processing" });
   });
@@ -359,10 +437,19 @@ describe("access", () => {
   it("process-recent-purchase and complete unlock only the paying browser", async () => {
     const { item } = await creatorWithItem("recent@example.com");
     const { paymentIntent, buyerCookie } = await checkout(item.id);
-    expect(await (await call(`/api/content/${item.id}/process-recent-purchase`, { method: "POST" })).json()).toEqual({ status: "none", unlocked: false });
-    expect(await (await call(`/api/content/${item.id}/process-recent-purchase`, { method: "POST", cookie: buyerCookie })).json()).toEqual({ status: "paid", unlocked: true });
+    expect(await (await call(`/api/content/${item.id}/process-recent-purchase`, { method: "POST" })).json()).toEqual({
+      status: "none",
+      unlocked: false,
+    });
+    expect(
+      await (
+        await call(`/api/content/${item.id}/process-recent-purchase`, { method: "POST", cookie: buyerCookie })
+      ).json(),
+    ).toEqual({ status: "paid", unlocked: true });
     expect((await call(`/api/payments/${paymentIntent}/complete`, { method: "POST" })).status).toBe(404);
-    expect(await (await call(`/api/payments/${paymentIntent}/complete`, { method: "POST", cookie: buyerCookie })).json()).toEqual({ status: "paid", unlocked: true });
+    expect(
+      await (await call(`/api/payments/${paymentIntent}/complete`, { method: "POST", cookie: buyerCookie })).json(),
+    ).toEqual({ status: "paid", unlocked: true });
   });
 
   it("sends an access reminder by email once per ten minutes", async () => {
@@ -370,21 +457,30 @@ describe("access", () => {
     const { paymentIntent, buyerCookie } = await checkout(item.id, { email: "remind-buyer@example.com" });
     await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie });
     await waitForMail("remind-buyer@example.com");
-    const send = () => postJson("/api/purchase/send-access-email", { paymentIntentId: paymentIntent, contentId: item.id }, buyerCookie);
+    const send = () =>
+      postJson("/api/purchase/send-access-email", { paymentIntentId: paymentIntent, contentId: item.id }, buyerCookie);
     expect((await send()).status).toBe(200);
     expect((await send()).status).toBe(200);
     await waitForMail("remind-buyer@example.com", 1);
     await new Promise((r) => setTimeout(r, 1500));
     expect((await outbox()).filter((m) => m.to === "remind-buyer@example.com")).toHaveLength(2);
-    expect((await postJson("/api/purchase/send-access-email", { paymentIntentId: paymentIntent, contentId: item.id })).status).toBe(404);
+    expect(
+      (await postJson("/api/purchase/send-access-email", { paymentIntentId: paymentIntent, contentId: item.id }))
+        .status,
+    ).toBe(404);
   });
 });
 
 describe("HTTP Range on purchased files", () => {
   it("answers 206, 416 and 304 as players expect", async () => {
-    const { item } = await creatorWithItem("range@example.com", { accessType: "stream", file: new File([bytes(1000)], "clip.mp4", { type: "video/mp4" }) });
+    const { item } = await creatorWithItem("range@example.com", {
+      accessType: "stream",
+      file: new File([bytes(1000)], "clip.mp4", { type: "video/mp4" }),
+    });
     const { paymentIntent, buyerCookie } = await checkout(item.id);
-    const v = await (await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).json<{ content: { fileUrl: string } }>();
+    const v = await (await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).json<{
+      content: { fileUrl: string };
+    }>();
     const url = v.content.fileUrl;
     const all = bytes(1000);
 
@@ -425,9 +521,14 @@ describe("HTTP Range on purchased files", () => {
   });
 
   it("never serves a user's HTML as a page", async () => {
-    const { item } = await creatorWithItem("html@example.com", { accessType: "view", file: new File(["<script>alert(document.cookie)</script>"], "evil.html", { type: "text/html" }) });
+    const { item } = await creatorWithItem("html@example.com", {
+      accessType: "view",
+      file: new File(["<script>alert(document.cookie)</script>"], "evil.html", { type: "text/html" }),
+    });
     const { paymentIntent, buyerCookie } = await checkout(item.id);
-    const v = await (await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).json<{ content: { fileUrl: string } }>();
+    const v = await (await call(`/api/purchase/verify?payment_intent=${paymentIntent}`, { cookie: buyerCookie })).json<{
+      content: { fileUrl: string };
+    }>();
     const res = await call(v.content.fileUrl);
     expect(res.headers.get("content-type")).toBe("application/octet-stream");
     expect(res.headers.get("content-disposition")).toContain("attachment");
@@ -438,7 +539,9 @@ describe("HTTP Range on purchased files", () => {
 
 describe("configuration", () => {
   it("refuses to send a live key anywhere but Stripe", () => {
-    expect(() => stripeClient({ ...env, STRIPE_SECRET_KEY: "sk_live_123", STRIPE_API_BASE: "http://127.0.0.1:1" } as never)).toThrow(/sk_test_/);
+    expect(() =>
+      stripeClient({ ...env, STRIPE_SECRET_KEY: "sk_live_123", STRIPE_API_BASE: "http://127.0.0.1:1" } as never),
+    ).toThrow(/sk_test_/);
   });
 
   it("the stand-in itself refuses live keys", async () => {
@@ -482,14 +585,27 @@ describe("the receipt survives a queue that fails", () => {
     // The sweep (every 5 minutes) finds the receipt that never reached the queue.
     const sweep = async (minutesLater: number) => {
       const c = createExecutionContext();
-      await worker.scheduled(createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() + minutesLater * 60_000 }), env as never, c);
+      await worker.scheduled(
+        createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() + minutesLater * 60_000 }),
+        env as never,
+        c,
+      );
       await waitOnExecutionContext(c);
     };
     await sweep(10);
     const mail = await waitForMail("lost-receipt-buyer@example.com");
     expect(mail.subject).toBe("Your access to Beats");
     const purchaseId = (await purchaseOf(paymentIntent))!.id;
-    await vi.waitUntil(async () => (await row<{ sent_at: number | null }>("select sent_at from outbox_emails where id = ?", `purchase-access:${purchaseId}`))?.sent_at, { timeout: 10_000 });
+    await vi.waitUntil(
+      async () =>
+        (
+          await row<{ sent_at: number | null }>(
+            "select sent_at from outbox_emails where id = ?",
+            `purchase-access:${purchaseId}`,
+          )
+        )?.sent_at,
+      { timeout: 10_000 },
+    );
 
     // Another sweep and another redelivery send nothing more.
     await sweep(20);
@@ -518,7 +634,11 @@ describe("the receipt survives a queue that fails", () => {
     expect(res.status).toBe(202);
 
     const sweep = createExecutionContext();
-    await worker.scheduled(createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() + 10 * 60_000 }), env as never, sweep);
+    await worker.scheduled(
+      createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() + 10 * 60_000 }),
+      env as never,
+      sweep,
+    );
     await waitOnExecutionContext(sweep);
     const mail = await waitForMail("lost-recovery-buyer@example.com", 1);
     expect(mail.subject).toBe("Your ApeWall access links");

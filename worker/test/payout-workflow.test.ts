@@ -6,7 +6,14 @@ import { createScheduledController, introspectWorkflow, introspectWorkflowInstan
 import { describe, expect, it, vi } from "vitest";
 import type { PayoutRunView, ProcessPayoutsResult } from "../../shared/admin";
 import { dailySweep, handleScheduled, MONTHLY_PAYOUT_CRON } from "../cron";
-import { closingPeriod, preparePage, sendPayout, sendPayoutStep, TransferNotSettled, type Period } from "../services/payouts";
+import {
+  closingPeriod,
+  preparePage,
+  sendPayout,
+  sendPayoutStep,
+  TransferNotSettled,
+  type Period,
+} from "../services/payouts";
 import { payoutDeps } from "../deps";
 import { startPayoutSends } from "../workflows/payout-send";
 import { call, connectedAccount, env, outbox, postJson, row, rows, signIn, standin } from "./helpers";
@@ -22,26 +29,54 @@ async function creator(kind: "bank" | "paypal" | "none", opts: { held?: boolean 
   const email = `${id}@example.com`;
   const acct = kind === "bank" ? await connectedAccount() : "";
   await env.DB.prepare("insert into users (id, email) values (?, ?)").bind(id, email).run();
-  if (kind === "bank") await env.DB.prepare("insert into payout_settings (user_id, method, email, stripe_account_id, connect_details_submitted, connect_payouts_enabled) values (?, 'bank', ?, ?, 1, 1)").bind(id, email, acct).run();
-  if (kind === "paypal") await env.DB.prepare("insert into payout_settings (user_id, method, email) values (?, 'paypal', ?)").bind(id, `pp-${email}`).run();
-  if (opts.held) await env.DB.prepare("update payout_settings set held_at = ?, held_reason = 'review' where user_id = ?").bind(Date.now(), id).run();
+  if (kind === "bank")
+    await env.DB.prepare(
+      "insert into payout_settings (user_id, method, email, stripe_account_id, connect_details_submitted, connect_payouts_enabled) values (?, 'bank', ?, ?, 1, 1)",
+    )
+      .bind(id, email, acct)
+      .run();
+  if (kind === "paypal")
+    await env.DB.prepare("insert into payout_settings (user_id, method, email) values (?, 'paypal', ?)")
+      .bind(id, `pp-${email}`)
+      .run();
+  if (opts.held)
+    await env.DB.prepare("update payout_settings set held_at = ?, held_reason = 'review' where user_id = ?")
+      .bind(Date.now(), id)
+      .run();
   return { id, email, acct };
 }
 
 /** A sale booked at `at`: the creator's 80% share of `cents`. */
 async function sale(userId: string, cents: number, at: number) {
   const pid = `p${++seq}${Math.random().toString(36).slice(2, 8)}`;
-  await env.DB.prepare("insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, created_at) values (?, 'creator', ?, 'sale', ?, ?, ?)")
+  await env.DB.prepare(
+    "insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, created_at) values (?, 'creator', ?, 'sale', ?, ?, ?)",
+  )
     .bind(`sale:${pid}:creator`, userId, cents - Math.round(cents * 0.2), pid, at)
     .run();
 }
 
 async function transfersTo(acct: string) {
-  const { body } = await standin<{ data: { id: string; amount: number; metadata: Record<string, string> }[] }>("GET", "/v1/transfers", { destination: acct, limit: "100" });
+  const { body } = await standin<{ data: { id: string; amount: number; metadata: Record<string, string> }[] }>(
+    "GET",
+    "/v1/transfers",
+    { destination: acct, limit: "100" },
+  );
   return body.data;
 }
-const payoutsOf = (userId: string) => rows<{ id: string; status: string; amount_cents: number; stripe_transfer_id: string | null; last_error: string | null }>("select * from payouts where user_id = ? order by created_at", userId);
-const skipsOf = (userId: string) => rows<{ reason: string; amount_cents: number; period_month: number }>("select reason, amount_cents, period_month from payout_skips where user_id = ?", userId);
+const payoutsOf = (userId: string) =>
+  rows<{
+    id: string;
+    status: string;
+    amount_cents: number;
+    stripe_transfer_id: string | null;
+    last_error: string | null;
+  }>("select * from payouts where user_id = ? order by created_at", userId);
+const skipsOf = (userId: string) =>
+  rows<{ reason: string; amount_cents: number; period_month: number }>(
+    "select reason, amount_cents, period_month from payout_skips where user_id = ?",
+    userId,
+  );
 const mailsTo = async (email: string) => (await outbox()).filter((m) => m.to === email);
 const until = <T>(fn: () => Promise<T | undefined | false>) => vi.waitUntil(fn, { timeout: 15_000, interval: 100 });
 
@@ -76,7 +111,8 @@ describe("the monthly run as a Workflow", () => {
     const run = await introspectWorkflowInstance(env.PAYOUT_RUN, runId(P));
     try {
       await withSends(async () => {
-        const cron = () => handleScheduled(createScheduledController({ cron: MONTHLY_PAYOUT_CRON, scheduledTime: T }), env as never);
+        const cron = () =>
+          handleScheduled(createScheduledController({ cron: MONTHLY_PAYOUT_CRON, scheduledTime: T }), env as never);
         await cron();
         await cron();
         await run.waitForStatus("complete");
@@ -86,7 +122,11 @@ describe("the monthly run as a Workflow", () => {
     } finally {
       await run.dispose();
     }
-    const audit = await rows<{ detail: string }>("select detail from admin_audit where action = 'scheduled-payout-run' and period_year = ? and period_month = ?", P.year, P.month);
+    const audit = await rows<{ detail: string }>(
+      "select detail from admin_audit where action = 'scheduled-payout-run' and period_year = ? and period_month = ?",
+      P.year,
+      P.month,
+    );
     expect(audit.map((a) => JSON.parse(a.detail).started).sort()).toEqual([false, false, true]);
 
     expect(await payoutsOf(bank.id)).toMatchObject([{ status: "paid", amount_cents: 4000 }]);
@@ -99,13 +139,22 @@ describe("the monthly run as a Workflow", () => {
     expect(await skipsOf(held.id)).toEqual([{ reason: "held", amount_cents: 4000, period_month: 2 }]);
     expect(await skipsOf(bank.id)).toEqual([]);
 
-    const [smallMail] = await until(async () => { const m = await mailsTo(small.email); return m.length ? m : undefined; });
+    const [smallMail] = await until(async () => {
+      const m = await mailsTo(small.email);
+      return m.length ? m : undefined;
+    });
     expect(smallMail.subject).toBe("No payout for February 2025: $16.00 carries over");
     expect(smallMail.text).toContain("below the $25.00 minimum");
     expect(smallMail.text).toContain("carries over to the next monthly payout");
-    const [unsetMail] = await until(async () => { const m = await mailsTo(unset.email); return m.length ? m : undefined; });
+    const [unsetMail] = await until(async () => {
+      const m = await mailsTo(unset.email);
+      return m.length ? m : undefined;
+    });
     expect(unsetMail.text).toContain("no payout method is set up");
-    const [heldMail] = await until(async () => { const m = await mailsTo(held.email); return m.length ? m : undefined; });
+    const [heldMail] = await until(async () => {
+      const m = await mailsTo(held.email);
+      return m.length ? m : undefined;
+    });
     expect(heldMail.text).toContain("on hold");
     // One email each, also after the second trigger.
     await new Promise((r) => setTimeout(r, 500));
@@ -142,7 +191,12 @@ describe("the monthly run as a Workflow", () => {
     await until(async () => (await mailsTo(small.email)).length > 0);
     await new Promise((r) => setTimeout(r, 500));
     expect(await mailsTo(small.email)).toHaveLength(1);
-    expect(await row("select count(*) as n from outbox_emails where id like 'payout-prepared:%' and job like ?", `%${bank.email}%`)).toEqual({ n: 1 });
+    expect(
+      await row(
+        "select count(*) as n from outbox_emails where id like 'payout-prepared:%' and job like ?",
+        `%${bank.email}%`,
+      ),
+    ).toEqual({ n: 1 });
   });
 
   it("an outage (Stripe answers 500) then recovery: the send step is retried and ends paid with one transfer", async () => {
@@ -158,7 +212,9 @@ describe("the monthly run as a Workflow", () => {
     try {
       await sends.modify(async (m) => m.disableRetryDelays());
       await startPayoutSends(env.PAYOUT_SEND, [p.id]);
-      await until(async () => (await row<{ status: string }>("select status from payouts where id = ?", p.id))?.status === "paid");
+      await until(
+        async () => (await row<{ status: string }>("select status from payouts where id = ?", p.id))?.status === "paid",
+      );
       await sends.waitForStatus("complete");
       expect(await sends.getOutput()).toEqual({ payoutId: p.id, outcome: "paid" });
     } finally {
@@ -177,10 +233,15 @@ describe("the monthly run as a Workflow", () => {
     const [p] = await payoutsOf(bank.id);
     await standin("POST", "/_standin/transfers/fail_next", { destination: bank.acct, code: "rate_limit" });
     await expect(sendPayoutStep(deps(), p.id, 1, T)).rejects.toBeInstanceOf(TransferNotSettled);
-    expect(await row("select status, next_retry_at from payouts where id = ?", p.id)).toEqual({ status: "processing", next_retry_at: T + 60_000 });
+    expect(await row("select status, next_retry_at from payouts where id = ?", p.id)).toEqual({
+      status: "processing",
+      next_retry_at: T + 60_000,
+    });
     await standin("POST", "/_standin/transfers/fail_next", { destination: bank.acct, code: "rate_limit" });
     await expect(sendPayoutStep(deps(), p.id, 3, T)).rejects.toBeInstanceOf(TransferNotSettled);
-    expect(await row("select next_retry_at from payouts where id = ?", p.id)).toEqual({ next_retry_at: T + 4 * 60_000 });
+    expect(await row("select next_retry_at from payouts where id = ?", p.id)).toEqual({
+      next_retry_at: T + 4 * 60_000,
+    });
     expect(await sendPayoutStep(deps(), p.id, 4, T)).toBe("paid");
     expect(await sendPayoutStep(deps(), p.id, 5, T)).toBe("done");
     expect(await transfersTo(bank.acct)).toHaveLength(1);
@@ -208,12 +269,19 @@ describe("the monthly run as a Workflow", () => {
       },
     };
     expect(await sendPayout({ ...deps(), stripe: crashing as never }, pb.id, T)).toBe("retry_later");
-    await withSends(() => Promise.all([startPayoutSends(env.PAYOUT_SEND, [pa.id, pb.id]), startPayoutSends(env.PAYOUT_SEND, [pa.id, pb.id], "again")]));
+    await withSends(() =>
+      Promise.all([
+        startPayoutSends(env.PAYOUT_SEND, [pa.id, pb.id]),
+        startPayoutSends(env.PAYOUT_SEND, [pa.id, pb.id], "again"),
+      ]),
+    );
     expect(await payoutsOf(a.id)).toMatchObject([{ status: "paid" }]);
     expect(await payoutsOf(b.id)).toMatchObject([{ status: "paid" }]);
     expect(await transfersTo(a.acct)).toHaveLength(1);
     expect(await transfersTo(b.acct)).toHaveLength(1);
-    expect(await rows("select 1 from ledger_entries where payout_id in (?, ?) and kind = 'payout_reversal'", pa.id, pb.id)).toEqual([]);
+    expect(
+      await rows("select 1 from ledger_entries where payout_id in (?, ?) and kind = 'payout_reversal'", pa.id, pb.id),
+    ).toEqual([]);
   });
 
   it("nothing left without an owner: the daily sweep starts a new send for a transfer payout with no retry due for a day, and it is paid once", async () => {
@@ -224,9 +292,17 @@ describe("the monthly run as a Workflow", () => {
     await preparePage(deps(), P, now - 40 * DAY, "");
     const [p] = await payoutsOf(bank.id);
     // Its send instance gave up after its retries: processing, the last retry due over a day ago.
-    await env.DB.prepare("update payouts set status = 'processing', next_retry_at = ?, last_error = 'api_error' where id = ?").bind(now - 25 * 60 * 60 * 1000, p.id).run();
-    await withSends(() => handleScheduled(createScheduledController({ cron: "30 3 * * *", scheduledTime: now }), env as never));
-    await until(async () => (await row<{ status: string }>("select status from payouts where id = ?", p.id))?.status === "paid");
+    await env.DB.prepare(
+      "update payouts set status = 'processing', next_retry_at = ?, last_error = 'api_error' where id = ?",
+    )
+      .bind(now - 25 * 60 * 60 * 1000, p.id)
+      .run();
+    await withSends(() =>
+      handleScheduled(createScheduledController({ cron: "30 3 * * *", scheduledTime: now }), env as never),
+    );
+    await until(
+      async () => (await row<{ status: string }>("select status from payouts where id = ?", p.id))?.status === "paid",
+    );
     expect(await transfersTo(bank.acct)).toHaveLength(1);
   });
 });
@@ -262,9 +338,13 @@ describe("the admin's side of the run", () => {
       // (not marked paid: the admin's list did not have it); nothing done before is done twice.
       const late = await creator("none");
       await sale(late.id, 5000, now - 10 * DAY);
-      await env.DB.prepare("insert into payout_settings (user_id, method, email) values (?, 'paypal', ?)").bind(late.id, `pp-${late.email}`).run();
+      await env.DB.prepare("insert into payout_settings (user_id, method, email) values (?, 'paypal', ?)")
+        .bind(late.id, `pp-${late.email}`)
+        .run();
       await withSends(async () => {
-        const second = await (await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid: [mp.id] }, admin)).json<ProcessPayoutsResult>();
+        const second = await (
+          await postJson("/api/admin/process-payouts", { month: P.month, year: P.year, markPaid: [mp.id] }, admin)
+        ).json<ProcessPayoutsResult>();
         expect(second).toMatchObject({ run: { id: `${runId(P)}-r2`, started: true }, markedProcessed: 1 });
         await until(async () => (await payoutsOf(late.id)).length === 1);
         await rerun.waitForStatus("complete");
@@ -278,17 +358,51 @@ describe("the admin's side of the run", () => {
       const retrying = await creator("bank");
       const failed = await creator("bank");
       const retryAt = now + 5 * 60_000;
-      await env.DB.prepare("insert into payouts (id, user_id, amount_cents, method, stripe_account_id, status, period_year, period_month, last_error, next_retry_at) values (?, ?, 3000, 'bank', ?, 'processing', ?, ?, 'StripeAPIError (500): An unknown error occurred', ?)")
+      await env.DB.prepare(
+        "insert into payouts (id, user_id, amount_cents, method, stripe_account_id, status, period_year, period_month, last_error, next_retry_at) values (?, ?, 3000, 'bank', ?, 'processing', ?, ?, 'StripeAPIError (500): An unknown error occurred', ?)",
+      )
         .bind(`r-${retrying.id}`, retrying.id, retrying.acct, P.year, P.month, retryAt)
         .run();
-      await env.DB.prepare("insert into payouts (id, user_id, amount_cents, method, stripe_account_id, status, period_year, period_month, failure_code, failure_detail, notes) values (?, ?, 2600, 'bank', ?, 'failed', ?, ?, 'account_closed', 'The account is closed', 'Your connected bank account is closed')")
+      await env.DB.prepare(
+        "insert into payouts (id, user_id, amount_cents, method, stripe_account_id, status, period_year, period_month, failure_code, failure_detail, notes) values (?, ?, 2600, 'bank', ?, 'failed', ?, ?, 'account_closed', 'The account is closed', 'Your connected bank account is closed')",
+      )
         .bind(`f-${failed.id}`, failed.id, failed.acct, P.year, P.month)
         .run();
       const v = await view();
-      expect(v).toMatchObject({ period: P, run: { id: `${runId(P)}-r2`, status: "complete", error: null }, prepared: 5, sent: 0, paid: 2, failed: 1, retrying: 1, pendingManual: 1, nextRetryAt: new Date(retryAt).toISOString() });
+      expect(v).toMatchObject({
+        period: P,
+        run: { id: `${runId(P)}-r2`, status: "complete", error: null },
+        prepared: 5,
+        sent: 0,
+        paid: 2,
+        failed: 1,
+        retrying: 1,
+        pendingManual: 1,
+        nextRetryAt: new Date(retryAt).toISOString(),
+      });
       expect(v.attention).toEqual([
-        { payoutId: `r-${retrying.id}`, userId: retrying.id, name: "", email: retrying.email, amount: 30, method: "bank", status: "Retrying", reason: "StripeAPIError (500): An unknown error occurred", nextRetryAt: new Date(retryAt).toISOString() },
-        { payoutId: `f-${failed.id}`, userId: failed.id, name: "", email: failed.email, amount: 26, method: "bank", status: "Failed", reason: "account_closed: The account is closed", nextRetryAt: null },
+        {
+          payoutId: `r-${retrying.id}`,
+          userId: retrying.id,
+          name: "",
+          email: retrying.email,
+          amount: 30,
+          method: "bank",
+          status: "Retrying",
+          reason: "StripeAPIError (500): An unknown error occurred",
+          nextRetryAt: new Date(retryAt).toISOString(),
+        },
+        {
+          payoutId: `f-${failed.id}`,
+          userId: failed.id,
+          name: "",
+          email: failed.email,
+          amount: 26,
+          method: "bank",
+          status: "Failed",
+          reason: "account_closed: The account is closed",
+          nextRetryAt: null,
+        },
       ]);
 
       // Admin only, and the period validated.
@@ -311,7 +425,9 @@ describe("found in review (issue 16)", () => {
     const c = await creator("paypal");
     await sale(c.id, 10000, T - 10 * DAY); // $80 available at T
     // Refunded the next day, before a restarted run (same `now`) or a late page prepares it: -$30 of the share.
-    await env.DB.prepare("insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, created_at) values (?, 'creator', ?, 'refund', -3000, 'refunded-later', ?)")
+    await env.DB.prepare(
+      "insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, created_at) values (?, 'creator', ?, 'refund', -3000, 'refunded-later', ?)",
+    )
       .bind(`refund:${c.id}`, c.id, T + DAY)
       .run();
     await preparePage(deps(), P, T, "");
@@ -325,11 +441,17 @@ describe("found in review (issue 16)", () => {
     await sale(bank.id, 5000, T - 10 * DAY);
     await preparePage(deps(), P, T, "");
     const [p] = await payoutsOf(bank.id);
-    await env.DB.prepare("update payout_settings set held_at = ?, held_reason = 'chargebacks' where user_id = ?").bind(Date.now(), bank.id).run();
+    await env.DB.prepare("update payout_settings set held_at = ?, held_reason = 'chargebacks' where user_id = ?")
+      .bind(Date.now(), bank.id)
+      .run();
     expect(await sendPayout(deps(), p.id, T)).toBe("retry_later");
-    expect(await payoutsOf(bank.id)).toMatchObject([{ status: "processing", stripe_transfer_id: null, last_error: expect.stringContaining("held") }]);
+    expect(await payoutsOf(bank.id)).toMatchObject([
+      { status: "processing", stripe_transfer_id: null, last_error: expect.stringContaining("held") },
+    ]);
     expect(await transfersTo(bank.acct)).toHaveLength(0);
-    await env.DB.prepare("update payout_settings set held_at = null, held_reason = null where user_id = ?").bind(bank.id).run();
+    await env.DB.prepare("update payout_settings set held_at = null, held_reason = null where user_id = ?")
+      .bind(bank.id)
+      .run();
     expect(await sendPayout(deps(), p.id, T)).toBe("paid");
     expect(await transfersTo(bank.acct)).toHaveLength(1);
   });
@@ -342,7 +464,9 @@ describe("found in review (issue 16)", () => {
     await sale(c.id, 5000, now - 40 * DAY);
     await preparePage(deps(), P, now, "");
     await env.DB.prepare("update payout_settings set email = 'changed@example.com' where user_id = ?").bind(c.id).run();
-    const list = await (await call(`/api/admin/creator-payouts?month=${P.month}&year=${P.year}`, { cookie: admin })).json<{ userId: string; payoutEmail: string | null }[]>();
+    const list = await (
+      await call(`/api/admin/creator-payouts?month=${P.month}&year=${P.year}`, { cookie: admin })
+    ).json<{ userId: string; payoutEmail: string | null }[]>();
     expect(list.find((r) => r.userId === c.id)).toMatchObject({ payoutEmail: `pp-${c.email}` });
   });
 

@@ -6,9 +6,34 @@ import { describe, expect, it, vi } from "vitest";
 import { handleScheduled, MONTHLY_PAYOUT_CRON } from "../cron";
 import { createDb } from "../db/client";
 import { creatorBalance } from "../services/balances";
-import { closingPeriod, preparePayout, runPayouts, sendPayout, sendPayoutStep, TransferNotSettled, transferGroup, type Period } from "../services/payouts";
+import {
+  closingPeriod,
+  preparePayout,
+  runPayouts,
+  sendPayout,
+  sendPayoutStep,
+  TransferNotSettled,
+  transferGroup,
+  type Period,
+} from "../services/payouts";
 import { payoutDeps } from "../deps";
-import { call, checkout, connectedAccount, contentForm, deliver, env, eventFor, outbox, postForm, postJson, row, rows, signIn, standin, waitForMail } from "./helpers";
+import {
+  call,
+  checkout,
+  connectedAccount,
+  contentForm,
+  deliver,
+  env,
+  eventFor,
+  outbox,
+  postForm,
+  postJson,
+  row,
+  rows,
+  signIn,
+  standin,
+  waitForMail,
+} from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;
 const db = () => createDb(env.DB);
@@ -23,8 +48,16 @@ async function creator(kind: "bank" | "paypal" | "none") {
   const email = `${id}@example.com`;
   const acct = kind === "bank" ? await connectedAccount() : "";
   await env.DB.prepare("insert into users (id, email) values (?, ?)").bind(id, email).run();
-  if (kind === "bank") await env.DB.prepare("insert into payout_settings (user_id, method, email, stripe_account_id, connect_details_submitted, connect_payouts_enabled) values (?, 'bank', ?, ?, 1, 1)").bind(id, email, acct).run();
-  if (kind === "paypal") await env.DB.prepare("insert into payout_settings (user_id, method, email) values (?, 'paypal', ?)").bind(id, `pp-${email}`).run();
+  if (kind === "bank")
+    await env.DB.prepare(
+      "insert into payout_settings (user_id, method, email, stripe_account_id, connect_details_submitted, connect_payouts_enabled) values (?, 'bank', ?, ?, 1, 1)",
+    )
+      .bind(id, email, acct)
+      .run();
+  if (kind === "paypal")
+    await env.DB.prepare("insert into payout_settings (user_id, method, email) values (?, 'paypal', ?)")
+      .bind(id, `pp-${email}`)
+      .run();
   return { id, email, acct };
 }
 
@@ -51,29 +84,49 @@ async function sale(userId: string, cents: number, at: number) {
   const pid = `p${++seq}${Math.random().toString(36).slice(2, 8)}`;
   const fee = Math.round(cents * 0.2);
   await env.DB.batch([
-    env.DB.prepare("insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, created_at) values (?, 'creator', ?, 'sale', ?, ?, ?)").bind(`sale:${pid}:creator`, userId, cents - fee, pid, at),
-    env.DB.prepare("insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, created_at) values (?, 'platform', null, 'platform_fee', ?, ?, ?)").bind(`sale:${pid}:platform`, fee, pid, at),
+    env.DB.prepare(
+      "insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, created_at) values (?, 'creator', ?, 'sale', ?, ?, ?)",
+    ).bind(`sale:${pid}:creator`, userId, cents - fee, pid, at),
+    env.DB.prepare(
+      "insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, created_at) values (?, 'platform', null, 'platform_fee', ?, ?, ?)",
+    ).bind(`sale:${pid}:platform`, fee, pid, at),
   ]);
   return pid;
 }
 
 const payoutsOf = (userId: string) =>
-  rows<{ id: string; amount_cents: number; status: string; period_year: number; period_month: number; stripe_transfer_id: string | null; method: string }>(
-    "select * from payouts where user_id = ? order by created_at",
-    userId,
-  );
+  rows<{
+    id: string;
+    amount_cents: number;
+    status: string;
+    period_year: number;
+    period_month: number;
+    stripe_transfer_id: string | null;
+    method: string;
+  }>("select * from payouts where user_id = ? order by created_at", userId);
 
 async function transfersTo(acct: string) {
-  const { body } = await standin<{ data: { id: string; amount: number; transfer_group: string; metadata: Record<string, string> }[] }>("GET", "/v1/transfers", { destination: acct, limit: "100" });
+  const { body } = await standin<{
+    data: { id: string; amount: number; transfer_group: string; metadata: Record<string, string> }[];
+  }>("GET", "/v1/transfers", { destination: acct, limit: "100" });
   return body.data;
 }
 
 /** The ledger's payout rows for a creator equal the payouts that still hold money (not failed). */
 async function expectLedgerBalanced(userId: string) {
-  const ledger = await row<{ cents: number | null }>("select sum(amount_cents) as cents from ledger_entries where user_id = ? and kind in ('payout', 'payout_reversal')", userId);
-  const live = await row<{ cents: number | null }>("select sum(amount_cents) as cents from payouts where user_id = ? and status <> 'failed'", userId);
+  const ledger = await row<{ cents: number | null }>(
+    "select sum(amount_cents) as cents from ledger_entries where user_id = ? and kind in ('payout', 'payout_reversal')",
+    userId,
+  );
+  const live = await row<{ cents: number | null }>(
+    "select sum(amount_cents) as cents from payouts where user_id = ? and status <> 'failed'",
+    userId,
+  );
   expect((ledger?.cents ?? 0) + (live?.cents ?? 0)).toBe(0);
-  const dupes = await rows("select idempotency_key, count(*) as n from ledger_entries where user_id = ? group by idempotency_key having n > 1", userId);
+  const dupes = await rows(
+    "select idempotency_key, count(*) as n from ledger_entries where user_id = ? group by idempotency_key having n > 1",
+    userId,
+  );
   expect(dupes).toEqual([]);
 }
 
@@ -91,17 +144,31 @@ describe("the payout run", () => {
     await sale(small.id, 2000, T - 20 * DAY); // $16 share: below the minimum
     await sale(unset.id, 10000, T - 20 * DAY); // payouts not set up
 
-    const [a, b] = await Promise.all([runPayouts(deps(), closingPeriod(T), { now: T }), runPayouts(deps(), closingPeriod(T), { now: T })]);
+    const [a, b] = await Promise.all([
+      runPayouts(deps(), closingPeriod(T), { now: T }),
+      runPayouts(deps(), closingPeriod(T), { now: T }),
+    ]);
     expect(a.prepared + b.prepared).toBe(2);
     const later = await runPayouts(deps(), closingPeriod(T + DAY), { now: T + DAY });
     expect(later.prepared).toBe(0);
 
     const [bp] = await payoutsOf(bank.id);
     expect(await payoutsOf(bank.id)).toHaveLength(1);
-    expect(bp).toMatchObject({ amount_cents: 6000, status: "paid", period_year: 2025, period_month: 2, method: "bank" });
+    expect(bp).toMatchObject({
+      amount_cents: 6000,
+      status: "paid",
+      period_year: 2025,
+      period_month: 2,
+      method: "bank",
+    });
     const transfers = await transfersTo(bank.acct);
     expect(transfers).toHaveLength(1);
-    expect(transfers[0]).toMatchObject({ id: bp.stripe_transfer_id, amount: 6000, transfer_group: "payouts-2025-02", metadata: { payout_id: bp.id } });
+    expect(transfers[0]).toMatchObject({
+      id: bp.stripe_transfer_id,
+      amount: 6000,
+      transfer_group: "payouts-2025-02",
+      metadata: { payout_id: bp.id },
+    });
 
     expect(await payoutsOf(manual.id)).toMatchObject([{ amount_cents: 3200, status: "pending", method: "paypal" }]);
     expect(await payoutsOf(small.id)).toEqual([]);
@@ -109,11 +176,25 @@ describe("the payout run", () => {
     for (const u of [bank, manual]) await expectLedgerBalanced(u.id);
 
     // What the creators see: the money left available; the held sale is still on hold.
-    expect(await creatorBalance(db(), bank.id, T + DAY)).toMatchObject({ availableCents: 0, onHoldCents: 800, paidOutCents: 6000, pendingPayoutCents: 0 });
-    expect(await creatorBalance(db(), manual.id, T + DAY)).toMatchObject({ availableCents: 0, pendingPayoutCents: 3200 });
+    expect(await creatorBalance(db(), bank.id, T + DAY)).toMatchObject({
+      availableCents: 0,
+      onHoldCents: 800,
+      paidOutCents: 6000,
+      pendingPayoutCents: 0,
+    });
+    expect(await creatorBalance(db(), manual.id, T + DAY)).toMatchObject({
+      availableCents: 0,
+      pendingPayoutCents: 3200,
+    });
     expect(await creatorBalance(db(), small.id, T + DAY)).toMatchObject({ availableCents: 1600 });
-    const audit = await rows<{ action: string; period_month: number }>("select action, period_month from admin_audit where period_year = 2025 and period_month = 2");
-    expect(audit.map((x) => x.action)).toEqual(["scheduled-payout-run", "scheduled-payout-run", "scheduled-payout-run"]);
+    const audit = await rows<{ action: string; period_month: number }>(
+      "select action, period_month from admin_audit where period_year = 2025 and period_month = 2",
+    );
+    expect(audit.map((x) => x.action)).toEqual([
+      "scheduled-payout-run",
+      "scheduled-payout-run",
+      "scheduled-payout-run",
+    ]);
   });
 
   it("prepare for one creator is a no-op the second time, even at once", async () => {
@@ -172,25 +253,42 @@ describe("the payout run", () => {
     const P = closingPeriod(T);
     const c = await creator("bank");
     await sale(c.id, 5000, T - 10 * DAY);
-    const control = await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "insufficient_capabilities_for_transfer" });
+    const control = await standin("POST", "/_standin/transfers/fail_next", {
+      destination: c.acct,
+      code: "insufficient_capabilities_for_transfer",
+    });
     expect(control.status).toBe(200);
 
     expect(await runPayouts(deps(), P, { now: T })).toMatchObject({ prepared: 1, sent: 0, failed: 1 });
     const [failed] = await payoutsOf(c.id);
     expect(failed.status).toBe("failed");
-    expect(await row("select failure_detail from payouts where id = ?", failed.id)).toEqual({ failure_detail: expect.stringContaining("capabilities") });
-    expect(await creatorBalance(db(), c.id, T + 1)).toMatchObject({ availableCents: 4000, pendingPayoutCents: 0, paidOutCents: 0 });
-    expect(await row("select amount_cents from ledger_entries where idempotency_key = ?", `payout-reversal:${failed.id}`)).toEqual({ amount_cents: 4000 });
+    expect(await row("select failure_detail from payouts where id = ?", failed.id)).toEqual({
+      failure_detail: expect.stringContaining("capabilities"),
+    });
+    expect(await creatorBalance(db(), c.id, T + 1)).toMatchObject({
+      availableCents: 4000,
+      pendingPayoutCents: 0,
+      paidOutCents: 0,
+    });
+    expect(
+      await row("select amount_cents from ledger_entries where idempotency_key = ?", `payout-reversal:${failed.id}`),
+    ).toEqual({ amount_cents: 4000 });
     await expectLedgerBalanced(c.id);
     // The "on its way" email of the prepared payout may arrive first: wait for the failure's own.
-    const mail = await vi.waitUntil(async () => (await outbox()).find((m) => m.to === c.email && /could not be sent/.test(m.subject)), { timeout: 10_000, interval: 100 });
+    const mail = await vi.waitUntil(
+      async () => (await outbox()).find((m) => m.to === c.email && /could not be sent/.test(m.subject)),
+      { timeout: 10_000, interval: 100 },
+    );
     expect(mail.subject).toMatch(/could not be sent/);
     expect(await transfersTo(c.acct)).toEqual([]);
 
     // The admin presses 'Process All Payouts' a day later: the period is prepared again for this creator.
     expect(await runPayouts(deps(), P, { now: T + DAY })).toMatchObject({ prepared: 1, sent: 1 });
     const ps = await payoutsOf(c.id);
-    expect(ps.map((p) => [p.status, p.amount_cents])).toEqual([["failed", 4000], ["paid", 4000]]);
+    expect(ps.map((p) => [p.status, p.amount_cents])).toEqual([
+      ["failed", 4000],
+      ["paid", 4000],
+    ]);
     expect(await transfersTo(c.acct)).toHaveLength(1);
     expect(await creatorBalance(db(), c.id, T + DAY + 1)).toMatchObject({ availableCents: 0, paidOutCents: 4000 });
     await expectLedgerBalanced(c.id);
@@ -200,11 +298,17 @@ describe("the payout run", () => {
     const T = runAt(2025, 7);
     const c = await creator("bank");
     await sale(c.id, 5000, T - 10 * DAY);
-    await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "insufficient_capabilities_for_transfer" });
+    await standin("POST", "/_standin/transfers/fail_next", {
+      destination: c.acct,
+      code: "insufficient_capabilities_for_transfer",
+    });
     await runPayouts(deps(), closingPeriod(T), { now: T });
     const next = runAt(2025, 8);
     expect(await runPayouts(deps(), closingPeriod(next), { now: next })).toMatchObject({ prepared: 1, sent: 1 });
-    expect((await payoutsOf(c.id)).map((p) => [p.period_month, p.status, p.amount_cents])).toEqual([[6, "failed", 4000], [7, "paid", 4000]]);
+    expect((await payoutsOf(c.id)).map((p) => [p.period_month, p.status, p.amount_cents])).toEqual([
+      [6, "failed", 4000],
+      [7, "paid", 4000],
+    ]);
     await expectLedgerBalanced(c.id);
   });
 
@@ -222,7 +326,10 @@ describe("the payout run", () => {
     // Redelivered under a new event id, as a retried or duplicated event would be.
     expect((await deliver({ ...event, id: `${event.id}x` })).status).toBe(200);
     expect(await payoutsOf(c.id)).toMatchObject([{ status: "failed" }]);
-    const back = await rows("select amount_cents from ledger_entries where user_id = ? and kind = 'payout_reversal'", c.id);
+    const back = await rows(
+      "select amount_cents from ledger_entries where user_id = ? and kind = 'payout_reversal'",
+      c.id,
+    );
     expect(back).toEqual([{ amount_cents: 4000 }]);
     expect((await creatorBalance(db(), c.id)).availableCents).toBe(4000);
     await expectLedgerBalanced(c.id);
@@ -238,9 +345,15 @@ describe("partial transfer reversals", () => {
     await runPayouts(deps(), closingPeriod(T), { now: T });
     const [paid] = await payoutsOf(c.id);
     expect(paid).toMatchObject({ status: "paid", amount_cents: 4000 });
-    const back = async () => (await row<{ cents: number }>("select coalesce(sum(amount_cents), 0) as cents from ledger_entries where user_id = ? and kind = 'payout_reversal'", c.id))!.cents;
+    const back = async () =>
+      (await row<{ cents: number }>(
+        "select coalesce(sum(amount_cents), 0) as cents from ledger_entries where user_id = ? and kind = 'payout_reversal'",
+        c.id,
+      ))!.cents;
 
-    expect((await standin("POST", `/v1/transfers/${paid.stripe_transfer_id}/reversals`, { amount: "1000" })).status).toBe(200);
+    expect(
+      (await standin("POST", `/v1/transfers/${paid.stripe_transfer_id}/reversals`, { amount: "1000" })).status,
+    ).toBe(200);
     const partial = await eventFor("transfer.reversed", paid.stripe_transfer_id!);
     await deliver(partial);
     await deliver({ ...partial, id: `${partial.id}x` });
@@ -269,12 +382,18 @@ describe("a run larger than one invocation", () => {
     const run = await introspectWorkflowInstance(env.PAYOUT_RUN, "payouts-2025-11");
     const sends = await introspectWorkflow(env.PAYOUT_SEND);
     try {
-      const cron = () => handleScheduled(createScheduledController({ cron: MONTHLY_PAYOUT_CRON, scheduledTime: T }), env as never);
+      const cron = () =>
+        handleScheduled(createScheduledController({ cron: MONTHLY_PAYOUT_CRON, scheduledTime: T }), env as never);
       await cron();
       await run.waitForStatus("complete");
       expect(await run.getOutput()).toMatchObject({ prepared: 3, sendsStarted: 3 });
       for (const s of await sends.get()) await s.waitForStatus("complete");
-      await vi.waitUntil(async () => (await rows("select 1 from payouts where period_year = 2025 and period_month = 11 and status = 'paid'")).length === 3, { timeout: 10_000, interval: 100 });
+      await vi.waitUntil(
+        async () =>
+          (await rows("select 1 from payouts where period_year = 2025 and period_month = 11 and status = 'paid'"))
+            .length === 3,
+        { timeout: 10_000, interval: 100 },
+      );
       for (const c of cs) {
         expect(await transfersTo(c.acct)).toHaveLength(1);
         await expectLedgerBalanced(c.id);
@@ -298,15 +417,26 @@ describe("nothing left without an owner", () => {
     const id = await preparePayout(deps(), c.id, closingPeriod(now), now);
     expect(id).toBeTruthy();
     // As if a send started, Stripe did not settle it, and its send instance ran out of retries.
-    await env.DB.prepare("update payouts set status = 'processing', next_retry_at = ?, last_error = 'api_error' where id = ?").bind(now - 25 * 60 * 60 * 1000, id).run();
+    await env.DB.prepare(
+      "update payouts set status = 'processing', next_retry_at = ?, last_error = 'api_error' where id = ?",
+    )
+      .bind(now - 25 * 60 * 60 * 1000, id)
+      .run();
     // An hour late only is not stuck: its retry may be running.
-    await env.DB.prepare("update payouts set next_retry_at = ? where id = ?").bind(now - 2 * 60 * 60 * 1000, id).run();
+    await env.DB.prepare("update payouts set next_retry_at = ? where id = ?")
+      .bind(now - 2 * 60 * 60 * 1000, id)
+      .run();
     await handleScheduled(createScheduledController({ cron: "30 3 * * *", scheduledTime: now }), env as never);
     expect(await row("select status from payouts where id = ?", id)).toEqual({ status: "processing" });
-    await env.DB.prepare("update payouts set next_retry_at = ? where id = ?").bind(now - 25 * 60 * 60 * 1000, id).run();
+    await env.DB.prepare("update payouts set next_retry_at = ? where id = ?")
+      .bind(now - 25 * 60 * 60 * 1000, id)
+      .run();
 
     await handleScheduled(createScheduledController({ cron: "30 3 * * *", scheduledTime: now }), env as never);
-    await vi.waitUntil(async () => (await row<{ status: string }>("select status from payouts where id = ?", id))?.status === "paid", { timeout: 10_000, interval: 100 });
+    await vi.waitUntil(
+      async () => (await row<{ status: string }>("select status from payouts where id = ?", id))?.status === "paid",
+      { timeout: 10_000, interval: 100 },
+    );
     expect(await transfersTo(c.acct)).toHaveLength(1);
     await expectLedgerBalanced(c.id);
   });
@@ -336,7 +466,9 @@ describe("reordered events", () => {
     expect((await payoutsOf(c.id)).map((p) => p.status)).toEqual(["failed", "paid"]);
     const ts = await transfersTo(c.acct);
     expect(ts.map((t) => t.amount)).toEqual([4000, 4000]);
-    expect(await rows("select amount_cents from ledger_entries where user_id = ? and kind = 'payout_reversal'", c.id)).toEqual([{ amount_cents: 4000 }]);
+    expect(
+      await rows("select amount_cents from ledger_entries where user_id = ? and kind = 'payout_reversal'", c.id),
+    ).toEqual([{ amount_cents: 4000 }]);
     expect(await creatorBalance(db(), c.id, T + DAY + 1)).toMatchObject({ availableCents: 0, paidOutCents: 4000 });
     await expectLedgerBalanced(c.id);
   });
@@ -356,9 +488,16 @@ describe("the Cron Trigger", () => {
     } finally {
       await run.dispose();
     }
-    await vi.waitUntil(async () => (await payoutsOf(bank.id))[0]?.status === "paid", { timeout: 10_000, interval: 100 });
-    expect(await payoutsOf(bank.id)).toMatchObject([{ period_year: 2025, period_month: 10, status: "paid", amount_cents: 4000 }]);
-    expect(await payoutsOf(manual.id)).toMatchObject([{ period_year: 2025, period_month: 10, status: "pending", amount_cents: 4000 }]);
+    await vi.waitUntil(async () => (await payoutsOf(bank.id))[0]?.status === "paid", {
+      timeout: 10_000,
+      interval: 100,
+    });
+    expect(await payoutsOf(bank.id)).toMatchObject([
+      { period_year: 2025, period_month: 10, status: "paid", amount_cents: 4000 },
+    ]);
+    expect(await payoutsOf(manual.id)).toMatchObject([
+      { period_year: 2025, period_month: 10, status: "pending", amount_cents: 4000 },
+    ]);
     const prepared = await waitForMail(manual.email);
     expect(prepared.subject).toBe("Your October 2025 payout of $40.00 is on its way");
     expect(prepared.text).toContain("by the 21st of the month");
@@ -369,21 +508,32 @@ describe("a refund after a payout", () => {
   it("the balance goes negative and the next payouts net it off", async () => {
     const email = "refund-after-payout@example.com";
     const cookie = await signIn(email);
-    expect((await postJson("/api/payout/setup", { payoutMethod: "paypal", payoutEmail: "pp@example.com" }, cookie)).status).toBeLessThan(300);
-    const res = await postForm("/api/content", contentForm({ title: "Course", price: "50", linkUrl: "https://example.com/c", accessType: "link" }), cookie);
+    expect(
+      (await postJson("/api/payout/setup", { payoutMethod: "paypal", payoutEmail: "pp@example.com" }, cookie)).status,
+    ).toBeLessThan(300);
+    const res = await postForm(
+      "/api/content",
+      contentForm({ title: "Course", price: "50", linkUrl: "https://example.com/c", accessType: "link" }),
+      cookie,
+    );
     const item = await res.json<{ id: string }>();
     const userId = (await row<{ id: string }>("select id from users where email = ?", email))!.id;
     const buy = async () => {
       const { paymentIntent } = await checkout(item.id);
       expect((await deliver(await eventFor("payment_intent.succeeded", paymentIntent))).status).toBe(200);
       const p = await row<{ id: string }>("select id from purchases where payment_intent_id = ?", paymentIntent);
-      await env.DB.prepare("update ledger_entries set created_at = created_at - ? where purchase_id = ?").bind(10 * DAY, p!.id).run();
+      await env.DB.prepare("update ledger_entries set created_at = created_at - ? where purchase_id = ?")
+        .bind(10 * DAY, p!.id)
+        .run();
       return paymentIntent;
     };
     // The run prepares; the admin then pays this creator's PayPal payout from the list and marks it.
     const runAndMark = async (period: Period, at: number) => {
       await runPayouts(deps(), period, { now: at });
-      const listed = await rows<{ id: string }>("select id from payouts where user_id = ? and status = 'pending'", userId);
+      const listed = await rows<{ id: string }>(
+        "select id from payouts where user_id = ? and status = 'pending'",
+        userId,
+      );
       await runPayouts(deps(), period, { now: at, markPaid: listed.map((p) => p.id) });
     };
     const first = await buy();
@@ -396,7 +546,10 @@ describe("a refund after a payout", () => {
 
     await standin("POST", "/v1/refunds", { payment_intent: first });
     expect((await deliver(await eventFor("charge.refunded", first))).status).toBe(200);
-    expect(await creatorBalance(db(), userId, now + 1000)).toMatchObject({ availableCents: 0, carriedNegativeCents: 4000 });
+    expect(await creatorBalance(db(), userId, now + 1000)).toMatchObject({
+      availableCents: 0,
+      carriedNegativeCents: 4000,
+    });
 
     // Two new sales ($80 for the creator); the next month's run pays $40: the refund is netted off.
     await buy();
@@ -404,7 +557,11 @@ describe("a refund after a payout", () => {
     const next = now + 40 * DAY;
     await runAndMark(closingPeriod(next), next);
     expect((await payoutsOf(userId)).map((p) => p.amount_cents)).toEqual([8000, 4000]);
-    expect(await creatorBalance(db(), userId, next + 1000)).toMatchObject({ availableCents: 0, carriedNegativeCents: 0, paidOutCents: 12000 });
+    expect(await creatorBalance(db(), userId, next + 1000)).toMatchObject({
+      availableCents: 0,
+      carriedNegativeCents: 0,
+      paidOutCents: 12000,
+    });
     await expectLedgerBalanced(userId);
   });
 });
@@ -416,20 +573,47 @@ describe("payout emails survive a queue that fails", () => {
     const manual = await creator("paypal");
     await sale(bank.id, 5000, T - 10 * DAY);
     await sale(manual.id, 5000, T - 10 * DAY);
-    const failing = { send: async () => Promise.reject(new Error("queue unavailable")), sendBatch: async () => Promise.reject(new Error("queue unavailable")) };
-    expect(await runPayouts({ ...deps(), emails: failing as never }, closingPeriod(T), { now: T })).toMatchObject({ prepared: 2, sent: 1 });
+    const failing = {
+      send: async () => Promise.reject(new Error("queue unavailable")),
+      sendBatch: async () => Promise.reject(new Error("queue unavailable")),
+    };
+    expect(await runPayouts({ ...deps(), emails: failing as never }, closingPeriod(T), { now: T })).toMatchObject({
+      prepared: 2,
+      sent: 1,
+    });
     expect(await payoutsOf(bank.id)).toMatchObject([{ status: "paid" }]);
 
-    const sweep = () => handleScheduled(createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() + 10 * 60_000 }), env as never);
+    const sweep = () =>
+      handleScheduled(
+        createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() + 10 * 60_000 }),
+        env as never,
+      );
     await sweep();
     await waitForMail(manual.email);
-    const bankMails = await vi.waitUntil(async () => {
-      const m = (await outbox()).filter((x) => x.to === bank.email);
-      return m.length >= 2 ? m : undefined;
-    }, { timeout: 10_000 });
-    expect(bankMails.map((m) => m.subject).sort()).toEqual(["Your January 2026 payout of $40.00 is on its way", "Your January 2026 payout of $40.00 was sent"]);
-    expect((await outbox()).filter((x) => x.to === manual.email).map((m) => m.subject)).toEqual(["Your January 2026 payout of $40.00 is on its way"]);
-    await vi.waitUntil(async () => (await row<{ n: number }>("select count(*) as n from outbox_emails where sent_at is null and job like ?", `%${bank.id}%`))?.n === 0, { timeout: 10_000 });
+    const bankMails = await vi.waitUntil(
+      async () => {
+        const m = (await outbox()).filter((x) => x.to === bank.email);
+        return m.length >= 2 ? m : undefined;
+      },
+      { timeout: 10_000 },
+    );
+    expect(bankMails.map((m) => m.subject).sort()).toEqual([
+      "Your January 2026 payout of $40.00 is on its way",
+      "Your January 2026 payout of $40.00 was sent",
+    ]);
+    expect((await outbox()).filter((x) => x.to === manual.email).map((m) => m.subject)).toEqual([
+      "Your January 2026 payout of $40.00 is on its way",
+    ]);
+    await vi.waitUntil(
+      async () =>
+        (
+          await row<{ n: number }>(
+            "select count(*) as n from outbox_emails where sent_at is null and job like ?",
+            `%${bank.id}%`,
+          )
+        )?.n === 0,
+      { timeout: 10_000 },
+    );
     await sweep();
     await new Promise((r) => setTimeout(r, 1500));
     expect((await outbox()).filter((x) => x.to === bank.email)).toHaveLength(2);
@@ -450,9 +634,18 @@ describe("transfers Stripe does not settle at once", () => {
     const c = await creator("bank");
     await sale(c.id, 5000, T - 10 * DAY);
     await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "api_error" });
-    expect(await runPayouts(deps(), closingPeriod(T), { now: T })).toMatchObject({ prepared: 1, sent: 0, failed: 0, retryLater: 1 });
+    expect(await runPayouts(deps(), closingPeriod(T), { now: T })).toMatchObject({
+      prepared: 1,
+      sent: 0,
+      failed: 0,
+      retryLater: 1,
+    });
     const [p] = await payoutsOf(c.id);
-    expect(await row("select status, last_error, next_retry_at from payouts where id = ?", p.id)).toEqual({ status: "processing", last_error: expect.stringContaining("500"), next_retry_at: T + 60_000 });
+    expect(await row("select status, last_error, next_retry_at from payouts where id = ?", p.id)).toEqual({
+      status: "processing",
+      last_error: expect.stringContaining("500"),
+      next_retry_at: T + 60_000,
+    });
     // Stripe keeps its 500 under the Idempotency-Key: the retry must not replay it forever.
     expect(await sendPayout(deps(), p.id, T + 60_000)).toBe("paid");
     expect(await transfersTo(c.acct)).toHaveLength(1);
@@ -478,10 +671,19 @@ describe("transfers Stripe does not settle at once", () => {
     const c = await creator("bank");
     await sale(c.id, 5000, T - 10 * DAY);
     await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "balance_insufficient" });
-    expect(await runPayouts(deps(), closingPeriod(T), { now: T })).toMatchObject({ prepared: 1, failed: 0, retryLater: 1 });
+    expect(await runPayouts(deps(), closingPeriod(T), { now: T })).toMatchObject({
+      prepared: 1,
+      failed: 0,
+      retryLater: 1,
+    });
     const [p] = await payoutsOf(c.id);
-    expect(await row("select status, last_error from payouts where id = ?", p.id)).toEqual({ status: "processing", last_error: expect.stringContaining("balance_insufficient") });
-    expect(await rows("select 1 from ledger_entries where payout_id = ? and kind = 'payout_reversal'", p.id)).toEqual([]);
+    expect(await row("select status, last_error from payouts where id = ?", p.id)).toEqual({
+      status: "processing",
+      last_error: expect.stringContaining("balance_insufficient"),
+    });
+    expect(await rows("select 1 from ledger_entries where payout_id = ? and kind = 'payout_reversal'", p.id)).toEqual(
+      [],
+    );
     expect(await creatorBalance(db(), c.id, T + 1)).toMatchObject({ availableCents: 0, pendingPayoutCents: 4000 });
 
     await standin("POST", "/_standin/balance/top_up", { amount: "4000" });
@@ -489,10 +691,13 @@ describe("transfers Stripe does not settle at once", () => {
     expect(await transfersTo(c.acct)).toHaveLength(1);
     expect(await creatorBalance(db(), c.id, T + 60_001)).toMatchObject({ availableCents: 0, paidOutCents: 4000 });
     await expectLedgerBalanced(c.id);
-    const mails = await vi.waitUntil(async () => {
-      const m = (await outbox()).filter((x) => x.to === c.email);
-      return m.length >= 2 ? m : undefined;
-    }, { timeout: 10_000 });
+    const mails = await vi.waitUntil(
+      async () => {
+        const m = (await outbox()).filter((x) => x.to === c.email);
+        return m.length >= 2 ? m : undefined;
+      },
+      { timeout: 10_000 },
+    );
     expect(mails.map((m) => m.subject).some((s) => /could not be sent/.test(s))).toBe(false);
   });
 
@@ -522,7 +727,11 @@ describe("transfers Stripe does not settle at once", () => {
       transfers: {
         list: real.transfers.list.bind(real.transfers),
         create: async () => {
-          throw stripeError("StripeInvalidRequestError", { code: "idempotency_key_in_use", statusCode: 409, message: "There is currently another in-progress request using this Idempotent Key" });
+          throw stripeError("StripeInvalidRequestError", {
+            code: "idempotency_key_in_use",
+            statusCode: 409,
+            message: "There is currently another in-progress request using this Idempotent Key",
+          });
         },
       },
     };
@@ -549,7 +758,10 @@ describe("transfers Stripe does not settle at once", () => {
     const lookupFails = {
       transfers: {
         list: () => {
-          throw stripeError("StripePermissionError", { statusCode: 403, message: "The provided key does not have the required permissions for this endpoint" });
+          throw stripeError("StripePermissionError", {
+            statusCode: 403,
+            message: "The provided key does not have the required permissions for this endpoint",
+          });
         },
         create: real.transfers.create.bind(real.transfers),
       },
@@ -570,7 +782,9 @@ describe("transfers Stripe does not settle at once", () => {
     const attempt = async (n: number) => {
       await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "rate_limit" });
       await expect(sendPayoutStep(deps(), id, n, T)).rejects.toBeInstanceOf(TransferNotSettled);
-      return (await row<{ next_retry_at: number }>("select next_retry_at from payouts where id = ?", id))!.next_retry_at - T;
+      return (
+        (await row<{ next_retry_at: number }>("select next_retry_at from payouts where id = ?", id))!.next_retry_at - T
+      );
     };
     expect(await attempt(1)).toBe(60_000);
     expect(await attempt(3)).toBe(240_000);
@@ -592,7 +806,10 @@ describe("a partial transfer.reversed while the payout is processing", () => {
     const partial = await eventFor("transfer.reversed", crash.transferId);
     expect((await deliver(partial)).status).toBe(200);
     await deliver({ ...partial, id: `${partial.id}x` });
-    const back = await rows<{ amount_cents: number }>("select amount_cents from ledger_entries where payout_id = ? and kind = 'payout_reversal'", id);
+    const back = await rows<{ amount_cents: number }>(
+      "select amount_cents from ledger_entries where payout_id = ? and kind = 'payout_reversal'",
+      id,
+    );
     expect(back).toEqual([{ amount_cents: 1000 }]);
     expect((await creatorBalance(db(), c.id)).availableCents).toBe(1000);
 
@@ -610,16 +827,28 @@ describe("what a failed payout tells the creator", () => {
     const cookie = await signIn(email);
     const userId = (await row<{ id: string }>("select id from users where email = ?", email))!.id;
     const acct = await connectedAccount();
-    await env.DB.prepare("insert into payout_settings (user_id, method, email, stripe_account_id, connect_details_submitted, connect_payouts_enabled) values (?, 'bank', ?, ?, 1, 1)").bind(userId, email, acct).run();
+    await env.DB.prepare(
+      "insert into payout_settings (user_id, method, email, stripe_account_id, connect_details_submitted, connect_payouts_enabled) values (?, 'bank', ?, ?, 1, 1)",
+    )
+      .bind(userId, email, acct)
+      .run();
     await sale(userId, 5000, T - 10 * DAY);
-    await standin("POST", "/_standin/transfers/fail_next", { destination: acct, code: "insufficient_capabilities_for_transfer" });
+    await standin("POST", "/_standin/transfers/fail_next", {
+      destination: acct,
+      code: "insufficient_capabilities_for_transfer",
+    });
     expect(await runPayouts(deps(), closingPeriod(T), { now: T })).toMatchObject({ failed: 1 });
 
     const stripeWords = /capabilities|crypto_transfers|legacy_payments|Stripe account|test card/;
-    const mail = await vi.waitUntil(async () => (await outbox()).find((m) => m.to === email && /could not be sent/.test(m.subject)), { timeout: 10_000 });
+    const mail = await vi.waitUntil(
+      async () => (await outbox()).find((m) => m.to === email && /could not be sent/.test(m.subject)),
+      { timeout: 10_000 },
+    );
     expect(mail.text).not.toMatch(stripeWords);
     expect(mail.text).toContain("finish setting up your bank account");
-    const history = await (await call("/api/payout/history", { cookie })).json<{ status: string; notes: string | null }[]>();
+    const history = await (await call("/api/payout/history", { cookie })).json<
+      { status: string; notes: string | null }[]
+    >();
     expect(history).toMatchObject([{ status: "failed" }]);
     expect(history[0].notes).not.toMatch(stripeWords);
     expect(history[0].notes).toContain("finish setting up your bank account");
@@ -634,12 +863,26 @@ describe("what a failed payout tells the creator", () => {
 describe("failed payouts from before the failure columns (migration 0013)", () => {
   it("Stripe's message moves to the admin's failure_detail; the creator's notes say what to do", async () => {
     const c = await creator("bank");
-    const old = "You have insufficient available funds in your Stripe account. Try adding funds directly to your available balance by creating Charges using the 4000000000000077 test card.";
-    await env.DB.prepare("insert into payouts (id, user_id, amount_cents, method, status, period_year, period_month, notes) values (?, ?, 4000, 'bank', 'failed', 2023, 1, ?)").bind(`old-${c.id}`, c.id, old).run();
-    const migration = (env as unknown as { TEST_MIGRATIONS: { name: string; queries: string[] }[] }).TEST_MIGRATIONS.find((m) => m.name.startsWith("0013_"))!;
+    const old =
+      "You have insufficient available funds in your Stripe account. Try adding funds directly to your available balance by creating Charges using the 4000000000000077 test card.";
+    await env.DB.prepare(
+      "insert into payouts (id, user_id, amount_cents, method, status, period_year, period_month, notes) values (?, ?, 4000, 'bank', 'failed', 2023, 1, ?)",
+    )
+      .bind(`old-${c.id}`, c.id, old)
+      .run();
+    const migration = (
+      env as unknown as { TEST_MIGRATIONS: { name: string; queries: string[] }[] }
+    ).TEST_MIGRATIONS.find((m) => m.name.startsWith("0013_"))!;
     for (const q of migration.queries) await env.DB.prepare(q).run();
-    const after = await row<{ notes: string; failure_code: string; failure_detail: string }>("select notes, failure_code, failure_detail from payouts where id = ?", `old-${c.id}`);
-    expect(after).toEqual({ notes: expect.stringContaining("not yours"), failure_code: "balance_insufficient", failure_detail: old });
+    const after = await row<{ notes: string; failure_code: string; failure_detail: string }>(
+      "select notes, failure_code, failure_detail from payouts where id = ?",
+      `old-${c.id}`,
+    );
+    expect(after).toEqual({
+      notes: expect.stringContaining("not yours"),
+      failure_code: "balance_insufficient",
+      failure_detail: old,
+    });
     expect(after!.notes).not.toMatch(/Stripe account|test card/);
   });
 });

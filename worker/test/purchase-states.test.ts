@@ -13,7 +13,11 @@ const bt = (amount: number) => ({ id: `txn_${amount}`, amount }) as Stripe.Balan
 
 /** A Stripe client that answers from `world` (a charge of $10 and its refunds and disputes). */
 function fakeStripe(world: World, pi: string, chargesAsked: string[] = []): Stripe {
-  const list = <T>(items: T[]) => ({ async *[Symbol.asyncIterator]() { yield* items; } });
+  const list = <T>(items: T[]) => ({
+    async *[Symbol.asyncIterator]() {
+      yield* items;
+    },
+  });
   return {
     charges: {
       retrieve: async (id: string) => {
@@ -26,11 +30,19 @@ function fakeStripe(world: World, pi: string, chargesAsked: string[] = []): Stri
       retrieve: async (id: string) => {
         const found = world.refunds.find((r) => r.id === id);
         // As Stripe answers for an id that is not a refund.
-        if (!found) throw Object.assign(new Error(`No such refund: '${id}'`), { type: "StripeInvalidRequestError", code: "resource_missing", statusCode: 404 });
+        if (!found)
+          throw Object.assign(new Error(`No such refund: '${id}'`), {
+            type: "StripeInvalidRequestError",
+            code: "resource_missing",
+            statusCode: 404,
+          });
         return { ...found };
       },
     },
-    disputes: { list: () => list(world.disputes.map((d) => ({ ...d, balance_transactions: [...(d.balance_transactions ?? [])] }))) },
+    disputes: {
+      list: () =>
+        list(world.disputes.map((d) => ({ ...d, balance_transactions: [...(d.balance_transactions ?? [])] }))),
+    },
   } as unknown as Stripe;
 }
 
@@ -39,22 +51,42 @@ async function paidPurchase() {
   const id = `pst${++n}`;
   await env.DB.batch([
     env.DB.prepare("insert or ignore into users (id, email) values ('pst_creator', 'pst@example.com')"),
-    env.DB.prepare("insert or ignore into content (id, user_id, title, price_cents) values ('pst_item', 'pst_creator', 'Table', 1000)"),
-    env.DB.prepare("insert into purchases (id, content_id, creator_id, amount_cents, status, payment_intent_id, paid_at) values (?, 'pst_item', 'pst_creator', 1000, 'paid', ?, ?)").bind(id, `pi_${id}`, Date.now()),
-    env.DB.prepare("insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, content_id) values (?, 'creator', 'pst_creator', 'sale', 800, ?, 'pst_item')").bind(`sale:${id}:creator`, id),
-    env.DB.prepare("insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, content_id) values (?, 'platform', null, 'platform_fee', 200, ?, 'pst_item')").bind(`sale:${id}:platform`, id),
+    env.DB.prepare(
+      "insert or ignore into content (id, user_id, title, price_cents) values ('pst_item', 'pst_creator', 'Table', 1000)",
+    ),
+    env.DB.prepare(
+      "insert into purchases (id, content_id, creator_id, amount_cents, status, payment_intent_id, paid_at) values (?, 'pst_item', 'pst_creator', 1000, 'paid', ?, ?)",
+    ).bind(id, `pi_${id}`, Date.now()),
+    env.DB.prepare(
+      "insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, content_id) values (?, 'creator', 'pst_creator', 'sale', 800, ?, 'pst_item')",
+    ).bind(`sale:${id}:creator`, id),
+    env.DB.prepare(
+      "insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, content_id) values (?, 'platform', null, 'platform_fee', 200, ?, 'pst_item')",
+    ).bind(`sale:${id}:platform`, id),
   ]);
   const world: World = { tag: id, refunds: [], disputes: [] };
   const chargesAsked: string[] = [];
-  const deps = { db: createDb(env.DB), d1: env.DB, stripe: fakeStripe(world, `pi_${id}`, chargesAsked) } as unknown as PurchaseDeps;
+  const deps = {
+    db: createDb(env.DB),
+    d1: env.DB,
+    stripe: fakeStripe(world, `pi_${id}`, chargesAsked),
+  } as unknown as PurchaseDeps;
   const settle = () => settleCharge(deps, `ch_${id}`);
   return { id, world, settle, deps, chargesAsked };
 }
 
 // Stripe's ids are unique everywhere: each purchase's refunds and disputes get their own.
 let world: World;
-const refund = (id: string, amount: number, status: string) => ({ id: `${id}_${world.tag}`, amount, status, charge: "ch" }) as Partial<Stripe.Refund>;
-const dispute = (id: string, status: string, ...bts: number[]) => ({ id: `${id}_${world.tag}`, amount: 1000, status, charge: "ch", balance_transactions: bts.map(bt) }) as Partial<Stripe.Dispute>;
+const refund = (id: string, amount: number, status: string) =>
+  ({ id: `${id}_${world.tag}`, amount, status, charge: "ch" }) as Partial<Stripe.Refund>;
+const dispute = (id: string, status: string, ...bts: number[]) =>
+  ({
+    id: `${id}_${world.tag}`,
+    amount: 1000,
+    status,
+    charge: "ch",
+    balance_transactions: bts.map(bt),
+  }) as Partial<Stripe.Dispute>;
 
 /** Puts a fresh purchase in `state` the way Stripe would. */
 const reach: Record<PurchaseState, (w: World) => void> = {
@@ -106,12 +138,35 @@ const NET: Record<PurchaseState, Record<Fact, { creator: number; platform: numbe
     dispute_lost: NONE,
   },
   // Already all taken back: nothing more can be reversed; a failed refund gives it back.
-  refunded: { refund_pending: NONE, refund_succeeded: NONE, refund_completed: NONE, refund_failed: FULL, inquiry_open: NONE, inquiry_closed: NONE, funds_withdrawn: NONE, funds_reinstated: NONE, dispute_lost: NONE },
-  disputed: { refund_pending: NONE, refund_succeeded: NONE, refund_completed: NONE, refund_failed: NONE, inquiry_open: NONE, inquiry_closed: NONE, funds_withdrawn: NONE, funds_reinstated: FULL, dispute_lost: NONE },
+  refunded: {
+    refund_pending: NONE,
+    refund_succeeded: NONE,
+    refund_completed: NONE,
+    refund_failed: FULL,
+    inquiry_open: NONE,
+    inquiry_closed: NONE,
+    funds_withdrawn: NONE,
+    funds_reinstated: NONE,
+    dispute_lost: NONE,
+  },
+  disputed: {
+    refund_pending: NONE,
+    refund_succeeded: NONE,
+    refund_completed: NONE,
+    refund_failed: NONE,
+    inquiry_open: NONE,
+    inquiry_closed: NONE,
+    funds_withdrawn: NONE,
+    funds_reinstated: FULL,
+    dispute_lost: NONE,
+  },
 };
 
 const net = async (id: string) => {
-  const l = await rows<{ account: string; amount_cents: number }>("select account, amount_cents from ledger_entries where purchase_id = ? and kind not in ('stripe_fee', 'dispute_fee') and kind not like 'reserve%'", id);
+  const l = await rows<{ account: string; amount_cents: number }>(
+    "select account, amount_cents from ledger_entries where purchase_id = ? and kind not in ('stripe_fee', 'dispute_fee') and kind not like 'reserve%'",
+    id,
+  );
   const sum = (a: string) => l.filter((e) => e.account === a).reduce((x, e) => x + e.amount_cents, 0);
   return { creator: sum("creator"), platform: sum("platform") };
 };
@@ -130,14 +185,17 @@ describe("the purchase transition table", () => {
         await p.settle(); // a repeat changes nothing
         // In these single-fact cases nothing else holds the money: "paid unless held" is paid.
         const expected = next === "paid_unless_held" ? "paid" : next;
-        expect((await row<{ status: string }>("select status from purchases where id = ?", p.id))?.status).toBe(expected);
+        expect((await row<{ status: string }>("select status from purchases where id = ?", p.id))?.status).toBe(
+          expected,
+        );
         expect(await net(p.id)).toEqual(NET[state][fact]);
       });
     }
   }
 });
 
-const statusOf = async (id: string) => (await row<{ status: string }>("select status from purchases where id = ?", id))?.status;
+const statusOf = async (id: string) =>
+  (await row<{ status: string }>("select status from purchases where id = ?", id))?.status;
 
 describe("reads that race", () => {
   // Two refund events handled at once: the one that read "failed" commits first, the one that read

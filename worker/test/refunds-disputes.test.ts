@@ -12,7 +12,11 @@ const FAILING_REFUND_CARD = "4000000000005126";
 
 async function creatorWithItem(email: string, price = "10") {
   const cookie = await signIn(email);
-  const res = await postForm("/api/content", contentForm({ title: "Guide", price, accessType: "link", linkUrl: "https://example.com/guide" }), cookie);
+  const res = await postForm(
+    "/api/content",
+    contentForm({ title: "Guide", price, accessType: "link", linkUrl: "https://example.com/guide" }),
+    cookie,
+  );
   if (res.status !== 201) throw new Error(await res.text());
   return { cookie, item: await res.json<{ id: string }>() };
 }
@@ -21,13 +25,19 @@ async function creatorWithItem(email: string, price = "10") {
 async function paidPurchase(itemId: string, card?: string) {
   const { paymentIntent, buyerCookie } = await checkout(itemId, { card });
   expect((await deliver(await eventFor("payment_intent.succeeded", paymentIntent))).status).toBe(200);
-  const charge = (await standin<{ latest_charge: string }>("GET", `/v1/payment_intents/${paymentIntent}`)).body.latest_charge;
+  const charge = (await standin<{ latest_charge: string }>("GET", `/v1/payment_intents/${paymentIntent}`)).body
+    .latest_charge;
   const purchase = (await row<{ id: string }>("select id from purchases where payment_intent_id = ?", paymentIntent))!;
   return { paymentIntent, buyerCookie, charge, purchaseId: purchase.id };
 }
 
-const statusOf = async (purchaseId: string) => (await row<{ status: string }>("select status from purchases where id = ?", purchaseId))!.status;
-const ledgerOf = (purchaseId: string) => rows<Ledger>("select idempotency_key, account, kind, amount_cents from ledger_entries where purchase_id = ? and kind not in ('stripe_fee', 'dispute_fee') order by id", purchaseId);
+const statusOf = async (purchaseId: string) =>
+  (await row<{ status: string }>("select status from purchases where id = ?", purchaseId))!.status;
+const ledgerOf = (purchaseId: string) =>
+  rows<Ledger>(
+    "select idempotency_key, account, kind, amount_cents from ledger_entries where purchase_id = ? and kind not in ('stripe_fee', 'dispute_fee') order by id",
+    purchaseId,
+  );
 /** What moved (posted rows); money on its way is reserved, not moved (see `reserved`). */
 const net = async (purchaseId: string) => {
   const l = (await ledgerOf(purchaseId)).filter((e) => !e.kind.startsWith("reserve"));
@@ -37,18 +47,33 @@ const net = async (purchaseId: string) => {
 /** The creator's share of this sale held back while money is on its way (open reservations). */
 const reserved = async (purchaseId: string) =>
   0 - (await ledgerOf(purchaseId)).filter((e) => e.kind.startsWith("reserve")).reduce((a, e) => a + e.amount_cents, 0);
-const owned = async (itemId: string, buyerCookie: string) => (await (await call(`/api/content/${itemId}/access`, { cookie: buyerCookie })).json<{ owned: boolean }>()).owned;
+const owned = async (itemId: string, buyerCookie: string) =>
+  (await (await call(`/api/content/${itemId}/access`, { cookie: buyerCookie })).json<{ owned: boolean }>()).owned;
 
 /** Every stand-in event about this charge (by charge or PaymentIntent) of the given types, oldest first. */
 async function eventsOf(charge: string, paymentIntent: string, types: string[]): Promise<Ev[]> {
   const { body } = await standin<{ data: Ev[] }>("GET", "/v1/events", { limit: "100" });
-  return body.data.filter((e) => types.includes(e.type) && [e.data.object.charge, e.data.object.payment_intent, e.data.object.id].some((v) => v === charge || v === paymentIntent)).reverse();
+  return body.data
+    .filter(
+      (e) =>
+        types.includes(e.type) &&
+        [e.data.object.charge, e.data.object.payment_intent, e.data.object.id].some(
+          (v) => v === charge || v === paymentIntent,
+        ),
+    )
+    .reverse();
 }
 async function deliverAll(events: Ev[]) {
   for (const e of events) expect((await deliver(e)).status, e.type).toBe(200);
 }
 
-const DISPUTE_EVENTS = ["charge.dispute.created", "charge.dispute.updated", "charge.dispute.funds_withdrawn", "charge.dispute.funds_reinstated", "charge.dispute.closed"];
+const DISPUTE_EVENTS = [
+  "charge.dispute.created",
+  "charge.dispute.updated",
+  "charge.dispute.funds_withdrawn",
+  "charge.dispute.funds_reinstated",
+  "charge.dispute.closed",
+];
 const REFUND_EVENTS = ["charge.refunded", "charge.refund.updated", "refund.updated", "refund.failed"];
 
 function permutations<T>(xs: T[]): T[][] {
@@ -71,7 +96,9 @@ describe("refunds", () => {
   it("a pending refund books nothing until it succeeds, then it is booked", async () => {
     const { item } = await creatorWithItem("pending-refund@example.com");
     const { paymentIntent, buyerCookie, purchaseId } = await paidPurchase(item.id, PENDING_REFUND_CARD);
-    const refund = await standin<{ id: string; status: string }>("POST", "/v1/refunds", { payment_intent: paymentIntent });
+    const refund = await standin<{ id: string; status: string }>("POST", "/v1/refunds", {
+      payment_intent: paymentIntent,
+    });
     expect(refund.body.status).toBe("pending");
     await deliver(await eventFor("charge.refunded", paymentIntent));
     expect(await statusOf(purchaseId)).toBe("paid");
@@ -98,7 +125,9 @@ describe("refunds", () => {
 
     // Succeeded (booked, access revoked), then failed: the money came back, so the booking is undone.
     const b = await paidPurchase(item.id, FAILING_REFUND_CARD);
-    const rb = await standin<{ id: string; status: string }>("POST", "/v1/refunds", { payment_intent: b.paymentIntent });
+    const rb = await standin<{ id: string; status: string }>("POST", "/v1/refunds", {
+      payment_intent: b.paymentIntent,
+    });
     expect(rb.body.status).toBe("succeeded");
     await deliver(await eventFor("charge.refunded", b.paymentIntent));
     expect(await net(b.purchaseId)).toEqual({ creator: 0, platform: 0 });
@@ -111,7 +140,8 @@ describe("refunds", () => {
   it("reads every refund of a charge, past the first page", async () => {
     const { item } = await creatorWithItem("many-refunds@example.com", "20");
     const { paymentIntent, buyerCookie, purchaseId } = await paidPurchase(item.id);
-    for (let i = 0; i < 12; i++) expect((await standin("POST", "/v1/refunds", { payment_intent: paymentIntent, amount: "100" })).status).toBe(200);
+    for (let i = 0; i < 12; i++)
+      expect((await standin("POST", "/v1/refunds", { payment_intent: paymentIntent, amount: "100" })).status).toBe(200);
     // Only the last event arrives (the others were lost or come later): it alone must see all 12.
     expect((await deliver(await eventFor("charge.refunded", paymentIntent))).status).toBe(200);
     const refunds = (await ledgerOf(purchaseId)).filter((l) => l.kind === "refund" && l.account === "creator");
@@ -199,7 +229,12 @@ describe("disputes", () => {
 describe("any order, any number of times", () => {
   // Each scenario: what happens at Stripe, then every event it sent delivered in every order
   // (each twice); the purchase always ends in the same state and ledger.
-  const scenarios: { name: string; play: (p: { paymentIntent: string; charge: string }) => Promise<void>; status: string; net: { creator: number; platform: number } }[] = [
+  const scenarios: {
+    name: string;
+    play: (p: { paymentIntent: string; charge: string }) => Promise<void>;
+    status: string;
+    net: { creator: number; platform: number };
+  }[] = [
     {
       name: "chargeback won",
       play: async ({ charge }) => {
@@ -256,7 +291,11 @@ describe("any order, any number of times", () => {
         expect(own.map((e) => e.type)).toEqual(events.map((e) => e.type));
         for (const i of order) expect((await deliver(own[i])).status).toBe(200);
         for (const i of order) expect((await deliver({ ...own[i], id: `${own[i].id}_again` })).status).toBe(200);
-        expect({ order, status: await statusOf(p.purchaseId), net: await net(p.purchaseId) }).toEqual({ order, status: s.status, net: s.net });
+        expect({ order, status: await statusOf(p.purchaseId), net: await net(p.purchaseId) }).toEqual({
+          order,
+          status: s.status,
+          net: s.net,
+        });
       }
     }, 120_000);
   }

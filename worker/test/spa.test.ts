@@ -21,13 +21,22 @@ describe("SPA pages and unknown paths", () => {
       expect(await res.text(), pattern).toContain('<div id="root">');
     }
     // The router matches without regard to case, so the Worker does too: /Dashboard shows the dashboard.
-    for (const path of ["/Dashboard", "/PRICING", "/Content/abc/Edit"]) expect((await call(path)).status, path).toBe(200);
+    for (const path of ["/Dashboard", "/PRICING", "/Content/abc/Edit"])
+      expect((await call(path)).status, path).toBe(200);
   });
 
   it("an unknown URL answers 404 with the app's HTML (so the SPA shows its not-found screen), signed out and signed in", async () => {
     const cookie = await signIn("spa-404@example.com");
     for (const who of [undefined, cookie]) {
-      for (const path of ["/nope", "/dashboard/x", "/content/abc/nope", "/content/abc", "/checkout", "/p", "/sign-in/x/y"]) {
+      for (const path of [
+        "/nope",
+        "/dashboard/x",
+        "/content/abc/nope",
+        "/content/abc",
+        "/checkout",
+        "/p",
+        "/sign-in/x/y",
+      ]) {
         const res = await call(path, { cookie: who });
         expect(res.status, path).toBe(404);
         expect(res.headers.get("content-type"), path).toContain("text/html");

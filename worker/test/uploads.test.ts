@@ -13,7 +13,12 @@ async function startUpload(cookie: string, size: number, fileName = "movie.mp4")
 }
 
 const putPart = (cookie: string, id: string, n: number, body: Uint8Array) =>
-  call(`/api/uploads/${id}/parts/${n}`, { method: "PUT", body, cookie, headers: { "content-length": String(body.length) } });
+  call(`/api/uploads/${id}/parts/${n}`, {
+    method: "PUT",
+    body,
+    cookie,
+    headers: { "content-length": String(body.length) },
+  });
 
 describe("multipart uploads", () => {
   it("takes parts out of order, reports what arrived so a client can resume, and completes", async () => {
@@ -26,7 +31,10 @@ describe("multipart uploads", () => {
     expect((await putPart(cookie, upload.id, 1, partBytes(UPLOAD_PART_SIZE, 1))).status).toBe(200);
 
     // A resuming client asks what R2 already has and sends only the rest.
-    const state = await (await call(`/api/uploads/${upload.id}`, { cookie })).json<{ uploadedParts: number[]; status: string }>();
+    const state = await (await call(`/api/uploads/${upload.id}`, { cookie })).json<{
+      uploadedParts: number[];
+      status: string;
+    }>();
     expect(state).toMatchObject({ uploadedParts: [1, 3], status: "uploading" });
     const early = await call(`/api/uploads/${upload.id}/complete`, { method: "POST", cookie });
     expect(early.status).toBe(409);
@@ -39,11 +47,17 @@ describe("multipart uploads", () => {
     expect(done.status).toBe(200);
     expect(await done.json()).toMatchObject({ status: "completed", uploadedParts: [1, 2, 3] });
 
-    const row = await env.DB.prepare("select object_key from uploads where id = ?").bind(upload.id).first<{ object_key: string }>();
+    const row = await env.DB.prepare("select object_key from uploads where id = ?")
+      .bind(upload.id)
+      .first<{ object_key: string }>();
     const object = await env.FILES.head(row!.object_key);
     expect(object?.size).toBe(size);
     // Parts landed in their places: the byte at each part's start is its number.
-    for (const [offset, fill] of [[0, 1], [UPLOAD_PART_SIZE, 2], [2 * UPLOAD_PART_SIZE, 3]] as const) {
+    for (const [offset, fill] of [
+      [0, 1],
+      [UPLOAD_PART_SIZE, 2],
+      [2 * UPLOAD_PART_SIZE, 3],
+    ] as const) {
       const slice = await env.FILES.get(row!.object_key, { range: { offset, length: 1 } });
       expect(new Uint8Array(await slice!.arrayBuffer())[0]).toBe(fill);
     }
@@ -56,7 +70,10 @@ describe("multipart uploads", () => {
     const upload = await startUpload(cookie, 6 * MiB);
     expect((await putPart(cookie, upload.id, 1, partBytes(6 * MiB, 1))).status).toBe(200);
     expect((await call(`/api/uploads/${upload.id}`, { method: "DELETE", cookie })).status).toBe(204);
-    expect(await (await call(`/api/uploads/${upload.id}`, { cookie })).json()).toMatchObject({ status: "aborted", uploadedParts: [] });
+    expect(await (await call(`/api/uploads/${upload.id}`, { cookie })).json()).toMatchObject({
+      status: "aborted",
+      uploadedParts: [],
+    });
     expect((await putPart(cookie, upload.id, 1, partBytes(6 * MiB, 1))).status).toBe(409);
     expect((await call(`/api/uploads/${upload.id}/complete`, { method: "POST", cookie })).status).toBe(409);
   });
@@ -112,7 +129,9 @@ describe("multipart uploads", () => {
     const stale = await startUpload(cookie, 6 * MiB, "stale.bin");
     const fresh = await startUpload(cookie, 6 * MiB, "fresh.bin");
     expect((await putPart(cookie, stale.id, 1, partBytes(6 * MiB, 1))).status).toBe(200);
-    await env.DB.prepare("update uploads set created_at = ? where id = ?").bind(Date.now() - 25 * 3600 * 1000, stale.id).run();
+    await env.DB.prepare("update uploads set created_at = ? where id = ?")
+      .bind(Date.now() - 25 * 3600 * 1000, stale.id)
+      .run();
 
     const controller = createScheduledController({ cron: "30 3 * * *", scheduledTime: Date.now() });
     const ctx = createExecutionContext();
@@ -133,21 +152,28 @@ async function sendAll(cookie: string, id: string, size: number) {
   }
 }
 
-const uploadRow = (id: string) => env.DB.prepare("select status, object_key from uploads where id = ?").bind(id).first<{ status: string; object_key: string }>();
+const uploadRow = (id: string) =>
+  env.DB.prepare("select status, object_key from uploads where id = ?")
+    .bind(id)
+    .first<{ status: string; object_key: string }>();
 
 describe("uploads under races, quotas and time", () => {
   it("two concurrent completes of one upload: one completes, the other is not a 5xx, one object", async () => {
     const cookie = await signIn("double-complete@example.com");
     const upload = await startUpload(cookie, 6 * MiB);
     await sendAll(cookie, upload.id, 6 * MiB);
-    const answers = await Promise.all([1, 2].map(() => call(`/api/uploads/${upload.id}/complete`, { method: "POST", cookie })));
+    const answers = await Promise.all(
+      [1, 2].map(() => call(`/api/uploads/${upload.id}/complete`, { method: "POST", cookie })),
+    );
     for (const a of answers) expect(a.status, await a.clone().text()).toBeLessThan(500);
     expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(1);
     const row = await uploadRow(upload.id);
     expect(row?.status).toBe("completed");
     expect((await env.FILES.head(row!.object_key))?.size).toBe(6 * MiB);
     // Asked again once it settled, both callers see the finished upload.
-    expect(await (await call(`/api/uploads/${upload.id}/complete`, { method: "POST", cookie })).json()).toMatchObject({ status: "completed" });
+    expect(await (await call(`/api/uploads/${upload.id}/complete`, { method: "POST", cookie })).json()).toMatchObject({
+      status: "completed",
+    });
   });
 
   it("complete racing abort: no 5xx, and never a stored object the rows do not account for", async () => {
@@ -176,14 +202,20 @@ describe("uploads under races, quotas and time", () => {
     for (let i = 0; i < MAX_OPEN_UPLOADS; i++) await startUpload(cookie, 6 * MiB, `open-${i}.bin`);
     const sixth = await postJson("/api/uploads", { fileName: "one-more.bin", size: 6 * MiB }, cookie);
     expect(sixth.status).toBe(409);
-    expect((await sixth.json<{ message: string }>()).message).toBe(`You have ${MAX_OPEN_UPLOADS} uploads in progress. Finish or cancel one before starting another.`);
+    expect((await sixth.json<{ message: string }>()).message).toBe(
+      `You have ${MAX_OPEN_UPLOADS} uploads in progress. Finish or cancel one before starting another.`,
+    );
 
     const big = await signIn("quota-bytes@example.com");
-    const userId = (await env.DB.prepare("select id from users where email = ?").bind("quota-bytes@example.com").first<{ id: string }>())!.id;
+    const userId = (await env.DB.prepare("select id from users where email = ?")
+      .bind("quota-bytes@example.com")
+      .first<{ id: string }>())!.id;
     // 49 GB already stored (as finished uploads), then a 5 GB file.
     await env.DB.prepare(
       "insert into uploads (id, user_id, object_key, file_name, content_type, size_bytes, part_size, part_count, status, completed_at) values ('quotafill1', ?, 'files/quota/fill', 'fill.bin', 'application/octet-stream', ?, ?, 1, 'completed', ?)",
-    ).bind(userId, 49 * 1024 ** 3, UPLOAD_PART_SIZE, Date.now()).run();
+    )
+      .bind(userId, 49 * 1024 ** 3, UPLOAD_PART_SIZE, Date.now())
+      .run();
     const over = await postJson("/api/uploads", { fileName: "movie.mp4", size: 5 * 1024 ** 3 }, big);
     expect(over.status).toBe(413);
     expect((await over.json<{ message: string }>()).message).toMatch(/50 GB of storage/);
@@ -198,10 +230,16 @@ describe("uploads under races, quotas and time", () => {
     const published = await startUpload(cookie, 6 * MiB, "published.bin");
     await sendAll(cookie, published.id, 6 * MiB);
     expect((await call(`/api/uploads/${published.id}/complete`, { method: "POST", cookie })).status).toBe(200);
-    const res = await postForm("/api/content", contentForm({ title: "Kept", price: "5", uploadId: published.id }), cookie);
+    const res = await postForm(
+      "/api/content",
+      contentForm({ title: "Kept", price: "5", uploadId: published.id }),
+      cookie,
+    );
     expect(res.status, await res.clone().text()).toBe(201);
     const eightDaysAgo = Date.now() - 8 * 24 * 3600 * 1000;
-    await env.DB.prepare("update uploads set created_at = ?, completed_at = ? where id in (?, ?)").bind(eightDaysAgo, eightDaysAgo, forgotten.id, published.id).run();
+    await env.DB.prepare("update uploads set created_at = ?, completed_at = ? where id in (?, ?)")
+      .bind(eightDaysAgo, eightDaysAgo, forgotten.id, published.id)
+      .run();
 
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ cron: "30 3 * * *", scheduledTime: Date.now() }), env, ctx);
@@ -209,7 +247,11 @@ describe("uploads under races, quotas and time", () => {
 
     const gone = await uploadRow(forgotten.id);
     expect(gone === null || gone.status === "removed").toBe(true);
-    expect(await env.FILES.head(`files/${(await env.DB.prepare("select id from users where email = ?").bind("unpublished@example.com").first<{ id: string }>())!.id}/${forgotten.id}`)).toBeNull();
+    expect(
+      await env.FILES.head(
+        `files/${(await env.DB.prepare("select id from users where email = ?").bind("unpublished@example.com").first<{ id: string }>())!.id}/${forgotten.id}`,
+      ),
+    ).toBeNull();
     const kept = await uploadRow(published.id);
     expect(kept?.status).toBe("completed");
     expect((await env.FILES.head(kept!.object_key))?.size).toBe(6 * MiB);
@@ -221,15 +263,25 @@ describe("uploads under races, quotas and time", () => {
     await sendAll(cookie, late.id, 6 * MiB);
     expect((await call(`/api/uploads/${late.id}/complete`, { method: "POST", cookie })).status).toBe(200);
     const eightDaysAgo = Date.now() - 8 * 24 * 3600 * 1000;
-    await env.DB.prepare("update uploads set created_at = ?, completed_at = ? where id = ?").bind(eightDaysAgo, eightDaysAgo, late.id).run();
+    await env.DB.prepare("update uploads set created_at = ?, completed_at = ? where id = ?")
+      .bind(eightDaysAgo, eightDaysAgo, late.id)
+      .run();
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ cron: "30 3 * * *", scheduledTime: Date.now() }), env, ctx);
     await waitOnExecutionContext(ctx);
 
-    const res = await postForm("/api/content", contentForm({ title: "Too late", price: "5", uploadId: late.id }), cookie);
+    const res = await postForm(
+      "/api/content",
+      contentForm({ title: "Too late", price: "5", uploadId: late.id }),
+      cookie,
+    );
     expect(res.status).toBe(410);
-    expect((await res.json<{ message: string }>()).message).toBe("This upload was removed because it was not published within 7 days. Please upload the file again.");
-    expect(await env.DB.prepare("select count(*) as n from content where title = 'Too late'").first<{ n: number }>()).toEqual({ n: 0 });
+    expect((await res.json<{ message: string }>()).message).toBe(
+      "This upload was removed because it was not published within 7 days. Please upload the file again.",
+    );
+    expect(
+      await env.DB.prepare("select count(*) as n from content where title = 'Too late'").first<{ n: number }>(),
+    ).toEqual({ n: 0 });
   });
 
   it("an upload whose start crashed before R2's id was saved refuses parts with 409 and frees its slot", async () => {
@@ -239,7 +291,9 @@ describe("uploads under races, quotas and time", () => {
     await env.DB.prepare("update uploads set r2_upload_id = null where id = ?").bind(upload.id).run();
     const res = await putPart(cookie, upload.id, 1, partBytes(1024, 1));
     expect(res.status).toBe(409);
-    expect((await res.json<{ message: string }>()).message).toBe("This upload did not start properly. Please start it again.");
+    expect((await res.json<{ message: string }>()).message).toBe(
+      "This upload did not start properly. Please start it again.",
+    );
     expect((await uploadRow(upload.id))?.status).toBe("aborted");
   });
 });

@@ -21,16 +21,29 @@ async function creator(email: string) {
   return { cookie, userId };
 }
 
-async function addEndpoint(cookie: string, events: string[] = ["sale.completed"], path = "/hook"): Promise<WebhookEndpoint> {
-  const res = await postJson("/api/developer/webhooks", { url: `${CLOSED}${path}`, events, description: "test" }, cookie);
+async function addEndpoint(
+  cookie: string,
+  events: string[] = ["sale.completed"],
+  path = "/hook",
+): Promise<WebhookEndpoint> {
+  const res = await postJson(
+    "/api/developer/webhooks",
+    { url: `${CLOSED}${path}`, events, description: "test" },
+    cookie,
+  );
   if (res.status !== 201) throw new Error(`create endpoint ${res.status}: ${await res.text()}`);
   return res.json<WebhookEndpoint>();
 }
 
-
 async function writtenDelivery(userId: string, key: string, now = Date.now()) {
-  await env.DB.batch(webhookStatements(env.DB, userId, "sale.completed", { purchaseId: key, buyerEmail: "buyer@example.com" }, key, now));
-  return rows<{ id: string; endpoint_id: string }>("select id, endpoint_id from webhook_deliveries where event_key = ? and user_id = ?", key, userId);
+  await env.DB.batch(
+    webhookStatements(env.DB, userId, "sale.completed", { purchaseId: key, buyerEmail: "buyer@example.com" }, key, now),
+  );
+  return rows<{ id: string; endpoint_id: string }>(
+    "select id, endpoint_id from webhook_deliveries where event_key = ? and user_id = ?",
+    key,
+    userId,
+  );
 }
 
 const asApp = (path: string, init: RequestInit & { cookie: string }, appEnv: string | undefined) => {
@@ -45,7 +58,18 @@ const asApp = (path: string, init: RequestInit & { cookie: string }, appEnv: str
 
 const depsFor = (appEnv: string | undefined, fetcher: typeof fetch) => {
   const { queue, sent } = fakeQueue();
-  return { deps: { d1: env.DB, queue, emails: env.EMAILS, appUrl: "http://127.0.0.1:8787", appEnv, secrets: secretBox(env), fetch: fetcher }, sent };
+  return {
+    deps: {
+      d1: env.DB,
+      queue,
+      emails: env.EMAILS,
+      appUrl: "http://127.0.0.1:8787",
+      appEnv,
+      secrets: secretBox(env),
+      fetch: fetcher,
+    },
+    sent,
+  };
 };
 
 describe("the address check fails closed", () => {
@@ -53,14 +77,29 @@ describe("the address check fails closed", () => {
     const { cookie } = await creator("protect-ssrf@example.com");
     const body = JSON.stringify({ url: `${CLOSED}/local`, events: ["sale.completed"] });
     for (const appEnv of [undefined, "", "staging", "Development", "production"]) {
-      const res = await asApp("/api/developer/webhooks", { method: "POST", cookie, headers: { "content-type": "application/json" }, body }, appEnv);
+      const res = await asApp(
+        "/api/developer/webhooks",
+        { method: "POST", cookie, headers: { "content-type": "application/json" }, body },
+        appEnv,
+      );
       expect([appEnv, res.status]).toEqual([appEnv, 400]);
       expect((await res.json<{ message: string }>()).message).toBe(`url: ${WEBHOOK_MESSAGES.https}`);
     }
     const endpoint = await addEndpoint(cookie);
-    const edit = await asApp(`/api/developer/webhooks/${endpoint.id}`, { method: "PATCH", cookie, headers: { "content-type": "application/json" }, body: JSON.stringify({ url: "https://10.0.0.1/x" }) }, "staging");
+    const edit = await asApp(
+      `/api/developer/webhooks/${endpoint.id}`,
+      {
+        method: "PATCH",
+        cookie,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ url: "https://10.0.0.1/x" }),
+      },
+      "staging",
+    );
     expect(edit.status).toBe(400);
-    expect((await row<{ n: number }>("select count(*) as n from webhook_endpoints where url like ?", "%10.0.0.1%"))!.n).toBe(0);
+    expect(
+      (await row<{ n: number }>("select count(*) as n from webhook_endpoints where url like ?", "%10.0.0.1%"))!.n,
+    ).toBe(0);
   });
 
   it("at delivery time too: an endpoint saved with a loopback address is never contacted outside development", async () => {
@@ -76,8 +115,14 @@ describe("the address check fails closed", () => {
     const { deps } = depsFor(undefined, receiver);
     expect(await deliverWebhook({ ...deps, now: Date.now() + 1000 }, { id: delivery.id, due: 0 })).toBe("failed");
     expect(contacted).toBe(0);
-    expect(await row("select status, attempts from webhook_deliveries where id = ?", delivery.id)).toEqual({ status: "failed", attempts: 1 });
-    expect(await row("select status, error from webhook_attempts where delivery_id = ?", delivery.id)).toEqual({ status: null, error: `Not sent: ${WEBHOOK_MESSAGES.https}` });
+    expect(await row("select status, attempts from webhook_deliveries where id = ?", delivery.id)).toEqual({
+      status: "failed",
+      attempts: 1,
+    });
+    expect(await row("select status, error from webhook_attempts where delivery_id = ?", delivery.id)).toEqual({
+      status: null,
+      error: `Not sent: ${WEBHOOK_MESSAGES.https}`,
+    });
 
     const [local] = await writtenDelivery(userId, "deliver-2");
     const dev = depsFor("development", receiver);
@@ -92,20 +137,39 @@ describe("test and resend are rate-limited per creator", () => {
     const endpoint = await addEndpoint(cookie);
     const [delivery] = await writtenDelivery(userId, "limit-1");
     for (let i = 0; i < WEBHOOK_MANUAL_SENDS_PER_MINUTE; i++) {
-      const res = i % 2 ? await call(`/api/developer/webhooks/${endpoint.id}/deliveries/${delivery.id}/resend`, { method: "POST", cookie }) : await call(`/api/developer/webhooks/${endpoint.id}/test`, { method: "POST", cookie });
+      const res =
+        i % 2
+          ? await call(`/api/developer/webhooks/${endpoint.id}/deliveries/${delivery.id}/resend`, {
+              method: "POST",
+              cookie,
+            })
+          : await call(`/api/developer/webhooks/${endpoint.id}/test`, { method: "POST", cookie });
       expect(res.status).toBeLessThan(300);
     }
-    const tests = (await row<{ n: number }>("select count(*) as n from webhook_deliveries where user_id = ? and type = 'test.event'", userId))!.n;
-    for (const res of [await call(`/api/developer/webhooks/${endpoint.id}/test`, { method: "POST", cookie }), await call(`/api/developer/webhooks/${endpoint.id}/deliveries/${delivery.id}/resend`, { method: "POST", cookie })]) {
+    const tests = (await row<{ n: number }>(
+      "select count(*) as n from webhook_deliveries where user_id = ? and type = 'test.event'",
+      userId,
+    ))!.n;
+    for (const res of [
+      await call(`/api/developer/webhooks/${endpoint.id}/test`, { method: "POST", cookie }),
+      await call(`/api/developer/webhooks/${endpoint.id}/deliveries/${delivery.id}/resend`, { method: "POST", cookie }),
+    ]) {
       expect(res.status).toBe(429);
       expect(res.headers.get("retry-after")).toBe("60");
       expect((await res.json<{ message: string }>()).message).toBe(WEBHOOK_MESSAGES.tooManySends);
     }
-    expect((await row<{ n: number }>("select count(*) as n from webhook_deliveries where user_id = ? and type = 'test.event'", userId))!.n).toBe(tests);
+    expect(
+      (await row<{ n: number }>(
+        "select count(*) as n from webhook_deliveries where user_id = ? and type = 'test.event'",
+        userId,
+      ))!.n,
+    ).toBe(tests);
 
     const other = await creator("protect-limit-other@example.com");
     const theirs = await addEndpoint(other.cookie);
-    expect((await call(`/api/developer/webhooks/${theirs.id}/test`, { method: "POST", cookie: other.cookie })).status).toBe(201);
+    expect(
+      (await call(`/api/developer/webhooks/${theirs.id}/test`, { method: "POST", cookie: other.cookie })).status,
+    ).toBe(201);
   });
 });
 
@@ -113,11 +177,18 @@ describe("test and resend limit under concurrency", () => {
   it("presses at the same instant cannot pass one count: of 15 at once, exactly the allowance goes through", async () => {
     const { cookie, userId } = await creator("protect-limit-race@example.com");
     const endpoint = await addEndpoint(cookie);
-    const answers = await Promise.all(Array.from({ length: 15 }, () => call(`/api/developer/webhooks/${endpoint.id}/test`, { method: "POST", cookie })));
+    const answers = await Promise.all(
+      Array.from({ length: 15 }, () => call(`/api/developer/webhooks/${endpoint.id}/test`, { method: "POST", cookie })),
+    );
     const statuses = answers.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(WEBHOOK_MANUAL_SENDS_PER_MINUTE);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15 - WEBHOOK_MANUAL_SENDS_PER_MINUTE);
-    expect((await row<{ n: number }>("select count(*) as n from webhook_deliveries where user_id = ? and type = 'test.event'", userId))!.n).toBe(WEBHOOK_MANUAL_SENDS_PER_MINUTE);
+    expect(
+      (await row<{ n: number }>(
+        "select count(*) as n from webhook_deliveries where user_id = ? and type = 'test.event'",
+        userId,
+      ))!.n,
+    ).toBe(WEBHOOK_MANUAL_SENDS_PER_MINUTE);
   });
 });
 
@@ -125,20 +196,30 @@ describe("signing secrets are encrypted at rest", () => {
   it("the database holds no secret in the clear; the owner reads and rotates it, and deliveries verify with it", async () => {
     const { cookie, userId } = await creator("protect-seal@example.com");
     const endpoint = await addEndpoint(cookie);
-    const { secret } = await (await call(`/api/developer/webhooks/${endpoint.id}/secret`, { cookie })).json<{ secret: string }>();
+    const { secret } = await (await call(`/api/developer/webhooks/${endpoint.id}/secret`, { cookie })).json<{
+      secret: string;
+    }>();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    const stored = (await row<{ secret: string }>("select secret from webhook_endpoints where id = ?", endpoint.id))!.secret;
+    const stored = (await row<{ secret: string }>("select secret from webhook_endpoints where id = ?", endpoint.id))!
+      .secret;
     expect(stored).not.toContain(secret.slice(6, 20));
     expect(stored).not.toMatch(/^whsec_/);
 
-    const rotated = await (await call(`/api/developer/webhooks/${endpoint.id}/secret`, { method: "POST", cookie })).json<{ secret: string }>();
+    const rotated = await (
+      await call(`/api/developer/webhooks/${endpoint.id}/secret`, { method: "POST", cookie })
+    ).json<{ secret: string }>();
     expect(rotated.secret).not.toBe(secret);
-    expect((await row<{ secret: string }>("select secret from webhook_endpoints where id = ?", endpoint.id))!.secret).not.toContain(rotated.secret.slice(6, 20));
+    expect(
+      (await row<{ secret: string }>("select secret from webhook_endpoints where id = ?", endpoint.id))!.secret,
+    ).not.toContain(rotated.secret.slice(6, 20));
 
     const [delivery] = await writtenDelivery(userId, "seal-1");
     let verified: unknown = null;
     const receiver = (async (_url: string, init: RequestInit) => {
-      verified = new Webhook(rotated.secret).verify(String(init.body), Object.fromEntries(new Headers(init.headers).entries()));
+      verified = new Webhook(rotated.secret).verify(
+        String(init.body),
+        Object.fromEntries(new Headers(init.headers).entries()),
+      );
       return new Response("ok");
     }) as unknown as typeof fetch;
     const { deps } = depsFor("development", receiver);
@@ -150,7 +231,11 @@ describe("signing secrets are encrypted at rest", () => {
     const { cookie, userId } = await creator("protect-legacy@example.com");
     const plain = newWebhookSecret();
     const id = `ep_legacy_${userId}`;
-    await env.DB.prepare("insert into webhook_endpoints (id, user_id, url, events, secret, created_at) values (?, ?, ?, ?, ?, ?)").bind(id, userId, `${CLOSED}/legacy`, JSON.stringify(["sale.completed"]), plain, Date.now()).run();
+    await env.DB.prepare(
+      "insert into webhook_endpoints (id, user_id, url, events, secret, created_at) values (?, ?, ?, ?, ?, ?)",
+    )
+      .bind(id, userId, `${CLOSED}/legacy`, JSON.stringify(["sale.completed"]), plain, Date.now())
+      .run();
     const [delivery] = await writtenDelivery(userId, "legacy-1");
     let verified: unknown = null;
     const receiver = (async (_url: string, init: RequestInit) => {
@@ -160,8 +245,12 @@ describe("signing secrets are encrypted at rest", () => {
     const { deps } = depsFor("development", receiver);
     expect(await deliverWebhook({ ...deps, now: Date.now() + 1000 }, { id: delivery.id, due: 0 })).toBe("delivered");
     expect(verified).toMatchObject({ type: "sale.completed" });
-    expect((await row<{ secret: string }>("select secret from webhook_endpoints where id = ?", id))!.secret).not.toBe(plain);
-    expect((await (await call(`/api/developer/webhooks/${id}/secret`, { cookie })).json<{ secret: string }>()).secret).toBe(plain);
+    expect((await row<{ secret: string }>("select secret from webhook_endpoints where id = ?", id))!.secret).not.toBe(
+      plain,
+    );
+    expect(
+      (await (await call(`/api/developer/webhooks/${id}/secret`, { cookie })).json<{ secret: string }>()).secret,
+    ).toBe(plain);
   });
 
   it("the daily sweep seals every secret still stored in the clear", async () => {
@@ -169,10 +258,13 @@ describe("signing secrets are encrypted at rest", () => {
     const plain = newWebhookSecret();
     await env.DB.batch([
       env.DB.prepare("insert into users (id, email) values (?, ?)").bind(userId, `${userId}@example.com`),
-      env.DB.prepare("insert into webhook_endpoints (id, user_id, url, events, secret, created_at) values (?, ?, ?, ?, ?, ?)").bind(`ep_${userId}`, userId, `${CLOSED}/s`, JSON.stringify(["sale.completed"]), plain, Date.now()),
+      env.DB.prepare(
+        "insert into webhook_endpoints (id, user_id, url, events, secret, created_at) values (?, ?, ?, ?, ?, ?)",
+      ).bind(`ep_${userId}`, userId, `${CLOSED}/s`, JSON.stringify(["sale.completed"]), plain, Date.now()),
     ]);
     await dailySweep(env, Date.now());
-    const stored = (await row<{ secret: string }>("select secret from webhook_endpoints where id = ?", `ep_${userId}`))!.secret;
+    const stored = (await row<{ secret: string }>("select secret from webhook_endpoints where id = ?", `ep_${userId}`))!
+      .secret;
     expect(stored).not.toBe(plain);
     expect(await secretBox(env).open(stored, `ep_${userId}`)).toBe(plain);
   });
@@ -180,7 +272,9 @@ describe("signing secrets are encrypted at rest", () => {
 
 describe("the secrets key", () => {
   it("without WEBHOOK_SECRETS_KEY only APP_ENV=development works (on a fixed local key); a sealed secret opens only for its own endpoint", async () => {
-    await expect(secretBox({ APP_ENV: "production" }).seal("whsec_x", "ep_1")).rejects.toThrow(/WEBHOOK_SECRETS_KEY is not set/);
+    await expect(secretBox({ APP_ENV: "production" }).seal("whsec_x", "ep_1")).rejects.toThrow(
+      /WEBHOOK_SECRETS_KEY is not set/,
+    );
     await expect(secretBox({}).seal("whsec_x", "ep_1")).rejects.toThrow(/WEBHOOK_SECRETS_KEY is not set/);
     const local = secretBox({ APP_ENV: "development" });
     expect(await local.open(await local.seal("whsec_local", "ep_1"), "ep_1")).toBe("whsec_local");
@@ -188,7 +282,9 @@ describe("the secrets key", () => {
     const box = secretBox(env);
     const sealed = await box.seal("whsec_mine", "ep_mine");
     await expect(box.open(sealed, "ep_other")).rejects.toThrow();
-    await expect(secretBox({ APP_ENV: "production", WEBHOOK_SECRETS_KEY: "another-key" }).open(sealed, "ep_mine")).rejects.toThrow();
+    await expect(
+      secretBox({ APP_ENV: "production", WEBHOOK_SECRETS_KEY: "another-key" }).open(sealed, "ep_mine"),
+    ).rejects.toThrow();
   });
 });
 
@@ -200,13 +296,19 @@ describe("deliveries are kept 30 days", () => {
     const [old] = await writtenDelivery(userId, "purge-old", now - 31 * DAY);
     const [recent] = await writtenDelivery(userId, "purge-recent", now - 29 * DAY);
     for (const d of [old, recent]) {
-      await env.DB.prepare("insert into webhook_attempts (id, delivery_id, status, error, response_excerpt, duration_ms, at) values (?, ?, 200, null, 'ok', 5, ?)").bind(`att_${d.id}`, d.id, now - 29 * DAY).run();
+      await env.DB.prepare(
+        "insert into webhook_attempts (id, delivery_id, status, error, response_excerpt, duration_ms, at) values (?, ?, 200, null, 'ok', 5, ?)",
+      )
+        .bind(`att_${d.id}`, d.id, now - 29 * DAY)
+        .run();
     }
     await dailySweep(env, now);
     const left = await rows<{ id: string }>("select id from webhook_deliveries where user_id = ?", userId);
     expect(left.map((d) => d.id)).toEqual([recent.id]);
     expect(await rows("select id from webhook_attempts where delivery_id = ?", old.id)).toEqual([]);
     expect(await rows("select id from webhook_attempts where delivery_id = ?", recent.id)).toHaveLength(1);
-    expect(JSON.stringify(await rows("select payload from webhook_deliveries where user_id = ?", userId))).toContain("buyer@example.com");
+    expect(JSON.stringify(await rows("select payload from webhook_deliveries where user_id = ?", userId))).toContain(
+      "buyer@example.com",
+    );
   });
 });

@@ -26,7 +26,9 @@ async function creator(kind: "bank" | "restricted" | "none", opts: { held?: bool
   const id = (await row<{ id: string }>("select id from users where email = ?", email))!.id;
   const acct = kind === "none" ? "" : await connectedAccount();
   if (kind !== "none")
-    await env.DB.prepare("insert into payout_settings (user_id, stripe_account_id, connect_details_submitted, connect_payouts_enabled, held_at, held_reason) values (?, ?, 1, ?, ?, ?)")
+    await env.DB.prepare(
+      "insert into payout_settings (user_id, stripe_account_id, connect_details_submitted, connect_payouts_enabled, held_at, held_reason) values (?, ?, 1, ?, ?, ?)",
+    )
       .bind(id, acct, kind === "bank" ? 1 : 0, opts.held ? Date.now() : null, opts.held ? "Checking a dispute" : null)
       .run();
   return { id, email, cookie, acct };
@@ -39,18 +41,35 @@ async function sale(userId: string, cents: number, daysAgo = 10) {
   const at = Date.now() - daysAgo * DAY;
   const share = cents - Math.round(cents * 0.2);
   await env.DB.batch([
-    env.DB.prepare("insert or ignore into content (id, user_id, title, price_cents) values (?, ?, 'Guide', ?)").bind(itemId, userId, cents),
-    env.DB.prepare("insert into purchases (id, content_id, creator_id, buyer_email, amount_cents, status, paid_at, created_at) values (?, ?, ?, 'b@example.com', ?, 'paid', ?, ?)").bind(pid, itemId, userId, cents, at, at),
-    env.DB.prepare("insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, created_at) values (?, 'creator', ?, 'sale', ?, ?, ?)").bind(`sale:${pid}:creator`, userId, share, pid, at),
+    env.DB.prepare("insert or ignore into content (id, user_id, title, price_cents) values (?, ?, 'Guide', ?)").bind(
+      itemId,
+      userId,
+      cents,
+    ),
+    env.DB.prepare(
+      "insert into purchases (id, content_id, creator_id, buyer_email, amount_cents, status, paid_at, created_at) values (?, ?, ?, 'b@example.com', ?, 'paid', ?, ?)",
+    ).bind(pid, itemId, userId, cents, at, at),
+    env.DB.prepare(
+      "insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, created_at) values (?, 'creator', ?, 'sale', ?, ?, ?)",
+    ).bind(`sale:${pid}:creator`, userId, share, pid, at),
   ]);
   return pid;
 }
 
 const press = (cookie?: string) => postJson("/api/payout/withdraw", {}, cookie);
 const statusOf = async (cookie: string) => (await call("/api/payout/withdraw", { cookie })).json<WithdrawStatus>();
-const withdrawalsOf = (userId: string) => rows<{ id: string; amount_cents: number; status: string; kind: string; notes: string | null }>("select * from payouts where user_id = ? order by created_at", userId);
-const payoutLedger = (userId: string) => rows<{ kind: string; amount_cents: number; payout_id: string }>("select kind, amount_cents, payout_id from ledger_entries where user_id = ? and kind in ('payout', 'payout_reversal') order by id", userId);
-const mailsFor = (payoutId: string) => rows<{ id: string }>("select id from outbox_emails where id like ? order by id", `%:${payoutId}`);
+const withdrawalsOf = (userId: string) =>
+  rows<{ id: string; amount_cents: number; status: string; kind: string; notes: string | null }>(
+    "select * from payouts where user_id = ? order by created_at",
+    userId,
+  );
+const payoutLedger = (userId: string) =>
+  rows<{ kind: string; amount_cents: number; payout_id: string }>(
+    "select kind, amount_cents, payout_id from ledger_entries where user_id = ? and kind in ('payout', 'payout_reversal') order by id",
+    userId,
+  );
+const mailsFor = (payoutId: string) =>
+  rows<{ id: string }>("select id from outbox_emails where id like ? order by id", `%:${payoutId}`);
 /**
  * Runs `fn` with every send Workflow instance it starts watched; with `settle`, waits for each to
  * complete. The introspector lives until the end (disposing removes the local instances, so one left
@@ -69,10 +88,19 @@ async function withSends<T>(fn: (settle: () => Promise<void>, sends: WorkflowInt
 const until = <T>(fn: () => Promise<T | undefined | false>) => vi.waitUntil(fn, { timeout: 15_000, interval: 100 });
 const OPEN = ["pending", "processing"];
 /** Waits until Stripe answered the send's attempt with a transient error: processing, next retry set. */
-const retrying = (payoutId: string) => until(async () => !!(await row<{ n: number }>("select 1 as n from payouts where id = ? and status = 'processing' and next_retry_at is not null", payoutId)));
+const retrying = (payoutId: string) =>
+  until(
+    async () =>
+      !!(await row<{ n: number }>(
+        "select 1 as n from payouts where id = ? and status = 'processing' and next_retry_at is not null",
+        payoutId,
+      )),
+  );
 
 async function transfersTo(acct: string) {
-  const { body } = await standin<{ data: { id: string; amount: number; transfer_group: string; metadata: Record<string, string> }[] }>("GET", "/v1/transfers", { destination: acct, limit: "100" });
+  const { body } = await standin<{
+    data: { id: string; amount: number; transfer_group: string; metadata: Record<string, string> }[];
+  }>("GET", "/v1/transfers", { destination: acct, limit: "100" });
   return body.data;
 }
 
@@ -115,7 +143,11 @@ describe("withdraw now: refusals", () => {
       await sale(open.id, 5000);
       const again = await press(open.cookie);
       expect([again.status, await again.json()]).toEqual([409, { message: WITHDRAW_MESSAGES.open }]);
-      expect(await statusOf(open.cookie)).toMatchObject({ available: 40, blockedBy: "open", latest: { id: w.id, status: "processing", amount: 40 } });
+      expect(await statusOf(open.cookie)).toMatchObject({
+        available: 40,
+        blockedBy: "open",
+        latest: { id: w.id, status: "processing", amount: 40 },
+      });
       // A body is never an amount: the ledger decides.
       expect((await postJson("/api/payout/withdraw", { amount: 1 }, open.cookie)).status).toBe(400);
       expect(await withdrawalsOf(open.id)).toHaveLength(1);
@@ -142,20 +174,39 @@ describe("withdraw now", () => {
       return answer;
     });
 
-    expect(await withdrawalsOf(c.id)).toMatchObject([{ id: w.id, kind: "withdrawal", status: "paid", amount_cents: 6000 }]);
+    expect(await withdrawalsOf(c.id)).toMatchObject([
+      { id: w.id, kind: "withdrawal", status: "paid", amount_cents: 6000 },
+    ]);
     expect(await payoutLedger(c.id)).toEqual([{ kind: "payout", amount_cents: -6000, payout_id: w.id }]);
     expect((await mailsFor(w.id)).map((m) => m.id)).toEqual([`payout-paid:${w.id}`, `payout-prepared:${w.id}`]);
     const transfers = await transfersTo(c.acct);
     expect(transfers).toHaveLength(1);
-    expect(transfers[0]).toMatchObject({ amount: 6000, transfer_group: `withdrawal-${w.id}`, metadata: { payout_id: w.id } });
-    expect(await creatorBalance(createDb(env.DB), c.id)).toMatchObject({ availableCents: 0, onHoldCents: 800, paidOutCents: 6000 });
-    expect(await statusOf(c.cookie)).toMatchObject({ available: 0, blockedBy: "below_minimum", latest: { id: w.id, status: "paid" } });
+    expect(transfers[0]).toMatchObject({
+      amount: 6000,
+      transfer_group: `withdrawal-${w.id}`,
+      metadata: { payout_id: w.id },
+    });
+    expect(await creatorBalance(createDb(env.DB), c.id)).toMatchObject({
+      availableCents: 0,
+      onHoldCents: 800,
+      paidOutCents: 6000,
+    });
+    expect(await statusOf(c.cookie)).toMatchObject({
+      available: 0,
+      blockedBy: "below_minimum",
+      latest: { id: w.id, status: "paid" },
+    });
     // The emails name it a withdrawal, not a month's payout.
-    const subjects = await vi.waitUntil(async () => {
-      const mine = (await outbox()).filter((m) => m.to === c.email).map((m) => m.subject);
-      return mine.length >= 3 ? mine : undefined;
-    }, { timeout: 10_000, interval: 100 });
-    expect(subjects).toEqual(expect.arrayContaining(["Your withdrawal of $60.00 is on its way", "Your withdrawal of $60.00 was sent"]));
+    const subjects = await vi.waitUntil(
+      async () => {
+        const mine = (await outbox()).filter((m) => m.to === c.email).map((m) => m.subject);
+        return mine.length >= 3 ? mine : undefined;
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    expect(subjects).toEqual(
+      expect.arrayContaining(["Your withdrawal of $60.00 is on its way", "Your withdrawal of $60.00 was sent"]),
+    );
   });
 
   it("two presses at once make one withdrawal", async () => {
@@ -184,7 +235,8 @@ describe("withdraw now", () => {
       await withSends(async (settle) => {
         const w = () => withdraw(deps(), c.id, now).catch((err: Error) => err);
         // The run's prepare step, on a page of this creator alone (keyset after a prefix of their id).
-        const m = async () => expect((await preparePage(deps(), closingPeriod(now), now, c.id.slice(0, -1), 1)).creators).toBe(1);
+        const m = async () =>
+          expect((await preparePage(deps(), closingPeriod(now), now, c.id.slice(0, -1), 1)).creators).toBe(1);
         await Promise.all(withdrawalFirst ? [w(), m()] : [m(), w()]);
         // A withdrawal asked a moment earlier than the run's clock, arriving after it: nothing left to take.
         await withdraw(deps(), c.id, now - 1000).catch(() => null);
@@ -199,7 +251,10 @@ describe("withdraw now", () => {
   it("a transfer Stripe refuses for the destination fails it, books the money back, and a new withdrawal can be made", async () => {
     const c = await creator("bank");
     await sale(c.id, 5000);
-    await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "insufficient_capabilities_for_transfer" });
+    await standin("POST", "/_standin/transfers/fail_next", {
+      destination: c.acct,
+      code: "insufficient_capabilities_for_transfer",
+    });
     const failed = await withSends(async (settle) => {
       const answer = await (await press(c.cookie)).json<PayoutHistoryItem>();
       await settle();
@@ -213,8 +268,15 @@ describe("withdraw now", () => {
       { kind: "payout", amount_cents: -4000, payout_id: failed.id },
       { kind: "payout_reversal", amount_cents: 4000, payout_id: failed.id },
     ]);
-    expect((await mailsFor(failed.id)).map((m) => m.id)).toEqual([`payout-failed:${failed.id}`, `payout-prepared:${failed.id}`]);
-    expect(await statusOf(c.cookie)).toMatchObject({ available: 40, blockedBy: null, latest: { id: failed.id, status: "failed" } });
+    expect((await mailsFor(failed.id)).map((m) => m.id)).toEqual([
+      `payout-failed:${failed.id}`,
+      `payout-prepared:${failed.id}`,
+    ]);
+    expect(await statusOf(c.cookie)).toMatchObject({
+      available: 40,
+      blockedBy: null,
+      latest: { id: failed.id, status: "failed" },
+    });
 
     const second = await withSends(async (settle) => {
       const answer = await (await press(c.cookie)).json<PayoutHistoryItem>();
@@ -231,7 +293,9 @@ describe("the money timeline explains every cent", () => {
   it("shows a withdrawal with its status and the months the run skipped, with why and what carries over", async () => {
     const c = await creator("bank");
     const withdrawn = await sale(c.id, 5000, 30);
-    await env.DB.prepare("insert into payout_skips (id, user_id, period_year, period_month, reason, amount_cents, created_at) values (?, ?, 2026, 10, 'below_minimum', 1240, ?)")
+    await env.DB.prepare(
+      "insert into payout_skips (id, user_id, period_year, period_month, reason, amount_cents, created_at) values (?, ?, 2026, 10, 'below_minimum', 1240, ?)",
+    )
       .bind(`skip_${c.id}`.slice(0, 30), c.id, Date.now() - 25 * DAY)
       .run();
     await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "api_error" });
@@ -261,12 +325,16 @@ describe("the money timeline explains every cent", () => {
     // Paged one sale at a time, the events land on the page whose sales surround them, each once.
     const other = await creator("bank");
     await sale(other.id, 1000, 40);
-    await env.DB.prepare("insert into payout_skips (id, user_id, period_year, period_month, reason, amount_cents, created_at) values (?, ?, 2026, 9, 'not_set_up', 800, ?)")
+    await env.DB.prepare(
+      "insert into payout_skips (id, user_id, period_year, period_month, reason, amount_cents, created_at) values (?, ?, 2026, 9, 'not_set_up', 800, ?)",
+    )
       .bind(`skip2_${other.id}`.slice(0, 30), other.id, Date.now() - 35 * DAY)
       .run();
     await sale(other.id, 1000, 20);
     const first = await (await call("/api/earnings/timeline?limit=1", { cookie: other.cookie })).json<TimelinePage>();
-    const second = await (await call(`/api/earnings/timeline?limit=1&cursor=${first.nextCursor}`, { cookie: other.cookie })).json<TimelinePage>();
+    const second = await (
+      await call(`/api/earnings/timeline?limit=1&cursor=${first.nextCursor}`, { cookie: other.cookie })
+    ).json<TimelinePage>();
     expect(first.events).toEqual([]);
     expect(second.events).toMatchObject([{ kind: "skip", reason: "not_set_up", amount: 8 }]);
   });

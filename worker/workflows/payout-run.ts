@@ -31,14 +31,34 @@ import type { PayoutRunView, ProcessPayoutsResult } from "../../shared/admin";
 import { createDb } from "../db/client";
 import { adminAudit } from "../db/schema";
 import type { Bindings } from "../lib/env";
-import { assertPeriodEnded, countingD1, dueTransferPage, markManualPaid, preparePage, preparesPeriod, transferGroup, type Actor, type Period } from "../services/payouts";
+import {
+  assertPeriodEnded,
+  countingD1,
+  dueTransferPage,
+  markManualPaid,
+  preparePage,
+  preparesPeriod,
+  transferGroup,
+  type Actor,
+  type Period,
+} from "../services/payouts";
 import { payoutDeps } from "../deps";
 import { alreadyExists, startPayoutSends } from "./payout-send";
 
 export type PayoutRunParams = { year: number; month: number; now: number; prepare: boolean };
-export type PayoutRunOutput = { pages: number; creators: number; prepared: number; skipped: number; sendsStarted: number; d1RoundTrips: number };
+export type PayoutRunOutput = {
+  pages: number;
+  creators: number;
+  prepared: number;
+  skipped: number;
+  sendsStarted: number;
+  d1RoundTrips: number;
+};
 
-const PAGE_STEP = { retries: { limit: 5, delay: "10 seconds", backoff: "exponential" }, timeout: "10 minutes" } as const;
+const PAGE_STEP = {
+  retries: { limit: 5, delay: "10 seconds", backoff: "exponential" },
+  timeout: "10 minutes",
+} as const;
 
 /** The instance id of a period's `n`-th run (1, 2, ...): `payouts-YYYY-MM` (the period's transfer_group too), then `payouts-YYYY-MM-r{n}`. */
 export const runInstanceId = (p: Period, n = 1) => (n === 1 ? transferGroup(p) : `${transferGroup(p)}-r${n}`);
@@ -50,7 +70,10 @@ const MAX_RUNS = 100;
  * The period's latest run: the highest `n` whose instance exists (runs are numbered without gaps),
  * or null when none does (never run, or its record is past Workflows' retention).
  */
-async function latestRun(env: Pick<Bindings, "PAYOUT_RUN">, period: Period): Promise<{ n: number; instance: WorkflowInstance } | null> {
+async function latestRun(
+  env: Pick<Bindings, "PAYOUT_RUN">,
+  period: Period,
+): Promise<{ n: number; instance: WorkflowInstance } | null> {
   let last: { n: number; instance: WorkflowInstance } | null = null;
   for (let n = 1; n <= MAX_RUNS; n++) {
     const instance = await env.PAYOUT_RUN.get(runInstanceId(period, n)).catch(() => null);
@@ -67,7 +90,9 @@ export class PayoutRunWorkflow extends WorkflowEntrypoint<Bindings, PayoutRunPar
     const out: PayoutRunOutput = { pages: 0, creators: 0, prepared: 0, skipped: 0, sendsStarted: 0, d1RoundTrips: 0 };
     for (let after: string | null = prepare ? "" : null; after !== null; out.pages++) {
       const from: string = after;
-      const page = await step.do(`prepare ${out.pages}`, PAGE_STEP, async () => preparePage(payoutDeps(this.env), period, now, from));
+      const page = await step.do(`prepare ${out.pages}`, PAGE_STEP, async () =>
+        preparePage(payoutDeps(this.env), period, now, from),
+      );
       out.creators += page.creators;
       out.prepared += page.prepared;
       out.skipped += page.skipped;
@@ -102,12 +127,19 @@ const FINISHED = ["complete", "errored", "terminated"];
  * and whose money came back) and re-sends what is due; everything done before is a no-op in D1, so
  * a press when nothing is owed changes nothing. Returns the instance id and whether this call started it.
  */
-export async function startPayoutRun(env: Pick<Bindings, "PAYOUT_RUN">, period: Period, now: number, prepare: boolean, opts: { rerunFinished?: boolean } = {}): Promise<{ id: string; started: boolean }> {
+export async function startPayoutRun(
+  env: Pick<Bindings, "PAYOUT_RUN">,
+  period: Period,
+  now: number,
+  prepare: boolean,
+  opts: { rerunFinished?: boolean } = {},
+): Promise<{ id: string; started: boolean }> {
   // Looked up first: the local engine (wrangler dev, tests) does not refuse a second create of an id.
   const last = await latestRun(env, period);
   if (last) {
     const id = runInstanceId(period, last.n);
-    if (!opts.rerunFinished || last.n >= MAX_RUNS || !FINISHED.includes((await last.instance.status()).status)) return { id, started: false };
+    if (!opts.rerunFinished || last.n >= MAX_RUNS || !FINISHED.includes((await last.instance.status()).status))
+      return { id, started: false };
   }
   const id = runInstanceId(period, (last?.n ?? 0) + 1);
   try {
@@ -119,7 +151,17 @@ export async function startPayoutRun(env: Pick<Bindings, "PAYOUT_RUN">, period: 
   }
 }
 
-const RUN_STATUSES = ["queued", "running", "paused", "waiting", "waitingForPause", "errored", "terminated", "complete", "unknown"] as const;
+const RUN_STATUSES = [
+  "queued",
+  "running",
+  "paused",
+  "waiting",
+  "waitingForPause",
+  "errored",
+  "terminated",
+  "complete",
+  "unknown",
+] as const;
 /** Rows of `attention` at most (the ones with the most money first). */
 export const ATTENTION_ROWS = 500;
 
@@ -141,7 +183,15 @@ export async function payoutRunView(env: Pick<Bindings, "DB" | "PAYOUT_RUN">, pe
        from payouts where period_year = ? and period_month = ? and kind = 'monthly'`,
     )
       .bind(period.year, period.month)
-      .first<{ prepared: number; sent: number; paid: number; failed: number; retrying: number; pending_manual: number; next_retry_at: number | null }>(),
+      .first<{
+        prepared: number;
+        sent: number;
+        paid: number;
+        failed: number;
+        retrying: number;
+        pending_manual: number;
+        next_retry_at: number | null;
+      }>(),
     env.DB.prepare(
       `select p.id, p.user_id, u.first_name, u.last_name, u.email, p.amount_cents, p.method, p.status, p.last_error, p.failure_code, p.failure_detail, p.next_retry_at
        from payouts p join users u on u.id = p.user_id
@@ -150,7 +200,20 @@ export async function payoutRunView(env: Pick<Bindings, "DB" | "PAYOUT_RUN">, pe
        order by p.amount_cents desc, p.id limit ?`,
     )
       .bind(period.year, period.month, ATTENTION_ROWS)
-      .all<{ id: string; user_id: string; first_name: string | null; last_name: string | null; email: string; amount_cents: number; method: string; status: string; last_error: string | null; failure_code: string | null; failure_detail: string | null; next_retry_at: number | null }>(),
+      .all<{
+        id: string;
+        user_id: string;
+        first_name: string | null;
+        last_name: string | null;
+        email: string;
+        amount_cents: number;
+        method: string;
+        status: string;
+        last_error: string | null;
+        failure_code: string | null;
+        failure_detail: string | null;
+        next_retry_at: number | null;
+      }>(),
     runStatus(env, period),
   ]);
   const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
@@ -172,7 +235,10 @@ export async function payoutRunView(env: Pick<Bindings, "DB" | "PAYOUT_RUN">, pe
       amount: r.amount_cents / 100,
       method: r.method,
       status: r.status === "failed" ? "Failed" : "Retrying",
-      reason: r.status === "failed" ? [r.failure_code, r.failure_detail].filter(Boolean).join(": ") || (r.last_error ?? "") : (r.last_error ?? ""),
+      reason:
+        r.status === "failed"
+          ? [r.failure_code, r.failure_detail].filter(Boolean).join(": ") || (r.last_error ?? "")
+          : (r.last_error ?? ""),
       nextRetryAt: r.status === "failed" ? null : iso(r.next_retry_at),
     })),
   };
@@ -184,7 +250,11 @@ async function runStatus(env: Pick<Bindings, "PAYOUT_RUN">, period: Period): Pro
   if (!last) return { id: runInstanceId(period), status: "none", error: null };
   const id = runInstanceId(period, last.n);
   const s = await last.instance.status();
-  const status = (RUN_STATUSES as readonly string[]).includes(s.status) ? (s.status as PayoutRunView["run"]["status"]) : s.status === "rollingBack" ? "running" : "unknown";
+  const status = (RUN_STATUSES as readonly string[]).includes(s.status)
+    ? (s.status as PayoutRunView["run"]["status"])
+    : s.status === "rollingBack"
+      ? "running"
+      : "unknown";
   return { id, status, error: s.error ? `${s.error.name}: ${s.error.message}` : null };
 }
 
@@ -195,7 +265,13 @@ async function runStatus(env: Pick<Bindings, "PAYOUT_RUN">, period: Period): Pro
  * payouts still pending (markManualPaid: never one prepared after the admin's list was read); one
  * audit row. Safe to press twice: the run is joined, the listed payouts are already paid.
  */
-export async function processPayouts(env: Bindings, period: Period, actor: Actor, markPaid: string[], now = Date.now()): Promise<ProcessPayoutsResult> {
+export async function processPayouts(
+  env: Bindings,
+  period: Period,
+  actor: Actor,
+  markPaid: string[],
+  now = Date.now(),
+): Promise<ProcessPayoutsResult> {
   assertPeriodEnded(period, now);
   const counter = { statements: 0, batched: 0, batches: 0 };
   const d1 = countingD1(env.DB, counter);

@@ -24,26 +24,39 @@ export const SEND_STEP_RETRIES = { limit: 10, delay: "1 minute", backoff: "expon
 export class PayoutSendWorkflow extends WorkflowEntrypoint<Bindings, PayoutSendParams> {
   async run(event: WorkflowEvent<PayoutSendParams>, step: WorkflowStep) {
     const { payoutId } = event.payload;
-    const outcome = await step.do("send", { retries: SEND_STEP_RETRIES, timeout: "5 minutes" }, async (ctx) => sendPayoutStep(sendDeps(this.env), payoutId, ctx.attempt));
+    const outcome = await step.do("send", { retries: SEND_STEP_RETRIES, timeout: "5 minutes" }, async (ctx) =>
+      sendPayoutStep(sendDeps(this.env), payoutId, ctx.attempt),
+    );
     return { payoutId, outcome };
   }
 }
 
 /** A send's own deps: what it starts (a re-prepared payout's send) is another instance of this Workflow. */
-const sendDeps = (env: Bindings): PayoutDeps => ({ ...payoutBaseDeps(env), startSend: (payoutId) => startPayoutSend(env, payoutId) });
+const sendDeps = (env: Bindings): PayoutDeps => ({
+  ...payoutBaseDeps(env),
+  startSend: (payoutId) => startPayoutSend(env, payoutId),
+});
 
-export const sendInstanceId = (payoutId: string, tag?: string) => (tag ? `payout-${payoutId}-${tag}` : `payout-${payoutId}`);
+export const sendInstanceId = (payoutId: string, tag?: string) =>
+  tag ? `payout-${payoutId}-${tag}` : `payout-${payoutId}`;
 
 /** Whether an error from Workflow.create says the instance id is taken (the create is then a no-op). */
-export const alreadyExists = (err: unknown) => /already exists|already_exists|duplicate/i.test(String((err as Error)?.message ?? err));
+export const alreadyExists = (err: unknown) =>
+  /already exists|already_exists|duplicate/i.test(String((err as Error)?.message ?? err));
 
 /**
  * Starts the send of each payout in `payoutIds` (one PayoutSendWorkflow instance each, in
  * createBatch calls of 100). An id already started is left as it is. Returns how many were asked for.
  */
-export async function startPayoutSends(workflow: Workflow<PayoutSendParams>, payoutIds: string[], tag?: string): Promise<number> {
+export async function startPayoutSends(
+  workflow: Workflow<PayoutSendParams>,
+  payoutIds: string[],
+  tag?: string,
+): Promise<number> {
   for (let i = 0; i < payoutIds.length; i += 100) {
-    const instances = payoutIds.slice(i, i + 100).map((payoutId) => ({ id: sendInstanceId(payoutId, tag), params: { payoutId } }));
+    const instances = payoutIds
+      .slice(i, i + 100)
+      .map((payoutId) => ({ id: sendInstanceId(payoutId, tag), params: { payoutId } }));
     // The array form skips ids that already exist; one create each is the fallback where it is refused.
     const created = await workflow.createBatch(instances).then(
       () => true,

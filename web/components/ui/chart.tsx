@@ -81,7 +81,13 @@ ${colorConfig
 
 const ChartTooltip = RechartsPrimitive.Tooltip;
 
-type TooltipItem = { name?: string | number; dataKey?: string | number; value?: number | string; color?: string; payload?: Record<string, unknown> };
+type TooltipItem = {
+  name?: string | number;
+  dataKey?: string | number;
+  value?: number | string;
+  color?: string;
+  payload?: Record<string, unknown>;
+};
 
 function ChartTooltipContent({
   active,
@@ -101,7 +107,12 @@ function ChartTooltipContent({
   const { config } = useChart();
   if (!active || !payload?.length) return null;
   return (
-    <div className={cn("grid min-w-32 items-start gap-1.5 rounded-lg border border-border/50 bg-background px-2.5 py-1.5 text-xs shadow-xl", className)}>
+    <div
+      className={cn(
+        "grid min-w-32 items-start gap-1.5 rounded-lg border border-border/50 bg-background px-2.5 py-1.5 text-xs shadow-xl",
+        className,
+      )}
+    >
       {!hideLabel && <div className="font-medium">{labelFormatter ? labelFormatter(label) : label}</div>}
       <div className="grid gap-1.5">
         {payload.map((item) => {
@@ -109,10 +120,15 @@ function ChartTooltipContent({
           const itemConfig = config[key];
           return (
             <div key={key} className="flex w-full items-center gap-2">
-              <div className="size-2.5 shrink-0 rounded-[2px]" style={{ backgroundColor: item.color ?? `var(--color-${key})` }} />
+              <div
+                className="size-2.5 shrink-0 rounded-[2px]"
+                style={{ backgroundColor: item.color ?? `var(--color-${key})` }}
+              />
               <div className="flex flex-1 justify-between gap-4 leading-none">
                 <span className="text-muted-foreground">{itemConfig?.label ?? item.name}</span>
-                <span className="font-mono font-medium tabular-nums text-foreground">{typeof item.value === "number" ? item.value.toLocaleString() : item.value}</span>
+                <span className="font-mono font-medium tabular-nums text-foreground">
+                  {typeof item.value === "number" ? item.value.toLocaleString() : item.value}
+                </span>
               </div>
             </div>
           );
@@ -124,7 +140,13 @@ function ChartTooltipContent({
 
 const ChartLegend = RechartsPrimitive.Legend;
 
-function ChartLegendContent({ className, payload }: { className?: string; payload?: { value?: string; dataKey?: string | number; color?: string }[] }) {
+function ChartLegendContent({
+  className,
+  payload,
+}: {
+  className?: string;
+  payload?: { value?: string; dataKey?: string | number; color?: string }[];
+}) {
   const { config } = useChart();
   if (!payload?.length) return null;
   return (

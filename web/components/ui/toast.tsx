@@ -1,7 +1,7 @@
 import { cva, type VariantProps } from "class-variance-authority";
 import { XIcon } from "lucide-react";
 import { Toast as ToastPrimitives } from "radix-ui";
-import * as React from "react";
+import type * as React from "react";
 import { cn } from "@/lib/utils";
 
 // Radix defaults kept as spec §9 states them: 5000 ms display, F8 hotkey for the viewport.
@@ -32,7 +32,11 @@ const toastVariants = cva(
   },
 );
 
-function Toast({ className, variant, ...props }: React.ComponentProps<typeof ToastPrimitives.Root> & VariantProps<typeof toastVariants>) {
+function Toast({
+  className,
+  variant,
+  ...props
+}: React.ComponentProps<typeof ToastPrimitives.Root> & VariantProps<typeof toastVariants>) {
   return <ToastPrimitives.Root className={cn(toastVariants({ variant }), className)} {...props} />;
 }
 
@@ -75,4 +79,14 @@ function ToastDescription({ className, ...props }: React.ComponentProps<typeof T
 type ToastProps = React.ComponentProps<typeof Toast>;
 type ToastActionElement = React.ReactElement<typeof ToastAction>;
 
-export { Toast, ToastAction, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport, type ToastActionElement, type ToastProps };
+export {
+  Toast,
+  ToastAction,
+  ToastClose,
+  ToastDescription,
+  ToastProvider,
+  ToastTitle,
+  ToastViewport,
+  type ToastActionElement,
+  type ToastProps,
+};

@@ -17,20 +17,29 @@ export function LostAccess({ defaultOpen = false }: { defaultOpen?: boolean }) {
   // Every problem here is about the one field (in the paywall's words, shared/paywall.ts).
   const fe = useFieldErrors("lost-access");
   const recover = useMutation({
-    mutationFn: async (address: string) => (await (await apiRequest("POST", "/api/purchase/recover", { email: address })).json()) as { message: string },
+    mutationFn: async (address: string) =>
+      (await (await apiRequest("POST", "/api/purchase/recover", { email: address })).json()) as { message: string },
     onError: (err: Error) => fe.set("email", lostAccessProblem(err.message)),
   });
 
   if (!open) {
     return (
-      <button type="button" onClick={() => setOpen(true)} className="text-sm text-muted-foreground underline-offset-4 hover:text-foreground hover:underline">
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        className="text-sm text-muted-foreground underline-offset-4 hover:text-foreground hover:underline"
+      >
         Lost your access?
       </button>
     );
   }
   if (recover.isSuccess) {
     return (
-      <p className="flex items-start gap-2 rounded-lg bg-emerald-50 px-3 py-2 text-left text-sm text-emerald-900" role="status" data-testid="lost-access-sent">
+      <p
+        className="flex items-start gap-2 rounded-lg bg-emerald-50 px-3 py-2 text-left text-sm text-emerald-900"
+        role="status"
+        data-testid="lost-access-sent"
+      >
         <MailCheck className="mt-0.5 size-4 shrink-0" /> {recover.data.message ?? RECOVER_ACCESS_MESSAGE}
       </p>
     );
@@ -47,10 +56,18 @@ export function LostAccess({ defaultOpen = false }: { defaultOpen?: boolean }) {
         Lost your access? Enter the email you paid with and we'll send your access links.
       </label>
       <div className="flex gap-2">
-        <Input id="lost-access-email" type="email" autoComplete="email" placeholder="you@example.com" value={email} onChange={(e) => {
-          setEmail(e.target.value);
-          fe.clear("email");
-        }} {...fe.field("email")} />
+        <Input
+          id="lost-access-email"
+          type="email"
+          autoComplete="email"
+          placeholder="you@example.com"
+          value={email}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            fe.clear("email");
+          }}
+          {...fe.field("email")}
+        />
         <Button type="submit" variant="outline" disabled={recover.isPending}>
           {recover.isPending && <Spinner className="size-4" />} Send links
         </Button>

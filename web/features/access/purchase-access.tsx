@@ -21,7 +21,11 @@ const DOWNLOAD_ERROR: Record<AccessPlace, { title: string; description: string }
 /** Asks for a signed URL and navigates to it: the file is an attachment, so the page stays. */
 async function startDownload(content: Content, access: string | undefined, place: AccessPlace): Promise<void> {
   try {
-    const res = await apiRequest("POST", `/api/content/${encodeURIComponent(content.id)}/download`, access ? { access } : {});
+    const res = await apiRequest(
+      "POST",
+      `/api/content/${encodeURIComponent(content.id)}/download`,
+      access ? { access } : {},
+    );
     const { url } = (await res.json()) as DownloadLink;
     const a = document.createElement("a");
     a.href = url;
@@ -66,7 +70,13 @@ export function PurchaseAccess({ v, access, place }: { v: PurchaseVerification; 
           {isAudio(content.fileType) ? (
             <audio controls preload="metadata" src={content.fileUrl} className="w-full" data-testid="stream-player" />
           ) : (
-            <video controls preload="metadata" src={content.fileUrl} className="aspect-video w-full rounded-lg bg-black" data-testid="stream-player" />
+            <video
+              controls
+              preload="metadata"
+              src={content.fileUrl}
+              className="aspect-video w-full rounded-lg bg-black"
+              data-testid="stream-player"
+            />
           )}
           <Button size="lg" variant="outline" className="w-full" asChild>
             <a href={content.fileUrl} target="_blank" rel="noreferrer">
@@ -77,8 +87,20 @@ export function PurchaseAccess({ v, access, place }: { v: PurchaseVerification; 
       )}
       {content.accessType === "view" && content.fileUrl && (
         <>
-          {isImage(content.fileType) && <img src={content.fileUrl} alt={content.title} className="w-full rounded-lg border" data-testid="view-image" />}
-          <Button size="lg" variant={content.textContent ? "outline" : "brand"} className="h-12 w-full text-base" asChild>
+          {isImage(content.fileType) && (
+            <img
+              src={content.fileUrl}
+              alt={content.title}
+              className="w-full rounded-lg border"
+              data-testid="view-image"
+            />
+          )}
+          <Button
+            size="lg"
+            variant={content.textContent ? "outline" : "brand"}
+            className="h-12 w-full text-base"
+            asChild
+          >
             <a href={content.fileUrl} target="_blank" rel="noreferrer">
               <Eye /> View Online
             </a>
@@ -86,7 +108,10 @@ export function PurchaseAccess({ v, access, place }: { v: PurchaseVerification; 
         </>
       )}
       {content.textContent && (
-        <div className="max-h-[60vh] overflow-auto whitespace-pre-wrap rounded-lg border bg-muted/40 p-4 text-sm" data-testid="text-content">
+        <div
+          className="max-h-[60vh] overflow-auto whitespace-pre-wrap rounded-lg border bg-muted/40 p-4 text-sm"
+          data-testid="text-content"
+        >
           {content.textContent}
         </div>
       )}

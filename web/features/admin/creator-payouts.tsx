@@ -16,7 +16,9 @@ import { RowActions } from "./payout-actions";
 import { METHOD_NAMES, ProcessConfirmDialog, processPlan } from "./process-confirm";
 import { useCreatorPayouts, useDownloadPayoutsCsv, useProcessPayouts, type Period } from "./queries";
 
-const MONTHS = Array.from({ length: 12 }, (_, i) => new Date(Date.UTC(2024, i, 1)).toLocaleString("en-US", { month: "long", timeZone: "UTC" }));
+const MONTHS = Array.from({ length: 12 }, (_, i) =>
+  new Date(Date.UTC(2024, i, 1)).toLocaleString("en-US", { month: "long", timeZone: "UTC" }),
+);
 const YEARS = Array.from({ length: 7 }, (_, i) => 2024 + i);
 const selectClass = "h-9 rounded-md border border-input bg-background px-3 text-sm shadow-xs";
 
@@ -26,7 +28,12 @@ export function PeriodPicker({ period, onChange }: { period: Period; onChange: (
       <label className="sr-only" htmlFor="admin-month">
         Month
       </label>
-      <select id="admin-month" className={selectClass} value={period.month} onChange={(e) => onChange({ ...period, month: Number(e.target.value) })}>
+      <select
+        id="admin-month"
+        className={selectClass}
+        value={period.month}
+        onChange={(e) => onChange({ ...period, month: Number(e.target.value) })}
+      >
         {MONTHS.map((m, i) => (
           <option key={m} value={i + 1}>
             {m}
@@ -36,7 +43,12 @@ export function PeriodPicker({ period, onChange }: { period: Period; onChange: (
       <label className="sr-only" htmlFor="admin-year">
         Year
       </label>
-      <select id="admin-year" className={selectClass} value={period.year} onChange={(e) => onChange({ ...period, year: Number(e.target.value) })}>
+      <select
+        id="admin-year"
+        className={selectClass}
+        value={period.year}
+        onChange={(e) => onChange({ ...period, year: Number(e.target.value) })}
+      >
         {YEARS.map((y) => (
           <option key={y} value={y}>
             {y}
@@ -47,7 +59,12 @@ export function PeriodPicker({ period, onChange }: { period: Period; onChange: (
   );
 }
 
-const PAYOUT_STATUS: Record<string, string> = { pending: "Prepared", processing: "Sending", paid: "Paid", failed: "Failed" };
+const PAYOUT_STATUS: Record<string, string> = {
+  pending: "Prepared",
+  processing: "Sending",
+  paid: "Paid",
+  failed: "Failed",
+};
 const BADGE: Record<PayoutRowStatus, "success" | "secondary" | "destructive" | "warning" | "outline" | "default"> = {
   Paid: "success",
   Pending: "default",
@@ -57,7 +74,9 @@ const BADGE: Record<PayoutRowStatus, "success" | "secondary" | "destructive" | "
   "Not set up": "outline",
   "Below minimum": "secondary",
 };
-const statusBadge = (r: AdminCreatorPayoutRow) => <Badge variant={r.statusLabel === READY_FOR_PAYOUT ? "success" : BADGE[r.status]}>{r.statusLabel}</Badge>;
+const statusBadge = (r: AdminCreatorPayoutRow) => (
+  <Badge variant={r.statusLabel === READY_FOR_PAYOUT ? "success" : BADGE[r.status]}>{r.statusLabel}</Badge>
+);
 
 /** The month that closed last: a press prepares only that one (the run's rule). */
 const isClosing = (p: Period, now = new Date()) => {
@@ -82,14 +101,19 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
     },
   });
   const csv = useDownloadPayoutsCsv({
-    onSuccess: (r) => toast({ title: "CSV Downloaded", description: `${r.fileName}: ${r.rows} payout${r.rows === 1 ? "" : "s"}.` }),
+    onSuccess: (r) =>
+      toast({ title: "CSV Downloaded", description: `${r.fileName}: ${r.rows} payout${r.rows === 1 ? "" : "s"}.` }),
     onError: (e) => toast({ title: "Export Failed", description: e.message, variant: "destructive" }),
   });
   const ready = data?.filter((r) => r.statusLabel === READY_FOR_PAYOUT).length ?? 0;
   // What the press does, from the list on screen: the manual payouts listed as pending (of creators
   // not held) are the ones marked paid, never a payout prepared after this list was read.
   const plan = processPlan(data ?? [], isClosing(period));
-  const periodName = new Date(Date.UTC(period.year, period.month - 1, 1)).toLocaleString("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+  const periodName = new Date(Date.UTC(period.year, period.month - 1, 1)).toLocaleString("en-US", {
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  });
 
   return (
     <Card>
@@ -97,13 +121,16 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
         <div>
           <CardTitle>Creator Payouts</CardTitle>
           <CardDescription>
-            {data ? `${data.length} creators, ${ready} ready for payout` : "Available balances and this month's payouts"}
+            {data
+              ? `${data.length} creators, ${ready} ready for payout`
+              : "Available balances and this month's payouts"}
           </CardDescription>
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <PeriodPicker period={period} onChange={onPeriodChange} />
           <Button variant="outline" onClick={() => csv.mutate(period)} disabled={csv.isPending}>
-            {csv.isPending ? <Spinner className="size-4" label="Exporting" /> : <Download className="size-4" />} Export CSV
+            {csv.isPending ? <Spinner className="size-4" label="Exporting" /> : <Download className="size-4" />} Export
+            CSV
           </Button>
           <Button onClick={() => setConfirming(true)} disabled={process.isPending || isLoading}>
             {process.isPending && <Spinner className="size-4 text-primary-foreground" label="Processing" />}
@@ -121,16 +148,21 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
       </CardHeader>
       <CardContent className="space-y-4">
         <p className="text-xs text-muted-foreground">
-          'Process All Payouts' prepares the month if the monthly run has not, sends bank payouts by transfer, and marks paid the PayPal,
-          Wise, Zelle, Venmo and Cash App payouts listed below as Prepared: send those by hand first, by the {MANUAL_PAYOUT_DAY}st. A payout
-          prepared by this press appears in the list afterwards and is marked paid by the next press.
+          'Process All Payouts' prepares the month if the monthly run has not, sends bank payouts by transfer, and marks
+          paid the PayPal, Wise, Zelle, Venmo and Cash App payouts listed below as Prepared: send those by hand first,
+          by the {MANUAL_PAYOUT_DAY}st. A payout prepared by this press appears in the list afterwards and is marked
+          paid by the next press.
         </p>
         {isLoading ? (
           <SectionSpinner />
         ) : error ? (
           <p className="text-destructive">Couldn't load creator payouts. {error.message}</p>
         ) : !data?.length ? (
-          <EmptyState icon={Users} title="No creators yet" text="Creators appear here once they upload content or make a sale." />
+          <EmptyState
+            icon={Users}
+            title="No creators yet"
+            text="Creators appear here once they upload content or make a sale."
+          />
         ) : (
           <div className="relative overflow-x-auto">
             <table className="w-full text-sm">
@@ -182,11 +214,17 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
                       {r.payout ? (
                         <>
                           <div>{`${formatUsd(r.payout.amount)} · ${PAYOUT_STATUS[r.payout.status] ?? r.payout.status}`}</div>
-                          {r.payout.status === "failed" && r.payout.notes && <div className="text-xs text-destructive">{r.payout.notes}</div>}
-                          {r.payout.reference && <div className="text-xs text-muted-foreground break-all">Ref: {r.payout.reference}</div>}
+                          {r.payout.status === "failed" && r.payout.notes && (
+                            <div className="text-xs text-destructive">{r.payout.notes}</div>
+                          )}
+                          {r.payout.reference && (
+                            <div className="text-xs text-muted-foreground break-all">Ref: {r.payout.reference}</div>
+                          )}
                           {r.status === "Retrying" && (
                             <div className="text-xs text-amber-700 break-all">
-                              {r.payout.nextRetryAt ? `Retry ${new Date(r.payout.nextRetryAt).toLocaleString()}` : "Retrying"}
+                              {r.payout.nextRetryAt
+                                ? `Retry ${new Date(r.payout.nextRetryAt).toLocaleString()}`
+                                : "Retrying"}
                               {r.payout.lastError ? ` · ${r.payout.lastError}` : ""}
                             </div>
                           )}

@@ -21,7 +21,12 @@ export function FeedbackInbox() {
           <CardDescription>What visitors and creators sent, newest first</CardDescription>
         </div>
         <div className="flex gap-2">
-          <select aria-label="Feedback type" className={selectClass} value={filter.type} onChange={(e) => setFilter((f) => ({ ...f, type: e.target.value }))}>
+          <select
+            aria-label="Feedback type"
+            className={selectClass}
+            value={filter.type}
+            onChange={(e) => setFilter((f) => ({ ...f, type: e.target.value }))}
+          >
             <option value="all">All types</option>
             {FEEDBACK_TYPES.map((t) => (
               <option key={t} value={t}>
@@ -29,7 +34,12 @@ export function FeedbackInbox() {
               </option>
             ))}
           </select>
-          <select aria-label="Feedback priority" className={selectClass} value={filter.priority} onChange={(e) => setFilter((f) => ({ ...f, priority: e.target.value }))}>
+          <select
+            aria-label="Feedback priority"
+            className={selectClass}
+            value={filter.priority}
+            onChange={(e) => setFilter((f) => ({ ...f, priority: e.target.value }))}
+          >
             <option value="all">All priorities</option>
             {FEEDBACK_PRIORITIES.map((p) => (
               <option key={p} value={p}>
@@ -51,10 +61,19 @@ export function FeedbackInbox() {
             {data.map((f) => (
               <li key={f.id} className="space-y-1 py-3">
                 <div className="flex flex-wrap items-center gap-2">
-                  <Badge variant="outline" className="capitalize">{f.type}</Badge>
-                  <Badge variant={f.priority === "urgent" || f.priority === "high" ? "destructive" : "secondary"} className="capitalize">{f.priority}</Badge>
+                  <Badge variant="outline" className="capitalize">
+                    {f.type}
+                  </Badge>
+                  <Badge
+                    variant={f.priority === "urgent" || f.priority === "high" ? "destructive" : "secondary"}
+                    className="capitalize"
+                  >
+                    {f.priority}
+                  </Badge>
                   <span className="font-medium">{f.subject}</span>
-                  <span className="ml-auto text-xs text-muted-foreground">{new Date(f.createdAt).toLocaleString()}</span>
+                  <span className="ml-auto text-xs text-muted-foreground">
+                    {new Date(f.createdAt).toLocaleString()}
+                  </span>
                 </div>
                 <p className="whitespace-pre-wrap text-sm">{f.message}</p>
                 {f.email && <p className="text-xs text-muted-foreground">{f.email}</p>}

@@ -6,7 +6,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { formatUsd } from "@/lib/utils";
 import { useMonthlyReports } from "./queries";
 
-const label = (year: number, month: number) => new Date(Date.UTC(year, month - 1, 1)).toLocaleString("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
+const label = (year: number, month: number) =>
+  new Date(Date.UTC(year, month - 1, 1)).toLocaleString("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
 
 export function MonthlyReports() {
   const { data, isLoading, error } = useMonthlyReports();
@@ -41,25 +42,53 @@ function Chart({ reports }: { reports: NonNullable<ReturnType<typeof useMonthlyR
         {oldestFirst.map((r) => (
           <div key={`${r.year}-${r.month}`} className="flex h-full flex-1 flex-col justify-end">
             <div className="flex h-full items-end justify-center gap-1">
-              <div className="w-3 rounded-t bg-primary" style={{ height: bar(r.totalRevenue) }} title={`Revenue ${formatUsd(r.totalRevenue)}`} />
-              <div className="w-3 rounded-t bg-emerald-500" style={{ height: bar(r.platformEarnings) }} title={`Platform ${formatUsd(r.platformEarnings)}`} />
-              <div className="w-3 rounded-t bg-amber-500" style={{ height: bar(r.creatorPayouts) }} title={`Payouts ${formatUsd(r.creatorPayouts)}`} />
+              <div
+                className="w-3 rounded-t bg-primary"
+                style={{ height: bar(r.totalRevenue) }}
+                title={`Revenue ${formatUsd(r.totalRevenue)}`}
+              />
+              <div
+                className="w-3 rounded-t bg-emerald-500"
+                style={{ height: bar(r.platformEarnings) }}
+                title={`Platform ${formatUsd(r.platformEarnings)}`}
+              />
+              <div
+                className="w-3 rounded-t bg-amber-500"
+                style={{ height: bar(r.creatorPayouts) }}
+                title={`Payouts ${formatUsd(r.creatorPayouts)}`}
+              />
             </div>
             <p className="mt-1 text-center text-xs text-muted-foreground">{label(r.year, r.month)}</p>
           </div>
         ))}
       </div>
       <div className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
-        <span className="flex items-center gap-1"><span className="size-2 rounded-full bg-primary" />Revenue</span>
-        <span className="flex items-center gap-1"><span className="size-2 rounded-full bg-emerald-500" />Platform earnings</span>
-        <span className="flex items-center gap-1"><span className="size-2 rounded-full bg-amber-500" />Creator payouts</span>
+        <span className="flex items-center gap-1">
+          <span className="size-2 rounded-full bg-primary" />
+          Revenue
+        </span>
+        <span className="flex items-center gap-1">
+          <span className="size-2 rounded-full bg-emerald-500" />
+          Platform earnings
+        </span>
+        <span className="flex items-center gap-1">
+          <span className="size-2 rounded-full bg-amber-500" />
+          Creator payouts
+        </span>
       </div>
       {reports.some((r) => r.salesBelowFee > 0) && (
-        <p className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="sales-below-fee">
-          {reports.reduce((a, r) => a + r.salesBelowFee, 0)} sales in these months cost more in Stripe fees than the platform earned on them (Pro sales at 0%, or very small prices).
+        <p
+          className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          data-testid="sales-below-fee"
+        >
+          {reports.reduce((a, r) => a + r.salesBelowFee, 0)} sales in these months cost more in Stripe fees than the
+          platform earned on them (Pro sales at 0%, or very small prices).
         </p>
       )}
-      <p className="text-xs text-muted-foreground">ApeWall bears Stripe's fees: processing fees (which Stripe keeps when a sale is refunded) and dispute fees. Creators' shares are never reduced by them.</p>
+      <p className="text-xs text-muted-foreground">
+        ApeWall bears Stripe's fees: processing fees (which Stripe keeps when a sale is refunded) and dispute fees.
+        Creators' shares are never reduced by them.
+      </p>
       {/* The table scrolls inside this box on a phone, never the page. */}
       <div className="relative overflow-x-auto">
         <table className="w-full text-sm">

@@ -3,11 +3,23 @@
 // PAYOUT_ACTIONS); the menu offers only what that table allows, and shows the server's refusal.
 import { MoreHorizontal } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { holdCreatorSchema, markPayoutFailedSchema, markPayoutPaidSchema, type AdminCreatorPayoutRow } from "@shared/admin";
+import {
+  holdCreatorSchema,
+  markPayoutFailedSchema,
+  markPayoutPaidSchema,
+  type AdminCreatorPayoutRow,
+} from "@shared/admin";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
@@ -25,12 +37,19 @@ export function actionsFor(r: Row): Kind[] {
   const out: Kind[] = [];
   if (p && !p.byTransfer && p.status === "pending") out.push("mark-paid");
   if (p && !p.byTransfer && (p.status === "pending" || p.status === "processing")) out.push("mark-failed");
-  if (p && (p.status === "failed" ? !r.held : p.byTransfer && (p.status === "pending" || p.status === "processing"))) out.push("resend");
+  if (p && (p.status === "failed" ? !r.held : p.byTransfer && (p.status === "pending" || p.status === "processing")))
+    out.push("resend");
   out.push(r.held ? "release" : "hold");
   return out;
 }
 
-const LABELS: Record<Kind, string> = { "mark-paid": "Mark paid…", "mark-failed": "Mark failed…", resend: "Re-send", hold: "Hold payouts…", release: "Release hold" };
+const LABELS: Record<Kind, string> = {
+  "mark-paid": "Mark paid…",
+  "mark-failed": "Mark failed…",
+  resend: "Re-send",
+  hold: "Hold payouts…",
+  release: "Release hold",
+};
 const DONE: Record<Kind, [string, string]> = {
   "mark-paid": ["Payout marked paid", "Already marked paid: nothing changed."],
   "mark-failed": ["Payout marked failed", "Already failed: nothing changed."],
@@ -53,7 +72,8 @@ export function RowActions({ row }: { row: Row }) {
   }, [open]);
   const lastKind = useRef<Kind>("resend");
   const direct = usePayoutAction({
-    onSuccess: (r) => toast({ title: DONE[lastKind.current][0], description: r.changed ? undefined : DONE[lastKind.current][1] }),
+    onSuccess: (r) =>
+      toast({ title: DONE[lastKind.current][0], description: r.changed ? undefined : DONE[lastKind.current][1] }),
     onError: (e) => toast({ title: "Action Failed", description: e.message, variant: "destructive" }),
   });
   const pick = (k: Kind) => {
@@ -68,13 +88,27 @@ export function RowActions({ row }: { row: Row }) {
   };
   return (
     <div className="relative" ref={menu}>
-      <Button variant="ghost" size="sm" aria-label={`Actions for ${row.email}`} aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)} disabled={direct.isPending}>
+      <Button
+        variant="ghost"
+        size="sm"
+        aria-label={`Actions for ${row.email}`}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        disabled={direct.isPending}
+      >
         {direct.isPending ? <Spinner className="size-4" label="Working" /> : <MoreHorizontal className="size-4" />}
       </Button>
       {open && (
         <div role="menu" className="absolute right-0 z-20 mt-1 w-44 rounded-md border bg-popover p-1 text-sm shadow-md">
           {actionsFor(row).map((k) => (
-            <button key={k} role="menuitem" type="button" className="block w-full rounded px-2 py-1.5 text-left hover:bg-accent" onClick={() => pick(k)}>
+            <button
+              key={k}
+              role="menuitem"
+              type="button"
+              className="block w-full rounded px-2 py-1.5 text-left hover:bg-accent"
+              onClick={() => pick(k)}
+            >
               {LABELS[k]}
             </button>
           ))}
@@ -88,7 +122,8 @@ export function RowActions({ row }: { row: Row }) {
 const DIALOGS = {
   "mark-paid": {
     title: "Mark payout paid",
-    text: (r: Row) => `You sent ${formatUsd(r.payout?.amount ?? 0)} to ${nameOf(r)} by hand. Record the reference of that payment (e.g. the PayPal transaction id); the creator is emailed that it was sent.`,
+    text: (r: Row) =>
+      `You sent ${formatUsd(r.payout?.amount ?? 0)} to ${nameOf(r)} by hand. Record the reference of that payment (e.g. the PayPal transaction id); the creator is emailed that it was sent.`,
     field: "Reference",
     schema: markPayoutPaidSchema,
     key: "reference" as const,
@@ -96,7 +131,8 @@ const DIALOGS = {
   },
   "mark-failed": {
     title: "Mark payout failed",
-    text: (r: Row) => `${formatUsd(r.payout?.amount ?? 0)} goes back to ${nameOf(r)}'s available balance and is paid in a later run. The creator is emailed the reason below: write it for them.`,
+    text: (r: Row) =>
+      `${formatUsd(r.payout?.amount ?? 0)} goes back to ${nameOf(r)}'s available balance and is paid in a later run. The creator is emailed the reason below: write it for them.`,
     field: "Reason (the creator reads it)",
     schema: markPayoutFailedSchema,
     key: "reason" as const,
@@ -104,7 +140,8 @@ const DIALOGS = {
   },
   hold: {
     title: "Hold payouts",
-    text: (r: Row) => `The payout runs skip ${nameOf(r)} until you release them. A payout already prepared is not changed.`,
+    text: (r: Row) =>
+      `The payout runs skip ${nameOf(r)} until you release them. A payout already prepared is not changed.`,
     field: "Reason",
     schema: holdCreatorSchema,
     key: "reason" as const,
@@ -147,10 +184,16 @@ function ActionDialog({ row, kind, onClose }: { row: Row; kind: keyof typeof DIA
           </DialogHeader>
           <div className="space-y-1.5">
             <Label htmlFor={`action-${kind}`}>{d.field}</Label>
-            <Field id={`action-${kind}`} value={value} onChange={(e) => {
-              setValue(e.target.value);
-              fe.clear(d.key, FORM);
-            }} {...fe.field(d.key)} autoFocus />
+            <Field
+              id={`action-${kind}`}
+              value={value}
+              onChange={(e) => {
+                setValue(e.target.value);
+                fe.clear(d.key, FORM);
+              }}
+              {...fe.field(d.key)}
+              autoFocus
+            />
             <FieldError of={fe} name={d.key} />
             <FieldError of={fe} name={FORM} />
           </div>
@@ -158,7 +201,11 @@ function ActionDialog({ row, kind, onClose }: { row: Row; kind: keyof typeof DIA
             <Button type="button" variant="outline" onClick={onClose} disabled={action.isPending}>
               Cancel
             </Button>
-            <Button type="submit" variant={kind === "mark-paid" ? "default" : "destructive"} disabled={action.isPending}>
+            <Button
+              type="submit"
+              variant={kind === "mark-paid" ? "default" : "destructive"}
+              disabled={action.isPending}
+            >
               {action.isPending && <Spinner className="size-4" label="Saving" />} {d.submit}
             </Button>
           </DialogFooter>

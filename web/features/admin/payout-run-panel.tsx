@@ -23,7 +23,8 @@ const RUN_WORDS: Record<PayoutRunView["run"]["status"], string> = {
   unknown: "Unknown",
 };
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" }) : "—");
+const when = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" }) : "—";
 
 export function PayoutRunPanel({ period }: { period: Period }) {
   const { data, isLoading, error, isFetching } = usePayoutRun(period);
@@ -42,9 +43,19 @@ export function PayoutRunPanel({ period }: { period: Period }) {
           <CardTitle className="flex items-center gap-2">
             <Activity className="size-5" /> Payout run
           </CardTitle>
-          <CardDescription>The chosen month's run as it happens{isFetching && data ? " · updating" : ""}</CardDescription>
+          <CardDescription>
+            The chosen month's run as it happens{isFetching && data ? " · updating" : ""}
+          </CardDescription>
         </div>
-        {data && <Badge variant={data.run.status === "complete" ? "success" : data.run.status === "errored" ? "destructive" : "secondary"}>{RUN_WORDS[data.run.status] ?? data.run.status}</Badge>}
+        {data && (
+          <Badge
+            variant={
+              data.run.status === "complete" ? "success" : data.run.status === "errored" ? "destructive" : "secondary"
+            }
+          >
+            {RUN_WORDS[data.run.status] ?? data.run.status}
+          </Badge>
+        )}
       </CardHeader>
       <CardContent className="space-y-4 text-sm">
         {isLoading ? (
@@ -68,7 +79,10 @@ export function PayoutRunPanel({ period }: { period: Period }) {
             ) : (
               <ul className="divide-y rounded-md border">
                 {data.attention.map((a) => (
-                  <li key={a.payoutId} className="flex flex-col gap-1 p-2 sm:flex-row sm:items-center sm:justify-between">
+                  <li
+                    key={a.payoutId}
+                    className="flex flex-col gap-1 p-2 sm:flex-row sm:items-center sm:justify-between"
+                  >
                     <div>
                       <div className="font-medium">{a.name || a.email}</div>
                       <div className="text-xs text-muted-foreground">

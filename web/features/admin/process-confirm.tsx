@@ -5,10 +5,24 @@ import { READY_FOR_PAYOUT, type AdminCreatorPayoutRow } from "@shared/admin";
 import { MIN_PAYOUT_CENTS } from "@shared/constants";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { formatUsd } from "@/lib/utils";
 
-export const METHOD_NAMES: Record<string, string> = { paypal: "PayPal", wise: "Wise", bank: "Bank (Stripe)", zelle: "Zelle", venmo: "Venmo", cashapp: "Cash App" };
+export const METHOD_NAMES: Record<string, string> = {
+  paypal: "PayPal",
+  wise: "Wise",
+  bank: "Bank (Stripe)",
+  zelle: "Zelle",
+  venmo: "Venmo",
+  cashapp: "Cash App",
+};
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const cents = (dollars: number) => Math.round(dollars * 100);
@@ -17,7 +31,10 @@ const cents = (dollars: number) => Math.round(dollars * 100);
  * What a press would do, from the rows on screen: `markPaid` are the ids sent (the pending manual
  * payouts of creators not held: the ones the admin paid by hand from this list), `text` says it.
  */
-export function processPlan(rows: AdminCreatorPayoutRow[], willPrepare: boolean): { markPaid: string[]; text: string; empty: boolean } {
+export function processPlan(
+  rows: AdminCreatorPayoutRow[],
+  willPrepare: boolean,
+): { markPaid: string[]; text: string; empty: boolean } {
   let sendCents = 0;
   let sendCount = 0;
   const manual = new Map<string, { n: number; cents: number }>();
@@ -33,20 +50,40 @@ export function processPlan(rows: AdminCreatorPayoutRow[], willPrepare: boolean)
       const m = manual.get(p.method) ?? { n: 0, cents: 0 };
       manual.set(p.method, { n: m.n + 1, cents: m.cents + cents(p.amount) });
       markPaid.push(p.id);
-    } else if (willPrepare && !r.held && r.payoutSetUp && (r.statusLabel === READY_FOR_PAYOUT || (r.status === "Failed" && cents(r.availableBalance) >= MIN_PAYOUT_CENTS))) {
+    } else if (
+      willPrepare &&
+      !r.held &&
+      r.payoutSetUp &&
+      (r.statusLabel === READY_FOR_PAYOUT || (r.status === "Failed" && cents(r.availableBalance) >= MIN_PAYOUT_CENTS))
+    ) {
       prepareCount++;
       prepareCents += cents(r.availableBalance);
     }
   }
   const parts: string[] = [];
   if (sendCount) parts.push(`Send ${formatUsd(sendCents / 100)} to ${plural(sendCount, "creator")} by Stripe`);
-  for (const [method, m] of manual) parts.push(`mark ${m.n} ${METHOD_NAMES[method] ?? method} ${m.n === 1 ? "payout" : "payouts"} you have sent (${formatUsd(m.cents / 100)})`);
-  if (prepareCount) parts.push(`prepare ${plural(prepareCount, "more payout")} (${formatUsd(prepareCents / 100)}), which ${prepareCount === 1 ? "appears" : "appear"} in the list afterwards`);
-  const text = parts.length ? `${parts.join("; ")}.` : "Nothing to send or mark paid: no payout of this month is waiting.";
+  for (const [method, m] of manual)
+    parts.push(
+      `mark ${m.n} ${METHOD_NAMES[method] ?? method} ${m.n === 1 ? "payout" : "payouts"} you have sent (${formatUsd(m.cents / 100)})`,
+    );
+  if (prepareCount)
+    parts.push(
+      `prepare ${plural(prepareCount, "more payout")} (${formatUsd(prepareCents / 100)}), which ${prepareCount === 1 ? "appears" : "appear"} in the list afterwards`,
+    );
+  const text = parts.length
+    ? `${parts.join("; ")}.`
+    : "Nothing to send or mark paid: no payout of this month is waiting.";
   return { markPaid, text: text.charAt(0).toUpperCase() + text.slice(1), empty: !parts.length };
 }
 
-export function ProcessConfirmDialog({ open, onOpenChange, plan, periodName, pending, onConfirm }: {
+export function ProcessConfirmDialog({
+  open,
+  onOpenChange,
+  plan,
+  periodName,
+  pending,
+  onConfirm,
+}: {
   open: boolean;
   onOpenChange: (o: boolean) => void;
   plan: ReturnType<typeof processPlan>;
@@ -61,7 +98,11 @@ export function ProcessConfirmDialog({ open, onOpenChange, plan, periodName, pen
           <DialogTitle>Process payouts for {periodName}?</DialogTitle>
           <DialogDescription data-testid="process-plan">{plan.text}</DialogDescription>
         </DialogHeader>
-        {plan.markPaid.length > 0 && <p className="text-sm text-muted-foreground">Only the payouts listed now are marked paid: send them by hand before you confirm.</p>}
+        {plan.markPaid.length > 0 && (
+          <p className="text-sm text-muted-foreground">
+            Only the payouts listed now are marked paid: send them by hand before you confirm.
+          </p>
+        )}
         <DialogFooter>
           <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
             Cancel

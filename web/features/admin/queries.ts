@@ -27,13 +27,14 @@ export const adminKeys = {
   feedback: (f: { type: string; priority: string }) => ["/api/admin/feedback", f] as const,
 };
 
-const getJson = async <T,>(url: string, signal?: AbortSignal): Promise<T> => {
+const getJson = async <T>(url: string, signal?: AbortSignal): Promise<T> => {
   const res = await fetch(url, { credentials: "include", signal });
   await throwIfResNotOk(res);
   return (await res.json()) as T;
 };
 
-export const periodQuery = (p: Period) => new URLSearchParams({ month: String(p.month), year: String(p.year) }).toString();
+export const periodQuery = (p: Period) =>
+  new URLSearchParams({ month: String(p.month), year: String(p.year) }).toString();
 export const exportUrl = (p: Period) => `/api/admin/export-payouts?${periodQuery(p)}`;
 
 /**
@@ -53,7 +54,9 @@ export async function downloadPayoutsCsv(p: Period): Promise<{ rows: number; fil
   }
   const rows = csvDataRowCount(text);
   if (!res.headers.has(CSV_ROW_COUNT_HEADER) || !Number.isInteger(stated) || rows !== stated)
-    throw new Error(`The file arrived incomplete (${rows} of ${res.headers.has(CSV_ROW_COUNT_HEADER) ? stated : "?"} rows). Nothing was saved; please try again.`);
+    throw new Error(
+      `The file arrived incomplete (${rows} of ${res.headers.has(CSV_ROW_COUNT_HEADER) ? stated : "?"} rows). Nothing was saved; please try again.`,
+    );
   const fileName = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? "payouts.csv";
   const url = URL.createObjectURL(new Blob([text], { type: "text/csv;charset=utf-8" }));
   const a = Object.assign(document.createElement("a"), { href: url, download: fileName });
@@ -64,8 +67,10 @@ export async function downloadPayoutsCsv(p: Period): Promise<{ rows: number; fil
   return { rows, fileName };
 }
 
-export const useDownloadPayoutsCsv = (opts: { onSuccess?: (r: { rows: number; fileName: string }) => void; onError?: (e: Error) => void }) =>
-  useMutation({ mutationFn: downloadPayoutsCsv, ...opts });
+export const useDownloadPayoutsCsv = (opts: {
+  onSuccess?: (r: { rows: number; fileName: string }) => void;
+  onError?: (e: Error) => void;
+}) => useMutation({ mutationFn: downloadPayoutsCsv, ...opts });
 
 export const useSummary = () => useQuery<AdminPayoutSummary>({ queryKey: adminKeys.summary });
 export const useMonthlyReports = () => useQuery<MonthlyReport[]>({ queryKey: adminKeys.monthlyReports });
@@ -85,7 +90,10 @@ export const useFeedbackInbox = (f: { type: string; priority: string }) =>
     },
   });
 
-function useAdminMutation<TIn, TOut>(fn: (input: TIn) => Promise<TOut>, handlers: { onSuccess: (r: TOut) => void; onError: (e: Error) => void }) {
+function useAdminMutation<TIn, TOut>(
+  fn: (input: TIn) => Promise<TOut>,
+  handlers: { onSuccess: (r: TOut) => void; onError: (e: Error) => void },
+) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: fn,
@@ -99,15 +107,24 @@ function useAdminMutation<TIn, TOut>(fn: (input: TIn) => Promise<TOut>, handlers
 
 /** `markPaid`: the manual payouts of the list on screen, which the admin paid by hand; only those are marked paid. */
 export const useProcessPayouts = (h: { onSuccess: (r: ProcessPayoutsResult) => void; onError: (e: Error) => void }) =>
-  useAdminMutation(async (input: ProcessPayoutsInput) => (await apiRequest("POST", "/api/admin/process-payouts", input)).json() as Promise<ProcessPayoutsResult>, h);
+  useAdminMutation(
+    async (input: ProcessPayoutsInput) =>
+      (await apiRequest("POST", "/api/admin/process-payouts", input)).json() as Promise<ProcessPayoutsResult>,
+    h,
+  );
 
-export const useFixPurchaseEmails = (h: { onSuccess: (r: FixPurchaseEmailsResult) => void; onError: (e: Error) => void }) =>
+export const useFixPurchaseEmails = (h: {
+  onSuccess: (r: FixPurchaseEmailsResult) => void;
+  onError: (e: Error) => void;
+}) =>
   useAdminMutation(async () => {
     // The server looks at one page per call (a Worker's subrequest limit): go on until none remain.
     const sum = { fixed: 0, total: 0, remaining: 0, next: null as string | null };
     let after: string | null = null;
     do {
-      const page = (await (await apiRequest("POST", "/api/admin/fix-purchase-emails", after ? { after } : {})).json()) as FixPurchaseEmailsResult;
+      const page = (await (
+        await apiRequest("POST", "/api/admin/fix-purchase-emails", after ? { after } : {})
+      ).json()) as FixPurchaseEmailsResult;
       sum.fixed += page.fixed;
       sum.total += page.total;
       after = page.next;
@@ -154,4 +171,7 @@ export async function payoutAction(a: PayoutAction): Promise<PayoutActionResult 
   return (await apiRequest("POST", url, body)).json();
 }
 
-export const usePayoutAction = (h: { onSuccess: (r: PayoutActionResult | CreatorHoldResult) => void; onError: (e: Error) => void }) => useAdminMutation(payoutAction, h);
+export const usePayoutAction = (h: {
+  onSuccess: (r: PayoutActionResult | CreatorHoldResult) => void;
+  onError: (e: Error) => void;
+}) => useAdminMutation(payoutAction, h);

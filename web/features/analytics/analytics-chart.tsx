@@ -2,7 +2,14 @@
 // the paywall's bundle or the dashboard's first paint.
 import { Bar, CartesianGrid, ComposedChart, Line, XAxis, YAxis } from "recharts";
 import type { AnalyticsDay } from "@shared/types";
-import { ChartContainer, ChartLegend, ChartLegendContent, ChartTooltip, ChartTooltipContent, type ChartConfig } from "@/components/ui/chart";
+import {
+  ChartContainer,
+  ChartLegend,
+  ChartLegendContent,
+  ChartTooltip,
+  ChartTooltipContent,
+  type ChartConfig,
+} from "@/components/ui/chart";
 
 const config = {
   views: { label: "Views", color: "#a78bfa" },
@@ -10,7 +17,8 @@ const config = {
   sales: { label: "Sales", color: "#10b981" },
 } satisfies ChartConfig;
 
-const short = (date: string) => new Date(`${date}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+const short = (date: string) =>
+  new Date(`${date}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
 
 export default function AnalyticsChart({ days }: { days: AnalyticsDay[] }) {
   return (

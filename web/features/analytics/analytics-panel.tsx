@@ -33,7 +33,13 @@ export function AnalyticsPanel() {
         </CardTitle>
         <div className="flex gap-1" role="group" aria-label="Range">
           {ANALYTICS_RANGES.map((d) => (
-            <Button key={d} size="sm" variant={d === days ? "default" : "outline"} onClick={() => setDays(d)} aria-pressed={d === days}>
+            <Button
+              key={d}
+              size="sm"
+              variant={d === days ? "default" : "outline"}
+              onClick={() => setDays(d)}
+              aria-pressed={d === days}
+            >
               {d} days
             </Button>
           ))}
@@ -57,7 +63,9 @@ export function AnalyticsPanel() {
               ))}
             </dl>
             {t && t.views + t.checkouts + t.sales === 0 ? (
-              <p className="py-10 text-center text-muted-foreground">No views or sales in the last {days} days yet. Share your paywall links to see them here.</p>
+              <p className="py-10 text-center text-muted-foreground">
+                No views or sales in the last {days} days yet. Share your paywall links to see them here.
+              </p>
             ) : (
               <Suspense
                 fallback={
@@ -71,7 +79,11 @@ export function AnalyticsPanel() {
             )}
             {data && data.recovered.sales > 0 && (
               <p className="text-sm" data-testid="analytics-recovered">
-                Recovered from abandoned checkouts: <strong>{data.recovered.sales} {data.recovered.sales === 1 ? "sale" : "sales"}</strong>, {formatUsd(data.recovered.revenue)}
+                Recovered from abandoned checkouts:{" "}
+                <strong>
+                  {data.recovered.sales} {data.recovered.sales === 1 ? "sale" : "sales"}
+                </strong>
+                , {formatUsd(data.recovered.revenue)}
               </p>
             )}
             {data && data.items.some((i) => i.bumpOffered > 0) && (
@@ -89,8 +101,15 @@ export function AnalyticsPanel() {
                             {i.bumpTakeRate}% · {i.bumpTaken} of {i.bumpOffered}
                           </span>
                         </div>
-                        <div className="h-2 overflow-hidden rounded-full bg-muted" role="img" aria-label={`${i.bumpTakeRate}% took the bump`}>
-                          <div className="h-full rounded-full bg-brand-gradient" style={{ width: `${Math.min(100, i.bumpTakeRate)}%` }} />
+                        <div
+                          className="h-2 overflow-hidden rounded-full bg-muted"
+                          role="img"
+                          aria-label={`${i.bumpTakeRate}% took the bump`}
+                        >
+                          <div
+                            className="h-full rounded-full bg-brand-gradient"
+                            style={{ width: `${Math.min(100, i.bumpTakeRate)}%` }}
+                          />
                         </div>
                       </li>
                     ))}
@@ -105,7 +124,8 @@ export function AnalyticsPanel() {
                     <li key={c.code} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
                       <span className="font-mono font-medium">{c.code}</span>
                       <span className="text-muted-foreground">
-                        {c.sales} {c.sales === 1 ? "sale" : "sales"} · {formatUsd(c.revenue)} · {formatUsd(c.discountGiven)} off
+                        {c.sales} {c.sales === 1 ? "sale" : "sales"} · {formatUsd(c.revenue)} ·{" "}
+                        {formatUsd(c.discountGiven)} off
                       </span>
                     </li>
                   ))}

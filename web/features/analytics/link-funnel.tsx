@@ -3,7 +3,8 @@
 // its take rate.
 import type { AnalyticsItem } from "@shared/types";
 
-const drop = (from: number, to: number) => (from > 0 ? `${Math.max(0, Math.round(((from - to) / from) * 100))}% drop` : "—");
+const drop = (from: number, to: number) =>
+  from > 0 ? `${Math.max(0, Math.round(((from - to) / from) * 100))}% drop` : "—";
 
 export function LinkFunnel({ stats }: { stats: AnalyticsItem }) {
   const steps = [
@@ -12,7 +13,11 @@ export function LinkFunnel({ stats }: { stats: AnalyticsItem }) {
     ["Paid", stats.sales],
   ] as const;
   return (
-    <div className="flex flex-wrap items-center gap-1.5 text-xs" data-testid="link-funnel" aria-label="Last 30 days: view, checkout, paid">
+    <div
+      className="flex flex-wrap items-center gap-1.5 text-xs"
+      data-testid="link-funnel"
+      aria-label="Last 30 days: view, checkout, paid"
+    >
       {steps.map(([label, n], i) => (
         <span key={label} className="flex items-center gap-1.5">
           {i > 0 && <span className="text-muted-foreground">→ {drop(steps[i - 1][1], n)} →</span>}
@@ -32,7 +37,11 @@ export function LinkFunnel({ stats }: { stats: AnalyticsItem }) {
       {stats.bumpOffered > 0 && (
         <span className="flex items-center gap-1.5">
           <span className="text-muted-foreground">·</span>
-          <span className="rounded bg-muted px-1.5 py-0.5" data-testid="link-funnel-bump" title="Of the paid checkouts that offered the order bump, those that took it">
+          <span
+            className="rounded bg-muted px-1.5 py-0.5"
+            data-testid="link-funnel-bump"
+            title="Of the paid checkouts that offered the order bump, those that took it"
+          >
             Bump taken <strong>{stats.bumpTakeRate}%</strong> ({stats.bumpTaken} of {stats.bumpOffered})
           </span>
         </span>

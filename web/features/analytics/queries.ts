@@ -8,6 +8,7 @@ export const analyticsKey = (days: number) => ["/api/analytics/stats", { days }]
 export function useAnalytics(days: number) {
   return useQuery<AnalyticsStats>({
     queryKey: analyticsKey(days),
-    queryFn: async () => (await apiRequest("GET", `/api/analytics/stats?days=${days}`)).json() as Promise<AnalyticsStats>,
+    queryFn: async () =>
+      (await apiRequest("GET", `/api/analytics/stats?days=${days}`)).json() as Promise<AnalyticsStats>,
   });
 }

@@ -27,10 +27,22 @@ const ERRORS: Record<string, string> = {
 function GoogleIcon() {
   return (
     <svg viewBox="0 0 24 24" className="size-4" aria-hidden>
-      <path fill="#4285F4" d="M22.56 12.25c0-.78-.07-1.53-.2-2.25H12v4.26h5.92a5.06 5.06 0 0 1-2.2 3.32v2.77h3.57c2.08-1.92 3.27-4.74 3.27-8.1z" />
-      <path fill="#34A853" d="M12 23c2.97 0 5.46-.98 7.28-2.66l-3.57-2.77c-.98.66-2.23 1.06-3.71 1.06-2.86 0-5.29-1.93-6.16-4.53H2.18v2.84A11 11 0 0 0 12 23z" />
-      <path fill="#FBBC05" d="M5.84 14.09A6.6 6.6 0 0 1 5.5 12c0-.73.13-1.43.34-2.09V7.07H2.18A11 11 0 0 0 1 12c0 1.78.43 3.45 1.18 4.93l3.66-2.84z" />
-      <path fill="#EA4335" d="M12 5.38c1.62 0 3.06.56 4.21 1.64l3.15-3.15A10.9 10.9 0 0 0 12 1 11 11 0 0 0 2.18 7.07l3.66 2.84C6.71 7.31 9.14 5.38 12 5.38z" />
+      <path
+        fill="#4285F4"
+        d="M22.56 12.25c0-.78-.07-1.53-.2-2.25H12v4.26h5.92a5.06 5.06 0 0 1-2.2 3.32v2.77h3.57c2.08-1.92 3.27-4.74 3.27-8.1z"
+      />
+      <path
+        fill="#34A853"
+        d="M12 23c2.97 0 5.46-.98 7.28-2.66l-3.57-2.77c-.98.66-2.23 1.06-3.71 1.06-2.86 0-5.29-1.93-6.16-4.53H2.18v2.84A11 11 0 0 0 12 23z"
+      />
+      <path
+        fill="#FBBC05"
+        d="M5.84 14.09A6.6 6.6 0 0 1 5.5 12c0-.73.13-1.43.34-2.09V7.07H2.18A11 11 0 0 0 1 12c0 1.78.43 3.45 1.18 4.93l3.66-2.84z"
+      />
+      <path
+        fill="#EA4335"
+        d="M12 5.38c1.62 0 3.06.56 4.21 1.64l3.15-3.15A10.9 10.9 0 0 0 12 1 11 11 0 0 0 2.18 7.07l3.66 2.84C6.71 7.31 9.14 5.38 12 5.38z"
+      />
     </svg>
   );
 }
@@ -70,7 +82,15 @@ export function SignInPage({ returnTo = "/", error }: { returnTo?: string; error
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    const parsed = fe.check(emailLoginSchema, { email, returnTo }, { place: (field, message) => [field === "email" ? ["email", "Please enter a valid email address."] : [FORM, message]] });
+    const parsed = fe.check(
+      emailLoginSchema,
+      { email, returnTo },
+      {
+        place: (field, message) => [
+          field === "email" ? ["email", "Please enter a valid email address."] : [FORM, message],
+        ],
+      },
+    );
     if (parsed) send.mutate({ email: parsed.email, returnTo });
   };
 
@@ -87,12 +107,16 @@ export function SignInPage({ returnTo = "/", error }: { returnTo?: string; error
             </div>
             <h1 className="text-2xl font-bold">Check your email</h1>
             <p className="text-muted-foreground">
-              We sent a sign-in link to <strong className="text-foreground">{sentTo}</strong>. It works once and expires in 15
-              minutes. This page continues by itself once you've signed in.
+              We sent a sign-in link to <strong className="text-foreground">{sentTo}</strong>. It works once and expires
+              in 15 minutes. This page continues by itself once you've signed in.
             </p>
             {providers.data?.devOutbox && (
               <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-                Running locally: the email is in the <a className="font-medium underline" href="/dev/mail" target="_blank" rel="noreferrer">dev outbox</a>.
+                Running locally: the email is in the{" "}
+                <a className="font-medium underline" href="/dev/mail" target="_blank" rel="noreferrer">
+                  dev outbox
+                </a>
+                .
               </p>
             )}
             <div className="flex items-center gap-2 text-sm text-muted-foreground">
@@ -110,7 +134,10 @@ export function SignInPage({ returnTo = "/", error }: { returnTo?: string; error
             </CardHeader>
             <CardContent className="space-y-5">
               {error && ERRORS[error] && (
-                <div role="alert" className="flex gap-2 rounded-md border border-destructive/30 bg-destructive/5 px-3 py-2 text-sm text-destructive">
+                <div
+                  role="alert"
+                  className="flex gap-2 rounded-md border border-destructive/30 bg-destructive/5 px-3 py-2 text-sm text-destructive"
+                >
                   <AlertCircle className="mt-0.5 size-4 shrink-0" /> {ERRORS[error]}
                 </div>
               )}

@@ -28,14 +28,22 @@ export function OrderBumpCard({ item }: { item: CreatorContent }) {
   const chosen = choices.find((i) => i.id === contentId);
   const parsed = orderBumpSchema.safeParse({ contentId, price });
   const saved = (bump: CreatorContent["bump"]) => {
-    queryClient.setQueryData<CreatorContent[]>(queryKeys.contentList, (list) => list?.map((i) => (i.id === item.id ? { ...i, bump } : i)));
+    queryClient.setQueryData<CreatorContent[]>(queryKeys.contentList, (list) =>
+      list?.map((i) => (i.id === item.id ? { ...i, bump } : i)),
+    );
     void queryClient.invalidateQueries({ queryKey: queryKeys.contentList });
   };
   const save = useMutation({
-    mutationFn: async () => (await (await apiRequest("PUT", `/api/content/${item.id}/bump`, { contentId, price })).json()) as { bump: CreatorContent["bump"] },
+    mutationFn: async () =>
+      (await (await apiRequest("PUT", `/api/content/${item.id}/bump`, { contentId, price })).json()) as {
+        bump: CreatorContent["bump"];
+      },
     onSuccess: ({ bump }) => {
       saved(bump);
-      toast({ title: "Order bump saved", description: chosen ? bumpLabel(chosen.title, Math.round(Number(price) * 100)) : undefined });
+      toast({
+        title: "Order bump saved",
+        description: chosen ? bumpLabel(chosen.title, Math.round(Number(price) * 100)) : undefined,
+      });
     },
     onError: (err) => {
       const message = withoutStatus((err as Error).message);
@@ -45,14 +53,16 @@ export function OrderBumpCard({ item }: { item: CreatorContent }) {
     },
   });
   const remove = useMutation({
-    mutationFn: async () => (await (await apiRequest("DELETE", `/api/content/${item.id}/bump`)).json()) as { bump: CreatorContent["bump"] },
+    mutationFn: async () =>
+      (await (await apiRequest("DELETE", `/api/content/${item.id}/bump`)).json()) as { bump: CreatorContent["bump"] },
     onSuccess: ({ bump }) => {
       saved(bump);
       setContentId("");
       setPrice("");
       toast({ title: "Order bump removed" });
     },
-    onError: (err) => toast({ title: "Could not remove", description: withoutStatus((err as Error).message), variant: "destructive" }),
+    onError: (err) =>
+      toast({ title: "Could not remove", description: withoutStatus((err as Error).message), variant: "destructive" }),
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -71,7 +81,10 @@ export function OrderBumpCard({ item }: { item: CreatorContent }) {
     <Card className="mt-6" data-testid="order-bump">
       <CardHeader>
         <CardTitle className="text-lg">Order bump</CardTitle>
-        <CardDescription>Offer one of your other items as a checkbox at checkout, at a special price. One payment; each item gets its own access and can be refunded on its own.</CardDescription>
+        <CardDescription>
+          Offer one of your other items as a checkbox at checkout, at a special price. One payment; each item gets its
+          own access and can be refunded on its own.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         {choices.length === 0 ? (
@@ -80,8 +93,18 @@ export function OrderBumpCard({ item }: { item: CreatorContent }) {
           <form className="space-y-4" noValidate onSubmit={submit}>
             <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
               <LabelledField htmlFor="bump-item" label="Add-on item" error={errors.contentId} className="min-w-0">
-                <Select value={contentId} onValueChange={(v) => { setContentId(v); setErrors((e) => ({ ...e, contentId: undefined })); }}>
-                  <SelectTrigger id="bump-item" aria-invalid={!!errors.contentId} className="[&>span]:min-w-0 [&>span]:truncate">
+                <Select
+                  value={contentId}
+                  onValueChange={(v) => {
+                    setContentId(v);
+                    setErrors((e) => ({ ...e, contentId: undefined }));
+                  }}
+                >
+                  <SelectTrigger
+                    id="bump-item"
+                    aria-invalid={!!errors.contentId}
+                    className="[&>span]:min-w-0 [&>span]:truncate"
+                  >
                     <SelectValue placeholder="Choose an item" />
                   </SelectTrigger>
                   <SelectContent>
@@ -94,13 +117,25 @@ export function OrderBumpCard({ item }: { item: CreatorContent }) {
                 </Select>
               </LabelledField>
               <LabelledField htmlFor="bump-price" label="Bump price ($)" error={errors.price} className="min-w-0">
-                <Input id="bump-price" inputMode="decimal" value={price} aria-invalid={!!errors.price} onChange={(e) => { setPrice(e.target.value); setErrors((x) => ({ ...x, price: undefined })); }} placeholder="9.00" />
+                <Input
+                  id="bump-price"
+                  inputMode="decimal"
+                  value={price}
+                  aria-invalid={!!errors.price}
+                  onChange={(e) => {
+                    setPrice(e.target.value);
+                    setErrors((x) => ({ ...x, price: undefined }));
+                  }}
+                  placeholder="9.00"
+                />
               </LabelledField>
             </div>
             {chosen && parsed.success && (
               <p className="rounded-md border border-dashed bg-muted/40 px-3 py-2 text-sm" data-testid="bump-preview">
                 Buyers see: <span className="font-medium">☐ {bumpLabel(chosen.title, parsed.data.priceCents)}</span>
-                {chosen.pricingModel === "fixed" && parsed.data.priceCents < Math.round(chosen.price * 100) && <span className="text-muted-foreground"> (usually ${chosen.price.toFixed(2)})</span>}
+                {chosen.pricingModel === "fixed" && parsed.data.priceCents < Math.round(chosen.price * 100) && (
+                  <span className="text-muted-foreground"> (usually ${chosen.price.toFixed(2)})</span>
+                )}
               </p>
             )}
             <div className="flex flex-wrap gap-2">

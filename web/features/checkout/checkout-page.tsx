@@ -20,7 +20,21 @@ import { getStripe } from "@/lib/stripe";
 import { formatUsd } from "@/lib/utils";
 import { SaveCardNotice } from "@/features/upsell/save-card-notice";
 
-export function CheckoutPage({ id, clientSecret, amount, code, recover, bump }: { id: string; clientSecret?: string; amount?: number; code?: string; recover?: string; bump?: boolean }) {
+export function CheckoutPage({
+  id,
+  clientSecret,
+  amount,
+  code,
+  recover,
+  bump,
+}: {
+  id: string;
+  clientSecret?: string;
+  amount?: number;
+  code?: string;
+  recover?: string;
+  bump?: boolean;
+}) {
   const navigate = useNavigate();
   const [recoverError, setRecoverError] = useState<string | null>(null);
   // A reminder's checkout: the address it belongs to (kept, not editable) and why its code no longer applies, if so.
@@ -31,14 +45,31 @@ export function CheckoutPage({ id, clientSecret, amount, code, recover, bump }: 
     let cancelled = false;
     apiRequest("POST", "/api/create-payment-intent", { contentId: id, recoverToken: recover })
       .then(async (res) => {
-        const body = (await res.json()) as { clientSecret?: string; amount?: number; alreadyOwned?: boolean; accessUrl?: string; discount?: { code: string }; buyerEmail?: string; notice?: string };
+        const body = (await res.json()) as {
+          clientSecret?: string;
+          amount?: number;
+          alreadyOwned?: boolean;
+          accessUrl?: string;
+          discount?: { code: string };
+          buyerEmail?: string;
+          notice?: string;
+        };
         if (cancelled) return;
         if (body.alreadyOwned && body.accessUrl) return window.location.assign(body.accessUrl);
         if (body.buyerEmail) {
           setRecovered({ email: body.buyerEmail, notice: body.notice ?? null });
           setEmail(body.buyerEmail);
         }
-        await navigate({ to: "/checkout/$id", params: { id }, search: { payment_intent: body.clientSecret, amount: body.amount, ...(body.discount ? { code: body.discount.code } : {}) }, replace: true });
+        await navigate({
+          to: "/checkout/$id",
+          params: { id },
+          search: {
+            payment_intent: body.clientSecret,
+            amount: body.amount,
+            ...(body.discount ? { code: body.discount.code } : {}),
+          },
+          replace: true,
+        });
       })
       .catch((err: Error) => !cancelled && setRecoverError(withoutStatus(err.message).replace(/^recoverToken: /, "")));
     return () => {
@@ -49,9 +80,18 @@ export function CheckoutPage({ id, clientSecret, amount, code, recover, bump }: 
   const rememberedEmail = useRef("");
   const rememberEmail = (value: string) => {
     const typed = value.trim();
-    if (!clientSecret || typed === rememberedEmail.current || !createPaymentIntentSchema.shape.buyerEmail.safeParse(typed).success || !typed) return;
+    if (
+      !clientSecret ||
+      typed === rememberedEmail.current ||
+      !createPaymentIntentSchema.shape.buyerEmail.safeParse(typed).success ||
+      !typed
+    )
+      return;
     rememberedEmail.current = typed;
-    void apiRequest("POST", "/api/checkout/email", { paymentIntent: clientSecret.split("_secret_")[0], email: typed }).catch(() => (rememberedEmail.current = ""));
+    void apiRequest("POST", "/api/checkout/email", {
+      paymentIntent: clientSecret.split("_secret_")[0],
+      email: typed,
+    }).catch(() => (rememberedEmail.current = ""));
   };
   const item = usePaywallContent(id);
   const cardRef = useRef<HTMLDivElement>(null);
@@ -63,7 +103,11 @@ export function CheckoutPage({ id, clientSecret, amount, code, recover, bump }: 
   const [noReminder, setNoReminder] = useState(false);
   const saveNoReminder = (value: boolean) => {
     setNoReminder(value);
-    if (clientSecret) void apiRequest("POST", "/api/checkout/email", { paymentIntent: clientSecret.split("_secret_")[0], noReminder: value }).catch(() => undefined);
+    if (clientSecret)
+      void apiRequest("POST", "/api/checkout/email", {
+        paymentIntent: clientSecret.split("_secret_")[0],
+        noReminder: value,
+      }).catch(() => undefined);
   };
   const fe = useFieldErrors("checkout");
   const [paying, setPaying] = useState(false);
@@ -78,7 +122,10 @@ export function CheckoutPage({ id, clientSecret, amount, code, recover, bump }: 
     getStripe()
       .then((s) => {
         if (cancelled || !s || !cardRef.current) return;
-        const els = s.elements({ clientSecret, appearance: { theme: "stripe", variables: { colorPrimary: "#7c3aed", borderRadius: "8px" } } });
+        const els = s.elements({
+          clientSecret,
+          appearance: { theme: "stripe", variables: { colorPrimary: "#7c3aed", borderRadius: "8px" } },
+        });
         const payment = els.create("payment");
         payment.mount(cardRef.current);
         mounted = payment;
@@ -115,19 +162,38 @@ export function CheckoutPage({ id, clientSecret, amount, code, recover, bump }: 
     e.preventDefault();
     // The receipt address, by the rule the payment route keeps a buyer's email with.
     if (!email.trim()) fe.set("email", "Please enter your email address to receive access links.");
-    else if (!fe.check(createPaymentIntentSchema.pick({ buyerEmail: true }), { buyerEmail: email }, { alias: { buyerEmail: "email" } })) return;
+    else if (
+      !fe.check(
+        createPaymentIntentSchema.pick({ buyerEmail: true }),
+        { buyerEmail: email },
+        { alias: { buyerEmail: "email" } },
+      )
+    )
+      return;
     if (!email.trim() || !stripe || !elements) {
-      toast({ title: "Email Required", description: "Please enter your email address to receive access links.", variant: "destructive" });
+      toast({
+        title: "Email Required",
+        description: "Please enter your email address to receive access links.",
+        variant: "destructive",
+      });
       return;
     }
     setPaying(true);
     const { error } = await stripe.confirmPayment({
       elements,
-      confirmParams: { return_url: `${window.location.origin}/success?content_id=${encodeURIComponent(id)}`, receipt_email: email.trim() },
+      confirmParams: {
+        return_url: `${window.location.origin}/success?content_id=${encodeURIComponent(id)}`,
+        receipt_email: email.trim(),
+      },
     });
     // confirmPayment only returns on failure: success leaves for the return URL.
     setPaying(false);
-    if (error) toast({ title: "Payment Failed", description: error.message ?? "Your payment could not be completed.", variant: "destructive" });
+    if (error)
+      toast({
+        title: "Payment Failed",
+        description: error.message ?? "Your payment could not be completed.",
+        variant: "destructive",
+      });
   };
 
   return (
@@ -180,23 +246,42 @@ export function CheckoutPage({ id, clientSecret, amount, code, recover, bump }: 
               <Spinner className="size-4" /> Opening your checkout…
             </div>
           ) : !clientSecret ? (
-            <p className="text-destructive">{recoverError ?? "This checkout link is incomplete. Go back to the item and press Unlock again."}</p>
+            <p className="text-destructive">
+              {recoverError ?? "This checkout link is incomplete. Go back to the item and press Unlock again."}
+            </p>
           ) : (
             <>
               <div className="space-y-2">
                 <label htmlFor="checkout-email" className="text-sm font-medium">
                   Email
                 </label>
-                <Input id="checkout-email" type="email" autoComplete="email" placeholder="you@example.com" value={email} readOnly={!!recovered} onChange={(e) => {
-                  setEmail(e.target.value);
-                  fe.clear("email");
-                }} onBlur={(e) => rememberEmail(e.target.value)} {...fe.field("email", "checkout-email-hint")} />
+                <Input
+                  id="checkout-email"
+                  type="email"
+                  autoComplete="email"
+                  placeholder="you@example.com"
+                  value={email}
+                  readOnly={!!recovered}
+                  onChange={(e) => {
+                    setEmail(e.target.value);
+                    fe.clear("email");
+                  }}
+                  onBlur={(e) => rememberEmail(e.target.value)}
+                  {...fe.field("email", "checkout-email-hint")}
+                />
                 <FieldError of={fe} name="email" />
                 <p id="checkout-email-hint" className="text-xs text-muted-foreground">
-                  {recovered ? "This checkout is for the address the reminder was sent to. " : ""}Your access link and receipt are sent here. {REMINDER_HINT}
+                  {recovered ? "This checkout is for the address the reminder was sent to. " : ""}Your access link and
+                  receipt are sent here. {REMINDER_HINT}
                 </p>
                 <label className="flex items-center gap-2 text-xs text-muted-foreground">
-                  <input type="checkbox" className="size-3.5" checked={noReminder} onChange={(e) => saveNoReminder(e.target.checked)} data-testid="no-reminder" />
+                  <input
+                    type="checkbox"
+                    className="size-3.5"
+                    checked={noReminder}
+                    onChange={(e) => saveNoReminder(e.target.checked)}
+                    data-testid="no-reminder"
+                  />
                   {NO_REMINDER_LABEL}
                 </label>
               </div>
@@ -205,8 +290,25 @@ export function CheckoutPage({ id, clientSecret, amount, code, recover, bump }: 
                   {recovered.notice}
                 </p>
               )}
-              <DiscountField id={id} applied={code} amount={item.data.pricingModel === "pay_what_you_want" ? itemTotal : undefined} email={email} bump={bumpTaken} noReminder={noReminder} />
-              {offer && <BumpCheckbox id={id} offer={offer} taken={bumpTaken} code={code} amount={item.data.pricingModel === "pay_what_you_want" ? itemTotal : undefined} email={email} noReminder={noReminder} />}
+              <DiscountField
+                id={id}
+                applied={code}
+                amount={item.data.pricingModel === "pay_what_you_want" ? itemTotal : undefined}
+                email={email}
+                bump={bumpTaken}
+                noReminder={noReminder}
+              />
+              {offer && (
+                <BumpCheckbox
+                  id={id}
+                  offer={offer}
+                  taken={bumpTaken}
+                  code={code}
+                  amount={item.data.pricingModel === "pay_what_you_want" ? itemTotal : undefined}
+                  email={email}
+                  noReminder={noReminder}
+                />
+              )}
               {!elements && !loadError && (
                 <div className="flex items-center gap-2 text-sm text-muted-foreground">
                   <Spinner className="size-4" /> Loading secure card form…
@@ -214,8 +316,18 @@ export function CheckoutPage({ id, clientSecret, amount, code, recover, bump }: 
               )}
               {/* Stripe owns this node's children: React must not render into it. */}
               <div ref={cardRef} className="min-h-24" data-testid="payment-element" />
-              {loadError && <p className="text-sm text-destructive">The card form could not load ({loadError}). Please refresh the page.</p>}
-              <Button type="submit" variant="brand" size="lg" className="h-12 w-full text-base" disabled={paying || !elements}>
+              {loadError && (
+                <p className="text-sm text-destructive">
+                  The card form could not load ({loadError}). Please refresh the page.
+                </p>
+              )}
+              <Button
+                type="submit"
+                variant="brand"
+                size="lg"
+                className="h-12 w-full text-base"
+                disabled={paying || !elements}
+              >
                 {paying ? <Spinner className="size-5 text-white" /> : <Lock />}
                 Pay {formatUsd(total)}
               </Button>
@@ -248,10 +360,26 @@ function useStartAgain(id: string) {
       ...(email && /^[^\s@]+@[^\s@]+$/.test(email) ? { buyerEmail: email } : {}),
       ...(terms.noReminder ? { noReminder: true } : {}),
     });
-    const body = (await res.json()) as { clientSecret?: string; amount?: number; alreadyOwned?: boolean; accessUrl?: string; discount?: { code: string } };
+    const body = (await res.json()) as {
+      clientSecret?: string;
+      amount?: number;
+      alreadyOwned?: boolean;
+      accessUrl?: string;
+      discount?: { code: string };
+    };
     if (body.alreadyOwned && body.accessUrl) return window.location.assign(body.accessUrl);
     const code = body.discount?.code ?? terms.code?.toUpperCase();
-    await navigate({ to: "/checkout/$id", params: { id }, search: { payment_intent: body.clientSecret, amount: body.amount, ...(code ? { code } : {}), ...(terms.bump ? { bump: true } : {}) }, replace: true });
+    await navigate({
+      to: "/checkout/$id",
+      params: { id },
+      search: {
+        payment_intent: body.clientSecret,
+        amount: body.amount,
+        ...(code ? { code } : {}),
+        ...(terms.bump ? { bump: true } : {}),
+      },
+      replace: true,
+    });
   };
 }
 
@@ -260,7 +388,21 @@ function useStartAgain(id: string) {
  * server computes, holding one use of the code); the page then shows that price. A code that does not
  * apply says why beside the field, and nothing else changes.
  */
-function DiscountField({ id, applied, amount, email, bump, noReminder }: { id: string; applied?: string; amount?: number; email: string; bump: boolean; noReminder: boolean }) {
+function DiscountField({
+  id,
+  applied,
+  amount,
+  email,
+  bump,
+  noReminder,
+}: {
+  id: string;
+  applied?: string;
+  amount?: number;
+  email: string;
+  bump: boolean;
+  noReminder: boolean;
+}) {
   const startAgain = useStartAgain(id);
   const [open, setOpen] = useState(false);
   const [text, setText] = useState("");
@@ -269,7 +411,11 @@ function DiscountField({ id, applied, amount, email, bump, noReminder }: { id: s
   if (applied) return <p className="text-sm text-emerald-700">Code {applied.toUpperCase()} applied.</p>;
   if (!open) {
     return (
-      <button type="button" className="text-sm font-medium text-primary underline-offset-4 hover:underline" onClick={() => setOpen(true)}>
+      <button
+        type="button"
+        className="text-sm font-medium text-primary underline-offset-4 hover:underline"
+        onClick={() => setOpen(true)}
+      >
         Have a discount code?
       </button>
     );
@@ -328,7 +474,23 @@ function DiscountField({ id, applied, amount, email, bump, noReminder }: { id: s
  * (a new PaymentIntent for the new total, keeping the code and amount); a bump that can no longer be
  * sold says why, and the checkout stays as it was.
  */
-function BumpCheckbox({ id, offer, taken, code, amount, email, noReminder }: { id: string; offer: NonNullable<PublicContent["bump"]>; taken: boolean; code?: string; amount?: number; email: string; noReminder: boolean }) {
+function BumpCheckbox({
+  id,
+  offer,
+  taken,
+  code,
+  amount,
+  email,
+  noReminder,
+}: {
+  id: string;
+  offer: NonNullable<PublicContent["bump"]>;
+  taken: boolean;
+  code?: string;
+  amount?: number;
+  email: string;
+  noReminder: boolean;
+}) {
   const startAgain = useStartAgain(id);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -346,7 +508,14 @@ function BumpCheckbox({ id, offer, taken, code, amount, email, noReminder }: { i
   return (
     <div className="space-y-1 rounded-lg border-2 border-dashed border-primary/40 bg-primary/5 p-3">
       <label className="flex items-center gap-2 text-sm font-medium">
-        <input type="checkbox" className="size-4" checked={busy ? !taken : taken} disabled={busy} onChange={(e) => void toggle(e.target.checked)} aria-describedby={problem ? "bump-error" : undefined} />
+        <input
+          type="checkbox"
+          className="size-4"
+          checked={busy ? !taken : taken}
+          disabled={busy}
+          onChange={(e) => void toggle(e.target.checked)}
+          aria-describedby={problem ? "bump-error" : undefined}
+        />
         {bumpLabel(offer.title, Math.round(offer.price * 100))}
         {busy && <Spinner className="size-4" />}
       </label>

@@ -93,9 +93,19 @@ export function ContentList() {
   return (
     <div className="space-y-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-        <Input placeholder="Search your content…" value={search} onChange={(e) => setSearch(e.target.value)} aria-label="Search content" className="bg-background sm:max-w-sm" />
+        <Input
+          placeholder="Search your content…"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          aria-label="Search content"
+          className="bg-background sm:max-w-sm"
+        />
         <div className="flex gap-2">
-          <Button variant={showFilters ? "secondary" : "outline"} onClick={() => setShowFilters((s) => !s)} aria-expanded={showFilters}>
+          <Button
+            variant={showFilters ? "secondary" : "outline"}
+            onClick={() => setShowFilters((s) => !s)}
+            aria-expanded={showFilters}
+          >
             <SlidersHorizontal /> Filters
           </Button>
           {filtered && (

@@ -23,7 +23,15 @@ function IconAction({ label, children }: { label: string; children: React.ReactN
   );
 }
 
-export function ContentRow({ item, onDelete, funnel }: { item: CreatorContent; onDelete: () => void; funnel?: AnalyticsItem }) {
+export function ContentRow({
+  item,
+  onDelete,
+  funnel,
+}: {
+  item: CreatorContent;
+  onDelete: () => void;
+  funnel?: AnalyticsItem;
+}) {
   const Icon = ACCESS_ICON[item.accessType];
   const copy = async () => {
     try {
@@ -37,7 +45,12 @@ export function ContentRow({ item, onDelete, funnel }: { item: CreatorContent; o
     <li className="flex flex-col gap-4 p-4 sm:flex-row sm:items-center" data-testid="content-row">
       <div className="flex min-w-0 flex-1 items-center gap-4">
         {item.previewImage ? (
-          <img src={item.previewImage} alt="" className="size-14 shrink-0 rounded-lg border object-cover" loading="lazy" />
+          <img
+            src={item.previewImage}
+            alt=""
+            className="size-14 shrink-0 rounded-lg border object-cover"
+            loading="lazy"
+          />
         ) : (
           <div className="flex size-14 shrink-0 items-center justify-center rounded-lg bg-accent text-primary">
             <Icon className="size-6" />
@@ -49,7 +62,11 @@ export function ContentRow({ item, onDelete, funnel }: { item: CreatorContent; o
             <Badge variant="secondary">{item.category}</Badge>
             <Badge variant="outline">{item.accessType}</Badge>
             {item.upsellOnly && (
-              <Badge variant="outline" data-testid="upsell-only-badge" title="Sold only as a funnel step, after a purchase">
+              <Badge
+                variant="outline"
+                data-testid="upsell-only-badge"
+                title="Sold only as a funnel step, after a purchase"
+              >
                 Upsell only
               </Badge>
             )}
@@ -66,8 +83,12 @@ export function ContentRow({ item, onDelete, funnel }: { item: CreatorContent; o
       </div>
       <div className="grid grid-cols-3 gap-4 text-sm sm:w-72">
         <div>
-          <p className="text-xs text-muted-foreground">{item.pricingModel === "pay_what_you_want" ? "Min. price" : "Price"}</p>
-          <p className="font-semibold">{formatUsd(item.pricingModel === "pay_what_you_want" ? (item.minimumPrice ?? item.price) : item.price)}</p>
+          <p className="text-xs text-muted-foreground">
+            {item.pricingModel === "pay_what_you_want" ? "Min. price" : "Price"}
+          </p>
+          <p className="font-semibold">
+            {formatUsd(item.pricingModel === "pay_what_you_want" ? (item.minimumPrice ?? item.price) : item.price)}
+          </p>
         </div>
         <div>
           <p className="text-xs text-muted-foreground">Unlocks</p>
@@ -106,7 +127,13 @@ export function ContentRow({ item, onDelete, funnel }: { item: CreatorContent; o
           </Button>
         </IconAction>
         <IconAction label="Delete">
-          <Button variant="ghost" size="icon" onClick={onDelete} aria-label="Delete" className="text-destructive hover:text-destructive">
+          <Button
+            variant="ghost"
+            size="icon"
+            onClick={onDelete}
+            aria-label="Delete"
+            className="text-destructive hover:text-destructive"
+          >
             <Trash2 />
           </Button>
         </IconAction>

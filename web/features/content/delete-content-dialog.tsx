@@ -1,12 +1,25 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
-export function DeleteContentDialog({ item, onClose }: { item: { id: string; title: string } | null; onClose: () => void }) {
+export function DeleteContentDialog({
+  item,
+  onClose,
+}: {
+  item: { id: string; title: string } | null;
+  onClose: () => void;
+}) {
   const queryClient = useQueryClient();
   const remove = useMutation({
     mutationFn: (id: string) => apiRequest("DELETE", `/api/content/${id}`),

@@ -45,7 +45,8 @@ type Draft = {
 type Errors = Partial<Record<keyof Draft | "file" | "previewImage" | "form", string>>;
 
 const money = (dollars: number | null) => (dollars === null ? "" : dollars.toFixed(2));
-const kindOf = (item: CreatorContent) => (item.accessType === "link" ? "link" : item.accessType === "view" && item.textContent ? "text" : "file");
+const kindOf = (item: CreatorContent) =>
+  item.accessType === "link" ? "link" : item.accessType === "view" && item.textContent ? "text" : "file";
 
 const readDataUrl = (file: File) =>
   new Promise<string>((resolve, reject) => {
@@ -102,7 +103,10 @@ function EditForm({ item }: { item: CreatorContent }) {
     setPickedUrl(url);
     return () => URL.revokeObjectURL(url);
   }, [preview]);
-  const set = <K extends keyof Draft>(key: K) => (value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const set =
+    <K extends keyof Draft>(key: K) =>
+    (value: Draft[K]) =>
+      setDraft((d) => ({ ...d, [key]: value }));
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.contentList });
   const save = useMutation({
@@ -141,10 +145,16 @@ function EditForm({ item }: { item: CreatorContent }) {
     },
   });
   const publication = useMutation({
-    mutationFn: async (published: boolean) => (await (await apiRequest("PUT", `/api/content/${item.id}/published`, { published })).json()) as CreatorContent,
+    mutationFn: async (published: boolean) =>
+      (await (await apiRequest("PUT", `/api/content/${item.id}/published`, { published })).json()) as CreatorContent,
     onSuccess: async (saved) => {
       await refresh();
-      toast({ title: saved.published ? "Back on sale" : "Unpublished", description: saved.published ? "Buyers can buy it again." : "Buyers see it is no longer for sale; owners keep access." });
+      toast({
+        title: saved.published ? "Back on sale" : "Unpublished",
+        description: saved.published
+          ? "Buyers can buy it again."
+          : "Buyers see it is no longer for sale; owners keep access.",
+      });
     },
     onError: (err) => {
       if (isUnauthorizedError(err)) return showUnauthorizedAndRelogin();
@@ -191,9 +201,17 @@ function EditForm({ item }: { item: CreatorContent }) {
         <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between">
           <div className="min-w-0 space-y-1">
             <CardTitle className="break-words text-2xl">Edit item</CardTitle>
-            <CardDescription className="break-all">Same link: {location.origin}/p/{item.id}</CardDescription>
+            <CardDescription className="break-all">
+              Same link: {location.origin}/p/{item.id}
+            </CardDescription>
             <div className="flex flex-wrap gap-1.5">
-              {item.published ? <Badge variant="secondary">On sale</Badge> : <Badge variant="destructive" data-testid="unpublished-badge">Unpublished</Badge>}
+              {item.published ? (
+                <Badge variant="secondary">On sale</Badge>
+              ) : (
+                <Badge variant="destructive" data-testid="unpublished-badge">
+                  Unpublished
+                </Badge>
+              )}
               {item.upsellOnly && <Badge variant="outline">Upsell only</Badge>}
             </div>
           </div>
@@ -203,7 +221,12 @@ function EditForm({ item }: { item: CreatorContent }) {
                 <ExternalLink /> View as a buyer
               </a>
             </Button>
-            <Button variant={item.published ? "outline" : "brand"} size="sm" disabled={publication.isPending} onClick={() => publication.mutate(!item.published)}>
+            <Button
+              variant={item.published ? "outline" : "brand"}
+              size="sm"
+              disabled={publication.isPending}
+              onClick={() => publication.mutate(!item.published)}
+            >
               {publication.isPending ? <Spinner className="size-4" /> : item.published ? <EyeOff /> : <Rocket />}
               {item.published ? "Unpublish" : "Republish"}
             </Button>
@@ -218,29 +241,73 @@ function EditForm({ item }: { item: CreatorContent }) {
                   <p className="text-sm text-muted-foreground" data-testid="current-file">
                     Now: {item.fileName ?? "none"}. A new file replaces it for every buyer's next download.
                   </p>
-                  <FileDropZone selected={file} onSelect={setFile} onClear={() => setFile(null)} onSubmit={() => undefined} maxSize={MAX_UPLOAD_BYTES} hideSubmit />
-                  {errors.file && <p className="text-sm text-destructive" role="alert">{errors.file}</p>}
+                  <FileDropZone
+                    selected={file}
+                    onSelect={setFile}
+                    onClear={() => setFile(null)}
+                    onSubmit={() => undefined}
+                    maxSize={MAX_UPLOAD_BYTES}
+                    hideSubmit
+                  />
+                  {errors.file && (
+                    <p className="text-sm text-destructive" role="alert">
+                      {errors.file}
+                    </p>
+                  )}
                 </div>
               )}
               {kind === "link" && (
-                <Field label="Link URL *" htmlFor="linkUrl" error={errors.linkUrl} hint="Buyers see this link only after paying.">
-                  <Input id="linkUrl" type="url" value={draft.linkUrl} onChange={(e) => set("linkUrl")(e.target.value)} aria-invalid={!!errors.linkUrl} />
+                <Field
+                  label="Link URL *"
+                  htmlFor="linkUrl"
+                  error={errors.linkUrl}
+                  hint="Buyers see this link only after paying."
+                >
+                  <Input
+                    id="linkUrl"
+                    type="url"
+                    value={draft.linkUrl}
+                    onChange={(e) => set("linkUrl")(e.target.value)}
+                    aria-invalid={!!errors.linkUrl}
+                  />
                 </Field>
               )}
               {kind === "text" && (
                 <Field label="Text buyers unlock *" htmlFor="textContent" error={errors.textContent}>
-                  <Textarea id="textContent" rows={6} value={draft.textContent} onChange={(e) => set("textContent")(e.target.value)} className="field-sizing-fixed" />
+                  <Textarea
+                    id="textContent"
+                    rows={6}
+                    value={draft.textContent}
+                    onChange={(e) => set("textContent")(e.target.value)}
+                    className="field-sizing-fixed"
+                  />
                 </Field>
               )}
               <Field label="Title *" htmlFor="title" error={errors.title}>
-                <Input id="title" value={draft.title} onChange={(e) => set("title")(e.target.value)} maxLength={200} aria-invalid={!!errors.title} />
+                <Input
+                  id="title"
+                  value={draft.title}
+                  onChange={(e) => set("title")(e.target.value)}
+                  maxLength={200}
+                  aria-invalid={!!errors.title}
+                />
               </Field>
               <Field label="Description" htmlFor="description" error={errors.description}>
-                <Textarea id="description" rows={3} value={draft.description} onChange={(e) => set("description")(e.target.value)} maxLength={5000} className="field-sizing-fixed" />
+                <Textarea
+                  id="description"
+                  rows={3}
+                  value={draft.description}
+                  onChange={(e) => set("description")(e.target.value)}
+                  maxLength={5000}
+                  className="field-sizing-fixed"
+                />
               </Field>
               <div className="grid gap-4 sm:grid-cols-2">
                 <Field label="Pricing" htmlFor="pricingModel">
-                  <Select value={draft.pricingModel} onValueChange={(v) => set("pricingModel")(v as Draft["pricingModel"])}>
+                  <Select
+                    value={draft.pricingModel}
+                    onValueChange={(v) => set("pricingModel")(v as Draft["pricingModel"])}
+                  >
                     <SelectTrigger id="pricingModel" aria-label="Pricing">
                       <SelectValue />
                     </SelectTrigger>
@@ -251,12 +318,39 @@ function EditForm({ item }: { item: CreatorContent }) {
                   </Select>
                 </Field>
                 {draft.pricingModel === "fixed" ? (
-                  <Field label="Price (USD) *" htmlFor="price" error={errors.price} hint="Applies to checkouts started from now on.">
-                    <Input id="price" type="number" inputMode="decimal" step="0.01" min="0.01" value={draft.price} onChange={(e) => set("price")(e.target.value)} aria-invalid={!!errors.price} />
+                  <Field
+                    label="Price (USD) *"
+                    htmlFor="price"
+                    error={errors.price}
+                    hint="Applies to checkouts started from now on."
+                  >
+                    <Input
+                      id="price"
+                      type="number"
+                      inputMode="decimal"
+                      step="0.01"
+                      min="0.01"
+                      value={draft.price}
+                      onChange={(e) => set("price")(e.target.value)}
+                      aria-invalid={!!errors.price}
+                    />
                   </Field>
                 ) : (
-                  <Field label="Minimum price (USD) *" htmlFor="minimumPrice" error={errors.minimumPrice ?? errors.price} hint="Buyers can pay this or more.">
-                    <Input id="minimumPrice" type="number" inputMode="decimal" step="0.01" min="0.01" value={draft.minimumPrice} onChange={(e) => set("minimumPrice")(e.target.value)} />
+                  <Field
+                    label="Minimum price (USD) *"
+                    htmlFor="minimumPrice"
+                    error={errors.minimumPrice ?? errors.price}
+                    hint="Buyers can pay this or more."
+                  >
+                    <Input
+                      id="minimumPrice"
+                      type="number"
+                      inputMode="decimal"
+                      step="0.01"
+                      min="0.01"
+                      value={draft.minimumPrice}
+                      onChange={(e) => set("minimumPrice")(e.target.value)}
+                    />
                   </Field>
                 )}
               </div>
@@ -280,7 +374,11 @@ function EditForm({ item }: { item: CreatorContent }) {
                 disabled={busy}
                 onChange={(next) => {
                   setErrors((e) => ({ ...e, activationLimit: undefined }));
-                  setDraft((d) => ({ ...d, issueLicenseKeys: next.issueLicenseKeys, activationLimit: next.activationLimit }));
+                  setDraft((d) => ({
+                    ...d,
+                    issueLicenseKeys: next.issueLicenseKeys,
+                    activationLimit: next.activationLimit,
+                  }));
                 }}
               />
               <div className="space-y-2">
@@ -296,12 +394,15 @@ function EditForm({ item }: { item: CreatorContent }) {
                     const picked = e.target.files?.[0];
                     e.target.value = "";
                     if (!picked) return;
-                    if (!picked.type.startsWith("image/")) return toast({ title: "Preview image must be an image", variant: "destructive" });
+                    if (!picked.type.startsWith("image/"))
+                      return toast({ title: "Preview image must be an image", variant: "destructive" });
                     setPreview(picked);
                   }}
                 />
                 <div className="flex flex-wrap items-center gap-3">
-                  {previewShown && <img src={previewShown} alt="Preview" className="size-16 rounded-md border object-cover" />}
+                  {previewShown && (
+                    <img src={previewShown} alt="Preview" className="size-16 rounded-md border object-cover" />
+                  )}
                   <Button type="button" variant="outline" onClick={() => previewInput.current?.click()}>
                     <ImagePlus /> {previewShown ? "Replace image" : "Add a preview image"}
                   </Button>
@@ -318,7 +419,9 @@ function EditForm({ item }: { item: CreatorContent }) {
                 )}
               </div>
             </fieldset>
-            {progress && file && <UploadProgressPanel fileName={file.name} progress={progress} onCancel={() => undefined} />}
+            {progress && file && (
+              <UploadProgressPanel fileName={file.name} progress={progress} onCancel={() => undefined} />
+            )}
             {errors.form && (
               <p className="text-sm text-destructive" role="alert">
                 {errors.form}
@@ -342,7 +445,10 @@ function CheckoutReminderSwitch({ item }: { item: CreatorContent }) {
   const queryClient = useQueryClient();
   const [on, setOn] = useState(item.checkoutReminders);
   const save = useMutation({
-    mutationFn: async (enabled: boolean) => (await (await apiRequest("PUT", `/api/content/${item.id}/checkout-reminders`, { enabled })).json()) as { checkoutReminders: boolean },
+    mutationFn: async (enabled: boolean) =>
+      (await (await apiRequest("PUT", `/api/content/${item.id}/checkout-reminders`, { enabled })).json()) as {
+        checkoutReminders: boolean;
+      },
     onSuccess: async (r) => {
       setOn(r.checkoutReminders);
       await queryClient.invalidateQueries({ queryKey: queryKeys.contentList });
@@ -356,7 +462,10 @@ function CheckoutReminderSwitch({ item }: { item: CreatorContent }) {
     <Card className="mt-6">
       <CardHeader>
         <CardTitle className="text-lg">Checkout reminders</CardTitle>
-        <CardDescription>A buyer who typed their email at checkout and left gets one reminder an hour later, with a link back at the same price. Never after they pay; they can unsubscribe.</CardDescription>
+        <CardDescription>
+          A buyer who typed their email at checkout and left gets one reminder an hour later, with a link back at the
+          same price. Never after they pay; they can unsubscribe.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         <label className="flex items-center gap-2 text-sm font-medium">
@@ -381,12 +490,19 @@ function CheckoutReminderSwitch({ item }: { item: CreatorContent }) {
 export function EditItemPage({ user, contentId }: { user: CurrentUser; contentId: string }) {
   const { item, isPending, isError, refetch } = useMyItem(contentId);
   let body: ReactNode;
-  if (isPending) body = <div className="flex justify-center py-24"><Spinner className="size-8" /></div>;
+  if (isPending)
+    body = (
+      <div className="flex justify-center py-24">
+        <Spinner className="size-8" />
+      </div>
+    );
   else if (isError)
     body = (
       <div className="space-y-3 py-16 text-center" role="alert">
         <p className="font-semibold">Could not load your item.</p>
-        <Button variant="outline" onClick={() => refetch()}>Try again</Button>
+        <Button variant="outline" onClick={() => refetch()}>
+          Try again
+        </Button>
       </div>
     );
   else if (!item) return <NotFoundScreen />;

@@ -21,7 +21,11 @@ const cardTitle = (item: CreatorContent) =>
 
 export function SocialCard({ item }: { item: CreatorContent }) {
   return (
-    <figure className="overflow-hidden rounded-xl border bg-background" data-testid="social-card" aria-label="How chats show your link">
+    <figure
+      className="overflow-hidden rounded-xl border bg-background"
+      data-testid="social-card"
+      aria-label="How chats show your link"
+    >
       {/* With a preview image the page asks for the large card; without one, the small card with the site's icon. */}
       <div className={item.previewImage ? "" : "flex items-center"}>
         {item.previewImage ? (
@@ -32,7 +36,9 @@ export function SocialCard({ item }: { item: CreatorContent }) {
         <figcaption className={`min-w-0 space-y-1 bg-muted/50 px-4 py-3 ${item.previewImage ? "border-t" : "flex-1"}`}>
           <p className="text-xs uppercase text-muted-foreground">{location.host}</p>
           <p className="break-words font-semibold">{cardTitle(item)}</p>
-          <p className="line-clamp-2 break-words text-sm text-muted-foreground">{item.description || `Unlock "${item.title}" on ApeWall.`}</p>
+          <p className="line-clamp-2 break-words text-sm text-muted-foreground">
+            {item.description || `Unlock "${item.title}" on ApeWall.`}
+          </p>
         </figcaption>
       </div>
     </figure>
@@ -63,12 +69,19 @@ export function LivePage({ user, contentId }: { user: CurrentUser; contentId: st
   };
 
   let body: React.ReactNode;
-  if (isPending) body = <div className="flex justify-center py-24"><Spinner className="size-8" /></div>;
+  if (isPending)
+    body = (
+      <div className="flex justify-center py-24">
+        <Spinner className="size-8" />
+      </div>
+    );
   else if (isError)
     body = (
       <div className="space-y-3 py-16 text-center" role="alert">
         <p className="font-semibold">Could not load your item.</p>
-        <Button variant="outline" onClick={() => refetch()}>Try again</Button>
+        <Button variant="outline" onClick={() => refetch()}>
+          Try again
+        </Button>
       </div>
     );
   else if (!item) return <NotFoundScreen />;
@@ -76,7 +89,9 @@ export function LivePage({ user, contentId }: { user: CurrentUser; contentId: st
     body = (
       <div className="space-y-6">
         <div className="space-y-1 text-center">
-          <p className="mx-auto flex size-12 items-center justify-center rounded-full bg-emerald-100 text-emerald-700"><Check className="size-6" /></p>
+          <p className="mx-auto flex size-12 items-center justify-center rounded-full bg-emerald-100 text-emerald-700">
+            <Check className="size-6" />
+          </p>
           <h1 className="text-3xl font-bold">You're live</h1>
           <p className="text-muted-foreground">
             {!item.published
@@ -88,9 +103,18 @@ export function LivePage({ user, contentId }: { user: CurrentUser; contentId: st
         </div>
         <Card>
           <CardContent className="space-y-3">
-            <label htmlFor="live-link" className="text-sm font-medium">Your link</label>
+            <label htmlFor="live-link" className="text-sm font-medium">
+              Your link
+            </label>
             <div className="flex flex-col gap-2 sm:flex-row">
-              <Input id="live-link" readOnly value={url} onFocus={(e) => e.currentTarget.select()} className="min-w-0 font-mono text-sm" data-testid="live-link" />
+              <Input
+                id="live-link"
+                readOnly
+                value={url}
+                onFocus={(e) => e.currentTarget.select()}
+                className="min-w-0 font-mono text-sm"
+                data-testid="live-link"
+              />
               <div className="flex gap-2">
                 <Button type="button" onClick={copy} className="flex-1 sm:flex-none">
                   {copied ? <Check /> : <Copy />} {copied ? "Copied" : "Copy link"}

@@ -30,7 +30,9 @@ export function DashboardPage({ user }: { user: CurrentUser }) {
       <main className="mx-auto max-w-6xl space-y-6 px-4 py-8">
         <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
           <div>
-            <h1 className="text-3xl font-bold tracking-tight">Welcome back{user.firstName ? `, ${user.firstName}` : ""}</h1>
+            <h1 className="text-3xl font-bold tracking-tight">
+              Welcome back{user.firstName ? `, ${user.firstName}` : ""}
+            </h1>
             <p className="text-muted-foreground">Your content, sales and earnings at a glance.</p>
           </div>
           <Button variant="brand" asChild>

@@ -3,12 +3,19 @@
 // row shows afterwards comes from the server's state (Stripe's word), never from this form.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState, type FormEvent } from "react";
-import { REFUND_REASONS, refundSaleSchema } from "@shared/schemas";
+import { type REFUND_REASONS, refundSaleSchema } from "@shared/schemas";
 import type { RefundRequestResult, Sale } from "@shared/types";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
@@ -23,7 +30,6 @@ const REASON_LABELS: Record<(typeof REFUND_REASONS)[number] | "other", string> =
   fraudulent: "Fraudulent payment",
   other: "Other (write a note)",
 };
-
 
 /** What the row says about a sale's refunds, from the server's fields. */
 export function refundLabel(sale: Sale): string | null {
@@ -57,9 +63,22 @@ export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => voi
       void queryClient.invalidateQueries({ queryKey: queryKeys.creatorSales });
       void queryClient.invalidateQueries({ queryKey: queryKeys.earningsStats });
       void queryClient.invalidateQueries({ queryKey: queryKeys.moneyTimeline });
-      if (r.status === "failed" || r.status === "canceled") toast({ title: "Refund Failed", description: "Stripe could not refund this payment. Nothing was taken from your balance.", variant: "destructive" });
-      else if (r.status === "succeeded") toast({ title: "Refund sent", description: `${formatUsd(r.amount)} is on its way back to the buyer's card. They were emailed.` });
-      else toast({ title: "Refund pending", description: `Stripe is processing the ${formatUsd(r.amount)} refund. The sale shows the result once it is done.` });
+      if (r.status === "failed" || r.status === "canceled")
+        toast({
+          title: "Refund Failed",
+          description: "Stripe could not refund this payment. Nothing was taken from your balance.",
+          variant: "destructive",
+        });
+      else if (r.status === "succeeded")
+        toast({
+          title: "Refund sent",
+          description: `${formatUsd(r.amount)} is on its way back to the buyer's card. They were emailed.`,
+        });
+      else
+        toast({
+          title: "Refund pending",
+          description: `Stripe is processing the ${formatUsd(r.amount)} refund. The sale shows the result once it is done.`,
+        });
       onClose();
     },
     onError: (e) => fe.fromServer(e, ["amount", "reason"], aliases) || fe.set(FORM, withoutStatus(e.message)),
@@ -68,8 +87,10 @@ export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => voi
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const cents = Math.round(Number(amount) * 100);
-    if (!/^\d+(\.\d{1,2})?$/.test(amount.trim()) || cents < 1) return fe.set("amount", "Enter an amount in dollars, at least $0.01");
-    if (cents > Math.round(sale.refundable * 100)) return fe.set("amount", `You can refund at most ${formatUsd(sale.refundable)} of this sale`);
+    if (!/^\d+(\.\d{1,2})?$/.test(amount.trim()) || cents < 1)
+      return fe.set("amount", "Enter an amount in dollars, at least $0.01");
+    if (cents > Math.round(sale.refundable * 100))
+      return fe.set("amount", `You can refund at most ${formatUsd(sale.refundable)} of this sale`);
     const body = { amountCents: cents, reason: reason === "other" ? note.trim() : reason, requestKey: keyFor(cents) };
     if (fe.check(refundSaleSchema, body, { alias: aliases })) refund.mutate(body);
   };
@@ -82,16 +103,24 @@ export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => voi
             <DialogTitle>Refund this sale</DialogTitle>
             <DialogDescription>
               {sale.productName} · paid {formatUsd(sale.amount)}
-              {sale.buyerEmail ? ` by ${sale.buyerEmail}` : ""}. The money goes back to the buyer's card through Stripe and your share of it comes off your balance.
-              A full refund ends the buyer's access; a partial one keeps it.
+              {sale.buyerEmail ? ` by ${sale.buyerEmail}` : ""}. The money goes back to the buyer's card through Stripe
+              and your share of it comes off your balance. A full refund ends the buyer's access; a partial one keeps
+              it.
             </DialogDescription>
           </DialogHeader>
           <div className="space-y-1.5">
             <Label htmlFor="refund-amount">Amount (USD, up to {formatUsd(sale.refundable)})</Label>
-            <Input id="refund-amount" inputMode="decimal" value={amount} onChange={(e) => {
-              setAmount(e.target.value);
-              fe.clear("amount", FORM);
-            }} {...fe.field("amount")} autoFocus />
+            <Input
+              id="refund-amount"
+              inputMode="decimal"
+              value={amount}
+              onChange={(e) => {
+                setAmount(e.target.value);
+                fe.clear("amount", FORM);
+              }}
+              {...fe.field("amount")}
+              autoFocus
+            />
             <FieldError of={fe} name="amount" />
           </div>
           <div className="space-y-1.5">
@@ -117,10 +146,16 @@ export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => voi
           {reason === "other" && (
             <div className="space-y-1.5">
               <Label htmlFor="refund-note">Note (kept with the refund, up to 500 characters)</Label>
-              <Textarea id="refund-note" value={note} maxLength={500} onChange={(e) => {
-                setNote(e.target.value);
-                fe.clear("reason", FORM);
-              }} {...fe.field("reason")} />
+              <Textarea
+                id="refund-note"
+                value={note}
+                maxLength={500}
+                onChange={(e) => {
+                  setNote(e.target.value);
+                  fe.clear("reason", FORM);
+                }}
+                {...fe.field("reason")}
+              />
               <FieldError of={fe} name="reason" />
             </div>
           )}

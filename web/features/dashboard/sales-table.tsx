@@ -12,7 +12,8 @@ import { formatUsd } from "@/lib/utils";
 import { RefundDialog, refundLabel } from "./refund-dialog";
 import { useUnauthorizedRedirect } from "./use-unauthorized-redirect";
 
-const statusVariant = (status: string) => (status === "completed" ? "success" : status === "pending" ? "warning" : "destructive");
+const statusVariant = (status: string) =>
+  status === "completed" ? "success" : status === "pending" ? "warning" : "destructive";
 
 /** Spec §6: the sales call is made only while the sales tab is shown (this component mounts then). */
 export function SalesTable() {
@@ -27,7 +28,13 @@ export function SalesTable() {
   // The server pages newest first; pages are only appended.
   const sales = data?.pages.flat() ?? [];
   if (sales.length === 0) {
-    return <EmptyState icon={Receipt} title="No sales yet" text="Share your paywall links: every purchase shows up here with the buyer's email." />;
+    return (
+      <EmptyState
+        icon={Receipt}
+        title="No sales yet"
+        text="Share your paywall links: every purchase shows up here with the buyer's email."
+      />
+    );
   }
   // The column shows only once some sale has a key.
   const withKeys = sales.some((s) => s.license);
@@ -52,11 +59,17 @@ export function SalesTable() {
           <tbody>
             {sales.map((sale) => (
               <tr key={sale.id} className="border-t">
-                <td className="px-4 py-3">{sale.buyerEmail || <span className="text-muted-foreground">(no email captured)</span>}</td>
+                <td className="px-4 py-3">
+                  {sale.buyerEmail || <span className="text-muted-foreground">(no email captured)</span>}
+                </td>
                 <td className="px-4 py-3">
                   {sale.productName}
                   {sale.orderBump && (
-                    <span className="ml-1.5 whitespace-nowrap rounded bg-violet-50 px-1.5 py-0.5 text-xs text-violet-800" data-testid="sale-bump" title="Bought as an order bump, in the same payment as the item it was offered with">
+                    <span
+                      className="ml-1.5 whitespace-nowrap rounded bg-violet-50 px-1.5 py-0.5 text-xs text-violet-800"
+                      data-testid="sale-bump"
+                      title="Bought as an order bump, in the same payment as the item it was offered with"
+                    >
                       Order bump
                     </span>
                   )}
@@ -64,17 +77,32 @@ export function SalesTable() {
                 <td className="px-4 py-3 font-medium">
                   {formatUsd(sale.amount)}
                   {sale.discountCode && (
-                    <span className="ml-1.5 whitespace-nowrap rounded bg-emerald-50 px-1.5 py-0.5 font-mono text-xs text-emerald-800" data-testid="sale-code" title="Discount code">
+                    <span
+                      className="ml-1.5 whitespace-nowrap rounded bg-emerald-50 px-1.5 py-0.5 font-mono text-xs text-emerald-800"
+                      data-testid="sale-code"
+                      title="Discount code"
+                    >
                       {sale.discountCode}
                     </span>
                   )}
                 </td>
-                <td className="px-4 py-3 text-muted-foreground">{sale.createdAt ? new Date(sale.createdAt).toLocaleDateString() : "—"}</td>
+                <td className="px-4 py-3 text-muted-foreground">
+                  {sale.createdAt ? new Date(sale.createdAt).toLocaleDateString() : "—"}
+                </td>
                 <td className="px-4 py-3">
                   <div className="flex flex-wrap items-center gap-1.5">
-                    <Badge variant={statusVariant(sale.status)}>{sale.status === "refunded" ? "Refunded" : sale.status}</Badge>
+                    <Badge variant={statusVariant(sale.status)}>
+                      {sale.status === "refunded" ? "Refunded" : sale.status}
+                    </Badge>
                     {refundLabel(sale) && sale.status !== "refunded" && (
-                      <Badge variant={sale.refundFailed && !sale.refundPending && sale.refundedAmount === 0 ? "destructive" : "warning"} data-testid="refund-state">
+                      <Badge
+                        variant={
+                          sale.refundFailed && !sale.refundPending && sale.refundedAmount === 0
+                            ? "destructive"
+                            : "warning"
+                        }
+                        data-testid="refund-state"
+                      >
                         {refundLabel(sale)}
                       </Badge>
                     )}
@@ -87,7 +115,12 @@ export function SalesTable() {
                 )}
                 <td className="px-4 py-3 text-right">
                   {sale.refundable > 0 && (
-                    <Button size="sm" variant="outline" onClick={() => setRefunding(sale)} aria-label={`Refund ${sale.productName} sale to ${sale.buyerEmail ?? "buyer"}`}>
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      onClick={() => setRefunding(sale)}
+                      aria-label={`Refund ${sale.productName} sale to ${sale.buyerEmail ?? "buyer"}`}
+                    >
                       Refund
                     </Button>
                   )}

@@ -10,7 +10,12 @@ export function StatCards() {
   const { data, isLoading, error } = useQuery<EarningsStats>({ queryKey: queryKeys.earningsStats });
   useUnauthorizedRedirect(error);
   const cards = [
-    { label: "Total Earnings", value: data && formatUsd(data.totalEarnings), icon: DollarSign, tone: "text-emerald-600 bg-emerald-50" },
+    {
+      label: "Total Earnings",
+      value: data && formatUsd(data.totalEarnings),
+      icon: DollarSign,
+      tone: "text-emerald-600 bg-emerald-50",
+    },
     {
       label: "Available Balance",
       value: data && formatUsd(data.availableBalance),
@@ -18,7 +23,12 @@ export function StatCards() {
       icon: Wallet,
       tone: "text-violet-600 bg-violet-50",
     },
-    { label: "Content Items", value: data?.contentCount.toLocaleString(), icon: FileStack, tone: "text-sky-600 bg-sky-50" },
+    {
+      label: "Content Items",
+      value: data?.contentCount.toLocaleString(),
+      icon: FileStack,
+      tone: "text-sky-600 bg-sky-50",
+    },
     { label: "Total Unlocks", value: data?.totalUnlocks.toLocaleString(), icon: Eye, tone: "text-pink-600 bg-pink-50" },
   ];
   return (

@@ -19,7 +19,14 @@ import { SectionSpinner, Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
@@ -27,7 +34,8 @@ import { toast } from "@/hooks/use-toast";
 import { apiRequest, withoutStatus } from "@/lib/api";
 import { developerKeys } from "./queries";
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "Never");
+const when = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "Never";
 
 type Errors = { name?: string; scopes?: string; form?: string; signInAgain?: boolean };
 
@@ -64,7 +72,8 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey
   const [scopes, setScopes] = useState<ApiKeyScope[]>(["content:read"]);
   const [errors, setErrors] = useState<Errors>({});
   const create = useMutation({
-    mutationFn: async (input: { name: string; scopes: ApiKeyScope[] }) => (await apiRequest("POST", "/api/developer/keys", input)).json() as Promise<CreatedApiKey>,
+    mutationFn: async (input: { name: string; scopes: ApiKeyScope[] }) =>
+      (await apiRequest("POST", "/api/developer/keys", input)).json() as Promise<CreatedApiKey>,
     onSuccess: (key) => {
       queryClient.invalidateQueries({ queryKey: developerKeys });
       onCreated(key);
@@ -108,7 +117,12 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey
         <legend className="text-sm font-medium">Scopes</legend>
         {API_KEY_SCOPES.map((scope) => (
           <label key={scope} className="flex items-start gap-2 text-sm">
-            <input type="checkbox" className="mt-1 size-4 accent-primary" checked={scopes.includes(scope)} onChange={(e) => toggle(scope, e.target.checked)} />
+            <input
+              type="checkbox"
+              className="mt-1 size-4 accent-primary"
+              checked={scopes.includes(scope)}
+              onChange={(e) => toggle(scope, e.target.checked)}
+            />
             <span>
               <code className="font-mono text-xs">{scope}</code>
               <span className="block text-muted-foreground">{API_KEY_SCOPE_LABELS[scope]}</span>
@@ -151,13 +165,24 @@ function NewKey({ created, onDone }: { created: CreatedApiKey; onDone: () => voi
     }
   };
   return (
-    <div className="space-y-3 rounded-lg border border-amber-500/60 bg-amber-50 p-4 dark:bg-amber-950/30" data-testid="new-api-key">
+    <div
+      className="space-y-3 rounded-lg border border-amber-500/60 bg-amber-50 p-4 dark:bg-amber-950/30"
+      data-testid="new-api-key"
+    >
       <p className="flex items-center gap-2 font-medium">
         <TriangleAlert className="size-4 shrink-0 text-amber-600" /> You won't see this key again
       </p>
-      <p className="text-sm text-muted-foreground">Copy “{created.name}” now and keep it somewhere safe, like your app's secret settings.</p>
+      <p className="text-sm text-muted-foreground">
+        Copy “{created.name}” now and keep it somewhere safe, like your app's secret settings.
+      </p>
       <div className="flex flex-col gap-2 sm:flex-row">
-        <Input readOnly value={created.key} aria-label="Your new API key" className="font-mono text-xs" onFocus={(e) => e.target.select()} />
+        <Input
+          readOnly
+          value={created.key}
+          aria-label="Your new API key"
+          className="font-mono text-xs"
+          onFocus={(e) => e.target.select()}
+        />
         <Button type="button" variant="outline" onClick={copy}>
           {copied ? <Check /> : <Copy />} Copy
         </Button>
@@ -172,7 +197,10 @@ function NewKey({ created, onDone }: { created: CreatedApiKey; onDone: () => voi
 function RevokeDialog({ apiKey, onClose }: { apiKey: ApiKeySummary; onClose: () => void }) {
   const queryClient = useQueryClient();
   const revoke = useMutation({
-    mutationFn: async () => (await apiRequest("DELETE", `/api/developer/keys/${encodeURIComponent(apiKey.id)}`)).json() as Promise<ApiKeySummary>,
+    mutationFn: async () =>
+      (
+        await apiRequest("DELETE", `/api/developer/keys/${encodeURIComponent(apiKey.id)}`)
+      ).json() as Promise<ApiKeySummary>,
     onSuccess: () => {
       queryClient.invalidateQueries({ queryKey: developerKeys });
       toast({ title: "Key Revoked", description: `“${apiKey.name}” no longer works.` });
@@ -184,7 +212,9 @@ function RevokeDialog({ apiKey, onClose }: { apiKey: ApiKeySummary; onClose: () 
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Revoke “{apiKey.name}”?</DialogTitle>
-          <DialogDescription>Anything using this key ({apiKey.prefix}…) stops working at once. This cannot be undone.</DialogDescription>
+          <DialogDescription>
+            Anything using this key ({apiKey.prefix}…) stops working at once. This cannot be undone.
+          </DialogDescription>
         </DialogHeader>
         {revoke.error && (
           <p className="text-sm text-destructive" role="alert">
@@ -217,7 +247,11 @@ function KeyList({ keys }: { keys: ApiKeySummary[] }) {
     <>
       <ul className="divide-y rounded-lg border" aria-label="API keys">
         {keys.map((k) => (
-          <li key={k.id} className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center sm:justify-between" data-testid="api-key-row">
+          <li
+            key={k.id}
+            className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center sm:justify-between"
+            data-testid="api-key-row"
+          >
             <div className="min-w-0 space-y-1">
               <p className="flex flex-wrap items-center gap-2 font-medium">
                 <span className="break-all">{k.name}</span>
@@ -249,7 +283,12 @@ function KeyList({ keys }: { keys: ApiKeySummary[] }) {
   );
 }
 
-const ACTION_TEXT: Record<ApiKeyEvent["action"], string> = { created: "Created", revoked: "Revoked", used: "Changed", used_denied: "Refused" };
+const ACTION_TEXT: Record<ApiKeyEvent["action"], string> = {
+  created: "Created",
+  revoked: "Revoked",
+  used: "Changed",
+  used_denied: "Refused",
+};
 
 function KeyEvents({ events }: { events: ApiKeyEvent[] }) {
   if (!events.length) return null;
@@ -283,8 +322,8 @@ export function DeveloperCard() {
           <KeyRound className="size-5" /> Developers
         </CardTitle>
         <CardDescription>
-          API keys let your own code call ApeWall with <code className="font-mono text-xs">Authorization: Bearer</code>, limited to the scopes you choose. Every call, its
-          scope and its answers are in the{" "}
+          API keys let your own code call ApeWall with <code className="font-mono text-xs">Authorization: Bearer</code>,
+          limited to the scopes you choose. Every call, its scope and its answers are in the{" "}
           <a href="/docs/api" className="font-medium text-primary underline-offset-4 hover:underline">
             API reference
           </a>

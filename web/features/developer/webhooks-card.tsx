@@ -25,7 +25,8 @@ import { toast } from "@/hooks/use-toast";
 import { apiRequest, withoutStatus } from "@/lib/api";
 import { webhookDeliveryKeys, webhookKeys } from "./queries";
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" }) : "—");
+const when = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" }) : "—";
 const path = (id: string) => `/api/developer/webhooks/${encodeURIComponent(id)}`;
 
 type Errors = { url?: string; events?: string; description?: string; form?: string };
@@ -58,7 +59,9 @@ function EndpointForm({ endpoint, onDone }: { endpoint?: WebhookEndpoint; onDone
   const [errors, setErrors] = useState<Errors>({});
   const save = useMutation({
     mutationFn: async (input: { url: string; events: WebhookEventType[]; description: string }) =>
-      (await apiRequest(endpoint ? "PATCH" : "POST", endpoint ? path(endpoint.id) : "/api/developer/webhooks", input)).json() as Promise<WebhookEndpoint>,
+      (
+        await apiRequest(endpoint ? "PATCH" : "POST", endpoint ? path(endpoint.id) : "/api/developer/webhooks", input)
+      ).json() as Promise<WebhookEndpoint>,
     onSuccess: () => {
       queryClient.invalidateQueries({ queryKey: webhookKeys });
       toast({ title: endpoint ? "Endpoint Saved" : "Endpoint Added", description: url });
@@ -71,7 +74,8 @@ function EndpointForm({ endpoint, onDone }: { endpoint?: WebhookEndpoint; onDone
     const parsed = createWebhookEndpointSchema.safeParse({ url, events, description });
     if (!parsed.success) {
       const next: Errors = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as "url" | "events" | "description"] ??= issue.message;
+      for (const issue of parsed.error.issues)
+        next[issue.path[0] as "url" | "events" | "description"] ??= issue.message;
       return setErrors(next);
     }
     setErrors({});
@@ -79,7 +83,12 @@ function EndpointForm({ endpoint, onDone }: { endpoint?: WebhookEndpoint; onDone
   };
   const id = endpoint?.id ?? "new";
   return (
-    <form onSubmit={onSubmit} noValidate aria-label={endpoint ? "Edit webhook endpoint" : "Add webhook endpoint"} className="space-y-4 rounded-lg border p-4">
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      aria-label={endpoint ? "Edit webhook endpoint" : "Add webhook endpoint"}
+      className="space-y-4 rounded-lg border p-4"
+    >
       <div className="space-y-2">
         <Label htmlFor={`webhook-url-${id}`}>Endpoint URL</Label>
         <Input
@@ -141,7 +150,8 @@ function EndpointForm({ endpoint, onDone }: { endpoint?: WebhookEndpoint; onDone
       )}
       <div className="flex flex-wrap gap-2">
         <Button type="submit" disabled={save.isPending}>
-          {save.isPending && <Spinner className="size-4" label="Saving" />} {endpoint ? "Save endpoint" : "Add endpoint"}
+          {save.isPending && <Spinner className="size-4" label="Saving" />}{" "}
+          {endpoint ? "Save endpoint" : "Add endpoint"}
         </Button>
         <Button type="button" variant="ghost" onClick={onDone}>
           Cancel
@@ -154,17 +164,25 @@ function EndpointForm({ endpoint, onDone }: { endpoint?: WebhookEndpoint; onDone
 function SigningSecret({ endpoint }: { endpoint: WebhookEndpoint }) {
   const [secret, setSecret] = useState<string | null>(null);
   const load = useMutation({
-    mutationFn: async (rotate: boolean) => (await apiRequest(rotate ? "POST" : "GET", `${path(endpoint.id)}/secret`)).json() as Promise<{ secret: string }>,
+    mutationFn: async (rotate: boolean) =>
+      (await apiRequest(rotate ? "POST" : "GET", `${path(endpoint.id)}/secret`)).json() as Promise<{ secret: string }>,
     onSuccess: (r, rotate) => {
       setSecret(r.secret);
       if (rotate) toast({ title: "Secret Rotated", description: "New messages are signed with the new secret." });
     },
-    onError: (error) => toast({ title: "Couldn't Load the Secret", description: withoutStatus(error.message), variant: "destructive" }),
+    onError: (error) =>
+      toast({ title: "Couldn't Load the Secret", description: withoutStatus(error.message), variant: "destructive" }),
   });
   return (
     <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
       {secret ? (
-        <Input readOnly value={secret} aria-label="Signing secret" className="font-mono text-xs" onFocus={(e) => e.target.select()} />
+        <Input
+          readOnly
+          value={secret}
+          aria-label="Signing secret"
+          className="font-mono text-xs"
+          onFocus={(e) => e.target.select()}
+        />
       ) : (
         <Button variant="outline" size="sm" disabled={load.isPending} onClick={() => load.mutate(false)}>
           Reveal signing secret
@@ -174,7 +192,9 @@ function SigningSecret({ endpoint }: { endpoint: WebhookEndpoint }) {
         variant="ghost"
         size="sm"
         disabled={load.isPending}
-        onClick={() => window.confirm("Rotate the signing secret? Your receiver must use the new one at once.") && load.mutate(true)}
+        onClick={() =>
+          window.confirm("Rotate the signing secret? Your receiver must use the new one at once.") && load.mutate(true)
+        }
       >
         Rotate secret
       </Button>
@@ -183,24 +203,47 @@ function SigningSecret({ endpoint }: { endpoint: WebhookEndpoint }) {
 }
 
 const statusBadge = (d: WebhookDelivery) =>
-  d.status === "delivered" ? <Badge>Delivered</Badge> : d.status === "pending" ? <Badge variant="secondary">{d.attempts ? "Retrying" : "Pending"}</Badge> : <Badge variant="destructive">{d.status === "failed" ? "Failed" : "Stopped"}</Badge>;
+  d.status === "delivered" ? (
+    <Badge>Delivered</Badge>
+  ) : d.status === "pending" ? (
+    <Badge variant="secondary">{d.attempts ? "Retrying" : "Pending"}</Badge>
+  ) : (
+    <Badge variant="destructive">{d.status === "failed" ? "Failed" : "Stopped"}</Badge>
+  );
 
 function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
   const queryClient = useQueryClient();
-  const { data: pages, isLoading, error, refetch, isFetching, hasNextPage, fetchNextPage, isFetchingNextPage } = useInfiniteQuery({
+  const {
+    data: pages,
+    isLoading,
+    error,
+    refetch,
+    isFetching,
+    hasNextPage,
+    fetchNextPage,
+    isFetchingNextPage,
+  } = useInfiniteQuery({
     queryKey: webhookDeliveryKeys(endpoint.id),
     queryFn: async ({ pageParam }) =>
-      (await apiRequest("GET", `${path(endpoint.id)}/deliveries${pageParam ? `?before=${encodeURIComponent(pageParam)}` : ""}`)).json() as Promise<WebhookDeliveryPage>,
+      (
+        await apiRequest(
+          "GET",
+          `${path(endpoint.id)}/deliveries${pageParam ? `?before=${encodeURIComponent(pageParam)}` : ""}`,
+        )
+      ).json() as Promise<WebhookDeliveryPage>,
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextBefore,
     // Pending deliveries move by themselves: look again while any is in flight.
-    refetchInterval: (q) => (q.state.data?.pages.some((p) => p.deliveries.some((d) => d.status === "pending")) ? 2000 : false),
+    refetchInterval: (q) =>
+      q.state.data?.pages.some((p) => p.deliveries.some((d) => d.status === "pending")) ? 2000 : false,
   });
   const data = pages ? { deliveries: pages.pages.flatMap((p) => p.deliveries) } : undefined;
   const resend = useMutation({
-    mutationFn: async (deliveryId: string) => apiRequest("POST", `${path(endpoint.id)}/deliveries/${encodeURIComponent(deliveryId)}/resend`),
+    mutationFn: async (deliveryId: string) =>
+      apiRequest("POST", `${path(endpoint.id)}/deliveries/${encodeURIComponent(deliveryId)}/resend`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookDeliveryKeys(endpoint.id) }),
-    onError: (error) => toast({ title: "Couldn't Resend", description: withoutStatus(error.message), variant: "destructive" }),
+    onError: (error) =>
+      toast({ title: "Couldn't Resend", description: withoutStatus(error.message), variant: "destructive" }),
   });
   if (isLoading) return <SectionSpinner />;
   if (error || !data)
@@ -212,7 +255,12 @@ function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
         </Button>
       </div>
     );
-  if (!data.deliveries.length) return <p className="rounded-lg border border-dashed p-4 text-center text-sm text-muted-foreground">No deliveries yet. Send a test event to try your endpoint.</p>;
+  if (!data.deliveries.length)
+    return (
+      <p className="rounded-lg border border-dashed p-4 text-center text-sm text-muted-foreground">
+        No deliveries yet. Send a test event to try your endpoint.
+      </p>
+    );
   return (
     <ul className="space-y-2" aria-label="Deliveries">
       {data.deliveries.map((d) => (
@@ -223,16 +271,27 @@ function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
               {statusBadge(d)}
               <span className="break-all font-mono text-xs text-muted-foreground">{d.id}</span>
             </p>
-            <Button variant="outline" size="sm" disabled={resend.isPending || endpoint.status !== "active"} onClick={() => resend.mutate(d.id)}>
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={resend.isPending || endpoint.status !== "active"}
+              onClick={() => resend.mutate(d.id)}
+            >
               Resend
             </Button>
           </div>
-          {d.status === "pending" && d.nextAttemptAt && d.attempts > 0 && <p className="text-xs text-muted-foreground">Next try {when(d.nextAttemptAt)}</p>}
+          {d.status === "pending" && d.nextAttemptAt && d.attempts > 0 && (
+            <p className="text-xs text-muted-foreground">Next try {when(d.nextAttemptAt)}</p>
+          )}
           <ol className="space-y-1" aria-label="Attempts">
             {d.log.map((a) => (
               <li key={a.id} className="rounded bg-muted/50 p-2 text-xs" data-testid="webhook-attempt">
                 <span className="font-medium">{a.status ?? "No answer"}</span> · {when(a.at)} · {a.durationMs} ms
-                {(a.responseExcerpt || a.error) && <span className="mt-1 block break-all font-mono text-muted-foreground">{a.responseExcerpt || a.error}</span>}
+                {(a.responseExcerpt || a.error) && (
+                  <span className="mt-1 block break-all font-mono text-muted-foreground">
+                    {a.responseExcerpt || a.error}
+                  </span>
+                )}
               </li>
             ))}
           </ol>
@@ -272,7 +331,8 @@ function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
         toast({ title: "Test Event Sent", description: "It appears in the delivery log below." });
       }
     },
-    onError: (error) => toast({ title: "Couldn't Do That", description: withoutStatus(error.message), variant: "destructive" }),
+    onError: (error) =>
+      toast({ title: "Couldn't Do That", description: withoutStatus(error.message), variant: "destructive" }),
   });
   if (editing) return <EndpointForm endpoint={endpoint} onDone={() => setEditing(false)} />;
   return (
@@ -280,7 +340,11 @@ function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
       <div className="min-w-0 space-y-1">
         <p className="flex flex-wrap items-center gap-2 font-medium">
           <span className="break-all">{endpoint.url}</span>
-          {endpoint.status === "active" ? <Badge variant="outline">Active</Badge> : <Badge variant="destructive">Disabled</Badge>}
+          {endpoint.status === "active" ? (
+            <Badge variant="outline">Active</Badge>
+          ) : (
+            <Badge variant="destructive">Disabled</Badge>
+          )}
         </p>
         {endpoint.description && <p className="text-sm text-muted-foreground">{endpoint.description}</p>}
         <p className="flex flex-wrap gap-1">
@@ -290,7 +354,9 @@ function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
             </Badge>
           ))}
         </p>
-        {endpoint.status === "disabled" && endpoint.disabledReason && <p className="text-sm text-destructive">{endpoint.disabledReason}</p>}
+        {endpoint.status === "disabled" && endpoint.disabledReason && (
+          <p className="text-sm text-destructive">{endpoint.disabledReason}</p>
+        )}
       </div>
       <SigningSecret endpoint={endpoint} />
       <div className="flex flex-wrap gap-2">
@@ -299,7 +365,12 @@ function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
             Enable again
           </Button>
         )}
-        <Button variant="outline" size="sm" disabled={act.isPending || endpoint.status !== "active"} onClick={() => act.mutate("test")}>
+        <Button
+          variant="outline"
+          size="sm"
+          disabled={act.isPending || endpoint.status !== "active"}
+          onClick={() => act.mutate("test")}
+        >
           Send test event
         </Button>
         <Button variant="outline" size="sm" onClick={() => setShowLog((s) => !s)} aria-expanded={showLog}>
@@ -308,7 +379,14 @@ function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
         <Button variant="ghost" size="sm" onClick={() => setEditing(true)}>
           Edit
         </Button>
-        <Button variant="ghost" size="sm" disabled={act.isPending} onClick={() => window.confirm(`Delete the endpoint ${endpoint.url} and its delivery log?`) && act.mutate("delete")}>
+        <Button
+          variant="ghost"
+          size="sm"
+          disabled={act.isPending}
+          onClick={() =>
+            window.confirm(`Delete the endpoint ${endpoint.url} and its delivery log?`) && act.mutate("delete")
+          }
+        >
           Delete
         </Button>
       </div>
@@ -328,7 +406,8 @@ export function WebhooksCard() {
           <Webhook className="size-5" /> Webhooks
         </CardTitle>
         <CardDescription>
-          ApeWall POSTs each event you choose to your endpoint, signed per the Standard Webhooks specification (<code className="font-mono text-xs">webhook-signature</code>
+          ApeWall POSTs each event you choose to your endpoint, signed per the Standard Webhooks specification (
+          <code className="font-mono text-xs">webhook-signature</code>
           ). Failed deliveries are retried for 3 days.
         </CardDescription>
       </CardHeader>
@@ -337,7 +416,9 @@ export function WebhooksCard() {
           <SectionSpinner />
         ) : error || !data ? (
           <div className="space-y-3 py-6 text-center">
-            <p className="text-destructive">Couldn't load your webhook endpoints. {error ? withoutStatus(error.message) : ""}</p>
+            <p className="text-destructive">
+              Couldn't load your webhook endpoints. {error ? withoutStatus(error.message) : ""}
+            </p>
             <Button variant="outline" size="sm" onClick={() => refetch()}>
               Try again
             </Button>
@@ -358,7 +439,9 @@ export function WebhooksCard() {
                 ))}
               </ul>
             ) : (
-              <div className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">No webhook endpoints yet. Add one to hear about sales, refunds and payouts as they happen.</div>
+              <div className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">
+                No webhook endpoints yet. Add one to hear about sales, refunds and payouts as they happen.
+              </div>
             )}
           </>
         )}

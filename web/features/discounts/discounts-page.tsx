@@ -28,10 +28,29 @@ const STATUS: Record<DiscountCode["status"], { label: string; className: string 
   used_up: { label: "Used up", className: "border-amber-400 text-amber-800" },
   archived: { label: "Ended", className: "text-muted-foreground" },
 };
-const SELECT = "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 outline-none";
+const SELECT =
+  "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 outline-none";
 
-type Form = { code: string; kind: "percent" | "fixed"; percentOff: string; amountOff: string; contentId: string; expiresOn: string; maxUses: string; maxUsesPerBuyer: string };
-const EMPTY: Form = { code: "", kind: "percent", percentOff: "20", amountOff: "", contentId: "", expiresOn: "", maxUses: "", maxUsesPerBuyer: "" };
+type Form = {
+  code: string;
+  kind: "percent" | "fixed";
+  percentOff: string;
+  amountOff: string;
+  contentId: string;
+  expiresOn: string;
+  maxUses: string;
+  maxUsesPerBuyer: string;
+};
+const EMPTY: Form = {
+  code: "",
+  kind: "percent",
+  percentOff: "20",
+  amountOff: "",
+  contentId: "",
+  expiresOn: "",
+  maxUses: "",
+  maxUsesPerBuyer: "",
+};
 
 /** What the code would make of the chosen item's price (or of each item's, for all items), before saving. */
 function pricePreview(form: Form, items: CreatorContent[]): string | null {
@@ -39,7 +58,8 @@ function pricePreview(form: Form, items: CreatorContent[]): string | null {
     form.kind === "percent"
       ? { kind: "percent" as const, percentOff: Number(form.percentOff), amountOffCents: null }
       : { kind: "fixed" as const, percentOff: null, amountOffCents: dollarsToCents(form.amountOff) };
-  if (rule.kind === "percent" && !(Number.isInteger(rule.percentOff) && rule.percentOff >= 1 && rule.percentOff <= 100)) return null;
+  if (rule.kind === "percent" && !(Number.isInteger(rule.percentOff) && rule.percentOff >= 1 && rule.percentOff <= 100))
+    return null;
   if (rule.kind === "fixed" && !(Number.isFinite(rule.amountOffCents) && (rule.amountOffCents ?? 0) > 0)) return null;
   const shown = (form.contentId ? items.filter((i) => i.id === form.contentId) : items).slice(0, 3);
   if (shown.length === 0) return null;
@@ -62,7 +82,8 @@ function CreateCode({ items, onDone }: { items: CreatorContent[]; onDone: () => 
     fe.clear(k);
   };
   const create = useMutation({
-    mutationFn: async (input: CreateDiscountInput) => (await apiRequest("POST", "/api/discounts", input)).json() as Promise<DiscountCode>,
+    mutationFn: async (input: CreateDiscountInput) =>
+      (await apiRequest("POST", "/api/discounts", input)).json() as Promise<DiscountCode>,
     onSuccess: async (code) => {
       toast({ title: "Code created", description: `${code.code}: ${code.label}` });
       await queryClient.invalidateQueries({ queryKey: KEY });
@@ -75,7 +96,11 @@ function CreateCode({ items, onDone }: { items: CreatorContent[]; onDone: () => 
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const input: CreateDiscountInput = { ...form, percentOff: form.kind === "percent" ? form.percentOff : null, amountOff: form.kind === "fixed" ? form.amountOff : null };
+    const input: CreateDiscountInput = {
+      ...form,
+      percentOff: form.kind === "percent" ? form.percentOff : null,
+      amountOff: form.kind === "fixed" ? form.amountOff : null,
+    };
     if (fe.check(createDiscountSchema, input)) create.mutate(input);
   };
   const preview = pricePreview(form, items);
@@ -83,12 +108,24 @@ function CreateCode({ items, onDone }: { items: CreatorContent[]; onDone: () => 
     <form onSubmit={submit} className="grid gap-4 sm:grid-cols-2" noValidate aria-label="New discount code">
       <div className="space-y-1.5">
         <Label htmlFor="discount-code">Code</Label>
-        <Input id="discount-code" value={form.code} onChange={(e) => set("code")(e.target.value)} placeholder="SPRING" autoComplete="off" {...fe.field("code")} />
+        <Input
+          id="discount-code"
+          value={form.code}
+          onChange={(e) => set("code")(e.target.value)}
+          placeholder="SPRING"
+          autoComplete="off"
+          {...fe.field("code")}
+        />
         <FieldError of={fe} name="code" />
       </div>
       <div className="space-y-1.5">
         <Label htmlFor="discount-item">For</Label>
-        <select id="discount-item" className={SELECT} value={form.contentId} onChange={(e) => set("contentId")(e.target.value)}>
+        <select
+          id="discount-item"
+          className={SELECT}
+          value={form.contentId}
+          onChange={(e) => set("contentId")(e.target.value)}
+        >
           <option value="">All my items</option>
           {items.map((i) => (
             <option key={i.id} value={i.id}>
@@ -101,14 +138,32 @@ function CreateCode({ items, onDone }: { items: CreatorContent[]; onDone: () => 
       <fieldset className="space-y-1.5">
         <legend className="text-sm font-medium">Discount</legend>
         <div className="flex gap-2">
-          <select aria-label="Kind of discount" className={`${SELECT} w-36 shrink-0`} value={form.kind} onChange={(e) => set("kind")(e.target.value)}>
+          <select
+            aria-label="Kind of discount"
+            className={`${SELECT} w-36 shrink-0`}
+            value={form.kind}
+            onChange={(e) => set("kind")(e.target.value)}
+          >
             <option value="percent">Percent off</option>
             <option value="fixed">Amount off ($)</option>
           </select>
           {form.kind === "percent" ? (
-            <Input aria-label="Percent off" inputMode="numeric" value={form.percentOff} onChange={(e) => set("percentOff")(e.target.value)} {...fe.field("percentOff")} />
+            <Input
+              aria-label="Percent off"
+              inputMode="numeric"
+              value={form.percentOff}
+              onChange={(e) => set("percentOff")(e.target.value)}
+              {...fe.field("percentOff")}
+            />
           ) : (
-            <Input aria-label="Amount off" inputMode="decimal" value={form.amountOff} onChange={(e) => set("amountOff")(e.target.value)} placeholder="5.00" {...fe.field("amountOff")} />
+            <Input
+              aria-label="Amount off"
+              inputMode="decimal"
+              value={form.amountOff}
+              onChange={(e) => set("amountOff")(e.target.value)}
+              placeholder="5.00"
+              {...fe.field("amountOff")}
+            />
           )}
         </div>
         <FieldError of={fe} name="percentOff" />
@@ -116,23 +171,49 @@ function CreateCode({ items, onDone }: { items: CreatorContent[]; onDone: () => 
       </fieldset>
       <div className="space-y-1.5">
         <Label htmlFor="discount-expires">Last day (optional)</Label>
-        <Input id="discount-expires" type="date" value={form.expiresOn} onChange={(e) => set("expiresOn")(e.target.value)} {...fe.field("expiresOn")} />
+        <Input
+          id="discount-expires"
+          type="date"
+          value={form.expiresOn}
+          onChange={(e) => set("expiresOn")(e.target.value)}
+          {...fe.field("expiresOn")}
+        />
         <FieldError of={fe} name="expiresOn" />
       </div>
       <div className="space-y-1.5">
         <Label htmlFor="discount-max">Maximum uses (optional)</Label>
-        <Input id="discount-max" inputMode="numeric" value={form.maxUses} onChange={(e) => set("maxUses")(e.target.value)} placeholder="No limit" {...fe.field("maxUses")} />
+        <Input
+          id="discount-max"
+          inputMode="numeric"
+          value={form.maxUses}
+          onChange={(e) => set("maxUses")(e.target.value)}
+          placeholder="No limit"
+          {...fe.field("maxUses")}
+        />
         <FieldError of={fe} name="maxUses" />
       </div>
       <div className="space-y-1.5">
         <Label htmlFor="discount-per-buyer">Uses per buyer (optional)</Label>
-        <Input id="discount-per-buyer" inputMode="numeric" value={form.maxUsesPerBuyer} onChange={(e) => set("maxUsesPerBuyer")(e.target.value)} placeholder="No limit" {...fe.field("maxUsesPerBuyer")} />
+        <Input
+          id="discount-per-buyer"
+          inputMode="numeric"
+          value={form.maxUsesPerBuyer}
+          onChange={(e) => set("maxUsesPerBuyer")(e.target.value)}
+          placeholder="No limit"
+          {...fe.field("maxUsesPerBuyer")}
+        />
         <FieldError of={fe} name="maxUsesPerBuyer" />
       </div>
       <p className="text-sm sm:col-span-2" data-testid="discount-preview" aria-live="polite">
-        {preview ? <>Buyers pay: {preview}</> : <span className="text-muted-foreground">Choose a discount to see the price it gives.</span>}
+        {preview ? (
+          <>Buyers pay: {preview}</>
+        ) : (
+          <span className="text-muted-foreground">Choose a discount to see the price it gives.</span>
+        )}
       </p>
-      <p className="text-xs text-muted-foreground sm:col-span-2">A code never takes a price below $0.50, nor below a pay-what-you-want item's minimum.</p>
+      <p className="text-xs text-muted-foreground sm:col-span-2">
+        A code never takes a price below $0.50, nor below a pay-what-you-want item's minimum.
+      </p>
       <div className="flex items-center gap-3 sm:col-span-2">
         <Button type="submit" variant="brand" disabled={create.isPending}>
           {create.isPending ? <Spinner className="size-4 text-white" /> : <Plus />}
@@ -149,7 +230,12 @@ function CodeRow({ code }: { code: DiscountCode }) {
   const archive = useMutation({
     mutationFn: async () => (await apiRequest("POST", `/api/discounts/${code.id}/archive`)).json(),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }),
-    onError: (err) => toast({ title: "Could not end the code", description: withoutStatus((err as Error).message), variant: "destructive" }),
+    onError: (err) =>
+      toast({
+        title: "Could not end the code",
+        description: withoutStatus((err as Error).message),
+        variant: "destructive",
+      }),
   });
   const status = STATUS[code.status];
   return (
@@ -165,7 +251,9 @@ function CodeRow({ code }: { code: DiscountCode }) {
         <p className="truncate text-sm text-muted-foreground">
           {code.contentTitle ?? "All items"} · {code.uses}
           {code.maxUses !== null ? ` of ${code.maxUses}` : ""} used{code.held > 0 ? ` (${code.held} at checkout)` : ""}
-          {code.expiresAt ? ` · until ${new Date(code.expiresAt).toLocaleDateString("en-US", { timeZone: "UTC" })}` : ""}
+          {code.expiresAt
+            ? ` · until ${new Date(code.expiresAt).toLocaleDateString("en-US", { timeZone: "UTC" })}`
+            : ""}
         </p>
       </div>
       <div className="flex shrink-0 items-center gap-4 text-sm">
@@ -189,7 +277,10 @@ function CodeRow({ code }: { code: DiscountCode }) {
 
 export function DiscountsPage({ user }: { user: CurrentUser }) {
   const codes = useQuery<DiscountCode[]>({ queryKey: KEY, queryFn: getQueryFn({ on401: "throw" }) });
-  const items = useQuery<CreatorContent[]>({ queryKey: queryKeys.contentList, queryFn: getQueryFn({ on401: "throw" }) });
+  const items = useQuery<CreatorContent[]>({
+    queryKey: queryKeys.contentList,
+    queryFn: getQueryFn({ on401: "throw" }),
+  });
   const [creating, setCreating] = useState(false);
   return (
     <div className="min-h-screen bg-muted/30">
@@ -200,7 +291,9 @@ export function DiscountsPage({ user }: { user: CurrentUser }) {
             <h1 className="flex items-center gap-2 text-2xl font-bold">
               <BadgePercent className="size-6" /> Discount codes
             </h1>
-            <p className="text-sm text-muted-foreground">Share a link like /p/…?code=SPRING, or buyers type the code at checkout.</p>
+            <p className="text-sm text-muted-foreground">
+              Share a link like /p/…?code=SPRING, or buyers type the code at checkout.
+            </p>
           </div>
           {!creating && (
             <Button variant="brand" onClick={() => setCreating(true)}>
@@ -214,7 +307,13 @@ export function DiscountsPage({ user }: { user: CurrentUser }) {
               <CardTitle>New code</CardTitle>
               <CardDescription>The price a buyer pays is the one shown here and on the paywall.</CardDescription>
             </CardHeader>
-            <CardContent>{items.isLoading ? <Spinner /> : <CreateCode items={(items.data ?? []).filter((i) => !i.upsellOnly)} onDone={() => setCreating(false)} />}</CardContent>
+            <CardContent>
+              {items.isLoading ? (
+                <Spinner />
+              ) : (
+                <CreateCode items={(items.data ?? []).filter((i) => !i.upsellOnly)} onDone={() => setCreating(false)} />
+              )}
+            </CardContent>
           </Card>
         )}
         <Card>

@@ -48,15 +48,26 @@ export function FeedbackPage() {
     },
     onError: (err) =>
       fe.fromServer(err, ["type", "subject", "message", "email", "priority"]) ||
-      toast({ title: "Submission Failed", description: "There was an error submitting your feedback. Please try again.", variant: "destructive" }),
+      toast({
+        title: "Submission Failed",
+        description: "There was an error submitting your feedback. Please try again.",
+        variant: "destructive",
+      }),
   });
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     // The route's schema, each problem beside its field; the spec's toast still announces missing fields.
-    const parsed = fe.check(feedbackSchema, draft, { place: (field, message) => [field === "type" && !draft.type ? ["type", "type is required"] : [field, message]] });
+    const parsed = fe.check(feedbackSchema, draft, {
+      place: (field, message) => [field === "type" && !draft.type ? ["type", "type is required"] : [field, message]],
+    });
     if (!parsed) {
-      if (!draft.type || !draft.subject.trim() || !draft.message.trim()) toast({ title: "Missing Information", description: "Please fill in all required fields.", variant: "destructive" });
+      if (!draft.type || !draft.subject.trim() || !draft.message.trim())
+        toast({
+          title: "Missing Information",
+          description: "Please fill in all required fields.",
+          variant: "destructive",
+        });
       return;
     }
     submit.mutate(parsed);
@@ -123,17 +134,38 @@ export function FeedbackPage() {
                 </div>
                 <div className="space-y-2">
                   <Label htmlFor="fb-subject">Subject *</Label>
-                  <Input id="fb-subject" value={draft.subject} onChange={(e) => set("subject")(e.target.value)} maxLength={200} {...fe.field("subject")} />
+                  <Input
+                    id="fb-subject"
+                    value={draft.subject}
+                    onChange={(e) => set("subject")(e.target.value)}
+                    maxLength={200}
+                    {...fe.field("subject")}
+                  />
                   <FieldError of={fe} name="subject" />
                 </div>
                 <div className="space-y-2">
                   <Label htmlFor="fb-message">Message *</Label>
-                  <Textarea id="fb-message" rows={6} value={draft.message} onChange={(e) => set("message")(e.target.value)} maxLength={5000} className="field-sizing-fixed" {...fe.field("message")} />
+                  <Textarea
+                    id="fb-message"
+                    rows={6}
+                    value={draft.message}
+                    onChange={(e) => set("message")(e.target.value)}
+                    maxLength={5000}
+                    className="field-sizing-fixed"
+                    {...fe.field("message")}
+                  />
                   <FieldError of={fe} name="message" />
                 </div>
                 <div className="space-y-2">
                   <Label htmlFor="fb-email">Email</Label>
-                  <Input id="fb-email" type="email" value={draft.email} onChange={(e) => set("email")(e.target.value)} placeholder="So we can reply (optional)" {...fe.field("email")} />
+                  <Input
+                    id="fb-email"
+                    type="email"
+                    value={draft.email}
+                    onChange={(e) => set("email")(e.target.value)}
+                    placeholder="So we can reply (optional)"
+                    {...fe.field("email")}
+                  />
                   <FieldError of={fe} name="email" />
                   <FieldError of={fe} name="priority" />
                   <FieldError of={fe} name={FORM} />

@@ -18,37 +18,52 @@ import { apiRequest, getQueryFn, withoutStatus } from "@/lib/api";
 import { formatUsd } from "@/lib/utils";
 import { funnelKeys } from "./api";
 
-const SELECT = "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50";
+const SELECT =
+  "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50";
 type Form = { stepId: string; title: string; description: string; ctaText: string; price: string };
 
 function StartTest({ funnel, steps, busySteps }: { funnel: Funnel; steps: FunnelStep[]; busySteps: Set<string> }) {
   const queryClient = useQueryClient();
   const free = steps.filter((s) => !busySteps.has(s.id));
-  const [form, setForm] = useState<Form>({ stepId: free[0]?.id ?? "", title: "", description: "", ctaText: "", price: "" });
+  const [form, setForm] = useState<Form>({
+    stepId: free[0]?.id ?? "",
+    title: "",
+    description: "",
+    ctaText: "",
+    price: "",
+  });
   const fe = useFieldErrors("ab");
   const set = (k: keyof Form) => (v: string) => {
     setForm((f) => ({ ...f, [k]: v }));
     fe.clear(k);
   };
   const start = useMutation({
-    mutationFn: async (body: Form) => (await apiRequest("POST", `/api/funnels/${funnel.id}/ab-tests`, body)).json() as Promise<AbTest>,
+    mutationFn: async (body: Form) =>
+      (await apiRequest("POST", `/api/funnels/${funnel.id}/ab-tests`, body)).json() as Promise<AbTest>,
     onSuccess: async () => {
       toast({ title: "Test started", description: "Half the buyers now see variant B." });
       setForm((f) => ({ ...f, title: "", description: "", ctaText: "", price: "" }));
       await queryClient.invalidateQueries({ queryKey: funnelKeys.abTests(funnel.id) });
     },
     onError: (err) => {
-      if (!fe.fromServer(err, ["stepId", "title", "description", "ctaText", "price"])) fe.set(FORM, withoutStatus((err as Error).message));
+      if (!fe.fromServer(err, ["stepId", "title", "description", "ctaText", "price"]))
+        fe.set(FORM, withoutStatus((err as Error).message));
     },
   });
-  if (free.length === 0) return <p className="text-sm text-muted-foreground">Every step has a test running. End one to start another.</p>;
+  if (free.length === 0)
+    return <p className="text-sm text-muted-foreground">Every step has a test running. End one to start another.</p>;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (fe.check(createAbTestSchema, form)) start.mutate(form);
   };
   const step = steps.find((s) => s.id === form.stepId);
   return (
-    <form onSubmit={submit} noValidate className="grid gap-3 rounded-lg border p-4 sm:grid-cols-2" aria-label="Start an A/B test">
+    <form
+      onSubmit={submit}
+      noValidate
+      className="grid gap-3 rounded-lg border p-4 sm:grid-cols-2"
+      aria-label="Start an A/B test"
+    >
       <div className="space-y-1.5 sm:col-span-2">
         <Label htmlFor="ab-step">Step to test</Label>
         <select id="ab-step" className={SELECT} value={form.stepId} onChange={(e) => set("stepId")(e.target.value)}>
@@ -71,17 +86,36 @@ function StartTest({ funnel, steps, busySteps }: { funnel: Funnel; steps: Funnel
       </div>
       <div className="space-y-1.5">
         <Label htmlFor="ab-cta">Variant B button text</Label>
-        <Input id="ab-cta" value={form.ctaText} onChange={(e) => set("ctaText")(e.target.value)} placeholder="Add this to my order" {...fe.field("ctaText")} />
+        <Input
+          id="ab-cta"
+          value={form.ctaText}
+          onChange={(e) => set("ctaText")(e.target.value)}
+          placeholder="Add this to my order"
+          {...fe.field("ctaText")}
+        />
         <FieldError of={fe} name="ctaText" />
       </div>
       <div className="space-y-1.5 sm:col-span-2">
         <Label htmlFor="ab-description">Variant B description</Label>
-        <Textarea id="ab-description" rows={2} value={form.description} onChange={(e) => set("description")(e.target.value)} {...fe.field("description")} />
+        <Textarea
+          id="ab-description"
+          rows={2}
+          value={form.description}
+          onChange={(e) => set("description")(e.target.value)}
+          {...fe.field("description")}
+        />
         <FieldError of={fe} name="description" />
       </div>
       <div className="space-y-1.5">
         <Label htmlFor="ab-price">Variant B price (optional)</Label>
-        <Input id="ab-price" inputMode="decimal" value={form.price} onChange={(e) => set("price")(e.target.value)} placeholder="Same as A" {...fe.field("price")} />
+        <Input
+          id="ab-price"
+          inputMode="decimal"
+          value={form.price}
+          onChange={(e) => set("price")(e.target.value)}
+          placeholder="Same as A"
+          {...fe.field("price")}
+        />
         <FieldError of={fe} name="price" />
       </div>
       <div className="flex items-end gap-3">
@@ -107,7 +141,10 @@ function VariantColumn({ v, best }: { v: AbVariantFigures; best: number }) {
         {formatUsd(v.price)} · “{v.ctaText}”
       </p>
       <div className="h-3 w-full rounded bg-muted" aria-hidden>
-        <div className={`h-3 rounded ${v.variant === "A" ? "bg-slate-500" : "bg-violet-600"}`} style={{ width: `${width}%` }} />
+        <div
+          className={`h-3 rounded ${v.variant === "A" ? "bg-slate-500" : "bg-violet-600"}`}
+          style={{ width: `${width}%` }}
+        />
       </div>
       <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
         <dt className="text-muted-foreground">Shown</dt>
@@ -128,19 +165,36 @@ function VariantColumn({ v, best }: { v: AbVariantFigures; best: number }) {
 function TestCard({ funnel, test }: { funnel: Funnel; test: AbTest }) {
   const queryClient = useQueryClient();
   const end = useMutation({
-    mutationFn: async (keep: "A" | "B") => (await apiRequest("POST", `/api/funnels/${funnel.id}/ab-tests/${test.id}/end`, { keep })).json() as Promise<AbTest>,
+    mutationFn: async (keep: "A" | "B") =>
+      (
+        await apiRequest("POST", `/api/funnels/${funnel.id}/ab-tests/${test.id}/end`, { keep })
+      ).json() as Promise<AbTest>,
     onSuccess: async (t) => {
-      toast({ title: "Test ended", description: t.winner === "B" ? "Variant B is now the step." : "The step stays as it was." });
-      await Promise.all([queryClient.invalidateQueries({ queryKey: funnelKeys.abTests(funnel.id) }), queryClient.invalidateQueries({ queryKey: funnelKeys.steps(funnel.id) })]);
+      toast({
+        title: "Test ended",
+        description: t.winner === "B" ? "Variant B is now the step." : "The step stays as it was.",
+      });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: funnelKeys.abTests(funnel.id) }),
+        queryClient.invalidateQueries({ queryKey: funnelKeys.steps(funnel.id) }),
+      ]);
     },
-    onError: (err) => toast({ title: "Could not end the test", description: withoutStatus((err as Error).message), variant: "destructive" }),
+    onError: (err) =>
+      toast({
+        title: "Could not end the test",
+        description: withoutStatus((err as Error).message),
+        variant: "destructive",
+      }),
   });
   const best = Math.max(...test.variants.map((v) => v.acceptanceRate));
   return (
     <li className="space-y-3 rounded-xl border bg-card p-4" data-testid="ab-test">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="min-w-0 font-medium">Step: {test.stepTitle}</p>
-        <Badge variant="outline" className={test.status === "running" ? "border-violet-400 text-violet-800" : "text-muted-foreground"}>
+        <Badge
+          variant="outline"
+          className={test.status === "running" ? "border-violet-400 text-violet-800" : "text-muted-foreground"}
+        >
           {test.status === "running" ? "Running" : `Ended · ${test.winner === "B" ? "B won" : "A kept"}`}
         </Badge>
       </div>
@@ -167,13 +221,21 @@ function TestCard({ funnel, test }: { funnel: Funnel; test: AbTest }) {
 }
 
 export function AbTestsTab({ funnel }: { funnel: Funnel }) {
-  const steps = useQuery<FunnelStep[]>({ queryKey: funnelKeys.steps(funnel.id), queryFn: getQueryFn({ on401: "throw" }) });
-  const tests = useQuery<AbTest[]>({ queryKey: funnelKeys.abTests(funnel.id), queryFn: getQueryFn({ on401: "throw" }) });
+  const steps = useQuery<FunnelStep[]>({
+    queryKey: funnelKeys.steps(funnel.id),
+    queryFn: getQueryFn({ on401: "throw" }),
+  });
+  const tests = useQuery<AbTest[]>({
+    queryKey: funnelKeys.abTests(funnel.id),
+    queryFn: getQueryFn({ on401: "throw" }),
+  });
   if (steps.isLoading || tests.isLoading) return <SectionSpinner />;
   if (steps.error || tests.error) {
     return (
       <div className="space-y-3 py-6 text-center">
-        <p className="text-destructive">Couldn't load the A/B tests. {withoutStatus((steps.error ?? tests.error)!.message)}</p>
+        <p className="text-destructive">
+          Couldn't load the A/B tests. {withoutStatus((steps.error ?? tests.error)!.message)}
+        </p>
         <Button variant="outline" size="sm" onClick={() => void Promise.all([steps.refetch(), tests.refetch()])}>
           Try again
         </Button>
@@ -183,7 +245,10 @@ export function AbTestsTab({ funnel }: { funnel: Funnel }) {
   const running = new Set((tests.data ?? []).filter((t) => t.status === "running").map((t) => t.stepId));
   return (
     <div className="space-y-4">
-      <p className="text-sm text-muted-foreground">Test a second version of a step's offer. Buyers are split evenly and keep their version; each buyer is charged the price they were shown.</p>
+      <p className="text-sm text-muted-foreground">
+        Test a second version of a step's offer. Buyers are split evenly and keep their version; each buyer is charged
+        the price they were shown.
+      </p>
       {(steps.data ?? []).length === 0 ? (
         <p className="text-sm text-muted-foreground">Add a step first, then test a second version of it here.</p>
       ) : (

@@ -41,7 +41,12 @@ function ExistingItemFields({
           value={pick.contentId}
           onChange={(e) => {
             const item = items.find((i) => i.id === e.target.value);
-            onPick({ ...pick, contentId: e.target.value, title: item?.title ?? "", description: item?.description ?? "" });
+            onPick({
+              ...pick,
+              contentId: e.target.value,
+              title: item?.title ?? "",
+              description: item?.description ?? "",
+            });
           }}
           className="h-9 w-full rounded-md border bg-background px-3 text-sm"
         >
@@ -70,14 +75,26 @@ function ExistingItemFields({
         </Field>
       </div>
       <Field label="Description" htmlFor="step-description">
-        <Textarea id="step-description" rows={2} maxLength={2000} value={pick.description} onChange={(e) => set("description", e.target.value)} className="field-sizing-fixed" />
+        <Textarea
+          id="step-description"
+          rows={2}
+          maxLength={2000}
+          value={pick.description}
+          onChange={(e) => set("description", e.target.value)}
+          className="field-sizing-fixed"
+        />
       </Field>
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Button text" htmlFor="step-cta">
           <Input id="step-cta" value={pick.ctaText} maxLength={80} onChange={(e) => set("ctaText", e.target.value)} />
         </Field>
         <Field label="Step type" htmlFor="step-type">
-          <select id="step-type" value={pick.stepType} onChange={(e) => set("stepType", e.target.value as StepType)} className="h-9 w-full rounded-md border bg-background px-3 text-sm">
+          <select
+            id="step-type"
+            value={pick.stepType}
+            onChange={(e) => set("stepType", e.target.value as StepType)}
+            className="h-9 w-full rounded-md border bg-background px-3 text-sm"
+          >
             <option value="upsell">Upsell</option>
             <option value="downsell">Downsell</option>
           </select>
@@ -87,12 +104,32 @@ function ExistingItemFields({
   );
 }
 
-const emptyPick = () => ({ contentId: "", title: "", description: "", price: "", ctaText: DEFAULT_CTA, stepType: "upsell" as StepType });
+const emptyPick = () => ({
+  contentId: "",
+  title: "",
+  description: "",
+  price: "",
+  ctaText: DEFAULT_CTA,
+  stepType: "upsell" as StepType,
+});
 
 /** The add-step form's body and its button; `onAdded` after the step is saved. */
-export function AddStep({ funnel, count, onAdded, failureTitle }: { funnel: Funnel; count: number; onAdded?: () => void; failureTitle: string }) {
+export function AddStep({
+  funnel,
+  count,
+  onAdded,
+  failureTitle,
+}: {
+  funnel: Funnel;
+  count: number;
+  onAdded?: () => void;
+  failureTitle: string;
+}) {
   const queryClient = useQueryClient();
-  const items = useQuery<CreatorContent[]>({ queryKey: queryKeys.contentList, queryFn: getQueryFn({ on401: "throw" }) });
+  const items = useQuery<CreatorContent[]>({
+    queryKey: queryKeys.contentList,
+    queryFn: getQueryFn({ on401: "throw" }),
+  });
   // The items the funnel is sold with are not offered to their own buyers.
   const offerable = (items.data ?? []).filter((i) => !funnel.contentIds.includes(i.id));
   // Until the creator picks, one of their items when they have one to offer, else a new item.
@@ -111,7 +148,10 @@ export function AddStep({ funnel, count, onAdded, failureTitle }: { funnel: Funn
     e.preventDefault();
     const problems =
       source === "item"
-        ? { ...(!pick.contentId ? { contentId: STEP_ITEM_MESSAGE } : {}), ...(pick.contentId && !pick.title.trim() ? { title: "Please fill in required fields" } : {}) }
+        ? {
+            ...(!pick.contentId ? { contentId: STEP_ITEM_MESSAGE } : {}),
+            ...(pick.contentId && !pick.title.trim() ? { title: "Please fill in required fields" } : {}),
+          }
         : draftErrors(draft);
     setErrors(problems);
     if (Object.keys(problems).length) return;
@@ -132,13 +172,17 @@ export function AddStep({ funnel, count, onAdded, failureTitle }: { funnel: Funn
       setPick(emptyPick());
       setDraft(emptyDraft());
       setFormKey((k) => k + 1);
-      await Promise.all([queryClient.invalidateQueries({ queryKey: funnelKeys.steps(funnel.id) }), queryClient.invalidateQueries({ queryKey: queryKeys.contentList })]);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: funnelKeys.steps(funnel.id) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.contentList }),
+      ]);
       onAdded?.();
     } catch (err) {
       const byField = fieldErrors(err);
       setErrors(byField);
       // What names a field is shown beside it; the rest (a 5xx, the network) is announced too.
-      if (!Object.keys(byField).some((k) => k !== "_") || !/^4\d\d: /.test(err instanceof Error ? err.message : "")) toast({ title: failureTitle, description: byField._, variant: "destructive" });
+      if (!Object.keys(byField).some((k) => k !== "_") || !/^4\d\d: /.test(err instanceof Error ? err.message : ""))
+        toast({ title: failureTitle, description: byField._, variant: "destructive" });
     } finally {
       setSaving(false);
     }
@@ -162,7 +206,10 @@ export function AddStep({ funnel, count, onAdded, failureTitle }: { funnel: Funn
               setSource(o.value);
               setErrors({});
             }}
-            className={cn("rounded-md px-3 py-1 text-sm font-medium", source === o.value ? "bg-primary text-primary-foreground" : "text-muted-foreground hover:bg-muted")}
+            className={cn(
+              "rounded-md px-3 py-1 text-sm font-medium",
+              source === o.value ? "bg-primary text-primary-foreground" : "text-muted-foreground hover:bg-muted",
+            )}
           >
             {o.label}
           </button>
@@ -175,7 +222,9 @@ export function AddStep({ funnel, count, onAdded, failureTitle }: { funnel: Funn
           ) : items.error ? (
             <p className="text-sm text-destructive">Could not load your content. Please refresh.</p>
           ) : !offerable.length ? (
-            <p className="rounded-lg border border-dashed p-4 text-center text-sm text-muted-foreground">No other items yet: create a new item for this step.</p>
+            <p className="rounded-lg border border-dashed p-4 text-center text-sm text-muted-foreground">
+              No other items yet: create a new item for this step.
+            </p>
           ) : (
             <ExistingItemFields items={offerable} pick={pick} onPick={setPick} errors={errors} />
           )

@@ -10,24 +10,42 @@ export const funnelKeys = {
   abTests: (funnelId: string) => ["/api/funnels", funnelId, "ab-tests"] as const,
 };
 
-export const createFunnel = async (name: string): Promise<Funnel> => (await apiRequest("POST", "/api/funnels", { name })).json();
-export const setTestMode = (funnelId: string, testMode: boolean) => apiRequest("PATCH", `/api/funnels/${funnelId}`, { testMode });
-export const attachProducts = (funnelId: string, contentIds: string[]) => apiRequest("POST", `/api/funnels/${funnelId}/products`, { contentIds });
-export const detachProduct = (funnelId: string, contentId: string) => apiRequest("DELETE", `/api/funnels/${funnelId}/products/${contentId}`);
-export const moveStep = (funnelId: string, stepId: string, stepOrder: number) => apiRequest("PATCH", `/api/funnels/${funnelId}/steps/${stepId}`, { stepOrder });
+export const createFunnel = async (name: string): Promise<Funnel> =>
+  (await apiRequest("POST", "/api/funnels", { name })).json();
+export const setTestMode = (funnelId: string, testMode: boolean) =>
+  apiRequest("PATCH", `/api/funnels/${funnelId}`, { testMode });
+export const attachProducts = (funnelId: string, contentIds: string[]) =>
+  apiRequest("POST", `/api/funnels/${funnelId}/products`, { contentIds });
+export const detachProduct = (funnelId: string, contentId: string) =>
+  apiRequest("DELETE", `/api/funnels/${funnelId}/products/${contentId}`);
+export const moveStep = (funnelId: string, stepId: string, stepOrder: number) =>
+  apiRequest("PATCH", `/api/funnels/${funnelId}/steps/${stepId}`, { stepOrder });
 export const editStep = async (
   funnelId: string,
   stepId: string,
-  fields: Partial<Pick<FunnelStep, "title" | "description" | "ctaText" | "offerPriceId" | "stepType">> & { maximumPrice?: string | null },
-): Promise<FunnelStep> =>
-  (await apiRequest("PATCH", `/api/funnels/${funnelId}/steps/${stepId}`, fields)).json();
-export const deleteStep = (funnelId: string, stepId: string) => apiRequest("DELETE", `/api/funnels/${funnelId}/steps/${stepId}`);
+  fields: Partial<Pick<FunnelStep, "title" | "description" | "ctaText" | "offerPriceId" | "stepType">> & {
+    maximumPrice?: string | null;
+  },
+): Promise<FunnelStep> => (await apiRequest("PATCH", `/api/funnels/${funnelId}/steps/${stepId}`, fields)).json();
+export const deleteStep = (funnelId: string, stepId: string) =>
+  apiRequest("DELETE", `/api/funnels/${funnelId}/steps/${stepId}`);
 export const createStep = async (
   funnelId: string,
-  body: { title: string; description: string; ctaText: string; stepOrder: number; stepType?: StepType; contentId: string; price?: string; upsellOnly?: boolean; maximumPrice?: string | null },
+  body: {
+    title: string;
+    description: string;
+    ctaText: string;
+    stepOrder: number;
+    stepType?: StepType;
+    contentId: string;
+    price?: string;
+    upsellOnly?: boolean;
+    maximumPrice?: string | null;
+  },
 ): Promise<FunnelStep> => (await apiRequest("POST", `/api/funnels/${funnelId}/steps`, body)).json();
 /** 'Edit funnel' on an item: that item's funnel, made for it if it has none. */
-export const funnelForItem = async (contentId: string): Promise<Funnel> => (await apiRequest("POST", "/api/funnels/for-item", { contentId })).json();
+export const funnelForItem = async (contentId: string): Promise<Funnel> =>
+  (await apiRequest("POST", "/api/funnels/for-item", { contentId })).json();
 
 /** A server answer "field: message; …" as messages by field, to show beside each field. */
 export function fieldErrors(err: unknown): Record<string, string> {
@@ -84,7 +102,8 @@ export function draftErrors(d: UpsellDraft): Record<string, string> {
   const problem = draftProblem(d);
   if (!problem) return {};
   const price = d.pricingModel === "tip" ? d.minimumPrice || d.price : d.price;
-  if (problem === FUNNEL_MESSAGES.titleAndPrice) return { ...(!d.title.trim() ? { title: problem } : {}), ...(!price.trim() ? { price: problem } : {}) };
+  if (problem === FUNNEL_MESSAGES.titleAndPrice)
+    return { ...(!d.title.trim() ? { title: problem } : {}), ...(!price.trim() ? { price: problem } : {}) };
   if (problem === FUNNEL_MESSAGES.downloadFile) return { file: problem };
   if (problem === FUNNEL_MESSAGES.linkUrl) return { link: problem };
   return { price: problem };
@@ -96,7 +115,8 @@ export function draftProblem(d: UpsellDraft): string | null {
   if (!d.title.trim() || !price.trim()) return FUNNEL_MESSAGES.titleAndPrice;
   if (d.accessType === "download" && !d.file) return FUNNEL_MESSAGES.downloadFile;
   if (d.accessType === "link" && !d.linkUrl.trim()) return FUNNEL_MESSAGES.linkUrl;
-  if (d.pricingModel === "tip" && d.maximumPrice.trim() && Number(d.maximumPrice) < Number(price)) return `The maximum tip must be at least the minimum price ($${Number(price).toFixed(2)})`;
+  if (d.pricingModel === "tip" && d.maximumPrice.trim() && Number(d.maximumPrice) < Number(price))
+    return `The maximum tip must be at least the minimum price ($${Number(price).toFixed(2)})`;
   return null;
 }
 

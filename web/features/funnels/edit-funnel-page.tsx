@@ -22,7 +22,10 @@ import { StepList } from "./step-list";
 function TestLiveToggle({ funnel }: { funnel: Funnel }) {
   const queryClient = useQueryClient();
   // Spec §8: a test-mode failure shows no message; the switch just stays where it was.
-  const toggle = useMutation({ mutationFn: (testMode: boolean) => setTestMode(funnel.id, testMode), onSettled: () => queryClient.invalidateQueries({ queryKey: funnelKeys.all }) });
+  const toggle = useMutation({
+    mutationFn: (testMode: boolean) => setTestMode(funnel.id, testMode),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: funnelKeys.all }),
+  });
   const live = !funnel.testMode;
   return (
     <div className="inline-flex rounded-lg border p-0.5" role="radiogroup" aria-label="Funnel mode">
@@ -37,7 +40,14 @@ function TestLiveToggle({ funnel }: { funnel: Funnel }) {
           aria-checked={o.on}
           disabled={toggle.isPending}
           onClick={() => !o.on && toggle.mutate(o.testMode)}
-          className={cn("rounded-md px-3 py-1 text-sm font-medium", o.on ? (live ? "bg-emerald-600 text-white" : "bg-amber-500 text-white") : "text-muted-foreground hover:bg-muted")}
+          className={cn(
+            "rounded-md px-3 py-1 text-sm font-medium",
+            o.on
+              ? live
+                ? "bg-emerald-600 text-white"
+                : "bg-amber-500 text-white"
+              : "text-muted-foreground hover:bg-muted",
+          )}
         >
           {o.label}
         </button>
@@ -51,7 +61,9 @@ function AddStepForm({ funnel, count }: { funnel: Funnel; count: number }) {
     <Card>
       <CardHeader>
         <CardTitle>Add New Funnel Step</CardTitle>
-        <CardDescription>Buyers see it right after paying, and take it with one click on the card they just used.</CardDescription>
+        <CardDescription>
+          Buyers see it right after paying, and take it with one click on the card they just used.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         <AddStep funnel={funnel} count={count} failureTitle="Failed to add upsell step" />
@@ -61,19 +73,42 @@ function AddStepForm({ funnel, count }: { funnel: Funnel; count: number }) {
 }
 
 export function EditFunnelPage({ user, contentId }: { user: CurrentUser; contentId: string }) {
-  const items = useQuery<CreatorContent[]>({ queryKey: queryKeys.contentList, queryFn: getQueryFn({ on401: "throw" }) });
+  const items = useQuery<CreatorContent[]>({
+    queryKey: queryKeys.contentList,
+    queryFn: getQueryFn({ on401: "throw" }),
+  });
   // 'Edit funnel' on any item opens its funnel, made for it (in Test) if it has none; asking twice is one funnel.
   const item = items.data?.find((i) => i.id === contentId);
   // Only for an item the creator has (a wrong or deleted id makes nothing).
-  const opened = useQuery({ queryKey: [...funnelKeys.all, "for-item", contentId], queryFn: () => funnelForItem(contentId), retry: false, staleTime: Infinity, enabled: !!item });
-  const funnels = useQuery<Funnel[]>({ queryKey: funnelKeys.all, queryFn: getQueryFn({ on401: "throw" }), enabled: opened.isSuccess });
+  const opened = useQuery({
+    queryKey: [...funnelKeys.all, "for-item", contentId],
+    queryFn: () => funnelForItem(contentId),
+    retry: false,
+    staleTime: Infinity,
+    enabled: !!item,
+  });
+  const funnels = useQuery<Funnel[]>({
+    queryKey: funnelKeys.all,
+    queryFn: getQueryFn({ on401: "throw" }),
+    enabled: opened.isSuccess,
+  });
   // The list is the live copy (the Test/Live switch refreshes it); the opened funnel until it has loaded.
   const funnel = funnels.data?.find((f) => f.id === opened.data?.id) ?? opened.data;
-  const steps = useQuery<FunnelStep[]>({ queryKey: funnelKeys.steps(funnel?.id ?? ""), queryFn: getQueryFn({ on401: "throw" }), enabled: !!funnel });
+  const steps = useQuery<FunnelStep[]>({
+    queryKey: funnelKeys.steps(funnel?.id ?? ""),
+    queryFn: getQueryFn({ on401: "throw" }),
+    enabled: !!funnel,
+  });
 
   if (items.isLoading || (item && opened.isLoading)) return <PageSpinner />;
   if (items.error || (opened.error && !/^404: /.test(opened.error.message)))
-    return <MessageScreen icon={<Workflow className="size-7" />} title="Something went wrong" message="Could not load this funnel. Please refresh the page." />;
+    return (
+      <MessageScreen
+        icon={<Workflow className="size-7" />}
+        title="Something went wrong"
+        message="Could not load this funnel. Please refresh the page."
+      />
+    );
   if (!item || !funnel)
     return (
       <MessageScreen
@@ -123,7 +158,9 @@ export function EditFunnelPage({ user, contentId }: { user: CurrentUser; content
           ) : steps.error ? (
             <p className="text-sm text-destructive">Could not load the steps. Please refresh.</p>
           ) : !steps.data?.length ? (
-            <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">No steps yet. Add the first offer below.</p>
+            <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">
+              No steps yet. Add the first offer below.
+            </p>
           ) : (
             <StepList funnelId={funnel.id} steps={steps.data} />
           )}

@@ -3,5 +3,8 @@
 import type { Funnel } from "@shared/funnels";
 
 export function funnelOfContent(funnels: Funnel[], contentId: string, title: string): Funnel | undefined {
-  return funnels.find((f) => f.contentIds.includes(contentId)) ?? funnels.find((f) => f.contentIds.length === 0 && title && f.name.includes(title));
+  return (
+    funnels.find((f) => f.contentIds.includes(contentId)) ??
+    funnels.find((f) => f.contentIds.length === 0 && title && f.name.includes(title))
+  );
 }

@@ -7,7 +7,11 @@ import { getQueryFn } from "@/lib/api";
 import { funnelOfContent } from "./funnel-of-content";
 
 export function FunnelPreviewBar({ contentId, title }: { contentId: string; title: string }) {
-  const funnels = useQuery<Funnel[] | null>({ queryKey: ["/api/funnels"], queryFn: getQueryFn({ on401: "returnNull" }), retry: false });
+  const funnels = useQuery<Funnel[] | null>({
+    queryKey: ["/api/funnels"],
+    queryFn: getQueryFn({ on401: "returnNull" }),
+    retry: false,
+  });
   const funnel = funnels.data ? funnelOfContent(funnels.data, contentId, title) : undefined;
   if (!funnel) return null;
   return (
@@ -17,7 +21,8 @@ export function FunnelPreviewBar({ contentId, title }: { contentId: string; titl
         className="flex items-center gap-2 rounded-lg border border-amber-300 bg-amber-50 px-4 py-2 text-sm font-medium text-amber-900 hover:bg-amber-100"
         data-testid="funnel-preview-link"
       >
-        <FlaskConical className="size-4" /> After purchase, buyers see the "{funnel.name}" funnel{funnel.testMode ? " (Test mode — shown only to you)" : ""}. Walk through its steps: Test mode — no charge →
+        <FlaskConical className="size-4" /> After purchase, buyers see the "{funnel.name}" funnel
+        {funnel.testMode ? " (Test mode — shown only to you)" : ""}. Walk through its steps: Test mode — no charge →
       </a>
     </div>
   );

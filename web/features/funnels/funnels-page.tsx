@@ -11,7 +11,14 @@ import { PageSpinner, Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
@@ -28,13 +35,25 @@ import { StepList } from "./step-list";
 /** The one status a funnel shows, here and in its editor: Test (previews only) or Live (buyers see it). */
 export function FunnelStatusBadge({ funnel }: { funnel: Funnel }) {
   return (
-    <Badge variant={funnel.status === "live" ? "default" : "outline"} className={funnel.status === "live" ? "bg-emerald-600 text-white" : "border-amber-400 text-amber-800"} data-testid="funnel-status">
+    <Badge
+      variant={funnel.status === "live" ? "default" : "outline"}
+      className={funnel.status === "live" ? "bg-emerald-600 text-white" : "border-amber-400 text-amber-800"}
+      data-testid="funnel-status"
+    >
       {FUNNEL_STATUS_LABEL[funnel.status]}
     </Badge>
   );
 }
 
-export function CreateFunnelDialog({ open, onOpenChange, onCreated }: { open: boolean; onOpenChange: (o: boolean) => void; onCreated: (f: Funnel) => void }) {
+export function CreateFunnelDialog({
+  open,
+  onOpenChange,
+  onCreated,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  onCreated: (f: Funnel) => void;
+}) {
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
   const fe = useFieldErrors("funnel");
@@ -66,10 +85,17 @@ export function CreateFunnelDialog({ open, onOpenChange, onCreated }: { open: bo
           </DialogHeader>
           <div className="space-y-1.5">
             <Label htmlFor="funnel-name">Funnel name</Label>
-            <Input id="funnel-name" value={name} onChange={(e) => {
-              setName(e.target.value);
-              fe.clear("name", FORM);
-            }} maxLength={200} autoFocus {...fe.field("name")} />
+            <Input
+              id="funnel-name"
+              value={name}
+              onChange={(e) => {
+                setName(e.target.value);
+                fe.clear("name", FORM);
+              }}
+              maxLength={200}
+              autoFocus
+              {...fe.field("name")}
+            />
             <FieldError of={fe} name="name" />
             <FieldError of={fe} name={FORM} />
           </div>
@@ -85,7 +111,10 @@ export function CreateFunnelDialog({ open, onOpenChange, onCreated }: { open: bo
 }
 
 function StepsTab({ funnel }: { funnel: Funnel }) {
-  const steps = useQuery<FunnelStep[]>({ queryKey: funnelKeys.steps(funnel.id), queryFn: getQueryFn({ on401: "throw" }) });
+  const steps = useQuery<FunnelStep[]>({
+    queryKey: funnelKeys.steps(funnel.id),
+    queryFn: getQueryFn({ on401: "throw" }),
+  });
   const [adding, setAdding] = useState(false);
   return (
     <div className="space-y-4">
@@ -100,7 +129,9 @@ function StepsTab({ funnel }: { funnel: Funnel }) {
       ) : steps.error ? (
         <p className="text-sm text-destructive">Could not load the steps. Please refresh.</p>
       ) : !steps.data?.length ? (
-        <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">No steps yet. Add the first offer buyers see after paying.</p>
+        <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">
+          No steps yet. Add the first offer buyers see after paying.
+        </p>
       ) : (
         <StepList funnelId={funnel.id} steps={steps.data} detailed />
       )}
@@ -108,9 +139,16 @@ function StepsTab({ funnel }: { funnel: Funnel }) {
         <DialogContent className="max-h-[90vh] overflow-y-auto">
           <DialogHeader>
             <DialogTitle>Add Step</DialogTitle>
-            <DialogDescription>Offer one of your items, or make a new one for this step. Buyers take it with one click after paying.</DialogDescription>
+            <DialogDescription>
+              Offer one of your items, or make a new one for this step. Buyers take it with one click after paying.
+            </DialogDescription>
           </DialogHeader>
-          <AddStep funnel={funnel} count={steps.data?.length ?? 0} onAdded={() => setAdding(false)} failureTitle="Failed to create upsell step" />
+          <AddStep
+            funnel={funnel}
+            count={steps.data?.length ?? 0}
+            onAdded={() => setAdding(false)}
+            failureTitle="Failed to create upsell step"
+          />
         </DialogContent>
       </Dialog>
     </div>
@@ -119,11 +157,15 @@ function StepsTab({ funnel }: { funnel: Funnel }) {
 
 function ProductsTab({ funnel }: { funnel: Funnel }) {
   const queryClient = useQueryClient();
-  const items = useQuery<CreatorContent[]>({ queryKey: queryKeys.contentList, queryFn: getQueryFn({ on401: "throw" }) });
+  const items = useQuery<CreatorContent[]>({
+    queryKey: queryKeys.contentList,
+    queryFn: getQueryFn({ on401: "throw" }),
+  });
   // The box follows the click at once; a failure puts it back.
   const [shown, setShown] = useState<Record<string, boolean>>({});
   const toggle = useMutation({
-    mutationFn: ({ id, on }: { id: string; on: boolean }) => (on ? attachProducts(funnel.id, [id]) : detachProduct(funnel.id, id)),
+    mutationFn: ({ id, on }: { id: string; on: boolean }) =>
+      on ? attachProducts(funnel.id, [id]) : detachProduct(funnel.id, id),
     onMutate: ({ id, on }) => setShown((s) => ({ ...s, [id]: on })),
     onError: (_e, { id, on }) => {
       setShown((s) => ({ ...s, [id]: !on }));
@@ -133,7 +175,10 @@ function ProductsTab({ funnel }: { funnel: Funnel }) {
   });
   if (items.isLoading) return <Spinner />;
   if (items.error) return <p className="text-sm text-destructive">Could not load your content. Please refresh.</p>;
-  if (!items.data?.length) return <p className="text-sm text-muted-foreground">No content yet. Upload something to sell it with this funnel.</p>;
+  if (!items.data?.length)
+    return (
+      <p className="text-sm text-muted-foreground">No content yet. Upload something to sell it with this funnel.</p>
+    );
   return (
     <ul className="divide-y rounded-xl border bg-card">
       {items.data.map((item) => {
@@ -190,7 +235,10 @@ export function FunnelsPage({ user }: { user: CurrentUser }) {
                       key={f.id}
                       type="button"
                       onClick={() => setSelectedId(f.id)}
-                      className={cn("flex w-full items-center justify-between rounded-lg px-3 py-2 text-left text-sm hover:bg-muted", f.id === selectedId && "bg-accent")}
+                      className={cn(
+                        "flex w-full items-center justify-between rounded-lg px-3 py-2 text-left text-sm hover:bg-muted",
+                        f.id === selectedId && "bg-accent",
+                      )}
                       data-testid="funnel-item"
                     >
                       <span className="truncate font-medium">{f.name}</span>

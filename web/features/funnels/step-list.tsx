@@ -8,7 +8,14 @@ import { focusFirstInvalid } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
@@ -18,7 +25,17 @@ import { deleteStep, editStep, fieldErrors, funnelKeys, moveStep } from "./api";
 import { Field } from "./upsell-step-fields";
 
 /** Edit a step's words, type and tip ceiling (its item and price are chosen when it is added). */
-export function StepDialog({ funnelId, step, open, onOpenChange }: { funnelId: string; step: FunnelStep; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function StepDialog({
+  funnelId,
+  step,
+  open,
+  onOpenChange,
+}: {
+  funnelId: string;
+  step: FunnelStep;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const queryClient = useQueryClient();
   const initial = { title: step.title, description: step.description, ctaText: step.ctaText, stepType: step.stepType };
   const [maximumPrice, setMaximumPrice] = useState(step.maximumPrice != null ? step.maximumPrice.toFixed(2) : "");
@@ -27,7 +44,8 @@ export function StepDialog({ funnelId, step, open, onOpenChange }: { funnelId: s
   const [saving, setSaving] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   useEffect(() => focusFirstInvalid(formRef.current), [errors]);
-  const set = (k: keyof typeof fields) => (e: { target: { value: string } }) => setFields((f) => ({ ...f, [k]: e.target.value }));
+  const set = (k: keyof typeof fields) => (e: { target: { value: string } }) =>
+    setFields((f) => ({ ...f, [k]: e.target.value }));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!fields.title.trim()) return setErrors({ title: FUNNEL_MESSAGES.requiredFields });
@@ -59,7 +77,13 @@ export function StepDialog({ funnelId, step, open, onOpenChange }: { funnelId: s
           </Field>
           <div className="space-y-1.5">
             <Label htmlFor="edit-step-description">Description</Label>
-            <Textarea id="edit-step-description" rows={2} value={fields.description} onChange={set("description")} className="field-sizing-fixed" />
+            <Textarea
+              id="edit-step-description"
+              rows={2}
+              value={fields.description}
+              onChange={set("description")}
+              className="field-sizing-fixed"
+            />
           </div>
           <div className="grid gap-4 sm:grid-cols-2">
             <div className="space-y-1.5">
@@ -68,14 +92,27 @@ export function StepDialog({ funnelId, step, open, onOpenChange }: { funnelId: s
             </div>
             <div className="space-y-1.5">
               <Label htmlFor="edit-step-type">Step type</Label>
-              <select id="edit-step-type" value={fields.stepType} onChange={set("stepType")} className="h-9 w-full rounded-md border bg-background px-3 text-sm">
+              <select
+                id="edit-step-type"
+                value={fields.stepType}
+                onChange={set("stepType")}
+                className="h-9 w-full rounded-md border bg-background px-3 text-sm"
+              >
                 <option value="upsell">Upsell</option>
                 <option value="downsell">Downsell</option>
               </select>
             </div>
           </div>
           <Field label="Maximum tip (USD, tip steps only)" htmlFor="edit-step-maximum" error={errors.maximumPrice}>
-            <Input id="edit-step-maximum" type="number" step="0.01" min="0" placeholder={`${TIP_CEILING_MULTIPLE}× the minimum`} value={maximumPrice} onChange={(e) => setMaximumPrice(e.target.value)} />
+            <Input
+              id="edit-step-maximum"
+              type="number"
+              step="0.01"
+              min="0"
+              placeholder={`${TIP_CEILING_MULTIPLE}× the minimum`}
+              value={maximumPrice}
+              onChange={(e) => setMaximumPrice(e.target.value)}
+            />
           </Field>
           <DialogFooter>
             <Button type="submit" disabled={saving}>
@@ -88,12 +125,23 @@ export function StepDialog({ funnelId, step, open, onOpenChange }: { funnelId: s
   );
 }
 
-export function StepList({ funnelId, steps, detailed = false }: { funnelId: string; steps: FunnelStep[]; detailed?: boolean }) {
+export function StepList({
+  funnelId,
+  steps,
+  detailed = false,
+}: {
+  funnelId: string;
+  steps: FunnelStep[];
+  detailed?: boolean;
+}) {
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<FunnelStep | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: funnelKeys.steps(funnelId) });
   // Spec §8: reorder and delete failures show no message.
-  const move = useMutation({ mutationFn: ({ step, to }: { step: FunnelStep; to: number }) => moveStep(funnelId, step.id, to), onSettled: refresh });
+  const move = useMutation({
+    mutationFn: ({ step, to }: { step: FunnelStep; to: number }) => moveStep(funnelId, step.id, to),
+    onSettled: refresh,
+  });
   const remove = useMutation({
     mutationFn: (step: FunnelStep) => deleteStep(funnelId, step.id),
     onSuccess: () => toast({ title: "Upsell step deleted successfully!" }),
@@ -106,26 +154,46 @@ export function StepList({ funnelId, steps, detailed = false }: { funnelId: stri
         {steps.map((step) => (
           <li key={step.id} className="rounded-xl border bg-card p-4" data-testid="step-row">
             <div className="flex items-start gap-3">
-              <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-accent text-sm font-bold text-primary">{step.stepOrder}</span>
+              <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-accent text-sm font-bold text-primary">
+                {step.stepOrder}
+              </span>
               <div className="min-w-0 flex-1 space-y-1">
                 <div className="flex flex-wrap items-center gap-2">
                   <p className="font-semibold">{step.title}</p>
                   <Badge variant={step.stepType === "upsell" ? "default" : "secondary"}>{step.stepType}</Badge>
-                  {step.price !== null && <span className="text-sm text-muted-foreground">{formatUsd(step.price)}</span>}
+                  {step.price !== null && (
+                    <span className="text-sm text-muted-foreground">{formatUsd(step.price)}</span>
+                  )}
                 </div>
                 {step.description && <p className="text-sm text-muted-foreground">{step.description}</p>}
                 <p className="text-xs text-muted-foreground">CTA: “{step.ctaText}”</p>
-                {detailed && !step.contentId && <p className="text-xs text-amber-700">No content attached: buyers skip this step until you add one from the funnel editor.</p>}
+                {detailed && !step.contentId && (
+                  <p className="text-xs text-amber-700">
+                    No content attached: buyers skip this step until you add one from the funnel editor.
+                  </p>
+                )}
                 <p className="text-xs text-muted-foreground" data-testid="step-figures">
-                  Shown {step.figures.shown} · Accepted {step.figures.accepted} · Declined {step.figures.declined} · Revenue (gross) {formatUsd(step.figures.revenue)} · Your share (net){" "}
-                  {formatUsd(step.figures.net)}
+                  Shown {step.figures.shown} · Accepted {step.figures.accepted} · Declined {step.figures.declined} ·
+                  Revenue (gross) {formatUsd(step.figures.revenue)} · Your share (net) {formatUsd(step.figures.net)}
                 </p>
               </div>
               <div className="flex shrink-0 gap-1">
-                <Button variant="ghost" size="icon" aria-label="Move up" disabled={busy || step.stepOrder <= 1} onClick={() => move.mutate({ step, to: step.stepOrder - 1 })}>
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  aria-label="Move up"
+                  disabled={busy || step.stepOrder <= 1}
+                  onClick={() => move.mutate({ step, to: step.stepOrder - 1 })}
+                >
                   <ArrowUp />
                 </Button>
-                <Button variant="ghost" size="icon" aria-label="Move down" disabled={busy || step.stepOrder >= steps.length} onClick={() => move.mutate({ step, to: step.stepOrder + 1 })}>
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  aria-label="Move down"
+                  disabled={busy || step.stepOrder >= steps.length}
+                  onClick={() => move.mutate({ step, to: step.stepOrder + 1 })}
+                >
                   <ArrowDown />
                 </Button>
                 <Button variant="ghost" size="icon" aria-label="Edit step" onClick={() => setEditing(step)}>
@@ -147,7 +215,15 @@ export function StepList({ funnelId, steps, detailed = false }: { funnelId: stri
           </li>
         ))}
       </ol>
-      {editing && <StepDialog key={editing.id} funnelId={funnelId} step={editing} open onOpenChange={(o) => !o && setEditing(null)} />}
+      {editing && (
+        <StepDialog
+          key={editing.id}
+          funnelId={funnelId}
+          step={editing}
+          open
+          onOpenChange={(o) => !o && setEditing(null)}
+        />
+      )}
     </>
   );
 }

@@ -11,7 +11,15 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { toast } from "@/hooks/use-toast";
-import { addUpsellStep, attachProducts, createFunnel, draftProblem, emptyDraft, funnelKeys, type UpsellDraft } from "./api";
+import {
+  addUpsellStep,
+  attachProducts,
+  createFunnel,
+  draftProblem,
+  emptyDraft,
+  funnelKeys,
+  type UpsellDraft,
+} from "./api";
 import { UpsellStepFields } from "./upsell-step-fields";
 
 export type FunnelChoice = { wanted: boolean; name: string };
@@ -20,13 +28,24 @@ export function FunnelOption({ value, onChange }: { value: FunnelChoice; onChang
   return (
     <div className="space-y-3 rounded-xl border bg-muted/30 p-4">
       <label className="flex items-center gap-2 text-sm font-medium">
-        <input type="checkbox" className="size-4 accent-primary" checked={value.wanted} onChange={(e) => onChange({ ...value, wanted: e.target.checked })} />
+        <input
+          type="checkbox"
+          className="size-4 accent-primary"
+          checked={value.wanted}
+          onChange={(e) => onChange({ ...value, wanted: e.target.checked })}
+        />
         Add an upsell funnel (one-click offers right after purchase)
       </label>
       {value.wanted && (
         <div className="space-y-1.5">
           <Label htmlFor="funnel-option-name">Funnel name</Label>
-          <Input id="funnel-option-name" value={value.name} maxLength={200} placeholder="e.g. Course upsells" onChange={(e) => onChange({ ...value, name: e.target.value })} />
+          <Input
+            id="funnel-option-name"
+            value={value.name}
+            maxLength={200}
+            placeholder="e.g. Course upsells"
+            onChange={(e) => onChange({ ...value, name: e.target.value })}
+          />
         </div>
       )}
     </div>
@@ -90,7 +109,9 @@ export function UpsellFunnelModal({ item, funnelName }: { item: { id: string; ti
         <DialogHeader>
           <DialogTitle>{step === 0 ? "Create your upsell funnel" : "Add upsell steps"}</DialogTitle>
           <DialogDescription>
-            {step === 0 ? `Offer buyers of "${item.title}" more, with one click, right after they pay.` : "Each step is a product buyers can add in one click; a downsell shows when they say no to the upsell before it."}
+            {step === 0
+              ? `Offer buyers of "${item.title}" more, with one click, right after they pay.`
+              : "Each step is a product buyers can add in one click; a downsell shows when they say no to the upsell before it."}
           </DialogDescription>
         </DialogHeader>
         {step === 0 ? (
@@ -115,17 +136,30 @@ export function UpsellFunnelModal({ item, funnelName }: { item: { id: string; ti
                 <div className="flex items-center justify-between">
                   <p className="font-semibold">Step {i + 1}</p>
                   {drafts.length > 1 && (
-                    <Button variant="ghost" size="sm" onClick={() => setDrafts((all) => all.filter((_, j) => j !== i))} disabled={busy}>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      onClick={() => setDrafts((all) => all.filter((_, j) => j !== i))}
+                      disabled={busy}
+                    >
                       <Trash2 /> Remove
                     </Button>
                   )}
                 </div>
                 <fieldset disabled={busy}>
-                  <UpsellStepFields draft={d} onChange={(next) => setDrafts((all) => all.map((x, j) => (j === i ? next : x)))} idPrefix={`draft-${i}`} />
+                  <UpsellStepFields
+                    draft={d}
+                    onChange={(next) => setDrafts((all) => all.map((x, j) => (j === i ? next : x)))}
+                    idPrefix={`draft-${i}`}
+                  />
                 </fieldset>
               </div>
             ))}
-            <Button variant="outline" onClick={() => setDrafts((all) => [...all, { ...emptyDraft(), stepType: "downsell" }])} disabled={busy}>
+            <Button
+              variant="outline"
+              onClick={() => setDrafts((all) => [...all, { ...emptyDraft(), stepType: "downsell" }])}
+              disabled={busy}
+            >
               <Plus /> Add another step
             </Button>
             <div className="flex justify-end gap-2">

@@ -16,7 +16,19 @@ import type { UpsellDraft } from "./api";
 /** A funnel form's field: label, control and the message beside it (web/components/field-error.tsx). */
 export const Field = LabelledField;
 
-function Pick<T extends string>({ id, label, value, options, onChange }: { id: string; label: string; value: T; options: { value: T; label: string }[]; onChange: (v: T) => void }) {
+function Pick<T extends string>({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: T;
+  options: { value: T; label: string }[];
+  onChange: (v: T) => void;
+}) {
   return (
     <Field label={label} htmlFor={id}>
       <Select value={value} onValueChange={(v) => onChange(v as T)}>
@@ -36,7 +48,17 @@ function Pick<T extends string>({ id, label, value, options, onChange }: { id: s
 }
 
 /** errors: by field (title, price, file, link), shown beside it. */
-export function UpsellStepFields({ draft, onChange, idPrefix, errors = {} }: { draft: UpsellDraft; onChange: (d: UpsellDraft) => void; idPrefix: string; errors?: Record<string, string> }) {
+export function UpsellStepFields({
+  draft,
+  onChange,
+  idPrefix,
+  errors = {},
+}: {
+  draft: UpsellDraft;
+  onChange: (d: UpsellDraft) => void;
+  idPrefix: string;
+  errors?: Record<string, string>;
+}) {
   const set = <K extends keyof UpsellDraft>(key: K, value: UpsellDraft[K]) => onChange({ ...draft, [key]: value });
   const previewInput = useRef<HTMLInputElement>(null);
   const id = (name: string) => `${idPrefix}-${name}`;
@@ -52,18 +74,57 @@ export function UpsellStepFields({ draft, onChange, idPrefix, errors = {} }: { d
         </Field>
       </div>
       <Field label="Description" htmlFor={id("description")}>
-        <Textarea id={id("description")} rows={2} value={draft.description} maxLength={2000} onChange={(e) => set("description", e.target.value)} className="field-sizing-fixed" />
+        <Textarea
+          id={id("description")}
+          rows={2}
+          value={draft.description}
+          maxLength={2000}
+          onChange={(e) => set("description", e.target.value)}
+          className="field-sizing-fixed"
+        />
       </Field>
       <div className="grid gap-4 sm:grid-cols-3">
-        <Pick id={id("type")} label="Step type" value={draft.stepType} onChange={(v) => set("stepType", v)} options={[{ value: "upsell", label: "Upsell" }, { value: "downsell", label: "Downsell" }]} />
-        <Pick id={id("pricing")} label="Pricing" value={draft.pricingModel} onChange={(v) => set("pricingModel", v)} options={[{ value: "fixed", label: "Fixed price" }, { value: "tip", label: "Tip (pay what you want)" }]} />
+        <Pick
+          id={id("type")}
+          label="Step type"
+          value={draft.stepType}
+          onChange={(v) => set("stepType", v)}
+          options={[
+            { value: "upsell", label: "Upsell" },
+            { value: "downsell", label: "Downsell" },
+          ]}
+        />
+        <Pick
+          id={id("pricing")}
+          label="Pricing"
+          value={draft.pricingModel}
+          onChange={(v) => set("pricingModel", v)}
+          options={[
+            { value: "fixed", label: "Fixed price" },
+            { value: "tip", label: "Tip (pay what you want)" },
+          ]}
+        />
         {draft.pricingModel === "fixed" ? (
           <Field label="Price (USD) *" htmlFor={id("price")} error={errors.price}>
-            <Input id={id("price")} type="number" step="0.01" min="0" value={draft.price} onChange={(e) => set("price", e.target.value)} />
+            <Input
+              id={id("price")}
+              type="number"
+              step="0.01"
+              min="0"
+              value={draft.price}
+              onChange={(e) => set("price", e.target.value)}
+            />
           </Field>
         ) : (
           <Field label="Minimum price (USD) *" htmlFor={id("minimum")} error={errors.price}>
-            <Input id={id("minimum")} type="number" step="0.01" min="0" value={draft.minimumPrice} onChange={(e) => set("minimumPrice", e.target.value)} />
+            <Input
+              id={id("minimum")}
+              type="number"
+              step="0.01"
+              min="0"
+              value={draft.minimumPrice}
+              onChange={(e) => set("minimumPrice", e.target.value)}
+            />
           </Field>
         )}
       </div>
@@ -94,11 +155,29 @@ export function UpsellStepFields({ draft, onChange, idPrefix, errors = {} }: { d
             { value: "link", label: "Link" },
           ]}
         />
-        <Pick id={id("category")} label="Category" value={draft.category} onChange={(v) => set("category", v)} options={CATEGORIES.map((c) => ({ value: c, label: c }))} />
+        <Pick
+          id={id("category")}
+          label="Category"
+          value={draft.category}
+          onChange={(v) => set("category", v)}
+          options={CATEGORIES.map((c) => ({ value: c, label: c }))}
+        />
       </div>
       {takesFile && (
-        <div className="space-y-1.5 outline-none" tabIndex={-1} aria-invalid={errors.file ? true : undefined} aria-describedby={errors.file ? id("file-error") : undefined}>
-          <FileDropZone selected={draft.file} onSelect={(f) => set("file", f)} onClear={() => set("file", null)} onSubmit={() => undefined} maxSize={MAX_UPLOAD_BYTES} hideSubmit />
+        <div
+          className="space-y-1.5 outline-none"
+          tabIndex={-1}
+          aria-invalid={errors.file ? true : undefined}
+          aria-describedby={errors.file ? id("file-error") : undefined}
+        >
+          <FileDropZone
+            selected={draft.file}
+            onSelect={(f) => set("file", f)}
+            onClear={() => set("file", null)}
+            onSubmit={() => undefined}
+            maxSize={MAX_UPLOAD_BYTES}
+            hideSubmit
+          />
           {errors.file && (
             <p id={id("file-error")} className="text-sm text-destructive" role="alert">
               {errors.file}
@@ -108,12 +187,24 @@ export function UpsellStepFields({ draft, onChange, idPrefix, errors = {} }: { d
       )}
       {draft.accessType === "view" && (
         <Field label="Text content" htmlFor={id("text")}>
-          <Textarea id={id("text")} rows={3} value={draft.textContent} onChange={(e) => set("textContent", e.target.value)} className="field-sizing-fixed" />
+          <Textarea
+            id={id("text")}
+            rows={3}
+            value={draft.textContent}
+            onChange={(e) => set("textContent", e.target.value)}
+            className="field-sizing-fixed"
+          />
         </Field>
       )}
       {draft.accessType === "link" && (
         <Field label="Link URL *" htmlFor={id("link")} error={errors.link}>
-          <Input id={id("link")} type="url" placeholder="https://" value={draft.linkUrl} onChange={(e) => set("linkUrl", e.target.value)} />
+          <Input
+            id={id("link")}
+            type="url"
+            placeholder="https://"
+            value={draft.linkUrl}
+            onChange={(e) => set("linkUrl", e.target.value)}
+          />
         </Field>
       )}
       <div className="flex items-center gap-3">
@@ -127,7 +218,8 @@ export function UpsellStepFields({ draft, onChange, idPrefix, errors = {} }: { d
             const picked = e.target.files?.[0];
             e.target.value = "";
             if (!picked) return;
-            if (!picked.type.startsWith("image/")) return void toast({ title: "Preview image must be an image", variant: "destructive" });
+            if (!picked.type.startsWith("image/"))
+              return void toast({ title: "Preview image must be an image", variant: "destructive" });
             const reader = new FileReader();
             reader.onload = () => set("previewImage", String(reader.result));
             reader.readAsDataURL(picked);

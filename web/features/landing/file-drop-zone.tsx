@@ -17,7 +17,15 @@ type Props = {
   hideSubmit?: boolean;
 };
 
-export function FileDropZone({ selected, onSelect, onClear, onSubmit, maxSize = MAX_UPLOAD_BYTES, accept, hideSubmit }: Props) {
+export function FileDropZone({
+  selected,
+  onSelect,
+  onClear,
+  onSubmit,
+  maxSize = MAX_UPLOAD_BYTES,
+  accept,
+  hideSubmit,
+}: Props) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
 
@@ -47,7 +55,9 @@ export function FileDropZone({ selected, onSelect, onClear, onSubmit, maxSize = 
         onDrop={onDrop}
         className={cn(
           "flex cursor-pointer flex-col items-center justify-center gap-3 rounded-2xl border-2 border-dashed px-6 py-10 text-center transition-colors",
-          dragging ? "border-primary bg-accent" : "border-border bg-background hover:border-primary/60 hover:bg-accent/40",
+          dragging
+            ? "border-primary bg-accent"
+            : "border-border bg-background hover:border-primary/60 hover:bg-accent/40",
         )}
       >
         <input
@@ -85,7 +95,10 @@ export function FileDropZone({ selected, onSelect, onClear, onSubmit, maxSize = 
       </div>
 
       {selected && (
-        <div className="flex items-center justify-between rounded-lg border bg-card px-4 py-3" data-testid="selected-file">
+        <div
+          className="flex items-center justify-between rounded-lg border bg-card px-4 py-3"
+          data-testid="selected-file"
+        >
           <div className="min-w-0 text-left">
             <p className="truncate font-medium">{selected.name}</p>
             <p className="text-xs text-muted-foreground">{formatFileSize(selected.size)}</p>
@@ -97,7 +110,12 @@ export function FileDropZone({ selected, onSelect, onClear, onSubmit, maxSize = 
       )}
 
       {!hideSubmit && (
-        <Button variant="brand" size="lg" className="w-full text-base" onClick={selected ? onSubmit : () => inputRef.current?.click()}>
+        <Button
+          variant="brand"
+          size="lg"
+          className="w-full text-base"
+          onClick={selected ? onSubmit : () => inputRef.current?.click()}
+        >
           {selected ? `Upload ${selected.name}` : "Ape It"}
         </Button>
       )}

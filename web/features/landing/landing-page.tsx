@@ -18,9 +18,21 @@ const startWith = (intent: PendingUpload) => {
 };
 
 const FEATURES = [
-  { icon: Zap, title: "Instant Paywalls", text: "Drop a file, paste a link or write a note and get a shareable paywall link in seconds." },
-  { icon: DollarSign, title: "Set Your Price", text: "Charge a fixed price from $1 to $1000+, or let fans pay what they want above your minimum." },
-  { icon: BarChart3, title: "Track Everything", text: "See views, conversions and earnings in real time, and get paid out every month." },
+  {
+    icon: Zap,
+    title: "Instant Paywalls",
+    text: "Drop a file, paste a link or write a note and get a shareable paywall link in seconds.",
+  },
+  {
+    icon: DollarSign,
+    title: "Set Your Price",
+    text: "Charge a fixed price from $1 to $1000+, or let fans pay what they want above your minimum.",
+  },
+  {
+    icon: BarChart3,
+    title: "Track Everything",
+    text: "See views, conversions and earnings in real time, and get paid out every month.",
+  },
 ];
 
 export function LandingPage() {
@@ -68,7 +80,12 @@ export function LandingPage() {
             </div>
             <Card className="shadow-xl">
               <CardContent>
-                <FileDropZone selected={file} onSelect={onFile} onClear={() => setFile(null)} onSubmit={() => file && onFile(file)} />
+                <FileDropZone
+                  selected={file}
+                  onSelect={onFile}
+                  onClear={() => setFile(null)}
+                  onSubmit={() => file && onFile(file)}
+                />
               </CardContent>
             </Card>
           </div>

@@ -8,15 +8,22 @@ import { toast } from "@/hooks/use-toast";
 import { apiRequest } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
-const STATUS_LABEL: Record<CreatorLicense["status"], string> = { valid: "Valid", refunded: "Refunded", disabled: "Disabled" };
+const STATUS_LABEL: Record<CreatorLicense["status"], string> = {
+  valid: "Valid",
+  refunded: "Refunded",
+  disabled: "Disabled",
+};
 
 export function LicenseCell({ license }: { license: CreatorLicense | null | undefined }) {
   const queryClient = useQueryClient();
   const toggle = useMutation({
     mutationFn: async (action: "disable" | "enable") =>
-      (await apiRequest("POST", `/api/licenses/${encodeURIComponent(license!.id)}/${action}`, {})).json() as Promise<CreatorLicense>,
+      (
+        await apiRequest("POST", `/api/licenses/${encodeURIComponent(license!.id)}/${action}`, {})
+      ).json() as Promise<CreatorLicense>,
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.creatorSales }),
-    onError: (err) => toast({ title: "Couldn't change the license key", description: (err as Error).message, variant: "destructive" }),
+    onError: (err) =>
+      toast({ title: "Couldn't change the license key", description: (err as Error).message, variant: "destructive" }),
   });
   if (!license) return <span className="text-muted-foreground">—</span>;
   return (
@@ -32,12 +39,24 @@ export function LicenseCell({ license }: { license: CreatorLicense | null | unde
           {license.activations} / {license.limit ?? "∞"} activations
         </span>
         {license.status === "valid" && (
-          <Button size="sm" variant="outline" className="h-6 px-2 text-xs" disabled={toggle.isPending} onClick={() => toggle.mutate("disable")}>
+          <Button
+            size="sm"
+            variant="outline"
+            className="h-6 px-2 text-xs"
+            disabled={toggle.isPending}
+            onClick={() => toggle.mutate("disable")}
+          >
             Disable key
           </Button>
         )}
         {license.disabledByCreator && (
-          <Button size="sm" variant="outline" className="h-6 px-2 text-xs" disabled={toggle.isPending} onClick={() => toggle.mutate("enable")}>
+          <Button
+            size="sm"
+            variant="outline"
+            className="h-6 px-2 text-xs"
+            disabled={toggle.isPending}
+            onClick={() => toggle.mutate("enable")}
+          >
             Enable key
           </Button>
         )}

@@ -13,7 +13,17 @@ export function licenseError(d: LicenseDraft): string | undefined {
   return parsed.success ? undefined : parsed.error.issues[0]?.message;
 }
 
-export function LicenseFields({ value, onChange, error, disabled }: { value: LicenseDraft; onChange: (next: LicenseDraft) => void; error?: string; disabled?: boolean }) {
+export function LicenseFields({
+  value,
+  onChange,
+  error,
+  disabled,
+}: {
+  value: LicenseDraft;
+  onChange: (next: LicenseDraft) => void;
+  error?: string;
+  disabled?: boolean;
+}) {
   return (
     <div className="space-y-3 rounded-lg border p-4">
       <label className="flex items-center gap-2 text-sm font-medium">
@@ -48,7 +58,9 @@ export function LicenseFields({ value, onChange, error, disabled }: { value: Lic
               {error}
             </p>
           ) : (
-            <p className="text-xs text-muted-foreground">How many machines one key may be activated on (1–1000). Empty: unlimited.</p>
+            <p className="text-xs text-muted-foreground">
+              How many machines one key may be activated on (1–1000). Empty: unlimited.
+            </p>
           )}
         </div>
       )}

@@ -19,9 +19,15 @@ export function useConnectStatus() {
 
 export function DashboardLinkButton() {
   const open = useMutation({
-    mutationFn: async () => (await (await apiRequest("POST", "/api/stripe/connect/dashboard-link")).json()) as { url: string },
+    mutationFn: async () =>
+      (await (await apiRequest("POST", "/api/stripe/connect/dashboard-link")).json()) as { url: string },
     onSuccess: ({ url }) => window.location.assign(url),
-    onError: () => toast({ title: "Error", description: "Failed to access payout dashboard. Please try again.", variant: "destructive" }),
+    onError: () =>
+      toast({
+        title: "Error",
+        description: "Failed to access payout dashboard. Please try again.",
+        variant: "destructive",
+      }),
   });
   return (
     <Button variant="outline" onClick={() => open.mutate()} disabled={open.isPending}>
@@ -35,7 +41,9 @@ export function BankConnectBody({ status }: { status: ConnectStatus }) {
     return (
       <div className="space-y-3" data-testid="bank-status">
         <p className="font-semibold text-emerald-700">Bank Account Connected</p>
-        <p className="text-sm text-muted-foreground">Your payouts go to your bank account by transfer on the 1st of each month.</p>
+        <p className="text-sm text-muted-foreground">
+          Your payouts go to your bank account by transfer on the 1st of each month.
+        </p>
         <DashboardLinkButton />
       </div>
     );
@@ -44,7 +52,9 @@ export function BankConnectBody({ status }: { status: ConnectStatus }) {
     return (
       <div className="space-y-3" data-testid="bank-status">
         <p className="font-semibold text-amber-700">Setup In Progress</p>
-        <p className="text-sm text-muted-foreground">Stripe is checking your details. Bank payouts start once your account is verified.</p>
+        <p className="text-sm text-muted-foreground">
+          Stripe is checking your details. Bank payouts start once your account is verified.
+        </p>
         <Button variant="outline" onClick={startBankOnboarding}>
           Review details
         </Button>
@@ -53,7 +63,9 @@ export function BankConnectBody({ status }: { status: ConnectStatus }) {
   }
   return (
     <div className="space-y-3" data-testid="bank-status">
-      <p className="text-sm text-muted-foreground">Get paid straight to your bank account. Setup takes a few minutes on Stripe's secure form.</p>
+      <p className="text-sm text-muted-foreground">
+        Get paid straight to your bank account. Setup takes a few minutes on Stripe's secure form.
+      </p>
       <Button onClick={startBankOnboarding}>
         <Landmark /> {status.connected ? "Continue bank setup" : "Connect bank account"}
       </Button>
@@ -72,7 +84,13 @@ export function BankConnectCard() {
         <CardDescription>Bank payouts through Stripe.</CardDescription>
       </CardHeader>
       <CardContent>
-        {isLoading ? <Spinner className="size-6" /> : error ? <p className="text-sm text-destructive">Couldn't load your bank account status.</p> : data && <BankConnectBody status={data} />}
+        {isLoading ? (
+          <Spinner className="size-6" />
+        ) : error ? (
+          <p className="text-sm text-destructive">Couldn't load your bank account status.</p>
+        ) : (
+          data && <BankConnectBody status={data} />
+        )}
       </CardContent>
     </Card>
   );

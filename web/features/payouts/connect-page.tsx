@@ -14,7 +14,15 @@ async function signInAgainToConnect() {
   window.location.assign(`/sign-in?returnTo=${encodeURIComponent("/connect")}`);
 }
 
-export function ConnectPage({ refresh, connected, signInAgain = false }: { refresh: boolean; connected: boolean; signInAgain?: boolean }) {
+export function ConnectPage({
+  refresh,
+  connected,
+  signInAgain = false,
+}: {
+  refresh: boolean;
+  connected: boolean;
+  signInAgain?: boolean;
+}) {
   const { data, isLoading, error } = useConnectStatus();
   return (
     <AppShell>
@@ -32,7 +40,9 @@ export function ConnectPage({ refresh, connected, signInAgain = false }: { refre
               <>
                 <AlertTriangle className="mx-auto size-12 text-amber-500" />
                 <h1 className="text-2xl font-bold">Setup Interrupted</h1>
-                <p className="text-muted-foreground">Your bank account setup was not finished. Pick up where you left off.</p>
+                <p className="text-muted-foreground">
+                  Your bank account setup was not finished. Pick up where you left off.
+                </p>
                 <Button onClick={startBankOnboarding}>Continue setup</Button>
               </>
             ) : connected ? (
@@ -44,7 +54,19 @@ export function ConnectPage({ refresh, connected, signInAgain = false }: { refre
             ) : (
               <h1 className="text-2xl font-bold">Bank payouts</h1>
             )}
-            {!refresh && !signInAgain && (isLoading ? <SectionSpinner /> : error ? <p className="text-destructive">Couldn't load your bank account status.</p> : data && <div className="text-left"><BankConnectBody status={data} /></div>)}
+            {!refresh &&
+              !signInAgain &&
+              (isLoading ? (
+                <SectionSpinner />
+              ) : error ? (
+                <p className="text-destructive">Couldn't load your bank account status.</p>
+              ) : (
+                data && (
+                  <div className="text-left">
+                    <BankConnectBody status={data} />
+                  </div>
+                )
+              ))}
             <Button variant="ghost" asChild>
               <Link to="/settings">Back to settings</Link>
             </Button>

@@ -49,17 +49,25 @@ export function EarningsOverview() {
         )}
         {s && s.reserved > 0 && (
           <p className="rounded-lg border bg-muted/30 px-3 py-2 text-sm" data-testid="earnings-reserved">
-            {formatUsd(s.reserved)} is reserved for refunds or disputes on their way and is not in Available. It is available again if they do not go through.
+            {formatUsd(s.reserved)} is reserved for refunds or disputes on their way and is not in Available. It is
+            available again if they do not go through.
           </p>
         )}
         {s && s.carriedNegative > 0 && (
           <p className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-            A refund or dispute after a payout left {formatUsd(-s.carriedNegative)}. It is carried over and taken from your next earnings before anything is paid out.
+            A refund or dispute after a payout left {formatUsd(-s.carriedNegative)}. It is carried over and taken from
+            your next earnings before anything is paid out.
           </p>
         )}
         <div className="flex items-start gap-2 text-sm" data-testid="next-payout">
           <CalendarClock className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
-          {next.isLoading ? <span className="text-muted-foreground">Working out your next payout...</span> : next.error ? <span className="text-destructive">Couldn't load your next payout.</span> : next.data && <span>{nextPayoutText(next.data)}</span>}
+          {next.isLoading ? (
+            <span className="text-muted-foreground">Working out your next payout...</span>
+          ) : next.error ? (
+            <span className="text-destructive">Couldn't load your next payout.</span>
+          ) : (
+            next.data && <span>{nextPayoutText(next.data)}</span>
+          )}
         </div>
       </CardContent>
     </Card>

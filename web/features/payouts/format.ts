@@ -15,7 +15,8 @@ export function payoutDestinationText(user: CurrentUser): string {
   return `Payouts Enabled${method}${user.payoutEmail ? ` · ${user.payoutEmail}` : ""}`;
 }
 
-export const formatDate = (iso: string) => new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+export const formatDate = (iso: string) =>
+  new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
 
 export function moneyStateText(state: MoneyState): string {
   switch (state.kind) {
@@ -68,9 +69,18 @@ export function payoutStatusText(p: { status: PayoutStatus; paidAt: string | nul
 }
 
 const SKIP_REASONS: Record<PayoutSkipReason, { why: string; what: string }> = {
-  below_minimum: { why: `below the $${MIN_PAYOUT_CENTS / 100} minimum`, what: "It is paid once your available balance reaches the minimum." },
-  not_set_up: { why: "payouts were not set up", what: "Connect your bank account or add a payout method on this page to be paid in the next payout." },
-  held: { why: "your payouts are on hold", what: "Contact support to find out why and what to do; nothing is lost while payouts are on hold." },
+  below_minimum: {
+    why: `below the $${MIN_PAYOUT_CENTS / 100} minimum`,
+    what: "It is paid once your available balance reaches the minimum.",
+  },
+  not_set_up: {
+    why: "payouts were not set up",
+    what: "Connect your bank account or add a payout method on this page to be paid in the next payout.",
+  },
+  held: {
+    why: "your payouts are on hold",
+    what: "Contact support to find out why and what to do; nothing is lost while payouts are on hold.",
+  },
 };
 
 /** "Not paid in the October 2026 payout: below the $25 minimum — $12.40 carries over", and what the creator can do. */
@@ -80,4 +90,5 @@ export function skipText(e: Extract<TimelineEvent, { kind: "skip" }>): { title: 
 }
 
 /** "Withdrawal" or "October 2026 payout". */
-export const payoutEventTitle = (e: Extract<TimelineEvent, { kind: "payout" }>) => (e.payoutKind === "withdrawal" ? "Withdrawal" : `${e.month} payout`);
+export const payoutEventTitle = (e: Extract<TimelineEvent, { kind: "payout" }>) =>
+  e.payoutKind === "withdrawal" ? "Withdrawal" : `${e.month} payout`;

@@ -13,7 +13,13 @@ import { formatDate, moneyStateText, payoutEventTitle, payoutStatusText, skipTex
 import { useTimelinePages } from "./pages";
 
 const stateVariant = (s: MoneyState) =>
-  s.kind === "paid" || s.kind === "available" ? "success" : s.kind === "reversed" ? "destructive" : s.kind === "on_hold" ? "warning" : "secondary";
+  s.kind === "paid" || s.kind === "available"
+    ? "success"
+    : s.kind === "reversed"
+      ? "destructive"
+      : s.kind === "on_hold"
+        ? "warning"
+        : "secondary";
 
 const statusVariant = (s: PayoutStatus) => (s === "paid" ? "success" : s === "failed" ? "destructive" : "warning");
 
@@ -21,13 +27,19 @@ type Row = { at: string; sale: TimelineItem; event?: never } | { at: string; eve
 
 /** A page's sales and events in one newest-first list (the server gives each page the events between its sales). */
 const rowsOf = (page: { items: TimelineItem[]; events?: TimelineEvent[] }): Row[] =>
-  [...page.items.map((sale) => ({ at: sale.createdAt ?? "", sale })), ...(page.events ?? []).map((event) => ({ at: event.at, event }))].sort((a, b) => b.at.localeCompare(a.at));
+  [
+    ...page.items.map((sale) => ({ at: sale.createdAt ?? "", sale })),
+    ...(page.events ?? []).map((event) => ({ at: event.at, event })),
+  ].sort((a, b) => b.at.localeCompare(a.at));
 
 function EventRow({ event }: { event: TimelineEvent }) {
   if (event.kind === "skip") {
     const { title, advice } = skipText(event);
     return (
-      <li className="flex flex-wrap items-center justify-between gap-2 bg-amber-50/60 px-4 py-3 text-sm" data-testid="timeline-skip">
+      <li
+        className="flex flex-wrap items-center justify-between gap-2 bg-amber-50/60 px-4 py-3 text-sm"
+        data-testid="timeline-skip"
+      >
         <div className="min-w-0">
           <p className="font-medium">{title}</p>
           <p className="text-muted-foreground">
@@ -39,7 +51,10 @@ function EventRow({ event }: { event: TimelineEvent }) {
     );
   }
   return (
-    <li className="flex flex-wrap items-center justify-between gap-2 bg-muted/30 px-4 py-3 text-sm" data-testid="timeline-payout">
+    <li
+      className="flex flex-wrap items-center justify-between gap-2 bg-muted/30 px-4 py-3 text-sm"
+      data-testid="timeline-payout"
+    >
       <div className="min-w-0">
         <p className="font-medium">
           {payoutEventTitle(event)} · {formatUsd(event.amount)}
@@ -61,12 +76,18 @@ function SaleRow({ item }: { item: TimelineItem }) {
       <div className="min-w-0">
         <p className="truncate font-medium">{item.productName}</p>
         <p className="text-muted-foreground">
-          {item.createdAt ? formatDate(item.createdAt) : "—"} · sale {formatUsd(item.amount)} · your share {formatUsd(item.creatorShare)}
+          {item.createdAt ? formatDate(item.createdAt) : "—"} · sale {formatUsd(item.amount)} · your share{" "}
+          {formatUsd(item.creatorShare)}
         </p>
         {item.refund && (
-          <p className={item.refund.afterPayout ? "text-destructive" : "text-muted-foreground"} data-testid="timeline-refund">
+          <p
+            className={item.refund.afterPayout ? "text-destructive" : "text-muted-foreground"}
+            data-testid="timeline-refund"
+          >
             Refunded {formatDate(item.refund.at)}: {formatUsd(item.refund.amount)} from your share
-            {item.refund.afterPayout ? ", after it was paid out: taken from your balance, and from your next earnings if the balance is below zero" : ""}
+            {item.refund.afterPayout
+              ? ", after it was paid out: taken from your balance, and from your next earnings if the balance is below zero"
+              : ""}
           </p>
         )}
         {item.feeAdjustment && (
@@ -88,7 +109,9 @@ export function MoneyTimeline() {
     <Card>
       <CardHeader>
         <CardTitle>Where your money is</CardTitle>
-        <CardDescription>Each sale, your share of it and where that money stands now, with every payout and withdrawal.</CardDescription>
+        <CardDescription>
+          Each sale, your share of it and where that money stands now, with every payout and withdrawal.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         {isLoading ? (
@@ -96,11 +119,21 @@ export function MoneyTimeline() {
         ) : error ? (
           <p className="py-8 text-center text-destructive">Couldn't load your money timeline. {error.message}</p>
         ) : rows.length === 0 ? (
-          <EmptyState icon={History} title="No sales yet" text="When someone buys, each sale appears here with your share and when it will be paid." />
+          <EmptyState
+            icon={History}
+            title="No sales yet"
+            text="When someone buys, each sale appears here with your share and when it will be paid."
+          />
         ) : (
           <div className="space-y-3">
             <ul className="divide-y rounded-lg border" data-testid="money-timeline">
-              {rows.map((row) => (row.event ? <EventRow key={`${row.event.kind}:${row.event.id}`} event={row.event} /> : <SaleRow key={row.sale.purchaseId} item={row.sale} />))}
+              {rows.map((row) =>
+                row.event ? (
+                  <EventRow key={`${row.event.kind}:${row.event.id}`} event={row.event} />
+                ) : (
+                  <SaleRow key={row.sale.purchaseId} item={row.sale} />
+                ),
+              )}
             </ul>
             {hasNextPage && (
               <div className="flex justify-center">

@@ -7,13 +7,15 @@ import { queryKeys } from "@/lib/query-keys";
 
 export const PAGE_SIZE = 50;
 
-const withCursor = (path: string, cursor: string | null) => `${path}?limit=${PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+const withCursor = (path: string, cursor: string | null) =>
+  `${path}?limit=${PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
 
 export function useSalesPages() {
   return useInfiniteQuery({
     queryKey: [...queryKeys.creatorSales, "pages"],
     initialPageParam: null as string | null,
-    queryFn: async ({ pageParam }) => (await apiRequest("GET", withCursor(queryKeys.creatorSales[0], pageParam))).json() as Promise<Sale[]>,
+    queryFn: async ({ pageParam }) =>
+      (await apiRequest("GET", withCursor(queryKeys.creatorSales[0], pageParam))).json() as Promise<Sale[]>,
     getNextPageParam: (last) => {
       const tail = last[last.length - 1];
       return last.length === PAGE_SIZE && tail ? pageCursor(tail.createdAt, tail.id) : undefined;
@@ -25,7 +27,8 @@ export function useTimelinePages() {
   return useInfiniteQuery({
     queryKey: [...queryKeys.moneyTimeline, "pages"],
     initialPageParam: null as string | null,
-    queryFn: async ({ pageParam }) => (await apiRequest("GET", withCursor(queryKeys.moneyTimeline[0], pageParam))).json() as Promise<TimelinePage>,
+    queryFn: async ({ pageParam }) =>
+      (await apiRequest("GET", withCursor(queryKeys.moneyTimeline[0], pageParam))).json() as Promise<TimelinePage>,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 }

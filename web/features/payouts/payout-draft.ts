@@ -7,7 +7,8 @@ export type PayoutDraft = { userId: string; payoutMethod: string; payoutEmail: s
 const KEY = "apewall:payout-draft";
 const KEEP_MS = 30 * 60 * 1000;
 
-export const needsSignInAgain = (error: unknown) => error instanceof Error && /^403: .*sign in again/i.test(error.message);
+export const needsSignInAgain = (error: unknown) =>
+  error instanceof Error && /^403: .*sign in again/i.test(error.message);
 
 export function keepDraft(draft: Omit<PayoutDraft, "savedAt">) {
   try {

@@ -10,7 +10,12 @@ import { queryKeys } from "@/lib/query-keys";
 import { formatUsd } from "@/lib/utils";
 import { formatDate, METHOD_LABELS } from "./format";
 
-const STATUS = { pending: ["Prepared", "warning"], processing: ["Sending", "warning"], paid: ["Paid", "success"], failed: ["Failed", "destructive"] } as const;
+const STATUS = {
+  pending: ["Prepared", "warning"],
+  processing: ["Sending", "warning"],
+  paid: ["Paid", "success"],
+  failed: ["Failed", "destructive"],
+} as const;
 
 export function PayoutHistory() {
   const { data, isLoading, error } = useQuery<PayoutHistoryItem[]>({ queryKey: queryKeys.payoutHistory });

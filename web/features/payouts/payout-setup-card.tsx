@@ -42,12 +42,19 @@ function PayoutDefaultChoice({ user }: { user: CurrentUser }) {
     mutationFn: (payoutDefault: "bank" | "manual") => apiRequest("POST", "/api/payout/default", { payoutDefault }),
     onSuccess: async () => {
       toast({ title: "Payout Settings Saved", description: "Your payout information has been updated." });
-      await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.authUser }), queryClient.invalidateQueries({ queryKey: queryKeys.nextPayout })]);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.authUser }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.nextPayout }),
+      ]);
     },
     onError: (error) => {
       setChoice(user.payoutDefault);
       if (needsSignInAgain(error)) setReauth(withoutStatus((error as Error).message));
-      toast({ title: "Setup Failed", description: error instanceof Error ? withoutStatus(error.message) : "Failed to setup payout information", variant: "destructive" });
+      toast({
+        title: "Setup Failed",
+        description: error instanceof Error ? withoutStatus(error.message) : "Failed to setup payout information",
+        variant: "destructive",
+      });
     },
   });
   const manual = `${METHOD_LABELS[user.payoutMethod ?? ""] ?? user.payoutMethod}${user.payoutEmail ? ` (${user.payoutEmail})` : ""}`;
@@ -60,7 +67,11 @@ function PayoutDefaultChoice({ user }: { user: CurrentUser }) {
       <legend className="mb-1 font-medium">Send my payouts to</legend>
       {options.map((o) => (
         <label key={o.value} className="flex items-center gap-2">
-          <input type="radio" name="payout-default" value={o.value} checked={choice === o.value}
+          <input
+            type="radio"
+            name="payout-default"
+            value={o.value}
+            checked={choice === o.value}
             onChange={() => {
               setChoice(o.value);
               choose.mutate(o.value);
@@ -86,14 +97,23 @@ export function PayoutSetupCard({ user }: { user: CurrentUser }) {
   const fe = useFieldErrors("payout");
 
   const save = useMutation({
-    mutationFn: (input: { payoutMethod: string; payoutEmail: string }) => apiRequest("POST", "/api/payout/setup", input),
+    mutationFn: (input: { payoutMethod: string; payoutEmail: string }) =>
+      apiRequest("POST", "/api/payout/setup", input),
     onSuccess: async () => {
       setReauth(null);
       toast({ title: "Payout Settings Saved", description: "Your payout information has been updated." });
-      await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.authUser }), queryClient.invalidateQueries({ queryKey: queryKeys.nextPayout })]);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.authUser }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.nextPayout }),
+      ]);
     },
     onError: (error) => {
-      const failed = () => toast({ title: "Setup Failed", description: error instanceof Error ? withoutStatus(error.message) : "Failed to setup payout information", variant: "destructive" });
+      const failed = () =>
+        toast({
+          title: "Setup Failed",
+          description: error instanceof Error ? withoutStatus(error.message) : "Failed to setup payout information",
+          variant: "destructive",
+        });
       // Not a field's problem: the notice beside Save offers the sign-in, keeping what was typed.
       if (needsSignInAgain(error)) {
         setReauth(withoutStatus((error as Error).message));
@@ -105,16 +125,20 @@ export function PayoutSetupCard({ user }: { user: CurrentUser }) {
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     // The schema's messages name no path: each goes beside the field it is about.
-    const parsed = fe.check(payoutSetupSchema, { payoutMethod: method, payoutEmail: email }, {
-      place: (_field, message) =>
-        message === PAYOUT_SETUP_MESSAGES.required
-          ? [...(method ? [] : ["payoutMethod"]), ...(email.trim() ? [] : ["payoutEmail"])]
-          : message === PAYOUT_SETUP_MESSAGES.method
-            ? ["payoutMethod"]
-            : message === PAYOUT_SETUP_MESSAGES.email
-              ? ["payoutEmail"]
-              : [FORM],
-    });
+    const parsed = fe.check(
+      payoutSetupSchema,
+      { payoutMethod: method, payoutEmail: email },
+      {
+        place: (_field, message) =>
+          message === PAYOUT_SETUP_MESSAGES.required
+            ? [...(method ? [] : ["payoutMethod"]), ...(email.trim() ? [] : ["payoutEmail"])]
+            : message === PAYOUT_SETUP_MESSAGES.method
+              ? ["payoutMethod"]
+              : message === PAYOUT_SETUP_MESSAGES.email
+                ? ["payoutEmail"]
+                : [FORM],
+      },
+    );
     if (parsed) return save.mutate(parsed);
     // Spec §8 still announces it: 'Setup Failed' with the message.
     const first = payoutSetupSchema.safeParse({ payoutMethod: method, payoutEmail: email }).error?.issues[0]?.message;
@@ -131,12 +155,18 @@ export function PayoutSetupCard({ user }: { user: CurrentUser }) {
       </CardHeader>
       <CardContent className="space-y-4">
         {user.payoutEnabled ? (
-          <div className="flex items-center gap-2 rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900" role="status">
+          <div
+            className="flex items-center gap-2 rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900"
+            role="status"
+          >
             <CheckCircle2 className="size-4 shrink-0" />
             <span>{payoutDestinationText(user)}</span>
           </div>
         ) : (
-          <div className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" role="status">
+          <div
+            className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+            role="status"
+          >
             <p className="font-semibold">Payouts Not Set Up</p>
             <p>Choose a payout method and the email of that account, or connect your bank account.</p>
           </div>
@@ -150,11 +180,19 @@ export function PayoutSetupCard({ user }: { user: CurrentUser }) {
         <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2" noValidate>
           <div className="space-y-2">
             <Label htmlFor="payout-method">Payout method</Label>
-            <Select value={method} onValueChange={(m) => {
-              setMethod(m);
-              fe.clear("payoutMethod", FORM);
-            }}>
-              <SelectTrigger id="payout-method" aria-label="Payout method" className="w-full" {...fe.field("payoutMethod")}>
+            <Select
+              value={method}
+              onValueChange={(m) => {
+                setMethod(m);
+                fe.clear("payoutMethod", FORM);
+              }}
+            >
+              <SelectTrigger
+                id="payout-method"
+                aria-label="Payout method"
+                className="w-full"
+                {...fe.field("payoutMethod")}
+              >
                 <SelectValue placeholder="Choose a method" />
               </SelectTrigger>
               <SelectContent>
@@ -169,10 +207,18 @@ export function PayoutSetupCard({ user }: { user: CurrentUser }) {
           </div>
           <div className="space-y-2">
             <Label htmlFor="payout-email">Payout email</Label>
-            <Input id="payout-email" type="email" value={email} onChange={(e) => {
-              setEmail(e.target.value);
-              fe.clear("payoutEmail", FORM);
-            }} placeholder="you@example.com" autoComplete="email" {...fe.field("payoutEmail")} />
+            <Input
+              id="payout-email"
+              type="email"
+              value={email}
+              onChange={(e) => {
+                setEmail(e.target.value);
+                fe.clear("payoutEmail", FORM);
+              }}
+              placeholder="you@example.com"
+              autoComplete="email"
+              {...fe.field("payoutEmail")}
+            />
             <FieldError of={fe} name="payoutEmail" />
           </div>
           <div className="sm:col-span-2">

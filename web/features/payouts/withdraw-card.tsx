@@ -12,7 +12,14 @@ import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest } from "@/lib/api";
@@ -20,12 +27,18 @@ import { queryKeys } from "@/lib/query-keys";
 import { formatUsd } from "@/lib/utils";
 import { formatDate, payoutStatusText, withoutStatus } from "./format";
 
-const latestVariant = (s: PayoutHistoryItem["status"]) => (s === "paid" ? "success" : s === "failed" ? "destructive" : "warning");
+const latestVariant = (s: PayoutHistoryItem["status"]) =>
+  s === "paid" ? "success" : s === "failed" ? "destructive" : "warning";
 const isOpen = (w: PayoutHistoryItem | null | undefined) => w?.status === "pending" || w?.status === "processing";
 /** How often an open withdrawal's status is asked again. */
 const FOLLOW_MS = 2500;
 /** The page's figures a withdrawal moves (the card's own status is polled). */
-const MOVED_BY_WITHDRAWAL = [queryKeys.earningsStats, queryKeys.nextPayout, queryKeys.payoutHistory, queryKeys.moneyTimeline];
+const MOVED_BY_WITHDRAWAL = [
+  queryKeys.earningsStats,
+  queryKeys.nextPayout,
+  queryKeys.payoutHistory,
+  queryKeys.moneyTimeline,
+];
 
 export function WithdrawCard() {
   const queryClient = useQueryClient();
@@ -48,21 +61,41 @@ export function WithdrawCard() {
     following.current = null;
     for (const queryKey of MOVED_BY_WITHDRAWAL) void queryClient.invalidateQueries({ queryKey });
     if (latest.status === "failed")
-      toast({ title: "Withdrawal Failed", description: `${latest.notes ?? "Your withdrawal could not be sent."} The money is back in your available balance.`, variant: "destructive" });
+      toast({
+        title: "Withdrawal Failed",
+        description: `${latest.notes ?? "Your withdrawal could not be sent."} The money is back in your available balance.`,
+        variant: "destructive",
+      });
   }, [latest, queryClient]);
   const withdraw = useMutation({
     mutationFn: async () => (await apiRequest("POST", "/api/payout/withdraw", {})).json() as Promise<PayoutHistoryItem>,
     onSuccess: (w) => {
-      if (w.status === "failed") toast({ title: "Withdrawal Failed", description: `${w.notes ?? "Your withdrawal could not be sent."} The money is back in your available balance.`, variant: "destructive" });
-      else if (w.status === "paid") toast({ title: "Withdrawal sent", description: `${formatUsd(w.amount)} is on its way to your bank account. It usually arrives in 2-3 business days.` });
-      else toast({ title: "Withdrawal on its way", description: `We're sending ${formatUsd(w.amount)} to your bank account now. It usually arrives in 2-3 business days.` });
+      if (w.status === "failed")
+        toast({
+          title: "Withdrawal Failed",
+          description: `${w.notes ?? "Your withdrawal could not be sent."} The money is back in your available balance.`,
+          variant: "destructive",
+        });
+      else if (w.status === "paid")
+        toast({
+          title: "Withdrawal sent",
+          description: `${formatUsd(w.amount)} is on its way to your bank account. It usually arrives in 2-3 business days.`,
+        });
+      else
+        toast({
+          title: "Withdrawal on its way",
+          description: `We're sending ${formatUsd(w.amount)} to your bank account now. It usually arrives in 2-3 business days.`,
+        });
     },
-    onError: (err) => toast({ title: "Withdrawal Failed", description: withoutStatus(err.message), variant: "destructive" }),
+    onError: (err) =>
+      toast({ title: "Withdrawal Failed", description: withoutStatus(err.message), variant: "destructive" }),
     onSettled: async () => {
       setConfirming(false);
       // Every figure on the page moved: refresh them all.
       await Promise.all(
-        [queryKeys.withdrawStatus, ...MOVED_BY_WITHDRAWAL].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+        [queryKeys.withdrawStatus, ...MOVED_BY_WITHDRAWAL].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
       );
     },
   });
@@ -74,13 +107,17 @@ export function WithdrawCard() {
         <CardTitle className="flex items-center gap-2">
           <ArrowDownToLine className="size-5" /> Withdraw now
         </CardTitle>
-        <CardDescription>Don't wait for the 1st: send your available balance to your bank account today.</CardDescription>
+        <CardDescription>
+          Don't wait for the 1st: send your available balance to your bank account today.
+        </CardDescription>
       </CardHeader>
       <CardContent className="space-y-3" data-testid="withdraw-card">
         {status.isLoading ? (
           <Spinner className="size-6" />
         ) : status.error ? (
-          <p className="text-sm text-destructive">Couldn't load your balance for withdrawal. {withoutStatus(status.error.message)}</p>
+          <p className="text-sm text-destructive">
+            Couldn't load your balance for withdrawal. {withoutStatus(status.error.message)}
+          </p>
         ) : (
           s && (
             <>
@@ -101,7 +138,10 @@ export function WithdrawCard() {
                 </p>
               )}
               {s.latest && (
-                <div className="flex flex-wrap items-center justify-between gap-2 rounded-lg border px-3 py-2 text-sm" data-testid="withdraw-latest">
+                <div
+                  className="flex flex-wrap items-center justify-between gap-2 rounded-lg border px-3 py-2 text-sm"
+                  data-testid="withdraw-latest"
+                >
                   <span>
                     Your withdrawal of {formatUsd(s.latest.amount)} on {formatDate(s.latest.createdAt)}
                     {s.latest.status === "failed" && s.latest.notes ? `: ${s.latest.notes}` : ""}
@@ -118,7 +158,8 @@ export function WithdrawCard() {
           <DialogHeader>
             <DialogTitle>Withdraw {amount}?</DialogTitle>
             <DialogDescription>
-              Withdraw {amount} to your connected bank account. It is sent by Stripe now and usually arrives in 2-3 business days. Sales still on hold stay for the next payout.
+              Withdraw {amount} to your connected bank account. It is sent by Stripe now and usually arrives in 2-3
+              business days. Sales still on hold stay for the next payout.
             </DialogDescription>
           </DialogHeader>
           <DialogFooter>

@@ -19,17 +19,35 @@ const CREATOR_FEATURES = [
 ];
 
 const BLURBS = [
-  { icon: Rocket, title: "Start in seconds", text: "Drop a file, set a price and share your link. Buyers pay by card without creating an account." },
-  { icon: TrendingUp, title: "Earn more per buyer", text: "One-click upsells after checkout typically raise revenue by 30-60%." },
-  { icon: ShieldCheck, title: "Safe for buyers", text: `Permanent access links and receipts by email. ${REFUND_POLICY.buyers}` },
+  {
+    icon: Rocket,
+    title: "Start in seconds",
+    text: "Drop a file, set a price and share your link. Buyers pay by card without creating an account.",
+  },
+  {
+    icon: TrendingUp,
+    title: "Earn more per buyer",
+    text: "One-click upsells after checkout typically raise revenue by 30-60%.",
+  },
+  {
+    icon: ShieldCheck,
+    title: "Safe for buyers",
+    text: `Permanent access links and receipts by email. ${REFUND_POLICY.buyers}`,
+  },
 ];
 
 const FAQ = [
-  { q: "How much does it cost?", a: "The Creator plan is free. We keep a 20% platform fee on each sale, so you keep 80%. Pro is $99/month with zero commission." },
+  {
+    q: "How much does it cost?",
+    a: "The Creator plan is free. We keep a 20% platform fee on each sale, so you keep 80%. Pro is $99/month with zero commission.",
+  },
   // The one schedule this product runs, in the same words as the settings page (shared/constants).
   { q: "Who pays card processing and dispute fees?", a: FEES_POLICY },
   { q: "When do I get paid?", a: <PayoutScheduleList className="mt-1" /> },
-  { q: "Do buyers need an account?", a: "No. Buyers pay by card and get a permanent access link on screen and by email." },
+  {
+    q: "Do buyers need an account?",
+    a: "No. Buyers pay by card and get a permanent access link on screen and by email.",
+  },
   { q: "Can I cancel Pro?", a: `Yes. ${REFUND_POLICY.pro}` },
   { q: "What can I sell?", a: "Any digital file (images, videos, PDFs, documents and more), a private link, or text." },
 ];
@@ -76,7 +94,11 @@ export function PricingPage() {
           <CardHeader>
             <CardTitle className="flex flex-wrap items-center gap-2 text-xl">
               <Crown className="size-5 text-amber-500" /> Pro
-              {plan.isPro && <span className="rounded-full bg-emerald-100 px-2.5 py-0.5 text-sm font-semibold text-emerald-800">{ON_PRO}</span>}
+              {plan.isPro && (
+                <span className="rounded-full bg-emerald-100 px-2.5 py-0.5 text-sm font-semibold text-emerald-800">
+                  {ON_PRO}
+                </span>
+              )}
             </CardTitle>
             <CardDescription>For creators selling every day</CardDescription>
             <p className="mt-4 text-4xl font-extrabold">

@@ -4,7 +4,16 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { BellRing, ImagePlus, Trash2, UserRound } from "lucide-react";
 import { useRef, useState, type FormEvent } from "react";
-import { AVATAR_TYPES, EMAIL_ON_SALE_LABEL, MAX_AVATAR_BYTES, MAX_BIO_CHARS, PROFILE_MESSAGES, profileSchema, type CreatorProfile, type ProfileInput } from "@shared/profile";
+import {
+  AVATAR_TYPES,
+  EMAIL_ON_SALE_LABEL,
+  MAX_AVATAR_BYTES,
+  MAX_BIO_CHARS,
+  PROFILE_MESSAGES,
+  profileSchema,
+  type CreatorProfile,
+  type ProfileInput,
+} from "@shared/profile";
 import { CreatorByline } from "@/components/creator-byline";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { SectionSpinner, Spinner } from "@/components/spinner";
@@ -20,7 +29,6 @@ import { queryKeys } from "@/lib/query-keys";
 
 type Field = keyof ProfileInput;
 const FIELDS = ["displayName", "bio", "supportEmail"] as const;
-
 
 /**
  * "Email me when I make a sale": saved as soon as it is switched, alone (the form's text fields, saved
@@ -38,7 +46,10 @@ function SaleEmailSwitch({ current }: { current: CreatorProfile }) {
     onSuccess: (next) => {
       queryClient.setQueryData(queryKeys.profile, next);
       setError(undefined);
-      toast({ title: "Saved", description: next.emailOnSale ? "We'll email you about each sale." : "We won't email you about sales." });
+      toast({
+        title: "Saved",
+        description: next.emailOnSale ? "We'll email you about each sale." : "We won't email you about sales.",
+      });
     },
     onError: (e) => setError(withoutStatus(e.message)),
     onSettled: () => setChoice(undefined),
@@ -78,14 +89,19 @@ function SaleEmailSwitch({ current }: { current: CreatorProfile }) {
 
 function ProfileForm({ profile }: { profile: CreatorProfile }) {
   const queryClient = useQueryClient();
-  const [values, setValues] = useState<Required<Pick<ProfileInput, "displayName" | "bio" | "supportEmail">>>({ displayName: profile.displayName ?? "", bio: profile.bio ?? "", supportEmail: profile.supportEmail ?? "" });
+  const [values, setValues] = useState<Required<Pick<ProfileInput, "displayName" | "bio" | "supportEmail">>>({
+    displayName: profile.displayName ?? "",
+    bio: profile.bio ?? "",
+    supportEmail: profile.supportEmail ?? "",
+  });
   const fe = useFieldErrors("profile");
   const fileInput = useRef<HTMLInputElement>(null);
 
   const saved = (next: CreatorProfile) => queryClient.setQueryData(queryKeys.profile, next);
 
   const save = useMutation({
-    mutationFn: async (input: ProfileInput) => (await apiRequest("PUT", "/api/profile", input)).json() as Promise<CreatorProfile>,
+    mutationFn: async (input: ProfileInput) =>
+      (await apiRequest("PUT", "/api/profile", input)).json() as Promise<CreatorProfile>,
     onSuccess: (next) => {
       saved(next);
       fe.reset();
@@ -97,7 +113,12 @@ function ProfileForm({ profile }: { profile: CreatorProfile }) {
   const avatar = useMutation({
     mutationFn: async (file: File | null) => {
       const res = file
-        ? await fetch("/api/profile/avatar", { method: "PUT", headers: { "content-type": file.type || "application/octet-stream" }, body: file, credentials: "include" })
+        ? await fetch("/api/profile/avatar", {
+            method: "PUT",
+            headers: { "content-type": file.type || "application/octet-stream" },
+            body: file,
+            credentials: "include",
+          })
         : await fetch("/api/profile/avatar", { method: "DELETE", credentials: "include" });
       const body = (await res.json()) as CreatorProfile & { message?: string };
       if (!res.ok) throw new Error(body.message ?? PROFILE_MESSAGES.avatarType);
@@ -129,7 +150,12 @@ function ProfileForm({ profile }: { profile: CreatorProfile }) {
   };
   const current = queryClient.getQueryData<CreatorProfile>(queryKeys.profile) ?? profile;
   // What buyers see now (the saved profile), with the fallback when no display name is set.
-  const preview = { name: current.displayName ?? current.accountName, avatarUrl: current.avatarUrl, bio: current.bio, supportEmail: current.supportEmail };
+  const preview = {
+    name: current.displayName ?? current.accountName,
+    avatarUrl: current.avatarUrl,
+    bio: current.bio,
+    supportEmail: current.supportEmail,
+  };
 
   return (
     <div className="space-y-5">
@@ -140,17 +166,49 @@ function ProfileForm({ profile }: { profile: CreatorProfile }) {
 
       <div className="flex flex-wrap items-center gap-4">
         <div className="flex size-16 shrink-0 items-center justify-center overflow-hidden rounded-full bg-muted">
-          {current.avatarUrl ? <img src={current.avatarUrl} alt="Your avatar" width={64} height={64} className="size-full object-cover" data-testid="profile-avatar" /> : <UserRound className="size-8 text-muted-foreground" />}
+          {current.avatarUrl ? (
+            <img
+              src={current.avatarUrl}
+              alt="Your avatar"
+              width={64}
+              height={64}
+              className="size-full object-cover"
+              data-testid="profile-avatar"
+            />
+          ) : (
+            <UserRound className="size-8 text-muted-foreground" />
+          )}
         </div>
         <div className="space-y-2">
           <Label htmlFor="profile-avatar">Avatar</Label>
           <div className="flex flex-wrap gap-2">
-            <input ref={fileInput} id="profile-avatar" type="file" accept={AVATAR_TYPES.join(",")} className="sr-only" {...fe.field("avatar", "profile-avatar-hint")} onChange={(e) => chooseAvatar(e.target.files?.[0])} />
-            <Button type="button" variant="outline" size="sm" disabled={avatar.isPending} onClick={() => fileInput.current?.click()}>
-              {avatar.isPending ? <Spinner className="size-4" label="Uploading" /> : <ImagePlus />} {current.avatarUrl ? "Change image" : "Upload image"}
+            <input
+              ref={fileInput}
+              id="profile-avatar"
+              type="file"
+              accept={AVATAR_TYPES.join(",")}
+              className="sr-only"
+              {...fe.field("avatar", "profile-avatar-hint")}
+              onChange={(e) => chooseAvatar(e.target.files?.[0])}
+            />
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              disabled={avatar.isPending}
+              onClick={() => fileInput.current?.click()}
+            >
+              {avatar.isPending ? <Spinner className="size-4" label="Uploading" /> : <ImagePlus />}{" "}
+              {current.avatarUrl ? "Change image" : "Upload image"}
             </Button>
             {current.avatarUrl && (
-              <Button type="button" variant="ghost" size="sm" disabled={avatar.isPending} onClick={() => avatar.mutate(null)}>
+              <Button
+                type="button"
+                variant="ghost"
+                size="sm"
+                disabled={avatar.isPending}
+                onClick={() => avatar.mutate(null)}
+              >
                 <Trash2 /> Remove
               </Button>
             )}
@@ -165,12 +223,25 @@ function ProfileForm({ profile }: { profile: CreatorProfile }) {
       <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2" noValidate aria-label="Public profile">
         <div className="space-y-2">
           <Label htmlFor="profile-displayName">Display name</Label>
-          <Input id="profile-displayName" value={values.displayName} onChange={set("displayName")} placeholder={profile.accountName ?? "Your name or studio"} {...fe.field("displayName")} />
+          <Input
+            id="profile-displayName"
+            value={values.displayName}
+            onChange={set("displayName")}
+            placeholder={profile.accountName ?? "Your name or studio"}
+            {...fe.field("displayName")}
+          />
           <FieldError of={fe} name="displayName" />
         </div>
         <div className="space-y-2">
           <Label htmlFor="profile-supportEmail">Support email</Label>
-          <Input id="profile-supportEmail" type="email" value={values.supportEmail} onChange={set("supportEmail")} placeholder="help@example.com" {...fe.field("supportEmail")} />
+          <Input
+            id="profile-supportEmail"
+            type="email"
+            value={values.supportEmail}
+            onChange={set("supportEmail")}
+            placeholder="help@example.com"
+            {...fe.field("supportEmail")}
+          />
           <FieldError of={fe} name="supportEmail" />
         </div>
         <div className="space-y-2 sm:col-span-2">

@@ -21,7 +21,10 @@ export function CreatorTopBar({ user }: { user: CurrentUser }) {
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4">
         <Logo />
         <nav className="flex items-center gap-0.5 sm:gap-1">
-          <span className="mr-2 hidden max-w-48 truncate text-sm text-muted-foreground md:inline" data-testid="user-name">
+          <span
+            className="mr-2 hidden max-w-48 truncate text-sm text-muted-foreground md:inline"
+            data-testid="user-name"
+          >
             {user.firstName || user.email}
           </span>
           {LINKS.filter((l) => !("adminOnly" in l) || user.isAdmin).map(({ to, label, icon: Icon }) => (
@@ -33,7 +36,13 @@ export function CreatorTopBar({ user }: { user: CurrentUser }) {
               </Link>
             </Button>
           ))}
-          <Button variant="outline" size="sm" className="has-[>svg]:px-1.5 sm:has-[>svg]:px-2.5" onClick={goToLogout} aria-label="Log out">
+          <Button
+            variant="outline"
+            size="sm"
+            className="has-[>svg]:px-1.5 sm:has-[>svg]:px-2.5"
+            onClick={goToLogout}
+            aria-label="Log out"
+          >
             <LogOut />
             <span className="hidden sm:inline">Logout</span>
           </Button>

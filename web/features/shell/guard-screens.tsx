@@ -9,7 +9,19 @@ import { Card, CardContent } from "@/components/ui/card";
 import { goToLogin, useAuth } from "@/lib/auth";
 import { AppShell } from "./app-shell";
 
-export function MessageScreen({ icon, title, message, action, inShell = false }: { icon: ReactNode; title: string; message: string; action?: ReactNode; inShell?: boolean }) {
+export function MessageScreen({
+  icon,
+  title,
+  message,
+  action,
+  inShell = false,
+}: {
+  icon: ReactNode;
+  title: string;
+  message: string;
+  action?: ReactNode;
+  inShell?: boolean;
+}) {
   return (
     <div className={`flex items-center justify-center bg-background px-4 ${inShell ? "py-16" : "min-h-screen"}`}>
       <Card className="w-full max-w-md">
@@ -61,7 +73,13 @@ export function NotFoundScreen() {
 }
 
 /** Renders `children(user)` when signed in; a spinner while loading; `signedOut` (default 'Sign In Required') otherwise. */
-export function RequireAuth({ children, signedOut }: { children: (user: CurrentUser) => ReactNode; signedOut?: ReactNode }) {
+export function RequireAuth({
+  children,
+  signedOut,
+}: {
+  children: (user: CurrentUser) => ReactNode;
+  signedOut?: ReactNode;
+}) {
   const { user, isLoading } = useAuth();
   if (isLoading) return <PageSpinner />;
   if (!user) return <>{signedOut ?? <SignInRequired />}</>;

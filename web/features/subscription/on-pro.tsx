@@ -15,13 +15,19 @@ export const ON_PRO = "You're on Pro";
 export function useSubscription() {
   const { isAuthenticated, isLoading: authLoading } = useAuth();
   const query = useQuery<SubscriptionState>({ queryKey: queryKeys.subscription, enabled: isAuthenticated });
-  return { ...query, isLoading: authLoading || (isAuthenticated && query.isLoading), isPro: query.data?.plan === "pro" };
+  return {
+    ...query,
+    isLoading: authLoading || (isAuthenticated && query.isLoading),
+    isPro: query.data?.plan === "pro",
+  };
 }
 
 /** "Renews on {date}." or "Pro ends on {date}." when Stripe has told us the period's end. */
 export function renewalText(state: SubscriptionState): string | null {
   if (!state.currentPeriodEnd) return null;
-  return state.cancelAtPeriodEnd ? `Pro ends on ${formatDate(state.currentPeriodEnd)}.` : `Renews on ${formatDate(state.currentPeriodEnd)}.`;
+  return state.cancelAtPeriodEnd
+    ? `Pro ends on ${formatDate(state.currentPeriodEnd)}.`
+    : `Renews on ${formatDate(state.currentPeriodEnd)}.`;
 }
 
 /** /subscribe for a Pro creator: no card form, the plan as it stands and the way back. */
@@ -33,7 +39,11 @@ export function OnProPanel({ state }: { state: SubscriptionState }) {
         <Crown className="size-5 text-amber-500" /> {ON_PRO}
       </h2>
       <p className="text-sm text-muted-foreground">You keep 100% of every sale: no platform fee.</p>
-      {state.status === "past_due" && <p className="text-sm text-amber-700">Your last renewal payment failed. Stripe will retry your card; update it to keep Pro.</p>}
+      {state.status === "past_due" && (
+        <p className="text-sm text-amber-700">
+          Your last renewal payment failed. Stripe will retry your card; update it to keep Pro.
+        </p>
+      )}
       {renewal && <p className="text-sm">{renewal}</p>}
       <div className="flex flex-wrap justify-center gap-2">
         <Button asChild>

@@ -12,7 +12,12 @@ import { toast } from "@/hooks/use-toast";
 import { apiRequest, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
-export type SubscriptionState = { plan: "free" | "pro"; status: string | null; currentPeriodEnd: string | null; cancelAtPeriodEnd: boolean };
+export type SubscriptionState = {
+  plan: "free" | "pro";
+  status: string | null;
+  currentPeriodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+};
 
 export function PlanCard() {
   const queryClient = useQueryClient();
@@ -21,9 +26,19 @@ export function PlanCard() {
     mutationFn: async () => (await apiRequest("POST", "/api/subscription/cancel")).json() as Promise<SubscriptionState>,
     onSuccess: (next) => {
       queryClient.setQueryData(queryKeys.subscription, next);
-      toast({ title: "Pro canceled", description: next.currentPeriodEnd ? `Pro stays active until ${formatDate(next.currentPeriodEnd)}.` : "Pro ends at the end of this period." });
+      toast({
+        title: "Pro canceled",
+        description: next.currentPeriodEnd
+          ? `Pro stays active until ${formatDate(next.currentPeriodEnd)}.`
+          : "Pro ends at the end of this period.",
+      });
     },
-    onError: (err) => toast({ title: "Error", description: err instanceof Error ? withoutStatus(err.message) : "An unexpected error occurred", variant: "destructive" }),
+    onError: (err) =>
+      toast({
+        title: "Error",
+        description: err instanceof Error ? withoutStatus(err.message) : "An unexpected error occurred",
+        variant: "destructive",
+      }),
   });
   return (
     <Card>
@@ -40,9 +55,17 @@ export function PlanCard() {
         ) : data.plan === "pro" ? (
           <>
             <p className="text-lg font-semibold">Pro · 0% platform fee</p>
-            {data.status === "past_due" && <p className="text-amber-700">Your last renewal payment failed. Stripe will retry your card; update it to keep Pro.</p>}
+            {data.status === "past_due" && (
+              <p className="text-amber-700">
+                Your last renewal payment failed. Stripe will retry your card; update it to keep Pro.
+              </p>
+            )}
             {data.currentPeriodEnd && (
-              <p className="text-muted-foreground">{data.cancelAtPeriodEnd ? `Pro ends on ${formatDate(data.currentPeriodEnd)}.` : `Renews on ${formatDate(data.currentPeriodEnd)}.`}</p>
+              <p className="text-muted-foreground">
+                {data.cancelAtPeriodEnd
+                  ? `Pro ends on ${formatDate(data.currentPeriodEnd)}.`
+                  : `Renews on ${formatDate(data.currentPeriodEnd)}.`}
+              </p>
             )}
             {!data.cancelAtPeriodEnd && (
               <Button variant="outline" size="sm" onClick={() => cancel.mutate()} disabled={cancel.isPending}>

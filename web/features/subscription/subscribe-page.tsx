@@ -31,26 +31,33 @@ export function SubscribePage() {
   // server refuses a second subscription either way).
   const ready = !plan.isLoading && !plan.isPro;
 
-  const start = useCallback(async (isCancelled: () => boolean) => {
-    setSetupError(null);
-    setElements(null);
-    try {
-      const res = await apiRequest("POST", "/api/create-subscription");
-      const { clientSecret } = (await res.json()) as { clientSecret?: string };
-      if (!clientSecret) throw new Error("No client secret received");
-      const s = await getStripe();
-      if (isCancelled() || !s || !cardRef.current) return;
-      const els = s.elements({ clientSecret, appearance: { theme: "stripe", variables: { colorPrimary: "#7c3aed", borderRadius: "8px" } } });
-      els.create("payment").mount(cardRef.current);
-      setStripe(s);
-      setElements(els);
-    } catch (err) {
-      if (isCancelled()) return;
-      // 409: Pro arrived since the plan was read (another tab, a late webhook): show it.
-      if (err instanceof Error && err.message.startsWith("409: ")) return void queryClient.invalidateQueries({ queryKey: queryKeys.subscription });
-      setSetupError(err instanceof Error ? err.message : "No client secret received");
-    }
-  }, [queryClient]);
+  const start = useCallback(
+    async (isCancelled: () => boolean) => {
+      setSetupError(null);
+      setElements(null);
+      try {
+        const res = await apiRequest("POST", "/api/create-subscription");
+        const { clientSecret } = (await res.json()) as { clientSecret?: string };
+        if (!clientSecret) throw new Error("No client secret received");
+        const s = await getStripe();
+        if (isCancelled() || !s || !cardRef.current) return;
+        const els = s.elements({
+          clientSecret,
+          appearance: { theme: "stripe", variables: { colorPrimary: "#7c3aed", borderRadius: "8px" } },
+        });
+        els.create("payment").mount(cardRef.current);
+        setStripe(s);
+        setElements(els);
+      } catch (err) {
+        if (isCancelled()) return;
+        // 409: Pro arrived since the plan was read (another tab, a late webhook): show it.
+        if (err instanceof Error && err.message.startsWith("409: "))
+          return void queryClient.invalidateQueries({ queryKey: queryKeys.subscription });
+        setSetupError(err instanceof Error ? err.message : "No client secret received");
+      }
+    },
+    [queryClient],
+  );
 
   useEffect(() => {
     if (!ready) return;
@@ -66,9 +73,17 @@ export function SubscribePage() {
     if (!stripe || !elements) return;
     setPaying(true);
     try {
-      const { error } = await stripe.confirmPayment({ elements, confirmParams: { return_url: `${window.location.origin}/dashboard?subscription=success` } });
+      const { error } = await stripe.confirmPayment({
+        elements,
+        confirmParams: { return_url: `${window.location.origin}/dashboard?subscription=success` },
+      });
       // confirmPayment returns only on failure: success leaves for the return URL.
-      if (error) toast({ title: "Payment Failed", description: error.message ?? "An unexpected error occurred", variant: "destructive" });
+      if (error)
+        toast({
+          title: "Payment Failed",
+          description: error.message ?? "An unexpected error occurred",
+          variant: "destructive",
+        });
     } catch {
       toast({ title: "Payment Failed", description: "An unexpected error occurred", variant: "destructive" });
     } finally {
@@ -79,7 +94,10 @@ export function SubscribePage() {
   return (
     <AppShell>
       <div className="mx-auto max-w-lg space-y-6 px-4 py-10">
-        <Link to="/pricing" className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+        <Link
+          to="/pricing"
+          className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground"
+        >
           <ArrowLeft className="size-4" /> Back to pricing
         </Link>
         <Card>
@@ -87,7 +105,9 @@ export function SubscribePage() {
             <CardTitle className="flex items-center gap-2 text-2xl">
               <Crown className="size-6 text-amber-500" /> ApeWall Pro
             </CardTitle>
-            <CardDescription>${PRO_PRICE_CENTS / 100}/month · zero commission on every sale · cancel anytime</CardDescription>
+            <CardDescription>
+              ${PRO_PRICE_CENTS / 100}/month · zero commission on every sale · cancel anytime
+            </CardDescription>
           </CardHeader>
           <CardContent>
             {plan.isLoading ? (
@@ -97,7 +117,10 @@ export function SubscribePage() {
             ) : plan.isPro && plan.data ? (
               <OnProPanel state={plan.data} />
             ) : setupError ? (
-              <div className="space-y-3 rounded-lg border border-destructive/30 bg-destructive/5 p-4 text-center" role="alert">
+              <div
+                className="space-y-3 rounded-lg border border-destructive/30 bg-destructive/5 p-4 text-center"
+                role="alert"
+              >
                 <h2 className="font-semibold text-destructive">Setup Error</h2>
                 <p className="text-sm text-muted-foreground">{withoutStatus(setupError)}</p>
                 <Button variant="outline" onClick={() => setAttempt((n) => n + 1)}>
@@ -113,7 +136,8 @@ export function SubscribePage() {
                   </div>
                 )}
                 <Button type="submit" variant="brand" size="lg" className="w-full" disabled={paying || !elements}>
-                  {paying ? <Spinner className="size-4 text-current" /> : <Lock />} Subscribe for ${PRO_PRICE_CENTS / 100}/month
+                  {paying ? <Spinner className="size-4 text-current" /> : <Lock />} Subscribe for $
+                  {PRO_PRICE_CENTS / 100}/month
                 </Button>
               </form>
             )}

@@ -80,7 +80,8 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
   useEffect(() => {
     rememberAccess(v.content.id, accessUrl);
     const target = new URL(accessUrl);
-    if (window.location.search !== target.search) window.history.replaceState(window.history.state, "", target.pathname + target.search);
+    if (window.location.search !== target.search)
+      window.history.replaceState(window.history.state, "", target.pathname + target.search);
   }, [accessUrl, v.content.id]);
 
   const copy = async () => {
@@ -92,12 +93,18 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
     }
   };
   const email = useMutation({
-    mutationFn: () => apiRequest("POST", "/api/purchase/send-access-email", { paymentIntentId: params.paymentIntent ?? new URL(accessUrl).searchParams.get("payment_intent") ?? undefined, contentId: v.content.id, access }),
+    mutationFn: () =>
+      apiRequest("POST", "/api/purchase/send-access-email", {
+        paymentIntentId: params.paymentIntent ?? new URL(accessUrl).searchParams.get("payment_intent") ?? undefined,
+        contentId: v.content.id,
+        access,
+      }),
     onSuccess: () => {
       setSent(true);
       toast({ title: "Email Sent", description: "Access instructions have been sent to your email." });
     },
-    onError: () => toast({ title: "Email Failed", description: "Could not send email reminder.", variant: "destructive" }),
+    onError: () =>
+      toast({ title: "Email Failed", description: "Could not send email reminder.", variant: "destructive" }),
   });
   const preview = v.content.previewImage;
 
@@ -113,7 +120,13 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
       <Card>
         <CardContent className="space-y-5">
           <div className="flex gap-4">
-            {preview && <img src={preview.startsWith("data:") ? preview : `/api/content/${v.content.id}/preview-image`} alt="" className="size-20 rounded-lg object-cover" />}
+            {preview && (
+              <img
+                src={preview.startsWith("data:") ? preview : `/api/content/${v.content.id}/preview-image`}
+                alt=""
+                className="size-20 rounded-lg object-cover"
+              />
+            )}
             <div className="min-w-0">
               <h2 className="text-xl font-semibold">{v.content.title}</h2>
               {v.content.creator && <CreatorByline creator={v.content.creator} className="mt-1" />}
@@ -134,7 +147,9 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
           <CardTitle className="flex items-center gap-2">
             <Mail className="size-5" /> Email Access Link
           </CardTitle>
-          <CardDescription>Get your permanent access link by email{v.purchase.buyerEmail ? ` at ${v.purchase.buyerEmail}` : ""}.</CardDescription>
+          <CardDescription>
+            Get your permanent access link by email{v.purchase.buyerEmail ? ` at ${v.purchase.buyerEmail}` : ""}.
+          </CardDescription>
         </CardHeader>
         <CardContent>
           <Button onClick={() => email.mutate()} disabled={sent || email.isPending || !v.purchase.buyerEmail}>

@@ -92,10 +92,17 @@ async function findResumable(file: File): Promise<UploadState | null> {
 }
 
 /** Uploads `file` and returns the finished upload's id, for POST /api/content's `uploadId`. */
-export async function uploadFile(file: File, { onProgress, signal, concurrency = 4, maxRetries = 6 }: Options = {}): Promise<string> {
+export async function uploadFile(
+  file: File,
+  { onProgress, signal, concurrency = 4, maxRetries = 6 }: Options = {},
+): Promise<string> {
   let state = await findResumable(file);
   if (!state) {
-    const res = await apiRequest("POST", "/api/uploads", { fileName: file.name, size: file.size, contentType: file.type });
+    const res = await apiRequest("POST", "/api/uploads", {
+      fileName: file.name,
+      size: file.size,
+      contentType: file.type,
+    });
     state = (await res.json()) as UploadState;
     localStorage.setItem(resumeKey(file), state.id);
   }
@@ -132,10 +139,15 @@ export async function uploadFile(file: File, { onProgress, signal, concurrency =
       const blob = file.slice(start, start + partLength(n));
       for (let attempt = 0; ; attempt++) {
         try {
-          await putPart(`/api/uploads/${id}/parts/${n}`, blob, (bytes) => {
-            inFlight.set(n, bytes);
-            report();
-          }, signal);
+          await putPart(
+            `/api/uploads/${id}/parts/${n}`,
+            blob,
+            (bytes) => {
+              inFlight.set(n, bytes);
+              report();
+            },
+            signal,
+          );
           inFlight.delete(n);
           completedBytes += blob.size;
           report();
@@ -168,7 +180,11 @@ async function completeUpload(id: string, signal?: AbortSignal): Promise<void> {
       await apiRequest("POST", `/api/uploads/${id}/complete`);
       return;
     } catch (err) {
-      if (!(err instanceof Error && err.message.startsWith("409") && err.message.includes("being completed")) || attempt >= 20) throw err;
+      if (
+        !(err instanceof Error && err.message.startsWith("409") && err.message.includes("being completed")) ||
+        attempt >= 20
+      )
+        throw err;
       await sleep(1000, signal);
     }
   }
@@ -178,7 +194,10 @@ async function completeUpload(id: string, signal?: AbortSignal): Promise<void> {
 export async function discardUpload(file: File): Promise<void> {
   const id = localStorage.getItem(resumeKey(file));
   localStorage.removeItem(resumeKey(file));
-  if (id) await fetch(`/api/uploads/${encodeURIComponent(id)}`, { method: "DELETE", credentials: "include" }).catch(() => undefined);
+  if (id)
+    await fetch(`/api/uploads/${encodeURIComponent(id)}`, { method: "DELETE", credentials: "include" }).catch(
+      () => undefined,
+    );
 }
 
 export function formatDuration(seconds: number | null): string {

@@ -5,15 +5,18 @@ import type { PendingUpload } from "@/lib/pending-upload";
 
 export function RestoredIntent({ intent }: { intent: PendingUpload }) {
   return (
-    <div className="flex items-start gap-3 rounded-xl border border-primary/30 bg-accent/60 px-4 py-3 text-sm" data-testid="restored-intent">
+    <div
+      className="flex items-start gap-3 rounded-xl border border-primary/30 bg-accent/60 px-4 py-3 text-sm"
+      data-testid="restored-intent"
+    >
       {intent.kind === "file" && (
         <>
           <FileUp className="mt-0.5 size-5 shrink-0 text-primary" />
           <div>
             <p className="font-semibold">Continue with {intent.uploadFile.name}</p>
             <p className="text-muted-foreground">
-              {formatFileSize(intent.uploadFile.size)} · For your privacy the browser doesn't keep files across sign-in: please pick{" "}
-              <strong className="text-foreground">{intent.uploadFile.name}</strong> again below.
+              {formatFileSize(intent.uploadFile.size)} · For your privacy the browser doesn't keep files across sign-in:
+              please pick <strong className="text-foreground">{intent.uploadFile.name}</strong> again below.
             </p>
           </div>
         </>

@@ -42,7 +42,18 @@ type Draft = {
 
 const DRAFT_KEY = "apewall.uploadDraft";
 /** The fields an error can be shown beside (the API's names; the file's issue is `file`). */
-const FIELDS = ["title", "description", "price", "minimumPrice", "category", "accessType", "linkUrl", "textContent", "file", "previewImage"] as const;
+const FIELDS = [
+  "title",
+  "description",
+  "price",
+  "minimumPrice",
+  "category",
+  "accessType",
+  "linkUrl",
+  "textContent",
+  "file",
+  "previewImage",
+] as const;
 const CATEGORY_LABELS: Record<string, string> = {
   "digital-art": "Digital art",
   "video-course": "Video course",
@@ -85,7 +96,17 @@ function initialDraft(intent: PendingUpload | null): Draft {
   return base;
 }
 
-function Field({ label, htmlFor, children, hint }: { label: string; htmlFor: string; children: ReactNode; hint?: string }) {
+function Field({
+  label,
+  htmlFor,
+  children,
+  hint,
+}: {
+  label: string;
+  htmlFor: string;
+  children: ReactNode;
+  hint?: string;
+}) {
   return (
     <div className="space-y-2">
       <Label htmlFor={htmlFor}>{label}</Label>
@@ -131,41 +152,54 @@ export function UploadForm({
     setPreviewUrl(url);
     return () => URL.revokeObjectURL(url);
   }, [preview]);
-  const hasSource = draft.kind === "file" ? !!file : draft.kind === "link" ? !!draft.linkUrl.trim() : !!draft.textContent.trim();
+  const hasSource =
+    draft.kind === "file" ? !!file : draft.kind === "link" ? !!draft.linkUrl.trim() : !!draft.textContent.trim();
   useEffect(() => onStepChange(phase !== "editing" ? 2 : hasSource ? 1 : 0), [phase, hasSource, onStepChange]);
 
-  const set = <K extends keyof Draft>(key: K) => (value: Draft[K]) => {
-    setDraft((d) => ({ ...d, [key]: value }));
-    fe.clear(key, FORM);
-  };
+  const set =
+    <K extends keyof Draft>(key: K) =>
+    (value: Draft[K]) => {
+      setDraft((d) => ({ ...d, [key]: value }));
+      fe.clear(key, FORM);
+    };
   const setKind = (kind: Kind) =>
-    setDraft((d) => ({ ...d, kind, accessType: kind === "link" ? "link" : kind === "text" ? "view" : d.accessType === "link" ? "download" : d.accessType }));
+    setDraft((d) => ({
+      ...d,
+      kind,
+      accessType:
+        kind === "link" ? "link" : kind === "text" ? "view" : d.accessType === "link" ? "download" : d.accessType,
+    }));
 
   const fail = (title: string, description?: string) => toast({ title, description, variant: "destructive" });
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const parsed = fe.check(contentFormSchema, {
-      title: draft.title,
-      description: draft.description,
-      price: draft.pricingModel === "fixed" ? draft.price : draft.minimumPrice,
-      pricingModel: draft.pricingModel,
-      minimumPrice: draft.pricingModel === "pay_what_you_want" ? draft.minimumPrice : undefined,
-      category: draft.category,
-      accessType: draft.accessType,
-      linkUrl: draft.kind === "link" ? draft.linkUrl : undefined,
-      textContent: draft.kind === "text" ? draft.textContent : undefined,
-      hasFile: draft.kind === "file" && !!file,
-    }, {
-      alias: { hasFile: "file" },
-      place: (field, message) => {
-        // "Please fill in title and price" belongs beside whichever of the two is empty.
-        if (message === CONTENT_MESSAGES.titleAndPrice) return [...(draft.title.trim() ? [] : ["title"]), ...(draft.price.trim() ? [] : ["price"])];
-        // A text item's missing text is the schema's "no file".
-        if (field === "file" && draft.kind === "text") return [["textContent", CONTENT_MESSAGES.text]];
-        return [field];
+    const parsed = fe.check(
+      contentFormSchema,
+      {
+        title: draft.title,
+        description: draft.description,
+        price: draft.pricingModel === "fixed" ? draft.price : draft.minimumPrice,
+        pricingModel: draft.pricingModel,
+        minimumPrice: draft.pricingModel === "pay_what_you_want" ? draft.minimumPrice : undefined,
+        category: draft.category,
+        accessType: draft.accessType,
+        linkUrl: draft.kind === "link" ? draft.linkUrl : undefined,
+        textContent: draft.kind === "text" ? draft.textContent : undefined,
+        hasFile: draft.kind === "file" && !!file,
       },
-    });
+      {
+        alias: { hasFile: "file" },
+        place: (field, message) => {
+          // "Please fill in title and price" belongs beside whichever of the two is empty.
+          if (message === CONTENT_MESSAGES.titleAndPrice)
+            return [...(draft.title.trim() ? [] : ["title"]), ...(draft.price.trim() ? [] : ["price"])];
+          // A text item's missing text is the schema's "no file".
+          if (field === "file" && draft.kind === "text") return [["textContent", CONTENT_MESSAGES.text]];
+          return [field];
+        },
+      },
+    );
     const limitError = licenseError(draft);
     setLicenseErr(limitError);
     if (!parsed || limitError) return;
@@ -201,7 +235,10 @@ export function UploadForm({
       clearPendingUpload();
       await queryClient.invalidateQueries({ queryKey: queryKeys.contentList });
       await queryClient.invalidateQueries({ queryKey: queryKeys.earningsStats });
-      toast({ title: "Content published", description: `"${created.title}" is live at ${location.origin}/p/${created.id}` });
+      toast({
+        title: "Content published",
+        description: `"${created.title}" is live at ${location.origin}/p/${created.id}`,
+      });
       // Spec §4 says home; the "You're live" screen (issue 17) comes first, with the way home on it.
       if (!onPublished?.(created)) navigate({ to: "/content/$contentId/live", params: { contentId: created.id } });
     } catch (err) {
@@ -269,23 +306,53 @@ export function UploadForm({
         )}
         {draft.kind === "link" && (
           <Field label="Link URL *" htmlFor="linkUrl" hint="Buyers see this link only after paying.">
-            <Input id="linkUrl" type="url" placeholder="https://example.com/private" value={draft.linkUrl} onChange={(e) => set("linkUrl")(e.target.value)} {...fe.field("linkUrl")} />
+            <Input
+              id="linkUrl"
+              type="url"
+              placeholder="https://example.com/private"
+              value={draft.linkUrl}
+              onChange={(e) => set("linkUrl")(e.target.value)}
+              {...fe.field("linkUrl")}
+            />
             <FieldError of={fe} name="linkUrl" />
           </Field>
         )}
         {draft.kind === "text" && (
           <Field label="Text buyers unlock *" htmlFor="textContent">
-            <Textarea id="textContent" rows={6} value={draft.textContent} onChange={(e) => set("textContent")(e.target.value)} className="field-sizing-fixed" {...fe.field("textContent")} />
+            <Textarea
+              id="textContent"
+              rows={6}
+              value={draft.textContent}
+              onChange={(e) => set("textContent")(e.target.value)}
+              className="field-sizing-fixed"
+              {...fe.field("textContent")}
+            />
             <FieldError of={fe} name="textContent" />
           </Field>
         )}
 
         <Field label="Title *" htmlFor="title">
-          <Input id="title" value={draft.title} onChange={(e) => set("title")(e.target.value)} maxLength={200} placeholder="e.g. Lightroom preset pack" {...fe.field("title")} />
+          <Input
+            id="title"
+            value={draft.title}
+            onChange={(e) => set("title")(e.target.value)}
+            maxLength={200}
+            placeholder="e.g. Lightroom preset pack"
+            {...fe.field("title")}
+          />
           <FieldError of={fe} name="title" />
         </Field>
         <Field label="Description" htmlFor="description">
-          <Textarea id="description" rows={3} value={draft.description} onChange={(e) => set("description")(e.target.value)} maxLength={5000} className="field-sizing-fixed" placeholder="What buyers get" {...fe.field("description")} />
+          <Textarea
+            id="description"
+            rows={3}
+            value={draft.description}
+            onChange={(e) => set("description")(e.target.value)}
+            maxLength={5000}
+            className="field-sizing-fixed"
+            placeholder="What buyers get"
+            {...fe.field("description")}
+          />
           <FieldError of={fe} name="description" />
         </Field>
 
@@ -303,12 +370,32 @@ export function UploadForm({
           </Field>
           {draft.pricingModel === "fixed" ? (
             <Field label="Price (USD) *" htmlFor="price">
-              <Input id="price" type="number" inputMode="decimal" step="0.01" min="0.01" placeholder="9.99" value={draft.price} onChange={(e) => set("price")(e.target.value)} {...fe.field("price")} />
+              <Input
+                id="price"
+                type="number"
+                inputMode="decimal"
+                step="0.01"
+                min="0.01"
+                placeholder="9.99"
+                value={draft.price}
+                onChange={(e) => set("price")(e.target.value)}
+                {...fe.field("price")}
+              />
               <FieldError of={fe} name="price" />
             </Field>
           ) : (
             <Field label="Minimum price (USD) *" htmlFor="minimumPrice" hint="Buyers can pay this or more.">
-              <Input id="minimumPrice" type="number" inputMode="decimal" step="0.01" min="0.01" placeholder="5.00" value={draft.minimumPrice} onChange={(e) => set("minimumPrice")(e.target.value)} {...fe.field("minimumPrice")} />
+              <Input
+                id="minimumPrice"
+                type="number"
+                inputMode="decimal"
+                step="0.01"
+                min="0.01"
+                placeholder="5.00"
+                value={draft.minimumPrice}
+                onChange={(e) => set("minimumPrice")(e.target.value)}
+                {...fe.field("minimumPrice")}
+              />
               <FieldError of={fe} name="minimumPrice" />
             </Field>
           )}
@@ -382,12 +469,23 @@ export function UploadForm({
                 <p className="truncate font-medium">{preview.name}</p>
                 <p className="text-muted-foreground">{formatFileSize(preview.size)}</p>
               </div>
-              <Button type="button" variant="ghost" size="icon" onClick={() => setPreview(null)} aria-label="Remove preview image">
+              <Button
+                type="button"
+                variant="ghost"
+                size="icon"
+                onClick={() => setPreview(null)}
+                aria-label="Remove preview image"
+              >
                 <X />
               </Button>
             </div>
           ) : (
-            <Button type="button" variant="outline" onClick={() => previewInput.current?.click()} {...fe.field("previewImage")}>
+            <Button
+              type="button"
+              variant="outline"
+              onClick={() => previewInput.current?.click()}
+              {...fe.field("previewImage")}
+            >
               <ImagePlus /> Add a preview image
             </Button>
           )}
@@ -396,7 +494,9 @@ export function UploadForm({
       </fieldset>
 
       {extra}
-      {phase === "uploading" && progress && file && <UploadProgressPanel fileName={file.name} progress={progress} onCancel={cancelUpload} />}
+      {phase === "uploading" && progress && file && (
+        <UploadProgressPanel fileName={file.name} progress={progress} onCancel={cancelUpload} />
+      )}
 
       <FieldError of={fe} name={FORM} />
       <Button type="submit" variant="brand" size="lg" className="w-full" disabled={busy}>

@@ -27,7 +27,9 @@ export function UploadPage({ user }: { user: CurrentUser }) {
         <Card>
           <CardHeader>
             <CardTitle className="text-2xl">Create a paywall</CardTitle>
-            <CardDescription>Upload a file (up to 5 GB), or paywall a link or a text, then set your price.</CardDescription>
+            <CardDescription>
+              Upload a file (up to 5 GB), or paywall a link or a text, then set your price.
+            </CardDescription>
           </CardHeader>
           <CardContent>
             {published ? (

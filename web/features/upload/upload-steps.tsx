@@ -8,7 +8,11 @@ export function UploadSteps({ current }: { current: number }) {
   return (
     <ol className="flex items-center gap-2 sm:gap-4" aria-label="Upload steps">
       {STEPS.map((label, i) => (
-        <li key={label} className="flex flex-1 items-center gap-2 sm:gap-3" aria-current={i === current ? "step" : undefined}>
+        <li
+          key={label}
+          className="flex flex-1 items-center gap-2 sm:gap-3"
+          aria-current={i === current ? "step" : undefined}
+        >
           <span
             className={cn(
               "flex size-8 shrink-0 items-center justify-center rounded-full border-2 text-sm font-semibold",
@@ -20,7 +24,9 @@ export function UploadSteps({ current }: { current: number }) {
             {i < current ? <Check className="size-4" /> : i + 1}
           </span>
           <span className={cn("text-sm font-medium", i > current && "text-muted-foreground")}>{label}</span>
-          {i < STEPS.length - 1 && <span className={cn("h-0.5 flex-1 rounded", i < current ? "bg-primary" : "bg-border")} />}
+          {i < STEPS.length - 1 && (
+            <span className={cn("h-0.5 flex-1 rounded", i < current ? "bg-primary" : "bg-border")} />
+          )}
         </li>
       ))}
     </ol>

@@ -14,12 +14,17 @@ export const purchaseIdOfAccess = (access: string | undefined) => {
 };
 
 export async function fetchOffer(claim: Claim): Promise<OfferState> {
-  const res = await fetch(`/api/upsell/offer?${new URLSearchParams({ purchaseId: claim.purchaseId })}`, { credentials: "include" });
+  const res = await fetch(`/api/upsell/offer?${new URLSearchParams({ purchaseId: claim.purchaseId })}`, {
+    credentials: "include",
+  });
   await throwIfResNotOk(res);
   return res.json();
 }
 
-export async function fetchOrderExtras(claim: { access?: string; purchaseId?: string }): Promise<{ items: PurchaseVerification[]; order: OrderSummary }> {
+export async function fetchOrderExtras(claim: {
+  access?: string;
+  purchaseId?: string;
+}): Promise<{ items: PurchaseVerification[]; order: OrderSummary }> {
   const q = new URLSearchParams();
   if (claim.access) q.set("access", claim.access);
   if (claim.purchaseId) q.set("purchaseId", claim.purchaseId);
@@ -30,6 +35,7 @@ export async function fetchOrderExtras(claim: { access?: string; purchaseId?: st
 
 export const acceptOffer = async (claim: Claim, stepId: string, amount?: string): Promise<AcceptResult> =>
   (await apiRequest("POST", "/api/upsell/accept", { ...claim, stepId, amount: amount || undefined })).json();
-export const completeOffer = async (claim: Claim, stepId: string): Promise<AcceptResult> => (await apiRequest("POST", "/api/upsell/complete", { ...claim, stepId })).json();
+export const completeOffer = async (claim: Claim, stepId: string): Promise<AcceptResult> =>
+  (await apiRequest("POST", "/api/upsell/complete", { ...claim, stepId })).json();
 export const declineOffer = async (claim: Claim, stepId: string): Promise<{ next: UpsellOffer | null }> =>
   (await apiRequest("POST", "/api/upsell/decline", { ...claim, stepId })).json();

@@ -19,18 +19,31 @@ import { fetchOffer, fetchOrderExtras } from "./api";
 export function FunnelContinue({ purchaseId, access }: { purchaseId: string; access?: string }) {
   const navigate = useNavigate();
   // Read once, before the success page puts the permanent link in the address bar.
-  const [fromPayment] = useState(() => new URLSearchParams(window.location.search).get("redirect_status") === "succeeded");
+  const [fromPayment] = useState(
+    () => new URLSearchParams(window.location.search).get("redirect_status") === "succeeded",
+  );
   // Only this browser (the one that paid) gets an answer, within 30 minutes; anything else is "no offer".
-  const offer = useQuery({ queryKey: ["/api/upsell/offer", purchaseId], queryFn: () => fetchOffer({ purchaseId }), enabled: fromPayment, retry: false });
+  const offer = useQuery({
+    queryKey: ["/api/upsell/offer", purchaseId],
+    queryFn: () => fetchOffer({ purchaseId }),
+    enabled: fromPayment,
+    retry: false,
+  });
   useEffect(() => {
-    if (offer.data?.offer) void navigate({ to: "/checkout/upsell", search: { purchase: purchaseId, access }, replace: true });
+    if (offer.data?.offer)
+      void navigate({ to: "/checkout/upsell", search: { purchase: purchaseId, access }, replace: true });
   }, [offer.data, purchaseId, access, navigate]);
   return null;
 }
 
 /** The items added after the first, through the funnel, and the order's total as charged (the server's figure). */
 export function OrderExtras({ access }: { access?: string }) {
-  const extras = useQuery({ queryKey: ["/api/upsell/order", access ?? ""], queryFn: () => fetchOrderExtras({ access }), enabled: !!access, retry: false });
+  const extras = useQuery({
+    queryKey: ["/api/upsell/order", access ?? ""],
+    queryFn: () => fetchOrderExtras({ access }),
+    enabled: !!access,
+    retry: false,
+  });
   if (!extras.data?.items.length) return null;
   return (
     <Card data-testid="order-extras">
@@ -46,7 +59,11 @@ export function OrderExtras({ access }: { access?: string }) {
                 Order #{v.purchase.id} • {formatUsd(v.purchase.amount)}
               </p>
             </div>
-            <PurchaseAccess v={v} access={new URL(v.accessUrl).searchParams.get("access") ?? undefined} place="success" />
+            <PurchaseAccess
+              v={v}
+              access={new URL(v.accessUrl).searchParams.get("access") ?? undefined}
+              place="success"
+            />
             <div className="flex flex-wrap gap-2">
               <Button size="sm" variant="outline" asChild>
                 <a href={v.accessUrl}>Permanent access link</a>

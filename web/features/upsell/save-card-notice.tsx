@@ -23,7 +23,8 @@ export function SaveCardNotice({ clientSecret }: { clientSecret?: string }) {
   return (
     <p className="flex items-start gap-1.5 text-xs text-muted-foreground" data-testid="save-card-notice">
       <CreditCard className="mt-0.5 size-3.5 shrink-0" />
-      Stripe will keep this card so that, right after paying, you can add an extra offer with one click. Nothing more is charged unless you click to add it.
+      Stripe will keep this card so that, right after paying, you can add an extra offer with one click. Nothing more is
+      charged unless you click to add it.
     </p>
   );
 }

@@ -36,14 +36,25 @@ function OfferCard({
 }) {
   const tip = offer.pricingModel === "pay_what_you_want";
   const [amount, setAmount] = useState("");
-  useEffect(() => setAmount(tip && offer.minimumPrice !== null ? offer.minimumPrice.toFixed(2) : ""), [offer.stepId, tip, offer.minimumPrice, offer.maximumPrice]);
+  useEffect(
+    () => setAmount(tip && offer.minimumPrice !== null ? offer.minimumPrice.toFixed(2) : ""),
+    [offer.stepId, tip, offer.minimumPrice, offer.maximumPrice],
+  );
   const accept = () => {
     if (tip && offer.minimumPrice !== null && amount && Number(amount) < offer.minimumPrice) {
-      toast({ title: "Amount too low", description: `Minimum amount is $${offer.minimumPrice.toFixed(2)}`, variant: "destructive" });
+      toast({
+        title: "Amount too low",
+        description: `Minimum amount is $${offer.minimumPrice.toFixed(2)}`,
+        variant: "destructive",
+      });
       return;
     }
     if (tip && offer.maximumPrice !== null && amount && Number(amount) > offer.maximumPrice) {
-      toast({ title: "Amount too high", description: `Maximum amount is $${offer.maximumPrice.toFixed(2)}`, variant: "destructive" });
+      toast({
+        title: "Amount too high",
+        description: `Maximum amount is $${offer.maximumPrice.toFixed(2)}`,
+        variant: "destructive",
+      });
       return;
     }
     onAccept(tip ? amount : undefined);
@@ -70,11 +81,23 @@ function OfferCard({
               Your amount (minimum {formatUsd(offer.minimumPrice ?? 0)}
               {offer.maximumPrice !== null && `, up to ${formatUsd(offer.maximumPrice)}`})
             </label>
-            <Input id="upsell-amount" type="number" step="0.01" min={offer.minimumPrice ?? 0} max={offer.maximumPrice ?? undefined} value={amount} onChange={(e) => setAmount(e.target.value)} />
+            <Input
+              id="upsell-amount"
+              type="number"
+              step="0.01"
+              min={offer.minimumPrice ?? 0}
+              max={offer.maximumPrice ?? undefined}
+              value={amount}
+              onChange={(e) => setAmount(e.target.value)}
+            />
           </div>
         )}
         {problem && (
-          <div className="flex gap-2 rounded-lg border border-destructive/30 bg-destructive/5 p-3 text-sm text-destructive" role="alert" data-testid="upsell-problem">
+          <div
+            className="flex gap-2 rounded-lg border border-destructive/30 bg-destructive/5 p-3 text-sm text-destructive"
+            role="alert"
+            data-testid="upsell-problem"
+          >
             <AlertCircle className="mt-0.5 size-4 shrink-0" />
             <span>{problem}</span>
           </div>
@@ -91,7 +114,9 @@ function OfferCard({
         </Button>
         {!testMode && offer.card && (
           <p className="flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
-            <CreditCard className="size-3.5" /> Charged to your {offer.card.brand.charAt(0).toUpperCase() + offer.card.brand.slice(1)} ending in {offer.card.last4}, the card you just used. No need to type it again.
+            <CreditCard className="size-3.5" /> Charged to your{" "}
+            {offer.card.brand.charAt(0).toUpperCase() + offer.card.brand.slice(1)} ending in {offer.card.last4}, the
+            card you just used. No need to type it again.
           </p>
         )}
       </CardContent>
@@ -104,7 +129,10 @@ function Frame({ children, testMode = false }: { children: React.ReactNode; test
     <PaywallShell>
       <div className="mx-auto w-full max-w-lg space-y-4 px-4 py-10">
         {testMode && (
-          <div className="flex items-center gap-2 rounded-lg border border-amber-300 bg-amber-50 px-4 py-2 text-sm font-medium text-amber-900" data-testid="test-mode-banner">
+          <div
+            className="flex items-center gap-2 rounded-lg border border-amber-300 bg-amber-50 px-4 py-2 text-sm font-medium text-amber-900"
+            data-testid="test-mode-banner"
+          >
             <FlaskConical className="size-4" /> Test mode — no charge
           </div>
         )}
@@ -155,25 +183,38 @@ function OrderSoFar({ order, added }: { order: OrderSummary; added: { title: str
     <Card data-testid="order-so-far">
       <CardContent className="space-y-2">
         <p className="flex items-center gap-2 font-semibold text-emerald-700" data-testid="order-paid">
-          <CheckCircle2 className="size-5 shrink-0" /> ✓ Paid {formatUsd(order.paid)} — {order.bumps.length ? "your items are ready" : "your item is ready"}
+          <CheckCircle2 className="size-5 shrink-0" /> ✓ Paid {formatUsd(order.paid)} —{" "}
+          {order.bumps.length ? "your items are ready" : "your item is ready"}
         </p>
         <p className="text-sm text-muted-foreground">
           {order.first.title} ·{" "}
-          <a href={order.first.accessUrl} className="font-medium text-primary underline-offset-2 hover:underline" target="_blank" rel="noreferrer" data-testid="order-access">
+          <a
+            href={order.first.accessUrl}
+            className="font-medium text-primary underline-offset-2 hover:underline"
+            target="_blank"
+            rel="noreferrer"
+            data-testid="order-access"
+          >
             Open your item
           </a>
         </p>
         {order.bumps.map((b) => (
           <p key={b.purchaseId} className="text-sm text-muted-foreground" data-testid="order-bump">
             {b.title} ({formatUsd(b.amount)}) ·{" "}
-            <a href={b.accessUrl} className="font-medium text-primary underline-offset-2 hover:underline" target="_blank" rel="noreferrer">
+            <a
+              href={b.accessUrl}
+              className="font-medium text-primary underline-offset-2 hover:underline"
+              target="_blank"
+              rel="noreferrer"
+            >
               Open your item
             </a>
           </p>
         ))}
         {added && (
           <p className="font-medium" role="status" data-testid="order-added">
-            Added — {formatUsd(added.amount)} charged <span className="font-normal text-muted-foreground">({added.title})</span>
+            Added — {formatUsd(added.amount)} charged{" "}
+            <span className="font-normal text-muted-foreground">({added.title})</span>
           </p>
         )}
         {order.added.length > 0 && (
@@ -188,7 +229,12 @@ function OrderSoFar({ order, added }: { order: OrderSummary; added: { title: str
 }
 
 function BuyerFunnel({ claim, access }: { claim: Claim; access?: string }) {
-  const state = useQuery({ queryKey: ["/api/upsell/offer", claim.purchaseId], queryFn: () => fetchOffer(claim), retry: false, gcTime: 0 });
+  const state = useQuery({
+    queryKey: ["/api/upsell/offer", claim.purchaseId],
+    queryFn: () => fetchOffer(claim),
+    retry: false,
+    gcTime: 0,
+  });
   const [current, setCurrent] = useState<UpsellOffer | null | undefined>(undefined);
   const [busy, setBusy] = useState<"accept" | "decline" | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -220,7 +266,10 @@ function BuyerFunnel({ claim, access }: { claim: Claim; access?: string }) {
     // The bank wants the buyer: confirm on-session, in this page, with the same saved card.
     const stripe = await getStripe();
     if (!stripe) throw new Error("Stripe is not available");
-    const { error } = await stripe.confirmCardPayment(r.clientSecret, r.paymentMethod ? { payment_method: r.paymentMethod } : undefined);
+    const { error } = await stripe.confirmCardPayment(
+      r.clientSecret,
+      r.paymentMethod ? { payment_method: r.paymentMethod } : undefined,
+    );
     if (error) return setProblem(`${error.message ?? "Your bank did not confirm the payment."} Nothing was charged.`);
     return settle(stepId, await completeOffer(claim, stepId));
   };
@@ -263,9 +312,24 @@ function BuyerFunnel({ claim, access }: { claim: Claim; access?: string }) {
     }
   };
 
-  if (state.isLoading) return <Frame><Loading /></Frame>;
-  if (state.error) return <Frame><Problem message={state.error.message.replace(/^\d+: /, "")} access={access} /></Frame>;
-  if (!offer) return <Frame><Loading /></Frame>;
+  if (state.isLoading)
+    return (
+      <Frame>
+        <Loading />
+      </Frame>
+    );
+  if (state.error)
+    return (
+      <Frame>
+        <Problem message={state.error.message.replace(/^\d+: /, "")} access={access} />
+      </Frame>
+    );
+  if (!offer)
+    return (
+      <Frame>
+        <Loading />
+      </Frame>
+    );
   return (
     <Frame>
       {shownOrder && <OrderSoFar order={shownOrder} added={added} />}
@@ -296,8 +360,18 @@ function PreviewFunnel({ funnelId }: { funnelId: string }) {
     retry: false,
   });
   const [index, setIndex] = useState(0);
-  if (offers.isLoading) return <Frame testMode><Loading /></Frame>;
-  if (offers.error || !offers.data) return <Frame testMode><Problem message={offers.error?.message ?? "Not found"} /></Frame>;
+  if (offers.isLoading)
+    return (
+      <Frame testMode>
+        <Loading />
+      </Frame>
+    );
+  if (offers.error || !offers.data)
+    return (
+      <Frame testMode>
+        <Problem message={offers.error?.message ?? "Not found"} />
+      </Frame>
+    );
   const offer = index >= 0 ? offers.data[index] : undefined;
   return (
     <Frame testMode>
@@ -313,7 +387,11 @@ function PreviewFunnel({ funnelId }: { funnelId: string }) {
       ) : (
         <Card>
           <CardContent className="space-y-3 text-center">
-            <p className="font-semibold">{offers.data.length ? "End of the funnel: buyers go on to their success page." : "This funnel has no steps with content yet."}</p>
+            <p className="font-semibold">
+              {offers.data.length
+                ? "End of the funnel: buyers go on to their success page."
+                : "This funnel has no steps with content yet."}
+            </p>
             <Button variant="outline" onClick={() => setIndex(0)} disabled={!offers.data.length}>
               Start again
             </Button>
@@ -327,6 +405,11 @@ function PreviewFunnel({ funnelId }: { funnelId: string }) {
 export function UpsellPage({ access, purchaseId, preview }: Props) {
   if (preview) return <PreviewFunnel funnelId={preview} />;
   const id = purchaseId ?? purchaseIdOfAccess(access);
-  if (!id) return <Frame><Problem message="This link is incomplete. Open the access link from your receipt email." /></Frame>;
+  if (!id)
+    return (
+      <Frame>
+        <Problem message="This link is incomplete. Open the access link from your receipt email." />
+      </Frame>
+    );
   return <BuyerFunnel claim={{ purchaseId: id }} access={access} />;
 }

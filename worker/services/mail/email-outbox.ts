@@ -47,7 +47,9 @@ export async function dispatch(d1: D1Database, queue: Queue, ids: string[], now 
     const chunk = ids.slice(i, i + 50);
     try {
       const { results } = await d1
-        .prepare(`select id, job from outbox_emails where id in (${chunk.map(() => "?").join(", ")}) and sent_at is null`)
+        .prepare(
+          `select id, job from outbox_emails where id in (${chunk.map(() => "?").join(", ")}) and sent_at is null`,
+        )
         .bind(...chunk)
         .all<{ id: string; job: string }>();
       handed += await handOver(d1, queue, results, now);
@@ -58,7 +60,12 @@ export async function dispatch(d1: D1Database, queue: Queue, ids: string[], now 
   return handed;
 }
 
-async function handOver(d1: D1Database, queue: Queue, rows: { id: string; job: string }[], now: number): Promise<number> {
+async function handOver(
+  d1: D1Database,
+  queue: Queue,
+  rows: { id: string; job: string }[],
+  now: number,
+): Promise<number> {
   if (!rows.length) return 0;
   const placeholders = rows.map(() => "?").join(", ");
   try {
@@ -66,7 +73,8 @@ async function handOver(d1: D1Database, queue: Queue, rows: { id: string; job: s
       rows.map((r) => {
         const body = JSON.parse(r.job) as EmailJob;
         // A job due later (`sendAt`) waits in the queue, not in a loop (Queues allow up to 12 hours).
-        const delaySeconds = body.sendAt && body.sendAt > now ? Math.min(MAX_DELAY_SECONDS, Math.ceil((body.sendAt - now) / 1000)) : 0;
+        const delaySeconds =
+          body.sendAt && body.sendAt > now ? Math.min(MAX_DELAY_SECONDS, Math.ceil((body.sendAt - now) / 1000)) : 0;
         return delaySeconds ? { body, delaySeconds } : { body };
       }),
     );
@@ -80,7 +88,9 @@ async function handOver(d1: D1Database, queue: Queue, rows: { id: string; job: s
     return 0;
   }
   await d1
-    .prepare(`update outbox_emails set enqueued_at = ?, attempts = attempts + 1 where id in (${placeholders}) and sent_at is null`)
+    .prepare(
+      `update outbox_emails set enqueued_at = ?, attempts = attempts + 1 where id in (${placeholders}) and sent_at is null`,
+    )
     .bind(now, ...rows.map((r) => r.id))
     .run()
     .catch((err) => console.error("outbox: could not record a hand-over", err));
@@ -88,7 +98,11 @@ async function handOver(d1: D1Database, queue: Queue, rows: { id: string; job: s
 }
 
 /** The cron's part: hands over again what the queue never delivered; drops old sent rows. */
-export async function sweepOutbox(d1: D1Database, queue: Queue, now = Date.now()): Promise<{ handedOver: number; purged: number }> {
+export async function sweepOutbox(
+  d1: D1Database,
+  queue: Queue,
+  now = Date.now(),
+): Promise<{ handedOver: number; purged: number }> {
   const { results } = await d1
     .prepare(
       `select id, job from outbox_emails
@@ -98,11 +112,20 @@ export async function sweepOutbox(d1: D1Database, queue: Queue, now = Date.now()
     )
     // A row younger than the resend delay is still in its first hand-over: leave it alone; so is one
     // whose queue message waits for its `sendAt`.
-    .bind(now - OUTBOX_RESEND_AFTER_MS, now - OUTBOX_RESEND_AFTER_MS, OUTBOX_MAX_ATTEMPTS, now - OUTBOX_RESEND_AFTER_MS, SWEEP_LIMIT)
+    .bind(
+      now - OUTBOX_RESEND_AFTER_MS,
+      now - OUTBOX_RESEND_AFTER_MS,
+      OUTBOX_MAX_ATTEMPTS,
+      now - OUTBOX_RESEND_AFTER_MS,
+      SWEEP_LIMIT,
+    )
     .all<{ id: string; job: string }>();
   let handedOver = 0;
   for (let i = 0; i < results.length; i += 50) handedOver += await handOver(d1, queue, results.slice(i, i + 50), now);
-  const purged = await d1.prepare("delete from outbox_emails where sent_at is not null and sent_at < ?").bind(now - OUTBOX_KEEP_SENT_MS).run();
+  const purged = await d1
+    .prepare("delete from outbox_emails where sent_at is not null and sent_at < ?")
+    .bind(now - OUTBOX_KEEP_SENT_MS)
+    .run();
   return { handedOver, purged: purged.meta.changes ?? 0 };
 }
 

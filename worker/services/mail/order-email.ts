@@ -32,8 +32,19 @@ export const orderEmailKey = (rootPurchaseId: string) => `order:${rootPurchaseId
  * The order email's job, due at `now + ORDER_EMAIL_WAIT_MS` unless the funnel ends first; with
  * `waitForFunnel: false` (an order with no funnel to wait for: an item and its order bump), due now.
  */
-export function orderEmailJob(rootPurchaseId: string, to: string, now: number, { waitForFunnel = true } = {}): EmailJob {
-  return { dedupeKey: orderEmailKey(rootPurchaseId), to, template: "order", data: { rootPurchaseId }, sendAt: waitForFunnel ? now + ORDER_EMAIL_WAIT_MS : now };
+export function orderEmailJob(
+  rootPurchaseId: string,
+  to: string,
+  now: number,
+  { waitForFunnel = true } = {},
+): EmailJob {
+  return {
+    dedupeKey: orderEmailKey(rootPurchaseId),
+    to,
+    template: "order",
+    data: { rootPurchaseId },
+    sendAt: waitForFunnel ? now + ORDER_EMAIL_WAIT_MS : now,
+  };
 }
 
 /**
@@ -49,11 +60,18 @@ export function orderEmailPending(rootPurchaseId: string): { sql: string; binds:
 }
 
 /** The buyer's funnel ended: send the order email now (a no-op once sent or when there is none). */
-export async function releaseOrderEmail(d1: D1Database, queue: Queue, rootPurchaseId: string, now = Date.now()): Promise<void> {
+export async function releaseOrderEmail(
+  d1: D1Database,
+  queue: Queue,
+  rootPurchaseId: string,
+  now = Date.now(),
+): Promise<void> {
   const key = orderEmailKey(rootPurchaseId);
   try {
     const moved = await d1
-      .prepare("update outbox_emails set job = json_set(job, '$.sendAt', ?) where id = ? and sent_at is null and coalesce(json_extract(job, '$.sendAt'), 0) > ?")
+      .prepare(
+        "update outbox_emails set job = json_set(job, '$.sendAt', ?) where id = ? and sent_at is null and coalesce(json_extract(job, '$.sendAt'), 0) > ?",
+      )
       .bind(now, key, now)
       .run();
     if ((moved.meta.changes ?? 0) > 0) await dispatch(d1, queue, [key], now);

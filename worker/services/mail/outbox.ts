@@ -32,7 +32,12 @@ export function outboxTransport(kv: KVNamespace): MailTransport {
       if (seen) return { id: seen };
       const id = newId();
       await kv.put(seenKey, id, { expirationTtl: SEEN_SECONDS });
-      const message: OutboxMessage = { id, ...mail, links: extractLinks(mail.text), createdAt: new Date().toISOString() };
+      const message: OutboxMessage = {
+        id,
+        ...mail,
+        links: extractLinks(mail.text),
+        createdAt: new Date().toISOString(),
+      };
       const order = String(MAX_TIME - Date.now()).padStart(13, "0");
       await kv.put(`${PREFIX}${order}:${id}`, JSON.stringify(message), { expirationTtl: KEEP_SECONDS });
       return { id };

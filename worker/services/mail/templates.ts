@@ -44,10 +44,21 @@ export type ReminderMailData = {
 };
 
 /** What the payout destination notice names (payout-destination.ts). */
-export type DestinationChangedMailData = { before: string; after: string; at: string; ip: string | null; settingsUrl: string };
+export type DestinationChangedMailData = {
+  before: string;
+  after: string;
+  at: string;
+  ip: string | null;
+  settingsUrl: string;
+};
 
 /** Why the monthly run paid a creator nothing for a period (payout_skips.reason), with what carries over. */
-export type PayoutSkippedMailData = { reason: "below_minimum" | "not_set_up" | "held"; amountCents: number; period: string; settingsUrl: string };
+export type PayoutSkippedMailData = {
+  reason: "below_minimum" | "not_set_up" | "held";
+  amountCents: number;
+  period: string;
+  settingsUrl: string;
+};
 
 /**
  * Who the buyer paid, as an email names them. Optional in the data: a job queued before profiles
@@ -56,16 +67,31 @@ export type PayoutSkippedMailData = { reason: "below_minimum" | "not_set_up" | "
 export type MailCreator = { name: string | null; supportEmail: string | null; avatarUrl: string | null };
 
 /** `licenseKey`: the purchase's license key, when its item issues them. */
-export type PurchaseAccessMailData = { title: string; amountCents: number; orderId: string; accessUrl: string; creator?: MailCreator; licenseKey?: string };
+export type PurchaseAccessMailData = {
+  title: string;
+  amountCents: number;
+  orderId: string;
+  accessUrl: string;
+  creator?: MailCreator;
+  licenseKey?: string;
+};
 
 export type OrderItem = { title: string; amountCents: number; orderId: string; accessUrl: string; licenseKey?: string };
 
 const licenseText = (key?: string) => (key ? `\nYour license key: ${key}` : "");
-const licenseHtml = (key?: string) => (key ? `<p>Your license key: <strong style="font-family:monospace">${escapeHtml(key)}</strong></p>` : "");
+const licenseHtml = (key?: string) =>
+  key ? `<p>Your license key: <strong style="font-family:monospace">${escapeHtml(key)}</strong></p>` : "";
 /** `rootPurchaseId` names the order; what it lists is read when it is sent (paid purchases only). */
 export type OrderMailData = { rootPurchaseId: string; items?: OrderItem[]; totalCents?: number; creator?: MailCreator };
 
-export type SaleMailData = { title: string; amountCents: number; netCents: number; buyerEmail: string | null; orderId: string; salesUrl: string };
+export type SaleMailData = {
+  title: string;
+  amountCents: number;
+  netCents: number;
+  buyerEmail: string | null;
+  orderId: string;
+  salesUrl: string;
+};
 
 /** A paid Pro invoice: what Stripe charged, for which period (ISO dates), the invoice and the card. */
 export type ProReceiptMailData = {
@@ -78,14 +104,26 @@ export type ProReceiptMailData = {
   manageUrl: string;
 };
 
-export type RecoveredPurchase = { title: string; amountCents: number; orderId: string; accessUrl: string; creator?: MailCreator };
+export type RecoveredPurchase = {
+  title: string;
+  amountCents: number;
+  orderId: string;
+  accessUrl: string;
+  creator?: MailCreator;
+};
 
 /** What every payout email says: which payout, how much, for which month, where it goes. */
 /** `withdrawal`: the creator's "Withdraw now" (named as such, not as a month's payout). */
-export type PayoutMailData = { payoutId: string; amountCents: number; period: string; method: string; settingsUrl: string; withdrawal?: boolean };
+export type PayoutMailData = {
+  payoutId: string;
+  amountCents: number;
+  period: string;
+  method: string;
+  settingsUrl: string;
+  withdrawal?: boolean;
+};
 
 export type Rendered = { subject: string; text: string; html: string };
-
 
 function layout(title: string, bodyHtml: string): string {
   return `<!doctype html><html><body style="margin:0;background:#f6f7fb;font-family:-apple-system,Segoe UI,Roboto,sans-serif;color:#111827">
@@ -154,13 +192,23 @@ export function render(job: EmailJob): Rendered {
       return {
         subject,
         text: `Thank you for your order!\n${creatorByline(creator)}\n\n${items
-          .map((i) => `${i.title} (Order #${i.orderId} · ${usd(i.amountCents)})${licenseText(i.licenseKey)}\nYour permanent access link: ${i.accessUrl}`)
-          .join("\n\n")}\n\nTotal charged: ${total}\n\nEach link is permanent and won't expire: bookmark it.\n${contactText(creator)}`,
+          .map(
+            (i) =>
+              `${i.title} (Order #${i.orderId} · ${usd(i.amountCents)})${licenseText(i.licenseKey)}\nYour permanent access link: ${i.accessUrl}`,
+          )
+          .join(
+            "\n\n",
+          )}\n\nTotal charged: ${total}\n\nEach link is permanent and won't expire: bookmark it.\n${contactText(creator)}`,
         html: layout(
           "Thank you for your order!",
           `<p>${creatorHtml(creator)}</p>${items
-            .map((i) => `<p><strong>${escapeHtml(i.title)}</strong><br><span style="color:#6b7280">Order #${escapeHtml(i.orderId)} · ${usd(i.amountCents)}</span></p>${licenseHtml(i.licenseKey)}${button(i.accessUrl, "Access your purchase")}`)
-            .join("")}<p><strong>Total charged: ${total}</strong></p><p style="font-size:13px;color:#6b7280">Each link is permanent and won't expire: bookmark it.</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`,
+            .map(
+              (i) =>
+                `<p><strong>${escapeHtml(i.title)}</strong><br><span style="color:#6b7280">Order #${escapeHtml(i.orderId)} · ${usd(i.amountCents)}</span></p>${licenseHtml(i.licenseKey)}${button(i.accessUrl, "Access your purchase")}`,
+            )
+            .join(
+              "",
+            )}<p><strong>Total charged: ${total}</strong></p><p style="font-size:13px;color:#6b7280">Each link is permanent and won't expire: bookmark it.</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`,
         ),
       };
     }
@@ -171,24 +219,37 @@ export function render(job: EmailJob): Rendered {
       return {
         subject,
         text: `${lead}\n${creatorByline(creator)}\nOrder #${orderId} · ${usd(amountCents)}${licenseText(licenseKey)}\n\nYour permanent access link (bookmark it, it won't expire):\n${accessUrl}\n\n${contactText(creator)}`,
-        html: layout(subject, `<p>${escapeHtml(lead)}<br>${creatorHtml(creator)}</p>${licenseHtml(licenseKey)}${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it.</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`),
+        html: layout(
+          subject,
+          `<p>${escapeHtml(lead)}<br>${creatorHtml(creator)}</p>${licenseHtml(licenseKey)}${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it.</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`,
+        ),
       };
     }
     case "sale-made": {
       const d = job.data;
       const subject = `You made a sale: ${d.title}`;
-      const lines = [`${d.title}`, `Paid by the buyer: ${usd(d.amountCents)}`, `Yours after the fee: ${usd(d.netCents)}`, `Buyer: ${d.buyerEmail ?? "no email given"}`, `Order #${d.orderId}`];
+      const lines = [
+        `${d.title}`,
+        `Paid by the buyer: ${usd(d.amountCents)}`,
+        `Yours after the fee: ${usd(d.netCents)}`,
+        `Buyer: ${d.buyerEmail ?? "no email given"}`,
+        `Order #${d.orderId}`,
+      ];
       const off = "You can turn these emails off in your settings: Email me when I make a sale.";
       return {
         subject,
         text: `${lines.join("\n")}\n\nYour sales: ${d.salesUrl}\n\n${off}`,
-        html: layout(subject, `<p>${lines.map(escapeHtml).join("<br>")}</p>${button(d.salesUrl, "See your sales")}<p style="font-size:13px;color:#6b7280">${escapeHtml(off)}</p>`),
+        html: layout(
+          subject,
+          `<p>${lines.map(escapeHtml).join("<br>")}</p>${button(d.salesUrl, "See your sales")}<p style="font-size:13px;color:#6b7280">${escapeHtml(off)}</p>`,
+        ),
       };
     }
     case "pro-receipt": {
       const d = job.data;
       const subject = `Receipt for ${PRODUCT_NAME} Pro`;
-      const day = (iso: string) => new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+      const day = (iso: string) =>
+        new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
       const lines = [
         `${PRODUCT_NAME} Pro: ${usd(d.amountCents)}${d.currency === "usd" ? "" : ` ${d.currency.toUpperCase()}`}`,
         `Period: ${day(d.periodStart)} to ${day(d.periodEnd)}`,
@@ -198,14 +259,20 @@ export function render(job: EmailJob): Rendered {
       return {
         subject,
         text: `Thank you: your ${PRODUCT_NAME} Pro payment was received.\n\n${lines.join("\n")}\n\nManage your plan: ${d.manageUrl}`,
-        html: layout(subject, `<p>Thank you: your ${PRODUCT_NAME} Pro payment was received.</p><p>${lines.map(escapeHtml).join("<br>")}</p>${button(d.manageUrl, "Manage your plan")}`),
+        html: layout(
+          subject,
+          `<p>Thank you: your ${PRODUCT_NAME} Pro payment was received.</p><p>${lines.map(escapeHtml).join("<br>")}</p>${button(d.manageUrl, "Manage your plan")}`,
+        ),
       };
     }
     case "refund-issued": {
       const { title, amountCents, orderId, accessEnded } = job.data;
       const amount = `$${(amountCents / 100).toFixed(2)}`;
-      const access = accessEnded ? "The order was refunded in full, so its access link no longer opens it." : "You keep your access to it.";
-      const when = "It goes back to the card you paid with and usually shows on your statement within 5 to 10 business days.";
+      const access = accessEnded
+        ? "The order was refunded in full, so its access link no longer opens it."
+        : "You keep your access to it.";
+      const when =
+        "It goes back to the card you paid with and usually shows on your statement within 5 to 10 business days.";
       return {
         subject: `Your refund of ${amount} for ${title}`,
         text: `You have been refunded ${amount}.\n\n${title}\nOrder #${orderId}\n\n${when}\n${access}\n\nQuestions? Reply to this email with your order number.`,
@@ -224,24 +291,50 @@ export function render(job: EmailJob): Rendered {
         html: layout(
           "Your access links",
           `<p>Here is every purchase made with this email address. Each link is permanent: bookmark it.</p>${items
-            .map((i) => `<p><strong>${escapeHtml(i.title)}</strong><br>${creatorHtml(i.creator)}<span style="color:#6b7280">Order #${escapeHtml(i.orderId)} · ${money(i.amountCents)}</span></p>${button(i.accessUrl, "Access your purchase")}`)
-            .join("")}<p style="font-size:13px;color:#6b7280">You asked for these on the paywall ("Lost your access?"). If you did not, you can ignore this email.</p>`,
+            .map(
+              (i) =>
+                `<p><strong>${escapeHtml(i.title)}</strong><br>${creatorHtml(i.creator)}<span style="color:#6b7280">Order #${escapeHtml(i.orderId)} · ${money(i.amountCents)}</span></p>${button(i.accessUrl, "Access your purchase")}`,
+            )
+            .join(
+              "",
+            )}<p style="font-size:13px;color:#6b7280">You asked for these on the paywall ("Lost your access?"). If you did not, you can ignore this email.</p>`,
         ),
       };
     }
     case "payout-prepared": {
       const d = job.data;
       if (d.withdrawal)
-        return payoutMail(`Your withdrawal of ${usd(d.amountCents)} is on its way`, `You asked to withdraw ${usd(d.amountCents)}.`, "It is sent to your connected bank account now and usually arrives in 2-3 business days.", d);
+        return payoutMail(
+          `Your withdrawal of ${usd(d.amountCents)} is on its way`,
+          `You asked to withdraw ${usd(d.amountCents)}.`,
+          "It is sent to your connected bank account now and usually arrives in 2-3 business days.",
+          d,
+        );
       const when = d.byTransfer
         ? "It is sent to your connected bank account today and usually arrives in 2-3 business days."
         : `It is sent to your ${d.method} account by the ${MANUAL_PAYOUT_DAY}st of the month.`;
-      return payoutMail(`Your ${d.period} payout of ${usd(d.amountCents)} is on its way`, `Your payout for ${d.period} is ready: ${usd(d.amountCents)}.`, when, d);
+      return payoutMail(
+        `Your ${d.period} payout of ${usd(d.amountCents)} is on its way`,
+        `Your payout for ${d.period} is ready: ${usd(d.amountCents)}.`,
+        when,
+        d,
+      );
     }
     case "payout-paid": {
       const d = job.data;
-      if (d.withdrawal) return payoutMail(`Your withdrawal of ${usd(d.amountCents)} was sent`, `We sent your withdrawal: ${usd(d.amountCents)} by ${d.method}.`, "", d);
-      return payoutMail(`Your ${d.period} payout of ${usd(d.amountCents)} was sent`, `We sent your payout for ${d.period}: ${usd(d.amountCents)} by ${d.method}.`, "", d);
+      if (d.withdrawal)
+        return payoutMail(
+          `Your withdrawal of ${usd(d.amountCents)} was sent`,
+          `We sent your withdrawal: ${usd(d.amountCents)} by ${d.method}.`,
+          "",
+          d,
+        );
+      return payoutMail(
+        `Your ${d.period} payout of ${usd(d.amountCents)} was sent`,
+        `We sent your payout for ${d.period}: ${usd(d.amountCents)} by ${d.method}.`,
+        "",
+        d,
+      );
     }
     case "payout-failed": {
       const d = job.data;
@@ -274,7 +367,10 @@ export function render(job: EmailJob): Rendered {
       return {
         subject,
         text: `${lead}\n\n${more}\n\nYour payouts: ${d.settingsUrl}`,
-        html: layout(subject, `<p>${escapeHtml(lead)}</p><p>${escapeHtml(more)}</p>${button(d.settingsUrl, "See your payouts")}`),
+        html: layout(
+          subject,
+          `<p>${escapeHtml(lead)}</p><p>${escapeHtml(more)}</p>${button(d.settingsUrl, "See your payouts")}`,
+        ),
       };
     }
     case "checkout-reminder": {
@@ -301,11 +397,15 @@ No more reminders from ApeWall: ${unsubscribeUrl}`,
     case "webhook-disabled": {
       const { url, reason, settingsUrl } = job.data;
       const lead = `We stopped sending webhooks to ${url}: ${reason}.`;
-      const more = "Check that the endpoint answers with a 2xx status, then enable it again in Settings → Developers. Deliveries from the last days can be resent from its log.";
+      const more =
+        "Check that the endpoint answers with a 2xx status, then enable it again in Settings → Developers. Deliveries from the last days can be resent from its log.";
       return {
         subject: "A webhook endpoint was disabled",
         text: `${lead}\n\n${more}\n\n${settingsUrl}`,
-        html: layout("A webhook endpoint was disabled", `<p>${escapeHtml(lead)}</p><p>${escapeHtml(more)}</p>${button(settingsUrl, "Open Settings")}`),
+        html: layout(
+          "A webhook endpoint was disabled",
+          `<p>${escapeHtml(lead)}</p><p>${escapeHtml(more)}</p>${button(settingsUrl, "Open Settings")}`,
+        ),
       };
     }
     case "payout-destination-changed": {
@@ -313,11 +413,15 @@ No more reminders from ApeWall: ${unsubscribeUrl}`,
       const when = `${at.slice(0, 16).replace("T", " ")} UTC`;
       const lead = `Where your payouts go was changed on ${when}${ip ? ` from the IP address ${ip}` : ""}.`;
       const lines = [`Before: ${before}`, `Now: ${after}`];
-      const more = "If this was you, there is nothing to do. If it was not, sign in at once and change it back in Settings: until then your payouts go to the new destination.";
+      const more =
+        "If this was you, there is nothing to do. If it was not, sign in at once and change it back in Settings: until then your payouts go to the new destination.";
       return {
         subject: "Your payout destination was changed",
         text: `${lead}\n\n${lines.join("\n")}\n\n${more}\n\n${settingsUrl}`,
-        html: layout("Your payout destination was changed", `<p>${escapeHtml(lead)}</p><p>${lines.map(escapeHtml).join("<br>")}</p><p>${escapeHtml(more)}</p>${button(settingsUrl, "Open Settings")}`),
+        html: layout(
+          "Your payout destination was changed",
+          `<p>${escapeHtml(lead)}</p><p>${lines.map(escapeHtml).join("<br>")}</p><p>${escapeHtml(more)}</p>${button(settingsUrl, "Open Settings")}`,
+        ),
       };
     }
   }
@@ -330,6 +434,9 @@ function payoutMail(subject: string, lead: string, more: string, d: PayoutMailDa
   return {
     subject,
     text: `${lead}\n\n${more ? `${more}\n\n` : ""}${ref}\nYour payouts: ${d.settingsUrl}`,
-    html: layout(subject, `<p>${escapeHtml(lead)}</p>${more ? `<p>${escapeHtml(more)}</p>` : ""}${button(d.settingsUrl, "See your payouts")}<p style="font-size:13px;color:#6b7280">${escapeHtml(ref)}</p>`),
+    html: layout(
+      subject,
+      `<p>${escapeHtml(lead)}</p>${more ? `<p>${escapeHtml(more)}</p>` : ""}${button(d.settingsUrl, "See your payouts")}<p style="font-size:13px;color:#6b7280">${escapeHtml(ref)}</p>`,
+    ),
   };
 }
