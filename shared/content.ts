@@ -39,7 +39,7 @@ const optionalText = (max: number) =>
     .string()
     .max(max, `must be at most ${max} characters`)
     .optional()
-    .transform((v) => (v && v.trim() ? v : undefined));
+    .transform((v) => (v?.trim() ? v : undefined));
 
 /**
  * The publish form's text fields as they arrive (strings from a form). `hasFile` says whether a

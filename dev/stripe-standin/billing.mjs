@@ -603,7 +603,7 @@ export function billingRoutes(kit) {
   /** The advance itself: every renewal and retry at its own time, in order, then `ready`. */
   function finishAdvance(id) {
     const clock = db.test_clocks.get(id);
-    if (!clock || clock.status !== "advancing") return;
+    if (clock?.status !== "advancing") return;
     while (clock.frozen_time < clock._target) {
       clock.frozen_time = Math.min(clock._target, clock.frozen_time + DAY);
       runUntil(clock);

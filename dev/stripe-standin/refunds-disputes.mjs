@@ -163,7 +163,7 @@ export function refundDisputeRoutes(kit) {
       );
     const pi = get("payment_intents", p.payment_intent);
     const latest = pi.latest_charge && db.charges.get(pi.latest_charge);
-    if (!latest || latest.status !== "succeeded")
+    if (latest?.status !== "succeeded")
       throw badParam("payment_intent", `This PaymentIntent (${pi.id}) does not have a successful charge to refund.`);
     return latest;
   }

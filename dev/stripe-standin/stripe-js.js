@@ -9,7 +9,7 @@
     Object.keys(obj).forEach((k) => {
       var v = obj[k];
       if (v === undefined || v === null) return;
-      var key = prefix ? prefix + "[" + k + "]" : k;
+      var key = prefix ? `${prefix}[${k}]` : k;
       if (typeof v === "object") encode(v, key, out);
       else out.append(key, String(v));
     });
@@ -30,10 +30,10 @@
 
   function api(pk, method, path, params) {
     var body = params ? encode(params).toString() : undefined;
-    var url = BASE + path + (method === "GET" && body ? "?" + body : "");
+    var url = BASE + path + (method === "GET" && body ? `?${body}` : "");
     return fetch(url, {
       method: method,
-      headers: { authorization: "Bearer " + pk, "content-type": "application/x-www-form-urlencoded" },
+      headers: { authorization: `Bearer ${pk}`, "content-type": "application/x-www-form-urlencoded" },
       body: method === "GET" ? undefined : body,
     }).then((res) => res.json().then((json) => ({ ok: res.ok, json: json })));
   }
@@ -73,7 +73,7 @@
   function createCardElement(type, elements) {
     var handlers = {};
     var root = null;
-    var uid = "sci-" + Math.random().toString(36).slice(2, 8);
+    var uid = `sci-${Math.random().toString(36).slice(2, 8)}`;
     var el = {
       _type: type,
       mount: (target) => {
@@ -85,20 +85,20 @@
             type +
             '" style="display:grid;gap:12px;font-family:inherit">' +
             field(
-              uid + "-number",
+              `${uid}-number`,
               "Card number",
               "1234 1234 1234 1234",
               'inputmode="numeric" autocomplete="cc-number"',
             ) +
             '<div style="display:grid;grid-template-columns:1fr 1fr;gap:12px"><div>' +
-            field(uid + "-exp", "Expiration date", "MM / YY", 'inputmode="numeric" autocomplete="cc-exp"') +
+            field(`${uid}-exp`, "Expiration date", "MM / YY", 'inputmode="numeric" autocomplete="cc-exp"') +
             "</div><div>" +
-            field(uid + "-cvc", "Security code", "CVC", 'inputmode="numeric" autocomplete="cc-csc"') +
+            field(`${uid}-cvc`, "Security code", "CVC", 'inputmode="numeric" autocomplete="cc-csc"') +
             "</div></div>" +
             '<p style="margin:0;font-size:12px;color:#6b7280">Test mode: use 4242 4242 4242 4242, any future date and any CVC.</p></div>',
         );
         ["number", "exp", "cvc"].forEach((f) => {
-          root.querySelector("#" + uid + "-" + f).addEventListener("input", () => {
+          root.querySelector(`#${uid}-${f}`).addEventListener("input", () => {
             var v = el._values();
             (handlers.change || []).forEach((h) => {
               h({
@@ -123,12 +123,12 @@
       },
       update: () => {},
       focus: () => {
-        root && root.querySelector("input") && root.querySelector("input").focus();
+        root?.querySelector("input")?.focus();
       },
 
       _values: () => {
         var get = (f) => {
-          var input = root && root.querySelector("#" + uid + "-" + f);
+          var input = root?.querySelector(`#${uid}-${f}`);
           return input ? input.value.trim() : "";
         };
         return { number: get("number").replace(/\s/g, ""), exp: get("exp"), cvc: get("cvc") };
@@ -245,7 +245,7 @@
           "</div></div>",
       );
       overlay.addEventListener("click", (e) => {
-        var outcome = e.target && e.target.getAttribute && e.target.getAttribute("data-outcome");
+        var outcome = e.target?.getAttribute?.("data-outcome");
         if (!outcome) return;
         overlay.remove();
         resolve(outcome);
@@ -266,13 +266,13 @@
   }
 
   window.Stripe = function Stripe(publishableKey) {
-    if (!publishableKey || publishableKey.indexOf("pk_test_") !== 0)
+    if (publishableKey?.indexOf("pk_test_") !== 0)
       throw new Error("Stripe stand-in: a pk_test_ publishable key is required");
 
     function settle(pi) {
       if (pi.status !== "requires_action") return Promise.resolve(pi);
       return authModal().then((outcome) =>
-        api(publishableKey, "POST", "/_standin/payment_intents/" + pi.id + "/authenticate", {
+        api(publishableKey, "POST", `/_standin/payment_intents/${pi.id}/authenticate`, {
           client_secret: pi.client_secret,
           outcome: outcome,
         }).then((r) => r.json),
@@ -284,7 +284,7 @@
         { client_secret: clientSecret, payment_method_data: { type: "card", card: card } },
         extra || {},
       );
-      return api(publishableKey, "POST", "/v1/payment_intents/" + piIdOf(clientSecret) + "/confirm", params).then(
+      return api(publishableKey, "POST", `/v1/payment_intents/${piIdOf(clientSecret)}/confirm`, params).then(
         (r) => {
           if (!r.ok) return { error: errorOf(r.json) };
           return settle(r.json).then((pi) => {
@@ -309,8 +309,8 @@
         elements.submit = () => {
           if (elements._express) return Promise.resolve({});
           var el = elements._all.find((e) => e._type !== "expressCheckout");
-          var c = el && el._card();
-          if (!c || !c.number)
+          var c = el?._card();
+          if (!c?.number)
             return Promise.resolve({ error: { type: "validation_error", message: "Your card number is incomplete." } });
           return Promise.resolve({});
         };
@@ -322,14 +322,14 @@
       },
       confirmPayment: (options) => {
         var elements = options.elements;
-        var clientSecret = options.clientSecret || (elements && elements._options.clientSecret);
+        var clientSecret = options.clientSecret || (elements?._options.clientSecret);
         var cp = options.confirmParams || {};
-        var express = elements && elements._express;
-        var el = elements && elements._all.find((e) => e._type !== "expressCheckout");
+        var express = elements?._express;
+        var el = elements?._all.find((e) => e._type !== "expressCheckout");
         if (!el && !express)
           return Promise.resolve({ error: { type: "validation_error", message: "No payment element is mounted." } });
         var confirming = express
-          ? api(publishableKey, "POST", "/v1/payment_intents/" + piIdOf(clientSecret) + "/confirm", {
+          ? api(publishableKey, "POST", `/v1/payment_intents/${piIdOf(clientSecret)}/confirm`, {
               client_secret: clientSecret,
               payment_method_data: { type: "link", billing_details: { email: express.email } },
               receipt_email: cp.receipt_email,
@@ -359,7 +359,7 @@
         data = data || {};
         var pm = data.payment_method || {};
         if (typeof pm === "string") {
-          return api(publishableKey, "POST", "/v1/payment_intents/" + piIdOf(clientSecret) + "/confirm", {
+          return api(publishableKey, "POST", `/v1/payment_intents/${piIdOf(clientSecret)}/confirm`, {
             client_secret: clientSecret,
             payment_method: pm,
             receipt_email: data.receipt_email,
@@ -374,7 +374,7 @@
         return confirmWith(clientSecret, el._card(), { receipt_email: data.receipt_email });
       },
       handleNextAction: (options) =>
-        api(publishableKey, "GET", "/v1/payment_intents/" + piIdOf(options.clientSecret), {
+        api(publishableKey, "GET", `/v1/payment_intents/${piIdOf(options.clientSecret)}`, {
           client_secret: options.clientSecret,
         }).then((r) => {
           if (!r.ok) return { error: errorOf(r.json) };
@@ -383,7 +383,7 @@
           );
         }),
       retrievePaymentIntent: (clientSecret) =>
-        api(publishableKey, "GET", "/v1/payment_intents/" + piIdOf(clientSecret), {
+        api(publishableKey, "GET", `/v1/payment_intents/${piIdOf(clientSecret)}`, {
           client_secret: clientSecret,
         }).then((r) => (r.ok ? { paymentIntent: r.json } : { error: errorOf(r.json) })),
     };

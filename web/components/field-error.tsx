@@ -42,7 +42,7 @@ export function errorsFromServer(
 ): FieldErrors | null {
   if (!(err instanceof Error)) return null;
   const status = /^(\d{3}): /.exec(err.message);
-  if (!status || !status[1].startsWith("4") || status[1] === "401") return null;
+  if (!status?.[1].startsWith("4") || status[1] === "401") return null;
   const out: FieldErrors = {};
   for (const part of err.message.slice(5).split("; ")) {
     const named = /^([A-Za-z]\w*)(?:[.[][^:]*)?: (.+)$/s.exec(part);

@@ -194,7 +194,7 @@ export const paymentRoutes = new Hono<AppEnv>()
       const found = key
         ? await claimedPurchase(deps, { buyerKey: key }, { paymentIntentId: body.paymentIntent })
         : null;
-      if (!found || found.status !== "pending") throw notFound("No open checkout");
+      if (found?.status !== "pending") throw notFound("No open checkout");
       const email = body.email?.toLowerCase();
       if (email && found.recoveredFrom && found.buyerEmail && email !== found.buyerEmail.toLowerCase())
         throw new ApiError(400, `email: ${RECOVER_LINK_OTHER_EMAIL}`);

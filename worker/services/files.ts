@@ -43,7 +43,7 @@ export async function serveFile(
   });
 
   const ifNoneMatch = request.headers.get("if-none-match");
-  if (ifNoneMatch && ifNoneMatch.split(",").some((t) => t.trim() === head.httpEtag || t.trim() === "*")) {
+  if (ifNoneMatch?.split(",").some((t) => t.trim() === head.httpEtag || t.trim() === "*")) {
     return new Response(null, { status: 304, headers });
   }
   // A Range with If-Range naming another version gets the whole (new) file.

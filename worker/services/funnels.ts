@@ -272,7 +272,7 @@ async function checkCeiling(
 ) {
   if (!contentId || maxPriceCents === null || maxPriceCents === undefined) return;
   const item = await deps.db.select().from(content).where(eq(content.id, contentId)).get();
-  if (!item || item.pricingModel !== "pay_what_you_want") return;
+  if (item?.pricingModel !== "pay_what_you_want") return;
   const { minimumCents } = stepAmounts({ priceCents, maxPriceCents: null }, item);
   if (maxPriceCents < minimumCents)
     throw new ApiError(400, `The maximum tip must be at least the minimum price ($${(minimumCents / 100).toFixed(2)})`);

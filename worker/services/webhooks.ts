@@ -230,7 +230,7 @@ export async function deliverWebhook(deps: DeliverDeps, message: WebhookMessage)
       status: string;
       failing_since: number | null;
     }>();
-  if (!endpoint || endpoint.status !== "active") {
+  if (endpoint?.status !== "active") {
     await d1
       .prepare("update webhook_deliveries set status = 'disabled' where id = ? and status = 'pending'")
       .bind(claimed.id)

@@ -397,7 +397,7 @@ const pathValue = (param: string) =>
         "%zz",
         "..",
         "%2F",
-        "pi_" + "a".repeat(80),
+        `pi_${"a".repeat(80)}`,
         "-1",
         "0",
         "99999999999999999999",

@@ -43,7 +43,7 @@ export function processPlan(
   let prepareCount = 0;
   for (const r of rows) {
     const p = r.payout;
-    if (p && p.byTransfer && (p.status === "pending" || p.status === "processing")) {
+    if (p?.byTransfer && (p.status === "pending" || p.status === "processing")) {
       sendCount++;
       sendCents += cents(p.amount);
     } else if (p && !p.byTransfer && p.status === "pending" && !r.held) {

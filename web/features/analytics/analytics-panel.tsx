@@ -86,7 +86,7 @@ export function AnalyticsPanel() {
                 , {formatUsd(data.recovered.revenue)}
               </p>
             )}
-            {data && data.items.some((i) => i.bumpOffered > 0) && (
+            {data?.items.some((i) => i.bumpOffered > 0) && (
               <div className="space-y-2" data-testid="analytics-bumps">
                 <h3 className="text-sm font-semibold">Order bumps: share of paid checkouts that took the add-on</h3>
                 <ul className="space-y-2 text-sm">
