@@ -16,19 +16,16 @@ import { validate } from "../lib/validate";
 import {
   attachProducts,
   createFunnel,
-  createStep,
-  createUpsellProduct,
-  deleteStep,
   detachProduct,
   funnelForItem,
   listFunnels,
-  listSteps,
   ownedFunnel,
   setTestMode,
-  updateStep,
   type FunnelDeps,
-} from "../services/funnels";
-import { endTest, listTests, startTest } from "../services/ab-tests";
+} from "../services/funnels/funnels";
+import { createUpsellProduct } from "../services/funnels/prices";
+import { createStep, deleteStep, listSteps, updateStep } from "../services/funnels/steps";
+import { endTest, listTests, startTest } from "../services/funnels/ab-tests";
 import { createAbTestSchema, endAbTestSchema } from "../../shared/ab-tests";
 import { stripeClient } from "../services/stripe";
 import { previewOffers } from "../services/upsells";

@@ -36,10 +36,11 @@ import { dollarsToCents } from "../../shared/content";
 import { OFFER_CHANGED_MESSAGE, type AcceptResult, type OrderSummary, type UpsellOffer } from "../../shared/funnels";
 import type { PurchaseVerification } from "../../shared/payments";
 import { content, funnelOffers, funnelSteps, purchases } from "../db/schema";
-import { applyVariant } from "./ab-tests";
+import { applyVariant } from "./funnels/ab-tests";
 import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
-import { liveFunnelFor, ownedFunnel, stepAmounts } from "./funnels";
+import { liveFunnelFor, ownedFunnel } from "./funnels/funnels";
+import { stepAmounts } from "./funnels/prices";
 import { releaseOrderEmail } from "./mail/order-email";
 import {
   accessUrlFor,
