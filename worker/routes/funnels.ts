@@ -28,7 +28,7 @@ import { createStep, deleteStep, listSteps, updateStep } from "../services/funne
 import { endTest, listTests, startTest } from "../services/funnels/ab-tests";
 import { createAbTestSchema, endAbTestSchema } from "../../shared/ab-tests";
 import { stripeClient } from "../services/stripe";
-import { previewOffers } from "../services/upsells";
+import { previewOffers } from "../services/upsells/offer";
 import { purchaseDeps } from "./payments";
 import { doc } from "../openapi/describe";
 import * as S from "../openapi/schemas";

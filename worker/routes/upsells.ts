@@ -14,16 +14,11 @@ import {
 import type { AppEnv } from "../lib/context";
 import { validate } from "../lib/validate";
 import { BUYER_COOKIE } from "../services/purchases";
-import {
-  acceptOffer,
-  completeOffer,
-  declineOffer,
-  nextOffer,
-  orderExtras,
-  orderRoot,
-  orderSummary,
-  rootPurchase,
-} from "../services/upsells";
+import { acceptOffer, completeOffer } from "../services/upsells/accept";
+import { orderRoot, rootPurchase } from "../services/upsells/buyer";
+import { declineOffer } from "../services/upsells/decline";
+import { nextOffer } from "../services/upsells/offer";
+import { orderExtras, orderSummary } from "../services/upsells/order";
 import { purchaseDeps } from "./payments";
 import { doc } from "../openapi/describe";
 import * as S from "../openapi/schemas";
