@@ -29,7 +29,7 @@ import { endTest, listTests, startTest } from "../services/funnels/ab-tests";
 import { createAbTestSchema, endAbTestSchema } from "../../shared/ab-tests";
 import { stripeClient } from "../services/stripe";
 import { previewOffers } from "../services/upsells/offer";
-import { purchaseDeps } from "./payments";
+import { purchaseDeps } from "./purchase-context";
 import { doc } from "../openapi/describe";
 import * as S from "../openapi/schemas";
 
