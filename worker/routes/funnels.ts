@@ -1,5 +1,6 @@
 // The creator's funnels (spec §7 Funnels): funnels, their products and steps, the offer's Stripe
 // product, and the preview of a funnel. Every call is signed in, and every query names the owner.
+// Behaviour: docs/funnels.md.
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import {
@@ -180,7 +181,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       return c.json(await deleteStep(deps(c), uid(c), p.id, p.stepId));
     },
   )
-  // A/B tests of its steps' offers (worker/services/ab-tests.ts), newest first.
+  // A/B tests of its steps' offers (worker/services/funnels/ab-tests.ts), newest first.
   .get(
     "/funnels/:id/ab-tests",
     doc({

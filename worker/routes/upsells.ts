@@ -1,7 +1,7 @@
 // The buyer's one-click offers after paying (/checkout/upsell): the next offer, accept, decline,
 // completing an accept the bank wanted confirmed, and the order that results. No account: only the
 // browser that paid (its aw_buyer cookie) acts on offers, within UPSELL_WINDOW_MINUTES of paying;
-// the access link may read the order, which shows no card.
+// the access link may read the order, which shows no card. Behaviour: docs/funnels.md.
 import { Hono, type Context } from "hono";
 import {
   acceptOfferSchema,

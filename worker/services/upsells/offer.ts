@@ -140,7 +140,7 @@ export function shownTerms(offer: OfferRow | undefined): Terms | null {
 /**
  * The offer to show now (recorded as shown, with its terms), or null when the funnel is done, there
  * is none, or no card to charge. At null the buyer's funnel has ended: the order email goes now
- * rather than at its deadline (./mail/order-email.ts).
+ * rather than at its deadline (worker/services/mail/order-email.ts).
  */
 export async function nextOffer(deps: PurchaseDeps, root: PurchaseRow): Promise<UpsellOffer | null> {
   const offer = await offerNow(deps, root);
@@ -156,7 +156,7 @@ async function offerNow(deps: PurchaseDeps, root: PurchaseRow): Promise<UpsellOf
   if (!current) return null;
   const card = await rootCard(deps, root);
   if (!card) return null;
-  // The buyer's variant when the step is under an A/B test (./ab-tests.ts): its texts and price.
+  // The buyer's variant when the step is under an A/B test (worker/services/funnels/ab-tests.ts): its texts and price.
   const { step, test } = await applyVariant(deps.d1, current, root.id);
   const item = items.get(step.contentId!)!;
   const terms = termsOf(step, item);
