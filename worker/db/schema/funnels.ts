@@ -70,7 +70,7 @@ export const funnelOffers = sqliteTable(
       .references(() => purchases.id),
     stepId: text("step_id").notNull(),
     funnelId: text("funnel_id").notNull(),
-    // OFFER_TRANSITIONS in worker/services/upsells.ts; "shown" is the offered state.
+    // OFFER_TRANSITIONS in worker/services/upsells/offer-state.ts; "shown" is the offered state.
     status: text("status", { enum: ["shown", "accepting", "paid", "failed", "declined"] })
       .notNull()
       .default("shown"),
@@ -82,7 +82,7 @@ export const funnelOffers = sqliteTable(
     shownPriceCents: integer("shown_price_cents"),
     shownMinimumCents: integer("shown_minimum_cents"),
     shownMaximumCents: integer("shown_maximum_cents"),
-    // The A/B test this offer was shown under and the buyer's variant (worker/services/ab-tests.ts).
+    // The A/B test this offer was shown under and the buyer's variant (worker/services/funnels/ab-tests.ts).
     abTestId: text("ab_test_id"),
     variant: text("variant", { enum: ["A", "B"] }),
     createdAt: createdAt(),
