@@ -7,7 +7,7 @@ import { createDb, type Db } from "../db/client";
 import { emailsSent } from "../db/schema";
 import { orderMailData, recoveredPurchases } from "../services/purchases";
 import { mailCreator, publicCreator } from "../services/profile";
-import { composeReminder } from "../services/recovery";
+import { composeReminder } from "../services/purchases/recovery";
 import { stripeClient } from "../services/stripe";
 import type { Bindings } from "../lib/env";
 import { markFailed, markSent } from "../services/mail/email-outbox";

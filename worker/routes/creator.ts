@@ -12,7 +12,7 @@ import {
 import type { WithdrawStatus } from "../../shared/types";
 import { requireUser, type AppEnv } from "../lib/context";
 import { validate } from "../lib/validate";
-import { requestRefund } from "../services/creator-refunds";
+import { requestRefund } from "../services/refunds/creator-refunds";
 import { withLicenses } from "../services/licenses";
 import { creatorSales, earningsStats, moneyTimeline, nextPayout, payoutHistory } from "../services/earnings";
 import { setPayoutDefault, setupPayout, type DestinationDeps } from "../services/payout-destination";

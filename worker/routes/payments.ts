@@ -39,8 +39,8 @@ import {
   verification,
   type PurchaseDeps,
 } from "../services/purchases";
-import { RECOVER_LINK_OTHER_EMAIL, reminder } from "../services/recovery";
-import { processingFor, refuseWhileProcessing } from "../services/payment-processing";
+import { RECOVER_LINK_OTHER_EMAIL, reminder } from "../services/purchases/recovery";
+import { processingFor, refuseWhileProcessing } from "../services/purchases/processing";
 import { dispatch } from "../services/mail/email-outbox";
 import { stripeClient } from "../services/stripe";
 import { doc } from "../openapi/describe";

@@ -10,7 +10,7 @@ import { ApiError, notFound } from "../lib/errors";
 import { escapeHtml, messagePage } from "../lib/html";
 import { validate } from "../lib/validate";
 import { doc } from "../openapi/describe";
-import { emailOfUnsubscribeToken, unsubscribe } from "../services/recovery";
+import { emailOfUnsubscribeToken, unsubscribe } from "../services/purchases/recovery";
 
 const tokenQuery = z.object({ token: z.string().max(600).optional() });
 const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid content id") });

@@ -9,7 +9,7 @@ import { ApiError } from "../lib/errors";
 import { handleAccountUpdated } from "../services/connect";
 import { fulfil, handleDisputeEvent, handleRefundEvent, type PurchaseDeps } from "../services/purchases";
 import { isUnknownObject, verifyWebhook } from "../services/stripe";
-import { noteIntentState } from "../services/payment-processing";
+import { noteIntentState } from "../services/purchases/processing";
 import { handleSubscriptionInvoice, syncSubscription } from "../services/subscriptions";
 import { handleTransferReversed } from "../services/payouts";
 import { payoutDeps } from "../deps";

@@ -12,7 +12,7 @@
 //    statement that also checks the limit, so two new machines racing cannot both take the last seat,
 //    and the same instance again is a no-op. The count of activations is the number of rows.
 // 4. Deactivate frees a seat (a buyer moving machines) by deleting that row.
-import type { PurchaseState } from "./purchase-states";
+import type { PurchaseState } from "./purchases/states";
 import type { CreatorLicense, LicenseStatus, LicenseVerification } from "../../shared/licenses";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";

@@ -18,10 +18,10 @@ import { carryOverHolds, releaseHold, reserveUse } from "./discounts";
 import { codeDropped } from "../../shared/discounts";
 import { bumpForCheckout, publicBump } from "./bumps";
 import { BUMP_MESSAGES } from "../../shared/bumps";
-import { abandonedCheckout, RECOVER_LINK_OTHER_EMAIL, reminder } from "./recovery";
+import { abandonedCheckout, RECOVER_LINK_OTHER_EMAIL, reminder } from "./purchases/recovery";
 import { liveFunnelFor } from "./funnels";
 // A cycle by design: a creator's refund settles its charge here; settling records each request's status (used only at call time).
-import { refundRequestStatements } from "./refund-requests";
+import { refundRequestStatements } from "./refunds/refund-requests";
 import { insertLedgerRow, restoreRows, reverseSale, saleRows, stripeFeeRow, type LedgerRow } from "./ledger";
 import { dispatch, outboxInsert, type OutboxGuard } from "./mail/email-outbox";
 import { orderEmailJob, orderEmailKey, orderEmailPending } from "./mail/order-email";
@@ -35,10 +35,10 @@ import {
   stripeIdOf,
   type KeyedEffect,
   type PurchaseState,
-} from "./purchase-states";
+} from "./purchases/states";
 import { chargeReservations } from "./reservations";
 import { CHECKOUT_PAYMENT_METHODS, isInvalidEmail } from "./stripe";
-import { noteIntentState } from "./payment-processing";
+import { noteIntentState } from "./purchases/processing";
 import { planAt, settleProInvoiceCharge } from "./subscriptions";
 import { dispatchWebhooks, webhookStatements } from "./webhooks";
 

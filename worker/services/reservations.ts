@@ -10,7 +10,7 @@
 //   chargeback, whose funds Stripe withdraws at once: the dispute row is then booked (posted).
 import type Stripe from "stripe";
 import { release, reserve } from "./balances";
-import { withdrew } from "./purchase-states";
+import { withdrew } from "./purchases/states";
 
 const PENDING_REFUND = new Set(["pending", "requires_action"]);
 const OPEN_INQUIRY = new Set(["warning_needs_response", "warning_under_review"]);

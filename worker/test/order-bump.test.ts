@@ -7,7 +7,7 @@ import type { PublicContent } from "../../shared/content";
 import type { PurchaseVerification } from "../../shared/payments";
 import type { AnalyticsStats, RefundRequestResult, Sale } from "../../shared/types";
 import type Stripe from "stripe";
-import { attributeToOrder } from "../services/purchase-states";
+import { attributeToOrder } from "../services/purchases/states";
 import {
   call,
   CARDS,

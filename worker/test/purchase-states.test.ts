@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type Stripe from "stripe";
 import { createDb } from "../db/client";
-import { TRANSITIONS, type Fact, type PurchaseState } from "../services/purchase-states";
+import { TRANSITIONS, type Fact, type PurchaseState } from "../services/purchases/states";
 import { handleRefundEvent, settleCharge, type PurchaseDeps } from "../services/purchases";
 import { env, row, rows } from "./helpers";
 

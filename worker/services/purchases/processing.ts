@@ -5,9 +5,9 @@
 // browser cannot start a second checkout of the item, and the paywall says the payment is on its
 // way. A failure clears the mark and the item can be bought again.
 import type Stripe from "stripe";
-import { PAYWALL_TEXT } from "../../shared/paywall";
-import { ApiError } from "../lib/errors";
-import { sha256Hex } from "../lib/ids";
+import { PAYWALL_TEXT } from "../../../shared/paywall";
+import { ApiError } from "../../lib/errors";
+import { sha256Hex } from "../../lib/ids";
 
 /** Stripe's states in which the payment was not made and may be tried again. */
 const RELEASED = ["requires_payment_method", "requires_confirmation", "requires_action", "canceled"];

@@ -23,12 +23,12 @@
 // 4. unsubscribe: a signed link per address; GET shows a button (mail scanners fetch links), POST
 //    records the address in email_unsubscribes, honoured forever for reminders. Receipts still go.
 import { and, eq, gt, inArray, or, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { content, emailUnsubscribes, purchases } from "../db/schema";
-import { ApiError } from "../lib/errors";
-import { sha256Hex } from "../lib/ids";
-import { outboxInsert } from "./mail/email-outbox";
-import type { EmailJob, MailCreator, ReminderMailData } from "./mail/templates";
+import type { Db } from "../../db/client";
+import { content, emailUnsubscribes, purchases } from "../../db/schema";
+import { ApiError } from "../../lib/errors";
+import { sha256Hex } from "../../lib/ids";
+import { outboxInsert } from "../mail/email-outbox";
+import type { EmailJob, MailCreator, ReminderMailData } from "../mail/templates";
 
 export const REMINDER_DELAY_MS = 60 * 60 * 1000;
 export const RECOVER_LINK_DAYS = 7;
