@@ -5,7 +5,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { createDb, type Db } from "../db/client";
 import { emailsSent } from "../db/schema";
-import { orderMailData, recoveredPurchases } from "../services/purchases";
+import { recoveredPurchases } from "../services/purchases/buyer-access";
+import { orderMailData } from "../services/purchases/receipts";
 import { mailCreator, publicCreator } from "../services/profile";
 import { composeReminder } from "../services/purchases/recovery";
 import { stripeClient } from "../services/stripe";

@@ -26,19 +26,18 @@ import { downloadSignatureValid, signedDownloadPath } from "../services/download
 import { serveFile } from "../services/files";
 import { sendViaOutbox } from "../services/mail/email-outbox";
 import type { EmailJob } from "../services/mail/templates";
+import { accessUrlFor, purchaseIdFromToken } from "../services/purchases/access-tokens";
 import {
-  accessUrlFor,
   assertPaid,
   BUYER_COOKIE,
   claimedPurchase,
   currentPurchaseOfContent,
-  purchaseIdFromToken,
-  receiptData,
-  startCheckout,
-  syncWithStripe,
   verification,
-  type PurchaseDeps,
-} from "../services/purchases";
+} from "../services/purchases/buyer-access";
+import { startCheckout } from "../services/purchases/checkout";
+import type { PurchaseDeps } from "../services/purchases/deps";
+import { syncWithStripe } from "../services/purchases/fulfil";
+import { receiptData } from "../services/purchases/receipts";
 import { RECOVER_LINK_OTHER_EMAIL, reminder } from "../services/purchases/recovery";
 import { processingFor, refuseWhileProcessing } from "../services/purchases/processing";
 import { dispatch } from "../services/mail/email-outbox";

@@ -13,7 +13,7 @@ import {
 } from "../../shared/funnels";
 import type { AppEnv } from "../lib/context";
 import { validate } from "../lib/validate";
-import { BUYER_COOKIE } from "../services/purchases";
+import { BUYER_COOKIE } from "../services/purchases/buyer-access";
 import {
   acceptOffer,
   completeOffer,

@@ -41,14 +41,10 @@ import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
 import { liveFunnelFor, ownedFunnel, stepAmounts } from "./funnels";
 import { releaseOrderEmail } from "./mail/order-email";
-import {
-  accessUrlFor,
-  fulfil,
-  purchaseIdFromToken,
-  syncWithStripe,
-  verification,
-  type PurchaseDeps,
-} from "./purchases";
+import { accessUrlFor, purchaseIdFromToken } from "./purchases/access-tokens";
+import { verification } from "./purchases/buyer-access";
+import type { PurchaseDeps } from "./purchases/deps";
+import { fulfil, syncWithStripe } from "./purchases/fulfil";
 import { CHECKOUT_PAYMENT_METHODS } from "./stripe";
 
 type PurchaseRow = typeof purchases.$inferSelect;

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import type Stripe from "stripe";
 import { createDb } from "../db/client";
 import { TRANSITIONS, type Fact, type PurchaseState } from "../services/purchases/states";
-import { handleRefundEvent, settleCharge, type PurchaseDeps } from "../services/purchases";
+import type { PurchaseDeps } from "../services/purchases/deps";
+import { handleRefundEvent, settleCharge } from "../services/purchases/settle";
 import { env, row, rows } from "./helpers";
 
 type World = { tag: string; refunds: Partial<Stripe.Refund>[]; disputes: Partial<Stripe.Dispute>[] };

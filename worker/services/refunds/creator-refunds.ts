@@ -29,7 +29,8 @@ import { content, purchases, refundRequests } from "../../db/schema";
 import { ApiError, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { availableAfterSql, creatorShareSql, release, reserve, SALE_HOLD_MS } from "../balances";
-import { settleCharge, type PurchaseDeps } from "../purchases";
+import type { PurchaseDeps } from "../purchases/deps";
+import { settleCharge } from "../purchases/settle";
 import { refundRequestStatements } from "./refund-requests";
 
 type RequestRow = typeof refundRequests.$inferSelect;
