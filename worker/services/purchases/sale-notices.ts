@@ -12,7 +12,7 @@ import { webhookStatements } from "../webhooks";
 import type { PurchaseDeps, PurchaseRow } from "./deps";
 import { receiptData, receiptJob } from "./receipts";
 
-/** What a sale's webhook says (README "Webhooks"): the order, the item, the money in cents, the buyer. */
+/** What a sale's webhook says (docs/api-and-webhooks.md): the order, the item, the money in cents, the buyer. */
 export async function saleWebhookData(deps: PurchaseDeps, purchase: PurchaseRow, buyerEmail: string | null) {
   const item = await deps.db
     .select({ title: content.title })
@@ -92,7 +92,7 @@ export async function saleWebhooks(
  * The emails a sale's fulfilment writes, as outbox inserts for its own D1 batch, each only if that
  * batch marked the purchase paid (its paid_at is ours): they exist exactly when the sale committed,
  * once per purchase (their dedupe keys).
- * - The buyer: an item in a live funnel starts the order email (./mail/order-email.ts), which waits
+ * - The buyer: an item in a live funnel starts the order email (../mail/order-email.ts), which waits
  *   for the funnel; an upsell's purchase is in that email while it waits, else gets its own "Added to
  *   your order"; a purchase with an order bump gets the order email at once (listing both; the
  *   bump's own purchase writes none); any other purchase gets its receipt at once.

@@ -102,8 +102,8 @@ async function settlePurchase(
  * refund and dispute is re-read (whatever event named one of them), their keyed ledger effects are
  * written and the state is computed from the ledger, in one D1 batch. Safe to call any number of
  * times, in any order. A charge that paid an order bump too settles both purchases, each with its
- * own share of each refund and dispute (purchase-states.ts `attributeToOrder`). A charge that paid a
- * Pro invoice goes to ./subscriptions.ts instead.
+ * own share of each refund and dispute (./states.ts `attributeToOrder`). A charge that paid a
+ * Pro invoice goes to ../subscriptions.ts instead.
  */
 export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promise<SettleOutcome> {
   const charge = await deps.stripe.charges.retrieve(chargeId, { expand: ["balance_transaction"] });
