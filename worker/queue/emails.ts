@@ -100,7 +100,7 @@ async function withLookups(db: Db, env: Bindings, job: EmailJob): Promise<EmailJ
   return items.length ? { ...job, data: { items } } : null;
 }
 
-/** A checkout reminder, when it is due (after the claim): to the checkout's email as it is now; null when the buyer paid, unsubscribed, or it may not go (services/recovery.ts). */
+/** A checkout reminder, when it is due (after the claim): to the checkout's email as it is now; null when the buyer paid, unsubscribed, or it may not go (services/purchases/recovery.ts). */
 async function withReminder(db: Db, env: Bindings, job: EmailJob): Promise<EmailJob | null> {
   if (job.template !== "checkout-reminder") return job;
   if (!env.ACCESS_TOKEN_SECRET) throw new Error("ACCESS_TOKEN_SECRET is not set");

@@ -155,7 +155,7 @@ export const creatorRoutes = new Hono<AppEnv>()
     async (c) => c.json(await withdraw(payoutDeps(c.env), c.var.userId)),
   )
 
-  // ---- refunds: the creator refunds one of their own sales through Stripe (worker/services/creator-refunds.ts) ----
+  // ---- refunds: a creator refunds one of their own sales through Stripe (services/refunds/creator-refunds.ts) ----
   .post(
     "/sales/:purchaseId/refund",
     doc({

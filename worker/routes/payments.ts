@@ -167,7 +167,7 @@ export const paymentRoutes = new Hono<AppEnv>()
   )
   // The address the buyer typed at checkout, before paying, and their "Don't send me a reminder" box:
   // kept on their pending checkout, with its one reminder an hour later should they leave
-  // (worker/services/recovery.ts). Only the browser that started the checkout may set them; a
+  // (worker/services/purchases/recovery.ts). Only the browser that started the checkout may set them; a
   // reminder's checkout keeps the address it was sent to.
   .post(
     "/checkout/email",
@@ -250,7 +250,7 @@ export const paymentRoutes = new Hono<AppEnv>()
       const purchase = await currentPurchaseOfContent(deps, claim, c.req.valid("param").id);
       if (!purchase) return c.json({ owned: false, status: "none" } satisfies ContentAccess);
       if (purchase.status !== "paid") {
-        // A payment on its way (./services/payment-processing.ts) is told apart from a checkout left open.
+        // A payment on its way (../services/purchases/processing.ts) is told apart from a checkout left open.
         const processing =
           purchase.status === "pending" &&
           (!!purchase.processingSince ||

@@ -1,5 +1,5 @@
 // Checkout reminders: the per-item switch (the creator's), and unsubscribing from reminders through
-// the signed link in each one (worker/services/recovery.ts). GET only shows the button, since mail
+// the signed link in each one (worker/services/purchases/recovery.ts). GET only shows the button, since mail
 // scanners open links; POST records the address.
 import { and, eq, isNull } from "drizzle-orm";
 import { Hono } from "hono";

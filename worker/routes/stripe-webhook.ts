@@ -85,13 +85,13 @@ async function handleEvent(env: Bindings, deps: PurchaseDeps, type: string, obje
     case "payment_intent.succeeded":
       await fulfil(deps, await deps.stripe.paymentIntents.retrieve(object.id));
       break;
-    // A payment that settles later: paid-pending while processing, released if it fails (../services/payment-processing.ts).
+    // A payment that settles later: paid-pending while processing, released on failure (purchases/processing.ts).
     case "payment_intent.processing":
     case "payment_intent.payment_failed":
     case "payment_intent.canceled":
       await noteIntentState(deps.d1, await deps.stripe.paymentIntents.retrieve(object.id));
       break;
-    // Refunds and disputes: each names its charge, which is re-read whole (./purchase-states.ts).
+    // Refunds and disputes: each names its charge, which is re-read whole (../services/purchases/states.ts).
     case "charge.refunded":
     case "charge.refund.updated":
     case "refund.created":

@@ -2,8 +2,8 @@
 // of the same creator's items at a bump price (content.bump_content_id / bump_price_cents). At
 // checkout the buyer may tick it: one PaymentIntent for the total, and two purchases — the main one
 // holding the PaymentIntent, the add-on's pointing at it (purchases.bump_of). Fulfilment, refunds
-// and disputes of that charge are in ./purchases.ts, the split of a refund between the two in
-// ./purchase-states.ts (`attributeToOrder`).
+// and disputes of that charge are in ./purchases/settle.ts, the split of a refund between the two in
+// ./purchases/states.ts (`attributeToOrder`).
 import { and, eq, isNull } from "drizzle-orm";
 import { BUMP_MESSAGES, type CreatorBump, type PublicBump } from "../../shared/bumps";
 import type { Db } from "../db/client";

@@ -1,4 +1,4 @@
-// Every transition of the table in worker/services/purchase-states.ts, through the code that applies
+// Every transition of the table in worker/services/purchases/states.ts, through the code that applies
 // it (`settleCharge`), with Stripe's answers given directly: each state × each fact, including the
 // pairs Stripe itself never produces, ends in the table's next state with the ledger it implies.
 import { describe, expect, it } from "vitest";

@@ -15,6 +15,7 @@ export type PurchaseDeps = {
   /** How long a checkout reminder waits (./recovery.ts); CHECKOUT_REMINDER_DELAY_SECONDS shortens it for local runs. */
   reminderDelayMs?: number;
 };
+
 export type PurchaseRow = typeof purchases.$inferSelect;
 
 /** A purchase that was paid, whatever happened to it since. */

@@ -103,7 +103,7 @@ export async function orderMailData(
 
 /**
  * The buyer's receipt (the access links) of an order settled before its fulfilment wrote one: a
- * refund or dispute handled before payment_intent.succeeded books the sale without it (see
+ * refund or dispute handled before payment_intent.succeeded books the sale without it (see ./settle.ts
  * paidPurchaseForIntent), and a buyer who keeps access must still get the link, whatever the order
  * of events. Written only if a purchase of the order ends paid and no receipt or order email was
  * ever written or sent for it; an order with a bump gets the order email (listing what is paid).
