@@ -19,11 +19,11 @@ import { browserPurchasesOf } from "./buyer-access";
 import type { PurchaseDeps } from "./deps";
 import { abandonedCheckout, RECOVER_LINK_OTHER_EMAIL, reminder } from "./recovery";
 
-export const BUYER_EMAIL_REFUSED =
+const BUYER_EMAIL_REFUSED =
   "buyerEmail: this email address was not accepted for the receipt; please check it or use another";
 
 /** The amount to charge, from the server's own record: a client can never lower a price. */
-export function chargeAmountCents(
+function chargeAmountCents(
   item: { pricingModel: string; priceCents: number; minimumPriceCents: number | null },
   customAmount: unknown,
 ): number {

@@ -13,7 +13,7 @@ import { idOf, PAID_LIKE, type PurchaseDeps, type PurchaseRow } from "./deps";
 import { noteIntentState } from "./processing";
 import { fulfilmentEmails, saleWebhooks } from "./sale-notices";
 
-export type FulfilOutcome = "fulfilled" | "already" | "not-succeeded" | "mismatch" | "unknown";
+type FulfilOutcome = "fulfilled" | "already" | "not-succeeded" | "mismatch" | "unknown";
 
 /**
  * The address the buyer gave for this payment (receipt_email), never the Customer's: a browser's

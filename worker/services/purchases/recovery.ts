@@ -10,11 +10,11 @@ import { outboxInsert } from "../mail/email-outbox";
 import type { EmailJob, MailCreator, ReminderMailData } from "../mail/templates";
 
 export const REMINDER_DELAY_MS = 60 * 60 * 1000;
-export const RECOVER_LINK_DAYS = 7;
+const RECOVER_LINK_DAYS = 7;
 /** Reminders one address may get in a week, from all creators together. */
 export const REMINDERS_PER_ADDRESS_PER_WEEK = 3;
-export const RECOVER_LINK_INVALID = "This checkout link has expired or is not valid. Open the item's page to buy it.";
-export const RECOVER_LINK_PAID = "This checkout is already paid. Your access link is in your receipt email.";
+const RECOVER_LINK_INVALID = "This checkout link has expired or is not valid. Open the item's page to buy it.";
+const RECOVER_LINK_PAID = "This checkout is already paid. Your access link is in your receipt email.";
 export const RECOVER_LINK_OTHER_EMAIL = "This checkout link is for the address the reminder was sent to.";
 /** A PaymentIntent in these states is paid, or being paid: its checkout is not abandoned. */
 const PAYING = ["processing", "requires_capture", "succeeded"];
@@ -67,7 +67,7 @@ function recoverTokenParts(token: string, now: number): { id: string; exp: strin
 }
 
 /** `{base64url(email)}.{sig}`: unsubscribes that one address from reminders. */
-export async function unsubscribeToken(secret: string, email: string): Promise<string> {
+async function unsubscribeToken(secret: string, email: string): Promise<string> {
   return `${b64url(email)}.${await sign(secret, `unsubscribe:${email}`)}`;
 }
 export async function emailOfUnsubscribeToken(secret: string, token: string): Promise<string | null> {
@@ -109,7 +109,7 @@ export async function reminder(
   return { statement, id: job.dedupeKey };
 }
 
-export type ReminderDeps = {
+type ReminderDeps = {
   d1: D1Database;
   appUrl: string;
   accessSecret: string;

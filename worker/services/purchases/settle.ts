@@ -40,7 +40,7 @@ async function allDisputes(stripe: Stripe, chargeId: string): Promise<Stripe.Dis
   return out;
 }
 
-export type SettleOutcome = { purchaseId: string; status: PurchaseState } | { invoiceCharge: true } | null;
+type SettleOutcome = { purchaseId: string; status: PurchaseState } | { invoiceCharge: true } | null;
 
 /** The statements that settle one purchase of the charge from its own shares of the refunds and disputes. */
 async function settlePurchase(

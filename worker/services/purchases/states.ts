@@ -19,7 +19,7 @@ export type Fact =
   | "funds_reinstated" // won: the withdrawn funds came back
   | "dispute_lost"; // lost: what was withdrawn stays withdrawn
 
-export type Effect =
+type Effect =
   | "none"
   | "reverse_refund" // refund:{re}  the refund's amount, split like the sale
   | "restore_refund" // refund-failed:{re}  minus whatever refund:{re} booked
@@ -89,7 +89,7 @@ export const reinstated = (d: Stripe.Dispute) => (d.balance_transactions ?? []).
  * reversal and its restore are written together and net to zero, and a stale read that still sees
  * it succeeded finds its reversal's key taken (a failed refund never stays booked).
  */
-export function refundFacts(refund: Stripe.Refund, completesAmount: boolean): Fact[] {
+function refundFacts(refund: Stripe.Refund, completesAmount: boolean): Fact[] {
   const succeeded: Fact = completesAmount ? "refund_completed" : "refund_succeeded";
   switch (refund.status) {
     case "succeeded":
@@ -103,7 +103,7 @@ export function refundFacts(refund: Stripe.Refund, completesAmount: boolean): Fa
 }
 
 /** The facts Stripe states about one dispute, from its status and its balance transactions. */
-export function disputeFacts(dispute: Stripe.Dispute): Fact[] {
+function disputeFacts(dispute: Stripe.Dispute): Fact[] {
   if (dispute.status.startsWith("warning_"))
     return [dispute.status === "warning_closed" ? "inquiry_closed" : "inquiry_open"];
   const facts: Fact[] = [];
@@ -147,7 +147,7 @@ export const STATE_FROM_LEDGER_SQL = `case
   else 'paid' end`;
 
 /** One purchase paid by a charge: the main purchase (the PaymentIntent's) first, then its order bump. */
-export type OrderPart = { id: string; amountCents: number };
+type OrderPart = { id: string; amountCents: number };
 
 /** The Stripe object an attributed share was cut from: an add-on's share is `${id}~${purchaseId}`. */
 export const stripeIdOf = (shareId: string) => shareId.split("~")[0];

@@ -20,7 +20,7 @@ import { saleColumns, saleView } from "./sale-view";
 type RequestRow = typeof refundRequests.$inferSelect;
 type RefundStatus = RefundRequestResult["status"];
 
-export const REFUND_REFUSED = {
+const REFUND_REFUSED = {
   notPaid: "This sale was never paid, so there is nothing to refund",
   notCard: "This sale has no payment at Stripe to refund",
   refunded: "This sale was already refunded in full",
@@ -60,7 +60,7 @@ async function roomFor(deps: Pick<PurchaseDeps, "d1">, purchaseId: string, amoun
 }
 
 /** Stripe made no Refund for the request (it refused, or never heard of it): the row says why and its reservation is voided, in one batch. */
-export async function refuseRequest(
+async function refuseRequest(
   deps: Pick<PurchaseDeps, "d1">,
   requestId: string,
   why: string,
@@ -303,7 +303,7 @@ export async function requestRefund(
 }
 
 /** A request Stripe has not answered for this long is looked up at Stripe by the sweep. */
-export const UNANSWERED_REQUEST_MS = 10 * 60 * 1000;
+const UNANSWERED_REQUEST_MS = 10 * 60 * 1000;
 
 /**
  * The sweep's part (every few minutes): a request still 'requested' after UNANSWERED_REQUEST_MS (a
