@@ -14,15 +14,12 @@ import { ApiError, notFound } from "../lib/errors";
 import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { dispatch } from "../services/mail/email-outbox";
-import { refuseWhileProcessing } from "../services/payment-processing";
-import {
-  accessUrlFor,
-  claimedPurchase,
-  currentPurchaseOfContent,
-  startCheckout,
-  syncWithStripe,
-} from "../services/purchases";
-import { RECOVER_LINK_OTHER_EMAIL, reminder } from "../services/recovery";
+import { refuseWhileProcessing } from "../services/purchases/processing";
+import { accessUrlFor } from "../services/purchases/access-tokens";
+import { claimedPurchase, currentPurchaseOfContent } from "../services/purchases/buyer-access";
+import { startCheckout } from "../services/purchases/checkout";
+import { syncWithStripe } from "../services/purchases/fulfil";
+import { RECOVER_LINK_OTHER_EMAIL, reminder } from "../services/purchases/recovery";
 import { doc } from "../openapi/describe";
 import * as S from "../openapi/schemas";
 import { buyerKey, claimOf, purchaseDeps } from "./purchase-context";
@@ -110,7 +107,7 @@ export const checkoutRoutes = new Hono<AppEnv>()
   )
   // The address the buyer typed at checkout, before paying, and their "Don't send me a reminder" box:
   // kept on their pending checkout, with its one reminder an hour later should they leave
-  // (worker/services/recovery.ts). Only the browser that started the checkout may set them; a
+  // (worker/services/purchases/recovery.ts). Only the browser that started the checkout may set them; a
   // reminder's checkout keeps the address it was sent to.
   .post(
     "/checkout/email",

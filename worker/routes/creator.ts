@@ -12,7 +12,7 @@ import {
 import type { WithdrawStatus } from "../../shared/types";
 import { requireUser, type AppEnv } from "../lib/context";
 import { validate } from "../lib/validate";
-import { requestRefund } from "../services/creator-refunds";
+import { requestRefund } from "../services/refunds/creator-refunds";
 import { withLicenses } from "../services/licenses";
 import { creatorSales, earningsStats, moneyTimeline, nextPayout, payoutHistory } from "../services/earnings";
 import { setPayoutDefault, setupPayout, type DestinationDeps } from "../services/payout-destination";
@@ -155,7 +155,7 @@ export const creatorRoutes = new Hono<AppEnv>()
     async (c) => c.json(await withdraw(payoutDeps(c.env), c.var.userId)),
   )
 
-  // ---- refunds: the creator refunds one of their own sales through Stripe (worker/services/creator-refunds.ts) ----
+  // ---- refunds: a creator refunds one of their own sales through Stripe (services/refunds/creator-refunds.ts) ----
   .post(
     "/sales/:purchaseId/refund",
     doc({

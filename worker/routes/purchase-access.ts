@@ -15,15 +15,15 @@ import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { sendViaOutbox } from "../services/mail/email-outbox";
 import type { EmailJob } from "../services/mail/templates";
-import { processingFor } from "../services/payment-processing";
+import { processingFor } from "../services/purchases/processing";
 import {
   assertPaid,
   claimedPurchase,
   currentPurchaseOfContent,
-  receiptData,
-  syncWithStripe,
   verification,
-} from "../services/purchases";
+} from "../services/purchases/buyer-access";
+import { syncWithStripe } from "../services/purchases/fulfil";
+import { receiptData } from "../services/purchases/receipts";
 import { doc } from "../openapi/describe";
 import * as S from "../openapi/schemas";
 import { claimOf, purchaseDeps } from "./purchase-context";
@@ -48,7 +48,7 @@ export const purchaseAccessRoutes = new Hono<AppEnv>()
       const purchase = await currentPurchaseOfContent(deps, claim, c.req.valid("param").id);
       if (!purchase) return c.json({ owned: false, status: "none" } satisfies ContentAccess);
       if (purchase.status !== "paid") {
-        // A payment on its way (worker/services/payment-processing.ts) is told apart from a checkout left open.
+        // A payment on its way (worker/services/purchases/processing.ts) is told apart from a checkout left open.
         const processing =
           purchase.status === "pending" &&
           (!!purchase.processingSince ||

@@ -5,7 +5,8 @@ import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { cookieIsSecure, type AppEnv } from "../lib/context";
 import { newToken } from "../lib/ids";
-import { BUYER_COOKIE, type PurchaseDeps } from "../services/purchases";
+import { BUYER_COOKIE } from "../services/purchases/buyer-access";
+import type { PurchaseDeps } from "../services/purchases/deps";
 import { stripeClient } from "../services/stripe";
 
 export function purchaseDeps(c: Context<AppEnv>): PurchaseDeps {

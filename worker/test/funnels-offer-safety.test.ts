@@ -32,7 +32,7 @@ describe("cards: only the buyer, only the card that paid, only once", () => {
   it("a stranger holding the access link cannot see, accept, decline or complete an offer, and sees no card", async () => {
     const { mainId, upsell } = await funnelSetup("stranger@example.com");
     const { purchaseId, buyerCookie } = await buy(mainId);
-    const { accessTokenFor } = await import("../services/purchases");
+    const { accessTokenFor } = await import("../services/purchases/access-tokens");
     const access = await accessTokenFor("worker-test-access-secret", purchaseId);
     const stranger = `aw_buyer=${cookieValue(await postJson("/api/create-payment-intent", { contentId: mainId }), "aw_buyer")}`;
     for (const cookie of [undefined, stranger]) {

@@ -39,7 +39,7 @@ export const outboxEmails = sqliteTable(
   (t) => [index("outbox_emails_unsent").on(t.enqueuedAt).where(sql`sent_at is null`)],
 );
 
-// Addresses that asked for no more checkout reminders (worker/services/recovery.ts): honoured for good.
+// Addresses that asked for no more checkout reminders (worker/services/purchases/recovery.ts): honoured for good.
 // Receipts and access emails still go: they are what the buyer paid for.
 export const emailUnsubscribes = sqliteTable("email_unsubscribes", {
   email: text("email").primaryKey(),

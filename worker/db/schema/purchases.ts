@@ -34,21 +34,21 @@ export const purchases = sqliteTable(
     // The discount code the checkout was started with, and what it took off the list price (cents).
     discountCodeId: text("discount_code_id"),
     discountCents: integer("discount_cents").notNull().default(0),
-    // The abandoned checkout whose reminder email brought the buyer back (worker/services/recovery.ts).
+    // The abandoned checkout whose reminder email brought the buyer back (worker/services/purchases/recovery.ts).
     recoveredFrom: text("recovered_from"),
     // An order bump's purchase: the main purchase it was paid with (one PaymentIntent for both, which
     // stays on the main purchase: payment_intent_id is null here).
     bumpOf: text("bump_of"),
     // The checkout offered an order bump (ticked or not): the denominator of the item's bump take rate.
     bumpOffered: integer("bump_offered", { mode: "boolean" }).notNull().default(false),
-    // The buyer ticked "Don't send me a reminder" at checkout (worker/services/recovery.ts).
+    // The buyer ticked "Don't send me a reminder" at checkout (worker/services/purchases/recovery.ts).
     noReminder: integer("no_reminder", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
     paidAt: integer("paid_at", { mode: "timestamp_ms" }),
     revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
     // Since when its PaymentIntent is `processing` (a payment that settles later): paid-pending, not
     // abandoned and not to be bought again; null again if that payment fails
-    // (worker/services/payment-processing.ts).
+    // (worker/services/purchases/processing.ts).
     processingSince: integer("processing_since", { mode: "timestamp_ms" }),
   },
   (t) => [
@@ -84,7 +84,7 @@ export const webhookEvents = sqliteTable("webhook_events", {
   processedAt: integer("processed_at", { mode: "timestamp_ms" }),
 });
 
-// A creator's request to refund a sale (worker/services/creator-refunds.ts). Written before Stripe is
+// A creator's request to refund a sale (worker/services/refunds/creator-refunds.ts). Written before Stripe is
 // asked, so its id is the Refund's Idempotency-Key: a double press, or two at once, is one row and
 // one Refund. `request_key` is unique per purchase (the dialog's key, or the refundable amount seen).
 // The status is Stripe's word about the Refund (kept by every refund event); the ledger and access

@@ -7,7 +7,7 @@ import { dollarsToCents } from "../../../shared/content";
 import { type AcceptResult, OFFER_CHANGED_MESSAGE } from "../../../shared/funnels";
 import { ApiError, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import type { PurchaseDeps } from "../purchases";
+import type { PurchaseDeps } from "../purchases/deps";
 import { applyVariant } from "../funnels/ab-tests";
 import { follow } from "./charge";
 import { currentStep, funnelState, itemsOf, shownTerms, type Terms, termsOf } from "./offer";

@@ -6,7 +6,9 @@ import { UPSELL_WINDOW_MINUTES } from "../../../shared/constants";
 import { purchases } from "../../db/schema";
 import { ApiError, notFound } from "../../lib/errors";
 import { sha256Hex } from "../../lib/ids";
-import { type PurchaseDeps, purchaseIdFromToken, syncWithStripe } from "../purchases";
+import { purchaseIdFromToken } from "../purchases/access-tokens";
+import type { PurchaseDeps } from "../purchases/deps";
+import { syncWithStripe } from "../purchases/fulfil";
 import { type PurchaseRow, readPurchase } from "./offer-state";
 
 export type BuyerClaim = { buyerKey?: string | null; purchaseId?: string | null };

@@ -8,7 +8,8 @@ import Stripe from "stripe";
 import type { AcceptResult } from "../../../shared/funnels";
 import { content, funnelSteps, purchases } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
-import { fulfil, type PurchaseDeps } from "../purchases";
+import type { PurchaseDeps } from "../purchases/deps";
+import { fulfil } from "../purchases/fulfil";
 import { CHECKOUT_PAYMENT_METHODS } from "../stripe";
 import { nextOffer, rootCard } from "./offer";
 import {

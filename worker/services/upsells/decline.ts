@@ -4,7 +4,7 @@
 // Behaviour: docs/funnels.md (Funnels and upsells).
 import type { UpsellOffer } from "../../../shared/funnels";
 import { ApiError, notFound } from "../../lib/errors";
-import type { PurchaseDeps } from "../purchases";
+import type { PurchaseDeps } from "../purchases/deps";
 import { paid, voidIntent } from "./charge";
 import { nextOffer } from "./offer";
 import {

@@ -3,7 +3,7 @@
 // other files share. Behaviour: docs/funnels.md (Funnels and upsells).
 import { and, eq } from "drizzle-orm";
 import { type content, funnelOffers, type funnelSteps, purchases } from "../../db/schema";
-import type { PurchaseDeps } from "../purchases";
+import type { PurchaseDeps } from "../purchases/deps";
 
 export type PurchaseRow = typeof purchases.$inferSelect;
 export type StepRow = typeof funnelSteps.$inferSelect;

@@ -10,7 +10,7 @@ import { applyVariant } from "../funnels/ab-tests";
 import { liveFunnelFor, ownedFunnel } from "../funnels/funnels";
 import { stepAmounts } from "../funnels/prices";
 import { releaseOrderEmail } from "../mail/order-email";
-import type { PurchaseDeps } from "../purchases";
+import type { PurchaseDeps } from "../purchases/deps";
 import { type ItemRow, type OfferRow, PAID_LIKE, type PurchaseRow, type StepRow, transition } from "./offer-state";
 
 /** The steps of the live funnel of the purchase's item, in order, with what this buyer did with each. */

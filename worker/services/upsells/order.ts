@@ -5,7 +5,9 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { OrderSummary } from "../../../shared/funnels";
 import type { PurchaseVerification } from "../../../shared/payments";
 import { content, purchases } from "../../db/schema";
-import { accessUrlFor, type PurchaseDeps, verification } from "../purchases";
+import { accessUrlFor } from "../purchases/access-tokens";
+import { verification } from "../purchases/buyer-access";
+import type { PurchaseDeps } from "../purchases/deps";
 import { type PurchaseRow, transition } from "./offer-state";
 
 /** Everything bought in this order after the first item: the accepted upsells, each with its own access. */

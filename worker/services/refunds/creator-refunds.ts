@@ -1,41 +1,26 @@
-// A creator refunds one of their sales, in full or in part, through Stripe. The steps, each safe to
-// repeat:
-//   1. the sale is read with its owner in the query (someone else's sale is a 404 and Stripe is
-//      never asked), and what is left refundable is read from Stripe's charge (amount captured
-//      minus amount refunded, pending refunds included), never from the browser;
-//   2. a refund_requests row is written first, keyed per purchase by the dialog's requestKey (or,
-//      without one, by the refundable amount seen and the failed requests before it): a double
-//      press, or two presses at once, find the same row;
-//   3. Stripe is asked for a Refund with that row's id as its Idempotency-Key and the row's own
-//      amount, so any repeat replays the same Refund;
-//   2b. a new request must be covered: the creator's share of it (the sale's creator rows, pro rata)
-//      may take their ledger balance, less the refunds on their way (pending at Stripe, not yet
-//      answered, succeeded but not yet booked), at most CREATOR_REFUND_OVERDRAFT_CENTS below zero
-//      (else 409 and Stripe is never asked). The row of step 2 is written only if this holds, in
-//      the same statement, so two requests at once cannot both pass;
-//   3a. a request pressed again (same key) reads the Refund Stripe already made for it (found by its
-//      metadata among the payment's refunds) instead of asking again: Stripe forgets an
-//      Idempotency-Key after 24 hours, and a crash may have come between Stripe's answer and ours;
-//   4. nothing here writes the ledger or changes access: the charge is settled from Stripe's word
-//      by the same path as every refund event (purchases.ts settleCharge), which also keeps each
-//      request's status (refundRequestStatements) and writes the buyer's email. A Refund that
-//      Stripe fails later (refund.updated) shows as failed and the money stays as it was.
-import { and, desc, eq, sql } from "drizzle-orm";
+// A creator refunds one of their sales, in full or in part, through Stripe: the request row (keyed by
+// the dialog's key) and its reservation are written first, in one statement that holds the overdraft
+// limit, then Stripe is asked under the row's id; the ledger, access and emails follow from Stripe's
+// word through ../purchases/settle.ts like any refund. Each step is safe to repeat. Behaviour:
+// docs/refunds-and-disputes.md ("A creator refunds a sale").
+import { and, eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
-import { CREATOR_REFUND_OVERDRAFT_CENTS } from "../../shared/constants";
-import { REFUND_REASONS, type RefundSaleInput } from "../../shared/schemas";
-import type { RefundRequestResult, Sale } from "../../shared/types";
-import { content, purchases, refundRequests } from "../db/schema";
-import { ApiError, notFound } from "../lib/errors";
-import { newId } from "../lib/ids";
-import { availableAfterSql, creatorShareSql, release, reserve, SALE_HOLD_MS } from "./balances";
-import { settleCharge, type PurchaseDeps } from "./purchases";
+import { CREATOR_REFUND_OVERDRAFT_CENTS } from "../../../shared/constants";
+import { REFUND_REASONS, type RefundSaleInput } from "../../../shared/schemas";
+import type { RefundRequestResult } from "../../../shared/types";
+import { purchases, refundRequests } from "../../db/schema";
+import { ApiError, notFound } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { availableAfterSql, creatorShareSql, release, reserve, SALE_HOLD_MS } from "../balances";
+import { idOf, type PurchaseDeps } from "../purchases/deps";
+import { settleCharge } from "../purchases/settle";
 import { refundRequestStatements } from "./refund-requests";
+import { saleColumns, saleView } from "./sale-view";
 
 type RequestRow = typeof refundRequests.$inferSelect;
 type RefundStatus = RefundRequestResult["status"];
 
-export const REFUND_REFUSED = {
+const REFUND_REFUSED = {
   notPaid: "This sale was never paid, so there is nothing to refund",
   notCard: "This sale has no payment at Stripe to refund",
   refunded: "This sale was already refunded in full",
@@ -50,8 +35,6 @@ export const REFUND_REFUSED = {
   overdraft: (belowCents: number) =>
     `This refund would leave your balance $${(belowCents / 100).toFixed(2)} below zero, and your refunds may take it at most $${(CREATOR_REFUND_OVERDRAFT_CENTS / 100).toFixed(2)} below zero. Refund less, or wait until new sales cover it.`,
 } as const;
-
-const idOf = (v: string | { id: string } | null | undefined) => (typeof v === "string" ? v : (v?.id ?? null));
 
 /**
  * SQL for what a sale has given back or has on its way back (`x` is its id): its booked refunds, and
@@ -77,7 +60,7 @@ async function roomFor(deps: Pick<PurchaseDeps, "d1">, purchaseId: string, amoun
 }
 
 /** Stripe made no Refund for the request (it refused, or never heard of it): the row says why and its reservation is voided, in one batch. */
-export async function refuseRequest(
+async function refuseRequest(
   deps: Pick<PurchaseDeps, "d1">,
   requestId: string,
   why: string,
@@ -319,76 +302,8 @@ export async function requestRefund(
   };
 }
 
-// ---- what the sales table shows about refunds ----
-
-/** SQL columns (over `purchases`) that the sales table shows about a sale's refunds. */
-/** A sale's columns beyond the purchase's own: its refunds so far, and the discount code it used. */
-export const saleColumns = {
-  orderBump: sql<number>`${purchases.bumpOf} is not null`,
-  discountCode: sql<string | null>`(select code from discount_codes where id = ${purchases.discountCodeId})`,
-  refundedCents: sql<number>`(select -coalesce(sum(amount_cents), 0) from ledger_entries where purchase_id = ${purchases.id} and kind = 'refund')`,
-  // Pending by Stripe's word only: a request Stripe never answered ('requested') is no refund, and a
-  // press again replays it under the same key (or the webhook of a Refund made meanwhile names it).
-  pendingCents: sql<number>`(select coalesce(sum(amount_cents), 0) from refund_requests where purchase_id = ${purchases.id} and status in ('pending', 'requires_action'))`,
-  latestRequestStatus: sql<
-    string | null
-  >`(select status from refund_requests where purchase_id = ${purchases.id} and status <> 'refused' order by created_at desc, id desc limit 1)`,
-};
-
-const STATUS_LABEL = { paid: "completed", refunded: "refunded", disputed: "disputed" } as const;
-
-export function saleFromRow(r: {
-  id: string;
-  buyerEmail: string | null;
-  productName: string;
-  amountCents: number;
-  createdAt: Date | null;
-  status: string;
-  refundedCents: number | null;
-  pendingCents: number | null;
-  latestRequestStatus: string | null;
-  discountCode: string | null;
-  orderBump: number | boolean;
-}): Sale {
-  const refunded = Number(r.refundedCents ?? 0);
-  const pending = Number(r.pendingCents ?? 0);
-  return {
-    id: r.id,
-    buyerEmail: r.buyerEmail,
-    productName: r.productName,
-    amount: r.amountCents / 100,
-    createdAt: r.createdAt?.toISOString() ?? null,
-    status: STATUS_LABEL[r.status as keyof typeof STATUS_LABEL] ?? r.status,
-    refundedAmount: refunded / 100,
-    refundPending: pending > 0,
-    refundFailed: r.latestRequestStatus === "failed" || r.latestRequestStatus === "canceled",
-    discountCode: r.discountCode,
-    orderBump: !!r.orderBump,
-    refundable: r.status === "paid" ? Math.max(0, r.amountCents - refunded - pending) / 100 : 0,
-  };
-}
-
-async function saleView(deps: Pick<PurchaseDeps, "db">, creatorId: string, purchaseId: string): Promise<Sale | null> {
-  const r = await deps.db
-    .select({
-      id: purchases.id,
-      buyerEmail: purchases.buyerEmail,
-      productName: content.title,
-      amountCents: purchases.amountCents,
-      createdAt: purchases.paidAt,
-      status: purchases.status,
-      ...saleColumns,
-    })
-    .from(purchases)
-    .innerJoin(content, eq(content.id, purchases.contentId))
-    .where(and(eq(purchases.id, purchaseId), eq(purchases.creatorId, creatorId)))
-    .orderBy(desc(purchases.paidAt))
-    .get();
-  return r ? saleFromRow(r) : null;
-}
-
 /** A request Stripe has not answered for this long is looked up at Stripe by the sweep. */
-export const UNANSWERED_REQUEST_MS = 10 * 60 * 1000;
+const UNANSWERED_REQUEST_MS = 10 * 60 * 1000;
 
 /**
  * The sweep's part (every few minutes): a request still 'requested' after UNANSWERED_REQUEST_MS (a

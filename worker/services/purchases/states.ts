@@ -1,29 +1,8 @@
 // The money states of a paid purchase, and the one table of what each fact Stripe states about its
-// refunds and disputes does to it: the next state and the ledger effect.
-//
-// How it is applied (worker/services/purchases.ts `settle`): on any refund or dispute event the
-// charge is re-read from Stripe with ALL its refunds (paged) and ALL its disputes. Each refund and
-// each dispute gives its facts (below, `factsOf`), each fact's ledger effect is keyed by the Stripe
-// object it comes from (refund:{re}, refund-failed:{re}, dispute:{dp}, dispute-won:{dp}), and all of
-// them are written in one D1 batch, followed by the purchase's state computed from the ledger it now
-// holds. Effects are only ever added, each once, so whichever events arrive, in whatever order and
-// however often, the last one to be handled has written every fact: the state and the ledger's sums
-// are the same. (A read that raced a newer one can only miss facts, never undo them: an object that
-// can be given back — a failed refund, a won dispute — states its taking too, so the taking's key is
-// written with its giving back and a stale read's taking finds it taken.)
-//
-// Rules:
-// - A refund books nothing until Stripe says it succeeded; a failed or canceled refund books nothing,
-//   and one that succeeded and then failed gives back what it had taken (the money came back to us).
-// - A partial refund keeps access and reverses that part of the split; a full refund ends access,
-//   and a dispute's outcome never gives it back.
-// - An inquiry (warning_*) moves no money. A chargeback reverses the sale when Stripe withdraws its
-//   funds (a negative balance transaction on the dispute: an escalated inquiry too); a won dispute
-//   gives back exactly what that dispute took (a refunded purchase stays refunded).
-// - Reversals never take more than the sale (worker/services/ledger.ts `reverseSale`). A reversal
-//   that the cap left at nothing is retried after the restores (unless its own object was given
-//   back), so the end does not depend on the order. Known limit: one the cap left only partly
-//   booked is not topped up later (its key is taken).
+// refunds and disputes does to it: the next state and the ledger effect. ./settle.ts applies it:
+// every refund and dispute of the charge is re-read, each effect is keyed by its Stripe object and
+// written once, and the state is computed from the ledger, so any order of events ends the same.
+// Rules and known limits: docs/refunds-and-disputes.md.
 import type Stripe from "stripe";
 
 export type PurchaseState = "paid" | "refunded" | "disputed";
@@ -40,7 +19,7 @@ export type Fact =
   | "funds_reinstated" // won: the withdrawn funds came back
   | "dispute_lost"; // lost: what was withdrawn stays withdrawn
 
-export type Effect =
+type Effect =
   | "none"
   | "reverse_refund" // refund:{re}  the refund's amount, split like the sale
   | "restore_refund" // refund-failed:{re}  minus whatever refund:{re} booked
@@ -110,7 +89,7 @@ export const reinstated = (d: Stripe.Dispute) => (d.balance_transactions ?? []).
  * reversal and its restore are written together and net to zero, and a stale read that still sees
  * it succeeded finds its reversal's key taken (a failed refund never stays booked).
  */
-export function refundFacts(refund: Stripe.Refund, completesAmount: boolean): Fact[] {
+function refundFacts(refund: Stripe.Refund, completesAmount: boolean): Fact[] {
   const succeeded: Fact = completesAmount ? "refund_completed" : "refund_succeeded";
   switch (refund.status) {
     case "succeeded":
@@ -124,7 +103,7 @@ export function refundFacts(refund: Stripe.Refund, completesAmount: boolean): Fa
 }
 
 /** The facts Stripe states about one dispute, from its status and its balance transactions. */
-export function disputeFacts(dispute: Stripe.Dispute): Fact[] {
+function disputeFacts(dispute: Stripe.Dispute): Fact[] {
   if (dispute.status.startsWith("warning_"))
     return [dispute.status === "warning_closed" ? "inquiry_closed" : "inquiry_open"];
   const facts: Fact[] = [];
@@ -168,17 +147,17 @@ export const STATE_FROM_LEDGER_SQL = `case
   else 'paid' end`;
 
 /** One purchase paid by a charge: the main purchase (the PaymentIntent's) first, then its order bump. */
-export type OrderPart = { id: string; amountCents: number };
+type OrderPart = { id: string; amountCents: number };
 
 /** The Stripe object an attributed share was cut from: an add-on's share is `${id}~${purchaseId}`. */
 export const stripeIdOf = (shareId: string) => shareId.split("~")[0];
 
 /**
  * Which part of each refund and each dispute of an order's charge is whose, when one charge paid a
- * purchase and its order bump (issue 19). The table above then applies to each purchase with its
+ * purchase and its order bump. The table above then applies to each purchase with its
  * own shares, as if each had been charged alone.
  * - A refund whose metadata names one of the order's purchases (a creator's refund of that sale,
- *   worker/services/creator-refunds.ts) is that purchase's, up to what is left of it.
+ *   worker/services/refunds/creator-refunds.ts) is that purchase's, up to what is left of it.
  * - Any other amount (a refund made in Stripe's dashboard, a dispute, which is of what the charge
  *   still holds) fills the purchases in order, the main one first, each up to what is left of it;
  *   for a dispute, "left" is also less the refunds made before it.

@@ -1,13 +1,10 @@
-// A payment that settles later (a Link payment from a bank account): its PaymentIntent waits in
-// `processing` until Stripe sends payment_intent.succeeded or payment_intent.payment_failed. Until
-// then its purchase is paid-pending: it stays `pending` (fulfil pays it on success, as for any
-// payment) but carries processing_since, so it is not abandoned (no checkout reminder), the same
-// browser cannot start a second checkout of the item, and the paywall says the payment is on its
-// way. A failure clears the mark and the item can be bought again.
+// A payment that settles later (Link from a bank account): its purchase stays pending but carries
+// processing_since until Stripe says it succeeded or failed. Behaviour: docs/payments.md
+// ("Payment methods and processing payments").
 import type Stripe from "stripe";
-import { PAYWALL_TEXT } from "../../shared/paywall";
-import { ApiError } from "../lib/errors";
-import { sha256Hex } from "../lib/ids";
+import { PAYWALL_TEXT } from "../../../shared/paywall";
+import { ApiError } from "../../lib/errors";
+import { sha256Hex } from "../../lib/ids";
 
 /** Stripe's states in which the payment was not made and may be tried again. */
 const RELEASED = ["requires_payment_method", "requires_confirmation", "requires_action", "canceled"];

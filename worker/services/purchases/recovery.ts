@@ -1,41 +1,20 @@
-// Abandoned-checkout recovery: a buyer who gave an email at checkout and did not pay gets ONE
-// reminder an hour later, with a link back to checkout. A reminder holds only what the buyer could
-// do by hand: it goes to the address on the checkout, names its price, and its link starts that
-// buyer's checkout again, with the code re-checked.
-//
-// 1. write: when a pending checkout gets an email (the checkout page sends it as the buyer types it,
-//    or create-payment-intent carries one), the same D1 batch writes the checkout's reminder row,
-//    due an hour later (`sendAt`, handed to the queue as delaySeconds: no polling). Its id names the
-//    item and the checkout: one reminder per checkout. The insert is guarded: the item's reminders
-//    are on, the address has not unsubscribed, and the buyer did not tick "Don't send me a reminder".
-// 2. decide, when it is due (worker/queue/emails.ts, after the claim): it goes to the checkout's
-//    email as it is then (the buyer may have corrected it), and nothing is sent when that email or
-//    that browser has paid for the item since, the browser started this checkout again (the newer
-//    one has its own reminder), the payment is on its way (its PaymentIntent, read from Stripe, is
-//    `processing`), the buyer said no, the address unsubscribed, the creator turned reminders off
-//    or the item is off sale. Last, the address's slot is taken in one conditional write: at most
-//    one reminder per address and item, and REMINDERS_PER_ADDRESS_PER_WEEK across all creators.
-// 3. come back: the link carries a signed token (HMAC with ACCESS_TOKEN_SECRET over the checkout,
-//    its expiry and its email; expires in RECOVER_LINK_DAYS) that can do one thing: start a checkout
-//    of that item at that checkout's amount, for that email only, until one of them is paid. Its code
-//    is held again like any checkout's; one that no longer applies gives the full price and a
-//    sentence saying why. The new purchase records `recovered_from`, which analytics counts.
-// 4. unsubscribe: a signed link per address; GET shows a button (mail scanners fetch links), POST
-//    records the address in email_unsubscribes, honoured forever for reminders. Receipts still go.
+// Abandoned-checkout recovery: one reminder per checkout with an email, written in the checkout's
+// batch and decided when due (worker/queue/emails.ts, after the claim); its signed link restarts
+// that checkout for that address only; a signed per-address link unsubscribes. Behaviour:
+// docs/checkout-and-codes.md ("Abandoned-checkout recovery").
 import { and, eq, gt, inArray, or, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { content, emailUnsubscribes, purchases } from "../db/schema";
-import { ApiError } from "../lib/errors";
-import { sha256Hex } from "../lib/ids";
-import { outboxInsert } from "./mail/email-outbox";
-import type { EmailJob, MailCreator, ReminderMailData } from "./mail/templates";
+import type { Db } from "../../db/client";
+import { content, emailUnsubscribes, purchases } from "../../db/schema";
+import { ApiError } from "../../lib/errors";
+import { outboxInsert } from "../mail/email-outbox";
+import type { EmailJob, MailCreator, ReminderMailData } from "../mail/templates";
 
 export const REMINDER_DELAY_MS = 60 * 60 * 1000;
-export const RECOVER_LINK_DAYS = 7;
+const RECOVER_LINK_DAYS = 7;
 /** Reminders one address may get in a week, from all creators together. */
 export const REMINDERS_PER_ADDRESS_PER_WEEK = 3;
-export const RECOVER_LINK_INVALID = "This checkout link has expired or is not valid. Open the item's page to buy it.";
-export const RECOVER_LINK_PAID = "This checkout is already paid. Your access link is in your receipt email.";
+const RECOVER_LINK_INVALID = "This checkout link has expired or is not valid. Open the item's page to buy it.";
+const RECOVER_LINK_PAID = "This checkout is already paid. Your access link is in your receipt email.";
 export const RECOVER_LINK_OTHER_EMAIL = "This checkout link is for the address the reminder was sent to.";
 /** A PaymentIntent in these states is paid, or being paid: its checkout is not abandoned. */
 const PAYING = ["processing", "requires_capture", "succeeded"];
@@ -88,7 +67,7 @@ function recoverTokenParts(token: string, now: number): { id: string; exp: strin
 }
 
 /** `{base64url(email)}.{sig}`: unsubscribes that one address from reminders. */
-export async function unsubscribeToken(secret: string, email: string): Promise<string> {
+async function unsubscribeToken(secret: string, email: string): Promise<string> {
   return `${b64url(email)}.${await sign(secret, `unsubscribe:${email}`)}`;
 }
 export async function emailOfUnsubscribeToken(secret: string, token: string): Promise<string | null> {
@@ -130,7 +109,7 @@ export async function reminder(
   return { statement, id: job.dedupeKey };
 }
 
-export type ReminderDeps = {
+type ReminderDeps = {
   d1: D1Database;
   appUrl: string;
   accessSecret: string;

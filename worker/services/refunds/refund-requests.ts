@@ -1,5 +1,5 @@
 // Stripe's word about each creator refund request, recorded forward only. Written in the settle
-// batch (purchases.ts settleCharge) and by the request itself (creator-refunds.ts).
+// batch (../purchases/settle.ts settleCharge) and by the request itself (./creator-refunds.ts).
 import type Stripe from "stripe";
 
 /**
