@@ -4,7 +4,7 @@
 import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
 import { SCALAR_BUNDLE_PATH } from "../../shared/constants";
-import type { AppEnv } from "../lib/context";
+import type { AppEnv } from "../middleware/context";
 import { apiReferencePolicy } from "../lib/csp";
 import { newToken } from "../lib/ids";
 import { openApiDocument } from "./document";

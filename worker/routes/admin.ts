@@ -14,7 +14,7 @@ import {
   processPayoutsSchema,
 } from "../../shared/admin";
 import { users } from "../db/schema";
-import { requireAdmin, type AppEnv } from "../lib/context";
+import { requireAdmin, type AppEnv } from "../middleware/context";
 import { optionalJson, validate } from "../lib/validate";
 import {
   creatorPayoutRows,

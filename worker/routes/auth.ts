@@ -6,7 +6,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
 import { emailLoginSchema, returnToSchema, type AuthProviders } from "../../shared/schemas";
 import { oauthAccounts } from "../db/schema";
-import { appUrl, cookieIsSecure, type AppEnv } from "../lib/context";
+import { appUrl, cookieIsSecure, type AppEnv } from "../middleware/context";
 import { isDevelopment } from "../lib/env";
 import { ApiError, notFound, unauthorized } from "../lib/errors";
 import { escapeHtml, messagePage } from "../lib/html";

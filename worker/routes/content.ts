@@ -6,10 +6,10 @@ import { z } from "zod";
 import { MAX_INLINE_FILE_BYTES, MAX_PREVIEW_IMAGE_BYTES, MAX_TEXT_CONTENT_CHARS } from "../../shared/constants";
 import { contentFormSchema, publicationSchema, updateContentSchema } from "../../shared/content";
 import { readNearby } from "../db/client";
-import { requireUser, type AppEnv } from "../lib/context";
+import { requireUser, type AppEnv } from "../middleware/context";
 import { ApiError, describeZodError, notFound } from "../lib/errors";
 import { decodeDataUrl, imageAnswer, sniffImageType } from "../lib/images";
-import { purgePaywallPage } from "../lib/paywall-shell";
+import { purgePaywallPage } from "../lib/paywall-cache";
 import { refuseTooLarge, validate } from "../lib/validate";
 import {
   createContent,

@@ -10,7 +10,7 @@ import {
   withdrawSchema,
 } from "../../shared/schemas";
 import type { WithdrawStatus } from "../../shared/types";
-import { requireUser, type AppEnv } from "../lib/context";
+import { requireUser, type AppEnv } from "../middleware/context";
 import { validate } from "../lib/validate";
 import { requestRefund } from "../services/creator-refunds";
 import { withLicenses } from "../services/licenses";

@@ -17,7 +17,7 @@ import {
   type PaymentsConfig,
 } from "../../shared/payments";
 import { content, purchases } from "../db/schema";
-import { cookieIsSecure, type AppEnv } from "../lib/context";
+import { cookieIsSecure, type AppEnv } from "../middleware/context";
 import { ApiError, notFound } from "../lib/errors";
 import { newToken } from "../lib/ids";
 import { rateLimit } from "../lib/rate-limit";

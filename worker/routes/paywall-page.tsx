@@ -10,7 +10,7 @@ import { Hono, type Context } from "hono";
 import { getCookie } from "hono/cookie";
 import type { PublicContent } from "../../shared/content";
 import { createDb, readNearby } from "../db/client";
-import { appUrl, type AppEnv } from "../lib/context";
+import { appUrl, type AppEnv } from "../middleware/context";
 import { DISCOUNT_CODE_RE, DISCOUNT_MESSAGES, type DiscountQuote } from "../../shared/discounts";
 import { PAYWALL_DATA_ID, PAYWALL_DISCOUNT_ID, PAYWALL_PART } from "../../shared/paywall";
 import { eq } from "drizzle-orm";
@@ -31,7 +31,7 @@ import {
   purgePaywallPage,
   type CachedPage,
   type Template,
-} from "../lib/paywall-shell";
+} from "../lib/paywall-cache";
 import { ContentNotFound, PaywallPage } from "../pages/paywall";
 import { publicContent, recordView } from "../services/content";
 import { readSession, SESSION_COOKIE } from "../services/sessions";

@@ -6,7 +6,7 @@
 // same HTML with status 404: the SPA renders its not-found screen inside the app's header.
 import { Hono, type Context } from "hono";
 import { isSpaRoute } from "../../shared/spa-routes";
-import type { AppEnv } from "../lib/context";
+import type { AppEnv } from "../middleware/context";
 import { spaPolicy } from "../lib/csp";
 import { notFound } from "../lib/errors";
 

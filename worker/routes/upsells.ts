@@ -11,7 +11,7 @@ import {
   orderQuerySchema,
   type OfferState,
 } from "../../shared/funnels";
-import type { AppEnv } from "../lib/context";
+import type { AppEnv } from "../middleware/context";
 import { validate } from "../lib/validate";
 import { BUYER_COOKIE } from "../services/purchases";
 import {

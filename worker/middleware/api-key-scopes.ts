@@ -1,5 +1,5 @@
 // Which creator routes an API key may call, and the scope each needs: the one table the Bearer
-// middleware (worker/lib/api-key-auth.ts) reads. A route that is not here refuses every key with 403
+// middleware (worker/middleware/api-key-auth.ts) reads. A route that is not here refuses every key with 403
 // "This route is not available to API keys": the admin's routes, everything that moves money or
 // sets where it goes (withdraw, payout setup and default, refunds, Stripe Connect, the subscription),
 // profile writes, sign-in and sign-out, the buyer's routes, and /api/developer/keys (a key cannot

@@ -1,7 +1,7 @@
 // The paywall page's built shell (paywall-shell.html from vite.paywall.config.ts) and the caches of
 // rendered pages, one key per item, deploy and build of the page's assets: this isolate's memory in
 // front of the data center's edge cache (the Cache API).
-import type { AppEnv } from "./context";
+import type { AppEnv } from "../middleware/context";
 
 type Bindings = Pick<AppEnv["Bindings"], "ASSETS" | "CF_VERSION_METADATA">;
 
