@@ -33,7 +33,8 @@ import {
   type Template,
 } from "../lib/paywall-cache";
 import { ContentNotFound, PaywallPage } from "../pages/paywall";
-import { publicContent, recordView } from "../services/content";
+import { publicContent } from "../services/content";
+import { recordView } from "../services/content-views";
 import { readSession, SESSION_COOKIE } from "../services/sessions";
 
 type Ctx = Context<AppEnv>;
