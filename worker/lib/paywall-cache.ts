@@ -129,10 +129,11 @@ export async function cachedPaywallPage(key: string): Promise<CachedPage | undef
   if (remembered) return remembered;
   const stored = await caches.default.match(new Request(key));
   if (!stored) return undefined;
+  let html: Uint8Array | null = null;
+  if (stored.headers.has(GONE_HEADER)) await stored.body?.cancel();
+  else html = new Uint8Array(await stored.arrayBuffer());
   const page = {
-    html: stored.headers.has(GONE_HEADER)
-      ? (await stored.body?.cancel(), null)
-      : new Uint8Array(await stored.arrayBuffer()),
+    html,
     creatorId: stored.headers.get(CREATOR_HEADER) ?? "",
     renderedAt: Number(stored.headers.get(RENDERED_AT_HEADER)) || Date.now(),
     keepSeconds: Number(stored.headers.get(KEEP_HEADER)) || undefined,

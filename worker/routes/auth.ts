@@ -291,7 +291,7 @@ export const authRoutes = new Hono<AppEnv>()
         deleteCookie(c, name, { path: "/api/auth/oauth" });
       if (!code || !state || !expectedState || state !== expectedState) return signInError(c, "state-mismatch");
 
-      let identity;
+      let identity: Awaited<ReturnType<typeof provider.identify>>;
       try {
         identity = await provider.identify(code, verifier);
       } catch (err) {
