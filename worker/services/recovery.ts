@@ -26,7 +26,6 @@ import { and, eq, gt, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { content, emailUnsubscribes, purchases } from "../db/schema";
 import { ApiError } from "../lib/errors";
-import { sha256Hex } from "../lib/ids";
 import { base64Url, sign, verify } from "../lib/signing";
 import { outboxInsert } from "./mail/email-outbox";
 import type { EmailJob, MailCreator, ReminderMailData } from "./mail/templates";
