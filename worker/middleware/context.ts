@@ -1,3 +1,5 @@
+// The request context every route shares (AppEnv: the D1 client and who is calling), the guards
+// requireUser and requireAdmin, and the app's URL and cookie settings. See docs/security.md.
 import { createMiddleware } from "hono/factory";
 import type { ApiKeyScope } from "../../shared/developer";
 import type { Db } from "../db/client";
