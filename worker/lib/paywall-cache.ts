@@ -1,9 +1,9 @@
 // The paywall page's built shell (paywall-shell.html from vite.paywall.config.ts) and the caches of
 // rendered pages, one key per item, deploy and build of the page's assets: this isolate's memory in
 // front of the data center's edge cache (the Cache API).
-import type { AppEnv } from "../middleware/context";
+import type { Bindings as EnvBindings } from "./env";
 
-type Bindings = Pick<AppEnv["Bindings"], "ASSETS" | "CF_VERSION_METADATA">;
+type Bindings = Pick<EnvBindings, "ASSETS" | "CF_VERSION_METADATA">;
 
 /**
  * How long a data center (and an isolate) keeps a page. A delete purges the data center that served

@@ -2,8 +2,8 @@
 // payouts go) need a session signed in a short while ago: an API key, or an older session, gets 403
 // with a message that asks to sign in again (the SPA recognises "sign in again").
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../middleware/context";
-import { ApiError } from "./errors";
+import type { AppEnv } from "./context";
+import { ApiError } from "../lib/errors";
 
 export const requireRecentSignIn = (maxAgeMs: number, message: string) =>
   createMiddleware<AppEnv>(async (c, next) => {
