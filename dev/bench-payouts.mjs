@@ -107,7 +107,9 @@ async function benchRun(CREATORS, { withCsv }) {
     const accountIds = Array.from({ length: transfers }, (_, k) => `acct_bench${(k + 1) * BANK_EVERY}`);
     for (let k = 0; k < accountIds.length; k += 500) {
       const form = new URLSearchParams();
-      accountIds.slice(k, k + 500).forEach((id, j) => form.append(`ids[${j}]`, id));
+      accountIds.slice(k, k + 500).forEach((id, j) => {
+        form.append(`ids[${j}]`, id);
+      });
       await control("/_standin/accounts/import", form);
     }
     await control("/_standin/balance/top_up", new URLSearchParams({ amount: String(10_000_000_000) }));
@@ -191,7 +193,9 @@ async function benchRun(CREATORS, { withCsv }) {
     // 2. The CSV of 100,000 payouts, read as a browser downloads it, while sampling workerd's RSS.
     const baseline = runtime ? rssKbOf(runtime) : 0;
     let peak = baseline;
-    const sampler = setInterval(() => runtime && (peak = Math.max(peak, rssKbOf(runtime))), 25);
+    const sampler = setInterval(() => {
+      if (runtime) peak = Math.max(peak, rssKbOf(runtime));
+    }, 25);
     started = performance.now();
     const csv = await fetch(`${base}/api/admin/export-payouts?month=1&year=2025`, { headers: { cookie } });
     let bytes = 0;

@@ -345,7 +345,8 @@ if (runs("dashboard")) {
         ms.push(r.ms);
       }
       ms.sort((a, b) => a - b);
-      (timings[path] ??= {})[c.sales] = {
+      timings[path] ??= {};
+      timings[path][c.sales] = {
         p50: ms[Math.floor(ms.length / 2)],
         p99: ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))],
       };

@@ -2,7 +2,7 @@
 // (shared by the form and POST /api/developer/keys) and what the key routes answer.
 import { z } from "zod";
 
-/** Every scope a key can hold. A route names the one it needs (worker/routes/api-key-scopes.ts). */
+/** Every scope a key can hold. A route names the one it needs (worker/middleware/api-key-scopes.ts). */
 export const API_KEY_SCOPES = [
   "content:read",
   "content:write",

@@ -26,14 +26,14 @@ export const SPA_ROUTE_PATTERNS = [
 
 export type SpaRoutePattern = (typeof SPA_ROUTE_PATTERNS)[number];
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** `/content/$contentId/edit` → a RegExp for one segment per `$param` (an optional trailing slash, as the router allows). */
 export function routePatternRegExp(pattern: string): RegExp {
   if (pattern === "/") return /^\/$/;
   const body = pattern
     .split("/")
-    .map((segment) => (segment.startsWith("$") ? "[^/]+" : escape(segment)))
+    .map((segment) => (segment.startsWith("$") ? "[^/]+" : escapeRegExp(segment)))
     .join("/");
   // Case-insensitive, as TanStack Router matches by default: /Dashboard is the dashboard, not a 404.
   return new RegExp(`^${body}/?$`, "i");

@@ -6,9 +6,9 @@ import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import { createDb } from "./db/client";
 import { ApiError } from "./lib/errors";
-import type { AppEnv } from "./lib/context";
+import type { AppEnv } from "./middleware/context";
 import { bodyGuard } from "./lib/validate";
-import { auditKeyCall, authenticateApiKey, bearerToken, hasBearer } from "./lib/api-key-auth";
+import { auditKeyCall, authenticateApiKey, bearerToken, hasBearer } from "./middleware/api-key-auth";
 import { adminRoutes } from "./routes/admin";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
@@ -44,7 +44,7 @@ export const CROSS_SITE_REFUSED =
 const api = new Hono<AppEnv>()
   .use("*", async (c, next) => {
     c.set("db", createDb(c.env.DB));
-    // An API key, when the request carries one, is the only credential read (worker/lib/api-key-auth.ts).
+    // An API key, when the request carries one, is the only credential read (worker/middleware/api-key-auth.ts).
     const token = bearerToken(c.req.header("authorization"));
     if (token !== null) {
       await authenticateApiKey(c, token, c.req.path.slice("/api".length));
@@ -54,7 +54,7 @@ const api = new Hono<AppEnv>()
       c.set("caller", session ? { kind: "session", signedInAt: session.createdAt } : null);
     }
     await next();
-    // Every change an API key makes is in its audit log (worker/lib/api-key-auth.ts).
+    // Every change an API key makes is in its audit log (worker/middleware/api-key-auth.ts).
     await auditKeyCall(c);
   })
   .route("/", authRoutes)
@@ -84,7 +84,7 @@ export const app: Hono<AppEnv> = new Hono<AppEnv>()
   .use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", crossOriginOpenerPolicy: "same-origin" }))
   // Browsers send Origin on cross-site form posts; refuse those (JSON bodies need CORS anyway).
   // A Bearer request is judged by its API key alone, never the cookie, so it cannot be a forged
-  // cross-site post; servers calling the API send no Origin (worker/lib/api-key-auth.ts).
+  // cross-site post; servers calling the API send no Origin (worker/middleware/api-key-auth.ts).
   .use("/api/*", async (c, next) => {
     if (hasBearer(c)) return next();
     try {

@@ -6,7 +6,7 @@ import type { Bindings } from "./lib/env";
 import { handleEmailBatch } from "./queue/emails";
 import { handleViewBatch } from "./queue/views";
 import { handleWebhookBatch } from "./queue/webhooks";
-import type { ViewEvent } from "./services/content";
+import type { ViewEvent } from "./services/content-views";
 import type { EmailJob } from "./services/mail/templates";
 import type { WebhookMessage } from "./services/webhooks";
 

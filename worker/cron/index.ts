@@ -4,7 +4,7 @@ import { lt, or, isNotNull } from "drizzle-orm";
 import { createDb } from "../db/client";
 import { adminAudit, loginTokens } from "../db/schema";
 import type { Bindings } from "../lib/env";
-import { purgeDeletedContentBytes } from "../services/content";
+import { purgeDeletedContentBytes } from "../services/content-purge";
 import { sweepUnansweredRefundRequests } from "../services/refunds/creator-refunds";
 import { purchaseDepsOf } from "../deps";
 import { closingPeriod, stuckPayoutIds } from "../services/payouts";

@@ -1,5 +1,8 @@
-// Preview images are checked by their bytes, not their name: only raster formats browsers render
-// as images (no SVG, which can carry script).
+// Images: preview images and avatars are checked by their bytes, not their name (only raster formats
+// browsers render as images: no SVG, which can carry script), measured for the paywall's card tags,
+// and served from R2 by imageAnswer. See docs/uploads.md.
+import type { Context } from "hono";
+
 const SIGNATURES: { type: string; test: (b: Uint8Array) => boolean }[] = [
   {
     type: "image/png",
@@ -82,4 +85,25 @@ export function imageDimensions(b: Uint8Array): { width: number; height: number 
     return null;
   }
   return null;
+}
+
+/**
+ * The answer for an image kept in R2: its stored type, its ETag (a matching If-None-Match gets 304),
+ * nothing in it may run (sandbox, nosniff), and other sites and mail clients may embed it.
+ */
+export function imageAnswer(c: Context, object: R2ObjectBody, cacheControl: string): Response {
+  const etag = object.httpEtag;
+  const headers = {
+    "content-type": object.httpMetadata?.contentType ?? "application/octet-stream",
+    "cache-control": cacheControl,
+    etag,
+    "x-content-type-options": "nosniff",
+    "content-security-policy": "default-src 'none'; sandbox",
+    "cross-origin-resource-policy": "cross-origin",
+  };
+  if (c.req.header("if-none-match") === etag) {
+    object.body.cancel();
+    return c.body(null, 304, headers);
+  }
+  return c.body(object.body, 200, { ...headers, "content-length": String(object.size) });
 }

@@ -1,5 +1,5 @@
 // Limits through Cloudflare's Rate Limiting binding: per client address on the calls anyone can make
-// without an account, and per API key on every call made with one (worker/lib/api-key-auth.ts).
+// without an account, and per API key on every call made with one (worker/middleware/api-key-auth.ts).
 // Cloudflare always sets CF-Connecting-IP in production; a request without it (a local run, a test)
 // is not limited by address.
 import type { Context } from "hono";

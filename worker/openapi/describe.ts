@@ -41,7 +41,7 @@ export type Tag = (typeof TAGS)[number]["name"];
  * - public: anyone (a buyer, the creator's software);
  * - buyer: the paying browser (its buyer cookie) or an access link's token;
  * - session: a signed-in browser only (an API key is refused with 403);
- * - creator: a signed-in creator, or an API key with the route's scope (worker/routes/api-key-scopes.ts).
+ * - creator: a signed-in creator, or an API key with the route's scope (worker/middleware/api-key-scopes.ts).
  */
 export type Access = "public" | "buyer" | "session" | "creator";
 

@@ -2,7 +2,7 @@
 // route's `doc({...})` (worker/openapi/describe.ts) and the zod schemas its `validate(...)` checks.
 // Nothing here describes a route by hand; this adds what is true of every route (the answers the
 // /api middleware gives, how callers authenticate, which API-key scope each route needs, read from
-// the one table worker/routes/api-key-scopes.ts) and leaves out what is not ApeWall's public
+// the one table worker/middleware/api-key-scopes.ts) and leaves out what is not ApeWall's public
 // contract: the admin's routes, the local stand-ins under /dev, Stripe's own webhook receiver, and
 // the HTML pages (the paywall and the SPA).
 //
@@ -14,7 +14,7 @@ import type { Hono } from "hono";
 import { generateSpecs } from "hono-openapi";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { API_KEY_RATE_LIMIT_PER_MINUTE } from "../../shared/developer";
-import { scopeForRoute } from "../routes/api-key-scopes";
+import { scopeForRoute } from "../middleware/api-key-scopes";
 import { TAGS } from "./describe";
 
 /** Registered routes the document leaves out, by path under the app (each with why). */

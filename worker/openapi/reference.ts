@@ -4,7 +4,8 @@
 import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
 import { SCALAR_BUNDLE_PATH } from "../../shared/constants";
-import type { AppEnv } from "../lib/context";
+import type { AppEnv } from "../middleware/context";
+import { apiReferencePolicy } from "../lib/csp";
 import { newToken } from "../lib/ids";
 import { openApiDocument } from "./document";
 
@@ -22,21 +23,7 @@ export function openApiRoutes(app: () => Hono<never>) {
     })
     .get("/docs/api", async (c, next) => {
       const nonce = newToken();
-      c.header(
-        "content-security-policy",
-        [
-          "default-src 'none'",
-          `script-src 'self' 'nonce-${nonce}'`,
-          // Scalar styles its components at run time.
-          "style-src 'self' 'unsafe-inline'",
-          "img-src 'self' data:",
-          "font-src 'self' data:",
-          "connect-src 'self'",
-          "base-uri 'none'",
-          "form-action 'none'",
-          "frame-ancestors 'none'",
-        ].join("; "),
-      );
+      c.header("content-security-policy", apiReferencePolicy(nonce));
       return Scalar<AppEnv>({
         url: "/api/openapi.json",
         pageTitle: "ApeWall API reference",

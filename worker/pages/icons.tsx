@@ -88,7 +88,7 @@ export function Icon({ name, class: className, label }: { name: IconName; class?
       aria-label={label}
     >
       {(ICONS[name] as Shape[]).map(([Tag, attrs]) => (
-        <Tag {...attrs} />
+        <Tag key={JSON.stringify(attrs)} {...attrs} />
       ))}
     </svg>
   );

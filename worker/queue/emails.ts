@@ -12,7 +12,8 @@ import { composeReminder } from "../services/purchases/recovery";
 import { stripeClient } from "../services/stripe";
 import type { Bindings } from "../lib/env";
 import { markFailed, markSent } from "../services/mail/email-outbox";
-import { render, type EmailJob } from "../services/mail/templates";
+import { render } from "../services/mail/render";
+import type { EmailJob } from "../services/mail/templates";
 import { mailTransportFor, type MailTransport } from "../services/mail/transport";
 
 // A consumer that took a message and died leaves a claim; after this long another may take it.

@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { createDb } from "../db/client";
 import { contentViewsDaily } from "../db/schema";
 import type { Bindings } from "../lib/env";
-import type { ViewEvent } from "../services/content";
+import type { ViewEvent } from "../services/content-views";
 
 export async function handleViewBatch(batch: MessageBatch<ViewEvent>, env: Bindings): Promise<void> {
   const counts = new Map<string, { contentId: string; day: string; n: number }>();

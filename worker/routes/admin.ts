@@ -14,17 +14,11 @@ import {
   processPayoutsSchema,
 } from "../../shared/admin";
 import { users } from "../db/schema";
-import { requireAdmin, type AppEnv } from "../lib/context";
+import { requireAdmin, type AppEnv } from "../middleware/context";
 import { optionalJson, validate } from "../lib/validate";
-import {
-  creatorPayoutRows,
-  csvFileName,
-  feedbackInbox,
-  fixPurchaseEmails,
-  monthlyReports,
-  payoutSummary,
-  payoutsCsvExport,
-} from "../services/admin-reports";
+import { creatorPayoutRows, feedbackInbox, monthlyReports, payoutSummary } from "../services/admin-reports";
+import { fixPurchaseEmails } from "../services/fix-purchase-emails";
+import { csvFileName, payoutsCsvExport } from "../services/payouts-csv";
 import { holdCreator, markPayoutFailed, markPayoutPaid, releaseCreator, resendPayout } from "../services/payout-admin";
 import type { Actor } from "../services/payouts";
 import { payoutDeps } from "../deps";

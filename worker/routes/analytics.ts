@@ -1,7 +1,7 @@
 // The signed-in creator's analytics (views, checkouts started, sales, conversion, revenue).
 import { Hono } from "hono";
 import { analyticsQuerySchema } from "../../shared/schemas";
-import { requireUser, type AppEnv } from "../lib/context";
+import { requireUser, type AppEnv } from "../middleware/context";
 import { validate } from "../lib/validate";
 import { analyticsStats } from "../services/analytics";
 import { doc } from "../openapi/describe";

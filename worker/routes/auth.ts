@@ -6,7 +6,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
 import { emailLoginSchema, returnToSchema, type AuthProviders } from "../../shared/schemas";
 import { oauthAccounts } from "../db/schema";
-import { appUrl, cookieIsSecure, type AppEnv } from "../lib/context";
+import { appUrl, cookieIsSecure, type AppEnv } from "../middleware/context";
 import { isDevelopment } from "../lib/env";
 import { ApiError, notFound, unauthorized } from "../lib/errors";
 import { escapeHtml, messagePage } from "../lib/html";
@@ -291,7 +291,7 @@ export const authRoutes = new Hono<AppEnv>()
         deleteCookie(c, name, { path: "/api/auth/oauth" });
       if (!code || !state || !expectedState || state !== expectedState) return signInError(c, "state-mismatch");
 
-      let identity;
+      let identity: Awaited<ReturnType<typeof provider.identify>>;
       try {
         identity = await provider.identify(code, verifier);
       } catch (err) {

@@ -3,8 +3,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { orderBumpSchema } from "../../shared/bumps";
-import { requireUser, type AppEnv } from "../lib/context";
-import { forgetPaywallPages } from "../lib/paywall-shell";
+import { requireUser, type AppEnv } from "../middleware/context";
+import { forgetPaywallPages } from "../lib/paywall-cache";
 import { validate } from "../lib/validate";
 import { doc } from "../openapi/describe";
 import { creatorBumpSchema } from "../openapi/schemas";

@@ -3,7 +3,7 @@
 import { Hono } from "hono";
 import type { Db } from "../db/client";
 import type { Bindings } from "../lib/env";
-import { requireUser, type AppEnv } from "../lib/context";
+import { requireUser, type AppEnv } from "../middleware/context";
 import { accountStatus, dashboardLink, onboardingUrl } from "../services/connect";
 import { stripeClient } from "../services/stripe";
 import { PAYOUT_DESTINATION_RECENT_SIGN_IN_MS } from "../../shared/payout-destination";

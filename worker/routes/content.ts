@@ -6,10 +6,10 @@ import { z } from "zod";
 import { MAX_INLINE_FILE_BYTES, MAX_PREVIEW_IMAGE_BYTES, MAX_TEXT_CONTENT_CHARS } from "../../shared/constants";
 import { contentFormSchema, publicationSchema, updateContentSchema } from "../../shared/content";
 import { readNearby } from "../db/client";
-import { requireUser, type AppEnv } from "../lib/context";
+import { requireUser, type AppEnv } from "../middleware/context";
 import { ApiError, describeZodError, notFound } from "../lib/errors";
-import { decodeDataUrl, sniffImageType } from "../lib/images";
-import { purgePaywallPage } from "../lib/paywall-shell";
+import { decodeDataUrl, imageAnswer, sniffImageType } from "../lib/images";
+import { purgePaywallPage } from "../lib/paywall-cache";
 import { refuseTooLarge, validate } from "../lib/validate";
 import {
   createContent,
@@ -229,19 +229,6 @@ export const contentRoutes = new Hono<AppEnv>()
       const id = c.req.valid("param").id;
       const object = await readNearby(c.env.DB, (db) => previewImage(db, c.env.FILES, id));
       if (!object) throw notFound("No preview image");
-      const etag = object.httpEtag;
-      const headers = {
-        "content-type": object.httpMetadata?.contentType ?? "application/octet-stream",
-        "cache-control": "public, max-age=86400, stale-while-revalidate=604800",
-        etag,
-        "x-content-type-options": "nosniff",
-        "content-security-policy": "default-src 'none'; sandbox",
-        "cross-origin-resource-policy": "cross-origin",
-      };
-      if (c.req.header("if-none-match") === etag) {
-        object.body.cancel();
-        return c.body(null, 304, headers);
-      }
-      return c.body(object.body, 200, { ...headers, "content-length": String(object.size) });
+      return imageAnswer(c, object, "public, max-age=86400, stale-while-revalidate=604800");
     },
   );

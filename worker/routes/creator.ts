@@ -10,13 +10,13 @@ import {
   withdrawSchema,
 } from "../../shared/schemas";
 import type { WithdrawStatus } from "../../shared/types";
-import { requireUser, type AppEnv } from "../lib/context";
+import { requireUser, type AppEnv } from "../middleware/context";
 import { validate } from "../lib/validate";
 import { requestRefund } from "../services/refunds/creator-refunds";
 import { withLicenses } from "../services/licenses";
 import { creatorSales, earningsStats, moneyTimeline, nextPayout, payoutHistory } from "../services/earnings";
 import { setPayoutDefault, setupPayout, type DestinationDeps } from "../services/payout-destination";
-import { requireRecentSignIn } from "../lib/recent-sign-in";
+import { requireRecentSignIn } from "../middleware/recent-sign-in";
 import { PAYOUT_DESTINATION_MESSAGES, PAYOUT_DESTINATION_RECENT_SIGN_IN_MS } from "../../shared/payout-destination";
 import type { Bindings } from "../lib/env";
 import { payoutDeps } from "../deps";

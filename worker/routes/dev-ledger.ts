@@ -3,7 +3,7 @@
 // Browser tests and local trials use it; nothing in production can reach it.
 import { Hono } from "hono";
 import { z } from "zod";
-import type { AppEnv } from "../lib/context";
+import type { AppEnv } from "../middleware/context";
 import { validate } from "../lib/validate";
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -2,7 +2,7 @@
 // 100,000 sales). Mounted under /dev, which answers 404 unless APP_ENV=development.
 import { Hono } from "hono";
 import { z } from "zod";
-import type { AppEnv } from "../lib/context";
+import type { AppEnv } from "../middleware/context";
 import { notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { validate } from "../lib/validate";

@@ -2,9 +2,9 @@
 // exist in production.
 import { Hono } from "hono";
 import { html } from "hono/html";
-import type { AppEnv } from "../lib/context";
+import type { AppEnv } from "../middleware/context";
 import { isDevelopment } from "../lib/env";
-import { listOutbox } from "../services/mail/outbox";
+import { listDevMailbox } from "../services/mail/dev-mailbox";
 import { devLedgerRoutes } from "./dev-ledger";
 import { devSeedRoutes } from "./dev-seed";
 
@@ -20,11 +20,11 @@ export const devRoutes = new Hono<AppEnv>()
   .get("/mail.json", async (c) => {
     const limit = Number(c.req.query("limit") ?? 50);
     return c.json(
-      await listOutbox(c.env.SESSIONS, Number.isInteger(limit) && limit >= 1 && limit <= 1000 ? limit : 50),
+      await listDevMailbox(c.env.SESSIONS, Number.isInteger(limit) && limit >= 1 && limit <= 1000 ? limit : 50),
     );
   })
   .get("/mail", async (c) => {
-    const messages = await listOutbox(c.env.SESSIONS);
+    const messages = await listDevMailbox(c.env.SESSIONS);
     return c.html(html`<!doctype html>
       <html lang="en">
         <head>

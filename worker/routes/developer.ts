@@ -9,7 +9,7 @@ import {
   apiKeyIdParamSchema,
   createApiKeySchema,
 } from "../../shared/developer";
-import { requireUser, type AppEnv } from "../lib/context";
+import { requireUser, type AppEnv } from "../middleware/context";
 import { ApiError, notFound } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { createApiKey, developerOverview, keyEnvTag, revokeApiKey } from "../services/api-keys";

@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { createDiscountSchema, discountIdParam } from "../../shared/discounts";
 import { readNearby } from "../db/client";
-import { requireUser, type AppEnv } from "../lib/context";
+import { requireUser, type AppEnv } from "../middleware/context";
 import { notFound } from "../lib/errors";
 import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";

@@ -5,7 +5,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { DownloadLink } from "../../shared/payments";
 import { content, purchases } from "../db/schema";
-import type { AppEnv } from "../lib/context";
+import type { AppEnv } from "../middleware/context";
 import { ApiError, notFound } from "../lib/errors";
 import { optionalJson, validate } from "../lib/validate";
 import { downloadSignatureValid, signedDownloadPath } from "../services/download-links";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { feedbackSchema } from "../../shared/schemas";
 import { feedback } from "../db/schema";
-import type { AppEnv } from "../lib/context";
+import type { AppEnv } from "../middleware/context";
 import { newId } from "../lib/ids";
 import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";

@@ -12,7 +12,7 @@ import {
   updateFunnelSchema,
   updateStepSchema,
 } from "../../shared/funnels";
-import { requireUser, type AppEnv } from "../lib/context";
+import { requireUser, type AppEnv } from "../middleware/context";
 import { validate } from "../lib/validate";
 import {
   attachProducts,

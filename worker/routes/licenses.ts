@@ -5,7 +5,7 @@
 // client can branch on either the HTTP status or the body's status.
 import { Hono } from "hono";
 import { deactivateLicenseSchema, disableLicenseSchema, verifyLicenseSchema } from "../../shared/licenses";
-import { requireUser, type AppEnv } from "../lib/context";
+import { requireUser, type AppEnv } from "../middleware/context";
 import { limitOrThrow, rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { deactivateLicense, setLicenseDisabled, verifyLicense } from "../services/licenses";

@@ -10,7 +10,7 @@ import { Hono, type Context } from "hono";
 import { getCookie } from "hono/cookie";
 import type { PublicContent } from "../../shared/content";
 import { createDb, readNearby } from "../db/client";
-import { appUrl, type AppEnv } from "../lib/context";
+import { appUrl, type AppEnv } from "../middleware/context";
 import { DISCOUNT_CODE_RE, DISCOUNT_MESSAGES, type DiscountQuote } from "../../shared/discounts";
 import { PAYWALL_DATA_ID, PAYWALL_DISCOUNT_ID, PAYWALL_PART } from "../../shared/paywall";
 import { eq } from "drizzle-orm";
@@ -18,7 +18,7 @@ import { content } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { quote } from "../services/discounts";
 import { overLimit, TOO_MANY_REQUESTS } from "../lib/rate-limit";
-import { stripeOrigins } from "./spa";
+import { paywallPolicy } from "../lib/csp";
 import { escapeHtml } from "../lib/html";
 import {
   cachedPaywallPage,
@@ -31,9 +31,10 @@ import {
   purgePaywallPage,
   type CachedPage,
   type Template,
-} from "../lib/paywall-shell";
+} from "../lib/paywall-cache";
 import { ContentNotFound, PaywallPage } from "../pages/paywall";
-import { publicContent, recordView } from "../services/content";
+import { publicContent } from "../services/content";
+import { recordView } from "../services/content-views";
 import { readSession, SESSION_COOKIE } from "../services/sessions";
 
 type Ctx = Context<AppEnv>;
@@ -89,29 +90,6 @@ function headTags(item: PublicContent, pageUrl: string, origin: string, imageSiz
     tags.push(`<link rel="preload" as="image" href="${escapeHtml(item.previewImage)}" fetchpriority="high" />`);
   return tags.join("\n    ");
 }
-
-/**
- * The page runs only its own script (no inline script: the item's data is JSON, not code) and, once
- * 'Unlock' is pressed, Stripe.js for the in-place checkout (web/paywall/checkout.ts): Stripe's
- * documented origins for scripts, frames and calls, as the SPA's checkout allows them. Its one inline
- * stylesheet is allowed by its hash; the owner's controls set styles through the DOM, which the
- * policy does not restrict.
- */
-const contentSecurityPolicy = (styleHash: string, stripeJsUrl: string | undefined) => {
-  const stripe = stripeOrigins(stripeJsUrl);
-  return [
-    "default-src 'none'",
-    `script-src 'self' ${stripe.script}`,
-    `style-src 'self' '${styleHash}'`,
-    "img-src 'self' data:",
-    "media-src 'self'",
-    `connect-src 'self' ${stripe.connect}`,
-    `frame-src ${stripe.frame}`,
-    "form-action 'self'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-  ].join("; ");
-};
 
 const HTML_HEADERS = {
   "content-type": "text/html; charset=utf-8",
@@ -290,7 +268,7 @@ function rewrite(
 
 async function render(c: Ctx, id: string): Promise<Response> {
   const [found, { styleHash }] = await Promise.all([cachedPage(c, id), pageTemplate(c.env, c.req.url)]);
-  const csp = contentSecurityPolicy(styleHash, c.env.STRIPE_JS_URL);
+  const csp = paywallPolicy(c.env.STRIPE_JS_URL, styleHash);
   if ("missing" in found) {
     return new Response(found.missing, {
       status: 404,

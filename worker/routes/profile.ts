@@ -5,9 +5,10 @@ import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { MAX_AVATAR_BYTES, PROFILE_MESSAGES, profileSchema } from "../../shared/profile";
 import { readNearby, type Db } from "../db/client";
-import { requireUser, type AppEnv } from "../lib/context";
+import { requireUser, type AppEnv } from "../middleware/context";
 import { ApiError, notFound } from "../lib/errors";
-import { forgetPaywallPages } from "../lib/paywall-shell";
+import { imageAnswer } from "../lib/images";
+import { forgetPaywallPages } from "../lib/paywall-cache";
 import { refuseTooLarge, validate } from "../lib/validate";
 import { avatarImage, getProfile, liveItemIds, removeAvatar, saveAvatar, saveProfile } from "../services/profile";
 import { doc } from "../openapi/describe";
@@ -93,21 +94,7 @@ export const profileRoutes = new Hono<AppEnv>()
       const id = c.req.valid("param").id;
       const object = await readNearby(c.env.DB, (db) => avatarImage(db, c.env.FILES, id));
       if (!object) throw notFound("No avatar");
-      const etag = object.httpEtag;
-      const headers = {
-        "content-type": object.httpMetadata?.contentType ?? "application/octet-stream",
-        // A new image is a new id: this one never changes.
-        "cache-control": "public, max-age=31536000, immutable",
-        etag,
-        "x-content-type-options": "nosniff",
-        "content-security-policy": "default-src 'none'; sandbox",
-        // Mail clients and other sites' previews load it too.
-        "cross-origin-resource-policy": "cross-origin",
-      };
-      if (c.req.header("if-none-match") === etag) {
-        object.body.cancel();
-        return c.body(null, 304, headers);
-      }
-      return c.body(object.body, 200, { ...headers, "content-length": String(object.size) });
+      // A new image is a new id: this one never changes.
+      return imageAnswer(c, object, "public, max-age=31536000, immutable");
     },
   );

@@ -9,7 +9,7 @@ import {
   verifyPurchaseQuery,
   type ContentAccess,
 } from "../../shared/payments";
-import type { AppEnv } from "../lib/context";
+import type { AppEnv } from "../middleware/context";
 import { ApiError, notFound } from "../lib/errors";
 import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";

@@ -3,7 +3,7 @@
 // purchase (that key, or an access link). Behaviour: docs/payments.md.
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import { cookieIsSecure, type AppEnv } from "../lib/context";
+import { cookieIsSecure, type AppEnv } from "../middleware/context";
 import { newToken } from "../lib/ids";
 import { BUYER_COOKIE } from "../services/purchases/buyer-access";
 import type { PurchaseDeps } from "../services/purchases/deps";

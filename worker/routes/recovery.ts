@@ -5,7 +5,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import { content } from "../db/schema";
-import { requireUser, type AppEnv } from "../lib/context";
+import { requireUser, type AppEnv } from "../middleware/context";
 import { ApiError, notFound } from "../lib/errors";
 import { escapeHtml, messagePage } from "../lib/html";
 import { validate } from "../lib/validate";

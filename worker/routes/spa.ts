@@ -6,42 +6,9 @@
 // same HTML with status 404: the SPA renders its not-found screen inside the app's header.
 import { Hono, type Context } from "hono";
 import { isSpaRoute } from "../../shared/spa-routes";
-import type { AppEnv } from "../lib/context";
+import type { AppEnv } from "../middleware/context";
+import { spaPolicy } from "../lib/csp";
 import { notFound } from "../lib/errors";
-
-/** Stripe.js's origins: the configured one (a local stand-in serves Stripe.js and its API), else Stripe's. */
-export function stripeOrigins(stripeJsUrl: string | undefined) {
-  if (stripeJsUrl) {
-    const origin = new URL(stripeJsUrl).origin;
-    return { script: origin, frame: origin, connect: origin };
-  }
-  // Stripe's documented policy for Stripe.js and Elements (docs.stripe.com/security/guide, "Content
-  // Security Policy"): js.stripe.com and its subdomains, 3D Secure on hooks.stripe.com.
-  return {
-    script: "https://js.stripe.com https://*.js.stripe.com",
-    frame: "https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com",
-    connect: "https://api.stripe.com",
-  };
-}
-
-export function spaContentSecurityPolicy(stripeJsUrl: string | undefined, nonce: string): string {
-  const stripe = stripeOrigins(stripeJsUrl);
-  return [
-    "default-src 'none'",
-    `script-src 'self' ${stripe.script}`,
-    `style-src 'self' 'nonce-${nonce}'`,
-    "img-src 'self' data: blob:",
-    "font-src 'self'",
-    "media-src 'self' blob:",
-    `connect-src 'self' ${stripe.connect}`,
-    `frame-src ${stripe.frame}`,
-    "manifest-src 'self'",
-    "form-action 'self'",
-    "base-uri 'none'",
-    "object-src 'none'",
-    "frame-ancestors 'none'",
-  ].join("; ");
-}
 
 const newNonce = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
 
@@ -66,7 +33,7 @@ async function servePage(c: Context<AppEnv>): Promise<Response> {
   const html = (await asset.text()).replace("<head>", `<head>\n    <meta property="csp-nonce" nonce="${nonce}" />`);
   const headers = new Headers(asset.headers);
   headers.delete("content-length");
-  headers.set("content-security-policy", spaContentSecurityPolicy(c.env.STRIPE_JS_URL, nonce));
+  headers.set("content-security-policy", spaPolicy(c.env.STRIPE_JS_URL, nonce));
   headers.set("x-content-type-options", "nosniff");
   // A nonce is per response: the HTML must not be served to anyone else from a cache.
   headers.set("cache-control", "no-store");

@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { webhookEvents } from "../db/schema";
-import type { AppEnv } from "../lib/context";
+import type { AppEnv } from "../middleware/context";
 import type { Bindings } from "../lib/env";
 import { ApiError } from "../lib/errors";
 import { handleAccountUpdated } from "../services/connect";

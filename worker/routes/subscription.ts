@@ -1,6 +1,6 @@
 // The Pro plan for the signed-in creator: start (client secret for the first invoice), state, cancel.
 import { Hono } from "hono";
-import { requireUser, type AppEnv } from "../lib/context";
+import { requireUser, type AppEnv } from "../middleware/context";
 import { stripeClient } from "../services/stripe";
 import { cancelAtPeriodEnd, createSubscription, subscriptionState } from "../services/subscriptions";
 import { doc } from "../openapi/describe";

@@ -3,7 +3,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { createUploadSchema } from "../../shared/content";
-import { requireUser, type AppEnv } from "../lib/context";
+import { requireUser, type AppEnv } from "../middleware/context";
 import { ApiError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { abortUpload, completeUpload, createUpload, ownUpload, uploadPart, uploadState } from "../services/uploads";

@@ -10,7 +10,7 @@ import {
   orderQuerySchema,
   type OfferState,
 } from "../../shared/funnels";
-import type { AppEnv } from "../lib/context";
+import type { AppEnv } from "../middleware/context";
 import { validate } from "../lib/validate";
 import { acceptOffer, completeOffer } from "../services/upsells/accept";
 import { orderRoot, rootPurchase } from "../services/upsells/buyer";

@@ -14,7 +14,7 @@ import {
   WEBHOOK_MESSAGES,
   type WebhookEventType,
 } from "../../shared/webhooks";
-import { requireUser, type AppEnv, type Caller } from "../lib/context";
+import { requireUser, type AppEnv, type Caller } from "../middleware/context";
 import { ApiError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import {

@@ -1,22 +1,19 @@
-// What the admin reads: the payout summary, creator rows for a month, monthly reports, the payout
-// CSV (streamed) and the feedback inbox; and the 'Fix Missing Emails' repair. Every money figure is
-// a sum over the append-only ledger (per-creator figures through balances.ts).
+// What the admin reads: the payout summary, creator rows for a month, monthly reports and the
+// feedback inbox. Every money figure is a sum over the append-only ledger (per-creator figures
+// through balances.ts). The payout CSV is ./payouts-csv.ts; the 'Fix Missing Emails' repair is
+// ./fix-purchase-emails.ts. See docs/money.md.
 import { and, desc, eq, sql } from "drizzle-orm";
-import type Stripe from "stripe";
 import {
   adminRowStatus,
-  FIX_EMAILS_PAGE,
-  payoutRowStatus,
   type AdminCreatorPayoutRow,
   type AdminFeedbackItem,
-  type FixPurchaseEmailsResult,
   type MonthlyReport,
 } from "../../shared/admin";
 import { MIN_PAYOUT_CENTS } from "../../shared/constants";
 import type { Db } from "../db/client";
-import { adminAudit, feedback, payouts } from "../db/schema";
+import { feedback, payouts } from "../db/schema";
 import { availableBalances } from "./balances";
-import { destinationOf, type Actor, type Period } from "./payouts";
+import { destinationOf, type Period } from "./payouts";
 
 const dollars = (cents: unknown) => Number(cents ?? 0) / 100;
 const REVENUE_KINDS = "('sale', 'platform_fee', 'refund', 'dispute', 'fee_adjustment')";
@@ -184,25 +181,24 @@ export async function monthlyReports(db: Db, months = 12): Promise<MonthlyReport
   const at = (year: number, month: number) => {
     const key = `${year}-${String(month).padStart(2, "0")}`;
     let r = byKey.get(key);
-    if (!r)
-      byKey.set(
-        key,
-        (r = {
-          month,
-          year,
-          totalRevenue: 0,
-          platformEarnings: 0,
-          creatorPayouts: 0,
-          transactionCount: 0,
-          grossSales: 0,
-          refunds: 0,
-          disputes: 0,
-          stripeFees: 0,
-          disputeFees: 0,
-          platformNet: 0,
-          salesBelowFee: 0,
-        }),
-      );
+    if (!r) {
+      r = {
+        month,
+        year,
+        totalRevenue: 0,
+        platformEarnings: 0,
+        creatorPayouts: 0,
+        transactionCount: 0,
+        grossSales: 0,
+        refunds: 0,
+        disputes: 0,
+        stripeFees: 0,
+        disputeFees: 0,
+        platformNet: 0,
+        salesBelowFee: 0,
+      };
+      byKey.set(key, r);
+    }
     return r;
   };
   for (const l of ledger) {
@@ -221,149 +217,6 @@ export async function monthlyReports(db: Db, months = 12): Promise<MonthlyReport
   for (const p of paid) at(p.year, p.month).creatorPayouts = dollars(p.cents);
   return [...byKey.values()].sort((a, b) => b.year - a.year || b.month - a.month).slice(0, months);
 }
-
-// ---- CSV ----
-
-export const CSV_COLUMNS = [
-  "payout_id",
-  "creator_id",
-  "creator_name",
-  "creator_email",
-  "method",
-  "payout_email",
-  "amount",
-  "currency",
-  "status",
-  "stripe_transfer_id",
-  "stripe_account_id",
-  "created_at",
-  "processed_at",
-  "notes",
-] as const;
-
-/**
- * A cell a spreadsheet could run as a formula: one starting with = + - @ (or their full-width forms
- * ＝ ＋ － ＠, which some spreadsheets read as the ASCII ones), also after leading blanks, a BOM or a
- * no-break space; and one starting with a tab, CR or LF, a BOM or a no-break space at all.
- */
-const FORMULA_START = /^[\t\r\n\uFEFF\u00A0\u3000]|^[\s\uFEFF\u00A0\u3000]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/;
-
-/**
- * One CSV cell. A cell a spreadsheet would run as a formula (FORMULA_START) is prefixed with '
- * (OWASP's advice); cells with a comma, quote or line break are quoted.
- */
-export function csvCell(value: unknown): string {
-  let s = value === null || value === undefined ? "" : String(value);
-  if (FORMULA_START.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-const CSV_PAGE = 500;
-
-/**
- * The CSV's status column, one per payout: the payout's own status (pending, processing, paid,
- * failed), except that a transfer Stripe has not settled and that waits for a retry reads
- * 'retrying', as the admin list says (payoutRowStatus).
- */
-const csvStatus = (r: Record<string, unknown>) =>
-  payoutRowStatus({ status: r.status as never, nextRetryAt: r.next_retry_at, lastError: r.last_error }) === "Retrying"
-    ? "retrying"
-    : String(r.status);
-
-/**
- * The period's payouts as CSV, read page by page (keyset on payouts_period) as the client reads the
- * stream, and how many rows it holds (the route sends it as CSV_ROW_COUNT_HEADER).
- *
- * A download must never look complete when it is not. The rows are those that existed when the
- * export began (created_at up to then), so the count and the pages agree even while a run prepares
- * more. A page that fails to read (a D1 error after the first page) errors the stream: the body
- * ends without its last chunk and the client's read fails; the admin page also compares the rows it
- * received with the count and refuses to save a short file. A stream that ends with fewer rows than
- * counted (a row gone, which payouts never are) errors too rather than closing.
- */
-export async function payoutsCsvExport(
-  db: Db,
-  period: Period,
-  opts: { pageSize?: number; now?: number } = {},
-): Promise<{ rowCount: number; stream: ReadableStream<Uint8Array> }> {
-  const pageSize = opts.pageSize ?? CSV_PAGE;
-  const asOf = opts.now ?? Date.now();
-  const [counted] = await db.all<{ n: number }>(sql`
-    select count(*) as n from payouts p join users u on u.id = p.user_id
-    where p.period_year = ${period.year} and p.period_month = ${period.month} and p.created_at <= ${asOf}
-  `);
-  const rowCount = Number(counted?.n ?? 0);
-  const encoder = new TextEncoder();
-  let after = "";
-  let headerSent = false;
-  let written = 0;
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        if (!headerSent) {
-          headerSent = true;
-          controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\r\n`));
-          return;
-        }
-        let page: Record<string, unknown>[];
-        try {
-          page = await db.all<Record<string, unknown>>(sql`
-          select p.id, p.user_id, trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) as name, u.email as creator_email,
-                 p.method, p.email, p.amount_cents, p.currency, p.status, p.next_retry_at, p.last_error, p.stripe_transfer_id, p.stripe_account_id, p.created_at, p.processed_at, p.notes
-          from payouts p join users u on u.id = p.user_id
-          where p.period_year = ${period.year} and p.period_month = ${period.month} and p.created_at <= ${asOf} and p.id > ${after}
-          order by p.id limit ${pageSize}
-        `);
-        } catch (err) {
-          console.error("payout CSV: a page failed to read; the download is cut off, not ended", {
-            period,
-            written,
-            rowCount,
-            error: err instanceof Error ? err.message : String(err),
-          });
-          controller.error(err);
-          return;
-        }
-        if (!page.length) {
-          if (written === rowCount) return controller.close();
-          const err = new Error(`payout CSV ended after ${written} of ${rowCount} rows`);
-          console.error(err.message, { period });
-          return controller.error(err);
-        }
-        written += page.length;
-        after = String(page[page.length - 1].id);
-        const iso = (ms: unknown) => (ms === null || ms === undefined ? "" : new Date(Number(ms)).toISOString());
-        const text = page
-          .map((r) =>
-            [
-              r.id,
-              r.user_id,
-              r.name,
-              r.creator_email,
-              r.method,
-              r.email,
-              (Number(r.amount_cents) / 100).toFixed(2),
-              r.currency,
-              csvStatus(r),
-              r.stripe_transfer_id,
-              r.stripe_account_id,
-              iso(r.created_at),
-              iso(r.processed_at),
-              r.notes,
-            ]
-              .map(csvCell)
-              .join(","),
-          )
-          .join("\r\n");
-        controller.enqueue(encoder.encode(`${text}\r\n`));
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return { rowCount, stream };
-}
-
-export const csvFileName = (p: Period) => `payouts-${p.year}-${String(p.month).padStart(2, "0")}.csv`;
 
 // ---- feedback inbox ----
 
@@ -392,71 +245,4 @@ export async function feedbackInbox(
     email: f.email,
     createdAt: f.createdAt.toISOString(),
   }));
-}
-
-// ---- Fix Missing Emails ----
-
-/**
- * Paid purchases without a buyer email get it from Stripe: the charge's billing details, else its
- * receipt email, else the PaymentIntent's receipt email. Only empty emails are written.
- *
- * One call looks at FIX_EMAILS_PAGE purchases, oldest first, after the cursor `after` (a Worker may
- * make only so many subrequests, and each purchase may ask Stripe twice), and answers where to go on
- * from and how many remain. Purchases Stripe has no email for are passed over, not retried forever.
- */
-export async function fixPurchaseEmails(
-  deps: { db: Db; d1: D1Database; stripe: Stripe },
-  actor: Actor,
-  after?: string,
-): Promise<FixPurchaseEmailsResult> {
-  const missingWhere =
-    "status = 'paid' and (buyer_email is null or buyer_email = '') and payment_intent_id is not null";
-  const [afterAt, afterId] = after
-    ? [Number(after.slice(0, after.indexOf("."))), after.slice(after.indexOf(".") + 1)]
-    : [-1, ""];
-  const missing = await deps.d1
-    .prepare(
-      `select id, payment_intent_id, created_at from purchases where ${missingWhere} and (created_at, id) > (?, ?) order by created_at, id limit ?`,
-    )
-    .bind(afterAt, afterId, FIX_EMAILS_PAGE)
-    .all<{ id: string; payment_intent_id: string; created_at: number }>();
-  let fixed = 0;
-  for (const p of missing.results) {
-    try {
-      const intent = await deps.stripe.paymentIntents.retrieve(p.payment_intent_id);
-      const chargeId = typeof intent.latest_charge === "string" ? intent.latest_charge : intent.latest_charge?.id;
-      const charge = chargeId ? await deps.stripe.charges.retrieve(chargeId) : null;
-      const email = (charge?.billing_details?.email || charge?.receipt_email || intent.receipt_email || "")
-        .trim()
-        .toLowerCase();
-      if (!email) continue;
-      const updated = await deps.d1
-        .prepare(
-          "update purchases set buyer_email = ? where id = ? and (buyer_email is null or buyer_email = '') returning id",
-        )
-        .bind(email, p.id)
-        .all();
-      fixed += updated.results.length;
-    } catch (err) {
-      console.warn("could not fix the email of purchase", p.id, err instanceof Error ? err.message : err);
-    }
-  }
-  const last = missing.results.at(-1);
-  const next = last ? `${last.created_at}.${last.id}` : null;
-  const remaining = last
-    ? ((
-        await deps.d1
-          .prepare(`select count(*) as n from purchases where ${missingWhere} and (created_at, id) > (?, ?)`)
-          .bind(last.created_at, last.id)
-          .first<{ n: number }>()
-      )?.n ?? 0)
-    : 0;
-  const total = missing.results.length;
-  await deps.db.insert(adminAudit).values({
-    actorUserId: actor.userId,
-    actorEmail: actor.email,
-    action: "fix-purchase-emails",
-    detail: JSON.stringify({ fixed, total, remaining, after: after ?? null }),
-  });
-  return { fixed, total, remaining, next: remaining > 0 ? next : null };
 }

@@ -221,7 +221,7 @@ export async function recordDenied(
     .run();
 }
 
-/** Records a change a key made (worker/lib/api-key-auth.ts auditKeyCall): one row per call, at most the key's rate limit. */
+/** Records a change a key made (worker/middleware/api-key-auth.ts auditKeyCall): one row per call, at most the key's rate limit. */
 export async function recordUsed(
   d1: D1Database,
   key: AuthenticatedKey,

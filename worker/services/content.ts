@@ -1,6 +1,7 @@
 // Creators' content: publishing (with its file and preview image in R2), the creator's list, the
-// public detail a buyer sees before paying, soft deletion, and per-day view counts.
-import { and, count, desc, eq, inArray, isNotNull, isNull, lt, sql, sum } from "drizzle-orm";
+// public detail a buyer sees before paying, and soft deletion. Views are counted in ./content-views.ts;
+// deleted items' bytes are purged by ./content-purge.ts. See docs/uploads.md.
+import { and, count, desc, eq, inArray, isNull, sum } from "drizzle-orm";
 import {
   contentFormSchema,
   type Availability,
@@ -404,81 +405,4 @@ export async function previewImage(db: Db, bucket: R2Bucket, id: string): Promis
     .get();
   if (!row?.key) return null;
   return bucket.get(row.key);
-}
-
-export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-/** `n` views (1 when absent) of an item on a UTC day: a VIEWS queue message. */
-export type ViewEvent = { contentId: string; day: string; n?: number };
-
-/** How long an isolate gathers views before sending them: one message per item and day, not per view. */
-export const VIEW_FLUSH_MS = 1000;
-const pendingViews = new Map<string, ViewEvent>();
-let flushing: Promise<void> | null = null;
-
-function addPendingViews(views: ViewEvent): void {
-  const key = `${views.contentId}|${views.day}`;
-  const pending = pendingViews.get(key);
-  if (pending) pending.n = (pending.n ?? 1) + (views.n ?? 1);
-  else pendingViews.set(key, { ...views });
-}
-
-/**
- * Counts a view of an item for today (UTC), through the VIEWS queue. Views gathered in this isolate
- * over VIEW_FLUSH_MS go out together as one message per item and day (a hot paywall makes one queue
- * message a second, not one per visitor); the request that opens the window keeps it open
- * (`waitUntil`), so every view is sent even if no other request comes.
- */
-export function recordView(
-  views: Queue,
-  ctx: Pick<ExecutionContext, "waitUntil">,
-  contentId: string,
-  now = Date.now(),
-): void {
-  addPendingViews({ contentId, day: utcDay(now), n: 1 });
-  if (flushing) return;
-  flushing = new Promise<void>((resolve) => setTimeout(resolve, VIEW_FLUSH_MS)).then(async () => {
-    const batch = [...pendingViews.values()];
-    pendingViews.clear();
-    flushing = null;
-    // sendBatch takes at most 100 messages.
-    for (let i = 0; i < batch.length; i += 100) {
-      try {
-        await views.sendBatch(batch.slice(i, i + 100).map((body) => ({ body })));
-      } catch (err) {
-        // Not sent: the views wait for the next window of this isolate (the next view opens one).
-        for (const unsent of batch.slice(i)) addPendingViews(unsent);
-        throw err;
-      }
-    }
-  });
-  ctx.waitUntil(flushing.catch((err) => console.warn("view count failed; kept for the next send", err)));
-}
-
-// Card payments settle at once, bank debits within days: a checkout younger than this may still pay.
-const CHECKOUT_MAY_STILL_PAY_MS = 14 * 24 * 3600 * 1000;
-
-/** Removes the bytes of items deleted over a day ago that no buyer holds and no checkout may still pay for. */
-export async function purgeDeletedContentBytes(db: Db, bucket: R2Bucket, now = Date.now()): Promise<number> {
-  const day = 24 * 3600 * 1000;
-  const candidates = await db
-    .select({ id: content.id, fileKey: content.fileKey, previewKey: content.previewImageKey })
-    .from(content)
-    .where(
-      and(
-        lt(content.deletedAt, new Date(now - day)),
-        sql`(${content.fileKey} is not null or ${content.previewImageKey} is not null)`,
-        sql`not exists (select 1 from purchases p where p.content_id = "content"."id"
-          and (p.status in ('paid', 'disputed') or (p.status = 'pending' and p.created_at > ${now - CHECKOUT_MAY_STILL_PAY_MS})))`,
-      ),
-    )
-    .limit(200);
-  for (const c of candidates) {
-    const keys = [c.fileKey, c.previewKey].filter((k): k is string => !!k);
-    if (keys.length) await bucket.delete(keys);
-    await db.update(content).set({ fileKey: null, previewImageKey: null }).where(eq(content.id, c.id));
-    if (c.fileKey)
-      await db.delete(uploads).where(and(eq(uploads.objectKey, c.fileKey), isNotNull(uploads.completedAt)));
-  }
-  return candidates.length;
 }

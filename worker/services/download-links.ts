@@ -1,24 +1,10 @@
 // Short-lived download URLs signed for one purchase. The paywall and success page navigate to one,
 // so the browser streams the file to disk as it arrives (never a blob of up to 5 GB in memory),
 // and a URL copied out of the browser stops working after a few minutes.
-const encoder = new TextEncoder();
+import { sign, verify } from "../lib/signing";
 
 /** How long a signed download URL works. Long enough to start a download, short enough that a shared copy dies. */
 export const DOWNLOAD_URL_TTL_SECONDS = 5 * 60;
-
-async function signature(secret: string, purchaseId: string, expires: number): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-  ]);
-  // The "download:" label keeps these signatures apart from the permanent access tokens'.
-  const sig = new Uint8Array(
-    await crypto.subtle.sign("HMAC", key, encoder.encode(`download:${purchaseId}:${expires}`)),
-  );
-  return btoa(String.fromCharCode(...sig))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-}
 
 /** `/api/purchases/{id}/download?expires=…&sig=…`, valid for DOWNLOAD_URL_TTL_SECONDS from `nowMs`. */
 export async function signedDownloadPath(
@@ -27,7 +13,7 @@ export async function signedDownloadPath(
   nowMs = Date.now(),
 ): Promise<{ url: string; expiresAt: string }> {
   const expires = Math.floor(nowMs / 1000) + DOWNLOAD_URL_TTL_SECONDS;
-  const q = new URLSearchParams({ expires: String(expires), sig: await signature(secret, purchaseId, expires) });
+  const q = new URLSearchParams({ expires: String(expires), sig: await sign(secret, "download", purchaseId, expires) });
   return { url: `/api/purchases/${purchaseId}/download?${q}`, expiresAt: new Date(expires * 1000).toISOString() };
 }
 
@@ -43,9 +29,5 @@ export async function downloadSignatureValid(
   const expires = Number(expiresParam);
   const now = Math.floor(nowMs / 1000);
   if (expires < now || expires > now + DOWNLOAD_URL_TTL_SECONDS) return false;
-  const expected = await signature(secret, purchaseId, expires);
-  if (expected.length !== sig.length) return false;
-  let diff = 0;
-  for (let i = 0; i < sig.length; i++) diff |= expected.charCodeAt(i) ^ sig.charCodeAt(i);
-  return diff === 0;
+  return verify(secret, "download", sig, purchaseId, expires);
 }

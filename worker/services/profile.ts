@@ -9,7 +9,7 @@
 //    image finds the same id (a no-op); a crash between the steps leaves at most an unused object,
 //    never a profile pointing at nothing.
 // 3. After either, the caller purges the edge-cached paywall pages of the creator's items, so a
-//    buyer sees the new name at once (worker/lib/paywall-shell.ts says where "at once" holds).
+//    buyer sees the new name at once (worker/lib/paywall-cache.ts says where "at once" holds).
 //
 // The avatar is served from /api/avatars/{id} with the type its bytes were sniffed as (JPEG, PNG or
 // WebP only: no SVG, which can carry script), `nosniff` and a sandboxing CSP: user bytes are never run

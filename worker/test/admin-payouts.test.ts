@@ -11,7 +11,7 @@ import {
   type MonthlyReport,
 } from "../../shared/admin";
 import { createDb, type Db } from "../db/client";
-import { csvCell, payoutsCsvExport } from "../services/admin-reports";
+import { csvCell, payoutsCsvExport } from "../services/payouts-csv";
 import { closingPeriod, runPayouts } from "../services/payouts";
 import { payoutDeps } from "../deps";
 import {

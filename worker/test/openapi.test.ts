@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { app } from "../app";
 import { TAGS } from "../openapi/describe";
 import { UNDOCUMENTED } from "../openapi/document";
-import { API_KEY_ROUTES } from "../routes/api-key-scopes";
+import { API_KEY_ROUTES } from "../middleware/api-key-scopes";
 import { call } from "./helpers";
 
 type Op = {

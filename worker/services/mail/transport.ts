@@ -1,8 +1,8 @@
 // Where outgoing mail goes. Production posts to an HTTP email API (Resend-compatible); local runs
-// keep messages in a dev outbox. Which one is configuration (MAIL_TRANSPORT), not code paths.
+// keep messages in the dev mailbox (./dev-mailbox.ts). Which one is configuration (MAIL_TRANSPORT), not code paths.
 import type { Bindings } from "../../lib/env";
 import { isDevelopment } from "../../lib/env";
-import { outboxTransport } from "./outbox";
+import { devMailboxTransport } from "./dev-mailbox";
 import type { MailTransport, OutgoingMail } from "./types";
 
 export type { MailTransport, OutgoingMail };
@@ -39,7 +39,7 @@ export function mailTransportFor(env: Bindings): MailTransport {
   if (env.MAIL_TRANSPORT === "outbox") {
     // The outbox shows every message (and its sign-in links) to whoever opens /dev/mail.
     if (!isDevelopment(env)) throw new Error("MAIL_TRANSPORT=outbox is only allowed when APP_ENV=development");
-    return outboxTransport(env.SESSIONS);
+    return devMailboxTransport(env.SESSIONS);
   }
   if (!env.MAIL_API_KEY) throw new Error("MAIL_API_KEY is not set");
   return httpTransport(env.MAIL_API_BASE, env.MAIL_API_KEY);

@@ -1,4 +1,4 @@
-// What a mail transport is (transport.ts picks one; outbox.ts is the dev one).
+// What a mail transport is (transport.ts picks one; dev-mailbox.ts is the local one).
 export type OutgoingMail = { from: string; to: string; subject: string; text: string; html: string };
 export interface MailTransport {
   /** `idempotencyKey`: the job id; the provider sends a repeated request with the same key once. */

@@ -6,6 +6,7 @@ import { and, eq, gt, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { content, emailUnsubscribes, purchases } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
+import { base64Url, sign, verify } from "../../lib/signing";
 import { outboxInsert } from "../mail/email-outbox";
 import type { EmailJob, MailCreator, ReminderMailData } from "../mail/templates";
 
@@ -19,31 +20,7 @@ export const RECOVER_LINK_OTHER_EMAIL = "This checkout link is for the address t
 /** A PaymentIntent in these states is paid, or being paid: its checkout is not abandoned. */
 const PAYING = ["processing", "requires_capture", "succeeded"];
 
-async function sign(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const sig = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(message)));
-  return btoa(String.fromCharCode(...sig))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-}
-function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
-}
-const b64url = (s: string) =>
-  btoa(String.fromCharCode(...new TextEncoder().encode(s)))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
+const b64url = (s: string) => base64Url(new TextEncoder().encode(s));
 const fromB64url = (s: string) =>
   new TextDecoder().decode(Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (ch) => ch.charCodeAt(0)));
 
@@ -55,7 +32,7 @@ export async function recoverToken(
   now = Date.now(),
 ): Promise<string> {
   const exp = now + RECOVER_LINK_DAYS * 24 * 3600 * 1000;
-  return `${purchaseId}.${exp}.${await sign(secret, `recover:${purchaseId}:${exp}:${email.toLowerCase()}`)}`;
+  return `${purchaseId}.${exp}.${await sign(secret, "recover", purchaseId, exp, email.toLowerCase())}`;
 }
 
 /** The parts of a recover token that is well formed and not expired (its signature is checked against the checkout's email). */
@@ -67,8 +44,8 @@ function recoverTokenParts(token: string, now: number): { id: string; exp: strin
 }
 
 /** `{base64url(email)}.{sig}`: unsubscribes that one address from reminders. */
-async function unsubscribeToken(secret: string, email: string): Promise<string> {
-  return `${b64url(email)}.${await sign(secret, `unsubscribe:${email}`)}`;
+export async function unsubscribeToken(secret: string, email: string): Promise<string> {
+  return `${b64url(email)}.${await sign(secret, "unsubscribe", email)}`;
 }
 export async function emailOfUnsubscribeToken(secret: string, token: string): Promise<string | null> {
   const [encoded, sig] = token.split(".");
@@ -79,7 +56,7 @@ export async function emailOfUnsubscribeToken(secret: string, token: string): Pr
   } catch {
     return null;
   }
-  return sameText(sig, await sign(secret, `unsubscribe:${email}`)) ? email : null;
+  return (await verify(secret, "unsubscribe", sig, email)) ? email : null;
 }
 
 /**
@@ -214,8 +191,7 @@ export async function abandonedCheckout(db: Db, secret: string, token: string, c
   const parts = recoverTokenParts(token, now);
   const p = parts ? await db.select().from(purchases).where(eq(purchases.id, parts.id)).get() : undefined;
   const signed =
-    !!p?.buyerEmail &&
-    sameText(parts!.sig, await sign(secret, `recover:${parts!.id}:${parts!.exp}:${p.buyerEmail.toLowerCase()}`));
+    !!p?.buyerEmail && (await verify(secret, "recover", parts!.sig, parts!.id, parts!.exp, p.buyerEmail.toLowerCase()));
   if (!p || !signed || p.contentId !== contentId || p.funnelStepId)
     throw new ApiError(400, `recoverToken: ${RECOVER_LINK_INVALID}`);
   const paid = ["paid", "refunded", "disputed"] as const;

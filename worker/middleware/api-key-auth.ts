@@ -6,12 +6,12 @@
 // requests through (`hasBearer`), while every cookie request keeps the guard.
 import type { Context } from "hono";
 import { API_KEY_MESSAGES } from "../../shared/developer";
-import { scopeForRoute } from "../routes/api-key-scopes";
+import { scopeForRoute } from "./api-key-scopes";
 import { findActiveKey, recordDenied, recordUsed, touchKey } from "../services/api-keys";
 import type { AppEnv } from "./context";
-import { ApiError } from "./errors";
-import { sha256Hex } from "./ids";
-import { limitOrThrow } from "./rate-limit";
+import { ApiError } from "../lib/errors";
+import { sha256Hex } from "../lib/ids";
+import { limitOrThrow } from "../lib/rate-limit";
 
 export const INVALID_API_KEY = "Invalid or revoked API key";
 

@@ -1,9 +1,9 @@
 // The paywall page's built shell (paywall-shell.html from vite.paywall.config.ts) and the caches of
 // rendered pages, one key per item, deploy and build of the page's assets: this isolate's memory in
 // front of the data center's edge cache (the Cache API).
-import type { AppEnv } from "./context";
+import type { Bindings as EnvBindings } from "./env";
 
-type Bindings = Pick<AppEnv["Bindings"], "ASSETS" | "CF_VERSION_METADATA">;
+type Bindings = Pick<EnvBindings, "ASSETS" | "CF_VERSION_METADATA">;
 
 /**
  * How long a data center (and an isolate) keeps a page. A delete purges the data center that served
@@ -129,10 +129,11 @@ export async function cachedPaywallPage(key: string): Promise<CachedPage | undef
   if (remembered) return remembered;
   const stored = await caches.default.match(new Request(key));
   if (!stored) return undefined;
+  let html: Uint8Array | null = null;
+  if (stored.headers.has(GONE_HEADER)) await stored.body?.cancel();
+  else html = new Uint8Array(await stored.arrayBuffer());
   const page = {
-    html: stored.headers.has(GONE_HEADER)
-      ? (await stored.body?.cancel(), null)
-      : new Uint8Array(await stored.arrayBuffer()),
+    html,
     creatorId: stored.headers.get(CREATOR_HEADER) ?? "",
     renderedAt: Number(stored.headers.get(RENDERED_AT_HEADER)) || Date.now(),
     keepSeconds: Number(stored.headers.get(KEEP_HEADER)) || undefined,

@@ -3,7 +3,7 @@
 // with a message that asks to sign in again (the SPA recognises "sign in again").
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./context";
-import { ApiError } from "./errors";
+import { ApiError } from "../lib/errors";
 
 export const requireRecentSignIn = (maxAgeMs: number, message: string) =>
   createMiddleware<AppEnv>(async (c, next) => {

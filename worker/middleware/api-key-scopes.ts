@@ -1,11 +1,9 @@
 // Which creator routes an API key may call, and the scope each needs: the one table the Bearer
-// middleware (worker/lib/api-key-auth.ts) reads. A route that is not here refuses every key with 403
-// "This route is not available to API keys": the admin's routes, everything that moves money or
-// sets where it goes (withdraw, payout setup and default, refunds, Stripe Connect, the subscription),
-// profile writes, sign-in and sign-out, the buyer's routes, and /api/developer/keys (a key cannot
-// mint or revoke keys; /api/developer/webhooks is open to `webhooks:write`). Paths are as routed under /api; HEAD is checked as GET. A new creator route that
-// should be open to keys gets its line here, next to its scope; the OpenAPI document (issue 18) can
-// read the same table to mark each route's scope.
+// middleware (./api-key-auth.ts) reads, and the OpenAPI document reads to mark each route's scope.
+// A route that is not here refuses every key with 403 "This route is not available to API keys":
+// the admin's routes, everything that moves money or sets where it goes, profile writes, sign-in
+// and sign-out, the buyer's routes, and /api/developer/keys (a key cannot mint or revoke keys).
+// Paths are as routed under /api; HEAD is checked as GET. See docs/api-and-webhooks.md.
 import type { ApiKeyScope } from "../../shared/developer";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

@@ -1,5 +1,6 @@
-// The local mail stand-in: messages are kept in KV (newest first) for /dev/mail to show. Like the
-// mail API it stands in for, a repeated Idempotency-Key is answered with the first message, unsent.
+// The dev mailbox: the local mail transport keeps each message in KV (newest first) for /dev/mail to
+// show, instead of sending it. Like the mail API it stands in for, a repeated Idempotency-Key is
+// answered with the first message, unsent. (The D1 outbox of email jobs is ./email-outbox.ts.)
 import { newId } from "../../lib/ids";
 import type { MailTransport } from "./types";
 
@@ -11,7 +12,7 @@ const SEEN_SECONDS = 24 * 3600;
 // Keys sort ascending, so a descending clock in the key lists the newest message first.
 const MAX_TIME = 9_999_999_999_999;
 
-export type OutboxMessage = {
+export type DevMail = {
   id: string;
   to: string;
   from: string;
@@ -24,7 +25,7 @@ export type OutboxMessage = {
 
 export const extractLinks = (text: string) => [...new Set(text.match(/https?:\/\/[^\s<>"')]+/g) ?? [])];
 
-export function outboxTransport(kv: KVNamespace): MailTransport {
+export function devMailboxTransport(kv: KVNamespace): MailTransport {
   return {
     async send(mail, opts) {
       const seenKey = `${SEEN_PREFIX}${opts.idempotencyKey}`;
@@ -32,7 +33,7 @@ export function outboxTransport(kv: KVNamespace): MailTransport {
       if (seen) return { id: seen };
       const id = newId();
       await kv.put(seenKey, id, { expirationTtl: SEEN_SECONDS });
-      const message: OutboxMessage = {
+      const message: DevMail = {
         id,
         ...mail,
         links: extractLinks(mail.text),
@@ -45,8 +46,8 @@ export function outboxTransport(kv: KVNamespace): MailTransport {
   };
 }
 
-export async function listOutbox(kv: KVNamespace, limit = 50): Promise<OutboxMessage[]> {
+export async function listDevMailbox(kv: KVNamespace, limit = 50): Promise<DevMail[]> {
   const { keys } = await kv.list({ prefix: PREFIX, limit });
-  const values = await Promise.all(keys.map((k) => kv.get<OutboxMessage>(k.name, "json")));
-  return values.filter((v): v is OutboxMessage => v !== null);
+  const values = await Promise.all(keys.map((k) => kv.get<DevMail>(k.name, "json")));
+  return values.filter((v): v is DevMail => v !== null);
 }

@@ -1,14 +1,16 @@
+// The request context every route shares (AppEnv: the D1 client and who is calling), the guards
+// requireUser and requireAdmin, and the app's URL and cookie settings. See docs/security.md.
 import { createMiddleware } from "hono/factory";
 import type { ApiKeyScope } from "../../shared/developer";
 import type { Db } from "../db/client";
 import { getCurrentUser } from "../services/users";
-import type { Bindings } from "./env";
-import { forbidden, unauthorized } from "./errors";
+import type { Bindings } from "../lib/env";
+import { forbidden, unauthorized } from "../lib/errors";
 import type { AuthenticatedKey } from "../services/api-keys";
 
 /**
  * Who is calling: a browser with a session cookie (and when that session signed in), or an API key
- * with its scopes (worker/lib/api-key-auth.ts); null when signed out.
+ * with its scopes (worker/middleware/api-key-auth.ts); null when signed out.
  */
 export type Caller =
   | { kind: "session"; signedInAt: number }
