@@ -25,7 +25,7 @@ import {
   payoutSummary,
   payoutsCsvExport,
 } from "../services/admin-reports";
-import { holdCreator, markPayoutFailed, markPayoutPaid, releaseCreator, resendPayout } from "../services/payout-admin";
+import { holdCreator, markPayoutFailed, markPayoutPaid, releaseCreator, resendPayout } from "../services/payouts/admin";
 import type { Actor } from "../services/payouts";
 import { payoutDeps } from "../deps";
 import { payoutRunView, processPayouts } from "../workflows/payout-run";
@@ -77,7 +77,7 @@ export const adminRoutes = new Hono<AppEnv>()
   .get("/admin/feedback", validate("query", adminFeedbackFilterSchema), async (c) =>
     c.json(await feedbackInbox(c.var.db, c.req.valid("query"))),
   )
-  // ---- actions on one payout, and a creator's hold (services/payout-admin.ts): each audited, each a
+  // ---- actions on one payout, and a creator's hold (services/payouts/admin.ts): each audited, each a
   // no-op answering 200 with the current state when pressed again, 409 when the state refuses it.
   .post("/admin/payouts/:id/mark-paid", validate("json", markPayoutPaidSchema), async (c) =>
     c.json(

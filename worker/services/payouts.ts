@@ -45,7 +45,7 @@ import { newId } from "../lib/ids";
 import { availableRemainderSql, SALE_HOLD_MS } from "./balances";
 import { dispatch } from "./mail/email-outbox";
 import { stripeClient } from "./stripe";
-import { dispatchWebhooks, webhookStatements } from "./webhooks";
+import { dispatchWebhooks, webhookStatements } from "./webhooks/delivery";
 
 /**
  * `startSend`: hands one payout's transfer to its owner, the PayoutSendWorkflow instance (a second

@@ -40,7 +40,7 @@ import { chargeReservations } from "./reservations";
 import { CHECKOUT_PAYMENT_METHODS, isInvalidEmail } from "./stripe";
 import { noteIntentState } from "./payment-processing";
 import { planAt, settleProInvoiceCharge } from "./subscriptions";
-import { dispatchWebhooks, webhookStatements } from "./webhooks";
+import { dispatchWebhooks, webhookStatements } from "./webhooks/delivery";
 
 export type PurchaseDeps = {
   db: Db;

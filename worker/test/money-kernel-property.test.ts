@@ -10,7 +10,7 @@ import { CREATOR_REFUND_OVERDRAFT_CENTS } from "../../shared/constants";
 import { availableAfterSql, SALE_HOLD_MS } from "../services/balances";
 import { closingPeriod, preparePage } from "../services/payouts";
 import { payoutDeps } from "../deps";
-import { withdraw } from "../services/withdrawals";
+import { withdraw } from "../services/payouts/withdraw-now";
 import {
   checkout,
   connectedAccount,

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from "vitest";
 import { createDb } from "../db/client";
 import { creatorBalance, reserve } from "../services/balances";
 import { requestRefund, sweepUnansweredRefundRequests } from "../services/creator-refunds";
-import { withdraw as withdrawNow } from "../services/withdrawals";
+import { withdraw as withdrawNow } from "../services/payouts/withdraw-now";
 import { closingPeriod, preparePage } from "../services/payouts";
 import { payoutDeps } from "../deps";
 import {

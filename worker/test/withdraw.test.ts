@@ -11,7 +11,7 @@ import { createDb } from "../db/client";
 import { creatorBalance } from "../services/balances";
 import { closingPeriod, preparePage } from "../services/payouts";
 import { payoutDeps } from "../deps";
-import { withdraw } from "../services/withdrawals";
+import { withdraw } from "../services/payouts/withdraw-now";
 import { startPayoutSends } from "../workflows/payout-send";
 import { call, connectedAccount, env, outbox, postJson, row, rows, signIn, standin } from "./helpers";
 
