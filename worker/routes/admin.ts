@@ -26,7 +26,7 @@ import {
   payoutsCsvExport,
 } from "../services/admin-reports";
 import { holdCreator, markPayoutFailed, markPayoutPaid, releaseCreator, resendPayout } from "../services/payouts/admin";
-import type { Actor } from "../services/payouts";
+import type { Actor } from "../services/payouts/deps";
 import { payoutDeps } from "../deps";
 import { payoutRunView, processPayouts } from "../workflows/payout-run";
 import { stripeClient } from "../services/stripe";

@@ -11,7 +11,7 @@ import { fulfil, handleDisputeEvent, handleRefundEvent, type PurchaseDeps } from
 import { isUnknownObject, verifyWebhook } from "../services/stripe";
 import { noteIntentState } from "../services/payment-processing";
 import { handleSubscriptionInvoice, syncSubscription } from "../services/subscriptions";
-import { handleTransferReversed } from "../services/payouts";
+import { handleTransferReversed } from "../services/payouts/transfer-rail";
 import { payoutDeps } from "../deps";
 import { purchaseDeps } from "./payments";
 

@@ -16,7 +16,9 @@ import { MIN_PAYOUT_CENTS } from "../../shared/constants";
 import type { Db } from "../db/client";
 import { adminAudit, feedback, payouts } from "../db/schema";
 import { availableBalances } from "./balances";
-import { destinationOf, type Actor, type Period } from "./payouts";
+import type { Actor } from "./payouts/deps";
+import { destinationOf } from "./payouts/destination";
+import type { Period } from "./payouts/period";
 
 const dollars = (cents: unknown) => Number(cents ?? 0) / 100;
 const REVENUE_KINDS = "('sale', 'platform_fee', 'refund', 'dispute', 'fee_adjustment')";

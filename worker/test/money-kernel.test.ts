@@ -8,7 +8,8 @@ import { createDb } from "../db/client";
 import { creatorBalance, reserve } from "../services/balances";
 import { requestRefund, sweepUnansweredRefundRequests } from "../services/creator-refunds";
 import { withdraw as withdrawNow } from "../services/payouts/withdraw-now";
-import { closingPeriod, preparePage } from "../services/payouts";
+import { closingPeriod } from "../services/payouts/period";
+import { preparePage } from "../services/payouts/prepare";
 import { payoutDeps } from "../deps";
 import {
   call,

@@ -6,16 +6,10 @@ import { describe, expect, it, vi } from "vitest";
 import { handleScheduled, MONTHLY_PAYOUT_CRON } from "../cron";
 import { createDb } from "../db/client";
 import { creatorBalance } from "../services/balances";
-import {
-  closingPeriod,
-  preparePayout,
-  runPayouts,
-  sendPayout,
-  sendPayoutStep,
-  TransferNotSettled,
-  transferGroup,
-  type Period,
-} from "../services/payouts";
+import { runPayoutSteps } from "./payout-steps";
+import { closingPeriod, transferGroup, type Period } from "../services/payouts/period";
+import { preparePayout } from "../services/payouts/prepare";
+import { sendPayout, sendPayoutStep, TransferNotSettled } from "../services/payouts/transfer-rail";
 import { payoutDeps } from "../deps";
 import {
   call,
@@ -144,13 +138,37 @@ describe("the payout run", () => {
     await sale(small.id, 2000, T - 20 * DAY); // $16 share: below the minimum
     await sale(unset.id, 10000, T - 20 * DAY); // payouts not set up
 
-    const [a, b] = await Promise.all([
-      runPayouts(deps(), closingPeriod(T), { now: T }),
-      runPayouts(deps(), closingPeriod(T), { now: T }),
-    ]);
-    expect(a.prepared + b.prepared).toBe(2);
-    const later = await runPayouts(deps(), closingPeriod(T + DAY), { now: T + DAY });
-    expect(later.prepared).toBe(0);
+    // The Cron Trigger fires twice at once, and again a day later (each is a scheduled run of the
+    // period: PayoutRunWorkflow, with each transfer its own PayoutSendWorkflow instance).
+    const P = closingPeriod(T);
+    const cron = (at: number) =>
+      handleScheduled(createScheduledController({ cron: MONTHLY_PAYOUT_CRON, scheduledTime: at }), env as never);
+    const run = await introspectWorkflowInstance(env.PAYOUT_RUN, transferGroup(P));
+    const sends = await introspectWorkflow(env.PAYOUT_SEND);
+    try {
+      await sends.modifyAll(async (m) => m.disableRetryDelays());
+      await Promise.all([cron(T), cron(T)]);
+      await run.waitForStatus("complete");
+      for (const s of await sends.get()) await s.waitForStatus("complete");
+      expect(
+        await rows(
+          "select 1 from payouts where period_year = ? and period_month = ? and user_id in (?, ?, ?, ?)",
+          P.year,
+          P.month,
+          bank.id,
+          manual.id,
+          small.id,
+          unset.id,
+        ),
+      ).toHaveLength(2);
+      await cron(T + DAY);
+      for (const s of await sends.get()) await s.waitForStatus("complete");
+    } finally {
+      await sends.dispose();
+      await run.dispose();
+    }
+    // The period's steps run again a day later prepare nothing more.
+    expect((await runPayoutSteps(deps(), closingPeriod(T + DAY), { now: T + DAY })).prepared).toBe(0);
 
     const [bp] = await payoutsOf(bank.id);
     expect(await payoutsOf(bank.id)).toHaveLength(1);
@@ -234,7 +252,7 @@ describe("the payout run", () => {
     expect(await sendPayout({ ...deps(), stripe: crashing as never }, ids[2]!, T)).toBe("retry_later");
     expect(await row("select status from payouts where id = ?", ids[2])).toEqual({ status: "processing" });
 
-    const rerun = await runPayouts(deps(), P, { now: T + 60_000 });
+    const rerun = await runPayoutSteps(deps(), P, { now: T + 60_000 });
     expect(rerun).toMatchObject({ prepared: 0, sent: 3, failed: 0, retryLater: 0 });
     for (const [i, c] of [c1, c2, c3].entries()) {
       const ps = await payoutsOf(c.id);
@@ -245,7 +263,7 @@ describe("the payout run", () => {
       await expectLedgerBalanced(c.id);
     }
     // And once more: nothing moves.
-    expect(await runPayouts(deps(), P, { now: T + 120_000 })).toMatchObject({ prepared: 0, sent: 0 });
+    expect(await runPayoutSteps(deps(), P, { now: T + 120_000 })).toMatchObject({ prepared: 0, sent: 0 });
   });
 
   it("a failed transfer: payout failed, money back, creator emailed; the next run pays it", async () => {
@@ -259,7 +277,7 @@ describe("the payout run", () => {
     });
     expect(control.status).toBe(200);
 
-    expect(await runPayouts(deps(), P, { now: T })).toMatchObject({ prepared: 1, sent: 0, failed: 1 });
+    expect(await runPayoutSteps(deps(), P, { now: T })).toMatchObject({ prepared: 1, sent: 0, failed: 1 });
     const [failed] = await payoutsOf(c.id);
     expect(failed.status).toBe("failed");
     expect(await row("select failure_detail from payouts where id = ?", failed.id)).toEqual({
@@ -283,7 +301,7 @@ describe("the payout run", () => {
     expect(await transfersTo(c.acct)).toEqual([]);
 
     // The admin presses 'Process All Payouts' a day later: the period is prepared again for this creator.
-    expect(await runPayouts(deps(), P, { now: T + DAY })).toMatchObject({ prepared: 1, sent: 1 });
+    expect(await runPayoutSteps(deps(), P, { now: T + DAY })).toMatchObject({ prepared: 1, sent: 1 });
     const ps = await payoutsOf(c.id);
     expect(ps.map((p) => [p.status, p.amount_cents])).toEqual([
       ["failed", 4000],
@@ -302,9 +320,9 @@ describe("the payout run", () => {
       destination: c.acct,
       code: "insufficient_capabilities_for_transfer",
     });
-    await runPayouts(deps(), closingPeriod(T), { now: T });
+    await runPayoutSteps(deps(), closingPeriod(T), { now: T });
     const next = runAt(2025, 8);
-    expect(await runPayouts(deps(), closingPeriod(next), { now: next })).toMatchObject({ prepared: 1, sent: 1 });
+    expect(await runPayoutSteps(deps(), closingPeriod(next), { now: next })).toMatchObject({ prepared: 1, sent: 1 });
     expect((await payoutsOf(c.id)).map((p) => [p.period_month, p.status, p.amount_cents])).toEqual([
       [6, "failed", 4000],
       [7, "paid", 4000],
@@ -316,7 +334,7 @@ describe("the payout run", () => {
     const T = runAt(2025, 9);
     const c = await creator("bank");
     await sale(c.id, 5000, T - 10 * DAY);
-    await runPayouts(deps(), closingPeriod(T), { now: T });
+    await runPayoutSteps(deps(), closingPeriod(T), { now: T });
     const [paid] = await payoutsOf(c.id);
     expect(paid.status).toBe("paid");
     const rev = await standin("POST", `/v1/transfers/${paid.stripe_transfer_id}/reversals`, {});
@@ -342,7 +360,7 @@ describe("partial transfer reversals", () => {
     const T = runAt(2025, 10);
     const c = await creator("bank");
     await sale(c.id, 5000, T - 10 * DAY);
-    await runPayouts(deps(), closingPeriod(T), { now: T });
+    await runPayoutSteps(deps(), closingPeriod(T), { now: T });
     const [paid] = await payoutsOf(c.id);
     expect(paid).toMatchObject({ status: "paid", amount_cents: 4000 });
     const back = async () =>
@@ -401,7 +419,7 @@ describe("a run larger than one invocation", () => {
       // Triggered again: the run is joined; nothing is due, nothing is sent.
       await cron();
       expect(await sends.get()).toHaveLength(3);
-      expect(await runPayouts(deps(), closingPeriod(T), { now: T + DAY })).toMatchObject({ prepared: 0, sent: 0 });
+      expect(await runPayoutSteps(deps(), closingPeriod(T), { now: T + DAY })).toMatchObject({ prepared: 0, sent: 0 });
     } finally {
       await sends.dispose();
       await run.dispose();
@@ -462,7 +480,7 @@ describe("reordered events", () => {
 
     // The resumed send does not pay the failed payout; the next run prepares a new one and pays it.
     expect(await sendPayout(deps(), id)).toBe("done");
-    await runPayouts(deps(), P, { now: T + DAY });
+    await runPayoutSteps(deps(), P, { now: T + DAY });
     expect((await payoutsOf(c.id)).map((p) => p.status)).toEqual(["failed", "paid"]);
     const ts = await transfersTo(c.acct);
     expect(ts.map((t) => t.amount)).toEqual([4000, 4000]);
@@ -529,12 +547,12 @@ describe("a refund after a payout", () => {
     };
     // The run prepares; the admin then pays this creator's PayPal payout from the list and marks it.
     const runAndMark = async (period: Period, at: number) => {
-      await runPayouts(deps(), period, { now: at });
+      await runPayoutSteps(deps(), period, { now: at });
       const listed = await rows<{ id: string }>(
         "select id from payouts where user_id = ? and status = 'pending'",
         userId,
       );
-      await runPayouts(deps(), period, { now: at, markPaid: listed.map((p) => p.id) });
+      await runPayoutSteps(deps(), period, { now: at, markPaid: listed.map((p) => p.id) });
     };
     const first = await buy();
     await buy();
@@ -577,7 +595,7 @@ describe("payout emails survive a queue that fails", () => {
       send: async () => Promise.reject(new Error("queue unavailable")),
       sendBatch: async () => Promise.reject(new Error("queue unavailable")),
     };
-    expect(await runPayouts({ ...deps(), emails: failing as never }, closingPeriod(T), { now: T })).toMatchObject({
+    expect(await runPayoutSteps({ ...deps(), emails: failing as never }, closingPeriod(T), { now: T })).toMatchObject({
       prepared: 2,
       sent: 1,
     });
@@ -634,7 +652,7 @@ describe("transfers Stripe does not settle at once", () => {
     const c = await creator("bank");
     await sale(c.id, 5000, T - 10 * DAY);
     await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "api_error" });
-    expect(await runPayouts(deps(), closingPeriod(T), { now: T })).toMatchObject({
+    expect(await runPayoutSteps(deps(), closingPeriod(T), { now: T })).toMatchObject({
       prepared: 1,
       sent: 0,
       failed: 0,
@@ -658,7 +676,7 @@ describe("transfers Stripe does not settle at once", () => {
     const c = await creator("bank");
     await sale(c.id, 5000, T - 10 * DAY);
     await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "rate_limit" });
-    expect(await runPayouts(deps(), closingPeriod(T), { now: T })).toMatchObject({ failed: 0, retryLater: 1 });
+    expect(await runPayoutSteps(deps(), closingPeriod(T), { now: T })).toMatchObject({ failed: 0, retryLater: 1 });
     const [p] = await payoutsOf(c.id);
     expect(p.status).toBe("processing");
     expect(await sendPayout(deps(), p.id, T + 60_000)).toBe("paid");
@@ -671,7 +689,7 @@ describe("transfers Stripe does not settle at once", () => {
     const c = await creator("bank");
     await sale(c.id, 5000, T - 10 * DAY);
     await standin("POST", "/_standin/transfers/fail_next", { destination: c.acct, code: "balance_insufficient" });
-    expect(await runPayouts(deps(), closingPeriod(T), { now: T })).toMatchObject({
+    expect(await runPayoutSteps(deps(), closingPeriod(T), { now: T })).toMatchObject({
       prepared: 1,
       failed: 0,
       retryLater: 1,
@@ -837,7 +855,7 @@ describe("what a failed payout tells the creator", () => {
       destination: acct,
       code: "insufficient_capabilities_for_transfer",
     });
-    expect(await runPayouts(deps(), closingPeriod(T), { now: T })).toMatchObject({ failed: 1 });
+    expect(await runPayoutSteps(deps(), closingPeriod(T), { now: T })).toMatchObject({ failed: 1 });
 
     const stripeWords = /capabilities|crypto_transfers|legacy_payments|Stripe account|test card/;
     const mail = await vi.waitUntil(

@@ -9,7 +9,7 @@ import type { WebhookDeliveryPage, WebhookEndpoint } from "../../shared/webhooks
 import { webhookUrlProblem } from "../../shared/webhooks";
 import { app } from "../app";
 import { markPayoutPaid } from "../services/payouts/admin";
-import { failPayout } from "../services/payouts";
+import { failPayout } from "../services/payouts/failure";
 import { payoutDeps } from "../deps";
 import { secretBox } from "../services/webhooks/secrets";
 import {

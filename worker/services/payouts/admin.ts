@@ -12,15 +12,11 @@ import { payoutRowStatus, type CreatorHoldResult, type PayoutActionResult } from
 import { adminAudit, payoutSettings, payouts, users } from "../../db/schema";
 import { ApiError, notFound } from "../../lib/errors";
 import { dispatch } from "../mail/email-outbox";
-import {
-  failPayout,
-  payoutMailInsert,
-  payoutWebhook,
-  preparePayout,
-  sendPayout,
-  type Actor,
-  type PayoutDeps,
-} from "../payouts";
+import type { Actor, PayoutDeps } from "./deps";
+import { failPayout } from "./failure";
+import { payoutMailInsert, payoutWebhook } from "./notices";
+import { preparePayout } from "./prepare";
+import { sendPayout } from "./transfer-rail";
 import { dispatchWebhooks } from "../webhooks/delivery";
 
 type PayoutRow = typeof payouts.$inferSelect;

@@ -14,7 +14,10 @@ import { newId } from "../../lib/ids";
 import { creatorBalance } from "../balances";
 import { historyItem } from "../earnings";
 import { dispatch } from "../mail/email-outbox";
-import { payoutMailInsert, prepareStatements, type PayoutDeps, type Period } from "../payouts";
+import type { PayoutDeps } from "./deps";
+import { payoutMailInsert } from "./notices";
+import type { Period } from "./period";
+import { prepareStatements } from "./prepare";
 
 const REFUSAL_STATUS: Record<WithdrawBlock, ContentfulStatusCode> = {
   no_bank: 400,
