@@ -8,7 +8,7 @@ import { forgetPaywallPages } from "../lib/paywall-shell";
 import { validate } from "../lib/validate";
 import { doc } from "../openapi/describe";
 import { creatorBumpSchema } from "../openapi/schemas";
-import { setBump } from "../services/bumps";
+import { setBump } from "../services/funnels/bumps";
 
 const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid content id") });
 const answer = z.object({ bump: creatorBumpSchema });

@@ -21,7 +21,7 @@ import { PAYOUT_DESTINATION_MESSAGES, PAYOUT_DESTINATION_RECENT_SIGN_IN_MS } fro
 import type { Bindings } from "../lib/env";
 import { payoutDeps } from "../deps";
 import { withdraw, withdrawStatus } from "../services/payouts/withdraw-now";
-import { purchaseDeps } from "./payments";
+import { purchaseDeps } from "./purchase-context";
 import { doc } from "../openapi/describe";
 import * as S from "../openapi/schemas";
 import { z } from "zod";

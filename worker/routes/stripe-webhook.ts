@@ -13,7 +13,7 @@ import { noteIntentState } from "../services/payment-processing";
 import { handleSubscriptionInvoice, syncSubscription } from "../services/subscriptions";
 import { handleTransferReversed } from "../services/payouts/transfer-rail";
 import { payoutDeps } from "../deps";
-import { purchaseDeps } from "./payments";
+import { purchaseDeps } from "./purchase-context";
 
 export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", async (c) => {
   const raw = await c.req.text();

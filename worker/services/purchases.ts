@@ -16,10 +16,10 @@ import { ApiError, notFound } from "../lib/errors";
 import { newId, sha256Hex } from "../lib/ids";
 import { carryOverHolds, releaseHold, reserveUse } from "./discounts";
 import { codeDropped } from "../../shared/discounts";
-import { bumpForCheckout, publicBump } from "./bumps";
+import { bumpForCheckout, publicBump } from "./funnels/bumps";
 import { BUMP_MESSAGES } from "../../shared/bumps";
 import { abandonedCheckout, RECOVER_LINK_OTHER_EMAIL, reminder } from "./recovery";
-import { liveFunnelFor } from "./funnels";
+import { liveFunnelFor } from "./funnels/funnels";
 // A cycle by design: a creator's refund settles its charge here; settling records each request's status (used only at call time).
 import { refundRequestStatements } from "./refund-requests";
 import { insertLedgerRow, restoreRows, reverseSale, saleRows, stripeFeeRow, type LedgerRow } from "./ledger";

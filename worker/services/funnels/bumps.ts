@@ -1,14 +1,11 @@
-// The order bump (issue 19), the creator's side and the checkout's: an item's one add-on is another
-// of the same creator's items at a bump price (content.bump_content_id / bump_price_cents). At
-// checkout the buyer may tick it: one PaymentIntent for the total, and two purchases — the main one
-// holding the PaymentIntent, the add-on's pointing at it (purchases.bump_of). Fulfilment, refunds
-// and disputes of that charge are in ./purchases.ts, the split of a refund between the two in
-// ./purchase-states.ts (`attributeToOrder`).
+// The order bump: an item's one add-on (another of the same creator's items at a bump price), set
+// by the creator and offered at checkout. Paying, refunding and disputing it live with purchases.
+// Behaviour: docs/funnels.md (Order bump).
 import { and, eq, isNull } from "drizzle-orm";
-import { BUMP_MESSAGES, type CreatorBump, type PublicBump } from "../../shared/bumps";
-import type { Db } from "../db/client";
-import { content } from "../db/schema";
-import { ApiError, notFound } from "../lib/errors";
+import { BUMP_MESSAGES, type CreatorBump, type PublicBump } from "../../../shared/bumps";
+import type { Db } from "../../db/client";
+import { content } from "../../db/schema";
+import { ApiError, notFound } from "../../lib/errors";
 
 type ContentRow = typeof content.$inferSelect;
 

@@ -1,22 +1,14 @@
-// A/B tests of funnel offers (issue 19). A test gives one step a variant B (title, description,
-// button text and, for a fixed-price step, price); A is the step as it is.
-//
-// - Split: each order (its first purchase) is assigned once, by a hash of (test, order) — an even,
-//   deterministic split — with INSERT OR IGNORE then read back, so concurrent requests agree and a
-//   buyer sees the same variant on every load.
-// - What the buyer is shown and what accept charges both come from `applyVariant` (worker/services/
-//   upsells.ts offerNow and acceptOffer), so the price charged is the assigned variant's; the offer's
-//   row records the test and the variant when it is shown.
-// - Figures are read from those rows (shown; accepted = the offer's purchase paid; its amount), never
-//   counted. The readout is shared/ab-tests.ts `abReadout`.
-// - 'Make B the step' writes B's fields onto the step through updateStep (a new Stripe price when B's
-//   price differs) and ends the test; 'Keep A' ends it. Ended tests keep their figures.
+// A/B tests of funnel offers: a variant B of one step, each order assigned once to A or B by a hash
+// (`applyVariant`, which both the offer shown and the accept's terms go through), figures read from
+// the offers' rows, and ending a test (keep A, or write B onto the step). Behaviour: docs/funnels.md.
 import { and, desc, eq } from "drizzle-orm";
-import { abReadout, type AbTest, type AbVariantFigures } from "../../shared/ab-tests";
-import { funnelAbTests, funnelSteps } from "../db/schema";
-import { ApiError, notFound } from "../lib/errors";
-import { newId, sha256Hex } from "../lib/ids";
-import { createUpsellProduct, ownedStep, updateStep, type FunnelDeps } from "./funnels";
+import { abReadout, type AbTest, type AbVariantFigures } from "../../../shared/ab-tests";
+import { funnelAbTests, funnelSteps } from "../../db/schema";
+import { ApiError, notFound } from "../../lib/errors";
+import { newId, sha256Hex } from "../../lib/ids";
+import type { FunnelDeps } from "./funnels";
+import { createUpsellProduct } from "./prices";
+import { ownedStep, updateStep } from "./steps";
 
 type StepRow = typeof funnelSteps.$inferSelect;
 type TestRow = typeof funnelAbTests.$inferSelect;
