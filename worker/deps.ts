@@ -2,7 +2,7 @@
 // bindings in one place (routes, crons and Workflows call these; tests call them with the test env).
 import { createDb } from "./db/client";
 import type { Bindings } from "./lib/env";
-import { payoutBaseDeps, type PayoutDeps } from "./services/payouts";
+import { payoutBaseDeps, type PayoutDeps } from "./services/payouts/deps";
 import type { PurchaseDeps } from "./services/purchases/deps";
 import { stripeClient } from "./services/stripe";
 import { startPayoutSend } from "./workflows/payout-send";

@@ -8,7 +8,7 @@ import { handleViewBatch } from "./queue/views";
 import { handleWebhookBatch } from "./queue/webhooks";
 import type { ViewEvent } from "./services/content-views";
 import type { EmailJob } from "./services/mail/templates";
-import type { WebhookMessage } from "./services/webhooks";
+import type { WebhookMessage } from "./services/webhooks/delivery";
 
 export { PayoutRunWorkflow } from "./workflows/payout-run";
 export { PayoutSendWorkflow } from "./workflows/payout-send";

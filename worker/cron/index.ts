@@ -7,13 +7,14 @@ import type { Bindings } from "../lib/env";
 import { purgeDeletedContentBytes } from "../services/content-purge";
 import { sweepUnansweredRefundRequests } from "../services/refunds/creator-refunds";
 import { purchaseDepsOf } from "../deps";
-import { closingPeriod, stuckPayoutIds } from "../services/payouts";
+import { closingPeriod } from "../services/payouts/period";
+import { stuckPayoutIds } from "../services/payouts/transfer-rail";
 import { startPayoutRun } from "../workflows/payout-run";
 import { startPayoutSends } from "../workflows/payout-send";
 import { sweepOutbox } from "../services/mail/email-outbox";
-import { sweepWebhooks } from "../services/webhooks";
-import { purgeWebhookHistory } from "../services/webhook-limits";
-import { sealPlainSecrets, secretBox } from "../services/webhook-secrets";
+import { sweepWebhooks } from "../services/webhooks/delivery";
+import { purgeWebhookHistory } from "../services/webhooks/limits";
+import { sealPlainSecrets, secretBox } from "../services/webhooks/secrets";
 import { rebookVoidedProPeriods } from "../services/subscriptions";
 import { abortStaleUploads, removeUnpublishedUploads } from "../services/uploads";
 

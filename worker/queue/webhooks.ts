@@ -1,9 +1,9 @@
-// The WEBHOOKS queue consumer: one attempt per message (worker/services/webhooks.ts `deliverWebhook`
+// The WEBHOOKS queue consumer: one attempt per message (worker/services/webhooks/delivery.ts `deliverWebhook`
 // claims the row, so a duplicate message attempts nothing). A retry is a new message sent with the
 // backoff as its delay; an error here (D1 unavailable) lets the queue bring the message again.
 import type { Bindings } from "../lib/env";
-import { deliverWebhook, type WebhookMessage } from "../services/webhooks";
-import { secretBox } from "../services/webhook-secrets";
+import { deliverWebhook, type WebhookMessage } from "../services/webhooks/delivery";
+import { secretBox } from "../services/webhooks/secrets";
 
 export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, env: Bindings): Promise<void> {
   const deps = {

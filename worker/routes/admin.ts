@@ -19,8 +19,8 @@ import { optionalJson, validate } from "../lib/validate";
 import { creatorPayoutRows, feedbackInbox, monthlyReports, payoutSummary } from "../services/admin-reports";
 import { fixPurchaseEmails } from "../services/fix-purchase-emails";
 import { csvFileName, payoutsCsvExport } from "../services/payouts-csv";
-import { holdCreator, markPayoutFailed, markPayoutPaid, releaseCreator, resendPayout } from "../services/payout-admin";
-import type { Actor } from "../services/payouts";
+import { holdCreator, markPayoutFailed, markPayoutPaid, releaseCreator, resendPayout } from "../services/payouts/admin";
+import type { Actor } from "../services/payouts/deps";
 import { payoutDeps } from "../deps";
 import { payoutRunView, processPayouts } from "../workflows/payout-run";
 import { stripeClient } from "../services/stripe";
@@ -71,7 +71,7 @@ export const adminRoutes = new Hono<AppEnv>()
   .get("/admin/feedback", validate("query", adminFeedbackFilterSchema), async (c) =>
     c.json(await feedbackInbox(c.var.db, c.req.valid("query"))),
   )
-  // ---- actions on one payout, and a creator's hold (services/payout-admin.ts): each audited, each a
+  // ---- actions on one payout, and a creator's hold (services/payouts/admin.ts): each audited, each a
   // no-op answering 200 with the current state when pressed again, 409 when the state refuses it.
   .post("/admin/payouts/:id/mark-paid", validate("json", markPayoutPaidSchema), async (c) =>
     c.json(

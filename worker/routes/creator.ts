@@ -15,12 +15,12 @@ import { validate } from "../lib/validate";
 import { requestRefund } from "../services/refunds/creator-refunds";
 import { withLicenses } from "../services/licenses";
 import { creatorSales, earningsStats, moneyTimeline, nextPayout, payoutHistory } from "../services/earnings";
-import { setPayoutDefault, setupPayout, type DestinationDeps } from "../services/payout-destination";
+import { setPayoutDefault, setupPayout, type DestinationDeps } from "../services/payouts/destination-settings";
 import { requireRecentSignIn } from "../middleware/recent-sign-in";
 import { PAYOUT_DESTINATION_MESSAGES, PAYOUT_DESTINATION_RECENT_SIGN_IN_MS } from "../../shared/payout-destination";
 import type { Bindings } from "../lib/env";
 import { payoutDeps } from "../deps";
-import { withdraw, withdrawStatus } from "../services/withdrawals";
+import { withdraw, withdrawStatus } from "../services/payouts/withdraw-now";
 import { purchaseDeps } from "./purchase-context";
 import { doc } from "../openapi/describe";
 import * as S from "../openapi/schemas";
@@ -140,7 +140,7 @@ export const creatorRoutes = new Hono<AppEnv>()
       return c.json({ available, blockedBy, latest } satisfies WithdrawStatus);
     },
   )
-  // Everything available goes to the connected bank now (worker/services/withdrawals.ts).
+  // Everything available goes to the connected bank now (worker/services/payouts/withdraw-now.ts).
   .post(
     "/payout/withdraw",
     doc({

@@ -13,7 +13,7 @@ import { handleDisputeEvent, handleRefundEvent } from "../services/purchases/set
 import { isUnknownObject, verifyWebhook } from "../services/stripe";
 import { noteIntentState } from "../services/purchases/processing";
 import { handleSubscriptionInvoice, syncSubscription } from "../services/subscriptions";
-import { handleTransferReversed } from "../services/payouts";
+import { handleTransferReversed } from "../services/payouts/transfer-rail";
 import { payoutDeps } from "../deps";
 import { purchaseDeps } from "./purchase-context";
 

@@ -1,5 +1,5 @@
 // /api/developer/webhooks: a creator's outgoing webhook endpoints, their deliveries, resend and a test
-// event (worker/services/webhooks.ts). A signed-in session, or an API key with `webhooks:write`
+// event (worker/services/webhooks/delivery.ts). A signed-in session, or an API key with `webhooks:write`
 // (api-key-scopes.ts). Every query names the owner. URLs pass endpointUrlProblem for the deployment:
 // https and public hosts everywhere but APP_ENV=development (SSRF; see shared/webhooks.ts). Test
 // events and resends are limited per creator (429 with Retry-After).
@@ -27,9 +27,9 @@ import {
   resendDelivery,
   sendTestEvent,
   updateEndpoint,
-} from "../services/webhook-endpoints";
-import { endpointUrlProblem } from "../services/webhooks";
-import { secretBox } from "../services/webhook-secrets";
+} from "../services/webhooks/endpoints";
+import { endpointUrlProblem } from "../services/webhooks/delivery";
+import { secretBox } from "../services/webhooks/secrets";
 import { doc } from "../openapi/describe";
 import * as S from "../openapi/schemas";
 

@@ -13,7 +13,8 @@ import { MIN_PAYOUT_CENTS } from "../../shared/constants";
 import type { Db } from "../db/client";
 import { feedback, payouts } from "../db/schema";
 import { availableBalances } from "./balances";
-import { destinationOf, type Period } from "./payouts";
+import { destinationOf } from "./payouts/destination";
+import type { Period } from "./payouts/period";
 
 const dollars = (cents: unknown) => Number(cents ?? 0) / 100;
 const REVENUE_KINDS = "('sale', 'platform_fee', 'refund', 'dispute', 'fee_adjustment')";

@@ -11,7 +11,7 @@ import { payoutSettings, users } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { dispatch } from "./mail/email-outbox";
-import { bankReadyStatements } from "./payout-destination";
+import { bankReadyStatements } from "./payouts/destination-settings";
 import { isUnknownObject } from "./stripe";
 
 export type ConnectDeps = { db: Db; stripe: Stripe; appUrl: string; d1: D1Database; emails: Queue };

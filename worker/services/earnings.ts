@@ -9,7 +9,8 @@ import { content, payoutSettings, payoutSkips, payouts, purchases } from "../db/
 import { creatorBalance, SALE_HOLD_MS } from "./balances";
 import { saleColumns, saleFromRow } from "./refunds/sale-view";
 import { feeAdjustmentReason } from "./ledger";
-import { destinationOf, PAYOUT_RUN_HOUR_UTC, periodLabel } from "./payouts";
+import { destinationOf } from "./payouts/destination";
+import { PAYOUT_RUN_HOUR_UTC, periodLabel } from "./payouts/period";
 
 const dollars = (cents: unknown) => Number(cents ?? 0) / 100;
 

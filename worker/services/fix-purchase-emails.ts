@@ -4,7 +4,7 @@ import type Stripe from "stripe";
 import { FIX_EMAILS_PAGE, type FixPurchaseEmailsResult } from "../../shared/admin";
 import type { Db } from "../db/client";
 import { adminAudit } from "../db/schema";
-import type { Actor } from "./payouts";
+import type { Actor } from "./payouts/deps";
 
 /**
  * Paid purchases without a buyer email get it from Stripe: the charge's billing details, else its

@@ -16,7 +16,7 @@ import type { PurchaseState } from "./purchases/states";
 import type { CreatorLicense, LicenseStatus, LicenseVerification } from "../../shared/licenses";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { dispatchWebhooks, webhookStatements } from "./webhooks";
+import { dispatchWebhooks, webhookStatements } from "./webhooks/delivery";
 
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 

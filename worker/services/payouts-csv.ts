@@ -3,7 +3,7 @@
 import { sql } from "drizzle-orm";
 import { payoutRowStatus } from "../../shared/admin";
 import type { Db } from "../db/client";
-import type { Period } from "./payouts";
+import type { Period } from "./payouts/period";
 
 export const CSV_COLUMNS = [
   "payout_id",

@@ -4,7 +4,7 @@ import type { CurrentUser } from "../../shared/schemas";
 import type { Db } from "../db/client";
 import { payoutSettings, users } from "../db/schema";
 import { newId } from "../lib/ids";
-import { destinationOf } from "./payouts";
+import { destinationOf } from "./payouts/destination";
 
 export type Profile = { firstName?: string | null; lastName?: string | null };
 

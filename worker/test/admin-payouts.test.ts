@@ -1,7 +1,7 @@
 // The admin API: server-side guard, the payout summary equal to ledger sums after sales, refunds,
 // disputes and payouts, creator rows, 'Process All Payouts' pressed twice, month/year validation,
 // the CSV (name, rows, injection), Fix Missing Emails and the feedback inbox.
-import { introspectWorkflow } from "cloudflare:test";
+import { createScheduledController, introspectWorkflow } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   BELOW_MINIMUM,
@@ -10,9 +10,11 @@ import {
   type AdminCreatorPayoutRow,
   type MonthlyReport,
 } from "../../shared/admin";
+import { handleScheduled, MONTHLY_PAYOUT_CRON } from "../cron";
 import { createDb, type Db } from "../db/client";
 import { csvCell, payoutsCsvExport } from "../services/payouts-csv";
-import { closingPeriod, runPayouts } from "../services/payouts";
+import { runPayoutSteps } from "./payout-steps";
+import { closingPeriod } from "../services/payouts/period";
 import { payoutDeps } from "../deps";
 import {
   call,
@@ -185,11 +187,14 @@ describe("payouts from the admin's side", () => {
     });
 
     // The cron's run: alice paid by transfer, carol waits for the admin, dave's transfer fails.
-    expect(await runPayouts(payoutDeps(env as never), P, { now: NOW })).toMatchObject({
-      prepared: 3,
-      sent: 1,
-      failed: 1,
-    });
+    await withRun(() =>
+      handleScheduled(createScheduledController({ cron: MONTHLY_PAYOUT_CRON, scheduledTime: NOW }), env as never),
+    );
+    expect(await rows("select user_id, status from payouts order by user_id")).toEqual([
+      { user_id: "alice", status: "paid" },
+      { user_id: "carol", status: "pending" },
+      { user_id: "dave", status: "failed" },
+    ]);
 
     const ledgerSum = async (where: string) =>
       Number(
@@ -457,7 +462,7 @@ describe("Process All Payouts marks paid only what the admin saw", () => {
   it("a creator sets up PayPal after the list was fetched: their new payout is prepared, not marked paid; pressing twice marks nothing more", async () => {
     await creator("gina", "paypal", "Gina");
     await book("gina", "pg1", "sale", 5000);
-    expect(await runPayouts(payoutDeps(env as never), P, { now: NOW })).toMatchObject({ prepared: 1 });
+    expect(await runPayoutSteps(payoutDeps(env as never), P, { now: NOW })).toMatchObject({ prepared: 1 });
 
     // The admin reads the list and pays gina's PayPal payout by hand.
     const { body: list } = await get<AdminCreatorPayoutRow[]>(
@@ -506,7 +511,7 @@ describe("Process All Payouts marks paid only what the admin saw", () => {
   it("ids that are not pending manual payouts of the period are left alone; a malformed list is a 400", async () => {
     await creator("hank", "bank", "Hank");
     await book("hank", "ph1", "sale", 5000);
-    await runPayouts(payoutDeps(env as never), P, { now: NOW });
+    await runPayoutSteps(payoutDeps(env as never), P, { now: NOW });
     const hankPayout = (await row<{ id: string }>("select id from payouts where user_id = 'hank'"))!.id;
     await withRun(async () => {
       const res = await postJson(
@@ -544,7 +549,7 @@ describe("bank payouts go through Connect only", () => {
         .run();
       await book(id, `p-${id}`, "sale", 5000);
     }
-    await runPayouts(payoutDeps(env as never), P, { now: NOW });
+    await runPayoutSteps(payoutDeps(env as never), P, { now: NOW });
     expect(
       await rows(
         "select user_id, method, stripe_account_id, status from payouts where user_id in ('ivan', 'judy', 'kim') order by user_id",

@@ -7,7 +7,7 @@ import type { NextPayout, PayoutHistoryItem, Sale, TimelinePage } from "../../sh
 import { MONTHLY_PAYOUT_CRON } from "../cron";
 import { createDb } from "../db/client";
 import { nextPayout } from "../services/earnings";
-import { closingPeriod } from "../services/payouts";
+import { closingPeriod } from "../services/payouts/period";
 import {
   call,
   checkout,

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import type { RefundRequestResult, Sale } from "../../shared/types";
 import { createDb } from "../db/client";
 import { creatorBalance } from "../services/balances";
-import { closingPeriod, preparePage } from "../services/payouts";
+import { closingPeriod } from "../services/payouts/period";
+import { preparePage } from "../services/payouts/prepare";
 import { payoutDeps } from "../deps";
 import {
   call,

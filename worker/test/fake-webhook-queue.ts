@@ -1,5 +1,5 @@
 // A webhooks queue that keeps what it is sent (the delays are the backoff), for tests that drive attempts.
-import type { WebhookMessage } from "../services/webhooks";
+import type { WebhookMessage } from "../services/webhooks/delivery";
 
 export function fakeQueue() {
   const sent: { body: WebhookMessage; delaySeconds?: number }[] = [];

@@ -8,9 +8,10 @@ import { fc } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { CREATOR_REFUND_OVERDRAFT_CENTS } from "../../shared/constants";
 import { availableAfterSql, SALE_HOLD_MS } from "../services/balances";
-import { closingPeriod, preparePage } from "../services/payouts";
+import { closingPeriod } from "../services/payouts/period";
+import { preparePage } from "../services/payouts/prepare";
 import { payoutDeps } from "../deps";
-import { withdraw } from "../services/withdrawals";
+import { withdraw } from "../services/payouts/withdraw-now";
 import {
   checkout,
   connectedAccount,

@@ -7,8 +7,9 @@ import { describe, expect, it, vi } from "vitest";
 import { createDb } from "../db/client";
 import { creatorBalance, reserve } from "../services/balances";
 import { requestRefund, sweepUnansweredRefundRequests } from "../services/refunds/creator-refunds";
-import { withdraw as withdrawNow } from "../services/withdrawals";
-import { closingPeriod, preparePage } from "../services/payouts";
+import { withdraw as withdrawNow } from "../services/payouts/withdraw-now";
+import { closingPeriod } from "../services/payouts/period";
+import { preparePage } from "../services/payouts/prepare";
 import { payoutDeps } from "../deps";
 import {
   call,

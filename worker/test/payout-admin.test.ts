@@ -10,7 +10,8 @@ import {
   type CreatorHoldResult,
   type PayoutActionResult,
 } from "../../shared/admin";
-import { closingPeriod, runPayouts } from "../services/payouts";
+import { runPayoutSteps } from "./payout-steps";
+import { closingPeriod } from "../services/payouts/period";
 import { payoutDeps } from "../deps";
 import { call, connectedAccount, env, outbox, postJson, row, rows, signIn, standin } from "./helpers";
 
@@ -198,7 +199,7 @@ describe("each creator row's status is true", () => {
 /** The period prepared by the run, as the cron does: a creator's monthly payout, pending (by hand) or sent (by transfer). */
 async function prepared(kind: "paypal" | "bank", cents: number) {
   const c = await creator(kind, cents);
-  await runPayouts(payoutDeps(env as never), P, { now: NOW });
+  await runPayoutSteps(payoutDeps(env as never), P, { now: NOW });
   const p = await row<{ id: string; status: string }>(
     "select id, status from payouts where user_id = ? and status <> 'failed'",
     c.id,
@@ -314,7 +315,7 @@ describe("admin actions for one payout", () => {
       destination: c.account!,
       code: "insufficient_capabilities_for_transfer",
     });
-    await runPayouts(payoutDeps(env as never), P, { now: NOW });
+    await runPayoutSteps(payoutDeps(env as never), P, { now: NOW });
     const failed = await row<{ id: string; status: string }>("select id, status from payouts where user_id = ?", c.id);
     expect(failed!.status).toBe("failed");
     expect((await list())[c.id]).toMatchObject({ status: "Failed" });
@@ -356,7 +357,7 @@ describe("admin actions for one payout", () => {
     // Retrying: a transient error left it processing; re-send sends it now.
     const r = await creator("bank", 3000);
     await standin("POST", "/_standin/transfers/fail_next", { destination: r.account!, code: "api_error" });
-    await runPayouts(payoutDeps(env as never), P, { now: NOW });
+    await runPayoutSteps(payoutDeps(env as never), P, { now: NOW });
     const retrying = await row<{ id: string }>("select id from payouts where user_id = ?", r.id);
     expect((await list())[r.id]).toMatchObject({ status: "Retrying" });
     const sent = await act(`/api/admin/payouts/${retrying!.id}/resend`);
@@ -404,7 +405,7 @@ describe("admin actions for one payout", () => {
     const answers = [await a.json<CreatorHoldResult>(), await b.json<CreatorHoldResult>()];
     expect(answers.map((x) => x.changed).sort()).toEqual([false, true]);
     expect(answers[0].held).toEqual(answers[1].held);
-    await runPayouts(payoutDeps(env as never), P, { now: NOW });
+    await runPayoutSteps(payoutDeps(env as never), P, { now: NOW });
     expect(await row("select count(*) as n from payouts where user_id = ?", other.id)).toEqual({ n: 0 });
     expect((await list())[other.id]).toMatchObject({
       status: "Held",

@@ -4,7 +4,7 @@
 import { introspectWorkflow } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import type { PayoutRunView, ProcessPayoutsResult } from "../../shared/admin";
-import { closingPeriod } from "../services/payouts";
+import { closingPeriod } from "../services/payouts/period";
 import { call, connectedAccount, env, postJson, rows, signIn, standin } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -6,14 +6,9 @@ import { createScheduledController, introspectWorkflow, introspectWorkflowInstan
 import { describe, expect, it, vi } from "vitest";
 import type { PayoutRunView, ProcessPayoutsResult } from "../../shared/admin";
 import { dailySweep, handleScheduled, MONTHLY_PAYOUT_CRON } from "../cron";
-import {
-  closingPeriod,
-  preparePage,
-  sendPayout,
-  sendPayoutStep,
-  TransferNotSettled,
-  type Period,
-} from "../services/payouts";
+import { closingPeriod, type Period } from "../services/payouts/period";
+import { preparePage } from "../services/payouts/prepare";
+import { sendPayout, sendPayoutStep, TransferNotSettled } from "../services/payouts/transfer-rail";
 import { payoutDeps } from "../deps";
 import { startPayoutSends } from "../workflows/payout-send";
 import { call, connectedAccount, env, outbox, postJson, row, rows, signIn, standin } from "./helpers";

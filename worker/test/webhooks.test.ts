@@ -8,10 +8,10 @@ import { Webhook } from "standardwebhooks";
 import type { WebhookDeliveryPage, WebhookEndpoint } from "../../shared/webhooks";
 import { webhookUrlProblem } from "../../shared/webhooks";
 import { app } from "../app";
-import { markPayoutPaid } from "../services/payout-admin";
-import { failPayout } from "../services/payouts";
+import { markPayoutPaid } from "../services/payouts/admin";
+import { failPayout } from "../services/payouts/failure";
 import { payoutDeps } from "../deps";
-import { secretBox } from "../services/webhook-secrets";
+import { secretBox } from "../services/webhooks/secrets";
 import {
   deliverWebhook,
   newWebhookSecret,
@@ -19,7 +19,7 @@ import {
   webhookStatements,
   WEBHOOK_RETRY_WINDOW_MS,
   type WebhookMessage,
-} from "../services/webhooks";
+} from "../services/webhooks/delivery";
 import { fakeQueue } from "./fake-webhook-queue";
 import {
   call,

@@ -9,9 +9,10 @@ import { WITHDRAW_MESSAGES } from "../../shared/schemas";
 import type { PayoutHistoryItem, TimelinePage, WithdrawStatus } from "../../shared/types";
 import { createDb } from "../db/client";
 import { creatorBalance } from "../services/balances";
-import { closingPeriod, preparePage } from "../services/payouts";
+import { closingPeriod } from "../services/payouts/period";
+import { preparePage } from "../services/payouts/prepare";
 import { payoutDeps } from "../deps";
-import { withdraw } from "../services/withdrawals";
+import { withdraw } from "../services/payouts/withdraw-now";
 import { startPayoutSends } from "../workflows/payout-send";
 import { call, connectedAccount, env, outbox, postJson, row, rows, signIn, standin } from "./helpers";
 

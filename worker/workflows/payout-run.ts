@@ -10,7 +10,8 @@
 // keeps its parameters, and money booked back after that `now` (a failed transfer's
 // payout_reversal) would not be in its balances, so it would prepare nothing.
 //
-// Steps, each a plain exported function in services/payouts.ts so it stays unit-testable:
+// Steps, each a plain exported function in services/payouts/ (prepare.ts, transfer-rail.ts), so it
+// stays unit-testable:
 // 1. `prepare {n}`: one page of PREPARE_PAGE creators by user id (keyset: the step's answer carries
 //    the last id; its result is stored by Workflows, so a resumed instance continues from there).
 //    Each page writes its payouts and ledger rows, its skip records (held, below the minimum,
@@ -31,17 +32,11 @@ import type { PayoutRunView, ProcessPayoutsResult } from "../../shared/admin";
 import { createDb } from "../db/client";
 import { adminAudit } from "../db/schema";
 import type { Bindings } from "../lib/env";
-import {
-  assertPeriodEnded,
-  countingD1,
-  dueTransferPage,
-  markManualPaid,
-  preparePage,
-  preparesPeriod,
-  transferGroup,
-  type Actor,
-  type Period,
-} from "../services/payouts";
+import { countingD1, type Actor } from "../services/payouts/deps";
+import { markManualPaid } from "../services/payouts/manual-rail";
+import { assertPeriodEnded, preparesPeriod, transferGroup, type Period } from "../services/payouts/period";
+import { preparePage } from "../services/payouts/prepare";
+import { dueTransferPage } from "../services/payouts/transfer-rail";
 import { payoutDeps } from "../deps";
 import { alreadyExists, startPayoutSends } from "./payout-send";
 

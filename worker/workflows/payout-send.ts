@@ -1,6 +1,6 @@
 // One payout's transfer as a Workflow instance (PayoutSendWorkflow), and the one way to start it.
 //
-// The instance is one retried step, `send`: sendPayoutStep (services/payouts.ts), whose Stripe
+// The instance is one retried step, `send`: sendPayoutStep (services/payouts/transfer-rail.ts), whose Stripe
 // Idempotency-Key is the payout id (then `{id}:{attempt}` after an error Stripe keeps under a key).
 // A transient answer (no answer, 429, 5xx, balance_insufficient, idempotency_key_in_use, a failed
 // look-up on resume) THROWS, so Workflows retries the step with exponential backoff from a minute
@@ -14,7 +14,8 @@
 // for a re-drive (tag = the sweep's day), since an instance id is never reused.
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
 import type { Bindings } from "../lib/env";
-import { payoutBaseDeps, sendPayoutStep, type PayoutDeps } from "../services/payouts";
+import { payoutBaseDeps, type PayoutDeps } from "../services/payouts/deps";
+import { sendPayoutStep } from "../services/payouts/transfer-rail";
 
 export type PayoutSendParams = { payoutId: string };
 

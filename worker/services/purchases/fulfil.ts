@@ -8,7 +8,7 @@ import { insertLedgerRow, saleRows, stripeFeeRow } from "../ledger";
 import { issueLicenseStatement, newLicenseKey } from "../licenses";
 import { dispatch } from "../mail/email-outbox";
 import { planAt } from "../subscriptions";
-import { dispatchWebhooks } from "../webhooks";
+import { dispatchWebhooks } from "../webhooks/delivery";
 import { idOf, PAID_LIKE, type PurchaseDeps, type PurchaseRow } from "./deps";
 import { noteIntentState } from "./processing";
 import { fulfilmentEmails, saleWebhooks } from "./sale-notices";

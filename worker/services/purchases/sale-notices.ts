@@ -8,7 +8,7 @@ import type { LedgerRow } from "../ledger";
 import { outboxInsert, type OutboxGuard } from "../mail/email-outbox";
 import { orderEmailJob, orderEmailPending } from "../mail/order-email";
 import type { EmailJob } from "../mail/templates";
-import { webhookStatements } from "../webhooks";
+import { webhookStatements } from "../webhooks/delivery";
 import type { PurchaseDeps, PurchaseRow } from "./deps";
 import { receiptData, receiptJob } from "./receipts";
 

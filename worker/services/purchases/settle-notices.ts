@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import { content } from "../../db/schema";
 import type { EmailJob } from "../mail/templates";
-import { webhookStatements } from "../webhooks";
+import { webhookStatements } from "../webhooks/delivery";
 import type { PurchaseDeps, PurchaseRow } from "./deps";
 import { saleWebhookData } from "./sale-notices";
 import { stripeIdOf } from "./states";

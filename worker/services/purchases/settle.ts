@@ -10,7 +10,7 @@ import { dispatch, outboxInsert } from "../mail/email-outbox";
 import { refundRequestStatements } from "../refunds/refund-requests";
 import { chargeReservations } from "../reservations";
 import { settleProInvoiceCharge } from "../subscriptions";
-import { dispatchWebhooks } from "../webhooks";
+import { dispatchWebhooks } from "../webhooks/delivery";
 import { idOf, PAID_LIKE, type PurchaseDeps, type PurchaseRow } from "./deps";
 import { bumpsOf, feeOfCharge, syncWithStripe } from "./fulfil";
 import { orderReceipt } from "./receipts";

@@ -1,41 +1,23 @@
-// The admin's actions on one payout (and one creator's hold), each safe to press twice or at once:
-//
-// - mark paid (reference): the admin sent a manual payout by hand. One D1 batch: the conditional
-//   update pending -> paid that stores the reference, and the creator's "paid" email in the outbox.
-// - mark failed (reason): a manual payout that could not be sent. payouts.ts failPayout: the
-//   conditional update pending|processing -> failed, the money booked back to the creator with a
-//   'payout_reversal' row keyed `payout-reversal:{id}`, and the email with the admin's reason (what
-//   the creator reads), in one batch. A transfer is never failed by hand: Stripe decides it.
-// - re-send: a failed monthly payout is prepared again for its creator and period (preparePayout; the
-//   unique index payouts_user_period lets only one live payout exist, so a second press finds it and
-//   does nothing) and, by transfer, sent at once (sendPayout, keyed by the new payout's id); a
-//   transfer that is pending or waiting for a retry is sent now (sendPayout resumes it from what
-//   Stripe says). A manual payout is never re-sent: the admin pays it by hand.
-// - hold / release a creator: payout_settings.held_at/held_reason, set only when not held, cleared
-//   only when held. The run skips held creators; a payout already prepared is not touched.
-//
-// What each action may do from each status is the one table PAYOUT_ACTIONS. Every change is a
-// conditional update, so of two presses (in a row or at once) one makes the change and the other
-// finds it made: it answers 200 with the state as it is now (`changed: false`), never a second
-// booking. A press that the state refuses answers 409 with why. Every press is written to
-// admin_audit with what it did; that row is written after the change (failPayout's batch is the
-// money process's own), so a Worker that stops between them leaves a change without its audit row,
-// never an audit row without its change.
+// The admin's actions on one payout and one creator's hold, each safe to press twice or at once:
+// mark paid (a manual payout sent by hand, with its reference), mark failed (a manual payout that
+// could not be sent: failPayout books the money back), re-send (a failed monthly payout prepared
+// again for its period and, by transfer, sent at once; a transfer waiting for a retry sent now), and
+// hold / release (the run skips held creators). What each action may do from each status is the one
+// table PAYOUT_ACTIONS. Each is a conditional update: of two presses one changes and the other answers
+// 200 with the state as it is (`changed: false`); a press the state refuses is a 409 with why. Each
+// press is audited after its change, so there is never an audit row without its change.
+// Behaviour: docs/money.md ("The admin dashboard").
 import { and, eq, sql } from "drizzle-orm";
-import { payoutRowStatus, type CreatorHoldResult, type PayoutActionResult } from "../../shared/admin";
-import { adminAudit, payoutSettings, payouts, users } from "../db/schema";
-import { ApiError, notFound } from "../lib/errors";
-import { dispatch } from "./mail/email-outbox";
-import {
-  failPayout,
-  payoutMailInsert,
-  payoutWebhook,
-  preparePayout,
-  sendPayout,
-  type Actor,
-  type PayoutDeps,
-} from "./payouts";
-import { dispatchWebhooks } from "./webhooks";
+import { payoutRowStatus, type CreatorHoldResult, type PayoutActionResult } from "../../../shared/admin";
+import { adminAudit, payoutSettings, payouts, users } from "../../db/schema";
+import { ApiError, notFound } from "../../lib/errors";
+import { dispatch } from "../mail/email-outbox";
+import type { Actor, PayoutDeps } from "./deps";
+import { failPayout } from "./failure";
+import { payoutMailInsert, payoutWebhook } from "./notices";
+import { preparePayout } from "./prepare";
+import { sendPayout } from "./transfer-rail";
+import { dispatchWebhooks } from "../webhooks/delivery";
 
 type PayoutRow = typeof payouts.$inferSelect;
 type Status = PayoutRow["status"];
@@ -308,10 +290,8 @@ export async function resendPayout(
   return { changed, payout: view(p) };
 }
 
-const holdView = (
-  userId: string,
-  s: { heldAt: Date | null; heldReason: string | null } | undefined,
-): CreatorHoldResult["held"] => (s?.heldAt ? { at: s.heldAt.toISOString(), reason: s.heldReason } : null);
+const holdView = (s: { heldAt: Date | null; heldReason: string | null } | undefined): CreatorHoldResult["held"] =>
+  s?.heldAt ? { at: s.heldAt.toISOString(), reason: s.heldReason } : null;
 
 async function creatorExists(deps: PayoutDeps, userId: string) {
   const u =
@@ -342,7 +322,7 @@ export async function holdCreator(
   const changed = results.length > 0;
   const s = await deps.db.select().from(payoutSettings).where(eq(payoutSettings.userId, userId)).get();
   await audit(deps, actor, "creator-hold", null, { userId, reason, changed }, now);
-  return { changed, userId, held: holdView(userId, s) };
+  return { changed, userId, held: holdView(s) };
 }
 
 /** Release a held creator: cleared only when held; the next run pays them again. */
@@ -362,5 +342,5 @@ export async function releaseCreator(
   const changed = results.length > 0;
   const s = await deps.db.select().from(payoutSettings).where(eq(payoutSettings.userId, userId)).get();
   await audit(deps, actor, "creator-release", null, { userId, changed }, now);
-  return { changed, userId, held: holdView(userId, s) };
+  return { changed, userId, held: holdView(s) };
 }

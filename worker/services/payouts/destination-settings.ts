@@ -1,17 +1,12 @@
 // Where a creator's payouts go: the manual method and its email, and the default between that and
-// the connected bank. Protected like an API key (the route asks for a sign-in younger than
-// PAYOUT_DESTINATION_RECENT_SIGN_IN_MS). Each change, step by step:
-// 1. read what is there now (and the account's email, where the notice goes);
-// 2. the same values again change nothing: no audit row, no email;
-// 3. one D1 batch: the compare-and-set update (only if the row still holds what step 1 read), its
-//    audit row (only if that update changed the row), and the email to the account's address in the
-//    outbox (only if the audit row is there), so none exists without the others;
-// 4. the update lost to a change made at the same moment: 409, nothing written;
-// 5. hand the email to the queue (the outbox sweep covers a failure).
-import { PAYOUT_DESTINATION_MESSAGES, PAYOUT_METHOD_NAMES, maskEmail } from "../../shared/payout-destination";
-import { ApiError } from "../lib/errors";
-import { newId } from "../lib/ids";
-import { dispatch, outboxInsert } from "./mail/email-outbox";
+// the connected bank. Protected like an API key (a recent sign-in). Each change is one D1 batch: the
+// compare-and-set update, its audit row and the email to the account's address, none without the
+// others; the same values again change nothing; a change that lost a race is a 409.
+// Behaviour: docs/money.md ("Payout destinations"). The rule that reads them: ./destination.ts.
+import { PAYOUT_DESTINATION_MESSAGES, PAYOUT_METHOD_NAMES, maskEmail } from "../../../shared/payout-destination";
+import { ApiError } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { dispatch, outboxInsert } from "../mail/email-outbox";
 
 export type DestinationDeps = { d1: D1Database; emails: Queue; appUrl: string };
 export type ChangeContext = { ip: string | null; now?: number };

@@ -1,8 +1,8 @@
 // What a creator's webhooks may cost and keep: test events and resends per minute (each makes our
 // Worker call someone's server on demand), and how long deliveries live (their payloads carry
 // buyers' emails). Both run as single statements, so concurrent presses cannot pass one count.
-import { WEBHOOK_MANUAL_SENDS_PER_MINUTE } from "../../shared/webhooks";
-import { newId } from "../lib/ids";
+import { WEBHOOK_MANUAL_SENDS_PER_MINUTE } from "../../../shared/webhooks";
+import { newId } from "../../lib/ids";
 
 const MINUTE_MS = 60_000;
 export const WEBHOOK_DELIVERY_KEEP_MS = 30 * 24 * 3600 * 1000;

@@ -1,5 +1,6 @@
 // A creator's webhook endpoints and their delivery log, as /api/developer/webhooks offers them
-// (routes/webhooks.ts): every query names the owner. Delivery itself is ./webhooks.ts.
+// (routes/webhooks.ts): every query names the owner. Delivery itself is ./delivery.ts;
+// behaviour: docs/api-and-webhooks.md.
 import {
   MAX_WEBHOOK_ENDPOINTS,
   WEBHOOK_MESSAGES,
@@ -8,12 +9,12 @@ import {
   type WebhookDeliveryPage,
   type WebhookEndpoint,
   type WebhookEventType,
-} from "../../shared/webhooks";
-import { ApiError, notFound } from "../lib/errors";
-import { newId } from "../lib/ids";
-import { claimManualSend } from "./webhook-limits";
-import { sealIfPlain, type SecretBox } from "./webhook-secrets";
-import { handOver, newWebhookSecret, type DeliveryRow } from "./webhooks";
+} from "../../../shared/webhooks";
+import { ApiError, notFound } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { claimManualSend } from "./limits";
+import { sealIfPlain, type SecretBox } from "./secrets";
+import { handOver, newWebhookSecret, type DeliveryRow } from "./delivery";
 
 type EndpointRow = {
   id: string;

@@ -1,31 +1,23 @@
-// Withdraw now: a creator whose bank is connected (Stripe can transfer to it), who is not held and
-// whose available balance is at least MIN_PAYOUT_CENTS takes it out any day, without waiting for
-// the run on the 1st. It is a payout of kind 'withdrawal' made by the run's own machinery:
-//
-// 1. prepare: one D1 batch with the run's two statements (payouts.ts prepareStatements, kind
-//    'withdrawal': the amount is computed inside the INSERT from the ledger, the negative 'payout'
-//    ledger row `payout:{id}` is copied from the row that exists) and the outbox email. The partial
-//    unique index payouts_open_withdrawal (one pending or processing withdrawal per creator) makes
-//    a second press, also at the same moment, insert nothing; so does a monthly payout that took the
-//    money first (the sum inside the INSERT sees its ledger row), and the other way round. Period:
-//    the UTC month it was asked in. transfer_group `withdrawal-{id}` (payoutTransferGroup).
-// 2. send: sendWithdrawal starts the payout's PayoutSendWorkflow, as the monthly run does for each
-//    transfer (Stripe Transfer, Idempotency-Key = the payout id); a transient error is retried with
-//    backoff by the Workflow, a definitive one fails it and books the money back (then the creator
-//    can withdraw again). The answer is the withdrawal as it stands; /settings follows it until settled.
-// A refusal says why in the creator's terms (shared WITHDRAW_MESSAGES), as a 4xx.
+// Withdraw now: a creator with a connected bank, not held, with at least MIN_PAYOUT_CENTS available
+// takes it out any day. It is a payout of kind 'withdrawal' made by the run's own machinery: the run's
+// prepare statements (./prepare.ts, guarded by the unique index payouts_open_withdrawal) and the
+// transfer rail's send (a PayoutSendWorkflow instance). A refusal says why in the creator's terms
+// (WITHDRAW_MESSAGES), as a 4xx. Behaviour: docs/money.md ("Withdraw now").
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { MIN_PAYOUT_CENTS } from "../../shared/constants";
-import { WITHDRAW_MESSAGES } from "../../shared/schemas";
-import type { PayoutHistoryItem, WithdrawBlock, WithdrawStatus } from "../../shared/types";
-import { payoutSettings, payouts } from "../db/schema";
-import { ApiError } from "../lib/errors";
-import { newId } from "../lib/ids";
-import { creatorBalance } from "./balances";
-import { historyItem } from "./earnings";
-import { dispatch } from "./mail/email-outbox";
-import { payoutMailInsert, prepareStatements, type PayoutDeps, type Period } from "./payouts";
+import { MIN_PAYOUT_CENTS } from "../../../shared/constants";
+import { WITHDRAW_MESSAGES } from "../../../shared/schemas";
+import type { PayoutHistoryItem, WithdrawBlock, WithdrawStatus } from "../../../shared/types";
+import { payoutSettings, payouts } from "../../db/schema";
+import { ApiError } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { creatorBalance } from "../balances";
+import { historyItem } from "../earnings";
+import { dispatch } from "../mail/email-outbox";
+import type { PayoutDeps } from "./deps";
+import { payoutMailInsert } from "./notices";
+import type { Period } from "./period";
+import { prepareStatements } from "./prepare";
 
 const REFUSAL_STATUS: Record<WithdrawBlock, ContentfulStatusCode> = {
   no_bank: 400,

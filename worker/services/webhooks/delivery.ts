@@ -1,30 +1,15 @@
-// Creators' outgoing webhooks (issue 18): endpoints, and one signed Standard Webhooks message per
-// endpoint and event, delivered through the WEBHOOKS queue. The same outbox design as email
-// (./mail/email-outbox.ts), step by step, each safe to repeat:
-// 1. write: the change that causes an event (fulfil's batch, settleCharge's effect batch, a payout's
-//    status change) adds `webhookStatements(...)` to its own D1 batch: an INSERT … SELECT over the
-//    creator's active endpoints subscribed to the type, one row per endpoint, only if `guard` holds
-//    (the change happened in this batch). (endpoint_id, event_key) is unique, so a repeated batch
-//    writes nothing. The row's id is the message's `webhook-id`, the same on every attempt.
-// 2. hand over: after the batch, `dispatchWebhooks` sends the new rows' ids to the queue, best effort.
-// 3. deliver: the consumer claims the row (moves next_attempt_at forward as a lease, only if due and
-//    pending: a duplicate message finds nothing to claim), signs, POSTs with a 10 s timeout and no
-//    redirects, and records the attempt, the row's next state and the endpoint's failing streak in
-//    one batch. A failure is tried again on the backoff below, by a queue message sent with that
-//    delay (not a polling loop), until three days after the first attempt; then it has failed.
-// 4. disable: an endpoint whose every attempt failed for three days (failing_since) is disabled, and
-//    the creator's email is written in that same batch, keyed by the streak.
-// 5. sweep: every 5 minutes the cron hands over again pending rows overdue by 5 minutes (a lost
-//    hand-over or retry message, a consumer that died while holding its lease).
-// Fail closed: an endpoint's address is checked when saved and again before each attempt, with
-// production's rules everywhere but APP_ENV=development; signing secrets are stored encrypted
-// (./webhook-secrets.ts); test events and resends are limited and deliveries kept 30 days
-// (./webhook-limits.ts). The creator's endpoints and delivery log: ./webhook-endpoints.ts.
+// Creators' outgoing webhooks, delivered: one signed Standard Webhooks message per endpoint and event.
+// The change that causes an event adds webhookStatements to its own D1 batch (guarded, keyed, so a
+// repeated batch writes nothing); dispatchWebhooks hands the new rows to the WEBHOOKS queue;
+// deliverWebhook claims, signs, POSTs and records each attempt, retrying on a backoff for three days
+// and then disabling the endpoint; the 5-minute sweep hands over what was lost. The same outbox design
+// as email (../mail/email-outbox.ts). Secrets at rest: ./secrets.ts; limits and retention: ./limits.ts;
+// the creator's endpoints and delivery log: ./endpoints.ts. Behaviour: docs/api-and-webhooks.md.
 import { Webhook } from "standardwebhooks";
-import { webhookUrlProblem, type WebhookDelivery, type WebhookEventType } from "../../shared/webhooks";
-import { newId } from "../lib/ids";
-import { dispatch as dispatchEmails, outboxInsert } from "./mail/email-outbox";
-import { sealIfPlain, type SecretBox } from "./webhook-secrets";
+import { webhookUrlProblem, type WebhookDelivery, type WebhookEventType } from "../../../shared/webhooks";
+import { newId } from "../../lib/ids";
+import { dispatch as dispatchEmails, outboxInsert } from "../mail/email-outbox";
+import { sealIfPlain, type SecretBox } from "./secrets";
 
 /**
  * Why `url` may not receive webhooks on this deployment, or null. Loopback and private targets (and
