@@ -129,7 +129,7 @@ export function payoutRowStatus(p: {
   return "Pending";
 }
 
-// ---- admin actions for one payout (worker/services/payout-admin.ts) ----
+// ---- admin actions for one payout (worker/services/payouts/admin.ts) ----
 
 export const REFERENCE_MESSAGE = "reference must be 1 to 200 characters (e.g. the PayPal transaction id)";
 export const FAIL_REASON_MESSAGE = "reason must be 1 to 500 characters: the creator reads it";

@@ -1,5 +1,5 @@
 // Where a creator's payouts go is protected like an API key: a change needs a recent sign-in, is
-// audited and is emailed to the account's address (worker/services/payout-destination.ts).
+// audited and is emailed to the account's address (worker/services/payouts/destination-settings.ts).
 
 /** A change of the manual method, its email or the default needs a sign-in younger than this. */
 export const PAYOUT_DESTINATION_RECENT_SIGN_IN_MS = 10 * 60 * 1000;

@@ -48,7 +48,7 @@ export const apiKeyEvents = sqliteTable(
   (t) => [index("api_key_events_user").on(t.userId, t.at)],
 );
 
-// Creators' outgoing webhook endpoints (worker/services/webhooks.ts). `events` is a JSON array of
+// Creators' outgoing webhook endpoints (worker/services/webhooks/delivery.ts). `events` is a JSON array of
 // WEBHOOK_EVENT_TYPES (shared/webhooks.ts); `secret` is the Standard Webhooks signing secret
 // (`whsec_` + base64 of 32 random bytes), shown to its owner on demand, stored encrypted
 // (services/webhook-secrets.ts; rows from before hold it in the clear until read). `failing_since` is the first
