@@ -4,6 +4,7 @@
 // Stripe.js only when 'Unlock' is pressed, so the page itself stays as small as before. After
 // paying it goes where the SPA checkout goes (/success, which shows the upsell when the item has a
 // funnel); a 3D Secure step happens in place. `/checkout/{id}` still works for links made before.
+import { formatDollarsPlain } from "@shared/money";
 import type { PaymentsConfig } from "@shared/payments";
 import type { PublicBump } from "@shared/bumps";
 import { bumpLabel, NO_REMINDER_LABEL, REMINDER_HINT } from "@shared/paywall";
@@ -51,7 +52,6 @@ function loadStripe(): Promise<StripeLike> {
   return stripePromise;
 }
 
-const usd = (dollars: number) => `$${dollars.toFixed(2)}`;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** The spec's title for a card or wallet payment that did not go through (Stripe's message follows it). */
 const PAYMENT_FAILED = "Payment Failed";
@@ -113,7 +113,7 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
   form.dataset.testid = "one-page-checkout";
   // What Stripe will charge (the server's amount), and the code that made it.
   const heading = el("p", "flex items-baseline justify-between text-lg font-semibold", "Total");
-  const total = el("span", "", usd(start.amount));
+  const total = el("span", "", formatDollarsPlain(start.amount));
   total.dataset.testid = "checkout-total";
   heading.append(total);
   const express = el("div");
@@ -159,7 +159,7 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
   const pay = el(
     "button",
     "inline-flex h-12 w-full items-center justify-center gap-2 rounded-md bg-brand-gradient px-6 text-base font-medium text-white shadow-md disabled:opacity-60",
-    `Pay ${usd(start.amount)}`,
+    `Pay ${formatDollarsPlain(start.amount)}`,
   );
   pay.type = "submit";
   pay.disabled = true;

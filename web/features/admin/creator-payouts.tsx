@@ -11,7 +11,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { toast } from "@/hooks/use-toast";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { RowActions } from "./payout-actions";
 import { METHOD_NAMES, ProcessConfirmDialog, processPlan } from "./process-confirm";
 import { useCreatorPayouts, useDownloadPayoutsCsv, useProcessPayouts, type Period } from "./queries";
@@ -203,8 +203,8 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
                         <span className="text-muted-foreground">Not set up</span>
                       )}
                     </td>
-                    <td className="py-2 pr-3 text-right">{formatUsd(r.totalEarnings)}</td>
-                    <td className="py-2 pr-3 text-right font-medium">{formatUsd(r.availableBalance)}</td>
+                    <td className="py-2 pr-3 text-right">{formatDollars(r.totalEarnings)}</td>
+                    <td className="py-2 pr-3 text-right font-medium">{formatDollars(r.availableBalance)}</td>
                     <td className="py-2 pr-3 text-right">{r.contentCount}</td>
                     <td className="py-2 pr-3">
                       {statusBadge(r)}
@@ -213,7 +213,7 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
                     <td className="py-2 pr-3">
                       {r.payout ? (
                         <>
-                          <div>{`${formatUsd(r.payout.amount)} · ${PAYOUT_STATUS[r.payout.status] ?? r.payout.status}`}</div>
+                          <div>{`${formatDollars(r.payout.amount)} · ${PAYOUT_STATUS[r.payout.status] ?? r.payout.status}`}</div>
                           {r.payout.status === "failed" && r.payout.notes && (
                             <div className="text-xs text-destructive">{r.payout.notes}</div>
                           )}

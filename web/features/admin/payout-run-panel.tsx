@@ -6,7 +6,7 @@ import type { PayoutRunView } from "@shared/admin";
 import { SectionSpinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { METHOD_NAMES } from "./process-confirm";
 import { usePayoutRun, type Period } from "./queries";
 
@@ -86,7 +86,7 @@ export function PayoutRunPanel({ period }: { period: Period }) {
                     <div>
                       <div className="font-medium">{a.name || a.email}</div>
                       <div className="text-xs text-muted-foreground">
-                        {formatUsd(a.amount)} · {METHOD_NAMES[a.method] ?? a.method}
+                        {formatDollars(a.amount)} · {METHOD_NAMES[a.method] ?? a.method}
                         {a.nextRetryAt ? ` · retry ${when(a.nextRetryAt)}` : ""}
                       </div>
                       <div className="text-xs text-destructive break-all">{a.reason}</div>

@@ -6,7 +6,7 @@ import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { useAnalytics } from "./queries";
 
 const AnalyticsChart = lazy(() => import("./analytics-chart"));
@@ -22,7 +22,7 @@ export function AnalyticsPanel() {
         ["Checkouts started", t.checkouts.toLocaleString()],
         ["Sales", t.sales.toLocaleString()],
         ["Conversion", `${t.conversion}%`],
-        ["Revenue", formatUsd(t.revenue)],
+        ["Revenue", formatDollars(t.revenue)],
       ]
     : [];
   return (
@@ -83,7 +83,7 @@ export function AnalyticsPanel() {
                 <strong>
                   {data.recovered.sales} {data.recovered.sales === 1 ? "sale" : "sales"}
                 </strong>
-                , {formatUsd(data.recovered.revenue)}
+                , {formatDollars(data.recovered.revenue)}
               </p>
             )}
             {data?.items.some((i) => i.bumpOffered > 0) && (
@@ -124,8 +124,8 @@ export function AnalyticsPanel() {
                     <li key={c.code} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
                       <span className="font-mono font-medium">{c.code}</span>
                       <span className="text-muted-foreground">
-                        {c.sales} {c.sales === 1 ? "sale" : "sales"} · {formatUsd(c.revenue)} ·{" "}
-                        {formatUsd(c.discountGiven)} off
+                        {c.sales} {c.sales === 1 ? "sale" : "sales"} · {formatDollars(c.revenue)} ·{" "}
+                        {formatDollars(c.discountGiven)} off
                       </span>
                     </li>
                   ))}

@@ -17,7 +17,7 @@ import { usePaywallContent } from "@/features/paywall/paywall-data";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, withoutStatus } from "@/lib/api";
 import { getStripe } from "@/lib/stripe";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { SaveCardNotice } from "@/features/upsell/save-card-notice";
 
 export function CheckoutPage({
@@ -215,27 +215,27 @@ export function CheckoutPage({
           <dl className="space-y-2 border-t pt-4 text-sm">
             <div className="flex justify-between gap-4">
               <dt className="text-muted-foreground">Price</dt>
-              <dd>{formatUsd(code && listPrice !== null ? listPrice : itemTotal)}</dd>
+              <dd>{formatDollars(code && listPrice !== null ? listPrice : itemTotal)}</dd>
             </div>
             {code && listPrice !== null && listPrice > itemTotal && (
               <div className="flex justify-between gap-4 text-emerald-700" data-testid="checkout-discount">
                 <dt>Code {code.toUpperCase()}</dt>
-                <dd>−{formatUsd(Math.round((listPrice - itemTotal) * 100) / 100)}</dd>
+                <dd>−{formatDollars(Math.round((listPrice - itemTotal) * 100) / 100)}</dd>
               </div>
             )}
             {bumpTaken && (
               <div className="flex justify-between gap-4" data-testid="checkout-bump-line">
                 <dt className="min-w-0 truncate text-muted-foreground">{offer!.title}</dt>
-                <dd>{formatUsd(offer!.price)}</dd>
+                <dd>{formatDollars(offer!.price)}</dd>
               </div>
             )}
             <div className="flex justify-between">
               <dt className="text-muted-foreground">Processing fee</dt>
-              <dd>{formatUsd(0)}</dd>
+              <dd>{formatDollars(0)}</dd>
             </div>
             <div className="flex justify-between border-t pt-2 text-base font-semibold">
               <dt>Total</dt>
-              <dd data-testid="checkout-total">{formatUsd(total)}</dd>
+              <dd data-testid="checkout-total">{formatDollars(total)}</dd>
             </div>
           </dl>
         </section>
@@ -329,7 +329,7 @@ export function CheckoutPage({
                 disabled={paying || !elements}
               >
                 {paying ? <Spinner className="size-5 text-white" /> : <Lock />}
-                Pay {formatUsd(total)}
+                Pay {formatDollars(total)}
               </Button>
               <SaveCardNotice clientSecret={clientSecret} />
               <p className="flex items-center justify-center gap-1.5 text-xs text-muted-foreground">

@@ -1,6 +1,7 @@
 // Editing a live item (PATCH /api/content/{id}): the same /p/{id} link, the publish rules checked
 // beside each field (the shared contentFormSchema), a replacement file through the resumable upload,
 // a new or removed preview image, and taking the item off sale or putting it back.
+import { dollarsField } from "@shared/money";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ArrowLeft, ExternalLink, EyeOff, ImagePlus, Rocket, X } from "lucide-react";
@@ -44,7 +45,7 @@ type Draft = {
 };
 type Errors = Partial<Record<keyof Draft | "file" | "previewImage" | "form", string>>;
 
-const money = (dollars: number | null) => (dollars === null ? "" : dollars.toFixed(2));
+const money = (dollars: number | null) => (dollars === null ? "" : dollarsField(dollars));
 const kindOf = (item: CreatorContent) =>
   item.accessType === "link" ? "link" : item.accessType === "view" && item.textContent ? "text" : "file";
 

@@ -1,5 +1,6 @@
 // "You're live" (after Publish): the item's link to copy or share, its social card as chats will show
 // it (the paywall's og:title, og:description and og:image), and "View as a buyer".
+import { formatDollarsPlain } from "@shared/money";
 import { Link } from "@tanstack/react-router";
 import { Check, Copy, ExternalLink, Pencil, Share2 } from "lucide-react";
 import { useState } from "react";
@@ -17,7 +18,7 @@ import { useMyItem } from "./use-my-item";
 
 /** The card's title as the paywall's og:title writes it (worker/routes/paywall-page.tsx). */
 const cardTitle = (item: CreatorContent) =>
-  `${item.title} · ${item.pricingModel === "pay_what_you_want" ? `from $${(item.minimumPrice ?? item.price).toFixed(2)}` : `$${item.price.toFixed(2)}`}`;
+  `${item.title} · ${item.pricingModel === "pay_what_you_want" ? `from ${formatDollarsPlain(item.minimumPrice ?? item.price)}` : formatDollarsPlain(item.price)}`;
 
 export function SocialCard({ item }: { item: CreatorContent }) {
   return (

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { LicenseCell } from "@/features/licenses/license-cell";
 import { useSalesPages } from "@/features/payouts/pages";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { RefundDialog, refundLabel } from "./refund-dialog";
 import { useUnauthorizedRedirect } from "./use-unauthorized-redirect";
 
@@ -75,7 +75,7 @@ export function SalesTable() {
                   )}
                 </td>
                 <td className="px-4 py-3 font-medium">
-                  {formatUsd(sale.amount)}
+                  {formatDollars(sale.amount)}
                   {sale.discountCode && (
                     <span
                       className="ml-1.5 whitespace-nowrap rounded bg-emerald-50 px-1.5 py-0.5 font-mono text-xs text-emerald-800"

@@ -19,7 +19,7 @@ import { CreatorTopBar } from "@/features/shell/creator-top-bar";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, getQueryFn, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
-import { formatUsd } from "@/lib/utils";
+import { formatCents, formatDollars } from "@shared/money";
 
 const KEY = ["/api/discounts"] as const;
 const STATUS: Record<DiscountCode["status"], { label: string; className: string }> = {
@@ -68,7 +68,7 @@ function pricePreview(form: Form, items: CreatorContent[]): string | null {
       const cents = Math.round(i.price * 100);
       const floor = i.pricingModel === "pay_what_you_want" ? Math.round((i.minimumPrice ?? i.price) * 100) : 0;
       const after = discountedCents(cents, rule, floor);
-      return `${i.title}: ${formatUsd(cents / 100)} → ${formatUsd(after / 100)}${after === cents ? " (no discount: at its minimum)" : ""}`;
+      return `${i.title}: ${formatCents(cents)} → ${formatCents(after)}${after === cents ? " (no discount: at its minimum)" : ""}`;
     })
     .join(" · ");
 }
@@ -259,11 +259,11 @@ function CodeRow({ code }: { code: DiscountCode }) {
       <div className="flex shrink-0 items-center gap-4 text-sm">
         <span>
           <span className="text-muted-foreground">Revenue </span>
-          {formatUsd(code.revenue)}
+          {formatDollars(code.revenue)}
         </span>
         <span>
           <span className="text-muted-foreground">Given </span>
-          {formatUsd(code.discountGiven)}
+          {formatDollars(code.discountGiven)}
         </span>
         {code.status !== "archived" && (
           <Button variant="outline" size="sm" onClick={() => archive.mutate()} disabled={archive.isPending}>

@@ -15,7 +15,7 @@ import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, getQueryFn, withoutStatus } from "@/lib/api";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { funnelKeys } from "./api";
 
 const SELECT =
@@ -75,7 +75,7 @@ function StartTest({ funnel, steps, busySteps }: { funnel: Funnel; steps: Funnel
         </select>
         {step && (
           <p className="text-xs text-muted-foreground">
-            Variant A is the step as it is: “{step.title}”{step.price !== null ? `, ${formatUsd(step.price)}` : ""}.
+            Variant A is the step as it is: “{step.title}”{step.price !== null ? `, ${formatDollars(step.price)}` : ""}.
           </p>
         )}
       </div>
@@ -138,7 +138,7 @@ function VariantColumn({ v, best }: { v: AbVariantFigures; best: number }) {
         <span className="truncate">{v.title}</span>
       </p>
       <p className="text-sm text-muted-foreground">
-        {formatUsd(v.price)} · “{v.ctaText}”
+        {formatDollars(v.price)} · “{v.ctaText}”
       </p>
       <div className="h-3 w-full rounded bg-muted" aria-hidden>
         <div
@@ -154,9 +154,9 @@ function VariantColumn({ v, best }: { v: AbVariantFigures; best: number }) {
           {v.accepted} ({Math.round(v.acceptanceRate * 1000) / 10}%)
         </dd>
         <dt className="text-muted-foreground">Revenue</dt>
-        <dd>{formatUsd(v.revenue)}</dd>
+        <dd>{formatDollars(v.revenue)}</dd>
         <dt className="text-muted-foreground">Per buyer shown</dt>
-        <dd>{formatUsd(v.revenuePerBuyer)}</dd>
+        <dd>{formatDollars(v.revenuePerBuyer)}</dd>
       </dl>
     </div>
   );

@@ -14,7 +14,8 @@ import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
 import { getQueryFn } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
-import { cn, formatUsd } from "@/lib/utils";
+import { dollarsField, formatDollars } from "@shared/money";
+import { cn } from "@/lib/utils";
 import { addUpsellStep, createStep, draftErrors, emptyDraft, fieldErrors, funnelKeys, type UpsellDraft } from "./api";
 import { Field, UpsellStepFields } from "./upsell-step-fields";
 
@@ -53,7 +54,7 @@ function ExistingItemFields({
           <option value="">Choose one of your items…</option>
           {items.map((i) => (
             <option key={i.id} value={i.id}>
-              {i.title} ({formatUsd(i.price)})
+              {i.title} ({formatDollars(i.price)})
             </option>
           ))}
         </select>
@@ -68,7 +69,7 @@ function ExistingItemFields({
             type="number"
             step="0.01"
             min="0"
-            placeholder={chosen ? `${chosen.price.toFixed(2)} (the item's price)` : "The item's price"}
+            placeholder={chosen ? `${dollarsField(chosen.price)} (the item's price)` : "The item's price"}
             value={pick.price}
             onChange={(e) => set("price", e.target.value)}
           />

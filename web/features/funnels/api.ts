@@ -1,4 +1,5 @@
 // The creator's funnel calls (spec §7 Funnels) and the editor's three-call add-step flow.
+import { formatDollarsPlain } from "@shared/money";
 import type { Funnel, FunnelStep, StepType } from "@shared/funnels";
 import { FUNNEL_MESSAGES } from "@shared/funnels";
 import { apiRequest } from "@/lib/api";
@@ -116,7 +117,7 @@ export function draftProblem(d: UpsellDraft): string | null {
   if (d.accessType === "download" && !d.file) return FUNNEL_MESSAGES.downloadFile;
   if (d.accessType === "link" && !d.linkUrl.trim()) return FUNNEL_MESSAGES.linkUrl;
   if (d.pricingModel === "tip" && d.maximumPrice.trim() && Number(d.maximumPrice) < Number(price))
-    return `The maximum tip must be at least the minimum price ($${Number(price).toFixed(2)})`;
+    return `The maximum tip must be at least the minimum price (${formatDollarsPlain(Number(price))})`;
   return null;
 }
 

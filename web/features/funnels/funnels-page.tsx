@@ -26,7 +26,8 @@ import { CreatorTopBar } from "@/features/shell/creator-top-bar";
 import { toast } from "@/hooks/use-toast";
 import { getQueryFn } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
-import { cn, formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
+import { cn } from "@/lib/utils";
 import { AbTestsTab } from "./ab-tests-tab";
 import { AddStep } from "./add-step";
 import { attachProducts, createFunnel, detachProduct, funnelKeys } from "./api";
@@ -196,7 +197,7 @@ function ProductsTab({ funnel }: { funnel: Funnel }) {
             <label htmlFor={`product-${item.id}`} className="flex-1 font-medium">
               {item.title}
             </label>
-            <span className="text-sm text-muted-foreground">{formatUsd(item.price)}</span>
+            <span className="text-sm text-muted-foreground">{formatDollars(item.price)}</span>
           </li>
         );
       })}

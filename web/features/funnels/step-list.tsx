@@ -20,7 +20,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
-import { formatUsd } from "@/lib/utils";
+import { dollarsField, formatDollars } from "@shared/money";
 import { deleteStep, editStep, fieldErrors, funnelKeys, moveStep } from "./api";
 import { Field } from "./upsell-step-fields";
 
@@ -38,7 +38,7 @@ export function StepDialog({
 }) {
   const queryClient = useQueryClient();
   const initial = { title: step.title, description: step.description, ctaText: step.ctaText, stepType: step.stepType };
-  const [maximumPrice, setMaximumPrice] = useState(step.maximumPrice != null ? step.maximumPrice.toFixed(2) : "");
+  const [maximumPrice, setMaximumPrice] = useState(step.maximumPrice != null ? dollarsField(step.maximumPrice) : "");
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [fields, setFields] = useState(initial);
   const [saving, setSaving] = useState(false);
@@ -162,7 +162,7 @@ export function StepList({
                   <p className="font-semibold">{step.title}</p>
                   <Badge variant={step.stepType === "upsell" ? "default" : "secondary"}>{step.stepType}</Badge>
                   {step.price !== null && (
-                    <span className="text-sm text-muted-foreground">{formatUsd(step.price)}</span>
+                    <span className="text-sm text-muted-foreground">{formatDollars(step.price)}</span>
                   )}
                 </div>
                 {step.description && <p className="text-sm text-muted-foreground">{step.description}</p>}
@@ -174,7 +174,8 @@ export function StepList({
                 )}
                 <p className="text-xs text-muted-foreground" data-testid="step-figures">
                   Shown {step.figures.shown} · Accepted {step.figures.accepted} · Declined {step.figures.declined} ·
-                  Revenue (gross) {formatUsd(step.figures.revenue)} · Your share (net) {formatUsd(step.figures.net)}
+                  Revenue (gross) {formatDollars(step.figures.revenue)} · Your share (net){" "}
+                  {formatDollars(step.figures.net)}
                 </p>
               </div>
               <div className="flex shrink-0 gap-1">

@@ -5,7 +5,7 @@ import type { EarningsStats, NextPayout } from "@shared/types";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { queryKeys } from "@/lib/query-keys";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { nextPayoutText } from "./format";
 
 export function EarningsOverview() {
@@ -42,21 +42,21 @@ export function EarningsOverview() {
             {figures.map((f) => (
               <div key={f.label} className="rounded-lg border bg-muted/30 p-3" title={f.hint}>
                 <dt className="text-xs text-muted-foreground">{f.label}</dt>
-                <dd className="mt-1 text-lg font-bold">{formatUsd(f.value)}</dd>
+                <dd className="mt-1 text-lg font-bold">{formatDollars(f.value)}</dd>
               </div>
             ))}
           </dl>
         )}
         {s && s.reserved > 0 && (
           <p className="rounded-lg border bg-muted/30 px-3 py-2 text-sm" data-testid="earnings-reserved">
-            {formatUsd(s.reserved)} is reserved for refunds or disputes on their way and is not in Available. It is
+            {formatDollars(s.reserved)} is reserved for refunds or disputes on their way and is not in Available. It is
             available again if they do not go through.
           </p>
         )}
         {s && s.carriedNegative > 0 && (
           <p className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-            A refund or dispute after a payout left {formatUsd(-s.carriedNegative)}. It is carried over and taken from
-            your next earnings before anything is paid out.
+            A refund or dispute after a payout left {formatDollars(-s.carriedNegative)}. It is carried over and taken
+            from your next earnings before anything is paid out.
           </p>
         )}
         <div className="flex items-start gap-2 text-sm" data-testid="next-payout">

@@ -7,7 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { queryKeys } from "@/lib/query-keys";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { formatDate, METHOD_LABELS } from "./format";
 
 const STATUS = {
@@ -45,7 +45,7 @@ export function PayoutHistory() {
                   <div>
                     <p className="font-medium">
                       {p.kind === "withdrawal" ? "Withdrawal · " : ""}
-                      {formatUsd(p.amount)} · {METHOD_LABELS[p.payoutMethod] ?? p.payoutMethod}
+                      {formatDollars(p.amount)} · {METHOD_LABELS[p.payoutMethod] ?? p.payoutMethod}
                       {p.payoutEmail ? ` · ${p.payoutEmail}` : ""}
                     </p>
                     <p className="text-muted-foreground">

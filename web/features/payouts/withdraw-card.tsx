@@ -24,7 +24,7 @@ import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-r
 import { toast } from "@/hooks/use-toast";
 import { apiRequest } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { formatDate, payoutStatusText, withoutStatus } from "./format";
 
 const latestVariant = (s: PayoutHistoryItem["status"]) =>
@@ -79,12 +79,12 @@ export function WithdrawCard() {
       else if (w.status === "paid")
         toast({
           title: "Withdrawal sent",
-          description: `${formatUsd(w.amount)} is on its way to your bank account. It usually arrives in 2-3 business days.`,
+          description: `${formatDollars(w.amount)} is on its way to your bank account. It usually arrives in 2-3 business days.`,
         });
       else
         toast({
           title: "Withdrawal on its way",
-          description: `We're sending ${formatUsd(w.amount)} to your bank account now. It usually arrives in 2-3 business days.`,
+          description: `We're sending ${formatDollars(w.amount)} to your bank account now. It usually arrives in 2-3 business days.`,
         });
     },
     onError: (err) =>
@@ -100,7 +100,7 @@ export function WithdrawCard() {
     },
   });
   const s = status.data;
-  const amount = s ? formatUsd(s.available) : "";
+  const amount = s ? formatDollars(s.available) : "";
   return (
     <Card>
       <CardHeader>
@@ -143,7 +143,7 @@ export function WithdrawCard() {
                   data-testid="withdraw-latest"
                 >
                   <span>
-                    Your withdrawal of {formatUsd(s.latest.amount)} on {formatDate(s.latest.createdAt)}
+                    Your withdrawal of {formatDollars(s.latest.amount)} on {formatDate(s.latest.createdAt)}
                     {s.latest.status === "failed" && s.latest.notes ? `: ${s.latest.notes}` : ""}
                   </span>
                   <Badge variant={latestVariant(s.latest.status)}>{payoutStatusText(s.latest)}</Badge>

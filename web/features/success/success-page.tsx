@@ -14,7 +14,7 @@ import { PaywallShell } from "@/features/paywall/paywall-shell";
 import { rememberAccess } from "@/lib/access-tokens";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, throwIfResNotOk } from "@/lib/api";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { FunnelContinue, OrderExtras } from "@/features/upsell/order-extras";
 
 type Params = { paymentIntent?: string; contentId?: string; access?: string };
@@ -114,7 +114,7 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
         <CheckCircle2 className="mx-auto size-14 text-emerald-600" />
         <h1 className="text-3xl font-bold">Payment Successful!</h1>
         <p className="text-muted-foreground" data-testid="order-line">
-          Order #{v.purchase.id} • {formatUsd(v.purchase.amount)}
+          Order #{v.purchase.id} • {formatDollars(v.purchase.amount)}
         </p>
       </div>
       <Card>
@@ -196,7 +196,7 @@ function AddOns({ addOns }: { addOns: PurchaseVerification["addOns"] }) {
             <li key={a.accessUrl} className="flex items-center justify-between gap-3 py-2">
               <span className="min-w-0 truncate font-medium">{a.title}</span>
               <span className="flex shrink-0 items-center gap-3 text-sm">
-                <span className="text-muted-foreground">{formatUsd(a.amount)}</span>
+                <span className="text-muted-foreground">{formatDollars(a.amount)}</span>
                 <Button asChild size="sm" variant="outline">
                   <a href={a.accessUrl}>Open</a>
                 </Button>

@@ -8,7 +8,7 @@ import type { PurchaseVerification } from "@shared/payments";
 import { Card, CardContent } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { PurchaseAccess } from "@/features/access/purchase-access";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { fetchOffer, fetchOrderExtras } from "./api";
 
 /**
@@ -56,7 +56,7 @@ export function OrderExtras({ access }: { access?: string }) {
             <div className="flex items-baseline justify-between gap-3">
               <p className="font-medium">{v.content.title}</p>
               <p className="text-sm text-muted-foreground">
-                Order #{v.purchase.id} • {formatUsd(v.purchase.amount)}
+                Order #{v.purchase.id} • {formatDollars(v.purchase.amount)}
               </p>
             </div>
             <PurchaseAccess
@@ -73,7 +73,7 @@ export function OrderExtras({ access }: { access?: string }) {
         ))}
         <p className="flex items-baseline justify-between border-t pt-4 font-semibold" data-testid="order-total">
           <span>Total charged</span>
-          <span>{formatUsd(extras.data.order.total)}</span>
+          <span>{formatDollars(extras.data.order.total)}</span>
         </p>
       </CardContent>
     </Card>

@@ -14,7 +14,7 @@ import { PaywallShell } from "@/features/paywall/paywall-shell";
 import { toast } from "@/hooks/use-toast";
 import { throwIfResNotOk } from "@/lib/api";
 import { getStripe } from "@/lib/stripe";
-import { formatUsd } from "@/lib/utils";
+import { dollarsField, formatDollars, formatDollarsPlain } from "@shared/money";
 import { acceptOffer, completeOffer, declineOffer, fetchOffer, purchaseIdOfAccess, type Claim } from "./api";
 
 type Props = { access?: string; purchaseId?: string; preview?: string };
@@ -37,14 +37,14 @@ function OfferCard({
   const tip = offer.pricingModel === "pay_what_you_want";
   const [amount, setAmount] = useState("");
   useEffect(
-    () => setAmount(tip && offer.minimumPrice !== null ? offer.minimumPrice.toFixed(2) : ""),
+    () => setAmount(tip && offer.minimumPrice !== null ? dollarsField(offer.minimumPrice) : ""),
     [offer.stepId, tip, offer.minimumPrice, offer.maximumPrice],
   );
   const accept = () => {
     if (tip && offer.minimumPrice !== null && amount && Number(amount) < offer.minimumPrice) {
       toast({
         title: "Amount too low",
-        description: `Minimum amount is $${offer.minimumPrice.toFixed(2)}`,
+        description: `Minimum amount is ${formatDollarsPlain(offer.minimumPrice)}`,
         variant: "destructive",
       });
       return;
@@ -52,7 +52,7 @@ function OfferCard({
     if (tip && offer.maximumPrice !== null && amount && Number(amount) > offer.maximumPrice) {
       toast({
         title: "Amount too high",
-        description: `Maximum amount is $${offer.maximumPrice.toFixed(2)}`,
+        description: `Maximum amount is ${formatDollarsPlain(offer.maximumPrice)}`,
         variant: "destructive",
       });
       return;
@@ -72,14 +72,14 @@ function OfferCard({
           </h1>
           {offer.description && <p className="text-muted-foreground">{offer.description}</p>}
           <p className="text-3xl font-bold" data-testid="upsell-price">
-            {tip ? `${formatUsd(offer.minimumPrice ?? offer.price)}+` : formatUsd(offer.price)}
+            {tip ? `${formatDollars(offer.minimumPrice ?? offer.price)}+` : formatDollars(offer.price)}
           </p>
         </div>
         {tip && (
           <div className="space-y-1">
             <label htmlFor="upsell-amount" className="text-sm font-medium">
-              Your amount (minimum {formatUsd(offer.minimumPrice ?? 0)}
-              {offer.maximumPrice !== null && `, up to ${formatUsd(offer.maximumPrice)}`})
+              Your amount (minimum {formatDollars(offer.minimumPrice ?? 0)}
+              {offer.maximumPrice !== null && `, up to ${formatDollars(offer.maximumPrice)}`})
             </label>
             <Input
               id="upsell-amount"
@@ -183,7 +183,7 @@ function OrderSoFar({ order, added }: { order: OrderSummary; added: { title: str
     <Card data-testid="order-so-far">
       <CardContent className="space-y-2">
         <p className="flex items-center gap-2 font-semibold text-emerald-700" data-testid="order-paid">
-          <CheckCircle2 className="size-5 shrink-0" /> ✓ Paid {formatUsd(order.paid)} —{" "}
+          <CheckCircle2 className="size-5 shrink-0" /> ✓ Paid {formatDollars(order.paid)} —{" "}
           {order.bumps.length ? "your items are ready" : "your item is ready"}
         </p>
         <p className="text-sm text-muted-foreground">
@@ -200,7 +200,7 @@ function OrderSoFar({ order, added }: { order: OrderSummary; added: { title: str
         </p>
         {order.bumps.map((b) => (
           <p key={b.purchaseId} className="text-sm text-muted-foreground" data-testid="order-bump">
-            {b.title} ({formatUsd(b.amount)}) ·{" "}
+            {b.title} ({formatDollars(b.amount)}) ·{" "}
             <a
               href={b.accessUrl}
               className="font-medium text-primary underline-offset-2 hover:underline"
@@ -213,14 +213,14 @@ function OrderSoFar({ order, added }: { order: OrderSummary; added: { title: str
         ))}
         {added && (
           <p className="font-medium" role="status" data-testid="order-added">
-            Added — {formatUsd(added.amount)} charged{" "}
+            Added — {formatDollars(added.amount)} charged{" "}
             <span className="font-normal text-muted-foreground">({added.title})</span>
           </p>
         )}
         {order.added.length > 0 && (
           <p className="flex justify-between border-t pt-2 text-sm font-semibold" data-testid="order-running-total">
             <span>Order total</span>
-            <span>{formatUsd(order.total)}</span>
+            <span>{formatDollars(order.total)}</span>
           </p>
         )}
       </CardContent>
