@@ -15,6 +15,7 @@ import { formatDollars } from "@shared/money";
 import { RowActions } from "./payout-actions";
 import { METHOD_NAMES, ProcessConfirmDialog, processPlan } from "./process-confirm";
 import { useCreatorPayouts, useDownloadPayoutsCsv, useProcessPayouts, type Period } from "./queries";
+import { LoadFailed } from "@/components/load-failed";
 
 const MONTHS = Array.from({ length: 12 }, (_, i) =>
   new Date(Date.UTC(2024, i, 1)).toLocaleString("en-US", { month: "long", timeZone: "UTC" }),
@@ -156,7 +157,7 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
         {isLoading ? (
           <SectionSpinner />
         ) : error ? (
-          <p className="text-destructive">Couldn't load creator payouts. {error.message}</p>
+          <LoadFailed what="creator payouts" detail={error.message} />
         ) : !data?.length ? (
           <EmptyState
             icon={Users}

@@ -5,6 +5,7 @@ import { SectionSpinner } from "@/components/spinner";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { formatDollars } from "@shared/money";
 import { useMonthlyReports } from "./queries";
+import { LoadFailed } from "@/components/load-failed";
 
 const label = (year: number, month: number) =>
   new Date(Date.UTC(year, month - 1, 1)).toLocaleString("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
@@ -21,7 +22,7 @@ export function MonthlyReports() {
         {isLoading ? (
           <SectionSpinner />
         ) : error ? (
-          <p className="text-destructive">Couldn't load monthly reports. {error.message}</p>
+          <LoadFailed what="monthly reports" detail={error.message} />
         ) : !data?.length ? (
           <EmptyState icon={BarChart3} title="No reports yet" text="Reports appear after the first sale." />
         ) : (

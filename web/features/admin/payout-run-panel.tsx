@@ -9,6 +9,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { formatDollars } from "@shared/money";
 import { METHOD_NAMES } from "./process-confirm";
 import { usePayoutRun, type Period } from "./queries";
+import { LoadFailed } from "@/components/load-failed";
 
 const RUN_WORDS: Record<PayoutRunView["run"]["status"], string> = {
   none: "Not started",
@@ -61,7 +62,7 @@ export function PayoutRunPanel({ period }: { period: Period }) {
         {isLoading ? (
           <SectionSpinner />
         ) : error ? (
-          <p className="text-destructive">Couldn't load the payout run. {error.message}</p>
+          <LoadFailed what="the payout run" detail={error.message} />
         ) : !data ? null : (
           <>
             {data.run.error && <p className="text-destructive">{data.run.error}</p>}

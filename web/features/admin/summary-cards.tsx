@@ -1,12 +1,13 @@
 import { Card, CardContent } from "@/components/ui/card";
 import { formatDollars } from "@shared/money";
 import { useSummary } from "./queries";
+import { LoadFailed } from "@/components/load-failed";
 
 /** Spec §3 admin payout summary: every figure is a ledger sum on the server. */
 export function SummaryCards() {
   const { data, isLoading, error } = useSummary();
   if (isLoading) return <div className="h-28 animate-pulse rounded-xl bg-muted" aria-label="Loading summary" />;
-  if (error || !data) return <p className="text-destructive">Couldn't load the payout summary. {error?.message}</p>;
+  if (error || !data) return <LoadFailed what="the payout summary" detail={error?.message} />;
   const cards = [
     { label: "Total Revenue", value: formatDollars(data.totalRevenue) },
     { label: "Platform Commission", value: formatDollars(data.platformCommission) },

@@ -8,6 +8,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { formatDollars } from "@shared/money";
 import { useAnalytics } from "./queries";
+import { LoadFailed } from "@/components/load-failed";
 
 const AnalyticsChart = lazy(() => import("./analytics-chart"));
 
@@ -51,7 +52,7 @@ export function AnalyticsPanel() {
             <Spinner />
           </div>
         ) : error ? (
-          <p className="py-8 text-center text-destructive">Couldn't load your analytics. {error.message}</p>
+          <LoadFailed what="your analytics" detail={error.message} className="py-8 text-center" />
         ) : (
           <>
             <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5" data-testid="analytics-totals">

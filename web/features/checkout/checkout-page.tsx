@@ -9,7 +9,7 @@ import { createPaymentIntentSchema } from "@shared/payments";
 import { NO_REMINDER_LABEL, REMINDER_HINT } from "@shared/paywall";
 import { CreatorByline } from "@/components/creator-byline";
 import { FieldError, useFieldErrors } from "@/components/field-error";
-import { Spinner } from "@/components/spinner";
+import { PageSpinner, Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { ContentNotFound, PaywallShell } from "@/features/paywall/paywall-shell";
@@ -144,11 +144,7 @@ export function CheckoutPage({
   }, [clientSecret, item.data?.id]);
 
   if (item.isLoading) {
-    return (
-      <div className="flex min-h-screen items-center justify-center">
-        <Spinner />
-      </div>
-    );
+    return <PageSpinner />;
   }
   if (item.error || !item.data) return <ContentNotFound />;
   const total = chargedAmount ?? (amount && Number.isFinite(amount) ? amount : item.data.price);

@@ -10,7 +10,7 @@ import { CATEGORIES, MAX_UPLOAD_BYTES } from "@shared/constants";
 import { CONTENT_MESSAGES, contentFormSchema, type CreatorContent, type UpdateContentInput } from "@shared/content";
 import type { CurrentUser } from "@shared/schemas";
 import { focusFirstInvalid, LabelledField } from "@/components/field-error";
-import { Spinner } from "@/components/spinner";
+import { SectionSpinner, Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -491,12 +491,7 @@ function CheckoutReminderSwitch({ item }: { item: CreatorContent }) {
 export function EditItemPage({ user, contentId }: { user: CurrentUser; contentId: string }) {
   const { item, isPending, isError, refetch } = useMyItem(contentId);
   let body: ReactNode;
-  if (isPending)
-    body = (
-      <div className="flex justify-center py-24">
-        <Spinner className="size-8" />
-      </div>
-    );
+  if (isPending) body = <SectionSpinner className="py-24" />;
   else if (isError)
     body = (
       <div className="space-y-3 py-16 text-center" role="alert">

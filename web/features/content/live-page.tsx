@@ -6,7 +6,7 @@ import { Check, Copy, ExternalLink, Pencil, Share2 } from "lucide-react";
 import { useState } from "react";
 import type { CreatorContent } from "@shared/content";
 import type { CurrentUser } from "@shared/schemas";
-import { Spinner } from "@/components/spinner";
+import { SectionSpinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -70,12 +70,7 @@ export function LivePage({ user, contentId }: { user: CurrentUser; contentId: st
   };
 
   let body: React.ReactNode;
-  if (isPending)
-    body = (
-      <div className="flex justify-center py-24">
-        <Spinner className="size-8" />
-      </div>
-    );
+  if (isPending) body = <SectionSpinner className="py-24" />;
   else if (isError)
     body = (
       <div className="space-y-3 py-16 text-center" role="alert">

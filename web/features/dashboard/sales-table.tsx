@@ -11,6 +11,7 @@ import { useSalesPages } from "@/features/payouts/pages";
 import { formatDollars } from "@shared/money";
 import { RefundDialog, refundLabel } from "./refund-dialog";
 import { useUnauthorizedRedirect } from "./use-unauthorized-redirect";
+import { LoadFailed } from "@/components/load-failed";
 
 const statusVariant = (status: string) =>
   status === "completed" ? "success" : status === "pending" ? "warning" : "destructive";
@@ -23,7 +24,7 @@ export function SalesTable() {
 
   if (isLoading) return <SectionSpinner />;
   if (error) {
-    return <p className="py-16 text-center text-destructive">Couldn't load your sales. {error.message}</p>;
+    return <LoadFailed what="your sales" detail={error.message} className="py-16 text-center" />;
   }
   // The server pages newest first; pages are only appended.
   const sales = data?.pages.flat() ?? [];

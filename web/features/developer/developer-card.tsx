@@ -33,6 +33,7 @@ import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-r
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, withoutStatus } from "@/lib/api";
 import { developerKeys } from "./queries";
+import { LoadFailed } from "@/components/load-failed";
 
 const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "Never";
@@ -334,12 +335,7 @@ export function DeveloperCard() {
         {isLoading ? (
           <SectionSpinner />
         ) : error || !data ? (
-          <div className="space-y-3 py-6 text-center">
-            <p className="text-destructive">Couldn't load your API keys. {error ? withoutStatus(error.message) : ""}</p>
-            <Button variant="outline" size="sm" onClick={() => refetch()}>
-              Try again
-            </Button>
-          </div>
+          <LoadFailed what="your API keys" detail={error ? withoutStatus(error.message) : ""} onRetry={refetch} />
         ) : (
           <>
             {created && <NewKey created={created} onDone={() => setCreated(null)} />}

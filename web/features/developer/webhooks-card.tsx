@@ -24,6 +24,7 @@ import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-r
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, withoutStatus } from "@/lib/api";
 import { webhookDeliveryKeys, webhookKeys } from "./queries";
+import { LoadFailed } from "@/components/load-failed";
 
 const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" }) : "—";
@@ -248,12 +249,12 @@ function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
   if (isLoading) return <SectionSpinner />;
   if (error || !data)
     return (
-      <div className="space-y-2 text-sm">
-        <p className="text-destructive">Couldn't load the deliveries. {error ? withoutStatus(error.message) : ""}</p>
-        <Button variant="outline" size="sm" onClick={() => refetch()}>
-          Try again
-        </Button>
-      </div>
+      <LoadFailed
+        what="the deliveries"
+        detail={error ? withoutStatus(error.message) : ""}
+        onRetry={refetch}
+        className="space-y-2 py-0 text-left text-sm"
+      />
     );
   if (!data.deliveries.length)
     return (
@@ -415,14 +416,11 @@ export function WebhooksCard() {
         {isLoading ? (
           <SectionSpinner />
         ) : error || !data ? (
-          <div className="space-y-3 py-6 text-center">
-            <p className="text-destructive">
-              Couldn't load your webhook endpoints. {error ? withoutStatus(error.message) : ""}
-            </p>
-            <Button variant="outline" size="sm" onClick={() => refetch()}>
-              Try again
-            </Button>
-          </div>
+          <LoadFailed
+            what="your webhook endpoints"
+            detail={error ? withoutStatus(error.message) : ""}
+            onRetry={refetch}
+          />
         ) : (
           <>
             {adding ? (

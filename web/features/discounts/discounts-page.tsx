@@ -20,6 +20,7 @@ import { toast } from "@/hooks/use-toast";
 import { apiRequest, getQueryFn, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { formatCents, formatDollars } from "@shared/money";
+import { LoadFailed } from "@/components/load-failed";
 
 const KEY = ["/api/discounts"] as const;
 const STATUS: Record<DiscountCode["status"], { label: string; className: string }> = {
@@ -321,12 +322,7 @@ export function DiscountsPage({ user }: { user: CurrentUser }) {
             {codes.isLoading ? (
               <PageSpinner />
             ) : codes.error ? (
-              <div className="space-y-3 py-6 text-center">
-                <p className="text-destructive">Couldn't load your codes. {withoutStatus(codes.error.message)}</p>
-                <Button variant="outline" size="sm" onClick={() => codes.refetch()}>
-                  Try again
-                </Button>
-              </div>
+              <LoadFailed what="your codes" detail={withoutStatus(codes.error.message)} onRetry={codes.refetch} />
             ) : (codes.data ?? []).length === 0 ? (
               <p className="py-8 text-center text-muted-foreground">No codes yet. Create one to offer a discount.</p>
             ) : (

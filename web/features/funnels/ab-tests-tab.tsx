@@ -17,6 +17,7 @@ import { toast } from "@/hooks/use-toast";
 import { apiRequest, getQueryFn, withoutStatus } from "@/lib/api";
 import { formatDollars } from "@shared/money";
 import { funnelKeys } from "./api";
+import { LoadFailed } from "@/components/load-failed";
 
 const SELECT =
   "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50";
@@ -232,14 +233,11 @@ export function AbTestsTab({ funnel }: { funnel: Funnel }) {
   if (steps.isLoading || tests.isLoading) return <SectionSpinner />;
   if (steps.error || tests.error) {
     return (
-      <div className="space-y-3 py-6 text-center">
-        <p className="text-destructive">
-          Couldn't load the A/B tests. {withoutStatus((steps.error ?? tests.error)!.message)}
-        </p>
-        <Button variant="outline" size="sm" onClick={() => void Promise.all([steps.refetch(), tests.refetch()])}>
-          Try again
-        </Button>
-      </div>
+      <LoadFailed
+        what="the A/B tests"
+        detail={withoutStatus((steps.error ?? tests.error)!.message)}
+        onRetry={() => Promise.all([steps.refetch(), tests.refetch()])}
+      />
     );
   }
   const running = new Set((tests.data ?? []).filter((t) => t.status === "running").map((t) => t.stepId));

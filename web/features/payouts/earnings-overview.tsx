@@ -7,6 +7,7 @@ import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-r
 import { queryKeys } from "@/lib/query-keys";
 import { formatDollars } from "@shared/money";
 import { nextPayoutText } from "./format";
+import { LoadFailed } from "@/components/load-failed";
 
 export function EarningsOverview() {
   const stats = useQuery<EarningsStats>({ queryKey: queryKeys.earningsStats });
@@ -36,7 +37,7 @@ export function EarningsOverview() {
             ))}
           </div>
         ) : stats.error ? (
-          <p className="text-sm text-destructive">Couldn't load your earnings. {stats.error.message}</p>
+          <LoadFailed what="your earnings" detail={stats.error.message} className="text-sm" />
         ) : (
           <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5" data-testid="earnings-overview">
             {figures.map((f) => (

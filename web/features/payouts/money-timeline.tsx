@@ -11,6 +11,7 @@ import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-r
 import { formatDollars } from "@shared/money";
 import { formatDate, moneyStateText, payoutEventTitle, payoutStatusText, skipText } from "./format";
 import { useTimelinePages } from "./pages";
+import { LoadFailed } from "@/components/load-failed";
 
 const stateVariant = (s: MoneyState) =>
   s.kind === "paid" || s.kind === "available"
@@ -117,7 +118,7 @@ export function MoneyTimeline() {
         {isLoading ? (
           <SectionSpinner />
         ) : error ? (
-          <p className="py-8 text-center text-destructive">Couldn't load your money timeline. {error.message}</p>
+          <LoadFailed what="your money timeline" detail={error.message} className="py-8 text-center" />
         ) : rows.length === 0 ? (
           <EmptyState
             icon={History}

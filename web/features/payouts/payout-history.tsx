@@ -9,6 +9,7 @@ import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-r
 import { queryKeys } from "@/lib/query-keys";
 import { formatDollars } from "@shared/money";
 import { formatDate, METHOD_LABELS } from "./format";
+import { LoadFailed } from "@/components/load-failed";
 
 const STATUS = {
   pending: ["Prepared", "warning"],
@@ -30,7 +31,7 @@ export function PayoutHistory() {
         {isLoading ? (
           <SectionSpinner />
         ) : error ? (
-          <p className="py-6 text-center text-destructive">Couldn't load your payouts. {error.message}</p>
+          <LoadFailed what="your payouts" detail={error.message} className="py-6 text-center" />
         ) : !data?.length ? (
           <div className="flex flex-col items-center gap-2 py-8 text-center text-muted-foreground">
             <Banknote className="size-8" />

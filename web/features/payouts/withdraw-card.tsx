@@ -26,6 +26,7 @@ import { apiRequest } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { formatDollars } from "@shared/money";
 import { formatDate, payoutStatusText, withoutStatus } from "./format";
+import { LoadFailed } from "@/components/load-failed";
 
 const latestVariant = (s: PayoutHistoryItem["status"]) =>
   s === "paid" ? "success" : s === "failed" ? "destructive" : "warning";
@@ -115,9 +116,11 @@ export function WithdrawCard() {
         {status.isLoading ? (
           <Spinner className="size-6" />
         ) : status.error ? (
-          <p className="text-sm text-destructive">
-            Couldn't load your balance for withdrawal. {withoutStatus(status.error.message)}
-          </p>
+          <LoadFailed
+            what="your balance for withdrawal"
+            detail={withoutStatus(status.error.message)}
+            className="text-sm"
+          />
         ) : (
           s && (
             <>

@@ -6,7 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { AlertCircle, CheckCircle2, CreditCard, FlaskConical, Gift } from "lucide-react";
 import { useEffect, useState } from "react";
 import { OFFER_CHANGED_MESSAGE, type AcceptResult, type OrderSummary, type UpsellOffer } from "@shared/funnels";
-import { Spinner } from "@/components/spinner";
+import { SectionSpinner, Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -142,11 +142,7 @@ function Frame({ children, testMode = false }: { children: React.ReactNode; test
   );
 }
 
-const Loading = () => (
-  <div className="flex justify-center py-20">
-    <Spinner className="size-8" />
-  </div>
-);
+const Loading = () => <SectionSpinner className="py-20" />;
 
 /** Where the order is shown: the success page, by the access link when this page has it. */
 const orderUrl = (access: string | undefined, contentId?: string) => {
