@@ -2,12 +2,11 @@
 // modal's draft list and the editor's 'Add New Funnel Step' form.
 import { formatDollarsPlain } from "@shared/money";
 import { ImagePlus, X } from "lucide-react";
-import { useRef, type ReactNode } from "react";
+import { useRef, } from "react";
 import { CATEGORIES, MAX_UPLOAD_BYTES, TIP_CEILING_MULTIPLE } from "@shared/constants";
 import { LabelledField } from "@/components/field-error";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
 import { FileDropZone } from "@/features/landing/file-drop-zone";

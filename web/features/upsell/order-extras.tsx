@@ -4,7 +4,6 @@ import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { PlusCircle } from "lucide-react";
 import { useEffect, useState } from "react";
-import type { PurchaseVerification } from "@shared/payments";
 import { Card, CardContent } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { PurchaseAccess } from "@/features/access/purchase-access";
