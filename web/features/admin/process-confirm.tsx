@@ -13,7 +13,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from "@/components/ui/dialog";
-import { formatCents, } from "@shared/money";
+import { formatCents } from "@shared/money";
 
 export const METHOD_NAMES: Record<string, string> = {
   paypal: "PayPal",

@@ -22,7 +22,6 @@ import { queryKeys } from "@/lib/query-keys";
 import { formatCents, formatDollars } from "@shared/money";
 import { LoadFailed } from "@/components/load-failed";
 
-const KEY = ["/api/discounts"] as const;
 const STATUS: Record<DiscountCode["status"], { label: string; className: string }> = {
   active: { label: "Active", className: "bg-emerald-600 text-white" },
   expired: { label: "Expired", className: "border-amber-400 text-amber-800" },
@@ -87,7 +86,7 @@ function CreateCode({ items, onDone }: { items: CreatorContent[]; onDone: () => 
       (await apiRequest("POST", "/api/discounts", input)).json() as Promise<DiscountCode>,
     onSuccess: async (code) => {
       toast({ title: "Code created", description: `${code.code}: ${code.label}` });
-      await queryClient.invalidateQueries({ queryKey: KEY });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.discounts });
       setForm(EMPTY);
       onDone();
     },
@@ -230,7 +229,7 @@ function CodeRow({ code }: { code: DiscountCode }) {
   const queryClient = useQueryClient();
   const archive = useMutation({
     mutationFn: async () => (await apiRequest("POST", `/api/discounts/${code.id}/archive`)).json(),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.discounts }),
     onError: (err) =>
       toast({
         title: "Could not end the code",
@@ -277,7 +276,7 @@ function CodeRow({ code }: { code: DiscountCode }) {
 }
 
 export function DiscountsPage({ user }: { user: CurrentUser }) {
-  const codes = useQuery<DiscountCode[]>({ queryKey: KEY, queryFn: getQueryFn({ on401: "throw" }) });
+  const codes = useQuery<DiscountCode[]>({ queryKey: queryKeys.discounts, queryFn: getQueryFn({ on401: "throw" }) });
   const items = useQuery<CreatorContent[]>({
     queryKey: queryKeys.contentList,
     queryFn: getQueryFn({ on401: "throw" }),

@@ -16,8 +16,8 @@ import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, getQueryFn, withoutStatus } from "@/lib/api";
 import { formatDollars } from "@shared/money";
-import { funnelKeys } from "./api";
 import { LoadFailed } from "@/components/load-failed";
+import { queryKeys } from "@/lib/query-keys";
 
 const SELECT =
   "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50";
@@ -44,7 +44,7 @@ function StartTest({ funnel, steps, busySteps }: { funnel: Funnel; steps: Funnel
     onSuccess: async () => {
       toast({ title: "Test started", description: "Half the buyers now see variant B." });
       setForm((f) => ({ ...f, title: "", description: "", ctaText: "", price: "" }));
-      await queryClient.invalidateQueries({ queryKey: funnelKeys.abTests(funnel.id) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.funnelAbTests(funnel.id) });
     },
     onError: (err) => {
       if (!fe.fromServer(err, ["stepId", "title", "description", "ctaText", "price"]))
@@ -176,8 +176,8 @@ function TestCard({ funnel, test }: { funnel: Funnel; test: AbTest }) {
         description: t.winner === "B" ? "Variant B is now the step." : "The step stays as it was.",
       });
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: funnelKeys.abTests(funnel.id) }),
-        queryClient.invalidateQueries({ queryKey: funnelKeys.steps(funnel.id) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.funnelAbTests(funnel.id) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.funnelSteps(funnel.id) }),
       ]);
     },
     onError: (err) =>
@@ -223,11 +223,11 @@ function TestCard({ funnel, test }: { funnel: Funnel; test: AbTest }) {
 
 export function AbTestsTab({ funnel }: { funnel: Funnel }) {
   const steps = useQuery<FunnelStep[]>({
-    queryKey: funnelKeys.steps(funnel.id),
+    queryKey: queryKeys.funnelSteps(funnel.id),
     queryFn: getQueryFn({ on401: "throw" }),
   });
   const tests = useQuery<AbTest[]>({
-    queryKey: funnelKeys.abTests(funnel.id),
+    queryKey: queryKeys.funnelAbTests(funnel.id),
     queryFn: getQueryFn({ on401: "throw" }),
   });
   if (steps.isLoading || tests.isLoading) return <SectionSpinner />;

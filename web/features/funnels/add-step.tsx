@@ -16,7 +16,7 @@ import { getQueryFn } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { dollarsField, formatDollars } from "@shared/money";
 import { cn } from "@/lib/utils";
-import { addUpsellStep, createStep, draftErrors, emptyDraft, fieldErrors, funnelKeys, type UpsellDraft } from "./api";
+import { addUpsellStep, createStep, draftErrors, emptyDraft, fieldErrors, type UpsellDraft } from "./api";
 import { Field, UpsellStepFields } from "./upsell-step-fields";
 
 type Source = "item" | "new";
@@ -174,7 +174,7 @@ export function AddStep({
       setDraft(emptyDraft());
       setFormKey((k) => k + 1);
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: funnelKeys.steps(funnel.id) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.funnelSteps(funnel.id) }),
         queryClient.invalidateQueries({ queryKey: queryKeys.contentList }),
       ]);
       onAdded?.();

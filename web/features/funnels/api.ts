@@ -5,12 +5,6 @@ import { FUNNEL_MESSAGES } from "@shared/funnels";
 import { apiRequest } from "@/lib/api";
 import { uploadFile } from "@/features/upload/multipart-upload";
 
-export const funnelKeys = {
-  all: ["/api/funnels"] as const,
-  steps: (funnelId: string) => ["/api/funnels", funnelId, "steps"] as const,
-  abTests: (funnelId: string) => ["/api/funnels", funnelId, "ab-tests"] as const,
-};
-
 export const createFunnel = async (name: string): Promise<Funnel> =>
   (await apiRequest("POST", "/api/funnels", { name })).json();
 export const setTestMode = (funnelId: string, testMode: boolean) =>

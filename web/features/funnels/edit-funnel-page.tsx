@@ -15,7 +15,7 @@ import { getQueryFn } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { cn } from "@/lib/utils";
 import { AddStep } from "./add-step";
-import { funnelForItem, funnelKeys, setTestMode } from "./api";
+import { funnelForItem, setTestMode } from "./api";
 import { FunnelStatusBadge } from "./funnels-page";
 import { StepList } from "./step-list";
 
@@ -24,7 +24,7 @@ function TestLiveToggle({ funnel }: { funnel: Funnel }) {
   // Spec §8: a test-mode failure shows no message; the switch just stays where it was.
   const toggle = useMutation({
     mutationFn: (testMode: boolean) => setTestMode(funnel.id, testMode),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: funnelKeys.all }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.funnels }),
   });
   const live = !funnel.testMode;
   return (
@@ -81,21 +81,21 @@ export function EditFunnelPage({ user, contentId }: { user: CurrentUser; content
   const item = items.data?.find((i) => i.id === contentId);
   // Only for an item the creator has (a wrong or deleted id makes nothing).
   const opened = useQuery({
-    queryKey: [...funnelKeys.all, "for-item", contentId],
+    queryKey: queryKeys.funnelForItem(contentId),
     queryFn: () => funnelForItem(contentId),
     retry: false,
     staleTime: Infinity,
     enabled: !!item,
   });
   const funnels = useQuery<Funnel[]>({
-    queryKey: funnelKeys.all,
+    queryKey: queryKeys.funnels,
     queryFn: getQueryFn({ on401: "throw" }),
     enabled: opened.isSuccess,
   });
   // The list is the live copy (the Test/Live switch refreshes it); the opened funnel until it has loaded.
   const funnel = funnels.data?.find((f) => f.id === opened.data?.id) ?? opened.data;
   const steps = useQuery<FunnelStep[]>({
-    queryKey: funnelKeys.steps(funnel?.id ?? ""),
+    queryKey: queryKeys.funnelSteps(funnel?.id ?? ""),
     queryFn: getQueryFn({ on401: "throw" }),
     enabled: !!funnel,
   });

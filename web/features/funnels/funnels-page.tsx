@@ -30,7 +30,7 @@ import { formatDollars } from "@shared/money";
 import { cn } from "@/lib/utils";
 import { AbTestsTab } from "./ab-tests-tab";
 import { AddStep } from "./add-step";
-import { attachProducts, createFunnel, detachProduct, funnelKeys } from "./api";
+import { attachProducts, createFunnel, detachProduct } from "./api";
 import { StepList } from "./step-list";
 
 /** The one status a funnel shows, here and in its editor: Test (previews only) or Live (buyers see it). */
@@ -62,7 +62,7 @@ export function CreateFunnelDialog({
     mutationFn: (input: { name: string }) => createFunnel(input.name),
     onSuccess: async (funnel) => {
       toast({ title: "Success", description: "Funnel created successfully!" });
-      await queryClient.invalidateQueries({ queryKey: funnelKeys.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.funnels });
       setName("");
       onOpenChange(false);
       onCreated(funnel);
@@ -113,7 +113,7 @@ export function CreateFunnelDialog({
 
 function StepsTab({ funnel }: { funnel: Funnel }) {
   const steps = useQuery<FunnelStep[]>({
-    queryKey: funnelKeys.steps(funnel.id),
+    queryKey: queryKeys.funnelSteps(funnel.id),
     queryFn: getQueryFn({ on401: "throw" }),
   });
   const [adding, setAdding] = useState(false);
@@ -172,7 +172,7 @@ function ProductsTab({ funnel }: { funnel: Funnel }) {
       setShown((s) => ({ ...s, [id]: !on }));
       toast({ title: "Failed to attach product to funnel", variant: "destructive" });
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: funnelKeys.all }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.funnels }),
   });
   if (items.isLoading) return <Spinner />;
   if (items.error) return <p className="text-sm text-destructive">Could not load your content. Please refresh.</p>;
@@ -206,7 +206,7 @@ function ProductsTab({ funnel }: { funnel: Funnel }) {
 }
 
 export function FunnelsPage({ user }: { user: CurrentUser }) {
-  const funnels = useQuery<Funnel[]>({ queryKey: funnelKeys.all, queryFn: getQueryFn({ on401: "throw" }) });
+  const funnels = useQuery<Funnel[]>({ queryKey: queryKeys.funnels, queryFn: getQueryFn({ on401: "throw" }) });
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const selected = funnels.data?.find((f) => f.id === selectedId);

@@ -21,8 +21,9 @@ import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
 import { dollarsField, formatDollars } from "@shared/money";
-import { deleteStep, editStep, fieldErrors, funnelKeys, moveStep } from "./api";
+import { deleteStep, editStep, fieldErrors, moveStep } from "./api";
 import { Field } from "./upsell-step-fields";
+import { queryKeys } from "@/lib/query-keys";
 
 /** Edit a step's words, type and tip ceiling (its item and price are chosen when it is added). */
 export function StepDialog({
@@ -53,7 +54,7 @@ export function StepDialog({
     setSaving(true);
     try {
       await editStep(funnelId, step.id, { ...fields, maximumPrice: maximumPrice.trim() || null });
-      await queryClient.invalidateQueries({ queryKey: funnelKeys.steps(funnelId) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.funnelSteps(funnelId) });
       onOpenChange(false);
       setFields(initial);
     } catch (err) {
@@ -136,7 +137,7 @@ export function StepList({
 }) {
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<FunnelStep | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: funnelKeys.steps(funnelId) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.funnelSteps(funnelId) });
   // Spec §8: reorder and delete failures show no message.
   const move = useMutation({
     mutationFn: ({ step, to }: { step: FunnelStep; to: number }) => moveStep(funnelId, step.id, to),

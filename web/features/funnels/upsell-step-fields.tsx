@@ -2,7 +2,7 @@
 // modal's draft list and the editor's 'Add New Funnel Step' form.
 import { formatDollarsPlain } from "@shared/money";
 import { ImagePlus, X } from "lucide-react";
-import { useRef, } from "react";
+import { useRef } from "react";
 import { CATEGORIES, MAX_UPLOAD_BYTES, TIP_CEILING_MULTIPLE } from "@shared/constants";
 import { LabelledField } from "@/components/field-error";
 import { Button } from "@/components/ui/button";

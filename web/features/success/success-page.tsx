@@ -16,12 +16,13 @@ import { toast } from "@/hooks/use-toast";
 import { apiRequest, throwIfResNotOk } from "@/lib/api";
 import { formatDollars } from "@shared/money";
 import { FunnelContinue, OrderExtras } from "@/features/upsell/order-extras";
+import { queryKeys } from "@/lib/query-keys";
 
 type Params = { paymentIntent?: string; contentId?: string; access?: string };
 
 function useVerification({ paymentIntent, contentId, access }: Params) {
   return useQuery<PurchaseVerification>({
-    queryKey: ["/api/purchase/verify", paymentIntent ?? "", contentId ?? "", access ?? ""],
+    queryKey: queryKeys.purchaseVerify(paymentIntent ?? "", contentId ?? "", access ?? ""),
     enabled: !!paymentIntent || !!access,
     queryFn: async ({ signal }) => {
       const q = new URLSearchParams();

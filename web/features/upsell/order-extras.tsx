@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { PurchaseAccess } from "@/features/access/purchase-access";
 import { formatDollars } from "@shared/money";
 import { fetchOffer, fetchOrderExtras } from "./api";
+import { queryKeys } from "@/lib/query-keys";
 
 /**
  * Goes on to the funnel's next offer, if the purchase has one waiting — only on the way back from
@@ -23,7 +24,7 @@ export function FunnelContinue({ purchaseId, access }: { purchaseId: string; acc
   );
   // Only this browser (the one that paid) gets an answer, within 30 minutes; anything else is "no offer".
   const offer = useQuery({
-    queryKey: ["/api/upsell/offer", purchaseId],
+    queryKey: queryKeys.upsellOffer(purchaseId),
     queryFn: () => fetchOffer({ purchaseId }),
     enabled: fromPayment,
     retry: false,
@@ -38,7 +39,7 @@ export function FunnelContinue({ purchaseId, access }: { purchaseId: string; acc
 /** The items added after the first, through the funnel, and the order's total as charged (the server's figure). */
 export function OrderExtras({ access }: { access?: string }) {
   const extras = useQuery({
-    queryKey: ["/api/upsell/order", access ?? ""],
+    queryKey: queryKeys.upsellOrder(access ?? ""),
     queryFn: () => fetchOrderExtras({ access }),
     enabled: !!access,
     retry: false,

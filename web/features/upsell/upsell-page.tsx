@@ -16,6 +16,7 @@ import { throwIfResNotOk } from "@/lib/api";
 import { getStripe } from "@/lib/stripe";
 import { dollarsField, formatDollars, formatDollarsPlain } from "@shared/money";
 import { acceptOffer, completeOffer, declineOffer, fetchOffer, purchaseIdOfAccess, type Claim } from "./api";
+import { queryKeys } from "@/lib/query-keys";
 
 type Props = { access?: string; purchaseId?: string; preview?: string };
 
@@ -226,7 +227,7 @@ function OrderSoFar({ order, added }: { order: OrderSummary; added: { title: str
 
 function BuyerFunnel({ claim, access }: { claim: Claim; access?: string }) {
   const state = useQuery({
-    queryKey: ["/api/upsell/offer", claim.purchaseId],
+    queryKey: queryKeys.upsellOffer(claim.purchaseId),
     queryFn: () => fetchOffer(claim),
     retry: false,
     gcTime: 0,
@@ -347,7 +348,7 @@ export function nextIndex(offers: UpsellOffer[], index: number, outcome: "accept
 
 function PreviewFunnel({ funnelId }: { funnelId: string }) {
   const offers = useQuery<UpsellOffer[]>({
-    queryKey: ["/api/funnels", funnelId, "preview"],
+    queryKey: queryKeys.funnelPreview(funnelId),
     queryFn: async () => {
       const res = await fetch(`/api/funnels/${funnelId}/preview`, { credentials: "include" });
       await throwIfResNotOk(res);
