@@ -1,4 +1,4 @@
-// An item's order bump on its edit page (issue 19): one of the creator's other items, offered as a
+// An item's order bump on its edit page: one of the creator's other items, offered as a
 // checkbox at checkout at a bump price. Shows the checkbox's words before saving; saves apart from
 // the item's form (PUT / DELETE /api/content/{id}/bump).
 import { dollarsField, formatDollarsPlain } from "@shared/money";

@@ -1,4 +1,4 @@
-// /settings → Developers: the creator's API keys (issue 18). Create one (name and scopes; errors
+// /settings → Developers: the creator's API keys. Create one (name and scopes; errors
 // beside their fields), see its secret once with Copy, revoke with a confirm, and the last key events.
 // Creating needs a recent sign-in: the server's 403 comes with a "Sign in again" link back here.
 import { useMutation, useQueryClient } from "@tanstack/react-query";

@@ -1,4 +1,4 @@
-// /settings → Developers → Webhooks (issue 18): the creator's endpoints (url, events, status, why one
+// /settings → Developers → Webhooks: the creator's endpoints (url, events, status, why one
 // was disabled, Enable again), add and edit (url and event checkboxes; errors beside their fields),
 // the signing secret on demand and Rotate, "Send test event", and each endpoint's delivery log (every
 // attempt: status, answer excerpt, time) with Resend.

@@ -1,4 +1,4 @@
-// The funnel page's "A/B Tests" tab (issue 19): start a test of a step's offer (variant B's title,
+// The funnel page's "A/B Tests" tab: start a test of a step's offer (variant B's title,
 // description, button text and price), see each variant's figures side by side with bars, the
 // plain-language readout of how sure the result is, and end it: 'Make B the step' or keep A.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";

@@ -196,7 +196,7 @@ export function UploadForm({
         title: "Content published",
         description: `"${created.title}" is live at ${location.origin}/p/${created.id}`,
       });
-      // Spec §4 says home; the "You're live" screen (issue 17) comes first, with the way home on it.
+      // Spec §4 says home; the "You're live" screen comes first, with the way home on it.
       if (!onPublished?.(created)) navigate({ to: "/content/$contentId/live", params: { contentId: created.id } });
     } catch (err) {
       setPhase("editing");

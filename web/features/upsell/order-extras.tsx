@@ -1,5 +1,5 @@
 // On the success page: send a buyer with an offer waiting to /checkout/upsell, and list what
-// they added through the funnel, each with its own access (spec §2 Success page, issue #10).
+// they added through the funnel, each with its own access (spec §2 Success page).
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { PlusCircle } from "lucide-react";
