@@ -6,7 +6,8 @@ import { LoadFailed } from "@/components/load-failed";
 /** Spec §3 admin payout summary: every figure is a ledger sum on the server. */
 export function SummaryCards() {
   const { data, isLoading, error } = useSummary();
-  if (isLoading) return <div className="h-28 animate-pulse rounded-xl bg-muted" aria-label="Loading summary" />;
+  if (isLoading)
+    return <div className="h-28 animate-pulse rounded-xl bg-muted" role="status" aria-label="Loading summary" />;
   if (error || !data) return <LoadFailed what="the payout summary" detail={error?.message} />;
   const cards = [
     { label: "Total Revenue", value: formatDollars(data.totalRevenue) },

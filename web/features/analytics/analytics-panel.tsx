@@ -32,7 +32,7 @@ export function AnalyticsPanel() {
         <CardTitle className="flex items-center gap-2">
           <BarChart3 className="size-5" /> Analytics
         </CardTitle>
-        <div className="flex gap-1" role="group" aria-label="Range">
+        <fieldset className="flex gap-1" aria-label="Range">
           {ANALYTICS_RANGES.map((d) => (
             <Button
               key={d}
@@ -44,7 +44,7 @@ export function AnalyticsPanel() {
               {d} days
             </Button>
           ))}
-        </div>
+        </fieldset>
       </CardHeader>
       <CardContent className="space-y-4">
         {isLoading ? (

@@ -113,6 +113,7 @@ export function CheckoutPage({
   // The amount Stripe will charge, read back from the PaymentIntent: the URL's amount is only a hint.
   const [chargedAmount, setChargedAmount] = useState<number | null>(null);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the card's node exists only once the item has loaded, so its arrival re-runs this
   useEffect(() => {
     if (!clientSecret || !cardRef.current) return;
     let cancelled = false;

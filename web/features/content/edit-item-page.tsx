@@ -98,6 +98,7 @@ function EditForm({ item }: { item: CreatorContent }) {
   const previewInput = useRef<HTMLInputElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   // Shown errors put the focus on the first field they name.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `errors` is the trigger: the focus moves after new messages render
   useEffect(() => focusFirstInvalid(formRef.current), [errors]);
   const [pickedUrl, setPickedUrl] = useState<string | null>(null);
   useEffect(() => {

@@ -143,6 +143,7 @@ export function AddStep({
   const [formKey, setFormKey] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
   // Shown errors put the focus on the first field they name.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `errors` is the trigger: the focus moves after new messages render
   useEffect(() => focusFirstInvalid(formRef.current), [errors]);
 
   const submit = async (e: FormEvent) => {
@@ -198,6 +199,7 @@ export function AddStep({
             { value: "new", label: "A new item" },
           ] as const
         ).map((o) => (
+          // biome-ignore lint/a11y/useSemanticElements: a segmented control of buttons; role=radio with aria-checked gives it the radios' semantics
           <button
             key={o.value}
             type="button"

@@ -33,6 +33,7 @@ function TestLiveToggle({ funnel }: { funnel: Funnel }) {
         { label: "Test", on: !live, testMode: true },
         { label: "Live", on: live, testMode: false },
       ].map((o) => (
+        // biome-ignore lint/a11y/useSemanticElements: a segmented control of buttons; role=radio with aria-checked gives it the radios' semantics
         <button
           key={o.label}
           type="button"

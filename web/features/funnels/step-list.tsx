@@ -44,6 +44,7 @@ export function StepDialog({
   const [fields, setFields] = useState(initial);
   const [saving, setSaving] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `errors` is the trigger: the focus moves after new messages render
   useEffect(() => focusFirstInvalid(formRef.current), [errors]);
   const set = (k: keyof typeof fields) => (e: { target: { value: string } }) =>
     setFields((f) => ({ ...f, [k]: e.target.value }));

@@ -125,6 +125,7 @@ export function UpsellFunnelModal({ item, funnelName }: { item: { id: string; ti
         ) : (
           <div className="space-y-4">
             {drafts.map((d, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: drafts have no id; every field is controlled from `drafts`, so a removed step takes nothing with it
               <div key={i} className="space-y-3 rounded-xl border p-4" data-testid="draft-step">
                 <div className="flex items-center justify-between">
                   <p className="font-semibold">Step {i + 1}</p>

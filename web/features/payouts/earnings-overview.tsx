@@ -33,6 +33,7 @@ export function EarningsOverview() {
         {stats.isLoading ? (
           <div className="grid grid-cols-2 gap-3 sm:grid-cols-5">
             {Array.from({ length: 5 }, (_, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: five identical placeholders that never move
               <div key={i} className="h-16 animate-pulse rounded-lg bg-muted" />
             ))}
           </div>

@@ -60,6 +60,7 @@ export function SubscribePage() {
     [queryClient],
   );
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the trigger: "Try Again" bumps it to start the setup once more
   useEffect(() => {
     if (!ready) return;
     let cancelled = false;

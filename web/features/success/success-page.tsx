@@ -2,7 +2,7 @@
 // email reminder (spec §2 Success page).
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { AlertCircle, CheckCircle2, Copy, Info, Mail } from "lucide-react";
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import type { PurchaseVerification } from "@shared/payments";
 import { CreatorByline } from "@/components/creator-byline";
 import { Spinner } from "@/components/spinner";
@@ -212,7 +212,7 @@ function AddOns({ addOns }: { addOns: PurchaseVerification["addOns"] }) {
 
 export function SuccessPage(params: Params) {
   const verification = useVerification(params);
-  let body;
+  let body: ReactNode;
   if (!params.paymentIntent && !params.access) body = <NotFound />;
   else if (verification.isLoading) body = <Verifying />;
   else if (verification.error || !verification.data) body = <NotFound />;

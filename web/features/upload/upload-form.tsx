@@ -228,6 +228,7 @@ export function UploadForm({
           <Label>What are you selling?</Label>
           <div className="grid grid-cols-3 gap-2" role="radiogroup" aria-label="What are you selling?">
             {kinds.map(({ value, label, icon: Icon }) => (
+              // biome-ignore lint/a11y/useSemanticElements: a segmented control of buttons; role=radio with aria-checked gives it the radios' semantics
               <button
                 key={value}
                 type="button"
