@@ -1,7 +1,7 @@
 // The funnel page's "A/B Tests" tab: start a test of a step's offer (variant B's title,
 // description, button text and price), see each variant's figures side by side with bars, the
 // plain-language readout of how sure the result is, and end it: 'Make B the step' or keep A.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { FlaskConical } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { createAbTestSchema, type AbTest, type AbVariantFigures } from "@shared/ab-tests";
@@ -14,10 +14,11 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest, getQueryFn, withoutStatus } from "@/lib/api";
+import { apiRequest, withoutStatus } from "@/lib/api";
 import { formatDollars } from "@shared/money";
 import { LoadFailed } from "@/components/load-failed";
 import { queryKeys } from "@/lib/query-keys";
+import { useAbTests, useFunnelSteps } from "./queries";
 
 const SELECT =
   "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50";
@@ -222,14 +223,8 @@ function TestCard({ funnel, test }: { funnel: Funnel; test: AbTest }) {
 }
 
 export function AbTestsTab({ funnel }: { funnel: Funnel }) {
-  const steps = useQuery<FunnelStep[]>({
-    queryKey: queryKeys.funnelSteps(funnel.id),
-    queryFn: getQueryFn({ on401: "throw" }),
-  });
-  const tests = useQuery<AbTest[]>({
-    queryKey: queryKeys.funnelAbTests(funnel.id),
-    queryFn: getQueryFn({ on401: "throw" }),
-  });
+  const steps = useFunnelSteps(funnel.id);
+  const tests = useAbTests(funnel.id);
   if (steps.isLoading || tests.isLoading) return <SectionSpinner />;
   if (steps.error || tests.error) {
     return (

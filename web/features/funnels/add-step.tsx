@@ -2,7 +2,7 @@
 // of the creator's items (at its price, or at a price set for the offer) or a new item made for the
 // step with title, price and file/link/text. The server makes the offer's Stripe price; no price id
 // is ever typed. Problems show beside their field.
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { CreatorContent } from "@shared/content";
 import { DEFAULT_CTA, STEP_ITEM_MESSAGE, type Funnel, type StepType } from "@shared/funnels";
@@ -12,12 +12,12 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
-import { getQueryFn } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { dollarsField, formatDollars } from "@shared/money";
 import { cn } from "@/lib/utils";
 import { addUpsellStep, createStep, draftErrors, emptyDraft, fieldErrors, type UpsellDraft } from "./api";
 import { Field, UpsellStepFields } from "./upsell-step-fields";
+import { useMyItems } from "./queries";
 
 type Source = "item" | "new";
 
@@ -127,10 +127,7 @@ export function AddStep({
   failureTitle: string;
 }) {
   const queryClient = useQueryClient();
-  const items = useQuery<CreatorContent[]>({
-    queryKey: queryKeys.contentList,
-    queryFn: getQueryFn({ on401: "throw" }),
-  });
+  const items = useMyItems();
   // The items the funnel is sold with are not offered to their own buyers.
   const offerable = (items.data ?? []).filter((i) => !funnel.contentIds.includes(i.id));
   // Until the creator picks, one of their items when they have one to offer, else a new item.

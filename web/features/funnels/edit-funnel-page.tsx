@@ -1,23 +1,22 @@
 // /content/{contentId}/edit-funnel (spec §2 Edit funnel page, §4, §7 add-step flow): the item's
 // funnel, its Test/Live switch, preview, steps, and 'Add New Funnel Step'.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ArrowLeft, Eye, Workflow } from "lucide-react";
-import type { CreatorContent } from "@shared/content";
-import type { Funnel, FunnelStep } from "@shared/funnels";
+import type { Funnel } from "@shared/funnels";
 import type { CurrentUser } from "@shared/schemas";
 import { PageSpinner, Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { CreatorTopBar } from "@/features/shell/creator-top-bar";
 import { MessageScreen } from "@/features/shell/guard-screens";
-import { getQueryFn } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { cn } from "@/lib/utils";
 import { AddStep } from "./add-step";
-import { funnelForItem, setTestMode } from "./api";
+import { setTestMode } from "./api";
 import { FunnelStatusBadge } from "./funnels-page";
 import { StepList } from "./step-list";
+import { useFunnelForItem, useFunnels, useFunnelSteps, useMyItems } from "./queries";
 
 function TestLiveToggle({ funnel }: { funnel: Funnel }) {
   const queryClient = useQueryClient();
@@ -74,32 +73,15 @@ function AddStepForm({ funnel, count }: { funnel: Funnel; count: number }) {
 }
 
 export function EditFunnelPage({ user, contentId }: { user: CurrentUser; contentId: string }) {
-  const items = useQuery<CreatorContent[]>({
-    queryKey: queryKeys.contentList,
-    queryFn: getQueryFn({ on401: "throw" }),
-  });
+  const items = useMyItems();
   // 'Edit funnel' on any item opens its funnel, made for it (in Test) if it has none; asking twice is one funnel.
   const item = items.data?.find((i) => i.id === contentId);
   // Only for an item the creator has (a wrong or deleted id makes nothing).
-  const opened = useQuery({
-    queryKey: queryKeys.funnelForItem(contentId),
-    queryFn: () => funnelForItem(contentId),
-    retry: false,
-    staleTime: Infinity,
-    enabled: !!item,
-  });
-  const funnels = useQuery<Funnel[]>({
-    queryKey: queryKeys.funnels,
-    queryFn: getQueryFn({ on401: "throw" }),
-    enabled: opened.isSuccess,
-  });
+  const opened = useFunnelForItem(contentId, !!item);
+  const funnels = useFunnels({ enabled: opened.isSuccess });
   // The list is the live copy (the Test/Live switch refreshes it); the opened funnel until it has loaded.
   const funnel = funnels.data?.find((f) => f.id === opened.data?.id) ?? opened.data;
-  const steps = useQuery<FunnelStep[]>({
-    queryKey: queryKeys.funnelSteps(funnel?.id ?? ""),
-    queryFn: getQueryFn({ on401: "throw" }),
-    enabled: !!funnel,
-  });
+  const steps = useFunnelSteps(funnel?.id ?? "", { enabled: !!funnel });
 
   if (items.isLoading || (item && opened.isLoading)) return <PageSpinner />;
   if (items.error || (opened.error && !/^404: /.test(opened.error.message)))

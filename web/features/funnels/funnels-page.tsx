@@ -1,10 +1,9 @@
 // /funnels (spec §2 Funnels page): the creator's funnels, each with its steps (and per-step
 // figures), the items it is sold with, and the A/B tests of its offers (./ab-tests-tab.tsx).
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Plus, Workflow } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import type { CreatorContent } from "@shared/content";
-import { createFunnelSchema, FUNNEL_STATUS_LABEL, type Funnel, type FunnelStep } from "@shared/funnels";
+import { createFunnelSchema, FUNNEL_STATUS_LABEL, type Funnel } from "@shared/funnels";
 import type { CurrentUser } from "@shared/schemas";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { PageSpinner, Spinner } from "@/components/spinner";
@@ -24,7 +23,6 @@ import { Label } from "@/components/ui/label";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { CreatorTopBar } from "@/features/shell/creator-top-bar";
 import { toast } from "@/hooks/use-toast";
-import { getQueryFn } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { formatDollars } from "@shared/money";
 import { cn } from "@/lib/utils";
@@ -32,6 +30,7 @@ import { AbTestsTab } from "./ab-tests-tab";
 import { AddStep } from "./add-step";
 import { attachProducts, createFunnel, detachProduct } from "./api";
 import { StepList } from "./step-list";
+import { useFunnels, useFunnelSteps, useMyItems } from "./queries";
 
 /** The one status a funnel shows, here and in its editor: Test (previews only) or Live (buyers see it). */
 export function FunnelStatusBadge({ funnel }: { funnel: Funnel }) {
@@ -112,10 +111,7 @@ export function CreateFunnelDialog({
 }
 
 function StepsTab({ funnel }: { funnel: Funnel }) {
-  const steps = useQuery<FunnelStep[]>({
-    queryKey: queryKeys.funnelSteps(funnel.id),
-    queryFn: getQueryFn({ on401: "throw" }),
-  });
+  const steps = useFunnelSteps(funnel.id);
   const [adding, setAdding] = useState(false);
   return (
     <div className="space-y-4">
@@ -158,10 +154,7 @@ function StepsTab({ funnel }: { funnel: Funnel }) {
 
 function ProductsTab({ funnel }: { funnel: Funnel }) {
   const queryClient = useQueryClient();
-  const items = useQuery<CreatorContent[]>({
-    queryKey: queryKeys.contentList,
-    queryFn: getQueryFn({ on401: "throw" }),
-  });
+  const items = useMyItems();
   // The box follows the click at once; a failure puts it back.
   const [shown, setShown] = useState<Record<string, boolean>>({});
   const toggle = useMutation({
@@ -206,7 +199,7 @@ function ProductsTab({ funnel }: { funnel: Funnel }) {
 }
 
 export function FunnelsPage({ user }: { user: CurrentUser }) {
-  const funnels = useQuery<Funnel[]>({ queryKey: queryKeys.funnels, queryFn: getQueryFn({ on401: "throw" }) });
+  const funnels = useFunnels();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const selected = funnels.data?.find((f) => f.id === selectedId);
