@@ -1,8 +1,3 @@
-// /checkout/upsell: the funnel's offers right after paying, for the browser that paid and for 30
-// minutes. One click charges the card just used (the server decides the amount); 'No thanks' shows
-// the downsell, if any; the end (or an expired offer) goes back to the success page, which lists the
-// order. With ?preview={funnelId} the creator walks the steps: nothing is charged.
-import { useQuery } from "@tanstack/react-query";
 import { AlertCircle, FlaskConical } from "lucide-react";
 import { useEffect, useState } from "react";
 import { OFFER_CHANGED_MESSAGE, type AcceptResult, type OrderSummary, type UpsellOffer } from "@shared/funnels";
@@ -11,12 +6,11 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { PaywallShell } from "@/features/paywall/paywall-shell";
 import { toast } from "@/hooks/use-toast";
-import { throwIfResNotOk } from "@/lib/api";
 import { getStripe } from "@/lib/stripe";
 import { acceptOffer, completeOffer, declineOffer, fetchOffer, purchaseIdOfAccess, type Claim } from "./api";
-import { queryKeys } from "@/lib/query-keys";
 import { OfferCard } from "./offer-card";
 import { OrderSoFar } from "./order-so-far";
+import { useFunnelPreview, useOfferState } from "./queries";
 
 type Props = { access?: string; purchaseId?: string; preview?: string };
 
@@ -67,12 +61,7 @@ function Problem({ message, access }: { message: string; access?: string }) {
 }
 
 function BuyerFunnel({ claim, access }: { claim: Claim; access?: string }) {
-  const state = useQuery({
-    queryKey: queryKeys.upsellOffer(claim.purchaseId),
-    queryFn: () => fetchOffer(claim),
-    retry: false,
-    gcTime: 0,
-  });
+  const state = useOfferState(claim.purchaseId);
   const [current, setCurrent] = useState<UpsellOffer | null | undefined>(undefined);
   const [busy, setBusy] = useState<"accept" | "decline" | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -188,15 +177,7 @@ export function nextIndex(offers: UpsellOffer[], index: number, outcome: "accept
 }
 
 function PreviewFunnel({ funnelId }: { funnelId: string }) {
-  const offers = useQuery<UpsellOffer[]>({
-    queryKey: queryKeys.funnelPreview(funnelId),
-    queryFn: async () => {
-      const res = await fetch(`/api/funnels/${funnelId}/preview`, { credentials: "include" });
-      await throwIfResNotOk(res);
-      return res.json();
-    },
-    retry: false,
-  });
+  const offers = useFunnelPreview(funnelId);
   const [index, setIndex] = useState(0);
   if (offers.isLoading)
     return (
