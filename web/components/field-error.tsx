@@ -61,6 +61,7 @@ export function useFieldErrors(prefix: string) {
   const errorId = useCallback((field: string) => `${prefix}-${field}-error`, [prefix]);
 
   // After the messages are on screen, the first invalid field (in the form's order) takes the focus.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `errors` is the trigger: the focus moves after new messages render
   useEffect(() => {
     const wanted = focusPending.current;
     if (!wanted) return;

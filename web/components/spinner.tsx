@@ -14,10 +14,10 @@ export function PageSpinner() {
   );
 }
 
-/** A spinner centred in a section while its data loads. */
-export function SectionSpinner() {
+/** A spinner centred in a section (or, with more room, a page inside the layout) while its data loads. */
+export function SectionSpinner({ className }: { className?: string }) {
   return (
-    <div className="flex justify-center py-16">
+    <div className={cn("flex justify-center py-16", className)}>
       <Spinner />
     </div>
   );

@@ -46,7 +46,7 @@ export const reducer = (state: State, action: Action): State => {
     case "DISMISS_TOAST": {
       const { toastId } = action;
       if (toastId) addToRemoveQueue(toastId);
-      else state.toasts.forEach((t) => addToRemoveQueue(t.id));
+      else for (const t of state.toasts) addToRemoveQueue(t.id);
       return {
         ...state,
         toasts: state.toasts.map((t) => (t.id === toastId || toastId === undefined ? { ...t, open: false } : t)),
@@ -63,7 +63,7 @@ let memoryState: State = { toasts: [] };
 
 function dispatch(action: Action) {
   memoryState = reducer(memoryState, action);
-  listeners.forEach((listener) => listener(memoryState));
+  for (const listener of listeners) listener(memoryState);
 }
 
 type Toast = Omit<ToasterToast, "id">;

@@ -1,105 +1,20 @@
-// The one-page checkout (issue 19): 'Unlock' opens the payment form in place on the paywall page —
+// The one-page checkout: 'Unlock' opens the payment form in place on the paywall page —
 // email, the wallets Stripe offers this browser (Express Checkout Element: Apple Pay, Google Pay,
 // Link) and the Payment Element — with no navigation and no React. island.ts loads this chunk and
 // Stripe.js only when 'Unlock' is pressed, so the page itself stays as small as before. After
 // paying it goes where the SPA checkout goes (/success, which shows the upsell when the item has a
 // funnel); a 3D Secure step happens in place. `/checkout/{id}` still works for links made before.
-import type { PaymentsConfig } from "@shared/payments";
-import type { PublicBump } from "@shared/bumps";
-import { bumpLabel, NO_REMINDER_LABEL, REMINDER_HINT } from "@shared/paywall";
+import { formatDollarsPlain } from "@shared/money";
+import { NO_REMINDER_LABEL, REMINDER_HINT } from "@shared/paywall";
 import { apiRequest } from "@/lib/api";
+import { bumpBox, type CheckoutStart, codeField } from "./checkout-terms";
+import { EMAIL, el } from "./dom";
+import { loadStripe, type PaymentIntentLike } from "./stripe-js";
 
-type StripeError = { message?: string };
-type PaymentIntentLike = { id: string; status: string };
-type StripeElement = {
-  mount(el: HTMLElement): void;
-  on(event: string, handler: (e: never) => void): StripeElement;
-  destroy(): void;
-};
-type StripeElements = {
-  create(type: string, options?: Record<string, unknown>): StripeElement;
-  submit(): Promise<{ error?: StripeError }>;
-};
-type StripeLike = {
-  elements(options: Record<string, unknown>): StripeElements;
-  confirmPayment(options: Record<string, unknown>): Promise<{ error?: StripeError; paymentIntent?: PaymentIntentLike }>;
-  retrievePaymentIntent(clientSecret: string): Promise<{ paymentIntent?: { setup_future_usage?: string | null } }>;
-};
+export type { CheckoutStart } from "./checkout-terms";
 
-const STRIPE_JS = "https://js.stripe.com/v3/";
-let stripePromise: Promise<StripeLike> | null = null;
-
-/** Stripe.js, loaded once from Stripe (or the configured local stand-in), then initialised with the publishable key. */
-function loadStripe(): Promise<StripeLike> {
-  stripePromise ??= (async () => {
-    const config = (await (await apiRequest("GET", "/api/payments/config")).json()) as PaymentsConfig;
-    const w = window as unknown as { Stripe?: (key: string) => StripeLike };
-    if (!w.Stripe) {
-      await new Promise<void>((resolve, reject) => {
-        const script = document.createElement("script");
-        script.src = config.stripeJsUrl ?? STRIPE_JS;
-        script.onload = () => resolve();
-        script.onerror = () => reject(new Error("Stripe.js did not load"));
-        document.head.append(script);
-      });
-    }
-    return w.Stripe!(config.publishableKey);
-  })().catch((err) => {
-    stripePromise = null;
-    throw err;
-  });
-  return stripePromise;
-}
-
-const usd = (dollars: number) => `$${dollars.toFixed(2)}`;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** The spec's title for a card or wallet payment that did not go through (Stripe's message follows it). */
 const PAYMENT_FAILED = "Payment Failed";
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className = "", text = "") => {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text) node.textContent = text;
-  return node;
-};
-
-export type CheckoutStart = {
-  id: string;
-  clientSecret: string;
-  amount: number;
-  code?: string;
-  customAmount?: number;
-  /** The item's order bump, if it has one, and whether this PaymentIntent includes it. */
-  bump?: PublicBump;
-  bumpTaken?: boolean;
-  /** What the buyer had typed, kept when the form opens again (a code applied, the bump ticked). */
-  email?: string;
-  /** "Don't send me a reminder", as the buyer left it. */
-  noReminder?: boolean;
-};
-
-/** Starts the checkout again with other terms (a code, the bump): a new PaymentIntent at the server's price. */
-async function restart(start: CheckoutStart, change: { code?: string; bumpTaken?: boolean }, email: string) {
-  const code = change.code ?? start.code;
-  const bumpTaken = change.bumpTaken ?? !!start.bumpTaken;
-  const res = await apiRequest("POST", "/api/create-payment-intent", {
-    contentId: start.id,
-    ...(code ? { discountCode: code } : {}),
-    ...(bumpTaken ? { bump: true } : {}),
-    ...(start.customAmount !== undefined ? { customAmount: start.customAmount } : {}),
-    ...(EMAIL.test(email) ? { buyerEmail: email } : {}),
-    ...(start.noReminder ? { noReminder: true } : {}),
-  });
-  return {
-    body: (await res.json()) as {
-      clientSecret?: string;
-      amount?: number;
-      accessUrl?: string;
-      discount?: { code: string };
-    },
-    code,
-    bumpTaken,
-  };
-}
 
 /**
  * Replaces the page's 'Unlock' form with the payment form for `start`'s PaymentIntent. Resolves when
@@ -113,7 +28,7 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
   form.dataset.testid = "one-page-checkout";
   // What Stripe will charge (the server's amount), and the code that made it.
   const heading = el("p", "flex items-baseline justify-between text-lg font-semibold", "Total");
-  const total = el("span", "", usd(start.amount));
+  const total = el("span", "", formatDollarsPlain(start.amount));
   total.dataset.testid = "checkout-total";
   heading.append(total);
   const express = el("div");
@@ -159,7 +74,7 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
   const pay = el(
     "button",
     "inline-flex h-12 w-full items-center justify-center gap-2 rounded-md bg-brand-gradient px-6 text-base font-medium text-white shadow-md disabled:opacity-60",
-    `Pay ${usd(start.amount)}`,
+    `Pay ${formatDollarsPlain(start.amount)}`,
   );
   pay.type = "submit";
   pay.disabled = true;
@@ -180,10 +95,10 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
   if (start.bump)
     form.insertBefore(
       bumpBox(
-        form,
         () => start,
         start.bump,
         () => email.value.trim(),
+        (next) => mountCheckout(form, next),
       ),
       problem,
     );
@@ -193,7 +108,11 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     form.insertBefore(applied, express);
   } else
     form.insertBefore(
-      codeField(form, () => start),
+      codeField(
+        form,
+        () => start,
+        (next) => mountCheckout(form, next),
+      ),
       pay,
     );
 
@@ -290,131 +209,4 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
   pay.disabled = false;
   form.dataset.ready = "true";
   email.focus();
-}
-
-/**
- * "Have a discount code?": applying one starts the checkout again with it (a new PaymentIntent at the
- * price the server computes) and opens its form in place of this one. A code that does not apply
- * says why beside the field; nothing else changes.
- */
-function codeField(form: HTMLElement, current: () => CheckoutStart): HTMLElement {
-  const wrap = el("div", "space-y-2");
-  const open = el(
-    "button",
-    "text-sm font-medium text-primary underline-offset-4 hover:underline",
-    "Have a discount code?",
-  );
-  open.type = "button";
-  const row = el("div", "flex gap-2");
-  row.hidden = true;
-  const input = el(
-    "input",
-    "h-9 min-w-0 flex-1 rounded-md border border-input bg-transparent px-3 text-base outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50",
-  );
-  Object.assign(input, { id: "pay-code", autocomplete: "off" });
-  input.setAttribute("aria-label", "Discount code");
-  const apply = el("button", "h-9 rounded-md border px-4 text-sm font-medium", "Apply");
-  apply.type = "button";
-  const note = el("p", "text-sm text-destructive");
-  note.id = "pay-code-error";
-  note.setAttribute("role", "alert");
-  note.hidden = true;
-  row.append(input, apply);
-  wrap.append(open, row, note);
-  open.addEventListener("click", () => {
-    open.hidden = true;
-    row.hidden = false;
-    input.focus();
-  });
-  const say = (message: string | null) => {
-    note.hidden = !message;
-    note.textContent = message ?? "";
-    input.toggleAttribute("aria-invalid", !!message);
-    if (message) input.setAttribute("aria-describedby", note.id);
-  };
-  input.addEventListener("input", () => say(null));
-  const submit = async () => {
-    const code = input.value.trim();
-    if (!/^[A-Za-z0-9_-]{2,40}$/.test(code)) return say("This code isn't valid");
-    apply.disabled = true;
-    const start = current();
-    try {
-      const { body } = await restart(start, { code }, emailOf(form));
-      if (body.accessUrl) return location.assign(body.accessUrl);
-      await mountCheckout(form, {
-        ...start,
-        clientSecret: body.clientSecret!,
-        amount: body.amount!,
-        code: body.discount?.code ?? code.toUpperCase(),
-        email: emailOf(form),
-      });
-    } catch (err) {
-      apply.disabled = false;
-      say(
-        (err instanceof Error ? err.message : "").replace(/^\d{3}: /, "").replace(/^discountCode: /, "") ||
-          "This code isn't valid",
-      );
-    }
-  };
-  apply.addEventListener("click", () => void submit());
-  input.addEventListener("keydown", (e) => {
-    if (e.key === "Enter") {
-      e.preventDefault();
-      void submit();
-    }
-  });
-  return wrap;
-}
-
-const emailOf = (form: HTMLElement) => form.querySelector<HTMLInputElement>("#pay-email")?.value.trim() ?? "";
-
-/**
- * The order bump: "Add {title} for $X". Ticking or unticking starts the checkout again for the new
- * total (keeping the code, the amount and the email typed); a bump that can no longer be sold says
- * why, and the form stays as it was.
- */
-function bumpBox(
-  form: HTMLElement,
-  current: () => CheckoutStart,
-  offer: NonNullable<PublicBump>,
-  typedEmail: () => string,
-): HTMLElement {
-  const wrap = el("div", "space-y-1 rounded-lg border-2 border-dashed border-primary/40 bg-primary/5 p-3");
-  wrap.dataset.testid = "order-bump";
-  const label = el("label", "flex items-center gap-2 text-sm font-medium");
-  const box = el("input", "size-4");
-  box.type = "checkbox";
-  box.checked = !!current().bumpTaken;
-  const note = el("p", "text-sm text-destructive");
-  note.id = "pay-bump-error";
-  note.setAttribute("role", "alert");
-  note.hidden = true;
-  label.append(box, document.createTextNode(bumpLabel(offer.title, Math.round(offer.price * 100))));
-  wrap.append(label, note);
-  box.addEventListener("change", async () => {
-    const next = box.checked;
-    box.disabled = true;
-    note.hidden = true;
-    const start = current();
-    try {
-      const { body, code } = await restart(start, { bumpTaken: next }, typedEmail());
-      if (body.accessUrl) return location.assign(body.accessUrl);
-      await mountCheckout(form, {
-        ...start,
-        clientSecret: body.clientSecret!,
-        amount: body.amount!,
-        code,
-        bumpTaken: next,
-        email: typedEmail(),
-      });
-    } catch (err) {
-      box.checked = !next;
-      box.disabled = false;
-      note.textContent =
-        (err instanceof Error ? err.message : "").replace(/^\d{3}: /, "") ||
-        "The add-on could not be changed. Please try again.";
-      note.hidden = false;
-    }
-  });
-  return wrap;
 }

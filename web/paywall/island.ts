@@ -19,7 +19,9 @@ import { apiRequest } from "@/lib/api";
 
 const part = <T extends HTMLElement = HTMLElement>(name: string, scope: ParentNode = document) =>
   scope.querySelector<T>(`[data-part="${name}"]`);
-const show = (el: HTMLElement | null, visible: boolean) => el && (el.hidden = !visible);
+const show = (el: HTMLElement | null, visible: boolean) => {
+  if (el) el.hidden = !visible;
+};
 
 /** A JSON call through the app's one API client (errors read "{status}: {message}", spec §8). */
 const call = async <T>(method: string, url: string, body?: unknown): Promise<T> =>
@@ -268,7 +270,10 @@ function start() {
     const send = lostForm.querySelector<HTMLButtonElement>("button")!;
     problem.textContent = "";
     const email = input.value.trim();
-    if (!email) return void (problem.textContent = LOST_ACCESS_TEXT.emptyEmail);
+    if (!email) {
+      problem.textContent = LOST_ACCESS_TEXT.emptyEmail;
+      return;
+    }
     send.disabled = true;
     send.querySelector("svg")?.classList.remove("hidden");
     try {

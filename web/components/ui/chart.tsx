@@ -59,6 +59,7 @@ const ChartStyle = ({ id, config }: { id: string; config: ChartConfig }) => {
   return (
     <style
       nonce={cspNonce()}
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: CSS variables built from the chart's own config, not from user input
       dangerouslySetInnerHTML={{
         __html: Object.entries(THEMES)
           .map(

@@ -68,8 +68,10 @@ export function PurchaseAccess({ v, access, place }: { v: PurchaseVerification; 
       {content.accessType === "stream" && content.fileUrl && (
         <>
           {isAudio(content.fileType) ? (
+            // biome-ignore lint/a11y/useMediaCaption: the creator's own upload, which comes with no caption track
             <audio controls preload="metadata" src={content.fileUrl} className="w-full" data-testid="stream-player" />
           ) : (
+            // biome-ignore lint/a11y/useMediaCaption: the creator's own upload, which comes with no caption track
             <video
               controls
               preload="metadata"

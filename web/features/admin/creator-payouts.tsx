@@ -11,10 +11,11 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { toast } from "@/hooks/use-toast";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { RowActions } from "./payout-actions";
 import { METHOD_NAMES, ProcessConfirmDialog, processPlan } from "./process-confirm";
 import { useCreatorPayouts, useDownloadPayoutsCsv, useProcessPayouts, type Period } from "./queries";
+import { LoadFailed } from "@/components/load-failed";
 
 const MONTHS = Array.from({ length: 12 }, (_, i) =>
   new Date(Date.UTC(2024, i, 1)).toLocaleString("en-US", { month: "long", timeZone: "UTC" }),
@@ -156,7 +157,7 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
         {isLoading ? (
           <SectionSpinner />
         ) : error ? (
-          <p className="text-destructive">Couldn't load creator payouts. {error.message}</p>
+          <LoadFailed what="creator payouts" detail={error.message} />
         ) : !data?.length ? (
           <EmptyState
             icon={Users}
@@ -203,8 +204,8 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
                         <span className="text-muted-foreground">Not set up</span>
                       )}
                     </td>
-                    <td className="py-2 pr-3 text-right">{formatUsd(r.totalEarnings)}</td>
-                    <td className="py-2 pr-3 text-right font-medium">{formatUsd(r.availableBalance)}</td>
+                    <td className="py-2 pr-3 text-right">{formatDollars(r.totalEarnings)}</td>
+                    <td className="py-2 pr-3 text-right font-medium">{formatDollars(r.availableBalance)}</td>
                     <td className="py-2 pr-3 text-right">{r.contentCount}</td>
                     <td className="py-2 pr-3">
                       {statusBadge(r)}
@@ -213,7 +214,7 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
                     <td className="py-2 pr-3">
                       {r.payout ? (
                         <>
-                          <div>{`${formatUsd(r.payout.amount)} · ${PAYOUT_STATUS[r.payout.status] ?? r.payout.status}`}</div>
+                          <div>{`${formatDollars(r.payout.amount)} · ${PAYOUT_STATUS[r.payout.status] ?? r.payout.status}`}</div>
                           {r.payout.status === "failed" && r.payout.notes && (
                             <div className="text-xs text-destructive">{r.payout.notes}</div>
                           )}

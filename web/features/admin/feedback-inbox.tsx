@@ -7,6 +7,7 @@ import { SectionSpinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useFeedbackInbox } from "./queries";
+import { LoadFailed } from "@/components/load-failed";
 
 const selectClass = "h-9 rounded-md border border-input bg-background px-3 text-sm shadow-xs capitalize";
 
@@ -53,7 +54,7 @@ export function FeedbackInbox() {
         {isLoading ? (
           <SectionSpinner />
         ) : error ? (
-          <p className="text-destructive">Couldn't load feedback. {error.message}</p>
+          <LoadFailed what="feedback" detail={error.message} />
         ) : !data?.length ? (
           <EmptyState icon={Inbox} title="No feedback" text="Nothing matches these filters." />
         ) : (

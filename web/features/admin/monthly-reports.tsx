@@ -3,8 +3,9 @@ import { BarChart3 } from "lucide-react";
 import { EmptyState } from "@/components/empty-state";
 import { SectionSpinner } from "@/components/spinner";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { useMonthlyReports } from "./queries";
+import { LoadFailed } from "@/components/load-failed";
 
 const label = (year: number, month: number) =>
   new Date(Date.UTC(year, month - 1, 1)).toLocaleString("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
@@ -21,7 +22,7 @@ export function MonthlyReports() {
         {isLoading ? (
           <SectionSpinner />
         ) : error ? (
-          <p className="text-destructive">Couldn't load monthly reports. {error.message}</p>
+          <LoadFailed what="monthly reports" detail={error.message} />
         ) : !data?.length ? (
           <EmptyState icon={BarChart3} title="No reports yet" text="Reports appear after the first sale." />
         ) : (
@@ -45,17 +46,17 @@ function Chart({ reports }: { reports: NonNullable<ReturnType<typeof useMonthlyR
               <div
                 className="w-3 rounded-t bg-primary"
                 style={{ height: bar(r.totalRevenue) }}
-                title={`Revenue ${formatUsd(r.totalRevenue)}`}
+                title={`Revenue ${formatDollars(r.totalRevenue)}`}
               />
               <div
                 className="w-3 rounded-t bg-emerald-500"
                 style={{ height: bar(r.platformEarnings) }}
-                title={`Platform ${formatUsd(r.platformEarnings)}`}
+                title={`Platform ${formatDollars(r.platformEarnings)}`}
               />
               <div
                 className="w-3 rounded-t bg-amber-500"
                 style={{ height: bar(r.creatorPayouts) }}
-                title={`Payouts ${formatUsd(r.creatorPayouts)}`}
+                title={`Payouts ${formatDollars(r.creatorPayouts)}`}
               />
             </div>
             <p className="mt-1 text-center text-xs text-muted-foreground">{label(r.year, r.month)}</p>
@@ -111,15 +112,15 @@ function Chart({ reports }: { reports: NonNullable<ReturnType<typeof useMonthlyR
             {reports.map((r) => (
               <tr key={`${r.year}-${r.month}`} className="border-b last:border-0">
                 <td className="py-2">{label(r.year, r.month)}</td>
-                <td className="py-2 text-right">{formatUsd(r.grossSales)}</td>
-                <td className="py-2 text-right">{formatUsd(-r.refunds)}</td>
-                <td className="py-2 text-right">{formatUsd(-r.disputes)}</td>
-                <td className="py-2 text-right">{formatUsd(r.totalRevenue)}</td>
-                <td className="py-2 text-right">{formatUsd(r.platformEarnings)}</td>
-                <td className="py-2 text-right">{formatUsd(-r.stripeFees)}</td>
-                <td className="py-2 text-right">{formatUsd(-r.disputeFees)}</td>
-                <td className="py-2 text-right font-medium">{formatUsd(r.platformNet)}</td>
-                <td className="py-2 text-right">{formatUsd(r.creatorPayouts)}</td>
+                <td className="py-2 text-right">{formatDollars(r.grossSales)}</td>
+                <td className="py-2 text-right">{formatDollars(-r.refunds)}</td>
+                <td className="py-2 text-right">{formatDollars(-r.disputes)}</td>
+                <td className="py-2 text-right">{formatDollars(r.totalRevenue)}</td>
+                <td className="py-2 text-right">{formatDollars(r.platformEarnings)}</td>
+                <td className="py-2 text-right">{formatDollars(-r.stripeFees)}</td>
+                <td className="py-2 text-right">{formatDollars(-r.disputeFees)}</td>
+                <td className="py-2 text-right font-medium">{formatDollars(r.platformNet)}</td>
+                <td className="py-2 text-right">{formatDollars(r.creatorPayouts)}</td>
                 <td className="py-2 text-right">{r.transactionCount}</td>
               </tr>
             ))}

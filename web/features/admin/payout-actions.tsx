@@ -25,7 +25,7 @@ import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
 import { withoutStatus } from "@/lib/api";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { usePayoutAction, type PayoutAction } from "./queries";
 
 type Row = AdminCreatorPayoutRow;
@@ -123,7 +123,7 @@ const DIALOGS = {
   "mark-paid": {
     title: "Mark payout paid",
     text: (r: Row) =>
-      `You sent ${formatUsd(r.payout?.amount ?? 0)} to ${nameOf(r)} by hand. Record the reference of that payment (e.g. the PayPal transaction id); the creator is emailed that it was sent.`,
+      `You sent ${formatDollars(r.payout?.amount ?? 0)} to ${nameOf(r)} by hand. Record the reference of that payment (e.g. the PayPal transaction id); the creator is emailed that it was sent.`,
     field: "Reference",
     schema: markPayoutPaidSchema,
     key: "reference" as const,
@@ -132,7 +132,7 @@ const DIALOGS = {
   "mark-failed": {
     title: "Mark payout failed",
     text: (r: Row) =>
-      `${formatUsd(r.payout?.amount ?? 0)} goes back to ${nameOf(r)}'s available balance and is paid in a later run. The creator is emailed the reason below: write it for them.`,
+      `${formatDollars(r.payout?.amount ?? 0)} goes back to ${nameOf(r)}'s available balance and is paid in a later run. The creator is emailed the reason below: write it for them.`,
     field: "Reason (the creator reads it)",
     schema: markPayoutFailedSchema,
     key: "reason" as const,

@@ -6,9 +6,10 @@ import type { PayoutRunView } from "@shared/admin";
 import { SectionSpinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { METHOD_NAMES } from "./process-confirm";
 import { usePayoutRun, type Period } from "./queries";
+import { LoadFailed } from "@/components/load-failed";
 
 const RUN_WORDS: Record<PayoutRunView["run"]["status"], string> = {
   none: "Not started",
@@ -61,7 +62,7 @@ export function PayoutRunPanel({ period }: { period: Period }) {
         {isLoading ? (
           <SectionSpinner />
         ) : error ? (
-          <p className="text-destructive">Couldn't load the payout run. {error.message}</p>
+          <LoadFailed what="the payout run" detail={error.message} />
         ) : !data ? null : (
           <>
             {data.run.error && <p className="text-destructive">{data.run.error}</p>}
@@ -86,7 +87,7 @@ export function PayoutRunPanel({ period }: { period: Period }) {
                     <div>
                       <div className="font-medium">{a.name || a.email}</div>
                       <div className="text-xs text-muted-foreground">
-                        {formatUsd(a.amount)} · {METHOD_NAMES[a.method] ?? a.method}
+                        {formatDollars(a.amount)} · {METHOD_NAMES[a.method] ?? a.method}
                         {a.nextRetryAt ? ` · retry ${when(a.nextRetryAt)}` : ""}
                       </div>
                       <div className="text-xs text-destructive break-all">{a.reason}</div>

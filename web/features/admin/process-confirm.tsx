@@ -13,7 +13,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from "@/components/ui/dialog";
-import { formatUsd } from "@/lib/utils";
+import { formatCents } from "@shared/money";
 
 export const METHOD_NAMES: Record<string, string> = {
   paypal: "PayPal",
@@ -61,14 +61,14 @@ export function processPlan(
     }
   }
   const parts: string[] = [];
-  if (sendCount) parts.push(`Send ${formatUsd(sendCents / 100)} to ${plural(sendCount, "creator")} by Stripe`);
+  if (sendCount) parts.push(`Send ${formatCents(sendCents)} to ${plural(sendCount, "creator")} by Stripe`);
   for (const [method, m] of manual)
     parts.push(
-      `mark ${m.n} ${METHOD_NAMES[method] ?? method} ${m.n === 1 ? "payout" : "payouts"} you have sent (${formatUsd(m.cents / 100)})`,
+      `mark ${m.n} ${METHOD_NAMES[method] ?? method} ${m.n === 1 ? "payout" : "payouts"} you have sent (${formatCents(m.cents)})`,
     );
   if (prepareCount)
     parts.push(
-      `prepare ${plural(prepareCount, "more payout")} (${formatUsd(prepareCents / 100)}), which ${prepareCount === 1 ? "appears" : "appear"} in the list afterwards`,
+      `prepare ${plural(prepareCount, "more payout")} (${formatCents(prepareCents)}), which ${prepareCount === 1 ? "appears" : "appear"} in the list afterwards`,
     );
   const text = parts.length
     ? `${parts.join("; ")}.`

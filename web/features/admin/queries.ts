@@ -19,14 +19,6 @@ import { queryKeys } from "@/lib/query-keys";
 
 export type Period = { month: number; year: number };
 
-export const adminKeys = {
-  summary: queryKeys.adminPayoutSummary,
-  creatorPayouts: (p: Period) => ["/api/admin/creator-payouts", p] as const,
-  payoutRun: (p: Period) => ["/api/admin/payout-run", p] as const,
-  monthlyReports: ["/api/admin/monthly-reports"] as const,
-  feedback: (f: { type: string; priority: string }) => ["/api/admin/feedback", f] as const,
-};
-
 const getJson = async <T>(url: string, signal?: AbortSignal): Promise<T> => {
   const res = await fetch(url, { credentials: "include", signal });
   await throwIfResNotOk(res);
@@ -72,18 +64,18 @@ export const useDownloadPayoutsCsv = (opts: {
   onError?: (e: Error) => void;
 }) => useMutation({ mutationFn: downloadPayoutsCsv, ...opts });
 
-export const useSummary = () => useQuery<AdminPayoutSummary>({ queryKey: adminKeys.summary });
-export const useMonthlyReports = () => useQuery<MonthlyReport[]>({ queryKey: adminKeys.monthlyReports });
+export const useSummary = () => useQuery<AdminPayoutSummary>({ queryKey: queryKeys.adminPayoutSummary });
+export const useMonthlyReports = () => useQuery<MonthlyReport[]>({ queryKey: queryKeys.adminMonthlyReports });
 
 export const useCreatorPayouts = (p: Period) =>
   useQuery({
-    queryKey: adminKeys.creatorPayouts(p),
+    queryKey: queryKeys.adminCreatorPayouts(p),
     queryFn: ({ signal }) => getJson<AdminCreatorPayoutRow[]>(`/api/admin/creator-payouts?${periodQuery(p)}`, signal),
   });
 
 export const useFeedbackInbox = (f: { type: string; priority: string }) =>
   useQuery({
-    queryKey: adminKeys.feedback(f),
+    queryKey: queryKeys.adminFeedback(f),
     queryFn: ({ signal }) => {
       const q = new URLSearchParams(Object.entries(f).filter(([, v]) => v && v !== "all"));
       return getJson<AdminFeedbackItem[]>(`/api/admin/feedback${q.size ? `?${q}` : ""}`, signal);
@@ -139,7 +131,7 @@ export const RUN_POLL_MS = 3000;
 /** The period's run, live: polled every few seconds while the run is under way (or retries are due). */
 export const usePayoutRun = (p: Period) =>
   useQuery({
-    queryKey: adminKeys.payoutRun(p),
+    queryKey: queryKeys.adminPayoutRun(p),
     queryFn: ({ signal }) => getJson<PayoutRunView>(`/api/admin/payout-run?${periodQuery(p)}`, signal),
     retry: false,
     refetchInterval: (q) => {

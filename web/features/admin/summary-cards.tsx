@@ -1,18 +1,20 @@
 import { Card, CardContent } from "@/components/ui/card";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { useSummary } from "./queries";
+import { LoadFailed } from "@/components/load-failed";
 
 /** Spec §3 admin payout summary: every figure is a ledger sum on the server. */
 export function SummaryCards() {
   const { data, isLoading, error } = useSummary();
-  if (isLoading) return <div className="h-28 animate-pulse rounded-xl bg-muted" aria-label="Loading summary" />;
-  if (error || !data) return <p className="text-destructive">Couldn't load the payout summary. {error?.message}</p>;
+  if (isLoading)
+    return <div className="h-28 animate-pulse rounded-xl bg-muted" role="status" aria-label="Loading summary" />;
+  if (error || !data) return <LoadFailed what="the payout summary" detail={error?.message} />;
   const cards = [
-    { label: "Total Revenue", value: formatUsd(data.totalRevenue) },
-    { label: "Platform Commission", value: formatUsd(data.platformCommission) },
-    { label: "Total Payouts", value: formatUsd(data.totalPayouts) },
+    { label: "Total Revenue", value: formatDollars(data.totalRevenue) },
+    { label: "Platform Commission", value: formatDollars(data.platformCommission) },
+    { label: "Total Payouts", value: formatDollars(data.totalPayouts) },
     { label: "Creators", value: data.creatorCount.toLocaleString() },
-    { label: "Pending Payouts", value: formatUsd(data.pendingPayouts) },
+    { label: "Pending Payouts", value: formatDollars(data.pendingPayouts) },
   ];
   return (
     <div className="grid grid-cols-2 gap-4 md:grid-cols-5">

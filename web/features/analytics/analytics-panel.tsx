@@ -6,8 +6,9 @@ import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { useAnalytics } from "./queries";
+import { LoadFailed } from "@/components/load-failed";
 
 const AnalyticsChart = lazy(() => import("./analytics-chart"));
 
@@ -22,7 +23,7 @@ export function AnalyticsPanel() {
         ["Checkouts started", t.checkouts.toLocaleString()],
         ["Sales", t.sales.toLocaleString()],
         ["Conversion", `${t.conversion}%`],
-        ["Revenue", formatUsd(t.revenue)],
+        ["Revenue", formatDollars(t.revenue)],
       ]
     : [];
   return (
@@ -31,7 +32,7 @@ export function AnalyticsPanel() {
         <CardTitle className="flex items-center gap-2">
           <BarChart3 className="size-5" /> Analytics
         </CardTitle>
-        <div className="flex gap-1" role="group" aria-label="Range">
+        <fieldset className="flex gap-1" aria-label="Range">
           {ANALYTICS_RANGES.map((d) => (
             <Button
               key={d}
@@ -43,7 +44,7 @@ export function AnalyticsPanel() {
               {d} days
             </Button>
           ))}
-        </div>
+        </fieldset>
       </CardHeader>
       <CardContent className="space-y-4">
         {isLoading ? (
@@ -51,7 +52,7 @@ export function AnalyticsPanel() {
             <Spinner />
           </div>
         ) : error ? (
-          <p className="py-8 text-center text-destructive">Couldn't load your analytics. {error.message}</p>
+          <LoadFailed what="your analytics" detail={error.message} className="py-8 text-center" />
         ) : (
           <>
             <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5" data-testid="analytics-totals">
@@ -83,7 +84,7 @@ export function AnalyticsPanel() {
                 <strong>
                   {data.recovered.sales} {data.recovered.sales === 1 ? "sale" : "sales"}
                 </strong>
-                , {formatUsd(data.recovered.revenue)}
+                , {formatDollars(data.recovered.revenue)}
               </p>
             )}
             {data?.items.some((i) => i.bumpOffered > 0) && (
@@ -124,8 +125,8 @@ export function AnalyticsPanel() {
                     <li key={c.code} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
                       <span className="font-mono font-medium">{c.code}</span>
                       <span className="text-muted-foreground">
-                        {c.sales} {c.sales === 1 ? "sale" : "sales"} · {formatUsd(c.revenue)} ·{" "}
-                        {formatUsd(c.discountGiven)} off
+                        {c.sales} {c.sales === 1 ? "sale" : "sales"} · {formatDollars(c.revenue)} ·{" "}
+                        {formatDollars(c.discountGiven)} off
                       </span>
                     </li>
                   ))}

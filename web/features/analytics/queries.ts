@@ -1,13 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import type { AnalyticsStats } from "@shared/types";
 import { apiRequest } from "@/lib/api";
-
-export const analyticsKey = (days: number) => ["/api/analytics/stats", { days }] as const;
+import { queryKeys } from "@/lib/query-keys";
 
 /** One creator's analytics for the last `days` days (7, 30 or 90). The dashboard's rows share the 30-day one. */
 export function useAnalytics(days: number) {
   return useQuery<AnalyticsStats>({
-    queryKey: analyticsKey(days),
+    queryKey: queryKeys.analytics(days),
     queryFn: async () =>
       (await apiRequest("GET", `/api/analytics/stats?days=${days}`)).json() as Promise<AnalyticsStats>,
   });

@@ -1,6 +1,7 @@
-// An item's order bump on its edit page (issue 19): one of the creator's other items, offered as a
+// An item's order bump on its edit page: one of the creator's other items, offered as a
 // checkbox at checkout at a bump price. Shows the checkbox's words before saving; saves apart from
 // the item's form (PUT / DELETE /api/content/{id}/bump).
+import { dollarsField, formatDollarsPlain } from "@shared/money";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { orderBumpSchema } from "@shared/bumps";
@@ -23,7 +24,7 @@ export function OrderBumpCard({ item }: { item: CreatorContent }) {
   const { data: items = [] } = useQuery<CreatorContent[]>({ queryKey: queryKeys.contentList });
   const choices = items.filter((i) => i.id !== item.id);
   const [contentId, setContentId] = useState(item.bump?.contentId ?? "");
-  const [price, setPrice] = useState(item.bump ? item.bump.price.toFixed(2) : "");
+  const [price, setPrice] = useState(item.bump ? dollarsField(item.bump.price) : "");
   const [errors, setErrors] = useState<Errors>({});
   const chosen = choices.find((i) => i.id === contentId);
   const parsed = orderBumpSchema.safeParse({ contentId, price });
@@ -134,7 +135,7 @@ export function OrderBumpCard({ item }: { item: CreatorContent }) {
               <p className="rounded-md border border-dashed bg-muted/40 px-3 py-2 text-sm" data-testid="bump-preview">
                 Buyers see: <span className="font-medium">☐ {bumpLabel(chosen.title, parsed.data.priceCents)}</span>
                 {chosen.pricingModel === "fixed" && parsed.data.priceCents < Math.round(chosen.price * 100) && (
-                  <span className="text-muted-foreground"> (usually ${chosen.price.toFixed(2)})</span>
+                  <span className="text-muted-foreground"> (usually {formatDollarsPlain(chosen.price)})</span>
                 )}
               </p>
             )}

@@ -2,14 +2,13 @@
 import type { Stripe, StripeElements } from "@stripe/stripe-js";
 import { Lock, ShieldCheck } from "lucide-react";
 import { useNavigate } from "@tanstack/react-router";
+import { BumpCheckbox, DiscountField } from "./checkout-terms";
+import { OrderSummary } from "./order-summary";
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { bumpLabel } from "@shared/paywall";
-import type { PublicContent } from "@shared/content";
 import { createPaymentIntentSchema } from "@shared/payments";
 import { NO_REMINDER_LABEL, REMINDER_HINT } from "@shared/paywall";
-import { CreatorByline } from "@/components/creator-byline";
 import { FieldError, useFieldErrors } from "@/components/field-error";
-import { Spinner } from "@/components/spinner";
+import { PageSpinner, Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { ContentNotFound, PaywallShell } from "@/features/paywall/paywall-shell";
@@ -17,7 +16,7 @@ import { usePaywallContent } from "@/features/paywall/paywall-data";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, withoutStatus } from "@/lib/api";
 import { getStripe } from "@/lib/stripe";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { SaveCardNotice } from "@/features/upsell/save-card-notice";
 
 export function CheckoutPage({
@@ -114,6 +113,7 @@ export function CheckoutPage({
   // The amount Stripe will charge, read back from the PaymentIntent: the URL's amount is only a hint.
   const [chargedAmount, setChargedAmount] = useState<number | null>(null);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the card's node exists only once the item has loaded, so its arrival re-runs this
   useEffect(() => {
     if (!clientSecret || !cardRef.current) return;
     let cancelled = false;
@@ -144,11 +144,7 @@ export function CheckoutPage({
   }, [clientSecret, item.data?.id]);
 
   if (item.isLoading) {
-    return (
-      <div className="flex min-h-screen items-center justify-center">
-        <Spinner />
-      </div>
-    );
+    return <PageSpinner />;
   }
   if (item.error || !item.data) return <ContentNotFound />;
   const total = chargedAmount ?? (amount && Number.isFinite(amount) ? amount : item.data.price);
@@ -199,46 +195,14 @@ export function CheckoutPage({
   return (
     <PaywallShell>
       <div className="mx-auto grid max-w-4xl grid-cols-1 gap-6 px-4 py-8 md:grid-cols-[minmax(0,1fr)_minmax(0,1.2fr)] sm:py-12">
-        <section className="h-fit space-y-4 rounded-2xl border bg-card p-6 shadow-sm" aria-label="Order summary">
-          <h2 className="font-semibold">Order summary</h2>
-          <div className="flex items-center gap-3">
-            {item.data.previewImage ? (
-              <img src={item.data.previewImage} alt="" className="size-14 rounded-lg object-cover" />
-            ) : (
-              <div className="size-14 rounded-lg bg-brand-gradient" />
-            )}
-            <div className="min-w-0">
-              <p className="truncate font-medium">{item.data.title}</p>
-              <CreatorByline creator={item.data.creator} className="mt-1" />
-            </div>
-          </div>
-          <dl className="space-y-2 border-t pt-4 text-sm">
-            <div className="flex justify-between gap-4">
-              <dt className="text-muted-foreground">Price</dt>
-              <dd>{formatUsd(code && listPrice !== null ? listPrice : itemTotal)}</dd>
-            </div>
-            {code && listPrice !== null && listPrice > itemTotal && (
-              <div className="flex justify-between gap-4 text-emerald-700" data-testid="checkout-discount">
-                <dt>Code {code.toUpperCase()}</dt>
-                <dd>−{formatUsd(Math.round((listPrice - itemTotal) * 100) / 100)}</dd>
-              </div>
-            )}
-            {bumpTaken && (
-              <div className="flex justify-between gap-4" data-testid="checkout-bump-line">
-                <dt className="min-w-0 truncate text-muted-foreground">{offer!.title}</dt>
-                <dd>{formatUsd(offer!.price)}</dd>
-              </div>
-            )}
-            <div className="flex justify-between">
-              <dt className="text-muted-foreground">Processing fee</dt>
-              <dd>{formatUsd(0)}</dd>
-            </div>
-            <div className="flex justify-between border-t pt-2 text-base font-semibold">
-              <dt>Total</dt>
-              <dd data-testid="checkout-total">{formatUsd(total)}</dd>
-            </div>
-          </dl>
-        </section>
+        <OrderSummary
+          item={item.data}
+          code={code}
+          listPrice={listPrice}
+          itemTotal={itemTotal}
+          bumpLine={bumpTaken ? offer : null}
+          total={total}
+        />
         <form onSubmit={pay} className="space-y-5 rounded-2xl border bg-card p-6 shadow-sm" noValidate>
           <h1 className="text-xl font-bold">Pay by card</h1>
           {!clientSecret && recover && !recoverError ? (
@@ -329,7 +293,7 @@ export function CheckoutPage({
                 disabled={paying || !elements}
               >
                 {paying ? <Spinner className="size-5 text-white" /> : <Lock />}
-                Pay {formatUsd(total)}
+                Pay {formatDollars(total)}
               </Button>
               <SaveCardNotice clientSecret={clientSecret} />
               <p className="flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
@@ -340,190 +304,5 @@ export function CheckoutPage({
         </form>
       </div>
     </PaywallShell>
-  );
-}
-
-/**
- * Starts this checkout again with other terms (a code applied, the order bump ticked or not): a new
- * PaymentIntent at the server's price, keeping the amount and the email typed, then this page for it.
- * A browser that owns the item already goes to its access instead. Errors are the caller's to show.
- */
-function useStartAgain(id: string) {
-  const navigate = useNavigate();
-  return async (terms: { code?: string; bump: boolean; amount?: number; email: string; noReminder: boolean }) => {
-    const email = terms.email.trim();
-    const res = await apiRequest("POST", "/api/create-payment-intent", {
-      contentId: id,
-      ...(terms.code ? { discountCode: terms.code } : {}),
-      ...(terms.bump ? { bump: true } : {}),
-      ...(terms.amount !== undefined ? { customAmount: terms.amount } : {}),
-      ...(email && /^[^\s@]+@[^\s@]+$/.test(email) ? { buyerEmail: email } : {}),
-      ...(terms.noReminder ? { noReminder: true } : {}),
-    });
-    const body = (await res.json()) as {
-      clientSecret?: string;
-      amount?: number;
-      alreadyOwned?: boolean;
-      accessUrl?: string;
-      discount?: { code: string };
-    };
-    if (body.alreadyOwned && body.accessUrl) return window.location.assign(body.accessUrl);
-    const code = body.discount?.code ?? terms.code?.toUpperCase();
-    await navigate({
-      to: "/checkout/$id",
-      params: { id },
-      search: {
-        payment_intent: body.clientSecret,
-        amount: body.amount,
-        ...(code ? { code } : {}),
-        ...(terms.bump ? { bump: true } : {}),
-      },
-      replace: true,
-    });
-  };
-}
-
-/**
- * "Have a code?": applying one starts the checkout again with it (a new PaymentIntent at the price the
- * server computes, holding one use of the code); the page then shows that price. A code that does not
- * apply says why beside the field, and nothing else changes.
- */
-function DiscountField({
-  id,
-  applied,
-  amount,
-  email,
-  bump,
-  noReminder,
-}: {
-  id: string;
-  applied?: string;
-  amount?: number;
-  email: string;
-  bump: boolean;
-  noReminder: boolean;
-}) {
-  const startAgain = useStartAgain(id);
-  const [open, setOpen] = useState(false);
-  const [text, setText] = useState("");
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  if (applied) return <p className="text-sm text-emerald-700">Code {applied.toUpperCase()} applied.</p>;
-  if (!open) {
-    return (
-      <button
-        type="button"
-        className="text-sm font-medium text-primary underline-offset-4 hover:underline"
-        onClick={() => setOpen(true)}
-      >
-        Have a discount code?
-      </button>
-    );
-  }
-  const apply = async () => {
-    if (!/^[A-Za-z0-9_-]{2,40}$/.test(text.trim())) return setProblem("This code isn't valid");
-    setBusy(true);
-    setProblem(null);
-    try {
-      await startAgain({ code: text.trim(), bump, amount, email, noReminder });
-    } catch (err) {
-      setProblem(withoutStatus((err as Error).message).replace(/^discountCode: /, ""));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <div className="space-y-2">
-      <label htmlFor="discount-code" className="text-sm font-medium">
-        Discount code
-      </label>
-      <div className="flex gap-2">
-        <Input
-          id="discount-code"
-          value={text}
-          autoComplete="off"
-          onChange={(e) => {
-            setText(e.target.value);
-            setProblem(null);
-          }}
-          onKeyDown={(e) => {
-            if (e.key === "Enter") {
-              e.preventDefault();
-              void apply();
-            }
-          }}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={problem ? "discount-code-error" : undefined}
-        />
-        <Button type="button" variant="outline" onClick={() => void apply()} disabled={busy || !text.trim()}>
-          {busy ? <Spinner className="size-4" /> : null}
-          Apply
-        </Button>
-      </div>
-      {problem && (
-        <p id="discount-code-error" role="alert" className="text-sm text-destructive">
-          {problem}
-        </p>
-      )}
-    </div>
-  );
-}
-
-/**
- * The order bump's checkbox: "Add {title} for $X". Ticking or unticking starts the checkout again
- * (a new PaymentIntent for the new total, keeping the code and amount); a bump that can no longer be
- * sold says why, and the checkout stays as it was.
- */
-function BumpCheckbox({
-  id,
-  offer,
-  taken,
-  code,
-  amount,
-  email,
-  noReminder,
-}: {
-  id: string;
-  offer: NonNullable<PublicContent["bump"]>;
-  taken: boolean;
-  code?: string;
-  amount?: number;
-  email: string;
-  noReminder: boolean;
-}) {
-  const startAgain = useStartAgain(id);
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const toggle = async (next: boolean) => {
-    setBusy(true);
-    setProblem(null);
-    try {
-      await startAgain({ code, bump: next, amount, email, noReminder });
-    } catch (err) {
-      setProblem(withoutStatus((err as Error).message));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <div className="space-y-1 rounded-lg border-2 border-dashed border-primary/40 bg-primary/5 p-3">
-      <label className="flex items-center gap-2 text-sm font-medium">
-        <input
-          type="checkbox"
-          className="size-4"
-          checked={busy ? !taken : taken}
-          disabled={busy}
-          onChange={(e) => void toggle(e.target.checked)}
-          aria-describedby={problem ? "bump-error" : undefined}
-        />
-        {bumpLabel(offer.title, Math.round(offer.price * 100))}
-        {busy && <Spinner className="size-4" />}
-      </label>
-      {problem && (
-        <p id="bump-error" role="alert" className="text-sm text-destructive">
-          {problem}
-        </p>
-      )}
-    </div>
   );
 }

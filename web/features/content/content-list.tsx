@@ -16,6 +16,7 @@ import { queryKeys } from "@/lib/query-keys";
 import { useAnalytics } from "@/features/analytics/queries";
 import { ContentRow } from "./content-row";
 import { DeleteContentDialog } from "./delete-content-dialog";
+import { LoadFailed } from "@/components/load-failed";
 
 type Sort = (typeof SORT_OPTIONS)[number];
 const SORT_LABELS: Record<Sort, string> = {
@@ -66,11 +67,8 @@ export function ContentList() {
   if (error) {
     return (
       <Card>
-        <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
-          <p className="text-destructive">Couldn't load your content. {error.message}</p>
-          <Button variant="outline" onClick={() => refetch()}>
-            Try again
-          </Button>
+        <CardContent>
+          <LoadFailed what="your content" detail={error.message} onRetry={refetch} className="py-12" />
         </CardContent>
       </Card>
     );

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import { LinkFunnel } from "@/features/analytics/link-funnel";
 import { toast } from "@/hooks/use-toast";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 
 const ACCESS_ICON = { download: FileText, view: Type, stream: PlayCircle, link: Link2 } as const;
 
@@ -87,7 +87,7 @@ export function ContentRow({
             {item.pricingModel === "pay_what_you_want" ? "Min. price" : "Price"}
           </p>
           <p className="font-semibold">
-            {formatUsd(item.pricingModel === "pay_what_you_want" ? (item.minimumPrice ?? item.price) : item.price)}
+            {formatDollars(item.pricingModel === "pay_what_you_want" ? (item.minimumPrice ?? item.price) : item.price)}
           </p>
         </div>
         <div>
@@ -96,7 +96,7 @@ export function ContentRow({
         </div>
         <div>
           <p className="text-xs text-muted-foreground">Earnings</p>
-          <p className="font-semibold">{formatUsd(item.totalEarnings)}</p>
+          <p className="font-semibold">{formatDollars(item.totalEarnings)}</p>
         </div>
       </div>
       <div className="flex items-center gap-1">

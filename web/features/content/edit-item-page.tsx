@@ -1,22 +1,20 @@
 // Editing a live item (PATCH /api/content/{id}): the same /p/{id} link, the publish rules checked
 // beside each field (the shared contentFormSchema), a replacement file through the resumable upload,
 // a new or removed preview image, and taking the item off sale or putting it back.
+import { dollarsField } from "@shared/money";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ArrowLeft, ExternalLink, EyeOff, ImagePlus, Rocket, X } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { CATEGORIES, MAX_UPLOAD_BYTES } from "@shared/constants";
+import { MAX_UPLOAD_BYTES } from "@shared/constants";
 import { CONTENT_MESSAGES, contentFormSchema, type CreatorContent, type UpdateContentInput } from "@shared/content";
 import type { CurrentUser } from "@shared/schemas";
-import { focusFirstInvalid, LabelledField } from "@/components/field-error";
-import { Spinner } from "@/components/spinner";
+import { focusFirstInvalid } from "@/components/field-error";
+import { SectionSpinner, Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { Textarea } from "@/components/ui/textarea";
 import { showUnauthorizedAndRelogin } from "@/features/dashboard/use-unauthorized-redirect";
 import { FileDropZone } from "@/features/landing/file-drop-zone";
 import { CreatorTopBar } from "@/features/shell/creator-top-bar";
@@ -27,24 +25,15 @@ import { toast } from "@/hooks/use-toast";
 import { apiRequest, isUnauthorizedError, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { useMyItem } from "./use-my-item";
-import { LicenseFields, licenseError } from "@/features/licenses/license-fields";
+import { licenseError } from "@/features/licenses/license-fields";
+import { type ItemDraft, type ItemFieldErrors, ItemFields } from "./item-fields";
 import { OrderBumpCard } from "@/features/bumps/order-bump-card";
+import { CheckoutReminderSwitch } from "./checkout-reminder-switch";
 
-type Draft = {
-  title: string;
-  description: string;
-  pricingModel: "fixed" | "pay_what_you_want";
-  price: string;
-  minimumPrice: string;
-  category: string;
-  linkUrl: string;
-  textContent: string;
-  issueLicenseKeys: boolean;
-  activationLimit: string;
-};
+type Draft = ItemDraft;
 type Errors = Partial<Record<keyof Draft | "file" | "previewImage" | "form", string>>;
 
-const money = (dollars: number | null) => (dollars === null ? "" : dollars.toFixed(2));
+const money = (dollars: number | null) => (dollars === null ? "" : dollarsField(dollars));
 const kindOf = (item: CreatorContent) =>
   item.accessType === "link" ? "link" : item.accessType === "view" && item.textContent ? "text" : "file";
 
@@ -69,8 +58,22 @@ function fieldOf(message: string, pricingModel: Draft["pricingModel"]): keyof Er
   return "form";
 }
 
-/** The item's fields: label, control, and the message the control is described by. */
-const Field = LabelledField;
+/** The edit page's errors beside its fields: `{field}-error`, the control aria-invalid and described by it. */
+function errorView(errors: Errors, pricingModel: Draft["pricingModel"]): ItemFieldErrors {
+  const of = (name: string) =>
+    name === "minimumPrice" && pricingModel === "pay_what_you_want"
+      ? (errors.minimumPrice ?? errors.price)
+      : errors[name as keyof Errors];
+  return {
+    control: (name) => (of(name) ? { "aria-invalid": true, "aria-describedby": `${name}-error` } : {}),
+    message: (name) =>
+      of(name) && (
+        <p id={`${name}-error`} className="text-sm text-destructive" role="alert" data-testid={`${name}-error`}>
+          {of(name)}
+        </p>
+      ),
+  };
+}
 
 function EditForm({ item }: { item: CreatorContent }) {
   const queryClient = useQueryClient();
@@ -95,6 +98,7 @@ function EditForm({ item }: { item: CreatorContent }) {
   const previewInput = useRef<HTMLInputElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   // Shown errors put the focus on the first field they name.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `errors` is the trigger: the focus moves after new messages render
   useEffect(() => focusFirstInvalid(formRef.current), [errors]);
   const [pickedUrl, setPickedUrl] = useState<string | null>(null);
   useEffect(() => {
@@ -194,6 +198,7 @@ function EditForm({ item }: { item: CreatorContent }) {
   };
 
   const busy = save.isPending;
+  const fieldErrors = errorView(errors, draft.pricingModel);
   const previewShown = preview === undefined ? item.previewImage : pickedUrl;
   return (
     <div className="space-y-6">
@@ -256,123 +261,15 @@ function EditForm({ item }: { item: CreatorContent }) {
                   )}
                 </div>
               )}
-              {kind === "link" && (
-                <Field
-                  label="Link URL *"
-                  htmlFor="linkUrl"
-                  error={errors.linkUrl}
-                  hint="Buyers see this link only after paying."
-                >
-                  <Input
-                    id="linkUrl"
-                    type="url"
-                    value={draft.linkUrl}
-                    onChange={(e) => set("linkUrl")(e.target.value)}
-                    aria-invalid={!!errors.linkUrl}
-                  />
-                </Field>
-              )}
-              {kind === "text" && (
-                <Field label="Text buyers unlock *" htmlFor="textContent" error={errors.textContent}>
-                  <Textarea
-                    id="textContent"
-                    rows={6}
-                    value={draft.textContent}
-                    onChange={(e) => set("textContent")(e.target.value)}
-                    className="field-sizing-fixed"
-                  />
-                </Field>
-              )}
-              <Field label="Title *" htmlFor="title" error={errors.title}>
-                <Input
-                  id="title"
-                  value={draft.title}
-                  onChange={(e) => set("title")(e.target.value)}
-                  maxLength={200}
-                  aria-invalid={!!errors.title}
-                />
-              </Field>
-              <Field label="Description" htmlFor="description" error={errors.description}>
-                <Textarea
-                  id="description"
-                  rows={3}
-                  value={draft.description}
-                  onChange={(e) => set("description")(e.target.value)}
-                  maxLength={5000}
-                  className="field-sizing-fixed"
-                />
-              </Field>
-              <div className="grid gap-4 sm:grid-cols-2">
-                <Field label="Pricing" htmlFor="pricingModel">
-                  <Select
-                    value={draft.pricingModel}
-                    onValueChange={(v) => set("pricingModel")(v as Draft["pricingModel"])}
-                  >
-                    <SelectTrigger id="pricingModel" aria-label="Pricing">
-                      <SelectValue />
-                    </SelectTrigger>
-                    <SelectContent>
-                      <SelectItem value="fixed">Fixed price</SelectItem>
-                      <SelectItem value="pay_what_you_want">Pay what you want</SelectItem>
-                    </SelectContent>
-                  </Select>
-                </Field>
-                {draft.pricingModel === "fixed" ? (
-                  <Field
-                    label="Price (USD) *"
-                    htmlFor="price"
-                    error={errors.price}
-                    hint="Applies to checkouts started from now on."
-                  >
-                    <Input
-                      id="price"
-                      type="number"
-                      inputMode="decimal"
-                      step="0.01"
-                      min="0.01"
-                      value={draft.price}
-                      onChange={(e) => set("price")(e.target.value)}
-                      aria-invalid={!!errors.price}
-                    />
-                  </Field>
-                ) : (
-                  <Field
-                    label="Minimum price (USD) *"
-                    htmlFor="minimumPrice"
-                    error={errors.minimumPrice ?? errors.price}
-                    hint="Buyers can pay this or more."
-                  >
-                    <Input
-                      id="minimumPrice"
-                      type="number"
-                      inputMode="decimal"
-                      step="0.01"
-                      min="0.01"
-                      value={draft.minimumPrice}
-                      onChange={(e) => set("minimumPrice")(e.target.value)}
-                    />
-                  </Field>
-                )}
-              </div>
-              <Field label="Category" htmlFor="category">
-                <Select value={draft.category} onValueChange={set("category")}>
-                  <SelectTrigger id="category" aria-label="Category">
-                    <SelectValue />
-                  </SelectTrigger>
-                  <SelectContent>
-                    {CATEGORIES.map((c) => (
-                      <SelectItem key={c} value={c}>
-                        {c}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
-              </Field>
-              <LicenseFields
-                value={draft}
-                error={errors.activationLimit}
+              <ItemFields
+                kind={kind}
+                draft={draft}
+                onChange={(key, value) => set(key)(value as never)}
+                errors={fieldErrors}
+                priceHint="Applies to checkouts started from now on."
+                licenseError={errors.activationLimit}
                 disabled={busy}
-                onChange={(next) => {
+                onLicenseChange={(next) => {
                   setErrors((e) => ({ ...e, activationLimit: undefined }));
                   setDraft((d) => ({
                     ...d,
@@ -440,62 +337,10 @@ function EditForm({ item }: { item: CreatorContent }) {
   );
 }
 
-/** "Remind buyers who leave checkout": saves itself, apart from the form (PUT /api/content/{id}/checkout-reminders). */
-function CheckoutReminderSwitch({ item }: { item: CreatorContent }) {
-  const queryClient = useQueryClient();
-  const [on, setOn] = useState(item.checkoutReminders);
-  const save = useMutation({
-    mutationFn: async (enabled: boolean) =>
-      (await (await apiRequest("PUT", `/api/content/${item.id}/checkout-reminders`, { enabled })).json()) as {
-        checkoutReminders: boolean;
-      },
-    onSuccess: async (r) => {
-      setOn(r.checkoutReminders);
-      await queryClient.invalidateQueries({ queryKey: queryKeys.contentList });
-    },
-    onError: (err) => {
-      setOn(item.checkoutReminders);
-      toast({ title: "Could not save", description: withoutStatus((err as Error).message), variant: "destructive" });
-    },
-  });
-  return (
-    <Card className="mt-6">
-      <CardHeader>
-        <CardTitle className="text-lg">Checkout reminders</CardTitle>
-        <CardDescription>
-          A buyer who typed their email at checkout and left gets one reminder an hour later, with a link back at the
-          same price. Never after they pay; they can unsubscribe.
-        </CardDescription>
-      </CardHeader>
-      <CardContent>
-        <label className="flex items-center gap-2 text-sm font-medium">
-          <input
-            type="checkbox"
-            className="size-4"
-            checked={on}
-            disabled={save.isPending}
-            onChange={(e) => {
-              setOn(e.target.checked);
-              save.mutate(e.target.checked);
-            }}
-          />
-          Remind buyers who leave checkout
-          {save.isPending && <Spinner className="size-4" />}
-        </label>
-      </CardContent>
-    </Card>
-  );
-}
-
 export function EditItemPage({ user, contentId }: { user: CurrentUser; contentId: string }) {
   const { item, isPending, isError, refetch } = useMyItem(contentId);
   let body: ReactNode;
-  if (isPending)
-    body = (
-      <div className="flex justify-center py-24">
-        <Spinner className="size-8" />
-      </div>
-    );
+  if (isPending) body = <SectionSpinner className="py-24" />;
   else if (isError)
     body = (
       <div className="space-y-3 py-16 text-center" role="alert">

@@ -1,11 +1,12 @@
 // "You're live" (after Publish): the item's link to copy or share, its social card as chats will show
 // it (the paywall's og:title, og:description and og:image), and "View as a buyer".
+import { formatDollarsPlain } from "@shared/money";
 import { Link } from "@tanstack/react-router";
 import { Check, Copy, ExternalLink, Pencil, Share2 } from "lucide-react";
 import { useState } from "react";
 import type { CreatorContent } from "@shared/content";
 import type { CurrentUser } from "@shared/schemas";
-import { Spinner } from "@/components/spinner";
+import { SectionSpinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -17,7 +18,7 @@ import { useMyItem } from "./use-my-item";
 
 /** The card's title as the paywall's og:title writes it (worker/routes/paywall-page.tsx). */
 const cardTitle = (item: CreatorContent) =>
-  `${item.title} · ${item.pricingModel === "pay_what_you_want" ? `from $${(item.minimumPrice ?? item.price).toFixed(2)}` : `$${item.price.toFixed(2)}`}`;
+  `${item.title} · ${item.pricingModel === "pay_what_you_want" ? `from ${formatDollarsPlain(item.minimumPrice ?? item.price)}` : formatDollarsPlain(item.price)}`;
 
 export function SocialCard({ item }: { item: CreatorContent }) {
   return (
@@ -69,12 +70,7 @@ export function LivePage({ user, contentId }: { user: CurrentUser; contentId: st
   };
 
   let body: React.ReactNode;
-  if (isPending)
-    body = (
-      <div className="flex justify-center py-24">
-        <Spinner className="size-8" />
-      </div>
-    );
+  if (isPending) body = <SectionSpinner className="py-24" />;
   else if (isError)
     body = (
       <div className="space-y-3 py-16 text-center" role="alert">

@@ -22,7 +22,7 @@ import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
-import { formatUsd } from "@/lib/utils";
+import { dollarsField, formatDollars } from "@shared/money";
 
 const REASON_LABELS: Record<(typeof REFUND_REASONS)[number] | "other", string> = {
   requested_by_customer: "The buyer asked for it",
@@ -35,14 +35,14 @@ const REASON_LABELS: Record<(typeof REFUND_REASONS)[number] | "other", string> =
 export function refundLabel(sale: Sale): string | null {
   if (sale.refundPending) return "Refund pending";
   if (sale.status === "refunded") return "Refunded";
-  if (sale.refundedAmount > 0) return `Partly refunded ${formatUsd(sale.refundedAmount)}`;
+  if (sale.refundedAmount > 0) return `Partly refunded ${formatDollars(sale.refundedAmount)}`;
   if (sale.refundFailed) return "Refund failed";
   return null;
 }
 
 export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const [amount, setAmount] = useState(sale.refundable.toFixed(2));
+  const [amount, setAmount] = useState(dollarsField(sale.refundable));
   // One key per amount in cents, for the dialog's life: a double press, or a retry after an error
   // (even with the amount retyped, "10" or "10.00"), is the same refund; another amount is another
   // request (the server refuses a key reused with a new amount).
@@ -72,12 +72,12 @@ export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => voi
       else if (r.status === "succeeded")
         toast({
           title: "Refund sent",
-          description: `${formatUsd(r.amount)} is on its way back to the buyer's card. They were emailed.`,
+          description: `${formatDollars(r.amount)} is on its way back to the buyer's card. They were emailed.`,
         });
       else
         toast({
           title: "Refund pending",
-          description: `Stripe is processing the ${formatUsd(r.amount)} refund. The sale shows the result once it is done.`,
+          description: `Stripe is processing the ${formatDollars(r.amount)} refund. The sale shows the result once it is done.`,
         });
       onClose();
     },
@@ -90,7 +90,7 @@ export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => voi
     if (!/^\d+(\.\d{1,2})?$/.test(amount.trim()) || cents < 1)
       return fe.set("amount", "Enter an amount in dollars, at least $0.01");
     if (cents > Math.round(sale.refundable * 100))
-      return fe.set("amount", `You can refund at most ${formatUsd(sale.refundable)} of this sale`);
+      return fe.set("amount", `You can refund at most ${formatDollars(sale.refundable)} of this sale`);
     const body = { amountCents: cents, reason: reason === "other" ? note.trim() : reason, requestKey: keyFor(cents) };
     if (fe.check(refundSaleSchema, body, { alias: aliases })) refund.mutate(body);
   };
@@ -102,14 +102,14 @@ export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => voi
           <DialogHeader>
             <DialogTitle>Refund this sale</DialogTitle>
             <DialogDescription>
-              {sale.productName} · paid {formatUsd(sale.amount)}
+              {sale.productName} · paid {formatDollars(sale.amount)}
               {sale.buyerEmail ? ` by ${sale.buyerEmail}` : ""}. The money goes back to the buyer's card through Stripe
               and your share of it comes off your balance. A full refund ends the buyer's access; a partial one keeps
               it.
             </DialogDescription>
           </DialogHeader>
           <div className="space-y-1.5">
-            <Label htmlFor="refund-amount">Amount (USD, up to {formatUsd(sale.refundable)})</Label>
+            <Label htmlFor="refund-amount">Amount (USD, up to {formatDollars(sale.refundable)})</Label>
             <Input
               id="refund-amount"
               inputMode="decimal"
@@ -166,7 +166,7 @@ export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => voi
             </Button>
             <Button type="submit" variant="destructive" disabled={refund.isPending}>
               {refund.isPending ? <Spinner className="size-4" label="Refunding" /> : null}
-              Refund {Number.isFinite(Number(amount)) && Number(amount) > 0 ? formatUsd(Number(amount)) : ""}
+              Refund {Number.isFinite(Number(amount)) && Number(amount) > 0 ? formatDollars(Number(amount)) : ""}
             </Button>
           </DialogFooter>
         </form>

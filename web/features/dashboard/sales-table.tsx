@@ -8,9 +8,10 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { LicenseCell } from "@/features/licenses/license-cell";
 import { useSalesPages } from "@/features/payouts/pages";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { RefundDialog, refundLabel } from "./refund-dialog";
 import { useUnauthorizedRedirect } from "./use-unauthorized-redirect";
+import { LoadFailed } from "@/components/load-failed";
 
 const statusVariant = (status: string) =>
   status === "completed" ? "success" : status === "pending" ? "warning" : "destructive";
@@ -23,7 +24,7 @@ export function SalesTable() {
 
   if (isLoading) return <SectionSpinner />;
   if (error) {
-    return <p className="py-16 text-center text-destructive">Couldn't load your sales. {error.message}</p>;
+    return <LoadFailed what="your sales" detail={error.message} className="py-16 text-center" />;
   }
   // The server pages newest first; pages are only appended.
   const sales = data?.pages.flat() ?? [];
@@ -75,7 +76,7 @@ export function SalesTable() {
                   )}
                 </td>
                 <td className="px-4 py-3 font-medium">
-                  {formatUsd(sale.amount)}
+                  {formatDollars(sale.amount)}
                   {sale.discountCode && (
                     <span
                       className="ml-1.5 whitespace-nowrap rounded bg-emerald-50 px-1.5 py-0.5 font-mono text-xs text-emerald-800"

@@ -3,7 +3,8 @@ import { DollarSign, Eye, FileStack, Wallet } from "lucide-react";
 import type { EarningsStats } from "@shared/types";
 import { Card, CardContent } from "@/components/ui/card";
 import { queryKeys } from "@/lib/query-keys";
-import { cn, formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
+import { cn } from "@/lib/utils";
 import { useUnauthorizedRedirect } from "./use-unauthorized-redirect";
 
 export function StatCards() {
@@ -12,14 +13,14 @@ export function StatCards() {
   const cards = [
     {
       label: "Total Earnings",
-      value: data && formatUsd(data.totalEarnings),
+      value: data && formatDollars(data.totalEarnings),
       icon: DollarSign,
       tone: "text-emerald-600 bg-emerald-50",
     },
     {
       label: "Available Balance",
-      value: data && formatUsd(data.availableBalance),
-      hint: data && data.onHold > 0 ? `+ ${formatUsd(data.onHold)} on hold` : undefined,
+      value: data && formatDollars(data.availableBalance),
+      hint: data && data.onHold > 0 ? `+ ${formatDollars(data.onHold)} on hold` : undefined,
       icon: Wallet,
       tone: "text-violet-600 bg-violet-50",
     },

@@ -1,7 +1,7 @@
-// /settings → Developers: the creator's API keys (issue 18). Create one (name and scopes; errors
+// /settings → Developers: the creator's API keys. Create one (name and scopes; errors
 // beside their fields), see its secret once with Copy, revoke with a confirm, and the last key events.
 // Creating needs a recent sign-in: the server's 403 comes with a "Sign in again" link back here.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Check, Copy, KeyRound, Plus, TriangleAlert } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import {
@@ -13,9 +13,9 @@ import {
   type ApiKeyScope,
   type ApiKeySummary,
   type CreatedApiKey,
-  type DeveloperOverview,
 } from "@shared/developer";
 import { SectionSpinner, Spinner } from "@/components/spinner";
+import { useDeveloperOverview } from "./queries";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -32,7 +32,8 @@ import { Label } from "@/components/ui/label";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, withoutStatus } from "@/lib/api";
-import { developerKeys } from "./queries";
+import { LoadFailed } from "@/components/load-failed";
+import { queryKeys } from "@/lib/query-keys";
 
 const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "Never";
@@ -75,7 +76,7 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey
     mutationFn: async (input: { name: string; scopes: ApiKeyScope[] }) =>
       (await apiRequest("POST", "/api/developer/keys", input)).json() as Promise<CreatedApiKey>,
     onSuccess: (key) => {
-      queryClient.invalidateQueries({ queryKey: developerKeys });
+      queryClient.invalidateQueries({ queryKey: queryKeys.developerKeys });
       onCreated(key);
     },
     onError: (error) => setErrors(errorsFromServer(error.message)),
@@ -202,7 +203,7 @@ function RevokeDialog({ apiKey, onClose }: { apiKey: ApiKeySummary; onClose: () 
         await apiRequest("DELETE", `/api/developer/keys/${encodeURIComponent(apiKey.id)}`)
       ).json() as Promise<ApiKeySummary>,
     onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: developerKeys });
+      queryClient.invalidateQueries({ queryKey: queryKeys.developerKeys });
       toast({ title: "Key Revoked", description: `“${apiKey.name}” no longer works.` });
       onClose();
     },
@@ -311,7 +312,7 @@ function KeyEvents({ events }: { events: ApiKeyEvent[] }) {
 }
 
 export function DeveloperCard() {
-  const { data, isLoading, error, refetch } = useQuery<DeveloperOverview>({ queryKey: developerKeys });
+  const { data, isLoading, error, refetch } = useDeveloperOverview();
   useUnauthorizedRedirect(error);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
@@ -334,12 +335,7 @@ export function DeveloperCard() {
         {isLoading ? (
           <SectionSpinner />
         ) : error || !data ? (
-          <div className="space-y-3 py-6 text-center">
-            <p className="text-destructive">Couldn't load your API keys. {error ? withoutStatus(error.message) : ""}</p>
-            <Button variant="outline" size="sm" onClick={() => refetch()}>
-              Try again
-            </Button>
-          </div>
+          <LoadFailed what="your API keys" detail={error ? withoutStatus(error.message) : ""} onRetry={refetch} />
         ) : (
           <>
             {created && <NewKey created={created} onDone={() => setCreated(null)} />}

@@ -19,9 +19,9 @@ import { CreatorTopBar } from "@/features/shell/creator-top-bar";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, getQueryFn, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
-import { formatUsd } from "@/lib/utils";
+import { formatCents, formatDollars } from "@shared/money";
+import { LoadFailed } from "@/components/load-failed";
 
-const KEY = ["/api/discounts"] as const;
 const STATUS: Record<DiscountCode["status"], { label: string; className: string }> = {
   active: { label: "Active", className: "bg-emerald-600 text-white" },
   expired: { label: "Expired", className: "border-amber-400 text-amber-800" },
@@ -68,7 +68,7 @@ function pricePreview(form: Form, items: CreatorContent[]): string | null {
       const cents = Math.round(i.price * 100);
       const floor = i.pricingModel === "pay_what_you_want" ? Math.round((i.minimumPrice ?? i.price) * 100) : 0;
       const after = discountedCents(cents, rule, floor);
-      return `${i.title}: ${formatUsd(cents / 100)} → ${formatUsd(after / 100)}${after === cents ? " (no discount: at its minimum)" : ""}`;
+      return `${i.title}: ${formatCents(cents)} → ${formatCents(after)}${after === cents ? " (no discount: at its minimum)" : ""}`;
     })
     .join(" · ");
 }
@@ -86,7 +86,7 @@ function CreateCode({ items, onDone }: { items: CreatorContent[]; onDone: () => 
       (await apiRequest("POST", "/api/discounts", input)).json() as Promise<DiscountCode>,
     onSuccess: async (code) => {
       toast({ title: "Code created", description: `${code.code}: ${code.label}` });
-      await queryClient.invalidateQueries({ queryKey: KEY });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.discounts });
       setForm(EMPTY);
       onDone();
     },
@@ -229,7 +229,7 @@ function CodeRow({ code }: { code: DiscountCode }) {
   const queryClient = useQueryClient();
   const archive = useMutation({
     mutationFn: async () => (await apiRequest("POST", `/api/discounts/${code.id}/archive`)).json(),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.discounts }),
     onError: (err) =>
       toast({
         title: "Could not end the code",
@@ -259,11 +259,11 @@ function CodeRow({ code }: { code: DiscountCode }) {
       <div className="flex shrink-0 items-center gap-4 text-sm">
         <span>
           <span className="text-muted-foreground">Revenue </span>
-          {formatUsd(code.revenue)}
+          {formatDollars(code.revenue)}
         </span>
         <span>
           <span className="text-muted-foreground">Given </span>
-          {formatUsd(code.discountGiven)}
+          {formatDollars(code.discountGiven)}
         </span>
         {code.status !== "archived" && (
           <Button variant="outline" size="sm" onClick={() => archive.mutate()} disabled={archive.isPending}>
@@ -276,7 +276,7 @@ function CodeRow({ code }: { code: DiscountCode }) {
 }
 
 export function DiscountsPage({ user }: { user: CurrentUser }) {
-  const codes = useQuery<DiscountCode[]>({ queryKey: KEY, queryFn: getQueryFn({ on401: "throw" }) });
+  const codes = useQuery<DiscountCode[]>({ queryKey: queryKeys.discounts, queryFn: getQueryFn({ on401: "throw" }) });
   const items = useQuery<CreatorContent[]>({
     queryKey: queryKeys.contentList,
     queryFn: getQueryFn({ on401: "throw" }),
@@ -321,12 +321,7 @@ export function DiscountsPage({ user }: { user: CurrentUser }) {
             {codes.isLoading ? (
               <PageSpinner />
             ) : codes.error ? (
-              <div className="space-y-3 py-6 text-center">
-                <p className="text-destructive">Couldn't load your codes. {withoutStatus(codes.error.message)}</p>
-                <Button variant="outline" size="sm" onClick={() => codes.refetch()}>
-                  Try again
-                </Button>
-              </div>
+              <LoadFailed what="your codes" detail={withoutStatus(codes.error.message)} onRetry={codes.refetch} />
             ) : (codes.data ?? []).length === 0 ? (
               <p className="py-8 text-center text-muted-foreground">No codes yet. Create one to offer a discount.</p>
             ) : (

@@ -1,7 +1,7 @@
-// The funnel page's "A/B Tests" tab (issue 19): start a test of a step's offer (variant B's title,
+// The funnel page's "A/B Tests" tab: start a test of a step's offer (variant B's title,
 // description, button text and price), see each variant's figures side by side with bars, the
 // plain-language readout of how sure the result is, and end it: 'Make B the step' or keep A.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { FlaskConical } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { createAbTestSchema, type AbTest, type AbVariantFigures } from "@shared/ab-tests";
@@ -14,9 +14,11 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest, getQueryFn, withoutStatus } from "@/lib/api";
-import { formatUsd } from "@/lib/utils";
-import { funnelKeys } from "./api";
+import { apiRequest, withoutStatus } from "@/lib/api";
+import { formatDollars } from "@shared/money";
+import { LoadFailed } from "@/components/load-failed";
+import { queryKeys } from "@/lib/query-keys";
+import { useAbTests, useFunnelSteps } from "./queries";
 
 const SELECT =
   "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50";
@@ -43,7 +45,7 @@ function StartTest({ funnel, steps, busySteps }: { funnel: Funnel; steps: Funnel
     onSuccess: async () => {
       toast({ title: "Test started", description: "Half the buyers now see variant B." });
       setForm((f) => ({ ...f, title: "", description: "", ctaText: "", price: "" }));
-      await queryClient.invalidateQueries({ queryKey: funnelKeys.abTests(funnel.id) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.funnelAbTests(funnel.id) });
     },
     onError: (err) => {
       if (!fe.fromServer(err, ["stepId", "title", "description", "ctaText", "price"]))
@@ -75,7 +77,7 @@ function StartTest({ funnel, steps, busySteps }: { funnel: Funnel; steps: Funnel
         </select>
         {step && (
           <p className="text-xs text-muted-foreground">
-            Variant A is the step as it is: “{step.title}”{step.price !== null ? `, ${formatUsd(step.price)}` : ""}.
+            Variant A is the step as it is: “{step.title}”{step.price !== null ? `, ${formatDollars(step.price)}` : ""}.
           </p>
         )}
       </div>
@@ -138,7 +140,7 @@ function VariantColumn({ v, best }: { v: AbVariantFigures; best: number }) {
         <span className="truncate">{v.title}</span>
       </p>
       <p className="text-sm text-muted-foreground">
-        {formatUsd(v.price)} · “{v.ctaText}”
+        {formatDollars(v.price)} · “{v.ctaText}”
       </p>
       <div className="h-3 w-full rounded bg-muted" aria-hidden>
         <div
@@ -154,9 +156,9 @@ function VariantColumn({ v, best }: { v: AbVariantFigures; best: number }) {
           {v.accepted} ({Math.round(v.acceptanceRate * 1000) / 10}%)
         </dd>
         <dt className="text-muted-foreground">Revenue</dt>
-        <dd>{formatUsd(v.revenue)}</dd>
+        <dd>{formatDollars(v.revenue)}</dd>
         <dt className="text-muted-foreground">Per buyer shown</dt>
-        <dd>{formatUsd(v.revenuePerBuyer)}</dd>
+        <dd>{formatDollars(v.revenuePerBuyer)}</dd>
       </dl>
     </div>
   );
@@ -175,8 +177,8 @@ function TestCard({ funnel, test }: { funnel: Funnel; test: AbTest }) {
         description: t.winner === "B" ? "Variant B is now the step." : "The step stays as it was.",
       });
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: funnelKeys.abTests(funnel.id) }),
-        queryClient.invalidateQueries({ queryKey: funnelKeys.steps(funnel.id) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.funnelAbTests(funnel.id) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.funnelSteps(funnel.id) }),
       ]);
     },
     onError: (err) =>
@@ -221,25 +223,16 @@ function TestCard({ funnel, test }: { funnel: Funnel; test: AbTest }) {
 }
 
 export function AbTestsTab({ funnel }: { funnel: Funnel }) {
-  const steps = useQuery<FunnelStep[]>({
-    queryKey: funnelKeys.steps(funnel.id),
-    queryFn: getQueryFn({ on401: "throw" }),
-  });
-  const tests = useQuery<AbTest[]>({
-    queryKey: funnelKeys.abTests(funnel.id),
-    queryFn: getQueryFn({ on401: "throw" }),
-  });
+  const steps = useFunnelSteps(funnel.id);
+  const tests = useAbTests(funnel.id);
   if (steps.isLoading || tests.isLoading) return <SectionSpinner />;
   if (steps.error || tests.error) {
     return (
-      <div className="space-y-3 py-6 text-center">
-        <p className="text-destructive">
-          Couldn't load the A/B tests. {withoutStatus((steps.error ?? tests.error)!.message)}
-        </p>
-        <Button variant="outline" size="sm" onClick={() => void Promise.all([steps.refetch(), tests.refetch()])}>
-          Try again
-        </Button>
-      </div>
+      <LoadFailed
+        what="the A/B tests"
+        detail={withoutStatus((steps.error ?? tests.error)!.message)}
+        onRetry={() => Promise.all([steps.refetch(), tests.refetch()])}
+      />
     );
   }
   const running = new Set((tests.data ?? []).filter((t) => t.status === "running").map((t) => t.stepId));

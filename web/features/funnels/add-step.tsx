@@ -2,7 +2,7 @@
 // of the creator's items (at its price, or at a price set for the offer) or a new item made for the
 // step with title, price and file/link/text. The server makes the offer's Stripe price; no price id
 // is ever typed. Problems show beside their field.
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { CreatorContent } from "@shared/content";
 import { DEFAULT_CTA, STEP_ITEM_MESSAGE, type Funnel, type StepType } from "@shared/funnels";
@@ -12,11 +12,12 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
-import { getQueryFn } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
-import { cn, formatUsd } from "@/lib/utils";
-import { addUpsellStep, createStep, draftErrors, emptyDraft, fieldErrors, funnelKeys, type UpsellDraft } from "./api";
+import { dollarsField, formatDollars } from "@shared/money";
+import { cn } from "@/lib/utils";
+import { addUpsellStep, createStep, draftErrors, emptyDraft, fieldErrors, type UpsellDraft } from "./api";
 import { Field, UpsellStepFields } from "./upsell-step-fields";
+import { useMyItems } from "./queries";
 
 type Source = "item" | "new";
 
@@ -53,7 +54,7 @@ function ExistingItemFields({
           <option value="">Choose one of your items…</option>
           {items.map((i) => (
             <option key={i.id} value={i.id}>
-              {i.title} ({formatUsd(i.price)})
+              {i.title} ({formatDollars(i.price)})
             </option>
           ))}
         </select>
@@ -68,7 +69,7 @@ function ExistingItemFields({
             type="number"
             step="0.01"
             min="0"
-            placeholder={chosen ? `${chosen.price.toFixed(2)} (the item's price)` : "The item's price"}
+            placeholder={chosen ? `${dollarsField(chosen.price)} (the item's price)` : "The item's price"}
             value={pick.price}
             onChange={(e) => set("price", e.target.value)}
           />
@@ -126,10 +127,7 @@ export function AddStep({
   failureTitle: string;
 }) {
   const queryClient = useQueryClient();
-  const items = useQuery<CreatorContent[]>({
-    queryKey: queryKeys.contentList,
-    queryFn: getQueryFn({ on401: "throw" }),
-  });
+  const items = useMyItems();
   // The items the funnel is sold with are not offered to their own buyers.
   const offerable = (items.data ?? []).filter((i) => !funnel.contentIds.includes(i.id));
   // Until the creator picks, one of their items when they have one to offer, else a new item.
@@ -142,6 +140,7 @@ export function AddStep({
   const [formKey, setFormKey] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
   // Shown errors put the focus on the first field they name.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `errors` is the trigger: the focus moves after new messages render
   useEffect(() => focusFirstInvalid(formRef.current), [errors]);
 
   const submit = async (e: FormEvent) => {
@@ -173,7 +172,7 @@ export function AddStep({
       setDraft(emptyDraft());
       setFormKey((k) => k + 1);
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: funnelKeys.steps(funnel.id) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.funnelSteps(funnel.id) }),
         queryClient.invalidateQueries({ queryKey: queryKeys.contentList }),
       ]);
       onAdded?.();
@@ -197,6 +196,7 @@ export function AddStep({
             { value: "new", label: "A new item" },
           ] as const
         ).map((o) => (
+          // biome-ignore lint/a11y/useSemanticElements: a segmented control of buttons; role=radio with aria-checked gives it the radios' semantics
           <button
             key={o.value}
             type="button"

@@ -1,14 +1,9 @@
 // The creator's funnel calls (spec §7 Funnels) and the editor's three-call add-step flow.
+import { formatDollarsPlain } from "@shared/money";
 import type { Funnel, FunnelStep, StepType } from "@shared/funnels";
 import { FUNNEL_MESSAGES } from "@shared/funnels";
 import { apiRequest } from "@/lib/api";
 import { uploadFile } from "@/features/upload/multipart-upload";
-
-export const funnelKeys = {
-  all: ["/api/funnels"] as const,
-  steps: (funnelId: string) => ["/api/funnels", funnelId, "steps"] as const,
-  abTests: (funnelId: string) => ["/api/funnels", funnelId, "ab-tests"] as const,
-};
 
 export const createFunnel = async (name: string): Promise<Funnel> =>
   (await apiRequest("POST", "/api/funnels", { name })).json();
@@ -116,7 +111,7 @@ export function draftProblem(d: UpsellDraft): string | null {
   if (d.accessType === "download" && !d.file) return FUNNEL_MESSAGES.downloadFile;
   if (d.accessType === "link" && !d.linkUrl.trim()) return FUNNEL_MESSAGES.linkUrl;
   if (d.pricingModel === "tip" && d.maximumPrice.trim() && Number(d.maximumPrice) < Number(price))
-    return `The maximum tip must be at least the minimum price ($${Number(price).toFixed(2)})`;
+    return `The maximum tip must be at least the minimum price (${formatDollarsPlain(Number(price))})`;
   return null;
 }
 

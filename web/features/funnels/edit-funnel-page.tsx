@@ -1,30 +1,29 @@
 // /content/{contentId}/edit-funnel (spec §2 Edit funnel page, §4, §7 add-step flow): the item's
 // funnel, its Test/Live switch, preview, steps, and 'Add New Funnel Step'.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ArrowLeft, Eye, Workflow } from "lucide-react";
-import type { CreatorContent } from "@shared/content";
-import type { Funnel, FunnelStep } from "@shared/funnels";
+import type { Funnel } from "@shared/funnels";
 import type { CurrentUser } from "@shared/schemas";
 import { PageSpinner, Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { CreatorTopBar } from "@/features/shell/creator-top-bar";
 import { MessageScreen } from "@/features/shell/guard-screens";
-import { getQueryFn } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { cn } from "@/lib/utils";
 import { AddStep } from "./add-step";
-import { funnelForItem, funnelKeys, setTestMode } from "./api";
+import { setTestMode } from "./api";
 import { FunnelStatusBadge } from "./funnels-page";
 import { StepList } from "./step-list";
+import { useFunnelForItem, useFunnels, useFunnelSteps, useMyItems } from "./queries";
 
 function TestLiveToggle({ funnel }: { funnel: Funnel }) {
   const queryClient = useQueryClient();
   // Spec §8: a test-mode failure shows no message; the switch just stays where it was.
   const toggle = useMutation({
     mutationFn: (testMode: boolean) => setTestMode(funnel.id, testMode),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: funnelKeys.all }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.funnels }),
   });
   const live = !funnel.testMode;
   return (
@@ -33,6 +32,7 @@ function TestLiveToggle({ funnel }: { funnel: Funnel }) {
         { label: "Test", on: !live, testMode: true },
         { label: "Live", on: live, testMode: false },
       ].map((o) => (
+        // biome-ignore lint/a11y/useSemanticElements: a segmented control of buttons; role=radio with aria-checked gives it the radios' semantics
         <button
           key={o.label}
           type="button"
@@ -73,32 +73,15 @@ function AddStepForm({ funnel, count }: { funnel: Funnel; count: number }) {
 }
 
 export function EditFunnelPage({ user, contentId }: { user: CurrentUser; contentId: string }) {
-  const items = useQuery<CreatorContent[]>({
-    queryKey: queryKeys.contentList,
-    queryFn: getQueryFn({ on401: "throw" }),
-  });
+  const items = useMyItems();
   // 'Edit funnel' on any item opens its funnel, made for it (in Test) if it has none; asking twice is one funnel.
   const item = items.data?.find((i) => i.id === contentId);
   // Only for an item the creator has (a wrong or deleted id makes nothing).
-  const opened = useQuery({
-    queryKey: [...funnelKeys.all, "for-item", contentId],
-    queryFn: () => funnelForItem(contentId),
-    retry: false,
-    staleTime: Infinity,
-    enabled: !!item,
-  });
-  const funnels = useQuery<Funnel[]>({
-    queryKey: funnelKeys.all,
-    queryFn: getQueryFn({ on401: "throw" }),
-    enabled: opened.isSuccess,
-  });
+  const opened = useFunnelForItem(contentId, !!item);
+  const funnels = useFunnels({ enabled: opened.isSuccess });
   // The list is the live copy (the Test/Live switch refreshes it); the opened funnel until it has loaded.
   const funnel = funnels.data?.find((f) => f.id === opened.data?.id) ?? opened.data;
-  const steps = useQuery<FunnelStep[]>({
-    queryKey: funnelKeys.steps(funnel?.id ?? ""),
-    queryFn: getQueryFn({ on401: "throw" }),
-    enabled: !!funnel,
-  });
+  const steps = useFunnelSteps(funnel?.id ?? "", { enabled: !!funnel });
 
   if (items.isLoading || (item && opened.isLoading)) return <PageSpinner />;
   if (items.error || (opened.error && !/^404: /.test(opened.error.message)))

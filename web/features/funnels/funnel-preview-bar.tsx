@@ -5,10 +5,11 @@ import { FlaskConical } from "lucide-react";
 import type { Funnel } from "@shared/funnels";
 import { getQueryFn } from "@/lib/api";
 import { funnelOfContent } from "./funnel-of-content";
+import { queryKeys } from "@/lib/query-keys";
 
 export function FunnelPreviewBar({ contentId, title }: { contentId: string; title: string }) {
   const funnels = useQuery<Funnel[] | null>({
-    queryKey: ["/api/funnels"],
+    queryKey: queryKeys.funnels,
     queryFn: getQueryFn({ on401: "returnNull" }),
     retry: false,
   });

@@ -1,10 +1,9 @@
 // /funnels (spec §2 Funnels page): the creator's funnels, each with its steps (and per-step
 // figures), the items it is sold with, and the A/B tests of its offers (./ab-tests-tab.tsx).
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Plus, Workflow } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import type { CreatorContent } from "@shared/content";
-import { createFunnelSchema, FUNNEL_STATUS_LABEL, type Funnel, type FunnelStep } from "@shared/funnels";
+import { createFunnelSchema, FUNNEL_STATUS_LABEL, type Funnel } from "@shared/funnels";
 import type { CurrentUser } from "@shared/schemas";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { PageSpinner, Spinner } from "@/components/spinner";
@@ -24,13 +23,14 @@ import { Label } from "@/components/ui/label";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { CreatorTopBar } from "@/features/shell/creator-top-bar";
 import { toast } from "@/hooks/use-toast";
-import { getQueryFn } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
-import { cn, formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
+import { cn } from "@/lib/utils";
 import { AbTestsTab } from "./ab-tests-tab";
 import { AddStep } from "./add-step";
-import { attachProducts, createFunnel, detachProduct, funnelKeys } from "./api";
+import { attachProducts, createFunnel, detachProduct } from "./api";
 import { StepList } from "./step-list";
+import { useFunnels, useFunnelSteps, useMyItems } from "./queries";
 
 /** The one status a funnel shows, here and in its editor: Test (previews only) or Live (buyers see it). */
 export function FunnelStatusBadge({ funnel }: { funnel: Funnel }) {
@@ -61,7 +61,7 @@ export function CreateFunnelDialog({
     mutationFn: (input: { name: string }) => createFunnel(input.name),
     onSuccess: async (funnel) => {
       toast({ title: "Success", description: "Funnel created successfully!" });
-      await queryClient.invalidateQueries({ queryKey: funnelKeys.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.funnels });
       setName("");
       onOpenChange(false);
       onCreated(funnel);
@@ -111,10 +111,7 @@ export function CreateFunnelDialog({
 }
 
 function StepsTab({ funnel }: { funnel: Funnel }) {
-  const steps = useQuery<FunnelStep[]>({
-    queryKey: funnelKeys.steps(funnel.id),
-    queryFn: getQueryFn({ on401: "throw" }),
-  });
+  const steps = useFunnelSteps(funnel.id);
   const [adding, setAdding] = useState(false);
   return (
     <div className="space-y-4">
@@ -157,10 +154,7 @@ function StepsTab({ funnel }: { funnel: Funnel }) {
 
 function ProductsTab({ funnel }: { funnel: Funnel }) {
   const queryClient = useQueryClient();
-  const items = useQuery<CreatorContent[]>({
-    queryKey: queryKeys.contentList,
-    queryFn: getQueryFn({ on401: "throw" }),
-  });
+  const items = useMyItems();
   // The box follows the click at once; a failure puts it back.
   const [shown, setShown] = useState<Record<string, boolean>>({});
   const toggle = useMutation({
@@ -171,7 +165,7 @@ function ProductsTab({ funnel }: { funnel: Funnel }) {
       setShown((s) => ({ ...s, [id]: !on }));
       toast({ title: "Failed to attach product to funnel", variant: "destructive" });
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: funnelKeys.all }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.funnels }),
   });
   if (items.isLoading) return <Spinner />;
   if (items.error) return <p className="text-sm text-destructive">Could not load your content. Please refresh.</p>;
@@ -196,7 +190,7 @@ function ProductsTab({ funnel }: { funnel: Funnel }) {
             <label htmlFor={`product-${item.id}`} className="flex-1 font-medium">
               {item.title}
             </label>
-            <span className="text-sm text-muted-foreground">{formatUsd(item.price)}</span>
+            <span className="text-sm text-muted-foreground">{formatDollars(item.price)}</span>
           </li>
         );
       })}
@@ -205,7 +199,7 @@ function ProductsTab({ funnel }: { funnel: Funnel }) {
 }
 
 export function FunnelsPage({ user }: { user: CurrentUser }) {
-  const funnels = useQuery<Funnel[]>({ queryKey: funnelKeys.all, queryFn: getQueryFn({ on401: "throw" }) });
+  const funnels = useFunnels();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const selected = funnels.data?.find((f) => f.id === selectedId);

@@ -20,9 +20,10 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
-import { formatUsd } from "@/lib/utils";
-import { deleteStep, editStep, fieldErrors, funnelKeys, moveStep } from "./api";
+import { dollarsField, formatDollars } from "@shared/money";
+import { deleteStep, editStep, fieldErrors, moveStep } from "./api";
 import { Field } from "./upsell-step-fields";
+import { queryKeys } from "@/lib/query-keys";
 
 /** Edit a step's words, type and tip ceiling (its item and price are chosen when it is added). */
 export function StepDialog({
@@ -38,11 +39,12 @@ export function StepDialog({
 }) {
   const queryClient = useQueryClient();
   const initial = { title: step.title, description: step.description, ctaText: step.ctaText, stepType: step.stepType };
-  const [maximumPrice, setMaximumPrice] = useState(step.maximumPrice != null ? step.maximumPrice.toFixed(2) : "");
+  const [maximumPrice, setMaximumPrice] = useState(step.maximumPrice != null ? dollarsField(step.maximumPrice) : "");
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [fields, setFields] = useState(initial);
   const [saving, setSaving] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `errors` is the trigger: the focus moves after new messages render
   useEffect(() => focusFirstInvalid(formRef.current), [errors]);
   const set = (k: keyof typeof fields) => (e: { target: { value: string } }) =>
     setFields((f) => ({ ...f, [k]: e.target.value }));
@@ -53,7 +55,7 @@ export function StepDialog({
     setSaving(true);
     try {
       await editStep(funnelId, step.id, { ...fields, maximumPrice: maximumPrice.trim() || null });
-      await queryClient.invalidateQueries({ queryKey: funnelKeys.steps(funnelId) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.funnelSteps(funnelId) });
       onOpenChange(false);
       setFields(initial);
     } catch (err) {
@@ -136,7 +138,7 @@ export function StepList({
 }) {
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<FunnelStep | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: funnelKeys.steps(funnelId) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.funnelSteps(funnelId) });
   // Spec §8: reorder and delete failures show no message.
   const move = useMutation({
     mutationFn: ({ step, to }: { step: FunnelStep; to: number }) => moveStep(funnelId, step.id, to),
@@ -162,7 +164,7 @@ export function StepList({
                   <p className="font-semibold">{step.title}</p>
                   <Badge variant={step.stepType === "upsell" ? "default" : "secondary"}>{step.stepType}</Badge>
                   {step.price !== null && (
-                    <span className="text-sm text-muted-foreground">{formatUsd(step.price)}</span>
+                    <span className="text-sm text-muted-foreground">{formatDollars(step.price)}</span>
                   )}
                 </div>
                 {step.description && <p className="text-sm text-muted-foreground">{step.description}</p>}
@@ -174,7 +176,8 @@ export function StepList({
                 )}
                 <p className="text-xs text-muted-foreground" data-testid="step-figures">
                   Shown {step.figures.shown} · Accepted {step.figures.accepted} · Declined {step.figures.declined} ·
-                  Revenue (gross) {formatUsd(step.figures.revenue)} · Your share (net) {formatUsd(step.figures.net)}
+                  Revenue (gross) {formatDollars(step.figures.revenue)} · Your share (net){" "}
+                  {formatDollars(step.figures.net)}
                 </p>
               </div>
               <div className="flex shrink-0 gap-1">

@@ -11,16 +11,9 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { toast } from "@/hooks/use-toast";
-import {
-  addUpsellStep,
-  attachProducts,
-  createFunnel,
-  draftProblem,
-  emptyDraft,
-  funnelKeys,
-  type UpsellDraft,
-} from "./api";
+import { addUpsellStep, attachProducts, createFunnel, draftProblem, emptyDraft, type UpsellDraft } from "./api";
 import { UpsellStepFields } from "./upsell-step-fields";
+import { queryKeys } from "@/lib/query-keys";
 
 export type FunnelChoice = { wanted: boolean; name: string };
 
@@ -70,7 +63,7 @@ export function UpsellFunnelModal({ item, funnelName }: { item: { id: string; ti
     try {
       const funnel = await createFunnel(name.trim());
       setFunnelId(funnel.id);
-      await queryClient.invalidateQueries({ queryKey: funnelKeys.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.funnels });
       try {
         await attachProducts(funnel.id, [item.id]);
       } catch {
@@ -94,7 +87,7 @@ export function UpsellFunnelModal({ item, funnelName }: { item: { id: string; ti
       // Step order is the position in the draft list plus 1.
       for (const [i, d] of drafts.entries()) await addUpsellStep(funnelId, d, i + 1);
       toast({ title: "Upsell step added successfully!" });
-      await queryClient.invalidateQueries({ queryKey: funnelKeys.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.funnels });
       finish();
     } catch {
       toast({ title: "Failed to add upsell step", variant: "destructive" });
@@ -132,6 +125,7 @@ export function UpsellFunnelModal({ item, funnelName }: { item: { id: string; ti
         ) : (
           <div className="space-y-4">
             {drafts.map((d, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: drafts have no id; every field is controlled from `drafts`, so a removed step takes nothing with it
               <div key={i} className="space-y-3 rounded-xl border p-4" data-testid="draft-step">
                 <div className="flex items-center justify-between">
                   <p className="font-semibold">Step {i + 1}</p>

@@ -1,12 +1,12 @@
 // The fields of one upsell step (spec §3 Upsell draft, §5 Upsell step): used by the upload
 // modal's draft list and the editor's 'Add New Funnel Step' form.
+import { formatDollarsPlain } from "@shared/money";
 import { ImagePlus, X } from "lucide-react";
-import { useRef, type ReactNode } from "react";
+import { useRef } from "react";
 import { CATEGORIES, MAX_UPLOAD_BYTES, TIP_CEILING_MULTIPLE } from "@shared/constants";
 import { LabelledField } from "@/components/field-error";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
 import { FileDropZone } from "@/features/landing/file-drop-zone";
@@ -136,7 +136,7 @@ export function UpsellStepFields({
             type="number"
             step="0.01"
             min={draft.minimumPrice || "0"}
-            placeholder={`${TIP_CEILING_MULTIPLE}× the minimum${Number(draft.minimumPrice) > 0 ? ` ($${(Number(draft.minimumPrice) * TIP_CEILING_MULTIPLE).toFixed(2)})` : ""}`}
+            placeholder={`${TIP_CEILING_MULTIPLE}× the minimum${Number(draft.minimumPrice) > 0 ? ` (${formatDollarsPlain(Number(draft.minimumPrice) * TIP_CEILING_MULTIPLE)})` : ""}`}
             value={draft.maximumPrice}
             onChange={(e) => set("maximumPrice", e.target.value)}
           />

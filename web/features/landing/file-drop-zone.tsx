@@ -41,6 +41,7 @@ export function FileDropZone({
 
   return (
     <div className="space-y-4">
+      {/* biome-ignore lint/a11y/useSemanticElements: the drop target holds text and a preview a <button> may not contain */}
       <div
         role="button"
         tabIndex={0}

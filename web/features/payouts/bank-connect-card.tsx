@@ -8,6 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { toast } from "@/hooks/use-toast";
 import { apiRequest } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
+import { LoadFailed } from "@/components/load-failed";
 
 export type ConnectStatus = { connected: boolean; details_submitted: boolean; payouts_enabled: boolean };
 
@@ -87,7 +88,7 @@ export function BankConnectCard() {
         {isLoading ? (
           <Spinner className="size-6" />
         ) : error ? (
-          <p className="text-sm text-destructive">Couldn't load your bank account status.</p>
+          <LoadFailed what="your bank account status" className="text-sm" />
         ) : (
           data && <BankConnectBody status={data} />
         )}

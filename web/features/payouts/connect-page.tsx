@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { AppShell } from "@/features/shell/app-shell";
 import { BankConnectBody, startBankOnboarding, useConnectStatus } from "./bank-connect-card";
+import { LoadFailed } from "@/components/load-failed";
 
 /** Signs out and back in, then returns here to connect the bank on a fresh sign-in. */
 async function signInAgainToConnect() {
@@ -59,7 +60,7 @@ export function ConnectPage({
               (isLoading ? (
                 <SectionSpinner />
               ) : error ? (
-                <p className="text-destructive">Couldn't load your bank account status.</p>
+                <LoadFailed what="your bank account status" />
               ) : (
                 data && (
                   <div className="text-left">

@@ -5,8 +5,9 @@ import type { EarningsStats, NextPayout } from "@shared/types";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { queryKeys } from "@/lib/query-keys";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { nextPayoutText } from "./format";
+import { LoadFailed } from "@/components/load-failed";
 
 export function EarningsOverview() {
   const stats = useQuery<EarningsStats>({ queryKey: queryKeys.earningsStats });
@@ -32,31 +33,32 @@ export function EarningsOverview() {
         {stats.isLoading ? (
           <div className="grid grid-cols-2 gap-3 sm:grid-cols-5">
             {Array.from({ length: 5 }, (_, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: five identical placeholders that never move
               <div key={i} className="h-16 animate-pulse rounded-lg bg-muted" />
             ))}
           </div>
         ) : stats.error ? (
-          <p className="text-sm text-destructive">Couldn't load your earnings. {stats.error.message}</p>
+          <LoadFailed what="your earnings" detail={stats.error.message} className="text-sm" />
         ) : (
           <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5" data-testid="earnings-overview">
             {figures.map((f) => (
               <div key={f.label} className="rounded-lg border bg-muted/30 p-3" title={f.hint}>
                 <dt className="text-xs text-muted-foreground">{f.label}</dt>
-                <dd className="mt-1 text-lg font-bold">{formatUsd(f.value)}</dd>
+                <dd className="mt-1 text-lg font-bold">{formatDollars(f.value)}</dd>
               </div>
             ))}
           </dl>
         )}
         {s && s.reserved > 0 && (
           <p className="rounded-lg border bg-muted/30 px-3 py-2 text-sm" data-testid="earnings-reserved">
-            {formatUsd(s.reserved)} is reserved for refunds or disputes on their way and is not in Available. It is
+            {formatDollars(s.reserved)} is reserved for refunds or disputes on their way and is not in Available. It is
             available again if they do not go through.
           </p>
         )}
         {s && s.carriedNegative > 0 && (
           <p className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-            A refund or dispute after a payout left {formatUsd(-s.carriedNegative)}. It is carried over and taken from
-            your next earnings before anything is paid out.
+            A refund or dispute after a payout left {formatDollars(-s.carriedNegative)}. It is carried over and taken
+            from your next earnings before anything is paid out.
           </p>
         )}
         <div className="flex items-start gap-2 text-sm" data-testid="next-payout">

@@ -3,7 +3,7 @@ import { MIN_PAYOUT_CENTS } from "@shared/constants";
 import { PAYOUT_METHOD_NAMES } from "@shared/payout-destination";
 import type { CurrentUser } from "@shared/schemas";
 import type { MoneyState, NextPayout, PayoutSkipReason, PayoutStatus, TimelineEvent } from "@shared/types";
-import { formatUsd } from "@/lib/utils";
+import { formatCentsShort, formatDollars } from "@shared/money";
 
 /** The method names the payout-destination emails use too. */
 export const METHOD_LABELS: Record<string, string> = PAYOUT_METHOD_NAMES;
@@ -39,13 +39,13 @@ export function nextPayoutText(next: NextPayout): string {
   const when = formatDate(next.date);
   switch (next.reason) {
     case null:
-      return `Next payout: ${formatUsd(next.amount)} on ${when}.`;
+      return `Next payout: ${formatDollars(next.amount)} on ${when}.`;
     case "not_set_up":
       return `No payout on ${when}: payouts are not set up yet. Add a payout method to get paid.`;
     case "bank_restricted":
       return `No payout on ${when}: Stripe cannot send money to your bank account yet. Finish your bank setup with Stripe, or add a payout method to get paid.`;
     case "below_minimum":
-      return `No payout on ${when}: your available balance is below the $${MIN_PAYOUT_CENTS / 100} minimum and carries over to the next month.`;
+      return `No payout on ${when}: your available balance is below the ${formatCentsShort(MIN_PAYOUT_CENTS)} minimum and carries over to the next month.`;
     case "on_hold":
       return `No payout on ${when}: your earnings are still on hold until then.`;
   }
@@ -70,7 +70,7 @@ export function payoutStatusText(p: { status: PayoutStatus; paidAt: string | nul
 
 const SKIP_REASONS: Record<PayoutSkipReason, { why: string; what: string }> = {
   below_minimum: {
-    why: `below the $${MIN_PAYOUT_CENTS / 100} minimum`,
+    why: `below the ${formatCentsShort(MIN_PAYOUT_CENTS)} minimum`,
     what: "It is paid once your available balance reaches the minimum.",
   },
   not_set_up: {
@@ -86,7 +86,10 @@ const SKIP_REASONS: Record<PayoutSkipReason, { why: string; what: string }> = {
 /** "Not paid in the October 2026 payout: below the $25 minimum — $12.40 carries over", and what the creator can do. */
 export function skipText(e: Extract<TimelineEvent, { kind: "skip" }>): { title: string; advice: string } {
   const r = SKIP_REASONS[e.reason];
-  return { title: `Not paid in the ${e.month} payout: ${r.why} — ${formatUsd(e.amount)} carries over`, advice: r.what };
+  return {
+    title: `Not paid in the ${e.month} payout: ${r.why} — ${formatDollars(e.amount)} carries over`,
+    advice: r.what,
+  };
 }
 
 /** "Withdrawal" or "October 2026 payout". */

@@ -8,9 +8,10 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { formatDate, moneyStateText, payoutEventTitle, payoutStatusText, skipText } from "./format";
 import { useTimelinePages } from "./pages";
+import { LoadFailed } from "@/components/load-failed";
 
 const stateVariant = (s: MoneyState) =>
   s.kind === "paid" || s.kind === "available"
@@ -57,7 +58,7 @@ function EventRow({ event }: { event: TimelineEvent }) {
     >
       <div className="min-w-0">
         <p className="font-medium">
-          {payoutEventTitle(event)} · {formatUsd(event.amount)}
+          {payoutEventTitle(event)} · {formatDollars(event.amount)}
         </p>
         <p className="text-muted-foreground">
           {formatDate(event.at)}
@@ -76,15 +77,15 @@ function SaleRow({ item }: { item: TimelineItem }) {
       <div className="min-w-0">
         <p className="truncate font-medium">{item.productName}</p>
         <p className="text-muted-foreground">
-          {item.createdAt ? formatDate(item.createdAt) : "—"} · sale {formatUsd(item.amount)} · your share{" "}
-          {formatUsd(item.creatorShare)}
+          {item.createdAt ? formatDate(item.createdAt) : "—"} · sale {formatDollars(item.amount)} · your share{" "}
+          {formatDollars(item.creatorShare)}
         </p>
         {item.refund && (
           <p
             className={item.refund.afterPayout ? "text-destructive" : "text-muted-foreground"}
             data-testid="timeline-refund"
           >
-            Refunded {formatDate(item.refund.at)}: {formatUsd(item.refund.amount)} from your share
+            Refunded {formatDate(item.refund.at)}: {formatDollars(item.refund.amount)} from your share
             {item.refund.afterPayout
               ? ", after it was paid out: taken from your balance, and from your next earnings if the balance is below zero"
               : ""}
@@ -92,7 +93,7 @@ function SaleRow({ item }: { item: TimelineItem }) {
         )}
         {item.feeAdjustment && (
           <p className="text-muted-foreground" data-testid="fee-adjustment">
-            {item.feeAdjustment.reason}: {formatUsd(item.feeAdjustment.amount)}
+            {item.feeAdjustment.reason}: {formatDollars(item.feeAdjustment.amount)}
           </p>
         )}
       </div>
@@ -117,7 +118,7 @@ export function MoneyTimeline() {
         {isLoading ? (
           <SectionSpinner />
         ) : error ? (
-          <p className="py-8 text-center text-destructive">Couldn't load your money timeline. {error.message}</p>
+          <LoadFailed what="your money timeline" detail={error.message} className="py-8 text-center" />
         ) : rows.length === 0 ? (
           <EmptyState
             icon={History}

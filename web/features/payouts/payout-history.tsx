@@ -7,8 +7,9 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { queryKeys } from "@/lib/query-keys";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { formatDate, METHOD_LABELS } from "./format";
+import { LoadFailed } from "@/components/load-failed";
 
 const STATUS = {
   pending: ["Prepared", "warning"],
@@ -30,7 +31,7 @@ export function PayoutHistory() {
         {isLoading ? (
           <SectionSpinner />
         ) : error ? (
-          <p className="py-6 text-center text-destructive">Couldn't load your payouts. {error.message}</p>
+          <LoadFailed what="your payouts" detail={error.message} className="py-6 text-center" />
         ) : !data?.length ? (
           <div className="flex flex-col items-center gap-2 py-8 text-center text-muted-foreground">
             <Banknote className="size-8" />
@@ -45,7 +46,7 @@ export function PayoutHistory() {
                   <div>
                     <p className="font-medium">
                       {p.kind === "withdrawal" ? "Withdrawal · " : ""}
-                      {formatUsd(p.amount)} · {METHOD_LABELS[p.payoutMethod] ?? p.payoutMethod}
+                      {formatDollars(p.amount)} · {METHOD_LABELS[p.payoutMethod] ?? p.payoutMethod}
                       {p.payoutEmail ? ` · ${p.payoutEmail}` : ""}
                     </p>
                     <p className="text-muted-foreground">

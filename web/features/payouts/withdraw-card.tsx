@@ -24,8 +24,9 @@ import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-r
 import { toast } from "@/hooks/use-toast";
 import { apiRequest } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { formatDate, payoutStatusText, withoutStatus } from "./format";
+import { LoadFailed } from "@/components/load-failed";
 
 const latestVariant = (s: PayoutHistoryItem["status"]) =>
   s === "paid" ? "success" : s === "failed" ? "destructive" : "warning";
@@ -79,12 +80,12 @@ export function WithdrawCard() {
       else if (w.status === "paid")
         toast({
           title: "Withdrawal sent",
-          description: `${formatUsd(w.amount)} is on its way to your bank account. It usually arrives in 2-3 business days.`,
+          description: `${formatDollars(w.amount)} is on its way to your bank account. It usually arrives in 2-3 business days.`,
         });
       else
         toast({
           title: "Withdrawal on its way",
-          description: `We're sending ${formatUsd(w.amount)} to your bank account now. It usually arrives in 2-3 business days.`,
+          description: `We're sending ${formatDollars(w.amount)} to your bank account now. It usually arrives in 2-3 business days.`,
         });
     },
     onError: (err) =>
@@ -100,7 +101,7 @@ export function WithdrawCard() {
     },
   });
   const s = status.data;
-  const amount = s ? formatUsd(s.available) : "";
+  const amount = s ? formatDollars(s.available) : "";
   return (
     <Card>
       <CardHeader>
@@ -115,9 +116,11 @@ export function WithdrawCard() {
         {status.isLoading ? (
           <Spinner className="size-6" />
         ) : status.error ? (
-          <p className="text-sm text-destructive">
-            Couldn't load your balance for withdrawal. {withoutStatus(status.error.message)}
-          </p>
+          <LoadFailed
+            what="your balance for withdrawal"
+            detail={withoutStatus(status.error.message)}
+            className="text-sm"
+          />
         ) : (
           s && (
             <>
@@ -143,7 +146,7 @@ export function WithdrawCard() {
                   data-testid="withdraw-latest"
                 >
                   <span>
-                    Your withdrawal of {formatUsd(s.latest.amount)} on {formatDate(s.latest.createdAt)}
+                    Your withdrawal of {formatDollars(s.latest.amount)} on {formatDate(s.latest.createdAt)}
                     {s.latest.status === "failed" && s.latest.notes ? `: ${s.latest.notes}` : ""}
                   </span>
                   <Badge variant={latestVariant(s.latest.status)}>{payoutStatusText(s.latest)}</Badge>

@@ -26,6 +26,7 @@ import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-r
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
+import { LoadFailed } from "@/components/load-failed";
 
 type Field = keyof ProfileInput;
 const FIELDS = ["displayName", "bio", "supportEmail"] as const;
@@ -280,12 +281,7 @@ export function ProfileCard() {
         {isLoading ? (
           <SectionSpinner />
         ) : error || !data ? (
-          <div className="space-y-3 py-6 text-center">
-            <p className="text-destructive">Couldn't load your profile. {error ? withoutStatus(error.message) : ""}</p>
-            <Button variant="outline" size="sm" onClick={() => refetch()}>
-              Try again
-            </Button>
-          </div>
+          <LoadFailed what="your profile" detail={error ? withoutStatus(error.message) : ""} onRetry={refetch} />
         ) : (
           <ProfileForm profile={data} />
         )}

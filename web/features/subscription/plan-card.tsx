@@ -11,6 +11,7 @@ import { formatDate } from "@/features/payouts/format";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
+import { LoadFailed } from "@/components/load-failed";
 
 export type SubscriptionState = {
   plan: "free" | "pro";
@@ -51,7 +52,7 @@ export function PlanCard() {
         {isLoading ? (
           <Spinner className="size-6" />
         ) : error || !data ? (
-          <p className="text-destructive">Couldn't load your plan.</p>
+          <LoadFailed what="your plan" />
         ) : data.plan === "pro" ? (
           <>
             <p className="text-lg font-semibold">Pro · 0% platform fee</p>

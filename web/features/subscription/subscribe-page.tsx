@@ -2,6 +2,7 @@
 // server opens the subscription and returns the first invoice's client secret; the card is
 // confirmed with Stripe here, and the plan changes only when Stripe's webhooks say it is paid.
 // A creator already on Pro sees "You're on Pro" instead of a second card form.
+import { formatCentsShort } from "@shared/money";
 import type { Stripe, StripeElements } from "@stripe/stripe-js";
 import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
@@ -59,6 +60,7 @@ export function SubscribePage() {
     [queryClient],
   );
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the trigger: "Try Again" bumps it to start the setup once more
   useEffect(() => {
     if (!ready) return;
     let cancelled = false;
@@ -106,7 +108,7 @@ export function SubscribePage() {
               <Crown className="size-6 text-amber-500" /> ApeWall Pro
             </CardTitle>
             <CardDescription>
-              ${PRO_PRICE_CENTS / 100}/month · zero commission on every sale · cancel anytime
+              {formatCentsShort(PRO_PRICE_CENTS)}/month · zero commission on every sale · cancel anytime
             </CardDescription>
           </CardHeader>
           <CardContent>
@@ -136,8 +138,8 @@ export function SubscribePage() {
                   </div>
                 )}
                 <Button type="submit" variant="brand" size="lg" className="w-full" disabled={paying || !elements}>
-                  {paying ? <Spinner className="size-4 text-current" /> : <Lock />} Subscribe for $
-                  {PRO_PRICE_CENTS / 100}/month
+                  {paying ? <Spinner className="size-4 text-current" /> : <Lock />} Subscribe for{" "}
+                  {formatCentsShort(PRO_PRICE_CENTS)}/month
                 </Button>
               </form>
             )}

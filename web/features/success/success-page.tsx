@@ -2,7 +2,7 @@
 // email reminder (spec §2 Success page).
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { AlertCircle, CheckCircle2, Copy, Info, Mail } from "lucide-react";
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import type { PurchaseVerification } from "@shared/payments";
 import { CreatorByline } from "@/components/creator-byline";
 import { Spinner } from "@/components/spinner";
@@ -14,14 +14,15 @@ import { PaywallShell } from "@/features/paywall/paywall-shell";
 import { rememberAccess } from "@/lib/access-tokens";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, throwIfResNotOk } from "@/lib/api";
-import { formatUsd } from "@/lib/utils";
+import { formatDollars } from "@shared/money";
 import { FunnelContinue, OrderExtras } from "@/features/upsell/order-extras";
+import { queryKeys } from "@/lib/query-keys";
 
 type Params = { paymentIntent?: string; contentId?: string; access?: string };
 
 function useVerification({ paymentIntent, contentId, access }: Params) {
   return useQuery<PurchaseVerification>({
-    queryKey: ["/api/purchase/verify", paymentIntent ?? "", contentId ?? "", access ?? ""],
+    queryKey: queryKeys.purchaseVerify(paymentIntent ?? "", contentId ?? "", access ?? ""),
     enabled: !!paymentIntent || !!access,
     queryFn: async ({ signal }) => {
       const q = new URLSearchParams();
@@ -114,7 +115,7 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
         <CheckCircle2 className="mx-auto size-14 text-emerald-600" />
         <h1 className="text-3xl font-bold">Payment Successful!</h1>
         <p className="text-muted-foreground" data-testid="order-line">
-          Order #{v.purchase.id} • {formatUsd(v.purchase.amount)}
+          Order #{v.purchase.id} • {formatDollars(v.purchase.amount)}
         </p>
       </div>
       <Card>
@@ -196,7 +197,7 @@ function AddOns({ addOns }: { addOns: PurchaseVerification["addOns"] }) {
             <li key={a.accessUrl} className="flex items-center justify-between gap-3 py-2">
               <span className="min-w-0 truncate font-medium">{a.title}</span>
               <span className="flex shrink-0 items-center gap-3 text-sm">
-                <span className="text-muted-foreground">{formatUsd(a.amount)}</span>
+                <span className="text-muted-foreground">{formatDollars(a.amount)}</span>
                 <Button asChild size="sm" variant="outline">
                   <a href={a.accessUrl}>Open</a>
                 </Button>
@@ -211,7 +212,7 @@ function AddOns({ addOns }: { addOns: PurchaseVerification["addOns"] }) {
 
 export function SuccessPage(params: Params) {
   const verification = useVerification(params);
-  let body;
+  let body: ReactNode;
   if (!params.paymentIntent && !params.access) body = <NotFound />;
   else if (verification.isLoading) body = <Verifying />;
   else if (verification.error || !verification.data) body = <NotFound />;

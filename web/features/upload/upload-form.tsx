@@ -4,15 +4,13 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { FileUp, ImagePlus, Link2, Type, X } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { CATEGORIES, formatFileSize, MAX_UPLOAD_BYTES } from "@shared/constants";
+import { formatFileSize, MAX_UPLOAD_BYTES } from "@shared/constants";
 import { CONTENT_MESSAGES, contentFormSchema } from "@shared/content";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { Textarea } from "@/components/ui/textarea";
 import { showUnauthorizedAndRelogin } from "@/features/dashboard/use-unauthorized-redirect";
 import { FileDropZone } from "@/features/landing/file-drop-zone";
 import { toast } from "@/hooks/use-toast";
@@ -22,23 +20,11 @@ import { queryKeys } from "@/lib/query-keys";
 import { cn } from "@/lib/utils";
 import { discardUpload, uploadFile, type UploadProgress } from "./multipart-upload";
 import { UploadProgressPanel } from "./upload-progress";
-import { LicenseFields, licenseError } from "@/features/licenses/license-fields";
+import { licenseError } from "@/features/licenses/license-fields";
+import { type ItemDraft, ItemFields, type ItemKind } from "@/features/content/item-fields";
 
-type Kind = "file" | "link" | "text";
-type Draft = {
-  kind: Kind;
-  title: string;
-  description: string;
-  pricingModel: "fixed" | "pay_what_you_want";
-  price: string;
-  minimumPrice: string;
-  category: string;
-  accessType: "download" | "view" | "stream" | "link";
-  linkUrl: string;
-  textContent: string;
-  issueLicenseKeys: boolean;
-  activationLimit: string;
-};
+type Kind = ItemKind;
+type Draft = ItemDraft & { kind: Kind; accessType: "download" | "view" | "stream" | "link" };
 
 const DRAFT_KEY = "apewall.uploadDraft";
 /** The fields an error can be shown beside (the API's names; the file's issue is `file`). */
@@ -54,15 +40,6 @@ const FIELDS = [
   "file",
   "previewImage",
 ] as const;
-const CATEGORY_LABELS: Record<string, string> = {
-  "digital-art": "Digital art",
-  "video-course": "Video course",
-  template: "Template",
-  music: "Music",
-  photography: "Photography",
-  document: "Document",
-  other: "Other",
-};
 const FILE_ACCESS = [
   { value: "download", label: "Download the file" },
   { value: "view", label: "View online" },
@@ -94,26 +71,6 @@ function initialDraft(intent: PendingUpload | null): Draft {
   if (intent?.kind === "text") return { ...base, kind: "text", accessType: "view", textContent: intent.uploadText };
   if (intent?.kind === "file") return { ...base, title: intent.uploadFile.name.replace(/\.[^.]+$/, "") };
   return base;
-}
-
-function Field({
-  label,
-  htmlFor,
-  children,
-  hint,
-}: {
-  label: string;
-  htmlFor: string;
-  children: ReactNode;
-  hint?: string;
-}) {
-  return (
-    <div className="space-y-2">
-      <Label htmlFor={htmlFor}>{label}</Label>
-      {children}
-      {hint && <p className="text-xs text-muted-foreground">{hint}</p>}
-    </div>
-  );
 }
 
 export function UploadForm({
@@ -239,7 +196,7 @@ export function UploadForm({
         title: "Content published",
         description: `"${created.title}" is live at ${location.origin}/p/${created.id}`,
       });
-      // Spec §4 says home; the "You're live" screen (issue 17) comes first, with the way home on it.
+      // Spec §4 says home; the "You're live" screen comes first, with the way home on it.
       if (!onPublished?.(created)) navigate({ to: "/content/$contentId/live", params: { contentId: created.id } });
     } catch (err) {
       setPhase("editing");
@@ -271,6 +228,7 @@ export function UploadForm({
           <Label>What are you selling?</Label>
           <div className="grid grid-cols-3 gap-2" role="radiogroup" aria-label="What are you selling?">
             {kinds.map(({ value, label, icon: Icon }) => (
+              // biome-ignore lint/a11y/useSemanticElements: a segmented control of buttons; role=radio with aria-checked gives it the radios' semantics
               <button
                 key={value}
                 type="button"
@@ -304,141 +262,33 @@ export function UploadForm({
             <FieldError of={fe} name="file" />
           </div>
         )}
-        {draft.kind === "link" && (
-          <Field label="Link URL *" htmlFor="linkUrl" hint="Buyers see this link only after paying.">
-            <Input
-              id="linkUrl"
-              type="url"
-              placeholder="https://example.com/private"
-              value={draft.linkUrl}
-              onChange={(e) => set("linkUrl")(e.target.value)}
-              {...fe.field("linkUrl")}
-            />
-            <FieldError of={fe} name="linkUrl" />
-          </Field>
-        )}
-        {draft.kind === "text" && (
-          <Field label="Text buyers unlock *" htmlFor="textContent">
-            <Textarea
-              id="textContent"
-              rows={6}
-              value={draft.textContent}
-              onChange={(e) => set("textContent")(e.target.value)}
-              className="field-sizing-fixed"
-              {...fe.field("textContent")}
-            />
-            <FieldError of={fe} name="textContent" />
-          </Field>
-        )}
-
-        <Field label="Title *" htmlFor="title">
-          <Input
-            id="title"
-            value={draft.title}
-            onChange={(e) => set("title")(e.target.value)}
-            maxLength={200}
-            placeholder="e.g. Lightroom preset pack"
-            {...fe.field("title")}
-          />
-          <FieldError of={fe} name="title" />
-        </Field>
-        <Field label="Description" htmlFor="description">
-          <Textarea
-            id="description"
-            rows={3}
-            value={draft.description}
-            onChange={(e) => set("description")(e.target.value)}
-            maxLength={5000}
-            className="field-sizing-fixed"
-            placeholder="What buyers get"
-            {...fe.field("description")}
-          />
-          <FieldError of={fe} name="description" />
-        </Field>
-
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Pricing" htmlFor="pricingModel">
-            <Select value={draft.pricingModel} onValueChange={(v) => set("pricingModel")(v as Draft["pricingModel"])}>
-              <SelectTrigger id="pricingModel" aria-label="Pricing">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                <SelectItem value="fixed">Fixed price</SelectItem>
-                <SelectItem value="pay_what_you_want">Pay what you want</SelectItem>
-              </SelectContent>
-            </Select>
-          </Field>
-          {draft.pricingModel === "fixed" ? (
-            <Field label="Price (USD) *" htmlFor="price">
-              <Input
-                id="price"
-                type="number"
-                inputMode="decimal"
-                step="0.01"
-                min="0.01"
-                placeholder="9.99"
-                value={draft.price}
-                onChange={(e) => set("price")(e.target.value)}
-                {...fe.field("price")}
-              />
-              <FieldError of={fe} name="price" />
-            </Field>
-          ) : (
-            <Field label="Minimum price (USD) *" htmlFor="minimumPrice" hint="Buyers can pay this or more.">
-              <Input
-                id="minimumPrice"
-                type="number"
-                inputMode="decimal"
-                step="0.01"
-                min="0.01"
-                placeholder="5.00"
-                value={draft.minimumPrice}
-                onChange={(e) => set("minimumPrice")(e.target.value)}
-                {...fe.field("minimumPrice")}
-              />
-              <FieldError of={fe} name="minimumPrice" />
-            </Field>
-          )}
-        </div>
-
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Category" htmlFor="category">
-            <Select value={draft.category} onValueChange={set("category")}>
-              <SelectTrigger id="category" aria-label="Category">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                {CATEGORIES.map((c) => (
-                  <SelectItem key={c} value={c}>
-                    {CATEGORY_LABELS[c]}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          </Field>
-          {draft.kind === "file" && (
-            <Field label="Access type" htmlFor="accessType">
-              <Select value={draft.accessType} onValueChange={(v) => set("accessType")(v as Draft["accessType"])}>
-                <SelectTrigger id="accessType" aria-label="Access type">
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  {FILE_ACCESS.map((a) => (
-                    <SelectItem key={a.value} value={a.value}>
-                      {a.label}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-            </Field>
-          )}
-        </div>
-
-        <LicenseFields
-          value={draft}
-          error={licenseErr}
+        <ItemFields
+          kind={draft.kind}
+          draft={draft}
+          onChange={(key, value) => set(key)(value as never)}
+          errors={{ control: (name) => fe.field(name), message: (name) => <FieldError of={fe} name={name} /> }}
+          besideCategory={
+            draft.kind === "file" && (
+              <div className="space-y-2">
+                <Label htmlFor="accessType">Access type</Label>
+                <Select value={draft.accessType} onValueChange={(v) => set("accessType")(v as Draft["accessType"])}>
+                  <SelectTrigger id="accessType" aria-label="Access type">
+                    <SelectValue />
+                  </SelectTrigger>
+                  <SelectContent>
+                    {FILE_ACCESS.map((a) => (
+                      <SelectItem key={a.value} value={a.value}>
+                        {a.label}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+              </div>
+            )
+          }
+          licenseError={licenseErr}
           disabled={busy}
-          onChange={(next) => {
+          onLicenseChange={(next) => {
             setLicenseErr(undefined);
             setDraft((d) => ({ ...d, issueLicenseKeys: next.issueLicenseKeys, activationLimit: next.activationLimit }));
           }}

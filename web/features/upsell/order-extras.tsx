@@ -1,15 +1,11 @@
-// On the success page: send a buyer with an offer waiting to /checkout/upsell, and list what
-// they added through the funnel, each with its own access (spec §2 Success page, issue #10).
-import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { PlusCircle } from "lucide-react";
 import { useEffect, useState } from "react";
-import type { PurchaseVerification } from "@shared/payments";
 import { Card, CardContent } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { PurchaseAccess } from "@/features/access/purchase-access";
-import { formatUsd } from "@/lib/utils";
-import { fetchOffer, fetchOrderExtras } from "./api";
+import { formatDollars } from "@shared/money";
+import { useOrderExtras, useWaitingOffer } from "./queries";
 
 /**
  * Goes on to the funnel's next offer, if the purchase has one waiting — only on the way back from
@@ -23,12 +19,7 @@ export function FunnelContinue({ purchaseId, access }: { purchaseId: string; acc
     () => new URLSearchParams(window.location.search).get("redirect_status") === "succeeded",
   );
   // Only this browser (the one that paid) gets an answer, within 30 minutes; anything else is "no offer".
-  const offer = useQuery({
-    queryKey: ["/api/upsell/offer", purchaseId],
-    queryFn: () => fetchOffer({ purchaseId }),
-    enabled: fromPayment,
-    retry: false,
-  });
+  const offer = useWaitingOffer(purchaseId, fromPayment);
   useEffect(() => {
     if (offer.data?.offer)
       void navigate({ to: "/checkout/upsell", search: { purchase: purchaseId, access }, replace: true });
@@ -38,12 +29,7 @@ export function FunnelContinue({ purchaseId, access }: { purchaseId: string; acc
 
 /** The items added after the first, through the funnel, and the order's total as charged (the server's figure). */
 export function OrderExtras({ access }: { access?: string }) {
-  const extras = useQuery({
-    queryKey: ["/api/upsell/order", access ?? ""],
-    queryFn: () => fetchOrderExtras({ access }),
-    enabled: !!access,
-    retry: false,
-  });
+  const extras = useOrderExtras(access);
   if (!extras.data?.items.length) return null;
   return (
     <Card data-testid="order-extras">
@@ -56,7 +42,7 @@ export function OrderExtras({ access }: { access?: string }) {
             <div className="flex items-baseline justify-between gap-3">
               <p className="font-medium">{v.content.title}</p>
               <p className="text-sm text-muted-foreground">
-                Order #{v.purchase.id} • {formatUsd(v.purchase.amount)}
+                Order #{v.purchase.id} • {formatDollars(v.purchase.amount)}
               </p>
             </div>
             <PurchaseAccess
@@ -73,7 +59,7 @@ export function OrderExtras({ access }: { access?: string }) {
         ))}
         <p className="flex items-baseline justify-between border-t pt-4 font-semibold" data-testid="order-total">
           <span>Total charged</span>
-          <span>{formatUsd(extras.data.order.total)}</span>
+          <span>{formatDollars(extras.data.order.total)}</span>
         </p>
       </CardContent>
     </Card>

@@ -1,128 +1,18 @@
-// /checkout/upsell: the funnel's offers right after paying, for the browser that paid and for 30
-// minutes. One click charges the card just used (the server decides the amount); 'No thanks' shows
-// the downsell, if any; the end (or an expired offer) goes back to the success page, which lists the
-// order. With ?preview={funnelId} the creator walks the steps: nothing is charged.
-import { useQuery } from "@tanstack/react-query";
-import { AlertCircle, CheckCircle2, CreditCard, FlaskConical, Gift } from "lucide-react";
+import { AlertCircle, FlaskConical } from "lucide-react";
 import { useEffect, useState } from "react";
 import { OFFER_CHANGED_MESSAGE, type AcceptResult, type OrderSummary, type UpsellOffer } from "@shared/funnels";
-import { Spinner } from "@/components/spinner";
+import { SectionSpinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { Input } from "@/components/ui/input";
 import { PaywallShell } from "@/features/paywall/paywall-shell";
 import { toast } from "@/hooks/use-toast";
-import { throwIfResNotOk } from "@/lib/api";
 import { getStripe } from "@/lib/stripe";
-import { formatUsd } from "@/lib/utils";
 import { acceptOffer, completeOffer, declineOffer, fetchOffer, purchaseIdOfAccess, type Claim } from "./api";
+import { OfferCard } from "./offer-card";
+import { OrderSoFar } from "./order-so-far";
+import { useFunnelPreview, useOfferState } from "./queries";
 
 type Props = { access?: string; purchaseId?: string; preview?: string };
-
-function OfferCard({
-  offer,
-  busy,
-  onAccept,
-  onDecline,
-  problem,
-  testMode,
-}: {
-  offer: UpsellOffer;
-  busy: "accept" | "decline" | null;
-  onAccept: (amount?: string) => void;
-  onDecline: () => void;
-  problem: string | null;
-  testMode: boolean;
-}) {
-  const tip = offer.pricingModel === "pay_what_you_want";
-  const [amount, setAmount] = useState("");
-  useEffect(
-    () => setAmount(tip && offer.minimumPrice !== null ? offer.minimumPrice.toFixed(2) : ""),
-    [offer.stepId, tip, offer.minimumPrice, offer.maximumPrice],
-  );
-  const accept = () => {
-    if (tip && offer.minimumPrice !== null && amount && Number(amount) < offer.minimumPrice) {
-      toast({
-        title: "Amount too low",
-        description: `Minimum amount is $${offer.minimumPrice.toFixed(2)}`,
-        variant: "destructive",
-      });
-      return;
-    }
-    if (tip && offer.maximumPrice !== null && amount && Number(amount) > offer.maximumPrice) {
-      toast({
-        title: "Amount too high",
-        description: `Maximum amount is $${offer.maximumPrice.toFixed(2)}`,
-        variant: "destructive",
-      });
-      return;
-    }
-    onAccept(tip ? amount : undefined);
-  };
-  return (
-    <Card className="overflow-hidden" data-testid="upsell-offer">
-      {offer.previewImage && <img src={offer.previewImage} alt="" className="aspect-[3/1] w-full object-cover" />}
-      <CardContent className="space-y-5">
-        <div className="space-y-2 text-center">
-          <p className="inline-flex items-center gap-1.5 rounded-full bg-accent px-3 py-1 text-xs font-medium text-primary">
-            <Gift className="size-3.5" /> {offer.stepType === "downsell" ? "A smaller offer" : "Add to your order"}
-          </p>
-          <h1 className="text-2xl font-bold" data-testid="upsell-title">
-            {offer.title}
-          </h1>
-          {offer.description && <p className="text-muted-foreground">{offer.description}</p>}
-          <p className="text-3xl font-bold" data-testid="upsell-price">
-            {tip ? `${formatUsd(offer.minimumPrice ?? offer.price)}+` : formatUsd(offer.price)}
-          </p>
-        </div>
-        {tip && (
-          <div className="space-y-1">
-            <label htmlFor="upsell-amount" className="text-sm font-medium">
-              Your amount (minimum {formatUsd(offer.minimumPrice ?? 0)}
-              {offer.maximumPrice !== null && `, up to ${formatUsd(offer.maximumPrice)}`})
-            </label>
-            <Input
-              id="upsell-amount"
-              type="number"
-              step="0.01"
-              min={offer.minimumPrice ?? 0}
-              max={offer.maximumPrice ?? undefined}
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-            />
-          </div>
-        )}
-        {problem && (
-          <div
-            className="flex gap-2 rounded-lg border border-destructive/30 bg-destructive/5 p-3 text-sm text-destructive"
-            role="alert"
-            data-testid="upsell-problem"
-          >
-            <AlertCircle className="mt-0.5 size-4 shrink-0" />
-            <span>{problem}</span>
-          </div>
-        )}
-        {!problem && (
-          <Button size="lg" variant="brand" className="h-12 w-full text-base" onClick={accept} disabled={!!busy}>
-            {busy === "accept" && <Spinner className="size-5 text-white" />}
-            {offer.ctaText}
-          </Button>
-        )}
-        <Button variant="ghost" className="w-full" onClick={onDecline} disabled={!!busy}>
-          {busy === "decline" && <Spinner className="size-4" />}
-          {problem ? "Skip this offer" : "No thanks"}
-        </Button>
-        {!testMode && offer.card && (
-          <p className="flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
-            <CreditCard className="size-3.5" /> Charged to your{" "}
-            {offer.card.brand.charAt(0).toUpperCase() + offer.card.brand.slice(1)} ending in {offer.card.last4}, the
-            card you just used. No need to type it again.
-          </p>
-        )}
-      </CardContent>
-    </Card>
-  );
-}
 
 function Frame({ children, testMode = false }: { children: React.ReactNode; testMode?: boolean }) {
   return (
@@ -142,11 +32,7 @@ function Frame({ children, testMode = false }: { children: React.ReactNode; test
   );
 }
 
-const Loading = () => (
-  <div className="flex justify-center py-20">
-    <Spinner className="size-8" />
-  </div>
-);
+const Loading = () => <SectionSpinner className="py-20" />;
 
 /** Where the order is shown: the success page, by the access link when this page has it. */
 const orderUrl = (access: string | undefined, contentId?: string) => {
@@ -174,67 +60,8 @@ function Problem({ message, access }: { message: string; access?: string }) {
   );
 }
 
-/**
- * The order so far, as the server says it was charged: the first item paid (with its access), then
- * after each accept what was added and the running total. Nothing here is computed from shown prices.
- */
-function OrderSoFar({ order, added }: { order: OrderSummary; added: { title: string; amount: number } | null }) {
-  return (
-    <Card data-testid="order-so-far">
-      <CardContent className="space-y-2">
-        <p className="flex items-center gap-2 font-semibold text-emerald-700" data-testid="order-paid">
-          <CheckCircle2 className="size-5 shrink-0" /> ✓ Paid {formatUsd(order.paid)} —{" "}
-          {order.bumps.length ? "your items are ready" : "your item is ready"}
-        </p>
-        <p className="text-sm text-muted-foreground">
-          {order.first.title} ·{" "}
-          <a
-            href={order.first.accessUrl}
-            className="font-medium text-primary underline-offset-2 hover:underline"
-            target="_blank"
-            rel="noreferrer"
-            data-testid="order-access"
-          >
-            Open your item
-          </a>
-        </p>
-        {order.bumps.map((b) => (
-          <p key={b.purchaseId} className="text-sm text-muted-foreground" data-testid="order-bump">
-            {b.title} ({formatUsd(b.amount)}) ·{" "}
-            <a
-              href={b.accessUrl}
-              className="font-medium text-primary underline-offset-2 hover:underline"
-              target="_blank"
-              rel="noreferrer"
-            >
-              Open your item
-            </a>
-          </p>
-        ))}
-        {added && (
-          <p className="font-medium" role="status" data-testid="order-added">
-            Added — {formatUsd(added.amount)} charged{" "}
-            <span className="font-normal text-muted-foreground">({added.title})</span>
-          </p>
-        )}
-        {order.added.length > 0 && (
-          <p className="flex justify-between border-t pt-2 text-sm font-semibold" data-testid="order-running-total">
-            <span>Order total</span>
-            <span>{formatUsd(order.total)}</span>
-          </p>
-        )}
-      </CardContent>
-    </Card>
-  );
-}
-
 function BuyerFunnel({ claim, access }: { claim: Claim; access?: string }) {
-  const state = useQuery({
-    queryKey: ["/api/upsell/offer", claim.purchaseId],
-    queryFn: () => fetchOffer(claim),
-    retry: false,
-    gcTime: 0,
-  });
+  const state = useOfferState(claim.purchaseId);
   const [current, setCurrent] = useState<UpsellOffer | null | undefined>(undefined);
   const [busy, setBusy] = useState<"accept" | "decline" | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -350,15 +177,7 @@ export function nextIndex(offers: UpsellOffer[], index: number, outcome: "accept
 }
 
 function PreviewFunnel({ funnelId }: { funnelId: string }) {
-  const offers = useQuery<UpsellOffer[]>({
-    queryKey: ["/api/funnels", funnelId, "preview"],
-    queryFn: async () => {
-      const res = await fetch(`/api/funnels/${funnelId}/preview`, { credentials: "include" });
-      await throwIfResNotOk(res);
-      return res.json();
-    },
-    retry: false,
-  });
+  const offers = useFunnelPreview(funnelId);
   const [index, setIndex] = useState(0);
   if (offers.isLoading)
     return (
