@@ -60,7 +60,8 @@
   // element.on / element.off (docs.stripe.com/js/element/events), for every element kind here.
   function withEvents(el, handlers) {
     el.on = (name, handler) => {
-      (handlers[name] = handlers[name] || []).push(handler);
+      if (!handlers[name]) handlers[name] = [];
+      handlers[name].push(handler);
       return el;
     };
     el.off = (name, handler) => {
@@ -284,18 +285,16 @@
         { client_secret: clientSecret, payment_method_data: { type: "card", card: card } },
         extra || {},
       );
-      return api(publishableKey, "POST", `/v1/payment_intents/${piIdOf(clientSecret)}/confirm`, params).then(
-        (r) => {
-          if (!r.ok) return { error: errorOf(r.json) };
-          return settle(r.json).then((pi) => {
-            if (pi.error) return { error: errorOf(pi) };
-            if (pi.status === "succeeded" || pi.status === "processing") return { paymentIntent: pi };
-            return {
-              error: Object.assign({ type: "card_error" }, pi.last_payment_error || { message: "Payment failed." }),
-            };
-          });
-        },
-      );
+      return api(publishableKey, "POST", `/v1/payment_intents/${piIdOf(clientSecret)}/confirm`, params).then((r) => {
+        if (!r.ok) return { error: errorOf(r.json) };
+        return settle(r.json).then((pi) => {
+          if (pi.error) return { error: errorOf(pi) };
+          if (pi.status === "succeeded" || pi.status === "processing") return { paymentIntent: pi };
+          return {
+            error: Object.assign({ type: "card_error" }, pi.last_payment_error || { message: "Payment failed." }),
+          };
+        });
+      });
     }
 
     return {
@@ -322,7 +321,7 @@
       },
       confirmPayment: (options) => {
         var elements = options.elements;
-        var clientSecret = options.clientSecret || (elements?._options.clientSecret);
+        var clientSecret = options.clientSecret || elements?._options.clientSecret;
         var cp = options.confirmParams || {};
         var express = elements?._express;
         var el = elements?._all.find((e) => e._type !== "expressCheckout");
