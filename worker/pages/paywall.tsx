@@ -3,6 +3,7 @@
 // type, price or tip field and 'Unlock', readable with JavaScript off. The markup is the same for
 // every visitor, so it can be cached: web/paywall/island.ts then shows what fits this visitor (the
 // owner's controls, a payment that is still processing, the creator's preview) and runs 'Unlock'.
+import { dollarsField } from "../../shared/money";
 import { formatFileSize } from "../../shared/constants";
 import type { PublicContent } from "../../shared/content";
 import { PAYWALL_PART as PART, PAYWALL_TEXT } from "../../shared/paywall";
@@ -227,7 +228,7 @@ export function PaywallPage({
                           inputmode="decimal"
                           step="0.01"
                           min={min}
-                          placeholder={min.toFixed(2)}
+                          placeholder={dollarsField(min)}
                           class={`${INPUT} h-11 pl-7 text-lg`}
                         />
                       </div>

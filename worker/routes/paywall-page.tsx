@@ -6,6 +6,7 @@
 // change to the creator's profile (the "by {name}" byline, worker/routes/profile.ts) drops every page
 // of theirs. Views are counted on every
 // request, cached or not, through the VIEWS queue.
+import { dollarsField, formatDollarsPlain } from "../../shared/money";
 import { Hono, type Context } from "hono";
 import { getCookie } from "hono/cookie";
 import type { PublicContent } from "../../shared/content";
@@ -50,8 +51,8 @@ const inlineJson = (value: unknown) =>
 
 const price = (item: PublicContent) =>
   item.pricingModel === "pay_what_you_want"
-    ? `from $${(item.minimumPrice ?? item.price).toFixed(2)}`
-    : `$${item.price.toFixed(2)}`;
+    ? `from ${formatDollarsPlain(item.minimumPrice ?? item.price)}`
+    : formatDollarsPlain(item.price);
 
 function headTags(item: PublicContent, pageUrl: string, origin: string, imageSize: ImageSize): string {
   const title = `${item.title} · ${price(item)}`;
@@ -75,7 +76,7 @@ function headTags(item: PublicContent, pageUrl: string, origin: string, imageSiz
     [
       "property",
       "product:price:amount",
-      (item.pricingModel === "pay_what_you_want" ? (item.minimumPrice ?? item.price) : item.price).toFixed(2),
+      dollarsField(item.pricingModel === "pay_what_you_want" ? (item.minimumPrice ?? item.price) : item.price),
     ],
     ["property", "product:price:currency", "USD"],
     ["name", "twitter:card", item.previewImage ? "summary_large_image" : "summary"],
@@ -167,7 +168,7 @@ export async function replacePaywallPage(c: { env: Ctx["env"]; req: { url: strin
   await caches.default.put(new Request(key), edgeCopy(page));
 }
 
-const usd = (dollars: number) => `$${dollars.toFixed(2)}`;
+const usd = formatDollarsPlain;
 
 /**
  * A code's quote for an item, kept in this isolate for QUOTE_MEMORY_MS and keyed by the page's render

@@ -1,6 +1,7 @@
 // Creators' content: publishing (with its file and preview image in R2), the creator's list, the
 // public detail a buyer sees before paying, and soft deletion. Views are counted in ./content-views.ts;
 // deleted items' bytes are purged by ./content-purge.ts. See docs/uploads.md.
+import { dollarsField } from "../../shared/money";
 import { and, count, desc, eq, inArray, isNull, sum } from "drizzle-orm";
 import {
   contentFormSchema,
@@ -252,10 +253,10 @@ export async function updateContent(
   const parsed = contentFormSchema.safeParse({
     title: input.title ?? row.title,
     description: input.description ?? row.description,
-    price: input.price ?? (row.pricingModel === "fixed" ? (row.priceCents / 100).toFixed(2) : undefined),
+    price: input.price ?? (row.pricingModel === "fixed" ? dollarsField(row.priceCents / 100) : undefined),
     pricingModel: input.pricingModel ?? row.pricingModel,
     minimumPrice:
-      input.minimumPrice ?? (row.minimumPriceCents === null ? undefined : (row.minimumPriceCents / 100).toFixed(2)),
+      input.minimumPrice ?? (row.minimumPriceCents === null ? undefined : dollarsField(row.minimumPriceCents / 100)),
     category: input.category ?? row.category,
     accessType: input.accessType ?? row.accessType,
     linkUrl: input.linkUrl ?? row.linkUrl ?? undefined,

@@ -1,5 +1,6 @@
 // The admin's payout CSV for a month: its columns, cells a spreadsheet cannot run as formulas, and
 // the export streamed page by page so a download never looks complete when it is not. See docs/money.md.
+import { dollarsField } from "../../shared/money";
 import { sql } from "drizzle-orm";
 import { payoutRowStatus } from "../../shared/admin";
 import type { Db } from "../db/client";
@@ -123,7 +124,7 @@ export async function payoutsCsvExport(
               r.creator_email,
               r.method,
               r.email,
-              (Number(r.amount_cents) / 100).toFixed(2),
+              dollarsField(Number(r.amount_cents) / 100),
               r.currency,
               csvStatus(r),
               r.stripe_transfer_id,

@@ -1,6 +1,7 @@
 // A funnel's steps, for the creator who owns the funnel: list (with per-step figures), create,
 // edit, delete. Step order stays 1..n without gaps or duplicates: every write that changes it
 // renumbers the whole funnel in the same statement or D1 batch. Behaviour: docs/funnels.md.
+import { formatCentsPlain } from "../../../shared/money";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { FunnelStep, UpdateStepFields } from "../../../shared/funnels";
 import { content, funnelSteps } from "../../db/schema";
@@ -113,7 +114,7 @@ async function checkCeiling(
   if (item?.pricingModel !== "pay_what_you_want") return;
   const { minimumCents } = stepAmounts({ priceCents, maxPriceCents: null }, item);
   if (maxPriceCents < minimumCents)
-    throw new ApiError(400, `The maximum tip must be at least the minimum price ($${(minimumCents / 100).toFixed(2)})`);
+    throw new ApiError(400, `The maximum tip must be at least the minimum price (${formatCentsPlain(minimumCents)})`);
 }
 
 async function ownedContentId(

@@ -1,5 +1,6 @@
 // The emails a buyer gets: the sign-in link, access to a purchase or an order, a refund, their
 // access links again, and the one checkout reminder. Rendered by ./render.ts.
+import { formatCentsPlain } from "../../../shared/money";
 import { PRODUCT_NAME } from "../../../shared/constants";
 import { creatorByline } from "../../../shared/profile";
 import { escapeHtml } from "../../lib/html";
@@ -30,7 +31,7 @@ export function loginLinkMail(data: MailData<"login-link">): Rendered {
 
 export function purchaseAccessMail(data: MailData<"purchase-access">): Rendered {
   const { title, amountCents, orderId, accessUrl, creator, licenseKey } = data;
-  const amount = `$${(amountCents / 100).toFixed(2)}`;
+  const amount = formatCentsPlain(amountCents);
   return {
     subject: `Your access to ${title}`,
     text: `Thank you for your purchase!\n\n${title}\n${creatorByline(creator)}\nOrder #${orderId} · ${amount}${licenseText(licenseKey)}\n\nYour permanent access link (bookmark it, it won't expire):\n${accessUrl}\n\n${contactText(creator)}`,
@@ -86,7 +87,7 @@ export function orderAddedMail(data: MailData<"order-added">): Rendered {
 
 export function refundIssuedMail(data: MailData<"refund-issued">): Rendered {
   const { title, amountCents, orderId, accessEnded } = data;
-  const amount = `$${(amountCents / 100).toFixed(2)}`;
+  const amount = formatCentsPlain(amountCents);
   const access = accessEnded
     ? "The order was refunded in full, so its access link no longer opens it."
     : "You keep your access to it.";
@@ -104,7 +105,7 @@ export function refundIssuedMail(data: MailData<"refund-issued">): Rendered {
 
 export function accessRecoveryMail(data: MailData<"access-recovery">): Rendered {
   const items = data.items ?? [];
-  const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+  const money = formatCentsPlain;
   return {
     subject: `Your ${PRODUCT_NAME} access links`,
     text: `Here is every purchase made with this email address, each with its permanent access link:\n\n${items.map((i) => `${i.title} ${creatorByline(i.creator)} (Order #${i.orderId} · ${money(i.amountCents)})\n${i.accessUrl}${i.creator?.supportEmail ? `\nContact the creator: ${i.creator.supportEmail}` : ""}`).join("\n\n")}\n\nYou asked for these on the paywall ("Lost your access?"). If you did not, you can ignore this email.`,
@@ -124,7 +125,7 @@ export function accessRecoveryMail(data: MailData<"access-recovery">): Rendered 
 
 export function checkoutReminderMail(data: MailData<"checkout-reminder">): Rendered {
   const { title = "your item", amountCents = 0, recoverUrl = "", unsubscribeUrl = "", creator } = data;
-  const amount = `$${(amountCents / 100).toFixed(2)}`;
+  const amount = formatCentsPlain(amountCents);
   const by = creator?.name ? ` by ${creator.name}` : "";
   const lead = `You started buying ${title}${by} for ${amount} and didn't finish. Your checkout is waiting, at the same price.`;
   const last = "This is the only reminder we send for it.";

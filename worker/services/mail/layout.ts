@@ -1,5 +1,6 @@
 // The pieces every email is made of: the page around it, the button, the creator's byline and
 // where a buyer's question goes. The emails themselves are ./buyer-mails.ts and ./creator-mails.ts.
+import { formatCentsPlain } from "../../../shared/money";
 import { PRODUCT_NAME } from "../../../shared/constants";
 import { creatorByline } from "../../../shared/profile";
 import { escapeHtml } from "../../lib/html";
@@ -45,4 +46,4 @@ export const licenseText = (key?: string) => (key ? `\nYour license key: ${key}`
 export const licenseHtml = (key?: string) =>
   key ? `<p>Your license key: <strong style="font-family:monospace">${escapeHtml(key)}</strong></p>` : "";
 
-export const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+export const usd = formatCentsPlain;

@@ -1,6 +1,7 @@
 // A checkout: a pending purchase (and its order bump's) and the PaymentIntent that pays it, priced
 // from the server's record, with the code's use held and the checkout reminder written in one batch.
 // Behaviour: docs/payments.md, docs/checkout-and-codes.md.
+import { formatCentsPlain } from "../../../shared/money";
 import { eq } from "drizzle-orm";
 import { MAX_PRICE_CENTS } from "../../../shared/constants";
 import { dollarsToCents } from "../../../shared/content";
@@ -32,7 +33,7 @@ function chargeAmountCents(
   if (customAmount === undefined || customAmount === null || customAmount === "") return minimum;
   const cents = dollarsToCents(typeof customAmount === "number" ? String(customAmount) : String(customAmount));
   if (!Number.isFinite(cents)) throw new ApiError(400, "Amount must be a number with at most two decimals");
-  if (cents < minimum) throw new ApiError(400, `Minimum amount is $${(minimum / 100).toFixed(2)}`);
+  if (cents < minimum) throw new ApiError(400, `Minimum amount is ${formatCentsPlain(minimum)}`);
   if (cents > MAX_PRICE_CENTS)
     throw new ApiError(400, `Maximum amount is $${(MAX_PRICE_CENTS / 100).toLocaleString("en-US")}`);
   return cents;

@@ -3,6 +3,7 @@
 // limit, then Stripe is asked under the row's id; the ledger, access and emails follow from Stripe's
 // word through ../purchases/settle.ts like any refund. Each step is safe to repeat. Behaviour:
 // docs/refunds-and-disputes.md ("A creator refunds a sale").
+import { formatCentsPlain } from "../../../shared/money";
 import { and, eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { CREATOR_REFUND_OVERDRAFT_CENTS } from "../../../shared/constants";
@@ -26,14 +27,14 @@ const REFUND_REFUSED = {
   refunded: "This sale was already refunded in full",
   disputed:
     "This sale is disputed: the buyer's bank holds the money until the dispute is decided, so it cannot be refunded",
-  tooMuch: (leftCents: number) => `You can refund at most $${(leftCents / 100).toFixed(2)} of this sale`,
+  tooMuch: (leftCents: number) => `You can refund at most ${formatCentsPlain(leftCents)} of this sale`,
   stripeDown: "Stripe could not be reached, so nothing was refunded. Please try again.",
   inFlight: "This refund is already being made: the sale shows it in a moment.",
   ended: "This refund was not made: close the dialog and start again",
   keyReused: (cents: number) =>
-    `This request was for $${(cents / 100).toFixed(2)}: close the dialog and start again to refund another amount`,
+    `This request was for ${formatCentsPlain(cents)}: close the dialog and start again to refund another amount`,
   overdraft: (belowCents: number) =>
-    `This refund would leave your balance $${(belowCents / 100).toFixed(2)} below zero, and your refunds may take it at most $${(CREATOR_REFUND_OVERDRAFT_CENTS / 100).toFixed(2)} below zero. Refund less, or wait until new sales cover it.`,
+    `This refund would leave your balance ${formatCentsPlain(belowCents)} below zero, and your refunds may take it at most $${(CREATOR_REFUND_OVERDRAFT_CENTS / 100).toFixed(2)} below zero. Refund less, or wait until new sales cover it.`,
 } as const;
 
 /**

@@ -2,6 +2,7 @@
 // was shown; the claim of the offer's row (shown → accepting), which names the upsell's own
 // purchase; then the charge (./charge.ts). Completing an accept the bank wanted confirmed on-session.
 // Behaviour: docs/funnels.md (Funnels and upsells).
+import { formatCentsPlain } from "../../../shared/money";
 import { MIN_PRICE_CENTS } from "../../../shared/constants";
 import { dollarsToCents } from "../../../shared/content";
 import { type AcceptResult, OFFER_CHANGED_MESSAGE } from "../../../shared/funnels";
@@ -14,7 +15,7 @@ import { currentStep, funnelState, itemsOf, shownTerms, type Terms, termsOf } fr
 import { checkMove, NOT_AVAILABLE, type PurchaseRow, readOffer } from "./offer-state";
 
 const offerChanged = () => new ApiError(409, OFFER_CHANGED_MESSAGE);
-const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+const dollars = formatCentsPlain;
 
 /**
  * The amount of an accepted offer, decided here and only under the terms the buyer was shown: the
