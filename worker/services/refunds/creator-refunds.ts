@@ -34,7 +34,7 @@ const REFUND_REFUSED = {
   keyReused: (cents: number) =>
     `This request was for ${formatCentsPlain(cents)}: close the dialog and start again to refund another amount`,
   overdraft: (belowCents: number) =>
-    `This refund would leave your balance ${formatCentsPlain(belowCents)} below zero, and your refunds may take it at most $${(CREATOR_REFUND_OVERDRAFT_CENTS / 100).toFixed(2)} below zero. Refund less, or wait until new sales cover it.`,
+    `This refund would leave your balance ${formatCentsPlain(belowCents)} below zero, and your refunds may take it at most ${formatCentsPlain(CREATOR_REFUND_OVERDRAFT_CENTS)} below zero. Refund less, or wait until new sales cover it.`,
 } as const;
 
 /**
