@@ -3,7 +3,7 @@
 // type, price or tip field and 'Unlock', readable with JavaScript off. The markup is the same for
 // every visitor, so it can be cached: web/paywall/island.ts then shows what fits this visitor (the
 // owner's controls, a payment that is still processing, the creator's preview) and runs 'Unlock'.
-import { formatFileSize } from "../../shared/constants";
+import { formatFileSize } from "../../shared/uploads";
 import type { PublicContent } from "../../shared/content";
 import { PAYWALL_PART as PART, PAYWALL_TEXT } from "../../shared/paywall";
 import { creatorByline, type PublicCreator } from "../../shared/profile";

@@ -2,12 +2,11 @@
 // page is rendered anew at once (it carries the checkbox's offer).
 import { Hono } from "hono";
 import { z } from "zod";
-import { orderBumpSchema } from "../../shared/bumps";
+import { orderBumpSchema, creatorBumpSchema } from "../../shared/bumps";
 import { requireUser, type AppEnv } from "../lib/context";
 import { forgetPaywallPages } from "../lib/paywall-shell";
 import { validate } from "../lib/validate";
 import { doc } from "../openapi/describe";
-import { creatorBumpSchema } from "../openapi/schemas";
 import { setBump } from "../services/bumps";
 
 const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid content id") });

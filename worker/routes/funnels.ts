@@ -10,6 +10,13 @@ import {
   itemFunnelSchema,
   updateFunnelSchema,
   updateStepSchema,
+  funnelModeSchema,
+  funnelProductRemovedSchema,
+  funnelProductsResultSchema,
+  funnelSchema,
+  funnelStepSchema,
+  upsellOfferSchema,
+  upsellProductSchema,
 } from "../../shared/funnels";
 import { requireUser, type AppEnv } from "../lib/context";
 import { validate } from "../lib/validate";
@@ -29,12 +36,12 @@ import {
   type FunnelDeps,
 } from "../services/funnels";
 import { endTest, listTests, startTest } from "../services/ab-tests";
-import { createAbTestSchema, endAbTestSchema } from "../../shared/ab-tests";
+import { createAbTestSchema, endAbTestSchema, abTestSchema } from "../../shared/ab-tests";
 import { stripeClient } from "../services/stripe";
 import { previewOffers } from "../services/upsells";
 import { purchaseDeps } from "./payments";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
+import { deletedSchema } from "../../shared/answers";
 
 const idRe = /^[A-Za-z0-9]{1,32}$/;
 const funnelParam = z.object({ id: z.string().regex(idRe, "invalid funnel id") });
@@ -49,13 +56,13 @@ const uid = (c: Ctx) => c.var.userId!;
 export const funnelRoutes = new Hono<AppEnv>()
   .get(
     "/funnels",
-    doc({ tag: "Funnels", summary: "The creator's funnels", access: "creator", ok: z.array(S.funnelSchema) }),
+    doc({ tag: "Funnels", summary: "The creator's funnels", access: "creator", ok: z.array(funnelSchema) }),
     requireUser,
     async (c) => c.json(await listFunnels(deps(c), uid(c))),
   )
   .post(
     "/funnels",
-    doc({ tag: "Funnels", summary: "Create a funnel", access: "creator", status: 201, ok: S.funnelSchema }),
+    doc({ tag: "Funnels", summary: "Create a funnel", access: "creator", status: 201, ok: funnelSchema }),
     requireUser,
     validate("json", createFunnelSchema),
     async (c) => c.json(await createFunnel(deps(c), uid(c), c.req.valid("json").name), 201),
@@ -67,7 +74,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "The funnel of an item, created when it has none",
       access: "creator",
-      ok: S.funnelSchema,
+      ok: funnelSchema,
       errors: { 404: "No such item of yours" },
     }),
     requireUser,
@@ -80,7 +87,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "Switch a funnel between Test and Live",
       access: "creator",
-      ok: S.funnelModeSchema,
+      ok: funnelModeSchema,
       errors: { 404: "No such funnel of yours" },
     }),
     requireUser,
@@ -94,7 +101,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "Attach items to a funnel",
       access: "creator",
-      ok: S.funnelProductsSchema,
+      ok: funnelProductsResultSchema,
       errors: { 404: "No such funnel or item of yours", 409: "An item is already in another funnel" },
     }),
     requireUser,
@@ -108,7 +115,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "Detach an item from a funnel",
       access: "creator",
-      ok: S.funnelProductRemovedSchema,
+      ok: funnelProductRemovedSchema,
       errors: { 404: "No such funnel or item of yours" },
     }),
     requireUser,
@@ -124,7 +131,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "A funnel's steps with their figures",
       access: "creator",
-      ok: z.array(S.funnelStepSchema),
+      ok: z.array(funnelStepSchema),
       errors: { 404: "No such funnel of yours" },
     }),
     requireUser,
@@ -138,7 +145,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       summary: "Add a step (an upsell or downsell offer)",
       access: "creator",
       status: 201,
-      ok: S.funnelStepSchema,
+      ok: funnelStepSchema,
       errors: {
         404: "No such funnel or item of yours",
         409: "The step cannot be added (the reason is in the message)",
@@ -156,7 +163,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "Edit a step",
       access: "creator",
-      ok: S.funnelStepSchema,
+      ok: funnelStepSchema,
       errors: { 404: "No such step of yours", 502: "Stripe could not be reached" },
     }),
     requireUser,
@@ -173,7 +180,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "Delete a step",
       access: "creator",
-      ok: S.deletedSchema,
+      ok: deletedSchema,
       errors: { 404: "No such step of yours" },
     }),
     requireUser,
@@ -190,7 +197,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "A funnel's A/B tests with their figures",
       access: "creator",
-      ok: z.array(S.abTestSchema),
+      ok: z.array(abTestSchema),
       errors: { 404: "No such funnel of yours" },
     }),
     requireUser,
@@ -207,7 +214,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       summary: "Start an A/B test: variant B of a step",
       access: "creator",
       status: 201,
-      ok: S.abTestSchema,
+      ok: abTestSchema,
       errors: { 404: "No such funnel or step of yours", 409: "This step already has a test running" },
     }),
     requireUser,
@@ -221,7 +228,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "End an A/B test: keep A, or make B the step",
       access: "creator",
-      ok: S.abTestSchema,
+      ok: abTestSchema,
       errors: { 404: "No such test of yours", 502: "Stripe could not be reached (a new price for B)" },
     }),
     requireUser,
@@ -238,7 +245,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "The offers a buyer would see, in order",
       access: "creator",
-      ok: z.array(S.upsellOfferSchema),
+      ok: z.array(upsellOfferSchema),
       errors: { 404: "No such funnel of yours" },
     }),
     requireUser,
@@ -253,7 +260,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       summary: "Create a Stripe product and price for an offer",
       access: "creator",
       status: 201,
-      ok: S.upsellProductSchema,
+      ok: upsellProductSchema,
       errors: { 502: "Stripe could not be reached" },
     }),
     requireUser,

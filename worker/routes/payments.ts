@@ -15,6 +15,13 @@ import {
   type ContentAccess,
   type DownloadLink,
   type PaymentsConfig,
+  alreadyOwnedSchema,
+  checkoutStartedSchema,
+  contentAccessSchema,
+  downloadLinkSchema,
+  paymentsConfigSchema,
+  purchaseProgressSchema,
+  purchaseVerificationSchema,
 } from "../../shared/payments";
 import { content, purchases } from "../db/schema";
 import { cookieIsSecure, type AppEnv } from "../lib/context";
@@ -24,7 +31,7 @@ import { rateLimit } from "../lib/rate-limit";
 import { optionalJson, validate } from "../lib/validate";
 import { downloadSignatureValid, signedDownloadPath } from "../services/download-links";
 import { serveFile } from "../services/files";
-import { sendViaOutbox } from "../services/mail/email-outbox";
+import { sendViaOutbox, dispatch } from "../services/mail/email-outbox";
 import type { EmailJob } from "../services/mail/templates";
 import {
   accessUrlFor,
@@ -41,10 +48,9 @@ import {
 } from "../services/purchases";
 import { RECOVER_LINK_OTHER_EMAIL, reminder } from "../services/recovery";
 import { processingFor, refuseWhileProcessing } from "../services/payment-processing";
-import { dispatch } from "../services/mail/email-outbox";
 import { stripeClient } from "../services/stripe";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
+import { sentSchema } from "../../shared/answers";
 
 const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid id") });
 /** The download call's body: the access link's token when the caller holds one; a bare POST is `{}`. */
@@ -94,7 +100,7 @@ export const paymentRoutes = new Hono<AppEnv>()
       tag: "Checkout and access",
       summary: "Stripe.js settings for checkout",
       access: "public",
-      ok: S.paymentsConfigSchema,
+      ok: paymentsConfigSchema,
       errors: { 503: "Payments are not configured" },
     }),
     (c) => {
@@ -113,11 +119,11 @@ export const paymentRoutes = new Hono<AppEnv>()
       description:
         "Sets the buyer cookie. The amount is the server's: the item's price, or the buyer's amount for pay-what-you-want (at least its minimum).",
       access: "public",
-      ok: S.checkoutStartedSchema,
+      ok: checkoutStartedSchema,
       also: {
         200: {
           description: "A checkout to pay with Stripe.js; or, when this browser already owns the item, its access link",
-          answer: z.union([S.checkoutStartedSchema, S.alreadyOwnedSchema]),
+          answer: z.union([checkoutStartedSchema, alreadyOwnedSchema]),
         },
       },
       errors: {
@@ -222,7 +228,7 @@ export const paymentRoutes = new Hono<AppEnv>()
       tag: "Checkout and access",
       summary: "After Stripe.js confirmed: read the payment from Stripe",
       access: "buyer",
-      ok: S.purchaseProgressSchema,
+      ok: purchaseProgressSchema,
       errors: { 404: "Purchase Not Found" },
     }),
     validate("param", piParam),
@@ -241,7 +247,7 @@ export const paymentRoutes = new Hono<AppEnv>()
       tag: "Checkout and access",
       summary: "Whether this browser (or the access link) owns the item",
       access: "buyer",
-      ok: S.contentAccessSchema,
+      ok: contentAccessSchema,
     }),
     validate("param", idParam),
     async (c) => {
@@ -267,7 +273,7 @@ export const paymentRoutes = new Hono<AppEnv>()
       tag: "Checkout and access",
       summary: "Where this browser's latest purchase of the item stands",
       access: "buyer",
-      ok: S.purchaseProgressSchema,
+      ok: purchaseProgressSchema,
     }),
     validate("param", idParam),
     async (c) => {
@@ -282,7 +288,7 @@ export const paymentRoutes = new Hono<AppEnv>()
       tag: "Checkout and access",
       summary: "A paid purchase: the item unlocked",
       access: "buyer",
-      ok: S.purchaseVerificationSchema,
+      ok: purchaseVerificationSchema,
       errors: {
         403: "Access to this purchase was revoked after a refund or dispute",
         404: "Purchase Not Found",
@@ -310,7 +316,7 @@ export const paymentRoutes = new Hono<AppEnv>()
       tag: "Checkout and access",
       summary: "Email the access link again",
       access: "buyer",
-      ok: S.sentSchema,
+      ok: sentSchema,
       errors: {
         403: "Access to this purchase was revoked after a refund or dispute",
         404: "Purchase Not Found",
@@ -372,7 +378,7 @@ export const paymentRoutes = new Hono<AppEnv>()
       tag: "Checkout and access",
       summary: "A short-lived download URL for the purchased file",
       access: "buyer",
-      ok: S.downloadLinkSchema,
+      ok: downloadLinkSchema,
       errors: {
         403: "Access to this purchase was revoked after a refund or dispute",
         404: "No purchase, or the item has no file",

@@ -10,6 +10,10 @@ import {
   offerQuerySchema,
   orderQuerySchema,
   type OfferState,
+  acceptResultSchema,
+  declineResultSchema,
+  offerStateSchema,
+  orderSchema,
 } from "../../shared/funnels";
 import type { AppEnv } from "../lib/context";
 import { validate } from "../lib/validate";
@@ -26,7 +30,6 @@ import {
 } from "../services/upsells";
 import { purchaseDeps } from "./payments";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
 
 const buyerKey = (c: Context<AppEnv>) => {
   const key = getCookie(c, BUYER_COOKIE);
@@ -45,7 +48,7 @@ export const upsellRoutes = new Hono<AppEnv>()
       summary: "The next offer after paying, and the order so far",
       description: "Only the browser that paid, within the offer window.",
       access: "buyer",
-      ok: S.offerStateSchema,
+      ok: offerStateSchema,
       errors: {
         403: "Offers are for the browser that paid",
         404: "Purchase Not Found",
@@ -72,7 +75,7 @@ export const upsellRoutes = new Hono<AppEnv>()
       tag: "Upsells",
       summary: "Accept an offer: one click charges the saved card",
       access: "buyer",
-      ok: S.acceptResultSchema,
+      ok: acceptResultSchema,
       errors: {
         403: "Offers are for the browser that paid",
         404: "Purchase or step not found",
@@ -94,7 +97,7 @@ export const upsellRoutes = new Hono<AppEnv>()
       tag: "Upsells",
       summary: "After 3D Secure: read the offer's payment from Stripe",
       access: "buyer",
-      ok: S.acceptResultSchema,
+      ok: acceptResultSchema,
       errors: {
         403: "Offers are for the browser that paid",
         404: "Purchase or step not found",
@@ -115,7 +118,7 @@ export const upsellRoutes = new Hono<AppEnv>()
       tag: "Upsells",
       summary: "Decline an offer; the next one, if any",
       access: "buyer",
-      ok: S.declineResultSchema,
+      ok: declineResultSchema,
       errors: {
         403: "Offers are for the browser that paid",
         404: "Purchase or step not found",
@@ -136,7 +139,7 @@ export const upsellRoutes = new Hono<AppEnv>()
       tag: "Upsells",
       summary: "What the order added, with access to each",
       access: "buyer",
-      ok: S.orderSchema,
+      ok: orderSchema,
       errors: { 403: "Not this buyer's order", 404: "Purchase Not Found" },
     }),
     validate("query", orderQuerySchema),

@@ -12,7 +12,7 @@ import {
   type FixPurchaseEmailsResult,
   type MonthlyReport,
 } from "../../shared/admin";
-import { MIN_PAYOUT_CENTS } from "../../shared/constants";
+import { MIN_PAYOUT_CENTS } from "../../shared/payouts";
 import type { Db } from "../db/client";
 import { adminAudit, feedback, payouts } from "../db/schema";
 import { availableBalances } from "./balances";

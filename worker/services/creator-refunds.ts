@@ -22,9 +22,8 @@
 //      Stripe fails later (refund.updated) shows as failed and the money stays as it was.
 import { and, desc, eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
-import { CREATOR_REFUND_OVERDRAFT_CENTS } from "../../shared/constants";
-import { REFUND_REASONS, type RefundSaleInput } from "../../shared/schemas";
-import type { RefundRequestResult, Sale } from "../../shared/types";
+import { CREATOR_REFUND_OVERDRAFT_CENTS, REFUND_REASONS, type RefundSaleInput } from "../../shared/earnings";
+import type { RefundRequestResult, Sale } from "../../shared/earnings";
 import { content, purchases, refundRequests } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";

@@ -3,8 +3,14 @@
 // that changes it renumbers the whole funnel in the same statement or D1 batch.
 import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
 import type Stripe from "stripe";
-import { MIN_PRICE_CENTS, TIP_CEILING_MULTIPLE } from "../../shared/constants";
-import { funnelStatus, type Funnel, type FunnelStep, type UpdateStepFields } from "../../shared/funnels";
+import { MIN_PRICE_CENTS } from "../../shared/pricing";
+import {
+  TIP_CEILING_MULTIPLE,
+  funnelStatus,
+  type Funnel,
+  type FunnelStep,
+  type UpdateStepFields,
+} from "../../shared/funnels";
 import type { Db } from "../db/client";
 import { content, funnelProducts, funnels, funnelSteps } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";

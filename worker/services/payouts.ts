@@ -36,7 +36,7 @@
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { ProcessPayoutsResult } from "../../shared/admin";
-import { MIN_PAYOUT_CENTS } from "../../shared/constants";
+import { MIN_PAYOUT_CENTS } from "../../shared/payouts";
 import { createDb, type Db } from "../db/client";
 import { adminAudit, payoutSettings, payouts, type payoutSkips } from "../db/schema";
 import type { Bindings } from "../lib/env";

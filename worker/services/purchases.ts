@@ -6,7 +6,7 @@
 import { and, desc, eq, or, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { issueLicenseStatement, newLicenseKey } from "./licenses";
-import { MAX_PRICE_CENTS } from "../../shared/constants";
+import { MAX_PRICE_CENTS } from "../../shared/pricing";
 import { dollarsToCents } from "../../shared/content";
 import type { PurchaseVerification } from "../../shared/payments";
 import { PAYWALL_TEXT } from "../../shared/paywall";

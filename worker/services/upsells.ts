@@ -31,9 +31,15 @@
 // resolved by reading the PaymentIntent again, never a 500.
 import { and, asc, eq, inArray } from "drizzle-orm";
 import Stripe from "stripe";
-import { MIN_PRICE_CENTS, UPSELL_WINDOW_MINUTES } from "../../shared/constants";
+import { MIN_PRICE_CENTS } from "../../shared/pricing";
+import {
+  UPSELL_WINDOW_MINUTES,
+  OFFER_CHANGED_MESSAGE,
+  type AcceptResult,
+  type OrderSummary,
+  type UpsellOffer,
+} from "../../shared/funnels";
 import { dollarsToCents } from "../../shared/content";
-import { OFFER_CHANGED_MESSAGE, type AcceptResult, type OrderSummary, type UpsellOffer } from "../../shared/funnels";
 import type { PurchaseVerification } from "../../shared/payments";
 import { content, funnelOffers, funnelSteps, purchases } from "../db/schema";
 import { applyVariant } from "./ab-tests";

@@ -5,9 +5,15 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ArrowLeft, ExternalLink, EyeOff, ImagePlus, Rocket, X } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { CATEGORIES, MAX_UPLOAD_BYTES } from "@shared/constants";
-import { CONTENT_MESSAGES, contentFormSchema, type CreatorContent, type UpdateContentInput } from "@shared/content";
-import type { CurrentUser } from "@shared/schemas";
+import {
+  CATEGORIES,
+  CONTENT_MESSAGES,
+  contentFormSchema,
+  type CreatorContent,
+  type UpdateContentInput,
+} from "@shared/content";
+import { MAX_UPLOAD_BYTES } from "@shared/uploads";
+import type { CurrentUser } from "@shared/auth";
 import { focusFirstInvalid, LabelledField } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";

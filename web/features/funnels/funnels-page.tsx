@@ -5,7 +5,7 @@ import { Plus, Workflow } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import type { CreatorContent } from "@shared/content";
 import { createFunnelSchema, FUNNEL_STATUS_LABEL, type Funnel, type FunnelStep } from "@shared/funnels";
-import type { CurrentUser } from "@shared/schemas";
+import type { CurrentUser } from "@shared/auth";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { PageSpinner, Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";

@@ -1,5 +1,6 @@
 // Every email the app sends: a queue message names a template and its data; the consumer renders it.
-import { MANUAL_PAYOUT_DAY, MIN_PAYOUT_CENTS, PRODUCT_NAME } from "../../../shared/constants";
+import { MANUAL_PAYOUT_DAY, MIN_PAYOUT_CENTS } from "../../../shared/payouts";
+import { PRODUCT_NAME } from "../../../shared/site";
 import { creatorByline } from "../../../shared/profile";
 import { escapeHtml } from "../../lib/html";
 
