@@ -67,6 +67,7 @@ export const abTestSchema = z.object({
   }),
 });
 export type AbTest = z.infer<typeof abTestSchema>;
+export const abTestListSchema = z.array(abTestSchema);
 
 // ---- the maths ----
 

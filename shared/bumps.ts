@@ -34,6 +34,8 @@ export type OrderBumpInput = z.input<typeof orderBumpSchema>;
 /** An item's add-on as its creator sees it (null: none). */
 export const creatorBumpSchema = z.object({ contentId: publicId, price: dollars }).nullable();
 export type CreatorBump = z.infer<typeof creatorBumpSchema>;
+/** PUT and DELETE /api/content/{id}/bump: the item's add-on now. */
+export const bumpAnswerSchema = z.object({ bump: creatorBumpSchema });
 /** An item's add-on as a buyer sees it on the paywall and at checkout (null: none, or not on sale). */
 export const publicBumpSchema = z.object({ id: publicId, title: z.string(), price: dollars }).nullable();
 export type PublicBump = z.infer<typeof publicBumpSchema>;

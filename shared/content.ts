@@ -194,3 +194,6 @@ export const creatorContentSchema = z.object({
   bump: creatorBumpSchema,
 });
 export type CreatorContent = z.infer<typeof creatorContentSchema>;
+export const creatorContentListSchema = z.array(creatorContentSchema);
+/** PUT /api/content/{id}/checkout-reminders: the item's switch now. */
+export const checkoutRemindersSchema = z.object({ checkoutReminders: z.boolean() });

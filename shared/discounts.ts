@@ -159,6 +159,7 @@ export const discountCodeSchema = z.object({
   createdAt: isoTime,
 });
 export type DiscountCode = z.infer<typeof discountCodeSchema>;
+export const discountCodeListSchema = z.array(discountCodeSchema);
 
 /** What a code makes of an item's price (the paywall's `?code=`, checkout's field, the creator's preview). */
 export const discountQuoteSchema = z.object({

@@ -102,6 +102,7 @@ export const saleSchema = z.object({
   license: creatorLicenseSchema.nullable().optional(),
 });
 export type Sale = z.infer<typeof saleSchema>;
+export const saleListSchema = z.array(saleSchema);
 
 /** POST /api/sales/{purchaseId}/refund: the request and Stripe's word about it so far. */
 export const refundRequestSchema = z.object({

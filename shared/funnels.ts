@@ -161,6 +161,7 @@ export const funnelSchema = z.object({
   contentIds: z.array(z.string()),
 });
 export type Funnel = z.infer<typeof funnelSchema>;
+export const funnelListSchema = z.array(funnelSchema);
 /** PATCH /api/funnels/{id}: the funnel without its items. */
 export const funnelModeSchema = funnelSchema.pick({
   id: true,
@@ -195,6 +196,7 @@ export const funnelStepSchema = z.object({
   }),
 });
 export type FunnelStep = z.infer<typeof funnelStepSchema>;
+export const funnelStepListSchema = z.array(funnelStepSchema);
 export const upsellProductSchema = z.object({ priceId: z.string(), productId: z.string() });
 
 // ---- buyer side ----
@@ -237,6 +239,8 @@ export const upsellOfferSchema = z.object({
   card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
 });
 export type UpsellOffer = z.infer<typeof upsellOfferSchema>;
+/** GET /api/funnels/{id}/preview: every step's offer as a buyer would see it. */
+export const funnelPreviewSchema = z.array(upsellOfferSchema);
 /**
  * What this order has charged, in the server's word: the first item as paid, the order bump's
  * add-on paid with it (`bumps`), `paid` the first payment (the item and its add-on), each offer

@@ -90,10 +90,14 @@ export const checkoutStartedSchema = z.object({
     .meta({ description: "A reminder's checkout whose code no longer applies: why it is at the full price" }),
 });
 export type CheckoutStarted = z.infer<typeof checkoutStartedSchema>;
+/** POST /api/checkout/email: the address is kept with the open checkout. */
+export const checkoutEmailSavedSchema = z.object({ saved: z.literal(true) });
 
 /** POST /api/create-payment-intent when this browser already owns the item: no new charge. */
 export const alreadyOwnedSchema = z.object({ alreadyOwned: z.literal(true), accessUrl: z.string() });
 export type AlreadyOwned = z.infer<typeof alreadyOwnedSchema>;
+/** POST /api/create-payment-intent: a checkout to pay, or the access link of an item this browser owns. */
+export const checkoutAnswerSchema = z.union([checkoutStartedSchema, alreadyOwnedSchema]);
 
 export const purchaseProgressSchema = z.object({ status: z.string().meta({ example: "paid" }), unlocked: z.boolean() });
 export type PurchaseProgress = z.infer<typeof purchaseProgressSchema>;
@@ -139,6 +143,8 @@ export const contentAccessSchema = z.union([
 export type ContentAccess = z.infer<typeof contentAccessSchema>;
 
 export const recoverAccessSchema = z.object({ email: emailSchema });
+/** POST /api/purchase/recover answers RECOVER_ACCESS_MESSAGE whatever the email. */
+export const recoverAccessAnswerSchema = z.object({ message: z.string() });
 /** The one answer to "Lost your access?", whether or not the email bought anything (no enumeration). */
 export { RECOVER_ACCESS_MESSAGE } from "./paywall";
 

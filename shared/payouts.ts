@@ -98,6 +98,7 @@ export const payoutHistoryItemSchema = z.object({
   paidAt: isoTime.nullable(),
 });
 export type PayoutHistoryItem = z.infer<typeof payoutHistoryItemSchema>;
+export const payoutHistorySchema = z.array(payoutHistoryItemSchema);
 
 /** Why "Withdraw now" cannot be pressed: no bank connected, Stripe cannot transfer to it yet, payouts held, below the minimum, a withdrawal already open. */
 export const withdrawBlockSchema = z.enum(["no_bank", "bank_restricted", "held", "below_minimum", "open"]);

@@ -4,10 +4,9 @@
 // Stripe.js only when 'Unlock' is pressed, so the page itself stays as small as before. After
 // paying it goes where the SPA checkout goes (/success, which shows the upsell when the item has a
 // funnel); a 3D Secure step happens in place. `/checkout/{id}` still works for links made before.
-import type { PaymentsConfig } from "@shared/payments";
 import type { PublicBump } from "@shared/bumps";
 import { bumpLabel, NO_REMINDER_LABEL, REMINDER_HINT } from "@shared/paywall";
-import { apiRequest } from "@/lib/api";
+import { api, apiRequest } from "@/lib/api";
 
 type StripeError = { message?: string };
 type PaymentIntentLike = { id: string; status: string };
@@ -32,7 +31,7 @@ let stripePromise: Promise<StripeLike> | null = null;
 /** Stripe.js, loaded once from Stripe (or the configured local stand-in), then initialised with the publishable key. */
 function loadStripe(): Promise<StripeLike> {
   stripePromise ??= (async () => {
-    const config = (await (await apiRequest("GET", "/api/payments/config")).json()) as PaymentsConfig;
+    const config = await api("GET /api/payments/config");
     const w = window as unknown as { Stripe?: (key: string) => StripeLike };
     if (!w.Stripe) {
       await new Promise<void>((resolve, reject) => {

@@ -2,7 +2,7 @@
 // page is rendered anew at once (it carries the checkbox's offer).
 import { Hono } from "hono";
 import { z } from "zod";
-import { orderBumpSchema, creatorBumpSchema } from "../../shared/bumps";
+import { orderBumpSchema, creatorBumpSchema, bumpAnswerSchema } from "../../shared/bumps";
 import { requireUser, type AppEnv } from "../lib/context";
 import { forgetPaywallPages } from "../lib/paywall-shell";
 import { validate } from "../lib/validate";
@@ -10,7 +10,6 @@ import { doc } from "../openapi/describe";
 import { setBump } from "../services/bumps";
 
 const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid content id") });
-const answer = z.object({ bump: creatorBumpSchema });
 
 export const bumpRoutes = new Hono<AppEnv>()
   .put(
@@ -21,7 +20,7 @@ export const bumpRoutes = new Hono<AppEnv>()
       description:
         "One add-on per item: another of your items, offered as a checkbox at checkout at this price. Replaces the item's add-on, if any.",
       access: "creator",
-      ok: answer,
+      ok: bumpAnswerSchema,
       errors: {
         400: "The body is not valid, the add-on is this item, or not one of yours",
         404: "No such item of yours",
@@ -43,7 +42,7 @@ export const bumpRoutes = new Hono<AppEnv>()
       tag: "Items",
       summary: "Remove an item's order bump",
       access: "creator",
-      ok: answer,
+      ok: bumpAnswerSchema,
       errors: { 404: "No such item of yours" },
     }),
     requireUser,

@@ -11,6 +11,7 @@ import {
   updateContentSchema,
   creatorContentSchema,
   publicContentSchema,
+  creatorContentListSchema,
 } from "../../shared/content";
 import { readNearby } from "../db/client";
 import { requireUser, type AppEnv } from "../lib/context";
@@ -129,7 +130,7 @@ export const contentRoutes = new Hono<AppEnv>()
   )
   .get(
     "/content",
-    doc({ tag: "Items", summary: "The creator's items", access: "creator", ok: z.array(creatorContentSchema) }),
+    doc({ tag: "Items", summary: "The creator's items", access: "creator", ok: creatorContentListSchema }),
     requireUser,
     async (c) => c.json(await listCreatorContent(c.var.db, c.var.userId!)),
   )

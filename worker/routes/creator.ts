@@ -9,6 +9,7 @@ import {
   refundRequestSchema,
   saleSchema,
   timelinePageSchema,
+  saleListSchema,
 } from "../../shared/earnings";
 import {
   payoutDefaultSchema,
@@ -17,6 +18,7 @@ import {
   nextPayoutSchema,
   payoutHistoryItemSchema,
   withdrawStatusSchema,
+  payoutHistorySchema,
 } from "../../shared/payouts";
 import type { WithdrawStatus } from "../../shared/payouts";
 import { requireUser, type AppEnv } from "../lib/context";
@@ -63,7 +65,7 @@ export const creatorRoutes = new Hono<AppEnv>()
   )
   .get(
     "/creator/sales",
-    doc({ tag: "Sales and earnings", summary: "Sales, newest first", access: "creator", ok: z.array(saleSchema) }),
+    doc({ tag: "Sales and earnings", summary: "Sales, newest first", access: "creator", ok: saleListSchema }),
     requireUser,
     validate("query", pageQuerySchema),
     async (c) =>
@@ -88,7 +90,7 @@ export const creatorRoutes = new Hono<AppEnv>()
       tag: "Payouts",
       summary: "Payouts and withdrawals",
       access: "creator",
-      ok: z.array(payoutHistoryItemSchema),
+      ok: payoutHistorySchema,
     }),
     requireUser,
     async (c) => c.json(await payoutHistory(c.var.db, c.var.userId)),

@@ -2,7 +2,13 @@
 // paywall or checkout shows for a code (worker/services/discounts.ts).
 import { Hono } from "hono";
 import { z } from "zod";
-import { createDiscountSchema, discountIdParam, discountCodeSchema, discountQuoteSchema } from "../../shared/discounts";
+import {
+  createDiscountSchema,
+  discountIdParam,
+  discountCodeSchema,
+  discountQuoteSchema,
+  discountCodeListSchema,
+} from "../../shared/discounts";
 import { readNearby } from "../db/client";
 import { requireUser, type AppEnv } from "../lib/context";
 import { notFound } from "../lib/errors";
@@ -23,7 +29,7 @@ export const discountRoutes = new Hono<AppEnv>()
       tag: "Discount codes",
       summary: "The creator's discount codes with their uses",
       access: "creator",
-      ok: z.array(discountCodeSchema),
+      ok: discountCodeListSchema,
     }),
     requireUser,
     async (c) => c.json(await listCodes(c.env.DB, c.var.userId!)),

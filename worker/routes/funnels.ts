@@ -17,6 +17,9 @@ import {
   funnelStepSchema,
   upsellOfferSchema,
   upsellProductSchema,
+  funnelListSchema,
+  funnelStepListSchema,
+  funnelPreviewSchema,
 } from "../../shared/funnels";
 import { requireUser, type AppEnv } from "../lib/context";
 import { validate } from "../lib/validate";
@@ -36,7 +39,7 @@ import {
   type FunnelDeps,
 } from "../services/funnels";
 import { endTest, listTests, startTest } from "../services/ab-tests";
-import { createAbTestSchema, endAbTestSchema, abTestSchema } from "../../shared/ab-tests";
+import { createAbTestSchema, endAbTestSchema, abTestSchema, abTestListSchema } from "../../shared/ab-tests";
 import { stripeClient } from "../services/stripe";
 import { previewOffers } from "../services/upsells";
 import { purchaseDeps } from "./payments";
@@ -56,7 +59,7 @@ const uid = (c: Ctx) => c.var.userId!;
 export const funnelRoutes = new Hono<AppEnv>()
   .get(
     "/funnels",
-    doc({ tag: "Funnels", summary: "The creator's funnels", access: "creator", ok: z.array(funnelSchema) }),
+    doc({ tag: "Funnels", summary: "The creator's funnels", access: "creator", ok: funnelListSchema }),
     requireUser,
     async (c) => c.json(await listFunnels(deps(c), uid(c))),
   )
@@ -131,7 +134,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "A funnel's steps with their figures",
       access: "creator",
-      ok: z.array(funnelStepSchema),
+      ok: funnelStepListSchema,
       errors: { 404: "No such funnel of yours" },
     }),
     requireUser,
@@ -197,7 +200,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "A funnel's A/B tests with their figures",
       access: "creator",
-      ok: z.array(abTestSchema),
+      ok: abTestListSchema,
       errors: { 404: "No such funnel of yours" },
     }),
     requireUser,
@@ -245,7 +248,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "The offers a buyer would see, in order",
       access: "creator",
-      ok: z.array(upsellOfferSchema),
+      ok: funnelPreviewSchema,
       errors: { 404: "No such funnel of yours" },
     }),
     requireUser,

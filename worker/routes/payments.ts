@@ -15,13 +15,15 @@ import {
   type ContentAccess,
   type DownloadLink,
   type PaymentsConfig,
-  alreadyOwnedSchema,
+  checkoutAnswerSchema,
   checkoutStartedSchema,
   contentAccessSchema,
   downloadLinkSchema,
   paymentsConfigSchema,
   purchaseProgressSchema,
   purchaseVerificationSchema,
+  checkoutEmailSavedSchema,
+  recoverAccessAnswerSchema,
 } from "../../shared/payments";
 import { content, purchases } from "../db/schema";
 import { cookieIsSecure, type AppEnv } from "../lib/context";
@@ -123,7 +125,7 @@ export const paymentRoutes = new Hono<AppEnv>()
       also: {
         200: {
           description: "A checkout to pay with Stripe.js; or, when this browser already owns the item, its access link",
-          answer: z.union([checkoutStartedSchema, alreadyOwnedSchema]),
+          answer: checkoutAnswerSchema,
         },
       },
       errors: {
@@ -184,7 +186,7 @@ export const paymentRoutes = new Hono<AppEnv>()
       description:
         "Schedules the one reminder an hour later should the buyer leave without paying, unless `noReminder` is true.",
       access: "buyer",
-      ok: z.object({ saved: z.literal(true) }),
+      ok: checkoutEmailSavedSchema,
       errors: {
         400: "Not an email, or another address for a reminder's checkout",
         404: "No open checkout of this browser",
@@ -354,7 +356,7 @@ export const paymentRoutes = new Hono<AppEnv>()
       description: "The same answer whether or not the address bought anything.",
       access: "public",
       status: 202,
-      ok: z.object({ message: z.string() }),
+      ok: recoverAccessAnswerSchema,
       errors: { 429: "Too many requests from this address" },
     }),
     rateLimit("FORMS_LIMITER", "recover"),
