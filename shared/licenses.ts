@@ -52,6 +52,7 @@ export const creatorLicenseSchema = z.object({
 export type CreatorLicense = z.infer<typeof creatorLicenseSchema>;
 /** The creator's disable / enable: the key, and the sale it belongs to. */
 export const licenseActionSchema = creatorLicenseSchema.extend({ purchaseId: z.string() });
+export type LicenseAction = z.infer<typeof licenseActionSchema>;
 
 /** A key as its buyer sees it (success page, unlocked paywall, emails). */
 export type BuyerLicense = { key: string; title: string };

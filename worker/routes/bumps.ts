@@ -2,7 +2,7 @@
 // page is rendered anew at once (it carries the checkbox's offer).
 import { Hono } from "hono";
 import { z } from "zod";
-import { orderBumpSchema, creatorBumpSchema, bumpAnswerSchema } from "../../shared/bumps";
+import { orderBumpSchema, bumpAnswerSchema } from "../../shared/bumps";
 import { requireUser, type AppEnv } from "../lib/context";
 import { forgetPaywallPages } from "../lib/paywall-shell";
 import { validate } from "../lib/validate";

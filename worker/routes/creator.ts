@@ -7,7 +7,6 @@ import {
   refundSaleSchema,
   earningsStatsSchema,
   refundRequestSchema,
-  saleSchema,
   timelinePageSchema,
   saleListSchema,
 } from "../../shared/earnings";
@@ -34,7 +33,6 @@ import { payoutDeps } from "../deps";
 import { withdraw, withdrawStatus } from "../services/withdrawals";
 import { purchaseDeps } from "./payments";
 import { doc } from "../openapi/describe";
-import { z } from "zod";
 import { successSchema } from "../../shared/answers";
 
 /** Where payouts go changes only on a sign-in younger than 10 minutes (a stolen cookie cannot redirect them). */

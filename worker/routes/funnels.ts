@@ -15,7 +15,6 @@ import {
   funnelProductsResultSchema,
   funnelSchema,
   funnelStepSchema,
-  upsellOfferSchema,
   upsellProductSchema,
   funnelListSchema,
   funnelStepListSchema,

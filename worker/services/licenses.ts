@@ -13,7 +13,7 @@
 //    and the same instance again is a no-op. The count of activations is the number of rows.
 // 4. Deactivate frees a seat (a buyer moving machines) by deleting that row.
 import type { PurchaseState } from "./purchase-states";
-import type { CreatorLicense, LicenseStatus, LicenseVerification } from "../../shared/licenses";
+import type { CreatorLicense, LicenseAction, LicenseStatus, LicenseVerification } from "../../shared/licenses";
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { dispatchWebhooks, webhookStatements } from "./webhooks";
@@ -185,7 +185,7 @@ export async function setLicenseDisabled(
   userId: string,
   licenseId: string,
   disabled: { reason: string | null } | null,
-): Promise<CreatorLicense> {
+): Promise<LicenseAction> {
   const updated = await d1
     .prepare("update license_keys set disabled_at = ?, disabled_reason = ? where id = ? and user_id = ? returning id")
     .bind(disabled ? Date.now() : null, disabled?.reason ?? null, licenseId, userId)
