@@ -160,7 +160,7 @@ export type PublicContentFields = z.infer<typeof publicContentFieldsSchema>;
  * Whether a buyer can start a checkout on the item's own paywall: on sale, taken off sale by its
  * creator (owners keep access), or an upsell-only item, sold only as a funnel step after a purchase.
  */
-export const availabilitySchema = z.enum(["on_sale", "unpublished", "upsell_only"]);
+const availabilitySchema = z.enum(["on_sale", "unpublished", "upsell_only"]);
 export type Availability = z.infer<typeof availabilitySchema>;
 
 /** `creator`: who the buyer pays, as the paywall and checkout show it ("by {name}", avatar, contact). */

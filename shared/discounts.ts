@@ -134,7 +134,7 @@ export function discountedCents(listCents: number, rule: Rule, floorCents: numbe
 export const discountLabel = (rule: Rule) =>
   rule.kind === "percent" ? `${rule.percentOff}% off` : `$${((rule.amountOffCents ?? 0) / 100).toFixed(2)} off`;
 
-export const discountStatusSchema = z.enum(["active", "expired", "used_up", "archived"]);
+const discountStatusSchema = z.enum(["active", "expired", "used_up", "archived"]);
 export type DiscountStatus = z.infer<typeof discountStatusSchema>;
 
 /** A code as its creator sees it on /discounts. Money in dollars. */

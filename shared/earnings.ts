@@ -80,7 +80,7 @@ export const earningsStatsSchema = z.object({
 });
 export type EarningsStats = z.infer<typeof earningsStatsSchema>;
 
-export const saleSchema = z.object({
+const saleSchema = z.object({
   id: publicId,
   buyerEmail: z.string().nullable(),
   productName: z.string(),

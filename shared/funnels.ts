@@ -147,7 +147,7 @@ export const createUpsellProductSchema = z.object({
 });
 
 /** The one status a funnel shows everywhere: Test (only previews see it) or Live (buyers see it). */
-export const funnelStatusSchema = z.enum(["test", "live"]);
+const funnelStatusSchema = z.enum(["test", "live"]);
 export type FunnelStatus = z.infer<typeof funnelStatusSchema>;
 export const funnelStatus = (f: { testMode: boolean }): FunnelStatus => (f.testMode ? "test" : "live");
 export const FUNNEL_STATUS_LABEL: Record<FunnelStatus, string> = { test: "Test", live: "Live" };

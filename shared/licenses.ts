@@ -6,7 +6,7 @@ export const LICENSE_KEY_PATTERN = /^AW(-[0-9A-HJKMNP-TV-Z]{5}){4}$/;
 export const MAX_ACTIVATION_LIMIT = 1000;
 
 /** valid: paid or partly refunded; refunded: in full; disabled: by its creator, or a chargeback took the sale. */
-export const licenseStatusSchema = z.enum(["valid", "refunded", "disabled"]);
+const licenseStatusSchema = z.enum(["valid", "refunded", "disabled"]);
 export type LicenseStatus = z.infer<typeof licenseStatusSchema>;
 
 const keyField = z

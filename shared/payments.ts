@@ -89,7 +89,6 @@ export const checkoutStartedSchema = z.object({
     .optional()
     .meta({ description: "A reminder's checkout whose code no longer applies: why it is at the full price" }),
 });
-export type CheckoutStarted = z.infer<typeof checkoutStartedSchema>;
 /** POST /api/checkout/email: the address is kept with the open checkout. */
 export const checkoutEmailSavedSchema = z.object({ saved: z.literal(true) });
 
@@ -100,7 +99,6 @@ export type AlreadyOwned = z.infer<typeof alreadyOwnedSchema>;
 export const checkoutAnswerSchema = z.union([checkoutStartedSchema, alreadyOwnedSchema]);
 
 export const purchaseProgressSchema = z.object({ status: z.string().meta({ example: "paid" }), unlocked: z.boolean() });
-export type PurchaseProgress = z.infer<typeof purchaseProgressSchema>;
 
 export const purchaseVerificationSchema = z.object({
   content: z.object({

@@ -101,7 +101,7 @@ export type PayoutHistoryItem = z.infer<typeof payoutHistoryItemSchema>;
 export const payoutHistorySchema = z.array(payoutHistoryItemSchema);
 
 /** Why "Withdraw now" cannot be pressed: no bank connected, Stripe cannot transfer to it yet, payouts held, below the minimum, a withdrawal already open. */
-export const withdrawBlockSchema = z.enum(["no_bank", "bank_restricted", "held", "below_minimum", "open"]);
+const withdrawBlockSchema = z.enum(["no_bank", "bank_restricted", "held", "below_minimum", "open"]);
 export type WithdrawBlock = z.infer<typeof withdrawBlockSchema>;
 /** GET /api/payout/withdraw: what "Withdraw now" would take, why it cannot (null: it can), and the latest withdrawal. */
 export const withdrawStatusSchema = z.object({

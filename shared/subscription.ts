@@ -8,5 +8,4 @@ export const subscriptionStateSchema = z.object({
   currentPeriodEnd: isoTime.nullable(),
   cancelAtPeriodEnd: z.boolean(),
 });
-export type SubscriptionState = z.infer<typeof subscriptionStateSchema>;
 export const subscriptionStartedSchema = z.object({ clientSecret: z.string(), subscriptionId: z.string() });

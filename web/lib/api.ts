@@ -58,7 +58,7 @@ type ParamNames<P> = P extends `${string}:${infer N}/${infer Rest}`
     : never;
 type Query = Record<string, string | number | boolean | null | undefined>;
 /** A call's parts: the route's `:params` (required when it has any), a query, a JSON or form body. */
-export type ApiCall<R extends ApiRoute> = { query?: Query; body?: unknown; signal?: AbortSignal } & ([
+type ApiCall<R extends ApiRoute> = { query?: Query; body?: unknown; signal?: AbortSignal } & ([
   ParamNames<PathOf<R>>,
 ] extends [never]
   ? { params?: undefined }
@@ -100,7 +100,7 @@ function queryString(query: Query | undefined): string {
 }
 
 /** The URL of a route with its params filled in (each encoded) and its query. */
-export function apiUrl<R extends ApiRoute>(route: R, ...[call]: CallArgs<R>): string {
+function apiUrl<R extends ApiRoute>(route: R, ...[call]: CallArgs<R>): string {
   const path = route
     .slice(route.indexOf(" ") + 1)
     .replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(paramsOf(call)[name]));
