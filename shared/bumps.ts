@@ -1,6 +1,6 @@
 // The order bump: one add-on per item, another of the creator's items at a bump price,
 // offered as a checkbox at checkout. Ticked, one PaymentIntent charges the total and two purchases
-// are made, each with its own access, ledger rows and refunds (worker/services/bumps.ts).
+// are made, each with its own access, ledger rows and refunds (worker/services/funnels/bumps.ts).
 import { z } from "zod";
 import { dollars, publicId } from "./answers";
 import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from "./pricing";

@@ -21,7 +21,7 @@ export const createPaymentIntentSchema = z.object({
       z.null(),
     ])
     .optional(),
-  /** A checkout reminder's link: restarts that checkout at its amount (worker/services/recovery.ts). */
+  /** A checkout reminder's link: restarts that checkout at its amount (worker/services/purchases/recovery.ts). */
   recoverToken: z.string().max(300).optional(),
   /** The order bump's checkbox: also buy the item's add-on at its bump price (shared/bumps.ts). */
   bump: z.boolean({ error: "bump must be true or false" }).optional(),

@@ -24,7 +24,9 @@ import { licenseRoutes } from "./routes/licenses";
 import { discountRoutes } from "./routes/discounts";
 import { recoveryRoutes } from "./routes/recovery";
 import { bumpRoutes } from "./routes/bumps";
-import { paymentRoutes } from "./routes/payments";
+import { checkoutRoutes } from "./routes/checkout";
+import { downloadRoutes } from "./routes/downloads";
+import { purchaseAccessRoutes } from "./routes/purchase-access";
 import { paywallPageRoutes } from "./routes/paywall-page";
 import { profileRoutes } from "./routes/profile";
 import { spaRoutes } from "./routes/spa";
@@ -59,7 +61,9 @@ const api = new Hono<AppEnv>()
   .route("/", creatorRoutes)
   .route("/", uploadRoutes)
   .route("/", contentRoutes)
-  .route("/", paymentRoutes)
+  .route("/", checkoutRoutes)
+  .route("/", purchaseAccessRoutes)
+  .route("/", downloadRoutes)
   .route("/", stripeWebhookRoutes)
   .route("/", feedbackRoutes)
   .route("/", adminRoutes)

@@ -3,7 +3,7 @@
 import { createDb } from "./db/client";
 import type { Bindings } from "./lib/env";
 import { payoutBaseDeps, type PayoutDeps } from "./services/payouts";
-import type { PurchaseDeps } from "./services/purchases";
+import type { PurchaseDeps } from "./services/purchases/deps";
 import { stripeClient } from "./services/stripe";
 import { startPayoutSend } from "./workflows/payout-send";
 

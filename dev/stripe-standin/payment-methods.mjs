@@ -1,70 +1,17 @@
-// PaymentMethods, Stripe-shaped: Stripe's test cards, card PaymentMethods from card details or a
-// test token, Link PaymentMethods (the wallet's), and what a charge says about the method that paid.
+// PaymentMethods, Stripe-shaped: card PaymentMethods from card details or a test token, Link
+// PaymentMethods (the wallet's), what a charge says about the method that paid, and the calls on
+// them (retrieve, a Customer's saved cards, attach, detach). The test cards are in cards.mjs.
+// See docs/payments.md.
 import { createHmac } from "node:crypto";
-
-// Stripe's documented test cards (docs.stripe.com/testing), by number and by test PaymentMethod id.
-// "authenticate": 3155 asks on-session always and off-session unless it was set up (authenticated
-// with setup_future_usage); 3184 (`always`) asks on every payment however it was set up.
-export const CARDS = {
-  4242424242424242: { brand: "visa", outcome: "success" },
-  4000056655665556: { brand: "visa", outcome: "success" },
-  5555555555554444: { brand: "mastercard", outcome: "success" },
-  4000000000000002: {
-    brand: "visa",
-    outcome: "decline",
-    code: "card_declined",
-    decline_code: "generic_decline",
-    message: "Your card was declined.",
-  },
-  4000000000009995: {
-    brand: "visa",
-    outcome: "decline",
-    code: "card_declined",
-    decline_code: "insufficient_funds",
-    message: "Your card has insufficient funds.",
-  },
-  4000002500003155: { brand: "visa", outcome: "authenticate" },
-  4000002760003184: { brand: "visa", outcome: "authenticate", always: true },
-  // Succeeds, and the funds skip the pending balance (straight to available).
-  4000000000000077: { brand: "visa", outcome: "success", bypassPending: true },
-  // Attaches to a Customer fine; every charge to it is declined (Stripe's "charge customer fail" card,
-  // used for failed upsell charges and failed renewals).
-  4000000000000341: {
-    brand: "visa",
-    outcome: "decline",
-    code: "card_declined",
-    decline_code: "generic_decline",
-    message: "Your card was declined.",
-  },
-};
-// What Stripe answers when an off-session charge needs the cardholder (the 3155 card, off-session).
-export const AUTH_REQUIRED = {
-  code: "authentication_required",
-  decline_code: "authentication_required",
-  message: "Your card was declined. This transaction requires authentication.",
-};
-export const TEST_PAYMENT_METHODS = {
-  pm_card_visa: "4242424242424242",
-  pm_card_mastercard: "5555555555554444",
-  pm_card_chargeDeclined: "4000000000000002",
-  pm_card_chargeDeclinedInsufficientFunds: "4000000000009995",
-  pm_card_authenticationRequired: "4000002760003184",
-  pm_card_authenticationRequiredOnSetup: "4000002500003155",
-  pm_card_bypassPending: "4000000000000077",
-  pm_card_chargeCustomerFail: "4000000000000341",
-};
-export const luhn = (num) => {
-  let sum = 0;
-  for (let i = 0; i < num.length; i++) {
-    let d = Number(num[num.length - 1 - i]);
-    if (i % 2) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return num.length >= 12 && sum % 10 === 0;
-};
+import { CARDS, luhn, TEST_PAYMENT_METHODS } from "./cards.mjs";
+import { badParam, missing, missingParam, StripeError } from "./errors.mjs";
+import { list, now, rid } from "./wire.mjs";
 
 /** PaymentMethods kept in the stand-in's state (`db.payment_methods`); private fields start with "_". */
-export function paymentMethods({ db, rid, now }) {
+/** @param {any} kit */
+export function paymentMethods(kit) {
+  const { db, get } = kit;
+
   function savePaymentMethod(number, month, year, customer, billing = {}) {
     const pm = {
       id: rid("pm"),
@@ -173,5 +120,135 @@ export function paymentMethods({ db, rid, now }) {
     };
   }
 
-  return { savePaymentMethod, saveLinkPaymentMethod, publicPm, paymentMethodDetails };
+  /**
+   * A PaymentMethod by id; a test PaymentMethod (pm_card_visa…) becomes a fresh one, as in test mode.
+   * A card saved on a Customer can only be used with that Customer.
+   */
+  function resolvePaymentMethod(id, customer) {
+    const known = db.payment_methods.get(id);
+    if (known) {
+      if (known.customer && known.customer !== customer) {
+        throw badParam(
+          "payment_method",
+          `The provided PaymentMethod belongs to a different Customer than the one on this PaymentIntent.`,
+        );
+      }
+      return known;
+    }
+    const number = TEST_PAYMENT_METHODS[id];
+    if (!number) throw missing("payment_method", id, "payment_method");
+    return savePaymentMethod(number, 12, new Date().getFullYear() + 2, null);
+  }
+
+  function paymentMethodFrom(p, pi) {
+    // Confirming without a card uses the one already set on the PaymentIntent.
+    if (!p.payment_method && !p.payment_method_data && pi.payment_method)
+      p = { ...p, payment_method: pi.payment_method };
+    if (p.payment_method) return resolvePaymentMethod(p.payment_method, pi.customer);
+    if (p.payment_method_data?.type === "link") return saveLinkPaymentMethod(p.payment_method_data.billing_details);
+    const card = p.payment_method_data?.card;
+    if (!card)
+      throw badParam(
+        "payment_method",
+        "You must provide a payment_method or payment_method_data to confirm a PaymentIntent.",
+      );
+    const number = String(card.number ?? "").replace(/\s/g, "");
+    if (!luhn(number))
+      throw new StripeError(
+        402,
+        "card_error",
+        "Your card number is incorrect.",
+        { code: "incorrect_number", param: "number", payment_intent: pi },
+        { validation: true },
+      );
+    const month = Number(card.exp_month);
+    let year = Number(card.exp_year);
+    if (year < 100) year += 2000;
+    const expired = !month || month > 12 || new Date(year, month) <= new Date();
+    if (expired)
+      throw new StripeError(
+        402,
+        "card_error",
+        "Your card's expiration date is incomplete or in the past.",
+        { code: "expired_card", param: "exp_month", payment_intent: pi },
+        { validation: true },
+      );
+    if (!/^\d{3,4}$/.test(String(card.cvc ?? "")))
+      throw new StripeError(
+        402,
+        "card_error",
+        "Your card's security code is incomplete.",
+        { code: "incomplete_cvc", param: "cvc", payment_intent: pi },
+        { validation: true },
+      );
+    return savePaymentMethod(number, month, year, null, p.payment_method_data?.billing_details);
+  }
+
+  function savedCards(customer, p, url) {
+    const cards = [...db.payment_methods.values()]
+      .filter((pm) => pm.customer === customer && (!p.type || pm.type === p.type))
+      .reverse();
+    return list(cards.map(publicPm), p, url);
+  }
+
+  const routes = [
+    ["GET", /^\/v1\/payment_methods\/(pm_\w+)$/, "secret", (_p, m) => publicPm(get("payment_methods", m[1]))],
+    // Saved cards: listed newest first, like Stripe.
+    [
+      "GET",
+      /^\/v1\/customers\/(cus_\w+)\/payment_methods$/,
+      "secret",
+      (p, m) => savedCards(get("customers", m[1]).id, p, `/v1/customers/${m[1]}/payment_methods`),
+    ],
+    [
+      "GET",
+      /^\/v1\/payment_methods$/,
+      "secret",
+      (p) => {
+        if (!p.customer) throw missingParam("customer");
+        return savedCards(get("customers", p.customer).id, p, "/v1/payment_methods");
+      },
+    ],
+    [
+      "POST",
+      /^\/v1\/payment_methods\/(pm_\w+)\/attach$/,
+      "secret",
+      (p, m) => {
+        const customer = get("customers", p.customer ?? "").id;
+        const number = TEST_PAYMENT_METHODS[m[1]];
+        // A test token attaches as a fresh PaymentMethod, as in Stripe's test mode.
+        if (number) return publicPm(savePaymentMethod(number, 12, new Date().getFullYear() + 2, customer));
+        const pm = get("payment_methods", m[1]);
+        if (pm.customer && pm.customer !== customer)
+          throw badParam("payment_method", "The payment method you provided has already been attached to a customer.");
+        pm.customer = customer;
+        return publicPm(pm);
+      },
+    ],
+    [
+      "POST",
+      /^\/v1\/payment_methods\/(pm_\w+)\/detach$/,
+      "secret",
+      (_p, m) => {
+        const pm = get("payment_methods", m[1]);
+        if (!pm.customer)
+          throw badParam(
+            "payment_method",
+            "The payment method you provided is not attached to a customer so detachment is impossible.",
+          );
+        pm.customer = null;
+        return publicPm(pm);
+      },
+    ],
+  ];
+
+  return {
+    savePaymentMethod,
+    saveLinkPaymentMethod,
+    publicPm,
+    paymentMethodDetails,
+    resolvePaymentMethod,
+    paymentMethodFrom,
+    routes,
+  };
 }

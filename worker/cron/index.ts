@@ -5,7 +5,7 @@ import { createDb } from "../db/client";
 import { adminAudit, loginTokens } from "../db/schema";
 import type { Bindings } from "../lib/env";
 import { purgeDeletedContentBytes } from "../services/content";
-import { sweepUnansweredRefundRequests } from "../services/creator-refunds";
+import { sweepUnansweredRefundRequests } from "../services/refunds/creator-refunds";
 import { purchaseDepsOf } from "../deps";
 import { closingPeriod, stuckPayoutIds } from "../services/payouts";
 import { startPayoutRun } from "../workflows/payout-run";

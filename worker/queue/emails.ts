@@ -5,9 +5,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import { createDb, type Db } from "../db/client";
 import { emailsSent } from "../db/schema";
-import { orderMailData, recoveredPurchases } from "../services/purchases";
+import { recoveredPurchases } from "../services/purchases/buyer-access";
+import { orderMailData } from "../services/purchases/receipts";
 import { mailCreator, publicCreator } from "../services/profile";
-import { composeReminder } from "../services/recovery";
+import { composeReminder } from "../services/purchases/recovery";
 import { stripeClient } from "../services/stripe";
 import type { Bindings } from "../lib/env";
 import { markFailed, markSent } from "../services/mail/email-outbox";
@@ -99,7 +100,7 @@ async function withLookups(db: Db, env: Bindings, job: EmailJob): Promise<EmailJ
   return items.length ? { ...job, data: { items } } : null;
 }
 
-/** A checkout reminder, when it is due (after the claim): to the checkout's email as it is now; null when the buyer paid, unsubscribed, or it may not go (services/recovery.ts). */
+/** A checkout reminder, when it is due (after the claim): to the checkout's email as it is now; null when the buyer paid, unsubscribed, or it may not go (services/purchases/recovery.ts). */
 async function withReminder(db: Db, env: Bindings, job: EmailJob): Promise<EmailJob | null> {
   if (job.template !== "checkout-reminder") return job;
   if (!env.ACCESS_TOKEN_SECRET) throw new Error("ACCESS_TOKEN_SECRET is not set");

@@ -7,7 +7,7 @@ import { requireUser, type AppEnv } from "../lib/context";
 import { forgetPaywallPages } from "../lib/paywall-shell";
 import { validate } from "../lib/validate";
 import { doc } from "../openapi/describe";
-import { setBump } from "../services/bumps";
+import { setBump } from "../services/funnels/bumps";
 
 const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid content id") });
 

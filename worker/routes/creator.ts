@@ -22,7 +22,7 @@ import {
 import type { WithdrawStatus } from "../../shared/payouts";
 import { requireUser, type AppEnv } from "../lib/context";
 import { validate } from "../lib/validate";
-import { requestRefund } from "../services/creator-refunds";
+import { requestRefund } from "../services/refunds/creator-refunds";
 import { withLicenses } from "../services/licenses";
 import { creatorSales, earningsStats, moneyTimeline, nextPayout, payoutHistory } from "../services/earnings";
 import { setPayoutDefault, setupPayout, type DestinationDeps } from "../services/payout-destination";
@@ -31,7 +31,7 @@ import { PAYOUT_DESTINATION_MESSAGES, PAYOUT_DESTINATION_RECENT_SIGN_IN_MS } fro
 import type { Bindings } from "../lib/env";
 import { payoutDeps } from "../deps";
 import { withdraw, withdrawStatus } from "../services/withdrawals";
-import { purchaseDeps } from "./payments";
+import { purchaseDeps } from "./purchase-context";
 import { doc } from "../openapi/describe";
 import { successSchema } from "../../shared/answers";
 
@@ -164,7 +164,7 @@ export const creatorRoutes = new Hono<AppEnv>()
     async (c) => c.json(await withdraw(payoutDeps(c.env), c.var.userId)),
   )
 
-  // ---- refunds: the creator refunds one of their own sales through Stripe (worker/services/creator-refunds.ts) ----
+  // ---- refunds: a creator refunds one of their own sales through Stripe (services/refunds/creator-refunds.ts) ----
   .post(
     "/sales/:purchaseId/refund",
     doc({

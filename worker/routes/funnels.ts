@@ -1,5 +1,6 @@
 // The creator's funnels (spec §7 Funnels): funnels, their products and steps, the offer's Stripe
 // product, and the preview of a funnel. Every call is signed in, and every query names the owner.
+// Behaviour: docs/funnels.md.
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import {
@@ -25,23 +26,20 @@ import { validate } from "../lib/validate";
 import {
   attachProducts,
   createFunnel,
-  createStep,
-  createUpsellProduct,
-  deleteStep,
   detachProduct,
   funnelForItem,
   listFunnels,
-  listSteps,
   ownedFunnel,
   setTestMode,
-  updateStep,
   type FunnelDeps,
-} from "../services/funnels";
-import { endTest, listTests, startTest } from "../services/ab-tests";
+} from "../services/funnels/funnels";
+import { createUpsellProduct } from "../services/funnels/prices";
+import { createStep, deleteStep, listSteps, updateStep } from "../services/funnels/steps";
+import { endTest, listTests, startTest } from "../services/funnels/ab-tests";
 import { createAbTestSchema, endAbTestSchema, abTestSchema, abTestListSchema } from "../../shared/ab-tests";
 import { stripeClient } from "../services/stripe";
-import { previewOffers } from "../services/upsells";
-import { purchaseDeps } from "./payments";
+import { previewOffers } from "../services/upsells/offer";
+import { purchaseDeps } from "./purchase-context";
 import { doc } from "../openapi/describe";
 import { deletedSchema } from "../../shared/answers";
 
@@ -192,7 +190,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       return c.json(await deleteStep(deps(c), uid(c), p.id, p.stepId));
     },
   )
-  // A/B tests of its steps' offers (worker/services/ab-tests.ts), newest first.
+  // A/B tests of its steps' offers (worker/services/funnels/ab-tests.ts), newest first.
   .get(
     "/funnels/:id/ab-tests",
     doc({

@@ -1,5 +1,5 @@
 // Checkout reminders: the per-item switch (the creator's), and unsubscribing from reminders through
-// the signed link in each one (worker/services/recovery.ts). GET only shows the button, since mail
+// the signed link in each one (worker/services/purchases/recovery.ts). GET only shows the button, since mail
 // scanners open links; POST records the address.
 import { and, eq, isNull } from "drizzle-orm";
 import { Hono } from "hono";
@@ -10,7 +10,7 @@ import { ApiError, notFound } from "../lib/errors";
 import { escapeHtml, messagePage } from "../lib/html";
 import { validate } from "../lib/validate";
 import { doc } from "../openapi/describe";
-import { emailOfUnsubscribeToken, unsubscribe } from "../services/recovery";
+import { emailOfUnsubscribeToken, unsubscribe } from "../services/purchases/recovery";
 import { checkoutRemindersSchema } from "../../shared/content";
 
 const tokenQuery = z.object({ token: z.string().max(600).optional() });

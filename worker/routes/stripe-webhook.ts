@@ -7,13 +7,15 @@ import type { AppEnv } from "../lib/context";
 import type { Bindings } from "../lib/env";
 import { ApiError } from "../lib/errors";
 import { handleAccountUpdated } from "../services/connect";
-import { fulfil, handleDisputeEvent, handleRefundEvent, type PurchaseDeps } from "../services/purchases";
+import type { PurchaseDeps } from "../services/purchases/deps";
+import { fulfil } from "../services/purchases/fulfil";
+import { handleDisputeEvent, handleRefundEvent } from "../services/purchases/settle";
 import { isUnknownObject, verifyWebhook } from "../services/stripe";
-import { noteIntentState } from "../services/payment-processing";
+import { noteIntentState } from "../services/purchases/processing";
 import { handleSubscriptionInvoice, syncSubscription } from "../services/subscriptions";
 import { handleTransferReversed } from "../services/payouts";
 import { payoutDeps } from "../deps";
-import { purchaseDeps } from "./payments";
+import { purchaseDeps } from "./purchase-context";
 
 export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", async (c) => {
   const raw = await c.req.text();
@@ -83,13 +85,13 @@ async function handleEvent(env: Bindings, deps: PurchaseDeps, type: string, obje
     case "payment_intent.succeeded":
       await fulfil(deps, await deps.stripe.paymentIntents.retrieve(object.id));
       break;
-    // A payment that settles later: paid-pending while processing, released if it fails (../services/payment-processing.ts).
+    // A payment that settles later: paid-pending while processing, released on failure (purchases/processing.ts).
     case "payment_intent.processing":
     case "payment_intent.payment_failed":
     case "payment_intent.canceled":
       await noteIntentState(deps.d1, await deps.stripe.paymentIntents.retrieve(object.id));
       break;
-    // Refunds and disputes: each names its charge, which is re-read whole (./purchase-states.ts).
+    // Refunds and disputes: each names its charge, which is re-read whole (../services/purchases/states.ts).
     case "charge.refunded":
     case "charge.refund.updated":
     case "refund.created":

@@ -1,9 +1,8 @@
 // The buyer's one-click offers after paying (/checkout/upsell): the next offer, accept, decline,
 // completing an accept the bank wanted confirmed, and the order that results. No account: only the
 // browser that paid (its aw_buyer cookie) acts on offers, within UPSELL_WINDOW_MINUTES of paying;
-// the access link may read the order, which shows no card.
+// the access link may read the order, which shows no card. Behaviour: docs/funnels.md.
 import { Hono, type Context } from "hono";
-import { getCookie } from "hono/cookie";
 import {
   acceptOfferSchema,
   declineOfferSchema,
@@ -17,26 +16,16 @@ import {
 } from "../../shared/funnels";
 import type { AppEnv } from "../lib/context";
 import { validate } from "../lib/validate";
-import { BUYER_COOKIE } from "../services/purchases";
-import {
-  acceptOffer,
-  completeOffer,
-  declineOffer,
-  nextOffer,
-  orderExtras,
-  orderRoot,
-  orderSummary,
-  rootPurchase,
-} from "../services/upsells";
-import { purchaseDeps } from "./payments";
+import { acceptOffer, completeOffer } from "../services/upsells/accept";
+import { orderRoot, rootPurchase } from "../services/upsells/buyer";
+import { declineOffer } from "../services/upsells/decline";
+import { nextOffer } from "../services/upsells/offer";
+import { orderExtras, orderSummary } from "../services/upsells/order";
+import { buyerKey, purchaseDeps } from "./purchase-context";
 import { doc } from "../openapi/describe";
 
-const buyerKey = (c: Context<AppEnv>) => {
-  const key = getCookie(c, BUYER_COOKIE);
-  return key && /^[A-Za-z0-9_-]{20,100}$/.test(key) ? key : null;
-};
 const claim = (c: Context<AppEnv>, body: { purchaseId?: string }) => ({
-  buyerKey: buyerKey(c),
+  buyerKey: buyerKey(c, false) ?? null,
   purchaseId: body.purchaseId,
 });
 

@@ -76,7 +76,7 @@ export async function analyticsStats(
       where p.creator_id = ${userId} and p.paid_at >= ${fromMs} and p.status in ('paid', 'disputed') ${itemP}
       group by d.code order by sales desc, d.code
   `),
-    // Sales that came back through a checkout reminder's link (worker/services/recovery.ts).
+    // Sales that came back through a checkout reminder's link (worker/services/purchases/recovery.ts).
     db.all<{ sales: number; revenue_cents: number | null }>(sql`
     select count(*) as sales, sum(p.amount_cents) as revenue_cents from purchases p
       where p.creator_id = ${userId} and p.recovered_from is not null and p.paid_at >= ${fromMs} and p.status in ('paid', 'disputed') ${itemP}

@@ -15,7 +15,7 @@ import { content, creatorProfiles, ledgerEntries, purchases, uploads, users } fr
 import { ApiError, describeZodError, notFound } from "../lib/errors";
 import { imageDimensions } from "../lib/images";
 import { newId } from "../lib/ids";
-import { creatorBump, publicBump } from "./bumps";
+import { creatorBump, publicBump } from "./funnels/bumps";
 import { ownUpload } from "./uploads";
 import { creatorColumns, toPublicCreator } from "./profile";
 

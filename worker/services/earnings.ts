@@ -8,7 +8,7 @@ import type { NextPayout, PayoutHistoryItem } from "../../shared/payouts";
 import type { Db } from "../db/client";
 import { content, payoutSettings, payoutSkips, payouts, purchases } from "../db/schema";
 import { creatorBalance, SALE_HOLD_MS } from "./balances";
-import { saleFromRow, saleColumns } from "./creator-refunds";
+import { saleColumns, saleFromRow } from "./refunds/sale-view";
 import { feeAdjustmentReason } from "./ledger";
 import { destinationOf, PAYOUT_RUN_HOUR_UTC, periodLabel } from "./payouts";
 

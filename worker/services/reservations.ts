@@ -2,7 +2,7 @@
 // (worker/services/balances.ts keeps the rule; this file names what is on its way). Written in the
 // settle batch after the ledger rows that move money, so a reservation closes with the move it
 // waited for, never before:
-// - a creator's refund request reserved its share when it was written (creator-refunds.ts); it is
+// - a creator's refund request reserved its share when it was written (refunds/creator-refunds.ts); it is
 //   posted once Stripe says succeeded (its refund row booked in this batch), voided once Stripe says
 //   failed or canceled, or refused it;
 // - a refund made in Stripe's dashboard reserves while Stripe says pending (or requires_action);
@@ -10,7 +10,7 @@
 //   chargeback, whose funds Stripe withdraws at once: the dispute row is then booked (posted).
 import type Stripe from "stripe";
 import { release, reserve } from "./balances";
-import { withdrew } from "./purchase-states";
+import { withdrew } from "./purchases/states";
 
 const PENDING_REFUND = new Set(["pending", "requires_action"]);
 const OPEN_INQUIRY = new Set(["warning_needs_response", "warning_under_review"]);

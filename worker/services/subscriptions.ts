@@ -11,7 +11,7 @@ import type { Db } from "../db/client";
 import { proPeriods, subscriptions, users } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { rebookProFees } from "./ledger";
-import { reinstated, withdrew } from "./purchase-states";
+import { reinstated, withdrew } from "./purchases/states";
 import { dispatch, outboxInsert } from "./mail/email-outbox";
 import type { EmailJob } from "./mail/templates";
 

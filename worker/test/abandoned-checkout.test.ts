@@ -7,7 +7,7 @@ import type { AnalyticsStats } from "../../shared/analytics";
 import { handleEmailBatch } from "../queue/emails";
 import type { EmailJob } from "../services/mail/templates";
 import { createDb } from "../db/client";
-import { composeReminder, REMINDER_DELAY_MS, REMINDERS_PER_ADDRESS_PER_WEEK } from "../services/recovery";
+import { composeReminder, REMINDER_DELAY_MS, REMINDERS_PER_ADDRESS_PER_WEEK } from "../services/purchases/recovery";
 import {
   call,
   confirmAsStripeJs,

@@ -1,4 +1,4 @@
-// Funnels a creator can find and use (issue 17): a funnel on any item, steps from ordinary fields
+// Funnels a creator can find and use: a funnel on any item, steps from ordinary fields
 // (the server makes the price), one status, the order's figures from what was charged, and analytics
 // whose rows and conversion agree.
 import { env } from "cloudflare:workers";

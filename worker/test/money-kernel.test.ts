@@ -6,7 +6,7 @@ import { introspectWorkflow } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { createDb } from "../db/client";
 import { creatorBalance, reserve } from "../services/balances";
-import { requestRefund, sweepUnansweredRefundRequests } from "../services/creator-refunds";
+import { requestRefund, sweepUnansweredRefundRequests } from "../services/refunds/creator-refunds";
 import { withdraw as withdrawNow } from "../services/withdrawals";
 import { closingPeriod, preparePage } from "../services/payouts";
 import { payoutDeps } from "../deps";

@@ -1,6 +1,6 @@
 // The order bump (issue 19): an item's one add-on, ticked at checkout. One PaymentIntent charges the
 // total; two purchases each get their own access, ledger rows and refunds; one receipt lists both.
-// Refunds and disputes of the one charge are split between the two (purchase-states.ts
+// Refunds and disputes of the one charge are split between the two (purchases/states.ts
 // `attributeToOrder`), whatever the order and number of Stripe's events.
 import { describe, expect, it } from "vitest";
 import type { PublicContent } from "../../shared/content";
@@ -8,7 +8,7 @@ import type { PurchaseVerification } from "../../shared/payments";
 import type { AnalyticsStats } from "../../shared/analytics";
 import type { RefundRequestResult, Sale } from "../../shared/earnings";
 import type Stripe from "stripe";
-import { attributeToOrder } from "../services/purchase-states";
+import { attributeToOrder } from "../services/purchases/states";
 import {
   call,
   CARDS,

@@ -64,7 +64,7 @@ describe("prices come from the server", () => {
       setup_future_usage: string;
       customer: string;
     }>("GET", `/v1/payment_intents/${paymentIntent}`);
-    // Not in a live funnel: no card is saved (worker/test/funnels.test.ts covers the funnel case).
+    // Not in a live funnel: no card is saved (worker/test/funnels-editor.test.ts covers the funnel case).
     expect(body).toMatchObject({ amount: 1000, currency: "usd", setup_future_usage: null, customer: null });
     const purchase = await purchaseOf(paymentIntent);
     expect(purchase).toMatchObject({ status: "pending", amount_cents: 1000 });

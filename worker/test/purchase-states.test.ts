@@ -1,11 +1,12 @@
-// Every transition of the table in worker/services/purchase-states.ts, through the code that applies
+// Every transition of the table in worker/services/purchases/states.ts, through the code that applies
 // it (`settleCharge`), with Stripe's answers given directly: each state × each fact, including the
 // pairs Stripe itself never produces, ends in the table's next state with the ledger it implies.
 import { describe, expect, it } from "vitest";
 import type Stripe from "stripe";
 import { createDb } from "../db/client";
-import { TRANSITIONS, type Fact, type PurchaseState } from "../services/purchase-states";
-import { handleRefundEvent, settleCharge, type PurchaseDeps } from "../services/purchases";
+import { TRANSITIONS, type Fact, type PurchaseState } from "../services/purchases/states";
+import type { PurchaseDeps } from "../services/purchases/deps";
+import { handleRefundEvent, settleCharge } from "../services/purchases/settle";
 import { env, row, rows } from "./helpers";
 
 type World = { tag: string; refunds: Partial<Stripe.Refund>[]; disputes: Partial<Stripe.Dispute>[] };

@@ -4,7 +4,8 @@
 import { describe, expect, it, vi } from "vitest";
 import type Stripe from "stripe";
 import { createDb } from "../db/client";
-import { fulfil, type PurchaseDeps } from "../services/purchases";
+import type { PurchaseDeps } from "../services/purchases/deps";
+import { fulfil } from "../services/purchases/fulfil";
 import {
   checkout,
   contentForm,

@@ -1,5 +1,5 @@
 // Refunds and disputes of a purchase, decided from Stripe's word about each refund and dispute (the
-// transition table in worker/services/purchase-states.ts), in any order and any number of times:
+// transition table in worker/services/purchases/states.ts), in any order and any number of times:
 // what the buyer can open and what the ledger says, after each scenario the stand-in plays.
 import { describe, expect, it } from "vitest";
 import { call, checkout, contentForm, deliver, eventFor, postForm, row, rows, signIn, standin } from "./helpers";

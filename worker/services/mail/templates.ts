@@ -26,7 +26,7 @@ export type EmailJob = { dedupeKey: string; to: string; sendAt?: number } & (
   | { template: "payout-paid"; data: PayoutMailData }
   | { template: "payout-failed"; data: PayoutMailData & { reason: string } }
   | { template: "payout-skipped"; data: PayoutSkippedMailData }
-  // A checkout left with an email an hour ago; the consumer fills the rest when it is due (services/recovery.ts).
+  // A checkout left with an email an hour ago; the consumer fills the rest when due (services/purchases/recovery.ts).
   | { template: "checkout-reminder"; data: ReminderMailData }
   // A creator's webhook endpoint disabled after three days of failed deliveries (services/webhooks.ts).
   | { template: "webhook-disabled"; data: { url: string; reason: string; settingsUrl: string } }

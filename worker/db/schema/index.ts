@@ -1,0 +1,11 @@
+// The whole product's data model, one file per domain; importers use "db/schema" and drizzle-kit reads
+// this index (drizzle.config.ts). Money is integer cents with a currency column; balances are sums
+// over the append-only ledger, never stored. Ids that leave the server are random, not row numbers.
+export * from "./accounts";
+export * from "./billing";
+export * from "./content";
+export * from "./developers";
+export * from "./funnels";
+export * from "./mail";
+export * from "./money";
+export * from "./purchases";
