@@ -1,4 +1,4 @@
-// The content contract: the publish form's rules (spec §5), shared by the upload page and the Worker.
+// The content contract: the publish form's rules (spec §5) and what the item routes answer, shared by the SPA and the Worker.
 import { z } from "zod";
 import { licenseFormFields } from "./licenses";
 import { dollarsToCents } from "./money";
