@@ -2,7 +2,7 @@
 // onboarding (finished and abandoned), Pro by card, and the money timeline of a fresh sale.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SALE_HOLD_DAYS } from "../shared/constants";
+import { SALE_HOLD_DAYS } from "../shared/payouts";
 import { baseUrl, checkoutOpened, launch, newPage, screenshotPath, signIn, uniqueEmail } from "./browser";
 
 let browser: Browser;

@@ -1,8 +1,9 @@
-// A/B tests of funnel offers (issue 19): the form for variant B, what the API answers, and the one
+// A/B tests of funnel offers: the form for variant B, what the API answers, and the one
 // piece of statistics, how sure a result is: P(B beats A) under Beta(1 + accepted, 1 + declined)
 // posteriors (a uniform prior), computed exactly for whole counts (Evan Miller's closed form).
 import { z } from "zod";
-import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from "./constants";
+import { dollars, isoTime, publicId } from "./answers";
+import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from "./pricing";
 import { dollarsToCents } from "./content";
 
 /** Below this many buyers per variant, the readout says it is too early. */
@@ -33,34 +34,40 @@ export type CreateAbTestInput = z.input<typeof createAbTestSchema>;
 
 export const endAbTestSchema = z.object({ keep: z.enum(["A", "B"], { error: "keep must be A or B" }) });
 
-export type AbVariantFigures = {
-  variant: "A" | "B";
-  title: string;
-  description: string;
-  ctaText: string;
-  price: number;
-  shown: number;
-  accepted: number;
-  /** accepted / shown, 0–1. */
-  acceptanceRate: number;
-  revenue: number;
+const abVariantSchema = z.object({
+  variant: z.enum(["A", "B"]),
+  title: z.string(),
+  description: z.string(),
+  ctaText: z.string(),
+  price: dollars,
+  shown: z.number().int(),
+  accepted: z.number().int(),
+  acceptanceRate: z.number().meta({ description: "accepted / shown, 0 to 1" }),
+  revenue: dollars,
   /** Revenue divided by the buyers shown the variant. */
-  revenuePerBuyer: number;
-};
+  revenuePerBuyer: dollars,
+});
+export type AbVariantFigures = z.infer<typeof abVariantSchema>;
 
-export type AbTest = {
-  id: string;
-  stepId: string;
-  stepTitle: string;
-  status: "running" | "ended";
-  winner: "A" | "B" | null;
-  createdAt: string;
-  endedAt: string | null;
-  variants: [AbVariantFigures, AbVariantFigures];
-  /** P(B's acceptance rate beats A's), 0–1, or null before anyone has seen both. */
-  probabilityBBeatsA: number | null;
-  readout: string;
-};
+export const abTestSchema = z.object({
+  id: publicId,
+  stepId: z.string(),
+  stepTitle: z.string(),
+  status: z.enum(["running", "ended"]),
+  winner: z.enum(["A", "B"]).nullable(),
+  createdAt: isoTime,
+  endedAt: isoTime.nullable(),
+  variants: z.tuple([abVariantSchema, abVariantSchema]),
+  probabilityBBeatsA: z
+    .number()
+    .nullable()
+    .meta({ description: "P(B's acceptance rate beats A's) under Beta(1 + accepted, 1 + declined) posteriors" }),
+  readout: z.string().meta({
+    example: "Not sure yet: B beats A with 62% probability. Keep the test running until one side reaches 95%.",
+  }),
+});
+export type AbTest = z.infer<typeof abTestSchema>;
+export const abTestListSchema = z.array(abTestSchema);
 
 // ---- the maths ----
 

@@ -1,6 +1,6 @@
 // The admin API's contract (spec §3, §5, §7): request schemas and response shapes.
 import { z } from "zod";
-import { FEEDBACK_PRIORITIES, FEEDBACK_TYPES } from "./constants";
+import { FEEDBACK_PRIORITIES, FEEDBACK_TYPES } from "./feedback";
 
 export const ADMIN_MONTH_MESSAGE = "month must be a whole number from 1 to 12";
 export const ADMIN_YEAR_MESSAGE = "year must be a whole number from 2024 to 2030";
@@ -144,6 +144,15 @@ export const holdCreatorSchema = z.strictObject({ reason: text(200, HOLD_REASON_
 export type MarkPayoutPaidInput = z.input<typeof markPayoutPaidSchema>;
 export type MarkPayoutFailedInput = z.input<typeof markPayoutFailedSchema>;
 export type HoldCreatorInput = z.input<typeof holdCreatorSchema>;
+
+/** GET /api/admin/payout-summary: the platform's money at a glance. */
+export type AdminPayoutSummary = {
+  totalRevenue: number;
+  platformCommission: number;
+  totalPayouts: number;
+  creatorCount: number;
+  pendingPayouts: number;
+};
 
 /** The answer of every payout action: what it did (`changed` false for a repeat) and where things stand now. */
 export type PayoutActionResult = {

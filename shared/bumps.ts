@@ -1,8 +1,9 @@
-// The order bump (issue 19): one add-on per item, another of the creator's items at a bump price,
+// The order bump: one add-on per item, another of the creator's items at a bump price,
 // offered as a checkbox at checkout. Ticked, one PaymentIntent charges the total and two purchases
 // are made, each with its own access, ledger rows and refunds (worker/services/funnels/bumps.ts).
 import { z } from "zod";
-import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from "./constants";
+import { dollars, publicId } from "./answers";
+import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from "./pricing";
 import { dollarsToCents } from "./money";
 
 export const BUMP_MESSAGES = {
@@ -31,6 +32,10 @@ export const orderBumpSchema = z
 export type OrderBumpInput = z.input<typeof orderBumpSchema>;
 
 /** An item's add-on as its creator sees it (null: none). */
-export type CreatorBump = { contentId: string; price: number } | null;
+export const creatorBumpSchema = z.object({ contentId: publicId, price: dollars }).nullable();
+export type CreatorBump = z.infer<typeof creatorBumpSchema>;
+/** PUT and DELETE /api/content/{id}/bump: the item's add-on now. */
+export const bumpAnswerSchema = z.object({ bump: creatorBumpSchema });
 /** An item's add-on as a buyer sees it on the paywall and at checkout (null: none, or not on sale). */
-export type PublicBump = { id: string; title: string; price: number } | null;
+export const publicBumpSchema = z.object({ id: publicId, title: z.string(), price: dollars }).nullable();
+export type PublicBump = z.infer<typeof publicBumpSchema>;

@@ -1,18 +1,25 @@
-// The content contract: the publish form's rules (spec §5), shared by the upload page and the Worker.
+// The content contract: the publish form's rules (spec §5) and what the item routes answer, shared by the SPA and the Worker.
 import { z } from "zod";
 import { licenseFormFields } from "./licenses";
 import { dollarsToCents } from "./money";
-import {
-  ACCESS_TYPES,
-  CATEGORIES,
-  MAX_PRICE_CENTS,
-  MAX_TEXT_CONTENT_CHARS,
-  MAX_UPLOAD_BYTES,
-  MIN_PRICE_CENTS,
-  PRICING_MODELS,
-} from "./constants";
-import type { CreatorBump, PublicBump } from "./bumps";
-import type { PublicCreator } from "./profile";
+import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from "./pricing";
+import { dollars, isoTime, publicId } from "./answers";
+import { creatorBumpSchema, publicBumpSchema } from "./bumps";
+import { publicCreatorSchema } from "./profile";
+
+export const CATEGORIES = [
+  "digital-art",
+  "video-course",
+  "template",
+  "music",
+  "photography",
+  "document",
+  "other",
+] as const;
+export const ACCESS_TYPES = ["download", "view", "stream", "link"] as const;
+export const PRICING_MODELS = ["fixed", "pay_what_you_want"] as const;
+export const SORT_OPTIONS = ["newest", "oldest", "price-high", "price-low", "unlocks", "earnings"] as const;
+export const MAX_TEXT_CONTENT_CHARS = 100_000;
 
 export const CONTENT_MESSAGES = {
   titleAndPrice: "Please fill in title and price",
@@ -132,78 +139,61 @@ export type UpdateContentInput = z.input<typeof updateContentSchema>;
 
 export const publicationSchema = z.object({ published: z.boolean({ error: "published must be true or false" }) });
 
-export const createUploadSchema = z.object({
-  fileName: z.string().trim().min(1, "fileName is required").max(255, "fileName must be at most 255 characters"),
-  size: z
-    .number({ error: "size must be a number of bytes" })
-    .int("size must be a whole number of bytes")
-    .positive("size must be more than 0 bytes")
-    .max(MAX_UPLOAD_BYTES, "File is larger than the 5 GB limit"),
-  contentType: z
-    .string()
-    .max(255)
-    .regex(/^[\w.+-]+\/[\w.+-]+$|^$/, "contentType must be a MIME type")
-    .default(""),
-});
-export type CreateUploadInput = z.input<typeof createUploadSchema>;
-
-/** What the Worker says about an upload, so a browser can resume it. */
-export type UploadState = {
-  id: string;
-  fileName: string;
-  size: number;
-  partSize: number;
-  partCount: number;
-  status: "uploading" | "completing" | "completed" | "aborted" | "removed";
-  uploadedParts: number[];
-};
-
 /** What anyone may see of an item before paying (GET /api/content/{id}): never its file, link or text. */
-export type PublicContentFields = {
-  id: string;
-  title: string;
-  description: string;
-  price: number;
-  pricingModel: "fixed" | "pay_what_you_want";
-  minimumPrice: number | null;
-  category: string;
-  accessType: (typeof ACCESS_TYPES)[number];
-  fileName: string | null;
-  fileSize: number | null;
-  previewImage: string | null;
-  createdAt: string;
-};
+const publicContentFieldsSchema = z.object({
+  id: publicId,
+  title: z.string(),
+  description: z.string(),
+  price: dollars,
+  pricingModel: z.enum(PRICING_MODELS),
+  minimumPrice: dollars.nullable(),
+  category: z.string(),
+  accessType: z.enum(ACCESS_TYPES),
+  fileName: z.string().nullable(),
+  fileSize: z.number().int().nullable(),
+  previewImage: z.string().nullable(),
+  createdAt: isoTime,
+});
+export type PublicContentFields = z.infer<typeof publicContentFieldsSchema>;
 
 /**
  * Whether a buyer can start a checkout on the item's own paywall: on sale, taken off sale by its
  * creator (owners keep access), or an upsell-only item, sold only as a funnel step after a purchase.
  */
-export type Availability = "on_sale" | "unpublished" | "upsell_only";
+const availabilitySchema = z.enum(["on_sale", "unpublished", "upsell_only"]);
+export type Availability = z.infer<typeof availabilitySchema>;
 
 /** `creator`: who the buyer pays, as the paywall and checkout show it ("by {name}", avatar, contact). */
-export type PublicContent = PublicContentFields & {
-  user: { firstName: string | null };
-  creator: PublicCreator;
-  availability: Availability;
-  /** The order bump offered at checkout (issue 19), or null. */
-  bump: PublicBump;
-};
+export const publicContentSchema = z.object({
+  ...publicContentFieldsSchema.shape,
+  user: z.object({ firstName: z.string().nullable() }),
+  creator: publicCreatorSchema,
+  availability: availabilitySchema,
+  /** The order bump offered at checkout, or null. */
+  bump: publicBumpSchema,
+});
+export type PublicContent = z.infer<typeof publicContentSchema>;
 
 /** A content item as its creator sees it (GET /api/content). Money in dollars, as the screens use it. */
-export type CreatorContent = PublicContentFields & {
+export const creatorContentSchema = z.object({
+  ...publicContentFieldsSchema.shape,
   /** Made for a funnel step: sold only after a purchase, never on its own paywall. */
-  upsellOnly: boolean;
+  upsellOnly: z.boolean(),
   /** False once the creator unpublished it. */
-  published: boolean;
-  linkUrl: string | null;
-  textContent: string | null;
-  unlockCount: number;
-  totalEarnings: number;
+  published: z.boolean(),
+  linkUrl: z.string().nullable(),
+  textContent: z.string().nullable(),
+  unlockCount: z.number().int(),
+  totalEarnings: dollars,
   /** "Issue a license key with each purchase", and its activation limit (null = unlimited). */
-  issueLicenseKeys: boolean;
-  activationLimit: number | null;
-  /** One reminder email to a buyer who left checkout with an email (issue 19); on by default. */
-  checkoutReminders: boolean;
+  issueLicenseKeys: z.boolean(),
+  activationLimit: z.number().int().nullable(),
+  /** One reminder email to a buyer who left checkout with an email; on by default. */
+  checkoutReminders: z.boolean(),
   /** The order bump: another of the creator's items offered at checkout at this price, or null. */
-  bump: CreatorBump;
-};
+  bump: creatorBumpSchema,
+});
+export type CreatorContent = z.infer<typeof creatorContentSchema>;
+export const creatorContentListSchema = z.array(creatorContentSchema);
+/** PUT /api/content/{id}/checkout-reminders: the item's switch now. */
+export const checkoutRemindersSchema = z.object({ checkoutReminders: z.boolean() });

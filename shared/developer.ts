@@ -1,6 +1,7 @@
-// API keys (issue 18, /settings → Developers): the closed set of scopes, the create form's rules
+// API keys (/settings → Developers): the closed set of scopes, the create form's rules
 // (shared by the form and POST /api/developer/keys) and what the key routes answer.
 import { z } from "zod";
+import { isoTime, publicId } from "./answers";
 
 /** Every scope a key can hold. A route names the one it needs (worker/middleware/api-key-scopes.ts). */
 export const API_KEY_SCOPES = [
@@ -53,30 +54,39 @@ export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;
 
 export const apiKeyIdParamSchema = z.object({ id: z.string().min(1).max(40) });
 
-export type ApiKeySummary = {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: ApiKeyScope[];
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-};
+export const apiKeySummarySchema = z.object({
+  id: publicId,
+  name: z.string(),
+  prefix: z.string().meta({ example: "aw_live_3kQ9" }),
+  scopes: z.array(apiKeyScopeSchema),
+  createdAt: isoTime,
+  lastUsedAt: isoTime.nullable(),
+  revokedAt: isoTime.nullable(),
+});
+export type ApiKeySummary = z.infer<typeof apiKeySummarySchema>;
 
 /** POST /api/developer/keys: the only answer that ever holds the secret. */
-export type CreatedApiKey = ApiKeySummary & { key: string };
+export const createdApiKeySchema = apiKeySummarySchema.extend({
+  key: z.string().meta({ description: "The secret: shown in this answer only" }),
+});
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 
-export type ApiKeyEvent = {
-  id: string;
-  keyId: string;
-  keyName: string;
-  action: "created" | "revoked" | "used" | "used_denied";
-  detail: string | null;
-  ip: string | null;
-  at: string;
-};
+const apiKeyEventSchema = z.object({
+  id: publicId,
+  keyId: z.string(),
+  keyName: z.string(),
+  action: z.enum(["created", "revoked", "used", "used_denied"]),
+  detail: z.string().nullable(),
+  ip: z.string().nullable(),
+  at: isoTime,
+});
+export type ApiKeyEvent = z.infer<typeof apiKeyEventSchema>;
 
-export type DeveloperOverview = { keys: ApiKeySummary[]; events: ApiKeyEvent[] };
+export const developerOverviewSchema = z.object({
+  keys: z.array(apiKeySummarySchema),
+  events: z.array(apiKeyEventSchema),
+});
+export type DeveloperOverview = z.infer<typeof developerOverviewSchema>;
 
 /** Calls a minute per API key: wrangler.toml's API_KEY_LIMITER (`simple = { limit = 60, period = 60 }`), stated for the API document. */
 export const API_KEY_RATE_LIMIT_PER_MINUTE = 60;

@@ -1,9 +1,10 @@
-// Discount codes (issue 19): the creator's form, the one price rule, and what the API answers. The
+// Discount codes: the creator's form, the one price rule, and what the API answers. The
 // server computes every discounted price with `discountedCents`; the /discounts form shows the same
 // function's result before saving, and the paywall shows it for `?code=`.
 import { z } from "zod";
-import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from "./constants";
-import { dollarsToCents } from "./content";
+import { dollars, isoTime, publicId } from "./answers";
+import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from "./pricing";
+import { PRICING_MODELS, dollarsToCents } from "./content";
 
 /** A reminder's checkout whose code no longer applies: the sentence the buyer reads above its price. */
 export const codeDropped = (code: string, why: string) =>
@@ -133,36 +134,40 @@ export function discountedCents(listCents: number, rule: Rule, floorCents: numbe
 export const discountLabel = (rule: Rule) =>
   rule.kind === "percent" ? `${rule.percentOff}% off` : `$${((rule.amountOffCents ?? 0) / 100).toFixed(2)} off`;
 
-export type DiscountStatus = "active" | "expired" | "used_up" | "archived";
+const discountStatusSchema = z.enum(["active", "expired", "used_up", "archived"]);
+export type DiscountStatus = z.infer<typeof discountStatusSchema>;
 
 /** A code as its creator sees it on /discounts. Money in dollars. */
-export type DiscountCode = {
-  id: string;
-  code: string;
-  kind: "percent" | "fixed";
-  percentOff: number | null;
-  amountOff: number | null;
-  label: string;
-  contentId: string | null;
-  contentTitle: string | null;
-  expiresAt: string | null;
-  maxUses: number | null;
-  maxUsesPerBuyer: number | null;
-  status: DiscountStatus;
+export const discountCodeSchema = z.object({
+  id: publicId,
+  code: z.string().meta({ example: "SPRING" }),
+  kind: z.enum(["percent", "fixed"]),
+  percentOff: z.number().int().nullable(),
+  amountOff: dollars.nullable(),
+  label: z.string().meta({ example: "20% off" }),
+  contentId: z.string().nullable(),
+  contentTitle: z.string().nullable(),
+  expiresAt: isoTime.nullable(),
+  maxUses: z.number().int().nullable(),
+  maxUsesPerBuyer: z.number().int().nullable(),
+  status: discountStatusSchema,
   /** Paid (or disputed) sales with the code, and checkouts holding a use now. */
-  uses: number;
-  held: number;
-  revenue: number;
-  discountGiven: number;
-  createdAt: string;
-};
+  uses: z.number().int(),
+  held: z.number().int(),
+  revenue: dollars,
+  discountGiven: dollars,
+  createdAt: isoTime,
+});
+export type DiscountCode = z.infer<typeof discountCodeSchema>;
+export const discountCodeListSchema = z.array(discountCodeSchema);
 
 /** What a code makes of an item's price (the paywall's `?code=`, checkout's field, the creator's preview). */
-export type DiscountQuote = {
-  code: string;
-  label: string;
-  listPrice: number;
-  price: number;
-  pricingModel: "fixed" | "pay_what_you_want";
-  minimumPrice: number | null;
-};
+export const discountQuoteSchema = z.object({
+  code: z.string(),
+  label: z.string(),
+  listPrice: dollars,
+  price: dollars,
+  pricingModel: z.enum(PRICING_MODELS),
+  minimumPrice: dollars.nullable(),
+});
+export type DiscountQuote = z.infer<typeof discountQuoteSchema>;

@@ -1,8 +1,19 @@
 // The funnels contract (spec §3, §5, §7): creator calls for funnels, steps and upsell products, and
 // the buyer's one-click offer calls. Money leaves the API in dollars, as the screens use it.
 import { z } from "zod";
-import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from "./constants";
-import { dollarsToCents } from "./content";
+import { dollars, isoTime, publicId } from "./answers";
+import { ACCESS_TYPES, PRICING_MODELS, dollarsToCents } from "./content";
+import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from "./pricing";
+import { purchaseVerificationSchema } from "./payments";
+
+/**
+ * One-click upsells: offers can be seen and accepted only by the browser that paid, and only this
+ * long after the first purchase was paid. After that the saved card is not charged without the
+ * buyer typing it again.
+ */
+export const UPSELL_WINDOW_MINUTES = 30;
+/** A tip (pay-what-you-want) upsell step takes at most this many times its minimum, unless its creator set a ceiling. */
+export const TIP_CEILING_MULTIPLE = 5;
 
 export const DEFAULT_CTA = "Add this to my order";
 /** A step sells one of the creator's items: chosen, or made with title, price and file/link/text. */
@@ -136,33 +147,57 @@ export const createUpsellProductSchema = z.object({
 });
 
 /** The one status a funnel shows everywhere: Test (only previews see it) or Live (buyers see it). */
-export type FunnelStatus = "test" | "live";
+const funnelStatusSchema = z.enum(["test", "live"]);
+export type FunnelStatus = z.infer<typeof funnelStatusSchema>;
 export const funnelStatus = (f: { testMode: boolean }): FunnelStatus => (f.testMode ? "test" : "live");
 export const FUNNEL_STATUS_LABEL: Record<FunnelStatus, string> = { test: "Test", live: "Live" };
-export type Funnel = {
-  id: string;
-  name: string;
-  isActive: boolean;
-  testMode: boolean;
-  status: FunnelStatus;
-  createdAt: string;
-  contentIds: string[];
-};
-export type FunnelStep = {
-  id: string;
-  title: string;
-  description: string;
-  offerPriceId: string;
-  price: number | null;
+export const funnelSchema = z.object({
+  id: publicId,
+  name: z.string(),
+  isActive: z.boolean(),
+  testMode: z.boolean(),
+  status: funnelStatusSchema,
+  createdAt: isoTime,
+  contentIds: z.array(z.string()),
+});
+export type Funnel = z.infer<typeof funnelSchema>;
+export const funnelListSchema = z.array(funnelSchema);
+/** PATCH /api/funnels/{id}: the funnel without its items. */
+export const funnelModeSchema = funnelSchema.pick({
+  id: true,
+  name: true,
+  isActive: true,
+  testMode: true,
+  status: true,
+});
+export const funnelProductsResultSchema = z.object({ funnelId: z.string(), contentIds: z.array(z.string()) });
+export const funnelProductRemovedSchema = z.object({ funnelId: z.string(), contentId: z.string() });
+
+const stepType = z.enum(STEP_TYPES);
+export const funnelStepSchema = z.object({
+  id: publicId,
+  title: z.string(),
+  description: z.string(),
+  offerPriceId: z.string(),
+  price: dollars.nullable(),
   /** A tip step's ceiling as its creator set it; null: TIP_CEILING_MULTIPLE x its minimum. */
-  maximumPrice: number | null;
-  ctaText: string;
-  stepType: StepType;
-  stepOrder: number;
-  contentId: string | null;
+  maximumPrice: dollars.nullable(),
+  ctaText: z.string(),
+  stepType,
+  stepOrder: z.number().int(),
+  contentId: z.string().nullable(),
   /** revenue: gross, what buyers paid for this step less refunds; net: the creator's share of it. */
-  figures: { shown: number; accepted: number; declined: number; revenue: number; net: number };
-};
+  figures: z.object({
+    shown: z.number().int(),
+    accepted: z.number().int(),
+    declined: z.number().int(),
+    revenue: dollars,
+    net: dollars,
+  }),
+});
+export type FunnelStep = z.infer<typeof funnelStepSchema>;
+export const funnelStepListSchema = z.array(funnelStepSchema);
+export const upsellProductSchema = z.object({ priceId: z.string(), productId: z.string() });
 
 // ---- buyer side ----
 
@@ -187,37 +222,62 @@ export const declineOfferSchema = z.object({ ...buyerFields, stepId: id("stepId"
  */
 export const OFFER_CHANGED_MESSAGE = "This offer has changed. Please review it again.";
 
-export type UpsellOffer = {
-  stepId: string;
-  stepType: StepType;
-  title: string;
-  description: string;
-  ctaText: string;
-  price: number;
-  pricingModel: "fixed" | "pay_what_you_want";
-  minimumPrice: number | null;
+export const upsellOfferSchema = z.object({
+  stepId: z.string(),
+  stepType,
+  title: z.string(),
+  description: z.string(),
+  ctaText: z.string(),
+  price: dollars,
+  pricingModel: z.enum(PRICING_MODELS),
+  minimumPrice: dollars.nullable(),
   /** A tip step's ceiling (dollars); null for a fixed price. */
-  maximumPrice: number | null;
-  previewImage: string | null;
-  accessType: "download" | "view" | "stream" | "link";
+  maximumPrice: dollars.nullable(),
+  previewImage: z.string().nullable(),
+  accessType: z.enum(ACCESS_TYPES),
   /** The card that will be charged, as the buyer would recognise it. */
-  card: { brand: string; last4: string } | null;
-};
+  card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+});
+export type UpsellOffer = z.infer<typeof upsellOfferSchema>;
+/** GET /api/funnels/{id}/preview: every step's offer as a buyer would see it. */
+export const funnelPreviewSchema = z.array(upsellOfferSchema);
 /**
  * What this order has charged, in the server's word: the first item as paid, the order bump's
  * add-on paid with it (`bumps`), `paid` the first payment (the item and its add-on), each offer
  * whose purchase Stripe says succeeded, and their total. Never computed from the prices shown.
  */
-export type OrderSummary = {
-  first: { title: string; amount: number; accessUrl: string };
-  bumps: { purchaseId: string; title: string; amount: number; accessUrl: string }[];
-  paid: number;
-  added: { purchaseId: string; title: string; amount: number }[];
-  total: number;
-};
-export type OfferState = { purchaseId: string; contentId: string; offer: UpsellOffer | null; order: OrderSummary };
-export type AcceptResult =
-  | { status: "paid"; purchaseId: string; next: UpsellOffer | null; order: OrderSummary }
-  | { status: "requires_action"; purchaseId: string; clientSecret: string; paymentMethod: string | null }
-  | { status: "declined"; purchaseId: string; message: string }
-  | { status: "processing"; purchaseId: string };
+export const orderSummarySchema = z.object({
+  first: z.object({ title: z.string(), amount: dollars, accessUrl: z.string() }),
+  bumps: z.array(z.object({ purchaseId: z.string(), title: z.string(), amount: dollars, accessUrl: z.string() })),
+  paid: dollars,
+  added: z.array(z.object({ purchaseId: z.string(), title: z.string(), amount: dollars })),
+  total: dollars,
+});
+export type OrderSummary = z.infer<typeof orderSummarySchema>;
+export const offerStateSchema = z.object({
+  purchaseId: z.string(),
+  contentId: z.string(),
+  offer: upsellOfferSchema.nullable(),
+  order: orderSummarySchema,
+});
+export type OfferState = z.infer<typeof offerStateSchema>;
+export const acceptResultSchema = z.union([
+  z.object({
+    status: z.literal("paid"),
+    purchaseId: z.string(),
+    next: upsellOfferSchema.nullable(),
+    order: orderSummarySchema,
+  }),
+  z.object({
+    status: z.literal("requires_action"),
+    purchaseId: z.string(),
+    clientSecret: z.string(),
+    paymentMethod: z.string().nullable(),
+  }),
+  z.object({ status: z.literal("declined"), purchaseId: z.string(), message: z.string() }),
+  z.object({ status: z.literal("processing"), purchaseId: z.string() }),
+]);
+export type AcceptResult = z.infer<typeof acceptResultSchema>;
+export const declineResultSchema = z.object({ next: upsellOfferSchema.nullable() });
+/** GET /api/upsell/order: every purchase of the order, as the success page shows them. */
+export const orderSchema = z.object({ items: z.array(purchaseVerificationSchema), order: orderSummarySchema });

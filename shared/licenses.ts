@@ -1,11 +1,13 @@
 // License keys: what apps send to verify a key, what they get back, and the creator's actions.
 import { z } from "zod";
+import { publicId } from "./answers";
 
 export const LICENSE_KEY_PATTERN = /^AW(-[0-9A-HJKMNP-TV-Z]{5}){4}$/;
 export const MAX_ACTIVATION_LIMIT = 1000;
 
 /** valid: paid or partly refunded; refunded: in full; disabled: by its creator, or a chargeback took the sale. */
-export type LicenseStatus = "valid" | "refunded" | "disabled";
+const licenseStatusSchema = z.enum(["valid", "refunded", "disabled"]);
+export type LicenseStatus = z.infer<typeof licenseStatusSchema>;
 
 const keyField = z
   .string({ error: "key is required" })
@@ -28,23 +30,29 @@ export const disableLicenseSchema = z.object({
  * POST /api/licenses/verify: "limit_reached" (with HTTP 409) when `instance` is new and every seat is
  * taken; "not_found" (HTTP 404) for a key that does not exist.
  */
-export type LicenseVerification = {
-  status: LicenseStatus | "limit_reached" | "not_found";
-  item: { id: string; title: string } | null;
-  activations: number;
-  limit: number | null;
-};
+export const licenseVerificationSchema = z.object({
+  status: z.enum(["valid", "refunded", "disabled", "limit_reached", "not_found"]),
+  item: z.object({ id: z.string(), title: z.string() }).nullable(),
+  activations: z.number().int(),
+  limit: z.number().int().nullable(),
+});
+export type LicenseVerification = z.infer<typeof licenseVerificationSchema>;
+export const licenseNotFoundSchema = licenseVerificationSchema.extend({ message: z.string() });
 
 /** A key as its creator sees it in the sales table; `disabledByCreator`: their switch (enable undoes it). */
-export type CreatorLicense = {
-  id: string;
-  key: string;
-  status: LicenseStatus;
-  activations: number;
-  limit: number | null;
-  disabledByCreator: boolean;
-  disabledReason: string | null;
-};
+export const creatorLicenseSchema = z.object({
+  id: publicId,
+  key: z.string().meta({ example: "AW-7K2QX-M9PD4-R3TVW-8HJNB" }),
+  status: licenseStatusSchema,
+  activations: z.number().int(),
+  limit: z.number().int().nullable(),
+  disabledByCreator: z.boolean(),
+  disabledReason: z.string().nullable(),
+});
+export type CreatorLicense = z.infer<typeof creatorLicenseSchema>;
+/** The creator's disable / enable: the key, and the sale it belongs to. */
+export const licenseActionSchema = creatorLicenseSchema.extend({ purchaseId: z.string() });
+export type LicenseAction = z.infer<typeof licenseActionSchema>;
 
 /** A key as its buyer sees it (success page, unlocked paywall, emails). */
 export type BuyerLicense = { key: string; title: string };

@@ -1,7 +1,9 @@
 // The buying contract: requests and responses of the payment and purchase calls (spec §7).
 import { z } from "zod";
-import type { PublicCreator } from "./profile";
-import { emailSchema } from "./schemas";
+import { dollars, isoTime, publicId } from "./answers";
+import { ACCESS_TYPES } from "./content";
+import { publicCreatorSchema } from "./profile";
+import { emailSchema } from "./auth";
 
 export const createPaymentIntentSchema = z.object({
   contentId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "contentId is invalid"),
@@ -63,42 +65,87 @@ export const sendAccessEmailSchema = z.object({
   access: z.string().max(200).optional(),
 });
 
-export type PaymentsConfig = { publishableKey: string; stripeJsUrl: string | null };
+export const paymentsConfigSchema = z.object({ publishableKey: z.string(), stripeJsUrl: z.string().nullable() });
+export type PaymentsConfig = z.infer<typeof paymentsConfigSchema>;
 
-export type PurchaseVerification = {
-  content: {
-    id: string;
-    title: string;
-    description: string;
-    price: number;
-    previewImage: string | null;
-    accessType: "download" | "view" | "stream" | "link";
-    fileUrl: string | null;
-    fileName: string | null;
-    fileType: string | null;
-    linkUrl: string | null;
-    textContent: string | null;
-    /** Who the buyer paid ("by {name}", avatar, contact). */
-    creator: PublicCreator;
-  };
-  /** `licenseKey`: this purchase's license key, when its item issues them (only ever shown to its owner). */
-  purchase: { id: string; amount: number; buyerEmail: string | null; licenseKey: string | null };
-  accessUrl: string;
-  /** The order bump bought with this purchase (one payment), each with its own access link; empty for most. */
-  addOns: { title: string; amount: number; accessUrl: string }[];
-};
-
-/** GET /api/content/{id}/access: whether this browser (or the access link it holds) owns the item. */
-export type ContentAccess =
-  | { owned: true; verification: PurchaseVerification }
-  | { owned: false; status: "none" | "pending" | "processing" | "refunded" | "disputed" | "failed" };
+/** POST /api/create-payment-intent: the PaymentIntent to confirm with Stripe.js. */
+export const checkoutStartedSchema = z.object({
+  clientSecret: z.string().meta({ description: "The PaymentIntent's client secret, for Stripe.js's Payment Element" }),
+  amount: dollars,
+  discount: z
+    .object({ code: z.string(), amountOff: dollars })
+    .optional()
+    .meta({ description: "The discount code applied, and what it took off" }),
+  bump: z
+    .object({ title: z.string(), amount: dollars })
+    .optional()
+    .meta({ description: "The order bump ticked: its item's title and price (in `amount`)" }),
+  buyerEmail: z
+    .string()
+    .optional()
+    .meta({ description: "A reminder's checkout (recoverToken): the address it belongs to, which it keeps" }),
+  notice: z
+    .string()
+    .optional()
+    .meta({ description: "A reminder's checkout whose code no longer applies: why it is at the full price" }),
+});
+/** POST /api/checkout/email: the address is kept with the open checkout. */
+export const checkoutEmailSavedSchema = z.object({ saved: z.literal(true) });
 
 /** POST /api/create-payment-intent when this browser already owns the item: no new charge. */
-export type AlreadyOwned = { alreadyOwned: true; accessUrl: string };
+export const alreadyOwnedSchema = z.object({ alreadyOwned: z.literal(true), accessUrl: z.string() });
+export type AlreadyOwned = z.infer<typeof alreadyOwnedSchema>;
+/** POST /api/create-payment-intent: a checkout to pay, or the access link of an item this browser owns. */
+export const checkoutAnswerSchema = z.union([checkoutStartedSchema, alreadyOwnedSchema]);
+
+export const purchaseProgressSchema = z.object({ status: z.string().meta({ example: "paid" }), unlocked: z.boolean() });
+
+export const purchaseVerificationSchema = z.object({
+  content: z.object({
+    id: publicId,
+    title: z.string(),
+    description: z.string(),
+    price: dollars,
+    previewImage: z.string().nullable(),
+    accessType: z.enum(ACCESS_TYPES),
+    fileUrl: z.string().nullable(),
+    fileName: z.string().nullable(),
+    fileType: z.string().nullable(),
+    linkUrl: z.string().nullable(),
+    textContent: z.string().nullable(),
+    /** Who the buyer paid ("by {name}", avatar, contact). */
+    creator: publicCreatorSchema,
+  }),
+  /** `licenseKey`: this purchase's license key, when its item issues them (only ever shown to its owner). */
+  purchase: z.object({
+    id: publicId,
+    amount: dollars,
+    buyerEmail: z.string().nullable(),
+    licenseKey: z.string().nullable(),
+  }),
+  accessUrl: z.string(),
+  addOns: z
+    .array(z.object({ title: z.string(), amount: dollars, accessUrl: z.string() }))
+    .meta({ description: "The order bump bought in the same payment, each with its own access link" }),
+});
+export type PurchaseVerification = z.infer<typeof purchaseVerificationSchema>;
+
+/** GET /api/content/{id}/access: whether this browser (or the access link it holds) owns the item. */
+export const contentAccessSchema = z.union([
+  z.object({ owned: z.literal(true), verification: purchaseVerificationSchema }),
+  z.object({
+    owned: z.literal(false),
+    status: z.enum(["none", "pending", "processing", "refunded", "disputed", "failed"]),
+  }),
+]);
+export type ContentAccess = z.infer<typeof contentAccessSchema>;
 
 export const recoverAccessSchema = z.object({ email: emailSchema });
+/** POST /api/purchase/recover answers RECOVER_ACCESS_MESSAGE whatever the email. */
+export const recoverAccessAnswerSchema = z.object({ message: z.string() });
 /** The one answer to "Lost your access?", whether or not the email bought anything (no enumeration). */
 export { RECOVER_ACCESS_MESSAGE } from "./paywall";
 
 /** POST /api/content/{id}/download: a short-lived URL signed for the purchase; navigate to it to save the file. */
-export type DownloadLink = { url: string; expiresAt: string };
+export const downloadLinkSchema = z.object({ url: z.string(), expiresAt: isoTime });
+export type DownloadLink = z.infer<typeof downloadLinkSchema>;

@@ -1,7 +1,8 @@
-// The creator's public profile (issue 17, "Who the buyer pays"): the /settings form's rules, shared by
+// The creator's public profile ("Who the buyer pays"): the /settings form's rules, shared by
 // the form and PUT /api/profile, and how every page and email names the creator a buyer pays.
 import { z } from "zod";
-import { MAX_PREVIEW_IMAGE_BYTES, PRODUCT_NAME } from "./constants";
+import { MAX_PREVIEW_IMAGE_BYTES } from "./uploads";
+import { PRODUCT_NAME } from "./site";
 
 export const MAX_DISPLAY_NAME_CHARS = 60;
 export const MAX_BIO_CHARS = 280;
@@ -71,24 +72,26 @@ export type ProfileInput = z.input<typeof profileSchema>;
 export type ProfileValues = z.output<typeof profileSchema>;
 
 /** GET /api/profile (and the PUTs' answer): what the creator set, and the name buyers see without one. */
-export type CreatorProfile = {
-  displayName: string | null;
-  bio: string | null;
-  supportEmail: string | null;
-  avatarUrl: string | null;
+export const creatorProfileSchema = z.object({
+  displayName: z.string().nullable(),
+  bio: z.string().nullable(),
+  supportEmail: z.string().nullable(),
+  avatarUrl: z.string().nullable(),
   /** The account's first and last name: what buyers see while no display name is set. */
-  accountName: string | null;
+  accountName: z.string().nullable(),
   /** The creator gets "You made a sale" for each sale (private: never shown to buyers). */
-  emailOnSale: boolean;
-};
+  emailOnSale: z.boolean(),
+});
+export type CreatorProfile = z.infer<typeof creatorProfileSchema>;
 
 /** What buyers see of the creator they pay. `name` is null only when the creator gave no name at all. */
-export type PublicCreator = {
-  name: string | null;
-  avatarUrl: string | null;
-  bio: string | null;
-  supportEmail: string | null;
-};
+export const publicCreatorSchema = z.object({
+  name: z.string().nullable(),
+  avatarUrl: z.string().nullable(),
+  bio: z.string().nullable(),
+  supportEmail: z.string().nullable(),
+});
+export type PublicCreator = z.infer<typeof publicCreatorSchema>;
 
 export const ANONYMOUS_CREATOR = "an ApeWall creator";
 

@@ -1,5 +1,5 @@
 // The one rule for a path to come back to (after sign-in, OAuth, a redirect): a same-origin path.
-// Kept free of zod so the SPA's main bundle can use it; shared/schemas.ts wraps it for the API.
+// Kept free of zod so the SPA's main bundle can use it; shared/auth.ts wraps it for the API.
 
 export const RETURN_PATH_MAX_LENGTH = 1000;
 

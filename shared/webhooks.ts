@@ -1,6 +1,7 @@
-// Outgoing webhooks (issue 18, /settings → Developers): the closed set of event types, the endpoint
+// Outgoing webhooks (/settings → Developers): the closed set of event types, the endpoint
 // form's rules (shared by the form and /api/developer/webhooks) and what those routes answer.
 import { z } from "zod";
+import { isoTime, publicId } from "./answers";
 
 export const WEBHOOK_EVENT_TYPES = [
   "sale.completed",
@@ -141,39 +142,50 @@ export const webhookDeliveriesQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(50).optional().default(20),
 });
 
-export type WebhookEndpoint = {
-  id: string;
-  url: string;
-  description: string;
-  events: WebhookEventType[];
-  status: "active" | "disabled";
-  disabledReason: string | null;
-  failingSince: string | null;
-  createdAt: string;
-};
+export const webhookEndpointSchema = z.object({
+  id: publicId,
+  url: z.string(),
+  description: z.string(),
+  events: z.array(webhookEventTypeSchema),
+  status: z.enum(["active", "disabled"]),
+  disabledReason: z.string().nullable(),
+  failingSince: isoTime.nullable(),
+  createdAt: isoTime,
+});
+export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
+export const webhookEndpointListSchema = z.object({ endpoints: z.array(webhookEndpointSchema) });
+export const webhookSecretSchema = z.object({
+  secret: z.string().meta({ example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }),
+});
 
-export type WebhookAttempt = {
-  id: string;
-  status: number | null;
-  error: string | null;
-  responseExcerpt: string | null;
-  durationMs: number;
-  at: string;
-};
+const webhookAttemptSchema = z.object({
+  id: publicId,
+  status: z.number().int().nullable(),
+  error: z.string().nullable(),
+  responseExcerpt: z.string().nullable(),
+  durationMs: z.number(),
+  at: isoTime,
+});
+export type WebhookAttempt = z.infer<typeof webhookAttemptSchema>;
 
-export type WebhookDelivery = {
-  id: string;
-  type: string;
-  status: "pending" | "delivered" | "failed" | "disabled";
-  attempts: number;
-  nextAttemptAt: string | null;
-  lastStatus: number | null;
-  lastResponseExcerpt: string | null;
-  lastAttemptAt: string | null;
-  createdAt: string;
-  payload: unknown;
-  log: WebhookAttempt[];
-};
+export const webhookDeliverySchema = z.object({
+  id: z.string().meta({ description: "The Standard Webhooks `webhook-id`, the same on every retry" }),
+  type: z.string(),
+  status: z.enum(["pending", "delivered", "failed", "disabled"]),
+  attempts: z.number().int(),
+  nextAttemptAt: isoTime.nullable(),
+  lastStatus: z.number().int().nullable(),
+  lastResponseExcerpt: z.string().nullable(),
+  lastAttemptAt: isoTime.nullable(),
+  createdAt: isoTime,
+  payload: z.unknown(),
+  log: z.array(webhookAttemptSchema),
+});
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 
 /** GET deliveries: newest first; `nextBefore` is the `before` of the next page, null at the end. */
-export type WebhookDeliveryPage = { deliveries: WebhookDelivery[]; nextBefore: string | null };
+export const webhookDeliveryPageSchema = z.object({
+  deliveries: z.array(webhookDeliverySchema),
+  nextBefore: z.string().nullable(),
+});
+export type WebhookDeliveryPage = z.infer<typeof webhookDeliveryPageSchema>;

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import type { CurrentUser } from "@shared/schemas";
+import type { CurrentUser } from "@shared/auth";
 import { getQueryFn } from "./api";
 import { queryKeys } from "./query-keys";
 

@@ -2,8 +2,7 @@
 // load the stand-in's Stripe.js first (STRIPE_JS_URL), which loadStripe then returns as is.
 import type { Stripe } from "@stripe/stripe-js";
 import { loadStripe } from "@stripe/stripe-js/pure";
-import type { PaymentsConfig } from "@shared/payments";
-import { throwIfResNotOk } from "./api";
+import { api } from "./api";
 
 let stripePromise: Promise<Stripe | null> | null = null;
 
@@ -20,9 +19,7 @@ function injectScript(src: string): Promise<void> {
 
 export function getStripe(): Promise<Stripe | null> {
   stripePromise ??= (async () => {
-    const res = await fetch("/api/payments/config", { credentials: "include" });
-    await throwIfResNotOk(res);
-    const config = (await res.json()) as PaymentsConfig;
+    const config = await api("GET /api/payments/config");
     if (config.stripeJsUrl && !(window as { Stripe?: unknown }).Stripe) await injectScript(config.stripeJsUrl);
     return loadStripe(config.publishableKey);
   })().catch((err) => {

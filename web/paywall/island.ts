@@ -3,7 +3,7 @@
 // §5), the return from payment, "Lost your access?", and the owner's state, whose controls (and
 // React) load only for an owner. The creator's preview loads its funnel bar the same way.
 import type { PublicContent } from "@shared/content";
-import type { AlreadyOwned, ContentAccess, PurchaseVerification } from "@shared/payments";
+import type { PurchaseVerification } from "@shared/payments";
 import {
   chosenAmount,
   LOST_ACCESS_TEXT,
@@ -15,17 +15,13 @@ import {
   RECOVER_ACCESS_MESSAGE,
 } from "@shared/paywall";
 import { probablyOwned, rememberAccess, rememberedAccess } from "@/lib/access-tokens";
-import { apiRequest } from "@/lib/api";
+import { api } from "@/lib/api";
 
 const part = <T extends HTMLElement = HTMLElement>(name: string, scope: ParentNode = document) =>
   scope.querySelector<T>(`[data-part="${name}"]`);
 const show = (el: HTMLElement | null, visible: boolean) => {
   if (el) el.hidden = !visible;
 };
-
-/** A JSON call through the app's one API client (errors read "{status}: {message}", spec §8). */
-const call = async <T>(method: string, url: string, body?: unknown): Promise<T> =>
-  (await (await apiRequest(method, url, body)).json()) as T;
 
 /** One toast at a time (spec §4), styled as the app's destructive toast. */
 function toast(title: string, description: string) {
@@ -103,8 +99,7 @@ function start() {
   let pollUntil = 0;
   const checkAccess = async (): Promise<void> => {
     try {
-      const q = token ? `?access=${encodeURIComponent(token)}` : "";
-      const answer = await call<ContentAccess>("GET", `/api/content/${encodeURIComponent(id)}/access${q}`);
+      const answer = await api("GET /api/content/:id/access", { params: { id }, query: { access: token } });
       if (answer.owned) {
         rememberAccess(id, answer.verification.accessUrl);
         await showOwner(answer.verification);
@@ -134,9 +129,9 @@ function start() {
     if (success) {
       // Spec §4: confirm the payment, unlock, or show that it is still processing; clear the query after 2 s.
       const confirm = paymentIntent
-        ? `/api/payments/${encodeURIComponent(paymentIntent)}/complete`
-        : `/api/content/${encodeURIComponent(id)}/process-recent-purchase`;
-      call<{ unlocked: boolean }>("POST", confirm)
+        ? api("POST /api/payments/:paymentIntent/complete", { params: { paymentIntent } })
+        : api("POST /api/content/:id/process-recent-purchase", { params: { id } });
+      confirm
         .then(({ unlocked }) => {
           if (unlocked) rememberAccess(id);
           returnedProcessing = !unlocked;
@@ -209,15 +204,13 @@ function start() {
       // A code the page applied (`?code=`, written in by the Worker): the server charges its price.
       const discount = document.getElementById(PAYWALL_DISCOUNT_ID)?.textContent;
       const code = discount ? (JSON.parse(discount) as { code: string }).code : undefined;
-      const body = await call<{ clientSecret: string; amount: number } | AlreadyOwned>(
-        "POST",
-        "/api/create-payment-intent",
-        {
+      const body = await api("POST /api/create-payment-intent", {
+        body: {
           contentId: id,
           customAmount: item.pricingModel === "pay_what_you_want" ? choice.amount : undefined,
           ...(code ? { discountCode: code } : {}),
         },
-      );
+      });
       if ("alreadyOwned" in body) {
         // This browser bought it already: show its access instead of charging again.
         rememberAccess(id, body.accessUrl);
@@ -277,7 +270,7 @@ function start() {
     send.disabled = true;
     send.querySelector("svg")?.classList.remove("hidden");
     try {
-      const { message } = await call<{ message?: string }>("POST", "/api/purchase/recover", { email });
+      const { message } = await api("POST /api/purchase/recover", { body: { email } });
       const sent = lost!.querySelector("template")!.content.firstElementChild!.cloneNode(true) as HTMLElement;
       sent.querySelector("span")!.textContent = message ?? RECOVER_ACCESS_MESSAGE;
       lostForm.replaceWith(sent);

@@ -1,7 +1,6 @@
 // Stripe.js for the paywall's checkout: loaded once, only when 'Unlock' is pressed, typed by the
 // little of it this page uses (the npm types would be the whole API).
-import type { PaymentsConfig } from "@shared/payments";
-import { apiRequest } from "@/lib/api";
+import { api } from "@/lib/api";
 
 export type StripeError = { message?: string };
 export type PaymentIntentLike = { id: string; status: string };
@@ -26,7 +25,7 @@ let stripePromise: Promise<StripeLike> | null = null;
 /** Stripe.js, loaded once from Stripe (or the configured local stand-in), then initialised with the publishable key. */
 export function loadStripe(): Promise<StripeLike> {
   stripePromise ??= (async () => {
-    const config = (await (await apiRequest("GET", "/api/payments/config")).json()) as PaymentsConfig;
+    const config = await api("GET /api/payments/config");
     const w = window as unknown as { Stripe?: (key: string) => StripeLike };
     if (!w.Stripe) {
       await new Promise<void>((resolve, reject) => {

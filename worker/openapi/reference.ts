@@ -3,7 +3,7 @@
 // the pinned bundle into the assets), under a Content-Security-Policy that allows nothing else.
 import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
-import { SCALAR_BUNDLE_PATH } from "../../shared/constants";
+import { SCALAR_BUNDLE_PATH } from "../../shared/site";
 import type { AppEnv } from "../middleware/context";
 import { apiReferencePolicy } from "../lib/csp";
 import { newToken } from "../lib/ids";

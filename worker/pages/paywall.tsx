@@ -4,7 +4,7 @@
 // every visitor, so it can be cached: web/paywall/island.ts then shows what fits this visitor (the
 // owner's controls, a payment that is still processing, the creator's preview) and runs 'Unlock'.
 import { dollarsField } from "../../shared/money";
-import { formatFileSize } from "../../shared/constants";
+import { formatFileSize } from "../../shared/uploads";
 import type { PublicContent } from "../../shared/content";
 import { PAYWALL_PART as PART, PAYWALL_TEXT } from "../../shared/paywall";
 import { creatorByline, type PublicCreator } from "../../shared/profile";

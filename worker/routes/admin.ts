@@ -5,7 +5,6 @@ import { Hono } from "hono";
 import {
   adminFeedbackFilterSchema,
   adminPeriodQuerySchema,
-  adminPeriodSchema,
   CSV_ROW_COUNT_HEADER,
   fixPurchaseEmailsSchema,
   holdCreatorSchema,

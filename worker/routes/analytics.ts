@@ -1,11 +1,10 @@
 // The signed-in creator's analytics (views, checkouts started, sales, conversion, revenue).
 import { Hono } from "hono";
-import { analyticsQuerySchema } from "../../shared/schemas";
+import { analyticsQuerySchema, analyticsStatsSchema } from "../../shared/analytics";
 import { requireUser, type AppEnv } from "../middleware/context";
 import { validate } from "../lib/validate";
 import { analyticsStats } from "../services/analytics";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
 
 export const analyticsRoutes = new Hono<AppEnv>().get(
   "/analytics/stats",
@@ -13,7 +12,7 @@ export const analyticsRoutes = new Hono<AppEnv>().get(
     tag: "Analytics",
     summary: "Views, checkouts, sales and revenue by day and by item",
     access: "creator",
-    ok: S.analyticsStatsSchema,
+    ok: analyticsStatsSchema,
   }),
   requireUser,
   validate("query", analyticsQuerySchema),

@@ -4,7 +4,13 @@ import { and, eq } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
-import { emailLoginSchema, returnToSchema, type AuthProviders } from "../../shared/schemas";
+import {
+  emailLoginSchema,
+  returnToSchema,
+  type AuthProviders,
+  authProvidersSchema,
+  currentUserSchema,
+} from "../../shared/auth";
 import { oauthAccounts } from "../db/schema";
 import { appUrl, cookieIsSecure, type AppEnv } from "../middleware/context";
 import { isDevelopment } from "../lib/env";
@@ -18,7 +24,7 @@ import { configuredProviders, oauthProvider } from "../services/oauth";
 import { createSession, DEFAULT_SESSION_TTL_SECONDS, deleteSession, SESSION_COOKIE } from "../services/sessions";
 import { findOrCreateUserByEmail, getCurrentUser } from "../services/users";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
+import { sentSchema } from "../../shared/answers";
 
 const OAUTH_COOKIE_MAX_AGE = 10 * 60;
 
@@ -128,7 +134,7 @@ export const authRoutes = new Hono<AppEnv>()
   )
   .get(
     "/auth/user",
-    doc({ tag: "Account", summary: "The signed-in user", access: "session", ok: S.currentUserSchema }),
+    doc({ tag: "Account", summary: "The signed-in user", access: "session", ok: currentUserSchema }),
     async (c) => {
       if (!c.var.userId) throw unauthorized();
       const user = await getCurrentUser(c.var.db, c.var.userId, c.env.ADMIN_EMAIL);
@@ -138,7 +144,7 @@ export const authRoutes = new Hono<AppEnv>()
   )
   .get(
     "/auth/providers",
-    doc({ tag: "Account", summary: "How one can sign in here", access: "public", ok: S.authProvidersSchema }),
+    doc({ tag: "Account", summary: "How one can sign in here", access: "public", ok: authProvidersSchema }),
     (c) =>
       c.json({
         email: true,
@@ -154,7 +160,7 @@ export const authRoutes = new Hono<AppEnv>()
       description: "The same answer whether or not the address has an account.",
       access: "public",
       status: 202,
-      ok: S.sentSchema,
+      ok: sentSchema,
       errors: { 429: "Too many sign-in requests from this address", 503: "The email could not be queued; try again" },
     }),
     rateLimit("FORMS_LIMITER", "login"),

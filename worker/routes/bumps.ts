@@ -2,16 +2,14 @@
 // page is rendered anew at once (it carries the checkbox's offer).
 import { Hono } from "hono";
 import { z } from "zod";
-import { orderBumpSchema } from "../../shared/bumps";
+import { orderBumpSchema, bumpAnswerSchema } from "../../shared/bumps";
 import { requireUser, type AppEnv } from "../middleware/context";
 import { forgetPaywallPages } from "../lib/paywall-cache";
 import { validate } from "../lib/validate";
 import { doc } from "../openapi/describe";
-import { creatorBumpSchema } from "../openapi/schemas";
 import { setBump } from "../services/funnels/bumps";
 
 const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid content id") });
-const answer = z.object({ bump: creatorBumpSchema });
 
 export const bumpRoutes = new Hono<AppEnv>()
   .put(
@@ -22,7 +20,7 @@ export const bumpRoutes = new Hono<AppEnv>()
       description:
         "One add-on per item: another of your items, offered as a checkbox at checkout at this price. Replaces the item's add-on, if any.",
       access: "creator",
-      ok: answer,
+      ok: bumpAnswerSchema,
       errors: {
         400: "The body is not valid, the add-on is this item, or not one of yours",
         404: "No such item of yours",
@@ -44,7 +42,7 @@ export const bumpRoutes = new Hono<AppEnv>()
       tag: "Items",
       summary: "Remove an item's order bump",
       access: "creator",
-      ok: answer,
+      ok: bumpAnswerSchema,
       errors: { 404: "No such item of yours" },
     }),
     requireUser,

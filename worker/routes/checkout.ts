@@ -8,6 +8,11 @@ import {
   createPaymentIntentSchema,
   type AlreadyOwned,
   type PaymentsConfig,
+  checkoutStartedSchema,
+  paymentsConfigSchema,
+  purchaseProgressSchema,
+  checkoutEmailSavedSchema,
+  checkoutAnswerSchema,
 } from "../../shared/payments";
 import type { AppEnv } from "../middleware/context";
 import { ApiError, notFound } from "../lib/errors";
@@ -21,7 +26,6 @@ import { startCheckout } from "../services/purchases/checkout";
 import { syncWithStripe } from "../services/purchases/fulfil";
 import { RECOVER_LINK_OTHER_EMAIL, reminder } from "../services/purchases/recovery";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
 import { buyerKey, claimOf, purchaseDeps } from "./purchase-context";
 
 const piParam = z.object({ paymentIntent: z.string().regex(/^pi_[A-Za-z0-9]{1,64}$/, "invalid payment intent") });
@@ -33,7 +37,7 @@ export const checkoutRoutes = new Hono<AppEnv>()
       tag: "Checkout and access",
       summary: "Stripe.js settings for checkout",
       access: "public",
-      ok: S.paymentsConfigSchema,
+      ok: paymentsConfigSchema,
       errors: { 503: "Payments are not configured" },
     }),
     (c) => {
@@ -52,11 +56,11 @@ export const checkoutRoutes = new Hono<AppEnv>()
       description:
         "Sets the buyer cookie. The amount is the server's: the item's price, or the buyer's amount for pay-what-you-want (at least its minimum).",
       access: "public",
-      ok: S.checkoutStartedSchema,
+      ok: checkoutStartedSchema,
       also: {
         200: {
           description: "A checkout to pay with Stripe.js; or, when this browser already owns the item, its access link",
-          answer: z.union([S.checkoutStartedSchema, S.alreadyOwnedSchema]),
+          answer: checkoutAnswerSchema,
         },
       },
       errors: {
@@ -117,7 +121,7 @@ export const checkoutRoutes = new Hono<AppEnv>()
       description:
         "Schedules the one reminder an hour later should the buyer leave without paying, unless `noReminder` is true.",
       access: "buyer",
-      ok: z.object({ saved: z.literal(true) }),
+      ok: checkoutEmailSavedSchema,
       errors: {
         400: "Not an email, or another address for a reminder's checkout",
         404: "No open checkout of this browser",
@@ -161,7 +165,7 @@ export const checkoutRoutes = new Hono<AppEnv>()
       tag: "Checkout and access",
       summary: "After Stripe.js confirmed: read the payment from Stripe",
       access: "buyer",
-      ok: S.purchaseProgressSchema,
+      ok: purchaseProgressSchema,
       errors: { 404: "Purchase Not Found" },
     }),
     validate("param", piParam),

@@ -8,7 +8,8 @@ import { accountStatus, dashboardLink, onboardingUrl } from "../services/connect
 import { stripeClient } from "../services/stripe";
 import { PAYOUT_DESTINATION_RECENT_SIGN_IN_MS } from "../../shared/payout-destination";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
+import { urlSchema } from "../../shared/answers";
+import { connectStatusSchema } from "../../shared/payouts";
 
 const deps = (c: { var: { db: Db }; env: Bindings }) => ({
   db: c.var.db,
@@ -25,7 +26,7 @@ export const connectRoutes = new Hono<AppEnv>()
       tag: "Payouts",
       summary: "The connected Stripe account's state",
       access: "creator",
-      ok: S.connectStatusSchema,
+      ok: connectStatusSchema,
     }),
     requireUser,
     async (c) => c.json(await accountStatus(deps(c), c.var.userId)),
@@ -63,7 +64,7 @@ export const connectRoutes = new Hono<AppEnv>()
       tag: "Payouts",
       summary: "A link to the Stripe Express dashboard",
       access: "session",
-      ok: S.urlSchema,
+      ok: urlSchema,
       errors: { 404: "No connected account", 502: "Failed to access payout dashboard. Please try again." },
     }),
     requireUser,

@@ -3,8 +3,16 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { MAX_INLINE_FILE_BYTES, MAX_PREVIEW_IMAGE_BYTES, MAX_TEXT_CONTENT_CHARS } from "../../shared/constants";
-import { contentFormSchema, publicationSchema, updateContentSchema } from "../../shared/content";
+import { MAX_INLINE_FILE_BYTES, MAX_PREVIEW_IMAGE_BYTES } from "../../shared/uploads";
+import {
+  MAX_TEXT_CONTENT_CHARS,
+  contentFormSchema,
+  publicationSchema,
+  updateContentSchema,
+  creatorContentSchema,
+  publicContentSchema,
+  creatorContentListSchema,
+} from "../../shared/content";
 import { readNearby } from "../db/client";
 import { requireUser, type AppEnv } from "../middleware/context";
 import { ApiError, describeZodError, notFound } from "../lib/errors";
@@ -24,7 +32,6 @@ import {
 } from "../services/content";
 import { replacePaywallPage } from "./paywall-page";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
 
 const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid content id") });
 // Inline file + preview + text + form overhead. Bigger files go through /api/uploads.
@@ -58,7 +65,7 @@ export const contentRoutes = new Hono<AppEnv>()
         "A multipart form: title, description, price (dollars), pricingModel (fixed | pay_what_you_want), minimumPrice, category, accessType (download | view | stream | link), linkUrl, textContent, previewImage, and either file (up to 8 MB) or uploadId (a completed upload).",
       access: "creator",
       status: 201,
-      ok: S.creatorContentSchema,
+      ok: creatorContentSchema,
       body: { media: "multipart/form-data", description: "The item's fields; see the description" },
       errors: {
         404: "The upload named by uploadId is not yours",
@@ -123,7 +130,7 @@ export const contentRoutes = new Hono<AppEnv>()
   )
   .get(
     "/content",
-    doc({ tag: "Items", summary: "The creator's items", access: "creator", ok: z.array(S.creatorContentSchema) }),
+    doc({ tag: "Items", summary: "The creator's items", access: "creator", ok: creatorContentListSchema }),
     requireUser,
     async (c) => c.json(await listCreatorContent(c.var.db, c.var.userId!)),
   )
@@ -135,7 +142,7 @@ export const contentRoutes = new Hono<AppEnv>()
       summary: "Edit an item",
       description: "Fields left out stay as they are. A price change applies to checkouts started after it.",
       access: "creator",
-      ok: S.creatorContentSchema,
+      ok: creatorContentSchema,
       errors: {
         404: "No such item of yours",
         409: "The upload has not finished or is already published, or the item changed meanwhile",
@@ -161,7 +168,7 @@ export const contentRoutes = new Hono<AppEnv>()
       summary: "Take an item off sale, or put it back",
       description: "Buyers keep their access either way.",
       access: "creator",
-      ok: S.creatorContentSchema,
+      ok: creatorContentSchema,
       errors: { 404: "No such item of yours" },
     }),
     requireUser,
@@ -181,7 +188,7 @@ export const contentRoutes = new Hono<AppEnv>()
       summary: "What anyone may see of an item before paying",
       description: "Never its file, link or text.",
       access: "public",
-      ok: S.publicContentSchema,
+      ok: publicContentSchema,
       errors: { 404: "No such item" },
     }),
     validate("param", idParam),

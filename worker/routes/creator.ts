@@ -3,13 +3,23 @@
 import { Hono, type Context } from "hono";
 import {
   pageQuerySchema,
-  payoutDefaultSchema,
-  payoutSetupSchema,
   purchaseIdParamSchema,
   refundSaleSchema,
+  earningsStatsSchema,
+  refundRequestSchema,
+  timelinePageSchema,
+  saleListSchema,
+} from "../../shared/earnings";
+import {
+  payoutDefaultSchema,
+  payoutSetupSchema,
   withdrawSchema,
-} from "../../shared/schemas";
-import type { WithdrawStatus } from "../../shared/types";
+  nextPayoutSchema,
+  payoutHistoryItemSchema,
+  withdrawStatusSchema,
+  payoutHistorySchema,
+} from "../../shared/payouts";
+import type { WithdrawStatus } from "../../shared/payouts";
 import { requireUser, type AppEnv } from "../middleware/context";
 import { validate } from "../lib/validate";
 import { requestRefund } from "../services/refunds/creator-refunds";
@@ -23,8 +33,7 @@ import { payoutDeps } from "../deps";
 import { withdraw, withdrawStatus } from "../services/payouts/withdraw-now";
 import { purchaseDeps } from "./purchase-context";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
-import { z } from "zod";
+import { successSchema } from "../../shared/answers";
 
 /** Where payouts go changes only on a sign-in younger than 10 minutes (a stolen cookie cannot redirect them). */
 const recentSignIn = requireRecentSignIn(PAYOUT_DESTINATION_RECENT_SIGN_IN_MS, PAYOUT_DESTINATION_MESSAGES.signInAgain);
@@ -36,7 +45,7 @@ const changeContext = (c: { req: { header: (name: string) => string | undefined 
 export const creatorRoutes = new Hono<AppEnv>()
   .get(
     "/earnings/stats",
-    doc({ tag: "Sales and earnings", summary: "Balance and totals", access: "creator", ok: S.earningsStatsSchema }),
+    doc({ tag: "Sales and earnings", summary: "Balance and totals", access: "creator", ok: earningsStatsSchema }),
     requireUser,
     async (c) => c.json(await earningsStats(c.var.db, c.var.userId)),
   )
@@ -46,7 +55,7 @@ export const creatorRoutes = new Hono<AppEnv>()
       tag: "Sales and earnings",
       summary: "The money timeline: each sale's share and where it stands",
       access: "creator",
-      ok: S.timelinePageSchema,
+      ok: timelinePageSchema,
     }),
     requireUser,
     validate("query", pageQuerySchema),
@@ -54,7 +63,7 @@ export const creatorRoutes = new Hono<AppEnv>()
   )
   .get(
     "/creator/sales",
-    doc({ tag: "Sales and earnings", summary: "Sales, newest first", access: "creator", ok: z.array(S.saleSchema) }),
+    doc({ tag: "Sales and earnings", summary: "Sales, newest first", access: "creator", ok: saleListSchema }),
     requireUser,
     validate("query", pageQuerySchema),
     async (c) =>
@@ -68,7 +77,7 @@ export const creatorRoutes = new Hono<AppEnv>()
       tag: "Payouts",
       summary: "The next payout: when and how much, or why none",
       access: "creator",
-      ok: S.nextPayoutSchema,
+      ok: nextPayoutSchema,
     }),
     requireUser,
     async (c) => c.json(await nextPayout(c.var.db, c.var.userId)),
@@ -79,7 +88,7 @@ export const creatorRoutes = new Hono<AppEnv>()
       tag: "Payouts",
       summary: "Payouts and withdrawals",
       access: "creator",
-      ok: z.array(S.payoutHistoryItemSchema),
+      ok: payoutHistorySchema,
     }),
     requireUser,
     async (c) => c.json(await payoutHistory(c.var.db, c.var.userId)),
@@ -91,7 +100,7 @@ export const creatorRoutes = new Hono<AppEnv>()
       summary: "Set a manual payout method",
       description: "Needs a sign-in younger than 10 minutes; the creator is emailed at their account address.",
       access: "session",
-      ok: S.successSchema,
+      ok: successSchema,
       errors: {
         403: "Sign in again: the last sign-in is more than 10 minutes old",
         409: "Changed at the same moment from somewhere else",
@@ -112,7 +121,7 @@ export const creatorRoutes = new Hono<AppEnv>()
       summary: "Choose bank or manual when both are set up",
       description: "Needs a sign-in younger than 10 minutes; the creator is emailed at their account address.",
       access: "session",
-      ok: S.successSchema,
+      ok: successSchema,
       errors: {
         403: "Sign in again: the last sign-in is more than 10 minutes old",
         409: "Changed at the same moment from somewhere else",
@@ -132,7 +141,7 @@ export const creatorRoutes = new Hono<AppEnv>()
       tag: "Payouts",
       summary: "What Withdraw now would take, or why it cannot",
       access: "creator",
-      ok: S.withdrawStatusSchema,
+      ok: withdrawStatusSchema,
     }),
     requireUser,
     async (c) => {
@@ -147,7 +156,7 @@ export const creatorRoutes = new Hono<AppEnv>()
       tag: "Payouts",
       summary: "Withdraw the available balance to the connected bank now",
       access: "session",
-      ok: S.payoutHistoryItemSchema,
+      ok: payoutHistoryItemSchema,
       errors: { 409: "Cannot withdraw now: the reason is in the message" },
     }),
     requireUser,
@@ -163,7 +172,7 @@ export const creatorRoutes = new Hono<AppEnv>()
       summary: "Refund a sale in full or in part",
       description: "Send the same Idempotency-Key again and nothing is refunded twice.",
       access: "session",
-      ok: S.refundRequestSchema,
+      ok: refundRequestSchema,
       errors: {
         404: "No such sale of yours",
         409: "Not refundable now (the reason is in the message)",

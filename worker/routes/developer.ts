@@ -8,13 +8,15 @@ import {
   API_KEY_RECENT_SIGN_IN_MS,
   apiKeyIdParamSchema,
   createApiKeySchema,
+  apiKeySummarySchema,
+  createdApiKeySchema,
+  developerOverviewSchema,
 } from "../../shared/developer";
 import { requireUser, type AppEnv } from "../middleware/context";
 import { ApiError, notFound } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { createApiKey, developerOverview, keyEnvTag, revokeApiKey } from "../services/api-keys";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
 
 export const developerRoutes = new Hono<AppEnv>()
   .get(
@@ -23,7 +25,7 @@ export const developerRoutes = new Hono<AppEnv>()
       tag: "Developers",
       summary: "API keys and their audit log",
       access: "session",
-      ok: S.developerOverviewSchema,
+      ok: developerOverviewSchema,
     }),
     requireUser,
     async (c) => c.json(await developerOverview(c.env.DB, c.var.userId)),
@@ -36,7 +38,7 @@ export const developerRoutes = new Hono<AppEnv>()
       description: "The secret is in this answer only. Needs a sign-in younger than 10 minutes.",
       access: "session",
       status: 201,
-      ok: S.createdApiKeySchema,
+      ok: createdApiKeySchema,
       errors: { 409: "At most 20 active keys" },
     }),
     requireUser,
@@ -63,7 +65,7 @@ export const developerRoutes = new Hono<AppEnv>()
       tag: "Developers",
       summary: "Revoke an API key",
       access: "session",
-      ok: S.apiKeySummarySchema,
+      ok: apiKeySummarySchema,
       errors: { 404: "No such key of yours" },
     }),
     requireUser,

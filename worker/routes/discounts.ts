@@ -2,14 +2,19 @@
 // paywall or checkout shows for a code (worker/services/discounts.ts).
 import { Hono } from "hono";
 import { z } from "zod";
-import { createDiscountSchema, discountIdParam } from "../../shared/discounts";
+import {
+  createDiscountSchema,
+  discountIdParam,
+  discountCodeSchema,
+  discountQuoteSchema,
+  discountCodeListSchema,
+} from "../../shared/discounts";
 import { readNearby } from "../db/client";
 import { requireUser, type AppEnv } from "../middleware/context";
 import { notFound } from "../lib/errors";
 import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
 import { archiveCode, createCode, listCodes, quote } from "../services/discounts";
 import { content } from "../db/schema";
 import { eq } from "drizzle-orm";
@@ -24,7 +29,7 @@ export const discountRoutes = new Hono<AppEnv>()
       tag: "Discount codes",
       summary: "The creator's discount codes with their uses",
       access: "creator",
-      ok: z.array(S.discountCodeSchema),
+      ok: discountCodeListSchema,
     }),
     requireUser,
     async (c) => c.json(await listCodes(c.env.DB, c.var.userId!)),
@@ -36,7 +41,7 @@ export const discountRoutes = new Hono<AppEnv>()
       summary: "Create a discount code",
       access: "creator",
       status: 201,
-      ok: S.discountCodeSchema,
+      ok: discountCodeSchema,
       errors: { 404: "No such item of yours", 409: "A code with this name exists, or you have 200 codes" },
     }),
     requireUser,
@@ -50,7 +55,7 @@ export const discountRoutes = new Hono<AppEnv>()
       summary: "End a discount code",
       description: "It no longer applies; its sales keep it.",
       access: "creator",
-      ok: S.discountCodeSchema,
+      ok: discountCodeSchema,
       errors: { 404: "No such code of yours" },
     }),
     requireUser,
@@ -64,7 +69,7 @@ export const discountRoutes = new Hono<AppEnv>()
       summary: "What a code makes of an item's price",
       description: "The price checkout will charge with the code.",
       access: "public",
-      ok: S.discountQuoteSchema,
+      ok: discountQuoteSchema,
       errors: { 404: "No such item", 429: "Too many requests from this address" },
     }),
     rateLimit("CHECKOUT_LIMITER", "discount"),

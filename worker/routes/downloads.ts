@@ -13,8 +13,8 @@ import { serveFile } from "../services/files";
 import { purchaseIdFromToken } from "../services/purchases/access-tokens";
 import { assertPaid, currentPurchaseOfContent } from "../services/purchases/buyer-access";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
 import { claimOf, purchaseDeps } from "./purchase-context";
+import { downloadLinkSchema } from "../../shared/payments";
 
 const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid id") });
 /** The download call's body: the access link's token when the caller holds one; a bare POST is `{}`. */
@@ -28,7 +28,7 @@ export const downloadRoutes = new Hono<AppEnv>()
       tag: "Checkout and access",
       summary: "A short-lived download URL for the purchased file",
       access: "buyer",
-      ok: S.downloadLinkSchema,
+      ok: downloadLinkSchema,
       errors: {
         403: "Access to this purchase was revoked after a refund or dispute",
         404: "No purchase, or the item has no file",

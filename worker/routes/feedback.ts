@@ -1,12 +1,12 @@
 import { Hono } from "hono";
-import { feedbackSchema } from "../../shared/schemas";
+import { feedbackSchema } from "../../shared/feedback";
 import { feedback } from "../db/schema";
 import type { AppEnv } from "../middleware/context";
 import { newId } from "../lib/ids";
 import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
+import { createdIdSchema } from "../../shared/answers";
 
 export const feedbackRoutes = new Hono<AppEnv>().post(
   "/feedback",
@@ -15,7 +15,7 @@ export const feedbackRoutes = new Hono<AppEnv>().post(
     summary: "Send feedback to the ApeWall team",
     access: "public",
     status: 201,
-    ok: S.createdIdSchema,
+    ok: createdIdSchema,
     errors: { 429: "Too many messages from this address" },
   }),
   rateLimit("FORMS_LIMITER", "feedback"),

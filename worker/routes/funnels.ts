@@ -11,6 +11,15 @@ import {
   itemFunnelSchema,
   updateFunnelSchema,
   updateStepSchema,
+  funnelModeSchema,
+  funnelProductRemovedSchema,
+  funnelProductsResultSchema,
+  funnelSchema,
+  funnelStepSchema,
+  upsellProductSchema,
+  funnelListSchema,
+  funnelStepListSchema,
+  funnelPreviewSchema,
 } from "../../shared/funnels";
 import { requireUser, type AppEnv } from "../middleware/context";
 import { validate } from "../lib/validate";
@@ -27,12 +36,12 @@ import {
 import { createUpsellProduct } from "../services/funnels/prices";
 import { createStep, deleteStep, listSteps, updateStep } from "../services/funnels/steps";
 import { endTest, listTests, startTest } from "../services/funnels/ab-tests";
-import { createAbTestSchema, endAbTestSchema } from "../../shared/ab-tests";
+import { createAbTestSchema, endAbTestSchema, abTestSchema, abTestListSchema } from "../../shared/ab-tests";
 import { stripeClient } from "../services/stripe";
 import { previewOffers } from "../services/upsells/offer";
 import { purchaseDeps } from "./purchase-context";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
+import { deletedSchema } from "../../shared/answers";
 
 const idRe = /^[A-Za-z0-9]{1,32}$/;
 const funnelParam = z.object({ id: z.string().regex(idRe, "invalid funnel id") });
@@ -47,13 +56,13 @@ const uid = (c: Ctx) => c.var.userId!;
 export const funnelRoutes = new Hono<AppEnv>()
   .get(
     "/funnels",
-    doc({ tag: "Funnels", summary: "The creator's funnels", access: "creator", ok: z.array(S.funnelSchema) }),
+    doc({ tag: "Funnels", summary: "The creator's funnels", access: "creator", ok: funnelListSchema }),
     requireUser,
     async (c) => c.json(await listFunnels(deps(c), uid(c))),
   )
   .post(
     "/funnels",
-    doc({ tag: "Funnels", summary: "Create a funnel", access: "creator", status: 201, ok: S.funnelSchema }),
+    doc({ tag: "Funnels", summary: "Create a funnel", access: "creator", status: 201, ok: funnelSchema }),
     requireUser,
     validate("json", createFunnelSchema),
     async (c) => c.json(await createFunnel(deps(c), uid(c), c.req.valid("json").name), 201),
@@ -65,7 +74,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "The funnel of an item, created when it has none",
       access: "creator",
-      ok: S.funnelSchema,
+      ok: funnelSchema,
       errors: { 404: "No such item of yours" },
     }),
     requireUser,
@@ -78,7 +87,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "Switch a funnel between Test and Live",
       access: "creator",
-      ok: S.funnelModeSchema,
+      ok: funnelModeSchema,
       errors: { 404: "No such funnel of yours" },
     }),
     requireUser,
@@ -92,7 +101,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "Attach items to a funnel",
       access: "creator",
-      ok: S.funnelProductsSchema,
+      ok: funnelProductsResultSchema,
       errors: { 404: "No such funnel or item of yours", 409: "An item is already in another funnel" },
     }),
     requireUser,
@@ -106,7 +115,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "Detach an item from a funnel",
       access: "creator",
-      ok: S.funnelProductRemovedSchema,
+      ok: funnelProductRemovedSchema,
       errors: { 404: "No such funnel or item of yours" },
     }),
     requireUser,
@@ -122,7 +131,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "A funnel's steps with their figures",
       access: "creator",
-      ok: z.array(S.funnelStepSchema),
+      ok: funnelStepListSchema,
       errors: { 404: "No such funnel of yours" },
     }),
     requireUser,
@@ -136,7 +145,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       summary: "Add a step (an upsell or downsell offer)",
       access: "creator",
       status: 201,
-      ok: S.funnelStepSchema,
+      ok: funnelStepSchema,
       errors: {
         404: "No such funnel or item of yours",
         409: "The step cannot be added (the reason is in the message)",
@@ -154,7 +163,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "Edit a step",
       access: "creator",
-      ok: S.funnelStepSchema,
+      ok: funnelStepSchema,
       errors: { 404: "No such step of yours", 502: "Stripe could not be reached" },
     }),
     requireUser,
@@ -171,7 +180,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "Delete a step",
       access: "creator",
-      ok: S.deletedSchema,
+      ok: deletedSchema,
       errors: { 404: "No such step of yours" },
     }),
     requireUser,
@@ -188,7 +197,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "A funnel's A/B tests with their figures",
       access: "creator",
-      ok: z.array(S.abTestSchema),
+      ok: abTestListSchema,
       errors: { 404: "No such funnel of yours" },
     }),
     requireUser,
@@ -205,7 +214,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       summary: "Start an A/B test: variant B of a step",
       access: "creator",
       status: 201,
-      ok: S.abTestSchema,
+      ok: abTestSchema,
       errors: { 404: "No such funnel or step of yours", 409: "This step already has a test running" },
     }),
     requireUser,
@@ -219,7 +228,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "End an A/B test: keep A, or make B the step",
       access: "creator",
-      ok: S.abTestSchema,
+      ok: abTestSchema,
       errors: { 404: "No such test of yours", 502: "Stripe could not be reached (a new price for B)" },
     }),
     requireUser,
@@ -236,7 +245,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       tag: "Funnels",
       summary: "The offers a buyer would see, in order",
       access: "creator",
-      ok: z.array(S.upsellOfferSchema),
+      ok: funnelPreviewSchema,
       errors: { 404: "No such funnel of yours" },
     }),
     requireUser,
@@ -251,7 +260,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       summary: "Create a Stripe product and price for an offer",
       access: "creator",
       status: 201,
-      ok: S.upsellProductSchema,
+      ok: upsellProductSchema,
       errors: { 502: "Stripe could not be reached" },
     }),
     requireUser,

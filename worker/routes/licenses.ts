@@ -4,13 +4,19 @@
 // an unknown key, and 409 with "limit_reached" when a new instance finds every seat taken, so a
 // client can branch on either the HTTP status or the body's status.
 import { Hono } from "hono";
-import { deactivateLicenseSchema, disableLicenseSchema, verifyLicenseSchema } from "../../shared/licenses";
+import {
+  deactivateLicenseSchema,
+  disableLicenseSchema,
+  verifyLicenseSchema,
+  licenseActionSchema,
+  licenseNotFoundSchema,
+  licenseVerificationSchema,
+} from "../../shared/licenses";
 import { requireUser, type AppEnv } from "../middleware/context";
 import { limitOrThrow, rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { deactivateLicense, setLicenseDisabled, verifyLicense } from "../services/licenses";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
 
 const NOT_FOUND = "License key not found";
 const LICENSE_ID = /^[A-Za-z0-9]{1,32}$/;
@@ -23,10 +29,10 @@ export const licenseRoutes = new Hono<AppEnv>()
       summary: "Verify a license key (and take a seat)",
       description: "With `instance`, a valid key records an activation for it (once per instance).",
       access: "public",
-      ok: S.licenseVerificationSchema,
+      ok: licenseVerificationSchema,
       errors: {
-        404: { description: "No such key (status not_found)", schema: S.licenseNotFoundSchema },
-        409: { description: "Every seat is taken (status limit_reached)", schema: S.licenseVerificationSchema },
+        404: { description: "No such key (status not_found)", schema: licenseNotFoundSchema },
+        409: { description: "Every seat is taken (status limit_reached)", schema: licenseVerificationSchema },
         429: "Too many checks from this address or for this key",
       },
     }),
@@ -45,9 +51,9 @@ export const licenseRoutes = new Hono<AppEnv>()
       tag: "License keys",
       summary: "Free a seat",
       access: "public",
-      ok: S.licenseVerificationSchema,
+      ok: licenseVerificationSchema,
       errors: {
-        404: { description: "No such key (status not_found)", schema: S.licenseNotFoundSchema },
+        404: { description: "No such key (status not_found)", schema: licenseNotFoundSchema },
         429: "Too many checks from this address or for this key",
       },
     }),
@@ -66,7 +72,7 @@ export const licenseRoutes = new Hono<AppEnv>()
       tag: "License keys",
       summary: "Disable a sale's license key",
       access: "creator",
-      ok: S.licenseActionSchema,
+      ok: licenseActionSchema,
       errors: { 404: "No such key of yours" },
     }),
     requireUser,
@@ -84,7 +90,7 @@ export const licenseRoutes = new Hono<AppEnv>()
       tag: "License keys",
       summary: "Enable a key again",
       access: "creator",
-      ok: S.licenseActionSchema,
+      ok: licenseActionSchema,
       errors: { 404: "No such key of yours" },
     }),
     requireUser,

@@ -3,7 +3,7 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { MAX_AVATAR_BYTES, PROFILE_MESSAGES, profileSchema } from "../../shared/profile";
+import { MAX_AVATAR_BYTES, PROFILE_MESSAGES, profileSchema, creatorProfileSchema } from "../../shared/profile";
 import { readNearby, type Db } from "../db/client";
 import { requireUser, type AppEnv } from "../middleware/context";
 import { ApiError, notFound } from "../lib/errors";
@@ -12,7 +12,6 @@ import { forgetPaywallPages } from "../lib/paywall-cache";
 import { refuseTooLarge, validate } from "../lib/validate";
 import { avatarImage, getProfile, liveItemIds, removeAvatar, saveAvatar, saveProfile } from "../services/profile";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
 
 const avatarParam = z.object({ id: z.string().regex(/^[a-f0-9]{32}$/, "invalid avatar id") });
 
@@ -24,7 +23,7 @@ async function refreshPaywalls(c: Pick<Context<AppEnv>, "env" | "req">, db: Db, 
 export const profileRoutes = new Hono<AppEnv>()
   .get(
     "/profile",
-    doc({ tag: "Profile", summary: "The creator's profile", access: "creator", ok: S.creatorProfileSchema }),
+    doc({ tag: "Profile", summary: "The creator's profile", access: "creator", ok: creatorProfileSchema }),
     requireUser,
     async (c) => c.json(await getProfile(c.var.db, c.var.userId)),
   )
@@ -35,7 +34,7 @@ export const profileRoutes = new Hono<AppEnv>()
       summary: "Save the profile",
       description: "Fields left out stay as they are.",
       access: "session",
-      ok: S.creatorProfileSchema,
+      ok: creatorProfileSchema,
     }),
     requireUser,
     validate("json", profileSchema),
@@ -51,7 +50,7 @@ export const profileRoutes = new Hono<AppEnv>()
       tag: "Profile",
       summary: "Upload an avatar",
       access: "session",
-      ok: S.creatorProfileSchema,
+      ok: creatorProfileSchema,
       body: { media: "image/png", description: "The image's bytes: PNG, JPEG, GIF or WebP, at most 2 MB" },
     }),
     requireUser,
@@ -71,7 +70,7 @@ export const profileRoutes = new Hono<AppEnv>()
   )
   .delete(
     "/profile/avatar",
-    doc({ tag: "Profile", summary: "Remove the avatar", access: "session", ok: S.creatorProfileSchema }),
+    doc({ tag: "Profile", summary: "Remove the avatar", access: "session", ok: creatorProfileSchema }),
     requireUser,
     async (c) => {
       const profile = await removeAvatar(c.var.db, c.env.FILES, c.var.userId);

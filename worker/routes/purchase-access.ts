@@ -8,6 +8,10 @@ import {
   sendAccessEmailSchema,
   verifyPurchaseQuery,
   type ContentAccess,
+  contentAccessSchema,
+  purchaseProgressSchema,
+  purchaseVerificationSchema,
+  recoverAccessAnswerSchema,
 } from "../../shared/payments";
 import type { AppEnv } from "../middleware/context";
 import { ApiError, notFound } from "../lib/errors";
@@ -25,8 +29,8 @@ import {
 import { syncWithStripe } from "../services/purchases/fulfil";
 import { receiptData } from "../services/purchases/receipts";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
 import { claimOf, purchaseDeps } from "./purchase-context";
+import { sentSchema } from "../../shared/answers";
 
 const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid id") });
 
@@ -38,7 +42,7 @@ export const purchaseAccessRoutes = new Hono<AppEnv>()
       tag: "Checkout and access",
       summary: "Whether this browser (or the access link) owns the item",
       access: "buyer",
-      ok: S.contentAccessSchema,
+      ok: contentAccessSchema,
     }),
     validate("param", idParam),
     async (c) => {
@@ -64,7 +68,7 @@ export const purchaseAccessRoutes = new Hono<AppEnv>()
       tag: "Checkout and access",
       summary: "Where this browser's latest purchase of the item stands",
       access: "buyer",
-      ok: S.purchaseProgressSchema,
+      ok: purchaseProgressSchema,
     }),
     validate("param", idParam),
     async (c) => {
@@ -79,7 +83,7 @@ export const purchaseAccessRoutes = new Hono<AppEnv>()
       tag: "Checkout and access",
       summary: "A paid purchase: the item unlocked",
       access: "buyer",
-      ok: S.purchaseVerificationSchema,
+      ok: purchaseVerificationSchema,
       errors: {
         403: "Access to this purchase was revoked after a refund or dispute",
         404: "Purchase Not Found",
@@ -107,7 +111,7 @@ export const purchaseAccessRoutes = new Hono<AppEnv>()
       tag: "Checkout and access",
       summary: "Email the access link again",
       access: "buyer",
-      ok: S.sentSchema,
+      ok: sentSchema,
       errors: {
         403: "Access to this purchase was revoked after a refund or dispute",
         404: "Purchase Not Found",
@@ -145,7 +149,7 @@ export const purchaseAccessRoutes = new Hono<AppEnv>()
       description: "The same answer whether or not the address bought anything.",
       access: "public",
       status: 202,
-      ok: z.object({ message: z.string() }),
+      ok: recoverAccessAnswerSchema,
       errors: { 429: "Too many requests from this address" },
     }),
     rateLimit("FORMS_LIMITER", "recover"),

@@ -11,6 +11,7 @@ import { escapeHtml, messagePage } from "../lib/html";
 import { validate } from "../lib/validate";
 import { doc } from "../openapi/describe";
 import { emailOfUnsubscribeToken, unsubscribe } from "../services/purchases/recovery";
+import { checkoutRemindersSchema } from "../../shared/content";
 
 const tokenQuery = z.object({ token: z.string().max(600).optional() });
 const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid content id") });
@@ -31,7 +32,7 @@ export const recoveryRoutes = new Hono<AppEnv>()
       tag: "Items",
       summary: "Turn checkout reminders on or off for an item",
       access: "creator",
-      ok: z.object({ checkoutReminders: z.boolean() }),
+      ok: checkoutRemindersSchema,
       errors: { 404: "No such item of yours" },
     }),
     requireUser,

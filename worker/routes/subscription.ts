@@ -4,7 +4,7 @@ import { requireUser, type AppEnv } from "../middleware/context";
 import { stripeClient } from "../services/stripe";
 import { cancelAtPeriodEnd, createSubscription, subscriptionState } from "../services/subscriptions";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
+import { subscriptionStartedSchema, subscriptionStateSchema } from "../../shared/subscription";
 
 export const subscriptionRoutes = new Hono<AppEnv>()
   .post(
@@ -13,7 +13,7 @@ export const subscriptionRoutes = new Hono<AppEnv>()
       tag: "Subscription",
       summary: "Start ApeWall Pro",
       access: "session",
-      ok: S.subscriptionStartedSchema,
+      ok: subscriptionStartedSchema,
       errors: { 409: "Already on Pro", 502: "Stripe could not be reached" },
     }),
     requireUser,
@@ -21,7 +21,7 @@ export const subscriptionRoutes = new Hono<AppEnv>()
   )
   .get(
     "/subscription",
-    doc({ tag: "Subscription", summary: "The plan and its renewal", access: "session", ok: S.subscriptionStateSchema }),
+    doc({ tag: "Subscription", summary: "The plan and its renewal", access: "session", ok: subscriptionStateSchema }),
     requireUser,
     async (c) => c.json(await subscriptionState(c.var.db, c.var.userId)),
   )
@@ -31,7 +31,7 @@ export const subscriptionRoutes = new Hono<AppEnv>()
       tag: "Subscription",
       summary: "Cancel Pro at the end of the period",
       access: "session",
-      ok: S.subscriptionStateSchema,
+      ok: subscriptionStateSchema,
       errors: { 404: "No subscription", 502: "Stripe could not be reached" },
     }),
     requireUser,

@@ -2,13 +2,12 @@
 // back what arrived (to resume), complete or abort.
 import { Hono } from "hono";
 import { z } from "zod";
-import { createUploadSchema } from "../../shared/content";
+import { createUploadSchema, uploadStateSchema, uploadedPartSchema } from "../../shared/uploads";
 import { requireUser, type AppEnv } from "../middleware/context";
 import { ApiError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { abortUpload, completeUpload, createUpload, ownUpload, uploadPart, uploadState } from "../services/uploads";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
 
 const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid upload id") });
 const partParam = idParam.extend({
@@ -28,7 +27,7 @@ export const uploadRoutes = new Hono<AppEnv>()
       summary: "Start a multipart upload",
       access: "creator",
       status: 201,
-      ok: S.uploadStateSchema,
+      ok: uploadStateSchema,
       errors: { 409: "Too many uploads in progress: finish or cancel one" },
     }),
     validate("json", createUploadSchema),
@@ -40,7 +39,7 @@ export const uploadRoutes = new Hono<AppEnv>()
       tag: "Uploads",
       summary: "An upload's state, to resume it",
       access: "creator",
-      ok: S.uploadStateSchema,
+      ok: uploadStateSchema,
       errors: { 404: "No such upload of yours" },
     }),
     validate("param", idParam),
@@ -53,7 +52,7 @@ export const uploadRoutes = new Hono<AppEnv>()
       summary: "Send one part",
       description: "Parts may arrive in any order and be sent again.",
       access: "creator",
-      ok: S.uploadedPartSchema,
+      ok: uploadedPartSchema,
       body: { media: "application/octet-stream", description: "The part's bytes: partSize bytes, the last part fewer" },
       errors: {
         404: "No such upload of yours",
@@ -74,7 +73,7 @@ export const uploadRoutes = new Hono<AppEnv>()
       tag: "Uploads",
       summary: "Complete an upload",
       access: "creator",
-      ok: S.uploadStateSchema,
+      ok: uploadStateSchema,
       errors: { 404: "No such upload of yours", 409: "Parts are missing" },
     }),
     validate("param", idParam),

@@ -9,6 +9,10 @@ import {
   offerQuerySchema,
   orderQuerySchema,
   type OfferState,
+  acceptResultSchema,
+  declineResultSchema,
+  offerStateSchema,
+  orderSchema,
 } from "../../shared/funnels";
 import type { AppEnv } from "../middleware/context";
 import { validate } from "../lib/validate";
@@ -19,7 +23,6 @@ import { nextOffer } from "../services/upsells/offer";
 import { orderExtras, orderSummary } from "../services/upsells/order";
 import { buyerKey, purchaseDeps } from "./purchase-context";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
 
 const claim = (c: Context<AppEnv>, body: { purchaseId?: string }) => ({
   buyerKey: buyerKey(c, false) ?? null,
@@ -34,7 +37,7 @@ export const upsellRoutes = new Hono<AppEnv>()
       summary: "The next offer after paying, and the order so far",
       description: "Only the browser that paid, within the offer window.",
       access: "buyer",
-      ok: S.offerStateSchema,
+      ok: offerStateSchema,
       errors: {
         403: "Offers are for the browser that paid",
         404: "Purchase Not Found",
@@ -61,7 +64,7 @@ export const upsellRoutes = new Hono<AppEnv>()
       tag: "Upsells",
       summary: "Accept an offer: one click charges the saved card",
       access: "buyer",
-      ok: S.acceptResultSchema,
+      ok: acceptResultSchema,
       errors: {
         403: "Offers are for the browser that paid",
         404: "Purchase or step not found",
@@ -83,7 +86,7 @@ export const upsellRoutes = new Hono<AppEnv>()
       tag: "Upsells",
       summary: "After 3D Secure: read the offer's payment from Stripe",
       access: "buyer",
-      ok: S.acceptResultSchema,
+      ok: acceptResultSchema,
       errors: {
         403: "Offers are for the browser that paid",
         404: "Purchase or step not found",
@@ -104,7 +107,7 @@ export const upsellRoutes = new Hono<AppEnv>()
       tag: "Upsells",
       summary: "Decline an offer; the next one, if any",
       access: "buyer",
-      ok: S.declineResultSchema,
+      ok: declineResultSchema,
       errors: {
         403: "Offers are for the browser that paid",
         404: "Purchase or step not found",
@@ -125,7 +128,7 @@ export const upsellRoutes = new Hono<AppEnv>()
       tag: "Upsells",
       summary: "What the order added, with access to each",
       access: "buyer",
-      ok: S.orderSchema,
+      ok: orderSchema,
       errors: { 403: "Not this buyer's order", 404: "Purchase Not Found" },
     }),
     validate("query", orderQuerySchema),

@@ -13,6 +13,11 @@ import {
   WEBHOOK_EVENT_READ_SCOPE,
   WEBHOOK_MESSAGES,
   type WebhookEventType,
+  webhookDeliveryPageSchema,
+  webhookDeliverySchema,
+  webhookEndpointListSchema,
+  webhookEndpointSchema,
+  webhookSecretSchema,
 } from "../../shared/webhooks";
 import { requireUser, type AppEnv, type Caller } from "../middleware/context";
 import { ApiError } from "../lib/errors";
@@ -31,7 +36,7 @@ import {
 import { endpointUrlProblem } from "../services/webhooks/delivery";
 import { secretBox } from "../services/webhooks/secrets";
 import { doc } from "../openapi/describe";
-import * as S from "../openapi/schemas";
+import { deletedSchema, resentSchema } from "../../shared/answers";
 
 /**
  * A key (not a session) may only touch endpoints whose events it could read itself: the events it
@@ -68,7 +73,7 @@ const withRetryAfter = <T>(c: { header: (name: string, value: string) => void },
 export const webhookRoutes = new Hono<AppEnv>()
   .get(
     "/developer/webhooks",
-    doc({ tag: "Developers", summary: "Webhook endpoints", access: "creator", ok: S.webhookEndpointListSchema }),
+    doc({ tag: "Developers", summary: "Webhook endpoints", access: "creator", ok: webhookEndpointListSchema }),
     requireUser,
     async (c) => c.json({ endpoints: await listEndpoints(c.env.DB, c.var.userId) }),
   )
@@ -79,7 +84,7 @@ export const webhookRoutes = new Hono<AppEnv>()
       summary: "Add a webhook endpoint",
       access: "creator",
       status: 201,
-      ok: S.webhookEndpointSchema,
+      ok: webhookEndpointSchema,
       errors: { 409: "At most 10 endpoints" },
     }),
     requireUser,
@@ -97,7 +102,7 @@ export const webhookRoutes = new Hono<AppEnv>()
       tag: "Developers",
       summary: "Edit an endpoint, or enable it again",
       access: "creator",
-      ok: S.webhookEndpointSchema,
+      ok: webhookEndpointSchema,
       errors: { 404: "No such endpoint of yours" },
     }),
     requireUser,
@@ -116,7 +121,7 @@ export const webhookRoutes = new Hono<AppEnv>()
       tag: "Developers",
       summary: "Delete an endpoint",
       access: "creator",
-      ok: S.deletedSchema,
+      ok: deletedSchema,
       errors: { 404: "No such endpoint of yours" },
     }),
     requireUser,
@@ -133,7 +138,7 @@ export const webhookRoutes = new Hono<AppEnv>()
       tag: "Developers",
       summary: "An endpoint's signing secret",
       access: "creator",
-      ok: S.webhookSecretSchema,
+      ok: webhookSecretSchema,
       errors: { 404: "No such endpoint of yours" },
     }),
     requireUser,
@@ -150,7 +155,7 @@ export const webhookRoutes = new Hono<AppEnv>()
       tag: "Developers",
       summary: "Rotate an endpoint's signing secret",
       access: "creator",
-      ok: S.webhookSecretSchema,
+      ok: webhookSecretSchema,
       errors: { 404: "No such endpoint of yours" },
     }),
     requireUser,
@@ -168,7 +173,7 @@ export const webhookRoutes = new Hono<AppEnv>()
       summary: "Send a test event",
       access: "creator",
       status: 201,
-      ok: S.webhookDeliverySchema,
+      ok: webhookDeliverySchema,
       errors: {
         404: "No such endpoint of yours",
         409: "The endpoint is disabled",
@@ -191,7 +196,7 @@ export const webhookRoutes = new Hono<AppEnv>()
       tag: "Developers",
       summary: "An endpoint's deliveries and each attempt",
       access: "creator",
-      ok: S.webhookDeliveryPageSchema,
+      ok: webhookDeliveryPageSchema,
       errors: { 404: "No such endpoint of yours" },
     }),
     requireUser,
@@ -209,7 +214,7 @@ export const webhookRoutes = new Hono<AppEnv>()
       summary: "Resend a delivery (same webhook-id)",
       access: "creator",
       status: 202,
-      ok: S.resentSchema,
+      ok: resentSchema,
       errors: {
         404: "No such delivery of yours",
         409: "The endpoint is disabled",

@@ -9,7 +9,7 @@ import {
   type AdminFeedbackItem,
   type MonthlyReport,
 } from "../../shared/admin";
-import { MIN_PAYOUT_CENTS } from "../../shared/constants";
+import { MIN_PAYOUT_CENTS } from "../../shared/payouts";
 import type { Db } from "../db/client";
 import { feedback, payouts } from "../db/schema";
 import { availableBalances } from "./balances";

@@ -9,7 +9,7 @@
 // its take rate on the item whose checkout offered it).
 // Every query is bounded by the creator and the date range and read through an index.
 import { sql } from "drizzle-orm";
-import type { AnalyticsDay, AnalyticsItem, AnalyticsStats } from "../../shared/types";
+import type { AnalyticsDay, AnalyticsItem, AnalyticsStats } from "../../shared/analytics";
 import type { Db } from "../db/client";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 // The one place that computes a creator's money, from the append-only ledger and nothing else.
 //
-// Rules (the schedule in shared/constants.ts):
+// Rules (the schedule in shared/payouts.ts):
 // - A sale's creator share is on hold for SALE_HOLD_DAYS from the sale's ledger row, then available.
 //   Refunds and disputes of a sale count at once: against its on-hold share while the sale is still
 //   on hold, against the available balance once it is not. So does a fee re-booked on a sale
@@ -17,7 +17,7 @@
 // - Available is never shown below zero: a negative remainder (a refund after a payout) is reported
 //   as carried, and the next sales pay it off first.
 import { sql } from "drizzle-orm";
-import { SALE_HOLD_DAYS } from "../../shared/constants";
+import { SALE_HOLD_DAYS } from "../../shared/payouts";
 import type { Db } from "../db/client";
 
 export const SALE_HOLD_MS = SALE_HOLD_DAYS * 24 * 60 * 60 * 1000;

@@ -2,8 +2,9 @@
 // next payout and payout history. Every figure comes from worker/services/balances.ts (the ledger);
 // every query is scoped to the creator's own id.
 import { and, count, desc, eq, gt, isNull, lte, sql } from "drizzle-orm";
-import { MIN_PAYOUT_CENTS } from "../../shared/constants";
-import type { MoneyState, NextPayout, PayoutHistoryItem, Sale, TimelineEvent, TimelinePage } from "../../shared/types";
+import { MIN_PAYOUT_CENTS } from "../../shared/payouts";
+import type { MoneyState, Sale, TimelineEvent, TimelinePage } from "../../shared/earnings";
+import type { NextPayout, PayoutHistoryItem } from "../../shared/payouts";
 import type { Db } from "../db/client";
 import { content, payoutSettings, payoutSkips, payouts, purchases } from "../db/schema";
 import { creatorBalance, SALE_HOLD_MS } from "./balances";

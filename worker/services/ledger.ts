@@ -1,6 +1,6 @@
 // Money movements of a purchase, as append-only ledger rows. Every row has an idempotency key, so
 // writing the same movement twice (a redelivered webhook) adds nothing.
-import { PLATFORM_FEE_PERCENT } from "../../shared/constants";
+import { PLATFORM_FEE_PERCENT } from "../../shared/pricing";
 
 export type LedgerRow = {
   idempotencyKey: string;

@@ -17,6 +17,7 @@ import type { CreatorLicense, LicenseStatus, LicenseVerification } from "../../s
 import { ApiError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { dispatchWebhooks, webhookStatements } from "./webhooks/delivery";
+import type { LicenseAction } from "../../shared/licenses";
 
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
@@ -185,7 +186,7 @@ export async function setLicenseDisabled(
   userId: string,
   licenseId: string,
   disabled: { reason: string | null } | null,
-): Promise<CreatorLicense> {
+): Promise<LicenseAction> {
   const updated = await d1
     .prepare("update license_keys set disabled_at = ?, disabled_reason = ? where id = ? and user_id = ? returning id")
     .bind(disabled ? Date.now() : null, disabled?.reason ?? null, licenseId, userId)

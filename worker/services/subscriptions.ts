@@ -6,7 +6,7 @@
 // or a chargeback lost) its period is voided and the fee is re-booked on the sales made inside it.
 import { and, count, desc, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type Stripe from "stripe";
-import { PRO_PRICE_CENTS } from "../../shared/constants";
+import { PRO_PRICE_CENTS } from "../../shared/pricing";
 import type { Db } from "../db/client";
 import { proPeriods, subscriptions, users } from "../db/schema";
 import { ApiError } from "../lib/errors";

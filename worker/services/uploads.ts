@@ -21,8 +21,8 @@ import {
   STALE_UPLOAD_MS,
   UNPUBLISHED_UPLOAD_MS,
   UPLOAD_PART_SIZE,
-} from "../../shared/constants";
-import type { UploadState } from "../../shared/content";
+} from "../../shared/uploads";
+import type { UploadState } from "../../shared/uploads";
 import type { Db } from "../db/client";
 import { uploadParts, uploads } from "../db/schema";
 import { ApiError, notFound } from "../lib/errors";

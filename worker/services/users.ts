@@ -1,6 +1,6 @@
 // Creator accounts: found or created by a verified email, read back as the SPA's current user.
 import { eq } from "drizzle-orm";
-import type { CurrentUser } from "../../shared/schemas";
+import type { CurrentUser } from "../../shared/auth";
 import type { Db } from "../db/client";
 import { payoutSettings, users } from "../db/schema";
 import { newId } from "../lib/ids";

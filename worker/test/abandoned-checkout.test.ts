@@ -3,7 +3,7 @@
 // address or an item with reminders off; its link restarts checkout at the same price, and that sale
 // counts as recovered.
 import { describe, expect, it } from "vitest";
-import type { AnalyticsStats } from "../../shared/types";
+import type { AnalyticsStats } from "../../shared/analytics";
 import { handleEmailBatch } from "../queue/emails";
 import type { EmailJob } from "../services/mail/templates";
 import { createDb } from "../db/client";

@@ -1,6 +1,6 @@
 // GET /api/analytics/stats: views, checkouts started, sales, conversion and revenue by day and item.
 import { describe, expect, it } from "vitest";
-import type { AnalyticsStats } from "../../shared/types";
+import type { AnalyticsStats } from "../../shared/analytics";
 import { call, checkout, contentForm, deliver, env, eventFor, postForm, signIn } from "./helpers";
 
 const today = () => new Date().toISOString().slice(0, 10);

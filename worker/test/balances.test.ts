@@ -2,7 +2,7 @@
 // payment services (checkout through the stand-in, webhooks) and payouts written as the payout run
 // writes them (a payouts row and its negative 'payout' ledger row).
 import { describe, expect, it } from "vitest";
-import { SALE_HOLD_DAYS } from "../../shared/constants";
+import { SALE_HOLD_DAYS } from "../../shared/payouts";
 import { createDb } from "../db/client";
 import { availableBalances, creatorBalance } from "../services/balances";
 import { call, checkout, contentForm, deliver, env, eventFor, postForm, row, signIn, standin } from "./helpers";

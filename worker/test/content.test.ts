@@ -6,7 +6,7 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { UPLOAD_PART_SIZE } from "../../shared/constants";
+import { UPLOAD_PART_SIZE } from "../../shared/uploads";
 import worker from "../index";
 import { call, contentForm, env, partBytes, PNG_1X1, postForm, postJson, signIn } from "./helpers";
 

@@ -1,9 +1,10 @@
 // The creator's money calls: payout setup, sales pages, the money timeline, next payout, history;
 // each refuses the signed-out and shows only the caller's own data.
 import { describe, expect, it } from "vitest";
-import { SALE_HOLD_DAYS } from "../../shared/constants";
-import { PAYOUT_SETUP_MESSAGES, pageCursor } from "../../shared/schemas";
-import type { NextPayout, PayoutHistoryItem, Sale, TimelinePage } from "../../shared/types";
+import { SALE_HOLD_DAYS, PAYOUT_SETUP_MESSAGES } from "../../shared/payouts";
+import { pageCursor } from "../../shared/earnings";
+import type { NextPayout, PayoutHistoryItem } from "../../shared/payouts";
+import type { Sale, TimelinePage } from "../../shared/earnings";
 import { MONTHLY_PAYOUT_CRON } from "../cron";
 import { createDb } from "../db/client";
 import { nextPayout } from "../services/earnings";

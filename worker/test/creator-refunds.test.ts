@@ -3,7 +3,7 @@
 // email follow from Stripe's word like any refund; a refund after a payout leaves a negative balance
 // that the next payout nets.
 import { describe, expect, it } from "vitest";
-import type { RefundRequestResult, Sale } from "../../shared/types";
+import type { RefundRequestResult, Sale } from "../../shared/earnings";
 import { createDb } from "../db/client";
 import { creatorBalance } from "../services/balances";
 import { closingPeriod } from "../services/payouts/period";

@@ -3,7 +3,8 @@
 // frees its use; every code belongs to its creator.
 import { describe, expect, it } from "vitest";
 import type { DiscountCode } from "../../shared/discounts";
-import type { AnalyticsStats, Sale } from "../../shared/types";
+import type { AnalyticsStats } from "../../shared/analytics";
+import type { Sale } from "../../shared/earnings";
 import {
   call,
   confirmAsStripeJs,

@@ -9,13 +9,18 @@ import { env, exports } from "cloudflare:workers";
 import { fc, it } from "@fast-check/vitest";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { ZodObject, type ZodType } from "zod";
+import * as analyticsSchemas from "../../shared/analytics";
+import * as authSchemas from "../../shared/auth";
+import * as earningsSchemas from "../../shared/earnings";
+import * as feedbackSchemas from "../../shared/feedback";
+import * as payoutSchemas from "../../shared/payouts";
 import * as adminSchemas from "../../shared/admin";
 import * as contentSchemas from "../../shared/content";
 import * as discountSchemas from "../../shared/discounts";
 import * as funnelSchemas from "../../shared/funnels";
 import * as paymentSchemas from "../../shared/payments";
 import * as profileSchemas from "../../shared/profile";
-import * as schemas from "../../shared/schemas";
+import * as uploadSchemas from "../../shared/uploads";
 import { app } from "../app";
 import { createSession } from "../services/sessions";
 import { BASE, checkout, contentForm, postForm, postJson, signedWebhook } from "./helpers";
@@ -66,7 +71,12 @@ for (const mod of [
   funnelSchemas,
   paymentSchemas,
   profileSchemas,
-  schemas,
+  analyticsSchemas,
+  authSchemas,
+  earningsSchemas,
+  feedbackSchemas,
+  payoutSchemas,
+  uploadSchemas,
 ]) {
   for (const value of Object.values(mod)) {
     let s = value as ZodType & { shape?: Record<string, unknown>; def?: { in?: unknown; schema?: unknown } };

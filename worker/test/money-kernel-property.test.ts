@@ -6,7 +6,7 @@
 // closed and each charge's ledger rows net to what Stripe's balance transactions say it moved.
 import { fc } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { CREATOR_REFUND_OVERDRAFT_CENTS } from "../../shared/constants";
+import { CREATOR_REFUND_OVERDRAFT_CENTS } from "../../shared/earnings";
 import { availableAfterSql, SALE_HOLD_MS } from "../services/balances";
 import { closingPeriod } from "../services/payouts/period";
 import { preparePage } from "../services/payouts/prepare";

@@ -1,9 +1,12 @@
-// Issue 18: the OpenAPI document is generated from the routes, covers every registered route (or
+// The OpenAPI document is generated from the routes, covers every registered route (or
 // says why one is left out), names each API-key route's scope from the one scope table, and is
 // served with its Scalar reference. That every answer matches it is checked in every worker test
 // (./openapi-check.ts, through call()).
 import { env } from "cloudflare:workers";
+import { uniqueSymbol } from "hono-openapi";
+import { findTargetHandler } from "hono/utils/handler";
 import { describe, expect, it } from "vitest";
+import { API_ANSWERS } from "../../shared/api";
 import { app } from "../app";
 import { TAGS } from "../openapi/describe";
 import { UNDOCUMENTED } from "../openapi/document";
@@ -19,6 +22,7 @@ type Op = {
   "x-access"?: string;
   security?: unknown[];
 };
+type Spec = { responses?: Record<string, { content?: Record<string, { schema?: { validate?: unknown } }> }> };
 type Doc = {
   openapi: string;
   info: { title: string };
@@ -88,6 +92,25 @@ describe("the OpenAPI document", () => {
       properties: { message: { type: "string" } },
       required: ["message"],
     });
+  });
+
+  it("documents for each route the very answer schema the SPA's client reads from shared/api.ts, and no route lacks one", () => {
+    const documented = new Map<string, Set<unknown>>();
+    for (const route of app.routes) {
+      const spec = (findTargetHandler(route.handler) as unknown as Record<symbol, { spec?: Spec }>)[uniqueSymbol]?.spec;
+      for (const [status, r] of Object.entries(spec?.responses ?? {})) {
+        const validate = r.content?.["application/json"]?.schema?.validate;
+        if (!/^2/.test(status) || !validate) continue;
+        const key = `${route.method} ${route.path}`;
+        documented.set(key, (documented.get(key) ?? new Set()).add(validate));
+      }
+    }
+    const mismatched = Object.entries(API_ANSWERS)
+      .filter(([route, schema]) => !documented.get(route)?.has(schema["~standard"].validate))
+      .map(([route]) => route);
+    expect(mismatched, "routes whose documented answer is not their schema in shared/api.ts").toEqual([]);
+    const missing = [...documented.keys()].filter((route) => !(route in API_ANSWERS));
+    expect(missing, "routes with a JSON answer missing from shared/api.ts").toEqual([]);
   });
 
   it("documents request bodies and parameters from the schemas the routes validate with", async () => {

@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import type { PublicContent } from "../../shared/content";
 import type { PurchaseVerification } from "../../shared/payments";
-import type { AnalyticsStats, RefundRequestResult, Sale } from "../../shared/types";
+import type { AnalyticsStats } from "../../shared/analytics";
+import type { RefundRequestResult, Sale } from "../../shared/earnings";
 import type Stripe from "stripe";
 import { attributeToOrder } from "../services/purchases/states";
 import {

@@ -1,7 +1,7 @@
 import { createScheduledController, createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../index";
 import { describe, expect, it } from "vitest";
-import { MAX_OPEN_UPLOADS, UPLOAD_PART_SIZE } from "../../shared/constants";
+import { MAX_OPEN_UPLOADS, UPLOAD_PART_SIZE } from "../../shared/uploads";
 import { call, contentForm, env, partBytes, postForm, postJson, signIn } from "./helpers";
 
 const MiB = 1024 * 1024;

@@ -11,7 +11,6 @@ import {
   deliverWebhook,
   newWebhookSecret,
   webhookStatements,
-  type WebhookMessage,
 } from "../services/webhooks/delivery";
 import { secretBox } from "../services/webhooks/secrets";
 import { call, env, postJson, row, rows, signIn } from "./helpers";

@@ -5,8 +5,9 @@
 // it moments later, so each test waits for that instance as the caller would wait for the status.
 import { introspectWorkflow, type WorkflowIntrospector } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { WITHDRAW_MESSAGES } from "../../shared/schemas";
-import type { PayoutHistoryItem, TimelinePage, WithdrawStatus } from "../../shared/types";
+import { WITHDRAW_MESSAGES } from "../../shared/payouts";
+import type { PayoutHistoryItem, WithdrawStatus } from "../../shared/payouts";
+import type { TimelinePage } from "../../shared/earnings";
 import { createDb } from "../db/client";
 import { creatorBalance } from "../services/balances";
 import { closingPeriod } from "../services/payouts/period";

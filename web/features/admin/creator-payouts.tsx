@@ -4,7 +4,7 @@
 import { Download, Users } from "lucide-react";
 import { useState } from "react";
 import { READY_FOR_PAYOUT, type AdminCreatorPayoutRow, type PayoutRowStatus } from "@shared/admin";
-import { MANUAL_PAYOUT_DAY } from "@shared/constants";
+import { MANUAL_PAYOUT_DAY } from "@shared/payouts";
 import { EmptyState } from "@/components/empty-state";
 import { SectionSpinner, Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";

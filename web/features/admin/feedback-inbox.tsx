@@ -1,7 +1,7 @@
 // The feedback inbox: newest first, filtered by type and priority.
 import { Inbox } from "lucide-react";
 import { useState } from "react";
-import { FEEDBACK_PRIORITIES, FEEDBACK_TYPES } from "@shared/constants";
+import { FEEDBACK_PRIORITIES, FEEDBACK_TYPES } from "@shared/feedback";
 import { EmptyState } from "@/components/empty-state";
 import { SectionSpinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";

@@ -2,7 +2,7 @@
 // sees: transfers it sends, manual payouts it marks paid (the admin sent them by hand), and creators
 // it would prepare (only the month that closed last is prepared by a press).
 import { READY_FOR_PAYOUT, type AdminCreatorPayoutRow } from "@shared/admin";
-import { MIN_PAYOUT_CENTS } from "@shared/constants";
+import { MIN_PAYOUT_CENTS } from "@shared/payouts";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import {

@@ -13,7 +13,7 @@ import {
   type ProcessPayoutsInput,
   type ProcessPayoutsResult,
 } from "@shared/admin";
-import type { AdminPayoutSummary } from "@shared/types";
+import type { AdminPayoutSummary } from "@shared/admin";
 import { apiRequest, throwIfResNotOk } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 

@@ -1,7 +1,7 @@
 // The dashboard's analytics chart (shadcn chart on recharts). Loaded lazily: recharts never reaches
 // the paywall's bundle or the dashboard's first paint.
 import { Bar, CartesianGrid, ComposedChart, Line, XAxis, YAxis } from "recharts";
-import type { AnalyticsDay } from "@shared/types";
+import type { AnalyticsDay } from "@shared/analytics";
 import {
   ChartContainer,
   ChartLegend,

@@ -1,7 +1,7 @@
 // Views, checkouts started, sales, conversion and revenue for 7/30/90 days, with a chart by day.
 import { BarChart3 } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
-import { ANALYTICS_RANGES } from "@shared/schemas";
+import { ANALYTICS_RANGES } from "@shared/analytics";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";

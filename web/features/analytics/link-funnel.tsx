@@ -1,7 +1,7 @@
 // One paywall link's funnel on its content row: view → checkout started → paid, with the drop-off,
 // and, once its buyers are shown post-purchase offers, the upsells they took; with an order bump,
 // its take rate.
-import type { AnalyticsItem } from "@shared/types";
+import type { AnalyticsItem } from "@shared/analytics";
 
 const drop = (from: number, to: number) =>
   from > 0 ? `${Math.max(0, Math.round(((from - to) / from) * 100))}% drop` : "—";

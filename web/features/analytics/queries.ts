@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import type { AnalyticsStats } from "@shared/types";
+import type { AnalyticsStats } from "@shared/analytics";
 import { apiRequest } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 

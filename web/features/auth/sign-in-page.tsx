@@ -4,7 +4,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { AlertCircle, Inbox, Mail } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
-import { emailLoginSchema, type AuthProviders } from "@shared/schemas";
+import { emailLoginSchema, type AuthProviders } from "@shared/auth";
 import { Logo } from "@/components/logo";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";

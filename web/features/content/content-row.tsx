@@ -1,7 +1,7 @@
 import { Link } from "@tanstack/react-router";
 import { Copy, ExternalLink, FileText, GitBranch, Link2, Pencil, PlayCircle, Trash2, Type } from "lucide-react";
 import type { CreatorContent } from "@shared/content";
-import type { AnalyticsItem } from "@shared/types";
+import type { AnalyticsItem } from "@shared/analytics";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";

@@ -2,7 +2,7 @@
 // sold, title, description, pricing, category and the license setting. Each caller keeps its own
 // draft and error state and passes how an error is shown beside a control.
 import type { ReactNode } from "react";
-import { CATEGORIES } from "@shared/constants";
+import { CATEGORIES } from "@shared/content";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";

@@ -5,7 +5,7 @@ import { Link } from "@tanstack/react-router";
 import { Check, Copy, ExternalLink, Pencil, Share2 } from "lucide-react";
 import { useState } from "react";
 import type { CreatorContent } from "@shared/content";
-import type { CurrentUser } from "@shared/schemas";
+import type { CurrentUser } from "@shared/auth";
 import { SectionSpinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";

@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { CheckCircle2, Wallet } from "lucide-react";
-import type { CurrentUser } from "@shared/schemas";
+import type { CurrentUser } from "@shared/auth";
 import { Button } from "@/components/ui/button";
 import { payoutDestinationText } from "@/features/payouts/format";
 

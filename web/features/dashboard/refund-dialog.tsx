@@ -3,8 +3,8 @@
 // row shows afterwards comes from the server's state (Stripe's word), never from this form.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState, type FormEvent } from "react";
-import { type REFUND_REASONS, refundSaleSchema } from "@shared/schemas";
-import type { RefundRequestResult, Sale } from "@shared/types";
+import { type REFUND_REASONS, refundSaleSchema } from "@shared/earnings";
+import type { RefundRequestResult, Sale } from "@shared/earnings";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";

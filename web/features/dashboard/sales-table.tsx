@@ -1,6 +1,6 @@
 import { Receipt } from "lucide-react";
 import { useState } from "react";
-import type { Sale } from "@shared/types";
+import type { Sale } from "@shared/earnings";
 import { EmptyState } from "@/components/empty-state";
 import { SectionSpinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { DollarSign, Eye, FileStack, Wallet } from "lucide-react";
-import type { EarningsStats } from "@shared/types";
+import type { EarningsStats } from "@shared/earnings";
 import { Card, CardContent } from "@/components/ui/card";
 import { queryKeys } from "@/lib/query-keys";
 import { formatDollars } from "@shared/money";

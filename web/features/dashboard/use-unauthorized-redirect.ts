@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { RELOGIN_DELAY_MS } from "@shared/constants";
+import { RELOGIN_DELAY_MS } from "@shared/auth";
 import { toast } from "@/hooks/use-toast";
 import { goToLogin } from "@/lib/auth";
 import { isUnauthorizedError } from "@/lib/api";

@@ -7,7 +7,7 @@ import { useState, type FormEvent } from "react";
 import type { CreatorContent } from "@shared/content";
 import { dollarsToCents } from "@shared/content";
 import { createDiscountSchema, discountedCents, type CreateDiscountInput, type DiscountCode } from "@shared/discounts";
-import type { CurrentUser } from "@shared/schemas";
+import type { CurrentUser } from "@shared/auth";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { PageSpinner, Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";

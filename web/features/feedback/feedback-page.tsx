@@ -1,8 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { CheckCircle2 } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
-import { FEEDBACK_PRIORITIES, FEEDBACK_TYPES } from "@shared/constants";
-import { feedbackSchema, type FeedbackInput } from "@shared/schemas";
+import { FEEDBACK_PRIORITIES, FEEDBACK_TYPES, feedbackSchema, type FeedbackInput } from "@shared/feedback";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";

@@ -3,8 +3,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ArrowLeft, Eye, Workflow } from "lucide-react";
-import type { Funnel } from "@shared/funnels";
-import type { CurrentUser } from "@shared/schemas";
+import type { Funnel, } from "@shared/funnels";
+import type { CurrentUser } from "@shared/auth";
 import { PageSpinner, Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";

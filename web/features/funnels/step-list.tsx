@@ -2,8 +2,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ArrowDown, ArrowUp, Pencil, Trash2 } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { TIP_CEILING_MULTIPLE } from "@shared/constants";
-import { FUNNEL_MESSAGES, type FunnelStep } from "@shared/funnels";
+import { TIP_CEILING_MULTIPLE, FUNNEL_MESSAGES, type FunnelStep } from "@shared/funnels";
 import { focusFirstInvalid } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";

@@ -3,7 +3,9 @@
 import { formatDollarsPlain } from "@shared/money";
 import { ImagePlus, X } from "lucide-react";
 import { useRef } from "react";
-import { CATEGORIES, MAX_UPLOAD_BYTES, TIP_CEILING_MULTIPLE } from "@shared/constants";
+import { CATEGORIES } from "@shared/content";
+import { MAX_UPLOAD_BYTES } from "@shared/uploads";
+import { TIP_CEILING_MULTIPLE } from "@shared/funnels";
 import { LabelledField } from "@/components/field-error";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";

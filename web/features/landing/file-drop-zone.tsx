@@ -2,7 +2,7 @@
 // silently ignored and not selected.
 import { CloudUpload, FileText, Image, Video, X } from "lucide-react";
 import { useRef, useState, type DragEvent } from "react";
-import { formatFileSize, MAX_UPLOAD_BYTES } from "@shared/constants";
+import { formatFileSize, MAX_UPLOAD_BYTES } from "@shared/uploads";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
 

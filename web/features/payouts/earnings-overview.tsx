@@ -1,7 +1,8 @@
 // The creator's figures from the ledger (GET /api/earnings/stats) and the next payout.
 import { useQuery } from "@tanstack/react-query";
 import { CalendarClock } from "lucide-react";
-import type { EarningsStats, NextPayout } from "@shared/types";
+import type { EarningsStats } from "@shared/earnings";
+import type { NextPayout } from "@shared/payouts";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { queryKeys } from "@/lib/query-keys";

@@ -1,8 +1,9 @@
 // Words for money states, dates and payout methods on the creator's screens.
-import { MIN_PAYOUT_CENTS } from "@shared/constants";
+import { MIN_PAYOUT_CENTS } from "@shared/payouts";
 import { PAYOUT_METHOD_NAMES } from "@shared/payout-destination";
-import type { CurrentUser } from "@shared/schemas";
-import type { MoneyState, NextPayout, PayoutSkipReason, PayoutStatus, TimelineEvent } from "@shared/types";
+import type { CurrentUser } from "@shared/auth";
+import type { MoneyState, TimelineEvent } from "@shared/earnings";
+import type { NextPayout, PayoutSkipReason, PayoutStatus } from "@shared/payouts";
 import { formatCentsShort, formatDollars } from "@shared/money";
 
 /** The method names the payout-destination emails use too. */

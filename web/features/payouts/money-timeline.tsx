@@ -1,7 +1,8 @@
 // Where each sale's money stands, newest first (GET /api/earnings/timeline, paged), with the payouts,
 // withdrawals and skipped months between them, so every cent is explained.
 import { History } from "lucide-react";
-import type { MoneyState, PayoutStatus, TimelineEvent, TimelineItem } from "@shared/types";
+import type { MoneyState, TimelineEvent, TimelineItem } from "@shared/earnings";
+import type { PayoutStatus } from "@shared/payouts";
 import { EmptyState } from "@/components/empty-state";
 import { SectionSpinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";

@@ -1,7 +1,7 @@
 // Newest-first pages through a cursor (spec §4: the sales tab pages through thousands of sales).
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { pageCursor } from "@shared/schemas";
-import type { Sale, TimelinePage } from "@shared/types";
+import { pageCursor } from "@shared/earnings";
+import type { Sale, TimelinePage } from "@shared/earnings";
 import { apiRequest } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 

@@ -1,7 +1,7 @@
 // Payouts made to the creator (GET /api/payout/history).
 import { useQuery } from "@tanstack/react-query";
 import { Banknote } from "lucide-react";
-import type { PayoutHistoryItem } from "@shared/types";
+import type { PayoutHistoryItem } from "@shared/payouts";
 import { SectionSpinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";

@@ -1,5 +1,5 @@
-// The one payout schedule, in the words of shared/constants (settings, the pricing FAQ and /admin).
-import { PAYOUT_SCHEDULE_TEXT } from "@shared/constants";
+// The one payout schedule, in the words of shared/payouts.ts (settings, the pricing FAQ and /admin).
+import { PAYOUT_SCHEDULE_TEXT } from "@shared/payouts";
 import { cn } from "@/lib/utils";
 
 export function PayoutScheduleList({ className }: { className?: string }) {

@@ -3,8 +3,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { CheckCircle2, Wallet } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
-import { PAYOUT_METHODS } from "@shared/constants";
-import { PAYOUT_SETUP_MESSAGES, payoutSetupSchema, type CurrentUser } from "@shared/schemas";
+import { PAYOUT_METHODS, PAYOUT_SETUP_MESSAGES, payoutSetupSchema } from "@shared/payouts";
+import type { CurrentUser } from "@shared/auth";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";

@@ -1,7 +1,7 @@
 // /settings: payout setup, bank connect, earnings overview, "Withdraw now", the money timeline, payout history and
 // how payouts work (spec §2 Settings).
 import { Info } from "lucide-react";
-import type { CurrentUser } from "@shared/schemas";
+import type { CurrentUser } from "@shared/auth";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { AppShell } from "@/features/shell/app-shell";
 import { DeveloperCard } from "@/features/developer/developer-card";

@@ -6,8 +6,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowDownToLine } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { WITHDRAW_MESSAGES } from "@shared/schemas";
-import type { PayoutHistoryItem, WithdrawStatus } from "@shared/types";
+import { WITHDRAW_MESSAGES } from "@shared/payouts";
+import type { PayoutHistoryItem, WithdrawStatus } from "@shared/payouts";
 import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";

@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import { FEES_POLICY, REFUND_POLICY } from "@shared/constants";
+import { FEES_POLICY, REFUND_POLICY } from "@shared/pricing";
 import { Check, Crown, Rocket, ShieldCheck, TrendingUp } from "lucide-react";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
@@ -41,7 +41,7 @@ const FAQ = [
     q: "How much does it cost?",
     a: "The Creator plan is free. We keep a 20% platform fee on each sale, so you keep 80%. Pro is $99/month with zero commission.",
   },
-  // The one schedule this product runs, in the same words as the settings page (shared/constants).
+  // The one schedule this product runs, in the same words as the settings page (shared/payouts.ts).
   { q: "Who pays card processing and dispute fees?", a: FEES_POLICY },
   { q: "When do I get paid?", a: <PayoutScheduleList className="mt-1" /> },
   {

@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { BadgePercent, LogOut, MessageSquare, Settings, Shield, Tag, Workflow } from "lucide-react";
-import type { CurrentUser } from "@shared/schemas";
+import type { CurrentUser } from "@shared/auth";
 import { Logo } from "@/components/logo";
 import { Button } from "@/components/ui/button";
 import { goToLogout } from "@/lib/auth";

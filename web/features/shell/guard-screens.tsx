@@ -2,7 +2,7 @@
 import { Link } from "@tanstack/react-router";
 import { FileQuestion, Lock } from "lucide-react";
 import type { ReactNode } from "react";
-import type { CurrentUser } from "@shared/schemas";
+import type { CurrentUser } from "@shared/auth";
 import { PageSpinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";

@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import { PRODUCT_NAME } from "@shared/constants";
+import { PRODUCT_NAME } from "@shared/site";
 
 export function SiteFooter() {
   return (

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { Crown } from "lucide-react";
-import { PLATFORM_FEE_PERCENT } from "@shared/constants";
+import { PLATFORM_FEE_PERCENT } from "@shared/pricing";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";

@@ -1,7 +1,7 @@
 // The browser side of multipart uploads: splits a file into the server's equal parts, sends a few at
 // once with per-part progress, retries failed parts with backoff (waiting out offline spells), and
 // after a reload resumes by sending only the parts the server does not have yet.
-import type { UploadState } from "@shared/content";
+import type { UploadState } from "@shared/uploads";
 import { apiRequest } from "@/lib/api";
 
 export type UploadProgress = {

@@ -1,6 +1,6 @@
 // What the visitor picked on the landing before signing in, restored on the upload page.
 import { FileUp, Link2, Type } from "lucide-react";
-import { formatFileSize } from "@shared/constants";
+import { formatFileSize } from "@shared/uploads";
 import type { PendingUpload } from "@/lib/pending-upload";
 
 export function RestoredIntent({ intent }: { intent: PendingUpload }) {

@@ -1,7 +1,7 @@
 import { Link } from "@tanstack/react-router";
 import { ArrowLeft } from "lucide-react";
 import { useState } from "react";
-import type { CurrentUser } from "@shared/schemas";
+import type { CurrentUser } from "@shared/auth";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { CreatorTopBar } from "@/features/shell/creator-top-bar";
 import { FunnelOption, UpsellFunnelModal, type FunnelChoice } from "@/features/funnels/upload-funnel";

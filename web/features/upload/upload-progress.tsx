@@ -1,4 +1,4 @@
-import { formatFileSize } from "@shared/constants";
+import { formatFileSize } from "@shared/uploads";
 import { Button } from "@/components/ui/button";
 import { Progress } from "@/components/ui/progress";
 import { formatDuration, type UploadProgress } from "./multipart-upload";

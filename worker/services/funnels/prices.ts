@@ -2,7 +2,8 @@
 // Stripe, made by the server and keyed so a repeat makes no second one. Behaviour: docs/funnels.md.
 import { and, eq } from "drizzle-orm";
 import type Stripe from "stripe";
-import { MIN_PRICE_CENTS, TIP_CEILING_MULTIPLE } from "../../../shared/constants";
+import { MIN_PRICE_CENTS } from "../../../shared/pricing";
+import { TIP_CEILING_MULTIPLE } from "../../../shared/funnels";
 import { content, type funnelSteps } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
 import { sha256Hex } from "../../lib/ids";

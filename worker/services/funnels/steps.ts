@@ -269,5 +269,5 @@ export async function deleteStep(deps: FunnelDeps, userId: string, funnelId: str
       .bind(stepId, funnelId, userId),
     renumber(deps.d1, funnelId, userId),
   ]);
-  return { deleted: true };
+  return { deleted: true as const };
 }

@@ -1,7 +1,7 @@
 // The emails a buyer gets: the sign-in link, access to a purchase or an order, a refund, their
 // access links again, and the one checkout reminder. Rendered by ./render.ts.
 import { formatCentsPlain } from "../../../shared/money";
-import { PRODUCT_NAME } from "../../../shared/constants";
+import { PRODUCT_NAME } from "../../../shared/site";
 import { creatorByline } from "../../../shared/profile";
 import { escapeHtml } from "../../lib/html";
 import {

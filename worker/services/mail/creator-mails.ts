@@ -1,6 +1,7 @@
 // The emails a creator gets: a sale, a Pro receipt, each step of a payout or withdrawal, a payout
 // skipped, a webhook endpoint disabled and a payout destination changed. Rendered by ./render.ts.
-import { MANUAL_PAYOUT_DAY, MIN_PAYOUT_CENTS, PRODUCT_NAME } from "../../../shared/constants";
+import { MANUAL_PAYOUT_DAY, MIN_PAYOUT_CENTS } from "../../../shared/payouts";
+import { PRODUCT_NAME } from "../../../shared/site";
 import { escapeHtml } from "../../lib/html";
 import { button, layout, type Rendered, usd } from "./layout";
 import type { MailData, PayoutMailData } from "./templates";

@@ -1,7 +1,7 @@
 // The pieces every email is made of: the page around it, the button, the creator's byline and
 // where a buyer's question goes. The emails themselves are ./buyer-mails.ts and ./creator-mails.ts.
 import { formatCentsPlain } from "../../../shared/money";
-import { PRODUCT_NAME } from "../../../shared/constants";
+import { PRODUCT_NAME } from "../../../shared/site";
 import { creatorByline } from "../../../shared/profile";
 import { escapeHtml } from "../../lib/html";
 import type { MailCreator } from "./templates";

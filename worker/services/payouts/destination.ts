@@ -1,6 +1,6 @@
 // Who is payable and where their money goes: the decisions of the run, the creator's "next payout",
 // /settings and /admin. Behaviour: docs/money.md ("Payout destinations", "The monthly payout run").
-import { MIN_PAYOUT_CENTS } from "../../../shared/constants";
+import { MIN_PAYOUT_CENTS } from "../../../shared/payouts";
 import type { payoutSettings, payoutSkips } from "../../db/schema";
 
 /** Where a creator's payout goes, from their settings: a connected account by transfer, else by hand. */

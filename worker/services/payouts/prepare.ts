@@ -4,7 +4,7 @@
 // is safe to repeat or run at once. A creator not paid gets a payout_skips row and its email.
 // Behaviour: docs/money.md ("The monthly payout run").
 import { eq } from "drizzle-orm";
-import { MIN_PAYOUT_CENTS } from "../../../shared/constants";
+import { MIN_PAYOUT_CENTS } from "../../../shared/payouts";
 import { payoutSettings } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import { availableRemainderSql, SALE_HOLD_MS } from "../balances";

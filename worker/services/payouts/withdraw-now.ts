@@ -5,9 +5,8 @@
 // (WITHDRAW_MESSAGES), as a 4xx. Behaviour: docs/money.md ("Withdraw now").
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { MIN_PAYOUT_CENTS } from "../../../shared/constants";
-import { WITHDRAW_MESSAGES } from "../../../shared/schemas";
-import type { PayoutHistoryItem, WithdrawBlock, WithdrawStatus } from "../../../shared/types";
+import { MIN_PAYOUT_CENTS, WITHDRAW_MESSAGES } from "../../../shared/payouts";
+import type { PayoutHistoryItem, WithdrawBlock, WithdrawStatus } from "../../../shared/payouts";
 import { payoutSettings, payouts } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";

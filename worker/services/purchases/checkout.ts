@@ -3,7 +3,7 @@
 // Behaviour: docs/payments.md, docs/checkout-and-codes.md.
 import { formatCentsPlain } from "../../../shared/money";
 import { eq } from "drizzle-orm";
-import { MAX_PRICE_CENTS } from "../../../shared/constants";
+import { MAX_PRICE_CENTS } from "../../../shared/pricing";
 import { dollarsToCents } from "../../../shared/content";
 import { BUMP_MESSAGES } from "../../../shared/bumps";
 import { codeDropped } from "../../../shared/discounts";

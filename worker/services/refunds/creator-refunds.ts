@@ -6,9 +6,8 @@
 import { formatCentsPlain } from "../../../shared/money";
 import { and, eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
-import { CREATOR_REFUND_OVERDRAFT_CENTS } from "../../../shared/constants";
-import { REFUND_REASONS, type RefundSaleInput } from "../../../shared/schemas";
-import type { RefundRequestResult } from "../../../shared/types";
+import { CREATOR_REFUND_OVERDRAFT_CENTS, REFUND_REASONS, type RefundSaleInput } from "../../../shared/earnings";
+import type { RefundRequestResult } from "../../../shared/earnings";
 import { purchases, refundRequests } from "../../db/schema";
 import { ApiError, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";

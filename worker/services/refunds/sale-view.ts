@@ -2,7 +2,7 @@
 // latest request's status), what is left to refund, and the discount code it used.
 // Behaviour: docs/refunds-and-disputes.md ("A creator refunds a sale").
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { Sale } from "../../../shared/types";
+import type { Sale } from "../../../shared/earnings";
 import { content, purchases } from "../../db/schema";
 import type { PurchaseDeps } from "../purchases/deps";
 

@@ -3,7 +3,7 @@
 // purchase; then the charge (./charge.ts). Completing an accept the bank wanted confirmed on-session.
 // Behaviour: docs/funnels.md (Funnels and upsells).
 import { formatCentsPlain } from "../../../shared/money";
-import { MIN_PRICE_CENTS } from "../../../shared/constants";
+import { MIN_PRICE_CENTS } from "../../../shared/pricing";
 import { dollarsToCents } from "../../../shared/content";
 import { type AcceptResult, OFFER_CHANGED_MESSAGE } from "../../../shared/funnels";
 import { ApiError, notFound } from "../../lib/errors";

@@ -2,7 +2,7 @@
 // paying: the access link is forwarded and mistyped, and the card is not its holder's) and who may
 // read the order (that browser, or the access link's holder). Behaviour: docs/funnels.md.
 import { and, eq } from "drizzle-orm";
-import { UPSELL_WINDOW_MINUTES } from "../../../shared/constants";
+import { UPSELL_WINDOW_MINUTES } from "../../../shared/funnels";
 import { purchases } from "../../db/schema";
 import { ApiError, notFound } from "../../lib/errors";
 import { sha256Hex } from "../../lib/ids";
