@@ -7,11 +7,7 @@ import { Webhook } from "standardwebhooks";
 import { WEBHOOK_MANUAL_SENDS_PER_MINUTE, WEBHOOK_MESSAGES, type WebhookEndpoint } from "../../shared/webhooks";
 import { app } from "../app";
 import { dailySweep } from "../cron";
-import {
-  deliverWebhook,
-  newWebhookSecret,
-  webhookStatements,
-} from "../services/webhooks/delivery";
+import { deliverWebhook, newWebhookSecret, webhookStatements } from "../services/webhooks/delivery";
 import { secretBox } from "../services/webhooks/secrets";
 import { call, env, postJson, row, rows, signIn } from "./helpers";
 import { fakeQueue } from "./fake-webhook-queue";

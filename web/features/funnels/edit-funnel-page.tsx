@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ArrowLeft, Eye, Workflow } from "lucide-react";
-import type { Funnel, } from "@shared/funnels";
+import type { Funnel } from "@shared/funnels";
 import type { CurrentUser } from "@shared/auth";
 import { PageSpinner, Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Plus, Workflow } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { createFunnelSchema, FUNNEL_STATUS_LABEL, type Funnel, } from "@shared/funnels";
+import { createFunnelSchema, FUNNEL_STATUS_LABEL, type Funnel } from "@shared/funnels";
 import type { CurrentUser } from "@shared/auth";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { PageSpinner, Spinner } from "@/components/spinner";
