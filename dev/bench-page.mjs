@@ -112,7 +112,7 @@ async function requestsBeforeUnlock(appUrl, binary) {
 }
 
 /**
- * Issue 19's one-page checkout: from the click on 'Unlock' until the card form is ready to type in
+ * The one-page checkout: from the click on 'Unlock' until the card form is ready to type in
  * (web/paywall/checkout.ts sets data-ready when the Payment Element's `ready` fires), and every
  * response that arrived for it: our own scripts apart from Stripe.js's.
  */

@@ -106,7 +106,7 @@ if (runs("load")) {
   const asset = "/favicon.svg";
   const targets = [
     ["paywall page HTML", "/p/demoFieldGuide01"],
-    // The same cached page with a discount code written in as it streams out (issue 19: goal within 10%).
+    // The same cached page with a discount code written in as it streams out (goal within 10%).
     ["paywall ?code=", "/p/demoFieldGuide01?code=LAUNCH20"],
     ["public content call", "/api/content/demoFieldGuide01"],
     ["static asset", asset],

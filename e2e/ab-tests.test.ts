@@ -1,4 +1,4 @@
-// The funnel page's A/B Tests tab in a real browser (issue 19): the creator starts a test of a step's
+// The funnel page's A/B Tests tab in a real browser: the creator starts a test of a step's
 // offer, a buyer sees one of the two variants on the offer page, the tab counts that showing, and
 // 'Make B the step' turns variant B into the step.
 import type { Browser } from "playwright-core";

@@ -1,4 +1,4 @@
-// Issue 18: the API reference at /docs/api renders in a real browser from the generated document,
+// The API reference at /docs/api renders in a real browser from the generated document,
 // with Scalar's script from this origin and no Content-Security-Policy violation; the Developers
 // section of /settings links to it.
 import type { Browser } from "playwright-core";

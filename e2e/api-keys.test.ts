@@ -1,4 +1,4 @@
-// API keys (issue 18): a creator makes a key on /settings → Developers, sees its secret once, calls the
+// API keys: a creator makes a key on /settings → Developers, sees its secret once, calls the
 // API with it from outside the browser, revokes it, and the API then refuses it.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

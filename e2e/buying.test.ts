@@ -58,7 +58,7 @@ describe("buying", () => {
     const { page, context } = await newPage(browser);
     const buyer = uniqueEmail("buyer");
     await openCheckout(page, "5");
-    // Issue 19: the payment form opened on the paywall itself, with the server's amount.
+    // The payment form opened on the paywall itself, with the server's amount.
     expect(new URL(page.url()).pathname).toBe(`/p/${item.id}`);
     expect(await page.getByTestId("checkout-total").textContent()).toBe("$5.00");
     await page.screenshot({ path: screenshotPath("checkout"), fullPage: true });

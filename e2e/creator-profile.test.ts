@@ -1,4 +1,4 @@
-// Who the buyer pays (issue 17): a creator fills in a public profile in /settings, and a buyer's
+// Who the buyer pays: a creator fills in a public profile in /settings, and a buyer's
 // paywall says "by {name}" with the avatar and a way to contact the creator.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Discount codes in a real browser (issue 19): the creator makes a code on /discounts and sees the
+// Discount codes in a real browser: the creator makes a code on /discounts and sees the
 // price it gives before saving; /p/{id}?code= shows the struck-through price with JavaScript off;
 // a buyer pays the discounted price, a code typed at checkout re-prices the payment, and the sales
 // table shows the code.

@@ -1,4 +1,4 @@
-// Forms show their errors beside the field (issue 17): a creator submits the publish form, payout
+// Forms show their errors beside the field: a creator submits the publish form, payout
 // setup, the profile and a funnel step with missing or wrong values and finds each message under its
 // field (the field aria-invalid and described by it), with what they typed still there. And a Pro
 // creator's /pricing and /subscribe say "You're on Pro" instead of offering Pro again.

@@ -1,4 +1,4 @@
-// Funnels a creator can find and use (issue 17), in the browser: the creator goes from the navigation
+// Funnels a creator can find and use, in the browser: the creator goes from the navigation
 // to /funnels, attaches a funnel to an item and adds steps from items they already sell (no price id
 // anywhere), opens the same funnel from 'Edit funnel' and goes Live; a buyer pays, sees the order
 // confirmed, accepts, sees what was charged and the running total, and the success page's total is

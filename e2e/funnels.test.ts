@@ -69,7 +69,7 @@ describe("funnels", () => {
       upsellOnly: boolean;
     }[];
     contentId = items.find((i) => i.title === "Masterclass")!.id;
-    // The upsell's content is sold only through the funnel: listed for its creator, marked as such (issue 17).
+    // The upsell's content is sold only through the funnel: listed for its creator, marked as such.
     expect(items.find((i) => i.title === "Workbook")).toMatchObject({ upsellOnly: true });
 
     await page.goto(`/content/${contentId}/edit-funnel`);
@@ -246,7 +246,7 @@ describe("funnels", () => {
           ((await (await page.request.get("/api/funnels")).json()) as { contentIds: string[] }[])[0].contentIds,
       )
       .toEqual([contentId]);
-    // The A/B Tests tab is there (issue 19; e2e/ab-tests.test.ts drives it).
+    // The A/B Tests tab is there (e2e/ab-tests.test.ts drives it).
     expect(await page.getByRole("tab", { name: "A/B Tests" }).count()).toBe(1);
 
     // Create Funnel: a blank name is refused in the spec's words; a name creates it, empty, in Test.

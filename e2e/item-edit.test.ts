@@ -13,7 +13,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** At 390 px the screen does not scroll sideways (issue 17: every screen on a phone). */
+/** At 390 px the screen does not scroll sideways (every screen on a phone). */
 async function fitsAPhone(page: Page, name: string) {
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

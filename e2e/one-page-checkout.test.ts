@@ -1,4 +1,4 @@
-// The one-page checkout (issue 19) in a real browser: 'Unlock' opens the payment form on the paywall
+// The one-page checkout in a real browser: 'Unlock' opens the payment form on the paywall
 // itself (no navigation), the wallet button Stripe's Express Checkout Element offers pays end to end
 // (the stand-in offers Link), and the one-click upsell follows as after a card payment.
 import type { Browser } from "playwright-core";

@@ -1,4 +1,4 @@
-// The order bump (issue 19) in a real browser: the creator sets an item's add-on on its edit page
+// The order bump in a real browser: the creator sets an item's add-on on its edit page
 // (seeing the checkbox's words before saving); a buyer on a phone ticks "Add {title} for $X" in the
 // one-page checkout, pays the total once, and lands on the success page with both items, each
 // opening with its own link; one receipt lists both.

@@ -1,4 +1,4 @@
-// Issue 16's browser test, every cent arrives or is explained: the admin marks one manual payout paid
+// Every cent arrives or is explained, in a real browser: the admin marks one manual payout paid
 // with a reference and another failed with a reason (its money booked back); the creator whose payout
 // failed connects a bank, withdraws now from /settings, and sees on their timeline both the failed
 // payout with its reason and the withdrawal, paid. Sales are real checkouts through the Stripe

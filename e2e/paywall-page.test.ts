@@ -91,7 +91,7 @@ describe("the paywall page with JavaScript on", () => {
     expect(await page.getByText("Minimum amount is $3.00", { exact: true }).first().isVisible()).toBe(true);
     expect(new URL(page.url()).pathname).toBe("/p/demoJungleLink01");
 
-    // Spec §4, issue 19: 'Unlock' creates the payment and opens its form right here, no navigation:
+    // Spec §4: 'Unlock' creates the payment and opens its form right here, no navigation:
     // only the checkout chunk and Stripe.js load.
     await page.getByLabel("Name your price").fill("4.5");
     const loaded: string[] = [];

@@ -1,4 +1,4 @@
-// "You made a sale" (issue 17, Emails): a creator is emailed for a sale, turns the email off in
+// "You made a sale" (Emails): a creator is emailed for a sale, turns the email off in
 // /settings, and the next sale sends the buyer's receipt but no sale email.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Outgoing webhooks (issue 18): a creator adds an endpoint on /settings → Developers, a sale is
+// Outgoing webhooks: a creator adds an endpoint on /settings → Developers, a sale is
 // delivered to it over the network (a receiver in this test verifies the Standard Webhooks signature
 // with the `standardwebhooks` package), the delivery log shows the attempt with status 200, and
 // Resend makes a second attempt under the same webhook-id.

@@ -75,7 +75,7 @@ export const lostAccessProblem = (message: string) =>
       ? LOST_ACCESS_TEXT.invalidEmail
       : LOST_ACCESS_TEXT.failed;
 
-/** The order bump's checkbox (issue 19), on the one-page checkout and the SPA checkout alike. */
+/** The order bump's checkbox, on the one-page checkout and the SPA checkout alike. */
 export const bumpLabel = (title: string, priceCents: number) => `Add ${title} for $${(priceCents / 100).toFixed(2)}`;
 
 /** Beside both checkouts' email field: what the address is used for if the buyer leaves (with a box to say no). */

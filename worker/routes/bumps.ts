@@ -1,4 +1,4 @@
-// An item's order bump (issue 19): the creator sets or removes its one add-on. The item's paywall
+// An item's order bump: the creator sets or removes its one add-on. The item's paywall
 // page is rendered anew at once (it carries the checkbox's offer).
 import { Hono } from "hono";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// Creators' API keys (issue 18). A key is `aw_{live|test}_` + 32 random bytes (base64url); the
+// Creators' API keys. A key is `aw_{live|test}_` + 32 random bytes (base64url); the
 // creator sees it once, in the answer that creates it, and the database keeps only its SHA-256.
 //
 // Why SHA-256 and not a slow password hash: a key carries 256 bits of randomness, so nobody can guess

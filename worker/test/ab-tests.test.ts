@@ -1,4 +1,4 @@
-// A/B tests of funnel offers (issue 19): an even, sticky split per order; the price charged is the
+// A/B tests of funnel offers: an even, sticky split per order; the price charged is the
 // assigned variant's; figures come from the offers shown and paid; 'Make B the step' ends the test;
 // the readout's probability is right for known counts.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Abandoned-checkout recovery (issue 19): a checkout left with an email gets one reminder an hour
+// Abandoned-checkout recovery: a checkout left with an email gets one reminder an hour
 // later, written in the checkout's batch; at delivery it never reaches a payer, an unsubscribed
 // address or an item with reminders off; its link restarts checkout at the same price, and that sale
 // counts as recovered.

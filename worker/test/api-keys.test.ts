@@ -1,4 +1,4 @@
-// API keys (issue 18): created on a recent sign-in, shown once, stored hashed, scoped, revocable,
+// API keys: created on a recent sign-in, shown once, stored hashed, scoped, revocable,
 // rate-limited per key, audited; a key never reaches admin, money or key routes.
 import { describe, expect, it } from "vitest";
 import type { ApiKeySummary, CreatedApiKey, DeveloperOverview } from "../../shared/developer";

@@ -464,7 +464,7 @@ describe("the paywall page's edge cache", () => {
     expect(await stale.text()).toContain("Content Not Found");
   });
 
-  it("remembers a 404 for an id the primary does not have: an id that appears at once is still 404 (issue 15: random ids must not each read the primary)", async () => {
+  it("remembers a 404 for an id the primary does not have: an id that appears at once is still 404 (random ids must not each read the primary)", async () => {
     const missing = await call("/p/publishedLater1");
     expect(missing.status).toBe(404);
     expect(missing.headers.get("cache-control")).toBe("no-store");

@@ -1,4 +1,4 @@
-// Who the buyer pays (issue 17): the creator's profile in /settings, and "by {name}" with the avatar
+// Who the buyer pays: the creator's profile in /settings, and "by {name}" with the avatar
 // and a contact link on the paywall and in the buyer's emails.
 import { describe, expect, it } from "vitest";
 import { PROFILE_MESSAGES } from "../../shared/profile";

@@ -1,4 +1,4 @@
-// Discount codes (issue 19): the price the paywall shows for ?code= is the price charged, computed by
+// Discount codes: the price the paywall shows for ?code= is the price charged, computed by
 // the server; limits hold under concurrent checkouts; the ledger splits what was paid; a full refund
 // frees its use; every code belongs to its creator.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 15, items 12-15: no route trusts a body's shape, no 500 on odd but possible input, 404 for
+// Inputs: no route trusts a body's shape, no 500 on odd but possible input, 404 for
 // what the caller does not own, and the smaller hardening items (logout, og tags from APP_URL,
 // downloads as opaque attachments, the SPA's CSP, deleted previews, unknown ids remembered).
 import { exports } from "cloudflare:workers";

@@ -1,4 +1,4 @@
-// The order bump (issue 19): an item's one add-on, ticked at checkout. One PaymentIntent charges the
+// The order bump: an item's one add-on, ticked at checkout. One PaymentIntent charges the
 // total; two purchases each get their own access, ledger rows and refunds; one receipt lists both.
 // Refunds and disputes of the one charge are split between the two (purchases/states.ts
 // `attributeToOrder`), whatever the order and number of Stripe's events.

@@ -1,4 +1,4 @@
-// Issue 17, Emails: the creator hears of each sale (unless turned off) and gets a receipt for each Pro
+// Emails: the creator hears of each sale (unless turned off) and gets a receipt for each Pro
 // charge; a buyer's order with one-click upsells arrives as one email, and an upsell added after it
 // went out gets its own short "Added to your order".
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";

@@ -1,4 +1,4 @@
-// The payout run as Workflows (issue 16): the cron's one instance per period, a step run twice, an
+// The payout run as Workflows: the cron's one instance per period, a step run twice, an
 // outage then recovery, two sends of one payout at once, skip records and their emails, and the
 // admin's live view. Workflows run in workerd (the vitest plugin's local engine); retry delays are
 // switched off through the introspection API so an outage resolves at once.
@@ -413,7 +413,7 @@ describe("the admin's side of the run", () => {
   });
 });
 
-describe("found in review (issue 16)", () => {
+describe("found in review", () => {
   it("a refund booked after the run's 'as of' time is never paid out: the payout is the smaller of the balance then and now", async () => {
     const T = runAt(2025, 9);
     const P = closingPeriod(T);

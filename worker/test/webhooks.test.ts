@@ -1,4 +1,4 @@
-// Outgoing webhooks (issue 18): deliveries written in the batch of the change that causes them, signed
+// Outgoing webhooks: deliveries written in the batch of the change that causes them, signed
 // per Standard Webhooks (verified here with the `standardwebhooks` package), retried on a backoff for
 // three days, the endpoint disabled (and its creator emailed) after three days of failures; SSRF
 // refusal in production; owner-only. The delivery attempts run `deliverWebhook` with an injected

@@ -1,5 +1,5 @@
 // The buyer's email for an order with one-click upsells: one email for the whole order, not one per
-// item (issue 17). How it goes:
+// item. How it goes:
 // 1. write: when the first purchase of an item in a live funnel is fulfilled, its batch writes the
 //    outbox row `order:{root purchase id}` (instead of the one-item receipt) with `sendAt` =
 //    paid + ORDER_EMAIL_WAIT_MS. The hand-over gives the queue message that delay (delaySeconds), and
