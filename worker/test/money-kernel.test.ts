@@ -136,9 +136,10 @@ describe("a refund and a withdrawal never take the same cents", () => {
       get: (target, key) =>
         key === "refunds"
           ? {
-              create: async (...args: Parameters<typeof real.refunds.create>) => (
-                await held, real.refunds.create(...args)
-              ),
+              create: async (...args: Parameters<typeof real.refunds.create>) => {
+                await held;
+                return real.refunds.create(...args);
+              },
               list: (...args: Parameters<typeof real.refunds.list>) => real.refunds.list(...args),
               retrieve: (...args: Parameters<typeof real.refunds.retrieve>) => real.refunds.retrieve(...args),
             }

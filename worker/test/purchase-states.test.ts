@@ -103,7 +103,10 @@ const apply: Record<Fact, (w: World, settle: () => Promise<unknown>) => Promise<
   refund_completed: async (w) => void w.refunds.push(refund("re_new", 1000, "succeeded")),
   refund_failed: async (w, settle) => {
     const setup = w.refunds.find((r) => r.id === `re_setup_${w.tag}`);
-    if (setup) return void (setup.status = "failed");
+    if (setup) {
+      setup.status = "failed";
+      return;
+    }
     w.refunds.push(refund("re_new", 300, "succeeded"));
     await settle();
     w.refunds[w.refunds.length - 1].status = "failed";
@@ -118,7 +121,10 @@ const apply: Record<Fact, (w: World, settle: () => Promise<unknown>) => Promise<
   },
   dispute_lost: async (w) => {
     const setup = w.disputes.find((d) => d.id === `dp_setup_${w.tag}`);
-    if (setup) return void (setup.status = "lost");
+    if (setup) {
+      setup.status = "lost";
+      return;
+    }
     w.disputes.push(dispute("dp_new", "lost", -1000));
   },
 };

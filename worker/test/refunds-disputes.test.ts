@@ -169,7 +169,7 @@ describe("disputes", () => {
 
   it("a charge.dispute.created handled after the win (a retry) does not revoke the won sale", async () => {
     const { item } = await creatorWithItem("created-after-won@example.com");
-    const { paymentIntent, buyerCookie, charge, purchaseId } = await paidPurchase(item.id);
+    const { buyerCookie, charge, purchaseId } = await paidPurchase(item.id);
     const dispute = await standin<{ id: string }>("POST", `/_standin/charges/${charge}/dispute`);
     const created = await eventFor("charge.dispute.created", dispute.body.id);
     await standin("POST", `/_standin/disputes/${dispute.body.id}/close`, { outcome: "won" });
