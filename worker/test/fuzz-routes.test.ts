@@ -532,12 +532,12 @@ describe("every route, fuzzed: never a 5xx, a 4xx says why and writes nothing", 
         sent.set(`${route.method} ${route.path}`, counts);
         counts[caller]++;
         // A fresh session per signed-in request: a fuzzed logout must not sign the next request out.
-        const cookie =
-          caller === "signed out"
-            ? undefined
-            : route.path === "/api/logout"
-              ? await cookieOf(caller)
-              : (sessions[caller] ??= await cookieOf(caller));
+        let cookie: string | undefined;
+        if (caller !== "signed out" && route.path === "/api/logout") cookie = await cookieOf(caller);
+        else if (caller !== "signed out") {
+          sessions[caller] ??= await cookieOf(caller);
+          cookie = sessions[caller];
+        }
         const headers = new Headers();
         if (cookie) headers.set("cookie", cookie);
         if (!["GET", "HEAD"].includes(route.method)) headers.set("origin", crossSite ? "https://evil.example" : BASE);
