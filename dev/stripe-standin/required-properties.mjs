@@ -1,14 +1,7 @@
-// Writes required-properties.json: for each object type the stand-in returns, the properties that
-// Stripe's published OpenAPI schema marks required for the API version the pinned `stripe` package
-// uses (required = always present in Stripe's answer, `null` when empty), and the same for the
-// objects nested in it (`nested`, by dotted path; `[]` marks an array's items): every nested object a
-// required property holds, and the optional ones the stand-in sends (NESTED_OPTIONAL).
-//
-// Source: the `stripe` package's type declarations, which Stripe generates from that schema
-// (node_modules/stripe/OPENAPI_VERSION names the spec release): a property declared without `?` is
-// required there. The github.com/stripe/openapi snapshot available offline (commit below) lacks the
-// spec files themselves (large files absent) and predates this API version, so the types are the
-// exact, version-matched copy of the schema. Run: node dev/stripe-standin/required-properties.mjs
+// Writes required-properties.json: for each object type the stand-in returns, and the objects nested
+// in it, the properties Stripe's schema marks required for the pinned `stripe` package's API version,
+// read from that package's type declarations. Run: node dev/stripe-standin/required-properties.mjs
+// What it lists and why that source: docs/payments.md ("Stripe and the local stand-in").
 import { readFileSync, writeFileSync } from "node:fs";
 
 const root = new URL("../../node_modules/stripe/", import.meta.url);

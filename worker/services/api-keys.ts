@@ -1,21 +1,7 @@
-// Creators' API keys. A key is `aw_{live|test}_` + 32 random bytes (base64url); the
-// creator sees it once, in the answer that creates it, and the database keeps only its SHA-256.
-//
-// Why SHA-256 and not a slow password hash: a key carries 256 bits of randomness, so nobody can guess
-// or brute-force one from its hash; slow hashes (bcrypt, scrypt) exist to protect low-entropy
-// passwords, and would cost a Worker tens of milliseconds on every API call. A plain hash also gives
-// a direct indexed lookup (`hash` is unique) instead of trying every key of every creator.
-//
-// Each change is one D1 batch with its audit row (api_key_events), so no key is created or revoked
-// without its record:
-//   1. create: insert the key only while the creator has fewer than MAX_ACTIVE_API_KEYS active
-//      ones (counted inside the INSERT, so concurrent creates cannot pass one count), and its
-//      `created:{key}` event only if the key row is there.
-//   2. revoke: set `revoked_at` where id, owner and "not yet revoked" match, with the `revoked:{key}`
-//      event keyed by the key, so a repeated revoke is a no-op.
-//   3. use: a refused call (route not for keys, scope missing) writes a `used_denied` event; a good
-//      call moves `last_used_at` at most once a minute (a conditional update, issued only when the
-//      value read with the key is older), not a D1 write per request.
+// Creators' API keys: `aw_{live|test}_` + 32 random bytes, shown once; the database keeps only the
+// SHA-256. Create and revoke are each one D1 batch with their api_key_events row; the active-key limit
+// is counted inside the INSERT; use moves `last_used_at` at most once a minute and logs refused calls.
+// Behaviour (and why SHA-256, not a slow hash): docs/api-and-webhooks.md ("API keys").
 import {
   API_KEY_MESSAGES,
   MAX_ACTIVE_API_KEYS,

@@ -1,21 +1,7 @@
-// The one place that computes a creator's money, from the append-only ledger and nothing else.
-//
-// Rules (the schedule in shared/payouts.ts):
-// - A sale's creator share is on hold for SALE_HOLD_DAYS from the sale's ledger row, then available.
-//   Refunds and disputes of a sale count at once: against its on-hold share while the sale is still
-//   on hold, against the available balance once it is not. So does a fee re-booked on a sale
-//   (`fee_adjustment`, a Pro invoice Stripe took back).
-// - A prepared payout writes a negative 'payout' row (linked by payout_id): that money is no longer
-//   available; it is "pending" while the payout is pending or processing and "paid out" once paid.
-//   A failed payout's money comes back with a positive 'payout_reversal' row.
-// - Money on its way out is reserved first (two-phase, as TigerBeetle's pending transfers): a
-//   negative 'reserve' row on the sale it comes from (a refund asked of Stripe or pending there, an
-//   inquiry that may become a chargeback), later closed by a 'reserve_posted' (the money moved: its
-//   refund or dispute row is booked in the same batch) or 'reserve_voided' row (it did not). A
-//   reservation counts where its sale's money is: against the hold while the sale is on hold, else
-//   against available. Every mover takes only `availableRemainderSql`, inside its own statement.
-// - Available is never shown below zero: a negative remainder (a refund after a payout) is reported
-//   as carried, and the next sales pay it off first.
+// The one place that computes a creator's money, from the append-only ledger and nothing else:
+// on hold, reserved (two-phase `reserve` rows), available (`availableRemainderSql`, which every mover
+// takes inside its own statement), in payouts and paid out; available is never shown below zero.
+// Behaviour: docs/money.md ("Balances", "Creator figures", "Reservations").
 import { sql } from "drizzle-orm";
 import { SALE_HOLD_DAYS } from "../../shared/payouts";
 import type { Db } from "../db/client";

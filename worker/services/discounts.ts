@@ -1,24 +1,8 @@
-// Discount codes. A checkout started with a code is charged the price the server computes
-// (shared/discounts.ts `discountedCents`), never one the browser sends, and holds one use of the code:
-//
-//   1. reserveUse: ONE conditional INSERT of a redemption row, whose WHERE counts the code's uses (in
-//      total, by this buyer, and held by this browser) inside the same statement. D1 runs each
-//      statement alone, so 200 concurrent checkouts of a 100-use code insert exactly 100 rows; a
-//      refused insert is a 409.
-//   2. The PaymentIntent is created for the discounted amount (its metadata names the code); if
-//      that fails, the hold is dropped (releaseHold) and nothing else was written.
-//   3. The purchase row names the code and what it took off (discount_code_id, discount_cents).
-//
-// A use is derived, never counted by hand: a paid (or disputed) sale naming the code, or a hold — a
-// redemption whose checkout is not paid yet, younger than DISCOUNT_HOLD_MINUTES, and that has an email
-// (without one it lapses after DISCOUNT_HOLD_NO_EMAIL_MINUTES: a hold costs a buyer no more than typing
-// their address). A browser that starts its checkout of an item again (ticks the bump, applies the
-// code again) carries its hold over: its earlier pending checkouts of that item hold nothing once the
-// new one is written, and are not counted against it meanwhile. A browser holds at most
-// DISCOUNT_HOLDS_PER_BROWSER uses of a code at once. A fully refunded sale is `refunded`, so it frees
-// its use with no write of its own. Known limit: a checkout paid after its hold lapsed (or after it
-// was started again) still gets its price (the PaymentIntent already has it) and then counts, so a
-// limit can be passed by such late payers, never by concurrent ones.
+// Discount codes: the creator's codes (list, create, archive), the quote, and a checkout's hold on one use.
+// The server computes the charged price (shared/discounts.ts `discountedCents`); `reserveUse` is one
+// conditional INSERT that counts the code's uses inside the statement, so a limit holds under
+// concurrency; a use is derived (a paid or disputed sale, or a live hold), never counted by hand.
+// Behaviour and its known limit: docs/checkout-and-codes.md ("Discount codes").
 import {
   DISCOUNT_HOLD_MINUTES,
   DISCOUNT_MESSAGES,

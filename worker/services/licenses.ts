@@ -1,17 +1,7 @@
 // License keys: one per purchase of an item that issues them; apps verify them and activate seats.
-//
-// How it works, each step safe to repeat:
-// 1. Issue. fulfil (./purchases/fulfil.ts) puts `issueLicenseStatement` in its own D1 batch: the insert
-//    runs only if that batch marked the purchase paid (its paid_at) and the item issues keys, and
-//    purchase_id is unique, so a repeated or concurrent webhook writes no second key. An upsell's
-//    purchase is a purchase of its own and gets its own key.
-// 2. Status is derived, never stored: `licenseStatus` reads disabled_at and the purchase's state
-//    (kept by Stripe's word in ./purchases/states.ts), so a refund or a lost chargeback changes what
-//    verify answers with no write here, and a won dispute gives the key back.
-// 3. Activate. verify with an `instance` adds one row per (key, instance): the insert is one
-//    statement that also checks the limit, so two new machines racing cannot both take the last seat,
-//    and the same instance again is a no-op. The count of activations is the number of rows.
-// 4. Deactivate frees a seat (a buyer moving machines) by deleting that row.
+// Issued in fulfil's own batch (one per purchase); status derived from the purchase, never stored;
+// a seat is one row per (key, instance), taken by one statement that also checks the limit.
+// Behaviour: docs/api-and-webhooks.md ("License keys").
 import type { PurchaseState } from "./purchases/states";
 import type { CreatorLicense, LicenseStatus, LicenseVerification } from "../../shared/licenses";
 import { ApiError } from "../lib/errors";

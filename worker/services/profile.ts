@@ -1,19 +1,7 @@
-// The creator's public profile: display name, avatar, bio and support email, and how buyers see the
-// creator they pay (the paywall, checkout, the success and access pages, receipts and buyer emails).
-//
-// Saving the profile:
-// 1. PUT /api/profile writes the whole profile in one upsert keyed by the creator's id: a repeat
-//    writes the same row (a no-op for buyers).
-// 2. PUT /api/profile/avatar stores the image in R2 under an id derived from the creator and the
-//    bytes, then points the profile at it, then deletes the image it replaced. A repeat of the same
-//    image finds the same id (a no-op); a crash between the steps leaves at most an unused object,
-//    never a profile pointing at nothing.
-// 3. After either, the caller purges the edge-cached paywall pages of the creator's items, so a
-//    buyer sees the new name at once (worker/lib/paywall-cache.ts says where "at once" holds).
-//
-// The avatar is served from /api/avatars/{id} with the type its bytes were sniffed as (JPEG, PNG or
-// WebP only: no SVG, which can carry script), `nosniff` and a sandboxing CSP: user bytes are never run
-// in the app's origin. A new image is a new id, so the URL can be cached for good.
+// The creator's public profile (display name, avatar, bio, support email) and how buyers see the
+// creator they pay. Saving is one upsert; an avatar is stored under an id from the creator and its
+// bytes, then the profile points at it, then the old image is deleted, so each step is safe to repeat.
+// Behaviour: docs/security.md ("The creator's public profile").
 import { and, eq, isNull } from "drizzle-orm";
 import {
   AVATAR_TYPES,

@@ -1,18 +1,8 @@
-// Multipart uploads to R2, tracked in D1 so a browser can resume by sending only missing parts.
-// Part bodies stream straight from the request into R2: the Worker never holds a part in memory.
-//
-// An upload's row is its state machine (TRANSITIONS below), and every change is one conditional
-// UPDATE from the state it expects, made BEFORE the R2 call it guards:
-// - create: the row is inserted only while the creator is inside the quotas (checked in the INSERT),
-//   then R2's multipart upload is created for it.
-// - complete: uploading -> completing (the claim), then R2 complete, then completing -> completed.
-//   A second complete finds it completing (409, ask again) or completed (the finished state).
-// - abort (the creator, or the daily sweep for uploads unfinished after STALE_UPLOAD_MS):
-//   uploading -> aborted, then R2 abort. Whichever of complete and abort claims first wins; the
-//   other acts on nothing, so no object is ever left that no row accounts for.
-// - a completion that crashed between its claim and its end is settled by the sweep from what R2 holds.
-// - remove (the daily sweep): completed and used by no item for UNPUBLISHED_UPLOAD_MS -> removed,
-//   then the object is deleted.
+// Multipart uploads to R2, tracked in D1 so a browser can resume by sending only missing parts; part
+// bodies stream from the request straight into R2. An upload's row is its state machine (TRANSITIONS
+// below): every change is one conditional UPDATE from the state it expects, made before the R2 call it
+// guards, so of complete and abort the first to claim wins and no object is left unaccounted for.
+// Behaviour: docs/uploads.md ("Uploads").
 import { and, asc, eq, lt } from "drizzle-orm";
 import {
   MAX_OPEN_UPLOADS,

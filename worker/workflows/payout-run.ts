@@ -1,32 +1,10 @@
-// The monthly payout run as a Cloudflare Workflow: one live instance per period, id `payouts-YYYY-MM`
-// for its first run and `payouts-YYYY-MM-r{n}` for the n-th.
-//
-// The cron at 02:00 UTC on the 1st (and the admin's 'Process All Payouts') creates the first
-// instance; a second create of the same id is a no-op (startPayoutRun treats "already exists" as
-// joined), and the D1 unique constraints stay the last guard (two instances, or a step run twice,
-// write each row once). `now` (the cron's scheduled time, or the press's) is a parameter, so every
-// step and every retry computes the same "as of" balances. A press after the period's run finished
-// starts the next instance with the press's own `now`, never a restart of the old one: a restart
-// keeps its parameters, and money booked back after that `now` (a failed transfer's
-// payout_reversal) would not be in its balances, so it would prepare nothing.
-//
-// Steps, each a plain exported function in services/payouts/ (prepare.ts, transfer-rail.ts), so it
-// stays unit-testable:
-// 1. `prepare {n}`: one page of PREPARE_PAGE creators by user id (keyset: the step's answer carries
-//    the last id; its result is stored by Workflows, so a resumed instance continues from there).
-//    Each page writes its payouts and ledger rows, its skip records (held, below the minimum,
-//    not set up) and their emails in batches: about 25 D1 round trips, far under an invocation's
-//    1,000 queries. Only the closing month is prepared (`prepare` false for an older period).
-// 2. `start sends {n}`: one page of SEND_START_PAGE due transfer payouts (pending/processing, by id),
-//    each handed to its own PayoutSendWorkflow instance (`payout-{id}`, createBatch of 100).
-//    Why a child instance per transfer and not a step here: an instance has a step cap (1,024 on the
-//    Free plan, 10,000 by default on Paid, per the Workflows limits page) and 10% of 100,000 creators
-//    is 10,000 transfers; fanned out, this instance needs about creators/500 + transfers/100 steps
-//    (300 for 100,000 creators), each transfer gets its own retries and backoff, and a slow or failing
-//    transfer holds up nobody else. Withdrawals start the same send (startPayoutSend).
-// Emails are already in the outbox, written in the batch of each change (prepared, paid, failed,
-// skipped), so there is no email step. The instance's output is the counts of what it did; the
-// admin's live view (GET /api/admin/payout-run) reads the payouts themselves.
+// The monthly payout run as a Cloudflare Workflow (PayoutRunWorkflow): one live instance per period,
+// id `payouts-YYYY-MM`, then `payouts-YYYY-MM-r{n}` for the n-th run started by a later press. Its
+// `now` is a parameter, so every step and retry computes the same "as of" balances.
+// Steps, each a plain function in services/payouts/ (prepare.ts, transfer-rail.ts), each safe to repeat:
+// `prepare {n}` writes one keyset page of creators' payouts and skips; `start sends {n}` hands one page
+// of due transfers to their own PayoutSendWorkflow instance. Emails are written in each change's batch.
+// Behaviour: docs/money.md ("The monthly payout run").
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
 import type { PayoutRunView, ProcessPayoutsResult } from "../../shared/admin";
 import { createDb } from "../db/client";

@@ -1,17 +1,8 @@
 // One payout's transfer as a Workflow instance (PayoutSendWorkflow), and the one way to start it.
-//
-// The instance is one retried step, `send`: sendPayoutStep (services/payouts/transfer-rail.ts), whose Stripe
-// Idempotency-Key is the payout id (then `{id}:{attempt}` after an error Stripe keeps under a key).
-// A transient answer (no answer, 429, 5xx, balance_insufficient, idempotency_key_in_use, a failed
-// look-up on resume) THROWS, so Workflows retries the step with exponential backoff from a minute
-// (SEND_STEP_RETRIES: about 17 hours in all); a definitive answer about the destination returns
-// "failed" (money booked back, creator told). Each retry re-reads the payout, so a payout that another
-// sender, or a transfer.reversed, settled meanwhile ends "done". When the retries run out the instance
-// errors and the payout stays processing with next_retry_at; the daily sweep starts a new instance for
-// it a day later (stuckPayoutIds). Two instances for one payout at once are safe: sendPayout is.
-//
-// Instance ids: `payout-{payoutId}` for the run's and a withdrawal's first send; `payout-{payoutId}-{tag}`
-// for a re-drive (tag = the sweep's day), since an instance id is never reused.
+// The instance is one retried step, `send` (sendPayoutStep, services/payouts/transfer-rail.ts): a
+// transient answer throws so Workflows retries with backoff; a definitive one returns "failed".
+// Ids: `payout-{payoutId}` for the first send, `payout-{payoutId}-{tag}` for the sweep's re-drive.
+// Behaviour: docs/money.md ("The monthly payout run").
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
 import type { Bindings } from "../lib/env";
 import { payoutBaseDeps, type PayoutDeps } from "../services/payouts/deps";

@@ -1,20 +1,8 @@
 // The transactional outbox for email: nothing is lost between D1 and the EMAILS queue.
-//
-// 1. write: the change that causes an email (a purchase paid, a payout prepared, a sign-in link
-//    stored, a recovery asked for) adds `outboxInsert(...)` to its own D1 batch, so the email job
-//    exists exactly when the change committed. The row's id is the job's dedupe key, so a repeat is
-//    a no-op; a `guard` makes the insert conditional on the change having happened (statements in
-//    one batch cannot read each other's RETURNING, but they do see each other's writes).
-// 2. hand over: after the batch, `dispatch` sends the rows to the EMAILS queue, best effort. A queue
-//    that refuses leaves them unsent; nothing is thrown at the caller, whose change is committed.
-// 3. deliver: the queue consumer sends the mail (claim in emails_sent, Idempotency-Key = the job id
-//    at the mail API) and marks the row sent, dropping the job's data (a receipt's access link).
-// 4. sweep: every few minutes the cron hands over again the rows still unsent OUTBOX_RESEND_AFTER_MS
-//    after their last hand-over (queue send failed, message dead-lettered), up to OUTBOX_MAX_ATTEMPTS.
-// A job may carry `sendAt` (the buyer's order email waits for the funnel: ./order-email.ts): its
-// hand-over is delayed until then, and the sweep counts its resend delay from then.
-// Each step is safe to repeat: the consumer's claim and the mail API's idempotency key make a second
-// hand-over of the same row send nothing twice.
+// write: `outboxInsert` in the causing change's own batch (keyed by the dedupe key, optionally guarded);
+// hand over: `dispatch`, best effort; deliver: the consumer claims, sends and marks the row sent;
+// sweep: the cron hands over again rows still unsent. Each step is safe to repeat.
+// Behaviour: docs/payments.md ("Receipts and emails").
 import type { EmailJob } from "./templates";
 
 export const OUTBOX_RESEND_AFTER_MS = 5 * 60 * 1000;

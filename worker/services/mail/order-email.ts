@@ -1,25 +1,8 @@
-// The buyer's email for an order with one-click upsells: one email for the whole order, not one per
-// item. How it goes:
-// 1. write: when the first purchase of an item in a live funnel is fulfilled, its batch writes the
-//    outbox row `order:{root purchase id}` (instead of the one-item receipt) with `sendAt` =
-//    paid + ORDER_EMAIL_WAIT_MS. The hand-over gives the queue message that delay (delaySeconds), and
-//    the outbox sweep leaves the row alone until then: no polling, and nothing is lost if the buyer
-//    closes the tab.
-// 2. release: when the buyer's funnel ends (nextOffer finds nothing more to offer: the last offer was
-//    accepted or declined, none can be charged), `releaseOrderEmail` moves `sendAt` to now and hands
-//    the row over again without delay. Whichever comes first sends it; the consumer's claim
-//    (emails_sent, by the dedupe key) makes the second delivery a no-op.
-// 3. compose: the consumer claims the job first, then reads the order (the root and its upsells that
-//    are paid now, with their permanent access links, which only read) and renders it. Composing
-//    after the claim is what makes step 4 exact: an upsell paid before the claim is in the email.
-// 4. later upsells: an upsell fulfilled while the order email is still waiting (row written, not yet
-//    claimed) writes no email of its own; one fulfilled after the claim (or in an order that never
-//    had an order email: its item was not in a live funnel when paid) writes its own short "Added to
-//    your order" email in its fulfilment batch. Known limit: an upsell paid in the instant between
-//    the claim and the consumer's read of the order may be listed in the order email and also get
-//    "Added to your order" (twice told, never missed).
-// Refunds are unchanged (refund-issued per refund); an order whose root ends refunded or disputed
-// lists only what is still paid, and nothing at all if nothing is.
+// The buyer's one email for an order with one-click upsells (outbox key `order:{root purchase id}`):
+// written when the first purchase in a live funnel is fulfilled, due ORDER_EMAIL_WAIT_MS later,
+// released at once when the funnel ends (`releaseOrderEmail`), composed after the consumer's claim;
+// an upsell paid after the claim gets its own "Added to your order" email.
+// Behaviour and its known limit: docs/payments.md ("Receipts and emails").
 import type { EmailJob } from "./templates";
 import { dispatch } from "./email-outbox";
 
