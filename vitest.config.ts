@@ -78,6 +78,10 @@ export default defineConfig(async () => ({
           // Several tests wait for a real queue round trip (~1 s each) and the stand-in's events; on a
           // busy 2-core machine vitest's 5 s default cut some of them off while they were passing.
           testTimeout: 20_000,
+          // One workerd runs file after file instead of one started per file (worker/test/setup.ts
+          // empties its storage before each file, as a fresh runtime had it).
+          isolate: false,
+          maxWorkers: 2,
           include: ["worker/**/*.test.ts"],
           setupFiles: ["worker/test/setup.ts"],
           globalSetup: ["worker/test/stripe-standin.setup.ts"],

@@ -1,20 +1,19 @@
 // Chromium for the browser tests (which one: dev/chromium.mjs), driven by playwright-core.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { inject } from "vitest";
-import { CHROMIUM_FLAGS, chromiumBinary } from "../dev/chromium.mjs";
 
 export const baseUrl = () => inject("baseUrl");
 export const ARTIFACTS = join(import.meta.dirname, ".artifacts");
 
-export async function launch(): Promise<Browser> {
-  const binary = await chromiumBinary();
-  return chromium.launch({
-    executablePath: binary.executablePath,
-    args: [...binary.args, "--headless", ...CHROMIUM_FLAGS],
-    // playwright-core gives each launch a fresh, empty profile directory of its own.
-  });
+/**
+ * The Chromium that global-setup.ts started for the whole run, reached over its websocket: a file
+ * connects once and closes its connection when done, which closes the contexts it opened. Launching
+ * one browser per file cost a second or two each.
+ */
+export function launch(): Promise<Browser> {
+  return chromium.connect(inject("browserWsEndpoint"));
 }
 
 /**
@@ -36,7 +35,8 @@ export function consoleErrors(page: Page): string[] {
     const list: string[] = [];
     page.on("console", (m) => void (m.type() === "error" && list.push(m.text())));
     page.on("pageerror", (e) => void list.push(e.message));
-    pageErrors.set(page, (errors = list));
+    pageErrors.set(page, list);
+    errors = list;
   }
   return errors;
 }
