@@ -69,6 +69,8 @@ export default defineConfig(async () => ({
                   retryDelay: 10,
                   deadLetterQueue: "apewall-emails-dlq",
                 },
+                // Likewise the views queue (2 s in wrangler.toml), which a paywall-visit test waits out.
+                "apewall-views": { maxBatchSize: 100, maxBatchTimeout: 0.05, maxRetries: 3 },
               },
             },
           }),
@@ -95,7 +97,11 @@ export default defineConfig(async () => ({
           globalSetup: ["e2e/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 180_000,
+          // One after another against the one server, in one process (no fork and no fresh imports per file).
           fileParallelism: false,
+          isolate: false,
+          // After the worker project: projects that share a group must share maxWorkers.
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -4,8 +4,19 @@
 import { applyD1Migrations, type D1Migration } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 
-/** Years whose monthly payout runs (`payouts-YYYY-MM`, `-r2`, ...) tests start. */
-const RUN_YEARS = [2023, 2024, 2025, 2026, 2027, 2028];
+/** The payout runs started so far (instance ids), kept on the binding, which outlives a file. */
+const STARTED = Symbol.for("apewall.test.startedPayoutRuns");
+const runs = env.PAYOUT_RUN as Workflow & { [STARTED]?: Set<string> };
+if (!runs[STARTED]) {
+  const started = new Set<string>();
+  const create = runs.create.bind(runs);
+  runs.create = async (options) => {
+    const instance = await create(options);
+    started.add(instance.id);
+    return instance;
+  };
+  runs[STARTED] = started;
+}
 
 async function emptyD1(): Promise<void> {
   const { results } = await env.DB.prepare(
@@ -38,31 +49,18 @@ async function emptyR2(): Promise<void> {
   } while (cursor);
 }
 
-/**
- * Deletes the payout runs a file may have started. The binding's own `deleteInstance` answers
- * not_found quietly; looking an absent id up with `get` logs an uncaught error in the local engine.
- */
+/** Deletes the payout runs earlier files started: a run's id is its period's, which a later file may use. */
 async function forgetPayoutRuns(): Promise<void> {
-  const binding = (env.PAYOUT_RUN as unknown as { binding?: { deleteInstance?(id: string): Promise<void> } }).binding;
-  const remove = binding?.deleteInstance
-    ? (id: string) =>
-        binding.deleteInstance!(id).then(
-          () => true,
-          () => false,
-        )
-    : (id: string) =>
-        env.PAYOUT_RUN.get(id).then(
-          (i) => i.delete().then(() => true),
-          () => false,
-        );
-  const ids = RUN_YEARS.flatMap((y) =>
-    Array.from({ length: 12 }, (_, m) => `payouts-${y}-${String(m + 1).padStart(2, "0")}`),
-  );
+  const started = runs[STARTED] ?? new Set<string>();
   await Promise.all(
-    ids.map(async (base) => {
-      for (let n = 1; await remove(n === 1 ? base : `${base}-r${n}`); n++);
-    }),
+    [...started].map((id) =>
+      runs
+        .get(id)
+        .then((instance) => instance.delete())
+        .catch(() => undefined),
+    ),
   );
+  started.clear();
 }
 
 await Promise.all([emptyD1(), emptyKv(), emptyR2(), forgetPayoutRuns()]);
