@@ -80,8 +80,9 @@ export default defineConfig(async () => ({
           // Several tests wait for a real queue round trip (~1 s each) and the stand-in's events; on a
           // busy 2-core machine vitest's 5 s default cut some of them off while they were passing.
           testTimeout: 20_000,
-          // One workerd runs file after file instead of one started per file (worker/test/setup.ts
-          // empties its storage before each file, as a fresh runtime had it).
+          // Two lanes, each one workerd running file after file instead of one workerd started (and every
+          // module loaded again) per file; worker/test/setup.ts empties the storage before each file, as a
+          // fresh runtime had it. Files wait on queues and the stand-in, so two lanes pay on 2 cores.
           isolate: false,
           maxWorkers: 2,
           include: ["worker/**/*.test.ts"],
@@ -97,7 +98,8 @@ export default defineConfig(async () => ({
           globalSetup: ["e2e/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 180_000,
-          // One after another against the one server, in one process (no fork and no fresh imports per file).
+          // One after another against the one server, in one process (no fork and no fresh imports per
+          // file), which also lets them share one Chromium (e2e/browser.ts).
           fileParallelism: false,
           isolate: false,
           // After the worker project: projects that share a group must share maxWorkers.
