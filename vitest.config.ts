@@ -69,6 +69,8 @@ export default defineConfig(async () => ({
                   retryDelay: 10,
                   deadLetterQueue: "apewall-emails-dlq",
                 },
+                // Likewise the views queue (2 s in wrangler.toml), which a paywall-visit test waits out.
+                "apewall-views": { maxBatchSize: 100, maxBatchTimeout: 0.05, maxRetries: 3 },
               },
             },
           }),
@@ -78,6 +80,11 @@ export default defineConfig(async () => ({
           // Several tests wait for a real queue round trip (~1 s each) and the stand-in's events; on a
           // busy 2-core machine vitest's 5 s default cut some of them off while they were passing.
           testTimeout: 20_000,
+          // Two lanes, each one workerd running file after file instead of one workerd started (and every
+          // module loaded again) per file; worker/test/setup.ts empties the storage before each file, as a
+          // fresh runtime had it. Files wait on queues and the stand-in, so two lanes pay on 2 cores.
+          isolate: false,
+          maxWorkers: 2,
           include: ["worker/**/*.test.ts"],
           setupFiles: ["worker/test/setup.ts"],
           globalSetup: ["worker/test/stripe-standin.setup.ts"],
@@ -91,7 +98,12 @@ export default defineConfig(async () => ({
           globalSetup: ["e2e/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 180_000,
+          // One after another against the one server, in one process (no fork and no fresh imports per
+          // file), which also lets them share one Chromium (e2e/browser.ts).
           fileParallelism: false,
+          isolate: false,
+          // After the worker project: projects that share a group must share maxWorkers.
+          sequence: { groupOrder: 1 },
         },
       },
     ],

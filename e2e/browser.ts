@@ -1,19 +1,50 @@
 // Chromium for the browser tests (which one: dev/chromium.mjs), driven by playwright-core.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { inject } from "vitest";
 import { CHROMIUM_FLAGS, chromiumBinary } from "../dev/chromium.mjs";
 
 export const baseUrl = () => inject("baseUrl");
 export const ARTIFACTS = join(import.meta.dirname, ".artifacts");
 
+let chromiumProcess: Promise<Browser> | undefined;
+
+/**
+ * The run's Chromium: launched by the first file, then shared by every file of the project (they
+ * run one after another in one process, vitest.config.ts). A file gets a handle whose close() closes
+ * the contexts it opened, not the browser; the browser ends with the process. Launching one per file
+ * cost a second or two each. Launched here rather than connected to over a websocket, because a
+ * remote browser cannot hand a download's local path to a test.
+ */
 export async function launch(): Promise<Browser> {
-  const binary = await chromiumBinary();
-  return chromium.launch({
-    executablePath: binary.executablePath,
-    args: [...binary.args, "--headless", ...CHROMIUM_FLAGS],
-    // playwright-core gives each launch a fresh, empty profile directory of its own.
+  chromiumProcess ??= chromiumBinary().then((binary) =>
+    chromium.launch({
+      executablePath: binary.executablePath,
+      args: [...binary.args, "--headless", ...CHROMIUM_FLAGS],
+      // playwright-core gives each launch a fresh, empty profile directory of its own.
+    }),
+  );
+  const browser = await chromiumProcess;
+  const opened = new Set<BrowserContext>();
+  return new Proxy(browser, {
+    get(target, name) {
+      if (name === "newContext")
+        return async (...args: Parameters<Browser["newContext"]>) => {
+          const context = await target.newContext(...args);
+          opened.add(context);
+          return context;
+        };
+      if (name === "newPage")
+        return async (...args: Parameters<Browser["newPage"]>) => {
+          const page = await target.newPage(...args);
+          opened.add(page.context());
+          return page;
+        };
+      if (name === "close") return async () => void (await Promise.all([...opened].map((c) => c.close())));
+      const value = Reflect.get(target, name, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
   });
 }
 
@@ -36,7 +67,8 @@ export function consoleErrors(page: Page): string[] {
     const list: string[] = [];
     page.on("console", (m) => void (m.type() === "error" && list.push(m.text())));
     page.on("pageerror", (e) => void list.push(e.message));
-    pageErrors.set(page, (errors = list));
+    pageErrors.set(page, list);
+    errors = list;
   }
   return errors;
 }
