@@ -11,7 +11,7 @@ import { defineConfig, type Plugin } from "vite";
  * our own origin, pinned by package-lock, rather than from a CDN: a script on this origin can call
  * the API as whoever is signed in, so it comes from npm with the rest of the build.
  */
-// shared/site.ts SCALAR_BUNDLE_PATH (a config file imports nothing of the app's; worker/test/openapi.test.ts
+// shared/site.ts SCALAR_BUNDLE_PATH (a config file imports nothing of the app's; worker/test/api-and-webhooks/openapi.test.ts
 // fails if the bundle is not where /docs/api loads it from).
 const SCALAR_BUNDLE_PATH = "docs/scalar-api-reference.js";
 function scalarBundle(): Plugin {

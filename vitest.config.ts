@@ -81,13 +81,13 @@ export default defineConfig(async () => ({
           // busy 2-core machine vitest's 5 s default cut some of them off while they were passing.
           testTimeout: 20_000,
           // Two lanes, each one workerd running file after file instead of one workerd started (and every
-          // module loaded again) per file; worker/test/setup.ts empties the storage before each file, as a
+          // module loaded again) per file; worker/test/support/setup.ts empties the storage before each file, as a
           // fresh runtime had it. Files wait on queues and the stand-in, so two lanes pay on 2 cores.
           isolate: false,
           maxWorkers: 2,
           include: ["worker/**/*.test.ts"],
-          setupFiles: ["worker/test/setup.ts"],
-          globalSetup: ["worker/test/stripe-standin.setup.ts"],
+          setupFiles: ["worker/test/support/setup.ts"],
+          globalSetup: ["worker/test/support/stripe-standin.setup.ts"],
         },
       },
       {
@@ -95,11 +95,11 @@ export default defineConfig(async () => ({
           name: "e2e",
           include: ["e2e/**/*.test.ts"],
           environment: "node",
-          globalSetup: ["e2e/global-setup.ts"],
+          globalSetup: ["e2e/support/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           // One after another against the one server, in one process (no fork and no fresh imports per
-          // file), which also lets them share one Chromium (e2e/browser.ts).
+          // file), which also lets them share one Chromium (e2e/support/browser.ts).
           fileParallelism: false,
           isolate: false,
           // After the worker project: projects that share a group must share maxWorkers.

@@ -1,7 +1,7 @@
 // Every JSON answer of the API by route, "METHOD /api/path" as the Worker declares it, and the zod
 // schema it answers with (its success status; the schemas live in shared/<resource>.ts). The SPA's
 // client (web/lib/api.ts) takes its answer types from here, so a call's path decides its type;
-// worker/test/openapi.test.ts checks the OpenAPI document names the very same schema for each route.
+// worker/test/api-and-webhooks/openapi.test.ts checks the OpenAPI document names the very same schema for each route.
 import type { z } from "zod";
 import { abTestListSchema, abTestSchema } from "./ab-tests";
 import { analyticsStatsSchema } from "./analytics";

@@ -1,7 +1,7 @@
 // The SPA's pages, as TanStack Router's file routes in web/routes/ name them. The Worker answers
 // any other path with the SPA's HTML under status 404 (worker/routes/spa.ts), so a wrong URL is a
 // real 404 for browsers, crawlers and link checkers, while the SPA shows its not-found screen.
-// worker/test/spa.test.ts fails when this list and the router's generated tree (web/route-tree.gen.ts)
+// worker/test/security/spa.test.ts fails when this list and the router's generated tree (web/route-tree.gen.ts)
 // differ, so a page added to web/routes/ must be added here too.
 export const SPA_ROUTE_PATTERNS = [
   "/",

@@ -2,7 +2,7 @@
 // conventions, placed first in the route's chain. Request parameters and bodies need no words here:
 // `validate(...)` (worker/lib/validate.ts) records the very zod schema the route checks. What `doc`
 // adds is the summary, who may call it, and each answer the route gives with its zod schema — the
-// schemas the worker tests check every answer against (worker/test/openapi-check.ts).
+// schemas the worker tests check every answer against (worker/test/support/openapi-check.ts).
 import { describeRoute, resolver } from "hono-openapi";
 import { z, type ZodType } from "zod";
 

@@ -28,7 +28,7 @@ export function CreatorTopBar({ user }: { user: CurrentUser }) {
             {user.firstName || user.email}
           </span>
           {LINKS.filter((l) => !("adminOnly" in l) || user.isAdmin).map(({ to, label, icon: Icon }) => (
-            // Icons only on a phone, narrower: seven of them and the logo fit 390 px (e2e/phone.test.ts).
+            // Icons only on a phone, narrower: seven of them and the logo fit 390 px (e2e/security/phone.test.ts).
             <Button key={to} variant="ghost" size="sm" className="has-[>svg]:px-1.5 sm:has-[>svg]:px-2.5" asChild>
               <Link to={to} aria-label={label}>
                 <Icon />

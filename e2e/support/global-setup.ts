@@ -1,0 +1,28 @@
+// Browser tests run against the app as `npm start` serves it: built, migrated, seeded, on workerd,
+// with the Stripe stand-in, on their own fresh local state and port so a running `npm start` is left alone.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+// Plain ESM helpers shared with `npm start`.
+import { prepareData, startTestStack } from "../../dev/local-app.mjs";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+    stripeUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const state = mkdtempSync(join(tmpdir(), "apewall-e2e-"));
+  // The npm test scripts build first (the worker tests need the built SPA too).
+  prepareData(state);
+  const stack = await startTestStack({ port: 8900 + Math.floor(Math.random() * 90), persistTo: state, label: "e2e" });
+  project.provide("baseUrl", stack.url);
+  project.provide("stripeUrl", stack.stripeUrl);
+  return async () => {
+    await stack.stop();
+    rmSync(state, { recursive: true, force: true });
+  };
+}
