@@ -2,7 +2,16 @@
 // key on the success page, an app verifies it, the creator sees it in the sales table and disables it.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, checkoutOpened, launch, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "../support/browser";
+import {
+  baseUrl,
+  checkoutOpened,
+  launch,
+  newPage,
+  payWith,
+  screenshotPath,
+  signIn,
+  uniqueEmail,
+} from "../support/browser";
 
 let browser: Browser;
 beforeAll(async () => {

@@ -7,7 +7,16 @@ import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, consoleErrors, launch, newPage, payByApi, screenshotPath, signIn, uniqueEmail } from "../support/browser";
+import {
+  baseUrl,
+  consoleErrors,
+  launch,
+  newPage,
+  payByApi,
+  screenshotPath,
+  signIn,
+  uniqueEmail,
+} from "../support/browser";
 
 let browser: Browser;
 let server: Server;

@@ -5,7 +5,16 @@
 // what was charged.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, checkoutOpened, launch, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "../support/browser";
+import {
+  baseUrl,
+  checkoutOpened,
+  launch,
+  newPage,
+  payWith,
+  screenshotPath,
+  signIn,
+  uniqueEmail,
+} from "../support/browser";
 
 let browser: Browser;
 beforeAll(async () => {

@@ -2,7 +2,16 @@
 // editor and previews them in test mode; buyers then take an upsell with one click after paying.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, checkoutOpened, launch, newPage, payWith, screenshotPath, signIn, uniqueEmail } from "../support/browser";
+import {
+  baseUrl,
+  checkoutOpened,
+  launch,
+  newPage,
+  payWith,
+  screenshotPath,
+  signIn,
+  uniqueEmail,
+} from "../support/browser";
 
 let browser: Browser;
 let contentId: string;

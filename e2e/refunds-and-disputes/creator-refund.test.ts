@@ -2,7 +2,16 @@
 // what is refundable), a partial refund, then the rest; the row says what the server says.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, checkoutOpened, launch, mailCount, newPage, screenshotPath, signIn, uniqueEmail } from "../support/browser";
+import {
+  baseUrl,
+  checkoutOpened,
+  launch,
+  mailCount,
+  newPage,
+  screenshotPath,
+  signIn,
+  uniqueEmail,
+} from "../support/browser";
 
 let browser: Browser;
 beforeAll(async () => {

@@ -5,7 +5,18 @@ import { describe, expect, it } from "vitest";
 import { SALE_HOLD_DAYS } from "../../../shared/payouts";
 import { createDb } from "../../db/client";
 import { availableBalances, creatorBalance } from "../../services/balances";
-import { call, checkout, contentForm, deliver, env, eventFor, postForm, row, signIn, standin } from "../support/helpers";
+import {
+  call,
+  checkout,
+  contentForm,
+  deliver,
+  env,
+  eventFor,
+  postForm,
+  row,
+  signIn,
+  standin,
+} from "../support/helpers";
 
 const DAY = 24 * 60 * 60 * 1000;
 const db = () => createDb(env.DB);

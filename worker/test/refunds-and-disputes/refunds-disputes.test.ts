@@ -2,7 +2,18 @@
 // transition table in worker/services/purchases/states.ts), in any order and any number of times:
 // what the buyer can open and what the ledger says, after each scenario the stand-in plays.
 import { describe, expect, it } from "vitest";
-import { call, checkout, contentForm, deliver, eventFor, postForm, row, rows, signIn, standin } from "../support/helpers";
+import {
+  call,
+  checkout,
+  contentForm,
+  deliver,
+  eventFor,
+  postForm,
+  row,
+  rows,
+  signIn,
+  standin,
+} from "../support/helpers";
 
 type Ledger = { idempotency_key: string; account: string; kind: string; amount_cents: number };
 type Ev = { id: string; type: string; data: { object: { id: string; payment_intent?: string; charge?: string } } };

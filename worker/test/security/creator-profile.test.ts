@@ -2,7 +2,18 @@
 // and a contact link on the paywall and in the buyer's emails.
 import { describe, expect, it } from "vitest";
 import { PROFILE_MESSAGES } from "../../../shared/profile";
-import { call, checkout, contentForm, deliver, env, eventFor, PNG_1X1, postForm, signIn, waitForMail } from "../support/helpers";
+import {
+  call,
+  checkout,
+  contentForm,
+  deliver,
+  env,
+  eventFor,
+  PNG_1X1,
+  postForm,
+  signIn,
+  waitForMail,
+} from "../support/helpers";
 
 const putJson = (path: string, body: unknown, cookie?: string) =>
   call(path, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body), cookie });
