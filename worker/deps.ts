@@ -13,15 +13,17 @@ export const payoutDeps = (env: Bindings): PayoutDeps => ({
   startSend: (payoutId) => startPayoutSend(env, payoutId),
 });
 
-/** What settling a charge needs, outside a request (crons, sweeps). */
-export function purchaseDepsOf(env: Bindings): PurchaseDeps {
+/** The purchase services' deps: in a request with its db (routes/purchase-context.ts), else a new one (crons, sweeps). */
+export function purchaseDepsOf(env: Bindings, db = createDb(env.DB)): PurchaseDeps {
+  const reminderSeconds = Number(env.CHECKOUT_REMINDER_DELAY_SECONDS);
   return {
-    db: createDb(env.DB),
+    db,
     d1: env.DB,
     stripe: stripeClient(env),
     emails: env.EMAILS,
     webhooks: env.WEBHOOKS,
     appUrl: env.APP_URL,
     accessSecret: env.ACCESS_TOKEN_SECRET ?? "",
+    ...(reminderSeconds > 0 ? { reminderDelayMs: reminderSeconds * 1000 } : {}),
   };
 }

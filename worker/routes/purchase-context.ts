@@ -7,21 +7,11 @@ import { cookieIsSecure, type AppEnv } from "../middleware/context";
 import { newToken } from "../lib/ids";
 import { BUYER_COOKIE } from "../services/purchases/buyer-access";
 import type { PurchaseDeps } from "../services/purchases/deps";
-import { stripeClient } from "../services/stripe";
+import { purchaseDepsOf } from "../deps";
 
 export function purchaseDeps(c: Context<AppEnv>): PurchaseDeps {
   if (!c.env.ACCESS_TOKEN_SECRET) throw new Error("ACCESS_TOKEN_SECRET is not set");
-  const reminderSeconds = Number(c.env.CHECKOUT_REMINDER_DELAY_SECONDS);
-  return {
-    db: c.var.db,
-    d1: c.env.DB,
-    stripe: stripeClient(c.env),
-    emails: c.env.EMAILS,
-    webhooks: c.env.WEBHOOKS,
-    appUrl: c.env.APP_URL,
-    accessSecret: c.env.ACCESS_TOKEN_SECRET,
-    ...(reminderSeconds > 0 ? { reminderDelayMs: reminderSeconds * 1000 } : {}),
-  };
+  return purchaseDepsOf(c.env, c.var.db);
 }
 
 /** This browser's buyer key (HttpOnly cookie), created at its first checkout. */
