@@ -501,7 +501,7 @@ async function check(page: Page, visit: Visit, width: number): Promise<string[]>
 
 describe("every screen on a phone", () => {
   it("every page of the route tree is visited here", () => {
-    const tree = routeTreePaths(readFileSync(join(import.meta.dirname, "../web/route-tree.gen.ts"), "utf8"));
+    const tree = routeTreePaths(readFileSync(join(import.meta.dirname, "../../web/route-tree.gen.ts"), "utf8"));
     const visited = new Set(VISITS.map((v) => v.pattern).filter(Boolean));
     expect(
       tree.filter((p) => !visited.has(p)),
