@@ -27,6 +27,12 @@ const standinPort = Number(process.env.APEWALL_TEST_STANDIN_PORT);
 const webhookSecret = process.env.APEWALL_TEST_WEBHOOK_SECRET;
 const connectWebhookSecret = process.env.APEWALL_TEST_CONNECT_WEBHOOK_SECRET;
 
+const MONEY_AREAS = ["money", "refunds-and-disputes", "security", "checkout-and-codes"];
+const E2E_LANES: { name: string; areas?: string[]; exclude?: string[] }[] = [
+  { name: "e2e-money", areas: MONEY_AREAS },
+  { name: "e2e", exclude: MONEY_AREAS },
+];
+
 export default defineConfig(async () => ({
   test: {
     projects: [
@@ -90,22 +96,26 @@ export default defineConfig(async () => ({
           globalSetup: ["worker/test/support/stripe-standin.setup.ts"],
         },
       },
-      {
+      // The browser tests in two lanes, each its own app server, stand-in, state and Chromium: the money
+      // lane holds every file that moves money platform-wide (the admin's monthly run pays every
+      // creator on its server), the other lane everything else, so no file sees the other's money.
+      ...E2E_LANES.map(({ name, areas, exclude }) => ({
         test: {
-          name: "e2e",
-          include: ["e2e/**/*.test.ts"],
+          name,
+          include: areas ? areas.map((a) => `e2e/${a}/**/*.test.ts`) : ["e2e/**/*.test.ts"],
+          exclude: exclude?.map((a) => `e2e/${a}/**`) ?? [],
           environment: "node",
           globalSetup: ["e2e/support/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 180_000,
-          // One after another against the one server, in one process (no fork and no fresh imports per
-          // file), which also lets them share one Chromium (e2e/support/browser.ts).
+          // One after another against the lane's server, in one process (no fork and no fresh imports
+          // per file), which also lets them share one Chromium (e2e/support/browser.ts).
           fileParallelism: false,
           isolate: false,
           // After the worker project: projects that share a group must share maxWorkers.
           sequence: { groupOrder: 1 },
         },
-      },
+      })),
     ],
   },
 }));

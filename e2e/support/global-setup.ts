@@ -18,7 +18,9 @@ export default async function setup(project: TestProject) {
   const state = mkdtempSync(join(tmpdir(), "apewall-e2e-"));
   // The npm test scripts build first (the worker tests need the built SPA too).
   prepareData(state);
-  const stack = await startTestStack({ port: 8900 + Math.floor(Math.random() * 90), persistTo: state, label: "e2e" });
+  // Each lane (a vitest project) has its own server; their port ranges do not overlap.
+  const base = project.name === "e2e" ? 8900 : 8950;
+  const stack = await startTestStack({ port: base + Math.floor(Math.random() * 45), persistTo: state, label: "e2e" });
   project.provide("baseUrl", stack.url);
   project.provide("stripeUrl", stack.stripeUrl);
   return async () => {
