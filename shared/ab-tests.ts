@@ -7,9 +7,9 @@ import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from "./pricing";
 import { dollarsToCents } from "./content";
 
 /** Below this many buyers per variant, the readout says it is too early. */
-export const AB_MIN_SHOWN = 30;
+const AB_MIN_SHOWN = 30;
 /** A result this sure (either way) is called. */
-export const AB_SURE = 0.95;
+const AB_SURE = 0.95;
 
 export const createAbTestSchema = z.object({
   stepId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "stepId is invalid"),
@@ -30,7 +30,6 @@ export const createAbTestSchema = z.object({
       "Price must be between $0.50 and $10,000 with at most two decimals",
     ),
 });
-export type CreateAbTestInput = z.input<typeof createAbTestSchema>;
 
 export const endAbTestSchema = z.object({ keep: z.enum(["A", "B"], { error: "keep must be A or B" }) });
 

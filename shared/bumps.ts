@@ -29,7 +29,6 @@ export const orderBumpSchema = z
     }
     return { contentId: v.contentId, priceCents: cents };
   });
-export type OrderBumpInput = z.input<typeof orderBumpSchema>;
 
 /** An item's add-on as its creator sees it (null: none). */
 export const creatorBumpSchema = z.object({ contentId: publicId, price: dollars }).nullable();

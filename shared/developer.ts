@@ -11,7 +11,7 @@ export const API_KEY_SCOPES = [
   "payouts:read",
   "webhooks:write",
 ] as const;
-export const apiKeyScopeSchema = z.enum(API_KEY_SCOPES);
+const apiKeyScopeSchema = z.enum(API_KEY_SCOPES);
 export type ApiKeyScope = z.infer<typeof apiKeyScopeSchema>;
 
 export const API_KEY_SCOPE_LABELS: Record<ApiKeyScope, string> = {
@@ -50,7 +50,6 @@ export const createApiKeySchema = z.object({
     .max(API_KEY_SCOPES.length)
     .transform((s) => [...new Set(s)]),
 });
-export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;
 
 export const apiKeyIdParamSchema = z.object({ id: z.string().min(1).max(40) });
 

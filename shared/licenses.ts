@@ -2,8 +2,7 @@
 import { z } from "zod";
 import { publicId } from "./answers";
 
-export const LICENSE_KEY_PATTERN = /^AW(-[0-9A-HJKMNP-TV-Z]{5}){4}$/;
-export const MAX_ACTIVATION_LIMIT = 1000;
+const MAX_ACTIVATION_LIMIT = 1000;
 
 /** valid: paid or partly refunded; refunded: in full; disabled: by its creator, or a chargeback took the sale. */
 const licenseStatusSchema = z.enum(["valid", "refunded", "disabled"]);
@@ -53,9 +52,6 @@ export type CreatorLicense = z.infer<typeof creatorLicenseSchema>;
 /** The creator's disable / enable: the key, and the sale it belongs to. */
 export const licenseActionSchema = creatorLicenseSchema.extend({ purchaseId: z.string() });
 export type LicenseAction = z.infer<typeof licenseActionSchema>;
-
-/** A key as its buyer sees it (success page, unlocked paywall, emails). */
-export type BuyerLicense = { key: string; title: string };
 
 /** The item form's two license fields: "Issue a license key with each purchase" and its optional activation limit. */
 export const licenseFormFields = {

@@ -1,7 +1,7 @@
 // The one rule for a path to come back to (after sign-in, OAuth, a redirect): a same-origin path.
 // Kept free of zod so the SPA's main bundle can use it; shared/auth.ts wraps it for the API.
 
-export const RETURN_PATH_MAX_LENGTH = 1000;
+const RETURN_PATH_MAX_LENGTH = 1000;
 
 // A UTF-16 surrogate without its pair cannot be encoded as UTF-8 (encodeURIComponent throws on it).
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

@@ -24,12 +24,10 @@ export const SPA_ROUTE_PATTERNS = [
   "/upload",
 ] as const;
 
-export type SpaRoutePattern = (typeof SPA_ROUTE_PATTERNS)[number];
-
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** `/content/$contentId/edit` → a RegExp for one segment per `$param` (an optional trailing slash, as the router allows). */
-export function routePatternRegExp(pattern: string): RegExp {
+function routePatternRegExp(pattern: string): RegExp {
   if (pattern === "/") return /^\/$/;
   const body = pattern
     .split("/")

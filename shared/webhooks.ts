@@ -12,7 +12,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "payout.failed",
   "license.activated",
 ] as const;
-export const webhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
+const webhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
 export type WebhookEventType = z.infer<typeof webhookEventTypeSchema>;
 
 export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
@@ -41,8 +41,8 @@ export const WEBHOOK_EVENT_READ_SCOPE = {
 } as const satisfies Record<WebhookEventType, string>;
 
 export const MAX_WEBHOOK_ENDPOINTS = 10;
-export const MAX_WEBHOOK_DESCRIPTION_CHARS = 200;
-export const MAX_WEBHOOK_URL_CHARS = 2000;
+const MAX_WEBHOOK_DESCRIPTION_CHARS = 200;
+const MAX_WEBHOOK_URL_CHARS = 2000;
 /** Test events and resends, together, per creator per minute: each one makes a request to the endpoint. */
 export const WEBHOOK_MANUAL_SENDS_PER_MINUTE = 10;
 
@@ -117,7 +117,6 @@ export const createWebhookEndpointSchema = z.object({
   events: eventsSchema,
   description: descriptionSchema.optional().default(""),
 });
-export type CreateWebhookEndpointInput = z.input<typeof createWebhookEndpointSchema>;
 
 /** PATCH: any of the fields; `status: "active"` enables a disabled endpoint again. */
 export const updateWebhookEndpointSchema = z.object({

@@ -8,8 +8,6 @@ export type Standin = {
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
 };
-/** The Stripe API version the stand-in answers for: the one the pinned stripe package uses. */
-export const API_VERSION: string;
 export function createStandin(options?: {
   webhookUrls?: string[];
   connectWebhookUrls?: string[];

@@ -27,8 +27,6 @@ import { transfers } from "./transfers.mjs";
 import { createWebhooks } from "./webhooks.mjs";
 import { API_VERSION, expandOf, int, list, metadata, now, publicJson, RAW, raw, rid } from "./wire.mjs";
 
-export { API_VERSION, StripeError };
-
 const STRIPE_JS = readFileSync(new URL("./stripe-js.js", import.meta.url), "utf8");
 
 /**

@@ -6,7 +6,7 @@ import { inject } from "vitest";
 import { CHROMIUM_FLAGS, chromiumBinary } from "../../dev/chromium.mjs";
 
 export const baseUrl = () => inject("baseUrl");
-export const ARTIFACTS = join(import.meta.dirname, "../.artifacts");
+const ARTIFACTS = join(import.meta.dirname, "../.artifacts");
 
 let chromiumProcess: Promise<Browser> | undefined;
 

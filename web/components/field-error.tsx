@@ -35,7 +35,7 @@ type Check = {
 };
 
 /** "400: title: Title is required; price: …" -> messages by field (known names only; the rest is the form's). */
-export function errorsFromServer(
+function errorsFromServer(
   err: unknown,
   known: readonly string[],
   alias: Record<string, string> = {},

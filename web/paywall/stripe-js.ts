@@ -2,7 +2,7 @@
 // little of it this page uses (the npm types would be the whole API).
 import { api } from "@/lib/api";
 
-export type StripeError = { message?: string };
+type StripeError = { message?: string };
 export type PaymentIntentLike = { id: string; status: string };
 type StripeElement = {
   mount(el: HTMLElement): void;

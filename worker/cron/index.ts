@@ -19,14 +19,14 @@ import { rebookVoidedProPeriods } from "../services/subscriptions";
 import { abortStaleUploads, removeUnpublishedUploads } from "../services/uploads";
 
 export const MONTHLY_PAYOUT_CRON = "0 2 1 * *";
-export const DAILY_SWEEP_CRON = "30 3 * * *";
-export const OUTBOX_SWEEP_CRON = "*/5 * * * *";
+const DAILY_SWEEP_CRON = "30 3 * * *";
+const OUTBOX_SWEEP_CRON = "*/5 * * * *";
 
 /**
  * Every 5 minutes: email jobs that never reached the queue, or that the queue gave up on, go again;
  * so do webhook deliveries whose message was lost. Each on its own: one failing leaves the other.
  */
-export async function outboxSweep(env: Bindings, now = Date.now()) {
+async function outboxSweep(env: Bindings, now = Date.now()) {
   const [emails, webhooks, refunds] = await Promise.allSettled([
     sweepOutbox(env.DB, env.EMAILS, now),
     sweepWebhooks(env.DB, env.WEBHOOKS, now),
@@ -86,7 +86,7 @@ export async function dailySweep(env: Bindings, now = Date.now()) {
  * this moment (PayoutRunWorkflow: prepare, skip records, then each bank transfer as its own retried
  * send). Manual methods wait for the admin. A repeated trigger joins the instance that exists.
  */
-export async function monthlyPayoutRun(env: Bindings, now = Date.now()) {
+async function monthlyPayoutRun(env: Bindings, now = Date.now()) {
   const period = closingPeriod(now);
   const run = await startPayoutRun(env, period, now, true);
   await createDb(env.DB)

@@ -3,14 +3,13 @@ import * as schema from "./schema";
 
 export type Db = ReturnType<typeof createDb>;
 export const createDb = (d1: D1Database) => drizzle(d1, { schema });
-export { schema };
 
 /**
  * For public reads that may be a moment behind (the paywall, an item's public detail): a D1 session
  * that may start on any read replica near the visitor. Drizzle issues only prepare() and batch()
  * for queries, which a session has; exec() and dump() are never called on it.
  */
-export const createReadDb = (d1: D1Database) =>
+const createReadDb = (d1: D1Database) =>
   drizzle(d1.withSession("first-unconstrained") as unknown as D1Database, { schema });
 
 /**

@@ -2,7 +2,7 @@
 // and the API reference. Each allows nothing by default and no framing; see docs/security.md.
 
 /** Stripe.js's origins: the configured one (a local stand-in serves Stripe.js and its API), else Stripe's. */
-export function stripeOrigins(stripeJsUrl: string | undefined) {
+function stripeOrigins(stripeJsUrl: string | undefined) {
   if (stripeJsUrl) {
     const origin = new URL(stripeJsUrl).origin;
     return { script: origin, frame: origin, connect: origin };
@@ -17,7 +17,7 @@ export function stripeOrigins(stripeJsUrl: string | undefined) {
 }
 
 /** `default-src 'none'`, the directives in the order given, then `frame-ancestors 'none'`. */
-export function contentSecurityPolicy(directives: Record<string, string>): string {
+function contentSecurityPolicy(directives: Record<string, string>): string {
   return [
     "default-src 'none'",
     ...Object.entries(directives).map(([name, sources]) => `${name} ${sources}`),

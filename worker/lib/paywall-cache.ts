@@ -10,13 +10,13 @@ type Bindings = Pick<EnvBindings, "ASSETS" | "CF_VERSION_METADATA">;
  * it at once (`cache.delete` acts on one data center); the others drop the page within this time. What a
  * stale page could show is only public: buying a deleted item is refused by the checkout call.
  */
-export const PAYWALL_CACHE_SECONDS = 60;
+const PAYWALL_CACHE_SECONDS = 60;
 /**
  * How long a 404 for an id that was never there is remembered (asked of the primary, which has every
  * item): random ids then cost one database read per isolate and data center each half minute, not
  * one each. Ids are made by the server, so no real item can be asked for before it exists.
  */
-export const UNKNOWN_ID_CACHE_SECONDS = 30;
+const UNKNOWN_ID_CACHE_SECONDS = 30;
 /** The built page cut at its two slots: start <!--app-head--> middle <!--app-html--> end. */
 export type Template = { start: string; middle: string; end: string; hash: string; styleHash: string };
 

@@ -36,7 +36,7 @@ export async function verify(
 }
 
 /** String equality whose time depends only on the lengths, not on where the texts differ. */
-export function sameText(a: string, b: string): boolean {
+function sameText(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);

@@ -30,25 +30,24 @@ export async function optionalJson<T extends ZodType>(c: Context, schema: T): Pr
 }
 
 /** The largest JSON body any API call takes (the longest text field, feedback's, is 5,000 characters). */
-export const MAX_JSON_BYTES = 64 * 1024;
+const MAX_JSON_BYTES = 64 * 1024;
 /** Stripe's events are a few KB; a subscription or invoice with many lines stays well under this. */
-export const MAX_WEBHOOK_BYTES = 512 * 1024;
+const MAX_WEBHOOK_BYTES = 512 * 1024;
 /** 'Process All Payouts' names the manual payouts of the admin's list: up to 10,000 ids of at most 64 characters. */
-export const MAX_MARK_PAID_BYTES = 768 * 1024;
+const MAX_MARK_PAID_BYTES = 768 * 1024;
 /**
  * Editing an item (PATCH /api/content/{id}) carries its preview image as a data URL (5 MB is about
  * 6.7 MB of base64) and its text (100,000 characters, up to 4 bytes each).
  */
-export const MAX_CONTENT_EDIT_BYTES = 7 * 1024 * 1024 + 400 * 1024 + 64 * 1024;
+const MAX_CONTENT_EDIT_BYTES = 7 * 1024 * 1024 + 400 * 1024 + 64 * 1024;
 /** No request body the API takes nests deeper than a few levels. */
 const MAX_DEPTH = 16;
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
 
-export const BODY_TOO_LARGE = (limit: number) =>
-  `The request body is too large (at most ${Math.round(limit / 1024)} KB)`;
-export const NOT_AN_OBJECT = "The request body must be a JSON object";
-export const UNPAIRED_SURROGATE = "Text must be valid Unicode (it contains an unpaired UTF-16 surrogate)";
+const BODY_TOO_LARGE = (limit: number) => `The request body is too large (at most ${Math.round(limit / 1024)} KB)`;
+const NOT_AN_OBJECT = "The request body must be a JSON object";
+const UNPAIRED_SURROGATE = "Text must be valid Unicode (it contains an unpaired UTF-16 surrogate)";
 
 /** Paths whose bodies are streamed or limited by their own route: file parts, the publish form and the avatar. */
 const ownLimit = (method: string, path: string) =>

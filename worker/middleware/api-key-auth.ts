@@ -13,7 +13,7 @@ import { ApiError } from "../lib/errors";
 import { sha256Hex } from "../lib/ids";
 import { limitOrThrow } from "../lib/rate-limit";
 
-export const INVALID_API_KEY = "Invalid or revoked API key";
+const INVALID_API_KEY = "Invalid or revoked API key";
 
 /** The token of an `Authorization: Bearer …` header (maybe empty), or null when there is none. */
 export function bearerToken(authorization: string | undefined): string | null {

@@ -7,7 +7,7 @@ import { describeRoute, resolver } from "hono-openapi";
 import { z, type ZodType } from "zod";
 
 /** Every failing call answers `{ message }` (worker/lib/errors.ts); a few add a field, named where they do. */
-export const errorSchema = z
+const errorSchema = z
   .object({ message: z.string().meta({ example: "title: Title is required" }) })
   .meta({ id: "Error" });
 
@@ -34,7 +34,7 @@ export const TAGS = [
   { name: "Account", description: "Sign-in and the signed-in user. Browser flows: cookies, redirects and HTML." },
   { name: "Feedback", description: "Messages to the ApeWall team." },
 ] as const;
-export type Tag = (typeof TAGS)[number]["name"];
+type Tag = (typeof TAGS)[number]["name"];
 
 /**
  * Who may call a route:
@@ -43,7 +43,7 @@ export type Tag = (typeof TAGS)[number]["name"];
  * - session: a signed-in browser only (an API key is refused with 403);
  * - creator: a signed-in creator, or an API key with the route's scope (worker/middleware/api-key-scopes.ts).
  */
-export type Access = "public" | "buyer" | "session" | "creator";
+type Access = "public" | "buyer" | "session" | "creator";
 
 type Body = ZodType | { schema: ZodType; description: string; example?: unknown };
 type Answer = Body | { html: string } | { redirect: string } | { file: string } | { empty: string };
@@ -91,7 +91,7 @@ function answer(a: Answer, fallback: string) {
   return json(a.schema, a.description, a.example);
 }
 
-export const ACCESS_NOTE: Record<Access, string> = {
+const ACCESS_NOTE: Record<Access, string> = {
   public: "Public: no sign-in.",
   buyer: "The buyer's browser (its buyer cookie) or an access link's `access` token.",
   session: "A signed-in browser session. API keys are refused (403).",

@@ -25,7 +25,7 @@ const BUTTON =
 const INPUT =
   "placeholder:text-muted-foreground selection:bg-primary selection:text-primary-foreground border-input flex w-full min-w-0 rounded-md border bg-transparent px-3 py-1 shadow-xs transition-[color,box-shadow] outline-none disabled:pointer-events-none disabled:opacity-50 focus-visible:border-ring focus-visible:ring-ring/50 focus-visible:ring-[3px]";
 
-export function PaywallShell({ children }: { children: unknown }) {
+function PaywallShell({ children }: { children: unknown }) {
   return (
     <div class="flex min-h-screen flex-col bg-muted/40">
       <header class="border-b bg-background">
@@ -71,7 +71,7 @@ export function ContentNotFound() {
  * there with or without an image (an initial, or the logo mark, stands in), so nothing moves when it
  * loads. Everything in it is the creator's text, escaped by JSX.
  */
-export function CreatorByline({ creator }: { creator: PublicCreator }) {
+function CreatorByline({ creator }: { creator: PublicCreator }) {
   return (
     <div
       class="flex min-h-8 flex-wrap items-center gap-x-2 gap-y-1 text-sm text-muted-foreground"

@@ -28,7 +28,7 @@ export const retryDelaySeconds = (attempts: number) => Math.min(600, 10 * 2 ** M
  * Claims the job, then sends it. `compose` fills in, after the claim, what is read when the email
  * is sent (the buyer's order email: services/mail/order-email.ts); null means nothing to send.
  */
-export async function deliverEmail(
+async function deliverEmail(
   db: Db,
   transport: MailTransport,
   from: string,

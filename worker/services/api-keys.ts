@@ -14,14 +14,14 @@ import {
 import { ApiError } from "../lib/errors";
 import { newId, newToken, sha256Hex } from "../lib/ids";
 
-export const API_KEY_PREFIX_CHARS = 12;
-export const LAST_USED_GRANULARITY_MS = 60_000;
+const API_KEY_PREFIX_CHARS = 12;
+const LAST_USED_GRANULARITY_MS = 60_000;
 const EVENTS_SHOWN = 20;
 
 /** `live` only where APP_ENV is production, so a key says at a glance which deployment it opens. */
 export const keyEnvTag = (appEnv: string | undefined) => (appEnv === "production" ? "live" : "test");
 
-export const looksLikeApiKey = (token: string) => /^aw_(live|test)_[A-Za-z0-9_-]{43}$/.test(token);
+const looksLikeApiKey = (token: string) => /^aw_(live|test)_[A-Za-z0-9_-]{43}$/.test(token);
 
 type KeyRow = {
   id: string;

@@ -29,8 +29,8 @@ export type CreatorBalance = {
 const int = (v: unknown) => Number(v ?? 0);
 
 /** The ledger kinds of a reservation and its closing row: not earnings, not a payout, only not available. */
-export const RESERVATION_KINDS = ["reserve", "reserve_posted", "reserve_voided"] as const;
-export const RESERVATION_KINDS_SQL = sql.raw(`(${RESERVATION_KINDS.map((k) => `'${k}'`).join(", ")})`);
+const RESERVATION_KINDS = ["reserve", "reserve_posted", "reserve_voided"] as const;
+const RESERVATION_KINDS_SQL = sql.raw(`(${RESERVATION_KINDS.map((k) => `'${k}'`).join(", ")})`);
 
 /** The creator's figures as of `now` (entries written after `now` are not counted). */
 export async function creatorBalance(db: Db, userId: string, now: Date | number = Date.now()): Promise<CreatorBalance> {

@@ -17,7 +17,7 @@ import { isUnknownObject } from "./stripe";
 export type ConnectDeps = { db: Db; stripe: Stripe; appUrl: string; d1: D1Database; emails: Queue };
 export type ConnectStatus = { connected: boolean; details_submitted: boolean; payouts_enabled: boolean };
 
-export const DASHBOARD_LINK_FAILED = "Failed to access payout dashboard. Please try again.";
+const DASHBOARD_LINK_FAILED = "Failed to access payout dashboard. Please try again.";
 
 const accountIdOf = async (db: Db, userId: string) =>
   (
@@ -51,7 +51,7 @@ async function saveAccountState(deps: Omit<ConnectDeps, "stripe">, account: Stri
 }
 
 /** The creator's Express account, created at most once. */
-export async function ensureAccount(deps: ConnectDeps, userId: string): Promise<string> {
+async function ensureAccount(deps: ConnectDeps, userId: string): Promise<string> {
   const known = await accountIdOf(deps.db, userId);
   if (known && (await retrieveAccount(deps.stripe, known))) return known;
   const user = await deps.db.select({ email: users.email }).from(users).where(eq(users.id, userId)).get();

@@ -2,13 +2,13 @@
 // the isolate for a moment so a busy page sends one message a second, not one per visitor.
 // The consumer that adds them up is worker/queue/views.ts.
 
-export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** `n` views (1 when absent) of an item on a UTC day: a VIEWS queue message. */
 export type ViewEvent = { contentId: string; day: string; n?: number };
 
 /** How long an isolate gathers views before sending them: one message per item and day, not per view. */
-export const VIEW_FLUSH_MS = 1000;
+const VIEW_FLUSH_MS = 1000;
 const pendingViews = new Map<string, ViewEvent>();
 let flushing: Promise<void> | null = null;
 

@@ -57,7 +57,7 @@ function publicFields(row: ContentRow): PublicContentFields {
   };
 }
 
-export const UPLOAD_REMOVED =
+const UPLOAD_REMOVED =
   "This upload was removed because it was not published within 7 days. Please upload the file again.";
 
 export async function createContent(

@@ -18,9 +18,9 @@ import { ApiError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 
 /** A checkout without an email holds its code's use this long only. */
-export const DISCOUNT_HOLD_NO_EMAIL_MINUTES = 5;
+const DISCOUNT_HOLD_NO_EMAIL_MINUTES = 5;
 /** Uses of one code a browser may hold at once (its open checkouts of different items). */
-export const DISCOUNT_HOLDS_PER_BROWSER = 3;
+const DISCOUNT_HOLDS_PER_BROWSER = 3;
 
 type CodeRow = {
   id: string;

@@ -4,7 +4,7 @@
 import { sign, verify } from "../lib/signing";
 
 /** How long a signed download URL works. Long enough to start a download, short enough that a shared copy dies. */
-export const DOWNLOAD_URL_TTL_SECONDS = 5 * 60;
+const DOWNLOAD_URL_TTL_SECONDS = 5 * 60;
 
 /** `/api/purchases/{id}/download?expires=…&sig=…`, valid for DOWNLOAD_URL_TTL_SECONDS from `nowMs`. */
 export async function signedDownloadPath(

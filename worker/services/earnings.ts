@@ -231,7 +231,7 @@ function payoutEvent(p: PayoutRow): TimelineEvent {
  * When the next payout is prepared: the monthly run, 02:00 UTC on the 1st. Until 02:00 on the 1st
  * that is today's run; from then on, next month's.
  */
-export function nextPayoutDate(now: number): Date {
+function nextPayoutDate(now: number): Date {
   const d = new Date(now);
   const thisMonths = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1, PAYOUT_RUN_HOUR_UTC);
   return new Date(

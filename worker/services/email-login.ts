@@ -5,9 +5,9 @@ import { loginTokens } from "../db/schema";
 import { newToken, sha256Hex } from "../lib/ids";
 import type { EmailJob } from "./mail/templates";
 
-export const LOGIN_LINK_TTL_MS = 15 * 60 * 1000;
+const LOGIN_LINK_TTL_MS = 15 * 60 * 1000;
 // A mailbox gets at most this many links per TTL window, so the form cannot be used to spam it.
-export const LOGIN_LINKS_PER_WINDOW = 5;
+const LOGIN_LINKS_PER_WINDOW = 5;
 
 export type LoginLinkRequest = { email: string; returnTo: string; appUrl: string; browserKey: string };
 

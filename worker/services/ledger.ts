@@ -15,7 +15,7 @@ export type LedgerRow = {
 };
 
 /** The split of a sale: the platform keeps 20% on the free plan, nothing on Pro. */
-export function splitSale(amountCents: number, plan: "free" | "pro"): { creatorCents: number; platformCents: number } {
+function splitSale(amountCents: number, plan: "free" | "pro"): { creatorCents: number; platformCents: number } {
   const platformCents = plan === "pro" ? 0 : Math.round((amountCents * PLATFORM_FEE_PERCENT) / 100);
   return { creatorCents: amountCents - platformCents, platformCents };
 }

@@ -29,7 +29,7 @@ const STATUS_BY_PURCHASE: Record<PurchaseState, LicenseStatus> = {
   disputed: "disabled", // a chargeback withdrew the funds (open or lost)
 };
 
-export function licenseStatus(key: { disabledAt: number | null }, purchaseStatus: string): LicenseStatus {
+function licenseStatus(key: { disabledAt: number | null }, purchaseStatus: string): LicenseStatus {
   if (key.disabledAt !== null) return "disabled";
   return STATUS_BY_PURCHASE[purchaseStatus as PurchaseState] ?? "disabled";
 }
@@ -79,7 +79,7 @@ const findKey = (d1: D1Database, key: string) => d1.prepare(`${KEY_SQL} where k.
  * an instance already there. verifyLicense adds the `license.activated` webhook to the same batch,
  * guarded by the row this batch added (only that batch wrote its created_at).
  */
-export function activationStatements(
+function activationStatements(
   d1: D1Database,
   licenseId: string,
   instance: string,
@@ -186,7 +186,7 @@ export async function setLicenseDisabled(
 }
 
 /** The creator's keys for these purchases (the sales table), or one key by id; owner-checked. */
-export async function creatorLicenses(
+async function creatorLicenses(
   d1: D1Database,
   userId: string,
   by: { purchaseIds?: string[]; licenseId?: string },

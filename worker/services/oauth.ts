@@ -2,8 +2,7 @@
 import { decodeIdToken, GitHub, Google } from "arctic";
 import type { Bindings } from "../lib/env";
 
-export type OAuthProviderName = "google" | "github";
-export type OAuthIdentity = {
+type OAuthIdentity = {
   providerUserId: string;
   email: string;
   emailVerified: boolean;

@@ -6,7 +6,7 @@ import { payoutRowStatus } from "../../shared/admin";
 import type { Db } from "../db/client";
 import type { Period } from "./payouts/period";
 
-export const CSV_COLUMNS = [
+const CSV_COLUMNS = [
   "payout_id",
   "creator_id",
   "creator_name",

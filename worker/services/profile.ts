@@ -20,7 +20,7 @@ import { sniffImageType } from "../lib/images";
 import type { MailCreator } from "./mail/templates";
 
 const avatarKey = (avatarId: string) => `avatars/${avatarId}`;
-export const avatarPath = (avatarId: string) => `/api/avatars/${avatarId}`;
+const avatarPath = (avatarId: string) => `/api/avatars/${avatarId}`;
 
 type ProfileRow = typeof creatorProfiles.$inferSelect;
 
@@ -61,7 +61,7 @@ export async function saveProfile(db: Db, userId: string, values: ProfileValues)
 }
 
 /** The image's type, from its bytes, or a 400 naming what is accepted. */
-export function checkAvatar(bytes: Uint8Array): (typeof AVATAR_TYPES)[number] {
+function checkAvatar(bytes: Uint8Array): (typeof AVATAR_TYPES)[number] {
   if (bytes.byteLength > MAX_AVATAR_BYTES) throw new ApiError(413, PROFILE_MESSAGES.avatarSize);
   const type = sniffImageType(bytes);
   const allowed = AVATAR_TYPES.find((t) => t === type);

@@ -3,8 +3,6 @@
 import Stripe from "stripe";
 import type { Bindings } from "../lib/env";
 
-export type StripeClient = Stripe;
-
 /**
  * The payment methods checkout offers, named on its PaymentIntent rather than left to whatever the
  * Dashboard has turned on: cards (Apple Pay and Google Pay pay with a card too) and Link, the

@@ -27,7 +27,7 @@ export type SubscriptionState = {
 
 const PRO_LOOKUP_KEY = "apewall_pro_monthly";
 const PRO_STATUSES = ["active", "past_due", "trialing"];
-export const NO_CLIENT_SECRET = "No client secret received";
+const NO_CLIENT_SECRET = "No client secret received";
 
 async function proPriceId(stripe: Stripe): Promise<string> {
   const found = await stripe.prices.list({ lookup_keys: [PRO_LOOKUP_KEY], active: true, limit: 1 });

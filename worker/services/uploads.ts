@@ -20,13 +20,10 @@ import { newId } from "../lib/ids";
 
 type UploadRow = typeof uploads.$inferSelect;
 
-export const partCountFor = (size: number) => Math.max(1, Math.ceil(size / UPLOAD_PART_SIZE));
+const partCountFor = (size: number) => Math.max(1, Math.ceil(size / UPLOAD_PART_SIZE));
 
 /** Every part but the last is UPLOAD_PART_SIZE; the last holds the rest. */
-export function expectedPartSize(
-  upload: Pick<UploadRow, "sizeBytes" | "partSize" | "partCount">,
-  partNumber: number,
-): number {
+function expectedPartSize(upload: Pick<UploadRow, "sizeBytes" | "partSize" | "partCount">, partNumber: number): number {
   return partNumber < upload.partCount ? upload.partSize : upload.sizeBytes - upload.partSize * (upload.partCount - 1);
 }
 
@@ -154,7 +151,7 @@ export async function uploadState(db: Db, userId: string, id: string): Promise<U
   };
 }
 
-export const UPLOAD_NEVER_STARTED = "This upload did not start properly. Please start it again.";
+const UPLOAD_NEVER_STARTED = "This upload did not start properly. Please start it again.";
 
 export async function uploadPart(
   db: Db,

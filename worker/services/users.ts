@@ -35,7 +35,7 @@ export async function findOrCreateUserByEmail(db: Db, email: string, profile: Pr
   return row.id;
 }
 
-export const isAdminEmail = (email: string, adminEmail: string | undefined) =>
+const isAdminEmail = (email: string, adminEmail: string | undefined) =>
   !!adminEmail && email.toLowerCase() === adminEmail.trim().toLowerCase();
 
 export async function getCurrentUser(

@@ -34,7 +34,7 @@ const PAGE_STEP = {
 } as const;
 
 /** The instance id of a period's `n`-th run (1, 2, ...): `payouts-YYYY-MM` (the period's transfer_group too), then `payouts-YYYY-MM-r{n}`. */
-export const runInstanceId = (p: Period, n = 1) => (n === 1 ? transferGroup(p) : `${transferGroup(p)}-r${n}`);
+const runInstanceId = (p: Period, n = 1) => (n === 1 ? transferGroup(p) : `${transferGroup(p)}-r${n}`);
 
 /** Runs looked for per period: far more presses than a month needs; past it the last run is joined. */
 const MAX_RUNS = 100;
@@ -136,7 +136,7 @@ const RUN_STATUSES = [
   "unknown",
 ] as const;
 /** Rows of `attention` at most (the ones with the most money first). */
-export const ATTENTION_ROWS = 500;
+const ATTENTION_ROWS = 500;
 
 /**
  * GET /api/admin/payout-run: the period's run, live. The counts are the period's monthly payout

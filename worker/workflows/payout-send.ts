@@ -11,7 +11,7 @@ import { sendPayoutStep } from "../services/payouts/transfer-rail";
 export type PayoutSendParams = { payoutId: string };
 
 /** The send step's retries: 10 more attempts, 1, 2, 4 ... 512 minutes apart (retryDelaySeconds says the same). */
-export const SEND_STEP_RETRIES = { limit: 10, delay: "1 minute", backoff: "exponential" } as const;
+const SEND_STEP_RETRIES = { limit: 10, delay: "1 minute", backoff: "exponential" } as const;
 
 export class PayoutSendWorkflow extends WorkflowEntrypoint<Bindings, PayoutSendParams> {
   async run(event: WorkflowEvent<PayoutSendParams>, step: WorkflowStep) {
@@ -29,8 +29,7 @@ const sendDeps = (env: Bindings): PayoutDeps => ({
   startSend: (payoutId) => startPayoutSend(env, payoutId),
 });
 
-export const sendInstanceId = (payoutId: string, tag?: string) =>
-  tag ? `payout-${payoutId}-${tag}` : `payout-${payoutId}`;
+const sendInstanceId = (payoutId: string, tag?: string) => (tag ? `payout-${payoutId}-${tag}` : `payout-${payoutId}`);
 
 /** Whether an error from Workflow.create says the instance id is taken (the create is then a no-op). */
 export const alreadyExists = (err: unknown) =>

@@ -5,7 +5,7 @@ import Stripe from "stripe";
 import { expect, inject } from "vitest";
 import { createStandin } from "../../../dev/stripe-standin/server.mjs";
 
-export const realKey = process.env.STRIPE_TEST_SECRET_KEY;
+const realKey = process.env.STRIPE_TEST_SECRET_KEY;
 if (!realKey)
   console.log(
     "stripe contract: STRIPE_TEST_SECRET_KEY is not set, so the run against real Stripe test mode is skipped",

@@ -23,7 +23,7 @@ const MONTHS = Array.from({ length: 12 }, (_, i) =>
 const YEARS = Array.from({ length: 7 }, (_, i) => 2024 + i);
 const selectClass = "h-9 rounded-md border border-input bg-background px-3 text-sm shadow-xs";
 
-export function PeriodPicker({ period, onChange }: { period: Period; onChange: (p: Period) => void }) {
+function PeriodPicker({ period, onChange }: { period: Period; onChange: (p: Period) => void }) {
   return (
     <div className="flex gap-2">
       <label className="sr-only" htmlFor="admin-month">

@@ -32,7 +32,7 @@ type Row = AdminCreatorPayoutRow;
 type Kind = PayoutAction["kind"];
 
 /** Which actions the row offers, as PAYOUT_ACTIONS allows them from the payout's state. */
-export function actionsFor(r: Row): Kind[] {
+function actionsFor(r: Row): Kind[] {
   const p = r.payout;
   const out: Kind[] = [];
   if (p && !p.byTransfer && p.status === "pending") out.push("mark-paid");

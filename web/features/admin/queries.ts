@@ -25,16 +25,15 @@ const getJson = async <T>(url: string, signal?: AbortSignal): Promise<T> => {
   return (await res.json()) as T;
 };
 
-export const periodQuery = (p: Period) =>
-  new URLSearchParams({ month: String(p.month), year: String(p.year) }).toString();
-export const exportUrl = (p: Period) => `/api/admin/export-payouts?${periodQuery(p)}`;
+const periodQuery = (p: Period) => new URLSearchParams({ month: String(p.month), year: String(p.year) }).toString();
+const exportUrl = (p: Period) => `/api/admin/export-payouts?${periodQuery(p)}`;
 
 /**
  * Downloads the period's payout CSV and saves it only when complete: the rows received must equal
  * the count the server states (CSV_ROW_COUNT_HEADER). A body cut short (a database error on a later
  * page, a dropped connection) rejects with a message and saves nothing.
  */
-export async function downloadPayoutsCsv(p: Period): Promise<{ rows: number; fileName: string }> {
+async function downloadPayoutsCsv(p: Period): Promise<{ rows: number; fileName: string }> {
   const res = await fetch(exportUrl(p), { credentials: "include" });
   await throwIfResNotOk(res);
   const stated = Number(res.headers.get(CSV_ROW_COUNT_HEADER));
@@ -126,7 +125,7 @@ export const useFixPurchaseEmails = (h: {
 
 /** Run states after which nothing more happens without someone pressing something: polling stops. */
 const RUN_AT_REST = new Set<PayoutRunView["run"]["status"]>(["complete", "errored", "terminated", "none"]);
-export const RUN_POLL_MS = 3000;
+const RUN_POLL_MS = 3000;
 
 /** The period's run, live: polled every few seconds while the run is under way (or retries are due). */
 export const usePayoutRun = (p: Period) =>
@@ -149,7 +148,7 @@ export type PayoutAction =
   | { kind: "hold"; userId: string; reason: string }
   | { kind: "release"; userId: string };
 
-export async function payoutAction(a: PayoutAction): Promise<PayoutActionResult | CreatorHoldResult> {
+async function payoutAction(a: PayoutAction): Promise<PayoutActionResult | CreatorHoldResult> {
   const [url, body] =
     a.kind === "mark-paid"
       ? [`/api/admin/payouts/${encodeURIComponent(a.payoutId)}/mark-paid`, { reference: a.reference }]

@@ -20,7 +20,7 @@ import { useMyItem } from "./use-my-item";
 const cardTitle = (item: CreatorContent) =>
   `${item.title} · ${item.pricingModel === "pay_what_you_want" ? `from ${formatDollarsPlain(item.minimumPrice ?? item.price)}` : formatDollarsPlain(item.price)}`;
 
-export function SocialCard({ item }: { item: CreatorContent }) {
+function SocialCard({ item }: { item: CreatorContent }) {
   return (
     <figure
       className="overflow-hidden rounded-xl border bg-background"

@@ -45,7 +45,7 @@ export function FunnelStatusBadge({ funnel }: { funnel: Funnel }) {
   );
 }
 
-export function CreateFunnelDialog({
+function CreateFunnelDialog({
   open,
   onOpenChange,
   onCreated,

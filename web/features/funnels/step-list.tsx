@@ -25,7 +25,7 @@ import { Field } from "./upsell-step-fields";
 import { queryKeys } from "@/lib/query-keys";
 
 /** Edit a step's words, type and tip ceiling (its item and price are chosen when it is added). */
-export function StepDialog({
+function StepDialog({
   funnelId,
   step,
   open,

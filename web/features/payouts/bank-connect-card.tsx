@@ -18,7 +18,7 @@ export function useConnectStatus() {
   return useQuery<ConnectStatus>({ queryKey: queryKeys.connectStatus });
 }
 
-export function DashboardLinkButton() {
+function DashboardLinkButton() {
   const open = useMutation({
     mutationFn: async () =>
       (await (await apiRequest("POST", "/api/stripe/connect/dashboard-link")).json()) as { url: string },

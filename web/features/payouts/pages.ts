@@ -5,7 +5,7 @@ import type { Sale, TimelinePage } from "@shared/earnings";
 import { apiRequest } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = 50;
 
 const withCursor = (path: string, cursor: string | null) =>
   `${path}?limit=${PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;

@@ -166,7 +166,7 @@ function BuyerFunnel({ claim, access }: { claim: Claim; access?: string }) {
 }
 
 /** The step after `index` once it was accepted or declined: a downsell follows only a declined upsell. */
-export function nextIndex(offers: UpsellOffer[], index: number, outcome: "accepted" | "declined"): number {
+function nextIndex(offers: UpsellOffer[], index: number, outcome: "accepted" | "declined"): number {
   let lastUpsell: "accepted" | "declined" | null = null;
   for (let i = 0; i <= index; i++) if (offers[i].stepType === "upsell") lastUpsell = i === index ? outcome : "accepted";
   for (let i = index + 1; i < offers.length; i++) {

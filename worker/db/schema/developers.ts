@@ -77,7 +77,7 @@ export const webhookEndpoints = sqliteTable(
 // One message per endpoint and event, written in the batch of the change that causes it. `id` is the
 // Standard Webhooks `webhook-id`, the same on every attempt and resend; (endpoint_id, event_key) is
 // unique, so a repeated batch writes nothing. Status: pending → delivered | failed | disabled
-// (WEBHOOK_DELIVERY_TRANSITIONS). `next_attempt_at` is when the queue should bring it next (also a
+// (a resend makes a final row pending again). `next_attempt_at` is when the queue should bring it next (also a
 // lease while an attempt runs); the sweep hands over again a pending row long past it.
 export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",

@@ -23,7 +23,7 @@ export type DevMail = {
   createdAt: string;
 };
 
-export const extractLinks = (text: string) => [...new Set(text.match(/https?:\/\/[^\s<>"')]+/g) ?? [])];
+const extractLinks = (text: string) => [...new Set(text.match(/https?:\/\/[^\s<>"')]+/g) ?? [])];
 
 export function devMailboxTransport(kv: KVNamespace): MailTransport {
   return {

@@ -5,10 +5,10 @@
 // Behaviour: docs/payments.md ("Receipts and emails").
 import type { EmailJob } from "./templates";
 
-export const OUTBOX_RESEND_AFTER_MS = 5 * 60 * 1000;
-export const OUTBOX_MAX_ATTEMPTS = 20;
+const OUTBOX_RESEND_AFTER_MS = 5 * 60 * 1000;
+const OUTBOX_MAX_ATTEMPTS = 20;
 /** Sent rows are kept this long (emails_sent keeps the dedupe claim itself for good). */
-export const OUTBOX_KEEP_SENT_MS = 30 * 24 * 3600 * 1000;
+const OUTBOX_KEEP_SENT_MS = 30 * 24 * 3600 * 1000;
 const SWEEP_LIMIT = 200;
 const MAX_DELAY_SECONDS = 12 * 3600;
 

@@ -7,7 +7,7 @@ import type { EmailJob } from "./templates";
 import { dispatch } from "./email-outbox";
 
 /** How long the order email waits for the buyer's funnel to end, from the first payment. */
-export const ORDER_EMAIL_WAIT_MS = 10 * 60 * 1000;
+const ORDER_EMAIL_WAIT_MS = 10 * 60 * 1000;
 
 export const orderEmailKey = (rootPurchaseId: string) => `order:${rootPurchaseId}`;
 

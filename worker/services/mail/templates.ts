@@ -42,7 +42,7 @@ export type ReminderMailData = {
 };
 
 /** What the payout destination notice names (payout-destination.ts). */
-export type DestinationChangedMailData = {
+type DestinationChangedMailData = {
   before: string;
   after: string;
   at: string;
@@ -51,7 +51,7 @@ export type DestinationChangedMailData = {
 };
 
 /** Why the monthly run paid a creator nothing for a period (payout_skips.reason), with what carries over. */
-export type PayoutSkippedMailData = {
+type PayoutSkippedMailData = {
   reason: "below_minimum" | "not_set_up" | "held";
   amountCents: number;
   period: string;
@@ -74,12 +74,12 @@ export type PurchaseAccessMailData = {
   licenseKey?: string;
 };
 
-export type OrderItem = { title: string; amountCents: number; orderId: string; accessUrl: string; licenseKey?: string };
+type OrderItem = { title: string; amountCents: number; orderId: string; accessUrl: string; licenseKey?: string };
 
 /** `rootPurchaseId` names the order; what it lists is read when it is sent (paid purchases only). */
 export type OrderMailData = { rootPurchaseId: string; items?: OrderItem[]; totalCents?: number; creator?: MailCreator };
 
-export type SaleMailData = {
+type SaleMailData = {
   title: string;
   amountCents: number;
   netCents: number;
@@ -89,7 +89,7 @@ export type SaleMailData = {
 };
 
 /** A paid Pro invoice: what Stripe charged, for which period (ISO dates), the invoice and the card. */
-export type ProReceiptMailData = {
+type ProReceiptMailData = {
   amountCents: number;
   currency: string;
   periodStart: string;

@@ -3,12 +3,12 @@
 import type { Bindings } from "../../lib/env";
 import { isDevelopment } from "../../lib/env";
 import { devMailboxTransport } from "./dev-mailbox";
-import type { MailTransport, OutgoingMail } from "./types";
+import type { MailTransport } from "./types";
 
-export type { MailTransport, OutgoingMail };
+export type { MailTransport };
 
 /** Resend takes keys of at most 256 characters; a longer job id is sent as its SHA-256. */
-export async function idempotencyKeyFor(jobId: string): Promise<string> {
+async function idempotencyKeyFor(jobId: string): Promise<string> {
   if (jobId.length <= 256) return jobId;
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(jobId)));
   return `sha256:${[...digest].map((b) => b.toString(16).padStart(2, "0")).join("")}`;

@@ -22,7 +22,7 @@ import { dispatchWebhooks } from "../webhooks/delivery";
 type PayoutRow = typeof payouts.$inferSelect;
 type Status = PayoutRow["status"];
 type By = "manual" | "transfer";
-export type PayoutAction = "mark-paid" | "mark-failed" | "resend";
+type PayoutAction = "mark-paid" | "mark-failed" | "resend";
 /** apply: make the change; noop: already done, answer the state as it is; else refuse (409) with the message. */
 type Verdict = "apply" | "noop" | { refuse: string };
 
@@ -34,7 +34,7 @@ const PAID = "This payout is paid: nothing more can be done with it.";
 const BY_HAND = "This payout is paid by hand: send it, then mark it paid with the reference.";
 
 /** The one transition table: action × how the payout is paid × its status. */
-export const PAYOUT_ACTIONS: Record<PayoutAction, Record<By, Record<Status, Verdict>>> = {
+const PAYOUT_ACTIONS: Record<PayoutAction, Record<By, Record<Status, Verdict>>> = {
   "mark-paid": {
     manual: {
       pending: "apply",
@@ -65,7 +65,7 @@ export const PAYOUT_ACTIONS: Record<PayoutAction, Record<By, Record<Status, Verd
 };
 
 /** What `action` may do to payout `p` now; throws 409 when the table refuses. */
-export function verdictFor(action: PayoutAction, p: Pick<PayoutRow, "status" | "stripeAccountId">): "apply" | "noop" {
+function verdictFor(action: PayoutAction, p: Pick<PayoutRow, "status" | "stripeAccountId">): "apply" | "noop" {
   const v = PAYOUT_ACTIONS[action][p.stripeAccountId ? "transfer" : "manual"][p.status];
   if (typeof v === "object") throw new ApiError(409, v.refuse);
   return v;

@@ -16,7 +16,7 @@ export function closingPeriod(now: number): Period {
 }
 
 /** The first moment after the period (its month's end). */
-export const periodEnd = (p: Period) => Date.UTC(p.year, p.month, 1);
+const periodEnd = (p: Period) => Date.UTC(p.year, p.month, 1);
 export const transferGroup = (p: Period) => `payouts-${p.year}-${String(p.month).padStart(2, "0")}`;
 /**
  * A payout's transfer_group: its period's for the monthly run; its own for a withdrawal, so the

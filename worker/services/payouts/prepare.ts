@@ -103,7 +103,7 @@ export async function preparePayout(
 const PREPARE_CHUNK = 50;
 
 /** Creators one prepare step looks at (one Workflow step: about 25 D1 round trips, see preparePage). */
-export const PREPARE_PAGE = 500;
+const PREPARE_PAGE = 500;
 
 type PageRow = {
   user_id: string;

@@ -33,7 +33,7 @@ const DESTINATION_FAILURES: Record<string, string> = {
 };
 
 /** The creator's reason when Stripe said the destination cannot be paid; null when the error is not about the destination (retried). */
-export function destinationFailure(err: unknown): { code: string; creatorReason: string; detail: string } | null {
+function destinationFailure(err: unknown): { code: string; creatorReason: string; detail: string } | null {
   const e = (err ?? {}) as StripeErrorLike;
   if (e.type !== "StripeInvalidRequestError" || !e.code) return null;
   const missing = e.code === "resource_missing" && e.param === "destination";
@@ -64,7 +64,7 @@ const errorText = (err: unknown) => {
  * Backoff before retry `n` (1, 2, ...): 1 minute, doubling, at most 512 minutes: the delays of the
  * send step's retries (SEND_STEP_RETRIES, exponential from 1 minute), so next_retry_at says when.
  */
-export const retryDelaySeconds = (n: number) => Math.min(60 * 2 ** Math.max(0, n - 1), 512 * 60);
+const retryDelaySeconds = (n: number) => Math.min(60 * 2 ** Math.max(0, n - 1), 512 * 60);
 
 /** The Idempotency-Key of a payout's transfer attempt: the payout id, then `{id}:{attempt}`. */
 const transferKey = (p: PayoutRow) => (p.sendAttempt ? `${p.id}:${p.sendAttempt}` : p.id);
@@ -205,7 +205,7 @@ export async function sendPayout(
 }
 
 /** Transfer payouts one step hands to their send instances (createBatch takes at most 100). */
-export const SEND_START_PAGE = 100;
+const SEND_START_PAGE = 100;
 
 /** One page of the period's monthly transfer payouts still to send (pending or processing), by id after `after`. */
 export async function dueTransferPage(

@@ -27,7 +27,7 @@ const REFUSAL_STATUS: Record<WithdrawBlock, ContentfulStatusCode> = {
 };
 
 /** The UTC month `now` is in: a withdrawal's period. */
-export const withdrawalPeriod = (now: number): Period => {
+const withdrawalPeriod = (now: number): Period => {
   const d = new Date(now);
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1 };
 };
@@ -99,6 +99,6 @@ export async function withdraw(deps: PayoutDeps, userId: string, now = Date.now(
  * starts for each transfer (deps.startSend): one retried step with the payout id as Stripe's
  * Idempotency-Key; the daily sweep re-drives it if that instance gives up.
  */
-export async function sendWithdrawal(deps: PayoutDeps, payoutId: string): Promise<void> {
+async function sendWithdrawal(deps: PayoutDeps, payoutId: string): Promise<void> {
   await deps.startSend(payoutId);
 }

@@ -22,7 +22,7 @@ export const CARD_GONE = "The card you paid with can no longer be charged.";
  * default since migration 0003). A failed offer is not retried: the card that paid has just
  * declined it, and the buyer can skip it; accepting a declined offer is a 409.
  */
-export const OFFER_TRANSITIONS = {
+const OFFER_TRANSITIONS = {
   shown: ["accepting", "declined"],
   // → declined only once Stripe has cancelled the claim's PaymentIntent (or before it existed).
   accepting: ["paid", "failed", "declined"],

@@ -19,38 +19,21 @@ import { sealIfPlain, type SecretBox } from "./secrets";
 export const endpointUrlProblem = (url: string, appEnv: string | undefined) =>
   webhookUrlProblem(url, appEnv !== "development");
 
-export const WEBHOOK_TIMEOUT_MS = 10_000;
+const WEBHOOK_TIMEOUT_MS = 10_000;
 export const WEBHOOK_RETRY_WINDOW_MS = 3 * 24 * 3600 * 1000;
 /** Seconds to wait after the n-th failed attempt (then every 12 hours, Queues' longest delay). */
-export const WEBHOOK_BACKOFF_SECONDS = [60, 300, 1800, 7200, 18000, 36000];
+const WEBHOOK_BACKOFF_SECONDS = [60, 300, 1800, 7200, 18000, 36000];
 const MAX_DELAY_SECONDS = 12 * 3600;
 /** An attempt holds its row this long; a consumer that died is replaced by the sweep after it. */
 const LEASE_MS = 2 * 60 * 1000;
-export const WEBHOOK_SWEEP_AFTER_MS = 5 * 60 * 1000;
+const WEBHOOK_SWEEP_AFTER_MS = 5 * 60 * 1000;
 const EXCERPT_CHARS = 500;
 const SWEEP_LIMIT = 200;
 
 /** What the queue carries: the row, and when that message was meant to bring it (see `deliverWebhook`). */
 export type WebhookMessage = { id: string; due: number };
 
-/**
- * Where a delivery's status may go, and on what. `pending` is retried; the others are final but for
- * a resend, which makes a final row pending again (same webhook-id).
- */
-export const WEBHOOK_DELIVERY_TRANSITIONS = {
-  pending: {
-    success: "delivered",
-    failure: "pending",
-    expired: "failed",
-    endpointDisabled: "disabled",
-    resend: "pending",
-  },
-  delivered: { resend: "pending" },
-  failed: { resend: "pending" },
-  disabled: { resend: "pending" },
-} as const;
-
-export const backoffSeconds = (attempts: number) => WEBHOOK_BACKOFF_SECONDS[attempts - 1] ?? MAX_DELAY_SECONDS;
+const backoffSeconds = (attempts: number) => WEBHOOK_BACKOFF_SECONDS[attempts - 1] ?? MAX_DELAY_SECONDS;
 
 /** `whsec_` + base64 of 32 random bytes: the Standard Webhooks secret format. */
 export function newWebhookSecret(): string {

@@ -5,7 +5,7 @@ import { WEBHOOK_MANUAL_SENDS_PER_MINUTE } from "../../../shared/webhooks";
 import { newId } from "../../lib/ids";
 
 const MINUTE_MS = 60_000;
-export const WEBHOOK_DELIVERY_KEEP_MS = 30 * 24 * 3600 * 1000;
+const WEBHOOK_DELIVERY_KEEP_MS = 30 * 24 * 3600 * 1000;
 const MANUAL_SENDS_KEEP_MS = 24 * 3600 * 1000;
 const PURGE_CHUNK = 1000;
 const PURGE_MAX_CHUNKS = 50;

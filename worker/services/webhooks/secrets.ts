@@ -14,7 +14,7 @@ export type SecretBox = {
   open(stored: string, endpointId: string): Promise<string>;
 };
 
-export const isSealed = (stored: string) => stored.startsWith(PREFIX);
+const isSealed = (stored: string) => stored.startsWith(PREFIX);
 
 const keys = new Map<string, Promise<CryptoKey>>();
 
