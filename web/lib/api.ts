@@ -69,7 +69,7 @@ type GetRoute = Extract<ApiRoute, `GET ${string}`>;
 
 /**
  * The query key of a GET: the path's segments split where a param sits, so that joined with "/" they
- * are the URL (what getQueryFn fetches) and a prefix names the whole resource for invalidation
+ * are the URL (what `api` fetches) and a prefix names the whole resource for invalidation
  * (`["/api/content", id]` under `["/api/content"]`); a query, when given, is the last segment.
  */
 export function apiKey<R extends GetRoute>(route: R, ...[call]: CallArgs<R>): readonly string[] {
