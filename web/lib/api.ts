@@ -2,7 +2,6 @@
 // Error("{status}: {message}") as spec §8 words it. `api(route)` and `apiQuery(route)` are typed
 // from the shared contract (shared/api.ts): the route decides the answer's type, so a field renamed
 // in its schema fails the type-check here rather than on a user's screen.
-import type { QueryFunction } from "@tanstack/react-query";
 import type { ApiAnswer, ApiRoute } from "@shared/api";
 
 export async function throwIfResNotOk(res: Response): Promise<void> {
@@ -18,7 +17,15 @@ export async function throwIfResNotOk(res: Response): Promise<void> {
   throw new Error(`${res.status}: ${message}`);
 }
 
-export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
+/**
+ * A call whose answer the caller does not read (or a route outside the contract that answers no JSON).
+ * It answers nothing on purpose: an answer to read comes through `api(route)`, typed by its route.
+ */
+export async function apiRequest(method: string, url: string, data?: unknown): Promise<void> {
+  await send(method, url, data);
+}
+
+async function send(method: string, url: string, data?: unknown): Promise<Response> {
   const isForm = typeof FormData !== "undefined" && data instanceof FormData;
   const res = await fetch(url, {
     method,
@@ -36,17 +43,11 @@ export const withoutStatus = (message: string) => message.replace(/^\d{3}: /, ""
 export const isUnauthorizedError = (error: unknown) =>
   error instanceof Error && /^401: .*Unauthorized/.test(error.message);
 
-type UnauthorizedBehavior = "returnNull" | "throw";
-
-/** GET on the path joined from the query key's segments (spec §7). */
-export const getQueryFn =
-  <T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T> =>
-  async ({ queryKey, signal }) => {
-    const res = await fetch(queryKey.join("/"), { credentials: "include", signal });
-    if (on401 === "returnNull" && res.status === 401) return null as T;
-    await throwIfResNotOk(res);
-    return (await res.json()) as T;
-  };
+/** A query's answer when a 401 means "signed out" rather than a failure: null (the current user). */
+export function nullOn401(err: unknown): null {
+  if (err instanceof Error && err.message.startsWith("401: ")) return null;
+  throw err;
+}
 
 // ---- the typed client ----
 
@@ -68,7 +69,7 @@ type GetRoute = Extract<ApiRoute, `GET ${string}`>;
 
 /**
  * The query key of a GET: the path's segments split where a param sits, so that joined with "/" they
- * are the URL (what getQueryFn fetches) and a prefix names the whole resource for invalidation
+ * are the URL (what `api` fetches) and a prefix names the whole resource for invalidation
  * (`["/api/content", id]` under `["/api/content"]`); a query, when given, is the last segment.
  */
 export function apiKey<R extends GetRoute>(route: R, ...[call]: CallArgs<R>): readonly string[] {
@@ -115,7 +116,7 @@ export async function api<R extends ApiRoute>(route: R, ...args: CallArgs<R>): P
   const res =
     method === "GET"
       ? await fetch(url, { credentials: "include", signal: call?.signal })
-      : await apiRequest(method, url, call?.body);
+      : await send(method, url, call?.body);
   await throwIfResNotOk(res);
   return (await res.json()) as ApiAnswer<R>;
 }

@@ -1,13 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
-import type { CurrentUser } from "@shared/auth";
-import { getQueryFn } from "./api";
-import { queryKeys } from "./query-keys";
+import { api, apiKey, nullOn401 } from "./api";
 
 /** The sign-in state: loading, then a user or null (a 401 here means signed out, not an error). */
 export function useAuth() {
-  const { data, isLoading, error } = useQuery<CurrentUser | null>({
-    queryKey: queryKeys.authUser,
-    queryFn: getQueryFn({ on401: "returnNull" }),
+  const { data, isLoading, error } = useQuery({
+    queryKey: apiKey("GET /api/auth/user"),
+    queryFn: ({ signal }) => api("GET /api/auth/user", { signal }).catch(nullOn401),
   });
   return { user: data ?? null, isLoading, isAuthenticated: !!data, error };
 }

@@ -2,7 +2,7 @@
 // the checkout again (a new PaymentIntent at the server's price) and reopens the form for it.
 import type { PublicBump } from "@shared/bumps";
 import { bumpLabel } from "@shared/paywall";
-import { apiRequest } from "@/lib/api";
+import { api } from "@/lib/api";
 import { EMAIL, el } from "./dom";
 
 export type CheckoutStart = {
@@ -24,24 +24,17 @@ export type CheckoutStart = {
 async function restart(start: CheckoutStart, change: { code?: string; bumpTaken?: boolean }, email: string) {
   const code = change.code ?? start.code;
   const bumpTaken = change.bumpTaken ?? !!start.bumpTaken;
-  const res = await apiRequest("POST", "/api/create-payment-intent", {
-    contentId: start.id,
-    ...(code ? { discountCode: code } : {}),
-    ...(bumpTaken ? { bump: true } : {}),
-    ...(start.customAmount !== undefined ? { customAmount: start.customAmount } : {}),
-    ...(EMAIL.test(email) ? { buyerEmail: email } : {}),
-    ...(start.noReminder ? { noReminder: true } : {}),
-  });
-  return {
-    body: (await res.json()) as {
-      clientSecret?: string;
-      amount?: number;
-      accessUrl?: string;
-      discount?: { code: string };
+  const body = await api("POST /api/create-payment-intent", {
+    body: {
+      contentId: start.id,
+      ...(code ? { discountCode: code } : {}),
+      ...(bumpTaken ? { bump: true } : {}),
+      ...(start.customAmount !== undefined ? { customAmount: start.customAmount } : {}),
+      ...(EMAIL.test(email) ? { buyerEmail: email } : {}),
+      ...(start.noReminder ? { noReminder: true } : {}),
     },
-    code,
-    bumpTaken,
-  };
+  });
+  return { body, code, bumpTaken };
 }
 
 /**
@@ -96,11 +89,11 @@ export function codeField(
     const start = current();
     try {
       const { body } = await restart(start, { code }, emailOf(form));
-      if (body.accessUrl) return location.assign(body.accessUrl);
+      if ("accessUrl" in body) return location.assign(body.accessUrl);
       await reopen({
         ...start,
-        clientSecret: body.clientSecret!,
-        amount: body.amount!,
+        clientSecret: body.clientSecret,
+        amount: body.amount,
         code: body.discount?.code ?? code.toUpperCase(),
         email: emailOf(form),
       });
@@ -154,11 +147,11 @@ export function bumpBox(
     const start = current();
     try {
       const { body, code } = await restart(start, { bumpTaken: next }, typedEmail());
-      if (body.accessUrl) return location.assign(body.accessUrl);
+      if ("accessUrl" in body) return location.assign(body.accessUrl);
       await reopen({
         ...start,
-        clientSecret: body.clientSecret!,
-        amount: body.amount!,
+        clientSecret: body.clientSecret,
+        amount: body.amount,
         code,
         bumpTaken: next,
         email: typedEmail(),

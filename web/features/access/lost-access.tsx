@@ -9,7 +9,7 @@ import { FieldError, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { apiRequest } from "@/lib/api";
+import { api } from "@/lib/api";
 
 export function LostAccess({ defaultOpen = false }: { defaultOpen?: boolean }) {
   const [open, setOpen] = useState(defaultOpen);
@@ -17,8 +17,7 @@ export function LostAccess({ defaultOpen = false }: { defaultOpen?: boolean }) {
   // Every problem here is about the one field (in the paywall's words, shared/paywall.ts).
   const fe = useFieldErrors("lost-access");
   const recover = useMutation({
-    mutationFn: async (address: string) =>
-      (await (await apiRequest("POST", "/api/purchase/recover", { email: address })).json()) as { message: string },
+    mutationFn: async (address: string) => api("POST /api/purchase/recover", { body: { email: address } }),
     onError: (err: Error) => fe.set("email", lostAccessProblem(err.message)),
   });
 

@@ -3,11 +3,11 @@
 // to disk as it arrives; streams play from the Range endpoint; text shows inline; links open.
 import { Copy, Download, ExternalLink, Eye, PlayCircle } from "lucide-react";
 import { useState } from "react";
-import type { DownloadLink, PurchaseVerification } from "@shared/payments";
+import type { PurchaseVerification } from "@shared/payments";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest } from "@/lib/api";
+import { api } from "@/lib/api";
 
 type Content = PurchaseVerification["content"];
 /** Where the buyer is: the paywall and the success page word a failed download differently (spec §8). */
@@ -21,12 +21,10 @@ const DOWNLOAD_ERROR: Record<AccessPlace, { title: string; description: string }
 /** Asks for a signed URL and navigates to it: the file is an attachment, so the page stays. */
 async function startDownload(content: Content, access: string | undefined, place: AccessPlace): Promise<void> {
   try {
-    const res = await apiRequest(
-      "POST",
-      `/api/content/${encodeURIComponent(content.id)}/download`,
-      access ? { access } : {},
-    );
-    const { url } = (await res.json()) as DownloadLink;
+    const { url } = await api("POST /api/content/:id/download", {
+      params: { id: content.id },
+      body: access ? { access } : {},
+    });
     const a = document.createElement("a");
     a.href = url;
     a.download = content.fileName ?? "";

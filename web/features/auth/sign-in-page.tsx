@@ -4,7 +4,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { AlertCircle, Inbox, Mail } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
-import { emailLoginSchema, type AuthProviders } from "@shared/auth";
+import { emailLoginSchema } from "@shared/auth";
 import { Logo } from "@/components/logo";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
@@ -12,7 +12,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { apiRequest } from "@/lib/api";
+import { apiQuery, apiRequest } from "@/lib/api";
 import { useAuth } from "@/lib/auth";
 import { queryClient } from "@/lib/query-client";
 import { queryKeys } from "@/lib/query-keys";
@@ -58,7 +58,7 @@ function GitHubIcon() {
 export function SignInPage({ returnTo = "/", error }: { returnTo?: string; error?: string }) {
   const navigate = useNavigate();
   const { user } = useAuth();
-  const providers = useQuery<AuthProviders>({ queryKey: queryKeys.authProviders });
+  const providers = useQuery(apiQuery("GET /api/auth/providers"));
   const [email, setEmail] = useState("");
   const fe = useFieldErrors("sign-in");
   const [sentTo, setSentTo] = useState<string | null>(null);

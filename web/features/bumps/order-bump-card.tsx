@@ -14,14 +14,14 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest, withoutStatus } from "@/lib/api";
+import { api, apiQuery, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 type Errors = { contentId?: string; price?: string };
 
 export function OrderBumpCard({ item }: { item: CreatorContent }) {
   const queryClient = useQueryClient();
-  const { data: items = [] } = useQuery<CreatorContent[]>({ queryKey: queryKeys.contentList });
+  const { data: items = [] } = useQuery(apiQuery("GET /api/content"));
   const choices = items.filter((i) => i.id !== item.id);
   const [contentId, setContentId] = useState(item.bump?.contentId ?? "");
   const [price, setPrice] = useState(item.bump ? dollarsField(item.bump.price) : "");
@@ -35,10 +35,7 @@ export function OrderBumpCard({ item }: { item: CreatorContent }) {
     void queryClient.invalidateQueries({ queryKey: queryKeys.contentList });
   };
   const save = useMutation({
-    mutationFn: async () =>
-      (await (await apiRequest("PUT", `/api/content/${item.id}/bump`, { contentId, price })).json()) as {
-        bump: CreatorContent["bump"];
-      },
+    mutationFn: async () => api("PUT /api/content/:id/bump", { params: { id: item.id }, body: { contentId, price } }),
     onSuccess: ({ bump }) => {
       saved(bump);
       toast({
@@ -54,8 +51,7 @@ export function OrderBumpCard({ item }: { item: CreatorContent }) {
     },
   });
   const remove = useMutation({
-    mutationFn: async () =>
-      (await (await apiRequest("DELETE", `/api/content/${item.id}/bump`)).json()) as { bump: CreatorContent["bump"] },
+    mutationFn: async () => api("DELETE /api/content/:id/bump", { params: { id: item.id } }),
     onSuccess: ({ bump }) => {
       saved(bump);
       setContentId("");

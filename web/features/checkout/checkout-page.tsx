@@ -14,7 +14,7 @@ import { Input } from "@/components/ui/input";
 import { ContentNotFound, PaywallShell } from "@/features/paywall/paywall-shell";
 import { usePaywallContent } from "@/features/paywall/paywall-data";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest, withoutStatus } from "@/lib/api";
+import { api, apiRequest, withoutStatus } from "@/lib/api";
 import { getStripe } from "@/lib/stripe";
 import { formatDollars } from "@shared/money";
 import { SaveCardNotice } from "@/features/upsell/save-card-notice";
@@ -42,19 +42,10 @@ export function CheckoutPage({
   useEffect(() => {
     if (!recover || clientSecret) return;
     let cancelled = false;
-    apiRequest("POST", "/api/create-payment-intent", { contentId: id, recoverToken: recover })
-      .then(async (res) => {
-        const body = (await res.json()) as {
-          clientSecret?: string;
-          amount?: number;
-          alreadyOwned?: boolean;
-          accessUrl?: string;
-          discount?: { code: string };
-          buyerEmail?: string;
-          notice?: string;
-        };
+    api("POST /api/create-payment-intent", { body: { contentId: id, recoverToken: recover } })
+      .then(async (body) => {
         if (cancelled) return;
-        if (body.alreadyOwned && body.accessUrl) return window.location.assign(body.accessUrl);
+        if ("alreadyOwned" in body) return window.location.assign(body.accessUrl);
         if (body.buyerEmail) {
           setRecovered({ email: body.buyerEmail, notice: body.notice ?? null });
           setEmail(body.buyerEmail);

@@ -7,7 +7,7 @@ import { bumpLabel } from "@shared/paywall";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { apiRequest, withoutStatus } from "@/lib/api";
+import { api, withoutStatus } from "@/lib/api";
 
 /**
  * Starts this checkout again with other terms (a code applied, the order bump ticked or not): a new
@@ -18,22 +18,17 @@ function useStartAgain(id: string) {
   const navigate = useNavigate();
   return async (terms: { code?: string; bump: boolean; amount?: number; email: string; noReminder: boolean }) => {
     const email = terms.email.trim();
-    const res = await apiRequest("POST", "/api/create-payment-intent", {
-      contentId: id,
-      ...(terms.code ? { discountCode: terms.code } : {}),
-      ...(terms.bump ? { bump: true } : {}),
-      ...(terms.amount !== undefined ? { customAmount: terms.amount } : {}),
-      ...(email && /^[^\s@]+@[^\s@]+$/.test(email) ? { buyerEmail: email } : {}),
-      ...(terms.noReminder ? { noReminder: true } : {}),
+    const body = await api("POST /api/create-payment-intent", {
+      body: {
+        contentId: id,
+        ...(terms.code ? { discountCode: terms.code } : {}),
+        ...(terms.bump ? { bump: true } : {}),
+        ...(terms.amount !== undefined ? { customAmount: terms.amount } : {}),
+        ...(email && /^[^\s@]+@[^\s@]+$/.test(email) ? { buyerEmail: email } : {}),
+        ...(terms.noReminder ? { noReminder: true } : {}),
+      },
     });
-    const body = (await res.json()) as {
-      clientSecret?: string;
-      amount?: number;
-      alreadyOwned?: boolean;
-      accessUrl?: string;
-      discount?: { code: string };
-    };
-    if (body.alreadyOwned && body.accessUrl) return window.location.assign(body.accessUrl);
+    if ("alreadyOwned" in body) return window.location.assign(body.accessUrl);
     const code = body.discount?.code ?? terms.code?.toUpperCase();
     await navigate({
       to: "/checkout/$id",

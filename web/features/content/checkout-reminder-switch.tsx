@@ -5,7 +5,7 @@ import type { CreatorContent } from "@shared/content";
 import { Spinner } from "@/components/spinner";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest, withoutStatus } from "@/lib/api";
+import { api, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 /** "Remind buyers who leave checkout": saves itself, apart from the form (PUT /api/content/{id}/checkout-reminders). */
@@ -14,9 +14,7 @@ export function CheckoutReminderSwitch({ item }: { item: CreatorContent }) {
   const [on, setOn] = useState(item.checkoutReminders);
   const save = useMutation({
     mutationFn: async (enabled: boolean) =>
-      (await (await apiRequest("PUT", `/api/content/${item.id}/checkout-reminders`, { enabled })).json()) as {
-        checkoutReminders: boolean;
-      },
+      api("PUT /api/content/:id/checkout-reminders", { params: { id: item.id }, body: { enabled } }),
     onSuccess: async (r) => {
       setOn(r.checkoutReminders);
       await queryClient.invalidateQueries({ queryKey: queryKeys.contentList });

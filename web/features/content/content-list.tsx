@@ -12,11 +12,11 @@ import { Card, CardContent } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
-import { queryKeys } from "@/lib/query-keys";
 import { useAnalytics } from "@/features/analytics/queries";
 import { ContentRow } from "./content-row";
 import { DeleteContentDialog } from "./delete-content-dialog";
 import { LoadFailed } from "@/components/load-failed";
+import { apiQuery } from "@/lib/api";
 
 type Sort = (typeof SORT_OPTIONS)[number];
 const SORT_LABELS: Record<Sort, string> = {
@@ -37,7 +37,7 @@ const COMPARE: Record<Sort, (a: CreatorContent, b: CreatorContent) => number> = 
 };
 
 export function ContentList() {
-  const { data, isLoading, error, refetch } = useQuery<CreatorContent[]>({ queryKey: queryKeys.contentList });
+  const { data, isLoading, error, refetch } = useQuery(apiQuery("GET /api/content"));
   // Each row's funnel over the last 30 days (the same call as the analytics panel's default range).
   const analytics = useAnalytics(30);
   const funnels = new Map((analytics.data?.items ?? []).map((i) => [i.contentId, i]));

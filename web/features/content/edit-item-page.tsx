@@ -22,7 +22,7 @@ import { NotFoundScreen } from "@/features/shell/guard-screens";
 import { UploadProgressPanel } from "@/features/upload/upload-progress";
 import { uploadFile, type UploadProgress } from "@/features/upload/multipart-upload";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest, isUnauthorizedError, withoutStatus } from "@/lib/api";
+import { api, isUnauthorizedError, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { useMyItem } from "./use-my-item";
 import { licenseError } from "@/features/licenses/license-fields";
@@ -131,7 +131,7 @@ function EditForm({ item }: { item: CreatorContent }) {
       if (preview === null) body.previewImage = null;
       else if (preview) body.previewImage = await readDataUrl(preview);
       if (file) body.uploadId = await uploadFile(file, { onProgress: setProgress });
-      return (await (await apiRequest("PATCH", `/api/content/${item.id}`, body)).json()) as CreatorContent;
+      return api("PATCH /api/content/:id", { params: { id: item.id }, body });
     },
     onSuccess: async (saved) => {
       setFile(null);
@@ -150,7 +150,7 @@ function EditForm({ item }: { item: CreatorContent }) {
   });
   const publication = useMutation({
     mutationFn: async (published: boolean) =>
-      (await (await apiRequest("PUT", `/api/content/${item.id}/published`, { published })).json()) as CreatorContent,
+      api("PUT /api/content/:id/published", { params: { id: item.id }, body: { published } }),
     onSuccess: async (saved) => {
       await refresh();
       toast({

@@ -4,7 +4,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState, type FormEvent } from "react";
 import { type REFUND_REASONS, refundSaleSchema } from "@shared/earnings";
-import type { RefundRequestResult, Sale } from "@shared/earnings";
+import type { Sale } from "@shared/earnings";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
@@ -20,7 +20,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest, withoutStatus } from "@/lib/api";
+import { api, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { dollarsField, formatDollars } from "@shared/money";
 
@@ -58,7 +58,7 @@ export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => voi
 
   const refund = useMutation({
     mutationFn: async (body: { amountCents: number; reason: string; requestKey: string }) =>
-      (await apiRequest("POST", `/api/sales/${sale.id}/refund`, body)).json() as Promise<RefundRequestResult>,
+      api("POST /api/sales/:purchaseId/refund", { params: { purchaseId: sale.id }, body }),
     onSuccess: (r) => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.creatorSales });
       void queryClient.invalidateQueries({ queryKey: queryKeys.earningsStats });

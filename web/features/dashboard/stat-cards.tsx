@@ -1,14 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { DollarSign, Eye, FileStack, Wallet } from "lucide-react";
-import type { EarningsStats } from "@shared/earnings";
 import { Card, CardContent } from "@/components/ui/card";
-import { queryKeys } from "@/lib/query-keys";
 import { formatDollars } from "@shared/money";
 import { cn } from "@/lib/utils";
 import { useUnauthorizedRedirect } from "./use-unauthorized-redirect";
+import { apiQuery } from "@/lib/api";
 
 export function StatCards() {
-  const { data, isLoading, error } = useQuery<EarningsStats>({ queryKey: queryKeys.earningsStats });
+  const { data, isLoading, error } = useQuery(apiQuery("GET /api/earnings/stats"));
   useUnauthorizedRedirect(error);
   const cards = [
     {

@@ -31,7 +31,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest, withoutStatus } from "@/lib/api";
+import { api, withoutStatus } from "@/lib/api";
 import { LoadFailed } from "@/components/load-failed";
 import { queryKeys } from "@/lib/query-keys";
 
@@ -74,7 +74,7 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey
   const [errors, setErrors] = useState<Errors>({});
   const create = useMutation({
     mutationFn: async (input: { name: string; scopes: ApiKeyScope[] }) =>
-      (await apiRequest("POST", "/api/developer/keys", input)).json() as Promise<CreatedApiKey>,
+      api("POST /api/developer/keys", { body: input }),
     onSuccess: (key) => {
       queryClient.invalidateQueries({ queryKey: queryKeys.developerKeys });
       onCreated(key);
@@ -198,10 +198,7 @@ function NewKey({ created, onDone }: { created: CreatedApiKey; onDone: () => voi
 function RevokeDialog({ apiKey, onClose }: { apiKey: ApiKeySummary; onClose: () => void }) {
   const queryClient = useQueryClient();
   const revoke = useMutation({
-    mutationFn: async () =>
-      (
-        await apiRequest("DELETE", `/api/developer/keys/${encodeURIComponent(apiKey.id)}`)
-      ).json() as Promise<ApiKeySummary>,
+    mutationFn: async () => api("DELETE /api/developer/keys/:id", { params: { id: apiKey.id } }),
     onSuccess: () => {
       queryClient.invalidateQueries({ queryKey: queryKeys.developerKeys });
       toast({ title: "Key Revoked", description: `“${apiKey.name}” no longer works.` });

@@ -13,9 +13,8 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest, withoutStatus } from "@/lib/api";
+import { api, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
-import { webhookPath as path } from "./queries";
 
 type Errors = { url?: string; events?: string; description?: string; form?: string };
 
@@ -47,9 +46,9 @@ export function EndpointForm({ endpoint, onDone }: { endpoint?: WebhookEndpoint;
   const [errors, setErrors] = useState<Errors>({});
   const save = useMutation({
     mutationFn: async (input: { url: string; events: WebhookEventType[]; description: string }) =>
-      (
-        await apiRequest(endpoint ? "PATCH" : "POST", endpoint ? path(endpoint.id) : "/api/developer/webhooks", input)
-      ).json() as Promise<WebhookEndpoint>,
+      endpoint
+        ? api("PATCH /api/developer/webhooks/:id", { params: { id: endpoint.id }, body: input })
+        : api("POST /api/developer/webhooks", { body: input }),
     onSuccess: () => {
       queryClient.invalidateQueries({ queryKey: queryKeys.webhooks });
       toast({ title: endpoint ? "Endpoint Saved" : "Endpoint Added", description: url });

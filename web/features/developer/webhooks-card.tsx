@@ -13,7 +13,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest, withoutStatus } from "@/lib/api";
+import { api, apiRequest, withoutStatus } from "@/lib/api";
 import { LoadFailed } from "@/components/load-failed";
 import { useWebhookEndpoints, webhookPath as path } from "./queries";
 import { DeliveryLog } from "./webhook-deliveries";
@@ -24,7 +24,9 @@ function SigningSecret({ endpoint }: { endpoint: WebhookEndpoint }) {
   const [secret, setSecret] = useState<string | null>(null);
   const load = useMutation({
     mutationFn: async (rotate: boolean) =>
-      (await apiRequest(rotate ? "POST" : "GET", `${path(endpoint.id)}/secret`)).json() as Promise<{ secret: string }>,
+      api(rotate ? "POST /api/developer/webhooks/:id/secret" : "GET /api/developer/webhooks/:id/secret", {
+        params: { id: endpoint.id },
+      }),
     onSuccess: (r, rotate) => {
       setSecret(r.secret);
       if (rotate) toast({ title: "Secret Rotated", description: "New messages are signed with the new secret." });

@@ -17,7 +17,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { CreatorTopBar } from "@/features/shell/creator-top-bar";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest, getQueryFn, withoutStatus } from "@/lib/api";
+import { api, apiQuery, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { formatCents, formatDollars } from "@shared/money";
 import { LoadFailed } from "@/components/load-failed";
@@ -82,8 +82,7 @@ function CreateCode({ items, onDone }: { items: CreatorContent[]; onDone: () => 
     fe.clear(k);
   };
   const create = useMutation({
-    mutationFn: async (input: CreateDiscountInput) =>
-      (await apiRequest("POST", "/api/discounts", input)).json() as Promise<DiscountCode>,
+    mutationFn: async (input: CreateDiscountInput) => api("POST /api/discounts", { body: input }),
     onSuccess: async (code) => {
       toast({ title: "Code created", description: `${code.code}: ${code.label}` });
       await queryClient.invalidateQueries({ queryKey: queryKeys.discounts });
@@ -228,7 +227,7 @@ function CreateCode({ items, onDone }: { items: CreatorContent[]; onDone: () => 
 function CodeRow({ code }: { code: DiscountCode }) {
   const queryClient = useQueryClient();
   const archive = useMutation({
-    mutationFn: async () => (await apiRequest("POST", `/api/discounts/${code.id}/archive`)).json(),
+    mutationFn: () => api("POST /api/discounts/:id/archive", { params: { id: code.id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.discounts }),
     onError: (err) =>
       toast({
@@ -276,11 +275,8 @@ function CodeRow({ code }: { code: DiscountCode }) {
 }
 
 export function DiscountsPage({ user }: { user: CurrentUser }) {
-  const codes = useQuery<DiscountCode[]>({ queryKey: queryKeys.discounts, queryFn: getQueryFn({ on401: "throw" }) });
-  const items = useQuery<CreatorContent[]>({
-    queryKey: queryKeys.contentList,
-    queryFn: getQueryFn({ on401: "throw" }),
-  });
+  const codes = useQuery(apiQuery("GET /api/discounts"));
+  const items = useQuery(apiQuery("GET /api/content"));
   const [creating, setCreating] = useState(false);
   return (
     <div className="min-h-screen bg-muted/30">

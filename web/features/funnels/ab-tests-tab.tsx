@@ -14,7 +14,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest, withoutStatus } from "@/lib/api";
+import { api, withoutStatus } from "@/lib/api";
 import { formatDollars } from "@shared/money";
 import { LoadFailed } from "@/components/load-failed";
 import { queryKeys } from "@/lib/query-keys";
@@ -40,8 +40,7 @@ function StartTest({ funnel, steps, busySteps }: { funnel: Funnel; steps: Funnel
     fe.clear(k);
   };
   const start = useMutation({
-    mutationFn: async (body: Form) =>
-      (await apiRequest("POST", `/api/funnels/${funnel.id}/ab-tests`, body)).json() as Promise<AbTest>,
+    mutationFn: async (body: Form) => api("POST /api/funnels/:id/ab-tests", { params: { id: funnel.id }, body }),
     onSuccess: async () => {
       toast({ title: "Test started", description: "Half the buyers now see variant B." });
       setForm((f) => ({ ...f, title: "", description: "", ctaText: "", price: "" }));
@@ -168,9 +167,7 @@ function TestCard({ funnel, test }: { funnel: Funnel; test: AbTest }) {
   const queryClient = useQueryClient();
   const end = useMutation({
     mutationFn: async (keep: "A" | "B") =>
-      (
-        await apiRequest("POST", `/api/funnels/${funnel.id}/ab-tests/${test.id}/end`, { keep })
-      ).json() as Promise<AbTest>,
+      api("POST /api/funnels/:id/ab-tests/:testId/end", { params: { id: funnel.id, testId: test.id }, body: { keep } }),
     onSuccess: async (t) => {
       toast({
         title: "Test ended",

@@ -1,12 +1,11 @@
 // The creator's funnel calls (spec §7 Funnels) and the editor's three-call add-step flow.
 import { formatDollarsPlain } from "@shared/money";
-import type { Funnel, FunnelStep, StepType } from "@shared/funnels";
+import type { FunnelStep, StepType } from "@shared/funnels";
 import { FUNNEL_MESSAGES } from "@shared/funnels";
-import { apiRequest } from "@/lib/api";
+import { api, apiRequest } from "@/lib/api";
 import { uploadFile } from "@/features/upload/multipart-upload";
 
-export const createFunnel = async (name: string): Promise<Funnel> =>
-  (await apiRequest("POST", "/api/funnels", { name })).json();
+export const createFunnel = (name: string) => api("POST /api/funnels", { body: { name } });
 export const setTestMode = (funnelId: string, testMode: boolean) =>
   apiRequest("PATCH", `/api/funnels/${funnelId}`, { testMode });
 export const attachProducts = (funnelId: string, contentIds: string[]) =>
@@ -21,7 +20,7 @@ export const editStep = async (
   fields: Partial<Pick<FunnelStep, "title" | "description" | "ctaText" | "offerPriceId" | "stepType">> & {
     maximumPrice?: string | null;
   },
-): Promise<FunnelStep> => (await apiRequest("PATCH", `/api/funnels/${funnelId}/steps/${stepId}`, fields)).json();
+) => api("PATCH /api/funnels/:id/steps/:stepId", { params: { id: funnelId, stepId }, body: fields });
 export const deleteStep = (funnelId: string, stepId: string) =>
   apiRequest("DELETE", `/api/funnels/${funnelId}/steps/${stepId}`);
 export const createStep = async (
@@ -37,10 +36,9 @@ export const createStep = async (
     upsellOnly?: boolean;
     maximumPrice?: string | null;
   },
-): Promise<FunnelStep> => (await apiRequest("POST", `/api/funnels/${funnelId}/steps`, body)).json();
+) => api("POST /api/funnels/:id/steps", { params: { id: funnelId }, body });
 /** 'Edit funnel' on an item: that item's funnel, made for it if it has none. */
-export const funnelForItem = async (contentId: string): Promise<Funnel> =>
-  (await apiRequest("POST", "/api/funnels/for-item", { contentId })).json();
+export const funnelForItem = (contentId: string) => api("POST /api/funnels/for-item", { body: { contentId } });
 
 /** A server answer "field: message; …" as messages by field, to show beside each field. */
 export function fieldErrors(err: unknown): Record<string, string> {
@@ -135,7 +133,7 @@ export async function addUpsellStep(funnelId: string, d: UpsellDraft, stepOrder:
   if (d.file && d.accessType !== "link") form.append("uploadId", await uploadFile(d.file, {}));
   // Upsell-only from the start: a step that then fails to be made leaves nothing sellable behind.
   form.append("upsellOnly", "true");
-  const item = (await (await apiRequest("POST", "/api/content", form)).json()) as { id: string };
+  const item = await api("POST /api/content", { body: form });
   return createStep(funnelId, {
     title: d.title.trim(),
     description: d.description,

@@ -2,15 +2,14 @@
 // walked in test mode. Shows nothing to anyone but the item's creator.
 import { useQuery } from "@tanstack/react-query";
 import { FlaskConical } from "lucide-react";
-import type { Funnel } from "@shared/funnels";
-import { getQueryFn } from "@/lib/api";
+import { api, apiKey, nullOn401 } from "@/lib/api";
 import { funnelOfContent } from "./funnel-of-content";
-import { queryKeys } from "@/lib/query-keys";
 
 export function FunnelPreviewBar({ contentId, title }: { contentId: string; title: string }) {
-  const funnels = useQuery<Funnel[] | null>({
-    queryKey: queryKeys.funnels,
-    queryFn: getQueryFn({ on401: "returnNull" }),
+  // Anyone may open the preview: signed out (401), there is simply no funnel to show.
+  const funnels = useQuery({
+    queryKey: apiKey("GET /api/funnels"),
+    queryFn: ({ signal }) => api("GET /api/funnels", { signal }).catch(nullOn401),
     retry: false,
   });
   const funnel = funnels.data ? funnelOfContent(funnels.data, contentId, title) : undefined;

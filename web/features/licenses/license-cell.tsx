@@ -5,7 +5,7 @@ import type { CreatorLicense } from "@shared/licenses";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest } from "@/lib/api";
+import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 const STATUS_LABEL: Record<CreatorLicense["status"], string> = {
@@ -18,9 +18,10 @@ export function LicenseCell({ license }: { license: CreatorLicense | null | unde
   const queryClient = useQueryClient();
   const toggle = useMutation({
     mutationFn: async (action: "disable" | "enable") =>
-      (
-        await apiRequest("POST", `/api/licenses/${encodeURIComponent(license!.id)}/${action}`, {})
-      ).json() as Promise<CreatorLicense>,
+      api(action === "disable" ? "POST /api/licenses/:id/disable" : "POST /api/licenses/:id/enable", {
+        params: { id: license!.id },
+        body: {},
+      }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.creatorSales }),
     onError: (err) =>
       toast({ title: "Couldn't change the license key", description: (err as Error).message, variant: "destructive" }),

@@ -6,8 +6,7 @@ import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest } from "@/lib/api";
-import { queryKeys } from "@/lib/query-keys";
+import { api, apiQuery } from "@/lib/api";
 import { LoadFailed } from "@/components/load-failed";
 
 export type ConnectStatus = { connected: boolean; details_submitted: boolean; payouts_enabled: boolean };
@@ -15,13 +14,12 @@ export type ConnectStatus = { connected: boolean; details_submitted: boolean; pa
 export const startBankOnboarding = () => window.location.assign("/api/stripe/connect/onboard");
 
 export function useConnectStatus() {
-  return useQuery<ConnectStatus>({ queryKey: queryKeys.connectStatus });
+  return useQuery(apiQuery("GET /api/connect/account-status"));
 }
 
 function DashboardLinkButton() {
   const open = useMutation({
-    mutationFn: async () =>
-      (await (await apiRequest("POST", "/api/stripe/connect/dashboard-link")).json()) as { url: string },
+    mutationFn: async () => api("POST /api/stripe/connect/dashboard-link"),
     onSuccess: ({ url }) => window.location.assign(url),
     onError: () =>
       toast({

@@ -1,18 +1,16 @@
 // The creator's figures from the ledger (GET /api/earnings/stats) and the next payout.
 import { useQuery } from "@tanstack/react-query";
 import { CalendarClock } from "lucide-react";
-import type { EarningsStats } from "@shared/earnings";
-import type { NextPayout } from "@shared/payouts";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
-import { queryKeys } from "@/lib/query-keys";
 import { formatDollars } from "@shared/money";
 import { nextPayoutText } from "./format";
 import { LoadFailed } from "@/components/load-failed";
+import { apiQuery } from "@/lib/api";
 
 export function EarningsOverview() {
-  const stats = useQuery<EarningsStats>({ queryKey: queryKeys.earningsStats });
-  const next = useQuery<NextPayout>({ queryKey: queryKeys.nextPayout });
+  const stats = useQuery(apiQuery("GET /api/earnings/stats"));
+  const next = useQuery(apiQuery("GET /api/payout/next"));
   useUnauthorizedRedirect(stats.error ?? next.error);
   const s = stats.data;
   const figures = s

@@ -1,15 +1,14 @@
 // Payouts made to the creator (GET /api/payout/history).
 import { useQuery } from "@tanstack/react-query";
 import { Banknote } from "lucide-react";
-import type { PayoutHistoryItem } from "@shared/payouts";
 import { SectionSpinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
-import { queryKeys } from "@/lib/query-keys";
 import { formatDollars } from "@shared/money";
 import { formatDate, METHOD_LABELS } from "./format";
 import { LoadFailed } from "@/components/load-failed";
+import { apiQuery } from "@/lib/api";
 
 const STATUS = {
   pending: ["Prepared", "warning"],
@@ -19,7 +18,7 @@ const STATUS = {
 } as const;
 
 export function PayoutHistory() {
-  const { data, isLoading, error } = useQuery<PayoutHistoryItem[]>({ queryKey: queryKeys.payoutHistory });
+  const { data, isLoading, error } = useQuery(apiQuery("GET /api/payout/history"));
   useUnauthorizedRedirect(error);
   return (
     <Card>

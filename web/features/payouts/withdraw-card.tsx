@@ -7,7 +7,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowDownToLine } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { WITHDRAW_MESSAGES } from "@shared/payouts";
-import type { PayoutHistoryItem, WithdrawStatus } from "@shared/payouts";
+import type { PayoutHistoryItem } from "@shared/payouts";
 import { Spinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -22,7 +22,7 @@ import {
 } from "@/components/ui/dialog";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest } from "@/lib/api";
+import { api, apiQuery } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { formatDollars } from "@shared/money";
 import { formatDate, payoutStatusText, withoutStatus } from "./format";
@@ -43,8 +43,8 @@ const MOVED_BY_WITHDRAWAL = [
 
 export function WithdrawCard() {
   const queryClient = useQueryClient();
-  const status = useQuery<WithdrawStatus>({
-    queryKey: queryKeys.withdrawStatus,
+  const status = useQuery({
+    ...apiQuery("GET /api/payout/withdraw"),
     refetchInterval: (query) => (isOpen(query.state.data?.latest) ? FOLLOW_MS : false),
   });
   useUnauthorizedRedirect(status.error);
@@ -69,7 +69,7 @@ export function WithdrawCard() {
       });
   }, [latest, queryClient]);
   const withdraw = useMutation({
-    mutationFn: async () => (await apiRequest("POST", "/api/payout/withdraw", {})).json() as Promise<PayoutHistoryItem>,
+    mutationFn: () => api("POST /api/payout/withdraw", { body: {} }),
     onSuccess: (w) => {
       if (w.status === "failed")
         toast({

@@ -24,7 +24,8 @@ import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest, withoutStatus } from "@/lib/api";
+import type { ApiAnswer } from "@shared/api";
+import { api, apiQuery, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { LoadFailed } from "@/components/load-failed";
 
@@ -42,8 +43,7 @@ function SaleEmailSwitch({ current }: { current: CreatorProfile }) {
   // the mutation pending a tick later; without this the box springs back for that tick).
   const [choice, setChoice] = useState<boolean>();
   const save = useMutation({
-    mutationFn: async (emailOnSale: boolean) =>
-      (await apiRequest("PUT", "/api/profile", { emailOnSale })).json() as Promise<CreatorProfile>,
+    mutationFn: async (emailOnSale: boolean) => api("PUT /api/profile", { body: { emailOnSale } }),
     onSuccess: (next) => {
       queryClient.setQueryData(queryKeys.profile, next);
       setError(undefined);
@@ -101,8 +101,7 @@ function ProfileForm({ profile }: { profile: CreatorProfile }) {
   const saved = (next: CreatorProfile) => queryClient.setQueryData(queryKeys.profile, next);
 
   const save = useMutation({
-    mutationFn: async (input: ProfileInput) =>
-      (await apiRequest("PUT", "/api/profile", input)).json() as Promise<CreatorProfile>,
+    mutationFn: async (input: ProfileInput) => api("PUT /api/profile", { body: input }),
     onSuccess: (next) => {
       saved(next);
       fe.reset();
@@ -121,7 +120,8 @@ function ProfileForm({ profile }: { profile: CreatorProfile }) {
             credentials: "include",
           })
         : await fetch("/api/profile/avatar", { method: "DELETE", credentials: "include" });
-      const body = (await res.json()) as CreatorProfile & { message?: string };
+      // The raw file as the body (not JSON or a form), and a failure's message shown as is, without its status.
+      const body = (await res.json()) as ApiAnswer<"PUT /api/profile/avatar"> & { message?: string };
       if (!res.ok) throw new Error(body.message ?? PROFILE_MESSAGES.avatarType);
       return body;
     },
@@ -267,7 +267,7 @@ function ProfileForm({ profile }: { profile: CreatorProfile }) {
 }
 
 export function ProfileCard() {
-  const { data, isLoading, error, refetch } = useQuery<CreatorProfile>({ queryKey: queryKeys.profile });
+  const { data, isLoading, error, refetch } = useQuery(apiQuery("GET /api/profile"));
   useUnauthorizedRedirect(error);
   return (
     <Card>

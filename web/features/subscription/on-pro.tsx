@@ -6,15 +6,15 @@ import { Crown } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { formatDate } from "@/features/payouts/format";
 import { useAuth } from "@/lib/auth";
-import { queryKeys } from "@/lib/query-keys";
 import type { SubscriptionState } from "./plan-card";
+import { apiQuery } from "@/lib/api";
 
 export const ON_PRO = "You're on Pro";
 
 /** The signed-in creator's plan; nothing is asked when signed out. */
 export function useSubscription() {
   const { isAuthenticated, isLoading: authLoading } = useAuth();
-  const query = useQuery<SubscriptionState>({ queryKey: queryKeys.subscription, enabled: isAuthenticated });
+  const query = useQuery({ ...apiQuery("GET /api/subscription"), enabled: isAuthenticated });
   return {
     ...query,
     isLoading: authLoading || (isAuthenticated && query.isLoading),

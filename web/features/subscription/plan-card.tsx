@@ -9,7 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { formatDate } from "@/features/payouts/format";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest, withoutStatus } from "@/lib/api";
+import { api, apiQuery, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { LoadFailed } from "@/components/load-failed";
 
@@ -22,9 +22,9 @@ export type SubscriptionState = {
 
 export function PlanCard() {
   const queryClient = useQueryClient();
-  const { data, isLoading, error } = useQuery<SubscriptionState>({ queryKey: queryKeys.subscription });
+  const { data, isLoading, error } = useQuery(apiQuery("GET /api/subscription"));
   const cancel = useMutation({
-    mutationFn: async () => (await apiRequest("POST", "/api/subscription/cancel")).json() as Promise<SubscriptionState>,
+    mutationFn: () => api("POST /api/subscription/cancel"),
     onSuccess: (next) => {
       queryClient.setQueryData(queryKeys.subscription, next);
       toast({

@@ -14,7 +14,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { AppShell } from "@/features/shell/app-shell";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest, withoutStatus } from "@/lib/api";
+import { api, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { getStripe } from "@/lib/stripe";
 import { OnProPanel, useSubscription } from "./on-pro";
@@ -37,8 +37,7 @@ export function SubscribePage() {
       setSetupError(null);
       setElements(null);
       try {
-        const res = await apiRequest("POST", "/api/create-subscription");
-        const { clientSecret } = (await res.json()) as { clientSecret?: string };
+        const { clientSecret } = await api("POST /api/create-subscription");
         if (!clientSecret) throw new Error("No client secret received");
         const s = await getStripe();
         if (isCancelled() || !s || !cardRef.current) return;

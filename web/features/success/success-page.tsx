@@ -3,7 +3,6 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { AlertCircle, CheckCircle2, Copy, Info, Mail } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
-import type { PurchaseVerification } from "@shared/payments";
 import { CreatorByline } from "@/components/creator-byline";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
@@ -13,7 +12,8 @@ import { PurchaseAccess } from "@/features/access/purchase-access";
 import { PaywallShell } from "@/features/paywall/paywall-shell";
 import { rememberAccess } from "@/lib/access-tokens";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest, throwIfResNotOk } from "@/lib/api";
+import { api, apiRequest } from "@/lib/api";
+import type { PurchaseVerification } from "@shared/payments";
 import { formatDollars } from "@shared/money";
 import { FunnelContinue, OrderExtras } from "@/features/upsell/order-extras";
 import { queryKeys } from "@/lib/query-keys";
@@ -21,18 +21,14 @@ import { queryKeys } from "@/lib/query-keys";
 type Params = { paymentIntent?: string; contentId?: string; access?: string };
 
 function useVerification({ paymentIntent, contentId, access }: Params) {
-  return useQuery<PurchaseVerification>({
+  return useQuery({
     queryKey: queryKeys.purchaseVerify(paymentIntent ?? "", contentId ?? "", access ?? ""),
     enabled: !!paymentIntent || !!access,
-    queryFn: async ({ signal }) => {
-      const q = new URLSearchParams();
-      if (paymentIntent) q.set("payment_intent", paymentIntent);
-      if (contentId) q.set("content_id", contentId);
-      if (access) q.set("access", access);
-      const res = await fetch(`/api/purchase/verify?${q}`, { credentials: "include", signal });
-      await throwIfResNotOk(res);
-      return res.json();
-    },
+    queryFn: ({ signal }) =>
+      api("GET /api/purchase/verify", {
+        query: { payment_intent: paymentIntent, content_id: contentId, access },
+        signal,
+      }),
   });
 }
 

@@ -2,7 +2,7 @@
 // once with per-part progress, retries failed parts with backoff (waiting out offline spells), and
 // after a reload resumes by sending only the parts the server does not have yet.
 import type { UploadState } from "@shared/uploads";
-import { apiRequest } from "@/lib/api";
+import { api, apiRequest } from "@/lib/api";
 
 export type UploadProgress = {
   loaded: number;
@@ -80,9 +80,7 @@ async function findResumable(file: File): Promise<UploadState | null> {
   const id = localStorage.getItem(resumeKey(file));
   if (!id) return null;
   try {
-    const res = await fetch(`/api/uploads/${encodeURIComponent(id)}`, { credentials: "include" });
-    if (!res.ok) throw new Error(String(res.status));
-    const state = (await res.json()) as UploadState;
+    const state = await api("GET /api/uploads/:id", { params: { id } });
     if (state.size === file.size && state.status !== "aborted" && state.status !== "removed") return state;
   } catch {
     // Gone or not ours any more: start afresh.
@@ -98,12 +96,9 @@ export async function uploadFile(
 ): Promise<string> {
   let state = await findResumable(file);
   if (!state) {
-    const res = await apiRequest("POST", "/api/uploads", {
-      fileName: file.name,
-      size: file.size,
-      contentType: file.type,
+    state = await api("POST /api/uploads", {
+      body: { fileName: file.name, size: file.size, contentType: file.type },
     });
-    state = (await res.json()) as UploadState;
     localStorage.setItem(resumeKey(file), state.id);
   }
   const { id, partSize, partCount } = state;

@@ -14,7 +14,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { showUnauthorizedAndRelogin } from "@/features/dashboard/use-unauthorized-redirect";
 import { FileDropZone } from "@/features/landing/file-drop-zone";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest, isUnauthorizedError } from "@/lib/api";
+import { api, isUnauthorizedError } from "@/lib/api";
 import { clearPendingUpload, type PendingUpload } from "@/lib/pending-upload";
 import { queryKeys } from "@/lib/query-keys";
 import { cn } from "@/lib/utils";
@@ -186,8 +186,7 @@ export function UploadForm({
         form.append("uploadId", await uploadFile(file, { onProgress: setProgress, signal: controller.signal }));
       }
       setPhase("publishing");
-      const res = await apiRequest("POST", "/api/content", form);
-      const created = (await res.json()) as { id: string; title: string };
+      const created = await api("POST /api/content", { body: form });
       sessionStorage.removeItem(DRAFT_KEY);
       clearPendingUpload();
       await queryClient.invalidateQueries({ queryKey: queryKeys.contentList });

@@ -1,8 +1,7 @@
 // The funnel offers' data: the offer waiting for a purchase (asked by the browser that paid), the
 // order as charged, and a funnel's steps as its creator previews them.
 import { useQuery } from "@tanstack/react-query";
-import type { UpsellOffer } from "@shared/funnels";
-import { throwIfResNotOk } from "@/lib/api";
+import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { fetchOffer, fetchOrderExtras } from "./api";
 
@@ -35,12 +34,8 @@ export const useOrderExtras = (access: string | undefined) =>
 
 /** A funnel's steps as the creator previews them (nothing is charged). */
 export const useFunnelPreview = (funnelId: string) =>
-  useQuery<UpsellOffer[]>({
+  useQuery({
     queryKey: queryKeys.funnelPreview(funnelId),
-    queryFn: async () => {
-      const res = await fetch(`/api/funnels/${funnelId}/preview`, { credentials: "include" });
-      await throwIfResNotOk(res);
-      return res.json();
-    },
+    queryFn: () => api("GET /api/funnels/:id/preview", { params: { id: funnelId } }),
     retry: false,
   });
