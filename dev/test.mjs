@@ -1,0 +1,39 @@
+// npm test's vitest step: the Worker's tests and the two browser lanes (vitest.config.ts) as three
+// vitest processes at once, since one vitest runs projects that share a worker pool one after another.
+// Each project's output is printed whole when it ends; the exit code is non-zero if any failed.
+// `node dev/test.mjs [vitest args]` passes the args (e.g. a file filter) to each.
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+
+const projects = ["worker", "e2e", "e2e-money"];
+const vitest = join(import.meta.dirname, "..", "node_modules", ".bin", "vitest");
+const args = process.argv.slice(2);
+const started = Date.now();
+const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`;
+
+const runs = projects.map(
+  (project) =>
+    new Promise((resolve) => {
+      const child = spawn(vitest, ["run", "--project", project, ...args], {
+        env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? "1" : "0" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const out = [];
+      child.stdout.on("data", (d) => out.push(d));
+      child.stderr.on("data", (d) => out.push(d));
+      child.on("close", (code) => {
+        process.stdout.write(Buffer.concat(out));
+        console.log(
+          `\n── ${project}: ${code === 0 ? "passed" : `FAILED (exit ${code})`} after ${seconds(Date.now() - started)}\n`,
+        );
+        resolve({ project, code });
+      });
+    }),
+);
+
+const results = await Promise.all(runs);
+const failed = results.filter((r) => r.code !== 0);
+console.log(
+  `vitest: ${results.map((r) => `${r.project} ${r.code === 0 ? "ok" : "failed"}`).join(", ")} in ${seconds(Date.now() - started)}`,
+);
+process.exit(failed.length ? 1 : 0);
