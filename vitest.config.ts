@@ -108,6 +108,9 @@ export default defineConfig(async () => ({
           globalSetup: ["e2e/support/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 180_000,
+          // A page's state after a click is polled for up to 20 s (vitest's default is 5 s): the lanes run
+          // beside the Worker's tests on 2 cores, and a busy server or browser takes longer to get there.
+          expect: { poll: { timeout: 20_000 } },
           // One after another against the lane's server, in one process (no fork and no fresh imports
           // per file), which also lets them share one Chromium (e2e/support/browser.ts).
           fileParallelism: false,
