@@ -41,6 +41,7 @@ import {
   paymentsConfigSchema,
   purchaseProgressSchema,
   purchaseVerificationSchema,
+  revokedPurchaseSchema,
   recoverAccessAnswerSchema,
 } from "./payments";
 import {
@@ -119,6 +120,7 @@ export const API_ANSWERS = {
   "GET /api/content/:id/access": contentAccessSchema,
   "POST /api/content/:id/process-recent-purchase": purchaseProgressSchema,
   "GET /api/purchase/verify": purchaseVerificationSchema,
+  "GET /api/purchase/revoked": revokedPurchaseSchema,
   "POST /api/purchase/send-access-email": sentSchema,
   "POST /api/purchase/recover": recoverAccessAnswerSchema,
   "POST /api/content/:id/download": downloadLinkSchema,

@@ -120,7 +120,10 @@ export const purchaseVerificationSchema = z.object({
   purchase: z.object({
     id: publicId,
     amount: dollars,
-    buyerEmail: z.string().nullable(),
+    emailedTo: z.string().nullable().meta({
+      description: "Where the receipt went, masked (an access link may be forwarded): its first letter and domain",
+      example: "b…@example.com",
+    }),
     licenseKey: z.string().nullable(),
   }),
   accessUrl: z.string(),
@@ -129,6 +132,18 @@ export const purchaseVerificationSchema = z.object({
     .meta({ description: "The order bump bought in the same payment, each with its own access link" }),
 });
 export type PurchaseVerification = z.infer<typeof purchaseVerificationSchema>;
+
+/**
+ * GET /api/purchase/revoked: why a purchase the caller holds no longer opens, and since when. An
+ * access link only reads, so this says no more than that: no email, no amount.
+ */
+export const revokedPurchaseSchema = z.object({
+  state: z.enum(["refunded", "disputed"]),
+  since: isoTime,
+  orderId: publicId,
+  content: z.object({ id: publicId, title: z.string() }),
+});
+export type RevokedPurchase = z.infer<typeof revokedPurchaseSchema>;
 
 /** GET /api/content/{id}/access: whether this browser (or the access link it holds) owns the item. */
 export const contentAccessSchema = z.union([
