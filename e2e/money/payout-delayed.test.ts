@@ -2,7 +2,7 @@
 // the platform's balance (balance_insufficient, via the stand-in's fail_next) reads "Delayed — we're
 // retrying; no action needed" with its next try, not "Sending"; and after a withdrawal took
 // everything, the next payout says "nothing available", not "below the $25 minimum".
-// Behaviour: docs/money.md ("Delayed transfers", "/settings: the creator's money").
+// Behaviour: docs/money.md ("The monthly payout run": Delayed; "/settings: the creator's money").
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { baseUrl, launch, newPage, payByApi, screenshotPath, signIn, uniqueEmail } from "../support/browser";
@@ -36,7 +36,9 @@ async function creatorWithAvailable(page: Page, tag: string): Promise<string> {
   await page.getByRole("button", { name: "Connect bank account" }).click();
   await page.getByRole("button", { name: "Submit details" }).click();
   await page.waitForURL(/\/connect\?connected=true/);
-  const link = await (await page.request.get("/api/stripe/connect/dashboard-link")).json();
+  const link = await (
+    await page.request.post("/api/stripe/connect/dashboard-link", { headers: { origin: baseUrl() } })
+  ).json();
   const acct = /acct_\w+/.exec(link.url)?.[0];
   expect(acct).toBeTruthy();
   const made = await page.request.post("/api/content", {
@@ -86,6 +88,7 @@ describe("money on its way, on a phone", () => {
     await page.reload();
     await page.getByTestId("payout-history").waitFor();
     await page.getByTestId("withdraw-latest").waitFor();
+    await page.getByTestId("money-timeline").getByTestId("timeline-payout").waitFor();
     await page.screenshot({ path: screenshotPath("payout-creator-delayed-390"), fullPage: true });
 
     expect(await card.getByTestId("withdraw-latest").getByText("Delayed", { exact: true }).count()).toBe(1);

@@ -1,7 +1,7 @@
 // A transfer Stripe has not settled and that is tried again: the code of why (recorded by the transfer
 // rail with each attempt), and when the next try truly is: the send Workflow's own retry while it
 // owns the payout, else the daily sweep that re-drives it. The creator's "Delayed" words and the
-// admin's reason are both made from payoutDelay. Behaviour: docs/money.md ("Delayed transfers").
+// admin's reason are both made from payoutDelay. Behaviour: docs/money.md ("The monthly payout run": Delayed).
 import type { PayoutDelay } from "../../../shared/payouts";
 import type { PayoutRow } from "./deps";
 

@@ -2,7 +2,7 @@
 // the creator's answers say so with the next try, its money stays reserved against every other
 // mover, a repeated tick never sends twice, and after the top-up the retry pays it once. After the
 // Workflow's last retry the next try is the daily sweep's. And the next payout says "nothing
-// available" (not "below the minimum") when nothing is. Behaviour: docs/money.md ("Delayed transfers").
+// available" (not "below the minimum") when nothing is. Behaviour: docs/money.md ("The monthly payout run": Delayed).
 import { describe, expect, it } from "vitest";
 import type { TimelinePage } from "../../../shared/earnings";
 import {
