@@ -55,11 +55,18 @@ export function WithdrawCard() {
   const [confirming, setConfirming] = useState(false);
   // The open withdrawal this page saw; when it settles, the rest of the page is brought up to date.
   const following = useRef<string | null>(null);
+  // When the open withdrawal turns Delayed (or its next try moves), the history and timeline say so too.
+  const delaySeen = useRef<string | null>(null);
   const latest = status.data?.latest;
   useEffect(() => {
     if (!latest) return;
     if (isOpen(latest)) {
       following.current = latest.id;
+      const delay = latest.delay?.nextTryAt ?? null;
+      if (delay !== delaySeen.current) {
+        delaySeen.current = delay;
+        for (const queryKey of MOVED_BY_WITHDRAWAL) void queryClient.invalidateQueries({ queryKey });
+      }
       return;
     }
     if (following.current !== latest.id) return;
