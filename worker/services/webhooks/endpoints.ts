@@ -12,6 +12,7 @@ import {
 } from "../../../shared/webhooks";
 import { ApiError, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { attemptCause } from "./cause";
 import { claimManualSend } from "./limits";
 import { sealIfPlain, type SecretBox } from "./secrets";
 import { handOver, newWebhookSecret, type DeliveryRow } from "./delivery";
@@ -263,7 +264,8 @@ export async function listDeliveries(
       .map((a) => ({
         id: a.id,
         status: a.status,
-        error: a.error,
+        error: a.error === null ? null : attemptCause(a.status, a.error),
+        cause: attemptCause(a.status, a.error),
         responseExcerpt: a.response_excerpt,
         durationMs: a.duration_ms,
         at: iso(a.at)!,
