@@ -215,7 +215,11 @@ const deliveryOf = (r: DeliveryRow, log: WebhookAttempt[]): WebhookDelivery => (
   attempts: r.attempts,
   nextAttemptAt: r.status === "pending" ? iso(r.next_attempt_at) : null,
   lastStatus: r.last_status,
-  lastResponseExcerpt: r.last_response_excerpt,
+  // With no status, the column holds why the attempt failed: in words, as the log shows it.
+  lastResponseExcerpt:
+    r.last_status === null && r.last_response_excerpt !== null
+      ? attemptCause(null, r.last_response_excerpt)
+      : r.last_response_excerpt,
   lastAttemptAt: iso(r.last_attempt_at),
   createdAt: iso(r.created_at)!,
   payload: JSON.parse(r.payload),

@@ -114,9 +114,16 @@ describe("a failed delivery names its cause", () => {
       delivery,
     } = await attemptAndLog("cause-legacy@example.com", "http://127.0.0.1:9/old", answering(200, "ok"));
     expect(before).not.toContain("reference = x1");
-    await env.DB.prepare("update webhook_attempts set status = null, error = ? where delivery_id = ?")
-      .bind("internal error; reference = x1y2z3", delivery.id)
-      .run();
+    await env.DB.batch([
+      env.DB.prepare("update webhook_attempts set status = null, error = ? where delivery_id = ?").bind(
+        "internal error; reference = x1y2z3",
+        delivery.id,
+      ),
+      env.DB.prepare("update webhook_deliveries set last_status = null, last_response_excerpt = ? where id = ?").bind(
+        "internal error; reference = x1y2z3",
+        delivery.id,
+      ),
+    ]);
     const endpointId = (await row<{ endpoint_id: string }>(
       "select endpoint_id from webhook_deliveries where id = ?",
       delivery.id,
@@ -124,6 +131,7 @@ describe("a failed delivery names its cause", () => {
     const cookie = await signIn("cause-legacy@example.com");
     const text = await (await call(`/api/developer/webhooks/${endpointId}/deliveries`, { cookie })).text();
     const page = JSON.parse(text) as WebhookDeliveryPage;
+    expect(page.deliveries[0].lastResponseExcerpt).toBe("Could not connect");
     expect(page.deliveries[0].log[0]).toMatchObject({
       id: first.id,
       error: "Could not connect",
