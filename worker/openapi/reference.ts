@@ -61,8 +61,10 @@ export function openApiRoutes(app: () => Hono<never>) {
     })
     .get("/docs/api", async (c, next) => {
       const nonce = newToken();
-      const session = await readSession(c.env.SESSIONS, getCookie(c, SESSION_COOKIE));
-      const reader = session ? { key: await newestActiveKey(c.env.DB, session.userId) } : null;
+      // The bar is a courtesy: if the session or key cannot be read, the public page shows the signed-out bar.
+      const reader = await readSession(c.env.SESSIONS, getCookie(c, SESSION_COOKIE))
+        .then(async (session) => (session ? { key: await newestActiveKey(c.env.DB, session.userId) } : null))
+        .catch(() => null);
       const scalar = (await Scalar<AppEnv>({
         url: "/api/openapi.json",
         pageTitle: "ApeWall API reference",
@@ -78,9 +80,13 @@ export function openApiRoutes(app: () => Hono<never>) {
       } as never)(c, next)) as Response;
       const page = await scalar.text();
       // The page differs per reader (their key's name and prefix): never kept by a shared cache.
-      return c.html(page.replace("<body>", `<body>${barHtml(reader, keyPrefixOf(c.env.APP_ENV))}`), 200, {
-        "content-security-policy": apiReferencePolicy(nonce),
-        "cache-control": "private, no-store",
-      });
+      return c.html(
+        page.replace("<body>", () => `<body>${barHtml(reader, keyPrefixOf(c.env.APP_ENV))}`),
+        200,
+        {
+          "content-security-policy": apiReferencePolicy(nonce),
+          "cache-control": "private, no-store",
+        },
+      );
     });
 }

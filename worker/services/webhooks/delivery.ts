@@ -341,6 +341,8 @@ async function post(fetcher: typeof fetch, url: string, secret: string, id: stri
       durationMs: Date.now() - started,
     };
   } catch (err) {
+    // The creator reads the cause in words; the runtime's own message stays in the server's log.
+    console.warn("webhooks: attempt failed", new URL(url).host, String(err));
     return { status: null, error: thrownCause(err), excerpt: null, durationMs: Date.now() - started };
   }
 }

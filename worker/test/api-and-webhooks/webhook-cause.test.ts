@@ -113,7 +113,7 @@ describe("a failed delivery names its cause", () => {
       text: before,
       delivery,
     } = await attemptAndLog("cause-legacy@example.com", "http://127.0.0.1:9/old", answering(200, "ok"));
-    expect(before).not.toContain("reference = x1");
+    expect(before).toContain('"status":200');
     await env.DB.batch([
       env.DB.prepare("update webhook_attempts set status = null, error = ? where delivery_id = ?").bind(
         "internal error; reference = x1y2z3",
