@@ -15,7 +15,11 @@ export const analyticsQuerySchema = z.object({
     .optional(),
 });
 
-/** `offers`: post-purchase funnel offers shown to its buyers; `upsells`: offers accepted and paid. */
+/**
+ * `revenue`: the creator's share as the ledger books it, net of refunds, disputes and fee adjustments
+ * on the day each was booked (the rows Total Earnings sums); `offers`: post-purchase funnel offers
+ * shown to its buyers; `upsells`: offers accepted and paid.
+ */
 const counts = {
   views: z.number().int(),
   checkouts: z.number().int(),

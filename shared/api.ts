@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { abTestListSchema, abTestSchema } from "./ab-tests";
 import { analyticsStatsSchema } from "./analytics";
 import { createdIdSchema, deletedSchema, resentSchema, sentSchema, successSchema, urlSchema } from "./answers";
-import { authProvidersSchema, currentUserSchema } from "./auth";
+import { authProvidersSchema, currentUserSchema, sessionProbeSchema } from "./auth";
 import { bumpAnswerSchema } from "./bumps";
 import {
   checkoutRemindersSchema,
@@ -65,6 +65,7 @@ import {
 export const API_ANSWERS = {
   "GET /api/analytics/stats": analyticsStatsSchema,
   "GET /api/auth/user": currentUserSchema,
+  "GET /api/auth/me": sessionProbeSchema,
   "GET /api/auth/providers": authProvidersSchema,
   "POST /api/auth/email": sentSchema,
   "PUT /api/content/:id/bump": bumpAnswerSchema,

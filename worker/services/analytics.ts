@@ -1,6 +1,7 @@
 // A creator's funnel by day and by item: paywall views (content_views_daily), checkouts started
 // (browsers that started one that day: a buyer who starts again with a code or the order bump ticked
-// is one checkout), sales (purchases paid), revenue (the creator's share booked in the ledger), and
+// is one checkout), sales (purchases paid), revenue (the creator's share in the ledger, net of refunds,
+// disputes and fee adjustments on the day each was booked: the rows Total Earnings sums), and
 // after the sale the funnel's step: offers shown to the item's buyers and upsells they accepted and paid.
 // An upsell's sale and revenue belong to the row of the item it sold (upsell-only items have rows
 // too), so the rows add up to the totals; its offer and acceptance count on the item that led to it.
@@ -11,6 +12,7 @@
 import { sql } from "drizzle-orm";
 import type { AnalyticsDay, AnalyticsItem, AnalyticsStats } from "../../shared/analytics";
 import type { Db } from "../db/client";
+import { EARNING_KINDS_SQL } from "./balances";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -53,7 +55,7 @@ export async function analyticsStats(
     union all
     select p.content_id, strftime('%Y-%m-%d', l.created_at / 1000, 'unixepoch'), 'r', sum(l.amount_cents)
       from ledger_entries l join purchases p on p.id = l.purchase_id
-      where l.user_id = ${userId} and l.account = 'creator' and l.kind = 'sale' and l.created_at >= ${fromMs} ${itemP}
+      where l.user_id = ${userId} and l.account = 'creator' and l.kind in ${EARNING_KINDS_SQL} and l.created_at >= ${fromMs} ${itemP}
       group by 1, 2
   `),
     db.all<Row>(sql`

@@ -23,7 +23,8 @@ export function AnalyticsPanel() {
         ["Checkouts started", t.checkouts.toLocaleString()],
         ["Sales", t.sales.toLocaleString()],
         ["Conversion", `${t.conversion}%`],
-        ["Revenue", formatDollars(t.revenue)],
+        // The same ledger rows as Total Earnings: what a refund took back is gone from both.
+        ["Revenue (after refunds)", formatDollars(t.revenue)],
       ]
     : [];
   return (
