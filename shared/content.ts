@@ -36,6 +36,13 @@ export const FILE_ACCESS_LABELS = {
   view: "View online",
   stream: "Stream (video/audio)",
 } as const;
+/** How buyers get an item, in one word or two: the dashboard row's badge. */
+export const ACCESS_BADGES: Record<(typeof ACCESS_TYPES)[number], string> = {
+  download: "Download",
+  view: "View online",
+  stream: "Stream",
+  link: "Link",
+};
 export const PRICING_MODELS = ["fixed", "pay_what_you_want"] as const;
 export const SORT_OPTIONS = ["newest", "oldest", "price-high", "price-low", "unlocks", "earnings"] as const;
 export const MAX_TEXT_CONTENT_CHARS = 100_000;
