@@ -20,6 +20,7 @@ import {
   funnelListSchema,
   funnelStepListSchema,
   funnelPreviewSchema,
+  funnelPreviewQuerySchema,
 } from "../../shared/funnels";
 import { requireUser, type AppEnv } from "../middleware/context";
 import { validate } from "../lib/validate";
@@ -243,15 +244,23 @@ export const funnelRoutes = new Hono<AppEnv>()
     "/funnels/:id/preview",
     doc({
       tag: "Funnels",
-      summary: "The offers a buyer would see, in order",
+      summary: "The offers a buyer would see, in order (a step under an A/B test as variant A or B)",
       access: "creator",
       ok: funnelPreviewSchema,
       errors: { 404: "No such funnel of yours" },
     }),
     requireUser,
     validate("param", funnelParam),
+    validate("query", funnelPreviewQuerySchema),
     async (c) =>
-      c.json(await previewOffers(purchaseDeps(c as unknown as Context<AppEnv>), uid(c), c.req.valid("param").id)),
+      c.json(
+        await previewOffers(
+          purchaseDeps(c as unknown as Context<AppEnv>),
+          uid(c),
+          c.req.valid("param").id,
+          c.req.valid("query").variant,
+        ),
+      ),
   )
   .post(
     "/stripe/create-upsell-product",
