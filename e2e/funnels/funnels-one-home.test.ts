@@ -75,6 +75,7 @@ describe("funnels have one home", () => {
 
     await post(page, "/api/funnels", { name: "Guide funnel" });
     await openFunnel(page);
+    await page.getByText("No steps yet. Add the first offer buyers see after paying.").waitFor();
     await page.screenshot({ path: screenshotPath("funnels-detail-1280"), fullPage: true });
     const header = page.getByTestId("funnel-header");
     expect(await header.getByTestId("funnel-status").textContent()).toBe("Test");
@@ -84,6 +85,11 @@ describe("funnels have one home", () => {
     const preview = header.getByRole("link", { name: "Preview" });
     expect(await preview.getAttribute("href")).toMatch(/^\/checkout\/upsell\?preview=/);
     expect(await page.getByRole("tab", { name: "Show after buying" }).count()).toBe(1);
+    // On the phone too: nothing pushes the page sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole("tab", { name: "Show after buying" }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshotPath("funnels-detail-390"), fullPage: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
     await context.close();
   });
 

@@ -280,7 +280,7 @@ export function FunnelsPage({ user }: { user: CurrentUser }) {
                   <div className="flex flex-wrap items-center gap-x-3 gap-y-2" data-testid="funnel-header">
                     <h2 className="min-w-0 text-xl font-semibold [overflow-wrap:anywhere]">{selected.name}</h2>
                     <FunnelStatusBadge funnel={selected} />
-                    <div className="flex flex-wrap items-center gap-2 sm:ml-auto">
+                    <div className="flex flex-wrap items-center gap-2">
                       <TestLiveToggle funnel={selected} />
                       <Button variant="outline" size="sm" asChild>
                         <a href={`/checkout/upsell?preview=${selected.id}`} target="_blank" rel="noopener">
@@ -290,10 +290,16 @@ export function FunnelsPage({ user }: { user: CurrentUser }) {
                     </div>
                   </div>
                   <Tabs defaultValue="steps" key={selected.id}>
-                    <TabsList>
-                      <TabsTrigger value="steps">Upsell Steps</TabsTrigger>
-                      <TabsTrigger value="products">Show after buying</TabsTrigger>
-                      <TabsTrigger value="ab-tests">A/B Tests</TabsTrigger>
+                    <TabsList className="h-auto max-w-full flex-wrap justify-start">
+                      <TabsTrigger value="steps" className="h-8">
+                        Upsell Steps
+                      </TabsTrigger>
+                      <TabsTrigger value="products" className="h-8">
+                        Show after buying
+                      </TabsTrigger>
+                      <TabsTrigger value="ab-tests" className="h-8">
+                        A/B Tests
+                      </TabsTrigger>
                     </TabsList>
                     <TabsContent value="steps" className="pt-4">
                       <StepsTab funnel={selected} />
