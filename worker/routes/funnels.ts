@@ -103,7 +103,11 @@ export const funnelRoutes = new Hono<AppEnv>()
       summary: "Attach items to a funnel",
       access: "creator",
       ok: funnelProductsResultSchema,
-      errors: { 404: "No such funnel or item of yours", 409: "An item is already in another funnel" },
+      errors: {
+        400: "An item is offered by one of the funnel's steps",
+        404: "No such funnel or item of yours",
+        409: "An item is already in another funnel",
+      },
     }),
     requireUser,
     validate("param", funnelParam),
@@ -148,6 +152,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       status: 201,
       ok: funnelStepSchema,
       errors: {
+        400: "The item is one the funnel is shown after",
         404: "No such funnel or item of yours",
         409: "The step cannot be added (the reason is in the message)",
         502: "Stripe could not be reached",
