@@ -1,6 +1,7 @@
 // The creator's sales, newest first: a table on a wide screen; on a phone a stacked row per sale
 // (product, buyer, amount, status and Refund in view, nothing to scroll sideways). Status words as
-// other screens write them ("Completed", "Refunded", "Disputed"). Refunds: ./refund-dialog.tsx.
+// other screens write them ("Completed", "Refunded", "Disputed"). Refunds: ./refund-dialog.tsx and
+// docs/refunds-and-disputes.md.
 import { Receipt } from "lucide-react";
 import { useState, useSyncExternalStore } from "react";
 import type { Sale } from "@shared/earnings";

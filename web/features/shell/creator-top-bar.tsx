@@ -1,6 +1,7 @@
 // The signed-in top bar: every creator page named in words with the icon that fits it (the tag is
 // Discounts). Wide screens show them in the bar; narrower ones (a phone) behind "Menu", a list of the
 // same words, so nothing is an unlabelled icon. The page you are on is marked (aria-current).
+// Checked at 390 and 1280 px: e2e/checkout-and-codes/discounts-phone.test.ts (docs/security.md "Phones").
 import { Link, useRouterState } from "@tanstack/react-router";
 import {
   CircleDollarSign,
