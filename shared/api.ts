@@ -17,6 +17,7 @@ import {
 import { apiKeySummarySchema, createdApiKeySchema, developerOverviewSchema } from "./developer";
 import { discountCodeListSchema, discountCodeSchema, discountQuoteSchema } from "./discounts";
 import { earningsStatsSchema, refundRequestSchema, saleListSchema, timelinePageSchema } from "./earnings";
+import { refundQuoteSchema } from "./refunds";
 import {
   acceptResultSchema,
   declineResultSchema,
@@ -87,6 +88,7 @@ export const API_ANSWERS = {
   "GET /api/payout/withdraw": withdrawStatusSchema,
   "POST /api/payout/withdraw": payoutHistoryItemSchema,
   "POST /api/sales/:purchaseId/refund": refundRequestSchema,
+  "GET /api/sales/:purchaseId/refund-quote": refundQuoteSchema,
   "GET /api/developer/keys": developerOverviewSchema,
   "POST /api/developer/keys": createdApiKeySchema,
   "DELETE /api/developer/keys/:id": apiKeySummarySchema,
