@@ -88,6 +88,7 @@ async function startSession(c: Context<AppEnv>, userId: string, firstSignIn = fa
 const signInError = (c: Context<AppEnv>, error: string) => c.redirect(`/sign-in?error=${error}`, 302);
 
 const LOGIN_COOKIE = "aw_login";
+const FIRST_VISIT_MS = 24 * 60 * 60 * 1000;
 
 async function redeemAndSignIn(c: Context<AppEnv>, token: string) {
   const redeemed = await redeemLoginToken(c.var.db, token);
@@ -148,6 +149,7 @@ export const authRoutes = new Hono<AppEnv>()
       if (!c.var.userId) throw unauthorized();
       const user = await getCurrentUser(c.var.db, c.var.userId, c.env.ADMIN_EMAIL);
       if (!user) throw unauthorized();
+      c.header("cache-control", "private, no-store");
       return c.json(user);
     },
   )
@@ -168,7 +170,10 @@ export const authRoutes = new Hono<AppEnv>()
         user && c.var.caller?.kind === "session"
           ? await readSession(c.env.SESSIONS, getCookie(c, SESSION_COOKIE))
           : null;
-      return c.json({ user, firstSignIn: !!session?.firstSignIn } satisfies SessionProbe);
+      c.header("cache-control", "private, no-store");
+      // "Welcome" on the day the account was made; a session kept for weeks says "Welcome back" after.
+      const firstSignIn = !!session?.firstSignIn && Date.now() - session.createdAt < FIRST_VISIT_MS;
+      return c.json({ user, firstSignIn } satisfies SessionProbe);
     },
   )
   .get(

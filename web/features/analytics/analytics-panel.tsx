@@ -64,7 +64,7 @@ export function AnalyticsPanel() {
                 </div>
               ))}
             </dl>
-            {t && t.views + t.checkouts + t.sales === 0 ? (
+            {t && t.views + t.checkouts + t.sales === 0 && t.revenue === 0 ? (
               <p className="py-10 text-center text-muted-foreground">
                 No views or sales in the last {days} days yet. Share your paywall links to see them here.
               </p>

@@ -81,7 +81,7 @@ function SellingKind({ kind }: { kind: ItemKind }) {
   const { label, icon: Icon } = ITEM_KINDS.find((k) => k.value === kind) ?? ITEM_KINDS[0];
   return (
     <div className="space-y-2">
-      <Label>What you're selling</Label>
+      <p className="text-sm font-medium leading-none">What you're selling</p>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
         <span
           className="inline-flex items-center gap-2 rounded-lg border border-primary bg-accent px-3 py-1.5 font-medium text-accent-foreground"

@@ -8,6 +8,7 @@ import { call, signIn } from "../support/helpers";
 const me = async (cookie?: string) => {
   const res = await call("/api/auth/me", { cookie });
   expect(res.status).toBe(200);
+  expect(res.headers.get("cache-control")).toBe("private, no-store");
   return res.json<SessionProbe>();
 };
 
