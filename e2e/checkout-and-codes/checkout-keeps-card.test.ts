@@ -50,19 +50,16 @@ describe("the checkout keeps the card typed", () => {
       ).id as string;
     const mainId = await item("Masterclass", "20");
     const addOnId = await item("Workbook", "12");
-    expect(
-      (
-        await page.request.put(`/api/content/${mainId}/bump`, { headers, data: { contentId: addOnId, price: "5" } })
-      ).status(),
-    ).toBe(200);
-    expect(
-      (
-        await page.request.post("/api/discounts", {
-          headers,
-          data: { code: "SPRING", kind: "fixed", amountOff: "3.50", contentId: mainId },
-        })
-      ).status(),
-    ).toBe(201);
+    const bump = await page.request.put(`/api/content/${mainId}/bump`, {
+      headers,
+      data: { contentId: addOnId, price: "5" },
+    });
+    expect(`${bump.status()} ${await bump.text()}`).toMatch(/^200 /);
+    const code = await page.request.post("/api/discounts", {
+      headers,
+      data: { code: "SPRING", kind: "fixed", amountOff: "3.50", contentId: mainId },
+    });
+    expect(`${code.status()} ${await code.text()}`).toMatch(/^201 /);
 
     const buyer = await newPage(browser);
     const p = buyer.page;
@@ -113,6 +110,8 @@ describe("the checkout keeps the card typed", () => {
     await p.getByRole("button", { name: "Apply" }).click();
     await expect.poll(() => p.getByTestId("checkout-total").textContent()).toBe("$21.50");
     expect(await cardFields(p)).toEqual(typed);
+    await p.setViewportSize({ width: 1280, height: 900 });
+    await p.screenshot({ path: screenshotPath("checkout-keeps-card-1280"), fullPage: true });
     await p.getByRole("button", { name: "Pay $21.50" }).click();
     await p.waitForURL(/\/success\?/);
     await p.getByText("Payment Successful!").waitFor();
@@ -137,5 +136,58 @@ describe("the checkout keeps the card typed", () => {
       })
       .toEqual(["Masterclass 16.5 completed", "Workbook 5 completed"]);
     await context.close();
+  });
+  it("the app's checkout page (/checkout/{id}) keeps the card too: the bump and a code change the total in place", async () => {
+    const { page, context } = await newPage(browser);
+    await signIn(page, uniqueEmail("keeps-card-spa-creator"));
+    const headers = { origin: baseUrl() };
+    const item = async (title: string, price: string) =>
+      (
+        await (
+          await page.request.post("/api/content", {
+            headers,
+            multipart: { title, price, accessType: "link", linkUrl: `https://example.com/${title}`, category: "other" },
+          })
+        ).json()
+      ).id as string;
+    const mainId = await item("Course", "30");
+    const addOnId = await item("Cheat sheet", "9");
+    await page.request.put(`/api/content/${mainId}/bump`, { headers, data: { contentId: addOnId, price: "5" } });
+    await page.request.post("/api/discounts", {
+      headers,
+      data: { code: "TENOFF", kind: "fixed", amountOff: "10", contentId: mainId },
+    });
+    await context.close();
+
+    const buyer = await newPage(browser);
+    const p = buyer.page;
+    await p.setViewportSize({ width: 1280, height: 900 });
+    const started = await p.request.post("/api/create-payment-intent", { headers, data: { contentId: mainId } });
+    const { clientSecret } = (await started.json()) as { clientSecret: string };
+    await p.goto(`/checkout/${mainId}?payment_intent=${encodeURIComponent(clientSecret)}&amount=30`);
+    await p.getByTestId("payment-element").locator("input").first().waitFor();
+    await p.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await p.getByLabel("Expiration date").fill("12 / 34");
+    await p.getByLabel("Security code").fill("123");
+    const typed = ["4242 4242 4242 4242", "12 / 34", "123"];
+    await p.getByRole("checkbox", { name: "Add Cheat sheet for $5.00" }).check();
+    await expect.poll(() => p.getByTestId("checkout-total").textContent()).toBe("$35.00");
+    await p.getByRole("button", { name: "Have a discount code?" }).click();
+    await p.getByLabel("Discount code").fill("tenoff");
+    await p.getByRole("button", { name: "Apply" }).click();
+    await expect.poll(() => p.getByTestId("checkout-total").textContent()).toBe("$25.00");
+    await p.screenshot({ path: screenshotPath("checkout-keeps-card-spa-1280"), fullPage: true });
+    expect(await cardFields(p)).toEqual(typed);
+    expect(await p.getByTestId("checkout-discount").textContent()).toBe("Code TENOFF−$10.00");
+    expect(await p.getByTestId("checkout-bump-line").textContent()).toBe("Cheat sheet (add-on)+$5.00");
+    await p.getByRole("button", { name: "Remove code TENOFF" }).click();
+    await expect.poll(() => p.getByTestId("checkout-total").textContent()).toBe("$35.00");
+    expect(await cardFields(p)).toEqual(typed);
+    await p.getByLabel("Email", { exact: true }).fill(uniqueEmail("keeps-card-spa-buyer"));
+    await p.getByRole("button", { name: "Pay $35.00" }).click();
+    await p.waitForURL(/\/success\?/);
+    const intent = await standinIntent(new URL(p.url()).searchParams.get("payment_intent")!);
+    expect([intent.status, intent.amount_received]).toEqual(["succeeded", 3500]);
+    await buyer.context.close();
   });
 });
