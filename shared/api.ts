@@ -37,6 +37,7 @@ import { licenseActionSchema, licenseVerificationSchema } from "./licenses";
 import {
   checkoutAnswerSchema,
   checkoutEmailSavedSchema,
+  checkoutTermsAnswerSchema,
   contentAccessSchema,
   downloadLinkSchema,
   paymentsConfigSchema,
@@ -119,6 +120,7 @@ export const API_ANSWERS = {
   "GET /api/payments/config": paymentsConfigSchema,
   "POST /api/create-payment-intent": checkoutAnswerSchema,
   "POST /api/checkout/email": checkoutEmailSavedSchema,
+  "POST /api/checkout/terms": checkoutTermsAnswerSchema,
   "POST /api/payments/:paymentIntent/complete": purchaseProgressSchema,
   "GET /api/content/:id/access": contentAccessSchema,
   "POST /api/content/:id/process-recent-purchase": purchaseProgressSchema,

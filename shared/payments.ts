@@ -41,6 +41,25 @@ export const checkoutEmailSchema = z
     message: "Send email or noReminder",
     path: ["email"],
   });
+/**
+ * POST /api/checkout/terms: the terms an open checkout is to have now (its code, or none; the order
+ * bump ticked or not). The server prices them and sets the same PaymentIntent's amount: the card
+ * typed stays (worker/services/purchases/checkout-terms.ts).
+ */
+export const checkoutTermsSchema = z.object({
+  paymentIntent: z.string().regex(/^pi_[A-Za-z0-9]{1,64}$/, "paymentIntent is invalid"),
+  discountCode: createPaymentIntentSchema.shape.discountCode,
+  bump: z.boolean({ error: "bump must be true or false" }),
+});
+export type CheckoutTermsInput = z.input<typeof checkoutTermsSchema>;
+
+/** Why a checkout's terms could not change (409). */
+export const CHECKOUT_TERMS_MESSAGES = {
+  closed: "This payment is already under way, so its total can no longer change.",
+  changed: "This checkout was changed at the same time somewhere else. Please try again.",
+  stripeDown: "The total could not be updated just now. Please try again.",
+} as const;
+
 export type CreatePaymentIntentInput = z.input<typeof createPaymentIntentSchema>;
 
 export const verifyPurchaseQuery = z.object({
@@ -89,6 +108,9 @@ export const checkoutStartedSchema = z.object({
     .optional()
     .meta({ description: "A reminder's checkout whose code no longer applies: why it is at the full price" }),
 });
+/** POST /api/checkout/terms: what the checkout charges now (the same PaymentIntent, its amount set to `amount`). */
+export const checkoutTermsAnswerSchema = checkoutStartedSchema.pick({ amount: true, discount: true, bump: true });
+export type CheckoutTermsAnswer = z.infer<typeof checkoutTermsAnswerSchema>;
 /** POST /api/checkout/email: the address is kept with the open checkout. */
 export const checkoutEmailSavedSchema = z.object({ saved: z.literal(true) });
 
