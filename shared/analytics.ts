@@ -38,7 +38,8 @@ const analyticsItemSchema = z.object({
   /**
    * The item's own funnel, so its figures agree: `paidCheckouts` of its `checkouts` (browsers that
    * started one, per day) paid, never more than them; `bumpSales` and `upsellSales`, its sales as
-   * another item's order bump or as a funnel step, which had no checkout of their own (all three in `sales`).
+   * another item's order bump or as a funnel step, which had no checkout of their own (parts of `sales`;
+   * a browser paying twice on one day is one paid checkout).
    */
   paidCheckouts: z.number().int(),
   bumpSales: z.number().int(),

@@ -6,10 +6,8 @@
 // An upsell's sale and revenue belong to the row of the item it sold (upsell-only items have rows
 // too), so the rows add up to the totals; its offer and acceptance count on the item that led to it.
 // Conversion is paywall sales over paywall views: a sale through an upsell had no view, so it is
-// not in the rate; nor is an order bump's (it counts on its own item's row, like an upsell's, and
-// its take rate on the item whose checkout offered it). An item's row also says how many of its own
-// checkouts were paid (never more than were started) and its sales as a bump or a funnel step apart.
-// Every query is bounded by the creator and the date range and read through an index.
+// not in the rate; nor is an order bump's. Each row's own paid checkouts and bump and step sales
+// apart, and every query's bounds and index: docs/money.md and docs/funnels.md.
 import { sql } from "drizzle-orm";
 import type { AnalyticsDay, AnalyticsItem, AnalyticsStats } from "../../shared/analytics";
 import type { Db } from "../db/client";

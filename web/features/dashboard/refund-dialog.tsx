@@ -52,7 +52,7 @@ function LeavesBalance({ sale, cents }: { sale: Sale; cents: number | null }) {
   if (!valid) return null;
   return (
     <p className="rounded-md bg-muted px-3 py-2 text-sm" data-testid="refund-share" aria-live="polite">
-      {quote.data ? (
+      {quote.data && !quote.isPlaceholderData ? (
         <>
           <strong>{formatDollars(quote.data.leavesBalance)} leaves your balance</strong>
           <span className="text-muted-foreground"> (your share of this refund).</span>

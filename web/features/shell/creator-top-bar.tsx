@@ -15,7 +15,7 @@ import {
   Workflow,
   X,
 } from "lucide-react";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { CurrentUser } from "@shared/auth";
 import { Logo } from "@/components/logo";
 import { Button } from "@/components/ui/button";
@@ -59,12 +59,17 @@ export function CreatorTopBar({ user }: { user: CurrentUser }) {
   const path = useRouterState({ select: (s) => s.location.pathname });
   const [open, setOpen] = useState(false);
   const menuId = useId();
+  const menuButton = useRef<HTMLButtonElement>(null);
   // A page chosen (or Back) closes the menu; so does Escape.
   // biome-ignore lint/correctness/useExhaustiveDependencies: closes on each change of page
   useEffect(() => setOpen(false), [path]);
   useEffect(() => {
     if (!open) return;
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      setOpen(false);
+      menuButton.current?.focus(); // the focused item leaves with the menu; focus returns to its button
+    };
     addEventListener("keydown", onKey);
     return () => removeEventListener("keydown", onKey);
   }, [open]);
@@ -92,6 +97,7 @@ export function CreatorTopBar({ user }: { user: CurrentUser }) {
           className="lg:hidden"
           aria-expanded={open}
           aria-controls={menuId}
+          ref={menuButton}
           onClick={() => setOpen((o) => !o)}
         >
           {open ? <X /> : <Menu />}

@@ -36,7 +36,8 @@ export async function refundQuote(
          coalesce((select sum(q.amount_cents) from refund_requests q where q.purchase_id = p.id
            and exists (select 1 from ledger_entries where idempotency_key = 'reserve:refund-request:' || q.id)
            and not exists (select 1 from ledger_entries where idempotency_key = 'release:refund-request:' || q.id)), 0) as on_its_way
-       from purchases p where p.id = ?1 and p.creator_id = ?2 and p.amount_cents > 0`,
+       from purchases p where p.id = ?1 and p.creator_id = ?2 and p.amount_cents > 0
+         and p.status in ('paid', 'refunded', 'disputed')`,
     )
     .bind(purchaseId, creatorId)
     .first<Row>();
