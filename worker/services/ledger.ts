@@ -52,9 +52,10 @@ export function saleRows(p: Purchase, plan: "free" | "pro"): LedgerRow[] {
  * A D1 statement that reverses `cents` more of a purchase's sale (a refund or a lost dispute) as
  * two ledger rows keyed `${key}:creator` / `${key}:platform`. It is computed inside SQLite from the
  * ledger as it stands when the statement runs, so concurrent reversals of one purchase cannot both
- * read a stale total: never more than the sale is reversed in total, the split follows the sale's,
- * and the creator's side is computed on the running total, so partial refunds never drift by a
- * rounding cent and a full reversal always nets the purchase to zero.
+ * read a stale total: never more than the sale is reversed in total. The creator's side is their
+ * share of what is left of the sale (after earlier reversals and any Pro fee re-booked since, which
+ * `rebookProFees` books on the unreversed part), in proportion, between 0 and the amount reversed;
+ * the last reversal takes exactly what is left, so a full reversal always nets the purchase to zero.
  */
 export function reverseSale(
   d1: D1Database,
@@ -77,8 +78,9 @@ export function reverseSale(
        t as (select p.*, b.*, min(p.amount_cents, b.reversed + max(0, ?2)) as total from p, b),
        c as (
          select t.*, total - reversed as delta,
-                (case when total = amount_cents then creator_sale
-                      else cast(round(creator_sale * 1.0 * total / amount_cents) as integer) end) - creator_reversed as creator_part
+                (case when total = amount_cents then creator_sale - creator_reversed
+                      else max(0, min(total - reversed, cast(round((creator_sale - creator_reversed) * 1.0
+                        * (total - reversed) / (amount_cents - reversed)) as integer))) end) as creator_part
          from t
        )
        select ?3 || ':creator', 'creator', creator_id, ?4, -creator_part, currency, id, content_id from c where delta > 0

@@ -1,6 +1,6 @@
 // How much of a creator's balance a refund of `amountCents` of their sale would take: the creator's
 // side of the reversal that ../ledger.ts `reverseSale` books, read from the same ledger rows and
-// rounded the same way (on the running total, so partial refunds add up to the sale's share). The
+// rounded the same way (a share of what is left; the last refund takes the rest). The
 // refund dialog shows it ("$16.00 leaves your balance"). Behaviour: docs/refunds-and-disputes.md.
 import type { RefundQuote } from "../../../shared/refunds";
 import { notFound } from "../../lib/errors";
@@ -14,11 +14,12 @@ type Row = {
 };
 
 /**
- * `reverseSale`'s creator part for a running total of `total` cents reversed: the whole share once
- * the sale is reversed in full, else the share in proportion, rounded as SQLite's round() does.
+ * `reverseSale`'s creator part for `delta` more cents reversed when `share` of the creator's side and
+ * `left` cents of the sale remain: all of it for the rest of the sale, else in proportion, rounded as
+ * SQLite's round() does, between 0 and `delta`.
  */
-const creatorPartAt = (r: Row, total: number) =>
-  total >= r.amount_cents ? r.creator_sale : Math.round((r.creator_sale * 1.0 * total) / r.amount_cents);
+const creatorPart = (share: number, left: number, delta: number) =>
+  delta >= left ? share : Math.max(0, Math.min(delta, Math.round((share * 1.0 * delta) / left)));
 
 export async function refundQuote(
   d1: D1Database,
@@ -42,8 +43,12 @@ export async function refundQuote(
     .bind(purchaseId, creatorId)
     .first<Row>();
   if (!r) throw notFound("Sale Not Found");
-  const before = r.reversed + r.on_its_way;
-  const after = Math.min(r.amount_cents, before + amountCents);
-  const taken = creatorPartAt(r, after) - (r.on_its_way > 0 ? creatorPartAt(r, before) : r.creator_reversed);
-  return { amount: (after - Math.min(before, after)) / 100, leavesBalance: Math.max(0, taken) / 100 };
+  // Refunds on their way are booked first, then this one, each on what the one before left.
+  let share = r.creator_sale - r.creator_reversed;
+  let left = r.amount_cents - r.reversed;
+  const ahead = Math.min(left, r.on_its_way);
+  share -= creatorPart(share, left, ahead);
+  left -= ahead;
+  const amount = Math.min(left, amountCents);
+  return { amount: amount / 100, leavesBalance: (amount > 0 ? creatorPart(share, left, amount) : 0) / 100 };
 }
