@@ -76,6 +76,8 @@ const DONE: Record<Kind, [string, string]> = {
   release: ["Hold released", "Not held: nothing changed."],
 };
 
+/** The creator's name, or nothing (the dialog about where money goes never names the login email). */
+const realName = (r: Row) => [r.firstName, r.lastName].filter(Boolean).join(" ");
 const nameOf = (r: Row) => [r.firstName, r.lastName].filter(Boolean).join(" ") || r.email;
 /** Where a manual payout's money goes: "PayPal (name@example.com)", never the creator's login. */
 const destinationOf = (r: Row) => {
@@ -156,7 +158,7 @@ const DIALOGS = {
   "mark-paid": {
     title: "Mark payout paid",
     text: (r: Row) =>
-      `You sent ${formatDollars(r.payout?.amount ?? 0)} by ${destinationOf(r)} for ${nameOf(r)} by hand. Record the reference of that payment (e.g. the PayPal transaction id); the creator is emailed that it was sent.`,
+      `You sent ${formatDollars(r.payout?.amount ?? 0)} by ${destinationOf(r)}${realName(r) ? ` for ${realName(r)}` : ""} by hand. Record the reference of that payment (e.g. the PayPal transaction id); the creator is emailed that it was sent.`,
     field: "Reference",
     schema: markPayoutPaidSchema,
     key: "reference" as const,

@@ -335,9 +335,6 @@ export async function payoutsWaiting(deps: Pick<PayoutDeps, "d1" | "stripe">): P
       }>(),
     platformBalanceOf(deps.stripe),
   ]);
-  const have = platformBalance
-    ? ` The platform's Stripe balance has ${formatDollars(platformBalance.available)} available.`
-    : "";
   return {
     platformBalance,
     payouts: results.map((r) => ({
@@ -351,7 +348,7 @@ export async function payoutsWaiting(deps: Pick<PayoutDeps, "d1" | "stripe">): P
         r.kind === "withdrawal"
           ? "Withdrawal"
           : `${periodLabel({ year: r.period_year, month: r.period_month })} payout`,
-      reason: `Stripe refused the transfer: the platform's Stripe balance did not have the ${formatDollars(r.amount_cents / 100)} available.${have} It is tried again by itself; add funds to the platform's Stripe balance, or wait for pending funds to become available.`,
+      reason: `Stripe refused the transfer: when it was tried, the platform's Stripe balance did not have the ${formatDollars(r.amount_cents / 100)} available. It is tried again by itself; add funds to the platform's Stripe balance, or wait for pending funds to become available.`,
       nextRetryAt: r.next_retry_at == null ? null : new Date(r.next_retry_at).toISOString(),
       preparedAt: new Date(r.created_at).toISOString(),
     })),

@@ -105,7 +105,7 @@ describe("payouts waiting for the platform's Stripe balance", () => {
       { payoutId: `w-${w.id}`, amount: 26, kind: "withdrawal", what: "Withdrawal" },
     ]);
     expect(mine[0].reason).toMatch(
-      /^Stripe refused the transfer: the platform's Stripe balance did not have the \$40\.00/,
+      /^Stripe refused the transfer: when it was tried, the platform's Stripe balance did not have the \$40\.00/,
     );
     expect(mine[0].reason).not.toMatch(/balance_insufficient/);
     expect(mine[0].nextRetryAt).not.toBeNull();
