@@ -15,7 +15,11 @@ export const analyticsQuerySchema = z.object({
     .optional(),
 });
 
-/** `offers`: post-purchase funnel offers shown to its buyers; `upsells`: offers accepted and paid. */
+/**
+ * `revenue`: the creator's share as the ledger books it, net of refunds, disputes and fee adjustments
+ * on the day each was booked (the rows Total Earnings sums); `offers`: post-purchase funnel offers
+ * shown to its buyers; `upsells`: offers accepted and paid.
+ */
 const counts = {
   views: z.number().int(),
   checkouts: z.number().int(),
@@ -31,6 +35,14 @@ const analyticsItemSchema = z.object({
   title: z.string(),
   ...counts,
   conversion: z.number(),
+  /**
+   * The item's own funnel, so its figures agree: `paidCheckouts` of its `checkouts` (browsers that
+   * started one, per day) paid, never more than them; `bumpSales` and `upsellSales`, its sales as
+   * another item's order bump or as a funnel step, which had no checkout of their own (all three in `sales`).
+   */
+  paidCheckouts: z.number().int(),
+  bumpSales: z.number().int(),
+  upsellSales: z.number().int(),
   /** The order bump: paywall sales of this item whose checkout offered it, how many of them took it, and that as a percent. */
   bumpOffered: z.number().int(),
   bumpTaken: z.number().int(),

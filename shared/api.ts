@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { abTestListSchema, abTestSchema } from "./ab-tests";
 import { analyticsStatsSchema } from "./analytics";
 import { createdIdSchema, deletedSchema, resentSchema, sentSchema, successSchema, urlSchema } from "./answers";
-import { authProvidersSchema, currentUserSchema } from "./auth";
+import { authProvidersSchema, currentUserSchema, sessionProbeSchema } from "./auth";
 import { bumpAnswerSchema } from "./bumps";
 import {
   checkoutRemindersSchema,
@@ -17,6 +17,7 @@ import {
 import { apiKeySummarySchema, createdApiKeySchema, developerOverviewSchema } from "./developer";
 import { discountCodeListSchema, discountCodeSchema, discountQuoteSchema } from "./discounts";
 import { earningsStatsSchema, refundRequestSchema, saleListSchema, timelinePageSchema } from "./earnings";
+import { refundQuoteSchema } from "./refunds";
 import {
   acceptResultSchema,
   declineResultSchema,
@@ -36,11 +37,13 @@ import { licenseActionSchema, licenseVerificationSchema } from "./licenses";
 import {
   checkoutAnswerSchema,
   checkoutEmailSavedSchema,
+  checkoutTermsAnswerSchema,
   contentAccessSchema,
   downloadLinkSchema,
   paymentsConfigSchema,
   purchaseProgressSchema,
   purchaseVerificationSchema,
+  revokedPurchaseSchema,
   recoverAccessAnswerSchema,
 } from "./payments";
 import {
@@ -64,6 +67,7 @@ import {
 export const API_ANSWERS = {
   "GET /api/analytics/stats": analyticsStatsSchema,
   "GET /api/auth/user": currentUserSchema,
+  "GET /api/auth/me": sessionProbeSchema,
   "GET /api/auth/providers": authProvidersSchema,
   "POST /api/auth/email": sentSchema,
   "PUT /api/content/:id/bump": bumpAnswerSchema,
@@ -85,6 +89,7 @@ export const API_ANSWERS = {
   "GET /api/payout/withdraw": withdrawStatusSchema,
   "POST /api/payout/withdraw": payoutHistoryItemSchema,
   "POST /api/sales/:purchaseId/refund": refundRequestSchema,
+  "GET /api/sales/:purchaseId/refund-quote": refundQuoteSchema,
   "GET /api/developer/keys": developerOverviewSchema,
   "POST /api/developer/keys": createdApiKeySchema,
   "DELETE /api/developer/keys/:id": apiKeySummarySchema,
@@ -115,10 +120,12 @@ export const API_ANSWERS = {
   "GET /api/payments/config": paymentsConfigSchema,
   "POST /api/create-payment-intent": checkoutAnswerSchema,
   "POST /api/checkout/email": checkoutEmailSavedSchema,
+  "POST /api/checkout/terms": checkoutTermsAnswerSchema,
   "POST /api/payments/:paymentIntent/complete": purchaseProgressSchema,
   "GET /api/content/:id/access": contentAccessSchema,
   "POST /api/content/:id/process-recent-purchase": purchaseProgressSchema,
   "GET /api/purchase/verify": purchaseVerificationSchema,
+  "GET /api/purchase/revoked": revokedPurchaseSchema,
   "POST /api/purchase/send-access-email": sentSchema,
   "POST /api/purchase/recover": recoverAccessAnswerSchema,
   "POST /api/content/:id/download": downloadLinkSchema,

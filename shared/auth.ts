@@ -1,5 +1,5 @@
 // Signing in: the email-link form's rules (shared by the form and POST /api/auth/email), the
-// signed-in user and the ways to sign in, as GET /api/auth/user and /api/auth/providers answer them.
+// signed-in user and the ways to sign in, as GET /api/auth/user, /api/auth/me and /api/auth/providers answer them.
 import { z } from "zod";
 import { publicId } from "./answers";
 import { PAYOUT_DEFAULTS } from "./payouts";
@@ -49,6 +49,13 @@ export const currentUserSchema = z.object({
   payoutsHeld: z.boolean(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+/**
+ * GET /api/auth/me, the SPA's sign-in probe: the user, or null when signed out (a 200 either way).
+ * `firstSignIn`: this session's sign-in created the account ("Welcome", not "Welcome back").
+ */
+export const sessionProbeSchema = z.object({ user: currentUserSchema.nullable(), firstSignIn: z.boolean() });
+export type SessionProbe = z.infer<typeof sessionProbeSchema>;
 
 /** How one can sign in here; `devOutbox` is true only on a local run, where emails land in /dev/mail. */
 export const authProvidersSchema = z.object({

@@ -16,7 +16,33 @@ export const CATEGORIES = [
   "document",
   "other",
 ] as const;
+/** Each category in words, wherever a creator sees one (upload form, edit page, dashboard rows). */
+export const CATEGORY_LABELS: Record<(typeof CATEGORIES)[number], string> = {
+  "digital-art": "Digital art",
+  "video-course": "Video course",
+  template: "Template",
+  music: "Music",
+  photography: "Photography",
+  document: "Document",
+  other: "Other",
+};
+/** A stored category in words (one written before the list changed shows as stored). */
+export const categoryLabel = (category: string) =>
+  (CATEGORY_LABELS as Record<string, string | undefined>)[category] ?? category;
 export const ACCESS_TYPES = ["download", "view", "stream", "link"] as const;
+/** How buyers get a file, in words: the publish form's and the edit page's "Access type". */
+export const FILE_ACCESS_LABELS = {
+  download: "Download the file",
+  view: "View online",
+  stream: "Stream (video/audio)",
+} as const;
+/** How buyers get an item, in one word or two: the dashboard row's badge. */
+export const ACCESS_BADGES: Record<(typeof ACCESS_TYPES)[number], string> = {
+  download: "Download",
+  view: "View online",
+  stream: "Stream",
+  link: "Link",
+};
 export const PRICING_MODELS = ["fixed", "pay_what_you_want"] as const;
 export const SORT_OPTIONS = ["newest", "oldest", "price-high", "price-low", "unlocks", "earnings"] as const;
 export const MAX_TEXT_CONTENT_CHARS = 100_000;

@@ -31,7 +31,7 @@ export const API_KEY_MESSAGES = {
   name: `Name must be 1 to ${MAX_API_KEY_NAME_CHARS} characters`,
   scopes: "Choose at least one scope",
   tooMany: `You can have at most ${MAX_ACTIVE_API_KEYS} active API keys. Revoke one you no longer use first.`,
-  signInAgain: "For your security, sign in again to create an API key: your last sign-in was more than 10 minutes ago.",
+  signInAgain: `For your security, creating an API key needs a sign-in from the last ${API_KEY_RECENT_SIGN_IN_MS / 60_000} minutes. Please sign in again.`,
   notForKeys: "This route is not available to API keys",
   keysCannotManageKeys: "API keys cannot manage API keys. Sign in to /settings to do that.",
   missingScope: (scope: ApiKeyScope) => `This API key lacks the scope ${scope}`,

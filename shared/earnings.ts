@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { dollars, isoTime, publicId } from "./answers";
 import { creatorLicenseSchema } from "./licenses";
-import { payoutSkipReasonSchema, payoutStatusSchema } from "./payouts";
+import { payoutDelaySchema, payoutSkipReasonSchema, payoutStatusSchema } from "./payouts";
 
 /**
  * How far below zero a creator's own refunds may take their balance. A refund after the money was
@@ -160,6 +160,8 @@ const timelineEventSchema = z.union([
     at: isoTime,
     paidAt: isoTime.nullable(),
     notes: z.string().nullable(),
+    /** Set while a sending transfer waits for its next try (shown as "Delayed"). */
+    delay: payoutDelaySchema.nullable(),
   }),
   z.object({
     kind: z.literal("skip"),

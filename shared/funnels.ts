@@ -29,6 +29,19 @@ export const FUNNEL_MESSAGES = {
   linkUrl: "Please provide a link URL",
 } as const;
 
+/**
+ * A funnel is shown after buying its items ("Show after buying") and offers its steps' items: an
+ * item cannot be both in one funnel (its buyer would be offered what they just bought).
+ */
+export const FUNNEL_ITEM_MESSAGES = {
+  offeredInStep: (title: string, stepOrder: number) =>
+    `${title} is offered in step ${stepOrder} of this funnel: a funnel is not shown after buying the item it offers`,
+  shownAfter: (title: string) =>
+    `${title} is one of the items this funnel is shown after: a step cannot offer the item just bought`,
+} as const;
+/** Said wherever a change to a funnel in Test is saved (a step added, an A/B test started). */
+export const FUNNEL_TEST_NOTICE = "This funnel is in Test: no buyer sees it until it is Live.";
+
 const id = (what: string) => z.string().regex(/^[A-Za-z0-9]{1,32}$/, `${what} is invalid`);
 export const priceIdSchema = z
   .string()
@@ -239,6 +252,10 @@ export const upsellOfferSchema = z.object({
   card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
 });
 export type UpsellOffer = z.infer<typeof upsellOfferSchema>;
+/** GET /api/funnels/{id}/preview?variant=A|B: which variant of the steps under an A/B test to show (A: the steps as they are). */
+export const funnelPreviewQuerySchema = z.object({
+  variant: z.enum(["A", "B"], { error: "variant must be A or B" }).optional().default("A"),
+});
 /** GET /api/funnels/{id}/preview: every step's offer as a buyer would see it. */
 export const funnelPreviewSchema = z.array(upsellOfferSchema);
 /**

@@ -41,6 +41,25 @@ export const checkoutEmailSchema = z
     message: "Send email or noReminder",
     path: ["email"],
   });
+/**
+ * POST /api/checkout/terms: the terms an open checkout is to have now (its code, or none; the order
+ * bump ticked or not). The server prices them and sets the same PaymentIntent's amount: the card
+ * typed stays (worker/services/purchases/checkout-terms.ts).
+ */
+export const checkoutTermsSchema = z.object({
+  paymentIntent: z.string().regex(/^pi_[A-Za-z0-9]{1,64}$/, "paymentIntent is invalid"),
+  discountCode: createPaymentIntentSchema.shape.discountCode,
+  bump: z.boolean({ error: "bump must be true or false" }),
+});
+export type CheckoutTermsInput = z.input<typeof checkoutTermsSchema>;
+
+/** Why a checkout's terms could not change (409). */
+export const CHECKOUT_TERMS_MESSAGES = {
+  closed: "This payment is already under way, so its total can no longer change.",
+  changed: "This checkout was changed at the same time somewhere else. Please try again.",
+  stripeDown: "The total could not be updated just now. Please try again.",
+} as const;
+
 export type CreatePaymentIntentInput = z.input<typeof createPaymentIntentSchema>;
 
 export const verifyPurchaseQuery = z.object({
@@ -89,6 +108,9 @@ export const checkoutStartedSchema = z.object({
     .optional()
     .meta({ description: "A reminder's checkout whose code no longer applies: why it is at the full price" }),
 });
+/** POST /api/checkout/terms: what the checkout charges now (the same PaymentIntent, its amount set to `amount`). */
+export const checkoutTermsAnswerSchema = checkoutStartedSchema.pick({ amount: true, discount: true, bump: true });
+export type CheckoutTermsAnswer = z.infer<typeof checkoutTermsAnswerSchema>;
 /** POST /api/checkout/email: the address is kept with the open checkout. */
 export const checkoutEmailSavedSchema = z.object({ saved: z.literal(true) });
 
@@ -120,7 +142,10 @@ export const purchaseVerificationSchema = z.object({
   purchase: z.object({
     id: publicId,
     amount: dollars,
-    buyerEmail: z.string().nullable(),
+    emailedTo: z.string().nullable().meta({
+      description: "Where the receipt went, masked (an access link may be forwarded): its first letter and domain",
+      example: "b…@example.com",
+    }),
     licenseKey: z.string().nullable(),
   }),
   accessUrl: z.string(),
@@ -129,6 +154,18 @@ export const purchaseVerificationSchema = z.object({
     .meta({ description: "The order bump bought in the same payment, each with its own access link" }),
 });
 export type PurchaseVerification = z.infer<typeof purchaseVerificationSchema>;
+
+/**
+ * GET /api/purchase/revoked: why a purchase the caller holds no longer opens, and since when. An
+ * access link only reads, so this says no more than that: no email, no amount.
+ */
+export const revokedPurchaseSchema = z.object({
+  state: z.enum(["refunded", "disputed"]),
+  since: isoTime,
+  orderId: publicId,
+  content: z.object({ id: publicId, title: z.string() }),
+});
+export type RevokedPurchase = z.infer<typeof revokedPurchaseSchema>;
 
 /** GET /api/content/{id}/access: whether this browser (or the access link it holds) owns the item. */
 export const contentAccessSchema = z.union([

@@ -81,9 +81,21 @@ export type PayoutSkipReason = z.infer<typeof payoutSkipReasonSchema>;
 export const nextPayoutSchema = z.object({
   date: isoTime,
   amount: dollars,
-  reason: z.enum(["not_set_up", "bank_restricted", "below_minimum", "on_hold"]).nullable(),
+  /** `nothing_available`: nothing is available (e.g. after a withdrawal); `below_minimum` only when 0 < available < $25. */
+  reason: z.enum(["not_set_up", "bank_restricted", "nothing_available", "below_minimum", "on_hold"]).nullable(),
 });
 export type NextPayout = z.infer<typeof nextPayoutSchema>;
+
+/**
+ * A transfer Stripe has not settled that is being tried again (status stays `processing`, its money
+ * stays reserved): the platform's Stripe balance was short (`platform_balance`), Stripe did not
+ * settle it (`stripe`), or the creator's payouts are held (`held`); and when the next try is.
+ */
+export const payoutDelaySchema = z.object({
+  reason: z.enum(["platform_balance", "stripe", "held"]),
+  nextTryAt: isoTime,
+});
+export type PayoutDelay = z.infer<typeof payoutDelaySchema>;
 
 export const payoutHistoryItemSchema = z.object({
   id: publicId,
@@ -96,6 +108,8 @@ export const payoutHistoryItemSchema = z.object({
   createdAt: isoTime,
   status: payoutStatusSchema,
   paidAt: isoTime.nullable(),
+  /** Set while a sending transfer waits for its next try (shown as "Delayed"). */
+  delay: payoutDelaySchema.nullable(),
 });
 export type PayoutHistoryItem = z.infer<typeof payoutHistoryItemSchema>;
 export const payoutHistorySchema = z.array(payoutHistoryItemSchema);

@@ -160,7 +160,13 @@ export const webhookSecretSchema = z.object({
 const webhookAttemptSchema = z.object({
   id: publicId,
   status: z.number().int().nullable(),
+  /** Why the attempt failed, when no answer (or not the receiver's) came back: one of the causes in `cause`. */
   error: z.string().nullable(),
+  cause: z.string().meta({
+    description:
+      'What happened, in words: "Answered 200", "Answered 500", "Timed out after 10 s", "Could not resolve host", "Connection refused or closed", "Could not connect", or "Not sent: …" (an address this deployment may not call)',
+    example: "Answered 500",
+  }),
   responseExcerpt: z.string().nullable(),
   durationMs: z.number(),
   at: isoTime,

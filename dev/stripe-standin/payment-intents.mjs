@@ -41,6 +41,8 @@ export function paymentIntents(kit) {
     "processing",
   ];
   const CONFIRMABLE = ["requires_payment_method", "requires_confirmation"];
+  // update with `amount` (Stripe's payment_intent_unexpected_state in any other status).
+  const AMOUNT_CHANGEABLE = ["requires_payment_method", "requires_confirmation", "requires_action"];
   const CANCELLATION_REASONS = ["duplicate", "fraudulent", "requested_by_customer", "abandoned"];
   // The payment method types this test account has turned on (cards, and Link's wallet).
   const ACCOUNT_METHODS = ["card", "link"];
@@ -294,16 +296,28 @@ export function paymentIntents(kit) {
       "secret",
       (p, m) => {
         const pi = get("payment_intents", m[1]);
-        if (["succeeded", "canceled"].includes(pi.status))
-          throw unexpectedState(
-            `This PaymentIntent's amount could not be updated because it has a status of ${pi.status}. You may only update the amount of a PaymentIntent with one of the following statuses: requires_payment_method, requires_confirmation, requires_action.`,
-            pi,
-          );
-        if (p.amount !== undefined) pi.amount = int(p.amount, "amount");
         checkEmail(p.receipt_email, "receipt_email");
+        // Stripe changes the amount only before a payment is under way; other fields (metadata,
+        // description, receipt_email) may still change afterwards.
+        if (p.amount !== undefined) {
+          if (!AMOUNT_CHANGEABLE.includes(pi.status))
+            throw unexpectedState(
+              `This PaymentIntent's amount could not be updated because it has a status of ${pi.status}. You may only update the amount of a PaymentIntent with one of the following statuses: ${AMOUNT_CHANGEABLE.join(", ")}.`,
+              pi,
+            );
+          const amount = int(p.amount, "amount");
+          if (!amount || amount < 50) throw badParam("amount", "Amount must be at least $0.50 usd");
+          if (amount > 99999999) throw badParam("amount", "Amount must be no more than $999,999.99");
+          pi.amount = amount;
+        }
+        if (p.description !== undefined) pi.description = p.description || null;
         if (p.receipt_email !== undefined) pi.receipt_email = p.receipt_email || null;
         if (p.customer !== undefined) pi.customer = get("customers", p.customer).id;
-        if (p.metadata) Object.assign(pi.metadata, metadata(p.metadata));
+        if (p.metadata && typeof p.metadata === "object") {
+          // An empty value unsets its key (Stripe's metadata rule).
+          for (const [k, v] of Object.entries(p.metadata)) if (v === "") delete pi.metadata[k];
+          Object.assign(pi.metadata, metadata(p.metadata));
+        }
         return pi;
       },
     ],

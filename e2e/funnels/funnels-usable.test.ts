@@ -64,7 +64,7 @@ describe("funnels a creator can find and use", () => {
     expect(await page.getByRole("tab", { name: "A/B Tests" }).count()).toBe(1);
 
     // Attach it to the item it sells after.
-    await page.getByRole("tab", { name: "Products" }).click();
+    await page.getByRole("tab", { name: "Show after buying" }).click();
     await page.getByRole("checkbox", { name: "Main course" }).check();
     await expect
       .poll(

@@ -238,7 +238,7 @@ describe("funnels", () => {
     await expect.poll(() => rows.count()).toBe(2);
 
     // Products: the checkbox detaches and attaches the item.
-    await page.getByRole("tab", { name: "Products" }).click();
+    await page.getByRole("tab", { name: "Show after buying" }).click();
     const box = page.getByRole("checkbox", { name: "Masterclass" });
     expect(await box.isChecked()).toBe(true);
     await box.uncheck();

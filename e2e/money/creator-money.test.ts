@@ -195,7 +195,7 @@ describe("analytics", () => {
         },
         { timeout: 20_000, interval: 1000 },
       )
-      .toMatch(/Views1Checkouts started1Sales1Conversion100%Revenue\$8\.00/);
+      .toMatch(/Views1Checkouts started1Sales1Conversion100%Revenue \(after refunds\)\$8\.00/);
     await page.getByTestId("analytics-chart").locator(".recharts-surface").first().waitFor();
     const funnel = page.getByTestId("content-row").filter({ hasText: "Funnel Pack" }).getByTestId("link-funnel");
     await expect.poll(() => funnel.textContent()).toContain("Views 1→ 0% drop →Checkouts 1→ 0% drop →Paid 1");

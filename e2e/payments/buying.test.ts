@@ -103,7 +103,7 @@ describe("buying", () => {
 
     // Email reminder: the button becomes 'Sent'.
     const before = await mailCount(buyer);
-    await page.getByRole("button", { name: "Send Email" }).click();
+    await page.getByRole("button", { name: "Send it again" }).click();
     await page.getByRole("button", { name: "Sent" }).waitFor();
     expect(await page.getByRole("button", { name: "Sent" }).isDisabled()).toBe(true);
     await mailedLink(buyer, before);

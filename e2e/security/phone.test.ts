@@ -1,18 +1,24 @@
 // Every screen on a phone (390 x 844): each page of the SPA's route tree (a page added tomorrow fails
 // this test until it is visited here), the paywall, and the not-found screen, in the states a visitor,
 // a creator with sales, the admin and a buyer see. A page must not scroll sideways, and no money on it
-// may be cut (an ellipsis, or clipped by a box). A few screens are checked at 1280 px too.
+// may be cut (an ellipsis, or clipped by a box). A few screens are checked at 1280 px too, and some
+// have checks of their own: a long file name whole, /discounts' amount field, the funnel editor's name
+// uncovered, the sales table's amount, status and Refund in view. Measures: ../support/layout.ts.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routeTreePaths } from "../../shared/spa-routes";
 import { baseUrl, launch, newPage, payByApi, screenshotPath, signIn, uniqueEmail } from "../support/browser";
+import { coveredText, cutNames, layoutProblems } from "../support/layout";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 860 };
 // The issue's case: a 35-character title beside its prices in the checkout's order summary.
 const LONG_TITLE = "The Complete Sourdough Baking Guide";
+// A file item's name as a buyer sees it once they own it: whole, or shortened in the middle.
+const FILE_NAME = "Portra-400-Film-Presets-Complete-Collection-vol1.zip";
+const FUNNEL_NAME = "Masterclass spring launch funnel with the workbook offer";
 
 type Who = "visitor" | "creator" | "admin" | "buyer";
 type Visit = {
@@ -25,12 +31,14 @@ type Visit = {
   ready: (page: Page) => Promise<unknown>;
   /** Also checked at 1280 px, with screenshots at both widths (the screens this issue changed). */
   desktop?: boolean;
+  /** The screen's own checks, once it has settled: what is wrong, in words. */
+  checks?: (page: Page, width: number) => Promise<string[]>;
 };
 
 let browser: Browser;
 const SETTLE_MS = 10_000;
 const pages = {} as Record<Who, Page>;
-const ids = { long: "", main: "", upsell: "", longAccess: "", upsellPath: "", checkout: "" };
+const ids = { long: "", main: "", upsell: "", longAccess: "", upsellPath: "", checkout: "", file: "", fileAccess: "" };
 
 const origin = () => ({ origin: baseUrl() });
 
@@ -59,7 +67,7 @@ beforeAll(async () => {
   ids.main = await publish(pages.creator, "Masterclass", "20");
   ids.upsell = await publish(pages.creator, "Workbook with every exercise worked through", "15");
   const funnel = (await (
-    await pages.creator.request.post("/api/funnels", { headers: origin(), data: { name: "Masterclass funnel" } })
+    await pages.creator.request.post("/api/funnels", { headers: origin(), data: { name: FUNNEL_NAME } })
   ).json()) as { id: string };
   expect(
     (
@@ -97,7 +105,20 @@ beforeAll(async () => {
   });
   expect(code.status(), await code.text()).toBe(201);
 
-  // The buyer's browser pays for both (its aw_buyer cookie unlocks them).
+  const file = await pages.creator.request.post("/api/content", {
+    headers: origin(),
+    multipart: {
+      title: "Portra 400 Film Presets",
+      price: "12",
+      accessType: "download",
+      category: "other",
+      file: { name: FILE_NAME, mimeType: "application/zip", buffer: Buffer.alloc(4096, 7) },
+    },
+  });
+  expect(file.status(), await file.text()).toBe(201);
+  ids.file = ((await file.json()) as { id: string }).id;
+
+  // The buyer's browser pays for all three (its aw_buyer cookie unlocks them).
   // The admin's feedback inbox has a message with a long subject and address.
   const feedback = await pages.visitor.request.post("/api/feedback", {
     headers: origin(),
@@ -122,8 +143,10 @@ beforeAll(async () => {
 
   await payByApi(pages.buyer, ids.long);
   await payByApi(pages.buyer, ids.main);
+  await payByApi(pages.buyer, ids.file);
   // The sales are booked by the stand-in's webhooks; each purchase's access link opens its success page.
   ids.longAccess = (await paidPurchase(pages.buyer, ids.long)).accessPath;
+  ids.fileAccess = (await paidPurchase(pages.buyer, ids.file)).accessPath;
   // The funnel's offer, as the success page sends the paying browser on to it.
   ids.upsellPath = `/checkout/upsell?purchase=${(await paidPurchase(pages.buyer, ids.main)).purchaseId}`;
   for (const p of Object.values(pages)) await p.setViewportSize(PHONE);
@@ -153,6 +176,40 @@ async function paidPurchase(page: Page, contentId: string): Promise<{ accessPath
 const text = (s: string | RegExp) => (page: Page) => page.getByText(s).first().waitFor({ timeout: SETTLE_MS });
 const heading = (s: string | RegExp) => (page: Page) =>
   page.getByRole("heading", { name: s }).first().waitFor({ timeout: SETTLE_MS });
+
+/** Every place the file's name shows keeps its end ("…-vol1.zip") and stays inside the screen. */
+const fileNameWhole = (page: Page) => page.evaluate(cutNames, [FILE_NAME.slice(0, 10), "vol1.zip"] as [string, string]);
+
+/** Each field of /discounts' form spans its column: the amount as wide as the code (and its label). */
+async function amountFieldWide(page: Page): Promise<string[]> {
+  const code = (await page.getByLabel("Code", { exact: true }).boundingBox())?.width ?? 0;
+  const amount = (await page.getByLabel("Percent off", { exact: true }).boundingBox())?.width ?? 0;
+  return Math.abs(code - amount) > 1
+    ? [`the amount field is ${Math.round(amount)}px, the code's ${Math.round(code)}px`]
+    : [];
+}
+
+/** The first sale's amount, status and Refund are on the screen where a person looks, no sideways scroll. */
+async function saleInView(page: Page): Promise<string[]> {
+  const sale = page.locator('[data-testid="sale-item"], tr').filter({ hasText: LONG_TITLE }).first();
+  const found: string[] = [];
+  for (const [what, target] of [
+    ["amount", sale.getByText("$1,543.20", { exact: true })],
+    ["status", sale.getByText("Completed", { exact: true })],
+    ["Refund", sale.getByRole("button", { name: /^Refund/ })],
+  ] as const) {
+    const seen =
+      (await target.count()) > 0 &&
+      (await target.first().evaluate((el) => {
+        window.scrollBy(0, el.getBoundingClientRect().top - innerHeight / 2);
+        const r = el.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return r.left >= 0 && r.right <= innerWidth && !!hit && (el === hit || el.contains(hit));
+      }));
+    if (!seen) found.push(`the sale's ${what} is not in view`);
+  }
+  return found;
+}
 
 const VISITS: Visit[] = [
   {
@@ -230,9 +287,14 @@ const VISITS: Visit[] = [
     path: () => "/dashboard",
     ready: async (p) => {
       await p.getByRole("tab", { name: "Sales & Buyers" }).click({ timeout: SETTLE_MS });
-      await p.getByRole("cell", { name: LONG_TITLE }).first().waitFor({ timeout: SETTLE_MS });
+      await p
+        .locator('[data-testid="sale-item"], tr')
+        .filter({ hasText: LONG_TITLE })
+        .first()
+        .waitFor({ timeout: SETTLE_MS });
     },
     desktop: true,
+    checks: saleInView,
   },
   {
     pattern: "/dashboard",
@@ -277,6 +339,18 @@ const VISITS: Visit[] = [
     desktop: true,
   },
   {
+    pattern: "/discounts",
+    name: "discounts-form",
+    who: "creator",
+    path: () => "/discounts",
+    ready: async (p) => {
+      await p.getByRole("button", { name: "New code" }).click({ timeout: SETTLE_MS });
+      await p.getByLabel("Code", { exact: true }).waitFor({ timeout: SETTLE_MS });
+    },
+    desktop: true,
+    checks: amountFieldWide,
+  },
+  {
     pattern: "/funnels",
     name: "funnels",
     who: "creator",
@@ -314,6 +388,8 @@ const VISITS: Visit[] = [
     who: "creator",
     path: () => `/content/${ids.main}/edit-funnel`,
     ready: (p) => p.getByTestId("funnel-name").waitFor({ timeout: SETTLE_MS }),
+    desktop: true,
+    checks: (p) => p.evaluate(coveredText, "funnel-name"),
   },
   { pattern: null, name: "paywall-owner", who: "creator", path: () => `/p/${ids.long}`, ready: text(LONG_TITLE) },
   {
@@ -354,129 +430,24 @@ const VISITS: Visit[] = [
     desktop: true,
   },
   { pattern: null, name: "paywall-unlocked", who: "buyer", path: () => `/p/${ids.long}`, ready: text("Unlocked") },
+  {
+    pattern: null,
+    name: "paywall-owned-file",
+    who: "buyer",
+    path: () => `/p/${ids.file}`,
+    ready: (p) => p.getByRole("button", { name: /^Download/ }).waitFor({ timeout: SETTLE_MS }),
+    desktop: true,
+    checks: fileNameWhole,
+  },
+  {
+    pattern: "/success",
+    name: "success-file",
+    who: "buyer",
+    path: () => ids.fileAccess,
+    ready: text("Payment Successful!"),
+    checks: fileNameWhole,
+  },
 ];
-
-type Problem = { overflow: number; wide: string[]; cutMoney: string[]; overlaps: string[] };
-
-/** Runs in the page: sideways overflow (with the widest offenders) and money that is cut. */
-function layoutProblems(): Problem {
-  // From the top, where the sticky header sits in the flow (a tab's click may have scrolled).
-  window.scrollTo(0, 0);
-  const W = window.innerWidth;
-  const MONEY = /\$\s?[\d,]+(\.\d{2})?/;
-  const describe = (el: Element) => {
-    const cls =
-      typeof el.className === "string" && el.className
-        ? `.${el.className.trim().split(/\s+/).slice(0, 6).join(".")}`
-        : "";
-    const t = (el.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 50);
-    return `<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${cls}> right=${Math.round(el.getBoundingClientRect().right)} "${t}"`;
-  };
-  const visible = (el: Element) => {
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 && r.height === 0) return false;
-    const s = getComputedStyle(el);
-    return s.visibility !== "hidden" && s.display !== "none";
-  };
-  const clips = (el: Element) => {
-    const s = getComputedStyle(el);
-    return s.overflowX !== "visible";
-  };
-  /**
-   * Inside a box that clips or scrolls (its content cannot widen the page). An absolutely positioned
-   * box (an sr-only label, say) escapes every such box below its containing block: only that block
-   * and its ancestors can hold it.
-   */
-  const contained = (el: Element) => {
-    let holder: Element | null = null;
-    for (let node: Element | null = el; node && node !== document.body; node = node.parentElement) {
-      if (node !== el && (!holder || node === holder) && clips(node) && node.getBoundingClientRect().right <= W + 0.5)
-        return true;
-      if (node === holder) holder = null;
-      const position = getComputedStyle(node).position;
-      if (position === "fixed") return false;
-      if (position === "absolute" && !holder) holder = (node as HTMLElement).offsetParent ?? document.body;
-    }
-    return false;
-  };
-  const all = [...document.body.querySelectorAll("*")].filter(visible);
-  const wideEls = all
-    .filter((el) => el.getBoundingClientRect().right > W + 0.5 && !contained(el))
-    .sort((a, b) => b.getBoundingClientRect().right - a.getBoundingClientRect().right)
-    // The innermost offenders say the most: drop an element whose offending child is listed.
-    .filter(
-      (el, _, list) =>
-        !list.some(
-          (o) =>
-            o !== el && el.contains(o) && o.getBoundingClientRect().right >= el.getBoundingClientRect().right - 0.5,
-        ),
-    )
-    .slice(0, 6)
-    .map(describe);
-
-  const cutMoney: string[] = [];
-  for (const el of all) {
-    const own = [...el.childNodes]
-      .filter((n) => n.nodeType === Node.TEXT_NODE)
-      .map((n) => n.textContent ?? "")
-      .join("");
-    if (!MONEY.test(own) && !/\$[\d,.\s]*…/.test(own)) continue;
-    const s = getComputedStyle(el);
-    const r = el.getBoundingClientRect();
-    if (/\$[\d,.\s]*…/.test(own)) cutMoney.push(`${describe(el)}: money ends in an ellipsis`);
-    else if (el.scrollWidth > el.clientWidth + 1 && (s.overflowX !== "visible" || s.textOverflow === "ellipsis"))
-      cutMoney.push(`${describe(el)}: truncated (${el.scrollWidth} > ${el.clientWidth})`);
-    else if ((r.right > W + 0.5 || r.left < -0.5) && !contained(el))
-      cutMoney.push(`${describe(el)}: outside the screen`);
-    else {
-      // A table that scrolls inside its own box is fine (what is reached by scrolling is that box);
-      // a box that hides what does not fit is not.
-      let reach = { left: r.left, right: r.right };
-      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-        const as = getComputedStyle(a);
-        const ar = a.getBoundingClientRect();
-        if (as.overflowX === "auto" || as.overflowX === "scroll")
-          reach = { left: Math.max(reach.left, ar.left), right: Math.min(reach.right, ar.right) };
-        if (as.overflowX !== "hidden" && as.overflowX !== "clip") continue;
-        if (reach.right > ar.right + 0.5 || reach.left < ar.left - 0.5) {
-          cutMoney.push(`${describe(el)}: clipped by ${describe(a)}`);
-          break;
-        }
-      }
-    }
-  }
-
-  // Text that runs under its neighbour (the landing header's logo under 'Feedback'): the painted text
-  // of links, buttons and headings, as a Range measures it, must not cross another's.
-  const labelled = all.filter(
-    (el) => el.matches("a, button, h1, h2, h3") && !el.closest(".sr-only") && (el.textContent ?? "").trim(),
-  );
-  const extents = labelled.map((el) => {
-    const range = document.createRange();
-    range.selectNodeContents(el);
-    const box = el.getBoundingClientRect();
-    const text = range.getBoundingClientRect();
-    return {
-      el,
-      left: Math.min(box.left, text.left),
-      right: Math.max(box.right, text.right),
-      top: Math.max(box.top, text.top),
-      bottom: Math.min(box.bottom, text.bottom),
-    };
-  });
-  const overlaps: string[] = [];
-  for (let i = 0; i < extents.length; i++) {
-    for (let j = i + 1; j < extents.length; j++) {
-      const a = extents[i];
-      const b = extents[j];
-      if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
-      const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
-      const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
-      if (x > 1 && y > 1) overlaps.push(`${describe(a.el)} runs into ${describe(b.el)}`);
-    }
-  }
-  return { overflow: document.documentElement.scrollWidth - W, wide: wideEls, cutMoney, overlaps };
-}
 
 async function check(page: Page, visit: Visit, width: number): Promise<string[]> {
   await page.goto(visit.path());
@@ -496,6 +467,7 @@ async function check(page: Page, visit: Visit, width: number): Promise<string[]>
     );
   for (const m of p.cutMoney) found.push(`${visit.name} @${width}: cut money ${m}`);
   for (const o of p.overlaps) found.push(`${visit.name} @${width}: overlapping text ${o}`);
+  for (const c of (await visit.checks?.(page, width)) ?? []) found.push(`${visit.name} @${width}: ${c}`);
   return found;
 }
 
@@ -523,7 +495,7 @@ describe("every screen on a phone", () => {
       }
     }
     expect(problems).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 
   it("a wrong URL is a 404 screen inside the app's header, signed out and signed in", async () => {
     const out = pages.visitor;
@@ -538,14 +510,14 @@ describe("every screen on a phone", () => {
     const creator = pages.creator;
     expect((await creator.goto("/nope"))?.status()).toBe(404);
     await creator.getByText("404 Page Not Found").waitFor();
-    expect(await creator.getByRole("banner").getByRole("link", { name: "Settings" }).isVisible()).toBe(true);
+    expect(await creator.getByRole("banner").getByRole("button", { name: "Menu" }).isVisible()).toBe(true);
     await creator.getByRole("link", { name: "Go to Dashboard" }).click();
     await creator.getByText("Content & Uploads").waitFor();
 
     // An unknown item keeps its own answers: the editor's not-found screen (in the header), the paywall's 404 page.
     await creator.goto("/content/no-such-item/edit");
     await creator.getByText("404 Page Not Found").waitFor();
-    expect(await creator.getByRole("banner").getByRole("link", { name: "Settings" }).isVisible()).toBe(true);
+    expect(await creator.getByRole("banner").getByRole("button", { name: "Menu" }).isVisible()).toBe(true);
     expect((await out.goto("/p/no-such-item"))?.status()).toBe(404);
     await out.getByRole("heading", { name: "Content Not Found" }).waitFor();
   });

@@ -128,7 +128,12 @@ export function FieldError({ of, name, className }: { of: FieldErrorsApi; name: 
   const message = of.errors[name];
   if (!message) return null;
   return (
-    <p id={of.errorId(name)} className={cn("text-sm text-destructive", className)} role="alert" data-field-error={name}>
+    <p
+      id={of.errorId(name)}
+      className={cn("text-sm text-destructive [overflow-wrap:anywhere]", className)}
+      role="alert"
+      data-field-error={name}
+    >
       {message.charAt(0).toUpperCase() + message.slice(1)}
     </p>
   );
@@ -171,7 +176,12 @@ export function LabelledField({
       {control}
       {hint && <p className="text-xs text-muted-foreground">{hint}</p>}
       {error && (
-        <p id={errorId} className="text-sm text-destructive" role="alert" data-testid={errorId}>
+        <p
+          id={errorId}
+          className="text-sm text-destructive [overflow-wrap:anywhere]"
+          role="alert"
+          data-testid={errorId}
+        >
           {error}
         </p>
       )}

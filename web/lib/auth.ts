@@ -1,13 +1,18 @@
 import { useQuery } from "@tanstack/react-query";
-import { api, apiKey, nullOn401 } from "./api";
+import { api, apiKey } from "./api";
 
-/** The sign-in state: loading, then a user or null (a 401 here means signed out, not an error). */
+/**
+ * The sign-in state: loading, then a user or null. GET /api/auth/me answers 200 with a null user when
+ * signed out, so a signed-out page logs no failed request. `firstSignIn`: the server says this
+ * session's sign-in created the account.
+ */
 export function useAuth() {
   const { data, isLoading, error } = useQuery({
-    queryKey: apiKey("GET /api/auth/user"),
-    queryFn: ({ signal }) => api("GET /api/auth/user", { signal }).catch(nullOn401),
+    queryKey: apiKey("GET /api/auth/me"),
+    queryFn: ({ signal }) => api("GET /api/auth/me", { signal }),
   });
-  return { user: data ?? null, isLoading, isAuthenticated: !!data, error };
+  const user = data?.user ?? null;
+  return { user, isLoading, isAuthenticated: !!user, firstSignIn: !!data?.firstSignIn, error };
 }
 
 export const goToLogin = () => window.location.assign("/api/login");

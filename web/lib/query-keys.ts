@@ -4,7 +4,8 @@ const funnels = ["/api/funnels"] as const;
 const webhooks = ["/api/developer/webhooks"] as const;
 
 export const queryKeys = {
-  authUser: ["/api/auth/user"] as const,
+  /** The sign-in probe (GET /api/auth/me): the current user or null. */
+  authUser: ["/api/auth/me"] as const,
   authProviders: ["/api/auth/providers"] as const,
   adminPayoutSummary: ["/api/admin/payout-summary"] as const,
   adminCreatorPayouts: (p: { month: number; year: number }) => ["/api/admin/creator-payouts", p] as const,

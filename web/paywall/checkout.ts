@@ -4,10 +4,20 @@
 // Stripe.js only when 'Unlock' is pressed, so the page itself stays as small as before. After
 // paying it goes where the SPA checkout goes (/success, which shows the upsell when the item has a
 // funnel); a 3D Secure step happens in place. `/checkout/{id}` still works for links made before.
-import { formatDollarsPlain } from "@shared/money";
+// A code or the order bump changes the same PaymentIntent's amount (./checkout-terms.ts): the form is
+// never drawn again, so what the buyer typed stays; the page's price stays in view above it.
+import { formatDollars, formatDollarsPlain } from "@shared/money";
 import { NO_REMINDER_LABEL, REMINDER_HINT } from "@shared/paywall";
 import { apiRequest } from "@/lib/api";
-import { bumpBox, type CheckoutStart, codeField } from "./checkout-terms";
+import {
+  bumpBox,
+  type CheckoutStart,
+  changeTerms,
+  codeField,
+  itemAmount,
+  lineItems,
+  type Terms,
+} from "./checkout-terms";
 import { EMAIL, el } from "./dom";
 import { loadStripe, type PaymentIntentLike } from "./stripe-js";
 
@@ -17,20 +27,18 @@ export type { CheckoutStart } from "./checkout-terms";
 const PAYMENT_FAILED = "Payment Failed";
 
 /**
- * Replaces the page's 'Unlock' form with the payment form for `start`'s PaymentIntent. Resolves when
- * the card form is ready to type in (the bench times this from the click on 'Unlock').
+ * Opens the payment form for `start`'s PaymentIntent below the page's price, in place of its 'Unlock'
+ * button. Resolves when the card form is ready to type in (the bench times this from the click on 'Unlock').
  */
-export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStart): Promise<void> {
+export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStart, initial: Terms): Promise<void> {
   const stripe = await loadStripe();
+  let terms = initial;
   const form = el("form", "space-y-3");
   form.noValidate = true;
   form.setAttribute("aria-label", "Pay by card");
   form.dataset.testid = "one-page-checkout";
-  // What Stripe will charge (the server's amount), and the code that made it.
-  const heading = el("p", "flex items-baseline justify-between text-lg font-semibold", "Total");
-  const total = el("span", "", formatDollarsPlain(start.amount));
-  total.dataset.testid = "checkout-total";
-  heading.append(total);
+  // What Stripe will charge (the server's amount), line by line.
+  const lines = lineItems(start.title);
   const express = el("div");
   express.hidden = true;
   const or = el("p", "text-center text-xs text-muted-foreground", "or pay by card");
@@ -47,7 +55,7 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     autocomplete: "email",
     placeholder: "you@example.com",
     required: true,
-    value: start.email ?? "",
+    value: "",
   });
   email.setAttribute("aria-describedby", "pay-email-hint");
   const hint = el("p", "text-xs text-muted-foreground", `Your access link and receipt are sent here. ${REMINDER_HINT}`);
@@ -56,11 +64,9 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
   const optOut = el("label", "flex items-center gap-2 text-xs text-muted-foreground");
   const noReminder = el("input", "size-3.5");
   noReminder.type = "checkbox";
-  noReminder.checked = !!start.noReminder;
   noReminder.dataset.testid = "no-reminder";
   optOut.append(noReminder, document.createTextNode(NO_REMINDER_LABEL));
   noReminder.addEventListener("change", () => {
-    start = { ...start, noReminder: noReminder.checked };
     void apiRequest("POST", "/api/checkout/email", {
       paymentIntent: start.clientSecret.split("_secret_")[0],
       noReminder: noReminder.checked,
@@ -74,7 +80,7 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
   const pay = el(
     "button",
     "inline-flex h-12 w-full items-center justify-center gap-2 rounded-md bg-brand-gradient px-6 text-base font-medium text-white shadow-md disabled:opacity-60",
-    `Pay ${formatDollarsPlain(start.amount)}`,
+    `Pay ${formatDollarsPlain(terms.amount)}`,
   );
   pay.type = "submit";
   pay.disabled = true;
@@ -91,30 +97,54 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     (r) => (keeps.hidden = r.paymentIntent?.setup_future_usage !== "off_session"),
     () => undefined,
   );
-  form.append(heading, express, or, label, email, hint, optOut, card, problem, pay, keeps);
+  const code = codeField(
+    () => terms.discount?.code ?? null,
+    (next) => change({ code: next, bump: !!terms.bump }),
+  );
+  form.append(lines.node, code.node, express, or, label, email, hint, optOut, card, problem, pay, keeps);
   if (start.bump)
     form.insertBefore(
       bumpBox(
-        () => start,
         start.bump,
-        () => email.value.trim(),
-        (next) => mountCheckout(form, next),
+        () => !!terms.bump,
+        (next) => change({ code: terms.discount?.code ?? null, bump: next }),
       ),
       problem,
     );
-  if (start.code) {
-    const applied = el("p", "text-sm font-medium text-emerald-700", `Code ${start.code} applied.`);
-    applied.dataset.testid = "checkout-discount";
-    form.insertBefore(applied, express);
-  } else
-    form.insertBefore(
-      codeField(
-        form,
-        () => start,
-        (next) => mountCheckout(form, next),
-      ),
-      pay,
-    );
+  // The page's price above the form follows the code: struck through, with the code's price beside it.
+  const price = document.querySelector<HTMLElement>('[data-testid="paywall-price"]');
+  const showTerms = () => {
+    lines.show(terms);
+    code.show();
+    pay.textContent = `Pay ${formatDollarsPlain(terms.amount)}`;
+    if (!price || start.customAmount !== undefined) return;
+    const list = itemAmount(terms);
+    if (!terms.discount) {
+      price.textContent = formatDollars(list);
+      return;
+    }
+    const struck = el("s", "text-xl font-semibold text-muted-foreground", formatDollars(list));
+    struck.dataset.testid = "paywall-list-price";
+    price.replaceChildren(struck, ` ${formatDollars(Math.round((list - terms.discount.amountOff) * 100) / 100)}`);
+  };
+  // One change at a time; paying waits for it, so Stripe charges the total shown.
+  let changing = false;
+  async function change(next: { code: string | null; bump: boolean }) {
+    if (changing) throw new Error("Please wait a moment and try again.");
+    changing = true;
+    pay.disabled = true;
+    showProblem(null);
+    try {
+      terms = await changeTerms(start.clientSecret, next);
+      // Real Stripe.js reads the new amount into its Elements (wallets show it); the card typed stays.
+      await elements.fetchUpdates().catch(() => undefined);
+      showTerms();
+    } finally {
+      changing = false;
+      pay.disabled = false;
+    }
+  }
+  showTerms();
 
   // `title` heads a payment that failed ('Payment Failed' above Stripe's message, as the app's checkout
   // toasts it); a problem with what the buyer typed is its message alone.
@@ -185,6 +215,7 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (changing) return;
     const typed = email.value.trim();
     if (!typed) return showProblem("Please enter your email address to receive access links.", email);
     if (!EMAIL.test(typed)) return showProblem("Please enter a valid email address.", email);
@@ -204,7 +235,10 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     if (result.paymentIntent) done(result.paymentIntent);
   });
 
-  unlockForm.replaceWith(form);
+  // The page's price (and its code note, now in the lines) stays; 'Unlock' and the amount field go.
+  for (const child of Array.from(unlockForm.children) as HTMLElement[])
+    if (child.dataset.testid !== "paywall-price") child.hidden = true;
+  unlockForm.after(form);
   await ready;
   pay.disabled = false;
   form.dataset.ready = "true";

@@ -222,14 +222,17 @@ function start() {
       // load, the app's checkout page takes the same payment.
       try {
         const { mountCheckout } = await import("./checkout");
-        await mountCheckout(form!, {
-          id,
-          clientSecret: body.clientSecret,
-          amount: body.amount,
-          code,
-          customAmount: item.pricingModel === "pay_what_you_want" ? choice.amount : undefined,
-          bump: item.bump,
-        });
+        await mountCheckout(
+          form!,
+          {
+            id,
+            title: item.title,
+            clientSecret: body.clientSecret,
+            customAmount: item.pricingModel === "pay_what_you_want" ? choice.amount : undefined,
+            bump: item.bump,
+          },
+          { amount: body.amount, discount: body.discount, bump: body.bump },
+        );
       } catch {
         const checkout = new URLSearchParams({
           payment_intent: body.clientSecret,

@@ -12,6 +12,8 @@ type StripeElement = {
 type StripeElements = {
   create(type: string, options?: Record<string, unknown>): StripeElement;
   submit(): Promise<{ error?: StripeError }>;
+  /** Reads the PaymentIntent again after the server changed its amount; the details typed stay. */
+  fetchUpdates(): Promise<{ error?: StripeError }>;
 };
 export type StripeLike = {
   elements(options: Record<string, unknown>): StripeElements;

@@ -55,7 +55,12 @@ function commonResponses(
   return out;
 }
 
-export async function openApiDocument(app: Hono<never>, serverUrl?: string): Promise<OpenAPIV3_1.Document> {
+/** `keyPrefix`: how this deployment's API keys begin (`aw_live_` in production, `aw_test_` elsewhere). */
+export async function openApiDocument(
+  app: Hono<never>,
+  serverUrl?: string,
+  keyPrefix = "aw_live_",
+): Promise<OpenAPIV3_1.Document> {
   const spec = (await generateSpecs(app as never, {
     documentation: {
       info: {
@@ -64,7 +69,9 @@ export async function openApiDocument(app: Hono<never>, serverUrl?: string): Pro
         description: [
           "Sell a file, a link or a text behind a paywall. This document is generated from the routes and the zod schemas they validate with.",
           "",
-          "**Authentication.** The creator routes take an API key (`Authorization: Bearer aw_live_…`, created on /settings → Developers) with the scope each names in `x-api-key-scope`, or the session cookie of a signed-in browser. Buyer routes take the buyer's cookie or an access link's token.",
+          "**Authentication.** The creator routes take an API key (`Authorization: Bearer " +
+            keyPrefix +
+            "…`, created on /settings → Developers) with the scope each names in `x-api-key-scope`, or the session cookie of a signed-in browser. Buyer routes take the buyer's cookie or an access link's token.",
           "",
           "**Money** leaves the API in dollars (numbers with two decimals), as the screens show it; webhooks carry cents.",
           "",
@@ -78,7 +85,7 @@ export async function openApiDocument(app: Hono<never>, serverUrl?: string): Pro
           apiKey: {
             type: "http",
             scheme: "bearer",
-            description: "An API key from /settings → Developers, e.g. `aw_live_…`",
+            description: `An API key from /settings → Developers, e.g. \`${keyPrefix}…\``,
           },
           session: {
             type: "apiKey",

@@ -4,6 +4,7 @@
 // every visitor, so it can be cached: web/paywall/island.ts then shows what fits this visitor (the
 // owner's controls, a payment that is still processing, the creator's preview) and runs 'Unlock'.
 import { dollarsField } from "../../shared/money";
+import { middleEllipsis } from "../../shared/file-names";
 import { formatFileSize } from "../../shared/uploads";
 import type { PublicContent } from "../../shared/content";
 import { PAYWALL_PART as PART, PAYWALL_TEXT } from "../../shared/paywall";
@@ -175,8 +176,10 @@ export function PaywallPage({
                 <Icon name={kind.icon} class="size-4" /> {kind.label}
               </span>
               {item.fileName && (
-                <span class="inline-flex items-center gap-1.5 rounded-full bg-muted px-3 py-1 text-muted-foreground">
-                  {item.fileName}
+                <span class="inline-flex max-w-full items-center gap-1.5 rounded-full bg-muted px-3 py-1 text-muted-foreground">
+                  <span class="min-w-0 truncate" title={item.fileName}>
+                    {middleEllipsis(item.fileName)}
+                  </span>
                   {item.fileSize !== null && ` · ${formatFileSize(item.fileSize)}`}
                 </span>
               )}

@@ -10,6 +10,8 @@ import {
   type AuthProviders,
   authProvidersSchema,
   currentUserSchema,
+  type SessionProbe,
+  sessionProbeSchema,
 } from "../../shared/auth";
 import { oauthAccounts } from "../db/schema";
 import { appUrl, cookieIsSecure, type AppEnv } from "../middleware/context";
@@ -21,7 +23,13 @@ import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { createLoginLink, dropLoginLink, peekLoginToken, redeemLoginToken } from "../services/email-login";
 import { configuredProviders, oauthProvider } from "../services/oauth";
-import { createSession, DEFAULT_SESSION_TTL_SECONDS, deleteSession, SESSION_COOKIE } from "../services/sessions";
+import {
+  createSession,
+  DEFAULT_SESSION_TTL_SECONDS,
+  deleteSession,
+  readSession,
+  SESSION_COOKIE,
+} from "../services/sessions";
 import { findOrCreateUserByEmail, getCurrentUser } from "../services/users";
 import { doc } from "../openapi/describe";
 import { sentSchema } from "../../shared/answers";
@@ -62,11 +70,12 @@ function redirectBack(c: Context<AppEnv>, path: string | null | undefined) {
   }
 }
 
-async function startSession(c: Context<AppEnv>, userId: string) {
+/** `firstSignIn`: this sign-in created the account, decided here on the server (not by the browser). */
+async function startSession(c: Context<AppEnv>, userId: string, firstSignIn = false) {
   // A fresh token at every sign-in; any session cookie sent along is dropped first.
   await deleteSession(c.env.SESSIONS, getCookie(c, SESSION_COOKIE));
   const ttl = Number(c.env.SESSION_TTL_SECONDS) || DEFAULT_SESSION_TTL_SECONDS;
-  const token = await createSession(c.env.SESSIONS, userId, ttl);
+  const token = await createSession(c.env.SESSIONS, userId, ttl, { firstSignIn });
   setCookie(c, SESSION_COOKIE, token, {
     httpOnly: true,
     secure: cookieIsSecure(c.req.url),
@@ -79,12 +88,13 @@ async function startSession(c: Context<AppEnv>, userId: string) {
 const signInError = (c: Context<AppEnv>, error: string) => c.redirect(`/sign-in?error=${error}`, 302);
 
 const LOGIN_COOKIE = "aw_login";
+const FIRST_VISIT_MS = 24 * 60 * 60 * 1000;
 
 async function redeemAndSignIn(c: Context<AppEnv>, token: string) {
   const redeemed = await redeemLoginToken(c.var.db, token);
   if (!redeemed) return signInError(c, "link-invalid");
-  const userId = await findOrCreateUserByEmail(c.var.db, redeemed.email);
-  await startSession(c, userId);
+  const user = await findOrCreateUserByEmail(c.var.db, redeemed.email);
+  await startSession(c, user.id, user.created);
   return redirectBack(c, redeemed.returnTo);
 }
 
@@ -139,7 +149,31 @@ export const authRoutes = new Hono<AppEnv>()
       if (!c.var.userId) throw unauthorized();
       const user = await getCurrentUser(c.var.db, c.var.userId, c.env.ADMIN_EMAIL);
       if (!user) throw unauthorized();
+      c.header("cache-control", "private, no-store");
       return c.json(user);
+    },
+  )
+  // The SPA's sign-in probe, asked on every page, signed out too: a 200 either way, so a signed-out
+  // visit logs no failed request in the browser's console. Every protected route keeps its 401.
+  .get(
+    "/auth/me",
+    doc({
+      tag: "Account",
+      summary: "Who is signed in here, if anyone",
+      description: "The signed-in user, or null when signed out (never a 401).",
+      access: "public",
+      ok: sessionProbeSchema,
+    }),
+    async (c) => {
+      const user = c.var.userId ? await getCurrentUser(c.var.db, c.var.userId, c.env.ADMIN_EMAIL) : null;
+      const session =
+        user && c.var.caller?.kind === "session"
+          ? await readSession(c.env.SESSIONS, getCookie(c, SESSION_COOKIE))
+          : null;
+      c.header("cache-control", "private, no-store");
+      // "Welcome" on the day the account was made; a session kept for weeks says "Welcome back" after.
+      const firstSignIn = !!session?.firstSignIn && Date.now() - session.createdAt < FIRST_VISIT_MS;
+      return c.json({ user, firstSignIn } satisfies SessionProbe);
     },
   )
   .get(
@@ -311,16 +345,19 @@ export const authRoutes = new Hono<AppEnv>()
         .where(and(eq(oauthAccounts.provider, name), eq(oauthAccounts.providerUserId, identity.providerUserId)))
         .get();
       let userId = linked?.userId;
+      let created = false;
       if (!userId) {
         // An unverified address could belong to someone else's account: never link or create by it.
         if (!identity.emailVerified || !identity.email) return signInError(c, "email-unverified");
-        userId = await findOrCreateUserByEmail(db, identity.email, identity);
+        const user = await findOrCreateUserByEmail(db, identity.email, identity);
+        userId = user.id;
+        created = user.created;
         await db
           .insert(oauthAccounts)
           .values({ provider: name, providerUserId: identity.providerUserId, userId })
           .onConflictDoNothing();
       }
-      await startSession(c, userId);
+      await startSession(c, userId, created);
       return redirectBack(c, returnTo);
     },
   );

@@ -13,6 +13,9 @@ import {
   purchaseProgressSchema,
   checkoutEmailSavedSchema,
   checkoutAnswerSchema,
+  checkoutTermsSchema,
+  checkoutTermsAnswerSchema,
+  type CheckoutTermsAnswer,
 } from "../../shared/payments";
 import type { AppEnv } from "../middleware/context";
 import { ApiError, notFound } from "../lib/errors";
@@ -23,6 +26,7 @@ import { refuseWhileProcessing } from "../services/purchases/processing";
 import { accessUrlFor } from "../services/purchases/access-tokens";
 import { claimedPurchase, currentPurchaseOfContent } from "../services/purchases/buyer-access";
 import { startCheckout } from "../services/purchases/checkout";
+import { changeCheckoutTerms } from "../services/purchases/checkout-terms";
 import { syncWithStripe } from "../services/purchases/fulfil";
 import { RECOVER_LINK_OTHER_EMAIL, reminder } from "../services/purchases/recovery";
 import { doc } from "../openapi/describe";
@@ -157,6 +161,46 @@ export const checkoutRoutes = new Hono<AppEnv>()
       await c.env.DB.batch([update, ...(remind ? [remind.statement] : [])]);
       if (remind) await dispatch(c.env.DB, c.env.EMAILS, [remind.id], now);
       return c.json({ saved: true as const });
+    },
+  )
+  // The code applied or removed, the order bump ticked or not: the same PaymentIntent at the
+  // server's new price, so the card typed into the Payment Element stays.
+  .post(
+    "/checkout/terms",
+    doc({
+      tag: "Checkout and access",
+      summary: "Change an open checkout's code or order bump",
+      description:
+        "Only the browser that started the checkout. The server prices the terms (item, code, add-on) and sets the PaymentIntent's amount to match; sending the same terms again changes nothing.",
+      access: "buyer",
+      ok: checkoutTermsAnswerSchema,
+      errors: {
+        400: "The body is not valid, or the discount code does not apply (`discountCode: …`)",
+        404: "No open checkout of this browser",
+        409: "The payment is already under way, the code is used up or held elsewhere, the add-on can no longer be sold or is owned, or the checkout changed at the same time elsewhere",
+        429: "Too many checkouts from this address",
+        502: "Stripe could not be reached",
+      },
+    }),
+    rateLimit("CHECKOUT_LIMITER", "checkout"),
+    validate("json", checkoutTermsSchema),
+    async (c) => {
+      const body = c.req.valid("json");
+      const key = buyerKey(c, false);
+      if (!key) throw notFound("No open checkout");
+      const terms = await changeCheckoutTerms(purchaseDeps(c), {
+        paymentIntentId: body.paymentIntent,
+        buyerKey: key,
+        discountCode: body.discountCode || null,
+        bump: body.bump,
+      });
+      return c.json({
+        amount: terms.amountCents / 100,
+        ...(terms.discount
+          ? { discount: { code: terms.discount.code, amountOff: terms.discount.amountOffCents / 100 } }
+          : {}),
+        ...(terms.bump ? { bump: { title: terms.bump.title, amount: terms.bump.amountCents / 100 } } : {}),
+      } satisfies CheckoutTermsAnswer);
     },
   )
   .post(

@@ -23,6 +23,8 @@ import type { WithdrawStatus } from "../../shared/payouts";
 import { requireUser, type AppEnv } from "../middleware/context";
 import { validate } from "../lib/validate";
 import { requestRefund } from "../services/refunds/creator-refunds";
+import { refundQuote } from "../services/refunds/refund-quote";
+import { refundQuoteQuerySchema, refundQuoteSchema } from "../../shared/refunds";
 import { withLicenses } from "../services/licenses";
 import { creatorSales, earningsStats, moneyTimeline, nextPayout, payoutHistory } from "../services/earnings";
 import { setPayoutDefault, setupPayout, type DestinationDeps } from "../services/payouts/destination-settings";
@@ -165,6 +167,23 @@ export const creatorRoutes = new Hono<AppEnv>()
   )
 
   // ---- refunds: a creator refunds one of their own sales through Stripe (services/refunds/creator-refunds.ts) ----
+  .get(
+    "/sales/:purchaseId/refund-quote",
+    doc({
+      tag: "Sales and earnings",
+      summary: "How much of the balance a refund of this amount would take",
+      access: "creator",
+      ok: refundQuoteSchema,
+      errors: { 404: "No such sale of yours" },
+    }),
+    requireUser,
+    validate("param", purchaseIdParamSchema),
+    validate("query", refundQuoteQuerySchema),
+    async (c) =>
+      c.json(
+        await refundQuote(c.env.DB, c.var.userId, c.req.valid("param").purchaseId, c.req.valid("query").amountCents),
+      ),
+  )
   .post(
     "/sales/:purchaseId/refund",
     doc({

@@ -47,7 +47,7 @@ export const devRoutes = new Hono<AppEnv>()
             ${messages.length === 0 ? html`<p>No emails yet.</p>` : ""}
             ${messages.map(
               (m) => html`<article>
-                <div class="meta">${m.createdAt} · to ${m.to}</div>
+                <div class="meta">${m.createdAt} · to ${m.to}${m.replyTo ? ` · Reply-To ${m.replyTo}` : ""}</div>
                 <h2>${m.subject}</h2>
                 <pre>${m.text}</pre>
                 ${m.links.map((l) => html`<div><a href="${l}">${l}</a></div>`)}

@@ -20,6 +20,7 @@ import {
   funnelListSchema,
   funnelStepListSchema,
   funnelPreviewSchema,
+  funnelPreviewQuerySchema,
 } from "../../shared/funnels";
 import { requireUser, type AppEnv } from "../middleware/context";
 import { validate } from "../lib/validate";
@@ -102,7 +103,11 @@ export const funnelRoutes = new Hono<AppEnv>()
       summary: "Attach items to a funnel",
       access: "creator",
       ok: funnelProductsResultSchema,
-      errors: { 404: "No such funnel or item of yours", 409: "An item is already in another funnel" },
+      errors: {
+        400: "An item is offered by one of the funnel's steps",
+        404: "No such funnel or item of yours",
+        409: "An item is already in another funnel",
+      },
     }),
     requireUser,
     validate("param", funnelParam),
@@ -147,6 +152,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       status: 201,
       ok: funnelStepSchema,
       errors: {
+        400: "The item is one the funnel is shown after",
         404: "No such funnel or item of yours",
         409: "The step cannot be added (the reason is in the message)",
         502: "Stripe could not be reached",
@@ -243,15 +249,23 @@ export const funnelRoutes = new Hono<AppEnv>()
     "/funnels/:id/preview",
     doc({
       tag: "Funnels",
-      summary: "The offers a buyer would see, in order",
+      summary: "The offers a buyer would see, in order (a step under an A/B test as variant A or B)",
       access: "creator",
       ok: funnelPreviewSchema,
       errors: { 404: "No such funnel of yours" },
     }),
     requireUser,
     validate("param", funnelParam),
+    validate("query", funnelPreviewQuerySchema),
     async (c) =>
-      c.json(await previewOffers(purchaseDeps(c as unknown as Context<AppEnv>), uid(c), c.req.valid("param").id)),
+      c.json(
+        await previewOffers(
+          purchaseDeps(c as unknown as Context<AppEnv>),
+          uid(c),
+          c.req.valid("param").id,
+          c.req.valid("query").variant,
+        ),
+      ),
   )
   .post(
     "/stripe/create-upsell-product",

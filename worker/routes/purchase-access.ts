@@ -12,6 +12,7 @@ import {
   purchaseProgressSchema,
   purchaseVerificationSchema,
   recoverAccessAnswerSchema,
+  revokedPurchaseSchema,
 } from "../../shared/payments";
 import type { AppEnv } from "../middleware/context";
 import { ApiError, notFound } from "../lib/errors";
@@ -24,6 +25,7 @@ import {
   assertPaid,
   claimedPurchase,
   currentPurchaseOfContent,
+  revokedPurchase,
   verification,
 } from "../services/purchases/buyer-access";
 import { syncWithStripe } from "../services/purchases/fulfil";
@@ -103,6 +105,29 @@ export const purchaseAccessRoutes = new Hono<AppEnv>()
       const purchase = await syncWithStripe(deps, found, { bestEffort: true });
       assertPaid(purchase);
       return c.json(await verification(deps, purchase));
+    },
+  )
+  // A refunded (or charged-back) buyer's old link reads why it no longer opens, and since when.
+  .get(
+    "/purchase/revoked",
+    doc({
+      tag: "Checkout and access",
+      summary: "Why a purchase no longer opens: refunded or disputed, and since when",
+      description: "Answers the holder of the access link (or the browser that paid) only; no email, no amount.",
+      access: "buyer",
+      ok: revokedPurchaseSchema,
+      errors: { 404: "No such purchase, or it still opens" },
+    }),
+    validate("query", verifyPurchaseQuery),
+    async (c) => {
+      const q = c.req.valid("query");
+      if (!q.payment_intent && !q.access) throw new ApiError(400, "payment_intent is required");
+      const revoked = await revokedPurchase(purchaseDeps(c), claimOf(c, q.access), {
+        paymentIntentId: q.payment_intent,
+        contentId: q.content_id,
+      });
+      if (!revoked) throw notFound("Purchase Not Found");
+      return c.json(revoked);
     },
   )
   .post(

@@ -1,16 +1,19 @@
 // A creator's funnel by day and by item: paywall views (content_views_daily), checkouts started
 // (browsers that started one that day: a buyer who starts again with a code or the order bump ticked
-// is one checkout), sales (purchases paid), revenue (the creator's share booked in the ledger), and
+// is one checkout), sales (purchases paid), revenue (the creator's share in the ledger, net of refunds,
+// disputes and fee adjustments on the day each was booked: the rows Total Earnings sums), and
 // after the sale the funnel's step: offers shown to the item's buyers and upsells they accepted and paid.
 // An upsell's sale and revenue belong to the row of the item it sold (upsell-only items have rows
 // too), so the rows add up to the totals; its offer and acceptance count on the item that led to it.
 // Conversion is paywall sales over paywall views: a sale through an upsell had no view, so it is
 // not in the rate; nor is an order bump's (it counts on its own item's row, like an upsell's, and
-// its take rate on the item whose checkout offered it).
+// its take rate on the item whose checkout offered it). An item's row also says how many of its own
+// checkouts were paid (never more than were started) and its sales as a bump or a funnel step apart.
 // Every query is bounded by the creator and the date range and read through an index.
 import { sql } from "drizzle-orm";
 import type { AnalyticsDay, AnalyticsItem, AnalyticsStats } from "../../shared/analytics";
 import type { Db } from "../db/client";
+import { EARNING_KINDS_SQL } from "./balances";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -29,7 +32,13 @@ export async function analyticsStats(
   const itemP = opts.contentId ? sql`and p.content_id = ${opts.contentId}` : sql``;
 
   // One row per (item, day, measure); the creator's items are the only ones joined.
-  type Row = { content_id: string; day: string; measure: "v" | "c" | "s" | "d" | "r" | "o" | "u"; n: number };
+  // k, b, f: the item's row only (paid checkouts, sales as an order bump, sales as a funnel step).
+  type Row = {
+    content_id: string;
+    day: string;
+    measure: "v" | "c" | "s" | "d" | "r" | "o" | "u" | "k" | "b" | "f";
+    n: number;
+  };
   // D1 allows at most 5 terms in a compound SELECT: paywall sales and revenue are a second statement,
   // and the funnel's offers a third, read from the creator's funnels through their steps (indexed).
   const [sold, revenue, offered, codes, recovered, bumps] = await Promise.all([
@@ -42,6 +51,11 @@ export async function analyticsStats(
       from purchases p where p.creator_id = ${userId} and p.created_at >= ${fromMs} and p.funnel_step_id is null and p.bump_of is null ${itemP}
       group by 1, 2
     union all
+    select p.content_id, strftime('%Y-%m-%d', p.created_at / 1000, 'unixepoch'), 'k', count(distinct coalesce(p.buyer_key_hash, p.id))
+      from purchases p where p.creator_id = ${userId} and p.created_at >= ${fromMs} and p.funnel_step_id is null and p.bump_of is null
+        and p.status in ('paid', 'refunded', 'disputed') ${itemP}
+      group by 1, 2
+    union all
     select p.content_id, strftime('%Y-%m-%d', p.paid_at / 1000, 'unixepoch'), 's', count(*)
       from purchases p where p.creator_id = ${userId} and p.paid_at >= ${fromMs} and p.status in ('paid', 'refunded', 'disputed') ${itemP}
       group by 1, 2
@@ -51,9 +65,14 @@ export async function analyticsStats(
       from purchases p where p.creator_id = ${userId} and p.paid_at >= ${fromMs} and p.status in ('paid', 'refunded', 'disputed') and p.funnel_step_id is null and p.bump_of is null ${itemP}
       group by 1, 2
     union all
+    select p.content_id, strftime('%Y-%m-%d', p.paid_at / 1000, 'unixepoch'), case when p.bump_of is not null then 'b' else 'f' end, count(*)
+      from purchases p where p.creator_id = ${userId} and p.paid_at >= ${fromMs} and p.status in ('paid', 'refunded', 'disputed')
+        and (p.funnel_step_id is not null or p.bump_of is not null) ${itemP}
+      group by 1, 2, 3
+    union all
     select p.content_id, strftime('%Y-%m-%d', l.created_at / 1000, 'unixepoch'), 'r', sum(l.amount_cents)
       from ledger_entries l join purchases p on p.id = l.purchase_id
-      where l.user_id = ${userId} and l.account = 'creator' and l.kind = 'sale' and l.created_at >= ${fromMs} ${itemP}
+      where l.user_id = ${userId} and l.account = 'creator' and l.kind in ${EARNING_KINDS_SQL} and l.created_at >= ${fromMs} ${itemP}
       group by 1, 2
   `),
     db.all<Row>(sql`
@@ -109,6 +128,9 @@ export async function analyticsStats(
         revenue: 0,
         offers: 0,
         upsells: 0,
+        paidCheckouts: 0,
+        bumpSales: 0,
+        upsellSales: 0,
         bumpOffered: 0,
         bumpTaken: 0,
         bumpTakeRate: 0,
@@ -132,6 +154,12 @@ export async function analyticsStats(
     if (r.measure === "d") {
       direct.set(r.content_id, (direct.get(r.content_id) ?? 0) + Number(r.n));
       if (byDay.has(r.day)) directTotal += Number(r.n);
+      continue;
+    }
+    if (r.measure === "k" || r.measure === "b" || r.measure === "f") {
+      const it = byItem.get(r.content_id);
+      const own = ({ k: "paidCheckouts", b: "bumpSales", f: "upsellSales" } as const)[r.measure];
+      if (it) it[own] += Number(r.n);
       continue;
     }
     const key = field[r.measure];

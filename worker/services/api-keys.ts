@@ -156,6 +156,19 @@ export async function revokeApiKey(
   return row ? summary(row) : null;
 }
 
+/** The creator's newest active key (its name and stored prefix), for the API reference; null if none. */
+export async function newestActiveKey(
+  d1: D1Database,
+  userId: string,
+): Promise<{ name: string; prefix: string } | null> {
+  return d1
+    .prepare(
+      "select name, prefix from api_keys where user_id = ? and revoked_at is null order by created_at desc, id desc limit 1",
+    )
+    .bind(userId)
+    .first<{ name: string; prefix: string }>();
+}
+
 export type AuthenticatedKey = { id: string; userId: string; scopes: ApiKeyScope[]; lastUsedAt: number | null };
 
 /** The active key whose hash matches `secret`, or null (unknown, malformed or revoked). */

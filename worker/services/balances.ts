@@ -28,6 +28,9 @@ export type CreatorBalance = {
 
 const int = (v: unknown) => Number(v ?? 0);
 
+/** The ledger kinds that make a creator's earnings: sales net of refunds, disputes and fee adjustments (analytics' revenue too). */
+export const EARNING_KINDS_SQL = sql.raw("('sale', 'refund', 'dispute', 'fee_adjustment')");
+
 /** The ledger kinds of a reservation and its closing row: not earnings, not a payout, only not available. */
 const RESERVATION_KINDS = ["reserve", "reserve_posted", "reserve_voided"] as const;
 const RESERVATION_KINDS_SQL = sql.raw(`(${RESERVATION_KINDS.map((k) => `'${k}'`).join(", ")})`);
@@ -44,7 +47,7 @@ export async function creatorBalance(db: Db, userId: string, now: Date | number 
     with totals as (
       -- One pass over the creator's ledger (covering index) gives both sums.
       select sum(amount_cents) as net,
-             sum(case when kind in ('sale', 'refund', 'dispute', 'fee_adjustment') then amount_cents end) as earned
+             sum(case when kind in ${EARNING_KINDS_SQL} then amount_cents end) as earned
       from ledger_entries where user_id = ${userId} and account = 'creator' and created_at <= ${at}
     )
     select

@@ -10,6 +10,7 @@ import { content, payoutSettings, payoutSkips, payouts, purchases } from "../db/
 import { creatorBalance, SALE_HOLD_MS } from "./balances";
 import { saleColumns, saleFromRow } from "./refunds/sale-view";
 import { feeAdjustmentReason } from "./ledger";
+import { payoutDelay } from "./payouts/delay";
 import { destinationOf } from "./payouts/destination";
 import { PAYOUT_RUN_HOUR_UTC, periodLabel } from "./payouts/period";
 
@@ -188,7 +189,7 @@ export async function moneyTimeline(db: Db, userId: string, page: Page, now = Da
       ),
     );
   const events: TimelineEvent[] = [
-    ...userPayouts.filter((p) => inWindow(p.createdAt.getTime())).map(payoutEvent),
+    ...userPayouts.filter((p) => inWindow(p.createdAt.getTime())).map((p) => payoutEvent(p, now)),
     ...skips.map(
       (k): TimelineEvent => ({
         kind: "skip",
@@ -213,7 +214,7 @@ function refundOf(cents: number, at: number, bookedAt: number, payoutsOldestFirs
 }
 
 /** A payout or withdrawal as a timeline entry: what it took, for which month, where it stands. */
-function payoutEvent(p: PayoutRow): TimelineEvent {
+function payoutEvent(p: PayoutRow, now: number): TimelineEvent {
   return {
     kind: "payout",
     id: p.id,
@@ -224,7 +225,14 @@ function payoutEvent(p: PayoutRow): TimelineEvent {
     at: p.createdAt.toISOString(),
     paidAt: p.status === "paid" && p.processedAt ? p.processedAt.toISOString() : null,
     notes: p.notes,
+    delay: delayOf(p, now),
   };
+}
+
+/** The creator's view of a waiting transfer (the admin's code stays on the server). */
+function delayOf(p: PayoutRow, now: number) {
+  const d = payoutDelay(p, now);
+  return d && { reason: d.reason, nextTryAt: d.nextTryAt };
 }
 
 /**
@@ -253,21 +261,27 @@ export async function nextPayout(db: Db, userId: string, now = Date.now()): Prom
   // Nowhere to pay: say why. A bank that is connected but that Stripe does not (yet) let us transfer to.
   if (!setUp) reason = settings?.stripeAccountId && settings.connectDetailsSubmitted ? "bank_restricted" : "not_set_up";
   else if (amountCents < MIN_PAYOUT_CENTS)
-    reason = amountCents + atDate.onHoldCents >= MIN_PAYOUT_CENTS ? "on_hold" : "below_minimum";
+    // "Below the minimum" only for a positive balance: nothing available (e.g. after a withdrawal) says so.
+    reason =
+      amountCents + atDate.onHoldCents >= MIN_PAYOUT_CENTS
+        ? "on_hold"
+        : amountCents <= 0
+          ? "nothing_available"
+          : "below_minimum";
   return { date: date.toISOString(), amount: dollars(amountCents), reason };
 }
 
-export async function payoutHistory(db: Db, userId: string): Promise<PayoutHistoryItem[]> {
+export async function payoutHistory(db: Db, userId: string, now = Date.now()): Promise<PayoutHistoryItem[]> {
   const rows = await db
     .select()
     .from(payouts)
     .where(eq(payouts.userId, userId))
     .orderBy(desc(payouts.createdAt))
     .limit(120);
-  return rows.map(historyItem);
+  return rows.map((p) => historyItem(p, now));
 }
 
-export function historyItem(p: PayoutRow): PayoutHistoryItem {
+export function historyItem(p: PayoutRow, now = Date.now()): PayoutHistoryItem {
   return {
     id: p.id,
     kind: p.kind,
@@ -278,5 +292,6 @@ export function historyItem(p: PayoutRow): PayoutHistoryItem {
     createdAt: p.createdAt.toISOString(),
     status: p.status,
     paidAt: p.status === "paid" && p.processedAt ? p.processedAt.toISOString() : null,
+    delay: delayOf(p, now),
   };
 }

@@ -5,13 +5,19 @@ import { newToken, sha256Hex } from "../lib/ids";
 export const SESSION_COOKIE = "aw_session";
 export const DEFAULT_SESSION_TTL_SECONDS = 60 * 60 * 24 * 30;
 
-type SessionRecord = { userId: string; createdAt: number };
+/** `firstSignIn`: this sign-in created the account (the dashboard says "Welcome", not "Welcome back"). */
+type SessionRecord = { userId: string; createdAt: number; firstSignIn?: boolean };
 
 const key = async (token: string) => `session:${await sha256Hex(token)}`;
 
-export async function createSession(kv: KVNamespace, userId: string, ttlSeconds: number): Promise<string> {
+export async function createSession(
+  kv: KVNamespace,
+  userId: string,
+  ttlSeconds: number,
+  opts: { firstSignIn?: boolean } = {},
+): Promise<string> {
   const token = newToken();
-  const record: SessionRecord = { userId, createdAt: Date.now() };
+  const record: SessionRecord = { userId, createdAt: Date.now(), ...(opts.firstSignIn ? { firstSignIn: true } : {}) };
   await kv.put(await key(token), JSON.stringify(record), { expirationTtl: ttlSeconds });
   return token;
 }

@@ -8,10 +8,15 @@ import { destinationOf } from "./payouts/destination";
 
 export type Profile = { firstName?: string | null; lastName?: string | null };
 
-export async function findOrCreateUserByEmail(db: Db, email: string, profile: Profile = {}): Promise<string> {
+/** The account of a verified email, made on first sign-in; `created` says this call made it. */
+export async function findOrCreateUserByEmail(
+  db: Db,
+  email: string,
+  profile: Profile = {},
+): Promise<{ id: string; created: boolean }> {
   const normalized = email.trim().toLowerCase();
-  // Insert-or-ignore then read: safe when two sign-ins for a new email race.
-  await db
+  // Insert-or-ignore then read: safe when two sign-ins for a new email race (one of them creates it).
+  const inserted = await db
     .insert(users)
     .values({
       id: newId(),
@@ -19,7 +24,8 @@ export async function findOrCreateUserByEmail(db: Db, email: string, profile: Pr
       firstName: profile.firstName ?? null,
       lastName: profile.lastName ?? null,
     })
-    .onConflictDoNothing({ target: users.email });
+    .onConflictDoNothing({ target: users.email })
+    .returning({ id: users.id });
   const row = await db
     .select({ id: users.id, firstName: users.firstName })
     .from(users)
@@ -32,7 +38,7 @@ export async function findOrCreateUserByEmail(db: Db, email: string, profile: Pr
       .set({ firstName: profile.firstName, lastName: profile.lastName ?? null })
       .where(eq(users.id, row.id));
   }
-  return row.id;
+  return { id: row.id, created: inserted.length > 0 };
 }
 
 const isAdminEmail = (email: string, adminEmail: string | undefined) =>

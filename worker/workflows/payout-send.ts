@@ -6,12 +6,13 @@
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
 import type { Bindings } from "../lib/env";
 import { payoutBaseDeps, type PayoutDeps } from "../services/payouts/deps";
+import { SEND_STEP_RETRY_LIMIT } from "../services/payouts/delay";
 import { sendPayoutStep } from "../services/payouts/transfer-rail";
 
 export type PayoutSendParams = { payoutId: string };
 
 /** The send step's retries: 10 more attempts, 1, 2, 4 ... 512 minutes apart (retryDelaySeconds says the same). */
-const SEND_STEP_RETRIES = { limit: 10, delay: "1 minute", backoff: "exponential" } as const;
+const SEND_STEP_RETRIES = { limit: SEND_STEP_RETRY_LIMIT, delay: "1 minute", backoff: "exponential" } as const;
 
 export class PayoutSendWorkflow extends WorkflowEntrypoint<Bindings, PayoutSendParams> {
   async run(event: WorkflowEvent<PayoutSendParams>, step: WorkflowStep) {

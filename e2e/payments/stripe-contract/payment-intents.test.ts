@@ -101,6 +101,58 @@ describe.each(targets)("PaymentIntent lifecycle against %s", (_name, client, ena
   );
 
   it.runIf(enabled)(
+    "update: the amount changes before the payment (requires_payment_method, requires_confirmation, requires_action) and is refused after it; metadata keys unset by an empty value",
+    async () => {
+      const stripe = client();
+      const base = { amount: 2000, currency: "usd", allowed_payment_method_types: ["card"] };
+      const refusedAt = async (id: string, status: string) => {
+        const err = await stripe.paymentIntents.update(id, { amount: 999 }).catch((e: Stripe.errors.StripeError) => e);
+        expect(err).toMatchObject({
+          type: "StripeInvalidRequestError",
+          statusCode: 400,
+          code: "payment_intent_unexpected_state",
+        });
+        expect((err as Stripe.errors.StripeError).message).toContain(`because it has a status of ${status}`);
+      };
+
+      const open = await stripe.paymentIntents.create({ ...base, metadata: { discountCode: "SPRING", keep: "1" } });
+      const moved = await stripe.paymentIntents.update(open.id, { amount: 2500, metadata: { discountCode: "" } });
+      expect(moved).toMatchObject({ status: "requires_payment_method", amount: 2500, metadata: { keep: "1" } });
+      expect(moved.metadata.discountCode).toBeUndefined();
+      // The same update again is the same state (a set, not an increment).
+      expect((await stripe.paymentIntents.update(open.id, { amount: 2500 })).amount).toBe(2500);
+
+      const named = await stripe.paymentIntents.create({ ...base, payment_method: "pm_card_visa" });
+      expect((await stripe.paymentIntents.update(named.id, { amount: 3000 })).amount).toBe(3000);
+      const paid = await stripe.paymentIntents.confirm(named.id);
+      expect(paid).toMatchObject({ status: "succeeded", amount: 3000, amount_received: 3000 });
+      await refusedAt(named.id, "succeeded");
+      expect((await stripe.paymentIntents.retrieve(named.id)).amount).toBe(3000);
+      // Other fields may still change once paid.
+      expect((await stripe.paymentIntents.update(named.id, { metadata: { note: "x" } })).metadata.note).toBe("x");
+
+      const asks = await stripe.paymentIntents.create({
+        ...base,
+        payment_method: "pm_card_authenticationRequired",
+        confirm: true,
+        return_url: "https://example.com/return",
+      });
+      expect(asks.status).toBe("requires_action");
+      expect((await stripe.paymentIntents.update(asks.id, { amount: 2100 })).amount).toBe(2100);
+      await stripe.paymentIntents.cancel(asks.id);
+      await refusedAt(asks.id, "canceled");
+
+      const held = await stripe.paymentIntents.create({
+        ...base,
+        capture_method: "manual",
+        payment_method: "pm_card_visa",
+        confirm: true,
+      });
+      await refusedAt(held.id, "requires_capture");
+    },
+  );
+
+  it.runIf(enabled)(
     "a request that fails validation is not kept under its Idempotency-Key, and a missing parameter says which",
     async () => {
       const stripe = client();

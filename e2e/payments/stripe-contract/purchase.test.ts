@@ -186,6 +186,11 @@ describe("the stand-in's Link wallet and payments that settle later", () => {
       await expect(stripe.paymentIntents.confirm(slow.id)).rejects.toMatchObject({
         code: "payment_intent_unexpected_state",
       });
+      // Its amount can no longer change (Stripe allows that only before the payment is under way).
+      await expect(stripe.paymentIntents.update(slow.id, { amount: 1600 })).rejects.toMatchObject({
+        code: "payment_intent_unexpected_state",
+        message: expect.stringContaining("because it has a status of processing"),
+      });
       expect((await settle(slow.id, outcome)).status).toBe(200);
       const after = await stripe.paymentIntents.retrieve(slow.id);
       expect(after.status).toBe(outcome === "succeeded" ? "succeeded" : "requires_payment_method");

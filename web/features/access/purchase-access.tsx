@@ -3,6 +3,7 @@
 // to disk as it arrives; streams play from the Range endpoint; text shows inline; links open.
 import { Copy, Download, ExternalLink, Eye, PlayCircle } from "lucide-react";
 import { useState } from "react";
+import { middleEllipsis } from "@shared/file-names";
 import type { PurchaseVerification } from "@shared/payments";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
@@ -52,8 +53,26 @@ export function PurchaseAccess({ v, access, place }: { v: PurchaseVerification; 
   return (
     <div className="space-y-4" data-testid="purchase-access" data-access-type={content.accessType}>
       {content.accessType === "download" && content.fileUrl && (
-        <Button variant="brand" size="lg" className="h-12 w-full text-base" onClick={download} disabled={downloading}>
-          {downloading ? <Spinner className="size-4 text-white" /> : <Download />} Download {content.fileName}
+        // A long name is shortened in the middle (its full name is the title) and may wrap: on a
+        // phone the button stays inside the screen and nothing of it is cut.
+        <Button
+          variant="brand"
+          size="lg"
+          className="h-auto min-h-12 w-full py-2 text-base whitespace-normal"
+          onClick={download}
+          disabled={downloading}
+          aria-label={content.fileName ? `Download ${content.fileName}` : undefined}
+        >
+          {downloading ? <Spinner className="size-4 text-white" /> : <Download />}
+          <span className="min-w-0 wrap-anywhere">
+            Download{" "}
+            {content.fileName && (
+              // One piece: it moves to its own line rather than break, unless it alone is too wide.
+              <span className="inline-block max-w-full" title={content.fileName}>
+                {middleEllipsis(content.fileName)}
+              </span>
+            )}
+          </span>
         </Button>
       )}
       {content.accessType === "link" && content.linkUrl && (

@@ -23,7 +23,8 @@ export function AnalyticsPanel() {
         ["Checkouts started", t.checkouts.toLocaleString()],
         ["Sales", t.sales.toLocaleString()],
         ["Conversion", `${t.conversion}%`],
-        ["Revenue", formatDollars(t.revenue)],
+        // The same ledger rows as Total Earnings: what a refund took back is gone from both.
+        ["Revenue (after refunds)", formatDollars(t.revenue)],
       ]
     : [];
   return (
@@ -63,7 +64,7 @@ export function AnalyticsPanel() {
                 </div>
               ))}
             </dl>
-            {t && t.views + t.checkouts + t.sales === 0 ? (
+            {t && t.views + t.checkouts + t.sales === 0 && t.revenue === 0 ? (
               <p className="py-10 text-center text-muted-foreground">
                 No views or sales in the last {days} days yet. Share your paywall links to see them here.
               </p>

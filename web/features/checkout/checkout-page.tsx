@@ -2,10 +2,10 @@
 import type { Stripe, StripeElements } from "@stripe/stripe-js";
 import { Lock, ShieldCheck } from "lucide-react";
 import { useNavigate } from "@tanstack/react-router";
-import { BumpCheckbox, DiscountField } from "./checkout-terms";
+import { BumpCheckbox, DiscountField, useChangeTerms } from "./checkout-terms";
 import { OrderSummary } from "./order-summary";
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { createPaymentIntentSchema } from "@shared/payments";
+import { type CheckoutTermsAnswer, createPaymentIntentSchema } from "@shared/payments";
 import { NO_REMINDER_LABEL, REMINDER_HINT } from "@shared/paywall";
 import { FieldError, useFieldErrors } from "@/components/field-error";
 import { PageSpinner, Spinner } from "@/components/spinner";
@@ -103,6 +103,22 @@ export function CheckoutPage({
   const [paying, setPaying] = useState(false);
   // The amount Stripe will charge, read back from the PaymentIntent: the URL's amount is only a hint.
   const [chargedAmount, setChargedAmount] = useState<number | null>(null);
+  // The terms as the server last priced them (a code applied or removed, the bump ticked): the same
+  // PaymentIntent, so the card form is not drawn again. Paying waits for a change under way.
+  const [priced, setPriced] = useState<CheckoutTermsAnswer | null>(null);
+  const [changing, setChanging] = useState(false);
+  const changeTerms = useChangeTerms(id, clientSecret ?? "", elements, (answer) => {
+    setPriced(answer);
+    setChargedAmount(answer.amount);
+  });
+  const change = async (next: { code: string | null; bump: boolean }) => {
+    setChanging(true);
+    try {
+      await changeTerms(next);
+    } finally {
+      setChanging(false);
+    }
+  };
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the card's node exists only once the item has loaded, so its arrival re-runs this
   useEffect(() => {
@@ -142,7 +158,7 @@ export function CheckoutPage({
   const listPrice = item.data.pricingModel === "pay_what_you_want" ? null : item.data.price;
   // The order bump, when the item has one: ticked (bump=1), it is in the total; the item's own part is the rest.
   const offer = item.data.bump;
-  const bumpTaken = !!(bump && offer);
+  const bumpTaken = priced ? !!priced.bump : !!(bump && offer);
   const itemTotal = bumpTaken ? Math.round((total - offer!.price) * 100) / 100 : total;
 
   const pay = async (e: FormEvent) => {
@@ -157,6 +173,7 @@ export function CheckoutPage({
       )
     )
       return;
+    if (changing) return;
     if (!email.trim() || !stripe || !elements) {
       toast({
         title: "Email Required",
@@ -192,6 +209,7 @@ export function CheckoutPage({
           listPrice={listPrice}
           itemTotal={itemTotal}
           bumpLine={bumpTaken ? offer : null}
+          amountOff={priced?.discount?.amountOff}
           total={total}
         />
         <form onSubmit={pay} className="space-y-5 rounded-2xl border bg-card p-6 shadow-sm" noValidate>
@@ -245,25 +263,8 @@ export function CheckoutPage({
                   {recovered.notice}
                 </p>
               )}
-              <DiscountField
-                id={id}
-                applied={code}
-                amount={item.data.pricingModel === "pay_what_you_want" ? itemTotal : undefined}
-                email={email}
-                bump={bumpTaken}
-                noReminder={noReminder}
-              />
-              {offer && (
-                <BumpCheckbox
-                  id={id}
-                  offer={offer}
-                  taken={bumpTaken}
-                  code={code}
-                  amount={item.data.pricingModel === "pay_what_you_want" ? itemTotal : undefined}
-                  email={email}
-                  noReminder={noReminder}
-                />
-              )}
+              <DiscountField applied={code} bump={bumpTaken} change={change} />
+              {offer && <BumpCheckbox offer={offer} taken={bumpTaken} code={code} change={change} />}
               {!elements && !loadError && (
                 <div className="flex items-center gap-2 text-sm text-muted-foreground">
                   <Spinner className="size-4" /> Loading secure card form…
@@ -281,7 +282,7 @@ export function CheckoutPage({
                 variant="brand"
                 size="lg"
                 className="h-12 w-full text-base"
-                disabled={paying || !elements}
+                disabled={paying || !elements || changing}
               >
                 {paying ? <Spinner className="size-5 text-white" /> : <Lock />}
                 Pay {formatDollars(total)}

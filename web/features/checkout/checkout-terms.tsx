@@ -1,43 +1,45 @@
-// The checkout's terms a buyer can change: a discount code and the order bump. Either starts the
-// checkout again (a new PaymentIntent at the server's price) and reloads this page for it.
+// The checkout's terms a buyer can change: a discount code (applied or removed) and the order bump.
+// A change asks the server to price the new terms and set the same PaymentIntent's amount, so the
+// card typed into the Payment Element stays (docs/checkout-and-codes.md, "Changing a checkout's terms").
+import type { StripeElements } from "@stripe/stripe-js";
 import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import type { PublicContent } from "@shared/content";
+import type { CheckoutTermsAnswer } from "@shared/payments";
 import { bumpLabel } from "@shared/paywall";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { api, withoutStatus } from "@/lib/api";
 
+export type ChangeTerms = (next: { code: string | null; bump: boolean }) => Promise<void>;
+
 /**
- * Starts this checkout again with other terms (a code applied, the order bump ticked or not): a new
- * PaymentIntent at the server's price, keeping the amount and the email typed, then this page for it.
- * A browser that owns the item already goes to its access instead. Errors are the caller's to show.
+ * Changes this checkout's terms in place: the server's price on the same PaymentIntent, read into the
+ * Payment Element (elements.fetchUpdates), then the page's address says the new terms (the card form
+ * is not drawn again). Errors are the caller's to show.
  */
-function useStartAgain(id: string) {
+export function useChangeTerms(
+  id: string,
+  clientSecret: string,
+  elements: StripeElements | null,
+  changed: (answer: CheckoutTermsAnswer) => void,
+): ChangeTerms {
   const navigate = useNavigate();
-  return async (terms: { code?: string; bump: boolean; amount?: number; email: string; noReminder: boolean }) => {
-    const email = terms.email.trim();
-    const body = await api("POST /api/create-payment-intent", {
-      body: {
-        contentId: id,
-        ...(terms.code ? { discountCode: terms.code } : {}),
-        ...(terms.bump ? { bump: true } : {}),
-        ...(terms.amount !== undefined ? { customAmount: terms.amount } : {}),
-        ...(email && /^[^\s@]+@[^\s@]+$/.test(email) ? { buyerEmail: email } : {}),
-        ...(terms.noReminder ? { noReminder: true } : {}),
-      },
+  return async (next) => {
+    const answer = await api("POST /api/checkout/terms", {
+      body: { paymentIntent: clientSecret.split("_secret_")[0], discountCode: next.code, bump: next.bump },
     });
-    if ("alreadyOwned" in body) return window.location.assign(body.accessUrl);
-    const code = body.discount?.code ?? terms.code?.toUpperCase();
+    await elements?.fetchUpdates().catch(() => undefined);
+    changed(answer);
     await navigate({
       to: "/checkout/$id",
       params: { id },
       search: {
-        payment_intent: body.clientSecret,
-        amount: body.amount,
-        ...(code ? { code } : {}),
-        ...(terms.bump ? { bump: true } : {}),
+        payment_intent: clientSecret,
+        amount: answer.amount,
+        ...(answer.discount ? { code: answer.discount.code } : {}),
+        ...(answer.bump ? { bump: true } : {}),
       },
       replace: true,
     });
@@ -45,31 +47,50 @@ function useStartAgain(id: string) {
 }
 
 /**
- * "Have a code?": applying one starts the checkout again with it (a new PaymentIntent at the price the
- * server computes, holding one use of the code); the page then shows that price. A code that does not
- * apply says why beside the field, and nothing else changes.
+ * "Have a discount code?", or the code applied with "Remove". A code that does not apply says why
+ * beside the field, and nothing else changes.
  */
-export function DiscountField({
-  id,
-  applied,
-  amount,
-  email,
-  bump,
-  noReminder,
-}: {
-  id: string;
-  applied?: string;
-  amount?: number;
-  email: string;
-  bump: boolean;
-  noReminder: boolean;
-}) {
-  const startAgain = useStartAgain(id);
+export function DiscountField({ applied, bump, change }: { applied?: string; bump: boolean; change: ChangeTerms }) {
   const [open, setOpen] = useState(false);
   const [text, setText] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  if (applied) return <p className="text-sm text-emerald-700">Code {applied.toUpperCase()} applied.</p>;
+  const run = async (code: string | null) => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      await change({ code, bump });
+      setText("");
+      setOpen(false);
+    } catch (err) {
+      setProblem(withoutStatus((err as Error).message).replace(/^discountCode: /, ""));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const error = problem && (
+    <p id="discount-code-error" role="alert" className="text-sm text-destructive">
+      {problem}
+    </p>
+  );
+  if (applied)
+    return (
+      <div className="space-y-1">
+        <p className="flex items-center justify-between gap-3 text-sm font-medium text-emerald-700">
+          <span>Code {applied.toUpperCase()} applied.</span>
+          <button
+            type="button"
+            className="text-sm font-medium text-muted-foreground underline underline-offset-4 hover:text-foreground disabled:opacity-60"
+            aria-label={`Remove code ${applied.toUpperCase()}`}
+            disabled={busy}
+            onClick={() => void run(null)}
+          >
+            Remove
+          </button>
+        </p>
+        {error}
+      </div>
+    );
   if (!open) {
     return (
       <button
@@ -81,17 +102,9 @@ export function DiscountField({
       </button>
     );
   }
-  const apply = async () => {
+  const apply = () => {
     if (!/^[A-Za-z0-9_-]{2,40}$/.test(text.trim())) return setProblem("This code isn't valid");
-    setBusy(true);
-    setProblem(null);
-    try {
-      await startAgain({ code: text.trim(), bump, amount, email, noReminder });
-    } catch (err) {
-      setProblem(withoutStatus((err as Error).message).replace(/^discountCode: /, ""));
-    } finally {
-      setBusy(false);
-    }
+    void run(text.trim());
   };
   return (
     <div className="space-y-2">
@@ -110,56 +123,44 @@ export function DiscountField({
           onKeyDown={(e) => {
             if (e.key === "Enter") {
               e.preventDefault();
-              void apply();
+              apply();
             }
           }}
           aria-invalid={problem ? true : undefined}
           aria-describedby={problem ? "discount-code-error" : undefined}
         />
-        <Button type="button" variant="outline" onClick={() => void apply()} disabled={busy || !text.trim()}>
+        <Button type="button" variant="outline" onClick={apply} disabled={busy || !text.trim()}>
           {busy ? <Spinner className="size-4" /> : null}
           Apply
         </Button>
       </div>
-      {problem && (
-        <p id="discount-code-error" role="alert" className="text-sm text-destructive">
-          {problem}
-        </p>
-      )}
+      {error}
     </div>
   );
 }
 
 /**
- * The order bump's checkbox: "Add {title} for $X". Ticking or unticking starts the checkout again
- * (a new PaymentIntent for the new total, keeping the code and amount); a bump that can no longer be
- * sold says why, and the checkout stays as it was.
+ * The order bump's checkbox: "Add {title} for $X". Ticking or unticking changes the total in place
+ * (keeping the code); a bump that can no longer be sold says why, and the checkout stays as it was.
  */
 export function BumpCheckbox({
-  id,
   offer,
   taken,
   code,
-  amount,
-  email,
-  noReminder,
+  change,
 }: {
-  id: string;
   offer: NonNullable<PublicContent["bump"]>;
   taken: boolean;
   code?: string;
-  amount?: number;
-  email: string;
-  noReminder: boolean;
+  change: ChangeTerms;
 }) {
-  const startAgain = useStartAgain(id);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const toggle = async (next: boolean) => {
     setBusy(true);
     setProblem(null);
     try {
-      await startAgain({ code, bump: next, amount, email, noReminder });
+      await change({ code: code ?? null, bump: next });
     } catch (err) {
       setProblem(withoutStatus((err as Error).message));
     } finally {
@@ -171,7 +172,7 @@ export function BumpCheckbox({
       <label className="flex items-center gap-2 text-sm font-medium">
         <input
           type="checkbox"
-          className="size-4"
+          className="size-4 shrink-0"
           checked={busy ? !taken : taken}
           disabled={busy}
           onChange={(e) => void toggle(e.target.checked)}

@@ -9,6 +9,7 @@ export function OrderSummary({
   listPrice,
   itemTotal,
   bumpLine,
+  amountOff,
   total,
 }: {
   item: PublicContent;
@@ -18,8 +19,14 @@ export function OrderSummary({
   /** What the item itself costs on this checkout (the total without the bump). */
   itemTotal: number;
   bumpLine: PublicContent["bump"] | null;
+  /** What the code took off, as the server priced it (else read from the list price). */
+  amountOff?: number;
   total: number;
 }) {
+  // What the code took off: the server's word after a change, else the list price less the item's part.
+  const off = code
+    ? (amountOff ?? (listPrice !== null && listPrice > itemTotal ? Math.round((listPrice - itemTotal) * 100) / 100 : 0))
+    : 0;
   return (
     <section className="h-fit space-y-4 rounded-2xl border bg-card p-6 shadow-sm" aria-label="Order summary">
       <h2 className="font-semibold">Order summary</h2>
@@ -36,19 +43,19 @@ export function OrderSummary({
       </div>
       <dl className="space-y-2 border-t pt-4 text-sm">
         <div className="flex justify-between gap-4">
-          <dt className="text-muted-foreground">Price</dt>
-          <dd>{formatDollars(code && listPrice !== null ? listPrice : itemTotal)}</dd>
+          <dt className="min-w-0 break-words text-muted-foreground">{item.title}</dt>
+          <dd>{formatDollars(itemTotal + off)}</dd>
         </div>
-        {code && listPrice !== null && listPrice > itemTotal && (
+        {code && off > 0 && (
           <div className="flex justify-between gap-4 text-emerald-700" data-testid="checkout-discount">
             <dt>Code {code.toUpperCase()}</dt>
-            <dd>−{formatDollars(Math.round((listPrice - itemTotal) * 100) / 100)}</dd>
+            <dd>−{formatDollars(off)}</dd>
           </div>
         )}
         {bumpLine && (
           <div className="flex justify-between gap-4" data-testid="checkout-bump-line">
-            <dt className="min-w-0 truncate text-muted-foreground">{bumpLine.title}</dt>
-            <dd>{formatDollars(bumpLine.price)}</dd>
+            <dt className="min-w-0 break-words text-muted-foreground">{bumpLine.title} (add-on)</dt>
+            <dd>+{formatDollars(bumpLine.price)}</dd>
           </div>
         )}
         <div className="flex justify-between">

@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { FilterX, SearchX, SlidersHorizontal, Upload } from "lucide-react";
 import { useMemo, useState } from "react";
-import { CATEGORIES, SORT_OPTIONS } from "@shared/content";
+import { CATEGORIES, CATEGORY_LABELS, SORT_OPTIONS } from "@shared/content";
 import type { CreatorContent } from "@shared/content";
 import { EmptyState } from "@/components/empty-state";
 import { SectionSpinner } from "@/components/spinner";
@@ -135,7 +135,7 @@ export function ContentList() {
               <SelectItem value="all">All categories</SelectItem>
               {CATEGORIES.map((c) => (
                 <SelectItem key={c} value={c}>
-                  {c}
+                  {CATEGORY_LABELS[c]}
                 </SelectItem>
               ))}
             </SelectContent>

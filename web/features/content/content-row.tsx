@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { Copy, ExternalLink, FileText, GitBranch, Link2, Pencil, PlayCircle, Trash2, Type } from "lucide-react";
-import type { CreatorContent } from "@shared/content";
+import { ACCESS_BADGES, type CreatorContent, categoryLabel } from "@shared/content";
 import type { AnalyticsItem } from "@shared/analytics";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -59,8 +59,8 @@ export function ContentRow({
         <div className="min-w-0 space-y-1">
           <p className="truncate font-semibold">{item.title}</p>
           <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
-            <Badge variant="secondary">{item.category}</Badge>
-            <Badge variant="outline">{item.accessType}</Badge>
+            <Badge variant="secondary">{categoryLabel(item.category)}</Badge>
+            <Badge variant="outline">{ACCESS_BADGES[item.accessType]}</Badge>
             {item.upsellOnly && (
               <Badge
                 variant="outline"

@@ -1,6 +1,7 @@
-// Editing a live item (PATCH /api/content/{id}): the same /p/{id} link, the publish rules checked
-// beside each field (the shared contentFormSchema), a replacement file through the resumable upload,
-// a new or removed preview image, and taking the item off sale or putting it back.
+// Editing a live item (PATCH /api/content/{id}): the same /p/{id} link, what it sells (File, Link or
+// Text, as the publish form words it), the publish rules checked beside each field (the shared
+// contentFormSchema), a replacement file through the resumable upload, a new or removed preview
+// image, and taking the item off sale or putting it back. See docs/uploads.md.
 import { dollarsField } from "@shared/money";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
@@ -26,7 +27,7 @@ import { api, isUnauthorizedError, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { useMyItem } from "./use-my-item";
 import { licenseError } from "@/features/licenses/license-fields";
-import { type ItemDraft, type ItemFieldErrors, ItemFields } from "./item-fields";
+import { ITEM_KINDS, type ItemDraft, type ItemFieldErrors, ItemFields, type ItemKind } from "./item-fields";
 import { OrderBumpCard } from "@/features/bumps/order-bump-card";
 import { CheckoutReminderSwitch } from "./checkout-reminder-switch";
 
@@ -75,6 +76,26 @@ function errorView(errors: Errors, pricingModel: Draft["pricingModel"]): ItemFie
   };
 }
 
+/** What the item sells, in the publish form's words; it stays what it was published as. */
+function SellingKind({ kind }: { kind: ItemKind }) {
+  const { label, icon: Icon } = ITEM_KINDS.find((k) => k.value === kind) ?? ITEM_KINDS[0];
+  return (
+    <div className="space-y-2">
+      <p className="text-sm font-medium leading-none">What you're selling</p>
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+        <span
+          className="inline-flex items-center gap-2 rounded-lg border border-primary bg-accent px-3 py-1.5 font-medium text-accent-foreground"
+          data-testid="item-kind"
+        >
+          <Icon className="size-4" />
+          {label}
+        </span>
+        <span className="text-muted-foreground">Chosen when it was published.</span>
+      </div>
+    </div>
+  );
+}
+
 function EditForm({ item }: { item: CreatorContent }) {
   const queryClient = useQueryClient();
   const kind = kindOf(item);
@@ -87,6 +108,7 @@ function EditForm({ item }: { item: CreatorContent }) {
     category: item.category,
     linkUrl: item.linkUrl ?? "",
     textContent: item.textContent ?? "",
+    accessType: item.accessType,
     issueLicenseKeys: item.issueLicenseKeys,
     activationLimit: item.activationLimit === null ? "" : String(item.activationLimit),
   });
@@ -123,6 +145,7 @@ function EditForm({ item }: { item: CreatorContent }) {
         price: draft.pricingModel === "fixed" ? draft.price : draft.minimumPrice,
         minimumPrice: draft.pricingModel === "pay_what_you_want" ? draft.minimumPrice : "",
         category: draft.category,
+        ...(kind === "file" ? { accessType: draft.accessType } : {}),
         ...(kind === "link" ? { linkUrl: draft.linkUrl.trim() } : {}),
         ...(kind === "text" ? { textContent: draft.textContent } : {}),
         issueLicenseKeys: draft.issueLicenseKeys,
@@ -175,7 +198,7 @@ function EditForm({ item }: { item: CreatorContent }) {
       pricingModel: draft.pricingModel,
       minimumPrice: draft.pricingModel === "pay_what_you_want" ? draft.minimumPrice : undefined,
       category: draft.category,
-      accessType: item.accessType,
+      accessType: kind === "file" ? draft.accessType : item.accessType,
       linkUrl: kind === "link" ? draft.linkUrl : undefined,
       textContent: kind === "text" ? draft.textContent : undefined,
       hasFile: !!file || !!item.fileName,
@@ -240,6 +263,7 @@ function EditForm({ item }: { item: CreatorContent }) {
         <CardContent>
           <form ref={formRef} onSubmit={onSubmit} className="space-y-6" noValidate>
             <fieldset disabled={busy} className="space-y-6">
+              <SellingKind kind={kind} />
               {kind === "file" && (
                 <div className="space-y-2">
                   <Label>File</Label>

@@ -1,8 +1,10 @@
 // The item's own fields, the same on the publish form and the edit page: the link or text that is
-// sold, title, description, pricing, category and the license setting. Each caller keeps its own
-// draft and error state and passes how an error is shown beside a control.
+// sold, title, description, pricing, category, a file's access type and the license setting, in the
+// same words (shared/content.ts labels). Each caller keeps its own draft and error state and passes
+// how an error is shown beside a control.
+import { FileUp, Link2, Type } from "lucide-react";
 import type { ReactNode } from "react";
-import { CATEGORIES } from "@shared/content";
+import { CATEGORIES, CATEGORY_LABELS, FILE_ACCESS_LABELS } from "@shared/content";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
@@ -10,6 +12,13 @@ import { Textarea } from "@/components/ui/textarea";
 import { type LicenseDraft, LicenseFields } from "@/features/licenses/license-fields";
 
 export type ItemKind = "file" | "link" | "text";
+/** What is sold, as the publish form offers it and the edit page shows it. */
+export const ITEM_KINDS: { value: ItemKind; label: string; icon: typeof FileUp }[] = [
+  { value: "file", label: "File", icon: FileUp },
+  { value: "link", label: "Link", icon: Link2 },
+  { value: "text", label: "Text", icon: Type },
+];
+type FileAccess = keyof typeof FILE_ACCESS_LABELS;
 export type ItemDraft = LicenseDraft & {
   title: string;
   description: string;
@@ -19,6 +28,8 @@ export type ItemDraft = LicenseDraft & {
   category: string;
   linkUrl: string;
   textContent: string;
+  /** How buyers get a file (a link's or a text's is fixed by what it is). */
+  accessType: FileAccess | "link";
 };
 type TextKey = "title" | "description" | "price" | "minimumPrice" | "category" | "linkUrl" | "textContent";
 
@@ -26,16 +37,6 @@ type TextKey = "title" | "description" | "price" | "minimumPrice" | "category" |
 export type ItemFieldErrors = {
   control: (name: string) => Record<string, unknown>;
   message: (name: string) => ReactNode;
-};
-
-const CATEGORY_LABELS: Record<string, string> = {
-  "digital-art": "Digital art",
-  "video-course": "Video course",
-  template: "Template",
-  music: "Music",
-  photography: "Photography",
-  document: "Document",
-  other: "Other",
 };
 
 function Field({
@@ -64,19 +65,16 @@ export function ItemFields({
   onChange,
   errors,
   priceHint,
-  besideCategory,
   licenseError,
   onLicenseChange,
   disabled,
 }: {
   kind: ItemKind;
   draft: ItemDraft;
-  onChange: (key: TextKey | "pricingModel", value: string) => void;
+  onChange: (key: TextKey | "pricingModel" | "accessType", value: string) => void;
   errors: ItemFieldErrors;
   /** Under the fixed price (the edit page says when a new price applies). */
   priceHint?: string;
-  /** A control beside the category (the publish form's access type). */
-  besideCategory?: ReactNode;
   licenseError?: string;
   onLicenseChange: (next: LicenseDraft) => void;
   disabled?: boolean;
@@ -164,7 +162,22 @@ export function ItemFields({
             </SelectContent>
           </Select>
         </Field>
-        {besideCategory}
+        {kind === "file" && (
+          <Field label="Access type" htmlFor="accessType">
+            <Select value={draft.accessType} onValueChange={(v) => onChange("accessType", v)}>
+              <SelectTrigger id="accessType" aria-label="Access type">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {Object.entries(FILE_ACCESS_LABELS).map(([value, label]) => (
+                  <SelectItem key={value} value={value}>
+                    {label}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </Field>
+        )}
       </div>
 
       <LicenseFields value={draft} error={licenseError} disabled={disabled} onChange={onLicenseChange} />

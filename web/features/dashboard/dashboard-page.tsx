@@ -7,6 +7,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { AnalyticsPanel } from "@/features/analytics/analytics-panel";
 import { CreatorTopBar } from "@/features/shell/creator-top-bar";
 import { ContentList } from "@/features/content/content-list";
+import { useAuth } from "@/lib/auth";
 import { peekPendingUpload } from "@/lib/pending-upload";
 import { PayoutBanner } from "./payout-banner";
 import { SalesTable } from "./sales-table";
@@ -16,6 +17,8 @@ import { useSubscriptionReturn } from "./use-subscription-return";
 export function DashboardPage({ user }: { user: CurrentUser }) {
   const navigate = useNavigate();
   const [tab, setTab] = useState<"content" | "sales">("content");
+  // The server decides: only the session whose sign-in made the account is a first visit.
+  const { firstSignIn } = useAuth();
 
   useSubscriptionReturn();
 
@@ -31,7 +34,8 @@ export function DashboardPage({ user }: { user: CurrentUser }) {
         <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
           <div>
             <h1 className="text-3xl font-bold tracking-tight">
-              Welcome back{user.firstName ? `, ${user.firstName}` : ""}
+              {firstSignIn ? "Welcome" : "Welcome back"}
+              {user.firstName ? `, ${user.firstName}` : ""}
             </h1>
             <p className="text-muted-foreground">Your content, sales and earnings at a glance.</p>
           </div>

@@ -1,7 +1,8 @@
 // A sale row's "Refund" action: full or partial amount (prefilled with what is refundable) and a
-// reason, sent once per dialog (its requestKey makes a repeated press the same refund). What the
-// row shows afterwards comes from the server's state (Stripe's word), never from this form.
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+// reason, sent once per dialog (its requestKey makes a repeated press the same refund). How much
+// leaves the creator's balance is the server's figure for the typed amount (the ledger's split), and
+// what the row shows afterwards comes from the server's state (Stripe's word), never from this form.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState, type FormEvent } from "react";
 import { type REFUND_REASONS, refundSaleSchema } from "@shared/earnings";
 import type { Sale } from "@shared/earnings";
@@ -20,7 +21,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
-import { api, withoutStatus } from "@/lib/api";
+import { api, apiQuery, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { dollarsField, formatDollars } from "@shared/money";
 
@@ -30,6 +31,40 @@ const REASON_LABELS: Record<(typeof REFUND_REASONS)[number] | "other", string> =
   fraudulent: "Fraudulent payment",
   other: "Other (write a note)",
 };
+const NOTE_MISSING = "Write a note saying why you are refunding (up to 500 characters)";
+
+/** The amount typed, in cents, when it is one (else null). */
+const centsOf = (amount: string) =>
+  /^\d+(\.\d{1,2})?$/.test(amount.trim()) && Number(amount) > 0 ? Math.round(Number(amount) * 100) : null;
+
+/** "$16.00 leaves your balance": the server's figure for the typed amount (the creator's share of it). */
+function LeavesBalance({ sale, cents }: { sale: Sale; cents: number | null }) {
+  const valid = cents !== null && cents <= Math.round(sale.refundable * 100);
+  const quote = useQuery({
+    ...apiQuery("GET /api/sales/:purchaseId/refund-quote", {
+      params: { purchaseId: sale.id },
+      query: { amountCents: cents ?? 0 },
+    }),
+    enabled: valid,
+    gcTime: 0,
+    placeholderData: keepPreviousData,
+  });
+  if (!valid) return null;
+  return (
+    <p className="rounded-md bg-muted px-3 py-2 text-sm" data-testid="refund-share" aria-live="polite">
+      {quote.data ? (
+        <>
+          <strong>{formatDollars(quote.data.leavesBalance)} leaves your balance</strong>
+          <span className="text-muted-foreground"> (your share of this refund).</span>
+        </>
+      ) : quote.error ? (
+        <span className="text-muted-foreground">Your share of this refund leaves your balance.</span>
+      ) : (
+        <span className="text-muted-foreground">Working out your share…</span>
+      )}
+    </p>
+  );
+}
 
 /** What the row says about a sale's refunds, from the server's fields. */
 export function refundLabel(sale: Sale): string | null {
@@ -86,11 +121,11 @@ export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => voi
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const cents = Math.round(Number(amount) * 100);
-    if (!/^\d+(\.\d{1,2})?$/.test(amount.trim()) || cents < 1)
-      return fe.set("amount", "Enter an amount in dollars, at least $0.01");
+    const cents = centsOf(amount);
+    if (cents === null) return fe.set("amount", "Enter an amount in dollars, at least $0.01");
     if (cents > Math.round(sale.refundable * 100))
       return fe.set("amount", `You can refund at most ${formatDollars(sale.refundable)} of this sale`);
+    if (reason === "other" && !note.trim()) return fe.set("reason", NOTE_MISSING);
     const body = { amountCents: cents, reason: reason === "other" ? note.trim() : reason, requestKey: keyFor(cents) };
     if (fe.check(refundSaleSchema, body, { alias: aliases })) refund.mutate(body);
   };
@@ -103,9 +138,8 @@ export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => voi
             <DialogTitle>Refund this sale</DialogTitle>
             <DialogDescription>
               {sale.productName} · paid {formatDollars(sale.amount)}
-              {sale.buyerEmail ? ` by ${sale.buyerEmail}` : ""}. The money goes back to the buyer's card through Stripe
-              and your share of it comes off your balance. A full refund ends the buyer's access; a partial one keeps
-              it.
+              {sale.buyerEmail ? ` by ${sale.buyerEmail}` : ""}. The money goes back to the buyer's card through Stripe.
+              A full refund ends the buyer's access; a partial one keeps it.
             </DialogDescription>
           </DialogHeader>
           <div className="space-y-1.5">
@@ -123,6 +157,7 @@ export function RefundDialog({ sale, onClose }: { sale: Sale; onClose: () => voi
             />
             <FieldError of={fe} name="amount" />
           </div>
+          <LeavesBalance sale={sale} cents={centsOf(amount)} />
           <div className="space-y-1.5">
             <Label htmlFor="refund-reason">Reason</Label>
             <select

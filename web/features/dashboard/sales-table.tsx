@@ -1,5 +1,9 @@
+// The creator's sales, newest first: a table on a wide screen; on a phone a stacked row per sale
+// (product, buyer, amount, status and Refund in view, nothing to scroll sideways). Status words as
+// other screens write them ("Completed", "Refunded", "Disputed"). Refunds: ./refund-dialog.tsx and
+// docs/refunds-and-disputes.md.
 import { Receipt } from "lucide-react";
-import { useState } from "react";
+import { useState, useSyncExternalStore } from "react";
 import type { Sale } from "@shared/earnings";
 import { EmptyState } from "@/components/empty-state";
 import { SectionSpinner } from "@/components/spinner";
@@ -15,11 +19,129 @@ import { LoadFailed } from "@/components/load-failed";
 
 const statusVariant = (status: string) =>
   status === "completed" ? "success" : status === "pending" ? "warning" : "destructive";
+/** The API's status ("completed", "disputed"…) as a word on the screen. */
+const statusWord = (status: string) => status.charAt(0).toUpperCase() + status.slice(1).replace(/_/g, " ");
+
+const WIDE = "(min-width: 768px)";
+/** One layout in the page at a time (tests and screen readers meet each sale once). */
+function useWide(): boolean {
+  return useSyncExternalStore(
+    (changed) => {
+      const m = matchMedia(WIDE);
+      m.addEventListener("change", changed);
+      return () => m.removeEventListener("change", changed);
+    },
+    () => matchMedia(WIDE).matches,
+  );
+}
+
+function Product({ sale }: { sale: Sale }) {
+  return (
+    <>
+      {sale.productName}
+      {sale.orderBump && (
+        <span
+          className="ml-1.5 whitespace-nowrap rounded bg-violet-50 px-1.5 py-0.5 text-xs font-normal text-violet-800"
+          data-testid="sale-bump"
+          title="Bought as an order bump, in the same payment as the item it was offered with"
+        >
+          Order bump
+        </span>
+      )}
+    </>
+  );
+}
+
+function Amount({ sale }: { sale: Sale }) {
+  return (
+    <>
+      {formatDollars(sale.amount)}
+      {sale.discountCode && (
+        <span
+          className="ml-1.5 rounded bg-emerald-50 px-1.5 py-0.5 font-mono text-xs break-all text-emerald-800"
+          data-testid="sale-code"
+          title="Discount code"
+        >
+          {sale.discountCode}
+        </span>
+      )}
+    </>
+  );
+}
+
+function Status({ sale }: { sale: Sale }) {
+  const refund = refundLabel(sale);
+  return (
+    <div className="flex flex-wrap items-center gap-1.5">
+      <Badge variant={statusVariant(sale.status)}>{statusWord(sale.status)}</Badge>
+      {refund && sale.status !== "refunded" && (
+        <Badge
+          variant={sale.refundFailed && !sale.refundPending && sale.refundedAmount === 0 ? "destructive" : "warning"}
+          data-testid="refund-state"
+        >
+          {refund}
+        </Badge>
+      )}
+    </div>
+  );
+}
+
+function RefundButton({ sale, onRefund }: { sale: Sale; onRefund: (s: Sale) => void }) {
+  if (sale.refundable <= 0) return null;
+  return (
+    <Button
+      size="sm"
+      variant="outline"
+      onClick={() => onRefund(sale)}
+      aria-label={`Refund ${sale.productName} sale to ${sale.buyerEmail ?? "buyer"}`}
+    >
+      Refund
+    </Button>
+  );
+}
+
+const buyerOf = (sale: Sale) => sale.buyerEmail || <span className="text-muted-foreground">(no email captured)</span>;
+const dateOf = (sale: Sale) => (sale.createdAt ? new Date(sale.createdAt).toLocaleDateString() : "—");
+
+/** A phone's stacked row: what was sold and for how much, who bought it and when, its status and Refund. */
+function SaleItem({ sale, withKeys, onRefund }: { sale: Sale; withKeys: boolean; onRefund: (s: Sale) => void }) {
+  return (
+    <li className="space-y-2 px-4 py-3" data-testid="sale-item">
+      <div className="flex items-start justify-between gap-3">
+        <p className="min-w-0 font-medium break-words">
+          <Product sale={sale} />
+        </p>
+        <p className="shrink-0 text-right font-semibold">{formatDollars(sale.amount)}</p>
+      </div>
+      <p className="text-sm break-all text-muted-foreground">
+        {buyerOf(sale)} · {dateOf(sale)}
+      </p>
+      {sale.discountCode && (
+        <p className="text-sm text-muted-foreground">
+          Code{" "}
+          <span className="font-mono break-all text-emerald-800" data-testid="sale-code">
+            {sale.discountCode}
+          </span>
+        </p>
+      )}
+      {withKeys && sale.license && (
+        <div className="min-w-0 break-all">
+          <LicenseCell license={sale.license} />
+        </div>
+      )}
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <Status sale={sale} />
+        <RefundButton sale={sale} onRefund={onRefund} />
+      </div>
+    </li>
+  );
+}
 
 /** Spec §6: the sales call is made only while the sales tab is shown (this component mounts then). */
 export function SalesTable() {
   const { data, isLoading, error, hasNextPage, fetchNextPage, isFetchingNextPage } = useSalesPages();
   const [refunding, setRefunding] = useState<Sale | null>(null);
+  const wide = useWide();
   useUnauthorizedRedirect(error);
 
   if (isLoading) return <SectionSpinner />;
@@ -41,96 +163,57 @@ export function SalesTable() {
   const withKeys = sales.some((s) => s.license);
   return (
     <Card className="overflow-hidden py-0">
-      {/* relative: the header's sr-only label is positioned; it must scroll inside this box, not widen the page. */}
-      <div className="relative overflow-x-auto">
-        <table className="w-full text-sm">
-          <thead className="bg-muted/60 text-left text-muted-foreground">
-            <tr>
-              <th className="px-4 py-3 font-medium">Buyer</th>
-              <th className="px-4 py-3 font-medium">Product</th>
-              <th className="px-4 py-3 font-medium">Amount</th>
-              <th className="px-4 py-3 font-medium">Date</th>
-              <th className="px-4 py-3 font-medium">Status</th>
-              {withKeys && <th className="px-4 py-3 font-medium">License key</th>}
-              <th className="px-4 py-3 font-medium">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {sales.map((sale) => (
-              <tr key={sale.id} className="border-t">
-                <td className="px-4 py-3">
-                  {sale.buyerEmail || <span className="text-muted-foreground">(no email captured)</span>}
-                </td>
-                <td className="px-4 py-3">
-                  {sale.productName}
-                  {sale.orderBump && (
-                    <span
-                      className="ml-1.5 whitespace-nowrap rounded bg-violet-50 px-1.5 py-0.5 text-xs text-violet-800"
-                      data-testid="sale-bump"
-                      title="Bought as an order bump, in the same payment as the item it was offered with"
-                    >
-                      Order bump
-                    </span>
-                  )}
-                </td>
-                <td className="px-4 py-3 font-medium">
-                  {formatDollars(sale.amount)}
-                  {sale.discountCode && (
-                    <span
-                      className="ml-1.5 whitespace-nowrap rounded bg-emerald-50 px-1.5 py-0.5 font-mono text-xs text-emerald-800"
-                      data-testid="sale-code"
-                      title="Discount code"
-                    >
-                      {sale.discountCode}
-                    </span>
-                  )}
-                </td>
-                <td className="px-4 py-3 text-muted-foreground">
-                  {sale.createdAt ? new Date(sale.createdAt).toLocaleDateString() : "—"}
-                </td>
-                <td className="px-4 py-3">
-                  <div className="flex flex-wrap items-center gap-1.5">
-                    <Badge variant={statusVariant(sale.status)}>
-                      {sale.status === "refunded" ? "Refunded" : sale.status}
-                    </Badge>
-                    {refundLabel(sale) && sale.status !== "refunded" && (
-                      <Badge
-                        variant={
-                          sale.refundFailed && !sale.refundPending && sale.refundedAmount === 0
-                            ? "destructive"
-                            : "warning"
-                        }
-                        data-testid="refund-state"
-                      >
-                        {refundLabel(sale)}
-                      </Badge>
-                    )}
-                  </div>
-                </td>
-                {withKeys && (
-                  <td className="px-4 py-3">
-                    <LicenseCell license={sale.license} />
-                  </td>
-                )}
-                <td className="px-4 py-3 text-right">
-                  {sale.refundable > 0 && (
-                    <Button
-                      size="sm"
-                      variant="outline"
-                      onClick={() => setRefunding(sale)}
-                      aria-label={`Refund ${sale.productName} sale to ${sale.buyerEmail ?? "buyer"}`}
-                    >
-                      Refund
-                    </Button>
-                  )}
-                </td>
+      {!wide ? (
+        <ul className="divide-y">
+          {sales.map((sale) => (
+            <SaleItem key={sale.id} sale={sale} withKeys={withKeys} onRefund={setRefunding} />
+          ))}
+        </ul>
+      ) : (
+        // relative: the header's sr-only label is positioned; it must scroll inside this box, not widen the page.
+        <div className="relative overflow-x-auto">
+          <table className="w-full text-sm">
+            <thead className="bg-muted/60 text-left text-muted-foreground">
+              <tr>
+                <th className="px-4 py-3 font-medium">Buyer</th>
+                <th className="px-4 py-3 font-medium">Product</th>
+                <th className="px-4 py-3 font-medium">Amount</th>
+                <th className="px-4 py-3 font-medium">Date</th>
+                <th className="px-4 py-3 font-medium">Status</th>
+                {withKeys && <th className="px-4 py-3 font-medium">License key</th>}
+                <th className="px-4 py-3 font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {sales.map((sale) => (
+                <tr key={sale.id} className="border-t">
+                  <td className="px-4 py-3">{buyerOf(sale)}</td>
+                  <td className="px-4 py-3">
+                    <Product sale={sale} />
+                  </td>
+                  <td className="px-4 py-3 font-medium">
+                    <Amount sale={sale} />
+                  </td>
+                  <td className="px-4 py-3 text-muted-foreground">{dateOf(sale)}</td>
+                  <td className="px-4 py-3">
+                    <Status sale={sale} />
+                  </td>
+                  {withKeys && (
+                    <td className="px-4 py-3">
+                      <LicenseCell license={sale.license} />
+                    </td>
+                  )}
+                  <td className="px-4 py-3 text-right">
+                    <RefundButton sale={sale} onRefund={setRefunding} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
       <div className="flex items-center justify-between border-t px-4 py-3 text-sm text-muted-foreground">
         <span>
           Showing {sales.length.toLocaleString()} {sales.length === 1 ? "sale" : "sales"}

@@ -13,6 +13,8 @@ export function StatCards() {
     {
       label: "Total Earnings",
       value: data && formatDollars(data.totalEarnings),
+      // Netted as the analytics' revenue is: both are the ledger's sales less refunds and disputes.
+      hint: "After refunds",
       icon: DollarSign,
       tone: "text-emerald-600 bg-emerald-50",
     },

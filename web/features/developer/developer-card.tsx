@@ -1,21 +1,11 @@
-// /settings → Developers: the creator's API keys. Create one (name and scopes; errors
-// beside their fields), see its secret once with Copy, revoke with a confirm, and the last key events.
-// Creating needs a recent sign-in: the server's 403 comes with a "Sign in again" link back here.
+// /settings → Developers: the creator's API keys. Create one (./create-key-form.tsx), see its
+// secret once with Copy, revoke with a confirm, and the last key events. What was typed before a
+// "Sign in again" comes back here, the form open (./key-draft.ts).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Check, Copy, KeyRound, Plus, TriangleAlert } from "lucide-react";
-import { useState, type FormEvent } from "react";
-import {
-  API_KEY_SCOPE_LABELS,
-  API_KEY_SCOPES,
-  createApiKeySchema,
-  MAX_API_KEY_NAME_CHARS,
-  type ApiKeyEvent,
-  type ApiKeyScope,
-  type ApiKeySummary,
-  type CreatedApiKey,
-} from "@shared/developer";
+import { useEffect, useState } from "react";
+import type { ApiKeyEvent, ApiKeySummary, CreatedApiKey } from "@shared/developer";
 import { SectionSpinner, Spinner } from "@/components/spinner";
-import { useDeveloperOverview } from "./queries";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -27,132 +17,19 @@ import {
   DialogHeader,
   DialogTitle,
 } from "@/components/ui/dialog";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { toast } from "@/hooks/use-toast";
 import { api, withoutStatus } from "@/lib/api";
+import { useAuth } from "@/lib/auth";
 import { LoadFailed } from "@/components/load-failed";
 import { queryKeys } from "@/lib/query-keys";
+import { CreateKeyForm } from "./create-key-form";
+import { clearKeyDraft, readKeyDraft } from "./key-draft";
+import { useDeveloperOverview } from "./queries";
+import { SecretField } from "./secret-field";
 
 const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "Never";
-
-type Errors = { name?: string; scopes?: string; form?: string; signInAgain?: boolean };
-
-/** "name: Name must…; scopes: …" (the API's words) -> the field each belongs to. */
-function errorsFromServer(message: string): Errors {
-  if (/^403: .*sign in again/i.test(message)) return { form: withoutStatus(message), signInAgain: true };
-  const errors: Errors = {};
-  for (const part of withoutStatus(message).split("; ")) {
-    const match = /^(name|scopes)(?:\.\d+)?: (.*)$/.exec(part);
-    if (match) errors[match[1] as "name" | "scopes"] = match[2];
-    else errors.form = part;
-  }
-  return errors;
-}
-
-/** Signs out, then asks for a sign-in that comes back here: the fresh session may create keys. */
-async function signInAgain() {
-  await fetch("/api/logout", { method: "POST", credentials: "include" }).catch(() => undefined);
-  window.location.assign(`/sign-in?returnTo=${encodeURIComponent("/settings#developers")}`);
-}
-
-function FieldError({ id, message }: { id: string; message?: string }) {
-  if (!message) return null;
-  return (
-    <p id={id} className="text-sm text-destructive" role="alert">
-      {message}
-    </p>
-  );
-}
-
-function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey) => void; onCancel: () => void }) {
-  const queryClient = useQueryClient();
-  const [name, setName] = useState("");
-  const [scopes, setScopes] = useState<ApiKeyScope[]>(["content:read"]);
-  const [errors, setErrors] = useState<Errors>({});
-  const create = useMutation({
-    mutationFn: async (input: { name: string; scopes: ApiKeyScope[] }) =>
-      api("POST /api/developer/keys", { body: input }),
-    onSuccess: (key) => {
-      queryClient.invalidateQueries({ queryKey: queryKeys.developerKeys });
-      onCreated(key);
-    },
-    onError: (error) => setErrors(errorsFromServer(error.message)),
-  });
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const parsed = createApiKeySchema.safeParse({ name, scopes });
-    if (!parsed.success) {
-      const next: Errors = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as "name" | "scopes"] ??= issue.message;
-      return setErrors(next);
-    }
-    setErrors({});
-    create.mutate(parsed.data);
-  };
-  const toggle = (scope: ApiKeyScope, on: boolean) => {
-    setScopes((s) => (on ? [...s, scope] : s.filter((x) => x !== scope)));
-    setErrors((e) => ({ ...e, scopes: undefined }));
-  };
-  return (
-    <form onSubmit={onSubmit} noValidate aria-label="Create API key" className="space-y-4 rounded-lg border p-4">
-      <div className="space-y-2">
-        <Label htmlFor="api-key-name">Name</Label>
-        <Input
-          id="api-key-name"
-          value={name}
-          maxLength={MAX_API_KEY_NAME_CHARS + 10}
-          placeholder="e.g. Zapier, my store's backend"
-          onChange={(e) => {
-            setName(e.target.value);
-            setErrors((x) => ({ ...x, name: undefined }));
-          }}
-          aria-invalid={!!errors.name}
-          aria-describedby={errors.name ? "api-key-name-error" : undefined}
-        />
-        <FieldError id="api-key-name-error" message={errors.name} />
-      </div>
-      <fieldset className="space-y-2" aria-describedby={errors.scopes ? "api-key-scopes-error" : undefined}>
-        <legend className="text-sm font-medium">Scopes</legend>
-        {API_KEY_SCOPES.map((scope) => (
-          <label key={scope} className="flex items-start gap-2 text-sm">
-            <input
-              type="checkbox"
-              className="mt-1 size-4 accent-primary"
-              checked={scopes.includes(scope)}
-              onChange={(e) => toggle(scope, e.target.checked)}
-            />
-            <span>
-              <code className="font-mono text-xs">{scope}</code>
-              <span className="block text-muted-foreground">{API_KEY_SCOPE_LABELS[scope]}</span>
-            </span>
-          </label>
-        ))}
-        <FieldError id="api-key-scopes-error" message={errors.scopes} />
-      </fieldset>
-      {errors.form && (
-        <p className="text-sm text-destructive" role="alert">
-          {errors.form}{" "}
-          {errors.signInAgain && (
-            <button type="button" className="font-medium underline" onClick={signInAgain}>
-              Sign in again
-            </button>
-          )}
-        </p>
-      )}
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" disabled={create.isPending}>
-          {create.isPending && <Spinner className="size-4" label="Creating" />} Create key
-        </Button>
-        <Button type="button" variant="ghost" onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
-    </form>
-  );
-}
 
 function NewKey({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
@@ -176,14 +53,8 @@ function NewKey({ created, onDone }: { created: CreatedApiKey; onDone: () => voi
       <p className="text-sm text-muted-foreground">
         Copy “{created.name}” now and keep it somewhere safe, like your app's secret settings.
       </p>
-      <div className="flex flex-col gap-2 sm:flex-row">
-        <Input
-          readOnly
-          value={created.key}
-          aria-label="Your new API key"
-          className="font-mono text-xs"
-          onFocus={(e) => e.target.select()}
-        />
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
+        <SecretField value={created.key} label="Your new API key" />
         <Button type="button" variant="outline" onClick={copy}>
           {copied ? <Check /> : <Copy />} Copy
         </Button>
@@ -311,7 +182,15 @@ function KeyEvents({ events }: { events: ApiKeyEvent[] }) {
 export function DeveloperCard() {
   const { data, isLoading, error, refetch } = useDeveloperOverview();
   useUnauthorizedRedirect(error);
-  const [creating, setCreating] = useState(false);
+  const { user } = useAuth();
+  // What was typed before a sign-in the server asked for, if this account left some: shown once.
+  const [draft] = useState(() => readKeyDraft(user?.id));
+  useEffect(() => {
+    if (!draft) return;
+    clearKeyDraft();
+    document.getElementById("developers")?.scrollIntoView({ block: "start" });
+  }, [draft]);
+  const [creating, setCreating] = useState(!!draft);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   return (
     <Card id="developers">
@@ -338,6 +217,8 @@ export function DeveloperCard() {
             {created && <NewKey created={created} onDone={() => setCreated(null)} />}
             {creating ? (
               <CreateKeyForm
+                userId={user?.id}
+                draft={draft}
                 onCancel={() => setCreating(false)}
                 onCreated={(key) => {
                   setCreating(false);

@@ -1,4 +1,4 @@
-// An endpoint's delivery log: every attempt (status, answer excerpt, time), older pages on demand, Resend.
+// An endpoint's delivery log: every attempt (its cause in words, answer excerpt, time), older pages on demand, Resend.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { WebhookDelivery, WebhookEndpoint } from "@shared/webhooks";
 import { LoadFailed } from "@/components/load-failed";
@@ -12,6 +12,7 @@ import { useWebhookDeliveries, webhookPath as path } from "./queries";
 
 const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" }) : "—";
+const ok = (status: number | null) => status !== null && status >= 200 && status < 300;
 const statusBadge = (d: WebhookDelivery) =>
   d.status === "delivered" ? (
     <Badge>Delivered</Badge>
@@ -82,11 +83,12 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
           <ol className="space-y-1" aria-label="Attempts">
             {d.log.map((a) => (
               <li key={a.id} className="rounded bg-muted/50 p-2 text-xs" data-testid="webhook-attempt">
-                <span className="font-medium">{a.status ?? "No answer"}</span> · {when(a.at)} · {a.durationMs} ms
-                {(a.responseExcerpt || a.error) && (
-                  <span className="mt-1 block break-all font-mono text-muted-foreground">
-                    {a.responseExcerpt || a.error}
-                  </span>
+                <span className={ok(a.status) ? "font-medium" : "font-medium text-destructive"} data-cause>
+                  {a.cause}
+                </span>{" "}
+                · {when(a.at)} · {a.durationMs} ms
+                {a.responseExcerpt && (
+                  <span className="mt-1 block break-all font-mono text-muted-foreground">{a.responseExcerpt}</span>
                 )}
               </li>
             ))}

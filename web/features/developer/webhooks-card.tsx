@@ -10,13 +10,13 @@ import { SectionSpinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Input } from "@/components/ui/input";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { toast } from "@/hooks/use-toast";
 import { api, apiRequest, withoutStatus } from "@/lib/api";
 import { LoadFailed } from "@/components/load-failed";
 import { useWebhookEndpoints, webhookPath as path } from "./queries";
 import { DeliveryLog } from "./webhook-deliveries";
+import { SecretField } from "./secret-field";
 import { EndpointForm } from "./webhook-endpoint-form";
 import { queryKeys } from "@/lib/query-keys";
 
@@ -37,13 +37,7 @@ function SigningSecret({ endpoint }: { endpoint: WebhookEndpoint }) {
   return (
     <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
       {secret ? (
-        <Input
-          readOnly
-          value={secret}
-          aria-label="Signing secret"
-          className="font-mono text-xs"
-          onFocus={(e) => e.target.select()}
-        />
+        <SecretField value={secret} label="Signing secret" />
       ) : (
         <Button variant="outline" size="sm" disabled={load.isPending} onClick={() => load.mutate(false)}>
           Reveal signing secret

@@ -2,15 +2,14 @@
 // one, which shows the price the code gives for the chosen item before saving — computed with the
 // same rule the server charges (shared/discounts.ts `discountedCents`).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { BadgePercent, Plus } from "lucide-react";
+import { Plus, Tag } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import type { CreatorContent } from "@shared/content";
 import { dollarsToCents } from "@shared/content";
-import { createDiscountSchema, discountedCents, type CreateDiscountInput, type DiscountCode } from "@shared/discounts";
+import { createDiscountSchema, discountedCents, type CreateDiscountInput } from "@shared/discounts";
 import type { CurrentUser } from "@shared/auth";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { PageSpinner, Spinner } from "@/components/spinner";
-import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -19,15 +18,10 @@ import { CreatorTopBar } from "@/features/shell/creator-top-bar";
 import { toast } from "@/hooks/use-toast";
 import { api, apiQuery, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
-import { formatCents, formatDollars } from "@shared/money";
+import { formatCents } from "@shared/money";
+import { CodeRow } from "./code-row";
 import { LoadFailed } from "@/components/load-failed";
 
-const STATUS: Record<DiscountCode["status"], { label: string; className: string }> = {
-  active: { label: "Active", className: "bg-emerald-600 text-white" },
-  expired: { label: "Expired", className: "border-amber-400 text-amber-800" },
-  used_up: { label: "Used up", className: "border-amber-400 text-amber-800" },
-  archived: { label: "Ended", className: "text-muted-foreground" },
-};
 const SELECT =
   "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 outline-none";
 
@@ -134,40 +128,41 @@ function CreateCode({ items, onDone }: { items: CreatorContent[]; onDone: () => 
         </select>
         <FieldError of={fe} name="contentId" />
       </div>
-      <fieldset className="space-y-1.5">
-        <legend className="text-sm font-medium">Discount</legend>
-        <div className="flex gap-2">
-          <select
-            aria-label="Kind of discount"
-            className={`${SELECT} w-36 shrink-0`}
-            value={form.kind}
-            onChange={(e) => set("kind")(e.target.value)}
-          >
-            <option value="percent">Percent off</option>
-            <option value="fixed">Amount off ($)</option>
-          </select>
-          {form.kind === "percent" ? (
-            <Input
-              aria-label="Percent off"
-              inputMode="numeric"
-              value={form.percentOff}
-              onChange={(e) => set("percentOff")(e.target.value)}
-              {...fe.field("percentOff")}
-            />
-          ) : (
-            <Input
-              aria-label="Amount off"
-              inputMode="decimal"
-              value={form.amountOff}
-              onChange={(e) => set("amountOff")(e.target.value)}
-              placeholder="5.00"
-              {...fe.field("amountOff")}
-            />
-          )}
+      {/* The kind and the amount are two fields like the others, each as wide as its label's column. */}
+      <div className="space-y-1.5">
+        <Label htmlFor="discount-kind">Discount</Label>
+        <select id="discount-kind" className={SELECT} value={form.kind} onChange={(e) => set("kind")(e.target.value)}>
+          <option value="percent">Percent off</option>
+          <option value="fixed">Amount off ($)</option>
+        </select>
+      </div>
+      {form.kind === "percent" ? (
+        <div className="space-y-1.5">
+          <Label htmlFor="discount-percent">Percent off</Label>
+          <Input
+            id="discount-percent"
+            inputMode="numeric"
+            value={form.percentOff}
+            onChange={(e) => set("percentOff")(e.target.value)}
+            placeholder="20"
+            {...fe.field("percentOff")}
+          />
+          <FieldError of={fe} name="percentOff" />
         </div>
-        <FieldError of={fe} name="percentOff" />
-        <FieldError of={fe} name="amountOff" />
-      </fieldset>
+      ) : (
+        <div className="space-y-1.5">
+          <Label htmlFor="discount-amount">Amount off ($)</Label>
+          <Input
+            id="discount-amount"
+            inputMode="decimal"
+            value={form.amountOff}
+            onChange={(e) => set("amountOff")(e.target.value)}
+            placeholder="5.00"
+            {...fe.field("amountOff")}
+          />
+          <FieldError of={fe} name="amountOff" />
+        </div>
+      )}
       <div className="space-y-1.5">
         <Label htmlFor="discount-expires">Last day (optional)</Label>
         <Input
@@ -224,56 +219,6 @@ function CreateCode({ items, onDone }: { items: CreatorContent[]; onDone: () => 
   );
 }
 
-function CodeRow({ code }: { code: DiscountCode }) {
-  const queryClient = useQueryClient();
-  const archive = useMutation({
-    mutationFn: () => api("POST /api/discounts/:id/archive", { params: { id: code.id } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.discounts }),
-    onError: (err) =>
-      toast({
-        title: "Could not end the code",
-        description: withoutStatus((err as Error).message),
-        variant: "destructive",
-      }),
-  });
-  const status = STATUS[code.status];
-  return (
-    <li className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between" data-testid="discount-row">
-      <div className="min-w-0 space-y-1">
-        <p className="flex flex-wrap items-center gap-2">
-          <span className="font-mono font-semibold">{code.code}</span>
-          <span className="text-sm">{code.label}</span>
-          <Badge variant="outline" className={status.className}>
-            {status.label}
-          </Badge>
-        </p>
-        <p className="truncate text-sm text-muted-foreground">
-          {code.contentTitle ?? "All items"} · {code.uses}
-          {code.maxUses !== null ? ` of ${code.maxUses}` : ""} used{code.held > 0 ? ` (${code.held} at checkout)` : ""}
-          {code.expiresAt
-            ? ` · until ${new Date(code.expiresAt).toLocaleDateString("en-US", { timeZone: "UTC" })}`
-            : ""}
-        </p>
-      </div>
-      <div className="flex shrink-0 items-center gap-4 text-sm">
-        <span>
-          <span className="text-muted-foreground">Revenue </span>
-          {formatDollars(code.revenue)}
-        </span>
-        <span>
-          <span className="text-muted-foreground">Given </span>
-          {formatDollars(code.discountGiven)}
-        </span>
-        {code.status !== "archived" && (
-          <Button variant="outline" size="sm" onClick={() => archive.mutate()} disabled={archive.isPending}>
-            End
-          </Button>
-        )}
-      </div>
-    </li>
-  );
-}
-
 export function DiscountsPage({ user }: { user: CurrentUser }) {
   const codes = useQuery(apiQuery("GET /api/discounts"));
   const items = useQuery(apiQuery("GET /api/content"));
@@ -285,10 +230,11 @@ export function DiscountsPage({ user }: { user: CurrentUser }) {
         <div className="flex flex-wrap items-center justify-between gap-3">
           <div>
             <h1 className="flex items-center gap-2 text-2xl font-bold">
-              <BadgePercent className="size-6" /> Discount codes
+              <Tag className="size-6" /> Discount codes
             </h1>
             <p className="text-sm text-muted-foreground">
-              Share a link like /p/…?code=SPRING, or buyers type the code at checkout.
+              Share a code's link (Copy link): the paywall opens at the code's price. Or buyers type the code at
+              checkout.
             </p>
           </div>
           {!creating && (
@@ -323,7 +269,7 @@ export function DiscountsPage({ user }: { user: CurrentUser }) {
             ) : (
               <ul className="divide-y">
                 {codes.data!.map((c) => (
-                  <CodeRow key={c.id} code={c} />
+                  <CodeRow key={c.id} code={c} items={items.data ?? []} />
                 ))}
               </ul>
             )}

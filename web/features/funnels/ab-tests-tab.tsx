@@ -1,6 +1,7 @@
 // The funnel page's "A/B Tests" tab: start a test of a step's offer (variant B's title,
 // description, button text and price), see each variant's figures side by side with bars, the
 // plain-language readout of how sure the result is, and end it: 'Make B the step' or keep A.
+// Variant B's fields start empty, their hints (muted, italic) naming what variant A says.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { FlaskConical } from "lucide-react";
 import { useState, type FormEvent } from "react";
@@ -18,11 +19,15 @@ import { api, withoutStatus } from "@/lib/api";
 import { formatDollars } from "@shared/money";
 import { LoadFailed } from "@/components/load-failed";
 import { queryKeys } from "@/lib/query-keys";
+import { TestModeNotice, testModeDescription } from "./funnel-status";
 import { useAbTests, useFunnelSteps } from "./queries";
 
 const SELECT =
   "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50";
 type Form = { stepId: string; title: string; description: string; ctaText: string; price: string };
+/** A hint, not a value: lighter and slanted, so an empty field never reads as filled in. */
+const HINT = "placeholder:italic placeholder:text-muted-foreground/70";
+const saysA = (text: string) => `Variant A says “${text}”`;
 
 function StartTest({ funnel, steps, busySteps }: { funnel: Funnel; steps: FunnelStep[]; busySteps: Set<string> }) {
   const queryClient = useQueryClient();
@@ -42,7 +47,7 @@ function StartTest({ funnel, steps, busySteps }: { funnel: Funnel; steps: Funnel
   const start = useMutation({
     mutationFn: async (body: Form) => api("POST /api/funnels/:id/ab-tests", { params: { id: funnel.id }, body }),
     onSuccess: async () => {
-      toast({ title: "Test started", description: "Half the buyers now see variant B." });
+      toast({ title: "Test started", description: testModeDescription(funnel, "Half the buyers now see variant B.") });
       setForm((f) => ({ ...f, title: "", description: "", ctaText: "", price: "" }));
       await queryClient.invalidateQueries({ queryKey: queryKeys.funnelAbTests(funnel.id) });
     },
@@ -82,7 +87,14 @@ function StartTest({ funnel, steps, busySteps }: { funnel: Funnel; steps: Funnel
       </div>
       <div className="space-y-1.5">
         <Label htmlFor="ab-title">Variant B title</Label>
-        <Input id="ab-title" value={form.title} onChange={(e) => set("title")(e.target.value)} {...fe.field("title")} />
+        <Input
+          id="ab-title"
+          value={form.title}
+          onChange={(e) => set("title")(e.target.value)}
+          placeholder={step ? saysA(step.title) : undefined}
+          className={HINT}
+          {...fe.field("title")}
+        />
         <FieldError of={fe} name="title" />
       </div>
       <div className="space-y-1.5">
@@ -91,7 +103,8 @@ function StartTest({ funnel, steps, busySteps }: { funnel: Funnel; steps: Funnel
           id="ab-cta"
           value={form.ctaText}
           onChange={(e) => set("ctaText")(e.target.value)}
-          placeholder="Add this to my order"
+          placeholder={step ? saysA(step.ctaText) : undefined}
+          className={HINT}
           {...fe.field("ctaText")}
         />
         <FieldError of={fe} name="ctaText" />
@@ -103,6 +116,8 @@ function StartTest({ funnel, steps, busySteps }: { funnel: Funnel; steps: Funnel
           rows={2}
           value={form.description}
           onChange={(e) => set("description")(e.target.value)}
+          placeholder={step ? (step.description ? saysA(step.description) : "Variant A has no description") : undefined}
+          className={HINT}
           {...fe.field("description")}
         />
         <FieldError of={fe} name="description" />
@@ -114,7 +129,8 @@ function StartTest({ funnel, steps, busySteps }: { funnel: Funnel; steps: Funnel
           inputMode="decimal"
           value={form.price}
           onChange={(e) => set("price")(e.target.value)}
-          placeholder="Same as A"
+          placeholder={step?.price != null ? `Same as A (${formatDollars(step.price)})` : "Same as A"}
+          className={HINT}
           {...fe.field("price")}
         />
         <FieldError of={fe} name="price" />
@@ -235,6 +251,7 @@ export function AbTestsTab({ funnel }: { funnel: Funnel }) {
   const running = new Set((tests.data ?? []).filter((t) => t.status === "running").map((t) => t.stepId));
   return (
     <div className="space-y-4">
+      <TestModeNotice funnel={funnel} />
       <p className="text-sm text-muted-foreground">
         Test a second version of a step's offer. Buyers are split evenly and keep their version; each buyer is charged
         the price they were shown.

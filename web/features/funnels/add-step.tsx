@@ -1,7 +1,8 @@
 // Adding a funnel step from ordinary fields, on /funnels and in the item's funnel editor: either one
 // of the creator's items (at its price, or at a price set for the offer) or a new item made for the
 // step with title, price and file/link/text. The server makes the offer's Stripe price; no price id
-// is ever typed. Problems show beside their field.
+// is ever typed. Problems show beside their field. On a funnel in Test, the form and its toast say
+// that no buyer sees the step until the funnel is Live.
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { CreatorContent } from "@shared/content";
@@ -16,6 +17,7 @@ import { queryKeys } from "@/lib/query-keys";
 import { dollarsField, formatDollars } from "@shared/money";
 import { cn } from "@/lib/utils";
 import { addUpsellStep, createStep, draftErrors, emptyDraft, fieldErrors, type UpsellDraft } from "./api";
+import { TestModeNotice, testModeDescription } from "./funnel-status";
 import { Field, UpsellStepFields } from "./upsell-step-fields";
 import { useMyItems } from "./queries";
 
@@ -167,7 +169,10 @@ export function AddStep({
           ...(pick.price.trim() ? { price: pick.price.trim() } : {}),
         });
       else await addUpsellStep(funnel.id, draft, count + 1);
-      toast({ title: "Upsell step added successfully!" });
+      toast({
+        title: "Upsell step added successfully!",
+        description: testModeDescription(funnel, "Buyers see it right after paying."),
+      });
       setPick(emptyPick());
       setDraft(emptyDraft());
       setFormKey((k) => k + 1);
@@ -189,6 +194,7 @@ export function AddStep({
 
   return (
     <form ref={formRef} onSubmit={submit} className="space-y-4" noValidate data-testid="add-step-form">
+      <TestModeNotice funnel={funnel} />
       <div className="inline-flex rounded-lg border p-0.5" role="radiogroup" aria-label="What this step sells">
         {(
           [

@@ -1,6 +1,5 @@
 // /content/{contentId}/edit-funnel (spec §2 Edit funnel page, §4, §7 add-step flow): the item's
 // funnel, its Test/Live switch, preview, steps, and 'Add New Funnel Step'.
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ArrowLeft, Eye, Workflow } from "lucide-react";
 import type { Funnel } from "@shared/funnels";
@@ -10,51 +9,10 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { CreatorTopBar } from "@/features/shell/creator-top-bar";
 import { MessageScreen } from "@/features/shell/guard-screens";
-import { queryKeys } from "@/lib/query-keys";
-import { cn } from "@/lib/utils";
 import { AddStep } from "./add-step";
-import { setTestMode } from "./api";
-import { FunnelStatusBadge } from "./funnels-page";
+import { FunnelStatusBadge, TestLiveToggle } from "./funnel-status";
 import { StepList } from "./step-list";
 import { useFunnelForItem, useFunnels, useFunnelSteps, useMyItems } from "./queries";
-
-function TestLiveToggle({ funnel }: { funnel: Funnel }) {
-  const queryClient = useQueryClient();
-  // Spec §8: a test-mode failure shows no message; the switch just stays where it was.
-  const toggle = useMutation({
-    mutationFn: (testMode: boolean) => setTestMode(funnel.id, testMode),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.funnels }),
-  });
-  const live = !funnel.testMode;
-  return (
-    <div className="inline-flex rounded-lg border p-0.5" role="radiogroup" aria-label="Funnel mode">
-      {[
-        { label: "Test", on: !live, testMode: true },
-        { label: "Live", on: live, testMode: false },
-      ].map((o) => (
-        // biome-ignore lint/a11y/useSemanticElements: a segmented control of buttons; role=radio with aria-checked gives it the radios' semantics
-        <button
-          key={o.label}
-          type="button"
-          role="radio"
-          aria-checked={o.on}
-          disabled={toggle.isPending}
-          onClick={() => !o.on && toggle.mutate(o.testMode)}
-          className={cn(
-            "rounded-md px-3 py-1 text-sm font-medium",
-            o.on
-              ? live
-                ? "bg-emerald-600 text-white"
-                : "bg-amber-500 text-white"
-              : "text-muted-foreground hover:bg-muted",
-          )}
-        >
-          {o.label}
-        </button>
-      ))}
-    </div>
-  );
-}
 
 function AddStepForm({ funnel, count }: { funnel: Funnel; count: number }) {
   return (
@@ -115,23 +73,26 @@ export function EditFunnelPage({ user, contentId }: { user: CurrentUser; content
         </Link>
         <div className="space-y-1">
           <h1 className="text-2xl font-bold">Edit Sales Funnel</h1>
-          <p className="text-muted-foreground">Managing funnel for "{item.title}"</p>
+          <p className="text-muted-foreground [overflow-wrap:anywhere]">Managing funnel for "{item.title}"</p>
         </div>
         <Card>
-          <CardContent className="flex flex-wrap items-center gap-4">
-            <div className="min-w-0 flex-1">
+          {/* The name takes its own line when it needs it: the switch and Preview wrap below, never over it. */}
+          <CardContent className="flex flex-wrap items-center gap-x-4 gap-y-3">
+            <div className="min-w-0 grow basis-56">
               <p className="text-sm text-muted-foreground">Funnel</p>
-              <div className="flex items-center gap-2">
-                <p className="font-semibold" data-testid="funnel-name">
+              <div className="flex flex-wrap items-center gap-2">
+                <p className="min-w-0 font-semibold [overflow-wrap:anywhere]" data-testid="funnel-name">
                   {funnel.name}
                 </p>
                 <FunnelStatusBadge funnel={funnel} />
               </div>
             </div>
-            <TestLiveToggle funnel={funnel} />
-            <Button variant="outline" onClick={() => window.open(`/paywall/${contentId}?preview=1`, "_blank")}>
-              <Eye /> Preview Funnel
-            </Button>
+            <div className="flex flex-wrap items-center gap-2">
+              <TestLiveToggle funnel={funnel} />
+              <Button variant="outline" onClick={() => window.open(`/paywall/${contentId}?preview=1`, "_blank")}>
+                <Eye /> Preview Funnel
+              </Button>
+            </div>
           </CardContent>
         </Card>
         <section className="space-y-3">

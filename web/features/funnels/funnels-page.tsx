@@ -1,13 +1,14 @@
-// /funnels (spec §2 Funnels page): the creator's funnels, each with its steps (and per-step
-// figures), the items it is sold with, and the A/B tests of its offers (./ab-tests-tab.tsx).
+// /funnels (spec §2 Funnels page), the funnels' one home: the creator's funnels, each with its
+// status, Test/Live switch and preview, its steps (and per-step figures), the items it is shown
+// after buying, and the A/B tests of its offers (./ab-tests-tab.tsx). Behaviour: docs/funnels.md.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Plus, Workflow } from "lucide-react";
+import { Eye, Plus, Workflow } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { createFunnelSchema, FUNNEL_STATUS_LABEL, type Funnel } from "@shared/funnels";
+import { createFunnelSchema, type Funnel } from "@shared/funnels";
 import type { CurrentUser } from "@shared/auth";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
+import { EmptyState } from "@/components/empty-state";
 import { PageSpinner, Spinner } from "@/components/spinner";
-import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import {
@@ -29,21 +30,13 @@ import { cn } from "@/lib/utils";
 import { AbTestsTab } from "./ab-tests-tab";
 import { AddStep } from "./add-step";
 import { attachProducts, createFunnel, detachProduct } from "./api";
+import { FunnelStatusBadge, TestLiveToggle } from "./funnel-status";
 import { StepList } from "./step-list";
 import { useFunnels, useFunnelSteps, useMyItems } from "./queries";
 
-/** The one status a funnel shows, here and in its editor: Test (previews only) or Live (buyers see it). */
-export function FunnelStatusBadge({ funnel }: { funnel: Funnel }) {
-  return (
-    <Badge
-      variant={funnel.status === "live" ? "default" : "outline"}
-      className={funnel.status === "live" ? "bg-emerald-600 text-white" : "border-amber-400 text-amber-800"}
-      data-testid="funnel-status"
-    >
-      {FUNNEL_STATUS_LABEL[funnel.status]}
-    </Badge>
-  );
-}
+/** What a funnel is, in the creator's words; the empty page says it. */
+const FUNNEL_IS =
+  "A funnel says: “After someone buys one of these items, show them these offers.” Create one, choose the items it is shown after, add its offers, then switch it to Live.";
 
 function CreateFunnelDialog({
   open,
@@ -152,49 +145,72 @@ function StepsTab({ funnel }: { funnel: Funnel }) {
   );
 }
 
-function ProductsTab({ funnel }: { funnel: Funnel }) {
+/** The items the funnel is shown after buying; an item one of its steps offers cannot be one of them. */
+function ShowAfterTab({ funnel }: { funnel: Funnel }) {
   const queryClient = useQueryClient();
   const items = useMyItems();
+  const steps = useFunnelSteps(funnel.id);
+  const offeredIn = new Map((steps.data ?? []).flatMap((s) => (s.contentId ? [[s.contentId, s.stepOrder]] : [])));
   // The box follows the click at once; a failure puts it back.
   const [shown, setShown] = useState<Record<string, boolean>>({});
   const toggle = useMutation({
     mutationFn: ({ id, on }: { id: string; on: boolean }) =>
       on ? attachProducts(funnel.id, [id]) : detachProduct(funnel.id, id),
     onMutate: ({ id, on }) => setShown((s) => ({ ...s, [id]: on })),
-    onError: (_e, { id, on }) => {
+    onError: (err, { id, on }) => {
       setShown((s) => ({ ...s, [id]: !on }));
-      toast({ title: "Failed to attach product to funnel", variant: "destructive" });
+      const reason = err instanceof Error && /^400: /.test(err.message) ? err.message.slice(5) : undefined;
+      toast({ title: "Failed to attach product to funnel", description: reason, variant: "destructive" });
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.funnels }),
   });
-  if (items.isLoading) return <Spinner />;
+  if (items.isLoading || steps.isLoading) return <Spinner />;
   if (items.error) return <p className="text-sm text-destructive">Could not load your content. Please refresh.</p>;
   if (!items.data?.length)
     return (
       <p className="text-sm text-muted-foreground">No content yet. Upload something to sell it with this funnel.</p>
     );
   return (
-    <ul className="divide-y rounded-xl border bg-card">
-      {items.data.map((item) => {
-        const on = shown[item.id] ?? funnel.contentIds.includes(item.id);
-        return (
-          <li key={item.id} className="flex items-center gap-3 px-4 py-3">
-            <input
-              type="checkbox"
-              id={`product-${item.id}`}
-              className="size-4 accent-primary"
-              checked={on}
-              disabled={toggle.isPending}
-              onChange={(e) => toggle.mutate({ id: item.id, on: e.target.checked })}
-            />
-            <label htmlFor={`product-${item.id}`} className="flex-1 font-medium">
-              {item.title}
-            </label>
-            <span className="text-sm text-muted-foreground">{formatDollars(item.price)}</span>
-          </li>
-        );
-      })}
-    </ul>
+    <div className="space-y-3">
+      <p className="text-sm text-muted-foreground">
+        After someone buys one of the items ticked here, they are shown this funnel's offers.
+      </p>
+      <ul className="divide-y rounded-xl border bg-card">
+        {items.data.map((item) => {
+          const on = shown[item.id] ?? funnel.contentIds.includes(item.id);
+          const step = offeredIn.get(item.id);
+          return (
+            <li
+              key={item.id}
+              className="flex flex-wrap items-center gap-x-3 gap-y-1 px-4 py-3"
+              data-testid={`product-${item.id}`}
+            >
+              <input
+                type="checkbox"
+                id={`product-${item.id}`}
+                className="size-4 accent-primary"
+                checked={on}
+                disabled={toggle.isPending || (step !== undefined && !on)}
+                aria-describedby={step !== undefined ? `product-${item.id}-offered` : undefined}
+                onChange={(e) => toggle.mutate({ id: item.id, on: e.target.checked })}
+              />
+              <label
+                htmlFor={`product-${item.id}`}
+                className={cn("min-w-0 flex-1 font-medium break-words", step !== undefined && "text-muted-foreground")}
+              >
+                {item.title}
+              </label>
+              {step !== undefined && (
+                <span id={`product-${item.id}-offered`} className="text-xs text-muted-foreground">
+                  Offered in step {step}
+                </span>
+              )}
+              <span className="text-sm text-muted-foreground">{formatDollars(item.price)}</span>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
   );
 }
 
@@ -217,29 +233,38 @@ export function FunnelsPage({ user }: { user: CurrentUser }) {
           <PageSpinner />
         ) : funnels.error ? (
           <p className="text-destructive">Could not load your funnels. Please refresh the page.</p>
+        ) : !funnels.data?.length ? (
+          <div data-testid="funnels-empty">
+            <EmptyState
+              icon={Workflow}
+              title="No funnels yet"
+              text={FUNNEL_IS}
+              action={
+                <Button onClick={() => setCreating(true)}>
+                  <Plus /> Create Funnel
+                </Button>
+              }
+            />
+          </div>
         ) : (
           <div className="grid grid-cols-1 gap-6 md:grid-cols-[280px_minmax(0,1fr)]">
             <Card>
               <CardContent className="space-y-1 p-2">
-                {!funnels.data?.length ? (
-                  <p className="p-4 text-center text-sm text-muted-foreground">No funnels yet</p>
-                ) : (
-                  funnels.data.map((f) => (
-                    <button
-                      key={f.id}
-                      type="button"
-                      onClick={() => setSelectedId(f.id)}
-                      className={cn(
-                        "flex w-full items-center justify-between rounded-lg px-3 py-2 text-left text-sm hover:bg-muted",
-                        f.id === selectedId && "bg-accent",
-                      )}
-                      data-testid="funnel-item"
-                    >
-                      <span className="truncate font-medium">{f.name}</span>
-                      <FunnelStatusBadge funnel={f} />
-                    </button>
-                  ))
-                )}
+                {funnels.data.map((f) => (
+                  <button
+                    key={f.id}
+                    type="button"
+                    onClick={() => setSelectedId(f.id)}
+                    className={cn(
+                      "flex w-full items-center justify-between rounded-lg px-3 py-2 text-left text-sm hover:bg-muted",
+                      f.id === selectedId && "bg-accent",
+                    )}
+                    data-testid="funnel-item"
+                  >
+                    <span className="truncate font-medium">{f.name}</span>
+                    <FunnelStatusBadge funnel={f} />
+                  </button>
+                ))}
               </CardContent>
             </Card>
             {!selected ? (
@@ -252,21 +277,35 @@ export function FunnelsPage({ user }: { user: CurrentUser }) {
             ) : (
               <Card>
                 <CardContent className="space-y-4">
-                  <div className="flex items-center gap-2">
-                    <h2 className="min-w-0 break-words text-xl font-semibold">{selected.name}</h2>
+                  <div className="flex flex-wrap items-center gap-x-3 gap-y-2" data-testid="funnel-header">
+                    <h2 className="min-w-0 text-xl font-semibold [overflow-wrap:anywhere]">{selected.name}</h2>
                     <FunnelStatusBadge funnel={selected} />
+                    <div className="flex flex-wrap items-center gap-2">
+                      <TestLiveToggle funnel={selected} />
+                      <Button variant="outline" size="sm" asChild>
+                        <a href={`/checkout/upsell?preview=${selected.id}`} target="_blank" rel="noopener">
+                          <Eye /> Preview
+                        </a>
+                      </Button>
+                    </div>
                   </div>
                   <Tabs defaultValue="steps" key={selected.id}>
-                    <TabsList>
-                      <TabsTrigger value="steps">Upsell Steps</TabsTrigger>
-                      <TabsTrigger value="products">Products</TabsTrigger>
-                      <TabsTrigger value="ab-tests">A/B Tests</TabsTrigger>
+                    <TabsList className="h-auto max-w-full flex-wrap justify-start">
+                      <TabsTrigger value="steps" className="h-8">
+                        Upsell Steps
+                      </TabsTrigger>
+                      <TabsTrigger value="products" className="h-8">
+                        Show after buying
+                      </TabsTrigger>
+                      <TabsTrigger value="ab-tests" className="h-8">
+                        A/B Tests
+                      </TabsTrigger>
                     </TabsList>
                     <TabsContent value="steps" className="pt-4">
                       <StepsTab funnel={selected} />
                     </TabsContent>
                     <TabsContent value="products" className="pt-4">
-                      <ProductsTab funnel={selected} />
+                      <ShowAfterTab funnel={selected} />
                     </TabsContent>
                     <TabsContent value="ab-tests" className="pt-4">
                       <AbTestsTab funnel={selected} />

@@ -11,6 +11,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { toast } from "@/hooks/use-toast";
+import { FUNNEL_TEST_NOTICE } from "@shared/funnels";
 import { addUpsellStep, attachProducts, createFunnel, draftProblem, emptyDraft, type UpsellDraft } from "./api";
 import { UpsellStepFields } from "./upsell-step-fields";
 import { queryKeys } from "@/lib/query-keys";
@@ -86,7 +87,8 @@ export function UpsellFunnelModal({ item, funnelName }: { item: { id: string; ti
     try {
       // Step order is the position in the draft list plus 1.
       for (const [i, d] of drafts.entries()) await addUpsellStep(funnelId, d, i + 1);
-      toast({ title: "Upsell step added successfully!" });
+      // A new funnel starts in Test.
+      toast({ title: "Upsell step added successfully!", description: FUNNEL_TEST_NOTICE });
       await queryClient.invalidateQueries({ queryKey: queryKeys.funnels });
       finish();
     } catch {

@@ -3,7 +3,7 @@
 import { formatDollarsPlain } from "@shared/money";
 import { ImagePlus, X } from "lucide-react";
 import { useRef } from "react";
-import { CATEGORIES } from "@shared/content";
+import { ACCESS_BADGES, ACCESS_TYPES, CATEGORIES, categoryLabel } from "@shared/content";
 import { MAX_UPLOAD_BYTES } from "@shared/uploads";
 import { TIP_CEILING_MULTIPLE } from "@shared/funnels";
 import { LabelledField } from "@/components/field-error";
@@ -150,19 +150,14 @@ export function UpsellStepFields({
           label="Access type"
           value={draft.accessType}
           onChange={(v) => set("accessType", v)}
-          options={[
-            { value: "download", label: "Download" },
-            { value: "view", label: "View online" },
-            { value: "stream", label: "Stream" },
-            { value: "link", label: "Link" },
-          ]}
+          options={ACCESS_TYPES.map((a) => ({ value: a, label: ACCESS_BADGES[a] }))}
         />
         <Pick
           id={id("category")}
           label="Category"
           value={draft.category}
           onChange={(v) => set("category", v)}
-          options={CATEGORIES.map((c) => ({ value: c, label: c }))}
+          options={CATEGORIES.map((c) => ({ value: c, label: categoryLabel(c) }))}
         />
       </div>
       {takesFile && (

@@ -1,16 +1,19 @@
-// The creator's figures from the ledger (GET /api/earnings/stats) and the next payout.
+// The creator's figures from the ledger (GET /api/earnings/stats), the next payout, and any payout
+// in "In payouts" that is delayed (GET /api/payout/history, the list below shares it).
 import { useQuery } from "@tanstack/react-query";
 import { CalendarClock } from "lucide-react";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { formatDollars } from "@shared/money";
-import { nextPayoutText } from "./format";
+import { delayText, nextPayoutText } from "./format";
 import { LoadFailed } from "@/components/load-failed";
 import { apiQuery } from "@/lib/api";
 
 export function EarningsOverview() {
   const stats = useQuery(apiQuery("GET /api/earnings/stats"));
   const next = useQuery(apiQuery("GET /api/payout/next"));
+  const history = useQuery(apiQuery("GET /api/payout/history"));
+  const delayed = (history.data ?? []).flatMap((p) => (p.delay ? [{ ...p, delay: p.delay }] : []));
   useUnauthorizedRedirect(stats.error ?? next.error);
   const s = stats.data;
   const figures = s
@@ -54,6 +57,16 @@ export function EarningsOverview() {
             available again if they do not go through.
           </p>
         )}
+        {delayed.map((p) => (
+          <p
+            key={p.id}
+            className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+            data-testid="earnings-delayed"
+          >
+            {p.kind === "withdrawal" ? "Your withdrawal" : "Your payout"} of {formatDollars(p.amount)}:{" "}
+            {delayText(p.delay)}
+          </p>
+        ))}
         {s && s.carriedNegative > 0 && (
           <p className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
             A refund or dispute after a payout left {formatDollars(-s.carriedNegative)}. It is carried over and taken

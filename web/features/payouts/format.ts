@@ -1,9 +1,9 @@
 // Words for money states, dates and payout methods on the creator's screens.
-import { MIN_PAYOUT_CENTS } from "@shared/payouts";
+import { MIN_PAYOUT_CENTS, SALE_HOLD_DAYS } from "@shared/payouts";
 import { PAYOUT_METHOD_NAMES } from "@shared/payout-destination";
 import type { CurrentUser } from "@shared/auth";
 import type { MoneyState, TimelineEvent } from "@shared/earnings";
-import type { NextPayout, PayoutSkipReason, PayoutStatus } from "@shared/payouts";
+import type { NextPayout, PayoutDelay, PayoutSkipReason, PayoutStatus } from "@shared/payouts";
 import { formatCentsShort, formatDollars } from "@shared/money";
 
 /** The method names the payout-destination emails use too. */
@@ -45,6 +45,8 @@ export function nextPayoutText(next: NextPayout): string {
       return `No payout on ${when}: payouts are not set up yet. Add a payout method to get paid.`;
     case "bank_restricted":
       return `No payout on ${when}: Stripe cannot send money to your bank account yet. Finish your bank setup with Stripe, or add a payout method to get paid.`;
+    case "nothing_available":
+      return `No payout on ${when}: nothing available to pay out. Sales become available ${SALE_HOLD_DAYS} days after they are made.`;
     case "below_minimum":
       return `No payout on ${when}: your available balance is below the ${formatCentsShort(MIN_PAYOUT_CENTS)} minimum and carries over to the next month.`;
     case "on_hold":
@@ -55,18 +57,44 @@ export function nextPayoutText(next: NextPayout): string {
 /** "400: message" → "message" (the toast shows the server's words). */
 export { withoutStatus } from "@/lib/api";
 
+/** "Nov 27, 10:32 AM UTC" in the viewer's time zone, named. */
+const formatDateTime = (iso: string) =>
+  new Date(iso).toLocaleString("en-US", {
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZoneName: "short",
+  });
+
 /** A payout's or withdrawal's status in words (payout history, the timeline, the withdraw card). */
-export function payoutStatusText(p: { status: PayoutStatus; paidAt: string | null }): string {
+export function payoutStatusText(p: {
+  status: PayoutStatus;
+  paidAt: string | null;
+  delay: PayoutDelay | null;
+}): string {
   switch (p.status) {
     case "pending":
       return "Prepared";
     case "processing":
-      return "Sending";
+      return p.delay ? (p.delay.reason === "held" ? "On hold" : "Delayed") : "Sending";
     case "paid":
       return p.paidAt ? `Paid on ${formatDate(p.paidAt)}` : "Paid";
     case "failed":
       return "Failed";
   }
+}
+
+/** Badge colours of a payout's status. */
+export const payoutStatusVariant = (s: PayoutStatus) =>
+  s === "paid" ? "success" : s === "failed" ? "destructive" : "warning";
+
+/** Why a sending transfer waits, and when it is tried next ("Delayed — we're retrying; no action needed. Next try: …"). */
+export function delayText(d: PayoutDelay, now = Date.now()): string {
+  const next = Date.parse(d.nextTryAt) <= now ? "in a moment" : formatDateTime(d.nextTryAt);
+  if (d.reason === "held")
+    return `On hold — your payouts are on hold, so it waits until they are released. Contact support to find out why. Next check: ${next}.`;
+  return `Delayed — we're retrying; no action needed. Next try: ${next}.`;
 }
 
 const SKIP_REASONS: Record<PayoutSkipReason, { why: string; what: string }> = {

@@ -2,7 +2,6 @@
 // withdrawals and skipped months between them, so every cent is explained.
 import { History } from "lucide-react";
 import type { MoneyState, TimelineEvent, TimelineItem } from "@shared/earnings";
-import type { PayoutStatus } from "@shared/payouts";
 import { EmptyState } from "@/components/empty-state";
 import { SectionSpinner } from "@/components/spinner";
 import { Badge } from "@/components/ui/badge";
@@ -10,7 +9,15 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { formatDollars } from "@shared/money";
-import { formatDate, moneyStateText, payoutEventTitle, payoutStatusText, skipText } from "./format";
+import {
+  delayText,
+  formatDate,
+  moneyStateText,
+  payoutEventTitle,
+  payoutStatusText,
+  payoutStatusVariant,
+  skipText,
+} from "./format";
 import { useTimelinePages } from "./pages";
 import { LoadFailed } from "@/components/load-failed";
 
@@ -22,8 +29,6 @@ const stateVariant = (s: MoneyState) =>
       : s.kind === "on_hold"
         ? "warning"
         : "secondary";
-
-const statusVariant = (s: PayoutStatus) => (s === "paid" ? "success" : s === "failed" ? "destructive" : "warning");
 
 type Row = { at: string; sale: TimelineItem; event?: never } | { at: string; event: TimelineEvent; sale?: never };
 
@@ -66,8 +71,9 @@ function EventRow({ event }: { event: TimelineEvent }) {
           {event.status === "failed" && event.notes ? ` · ${event.notes}` : ""}
           {event.status === "failed" ? " The money is back in your available balance." : ""}
         </p>
+        {event.delay && <p data-testid="timeline-delay">{delayText(event.delay)}</p>}
       </div>
-      <Badge variant={statusVariant(event.status)}>{payoutStatusText(event)}</Badge>
+      <Badge variant={payoutStatusVariant(event.status)}>{payoutStatusText(event)}</Badge>
     </li>
   );
 }

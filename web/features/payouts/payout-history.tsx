@@ -1,4 +1,4 @@
-// Payouts made to the creator (GET /api/payout/history).
+// Payouts made to the creator (GET /api/payout/history); a delayed transfer says why and its next try.
 import { useQuery } from "@tanstack/react-query";
 import { Banknote } from "lucide-react";
 import { SectionSpinner } from "@/components/spinner";
@@ -6,16 +6,9 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUnauthorizedRedirect } from "@/features/dashboard/use-unauthorized-redirect";
 import { formatDollars } from "@shared/money";
-import { formatDate, METHOD_LABELS } from "./format";
+import { delayText, formatDate, METHOD_LABELS, payoutStatusText, payoutStatusVariant } from "./format";
 import { LoadFailed } from "@/components/load-failed";
 import { apiQuery } from "@/lib/api";
-
-const STATUS = {
-  pending: ["Prepared", "warning"],
-  processing: ["Sending", "warning"],
-  paid: ["Paid", "success"],
-  failed: ["Failed", "destructive"],
-} as const;
 
 export function PayoutHistory() {
   const { data, isLoading, error } = useQuery(apiQuery("GET /api/payout/history"));
@@ -39,7 +32,6 @@ export function PayoutHistory() {
         ) : (
           <ul className="divide-y rounded-lg border" data-testid="payout-history">
             {data.map((p) => {
-              const [label, variant] = STATUS[p.status];
               return (
                 <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm">
                   <div>
@@ -53,8 +45,9 @@ export function PayoutHistory() {
                       {p.paidAt ? ` · paid ${formatDate(p.paidAt)}` : ""}
                       {p.notes ? ` · ${p.notes}` : ""}
                     </p>
+                    {p.delay && <p data-testid="payout-delay">{delayText(p.delay)}</p>}
                   </div>
-                  <Badge variant={variant}>{label}</Badge>
+                  <Badge variant={payoutStatusVariant(p.status)}>{payoutStatusText({ ...p, paidAt: null })}</Badge>
                 </li>
               );
             })}

@@ -3,6 +3,8 @@
 // and the server's reason is shown in the same words the refusal would use. The press answers with
 // the withdrawal on its way (its send Workflow pays it moments later, or retries while Stripe is
 // down): while it is open the card polls its status, and when it settles every figure is refreshed.
+// A withdrawal Stripe did not take yet (e.g. the platform's balance was short) reads "Delayed" with
+// when the next try is; its money stays in it meanwhile.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowDownToLine } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
@@ -25,14 +27,13 @@ import { toast } from "@/hooks/use-toast";
 import { api, apiQuery } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { formatDollars } from "@shared/money";
-import { formatDate, payoutStatusText, withoutStatus } from "./format";
+import { delayText, formatDate, payoutStatusText, payoutStatusVariant, withoutStatus } from "./format";
 import { LoadFailed } from "@/components/load-failed";
 
-const latestVariant = (s: PayoutHistoryItem["status"]) =>
-  s === "paid" ? "success" : s === "failed" ? "destructive" : "warning";
 const isOpen = (w: PayoutHistoryItem | null | undefined) => w?.status === "pending" || w?.status === "processing";
-/** How often an open withdrawal's status is asked again. */
+/** How often an open withdrawal's status is asked again (less often while it waits for its next try). */
 const FOLLOW_MS = 2500;
+const FOLLOW_DELAYED_MS = 30_000;
 /** The page's figures a withdrawal moves (the card's own status is polled). */
 const MOVED_BY_WITHDRAWAL = [
   queryKeys.earningsStats,
@@ -45,17 +46,27 @@ export function WithdrawCard() {
   const queryClient = useQueryClient();
   const status = useQuery({
     ...apiQuery("GET /api/payout/withdraw"),
-    refetchInterval: (query) => (isOpen(query.state.data?.latest) ? FOLLOW_MS : false),
+    refetchInterval: (query) => {
+      const latest = query.state.data?.latest;
+      return isOpen(latest) ? (latest?.delay ? FOLLOW_DELAYED_MS : FOLLOW_MS) : false;
+    },
   });
   useUnauthorizedRedirect(status.error);
   const [confirming, setConfirming] = useState(false);
   // The open withdrawal this page saw; when it settles, the rest of the page is brought up to date.
   const following = useRef<string | null>(null);
+  // When the open withdrawal turns Delayed (or its next try moves), the history and timeline say so too.
+  const delaySeen = useRef<string | null>(null);
   const latest = status.data?.latest;
   useEffect(() => {
     if (!latest) return;
     if (isOpen(latest)) {
       following.current = latest.id;
+      const delay = latest.delay?.nextTryAt ?? null;
+      if (delay !== delaySeen.current) {
+        delaySeen.current = delay;
+        for (const queryKey of MOVED_BY_WITHDRAWAL) void queryClient.invalidateQueries({ queryKey });
+      }
       return;
     }
     if (following.current !== latest.id) return;
@@ -77,6 +88,7 @@ export function WithdrawCard() {
           description: `${w.notes ?? "Your withdrawal could not be sent."} The money is back in your available balance.`,
           variant: "destructive",
         });
+      else if (w.delay) toast({ title: "Withdrawal delayed", description: delayText(w.delay) });
       else if (w.status === "paid")
         toast({
           title: "Withdrawal sent",
@@ -149,7 +161,12 @@ export function WithdrawCard() {
                     Your withdrawal of {formatDollars(s.latest.amount)} on {formatDate(s.latest.createdAt)}
                     {s.latest.status === "failed" && s.latest.notes ? `: ${s.latest.notes}` : ""}
                   </span>
-                  <Badge variant={latestVariant(s.latest.status)}>{payoutStatusText(s.latest)}</Badge>
+                  <Badge variant={payoutStatusVariant(s.latest.status)}>{payoutStatusText(s.latest)}</Badge>
+                  {isOpen(s.latest) && s.latest.delay && (
+                    <p className="w-full text-muted-foreground" data-testid="withdraw-delay">
+                      {delayText(s.latest.delay)}
+                    </p>
+                  )}
                 </div>
               )}
             </>

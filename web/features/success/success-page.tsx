@@ -1,7 +1,7 @@
 // /success: verifies the purchase, then gives access by type, the permanent access link and an
 // email reminder (spec §2 Success page).
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { AlertCircle, CheckCircle2, Copy, Info, Mail } from "lucide-react";
+import { AlertCircle, CheckCircle2, Copy, Info, Mail, Undo2 } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
 import { CreatorByline } from "@/components/creator-byline";
 import { Spinner } from "@/components/spinner";
@@ -13,22 +13,30 @@ import { PaywallShell } from "@/features/paywall/paywall-shell";
 import { rememberAccess } from "@/lib/access-tokens";
 import { toast } from "@/hooks/use-toast";
 import { api, apiRequest } from "@/lib/api";
-import type { PurchaseVerification } from "@shared/payments";
+import type { PurchaseVerification, RevokedPurchase } from "@shared/payments";
 import { formatDollars } from "@shared/money";
 import { FunnelContinue, OrderExtras } from "@/features/upsell/order-extras";
+import { useOrderExtras } from "@/features/upsell/queries";
 import { queryKeys } from "@/lib/query-keys";
 
 type Params = { paymentIntent?: string; contentId?: string; access?: string };
 
+type Verified = { paid: PurchaseVerification } | { revoked: RevokedPurchase };
+
+/** The purchase unlocked or, when a refund or chargeback ended it (403), why and since when. */
 function useVerification({ paymentIntent, contentId, access }: Params) {
   return useQuery({
     queryKey: queryKeys.purchaseVerify(paymentIntent ?? "", contentId ?? "", access ?? ""),
     enabled: !!paymentIntent || !!access,
-    queryFn: ({ signal }) =>
-      api("GET /api/purchase/verify", {
-        query: { payment_intent: paymentIntent, content_id: contentId, access },
-        signal,
-      }),
+    queryFn: async ({ signal }): Promise<Verified> => {
+      const query = { payment_intent: paymentIntent, content_id: contentId, access };
+      try {
+        return { paid: await api("GET /api/purchase/verify", { query, signal }) };
+      } catch (err) {
+        if (!(err instanceof Error && err.message.startsWith("403: "))) throw err;
+        return { revoked: await api("GET /api/purchase/revoked", { query, signal }) };
+      }
+    },
   });
 }
 
@@ -61,6 +69,38 @@ function NotFound() {
           <div className="border-t pt-4">
             <LostAccess defaultOpen />
           </div>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
+const dateInWords = (iso: string) =>
+  new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric" });
+
+/** An old link to a purchase a refund or chargeback ended: what happened and when, nothing more. */
+function Revoked({ r }: { r: RevokedPurchase }) {
+  const what = r.state === "refunded" ? "refunded" : "disputed";
+  return (
+    <div className="mx-auto max-w-md px-4 py-20">
+      <Card>
+        <CardContent className="space-y-4 text-center" data-testid="purchase-revoked">
+          <Undo2 className="mx-auto size-12 text-muted-foreground" />
+          <h1 className="text-2xl font-bold">
+            This order was {what} on {dateInWords(r.since)}
+          </h1>
+          <div>
+            <p className="font-medium break-words">{r.content.title}</p>
+            <p className="text-sm text-muted-foreground">Order #{r.orderId}</p>
+          </div>
+          <p className="text-sm text-muted-foreground">
+            {r.state === "refunded"
+              ? "The refund ended access to this item, so this link no longer opens it."
+              : "The dispute ended access to this item, so this link no longer opens it."}
+          </p>
+          <Button asChild variant="outline">
+            <a href={`/p/${r.content.id}`}>Go to the item</a>
+          </Button>
         </CardContent>
       </Card>
     </div>
@@ -136,24 +176,28 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
           </Button>
         </CardContent>
       </Card>
-      {v.addOns.length > 0 && <AddOns addOns={v.addOns} />}
+      {v.addOns.length > 0 && <AddOns addOns={v.addOns} access={access} />}
       <FunnelContinue purchaseId={v.purchase.id} access={access} />
       <OrderExtras access={access} />
-      <Card>
+      <Card data-testid="email-access">
         <CardHeader>
           <CardTitle className="flex items-center gap-2">
             <Mail className="size-5" /> Email Access Link
           </CardTitle>
-          <CardDescription>
-            Get your permanent access link by email{v.purchase.buyerEmail ? ` at ${v.purchase.buyerEmail}` : ""}.
+          <CardDescription className="break-words" data-testid="email-access-sent">
+            {v.purchase.emailedTo
+              ? `We emailed your receipt and access link to ${v.purchase.emailedTo}.`
+              : "No email address is on this order: copy your access link to keep it."}
           </CardDescription>
         </CardHeader>
-        <CardContent>
-          <Button onClick={() => email.mutate()} disabled={sent || email.isPending || !v.purchase.buyerEmail}>
-            {email.isPending && <Spinner className="size-4 text-white" />}
-            {sent ? "Sent" : "Send Email"}
-          </Button>
-        </CardContent>
+        {v.purchase.emailedTo && (
+          <CardContent>
+            <Button variant="outline" onClick={() => email.mutate()} disabled={sent || email.isPending}>
+              {email.isPending && <Spinner className="size-4" />}
+              {sent ? "Sent" : "Send it again"}
+            </Button>
+          </CardContent>
+        )}
       </Card>
       <div className="flex gap-3 rounded-xl border border-sky-200 bg-sky-50 p-4 text-sm text-sky-900">
         <Info className="mt-0.5 size-5 shrink-0" />
@@ -165,16 +209,20 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
         </ul>
       </div>
       <p className="text-center">
-        <a href="/" className="text-sm text-muted-foreground hover:text-foreground">
-          ← Return to home
+        <a href={`/p/${v.content.id}`} className="break-words text-sm text-muted-foreground hover:text-foreground">
+          ← Return to {v.content.title}
         </a>
       </p>
     </div>
   );
 }
 
-/** The order bump bought with this purchase: its own permanent link, remembered in this browser too. */
-function AddOns({ addOns }: { addOns: PurchaseVerification["addOns"] }) {
+/**
+ * The order bump bought with this purchase: its own permanent link, remembered in this browser too,
+ * and what the order charged (the server's figure), unless the funnel's card below says it.
+ */
+function AddOns({ addOns, access }: { addOns: PurchaseVerification["addOns"]; access?: string }) {
+  const order = useOrderExtras(access);
   useEffect(() => {
     for (const a of addOns) {
       const contentId = new URL(a.accessUrl).searchParams.get("content_id");
@@ -201,6 +249,12 @@ function AddOns({ addOns }: { addOns: PurchaseVerification["addOns"] }) {
             </li>
           ))}
         </ul>
+        {order.data && order.data.items.length === 0 && order.data.order.added.length === addOns.length && (
+          <p className="flex items-baseline justify-between border-t pt-4 font-semibold" data-testid="order-total">
+            <span>Total charged</span>
+            <span>{formatDollars(order.data.order.total)}</span>
+          </p>
+        )}
       </CardContent>
     </Card>
   );
@@ -212,6 +266,7 @@ export function SuccessPage(params: Params) {
   if (!params.paymentIntent && !params.access) body = <NotFound />;
   else if (verification.isLoading) body = <Verifying />;
   else if (verification.error || !verification.data) body = <NotFound />;
-  else body = <Purchased v={verification.data} params={params} />;
+  else if ("revoked" in verification.data) body = <Revoked r={verification.data.revoked} />;
+  else body = <Purchased v={verification.data.paid} params={params} />;
   return <PaywallShell>{body}</PaywallShell>;
 }

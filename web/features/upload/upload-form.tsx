@@ -2,7 +2,7 @@
 // the upload with progress and the POST /api/content call.
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { FileUp, ImagePlus, Link2, Type, X } from "lucide-react";
+import { ImagePlus, X } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { CONTENT_MESSAGES, contentFormSchema } from "@shared/content";
 import { formatFileSize, MAX_UPLOAD_BYTES } from "@shared/uploads";
@@ -10,7 +10,6 @@ import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { showUnauthorizedAndRelogin } from "@/features/dashboard/use-unauthorized-redirect";
 import { FileDropZone } from "@/features/landing/file-drop-zone";
 import { toast } from "@/hooks/use-toast";
@@ -21,10 +20,10 @@ import { cn } from "@/lib/utils";
 import { discardUpload, uploadFile, type UploadProgress } from "./multipart-upload";
 import { UploadProgressPanel } from "./upload-progress";
 import { licenseError } from "@/features/licenses/license-fields";
-import { type ItemDraft, ItemFields, type ItemKind } from "@/features/content/item-fields";
+import { ITEM_KINDS, type ItemDraft, ItemFields, type ItemKind } from "@/features/content/item-fields";
 
 type Kind = ItemKind;
-type Draft = ItemDraft & { kind: Kind; accessType: "download" | "view" | "stream" | "link" };
+type Draft = ItemDraft & { kind: Kind };
 
 const DRAFT_KEY = "apewall.uploadDraft";
 /** The fields an error can be shown beside (the API's names; the file's issue is `file`). */
@@ -40,11 +39,11 @@ const FIELDS = [
   "file",
   "previewImage",
 ] as const;
-const FILE_ACCESS = [
-  { value: "download", label: "Download the file" },
-  { value: "view", label: "View online" },
-  { value: "stream", label: "Stream (video/audio)" },
-] as const;
+/** "File" chosen and nothing dropped: the message names what is missing (the file picked before sign-in, if any). */
+const missingFile = (intent: PendingUpload | null) =>
+  intent?.kind === "file"
+    ? `Choose ${intent.uploadFile.name} again: drop it here or click to pick it`
+    : "Choose a file to sell: drop it here or click to pick one";
 
 function initialDraft(intent: PendingUpload | null): Draft {
   const base: Draft = {
@@ -153,6 +152,7 @@ export function UploadForm({
             return [...(draft.title.trim() ? [] : ["title"]), ...(draft.price.trim() ? [] : ["price"])];
           // A text item's missing text is the schema's "no file".
           if (field === "file" && draft.kind === "text") return [["textContent", CONTENT_MESSAGES.text]];
+          if (field === "file" && draft.kind === "file") return [["file", missingFile(intent)]];
           return [field];
         },
       },
@@ -214,11 +214,6 @@ export function UploadForm({
   };
 
   const busy = phase !== "editing";
-  const kinds: { value: Kind; label: string; icon: typeof FileUp }[] = [
-    { value: "file", label: "File", icon: FileUp },
-    { value: "link", label: "Link", icon: Link2 },
-    { value: "text", label: "Text", icon: Type },
-  ];
 
   return (
     <form onSubmit={onSubmit} className="space-y-6" noValidate>
@@ -226,7 +221,7 @@ export function UploadForm({
         <div className="space-y-2">
           <Label>What are you selling?</Label>
           <div className="grid grid-cols-3 gap-2" role="radiogroup" aria-label="What are you selling?">
-            {kinds.map(({ value, label, icon: Icon }) => (
+            {ITEM_KINDS.map(({ value, label, icon: Icon }) => (
               // biome-ignore lint/a11y/useSemanticElements: a segmented control of buttons; role=radio with aria-checked gives it the radios' semantics
               <button
                 key={value}
@@ -266,25 +261,6 @@ export function UploadForm({
           draft={draft}
           onChange={(key, value) => set(key)(value as never)}
           errors={{ control: (name) => fe.field(name), message: (name) => <FieldError of={fe} name={name} /> }}
-          besideCategory={
-            draft.kind === "file" && (
-              <div className="space-y-2">
-                <Label htmlFor="accessType">Access type</Label>
-                <Select value={draft.accessType} onValueChange={(v) => set("accessType")(v as Draft["accessType"])}>
-                  <SelectTrigger id="accessType" aria-label="Access type">
-                    <SelectValue />
-                  </SelectTrigger>
-                  <SelectContent>
-                    {FILE_ACCESS.map((a) => (
-                      <SelectItem key={a.value} value={a.value}>
-                        {a.label}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
-              </div>
-            )
-          }
           licenseError={licenseErr}
           disabled={busy}
           onLicenseChange={(next) => {

@@ -32,10 +32,19 @@ export const useOrderExtras = (access: string | undefined) =>
     retry: false,
   });
 
-/** A funnel's steps as the creator previews them (nothing is charged). */
-export const useFunnelPreview = (funnelId: string) =>
+/** A funnel's steps as the creator previews them (nothing is charged); a step under an A/B test as `variant`. */
+export const useFunnelPreview = (funnelId: string, variant: "A" | "B") =>
   useQuery({
-    queryKey: queryKeys.funnelPreview(funnelId),
-    queryFn: () => api("GET /api/funnels/:id/preview", { params: { id: funnelId } }),
+    queryKey: [...queryKeys.funnelPreview(funnelId), variant],
+    queryFn: () => api("GET /api/funnels/:id/preview", { params: { id: funnelId }, query: { variant } }),
     retry: false,
+  });
+
+/** Whether any step of the funnel is under a running A/B test: then the preview can walk either variant. */
+export const useHasRunningTest = (funnelId: string) =>
+  useQuery({
+    queryKey: queryKeys.funnelAbTests(funnelId),
+    queryFn: () => api("GET /api/funnels/:id/ab-tests", { params: { id: funnelId } }),
+    retry: false,
+    select: (tests) => tests.some((t) => t.status === "running"),
   });

@@ -10,7 +10,7 @@ import { getStripe } from "@/lib/stripe";
 import { acceptOffer, completeOffer, declineOffer, fetchOffer, purchaseIdOfAccess, type Claim } from "./api";
 import { OfferCard } from "./offer-card";
 import { OrderSoFar } from "./order-so-far";
-import { useFunnelPreview, useOfferState } from "./queries";
+import { useFunnelPreview, useHasRunningTest, useOfferState } from "./queries";
 
 type Props = { access?: string; purchaseId?: string; preview?: string };
 
@@ -176,9 +176,52 @@ function nextIndex(offers: UpsellOffer[], index: number, outcome: "accepted" | "
   return -1;
 }
 
+/** The creator's choice of which variant of the steps under an A/B test the preview walks. */
+function VariantSwitch({ variant, onChange }: { variant: "A" | "B"; onChange: (v: "A" | "B") => void }) {
+  return (
+    <div className="flex flex-wrap items-center gap-2 text-sm">
+      <span className="text-muted-foreground">A step is under an A/B test. Preview:</span>
+      <div
+        className="inline-flex rounded-lg border bg-background p-0.5"
+        role="radiogroup"
+        aria-label="Variant to preview"
+      >
+        {(["A", "B"] as const).map((v) => (
+          // biome-ignore lint/a11y/useSemanticElements: a segmented control of buttons; role=radio with aria-checked gives it the radios' semantics
+          <button
+            key={v}
+            type="button"
+            role="radio"
+            aria-checked={variant === v}
+            onClick={() => onChange(v)}
+            className={
+              variant === v
+                ? "rounded-md bg-primary px-3 py-1 font-medium text-primary-foreground"
+                : "rounded-md px-3 py-1 font-medium text-muted-foreground hover:bg-muted"
+            }
+          >
+            Variant {v}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
+
 function PreviewFunnel({ funnelId }: { funnelId: string }) {
-  const offers = useFunnelPreview(funnelId);
+  const [variant, setVariant] = useState<"A" | "B">("A");
+  const offers = useFunnelPreview(funnelId, variant);
+  const testing = useHasRunningTest(funnelId);
   const [index, setIndex] = useState(0);
+  const switcher = testing.data ? (
+    <VariantSwitch
+      variant={variant}
+      onChange={(v) => {
+        setVariant(v);
+        setIndex(0);
+      }}
+    />
+  ) : null;
   if (offers.isLoading)
     return (
       <Frame testMode>
@@ -194,6 +237,7 @@ function PreviewFunnel({ funnelId }: { funnelId: string }) {
   const offer = index >= 0 ? offers.data[index] : undefined;
   return (
     <Frame testMode>
+      {switcher}
       {offer ? (
         <OfferCard
           offer={offer}

@@ -127,6 +127,11 @@ export const payouts = sqliteTable(
     // A transient Stripe error left the payout processing: when it is tried again, and why.
     nextRetryAt: integer("next_retry_at", { mode: "timestamp_ms" }),
     lastError: text("last_error"),
+    // Why the latest attempt is waiting, as a code: Stripe's error code (e.g. `balance_insufficient`:
+    // the platform's available balance is short), its type when it has no code (`api_error`,
+    // `rate_limit_error`), `no_answer`, or `held` (the admin held the creator). The creator's words and
+    // the admin's reason are made from it (delay.ts `payoutDelay`).
+    retryCode: text("retry_code"),
     // Why a payout failed, for the admin (Stripe's code and message); `notes` says it to the creator.
     failureCode: text("failure_code"),
     failureDetail: text("failure_detail"),

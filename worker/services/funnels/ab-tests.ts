@@ -13,16 +13,30 @@ import { ownedStep, updateStep } from "./steps";
 type StepRow = typeof funnelSteps.$inferSelect;
 type TestRow = typeof funnelAbTests.$inferSelect;
 
+type RunningTest = { id: string; title: string; description: string; cta_text: string; price_cents: number | null };
+
+const runningTestOf = (d1: D1Database, stepId: string) =>
+  d1
+    .prepare("select * from funnel_ab_tests where step_id = ? and status = 'running'")
+    .bind(stepId)
+    .first<RunningTest>();
+
+/** The step with variant B's texts and price. */
+const asVariantB = (step: StepRow, test: RunningTest): StepRow => ({
+  ...step,
+  title: test.title,
+  description: test.description,
+  ctaText: test.cta_text,
+  priceCents: test.price_cents ?? step.priceCents,
+});
+
 /** The step as this order sees it, and the test and variant it was assigned (null when no test runs). */
 export async function applyVariant(
   d1: D1Database,
   step: StepRow,
   rootPurchaseId: string,
 ): Promise<{ step: StepRow; test: { id: string; variant: "A" | "B" } | null }> {
-  const test = await d1
-    .prepare("select * from funnel_ab_tests where step_id = ? and status = 'running'")
-    .bind(step.id)
-    .first<{ id: string; title: string; description: string; cta_text: string; price_cents: number | null }>();
+  const test = await runningTestOf(d1, step.id);
   if (!test) return { step, test: null };
   const even = parseInt((await sha256Hex(`${test.id}:${rootPurchaseId}`)).slice(0, 8), 16) % 2 === 0;
   await d1
@@ -37,16 +51,14 @@ export async function applyVariant(
     .first<{ variant: "A" | "B" }>();
   const variant = assigned?.variant ?? (even ? "A" : "B");
   if (variant === "A") return { step, test: { id: test.id, variant } };
-  return {
-    step: {
-      ...step,
-      title: test.title,
-      description: test.description,
-      ctaText: test.cta_text,
-      priceCents: test.price_cents ?? step.priceCents,
-    },
-    test: { id: test.id, variant },
-  };
+  return { step: asVariantB(step, test), test: { id: test.id, variant } };
+}
+
+/** The step as the creator previews it: variant B of its running test when asked for B; assigns nothing. */
+export async function previewVariant(d1: D1Database, step: StepRow, variant: "A" | "B"): Promise<StepRow> {
+  if (variant === "A") return step;
+  const test = await runningTestOf(d1, step.id);
+  return test ? asVariantB(step, test) : step;
 }
 
 type Figures = { variant: "A" | "B"; shown: number; accepted: number; revenue_cents: number | null };

@@ -2,10 +2,10 @@
 // owner), and the live funnel an item is sold with. Behaviour: docs/funnels.md.
 import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
 import type Stripe from "stripe";
-import { funnelStatus, type Funnel } from "../../../shared/funnels";
+import { FUNNEL_ITEM_MESSAGES, funnelStatus, type Funnel } from "../../../shared/funnels";
 import type { Db } from "../../db/client";
-import { content, funnelProducts, funnels } from "../../db/schema";
-import { notFound } from "../../lib/errors";
+import { content, funnelProducts, funnelSteps, funnels } from "../../db/schema";
+import { ApiError, notFound } from "../../lib/errors";
 import { newId, sha256Hex } from "../../lib/ids";
 
 export type FunnelDeps = { db: Db; d1: D1Database; stripe: Stripe };
@@ -103,7 +103,10 @@ export async function setTestMode(deps: FunnelDeps, userId: string, funnelId: st
   return { id: f.id, name: f.name, isActive: f.isActive, testMode: f.testMode, status: funnelStatus(f) };
 }
 
-/** Attaches the creator's own items to the funnel: all of them, or none if any is not theirs. */
+/**
+ * Attaches the creator's own items to the funnel: all of them, or none if any is not theirs (404)
+ * or is offered by one of the funnel's steps (400: its buyers would be offered what they just bought).
+ */
 export async function attachProducts(deps: FunnelDeps, userId: string, funnelId: string, contentIds: string[]) {
   await ownedFunnel(deps, userId, funnelId);
   const ids = [...new Set(contentIds)];
@@ -112,6 +115,14 @@ export async function attachProducts(deps: FunnelDeps, userId: string, funnelId:
     .from(content)
     .where(and(inArray(content.id, ids), eq(content.userId, userId), isNull(content.deletedAt)));
   if (owned.length !== ids.length) throw notFound("Content not found");
+  const offered = await deps.db
+    .select({ title: content.title, stepOrder: funnelSteps.stepOrder })
+    .from(funnelSteps)
+    .innerJoin(content, eq(content.id, funnelSteps.contentId))
+    .where(and(eq(funnelSteps.funnelId, funnelId), inArray(funnelSteps.contentId, ids)))
+    .orderBy(asc(funnelSteps.stepOrder))
+    .get();
+  if (offered) throw new ApiError(400, FUNNEL_ITEM_MESSAGES.offeredInStep(offered.title, offered.stepOrder));
   await deps.db
     .insert(funnelProducts)
     .values(ids.map((contentId) => ({ funnelId, contentId })))

@@ -3,8 +3,8 @@
 // renumbers the whole funnel in the same statement or D1 batch. Behaviour: docs/funnels.md.
 import { formatCentsPlain } from "../../../shared/money";
 import { and, asc, eq, isNull } from "drizzle-orm";
-import type { FunnelStep, UpdateStepFields } from "../../../shared/funnels";
-import { content, funnelSteps } from "../../db/schema";
+import { FUNNEL_ITEM_MESSAGES, type FunnelStep, type UpdateStepFields } from "../../../shared/funnels";
+import { content, funnelProducts, funnelSteps } from "../../db/schema";
 import { ApiError, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { type FunnelDeps, ownedFunnel } from "./funnels";
@@ -117,18 +117,26 @@ async function checkCeiling(
     throw new ApiError(400, `The maximum tip must be at least the minimum price (${formatCentsPlain(minimumCents)})`);
 }
 
+/** The creator's item a step of `funnelId` is to offer: 404 if not theirs, 400 if the funnel is shown after it. */
 async function ownedContentId(
   deps: FunnelDeps,
   userId: string,
+  funnelId: string,
   contentId: string | null | undefined,
 ): Promise<string | null> {
   if (!contentId) return null;
   const item = await deps.db
-    .select({ id: content.id })
+    .select({ id: content.id, title: content.title })
     .from(content)
     .where(and(eq(content.id, contentId), eq(content.userId, userId), isNull(content.deletedAt)))
     .get();
   if (!item) throw notFound("Content not found");
+  const shownAfter = await deps.db
+    .select({ id: funnelProducts.contentId })
+    .from(funnelProducts)
+    .where(and(eq(funnelProducts.funnelId, funnelId), eq(funnelProducts.contentId, item.id)))
+    .get();
+  if (shownAfter) throw new ApiError(400, FUNNEL_ITEM_MESSAGES.shownAfter(item.title));
   return item.id;
 }
 
@@ -156,7 +164,7 @@ export async function createStep(
   },
 ): Promise<FunnelStep> {
   await ownedFunnel(deps, userId, funnelId);
-  const contentId = await ownedContentId(deps, userId, input.contentId);
+  const contentId = await ownedContentId(deps, userId, funnelId, input.contentId);
   const { offerPriceId, priceCents } = await stepPrice(deps, userId, { ...input, contentId });
   await checkCeiling(deps, contentId, priceCents, input.maximumPrice);
   const id = newId();
@@ -216,7 +224,7 @@ export async function updateStep(
   if (input.description !== undefined) fields.description = input.description;
   if (input.ctaText !== undefined) fields.ctaText = input.ctaText || "Add this to my order";
   if (input.stepType !== undefined) fields.stepType = input.stepType;
-  if (input.contentId !== undefined) fields.contentId = await ownedContentId(deps, userId, input.contentId);
+  if (input.contentId !== undefined) fields.contentId = await ownedContentId(deps, userId, funnelId, input.contentId);
   if (input.offerPriceId !== undefined && input.offerPriceId !== step.offerPriceId) {
     fields.priceCents = await ownedPrice(deps, userId, input.offerPriceId);
     fields.offerPriceId = input.offerPriceId;

@@ -86,7 +86,7 @@ export function orderAddedMail(data: MailData<"order-added">): Rendered {
 }
 
 export function refundIssuedMail(data: MailData<"refund-issued">): Rendered {
-  const { title, amountCents, orderId, accessEnded } = data;
+  const { title, amountCents, orderId, accessEnded, replyTo } = data;
   const amount = formatCentsPlain(amountCents);
   const access = accessEnded
     ? "The order was refunded in full, so its access link no longer opens it."
@@ -95,6 +95,8 @@ export function refundIssuedMail(data: MailData<"refund-issued">): Rendered {
     "It goes back to the card you paid with and usually shows on your statement within 5 to 10 business days.";
   return {
     subject: `Your refund of ${amount} for ${title}`,
+    // "Reply to this email" reaches the creator who refunded, not the platform's sender.
+    ...(replyTo ? { replyTo } : {}),
     text: `You have been refunded ${amount}.\n\n${title}\nOrder #${orderId}\n\n${when}\n${access}\n\nQuestions? Reply to this email with your order number.`,
     html: layout(
       `You have been refunded ${amount}`,

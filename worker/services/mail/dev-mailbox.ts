@@ -19,6 +19,8 @@ export type DevMail = {
   subject: string;
   text: string;
   html: string;
+  /** Where a Reply goes (the Reply-To header), when the email sets one. */
+  replyTo?: string;
   links: string[];
   createdAt: string;
 };

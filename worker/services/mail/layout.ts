@@ -6,7 +6,8 @@ import { creatorByline } from "../../../shared/profile";
 import { escapeHtml } from "../../lib/html";
 import type { MailCreator } from "./templates";
 
-export type Rendered = { subject: string; text: string; html: string };
+/** `replyTo`: where the reader's Reply goes (the Reply-To header), when not to the sender. */
+export type Rendered = { subject: string; text: string; html: string; replyTo?: string };
 
 export function layout(title: string, bodyHtml: string): string {
   return `<!doctype html><html><body style="margin:0;background:#f6f7fb;font-family:-apple-system,Segoe UI,Roboto,sans-serif;color:#111827">

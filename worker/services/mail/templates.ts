@@ -15,8 +15,12 @@ export type EmailJob = { dedupeKey: string; to: string; sendAt?: number } & (
   // To the creator, for each sale fulfilled (unless turned off): figures from that sale's ledger rows.
   | { template: "sale-made"; data: SaleMailData }
   | { template: "pro-receipt"; data: ProReceiptMailData }
-  // A refund Stripe says succeeded; `accessEnded` when refunds now total the whole order.
-  | { template: "refund-issued"; data: { title: string; amountCents: number; orderId: string; accessEnded: boolean } }
+  // A refund Stripe says succeeded; `accessEnded` when refunds now total the whole order; `replyTo`:
+  // the creator's address (services/refunds/reply-to.ts), absent in jobs written before it existed.
+  | {
+      template: "refund-issued";
+      data: { title: string; amountCents: number; orderId: string; accessEnded: boolean; replyTo?: string };
+    }
   // Sent with empty data; the consumer fills `items` from the purchases paid with that address.
   | { template: "access-recovery"; data: { items?: RecoveredPurchase[] } }
   | { template: "payout-prepared"; data: PayoutMailData & { byTransfer: boolean } }

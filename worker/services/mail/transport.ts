@@ -14,6 +14,9 @@ async function idempotencyKeyFor(jobId: string): Promise<string> {
   return `sha256:${[...digest].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
+const toApi = ({ replyTo, ...mail }: Parameters<MailTransport["send"]>[0]) =>
+  replyTo ? { ...mail, reply_to: replyTo } : mail;
+
 /** Resend's `POST /emails`; any provider with the same shape works by changing MAIL_API_BASE. */
 export function httpTransport(apiBase: string, apiKey: string, fetchFn: typeof fetch = fetch): MailTransport {
   return {
@@ -26,7 +29,8 @@ export function httpTransport(apiBase: string, apiKey: string, fetchFn: typeof f
           // A retry after a lost answer (timeout, crash before we wrote it down) is not a second email.
           "idempotency-key": await idempotencyKeyFor(opts.idempotencyKey),
         },
-        body: JSON.stringify(mail),
+        // The API names the Reply-To header `reply_to`.
+        body: JSON.stringify(toApi(mail)),
       });
       if (!res.ok) throw new Error(`mail API answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
       const body = (await res.json()) as { id?: string };

@@ -17,6 +17,7 @@ import type { Actor, PayoutDeps } from "./deps";
 import { failPayout } from "./failure";
 import { payoutMailInsert, payoutWebhook } from "./notices";
 import { preparePayout } from "./prepare";
+import { payoutDelay } from "./delay";
 import { periodLabel } from "./period";
 import { sendPayout } from "./transfer-rail";
 import { dispatchWebhooks } from "../webhooks/delivery";
@@ -304,7 +305,7 @@ const WAITING_ROWS = 200;
 
 /**
  * Payouts and withdrawals of any month that Stripe refused for the platform's balance
- * (`balance_insufficient`, as the transfer rail records the answer: `last_error`, or `failure_code`)
+ * (`balance_insufficient`, as the transfer rail records the answer: `retry_code`, `last_error` or `failure_code`)
  * and that are not paid, with the platform's balance as Stripe says it (GET /v1/balance). They are
  * retried, but only money in the platform's Stripe balance lets them go out: the admin's to look at.
  */
@@ -313,10 +314,11 @@ export async function payoutsWaiting(deps: Pick<PayoutDeps, "d1" | "stripe">): P
     deps.d1
       .prepare(
         `select p.id, p.user_id, p.kind, p.amount_cents, p.period_year, p.period_month, p.next_retry_at, p.created_at,
+           p.status, p.stripe_account_id, p.retry_code,
            u.first_name, u.last_name, u.email
          from payouts p join users u on u.id = p.user_id
          where p.status in ('pending', 'processing')
-           and (p.last_error like '%balance_insufficient%' or p.failure_code = 'balance_insufficient')
+           and (p.retry_code = 'balance_insufficient' or p.last_error like '%balance_insufficient%' or p.failure_code = 'balance_insufficient')
          order by p.amount_cents desc, p.id limit ?`,
       )
       .bind(WAITING_ROWS)
@@ -329,6 +331,9 @@ export async function payoutsWaiting(deps: Pick<PayoutDeps, "d1" | "stripe">): P
         period_month: number;
         next_retry_at: number | null;
         created_at: number;
+        status: "pending" | "processing";
+        stripe_account_id: string | null;
+        retry_code: string | null;
         first_name: string | null;
         last_name: string | null;
         email: string;
@@ -349,7 +354,14 @@ export async function payoutsWaiting(deps: Pick<PayoutDeps, "d1" | "stripe">): P
           ? "Withdrawal"
           : `${periodLabel({ year: r.period_year, month: r.period_month })} payout`,
       reason: `Stripe refused the transfer: when it was tried, the platform's Stripe balance did not have the ${formatDollars(r.amount_cents / 100)} available. It is tried again by itself; add funds to the platform's Stripe balance, or wait for pending funds to become available.`,
-      nextRetryAt: r.next_retry_at == null ? null : new Date(r.next_retry_at).toISOString(),
+      // When it is truly tried next: the send Workflow's retry, or after its last the daily sweep (delay.ts).
+      nextRetryAt:
+        payoutDelay({
+          status: r.status,
+          stripeAccountId: r.stripe_account_id,
+          nextRetryAt: r.next_retry_at == null ? null : new Date(r.next_retry_at),
+          retryCode: r.retry_code,
+        })?.nextTryAt ?? null,
       preparedAt: new Date(r.created_at).toISOString(),
     })),
   };

@@ -9,6 +9,7 @@ import type Stripe from "stripe";
 import { payouts } from "../../db/schema";
 import { dispatch } from "../mail/email-outbox";
 import { dispatchWebhooks } from "../webhooks/delivery";
+import { ownerGaveUpAt, retryCodeOf, SEND_STEP_RETRY_LIMIT, STUCK_AFTER_MS } from "./delay";
 import type { PayoutDeps, PayoutRow } from "./deps";
 import { bookBack, failPayout } from "./failure";
 import { payoutMailInsert, payoutWebhook } from "./notices";
@@ -93,7 +94,7 @@ export async function sendPayout(
   deps: PayoutDeps,
   payoutId: string,
   now = Date.now(),
-  opts: { retry?: number } = {},
+  opts: { retry?: number; last?: boolean } = {},
 ): Promise<SendOutcome> {
   const p = await deps.db.select().from(payouts).where(eq(payouts.id, payoutId)).get();
   if (!p) return "missing";
@@ -105,16 +106,17 @@ export async function sendPayout(
       .prepare("update payouts set status = 'processing' where id = ? and status = 'pending'")
       .bind(p.id)
       .run();
-  const retryLater = async (err: unknown) => {
+  const retryLater = async (err: unknown, code = retryCodeOf(err)) => {
     console.warn("transfer not sent, will retry", p.id, err);
-    const delay = retryDelaySeconds((opts.retry ?? 0) + 1);
+    // When it is tried again: the Workflow's next retry, or (after its last) the daily sweep's re-drive.
+    const nextTry = opts.last ? ownerGaveUpAt(now) : now + retryDelaySeconds((opts.retry ?? 0) + 1) * 1000;
     // The key moves on only from the attempt that was answered (a concurrent sender's repeat is a no-op).
     const bump = keptUnderKey(err) ? 1 : 0;
     await deps.d1
       .prepare(
-        "update payouts set send_attempt = send_attempt + (case when send_attempt = ?1 then ?2 else 0 end), last_error = ?3, next_retry_at = ?4 where id = ?5 and status = 'processing'",
+        "update payouts set send_attempt = send_attempt + (case when send_attempt = ?1 then ?2 else 0 end), last_error = ?3, next_retry_at = ?4, retry_code = ?6 where id = ?5 and status = 'processing'",
       )
-      .bind(p.sendAttempt, bump, errorText(err), now + delay * 1000, p.id)
+      .bind(p.sendAttempt, bump, errorText(err), nextTry, p.id, code)
       .run();
     return "retry_later" as const;
   };
@@ -138,7 +140,10 @@ export async function sendPayout(
       .bind(p.userId)
       .first();
     if (held)
-      return retryLater(new Error("the creator's payouts are held by the admin; the transfer waits for their release"));
+      return retryLater(
+        new Error("the creator's payouts are held by the admin; the transfer waits for their release"),
+        "held",
+      );
   }
   try {
     transfer ??= await deps.stripe.transfers.create(
@@ -242,7 +247,7 @@ export async function sendPayoutStep(
   attempt = 1,
   now = Date.now(),
 ): Promise<Exclude<SendOutcome, "retry_later">> {
-  const outcome = await sendPayout(deps, payoutId, now, { retry: attempt - 1 });
+  const outcome = await sendPayout(deps, payoutId, now, { retry: attempt - 1, last: attempt > SEND_STEP_RETRY_LIMIT });
   if (outcome === "retry_later") throw new TransferNotSettled(payoutId);
   return outcome;
 }
@@ -263,7 +268,6 @@ export async function stuckPayoutIds(deps: Pick<PayoutDeps, "d1">, now = Date.no
     .all<{ id: string }>();
   return results.map((r) => r.id);
 }
-const STUCK_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /** transfer.reversed: the money came back from the creator's account; it returns to their balance. */
 

@@ -60,7 +60,7 @@ export async function withdrawStatus(
   return {
     available: balance.availableCents / 100,
     blockedBy,
-    latest: latest ? historyItem(latest) : null,
+    latest: latest ? historyItem(latest, now) : null,
     stripeAccountId: bankReady ? settings!.stripeAccountId : null,
   };
 }
@@ -91,7 +91,7 @@ export async function withdraw(deps: PayoutDeps, userId: string, now = Date.now(
   await dispatch(deps.d1, deps.emails, [`payout-prepared:${id}`], now);
   await sendWithdrawal(deps, id);
   const row = await deps.db.select().from(payouts).where(eq(payouts.id, id)).get();
-  return historyItem(row!);
+  return historyItem(row!, now);
 }
 
 /**

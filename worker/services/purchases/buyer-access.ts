@@ -2,7 +2,7 @@
 // the aw_buyer key), brought up to date with Stripe, and what its success page and "Lost your
 // access?" show. Behaviour: docs/payments.md ("Access: what a buyer keeps").
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { PurchaseVerification } from "../../../shared/payments";
+import type { PurchaseVerification, RevokedPurchase } from "../../../shared/payments";
 import { content, creatorProfiles, licenseKeys, purchases, users } from "../../db/schema";
 import { ApiError, notFound } from "../../lib/errors";
 import { sha256Hex } from "../../lib/ids";
@@ -108,11 +108,42 @@ export async function verification(deps: PurchaseDeps, purchase: PurchaseRow): P
     purchase: {
       id: purchase.id,
       amount: purchase.amountCents / 100,
-      buyerEmail: purchase.buyerEmail,
+      emailedTo: purchase.buyerEmail ? maskedEmail(purchase.buyerEmail) : null,
       licenseKey: license?.key ?? null,
     },
     accessUrl: await accessUrlFor(deps, purchase),
     addOns: await addOnsOf(deps, purchase),
+  };
+}
+
+/** "b…@example.com": enough for the buyer to recognise their address, not for a forwarded link to learn it. */
+function maskedEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  return at < 1 ? "…" : `${Array.from(email)[0]}…${email.slice(at)}`;
+}
+
+/**
+ * Why a purchase the caller holds no longer opens (a full refund or a chargeback), and since when;
+ * null for one that still opens or is not the caller's. Title and order number only, as the paid
+ * page showed them: no email, no amount.
+ */
+export async function revokedPurchase(
+  deps: PurchaseDeps,
+  claim: Claim,
+  where: { paymentIntentId?: string; contentId?: string },
+): Promise<RevokedPurchase | null> {
+  const purchase = await claimedPurchase(deps, claim, where);
+  if (!purchase?.revokedAt || (purchase.status !== "refunded" && purchase.status !== "disputed")) return null;
+  const item = await deps.db
+    .select({ title: content.title })
+    .from(content)
+    .where(eq(content.id, purchase.contentId))
+    .get();
+  return {
+    state: purchase.status,
+    since: purchase.revokedAt.toISOString(),
+    orderId: purchase.id,
+    content: { id: purchase.contentId, title: item?.title ?? "" },
   };
 }
 

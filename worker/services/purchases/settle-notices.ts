@@ -3,6 +3,7 @@
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import { content } from "../../db/schema";
+import { creatorReplyTo } from "../refunds/reply-to";
 import type { EmailJob } from "../mail/templates";
 import { webhookStatements } from "../webhooks/delivery";
 import type { PurchaseDeps, PurchaseRow } from "./deps";
@@ -93,6 +94,7 @@ export async function refundJobs(
     .where(eq(content.id, purchase.contentId))
     .get();
   const totalCents = succeeded.reduce((a, r) => a + r.amount, 0);
+  const replyTo = await creatorReplyTo(deps.db, purchase.creatorId);
   return succeeded.map((r) => ({
     refundId: r.id,
     job: {
@@ -104,6 +106,7 @@ export async function refundJobs(
         amountCents: r.amount,
         orderId: purchase.id,
         accessEnded: totalCents >= purchase.amountCents,
+        ...(replyTo ? { replyTo } : {}),
       },
     },
   }));

@@ -79,7 +79,8 @@ async function settlePurchase(
     state: deps.d1
       .prepare(
         `update purchases set status = ${STATE_FROM_LEDGER_SQL},
-           revoked_at = case when (${STATE_FROM_LEDGER_SQL}) = 'paid' then null else coalesce(revoked_at, ?2) end
+           revoked_at = case when (${STATE_FROM_LEDGER_SQL}) = 'paid' then null
+             when (${STATE_FROM_LEDGER_SQL}) <> status then ?2 else coalesce(revoked_at, ?2) end
          where id = ?1 and status in ('paid', 'refunded', 'disputed') returning status`,
       )
       .bind(purchase.id, now),

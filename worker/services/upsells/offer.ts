@@ -6,7 +6,7 @@ import { asc, eq, inArray } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { UpsellOffer } from "../../../shared/funnels";
 import { content, funnelOffers, funnelSteps, purchases } from "../../db/schema";
-import { applyVariant } from "../funnels/ab-tests";
+import { applyVariant, previewVariant } from "../funnels/ab-tests";
 import { liveFunnelFor, ownedFunnel } from "../funnels/funnels";
 import { stepAmounts } from "../funnels/prices";
 import { releaseOrderEmail } from "../mail/order-email";
@@ -179,8 +179,16 @@ async function offerNow(deps: PurchaseDeps, root: PurchaseRow): Promise<UpsellOf
   return offerOf(step, item, card);
 }
 
-/** The creator's preview of an item's funnel (test mode or live): the steps as buyers would see them. Charges nothing. */
-export async function previewOffers(deps: PurchaseDeps, userId: string, funnelId: string): Promise<UpsellOffer[]> {
+/**
+ * The creator's preview of an item's funnel (test mode or live): the steps as buyers would see them,
+ * a step under an A/B test as `variant` (A: the step as it is). Charges nothing, assigns no variant.
+ */
+export async function previewOffers(
+  deps: PurchaseDeps,
+  userId: string,
+  funnelId: string,
+  variant: "A" | "B" = "A",
+): Promise<UpsellOffer[]> {
   await ownedFunnel(deps, userId, funnelId);
   const steps = await deps.db
     .select()
@@ -188,8 +196,11 @@ export async function previewOffers(deps: PurchaseDeps, userId: string, funnelId
     .where(eq(funnelSteps.funnelId, funnelId))
     .orderBy(asc(funnelSteps.stepOrder));
   const items = await itemsOf(deps, steps);
-  return steps.flatMap((s) => {
+  const shown = steps.filter((s) => {
     const item = s.contentId ? items.get(s.contentId) : undefined;
-    return item && !item.deletedAt && item.userId === userId ? [offerOf(s, item, null)] : [];
+    return item && !item.deletedAt && item.userId === userId;
   });
+  return Promise.all(
+    shown.map(async (s) => offerOf(await previewVariant(deps.d1, s, variant), items.get(s.contentId!)!, null)),
+  );
 }

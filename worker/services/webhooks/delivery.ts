@@ -9,6 +9,7 @@ import { Webhook } from "standardwebhooks";
 import { webhookUrlProblem, type WebhookDelivery, type WebhookEventType } from "../../../shared/webhooks";
 import { newId } from "../../lib/ids";
 import { dispatch as dispatchEmails, outboxInsert } from "../mail/email-outbox";
+import { answeredCause, thrownCause, WEBHOOK_TIMEOUT_MS } from "./cause";
 import { sealIfPlain, type SecretBox } from "./secrets";
 
 /**
@@ -19,7 +20,6 @@ import { sealIfPlain, type SecretBox } from "./secrets";
 export const endpointUrlProblem = (url: string, appEnv: string | undefined) =>
   webhookUrlProblem(url, appEnv !== "development");
 
-const WEBHOOK_TIMEOUT_MS = 10_000;
 export const WEBHOOK_RETRY_WINDOW_MS = 3 * 24 * 3600 * 1000;
 /** Seconds to wait after the n-th failed attempt (then every 12 hours, Queues' longest delay). */
 const WEBHOOK_BACKOFF_SECONDS = [60, 300, 1800, 7200, 18000, 36000];
@@ -336,16 +336,13 @@ async function post(fetcher: typeof fetch, url: string, secret: string, id: stri
         : "") + text;
     return {
       status: res.status,
-      error: null,
+      error: answeredCause(res.status, text),
       excerpt: excerpt.slice(0, EXCERPT_CHARS),
       durationMs: Date.now() - started,
     };
   } catch (err) {
-    const e = err as Error;
-    const error =
-      e?.name === "TimeoutError"
-        ? `No answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`
-        : String(e?.message ?? err).slice(0, EXCERPT_CHARS);
-    return { status: null, error, excerpt: null, durationMs: Date.now() - started };
+    // The creator reads the cause in words; the runtime's own message stays in the server's log.
+    console.warn("webhooks: attempt failed", new URL(url).host, String(err));
+    return { status: null, error: thrownCause(err), excerpt: null, durationMs: Date.now() - started };
   }
 }

@@ -12,6 +12,7 @@ import {
 } from "../../../shared/webhooks";
 import { ApiError, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { attemptCause } from "./cause";
 import { claimManualSend } from "./limits";
 import { sealIfPlain, type SecretBox } from "./secrets";
 import { handOver, newWebhookSecret, type DeliveryRow } from "./delivery";
@@ -214,7 +215,11 @@ const deliveryOf = (r: DeliveryRow, log: WebhookAttempt[]): WebhookDelivery => (
   attempts: r.attempts,
   nextAttemptAt: r.status === "pending" ? iso(r.next_attempt_at) : null,
   lastStatus: r.last_status,
-  lastResponseExcerpt: r.last_response_excerpt,
+  // With no status, the column holds why the attempt failed: in words, as the log shows it.
+  lastResponseExcerpt:
+    r.last_status === null && r.last_response_excerpt !== null
+      ? attemptCause(null, r.last_response_excerpt)
+      : r.last_response_excerpt,
   lastAttemptAt: iso(r.last_attempt_at),
   createdAt: iso(r.created_at)!,
   payload: JSON.parse(r.payload),
@@ -263,7 +268,8 @@ export async function listDeliveries(
       .map((a) => ({
         id: a.id,
         status: a.status,
-        error: a.error,
+        error: a.error === null ? null : attemptCause(a.status, a.error),
+        cause: attemptCause(a.status, a.error),
         responseExcerpt: a.response_excerpt,
         durationMs: a.duration_ms,
         at: iso(a.at)!,

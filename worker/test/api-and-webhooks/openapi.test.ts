@@ -11,7 +11,7 @@ import { app } from "../../app";
 import { TAGS } from "../../openapi/describe";
 import { UNDOCUMENTED } from "../../openapi/document";
 import { API_KEY_ROUTES } from "../../middleware/api-key-scopes";
-import { call } from "../support/helpers";
+import { call, postJson, signIn } from "../support/helpers";
 
 type Op = {
   summary?: string;
@@ -162,5 +162,23 @@ describe("the API reference at /docs/api", () => {
     );
     expect(bundle.status).toBe(200);
     expect((await bundle.text()).length).toBeGreaterThan(1_000_000);
+  });
+
+  it("names the reader's own key in its bar as text, whatever the key's name holds", async () => {
+    const cookie = await signIn("docs-bar@example.com");
+    const name = "<img src=x onerror=alert(1)> $' $&";
+    const made = await postJson("/api/developer/keys", { name, scopes: ["content:read"] }, cookie);
+    expect(made.status).toBe(201);
+    const { prefix } = await made.json<{ prefix: string }>();
+    const res = await call("/docs/api", { cookie });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    const html = await res.text();
+    expect(html).toContain(`&lt;img src=x onerror=alert(1)&gt; $&#39; $&amp;`);
+    expect(html).toContain(prefix);
+    expect(html).not.toContain("<img src=x");
+    // The page once: a `$'` in the name did not paste the rest of the page into the bar.
+    expect(html.split("<body>").length).toBe(2);
+    expect(html.split("/api/openapi.json").length).toBe(2);
   });
 });

@@ -240,6 +240,32 @@ describe("reads that race", () => {
   });
 });
 
+describe("when access ended", () => {
+  const revokedAt = async (id: string) =>
+    (await row<{ revoked_at: number | null }>("select revoked_at from purchases where id = ?", id))?.revoked_at;
+
+  it("a disputed purchase later refunded in full reads the refund's time, and a repeat keeps it", async () => {
+    const p = await paidPurchase();
+    world = p.world;
+    p.world.disputes.push(dispute("dp_open", "needs_response", -1000));
+    await p.settle();
+    expect(await statusOf(p.id)).toBe("disputed");
+    const disputedAt = await revokedAt(p.id);
+    expect(disputedAt).toEqual(expect.any(Number));
+    await new Promise((r) => setTimeout(r, 5));
+    // The dispute is won (its money comes back), and the buyer is refunded in full.
+    p.world.disputes[0] = dispute("dp_open", "won", -1000, 1000);
+    p.world.refunds.push(refund("re_after", 1000, "succeeded"));
+    await p.settle();
+    expect(await statusOf(p.id)).toBe("refunded");
+    const refundedAt = await revokedAt(p.id);
+    expect(refundedAt).toBeGreaterThan(disputedAt!);
+    await new Promise((r) => setTimeout(r, 5));
+    await p.settle();
+    expect(await revokedAt(p.id)).toBe(refundedAt);
+  });
+});
+
 describe("refund events are routed by their type, not by the look of an id", () => {
   it("charge.refunded for a charge whose id starts with py_ (a non-card payment) settles that charge", async () => {
     const p = await paidPurchase();

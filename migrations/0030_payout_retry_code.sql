@@ -1,0 +1,1 @@
+ALTER TABLE `payouts` ADD `retry_code` text;

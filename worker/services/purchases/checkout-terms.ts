@@ -1,0 +1,243 @@
+// Changing an open checkout's terms (its discount code, its order bump) in place: the purchase rows
+// are rewritten from the server's prices, then the same PaymentIntent's amount is set to match, so
+// the card the buyer typed into the Payment Element stays. Behaviour and why it holds under
+// concurrency: docs/checkout-and-codes.md ("Changing a checkout's terms").
+import { eq } from "drizzle-orm";
+import type Stripe from "stripe";
+import { BUMP_MESSAGES } from "../../../shared/bumps";
+import { CHECKOUT_TERMS_MESSAGES } from "../../../shared/payments";
+import { PAYWALL_TEXT } from "../../../shared/paywall";
+import { content, purchases } from "../../db/schema";
+import { ApiError, notFound } from "../../lib/errors";
+import { newId, sha256Hex } from "../../lib/ids";
+import { reserveUse } from "../discounts";
+import { bumpForCheckout } from "../funnels/bumps";
+import { isUnknownObject } from "../stripe";
+import { browserPurchasesOf } from "./buyer-access";
+import type { PurchaseDeps, PurchaseRow } from "./deps";
+import { bumpsOf } from "./fulfil";
+
+/** Stripe changes a PaymentIntent's amount only in these states (its `payment_intent_unexpected_state` otherwise). */
+const AMOUNT_CHANGEABLE: Stripe.PaymentIntent.Status[] = [
+  "requires_payment_method",
+  "requires_confirmation",
+  "requires_action",
+];
+
+/** What a checkout charges for, as its rows say now. */
+type Terms = {
+  main: PurchaseRow;
+  bumps: PurchaseRow[];
+  code: string | null;
+  totalCents: number;
+};
+
+export type CheckoutTerms = {
+  amountCents: number;
+  discount: { code: string; amountOffCents: number } | null;
+  bump: { title: string; amountCents: number } | null;
+};
+
+async function termsOf(deps: PurchaseDeps, purchaseId: string): Promise<Terms> {
+  const main = await deps.db.select().from(purchases).where(eq(purchases.id, purchaseId)).get();
+  if (!main) throw notFound("No open checkout");
+  const bumps = await bumpsOf(deps, main.id);
+  const code = main.discountCodeId
+    ? ((
+        await deps.d1
+          .prepare("select code from discount_codes where id = ?")
+          .bind(main.discountCodeId)
+          .first<{ code: string }>()
+      )?.code ?? null)
+    : null;
+  return { main, bumps, code, totalCents: main.amountCents + bumps.reduce((a, b) => a + b.amountCents, 0) };
+}
+
+const sameTerms = (a: Terms, b: Terms) =>
+  a.totalCents === b.totalCents &&
+  a.main.discountCodeId === b.main.discountCodeId &&
+  a.bumps.map((x) => x.id).join() === b.bumps.map((x) => x.id).join();
+
+const isUnexpectedState = (err: unknown) =>
+  (err as { code?: string } | null)?.code === "payment_intent_unexpected_state";
+
+/**
+ * Sets the PaymentIntent to what the rows say now, then reads the rows again: if another change
+ * landed meanwhile (its update may have reached Stripe before this one), it goes round once more.
+ * The last update Stripe applies was sent by a caller who then saw the rows unchanged, so Stripe's
+ * amount ends equal to the rows'. An amount update is a plain set, so sending it again is harmless.
+ */
+async function pushToStripe(deps: PurchaseDeps, purchaseId: string, itemTitle: string): Promise<Terms> {
+  for (let round = 0; round < 4; round++) {
+    const terms = await termsOf(deps, purchaseId);
+    if (terms.main.status !== "pending" || !terms.main.paymentIntentId)
+      throw new ApiError(409, CHECKOUT_TERMS_MESSAGES.closed);
+    const bump = terms.bumps[0];
+    const bumpTitle = bump
+      ? (await deps.db.select({ title: content.title }).from(content).where(eq(content.id, bump.contentId)).get())
+          ?.title
+      : undefined;
+    await deps.stripe.paymentIntents.update(
+      terms.main.paymentIntentId,
+      {
+        amount: terms.totalCents,
+        description: (bumpTitle ? `${itemTitle} + ${bumpTitle}` : itemTitle).slice(0, 200),
+        // An empty value removes a key (Stripe's metadata rule).
+        metadata: {
+          discountCode: terms.code ?? "",
+          bumpPurchaseId: bump?.id ?? "",
+          bumpContentId: bump?.contentId ?? "",
+        },
+      },
+      { idempotencyKey: `checkout-terms:${purchaseId}:${newId()}` },
+    );
+    if (sameTerms(terms, await termsOf(deps, purchaseId))) return terms;
+  }
+  throw new ApiError(409, CHECKOUT_TERMS_MESSAGES.changed);
+}
+
+/** The rows as they were: written back when Stripe refuses the new amount (it keeps the old one). */
+function restore(deps: PurchaseDeps, before: Terms, after: Terms): D1PreparedStatement[] {
+  const d1 = deps.d1;
+  return [
+    d1
+      .prepare(
+        "update purchases set amount_cents = ?, discount_code_id = ?, discount_cents = ? where id = ? and status = 'pending'",
+      )
+      .bind(before.main.amountCents, before.main.discountCodeId, before.main.discountCents, before.main.id),
+    ...after.bumps
+      .filter((b) => !before.bumps.some((x) => x.id === b.id))
+      .map((b) => d1.prepare("delete from purchases where id = ? and status = 'pending'").bind(b.id)),
+    ...before.bumps
+      .filter((b) => !after.bumps.some((x) => x.id === b.id))
+      .map((b) =>
+        d1
+          .prepare(
+            `insert into purchases (id, content_id, creator_id, buyer_email, amount_cents, currency, status, stripe_customer_id, buyer_key_hash, bump_of, created_at)
+             select ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ? where not exists (select 1 from purchases where bump_of = ?)`,
+          )
+          .bind(
+            b.id,
+            b.contentId,
+            b.creatorId,
+            b.buyerEmail,
+            b.amountCents,
+            b.currency,
+            b.stripeCustomerId,
+            b.buyerKeyHash,
+            b.bumpOf,
+            b.createdAt.getTime(),
+            b.bumpOf,
+          ),
+      ),
+  ];
+}
+
+/**
+ * Applies `discountCode` (null: none) and the bump (ticked or not) to the open checkout of
+ * `paymentIntentId` started by this browser, at the server's prices, and sets its PaymentIntent's
+ * amount to match. The same terms sent again change nothing.
+ */
+export async function changeCheckoutTerms(
+  deps: PurchaseDeps,
+  input: { paymentIntentId: string; buyerKey: string; discountCode: string | null; bump: boolean },
+): Promise<CheckoutTerms> {
+  const browser = await sha256Hex(input.buyerKey);
+  const main = await deps.db.select().from(purchases).where(eq(purchases.paymentIntentId, input.paymentIntentId)).get();
+  // Only the browser that started the checkout may change it; to anyone else it does not exist.
+  if (!main || main.buyerKeyHash !== browser || main.bumpOf) throw notFound("No open checkout");
+  if (main.status !== "pending" || main.processingSince) throw new ApiError(409, CHECKOUT_TERMS_MESSAGES.closed);
+  const item = await deps.db.select().from(content).where(eq(content.id, main.contentId)).get();
+  if (!item || item.deletedAt) throw notFound("Content Not Found");
+  if (item.unpublishedAt) throw new ApiError(409, PAYWALL_TEXT.unpublished);
+  // Stripe's word on whether the amount may still change (a payment may be under way from another tab).
+  const intent = await deps.stripe.paymentIntents.retrieve(input.paymentIntentId).catch((err) => {
+    throw isUnknownObject(err) ? notFound("No open checkout") : new ApiError(502, CHECKOUT_TERMS_MESSAGES.stripeDown);
+  });
+  if (!AMOUNT_CHANGEABLE.includes(intent.status)) throw new ApiError(409, CHECKOUT_TERMS_MESSAGES.closed);
+
+  const before = await termsOf(deps, main.id);
+  // The item's own amount before any code: its price, the buyer's pay-what-you-want amount, or a
+  // reminder's amount; it never changes while the checkout is open.
+  const listCents = main.amountCents + main.discountCents;
+  const addBump = input.bump && before.bumps.length === 0 ? await bumpForCheckout(deps.db, item) : null;
+  if (addBump && (await browserPurchasesOf(deps, browser, addBump.item.id)).some((p) => p.status === "paid"))
+    throw new ApiError(409, BUMP_MESSAGES.owned(addBump.item.title));
+  const wanted = input.discountCode?.trim().toUpperCase() || null;
+  let code: { codeId: string; priceCents: number; discountCents: number } | null = null;
+  if (wanted && wanted === before.code)
+    code = { codeId: main.discountCodeId!, priceCents: main.amountCents, discountCents: main.discountCents };
+  else if (wanted)
+    code = await reserveUse(deps.d1, {
+      item,
+      text: wanted,
+      listCents,
+      buyer: main.buyerEmail?.toLowerCase() ?? `browser:${browser}`,
+      browser,
+      purchaseId: main.id,
+    });
+
+  const d1 = deps.d1;
+  await d1.batch([
+    d1
+      .prepare(
+        "update purchases set amount_cents = ?, discount_code_id = ?, discount_cents = ? where id = ? and status = 'pending'",
+      )
+      .bind(code?.priceCents ?? listCents, code?.codeId ?? null, code?.discountCents ?? 0, main.id),
+    // The holds of codes this checkout no longer uses are given back.
+    d1
+      .prepare("delete from discount_redemptions where purchase_id = ? and (? is null or code_id != ?)")
+      .bind(main.id, code?.codeId ?? null, code?.codeId ?? null),
+    ...(addBump
+      ? [
+          // One add-on per checkout, whichever of two concurrent ticks comes first.
+          d1
+            .prepare(
+              `insert into purchases (id, content_id, creator_id, buyer_email, amount_cents, currency, status, stripe_customer_id, buyer_key_hash, bump_of, created_at)
+               select ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ? where not exists (select 1 from purchases where bump_of = ?)
+               and exists (select 1 from purchases where id = ? and status = 'pending')`,
+            )
+            .bind(
+              newId(),
+              addBump.item.id,
+              main.creatorId,
+              main.buyerEmail,
+              addBump.priceCents,
+              main.currency,
+              main.stripeCustomerId,
+              browser,
+              main.id,
+              Date.now(),
+              main.id,
+              main.id,
+            ),
+        ]
+      : []),
+    ...(input.bump ? [] : [d1.prepare("delete from purchases where bump_of = ? and status = 'pending'").bind(main.id)]),
+  ]);
+
+  let terms: Terms;
+  try {
+    terms = await pushToStripe(deps, main.id, item.title);
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    // Stripe kept the old amount (the payment began meanwhile, or the update did not reach it): the
+    // rows go back to agree with Stripe's word, read again.
+    const now = await deps.stripe.paymentIntents.retrieve(input.paymentIntentId).catch(() => null);
+    const rows = await termsOf(deps, main.id);
+    if (now && now.amount === before.totalCents && rows.totalCents !== before.totalCents)
+      await d1.batch(restore(deps, before, rows));
+    if (isUnexpectedState(err)) throw new ApiError(409, CHECKOUT_TERMS_MESSAGES.closed);
+    console.error("checkout terms: Stripe refused or could not be reached", input.paymentIntentId, err);
+    throw new ApiError(502, CHECKOUT_TERMS_MESSAGES.stripeDown);
+  }
+  const bumpRow = terms.bumps[0];
+  const bumpItem = bumpRow
+    ? await deps.db.select({ title: content.title }).from(content).where(eq(content.id, bumpRow.contentId)).get()
+    : null;
+  return {
+    amountCents: terms.totalCents,
+    discount: terms.code ? { code: terms.code, amountOffCents: terms.main.discountCents } : null,
+    bump: bumpRow ? { title: bumpItem?.title ?? "", amountCents: bumpRow.amountCents } : null,
+  };
+}

@@ -1,0 +1,195 @@
+// Changing an open checkout's code and order bump in place (POST /api/checkout/terms): the server
+// prices the terms whatever the caller sends, only the browser that started the checkout may change
+// it, a payment under way or made refuses a change cleanly, and concurrent changes leave the
+// PaymentIntent's amount and the purchase rows in agreement, so the webhook fulfils what was charged.
+// Behaviour: docs/checkout-and-codes.md ("Changing a checkout's terms").
+import { describe, expect, it } from "vitest";
+import { CHECKOUT_TERMS_MESSAGES } from "../../../shared/payments";
+import {
+  call,
+  confirmAsStripeJs,
+  contentForm,
+  cookieValue,
+  deliver,
+  eventFor,
+  postForm,
+  postJson,
+  row,
+  rows,
+  signIn,
+  standin,
+} from "../support/helpers";
+
+async function item(cookie: string, title: string, price: string) {
+  const res = await postForm(
+    "/api/content",
+    contentForm({ title, price, accessType: "link", linkUrl: `https://example.com/${encodeURIComponent(title)}` }),
+    cookie,
+  );
+  if (res.status !== 201) throw new Error(await res.text());
+  return (await res.json<{ id: string }>()).id;
+}
+
+/** A $20 item with a $5 add-on and the code SPRING ($3.50 off), and a checkout of it started by a new browser. */
+async function openCheckout(tag: string) {
+  const cookie = await signIn(`${tag}@example.com`);
+  const main = await item(cookie, "Masterclass", "20");
+  const addOn = await item(cookie, "Workbook", "12");
+  const bump = await call(`/api/content/${main}/bump`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ contentId: addOn, price: "5" }),
+    cookie,
+  });
+  expect(bump.status).toBe(200);
+  const code = await postJson(
+    "/api/discounts",
+    { code: `S${tag.slice(0, 6).toUpperCase()}`, kind: "fixed", amountOff: "3.50" },
+    cookie,
+  );
+  expect(code.status).toBe(201);
+  const res = await postJson("/api/create-payment-intent", { contentId: main, buyerEmail: `${tag}-buyer@example.com` });
+  expect(res.status).toBe(200);
+  const { clientSecret } = await res.json<{ clientSecret: string }>();
+  return {
+    main,
+    codeText: `S${tag.slice(0, 6).toUpperCase()}`,
+    clientSecret,
+    paymentIntent: clientSecret.split("_secret_")[0],
+    browser: `aw_buyer=${cookieValue(res, "aw_buyer")}`,
+  };
+}
+
+const terms = (browser: string | undefined, body: Record<string, unknown>) =>
+  postJson("/api/checkout/terms", body, browser);
+const intentAmount = async (id: string) =>
+  (await standin<{ amount: number }>("GET", `/v1/payment_intents/${id}`)).body.amount;
+/** What the rows say the checkout charges: the main purchase and its add-on. */
+async function rowsOf(paymentIntent: string) {
+  const main = (await row<{ id: string; amount_cents: number; discount_cents: number; status: string }>(
+    "select id, amount_cents, discount_cents, status from purchases where payment_intent_id = ?",
+    paymentIntent,
+  ))!;
+  const bumps = await rows<{ amount_cents: number; status: string }>(
+    "select amount_cents, status from purchases where bump_of = ?",
+    main.id,
+  );
+  const holds = await rows("select id from discount_redemptions where purchase_id = ?", main.id);
+  return { main, bumps, holds: holds.length, total: main.amount_cents + bumps.reduce((a, b) => a + b.amount_cents, 0) };
+}
+
+describe("changing a checkout's terms", () => {
+  it("the server prices the terms, only the browser that started the checkout may change them, and the same terms twice change nothing", async () => {
+    const c = await openCheckout("terms-price");
+    // A hostile caller's amounts are not read: the item's price, the code and the bump decide.
+    const hostile = await terms(c.browser, {
+      paymentIntent: c.paymentIntent,
+      discountCode: c.codeText.toLowerCase(),
+      bump: true,
+      amount: 0.5,
+      amountCents: 50,
+      customAmount: 0.5,
+    });
+    expect(hostile.status).toBe(200);
+    expect(await hostile.json()).toEqual({
+      amount: 21.5,
+      discount: { code: c.codeText, amountOff: 3.5 },
+      bump: { title: "Workbook", amount: 5 },
+    });
+    expect(await intentAmount(c.paymentIntent)).toBe(2150);
+    expect(await rowsOf(c.paymentIntent)).toMatchObject({ total: 2150, holds: 1, main: { discount_cents: 350 } });
+
+    // Another browser, or none, does not see this checkout; a code that does not apply changes nothing.
+    expect((await terms(undefined, { paymentIntent: c.paymentIntent, discountCode: null, bump: false })).status).toBe(
+      404,
+    );
+    const stranger = await postJson("/api/create-payment-intent", { contentId: c.main });
+    const other = `aw_buyer=${cookieValue(stranger, "aw_buyer")}`;
+    expect((await terms(other, { paymentIntent: c.paymentIntent, discountCode: null, bump: false })).status).toBe(404);
+    const bad = await terms(c.browser, { paymentIntent: c.paymentIntent, discountCode: "NOPE", bump: true });
+    expect(bad.status).toBe(400);
+    expect((await bad.json<{ message: string }>()).message).toMatch(/^discountCode: /);
+    expect((await terms(c.browser, { paymentIntent: c.paymentIntent, bump: "yes" })).status).toBe(400);
+    expect(await intentAmount(c.paymentIntent)).toBe(2150);
+
+    // The same terms again: the same amount, still one hold and one add-on.
+    const again = await terms(c.browser, { paymentIntent: c.paymentIntent, discountCode: c.codeText, bump: true });
+    expect((await again.json<{ amount: number }>()).amount).toBe(21.5);
+    expect(await rowsOf(c.paymentIntent)).toMatchObject({ total: 2150, holds: 1, bumps: [{ amount_cents: 500 }] });
+
+    // The code removed: its hold is given back; the add-on unticked: its row goes.
+    const removed = await terms(c.browser, { paymentIntent: c.paymentIntent, discountCode: null, bump: false });
+    expect(await removed.json()).toEqual({ amount: 20 });
+    expect(await rowsOf(c.paymentIntent)).toMatchObject({ total: 2000, holds: 0, bumps: [] });
+    expect(await intentAmount(c.paymentIntent)).toBe(2000);
+    const intent = (
+      await standin<{ metadata: Record<string, string> }>("GET", `/v1/payment_intents/${c.paymentIntent}`)
+    ).body;
+    expect(intent.metadata.discountCode).toBeUndefined();
+    expect(intent.metadata.bumpPurchaseId).toBeUndefined();
+  });
+
+  it("after the payment succeeded, or while it is under way, a change is refused cleanly and nothing moves", async () => {
+    const c = await openCheckout("terms-paid");
+    expect((await terms(c.browser, { paymentIntent: c.paymentIntent, discountCode: null, bump: true })).status).toBe(
+      200,
+    );
+    const paid = await confirmAsStripeJs(c.clientSecret);
+    expect(paid.body.status).toBe("succeeded");
+    // Before the webhook: the row is still pending, Stripe's word refuses the change.
+    const late = await terms(c.browser, { paymentIntent: c.paymentIntent, discountCode: c.codeText, bump: false });
+    expect(late.status).toBe(409);
+    expect((await late.json<{ message: string }>()).message).toBe(CHECKOUT_TERMS_MESSAGES.closed);
+    expect(await intentAmount(c.paymentIntent)).toBe(2500);
+    expect(await rowsOf(c.paymentIntent)).toMatchObject({ total: 2500, holds: 0 });
+    expect((await deliver(await eventFor("payment_intent.succeeded", c.paymentIntent))).status).toBe(200);
+    const after = await rowsOf(c.paymentIntent);
+    expect([after.main.status, ...after.bumps.map((b) => b.status)]).toEqual(["paid", "paid"]);
+    const again = await terms(c.browser, { paymentIntent: c.paymentIntent, discountCode: null, bump: false });
+    expect(again.status).toBe(409);
+
+    // A bank payment under way (processing): refused the same way.
+    const slow = await openCheckout("terms-slow");
+    const processing = await standin(
+      "POST",
+      `/v1/payment_intents/${slow.paymentIntent}/confirm`,
+      {
+        client_secret: slow.clientSecret,
+        "payment_method_data[type]": "link",
+        "payment_method_data[billing_details][email]": "saver+bank@example.com",
+      },
+      "pk_test_worker",
+    );
+    expect(processing.body.status).toBe("processing");
+    const refused = await terms(slow.browser, { paymentIntent: slow.paymentIntent, discountCode: null, bump: true });
+    expect(refused.status).toBe(409);
+    expect(await intentAmount(slow.paymentIntent)).toBe(2000);
+    expect(await rowsOf(slow.paymentIntent)).toMatchObject({ total: 2000, bumps: [] });
+  });
+
+  it("changes sent at once leave the PaymentIntent's amount and the rows in agreement, and the payment is fulfilled", async () => {
+    const c = await openCheckout("terms-race");
+    const choices = [
+      { discountCode: c.codeText, bump: true },
+      { discountCode: null, bump: false },
+      { discountCode: c.codeText, bump: false },
+      { discountCode: null, bump: true },
+      { discountCode: c.codeText, bump: true },
+      { discountCode: null, bump: true },
+    ];
+    const answers = await Promise.all(
+      choices.map((choice) => terms(c.browser, { paymentIntent: c.paymentIntent, ...choice })),
+    );
+    // Each answers 200 or a clean 409 (changed at the same time); none a 5xx.
+    for (const a of answers) expect([200, 409]).toContain(a.status);
+    const now = await rowsOf(c.paymentIntent);
+    expect(now.bumps.length).toBeLessThanOrEqual(1);
+    expect(now.main.amount_cents + now.main.discount_cents).toBe(2000);
+    expect(await intentAmount(c.paymentIntent)).toBe(now.total);
+
+    const paid = await confirmAsStripeJs(c.clientSecret);
+    expect(paid.body).toMatchObject({ status: "succeeded", amount_received: now.total });
+    expect((await deliver(await eventFor("payment_intent.succeeded", c.paymentIntent))).status).toBe(200);
+    expect((await rowsOf(c.paymentIntent)).main.status).toBe("paid");
+  });
+});
