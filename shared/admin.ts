@@ -1,6 +1,7 @@
 // The admin API's contract (spec §3, §5, §7): request schemas and response shapes.
 import { z } from "zod";
 import { FEEDBACK_PRIORITIES, FEEDBACK_TYPES } from "./feedback";
+import { SALE_HOLD_DAYS } from "./payouts";
 
 export const ADMIN_MONTH_MESSAGE = "month must be a whole number from 1 to 12";
 export const ADMIN_YEAR_MESSAGE = "year must be a whole number from 2024 to 2030";
@@ -55,10 +56,33 @@ export const adminFeedbackFilterSchema = z.object({
 
 // Spec §4's words for a creator row. They are true only for a creator with no payout of the chosen
 // month who is not held: set up with at least the minimum is 'Ready for Payout' (row status
-// Pending: the run will pay it), under the minimum is 'Below Minimum ($25)'. Every other row says
-// its PAYOUT_ROW_STATUSES word (a paid creator is Paid, whatever is left on their balance).
+// Pending: the run will pay it), above zero and under the minimum is 'Below Minimum ($25)'. With
+// nothing available the row says so: 'Paid this month' when a payout or withdrawal was paid this
+// calendar month, else 'Nothing to pay'. Every other row says its PAYOUT_ROW_STATUSES word.
 export const READY_FOR_PAYOUT = "Ready for Payout";
 export const BELOW_MINIMUM = "Below Minimum ($25)";
+export const PAID_THIS_MONTH = "Paid this month";
+
+/**
+ * What a hold does to money already on its way, word for word in the hold dialog, docs/money.md and
+ * the README: the transfer rail makes no transfer while held, a manual payout cannot be marked paid.
+ */
+export const HOLD_PROMISE =
+  "A payout or withdrawal already prepared waits until you release the creator: no money leaves while they are held.";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const shortDay = (ms: number) =>
+  new Date(ms).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+/**
+ * A payout pays what was available when it was prepared: sales whose hold had ended, i.e. made up to
+ * SALE_HOLD_DAYS before. "for sales up to Oct 25" (so a November sale in an October payout prepared
+ * late in November is no surprise).
+ */
+export const salesUpToText = (preparedAtMs: number) =>
+  `for sales up to ${shortDay(preparedAtMs - SALE_HOLD_DAYS * DAY_MS)}`;
+/** The monthly run of `period` prepares at 02:00 UTC on the 1st of the next month. */
+export const scheduledRunAt = (p: { year: number; month: number }) => Date.UTC(p.year, p.month, 1, 2);
+export const runDayText = (p: { year: number; month: number }) => shortDay(scheduledRunAt(p));
 
 export type AdminCreatorPayoutRow = {
   userId: string;
@@ -73,8 +97,10 @@ export type AdminCreatorPayoutRow = {
   /** Where this creator's payout for the month stands: exactly one of the seven (adminRowStatus). */
   status: PayoutRowStatus;
   /** What the screen says: the spec's words where they are true (see READY_FOR_PAYOUT), else `status`. */
-  statusLabel: PayoutRowStatus | typeof READY_FOR_PAYOUT | typeof BELOW_MINIMUM;
+  statusLabel: PayoutRowStatus | typeof READY_FOR_PAYOUT | typeof BELOW_MINIMUM | typeof PAID_THIS_MONTH;
   payoutSetUp: boolean;
+  /** The creator's payout or withdrawal marked paid this calendar month (UTC), if any (ISO). */
+  paidThisMonthAt: string | null;
   /** The admin held this creator's payouts (the run skips them) until released. */
   held: { at: string; reason: string | null } | null;
   /** The creator's monthly payout for the chosen month, if one was prepared (the live one over failed attempts). */
@@ -83,9 +109,14 @@ export type AdminCreatorPayoutRow = {
     amount: number;
     status: "pending" | "processing" | "paid" | "failed";
     method: string;
+    /** Where the money goes: the PayPal / Wise / ... address the payout was prepared for (null by transfer). */
+    email: string | null;
     /** Sent by Stripe Transfer to a connected account; otherwise paid by hand by the admin. */
     byTransfer: boolean;
+    /** Why it failed, in words (the admin's reason, or what Stripe said); null unless failed. */
     notes: string | null;
+    /** When it was prepared (ISO): it pays the sales whose hold had ended by then (salesUpToText). */
+    preparedAt: string;
     /** What the admin recorded when marking it paid by hand. */
     reference: string | null;
     /** A transfer that Stripe has not settled yet: when it is tried again (ISO), and why. */
@@ -97,8 +128,9 @@ export type AdminCreatorPayoutRow = {
 /**
  * The one rule for a creator row's status, also behind the CSV's status column: the month's payout
  * first (paid, then the hold, then retrying / in flight / failed), then why nothing was prepared.
- * A held creator reads Held unless the month's payout is already paid; a creator under the minimum
- * reads Below minimum whether or not a method is set (nothing would be paid either way).
+ * A held creator reads Held unless the month's payout is already paid; with nothing available it is
+ * Nothing to pay (Paid this month when a payout was paid this month); a creator above zero and under
+ * the minimum reads Below minimum whether or not a method is set (nothing would be paid either way).
  */
 export function adminRowStatus(r: {
   payout: { status: "pending" | "processing" | "paid" | "failed"; nextRetryAt: unknown; lastError: unknown } | null;
@@ -106,12 +138,15 @@ export function adminRowStatus(r: {
   setUp: boolean;
   availableCents: number;
   minCents: number;
+  paidThisMonth: boolean;
 }): { status: PayoutRowStatus; statusLabel: AdminCreatorPayoutRow["statusLabel"] } {
   const p = r.payout;
   const only = (status: PayoutRowStatus) => ({ status, statusLabel: status });
   if (p?.status === "paid") return only("Paid");
   if (r.held) return only("Held");
   if (p) return only(payoutRowStatus(p));
+  if (r.availableCents <= 0)
+    return r.paidThisMonth ? { status: "Nothing to pay", statusLabel: PAID_THIS_MONTH } : only("Nothing to pay");
   if (r.availableCents < r.minCents) return { status: "Below minimum", statusLabel: BELOW_MINIMUM };
   if (!r.setUp) return only("Not set up");
   return { status: "Pending", statusLabel: READY_FOR_PAYOUT };
@@ -282,8 +317,33 @@ export const PAYOUT_ROW_STATUSES = [
   "Held",
   "Not set up",
   "Below minimum",
+  "Nothing to pay",
 ] as const;
 export type PayoutRowStatus = (typeof PAYOUT_ROW_STATUSES)[number];
+
+/**
+ * GET /api/admin/payouts-waiting: payouts and withdrawals (any month) that Stripe refused for the
+ * platform's balance (`balance_insufficient`) and that are not paid: they are retried, but only money
+ * in the platform's Stripe balance lets them go out. `platformBalance` is Stripe's GET /v1/balance
+ * (usd), null when Stripe could not be asked.
+ */
+export type PayoutsWaitingView = {
+  platformBalance: { available: number; pending: number } | null;
+  payouts: {
+    payoutId: string;
+    userId: string;
+    name: string;
+    email: string;
+    amount: number;
+    kind: "monthly" | "withdrawal";
+    /** "October 2026 payout" or "Withdrawal". */
+    what: string;
+    /** Why, in words. */
+    reason: string;
+    nextRetryAt: string | null;
+    preparedAt: string;
+  }[];
+};
 
 /**
  * GET /api/admin/payout-run?month=&year=: the run for a period, live. Counts come from the payout

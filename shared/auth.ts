@@ -45,6 +45,8 @@ export const currentUserSchema = z.object({
   payoutDefault: z.enum(PAYOUT_DEFAULTS),
   /** A connected bank that Stripe says can receive transfers. */
   bankReady: z.boolean(),
+  /** The admin held this creator's payouts: no money is sent to them until released. */
+  payoutsHeld: z.boolean(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 

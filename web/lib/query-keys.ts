@@ -11,6 +11,7 @@ export const queryKeys = {
   adminCreatorPayouts: (p: { month: number; year: number }) => ["/api/admin/creator-payouts", p] as const,
   adminPayoutRun: (p: { month: number; year: number }) => ["/api/admin/payout-run", p] as const,
   adminMonthlyReports: ["/api/admin/monthly-reports"] as const,
+  adminPayoutsWaiting: ["/api/admin/payouts-waiting"] as const,
   adminFeedback: (f: { type: string; priority: string }) => ["/api/admin/feedback", f] as const,
   analytics: (days: number) => ["/api/analytics/stats", { days }] as const,
   earningsStats: ["/api/earnings/stats"] as const,

@@ -18,7 +18,8 @@ import { optionalJson, validate } from "../lib/validate";
 import { creatorPayoutRows, feedbackInbox, monthlyReports, payoutSummary } from "../services/admin-reports";
 import { fixPurchaseEmails } from "../services/fix-purchase-emails";
 import { csvFileName, payoutsCsvExport } from "../services/payouts-csv";
-import { holdCreator, markPayoutFailed, markPayoutPaid, releaseCreator, resendPayout } from "../services/payouts/admin";
+import { markPayoutFailed, markPayoutPaid, payoutsWaiting, resendPayout } from "../services/payouts/admin";
+import { holdCreator, releaseCreator } from "../services/payouts/hold";
 import type { Actor } from "../services/payouts/deps";
 import { payoutDeps } from "../deps";
 import { payoutRunView, processPayouts } from "../workflows/payout-run";
@@ -49,6 +50,8 @@ export const adminRoutes = new Hono<AppEnv>()
     const { month, year } = c.req.valid("query");
     return c.json(await payoutRunView(c.env, { year, month }));
   })
+  // Payouts and withdrawals Stripe refused for the platform's balance, with that balance (any month).
+  .get("/admin/payouts-waiting", async (c) => c.json(await payoutsWaiting(payoutDeps(c.env))))
   .get("/admin/export-payouts", validate("query", adminPeriodQuerySchema), async (c) => {
     const { month, year } = c.req.valid("query");
     const { rowCount, stream } = await payoutsCsvExport(c.var.db, { year, month });

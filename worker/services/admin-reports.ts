@@ -47,7 +47,9 @@ export async function payoutSummary(db: Db) {
  * available now.
  */
 export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()): Promise<AdminCreatorPayoutRow[]> {
-  const [people, balances, periodPayouts] = await Promise.all([
+  const d = new Date(now);
+  const monthStart = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  const [people, balances, periodPayouts, paidThisMonth] = await Promise.all([
     db.all<{
       id: string;
       email: string;
@@ -82,7 +84,12 @@ export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()
         and(eq(payouts.kind, "monthly"), eq(payouts.periodYear, period.year), eq(payouts.periodMonth, period.month)),
       )
       .orderBy(payouts.createdAt),
+    // A payout or withdrawal paid this calendar month: a creator with nothing left reads 'Paid this month'.
+    db.all<{ user_id: string; at: number }>(sql`
+      select user_id, max(processed_at) as at from payouts where status = 'paid' and processed_at >= ${monthStart} group by user_id
+    `),
   ]);
+  const paidAt = new Map(paidThisMonth.map((r) => [r.user_id, Number(r.at)]));
   const available = new Map(balances.map((b) => [b.userId, b.availableCents]));
   // The live payout wins over failed attempts of the same period (rows come oldest first).
   const payoutOf = new Map<string, (typeof periodPayouts)[number]>();
@@ -120,7 +127,9 @@ export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()
         setUp: !!dest,
         availableCents,
         minCents: MIN_PAYOUT_CENTS,
+        paidThisMonth: paidAt.has(u.id),
       }),
+      paidThisMonthAt: paidAt.has(u.id) ? new Date(paidAt.get(u.id)!).toISOString() : null,
       payoutSetUp: !!dest,
       held: u.held_at !== null ? { at: new Date(Number(u.held_at)).toISOString(), reason: u.held_reason } : null,
       payout: p
@@ -129,8 +138,10 @@ export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()
             amount: dollars(p.amountCents),
             status: p.status,
             method: p.method,
+            email: p.email,
             byTransfer: p.stripeAccountId !== null,
-            notes: p.failureCode ? `${p.failureCode}: ${p.failureDetail ?? ""}` : p.notes,
+            notes: p.status === "failed" ? failureWords(p) : null,
+            preparedAt: p.createdAt.toISOString(),
             reference: p.reference,
             nextRetryAt: iso(p.nextRetryAt),
             lastError: p.lastError,
@@ -139,6 +150,22 @@ export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()
     };
   });
   return rows.sort((a, b) => b.availableBalance - a.availableBalance || a.email.localeCompare(b.email));
+}
+
+/**
+ * Why a payout failed, in words for the admin: who marked it failed and why, a reversed transfer, or
+ * what Stripe said about the destination (never a bare code like `marked_failed_by_admin: …`).
+ */
+function failureWords(p: {
+  failureCode: string | null;
+  failureDetail: string | null;
+  notes: string | null;
+}): string | null {
+  if (p.failureCode === "marked_failed_by_admin") return p.failureDetail ?? p.notes;
+  if (p.failureCode === "transfer_reversed")
+    return "The transfer was reversed: the money came back from the creator's bank account.";
+  if (p.failureCode && p.failureDetail) return `Stripe refused the transfer: ${p.failureDetail}`;
+  return p.notes;
 }
 
 /** Month by month, newest first: revenue, the platform's share, payouts paid for that month, sales. */

@@ -80,5 +80,6 @@ export async function getCurrentUser(
     payoutDestination: dest ? (dest.stripeAccountId ? "bank" : "manual") : null,
     payoutDefault: s?.payoutDefault ?? "bank",
     bankReady: !!(s?.stripeAccountId && s.connectPayoutsEnabled),
+    payoutsHeld: !!s?.heldAt,
   };
 }

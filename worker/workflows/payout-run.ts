@@ -210,7 +210,9 @@ export async function payoutRunView(env: Pick<Bindings, "DB" | "PAYOUT_RUN">, pe
       status: r.status === "failed" ? "Failed" : "Retrying",
       reason:
         r.status === "failed"
-          ? [r.failure_code, r.failure_detail].filter(Boolean).join(": ") || (r.last_error ?? "")
+          ? (r.failure_code === "marked_failed_by_admin" ? r.failure_detail : null) ||
+            [r.failure_code, r.failure_detail].filter(Boolean).join(": ") ||
+            (r.last_error ?? "")
           : (r.last_error ?? ""),
       nextRetryAt: r.status === "failed" ? null : iso(r.next_retry_at),
     })),

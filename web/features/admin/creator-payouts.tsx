@@ -1,19 +1,18 @@
-// Creator payout rows for a chosen month (spec §3, §4): each row's true status (shared/admin.ts
-// adminRowStatus; the spec's 'Ready for Payout' / 'Below Minimum ($25)' where they are true), the
-// month's payout if one exists with the row's actions, 'Process All Payouts' (asked first) and the CSV.
+// Creator payout rows for a chosen month (spec §3, §4), named with the sales they pay: each row's true
+// status (shared/admin.ts adminRowStatus), the month's payout with the row's actions (./creator-rows.tsx:
+// a table from the sm breakpoint, a stacked row per creator below it), 'Process All Payouts' (asked
+// first) and the CSV.
 import { Download, Users } from "lucide-react";
 import { useState } from "react";
-import { READY_FOR_PAYOUT, type AdminCreatorPayoutRow, type PayoutRowStatus } from "@shared/admin";
+import { READY_FOR_PAYOUT, runDayText, salesUpToText, scheduledRunAt } from "@shared/admin";
 import { MANUAL_PAYOUT_DAY } from "@shared/payouts";
 import { EmptyState } from "@/components/empty-state";
 import { SectionSpinner, Spinner } from "@/components/spinner";
-import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { toast } from "@/hooks/use-toast";
-import { formatDollars } from "@shared/money";
-import { RowActions } from "./payout-actions";
-import { METHOD_NAMES, ProcessConfirmDialog, processPlan } from "./process-confirm";
+import { PayoutTable, StackedRows } from "./creator-rows";
+import { ProcessConfirmDialog, processPlan } from "./process-confirm";
 import { useCreatorPayouts, useDownloadPayoutsCsv, useProcessPayouts, type Period } from "./queries";
 import { LoadFailed } from "@/components/load-failed";
 
@@ -59,25 +58,6 @@ function PeriodPicker({ period, onChange }: { period: Period; onChange: (p: Peri
     </div>
   );
 }
-
-const PAYOUT_STATUS: Record<string, string> = {
-  pending: "Prepared",
-  processing: "Sending",
-  paid: "Paid",
-  failed: "Failed",
-};
-const BADGE: Record<PayoutRowStatus, "success" | "secondary" | "destructive" | "warning" | "outline" | "default"> = {
-  Paid: "success",
-  Pending: "default",
-  Retrying: "warning",
-  Failed: "destructive",
-  Held: "warning",
-  "Not set up": "outline",
-  "Below minimum": "secondary",
-};
-const statusBadge = (r: AdminCreatorPayoutRow) => (
-  <Badge variant={r.statusLabel === READY_FOR_PAYOUT ? "success" : BADGE[r.status]}>{r.statusLabel}</Badge>
-);
 
 /** The month that closed last: a press prepares only that one (the run's rule). */
 const isClosing = (p: Period, now = new Date()) => {
@@ -126,6 +106,9 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
               ? `${data.length} creators, ${ready} ready for payout`
               : "Available balances and this month's payouts"}
           </CardDescription>
+          <p className="mt-1 text-sm text-muted-foreground" data-testid="payout-period">
+            {`${periodName} payouts: the run on ${runDayText(period)} pays ${salesUpToText(scheduledRunAt(period)).replace("for ", "")} (each sale is held 7 days); a payout prepared later pays later sales too, as its row says.`}
+          </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <PeriodPicker period={period} onChange={onPeriodChange} />
@@ -142,6 +125,7 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
             onOpenChange={setConfirming}
             plan={plan}
             periodName={periodName}
+            salesUpTo={salesUpToText(Date.now())}
             pending={process.isPending}
             onConfirm={() => process.mutate({ ...period, markPaid: plan.markPaid })}
           />
@@ -165,83 +149,10 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
             text="Creators appear here once they upload content or make a sale."
           />
         ) : (
-          <div className="relative overflow-x-auto">
-            <table className="w-full text-sm">
-              <thead className="text-left text-muted-foreground">
-                <tr className="border-b">
-                  <th className="py-2 pr-3 font-medium">Creator</th>
-                  <th className="py-2 pr-3 font-medium">Payout method</th>
-                  <th className="py-2 pr-3 text-right font-medium">Total earnings</th>
-                  <th className="py-2 pr-3 text-right font-medium">Available</th>
-                  <th className="py-2 pr-3 text-right font-medium">Content</th>
-                  <th className="py-2 pr-3 font-medium">Status</th>
-                  <th className="py-2 pr-3 font-medium">This month's payout</th>
-                  <th className="py-2 font-medium">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.map((r) => (
-                  <tr key={r.userId} className="border-b last:border-0" data-testid="creator-payout-row">
-                    <td className="py-2 pr-3">
-                      {r.firstName || r.lastName ? (
-                        <>
-                          <div className="font-medium">{[r.firstName, r.lastName].filter(Boolean).join(" ")}</div>
-                          <div className="text-xs text-muted-foreground">{r.email}</div>
-                        </>
-                      ) : (
-                        <div className="font-medium break-all">{r.email}</div>
-                      )}
-                    </td>
-                    <td className="py-2 pr-3">
-                      {r.payoutSetUp ? (
-                        <>
-                          <div>{METHOD_NAMES[r.payoutMethod ?? ""] ?? r.payoutMethod}</div>
-                          <div className="text-xs text-muted-foreground">{r.payoutEmail}</div>
-                        </>
-                      ) : (
-                        <span className="text-muted-foreground">Not set up</span>
-                      )}
-                    </td>
-                    <td className="py-2 pr-3 text-right">{formatDollars(r.totalEarnings)}</td>
-                    <td className="py-2 pr-3 text-right font-medium">{formatDollars(r.availableBalance)}</td>
-                    <td className="py-2 pr-3 text-right">{r.contentCount}</td>
-                    <td className="py-2 pr-3">
-                      {statusBadge(r)}
-                      {r.held?.reason && <div className="mt-1 text-xs text-muted-foreground">{r.held.reason}</div>}
-                    </td>
-                    <td className="py-2 pr-3">
-                      {r.payout ? (
-                        <>
-                          <div>{`${formatDollars(r.payout.amount)} · ${PAYOUT_STATUS[r.payout.status] ?? r.payout.status}`}</div>
-                          {r.payout.status === "failed" && r.payout.notes && (
-                            <div className="text-xs text-destructive">{r.payout.notes}</div>
-                          )}
-                          {r.payout.reference && (
-                            <div className="text-xs text-muted-foreground break-all">Ref: {r.payout.reference}</div>
-                          )}
-                          {r.status === "Retrying" && (
-                            <div className="text-xs text-amber-700 break-all">
-                              {r.payout.nextRetryAt
-                                ? `Retry ${new Date(r.payout.nextRetryAt).toLocaleString()}`
-                                : "Retrying"}
-                              {r.payout.lastError ? ` · ${r.payout.lastError}` : ""}
-                            </div>
-                          )}
-                        </>
-                      ) : (
-                        <span className="text-muted-foreground">None</span>
-                      )}
-                    </td>
-                    <td className="py-2 text-right">
-                      <RowActions row={r} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <>
+            <StackedRows rows={data} />
+            <PayoutTable rows={data} />
+          </>
         )}
       </CardContent>
     </Card>

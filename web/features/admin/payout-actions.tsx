@@ -1,9 +1,12 @@
 // A creator row's menu of admin actions (mark paid with a reference, mark failed with a reason,
-// re-send, hold / release) and their dialogs. The server decides (services/payout-admin.ts
-// PAYOUT_ACTIONS); the menu offers only what that table allows, and shows the server's refusal.
+// re-send, hold / release) and their dialogs; on a phone also the one action that applies as a
+// button. The server decides (services/payouts/admin.ts PAYOUT_ACTIONS, ./hold.ts); the menu offers
+// only what it allows (never Re-send for a payout paid by hand, nothing that sends while held), and
+// shows the server's refusal.
 import { MoreHorizontal } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import {
+  HOLD_PROMISE,
   holdCreatorSchema,
   markPayoutFailedSchema,
   markPayoutPaidSchema,
@@ -26,22 +29,37 @@ import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/hooks/use-toast";
 import { withoutStatus } from "@/lib/api";
 import { formatDollars } from "@shared/money";
+import { METHOD_NAMES } from "./process-confirm";
 import { usePayoutAction, type PayoutAction } from "./queries";
 
 type Row = AdminCreatorPayoutRow;
 type Kind = PayoutAction["kind"];
 
-/** Which actions the row offers, as PAYOUT_ACTIONS allows them from the payout's state. */
+/**
+ * Which actions the row offers, as PAYOUT_ACTIONS allows them from the payout's state: a manual
+ * payout is marked paid (not while held: it waits) or failed, never re-sent (the admin pays it by
+ * hand; a failed one is prepared again by the next press); a transfer is re-sent.
+ */
 function actionsFor(r: Row): Kind[] {
   const p = r.payout;
   const out: Kind[] = [];
-  if (p && !p.byTransfer && p.status === "pending") out.push("mark-paid");
+  if (p && !p.byTransfer && p.status === "pending" && !r.held) out.push("mark-paid");
   if (p && !p.byTransfer && (p.status === "pending" || p.status === "processing")) out.push("mark-failed");
-  if (p && (p.status === "failed" ? !r.held : p.byTransfer && (p.status === "pending" || p.status === "processing")))
+  if (p?.byTransfer && (p.status === "failed" ? !r.held : p.status === "pending" || p.status === "processing"))
     out.push("resend");
   out.push(r.held ? "release" : "hold");
   return out;
 }
+
+/** The one action a stacked row shows as a button: release a hold, pay by hand, or re-send a transfer that needs it. */
+function primaryOf(r: Row): Kind | null {
+  const all = actionsFor(r);
+  if (r.held) return "release";
+  if (all.includes("mark-paid")) return "mark-paid";
+  if (all.includes("resend") && (r.status === "Failed" || r.status === "Retrying")) return "resend";
+  return null;
+}
+const PRIMARY: Partial<Record<Kind, string>> = { "mark-paid": "Mark paid", resend: "Re-send", release: "Release hold" };
 
 const LABELS: Record<Kind, string> = {
   "mark-paid": "Mark paid…",
@@ -58,9 +76,17 @@ const DONE: Record<Kind, [string, string]> = {
   release: ["Hold released", "Not held: nothing changed."],
 };
 
+/** The creator's name, or nothing (the dialog about where money goes never names the login email). */
+const realName = (r: Row) => [r.firstName, r.lastName].filter(Boolean).join(" ");
 const nameOf = (r: Row) => [r.firstName, r.lastName].filter(Boolean).join(" ") || r.email;
+/** Where a manual payout's money goes: "PayPal (name@example.com)", never the creator's login. */
+const destinationOf = (r: Row) => {
+  const method = METHOD_NAMES[r.payout?.method ?? ""] ?? r.payout?.method ?? "";
+  const to = r.payout?.email ?? r.payoutEmail;
+  return to ? `${method} ${to}` : method;
+};
 
-export function RowActions({ row }: { row: Row }) {
+export function RowActions({ row, primary = false }: { row: Row; primary?: boolean }) {
   const [open, setOpen] = useState(false);
   const [dialog, setDialog] = useState<Exclude<Kind, "resend" | "release"> | null>(null);
   const menu = useRef<HTMLDivElement>(null);
@@ -86,8 +112,14 @@ export function RowActions({ row }: { row: Row }) {
       direct.mutate({ kind: "release", userId: row.userId });
     } else setDialog(k as Exclude<Kind, "resend" | "release">);
   };
+  const main = primary ? primaryOf(row) : null;
   return (
-    <div className="relative" ref={menu}>
+    <div className="relative flex items-center gap-1" ref={menu}>
+      {main && (
+        <Button variant="outline" size="sm" onClick={() => pick(main)} disabled={direct.isPending}>
+          {PRIMARY[main]}
+        </Button>
+      )}
       <Button
         variant="ghost"
         size="sm"
@@ -100,7 +132,10 @@ export function RowActions({ row }: { row: Row }) {
         {direct.isPending ? <Spinner className="size-4" label="Working" /> : <MoreHorizontal className="size-4" />}
       </Button>
       {open && (
-        <div role="menu" className="absolute right-0 z-20 mt-1 w-44 rounded-md border bg-popover p-1 text-sm shadow-md">
+        <div
+          role="menu"
+          className="absolute top-full right-0 z-20 mt-1 w-44 rounded-md border bg-popover p-1 text-sm shadow-md"
+        >
           {actionsFor(row).map((k) => (
             <button
               key={k}
@@ -123,7 +158,7 @@ const DIALOGS = {
   "mark-paid": {
     title: "Mark payout paid",
     text: (r: Row) =>
-      `You sent ${formatDollars(r.payout?.amount ?? 0)} to ${nameOf(r)} by hand. Record the reference of that payment (e.g. the PayPal transaction id); the creator is emailed that it was sent.`,
+      `You sent ${formatDollars(r.payout?.amount ?? 0)} by ${destinationOf(r)}${realName(r) ? ` for ${realName(r)}` : ""} by hand. Record the reference of that payment (e.g. the PayPal transaction id); the creator is emailed that it was sent.`,
     field: "Reference",
     schema: markPayoutPaidSchema,
     key: "reference" as const,
@@ -141,7 +176,7 @@ const DIALOGS = {
   hold: {
     title: "Hold payouts",
     text: (r: Row) =>
-      `The payout runs skip ${nameOf(r)} until you release them. A payout already prepared is not changed.`,
+      `The payout runs skip ${nameOf(r)} and Withdraw now is refused until you release them. ${HOLD_PROMISE} They are emailed now and when you release them, with how to reach support.`,
     field: "Reason",
     schema: holdCreatorSchema,
     key: "reason" as const,

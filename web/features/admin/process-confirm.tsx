@@ -34,7 +34,7 @@ const cents = (dollars: number) => Math.round(dollars * 100);
 export function processPlan(
   rows: AdminCreatorPayoutRow[],
   willPrepare: boolean,
-): { markPaid: string[]; text: string; empty: boolean } {
+): { markPaid: string[]; text: string; empty: boolean; prepares: boolean } {
   let sendCents = 0;
   let sendCount = 0;
   const manual = new Map<string, { n: number; cents: number }>();
@@ -73,7 +73,12 @@ export function processPlan(
   const text = parts.length
     ? `${parts.join("; ")}.`
     : "Nothing to send or mark paid: no payout of this month is waiting.";
-  return { markPaid, text: text.charAt(0).toUpperCase() + text.slice(1), empty: !parts.length };
+  return {
+    markPaid,
+    text: text.charAt(0).toUpperCase() + text.slice(1),
+    empty: !parts.length,
+    prepares: prepareCount > 0,
+  };
 }
 
 export function ProcessConfirmDialog({
@@ -81,6 +86,7 @@ export function ProcessConfirmDialog({
   onOpenChange,
   plan,
   periodName,
+  salesUpTo,
   pending,
   onConfirm,
 }: {
@@ -88,6 +94,8 @@ export function ProcessConfirmDialog({
   onOpenChange: (o: boolean) => void;
   plan: ReturnType<typeof processPlan>;
   periodName: string;
+  /** What a payout prepared now pays: "for sales up to Nov 20". */
+  salesUpTo: string;
   pending: boolean;
   onConfirm: () => void;
 }) {
@@ -98,6 +106,11 @@ export function ProcessConfirmDialog({
           <DialogTitle>Process payouts for {periodName}?</DialogTitle>
           <DialogDescription data-testid="process-plan">{plan.text}</DialogDescription>
         </DialogHeader>
+        {plan.prepares && (
+          <p className="text-sm text-muted-foreground" data-testid="process-sales">
+            {`A payout prepared now pays what is available now: ${salesUpTo.replace("for ", "")} (each sale is held 7 days), so it can include sales made after ${periodName} ended.`}
+          </p>
+        )}
         {plan.markPaid.length > 0 && (
           <p className="text-sm text-muted-foreground">
             Only the payouts listed now are marked paid: send them by hand before you confirm.

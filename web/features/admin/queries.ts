@@ -10,6 +10,7 @@ import {
   type MonthlyReport,
   type PayoutActionResult,
   type PayoutRunView,
+  type PayoutsWaitingView,
   type ProcessPayoutsInput,
   type ProcessPayoutsResult,
 } from "@shared/admin";
@@ -158,6 +159,15 @@ export const usePayoutRun = (p: Period) =>
       if (q.state.status === "error" || !d) return false;
       return RUN_AT_REST.has(d.run.status) && d.retrying === 0 && d.sent === 0 ? false : RUN_POLL_MS;
     },
+  });
+
+/** Payouts Stripe refused for the platform's balance, with that balance: polled while any wait. */
+export const usePayoutsWaiting = () =>
+  useQuery({
+    queryKey: queryKeys.adminPayoutsWaiting,
+    queryFn: ({ signal }) => getJson<PayoutsWaitingView>(queryKeys.adminPayoutsWaiting[0], signal),
+    retry: false,
+    refetchInterval: (q) => (q.state.data?.payouts.length ? RUN_POLL_MS * 5 : false),
   });
 
 /** One admin action on one payout or creator (services/payout-admin.ts): the answer says whether it changed anything. */

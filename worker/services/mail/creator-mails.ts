@@ -1,5 +1,6 @@
 // The emails a creator gets: a sale, a Pro receipt, each step of a payout or withdrawal, a payout
-// skipped, a webhook endpoint disabled and a payout destination changed. Rendered by ./render.ts.
+// skipped, payouts held and released, a webhook endpoint disabled and a payout destination changed.
+// Rendered by ./render.ts.
 import { MANUAL_PAYOUT_DAY, MIN_PAYOUT_CENTS } from "../../../shared/payouts";
 import { PRODUCT_NAME } from "../../../shared/site";
 import { escapeHtml } from "../../lib/html";
@@ -152,6 +153,43 @@ export function payoutDestinationChangedMail(data: MailData<"payout-destination-
     html: layout(
       "Your payout destination was changed",
       `<p>${escapeHtml(lead)}</p><p>${lines.map(escapeHtml).join("<br>")}</p><p>${escapeHtml(more)}</p>${button(settingsUrl, "Open Settings")}`,
+    ),
+  };
+}
+
+/** The admin held the creator's payouts: what that means for their money, and how to reach support. */
+export function payoutsHeldMail(data: MailData<"payouts-held">): Rendered {
+  const subject = "Your payouts are on hold";
+  return holdMail(
+    subject,
+    [
+      "We have put your payouts on hold. While they are on hold no money is sent to you: the monthly payout skips you, Withdraw now is unavailable, and a payout or withdrawal already prepared waits until the hold ends.",
+      "Your items stay on sale and everything you earn stays in your balance.",
+      `To find out why and what to do, reply to this email or write to us at ${data.supportUrl}.`,
+    ],
+    data,
+  );
+}
+
+export function payoutsReleasedMail(data: MailData<"payouts-released">): Rendered {
+  const subject = "Your payouts are no longer on hold";
+  return holdMail(
+    subject,
+    [
+      "We have released the hold on your payouts. A payout or withdrawal that waited goes out now, and the monthly payout includes you again.",
+      `Questions? Reply to this email or write to us at ${data.supportUrl}.`,
+    ],
+    data,
+  );
+}
+
+function holdMail(subject: string, paragraphs: string[], d: MailData<"payouts-held">): Rendered {
+  return {
+    subject,
+    text: `${paragraphs.join("\n\n")}\n\nYour payouts: ${d.settingsUrl}`,
+    html: layout(
+      subject,
+      `${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join("")}${button(d.settingsUrl, "See your payouts")}`,
     ),
   };
 }

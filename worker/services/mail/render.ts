@@ -14,6 +14,8 @@ import {
   payoutPaidMail,
   payoutPreparedMail,
   payoutSkippedMail,
+  payoutsHeldMail,
+  payoutsReleasedMail,
   proReceiptMail,
   saleMadeMail,
   webhookDisabledMail,
@@ -53,5 +55,9 @@ export function render(job: EmailJob): Rendered {
       return webhookDisabledMail(job.data);
     case "payout-destination-changed":
       return payoutDestinationChangedMail(job.data);
+    case "payouts-held":
+      return payoutsHeldMail(job.data);
+    case "payouts-released":
+      return payoutsReleasedMail(job.data);
   }
 }

@@ -33,7 +33,13 @@ export type EmailJob = { dedupeKey: string; to: string; sendAt?: number } & (
   | { template: "webhook-disabled"; data: { url: string; reason: string; settingsUrl: string } }
   // To the creator's account address when where their payouts go changes (services/payout-destination.ts).
   | { template: "payout-destination-changed"; data: DestinationChangedMailData }
+  // The admin held the creator's payouts, or released them (services/payouts/hold.ts).
+  | { template: "payouts-held"; data: HoldMailData }
+  | { template: "payouts-released"; data: HoldMailData }
 );
+
+/** Where the creator sees their payouts, and where they reach support (the feedback form; a reply reaches us too). */
+type HoldMailData = { settingsUrl: string; supportUrl: string };
 
 /** A checkout reminder: composed when due (recovery.ts `composeReminder`), so a job carries only the purchase at first. */
 export type ReminderMailData = {

@@ -2,20 +2,23 @@
 // mark paid (a manual payout sent by hand, with its reference), mark failed (a manual payout that
 // could not be sent: failPayout books the money back), re-send (a failed monthly payout prepared
 // again for its period and, by transfer, sent at once; a transfer waiting for a retry sent now), and
-// hold / release (the run skips held creators). What each action may do from each status is the one
-// table PAYOUT_ACTIONS. Each is a conditional update: of two presses one changes and the other answers
+// the payouts waiting for the platform's Stripe balance (payoutsWaiting). Holding a creator is
+// ./hold.ts. What each action may do from each status is the one table PAYOUT_ACTIONS. Each is a conditional update: of two presses one changes and the other answers
 // 200 with the state as it is (`changed: false`); a press the state refuses is a 409 with why. Each
 // press is audited after its change, so there is never an audit row without its change.
 // Behaviour: docs/money.md ("The admin dashboard").
 import { and, eq, sql } from "drizzle-orm";
-import { payoutRowStatus, type CreatorHoldResult, type PayoutActionResult } from "../../../shared/admin";
-import { adminAudit, payoutSettings, payouts, users } from "../../db/schema";
+import { payoutRowStatus, type PayoutActionResult, type PayoutsWaitingView } from "../../../shared/admin";
+import { adminAudit, payoutSettings, payouts } from "../../db/schema";
+import { formatDollars } from "../../../shared/money";
 import { ApiError, notFound } from "../../lib/errors";
 import { dispatch } from "../mail/email-outbox";
 import type { Actor, PayoutDeps } from "./deps";
 import { failPayout } from "./failure";
 import { payoutMailInsert, payoutWebhook } from "./notices";
 import { preparePayout } from "./prepare";
+import { payoutDelay } from "./delay";
+import { periodLabel } from "./period";
 import { sendPayout } from "./transfer-rail";
 import { dispatchWebhooks } from "../webhooks/delivery";
 
@@ -88,7 +91,17 @@ async function load(deps: PayoutDeps, id: string): Promise<PayoutRow> {
   return p;
 }
 
-async function audit(
+/** The creator's payouts are held: nothing of theirs may be marked paid (sent) until released. */
+async function refuseWhileHeld(deps: PayoutDeps, userId: string, what: string) {
+  const s = await deps.db
+    .select({ heldAt: payoutSettings.heldAt })
+    .from(payoutSettings)
+    .where(eq(payoutSettings.userId, userId))
+    .get();
+  if (s?.heldAt) throw new ApiError(409, `This creator is held: release them before you ${what}.`);
+}
+
+export async function audit(
   deps: PayoutDeps,
   actor: Actor,
   action: string,
@@ -128,6 +141,8 @@ export async function markPayoutPaid(
   const before = await load(deps, id);
   let changed = false;
   if (verdictFor("mark-paid", before) === "apply") {
+    // A hold means no money leaves: a prepared payout waits (HOLD_PROMISE), so it is not sent or marked paid.
+    await refuseWhileHeld(deps, before.userId, "send this payout or mark it paid");
     const [updated] = await deps.d1.batch([
       deps.d1
         .prepare(
@@ -242,12 +257,7 @@ export async function resendPayout(
         );
       let live = await livePayout(deps, before);
       if (!live) {
-        const settings = await deps.db
-          .select({ heldAt: payoutSettings.heldAt })
-          .from(payoutSettings)
-          .where(eq(payoutSettings.userId, before.userId))
-          .get();
-        if (settings?.heldAt) throw new ApiError(409, "This creator is held: release them first.");
+        await refuseWhileHeld(deps, before.userId, "send this payout again");
         const newId = await preparePayout(
           deps,
           before.userId,
@@ -290,57 +300,82 @@ export async function resendPayout(
   return { changed, payout: view(p) };
 }
 
-const holdView = (s: { heldAt: Date | null; heldReason: string | null } | undefined): CreatorHoldResult["held"] =>
-  s?.heldAt ? { at: s.heldAt.toISOString(), reason: s.heldReason } : null;
+/** How many waiting payouts the admin sees at most (the most money first). */
+const WAITING_ROWS = 200;
 
-async function creatorExists(deps: PayoutDeps, userId: string) {
-  const u =
-    userId.length <= 64
-      ? await deps.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get()
-      : undefined;
-  if (!u) throw notFound("Creator not found");
+/**
+ * Payouts and withdrawals of any month that Stripe refused for the platform's balance
+ * (`balance_insufficient`, as the transfer rail records the answer: `retry_code`, `last_error` or `failure_code`)
+ * and that are not paid, with the platform's balance as Stripe says it (GET /v1/balance). They are
+ * retried, but only money in the platform's Stripe balance lets them go out: the admin's to look at.
+ */
+export async function payoutsWaiting(deps: Pick<PayoutDeps, "d1" | "stripe">): Promise<PayoutsWaitingView> {
+  const [{ results }, platformBalance] = await Promise.all([
+    deps.d1
+      .prepare(
+        `select p.id, p.user_id, p.kind, p.amount_cents, p.period_year, p.period_month, p.next_retry_at, p.created_at,
+           p.status, p.stripe_account_id, p.retry_code,
+           u.first_name, u.last_name, u.email
+         from payouts p join users u on u.id = p.user_id
+         where p.status in ('pending', 'processing')
+           and (p.retry_code = 'balance_insufficient' or p.last_error like '%balance_insufficient%' or p.failure_code = 'balance_insufficient')
+         order by p.amount_cents desc, p.id limit ?`,
+      )
+      .bind(WAITING_ROWS)
+      .all<{
+        id: string;
+        user_id: string;
+        kind: "monthly" | "withdrawal";
+        amount_cents: number;
+        period_year: number;
+        period_month: number;
+        next_retry_at: number | null;
+        created_at: number;
+        status: "pending" | "processing";
+        stripe_account_id: string | null;
+        retry_code: string | null;
+        first_name: string | null;
+        last_name: string | null;
+        email: string;
+      }>(),
+    platformBalanceOf(deps.stripe),
+  ]);
+  return {
+    platformBalance,
+    payouts: results.map((r) => ({
+      payoutId: r.id,
+      userId: r.user_id,
+      name: [r.first_name, r.last_name].filter(Boolean).join(" "),
+      email: r.email,
+      amount: r.amount_cents / 100,
+      kind: r.kind,
+      what:
+        r.kind === "withdrawal"
+          ? "Withdrawal"
+          : `${periodLabel({ year: r.period_year, month: r.period_month })} payout`,
+      reason: `Stripe refused the transfer: when it was tried, the platform's Stripe balance did not have the ${formatDollars(r.amount_cents / 100)} available. It is tried again by itself; add funds to the platform's Stripe balance, or wait for pending funds to become available.`,
+      // When it is truly tried next: the send Workflow's retry, or after its last the daily sweep (delay.ts).
+      nextRetryAt:
+        payoutDelay({
+          status: r.status,
+          stripeAccountId: r.stripe_account_id,
+          nextRetryAt: r.next_retry_at == null ? null : new Date(r.next_retry_at),
+          retryCode: r.retry_code,
+        })?.nextTryAt ?? null,
+      preparedAt: new Date(r.created_at).toISOString(),
+    })),
+  };
 }
 
-/** Hold a creator's payouts: set only when not held (a repeat keeps the first hold and its reason). */
-export async function holdCreator(
-  deps: PayoutDeps,
-  actor: Actor,
-  userId: string,
-  reason: string,
-  now = Date.now(),
-): Promise<CreatorHoldResult> {
-  await creatorExists(deps, userId);
-  const { results } = await deps.d1
-    .prepare(
-      `insert into payout_settings (user_id, held_at, held_reason) values (?1, ?2, ?3)
-       on conflict (user_id) do update set held_at = excluded.held_at, held_reason = excluded.held_reason
-       where payout_settings.held_at is null
-       returning user_id`,
-    )
-    .bind(userId, now, reason)
-    .all();
-  const changed = results.length > 0;
-  const s = await deps.db.select().from(payoutSettings).where(eq(payoutSettings.userId, userId)).get();
-  await audit(deps, actor, "creator-hold", null, { userId, reason, changed }, now);
-  return { changed, userId, held: holdView(s) };
-}
-
-/** Release a held creator: cleared only when held; the next run pays them again. */
-export async function releaseCreator(
-  deps: PayoutDeps,
-  actor: Actor,
-  userId: string,
-  now = Date.now(),
-): Promise<CreatorHoldResult> {
-  await creatorExists(deps, userId);
-  const { results } = await deps.d1
-    .prepare(
-      "update payout_settings set held_at = null, held_reason = null where user_id = ? and held_at is not null returning user_id",
-    )
-    .bind(userId)
-    .all();
-  const changed = results.length > 0;
-  const s = await deps.db.select().from(payoutSettings).where(eq(payoutSettings.userId, userId)).get();
-  await audit(deps, actor, "creator-release", null, { userId, changed }, now);
-  return { changed, userId, held: holdView(s) };
+/** The platform's usd balance in dollars (Stripe's GET /v1/balance); null when Stripe could not be asked. */
+async function platformBalanceOf(stripe: PayoutDeps["stripe"]): Promise<PayoutsWaitingView["platformBalance"]> {
+  try {
+    const b = await stripe.balance.retrieve();
+    const usd = (l: { amount: number; currency: string }[]) =>
+      l.filter((x) => x.currency === "usd").reduce((sum, x) => sum + x.amount, 0) / 100;
+    return { available: usd(b.available), pending: usd(b.pending) };
+  } catch (err) {
+    console.warn("platform balance not read", err);
+    return null;
+  }
 }

@@ -47,7 +47,7 @@ export async function markManualPaid(deps: PayoutDeps, period: Period, ids: stri
     deps.d1
       .prepare(
         `update payouts set status = 'paid', processed_at = ?1
-         where id in (select value from json_each(?2)) and period_year = ?3 and period_month = ?4 and status = 'pending' and stripe_account_id is null
+         where id in (select value from json_each(?2)) and period_year = ?3 and period_month = ?4 and status = 'pending' and stripe_account_id is null and not exists (select 1 from payout_settings s where s.user_id = payouts.user_id and s.held_at is not null)
          returning id`,
       )
       .bind(now, listed, period.year, period.month),
