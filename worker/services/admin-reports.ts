@@ -13,6 +13,7 @@ import { MIN_PAYOUT_CENTS } from "../../shared/payouts";
 import type { Db } from "../db/client";
 import { feedback, payouts } from "../db/schema";
 import { availableBalances } from "./balances";
+import { payoutDelay } from "./payouts/delay";
 import { destinationOf } from "./payouts/destination";
 import type { Period } from "./payouts/period";
 
@@ -143,7 +144,7 @@ export async function creatorPayoutRows(db: Db, period: Period, now = Date.now()
             notes: p.status === "failed" ? failureWords(p) : null,
             preparedAt: p.createdAt.toISOString(),
             reference: p.reference,
-            nextRetryAt: iso(p.nextRetryAt),
+            nextRetryAt: payoutDelay(p)?.nextTryAt ?? iso(p.nextRetryAt),
             lastError: p.lastError,
           }
         : null,

@@ -10,6 +10,7 @@ import type { PayoutRunView, ProcessPayoutsResult } from "../../shared/admin";
 import { createDb } from "../db/client";
 import { adminAudit } from "../db/schema";
 import type { Bindings } from "../lib/env";
+import { payoutDelay } from "../services/payouts/delay";
 import { countingD1, type Actor } from "../services/payouts/deps";
 import { markManualPaid } from "../services/payouts/manual-rail";
 import { assertPeriodEnded, preparesPeriod, transferGroup, type Period } from "../services/payouts/period";
@@ -166,7 +167,7 @@ export async function payoutRunView(env: Pick<Bindings, "DB" | "PAYOUT_RUN">, pe
         next_retry_at: number | null;
       }>(),
     env.DB.prepare(
-      `select p.id, p.user_id, u.first_name, u.last_name, u.email, p.amount_cents, p.method, p.status, p.last_error, p.failure_code, p.failure_detail, p.next_retry_at
+      `select p.id, p.user_id, u.first_name, u.last_name, u.email, p.amount_cents, p.method, p.status, p.last_error, p.failure_code, p.failure_detail, p.next_retry_at, p.retry_code, p.stripe_account_id
        from payouts p join users u on u.id = p.user_id
        where p.period_year = ? and p.period_month = ? and p.kind = 'monthly'
          and (p.status = 'failed' or (p.status = 'processing' and p.next_retry_at is not null))
@@ -181,11 +182,13 @@ export async function payoutRunView(env: Pick<Bindings, "DB" | "PAYOUT_RUN">, pe
         email: string;
         amount_cents: number;
         method: string;
-        status: string;
+        status: "pending" | "processing" | "paid" | "failed";
         last_error: string | null;
         failure_code: string | null;
         failure_detail: string | null;
         next_retry_at: number | null;
+        retry_code: string | null;
+        stripe_account_id: string | null;
       }>(),
     runStatus(env, period),
   ]);
@@ -214,7 +217,16 @@ export async function payoutRunView(env: Pick<Bindings, "DB" | "PAYOUT_RUN">, pe
             [r.failure_code, r.failure_detail].filter(Boolean).join(": ") ||
             (r.last_error ?? "")
           : (r.last_error ?? ""),
-      nextRetryAt: r.status === "failed" ? null : iso(r.next_retry_at),
+      // The true next try (after the Workflow's last retry, the daily sweep's), as the creator reads it.
+      nextRetryAt:
+        r.status === "failed"
+          ? null
+          : (payoutDelay({
+              status: r.status,
+              stripeAccountId: r.stripe_account_id,
+              nextRetryAt: r.next_retry_at === null ? null : new Date(r.next_retry_at),
+              retryCode: r.retry_code,
+            })?.nextTryAt ?? iso(r.next_retry_at)),
     })),
   };
 }

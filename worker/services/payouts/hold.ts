@@ -82,6 +82,12 @@ export async function releaseCreator(
           "update payout_settings set held_at = null, held_reason = null where user_id = ? and held_at = ? returning user_id",
         )
         .bind(userId, heldAt),
+      // No transfer reads "On hold" once released, even before its send below answers.
+      deps.d1
+        .prepare(
+          "update payouts set retry_code = null where user_id = ? and status = 'processing' and retry_code = 'held' and exists (select 1 from payout_settings where user_id = ? and held_at is null)",
+        )
+        .bind(userId, userId),
       outboxInsert(deps.d1, { dedupeKey: key, to: u.email, template: "payouts-released", data: links(deps) }, now, {
         sql: "not exists (select 1 from payout_settings where user_id = ? and held_at = ?)",
         binds: [userId, heldAt],
