@@ -38,7 +38,7 @@ describe("API keys in /settings", () => {
     const shown = section.getByTestId("new-api-key");
     await shown.waitFor();
     expect(await shown.textContent()).toContain("You won't see this key again");
-    const key = ((await shown.getByLabel("Your new API key").textContent()) ?? "").trim();
+    const key = await shown.getByLabel("Your new API key").inputValue();
     expect(key).toMatch(/^aw_test_[A-Za-z0-9_-]{43}$/);
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await sidewaysOverflow(page)).toBe(0);
