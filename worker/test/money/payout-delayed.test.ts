@@ -47,8 +47,17 @@ async function saleOf(userId: string, shareCents: number, daysAgo = 10) {
     .run();
 }
 
-const platformAvailable = async () =>
-  (await standin<{ available: { amount: number }[] }>("GET", "/v1/balance")).body.available[0]?.amount ?? 0;
+/**
+ * The platform's balance, available and pending: funds other files' charges left pending become
+ * available while this test runs, so a withdrawal meant to be refused must exceed both.
+ */
+const platformAvailable = async () => {
+  const { body } = await standin<{ available: { amount: number }[]; pending: { amount: number }[] }>(
+    "GET",
+    "/v1/balance",
+  );
+  return [...body.available, ...body.pending].reduce((s, b) => s + Math.max(0, b.amount), 0);
+};
 /** The send is driven by the test (as the Workflow's step would), not by a Workflow instance. */
 const steppedDeps = (): PayoutDeps => ({ ...deps(), startSend: async () => {} });
 const get = async <T>(path: string, cookie: string) => (await call(path, { cookie })).json<T>();
