@@ -225,9 +225,12 @@ export function FunnelsPage({ user }: { user: CurrentUser }) {
       <main className="mx-auto max-w-6xl px-4 py-8">
         <div className="mb-6 flex items-center justify-between">
           <h1 className="text-2xl font-bold">Sales Funnels</h1>
-          <Button onClick={() => setCreating(true)}>
-            <Plus /> Create Funnel
-          </Button>
+          {/* With no funnels yet, the empty state's own Create Funnel is the one button. */}
+          {!!funnels.data?.length && (
+            <Button onClick={() => setCreating(true)}>
+              <Plus /> Create Funnel
+            </Button>
+          )}
         </div>
         {funnels.isLoading ? (
           <PageSpinner />

@@ -70,7 +70,7 @@ export function UpsellFunnelModal({ item, funnelName }: { item: { id: string; ti
       } catch {
         return toast({ title: "Failed to attach product to funnel", variant: "destructive" });
       }
-      toast({ title: "Success", description: "Funnel created successfully!" });
+      // Said in the dialog, not in a toast: a toast would sit over the dialog's Save button.
       setStep(1);
     } catch {
       toast({ title: "Failed to create funnel", variant: "destructive" });
@@ -108,6 +108,11 @@ export function UpsellFunnelModal({ item, funnelName }: { item: { id: string; ti
               ? `Offer buyers of "${item.title}" more, with one click, right after they pay.`
               : "Each step is a product buyers can add in one click; a downsell shows when they say no to the upsell before it."}
           </DialogDescription>
+          {step === 1 && (
+            <p role="status" className="text-sm font-medium text-emerald-700">
+              Funnel created successfully!
+            </p>
+          )}
         </DialogHeader>
         {step === 0 ? (
           <div className="space-y-4">

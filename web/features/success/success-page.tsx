@@ -249,7 +249,7 @@ function AddOns({ addOns, access }: { addOns: PurchaseVerification["addOns"]; ac
             </li>
           ))}
         </ul>
-        {order.data && order.data.items.length === 0 && order.data.order.added.length === addOns.length && (
+        {order.data && order.data.items.length === 0 && (
           <p className="flex items-baseline justify-between border-t pt-4 font-semibold" data-testid="order-total">
             <span>Total charged</span>
             <span>{formatDollars(order.data.order.total)}</span>
