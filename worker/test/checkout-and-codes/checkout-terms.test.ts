@@ -7,6 +7,7 @@ import type Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { purchaseDepsOf } from "../../deps";
 import type { Bindings } from "../../lib/env";
+import { changeCheckoutTerms } from "../../services/purchases/checkout-terms";
 import { fulfil } from "../../services/purchases/fulfil";
 import { CHECKOUT_TERMS_MESSAGES } from "../../../shared/payments";
 import {
@@ -328,5 +329,52 @@ describe("a checkout holds one use of its code", () => {
     expect(now).toMatchObject({ total: 1900, holds: 1, main: { discount_cents: 100 } });
     expect(now.holdCodes).toEqual([now.main.discount_code_id]);
     expect(await intentAmount(c.paymentIntent)).toBe(1900);
+  });
+});
+
+describe("Stripe refuses the new amount after the rows were written", () => {
+  it("the rows, the add-on and the hold go back to what Stripe kept, and the webhook fulfils that amount", async () => {
+    const c = await openCheckout("terms-refused");
+    expect(
+      (await terms(c.browser, { paymentIntent: c.paymentIntent, discountCode: c.codeText, bump: false })).status,
+    ).toBe(200);
+    const before = await rowsOf(c.paymentIntent);
+    expect(before).toMatchObject({ total: 1650, holds: 1 });
+    // The buyer pays from another tab between the change's check and its Stripe update.
+    const deps = purchaseDepsOf(env as unknown as Bindings);
+    const real = deps.stripe;
+    const paymentIntents = new Proxy(real.paymentIntents, {
+      get: (target, key) =>
+        key === "update"
+          ? async (...args: Parameters<Stripe["paymentIntents"]["update"]>) => {
+              expect((await confirmAsStripeJs(c.clientSecret)).body.status).toBe("succeeded");
+              return target.update(...args);
+            }
+          : Reflect.get(target, key),
+    });
+    const stripe = new Proxy(real, {
+      get: (target, key) => (key === "paymentIntents" ? paymentIntents : Reflect.get(target, key)),
+    });
+    const refused = await changeCheckoutTerms(
+      { ...deps, stripe },
+      {
+        paymentIntentId: c.paymentIntent,
+        buyerKey: c.browser.slice("aw_buyer=".length),
+        discountCode: null,
+        bump: true,
+      },
+    ).catch((err: Error & { status?: number }) => err);
+    expect(refused).toMatchObject({ status: 409, message: CHECKOUT_TERMS_MESSAGES.closed });
+    const after = await rowsOf(c.paymentIntent);
+    expect(after).toMatchObject({ total: 1650, bumps: [], holds: 1, main: { status: "pending", discount_cents: 350 } });
+    expect(after.holdCodes).toEqual([after.main.discount_code_id]);
+    expect(await intentAmount(c.paymentIntent)).toBe(1650);
+
+    expect((await deliver(await eventFor("payment_intent.succeeded", c.paymentIntent))).status).toBe(200);
+    const paid = await rowsOf(c.paymentIntent);
+    expect(paid.main).toMatchObject({ status: "paid", amount_cents: 1650 });
+    expect(
+      (await ledgerOf([paid.main.id])).filter((r) => r.amount_cents > 0).reduce((a, r) => a + r.amount_cents, 0),
+    ).toBe(1650);
   });
 });
