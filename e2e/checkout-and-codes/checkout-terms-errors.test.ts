@@ -75,7 +75,7 @@ async function failOnceAfterApplying(page: Page): Promise<() => string> {
   return () => paymentIntent;
 }
 
-describe("a change of terms that fails", () => {
+describe("changes of terms that fail or overlap", () => {
   it("the paywall's checkout sends the terms on screen again, so the total shown is what Stripe charges", async () => {
     const mainId = await itemWithBump("terms-errors-creator", "Masterclass", "20");
     const { page: p, context } = await newPage(browser);
@@ -132,5 +132,36 @@ describe("a change of terms that fails", () => {
     await p.getByText(CHECKOUT_TERMS_MESSAGES.stuck).waitFor();
     await expect.poll(() => p.getByRole("button", { name: "Pay $30.00" }).isDisabled()).toBe(true);
     await context.close();
+  });
+
+  it("the app's checkout page makes one change at a time: a code applied while the bump is changing waits", async () => {
+    const mainId = await itemWithBump("terms-guard-creator", "Guide", "30");
+    const { page: p, context: buyer } = await newPage(browser);
+    await p.setViewportSize({ width: 1280, height: 900 });
+    const started = await p.request.post("/api/create-payment-intent", {
+      headers: { origin: baseUrl() },
+      data: { contentId: mainId },
+    });
+    const { clientSecret } = (await started.json()) as { clientSecret: string };
+    await p.goto(`/checkout/${mainId}?payment_intent=${encodeURIComponent(clientSecret)}&amount=30`);
+    await p.getByTestId("payment-element").locator("input").first().waitFor();
+    // The bump's change is held at the network until the code has been tried.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const sent: unknown[] = [];
+    await p.route("**/api/checkout/terms", async (route) => {
+      sent.push(route.request().postDataJSON());
+      await held;
+      await route.continue();
+    });
+    await p.getByRole("checkbox", { name: "Add Workbook for $5.00" }).check();
+    await p.getByRole("button", { name: "Have a discount code?" }).click();
+    await p.getByLabel("Discount code").fill("ANYCODE");
+    await p.getByRole("button", { name: "Apply" }).click();
+    await p.getByText("Please wait a moment and try again.").waitFor();
+    release();
+    await expect.poll(() => p.getByTestId("checkout-total").textContent()).toBe("$35.00");
+    expect(sent).toHaveLength(1);
+    await buyer.close();
   });
 });
