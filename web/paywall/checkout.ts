@@ -102,18 +102,19 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     () => terms.discount?.code ?? null,
     (next) => change({ code: next, bump: !!terms.bump }),
   );
-  // The code and the bump, disabled together while a payment is under way.
-  const controls = el("fieldset", "m-0 min-w-0 space-y-4 border-0 p-0");
-  controls.append(code.node);
+  // The code (at the top) and the bump (above Pay), each in a fieldset disabled while paying.
+  const controls = [el("fieldset", "min-w-0 border-0 p-0"), el("fieldset", "min-w-0 border-0 p-0")];
+  controls[0].append(code.node);
+  controls[1].hidden = !start.bump;
   if (start.bump)
-    controls.append(
+    controls[1].append(
       bumpBox(
         start.bump,
         () => !!terms.bump,
         (next) => change({ code: terms.discount?.code ?? null, bump: next }),
       ),
     );
-  form.append(lines.node, controls, express, or, label, email, hint, optOut, card, problem, pay, keeps);
+  form.append(lines.node, controls[0], express, or, label, email, hint, optOut, card, controls[1], problem, pay, keeps);
   // The page's price above the form follows the code: struck through, with the code's price beside it.
   const price = document.querySelector<HTMLElement>('[data-testid="paywall-price"]');
   const showTerms = () => {
@@ -140,7 +141,7 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
   let loaded = false;
   const payable = () => {
     pay.disabled = !loaded || changing || stuck || paying;
-    controls.disabled = paying;
+    for (const set of controls) set.disabled = paying;
   };
   const shownTerms = () => ({ code: terms.discount?.code ?? null, bump: !!terms.bump });
   const apply = async (next: { code: string | null; bump: boolean }) => {
