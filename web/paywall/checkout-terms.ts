@@ -165,7 +165,7 @@ export function codeField(
 
 /**
  * The order bump: "Add {title} for $X". Ticking or unticking changes the checkout's total in place; a
- * bump that can no longer be sold says why, and the box goes back to how it was.
+ * bump that can no longer be sold says why, and the box shows the checkout's terms again.
  */
 export function bumpBox(
   offer: NonNullable<PublicBump>,
@@ -191,7 +191,8 @@ export function bumpBox(
     try {
       await change(next);
     } catch (err) {
-      box.checked = !next;
+      // The checkout's terms as they are now (the caller put back the ones on screen).
+      box.checked = taken();
       note.textContent = reason(err, "The add-on could not be changed. Please try again.");
       note.hidden = false;
     } finally {

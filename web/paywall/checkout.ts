@@ -7,6 +7,7 @@
 // A code or the order bump changes the same PaymentIntent's amount (./checkout-terms.ts): the form is
 // never drawn again, so what the buyer typed stays; the page's price stays in view above it.
 import { formatDollars, formatDollarsPlain } from "@shared/money";
+import { CHECKOUT_TERMS_MESSAGES } from "@shared/payments";
 import { NO_REMINDER_LABEL, REMINDER_HINT } from "@shared/paywall";
 import { apiRequest } from "@/lib/api";
 import {
@@ -101,16 +102,19 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     () => terms.discount?.code ?? null,
     (next) => change({ code: next, bump: !!terms.bump }),
   );
-  form.append(lines.node, code.node, express, or, label, email, hint, optOut, card, problem, pay, keeps);
+  // The code (at the top) and the bump (above Pay), each in a fieldset disabled while paying.
+  const controls = [el("fieldset", "min-w-0 border-0 p-0"), el("fieldset", "min-w-0 border-0 p-0")];
+  controls[0].append(code.node);
+  controls[1].hidden = !start.bump;
   if (start.bump)
-    form.insertBefore(
+    controls[1].append(
       bumpBox(
         start.bump,
         () => !!terms.bump,
         (next) => change({ code: terms.discount?.code ?? null, bump: next }),
       ),
-      problem,
     );
+  form.append(lines.node, controls[0], express, or, label, email, hint, optOut, card, controls[1], problem, pay, keeps);
   // The page's price above the form follows the code: struck through, with the code's price beside it.
   const price = document.querySelector<HTMLElement>('[data-testid="paywall-price"]');
   const showTerms = () => {
@@ -127,21 +131,41 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     struck.dataset.testid = "paywall-list-price";
     price.replaceChildren(struck, ` ${formatDollars(Math.round((list - terms.discount.amountOff) * 100) / 100)}`);
   };
-  // One change at a time; paying waits for it, so Stripe charges the total shown.
+  // One change at a time, for the code and the bump together; paying waits for it, so Stripe
+  // charges the total shown. After a failed change the rows or Stripe may have moved (a 502 after
+  // Stripe applied it, a 409): the terms on screen are sent again, and paying stays off until they
+  // are back; if that fails too, paying stays off and the page says to reload.
   let changing = false;
+  let stuck = false;
+  let paying = false;
+  let loaded = false;
+  const payable = () => {
+    pay.disabled = !loaded || changing || stuck || paying;
+    for (const set of controls) set.disabled = paying;
+  };
+  const shownTerms = () => ({ code: terms.discount?.code ?? null, bump: !!terms.bump });
+  const apply = async (next: { code: string | null; bump: boolean }) => {
+    terms = await changeTerms(start.clientSecret, next);
+    // Real Stripe.js reads the new amount into its Elements (wallets show it); the card typed stays.
+    await elements.fetchUpdates().catch(() => undefined);
+    showTerms();
+  };
   async function change(next: { code: string | null; bump: boolean }) {
-    if (changing) throw new Error("Please wait a moment and try again.");
+    if (changing || stuck) throw new Error("Please wait a moment and try again.");
     changing = true;
-    pay.disabled = true;
+    payable();
     showProblem(null);
     try {
-      terms = await changeTerms(start.clientSecret, next);
-      // Real Stripe.js reads the new amount into its Elements (wallets show it); the card typed stays.
-      await elements.fetchUpdates().catch(() => undefined);
-      showTerms();
+      await apply(next);
+    } catch (err) {
+      await apply(shownTerms()).catch(() => {
+        stuck = true;
+        showProblem(CHECKOUT_TERMS_MESSAGES.stuck);
+      });
+      throw err;
     } finally {
       changing = false;
-      pay.disabled = false;
+      payable();
     }
   }
   showTerms();
@@ -178,7 +202,14 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
   wallets.on("click", ((e: { resolve: (o: Record<string, unknown>) => void }) =>
     e.resolve({ emailRequired: true })) as never);
   wallets.on("confirm", (async (e: { billingDetails?: { email?: string | null }; paymentFailed: () => void }) => {
+    // The wallet's sheet shows the total as it was when opened: not while a change is under way.
+    if (changing || stuck) {
+      e.paymentFailed();
+      return showProblem(stuck ? CHECKOUT_TERMS_MESSAGES.stuck : "Please wait a moment and try again.");
+    }
     const receipt = e.billingDetails?.email ?? (EMAIL.test(email.value.trim()) ? email.value.trim() : undefined);
+    paying = true;
+    payable();
     const result = await stripe.confirmPayment({
       elements,
       clientSecret: start.clientSecret,
@@ -188,6 +219,8 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
       },
       redirect: "if_required",
     });
+    paying = false;
+    payable();
     if (result.error) {
       e.paymentFailed();
       return showProblem(result.error.message ?? "Your payment could not be completed.", undefined, PAYMENT_FAILED);
@@ -215,12 +248,13 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    if (changing) return;
+    if (changing || stuck || paying) return;
     const typed = email.value.trim();
     if (!typed) return showProblem("Please enter your email address to receive access links.", email);
     if (!EMAIL.test(typed)) return showProblem("Please enter a valid email address.", email);
     showProblem(null);
-    pay.disabled = true;
+    paying = true;
+    payable();
     pay.setAttribute("aria-busy", "true");
     const result = await stripe.confirmPayment({
       elements,
@@ -228,7 +262,8 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
       confirmParams: { return_url: new URL(successUrl, location.href).toString(), receipt_email: typed },
       redirect: "if_required",
     });
-    pay.disabled = false;
+    paying = false;
+    payable();
     pay.removeAttribute("aria-busy");
     if (result.error)
       return showProblem(result.error.message ?? "Your payment could not be completed.", undefined, PAYMENT_FAILED);
@@ -240,7 +275,8 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     if (child.dataset.testid !== "paywall-price") child.hidden = true;
   unlockForm.after(form);
   await ready;
-  pay.disabled = false;
+  loaded = true;
+  payable();
   form.dataset.ready = "true";
   email.focus();
 }

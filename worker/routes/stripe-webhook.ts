@@ -2,12 +2,14 @@
 // objects are re-read from Stripe rather than trusted from the payload.
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { webhookEvents } from "../db/schema";
+import type Stripe from "stripe";
+import { purchases, webhookEvents } from "../db/schema";
 import type { AppEnv } from "../middleware/context";
 import type { Bindings } from "../lib/env";
 import { ApiError } from "../lib/errors";
 import { handleAccountUpdated } from "../services/connect";
 import type { PurchaseDeps } from "../services/purchases/deps";
+import { applyIntentTerms } from "../services/purchases/checkout-terms";
 import { fulfil } from "../services/purchases/fulfil";
 import { handleDisputeEvent, handleRefundEvent } from "../services/purchases/settle";
 import { isUnknownObject, verifyWebhook } from "../services/stripe";
@@ -79,11 +81,38 @@ export const stripeWebhookRoutes = new Hono<AppEnv>().post("/stripe/webhook", as
   return c.json({ received: true });
 });
 
+/**
+ * Fulfils a succeeded PaymentIntent. When its purchase's rows do not match what it charged, and the
+ * purchase is still pending, the rows are first rewritten to the terms it names (a change of terms
+ * left them apart) and checked again; a mismatch that remains is thrown, so the event is not marked
+ * handled and Stripe redelivers it (a change under way settles in a moment).
+ */
+async function fulfilOrRetry(deps: PurchaseDeps, intent: Stripe.PaymentIntent): Promise<void> {
+  let outcome = await fulfil(deps, intent);
+  if (outcome === "mismatch") {
+    // A code that no longer applies, say: the rows stay apart, and the event fails below.
+    const repaired = await applyIntentTerms(deps, intent).catch((err) => {
+      console.error("could not rewrite the checkout's rows to its PaymentIntent's terms", intent.id, err);
+      return false;
+    });
+    if (repaired) outcome = await fulfil(deps, intent);
+  }
+  if (outcome !== "mismatch") return;
+  const purchase = await deps.db
+    .select({ status: purchases.status })
+    .from(purchases)
+    .where(eq(purchases.paymentIntentId, intent.id))
+    .get();
+  if (purchase?.status !== "pending") return;
+  console.error("succeeded PaymentIntent does not match its pending purchase; Stripe will redeliver", intent.id);
+  throw new Error(`payment ${intent.id} does not match its purchase yet`);
+}
+
 async function handleEvent(env: Bindings, deps: PurchaseDeps, type: string, objectId: string): Promise<void> {
   const object = { id: objectId };
   switch (type) {
     case "payment_intent.succeeded":
-      await fulfil(deps, await deps.stripe.paymentIntents.retrieve(object.id));
+      await fulfilOrRetry(deps, await deps.stripe.paymentIntents.retrieve(object.id));
       break;
     // A payment that settles later: paid-pending while processing, released on failure (purchases/processing.ts).
     case "payment_intent.processing":

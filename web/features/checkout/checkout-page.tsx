@@ -5,7 +5,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { BumpCheckbox, DiscountField, useChangeTerms } from "./checkout-terms";
 import { OrderSummary } from "./order-summary";
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { type CheckoutTermsAnswer, createPaymentIntentSchema } from "@shared/payments";
+import { CHECKOUT_TERMS_MESSAGES, type CheckoutTermsAnswer, createPaymentIntentSchema } from "@shared/payments";
 import { NO_REMINDER_LABEL, REMINDER_HINT } from "@shared/paywall";
 import { FieldError, useFieldErrors } from "@/components/field-error";
 import { PageSpinner, Spinner } from "@/components/spinner";
@@ -106,25 +106,38 @@ export function CheckoutPage({
   // The terms as the server last priced them (a code applied or removed, the bump ticked): the same
   // PaymentIntent, so the card form is not drawn again. Paying waits for a change under way.
   const [priced, setPriced] = useState<CheckoutTermsAnswer | null>(null);
+  const bumpTakenNow = () => (priced ? !!priced.bump : !!(bump && item.data?.bump));
   const [changing, setChanging] = useState(false);
+  // A failed change whose terms on screen could not be sent again: paying stays off (reload).
+  const [stuck, setStuck] = useState(false);
   const changeTerms = useChangeTerms(id, clientSecret ?? "", elements, (answer) => {
     setPriced(answer);
     setChargedAmount(answer.amount);
   });
+  // One change at a time for the code and the bump together (a ref: state lags a render behind).
+  const inFlight = useRef(false);
   const change = async (next: { code: string | null; bump: boolean }) => {
+    if (inFlight.current || stuck) throw new Error("Please wait a moment and try again.");
+    inFlight.current = true;
     setChanging(true);
+    // The terms on screen, sent again after a failure: the rows or Stripe may have moved (a 502
+    // after Stripe applied it, a 409), and paying waits until they are back.
+    const shown = { code: code ?? null, bump: bumpTakenNow() };
     try {
       await changeTerms(next);
+    } catch (err) {
+      await changeTerms(shown).catch(() => setStuck(true));
+      throw err;
     } finally {
+      inFlight.current = false;
       setChanging(false);
     }
   };
-
   // biome-ignore lint/correctness/useExhaustiveDependencies: the card's node exists only once the item has loaded, so its arrival re-runs this
   useEffect(() => {
     if (!clientSecret || !cardRef.current) return;
     let cancelled = false;
-    // A new client secret (a discount code applied) replaces the card form with one for the new payment.
+    // A new client secret (another checkout started) replaces the card form; a change of terms keeps it.
     let mounted: { destroy: () => void } | null = null;
     getStripe()
       .then((s) => {
@@ -158,7 +171,7 @@ export function CheckoutPage({
   const listPrice = item.data.pricingModel === "pay_what_you_want" ? null : item.data.price;
   // The order bump, when the item has one: ticked (bump=1), it is in the total; the item's own part is the rest.
   const offer = item.data.bump;
-  const bumpTaken = priced ? !!priced.bump : !!(bump && offer);
+  const bumpTaken = bumpTakenNow();
   const itemTotal = bumpTaken ? Math.round((total - offer!.price) * 100) / 100 : total;
 
   const pay = async (e: FormEvent) => {
@@ -173,7 +186,7 @@ export function CheckoutPage({
       )
     )
       return;
-    if (changing) return;
+    if (changing || stuck) return;
     if (!email.trim() || !stripe || !elements) {
       toast({
         title: "Email Required",
@@ -263,8 +276,8 @@ export function CheckoutPage({
                   {recovered.notice}
                 </p>
               )}
-              <DiscountField applied={code} bump={bumpTaken} change={change} />
-              {offer && <BumpCheckbox offer={offer} taken={bumpTaken} code={code} change={change} />}
+              <DiscountField applied={code} bump={bumpTaken} change={change} disabled={paying} />
+              {offer && <BumpCheckbox offer={offer} taken={bumpTaken} code={code} change={change} disabled={paying} />}
               {!elements && !loadError && (
                 <div className="flex items-center gap-2 text-sm text-muted-foreground">
                   <Spinner className="size-4" /> Loading secure card form…
@@ -282,11 +295,16 @@ export function CheckoutPage({
                 variant="brand"
                 size="lg"
                 className="h-12 w-full text-base"
-                disabled={paying || !elements || changing}
+                disabled={paying || !elements || changing || stuck}
               >
                 {paying ? <Spinner className="size-5 text-white" /> : <Lock />}
                 Pay {formatDollars(total)}
               </Button>
+              {stuck && (
+                <p role="alert" className="text-sm text-destructive" data-testid="checkout-stuck">
+                  {CHECKOUT_TERMS_MESSAGES.stuck}
+                </p>
+              )}
               <SaveCardNotice clientSecret={clientSecret} />
               <p className="flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
                 <ShieldCheck className="size-3.5" /> Card details go straight to Stripe; ApeWall never sees them.

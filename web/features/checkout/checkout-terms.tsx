@@ -50,7 +50,18 @@ export function useChangeTerms(
  * "Have a discount code?", or the code applied with "Remove". A code that does not apply says why
  * beside the field, and nothing else changes.
  */
-export function DiscountField({ applied, bump, change }: { applied?: string; bump: boolean; change: ChangeTerms }) {
+export function DiscountField({
+  applied,
+  bump,
+  change,
+  disabled = false,
+}: {
+  applied?: string;
+  bump: boolean;
+  change: ChangeTerms;
+  /** While a payment is under way. */
+  disabled?: boolean;
+}) {
   const [open, setOpen] = useState(false);
   const [text, setText] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
@@ -82,7 +93,7 @@ export function DiscountField({ applied, bump, change }: { applied?: string; bum
             type="button"
             className="text-sm font-medium text-muted-foreground underline underline-offset-4 hover:text-foreground disabled:opacity-60"
             aria-label={`Remove code ${applied.toUpperCase()}`}
-            disabled={busy}
+            disabled={busy || disabled}
             onClick={() => void run(null)}
           >
             Remove
@@ -95,7 +106,8 @@ export function DiscountField({ applied, bump, change }: { applied?: string; bum
     return (
       <button
         type="button"
-        className="text-sm font-medium text-primary underline-offset-4 hover:underline"
+        className="text-sm font-medium text-primary underline-offset-4 hover:underline disabled:opacity-60"
+        disabled={disabled}
         onClick={() => setOpen(true)}
       >
         Have a discount code?
@@ -115,6 +127,7 @@ export function DiscountField({ applied, bump, change }: { applied?: string; bum
         <Input
           id="discount-code"
           value={text}
+          disabled={disabled}
           autoComplete="off"
           onChange={(e) => {
             setText(e.target.value);
@@ -129,7 +142,7 @@ export function DiscountField({ applied, bump, change }: { applied?: string; bum
           aria-invalid={problem ? true : undefined}
           aria-describedby={problem ? "discount-code-error" : undefined}
         />
-        <Button type="button" variant="outline" onClick={apply} disabled={busy || !text.trim()}>
+        <Button type="button" variant="outline" onClick={apply} disabled={busy || disabled || !text.trim()}>
           {busy ? <Spinner className="size-4" /> : null}
           Apply
         </Button>
@@ -148,11 +161,14 @@ export function BumpCheckbox({
   taken,
   code,
   change,
+  disabled = false,
 }: {
   offer: NonNullable<PublicContent["bump"]>;
   taken: boolean;
   code?: string;
   change: ChangeTerms;
+  /** While a payment is under way. */
+  disabled?: boolean;
 }) {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -174,7 +190,7 @@ export function BumpCheckbox({
           type="checkbox"
           className="size-4 shrink-0"
           checked={busy ? !taken : taken}
-          disabled={busy}
+          disabled={busy || disabled}
           onChange={(e) => void toggle(e.target.checked)}
           aria-describedby={problem ? "bump-error" : undefined}
         />

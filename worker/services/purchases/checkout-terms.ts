@@ -29,8 +29,13 @@ type Terms = {
   main: PurchaseRow;
   bumps: PurchaseRow[];
   code: string | null;
+  /** The checkout's hold on its code (one at most: discount_redemptions.purchase_id is unique). */
+  hold: HoldRow | null;
   totalCents: number;
 };
+
+type ContentRow = typeof content.$inferSelect;
+type HoldRow = { id: string; code_id: string; buyer: string; browser: string | null; created_at: number };
 
 export type CheckoutTerms = {
   amountCents: number;
@@ -50,7 +55,11 @@ async function termsOf(deps: PurchaseDeps, purchaseId: string): Promise<Terms> {
           .first<{ code: string }>()
       )?.code ?? null)
     : null;
-  return { main, bumps, code, totalCents: main.amountCents + bumps.reduce((a, b) => a + b.amountCents, 0) };
+  const hold = await deps.d1
+    .prepare("select id, code_id, buyer, browser, created_at from discount_redemptions where purchase_id = ?")
+    .bind(main.id)
+    .first<HoldRow>();
+  return { main, bumps, code, hold, totalCents: main.amountCents + bumps.reduce((a, b) => a + b.amountCents, 0) };
 }
 
 const sameTerms = (a: Terms, b: Terms) =>
@@ -96,10 +105,32 @@ async function pushToStripe(deps: PurchaseDeps, purchaseId: string, itemTitle: s
   throw new ApiError(409, CHECKOUT_TERMS_MESSAGES.changed);
 }
 
-/** The rows as they were: written back when Stripe refuses the new amount (it keeps the old one). */
+/** Sets the pending checkout's one hold to `hold` (its code, buyer and time). */
+const holdStatement = (d1: D1Database, purchaseId: string, hold: HoldRow) =>
+  d1
+    .prepare(
+      `insert into discount_redemptions (id, code_id, purchase_id, buyer, browser, created_at)
+       select ?, ?, ?, ?, ?, ? where exists (select 1 from purchases where id = ?3 and status = 'pending')
+       on conflict (purchase_id) do update set code_id = excluded.code_id, buyer = excluded.buyer,
+         browser = excluded.browser, created_at = excluded.created_at`,
+    )
+    .bind(hold.id, hold.code_id, purchaseId, hold.buyer, hold.browser, hold.created_at);
+
+/**
+ * The rows as they were: written back when Stripe refuses the new amount (it keeps the old one). The
+ * new code's hold goes and the old one comes back (the checkout's one hold, as it was).
+ */
 function restore(deps: PurchaseDeps, before: Terms, after: Terms): D1PreparedStatement[] {
   const d1 = deps.d1;
+  const hold = before.hold;
   return [
+    hold
+      ? holdStatement(d1, before.main.id, hold)
+      : d1
+          .prepare(
+            "delete from discount_redemptions where purchase_id = ? and exists (select 1 from purchases where id = ? and status = 'pending')",
+          )
+          .bind(before.main.id, before.main.id),
     d1
       .prepare(
         "update purchases set amount_cents = ?, discount_code_id = ?, discount_cents = ? where id = ? and status = 'pending'",
@@ -134,6 +165,93 @@ function restore(deps: PurchaseDeps, before: Terms, after: Terms): D1PreparedSta
 }
 
 /**
+ * Rewrites the rows of checkout `before` to the code `discountCode` (null: none) and the bump (ticked
+ * or not), at the server's prices, in one batch; the PaymentIntent is not touched. Used by a change of
+ * terms and by fulfilment's repair (`applyIntentTerms`).
+ */
+async function writeTerms(
+  deps: PurchaseDeps,
+  input: {
+    item: ContentRow;
+    before: Terms;
+    browser: string;
+    discountCode: string | null;
+    bump: boolean;
+    bumpId?: string;
+  },
+): Promise<void> {
+  const { before, item } = input;
+  // Read with the rest of `before`: a row read earlier may predate a concurrent change of the same code.
+  const main = before.main;
+  // The item's own amount before any code: its price, the buyer's pay-what-you-want amount, or a
+  // reminder's amount; it never changes while the checkout is open.
+  const listCents = main.amountCents + main.discountCents;
+  const addBump = input.bump && before.bumps.length === 0 ? await bumpForCheckout(deps.db, item) : null;
+  const wanted = input.discountCode?.trim().toUpperCase() || null;
+  let code: { codeId: string; priceCents: number; discountCents: number } | null = null;
+  // The hold the batch leaves on the checkout: the one it had for this code, or the one reserved now.
+  let hold: HoldRow | null = null;
+  if (wanted && wanted === before.code && main.discountCodeId) {
+    code = { codeId: main.discountCodeId, priceCents: main.amountCents, discountCents: main.discountCents };
+    hold = before.hold?.code_id === main.discountCodeId ? before.hold : null;
+  } else if (wanted) {
+    const buyer = main.buyerEmail?.toLowerCase() ?? `browser:${input.browser}`;
+    // The checkout's one hold, now on this code (reserveUse writes it in place of the old one).
+    code = await reserveUse(deps.d1, {
+      item,
+      text: wanted,
+      listCents,
+      buyer,
+      browser: input.browser,
+      purchaseId: main.id,
+    });
+    hold = { id: newId(), code_id: code.codeId, buyer, browser: input.browser, created_at: Date.now() };
+  }
+
+  const d1 = deps.d1;
+  await d1.batch([
+    d1
+      .prepare(
+        "update purchases set amount_cents = ?, discount_code_id = ?, discount_cents = ? where id = ? and status = 'pending'",
+      )
+      .bind(code?.priceCents ?? listCents, code?.codeId ?? null, code?.discountCents ?? 0, main.id),
+    // One hold per checkout, on the code its row names: a concurrent change's batch may have ended
+    // the hold this call reserved, so the batch that writes the row writes its hold too.
+    hold
+      ? holdStatement(d1, main.id, hold)
+      : d1
+          .prepare("delete from discount_redemptions where purchase_id = ? and (? is null or code_id != ?)")
+          .bind(main.id, code?.codeId ?? null, code?.codeId ?? null),
+    ...(addBump
+      ? [
+          // One add-on per checkout, whichever of two concurrent ticks comes first.
+          d1
+            .prepare(
+              `insert into purchases (id, content_id, creator_id, buyer_email, amount_cents, currency, status, stripe_customer_id, buyer_key_hash, bump_of, created_at)
+               select ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ? where not exists (select 1 from purchases where bump_of = ?)
+               and exists (select 1 from purchases where id = ? and status = 'pending')`,
+            )
+            .bind(
+              input.bumpId ?? newId(),
+              addBump.item.id,
+              main.creatorId,
+              main.buyerEmail,
+              addBump.priceCents,
+              main.currency,
+              main.stripeCustomerId,
+              input.browser,
+              main.id,
+              Date.now(),
+              main.id,
+              main.id,
+            ),
+        ]
+      : []),
+    ...(input.bump ? [] : [d1.prepare("delete from purchases where bump_of = ? and status = 'pending'").bind(main.id)]),
+  ]);
+}
+
+/**
  * Applies `discountCode` (null: none) and the bump (ticked or not) to the open checkout of
  * `paymentIntentId` started by this browser, at the server's prices, and sets its PaymentIntent's
  * amount to match. The same terms sent again change nothing.
@@ -157,64 +275,10 @@ export async function changeCheckoutTerms(
   if (!AMOUNT_CHANGEABLE.includes(intent.status)) throw new ApiError(409, CHECKOUT_TERMS_MESSAGES.closed);
 
   const before = await termsOf(deps, main.id);
-  // The item's own amount before any code: its price, the buyer's pay-what-you-want amount, or a
-  // reminder's amount; it never changes while the checkout is open.
-  const listCents = main.amountCents + main.discountCents;
   const addBump = input.bump && before.bumps.length === 0 ? await bumpForCheckout(deps.db, item) : null;
   if (addBump && (await browserPurchasesOf(deps, browser, addBump.item.id)).some((p) => p.status === "paid"))
     throw new ApiError(409, BUMP_MESSAGES.owned(addBump.item.title));
-  const wanted = input.discountCode?.trim().toUpperCase() || null;
-  let code: { codeId: string; priceCents: number; discountCents: number } | null = null;
-  if (wanted && wanted === before.code)
-    code = { codeId: main.discountCodeId!, priceCents: main.amountCents, discountCents: main.discountCents };
-  else if (wanted)
-    code = await reserveUse(deps.d1, {
-      item,
-      text: wanted,
-      listCents,
-      buyer: main.buyerEmail?.toLowerCase() ?? `browser:${browser}`,
-      browser,
-      purchaseId: main.id,
-    });
-
-  const d1 = deps.d1;
-  await d1.batch([
-    d1
-      .prepare(
-        "update purchases set amount_cents = ?, discount_code_id = ?, discount_cents = ? where id = ? and status = 'pending'",
-      )
-      .bind(code?.priceCents ?? listCents, code?.codeId ?? null, code?.discountCents ?? 0, main.id),
-    // The holds of codes this checkout no longer uses are given back.
-    d1
-      .prepare("delete from discount_redemptions where purchase_id = ? and (? is null or code_id != ?)")
-      .bind(main.id, code?.codeId ?? null, code?.codeId ?? null),
-    ...(addBump
-      ? [
-          // One add-on per checkout, whichever of two concurrent ticks comes first.
-          d1
-            .prepare(
-              `insert into purchases (id, content_id, creator_id, buyer_email, amount_cents, currency, status, stripe_customer_id, buyer_key_hash, bump_of, created_at)
-               select ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ? where not exists (select 1 from purchases where bump_of = ?)
-               and exists (select 1 from purchases where id = ? and status = 'pending')`,
-            )
-            .bind(
-              newId(),
-              addBump.item.id,
-              main.creatorId,
-              main.buyerEmail,
-              addBump.priceCents,
-              main.currency,
-              main.stripeCustomerId,
-              browser,
-              main.id,
-              Date.now(),
-              main.id,
-              main.id,
-            ),
-        ]
-      : []),
-    ...(input.bump ? [] : [d1.prepare("delete from purchases where bump_of = ? and status = 'pending'").bind(main.id)]),
-  ]);
+  await writeTerms(deps, { item, before, browser, discountCode: input.discountCode, bump: input.bump });
 
   let terms: Terms;
   try {
@@ -225,8 +289,8 @@ export async function changeCheckoutTerms(
     // rows go back to agree with Stripe's word, read again.
     const now = await deps.stripe.paymentIntents.retrieve(input.paymentIntentId).catch(() => null);
     const rows = await termsOf(deps, main.id);
-    if (now && now.amount === before.totalCents && rows.totalCents !== before.totalCents)
-      await d1.batch(restore(deps, before, rows));
+    if (now && now.amount === before.totalCents && !sameTerms(rows, before))
+      await deps.d1.batch(restore(deps, before, rows));
     if (isUnexpectedState(err)) throw new ApiError(409, CHECKOUT_TERMS_MESSAGES.closed);
     console.error("checkout terms: Stripe refused or could not be reached", input.paymentIntentId, err);
     throw new ApiError(502, CHECKOUT_TERMS_MESSAGES.stripeDown);
@@ -240,4 +304,32 @@ export async function changeCheckoutTerms(
     discount: terms.code ? { code: terms.code, amountOffCents: terms.main.discountCents } : null,
     bump: bumpRow ? { title: bumpItem?.title ?? "", amountCents: bumpRow.amountCents } : null,
   };
+}
+
+/**
+ * Fulfilment's repair for rows left apart from their PaymentIntent for good (a change that gave up
+ * after its rounds, or whose request ended between the rows and Stripe): the PaymentIntent is what
+ * was charged, so when its metadata names other terms (code, add-on) than the rows, the rows are
+ * rewritten to those terms at the server's prices, as a change would. Answers whether it wrote;
+ * fulfilment then checks the amount again as always.
+ */
+export async function applyIntentTerms(deps: PurchaseDeps, intent: Stripe.PaymentIntent): Promise<boolean> {
+  const main = await deps.db.select().from(purchases).where(eq(purchases.paymentIntentId, intent.id)).get();
+  if (main?.status !== "pending" || main.bumpOf || intent.metadata?.purchaseId !== main.id) return false;
+  const before = await termsOf(deps, main.id);
+  const code = intent.metadata.discountCode || null;
+  const bump = Boolean(intent.metadata.bumpContentId);
+  if (code === before.code && bump === before.bumps.length > 0) return false;
+  const item = await deps.db.select().from(content).where(eq(content.id, main.contentId)).get();
+  if (!item) return false;
+  console.error("checkout rows differ from the terms the PaymentIntent charged; rewriting them", intent.id, main.id);
+  await writeTerms(deps, {
+    item,
+    before,
+    browser: main.buyerKeyHash ?? "",
+    discountCode: code,
+    bump,
+    bumpId: intent.metadata.bumpPurchaseId || undefined,
+  });
+  return true;
 }

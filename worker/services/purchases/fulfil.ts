@@ -81,22 +81,43 @@ export async function fulfil(
   const hooks = await saleWebhooks(deps, purchase, ledger, email, now);
   // Stripe's fee on the charge, booked with the sale; if Stripe cannot say now, the charge's next settle books it.
   const fee = await processingFeeOf(deps.stripe, intent).catch(() => null);
+  // Compare-and-set: the purchase is marked paid only if its rows are still exactly what was checked
+  // against the PaymentIntent above (amount, code, the same add-ons at the same amounts, no other).
+  // A change of terms landing meanwhile makes this update apply nothing, and every other row of the
+  // batch is conditional on it (each add-on's update on the main's paid_at being ours, the ledger rows
+  // on their purchase being paid, the rest on paid_at), so nothing is written: a mismatch, retried.
+  const checked = [
+    "amount_cents = ?",
+    "discount_code_id is ?",
+    "(select count(*) from purchases where bump_of = ?) = ?",
+    ...bumps.map(
+      () => "exists (select 1 from purchases where id = ? and bump_of = ? and status = 'pending' and amount_cents = ?)",
+    ),
+  ].join(" and ");
   const results = await deps.d1.batch([
     deps.d1
       .prepare(
-        "update purchases set status = 'paid', paid_at = ?, buyer_email = coalesce(buyer_email, ?) where id = ? and status = 'pending' returning id",
+        `update purchases set status = 'paid', paid_at = ?, buyer_email = coalesce(buyer_email, ?) where id = ? and status = 'pending' and ${checked} returning id`,
       )
-      .bind(now, email, purchase.id),
-    ...(bumps.length
-      ? [
-          deps.d1
-            .prepare(
-              `update purchases set status = 'paid', paid_at = ?1, buyer_email = coalesce(buyer_email, ?2)
-               where bump_of = ?3 and status = 'pending' and exists (select 1 from purchases m where m.id = ?3 and m.status = 'paid' and m.paid_at = ?1)`,
-            )
-            .bind(now, email, purchase.id),
-        ]
-      : []),
+      .bind(
+        now,
+        email,
+        purchase.id,
+        purchase.amountCents,
+        purchase.discountCodeId,
+        purchase.id,
+        bumps.length,
+        ...bumps.flatMap((b) => [b.id, purchase.id, b.amountCents]),
+      ),
+    ...bumps.map((bump) =>
+      deps.d1
+        .prepare(
+          `update purchases set status = 'paid', paid_at = ?1, buyer_email = coalesce(buyer_email, ?2)
+           where id = ?3 and bump_of = ?4 and status = 'pending' and amount_cents = ?5
+           and exists (select 1 from purchases m where m.id = ?4 and m.status = 'paid' and m.paid_at = ?1)`,
+        )
+        .bind(now, email, bump.id, purchase.id, bump.amountCents),
+    ),
     ...ledger.map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE)),
     ...added.flatMap((a) => a.rows.map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE))),
     ...(fee
@@ -108,7 +129,14 @@ export async function fulfil(
     ...hooks.statements,
     ...added.flatMap((a) => a.hooks.statements),
   ]);
-  if ((results[0].results?.length ?? 0) === 0) return "already";
+  if ((results[0].results?.length ?? 0) === 0) {
+    const status = (
+      await deps.db.select({ status: purchases.status }).from(purchases).where(eq(purchases.id, purchase.id)).get()
+    )?.status;
+    if (status !== "pending") return "already";
+    console.error("purchase changed while it was being fulfilled; nothing written", intent.id, purchase.id);
+    return "mismatch";
+  }
   if (mails.keys.length) await dispatch(deps.d1, deps.emails, mails.keys, now);
   await dispatchWebhooks(
     deps.d1,

@@ -3,7 +3,12 @@
 // it, a payment under way or made refuses a change cleanly, and concurrent changes leave the
 // PaymentIntent's amount and the purchase rows in agreement, so the webhook fulfils what was charged.
 // Behaviour: docs/checkout-and-codes.md ("Changing a checkout's terms").
+import type Stripe from "stripe";
 import { describe, expect, it } from "vitest";
+import { purchaseDepsOf } from "../../deps";
+import type { Bindings } from "../../lib/env";
+import { changeCheckoutTerms } from "../../services/purchases/checkout-terms";
+import { fulfil } from "../../services/purchases/fulfil";
 import { CHECKOUT_TERMS_MESSAGES } from "../../../shared/payments";
 import {
   call,
@@ -11,6 +16,7 @@ import {
   contentForm,
   cookieValue,
   deliver,
+  env,
   eventFor,
   postForm,
   postJson,
@@ -57,6 +63,7 @@ async function openCheckout(tag: string) {
     clientSecret,
     paymentIntent: clientSecret.split("_secret_")[0],
     browser: `aw_buyer=${cookieValue(res, "aw_buyer")}`,
+    cookie,
   };
 }
 
@@ -66,16 +73,31 @@ const intentAmount = async (id: string) =>
   (await standin<{ amount: number }>("GET", `/v1/payment_intents/${id}`)).body.amount;
 /** What the rows say the checkout charges: the main purchase and its add-on. */
 async function rowsOf(paymentIntent: string) {
-  const main = (await row<{ id: string; amount_cents: number; discount_cents: number; status: string }>(
-    "select id, amount_cents, discount_cents, status from purchases where payment_intent_id = ?",
+  const main = (await row<{
+    id: string;
+    amount_cents: number;
+    discount_cents: number;
+    discount_code_id: string | null;
+    status: string;
+  }>(
+    "select id, amount_cents, discount_cents, discount_code_id, status from purchases where payment_intent_id = ?",
     paymentIntent,
   ))!;
   const bumps = await rows<{ amount_cents: number; status: string }>(
     "select amount_cents, status from purchases where bump_of = ?",
     main.id,
   );
-  const holds = await rows("select id from discount_redemptions where purchase_id = ?", main.id);
-  return { main, bumps, holds: holds.length, total: main.amount_cents + bumps.reduce((a, b) => a + b.amount_cents, 0) };
+  const holds = await rows<{ code_id: string }>(
+    "select code_id from discount_redemptions where purchase_id = ?",
+    main.id,
+  );
+  return {
+    main,
+    bumps,
+    holds: holds.length,
+    holdCodes: holds.map((h) => h.code_id),
+    total: main.amount_cents + bumps.reduce((a, b) => a + b.amount_cents, 0),
+  };
 }
 
 describe("changing a checkout's terms", () => {
@@ -186,10 +208,173 @@ describe("changing a checkout's terms", () => {
     expect(now.bumps.length).toBeLessThanOrEqual(1);
     expect(now.main.amount_cents + now.main.discount_cents).toBe(2000);
     expect(await intentAmount(c.paymentIntent)).toBe(now.total);
+    // One hold, exactly when the row names the code.
+    expect(now.holds).toBe(now.main.discount_cents ? 1 : 0);
 
     const paid = await confirmAsStripeJs(c.clientSecret);
     expect(paid.body).toMatchObject({ status: "succeeded", amount_received: now.total });
     expect((await deliver(await eventFor("payment_intent.succeeded", c.paymentIntent))).status).toBe(200);
     expect((await rowsOf(c.paymentIntent)).main.status).toBe("paid");
+  });
+});
+
+/** The purchase dependencies of the app, with Stripe's `charges.retrieve` running `meanwhile` first. */
+function depsWithPause(meanwhile: () => Promise<unknown>) {
+  const deps = purchaseDepsOf(env as unknown as Bindings);
+  const real = deps.stripe;
+  const stripe = new Proxy(real, {
+    get: (target, key) =>
+      key === "charges"
+        ? {
+            retrieve: async (...args: Parameters<Stripe["charges"]["retrieve"]>) => {
+              await meanwhile();
+              return target.charges.retrieve(...args);
+            },
+          }
+        : Reflect.get(target, key),
+  });
+  return { ...deps, stripe };
+}
+
+const ledgerOf = (ids: string[]) =>
+  rows<{ purchase_id: string; amount_cents: number }>(
+    `select purchase_id, amount_cents from ledger_entries where purchase_id in (${ids.map(() => "?").join()})`,
+    ...ids,
+  );
+
+describe("fulfilment and a change of terms at the same moment", () => {
+  it("a change landing while fulfilment waits writes nothing from the stale copy; the webhook pays what Stripe charged", async () => {
+    const c = await openCheckout("fulfil-race");
+    const paid = await confirmAsStripeJs(c.clientSecret);
+    expect(paid.body).toMatchObject({ status: "succeeded", amount_received: 2000 });
+    const before = await rowsOf(c.paymentIntent);
+    const code = (await row<{ id: string }>("select id from discount_codes where code = ?", c.codeText))!;
+    // A change of terms started before the payment (its check saw it open) writes its rows now:
+    // the code applied and the add-on added, as its batch does.
+    const deps = depsWithPause(() =>
+      env.DB.batch([
+        env.DB.prepare(
+          "update purchases set amount_cents = 1650, discount_code_id = ?, discount_cents = 350 where id = ?",
+        ).bind(code.id, before.main.id),
+        env.DB.prepare(
+          `insert into purchases (id, content_id, creator_id, amount_cents, currency, status, bump_of, created_at)
+           select 'fr_addon', bump_content_id, user_id, 500, 'usd', 'pending', ?, 0 from content where id = ?`,
+        ).bind(before.main.id, c.main),
+      ]),
+    );
+    const intent = await deps.stripe.paymentIntents.retrieve(c.paymentIntent);
+    expect(await fulfil(deps, intent)).toBe("mismatch");
+    const mid = await rowsOf(c.paymentIntent);
+    expect([mid.main.status, ...mid.bumps.map((b) => b.status)]).toEqual(["pending", "pending"]);
+    expect(await ledgerOf([mid.main.id, "fr_addon"])).toEqual([]);
+
+    // Stripe's word wins: the rows go back to the terms the PaymentIntent charged (no code, no add-on), then paid.
+    expect((await deliver(await eventFor("payment_intent.succeeded", c.paymentIntent))).status).toBe(200);
+    const after = await rowsOf(c.paymentIntent);
+    expect(after).toMatchObject({
+      main: { status: "paid", amount_cents: 2000, discount_code_id: null },
+      bumps: [],
+      holds: 0,
+    });
+    const ledger = await ledgerOf([after.main.id, "fr_addon"]);
+    expect(ledger.filter((r) => r.purchase_id === "fr_addon")).toEqual([]);
+    expect(
+      ledger
+        .filter((r) => r.purchase_id === after.main.id && r.amount_cents > 0)
+        .reduce((a, r) => a + r.amount_cents, 0),
+    ).toBe(2000);
+  });
+
+  it("a payment whose rows are briefly apart from Stripe is not acknowledged: Stripe's redelivery fulfils it", async () => {
+    const c = await openCheckout("fulfil-retry");
+    expect(
+      (await terms(c.browser, { paymentIntent: c.paymentIntent, discountCode: c.codeText, bump: true })).status,
+    ).toBe(200);
+    await confirmAsStripeJs(c.clientSecret);
+    const { main } = await rowsOf(c.paymentIntent);
+    // The same terms as the PaymentIntent's, another amount (a change's rows and its Stripe update apart).
+    await env.DB.prepare("update purchases set amount_cents = amount_cents + 100 where id = ?").bind(main.id).run();
+    const event = await eventFor("payment_intent.succeeded", c.paymentIntent);
+    expect((await deliver(event)).status).toBe(500);
+    expect(await row("select processed_at from webhook_events where id = ?", event.id)).toEqual({ processed_at: null });
+    expect((await rowsOf(c.paymentIntent)).main.status).toBe("pending");
+
+    await env.DB.prepare("update purchases set amount_cents = amount_cents - 100 where id = ?").bind(main.id).run();
+    expect((await deliver(event)).status).toBe(200);
+    const after = await rowsOf(c.paymentIntent);
+    expect([after.main.status, ...after.bumps.map((b) => b.status)]).toEqual(["paid", "paid"]);
+    expect(after.total).toBe(2150);
+  });
+});
+
+describe("a checkout holds one use of its code", () => {
+  it("the same code applied at once, then another code: one hold, on the code the row names, and no 5xx", async () => {
+    const c = await openCheckout("one-hold");
+    const other = await postJson("/api/discounts", { code: "OTHERHOLD", kind: "fixed", amountOff: "1" }, c.cookie);
+    expect(other.status).toBe(201);
+    const same = await Promise.all(
+      [0, 1, 2, 3].map(() =>
+        terms(c.browser, { paymentIntent: c.paymentIntent, discountCode: c.codeText, bump: false }),
+      ),
+    );
+    expect(same.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    const held = await rowsOf(c.paymentIntent);
+    expect(held).toMatchObject({ total: 1650, holds: 1, main: { discount_cents: 350 } });
+    expect(held.holdCodes).toEqual([held.main.discount_code_id]);
+    expect(await intentAmount(c.paymentIntent)).toBe(1650);
+
+    const switched = await terms(c.browser, { paymentIntent: c.paymentIntent, discountCode: "otherhold", bump: false });
+    expect(switched.status).toBe(200);
+    const now = await rowsOf(c.paymentIntent);
+    expect(now).toMatchObject({ total: 1900, holds: 1, main: { discount_cents: 100 } });
+    expect(now.holdCodes).toEqual([now.main.discount_code_id]);
+    expect(await intentAmount(c.paymentIntent)).toBe(1900);
+  });
+});
+
+describe("Stripe refuses the new amount after the rows were written", () => {
+  it("the rows, the add-on and the hold go back to what Stripe kept, and the webhook fulfils that amount", async () => {
+    const c = await openCheckout("terms-refused");
+    expect(
+      (await terms(c.browser, { paymentIntent: c.paymentIntent, discountCode: c.codeText, bump: false })).status,
+    ).toBe(200);
+    const before = await rowsOf(c.paymentIntent);
+    expect(before).toMatchObject({ total: 1650, holds: 1 });
+    // The buyer pays from another tab between the change's check and its Stripe update.
+    const deps = purchaseDepsOf(env as unknown as Bindings);
+    const real = deps.stripe;
+    const paymentIntents = new Proxy(real.paymentIntents, {
+      get: (target, key) =>
+        key === "update"
+          ? async (...args: Parameters<Stripe["paymentIntents"]["update"]>) => {
+              expect((await confirmAsStripeJs(c.clientSecret)).body.status).toBe("succeeded");
+              return target.update(...args);
+            }
+          : Reflect.get(target, key),
+    });
+    const stripe = new Proxy(real, {
+      get: (target, key) => (key === "paymentIntents" ? paymentIntents : Reflect.get(target, key)),
+    });
+    const refused = await changeCheckoutTerms(
+      { ...deps, stripe },
+      {
+        paymentIntentId: c.paymentIntent,
+        buyerKey: c.browser.slice("aw_buyer=".length),
+        discountCode: null,
+        bump: true,
+      },
+    ).catch((err: Error & { status?: number }) => err);
+    expect(refused).toMatchObject({ status: 409, message: CHECKOUT_TERMS_MESSAGES.closed });
+    const after = await rowsOf(c.paymentIntent);
+    expect(after).toMatchObject({ total: 1650, bumps: [], holds: 1, main: { status: "pending", discount_cents: 350 } });
+    expect(after.holdCodes).toEqual([after.main.discount_code_id]);
+    expect(await intentAmount(c.paymentIntent)).toBe(1650);
+
+    expect((await deliver(await eventFor("payment_intent.succeeded", c.paymentIntent))).status).toBe(200);
+    const paid = await rowsOf(c.paymentIntent);
+    expect(paid.main).toMatchObject({ status: "paid", amount_cents: 1650 });
+    expect(
+      (await ledgerOf([paid.main.id])).filter((r) => r.amount_cents > 0).reduce((a, r) => a + r.amount_cents, 0),
+    ).toBe(1650);
   });
 });
