@@ -210,17 +210,21 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     const receipt = e.billingDetails?.email ?? (EMAIL.test(email.value.trim()) ? email.value.trim() : undefined);
     paying = true;
     payable();
-    const result = await stripe.confirmPayment({
-      elements,
-      clientSecret: start.clientSecret,
-      confirmParams: {
-        return_url: new URL(successUrl, location.href).toString(),
-        ...(receipt ? { receipt_email: receipt } : {}),
-      },
-      redirect: "if_required",
-    });
-    paying = false;
-    payable();
+    // A rejected call (not an error answer) must not leave Pay disabled for good.
+    const result = await stripe
+      .confirmPayment({
+        elements,
+        clientSecret: start.clientSecret,
+        confirmParams: {
+          return_url: new URL(successUrl, location.href).toString(),
+          ...(receipt ? { receipt_email: receipt } : {}),
+        },
+        redirect: "if_required",
+      })
+      .finally(() => {
+        paying = false;
+        payable();
+      });
     if (result.error) {
       e.paymentFailed();
       return showProblem(result.error.message ?? "Your payment could not be completed.", undefined, PAYMENT_FAILED);
@@ -256,15 +260,18 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     paying = true;
     payable();
     pay.setAttribute("aria-busy", "true");
-    const result = await stripe.confirmPayment({
-      elements,
-      clientSecret: start.clientSecret,
-      confirmParams: { return_url: new URL(successUrl, location.href).toString(), receipt_email: typed },
-      redirect: "if_required",
-    });
-    paying = false;
-    payable();
-    pay.removeAttribute("aria-busy");
+    const result = await stripe
+      .confirmPayment({
+        elements,
+        clientSecret: start.clientSecret,
+        confirmParams: { return_url: new URL(successUrl, location.href).toString(), receipt_email: typed },
+        redirect: "if_required",
+      })
+      .finally(() => {
+        paying = false;
+        payable();
+        pay.removeAttribute("aria-busy");
+      });
     if (result.error)
       return showProblem(result.error.message ?? "Your payment could not be completed.", undefined, PAYMENT_FAILED);
     if (result.paymentIntent) done(result.paymentIntent);

@@ -169,7 +169,8 @@ export async function reserveUse(
       `insert into discount_redemptions (id, code_id, purchase_id, buyer, browser, created_at)
        select ?1, ?2, ?3, ?4, ?5, ?6
        where (?7 is null or ${USES} < ?7) and (?8 is null or ${BUYER_USES} < ?8) and ${held("browser")} < ?9
-       on conflict (purchase_id) do update set code_id = excluded.code_id, buyer = excluded.buyer, browser = excluded.browser, created_at = excluded.created_at`,
+       on conflict (purchase_id) do update set code_id = excluded.code_id, buyer = excluded.buyer, browser = excluded.browser, created_at = excluded.created_at
+         where exists (select 1 from purchases where id = excluded.purchase_id and status = 'pending')`,
     )
     .bind(
       ...countBinds(c.id, who, now, {

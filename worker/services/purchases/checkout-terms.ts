@@ -220,8 +220,10 @@ async function writeTerms(
     hold
       ? holdStatement(d1, main.id, hold)
       : d1
-          .prepare("delete from discount_redemptions where purchase_id = ? and (? is null or code_id != ?)")
-          .bind(main.id, code?.codeId ?? null, code?.codeId ?? null),
+          .prepare(
+            "delete from discount_redemptions where purchase_id = ?1 and (?2 is null or code_id != ?2) and exists (select 1 from purchases where id = ?1 and status = 'pending')",
+          )
+          .bind(main.id, code?.codeId ?? null),
     ...(addBump
       ? [
           // One add-on per checkout, whichever of two concurrent ticks comes first.
