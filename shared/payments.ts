@@ -53,15 +53,6 @@ export const checkoutTermsSchema = z.object({
 });
 export type CheckoutTermsInput = z.input<typeof checkoutTermsSchema>;
 
-/** Why a checkout's terms could not change (409). */
-export const CHECKOUT_TERMS_MESSAGES = {
-  closed: "This payment is already under way, so its total can no longer change.",
-  changed: "This checkout was changed at the same time somewhere else. Please try again.",
-  stripeDown: "The total could not be updated just now. Please try again.",
-  // A failed change whose terms on screen could not be sent again either: paying stays off.
-  stuck: "We couldn't update your order. Reload the page to continue.",
-} as const;
-
 export type CreatePaymentIntentInput = z.input<typeof createPaymentIntentSchema>;
 
 export const verifyPurchaseQuery = z.object({

@@ -81,3 +81,14 @@ export const bumpLabel = (title: string, priceCents: number) => `Add ${title} fo
 /** Beside both checkouts' email field: what the address is used for if the buyer leaves (with a box to say no). */
 export const REMINDER_HINT = "If you leave without paying, we may email you one reminder.";
 export const NO_REMINDER_LABEL = "Don't send me a reminder";
+
+// The paywall's checkout bundle imports these: kept out of shared/payments.ts, whose zod schemas
+// would bring zod (and its eval probe, refused by the paywall's CSP) into it.
+/** Why a checkout's terms could not change (409). */
+export const CHECKOUT_TERMS_MESSAGES = {
+  closed: "This payment is already under way, so its total can no longer change.",
+  changed: "This checkout was changed at the same time somewhere else. Please try again.",
+  stripeDown: "The total could not be updated just now. Please try again.",
+  // A failed change whose terms on screen could not be sent again either: paying stays off.
+  stuck: "We couldn't update your order. Reload the page to continue.",
+} as const;

@@ -4,7 +4,7 @@
 // app's /checkout/{id} at 1280). Behaviour: docs/checkout-and-codes.md ("Changing a checkout's terms").
 import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { CHECKOUT_TERMS_MESSAGES } from "../../shared/payments";
+import { CHECKOUT_TERMS_MESSAGES } from "../../shared/paywall";
 import { baseUrl, checkoutOpened, launch, newPage, signIn, uniqueEmail } from "../support/browser";
 
 let browser: Browser;

@@ -7,7 +7,7 @@
 // A code or the order bump changes the same PaymentIntent's amount (./checkout-terms.ts): the form is
 // never drawn again, so what the buyer typed stays; the page's price stays in view above it.
 import { formatDollars, formatDollarsPlain } from "@shared/money";
-import { CHECKOUT_TERMS_MESSAGES } from "@shared/payments";
+import { CHECKOUT_TERMS_MESSAGES } from "@shared/paywall";
 import { NO_REMINDER_LABEL, REMINDER_HINT } from "@shared/paywall";
 import { apiRequest } from "@/lib/api";
 import {

@@ -5,7 +5,7 @@
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import { BUMP_MESSAGES } from "../../../shared/bumps";
-import { CHECKOUT_TERMS_MESSAGES } from "../../../shared/payments";
+import { CHECKOUT_TERMS_MESSAGES } from "../../../shared/paywall";
 import { PAYWALL_TEXT } from "../../../shared/paywall";
 import { content, purchases } from "../../db/schema";
 import { ApiError, notFound } from "../../lib/errors";
@@ -15,6 +15,7 @@ import { bumpForCheckout } from "../funnels/bumps";
 import { isUnknownObject } from "../stripe";
 import { browserPurchasesOf } from "./buyer-access";
 import type { PurchaseDeps, PurchaseRow } from "./deps";
+import { type HoldRow, holdStatement, writeChargedTerms } from "./charged-terms";
 import { bumpsOf } from "./fulfil";
 
 /** Stripe changes a PaymentIntent's amount only in these states (its `payment_intent_unexpected_state` otherwise). */
@@ -35,7 +36,6 @@ type Terms = {
 };
 
 type ContentRow = typeof content.$inferSelect;
-type HoldRow = { id: string; code_id: string; buyer: string; browser: string | null; created_at: number };
 
 export type CheckoutTerms = {
   amountCents: number;
@@ -96,6 +96,8 @@ async function pushToStripe(deps: PurchaseDeps, purchaseId: string, itemTitle: s
           discountCode: terms.code ?? "",
           bumpPurchaseId: bump?.id ?? "",
           bumpContentId: bump?.contentId ?? "",
+          // The exact cents charged for each part: fulfilment's repair writes them back as they are.
+          ...chargedCents(terms),
         },
       },
       { idempotencyKey: `checkout-terms:${purchaseId}:${newId()}` },
@@ -105,16 +107,13 @@ async function pushToStripe(deps: PurchaseDeps, purchaseId: string, itemTitle: s
   throw new ApiError(409, CHECKOUT_TERMS_MESSAGES.changed);
 }
 
-/** Sets the pending checkout's one hold to `hold` (its code, buyer and time). */
-const holdStatement = (d1: D1Database, purchaseId: string, hold: HoldRow) =>
-  d1
-    .prepare(
-      `insert into discount_redemptions (id, code_id, purchase_id, buyer, browser, created_at)
-       select ?, ?, ?, ?, ?, ? where exists (select 1 from purchases where id = ?3 and status = 'pending')
-       on conflict (purchase_id) do update set code_id = excluded.code_id, buyer = excluded.buyer,
-         browser = excluded.browser, created_at = excluded.created_at`,
-    )
-    .bind(hold.id, hold.code_id, purchaseId, hold.buyer, hold.browser, hold.created_at);
+/** The cents a PaymentIntent is set to charge, part by part, as metadata (strings; "" removes a key). */
+const chargedCents = (terms: Terms) => ({
+  mainCents: String(terms.main.amountCents),
+  discountCents: String(terms.main.discountCents),
+  discountCodeId: terms.main.discountCodeId ?? "",
+  bumpCents: terms.bumps[0] ? String(terms.bumps[0].amountCents) : "",
+});
 
 /**
  * The rows as they were: written back when Stripe refuses the new amount (it keeps the old one). The
@@ -318,6 +317,9 @@ export async function changeCheckoutTerms(
 export async function applyIntentTerms(deps: PurchaseDeps, intent: Stripe.PaymentIntent): Promise<boolean> {
   const main = await deps.db.select().from(purchases).where(eq(purchases.paymentIntentId, intent.id)).get();
   if (main?.status !== "pending" || main.bumpOf || intent.metadata?.purchaseId !== main.id) return false;
+  // A change of terms wrote the exact cents it charged: they are written back as they are, whatever
+  // today's prices or the code's limits say (the buyer paid them; the code was held when they did).
+  if (intent.metadata.mainCents) return writeChargedTerms(deps, main, intent.metadata);
   const before = await termsOf(deps, main.id);
   const code = intent.metadata.discountCode || null;
   const bump = Boolean(intent.metadata.bumpContentId);

@@ -9,7 +9,7 @@ import { purchaseDepsOf } from "../../deps";
 import type { Bindings } from "../../lib/env";
 import { changeCheckoutTerms } from "../../services/purchases/checkout-terms";
 import { fulfil } from "../../services/purchases/fulfil";
-import { CHECKOUT_TERMS_MESSAGES } from "../../../shared/payments";
+import { CHECKOUT_TERMS_MESSAGES } from "../../../shared/paywall";
 import {
   call,
   confirmAsStripeJs,
@@ -285,12 +285,44 @@ describe("fulfilment and a change of terms at the same moment", () => {
     ).toBe(2000);
   });
 
-  it("a payment whose rows are briefly apart from Stripe is not acknowledged: Stripe's redelivery fulfils it", async () => {
+  it("rows left apart from a paid PaymentIntent are written back to the parts it charged, whatever today's prices and limits say", async () => {
+    const c = await openCheckout("fulfil-repair");
+    expect(
+      (await terms(c.browser, { paymentIntent: c.paymentIntent, discountCode: c.codeText, bump: true })).status,
+    ).toBe(200);
+    await confirmAsStripeJs(c.clientSecret);
+    const { main } = await rowsOf(c.paymentIntent);
+    const codeId = main.discount_code_id!;
+    // A change that gave up left the rows at other terms (no code, no add-on) than Stripe charged…
+    await env.DB.batch([
+      env.DB.prepare(
+        "update purchases set amount_cents = 2000, discount_code_id = null, discount_cents = 0 where id = ?",
+      ).bind(main.id),
+      env.DB.prepare("delete from discount_redemptions where purchase_id = ?").bind(main.id),
+      env.DB.prepare("delete from purchases where bump_of = ?").bind(main.id),
+      // …and since then the code was used up and the add-on repriced: the buyer still gets what they paid for.
+      env.DB.prepare("update discount_codes set max_uses = 0 where id = ?").bind(codeId),
+      env.DB.prepare("update content set bump_price_cents = 900 where id = ?").bind(c.main),
+    ]);
+    const event = await eventFor("payment_intent.succeeded", c.paymentIntent);
+    expect((await deliver(event)).status).toBe(200);
+    const after = await rowsOf(c.paymentIntent);
+    expect([after.main.status, ...after.bumps.map((b) => b.status)]).toEqual(["paid", "paid"]);
+    expect([after.main.amount_cents, after.main.discount_cents, after.bumps[0].amount_cents]).toEqual([1650, 350, 500]);
+    expect(after.total).toBe(2150);
+    expect(after.holds).toBe(1);
+  });
+
+  it("a payment whose rows cannot be matched yet is not acknowledged: Stripe's redelivery fulfils it", async () => {
     const c = await openCheckout("fulfil-retry");
     expect(
       (await terms(c.browser, { paymentIntent: c.paymentIntent, discountCode: c.codeText, bump: true })).status,
     ).toBe(200);
     await confirmAsStripeJs(c.clientSecret);
+    // A PaymentIntent whose metadata names its terms but not the cents of each part (one made before
+    // the parts were written): the rows cannot be rebuilt from it.
+    for (const key of ["mainCents", "discountCents", "discountCodeId", "bumpCents"])
+      await standin("POST", `/v1/payment_intents/${c.paymentIntent}`, { [`metadata[${key}]`]: "" });
     const { main } = await rowsOf(c.paymentIntent);
     // The same terms as the PaymentIntent's, another amount (a change's rows and its Stripe update apart).
     await env.DB.prepare("update purchases set amount_cents = amount_cents + 100 where id = ?").bind(main.id).run();
