@@ -16,42 +16,16 @@ import { markManualPaid } from "../../services/payouts/manual-rail";
 import { closingPeriod } from "../../services/payouts/period";
 import { preparePayout } from "../../services/payouts/prepare";
 import { sendPayout } from "../../services/payouts/transfer-rail";
-import { call, connectedAccount, env, outbox, postJson, row, signIn, standin } from "../support/helpers";
-import { transfersTo } from "./payout-fixtures";
+import { call, env, outbox, postJson, row, signIn, standin } from "../support/helpers";
+import { creatorWithSales, DAY, transfersTo } from "./payout-fixtures";
 
-const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.now();
 const P = closingPeriod(NOW);
 const deps = () => payoutDeps(env as never);
 
-let seq = 0;
-/** A creator with a fresh id, their payout method, and `cents` of sales old enough to be available. */
-async function creator(kind: "bank" | "paypal" | "none", cents: number) {
-  const id = `at${++seq}${Math.random().toString(36).slice(2, 8)}`;
-  await env.DB.prepare("insert into users (id, email, first_name) values (?, ?, 'Robin')")
-    .bind(id, `${id}@example.com`)
-    .run();
-  let account: string | null = null;
-  if (kind === "bank") {
-    account = await connectedAccount();
-    await env.DB.prepare(
-      "insert into payout_settings (user_id, stripe_account_id, connect_details_submitted, connect_payouts_enabled) values (?, ?, 1, 1)",
-    )
-      .bind(id, account)
-      .run();
-  }
-  if (kind === "paypal")
-    await env.DB.prepare("insert into payout_settings (user_id, method, email) values (?, 'paypal', ?)")
-      .bind(id, `pp-${id}@example.com`)
-      .run();
-  if (cents)
-    await env.DB.prepare(
-      "insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, created_at) values (?, 'creator', ?, 'sale', ?, ?)",
-    )
-      .bind(`sale:${id}`, id, cents, NOW - 10 * DAY)
-      .run();
-  return { id, account, email: `${id}@example.com` };
-}
+/** A creator called Robin with their payout method and `cents` of available sales. */
+const creator = (kind: "bank" | "paypal" | "none", cents: number) =>
+  creatorWithSales(kind, cents, { now: NOW, firstName: "Robin" });
 
 let admin: string;
 beforeAll(async () => {

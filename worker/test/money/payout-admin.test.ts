@@ -10,44 +10,16 @@ import {
   type CreatorHoldResult,
   type PayoutActionResult,
 } from "../../../shared/admin";
+import { creatorWithSales, DAY } from "./payout-fixtures";
 import { runPayoutSteps } from "./payout-steps";
 import { closingPeriod } from "../../services/payouts/period";
 import { payoutDeps } from "../../deps";
-import { call, connectedAccount, env, outbox, postJson, row, rows, signIn, standin } from "../support/helpers";
+import { call, env, outbox, postJson, row, rows, signIn, standin } from "../support/helpers";
 
-const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.now();
 const P = closingPeriod(NOW);
 
-let seq = 0;
-/** A creator with a fresh id, their payout method, and `cents` of sales old enough to be available. */
-async function creator(
-  kind: "bank" | "paypal" | "none",
-  cents: number,
-): Promise<{ id: string; account: string | null }> {
-  const id = `pa${++seq}${Math.random().toString(36).slice(2, 8)}`;
-  await env.DB.prepare("insert into users (id, email) values (?, ?)").bind(id, `${id}@example.com`).run();
-  let account: string | null = null;
-  if (kind === "bank") {
-    account = await connectedAccount();
-    await env.DB.prepare(
-      "insert into payout_settings (user_id, stripe_account_id, connect_details_submitted, connect_payouts_enabled) values (?, ?, 1, 1)",
-    )
-      .bind(id, account)
-      .run();
-  }
-  if (kind === "paypal")
-    await env.DB.prepare("insert into payout_settings (user_id, method, email) values (?, 'paypal', ?)")
-      .bind(id, `pp-${id}@example.com`)
-      .run();
-  if (cents)
-    await env.DB.prepare(
-      "insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, created_at) values (?, 'creator', ?, 'sale', ?, ?)",
-    )
-      .bind(`sale:${id}`, id, cents, NOW - 10 * DAY)
-      .run();
-  return { id, account };
-}
+const creator = (kind: "bank" | "paypal" | "none", cents: number) => creatorWithSales(kind, cents, { now: NOW });
 
 /** A payout of the period in the given state, written as the run and sendPayout leave it (with its ledger row). */
 async function payoutIn(

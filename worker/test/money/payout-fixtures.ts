@@ -32,6 +32,42 @@ export async function creator(kind: "bank" | "paypal" | "none") {
   return { id, email, acct };
 }
 
+/**
+ * A creator as the admin's screens meet them: a connected bank (no manual method) or PayPal, or
+ * nothing set up, and `cents` of sales booked ten days before `now` (available). `firstName` names them.
+ */
+export async function creatorWithSales(
+  kind: "bank" | "paypal" | "none",
+  cents: number,
+  opts: { now?: number; firstName?: string } = {},
+): Promise<{ id: string; account: string | null; email: string }> {
+  const id = `c${++seq}${Math.random().toString(36).slice(2, 8)}`;
+  const email = `${id}@example.com`;
+  await env.DB.prepare("insert into users (id, email, first_name) values (?, ?, ?)")
+    .bind(id, email, opts.firstName ?? null)
+    .run();
+  let account: string | null = null;
+  if (kind === "bank") {
+    account = await connectedAccount();
+    await env.DB.prepare(
+      "insert into payout_settings (user_id, stripe_account_id, connect_details_submitted, connect_payouts_enabled) values (?, ?, 1, 1)",
+    )
+      .bind(id, account)
+      .run();
+  }
+  if (kind === "paypal")
+    await env.DB.prepare("insert into payout_settings (user_id, method, email) values (?, 'paypal', ?)")
+      .bind(id, `pp-${email}`)
+      .run();
+  if (cents)
+    await env.DB.prepare(
+      "insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, created_at) values (?, 'creator', ?, 'sale', ?, ?)",
+    )
+      .bind(`sale:${id}`, id, cents, (opts.now ?? Date.now()) - 10 * DAY)
+      .run();
+  return { id, account, email };
+}
+
 /** A Stripe client whose transfer is made and then the connection drops before the answer arrives. */
 export function crashAfterTransfer() {
   const real = deps().stripe;
