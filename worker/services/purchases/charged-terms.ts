@@ -1,6 +1,6 @@
-// The rows of an open checkout as a PaymentIntent charged them: its one hold on a code, and fulfilment's
-// repair that writes back the exact cents of each part a change of terms recorded in the PaymentIntent's
-// metadata. Behaviour: docs/checkout-and-codes.md ("A mismatch on a succeeded payment is retried").
+// The statements that write an open checkout's rows (its main row's terms, its one add-on, its one
+// hold on a code), and fulfilment's repair that writes back the exact cents of each part a change of
+// terms recorded in the PaymentIntent's metadata. Behaviour: docs/checkout-and-codes.md.
 import type Stripe from "stripe";
 import { newId } from "../../lib/ids";
 import type { PurchaseDeps, PurchaseRow } from "./deps";
@@ -18,6 +18,47 @@ export const holdStatement = (d1: D1Database, purchaseId: string, hold: HoldRow)
     )
     .bind(hold.id, hold.code_id, purchaseId, hold.buyer, hold.browser, hold.created_at);
 
+/** The main row of an open checkout priced at `amountCents` with its code, only while it is pending. */
+export const setMainTerms = (
+  d1: D1Database,
+  id: string,
+  t: { amountCents: number; discountCodeId: string | null; discountCents: number },
+) =>
+  d1
+    .prepare(
+      "update purchases set amount_cents = ?, discount_code_id = ?, discount_cents = ? where id = ? and status = 'pending'",
+    )
+    .bind(t.amountCents, t.discountCodeId, t.discountCents, id);
+
+type AddOnRow = Pick<
+  PurchaseRow,
+  "id" | "contentId" | "creatorId" | "buyerEmail" | "amountCents" | "currency" | "stripeCustomerId" | "buyerKeyHash"
+> & { bumpOf: string; createdAt: number };
+
+/**
+ * `row` inserted as its checkout's add-on (pending): one add-on per checkout, whichever of two
+ * concurrent writers comes first, and only while the checkout itself is pending.
+ */
+export const insertAddOn = (d1: D1Database, row: AddOnRow) =>
+  d1
+    .prepare(
+      `insert into purchases (id, content_id, creator_id, buyer_email, amount_cents, currency, status, stripe_customer_id, buyer_key_hash, bump_of, created_at)
+       select ?1, ?2, ?3, ?4, ?5, ?6, 'pending', ?7, ?8, ?9, ?10 where not exists (select 1 from purchases where bump_of = ?9)
+       and exists (select 1 from purchases where id = ?9 and status = 'pending')`,
+    )
+    .bind(
+      row.id,
+      row.contentId,
+      row.creatorId,
+      row.buyerEmail,
+      row.amountCents,
+      row.currency,
+      row.stripeCustomerId,
+      row.buyerKeyHash,
+      row.bumpOf,
+      row.createdAt,
+    );
+
 /** The rows of pending checkout `main` set to the parts a PaymentIntent's metadata says it charged. */
 export async function writeChargedTerms(deps: PurchaseDeps, main: PurchaseRow, m: Stripe.Metadata): Promise<boolean> {
   const cents = (v: string | undefined) => (v && /^\d{1,9}$/.test(v) ? Number(v) : null);
@@ -29,11 +70,11 @@ export async function writeChargedTerms(deps: PurchaseDeps, main: PurchaseRow, m
   const pending = "exists (select 1 from purchases where id = ?1 and status = 'pending')";
   const codeId = m.discountCodeId || null;
   await d1.batch([
-    d1
-      .prepare(
-        "update purchases set amount_cents = ?2, discount_code_id = ?3, discount_cents = ?4 where id = ?1 and status = 'pending'",
-      )
-      .bind(main.id, mainCents, codeId, cents(m.discountCents) ?? 0),
+    setMainTerms(d1, main.id, {
+      amountCents: mainCents,
+      discountCodeId: codeId,
+      discountCents: cents(m.discountCents) ?? 0,
+    }),
     codeId
       ? holdStatement(d1, main.id, {
           id: newId(),
@@ -52,24 +93,14 @@ export async function writeChargedTerms(deps: PurchaseDeps, main: PurchaseRow, m
           d1
             .prepare(`update purchases set amount_cents = ?3 where id = ?2 and bump_of = ?1 and status = 'pending'`)
             .bind(main.id, m.bumpPurchaseId, bumpCents),
-          d1
-            .prepare(
-              `insert into purchases (id, content_id, creator_id, buyer_email, amount_cents, currency, status, stripe_customer_id, buyer_key_hash, bump_of, created_at)
-               select ?2, ?3, ?4, ?5, ?6, ?7, 'pending', ?8, ?9, ?1, ?10
-               where not exists (select 1 from purchases where id = ?2) and ${pending}`,
-            )
-            .bind(
-              main.id,
-              m.bumpPurchaseId,
-              m.bumpContentId,
-              main.creatorId,
-              main.buyerEmail,
-              bumpCents,
-              main.currency,
-              main.stripeCustomerId,
-              main.buyerKeyHash,
-              Date.now(),
-            ),
+          insertAddOn(d1, {
+            ...main,
+            id: m.bumpPurchaseId,
+            contentId: m.bumpContentId,
+            amountCents: bumpCents!,
+            bumpOf: main.id,
+            createdAt: Date.now(),
+          }),
         ]
       : []),
   ]);

@@ -15,7 +15,7 @@ import { bumpForCheckout } from "../funnels/bumps";
 import { isUnknownObject } from "../stripe";
 import { browserPurchasesOf } from "./buyer-access";
 import type { PurchaseDeps, PurchaseRow } from "./deps";
-import { type HoldRow, holdStatement, writeChargedTerms } from "./charged-terms";
+import { type HoldRow, holdStatement, insertAddOn, setMainTerms, writeChargedTerms } from "./charged-terms";
 import { bumpsOf } from "./fulfil";
 
 /** Stripe changes a PaymentIntent's amount only in these states (its `payment_intent_unexpected_state` otherwise). */
@@ -130,36 +130,13 @@ function restore(deps: PurchaseDeps, before: Terms, after: Terms): D1PreparedSta
             "delete from discount_redemptions where purchase_id = ? and exists (select 1 from purchases where id = ? and status = 'pending')",
           )
           .bind(before.main.id, before.main.id),
-    d1
-      .prepare(
-        "update purchases set amount_cents = ?, discount_code_id = ?, discount_cents = ? where id = ? and status = 'pending'",
-      )
-      .bind(before.main.amountCents, before.main.discountCodeId, before.main.discountCents, before.main.id),
+    setMainTerms(d1, before.main.id, before.main),
     ...after.bumps
       .filter((b) => !before.bumps.some((x) => x.id === b.id))
       .map((b) => d1.prepare("delete from purchases where id = ? and status = 'pending'").bind(b.id)),
     ...before.bumps
       .filter((b) => !after.bumps.some((x) => x.id === b.id))
-      .map((b) =>
-        d1
-          .prepare(
-            `insert into purchases (id, content_id, creator_id, buyer_email, amount_cents, currency, status, stripe_customer_id, buyer_key_hash, bump_of, created_at)
-             select ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ? where not exists (select 1 from purchases where bump_of = ?)`,
-          )
-          .bind(
-            b.id,
-            b.contentId,
-            b.creatorId,
-            b.buyerEmail,
-            b.amountCents,
-            b.currency,
-            b.stripeCustomerId,
-            b.buyerKeyHash,
-            b.bumpOf,
-            b.createdAt.getTime(),
-            b.bumpOf,
-          ),
-      ),
+      .map((b) => insertAddOn(d1, { ...b, bumpOf: b.bumpOf!, createdAt: b.createdAt.getTime() })),
   ];
 }
 
@@ -209,11 +186,11 @@ async function writeTerms(
 
   const d1 = deps.d1;
   await d1.batch([
-    d1
-      .prepare(
-        "update purchases set amount_cents = ?, discount_code_id = ?, discount_cents = ? where id = ? and status = 'pending'",
-      )
-      .bind(code?.priceCents ?? listCents, code?.codeId ?? null, code?.discountCents ?? 0, main.id),
+    setMainTerms(d1, main.id, {
+      amountCents: code?.priceCents ?? listCents,
+      discountCodeId: code?.codeId ?? null,
+      discountCents: code?.discountCents ?? 0,
+    }),
     // One hold per checkout, on the code its row names: a concurrent change's batch may have ended
     // the hold this call reserved, so the batch that writes the row writes its hold too.
     hold
@@ -225,27 +202,15 @@ async function writeTerms(
           .bind(main.id, code?.codeId ?? null),
     ...(addBump
       ? [
-          // One add-on per checkout, whichever of two concurrent ticks comes first.
-          d1
-            .prepare(
-              `insert into purchases (id, content_id, creator_id, buyer_email, amount_cents, currency, status, stripe_customer_id, buyer_key_hash, bump_of, created_at)
-               select ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ? where not exists (select 1 from purchases where bump_of = ?)
-               and exists (select 1 from purchases where id = ? and status = 'pending')`,
-            )
-            .bind(
-              input.bumpId ?? newId(),
-              addBump.item.id,
-              main.creatorId,
-              main.buyerEmail,
-              addBump.priceCents,
-              main.currency,
-              main.stripeCustomerId,
-              input.browser,
-              main.id,
-              Date.now(),
-              main.id,
-              main.id,
-            ),
+          insertAddOn(d1, {
+            ...main,
+            id: input.bumpId ?? newId(),
+            contentId: addBump.item.id,
+            amountCents: addBump.priceCents,
+            buyerKeyHash: input.browser,
+            bumpOf: main.id,
+            createdAt: Date.now(),
+          }),
         ]
       : []),
     ...(input.bump ? [] : [d1.prepare("delete from purchases where bump_of = ? and status = 'pending'").bind(main.id)]),
