@@ -47,6 +47,12 @@ const EMPTY: Form = {
 };
 
 /** What the code would make of the chosen item's price (or of each item's, for all items), before saving. */
+/** The one "off" field a kind of code asks for. */
+const OFF_FIELD = {
+  percent: { id: "discount-percent", label: "Percent off", name: "percentOff", mode: "numeric", hint: "20" },
+  fixed: { id: "discount-amount", label: "Amount off ($)", name: "amountOff", mode: "decimal", hint: "5.00" },
+} as const;
+
 function pricePreview(form: Form, items: CreatorContent[]): string | null {
   const rule =
     form.kind === "percent"
@@ -75,6 +81,7 @@ function CreateCode({ items, onDone }: { items: CreatorContent[]; onDone: () => 
     setForm((f) => ({ ...f, [k]: v }));
     fe.clear(k);
   };
+  const off = OFF_FIELD[form.kind];
   const create = useMutation({
     mutationFn: async (input: CreateDiscountInput) => api("POST /api/discounts", { body: input }),
     onSuccess: async (code) => {
@@ -136,33 +143,18 @@ function CreateCode({ items, onDone }: { items: CreatorContent[]; onDone: () => 
           <option value="fixed">Amount off ($)</option>
         </select>
       </div>
-      {form.kind === "percent" ? (
-        <div className="space-y-1.5">
-          <Label htmlFor="discount-percent">Percent off</Label>
-          <Input
-            id="discount-percent"
-            inputMode="numeric"
-            value={form.percentOff}
-            onChange={(e) => set("percentOff")(e.target.value)}
-            placeholder="20"
-            {...fe.field("percentOff")}
-          />
-          <FieldError of={fe} name="percentOff" />
-        </div>
-      ) : (
-        <div className="space-y-1.5">
-          <Label htmlFor="discount-amount">Amount off ($)</Label>
-          <Input
-            id="discount-amount"
-            inputMode="decimal"
-            value={form.amountOff}
-            onChange={(e) => set("amountOff")(e.target.value)}
-            placeholder="5.00"
-            {...fe.field("amountOff")}
-          />
-          <FieldError of={fe} name="amountOff" />
-        </div>
-      )}
+      <div className="space-y-1.5">
+        <Label htmlFor={off.id}>{off.label}</Label>
+        <Input
+          id={off.id}
+          inputMode={off.mode}
+          value={form[off.name]}
+          onChange={(e) => set(off.name)(e.target.value)}
+          placeholder={off.hint}
+          {...fe.field(off.name)}
+        />
+        <FieldError of={fe} name={off.name} />
+      </div>
       <div className="space-y-1.5">
         <Label htmlFor="discount-expires">Last day (optional)</Label>
         <Input
