@@ -23,9 +23,12 @@ export const PAYOUT_METHOD_NAMES: Record<string, string> = {
   cashapp: "Cash App",
 };
 
-/** "p***@example.com": enough for the owner to recognise, too little for anyone else to use. */
-export function maskEmail(email: string): string {
+/**
+ * "p***@example.com": enough for the owner to recognise, too little for anyone else to use. `hidden`
+ * stands for what is left out (a buyer's receipt line says "b…@example.com").
+ */
+export function maskEmail(email: string, hidden = "***"): string {
   const at = email.lastIndexOf("@");
-  if (at < 1) return "***";
-  return `${email[0]}***${email.slice(at)}`;
+  if (at < 1) return hidden;
+  return `${Array.from(email)[0]}${hidden}${email.slice(at)}`;
 }

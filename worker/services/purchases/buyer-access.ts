@@ -2,6 +2,7 @@
 // the aw_buyer key), brought up to date with Stripe, and what its success page and "Lost your
 // access?" show. Behaviour: docs/payments.md ("Access: what a buyer keeps").
 import { and, desc, eq, sql } from "drizzle-orm";
+import { maskEmail } from "../../../shared/payout-destination";
 import type { PurchaseVerification, RevokedPurchase } from "../../../shared/payments";
 import { content, creatorProfiles, licenseKeys, purchases, users } from "../../db/schema";
 import { ApiError, notFound } from "../../lib/errors";
@@ -108,18 +109,13 @@ export async function verification(deps: PurchaseDeps, purchase: PurchaseRow): P
     purchase: {
       id: purchase.id,
       amount: purchase.amountCents / 100,
-      emailedTo: purchase.buyerEmail ? maskedEmail(purchase.buyerEmail) : null,
+      // "b…@example.com": the buyer recognises their address; a forwarded link does not learn it.
+      emailedTo: purchase.buyerEmail ? maskEmail(purchase.buyerEmail, "…") : null,
       licenseKey: license?.key ?? null,
     },
     accessUrl: await accessUrlFor(deps, purchase),
     addOns: await addOnsOf(deps, purchase),
   };
-}
-
-/** "b…@example.com": enough for the buyer to recognise their address, not for a forwarded link to learn it. */
-function maskedEmail(email: string): string {
-  const at = email.lastIndexOf("@");
-  return at < 1 ? "…" : `${Array.from(email)[0]}…${email.slice(at)}`;
 }
 
 /**
