@@ -6,7 +6,23 @@ import type { Sale } from "../../../shared/earnings";
 import type { PurchaseVerification } from "../../../shared/payments";
 import { EMAIL_CHANGES_PER_DAY, PURCHASE_EMAIL_MESSAGES as M } from "../../../shared/purchase-email";
 import { newToken, sha256Hex } from "../../lib/ids";
-import { call, checkout, deliver, env, eventFor, outbox, postJson, row, rows, waitForMail } from "../support/helpers";
+import {
+  CARDS,
+  call,
+  checkout,
+  confirmAsStripeJs,
+  contentForm,
+  cookieValue,
+  deliver,
+  env,
+  eventFor,
+  outbox,
+  postForm,
+  postJson,
+  row,
+  rows,
+  waitForMail,
+} from "../support/helpers";
 import { creatorWithItem, purchaseOf } from "./payment-fixtures";
 
 const changeEmail = (id: string, email: unknown, cookie?: string, init: RequestInit = {}) =>
@@ -71,6 +87,42 @@ describe("the browser that paid changes the email", () => {
 
     const sales = await (await call("/api/creator/sales", { cookie: p.creator.cookie })).json<Sale[]>();
     expect(sales.find((s) => s.id === p.purchase.id)?.buyerEmail).toBe("pe-ok-new@example.com");
+  });
+
+  it("an order with an order bump: the add-on moves too, and the new address gets the order email listing both", async () => {
+    const creator = await creatorWithItem("pe-bump-creator@example.com");
+    const addOn = await postForm(
+      "/api/content",
+      contentForm({ title: "Stems", price: "12", accessType: "link", linkUrl: "https://example.com/stems" }),
+      creator.cookie,
+    );
+    const addOnId = (await addOn.json<{ id: string }>()).id;
+    const bump = { contentId: addOnId, price: "4" };
+    expect(
+      (await call(`/api/content/${creator.item.id}/bump`, { ...putJson(bump), cookie: creator.cookie })).status,
+    ).toBe(200);
+    const started = await postJson("/api/create-payment-intent", {
+      contentId: creator.item.id,
+      bump: true,
+      buyerEmail: "pe-bump-old@example.com",
+    });
+    const { clientSecret } = await started.json<{ clientSecret: string }>();
+    const buyerCookie = `aw_buyer=${cookieValue(started, "aw_buyer")}`;
+    const paymentIntent = clientSecret.split("_secret_")[0];
+    await confirmAsStripeJs(clientSecret, CARDS.ok, { receipt_email: "pe-bump-old@example.com" });
+    expect((await deliver(await eventFor("payment_intent.succeeded", paymentIntent))).status).toBe(200);
+    const main = (await purchaseOf(paymentIntent))!;
+
+    expect((await changeEmail(main.id, "pe-bump-new@example.com", buyerCookie)).status).toBe(200);
+    const order = await rows<{ content_id: string; buyer_email: string }>(
+      "select content_id, buyer_email from purchases where id = ? or bump_of = ?",
+      main.id,
+      main.id,
+    );
+    expect(order.map((o) => o.buyer_email)).toEqual(["pe-bump-new@example.com", "pe-bump-new@example.com"]);
+    const mail = await waitForMail("pe-bump-new@example.com");
+    expect(mail.subject).toBe("Your order: Beats and 1 more");
+    expect(mail.text).toContain("Stems");
   });
 
   it("the same address again (in any case) is a no-op: nothing is sent", async () => {
@@ -189,6 +241,14 @@ describe("nobody else may change it", () => {
         access: p.access,
       }),
     );
+    const other = await checkout(p.creator.item.id, { card: "none" });
+    await refused(
+      p,
+      await call(`/api/purchases/${p.purchase.id}/email?access=${access}`, {
+        ...postBody("pe-thief@example.com"),
+        cookie: other.buyerCookie,
+      }),
+    );
   });
 
   it("the creator who sold it: 404", async () => {
@@ -225,6 +285,12 @@ describe("from the library, signed in as the purchase's current email", () => {
     await refused404(p.purchase.id, mine);
     expect((await changeEmail(p.purchase.id, p.email, await libraryCookie("pe-lib-new@example.com"))).status).toBe(200);
   });
+});
+
+const putJson = (body: unknown): RequestInit => ({
+  method: "PUT",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(body),
 });
 
 const postBody = (email: string): RequestInit => ({
