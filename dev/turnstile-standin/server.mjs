@@ -13,10 +13,10 @@ import { createServer } from "node:http";
 const WIDGET_JS = readFileSync(new URL("./widget.js", import.meta.url), "utf8");
 
 /** The token every test sitekey produces; test secrets accept only it, real secrets never. */
-export const DUMMY_TOKEN = "XXXX.DUMMY.TOKEN.XXXX";
+const DUMMY_TOKEN = "XXXX.DUMMY.TOKEN.XXXX";
 
 /** Cloudflare's test secret keys and what siteverify answers with each. */
-export const TEST_SECRETS = {
+const TEST_SECRETS = {
   pass: "1x0000000000000000000000000000000AA",
   fail: "2x0000000000000000000000000000000AA",
   spent: "3x0000000000000000000000000000000AA",
