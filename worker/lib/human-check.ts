@@ -27,11 +27,7 @@ export type HumanCheck =
 let warnedNoSecret = false;
 
 /** What siteverify says of `token` (a header's value, absent or "unavailable" when the widget gave none). */
-async function checkHuman(
-  env: TurnstileEnv,
-  token: string | undefined,
-  ip: string | undefined,
-): Promise<HumanCheck> {
+async function checkHuman(env: TurnstileEnv, token: string | undefined, ip: string | undefined): Promise<HumanCheck> {
   const secret = env.TURNSTILE_SECRET_KEY;
   if (!secret) {
     // A deploy without the secret: every request is held to the strict limit, and the log says why.
