@@ -160,8 +160,9 @@ function start() {
   const form = part<HTMLFormElement>(PART.form, root);
   const button = part<HTMLButtonElement>(PART.unlock, root);
   const tip = part<HTMLInputElement>(PART.tip, root);
-  // The bot check (docs/security.md): its code and Turnstile's script load once the page has painted
-  // and is idle, or at once when the visitor heads for the form, so the token is ready by 'Unlock'.
+  // The bot check (docs/security.md): its code and Turnstile's script load only once the visitor heads
+  // for the form (hover, focus, touch), so the page itself still loads one script and the token is
+  // usually ready by 'Unlock'.
   let check: Promise<import("@/lib/human-check").HumanCheck> | undefined;
   const slot = document.createElement("div");
   slot.dataset.testid = "human-check";
@@ -182,10 +183,7 @@ function start() {
   if (form) {
     form.insertBefore(slot, form.querySelector("noscript"));
     const start = () => void startCheck().catch(() => (check = undefined));
-    for (const type of ["pointerdown", "focusin"]) form.addEventListener(type, start, { once: true });
-    const idle = () => (window.requestIdleCallback ?? setTimeout)(start);
-    if (document.readyState === "complete") idle();
-    else addEventListener("load", idle, { once: true });
+    for (const type of ["pointerenter", "pointerdown", "focusin"]) form.addEventListener(type, start, { once: true });
   }
   const setBusy = (busy: boolean) => {
     if (!button) return;
