@@ -109,6 +109,42 @@ describe("Turnstile's script blocked", () => {
   });
 });
 
+/** The page is given another of Cloudflare's test sitekeys (the server's secret still passes the token). */
+const withSitekey = (page: Page, siteKey: string) =>
+  page.route("**/api/human-check", (route) =>
+    route.fulfill({ json: { siteKey, scriptUrl: `${inject("turnstileUrl")}/turnstile/v0/api.js` } }),
+  );
+
+describe("other test sitekeys", () => {
+  it("when Turnstile asks for a click (3x…FF), the widget shows by the button and checkout starts after it", async () => {
+    const { page, context } = await newPage(browser);
+    await page.setViewportSize(PHONE);
+    await withSitekey(page, "3x00000000000000000000FF");
+    await page.goto(`/p/${itemId}`);
+    const sent = nextCheckoutStart(page);
+    await page.getByRole("button", { name: "Unlock" }).click();
+    const ask = page.getByLabel("Verify you are human");
+    await ask.waitFor();
+    expect(await noSideScroll(page)).toBe(true);
+    await page.screenshot({ path: screenshotPath("turnstile-interactive-390"), fullPage: true });
+    await ask.click();
+    expect(await sent).toBe(TOKEN);
+    await checkoutOpened(page);
+    await context.close();
+  });
+
+  it("a widget that fails (2x…BB) sends 'unavailable' and checkout starts", async () => {
+    const { page, context } = await newPage(browser);
+    await withSitekey(page, "2x00000000000000000000BB");
+    await page.goto(`/p/${itemId}`);
+    const sent = nextCheckoutStart(page);
+    await page.getByRole("button", { name: "Unlock" }).click();
+    expect(await sent).toBe("unavailable");
+    await checkoutOpened(page);
+    await context.close();
+  });
+});
+
 describe("a secret that always fails", () => {
   let stack: Awaited<ReturnType<typeof startTestStack>>;
   let state: string;
@@ -127,7 +163,7 @@ describe("a secret that always fails", () => {
     if (state) rmSync(state, { recursive: true, force: true });
   });
 
-  it("the buyer sees the message, 'Unlock' works again and sends a fresh token; the sign-in form says so too", async () => {
+  it("the buyer sees the message, 'Unlock' works again and sends a fresh token; the sign-in and feedback forms say so too", async () => {
     for (const viewport of [{ width: 1280, height: 860 }, PHONE]) {
       const context = await browser.newContext({ baseURL: stack.url, viewport, extraHTTPHeaders: clientAddress() });
       const page = await context.newPage();
@@ -150,6 +186,16 @@ describe("a secret that always fails", () => {
       await page.getByRole("button", { name: "Email me a sign-in link" }).click();
       await page.getByText(HUMAN_CHECK_REFUSED).waitFor();
       expect(await page.getByRole("button", { name: "Email me a sign-in link" }).isEnabled()).toBe(true);
+
+      await page.goto("/feedback");
+      await page.getByLabel("Type").click();
+      await page.getByRole("option", { name: "Bug report" }).click();
+      await page.getByLabel("Subject *").fill("Checkout");
+      await page.getByLabel("Message *").fill("It said no.");
+      await page.getByRole("button", { name: "Submit Feedback" }).click();
+      await page.getByText(HUMAN_CHECK_REFUSED).waitFor();
+      expect(await page.getByRole("button", { name: "Submit Feedback" }).isEnabled()).toBe(true);
+      if (viewport === PHONE) await page.screenshot({ path: screenshotPath("turnstile-feedback-refused-390") });
       await context.close();
     }
   });
