@@ -33,6 +33,7 @@ import {
   orderSchema,
   upsellProductSchema,
 } from "./funnels";
+import { humanCheckConfigSchema } from "./human-check-config";
 import { licenseActionSchema, licenseVerificationSchema } from "./licenses";
 import {
   checkoutAnswerSchema,
@@ -99,6 +100,7 @@ export const API_ANSWERS = {
   "POST /api/discounts/:id/archive": discountCodeSchema,
   "GET /api/content/:id/discount": discountQuoteSchema,
   "POST /api/feedback": createdIdSchema,
+  "GET /api/human-check": humanCheckConfigSchema,
   "GET /api/funnels": funnelListSchema,
   "POST /api/funnels": funnelSchema,
   "POST /api/funnels/for-item": funnelSchema,
