@@ -14,6 +14,7 @@ export const HUMAN_CHECK_ACTIONS = {
   signIn: "sign-in",
   feedback: "feedback",
   libraryLink: "library-link",
+  purchaseEmail: "purchase-email",
 } as const;
 export type HumanCheckAction = (typeof HUMAN_CHECK_ACTIONS)[keyof typeof HUMAN_CHECK_ACTIONS];
 

@@ -9,6 +9,7 @@ import {
   purchaseEmailChangedSchema,
 } from "../../shared/purchase-email";
 import { notFound } from "../lib/errors";
+import { humanCheck } from "../lib/human-check";
 import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import type { AppEnv } from "../middleware/context";
@@ -39,6 +40,8 @@ export const purchaseEmailRoutes = new Hono<AppEnv>().post(
   rateLimit("FORMS_LIMITER", "purchase-email"),
   validate("param", idParam),
   validate("json", purchaseEmailChangeSchema),
+  // Each change mails a receipt to the address typed: a bot check, as on every form that sends email.
+  humanCheck("purchase-email"),
   async (c) => {
     const deps = purchaseDeps(c);
     const changeable = await purchaseForEmailChange(deps, c.req.valid("param").id, {

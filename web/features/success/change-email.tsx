@@ -3,18 +3,21 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { MailCheck } from "lucide-react";
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { HUMAN_CHECK_ACTIONS, HUMAN_CHECK_REFUSED } from "@shared/human-check";
 import { PURCHASE_EMAIL_MESSAGES, purchaseEmailChangeSchema } from "@shared/purchase-email";
 import { FieldError, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { CardContent } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
+import { useHumanCheck } from "@/hooks/use-human-check";
 import { api, withoutStatus } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 /** The form's words for what the server answered: a 404 means this is not the browser that paid. */
 function problemOf(message: string): string {
   if (message.startsWith("404: ")) return PURCHASE_EMAIL_MESSAGES.notThisBrowser;
+  if (message === `403: ${HUMAN_CHECK_REFUSED}`) return HUMAN_CHECK_REFUSED;
   if (/^(409|429): /.test(message)) return withoutStatus(message);
   return "We couldn't change the email. Check your connection and try again.";
 }
@@ -27,9 +30,14 @@ export function ChangeEmail({ purchaseId, emailedTo }: { purchaseId: string; ema
   const [hadAddress, setHadAddress] = useState(!!emailedTo);
   const done = useRef<HTMLParagraphElement>(null);
   const queryClient = useQueryClient();
+  const check = useHumanCheck(HUMAN_CHECK_ACTIONS.purchaseEmail);
   const change = useMutation({
-    mutationFn: (address: string) =>
-      api("POST /api/purchases/:id/email", { params: { id: purchaseId }, body: { email: address } }),
+    mutationFn: async (address: string) =>
+      api("POST /api/purchases/:id/email", {
+        params: { id: purchaseId },
+        body: { email: address },
+        headers: await check.headers(),
+      }),
     // The page's "We emailed your receipt … to" line now names the new address.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.purchaseVerify("", "", "").slice(0, 1) }),
     // A 400 names the field ("email: …"); any other answer is about the order, shown under the field too.
@@ -120,6 +128,7 @@ export function ChangeEmail({ purchaseId, emailedTo }: { purchaseId: string; ema
             </Button>
           </div>
         </div>
+        <div ref={check.mount} data-testid="human-check" />
         <FieldError of={fe} name="email" />
         <p className="text-xs text-muted-foreground">
           We'll send your receipt there and tell the address it was sent to before.
