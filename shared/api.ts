@@ -33,6 +33,14 @@ import {
   orderSchema,
   upsellProductSchema,
 } from "./funnels";
+import {
+  libraryAccessSchema,
+  libraryLinkSentSchema,
+  libraryListSchema,
+  libraryReceiptSchema,
+  librarySessionSchema,
+  librarySignedOutSchema,
+} from "./library";
 import { licenseActionSchema, licenseVerificationSchema } from "./licenses";
 import {
   checkoutAnswerSchema,
@@ -129,6 +137,13 @@ export const API_ANSWERS = {
   "POST /api/purchase/send-access-email": sentSchema,
   "POST /api/purchase/recover": recoverAccessAnswerSchema,
   "POST /api/content/:id/download": downloadLinkSchema,
+  "POST /api/library/link": libraryLinkSentSchema,
+  "POST /api/library/session": librarySessionSchema,
+  "GET /api/library/session": librarySessionSchema,
+  "POST /api/library/sign-out": librarySignedOutSchema,
+  "GET /api/library/purchases": libraryListSchema,
+  "GET /api/library/purchases/:id": libraryAccessSchema,
+  "GET /api/library/purchases/:id/receipt": libraryReceiptSchema,
   "GET /api/profile": creatorProfileSchema,
   "PUT /api/profile": creatorProfileSchema,
   "PUT /api/profile/avatar": creatorProfileSchema,

@@ -6,6 +6,7 @@ export * from "./billing";
 export * from "./content";
 export * from "./developers";
 export * from "./funnels";
+export * from "./library";
 export * from "./mail";
 export * from "./money";
 export * from "./purchases";
