@@ -302,20 +302,20 @@ export function PaywallPage({
                   </p>
                 </form>
                 <template>
-                  <p
+                  <div
                     class="flex items-start gap-2 rounded-lg bg-emerald-50 px-3 py-2 text-left text-sm text-emerald-900"
                     role="status"
                     data-testid="lost-access-sent"
                   >
                     <Icon name="mailCheck" class="mt-0.5 size-4 shrink-0" />
-                    {/* The island writes the answer into the first span. */}
+                    {/* The island writes the answer into the first span (a div holds a div; a p would not). */}
                     <div>
                       <span />{" "}
                       <a href="/library" class={LIBRARY_LINK}>
                         See everything you bought in your library
                       </a>
                     </div>
-                  </p>
+                  </div>
                 </template>
               </div>
             </div>
