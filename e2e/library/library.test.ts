@@ -163,13 +163,17 @@ describe("the buyer's library", () => {
     await context.close();
   }, 60_000);
 
-  it("'Lost your access?' on the paywall leads to the library", async () => {
+  it("'Lost your access?' on the paywall and the success page leads to the library", async () => {
     const { page, context } = await newPage(browser);
     await page.goto(`/p/${items.text.id}`);
     await page.getByRole("button", { name: "Lost your access?" }).click();
     await page.getByRole("link", { name: "See everything you bought in your library" }).click();
     await page.waitForURL(/\/library$/);
     await page.getByRole("button", { name: "Email me a sign-in link" }).waitFor();
+    // And on the success page a purchase could not be found for.
+    await page.goto("/success");
+    await page.getByRole("link", { name: "See everything you bought in your library" }).click();
+    await page.waitForURL(/\/library$/);
     await context.close();
   });
 });

@@ -11,11 +11,9 @@ import { Card, CardContent } from "@/components/ui/card";
 import { PurchaseAccess } from "@/features/access/purchase-access";
 import { withoutStatus } from "@/lib/api";
 import { ChangeEmail } from "./change-email";
+import { dateInWords } from "./format";
 import { useLibraryAccess } from "./queries";
 import { ReceiptButton } from "./receipt";
-
-export const dateInWords = (iso: string) =>
-  new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric" });
 
 function Access({ id }: { id: string }) {
   const access = useLibraryAccess(id, true);

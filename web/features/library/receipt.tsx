@@ -15,7 +15,7 @@ import {
 } from "@/components/ui/dialog";
 import { toast } from "@/hooks/use-toast";
 import { withoutStatus } from "@/lib/api";
-import { dateInWords } from "./purchase-card";
+import { dateInWords } from "./format";
 import { useLibraryReceipt } from "./queries";
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {

@@ -8,7 +8,6 @@ import { content, creatorProfiles, purchases, users } from "../../db/schema";
 import { accessTokenFor } from "../purchases/access-tokens";
 import { assertPaid, verification } from "../purchases/buyer-access";
 import type { PurchaseDeps, PurchaseRow } from "../purchases/deps";
-import { syncWithStripe } from "../purchases/fulfil";
 import { receiptData } from "../purchases/receipts";
 import { creatorColumns, toPublicCreator } from "../profile";
 
@@ -67,9 +66,11 @@ export async function ownedPurchase(db: PurchaseDeps["db"], email: string, id: s
   return row ?? null;
 }
 
-/** What the access link opens, as /api/purchase/verify gives it: 403 once refunded or disputed. */
-export async function libraryAccess(deps: PurchaseDeps, owned: PurchaseRow): Promise<LibraryAccess> {
-  const purchase = await syncWithStripe(deps, owned, { bestEffort: true });
+/**
+ * What the access link opens, as /api/purchase/verify gives it: 403 once refunded or disputed. (A
+ * listed purchase is never pending, so there is nothing to bring up to date with Stripe first.)
+ */
+export async function libraryAccess(deps: PurchaseDeps, purchase: PurchaseRow): Promise<LibraryAccess> {
   assertPaid(purchase);
   return {
     verification: await verification(deps, purchase),
