@@ -167,6 +167,7 @@ describe("the buyer's library", () => {
     const { page, context } = await newPage(browser);
     await page.goto(`/p/${items.text.id}`);
     await page.getByRole("button", { name: "Lost your access?" }).click();
+    await page.screenshot({ path: screenshotPath("library-lost-access-1280") });
     await page.getByRole("link", { name: "See everything you bought in your library" }).click();
     await page.waitForURL(/\/library$/);
     await page.getByRole("button", { name: "Email me a sign-in link" }).waitFor();
