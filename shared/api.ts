@@ -62,6 +62,7 @@ import {
   withdrawStatusSchema,
 } from "./payouts";
 import { creatorProfileSchema } from "./profile";
+import { purchaseEmailChangedSchema } from "./purchase-email";
 import { subscriptionStartedSchema, subscriptionStateSchema } from "./subscription";
 import { uploadStateSchema, uploadedPartSchema } from "./uploads";
 import {
@@ -136,6 +137,7 @@ export const API_ANSWERS = {
   "GET /api/purchase/revoked": revokedPurchaseSchema,
   "POST /api/purchase/send-access-email": sentSchema,
   "POST /api/purchase/recover": recoverAccessAnswerSchema,
+  "POST /api/purchases/:id/email": purchaseEmailChangedSchema,
   "POST /api/content/:id/download": downloadLinkSchema,
   "POST /api/library/link": libraryLinkSentSchema,
   "POST /api/library/session": librarySessionSchema,

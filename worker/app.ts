@@ -28,6 +28,7 @@ import { bumpRoutes } from "./routes/bumps";
 import { checkoutRoutes } from "./routes/checkout";
 import { downloadRoutes } from "./routes/downloads";
 import { purchaseAccessRoutes } from "./routes/purchase-access";
+import { purchaseEmailRoutes } from "./routes/purchase-email";
 import { paywallPageRoutes } from "./routes/paywall-page";
 import { profileRoutes } from "./routes/profile";
 import { spaRoutes } from "./routes/spa";
@@ -64,6 +65,7 @@ const api = new Hono<AppEnv>()
   .route("/", contentRoutes)
   .route("/", checkoutRoutes)
   .route("/", purchaseAccessRoutes)
+  .route("/", purchaseEmailRoutes)
   .route("/", downloadRoutes)
   .route("/", stripeWebhookRoutes)
   .route("/", feedbackRoutes)

@@ -5,6 +5,7 @@ export * from "./accounts";
 export * from "./billing";
 export * from "./content";
 export * from "./developers";
+export * from "./email-changes";
 export * from "./funnels";
 export * from "./library";
 export * from "./mail";

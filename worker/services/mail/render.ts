@@ -22,6 +22,7 @@ import {
 } from "./creator-mails";
 import { libraryLinkMail } from "../library/link-mail";
 import type { Rendered } from "./layout";
+import { purchaseEmailChangedMail } from "./purchase-email-mail";
 import type { EmailJob } from "./templates";
 
 export function render(job: EmailJob): Rendered {
@@ -62,5 +63,7 @@ export function render(job: EmailJob): Rendered {
       return payoutsHeldMail(job.data);
     case "payouts-released":
       return payoutsReleasedMail(job.data);
+    case "purchase-email-changed":
+      return purchaseEmailChangedMail(job.data);
   }
 }
