@@ -178,3 +178,28 @@ describe("the buyer's library", () => {
     await context.close();
   });
 });
+
+describe("changing a purchase's email from the library", () => {
+  it("moves the purchase to the new address, whose mailbox gets the receipt (390)", async () => {
+    const before = uniqueEmail("library-move-old");
+    const after = uniqueEmail("library-move-new");
+    const { page: payer, context: payerContext } = await newPage(browser);
+    await buy(payer, items.text.id, before);
+    await payerContext.close();
+
+    const { page, context } = await openLibrary(before, { width: 390, height: 844 });
+    await page.getByTestId("library-purchase").waitFor();
+    await page.getByRole("button", { name: "Change email" }).click();
+    await page.getByLabel("New email").fill(after);
+    expect(await noHorizontalScroll(page)).toBe(true);
+    // The dialog's opening animation has ended.
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState === "finished"));
+    await page.screenshot({ path: screenshotPath("library-change-email-390") });
+    await page.getByRole("button", { name: "Change email" }).last().click();
+    await page.getByText("Email changed", { exact: true }).waitFor();
+    // It is the new address's now: this library is empty, and the receipt went there.
+    await page.getByText("No purchases with this email yet").waitFor();
+    await expect.poll(() => mailCount(after), { timeout: 15_000 }).toBeGreaterThan(0);
+    await context.close();
+  }, 90_000);
+});

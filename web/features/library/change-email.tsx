@@ -18,7 +18,7 @@ import {
 } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest, withoutStatus } from "@/lib/api";
+import { api, withoutStatus } from "@/lib/api";
 import { LIBRARY_KEY } from "./queries";
 
 export function ChangeEmail({ id, title }: { id: string; title: string }) {
@@ -27,14 +27,17 @@ export function ChangeEmail({ id, title }: { id: string; title: string }) {
   const fe = useFieldErrors(`change-email-${id}`);
   const queryClient = useQueryClient();
   const change = useMutation({
-    mutationFn: (address: string) =>
-      apiRequest("POST", `/api/purchases/${encodeURIComponent(id)}/email`, { email: address }),
-    onSuccess: async (_, address) => {
+    mutationFn: (address: string) => api("POST /api/purchases/:id/email", { params: { id }, body: { email: address } }),
+    onSuccess: async (answer, address) => {
       setOpen(false);
-      toast({
-        title: "Email changed",
-        description: `This purchase now belongs to ${address}. We told your old address.`,
-      });
+      toast(
+        answer.changed
+          ? {
+              title: "Email changed",
+              description: `The receipt went to ${address}, and this order is now in that address's library. We told your old address.`,
+            }
+          : { title: "Nothing to change", description: `This order's email is already ${address}.` },
+      );
       await queryClient.invalidateQueries({ queryKey: LIBRARY_KEY });
     },
     onError: (err: Error) => fe.set("email", withoutStatus(err.message).replace(/^email: /, "")),
