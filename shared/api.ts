@@ -34,6 +34,14 @@ import {
   upsellProductSchema,
 } from "./funnels";
 import { humanCheckConfigSchema } from "./human-check-config";
+import {
+  libraryAccessSchema,
+  libraryLinkSentSchema,
+  libraryListSchema,
+  libraryReceiptSchema,
+  librarySessionSchema,
+  librarySignedOutSchema,
+} from "./library";
 import { licenseActionSchema, licenseVerificationSchema } from "./licenses";
 import {
   checkoutAnswerSchema,
@@ -133,6 +141,13 @@ export const API_ANSWERS = {
   "POST /api/purchase/recover": recoverAccessAnswerSchema,
   "POST /api/purchases/:id/email": purchaseEmailChangedSchema,
   "POST /api/content/:id/download": downloadLinkSchema,
+  "POST /api/library/link": libraryLinkSentSchema,
+  "POST /api/library/session": librarySessionSchema,
+  "GET /api/library/session": librarySessionSchema,
+  "POST /api/library/sign-out": librarySignedOutSchema,
+  "GET /api/library/purchases": libraryListSchema,
+  "GET /api/library/purchases/:id": libraryAccessSchema,
+  "GET /api/library/purchases/:id/receipt": libraryReceiptSchema,
   "GET /api/profile": creatorProfileSchema,
   "PUT /api/profile": creatorProfileSchema,
   "PUT /api/profile/avatar": creatorProfileSchema,

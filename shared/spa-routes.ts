@@ -16,6 +16,7 @@ export const SPA_ROUTE_PATTERNS = [
   "/discounts",
   "/feedback",
   "/funnels",
+  "/library",
   "/pricing",
   "/settings",
   "/sign-in",

@@ -16,6 +16,7 @@ import { Route as DashboardRouteImport } from './routes/dashboard'
 import { Route as DiscountsRouteImport } from './routes/discounts'
 import { Route as FeedbackRouteImport } from './routes/feedback'
 import { Route as FunnelsRouteImport } from './routes/funnels'
+import { Route as LibraryRouteImport } from './routes/library'
 import { Route as PricingRouteImport } from './routes/pricing'
 import { Route as SettingsRouteImport } from './routes/settings'
 import { Route as SignInRouteImport } from './routes/sign-in'
@@ -61,6 +62,11 @@ const FeedbackRoute = FeedbackRouteImport.update({
 const FunnelsRoute = FunnelsRouteImport.update({
   id: '/funnels',
   path: '/funnels',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const LibraryRoute = LibraryRouteImport.update({
+  id: '/library',
+  path: '/library',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PricingRoute = PricingRouteImport.update({
@@ -128,6 +134,7 @@ export interface FileRoutesByFullPath {
   '/discounts': typeof DiscountsRoute
   '/feedback': typeof FeedbackRoute
   '/funnels': typeof FunnelsRoute
+  '/library': typeof LibraryRoute
   '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
   '/sign-in': typeof SignInRoute
@@ -148,6 +155,7 @@ export interface FileRoutesByTo {
   '/discounts': typeof DiscountsRoute
   '/feedback': typeof FeedbackRoute
   '/funnels': typeof FunnelsRoute
+  '/library': typeof LibraryRoute
   '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
   '/sign-in': typeof SignInRoute
@@ -169,6 +177,7 @@ export interface FileRoutesById {
   '/discounts': typeof DiscountsRoute
   '/feedback': typeof FeedbackRoute
   '/funnels': typeof FunnelsRoute
+  '/library': typeof LibraryRoute
   '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
   '/sign-in': typeof SignInRoute
@@ -191,6 +200,7 @@ export interface FileRouteTypes {
     | '/discounts'
     | '/feedback'
     | '/funnels'
+    | '/library'
     | '/pricing'
     | '/settings'
     | '/sign-in'
@@ -211,6 +221,7 @@ export interface FileRouteTypes {
     | '/discounts'
     | '/feedback'
     | '/funnels'
+    | '/library'
     | '/pricing'
     | '/settings'
     | '/sign-in'
@@ -231,6 +242,7 @@ export interface FileRouteTypes {
     | '/discounts'
     | '/feedback'
     | '/funnels'
+    | '/library'
     | '/pricing'
     | '/settings'
     | '/sign-in'
@@ -252,6 +264,7 @@ export interface RootRouteChildren {
   DiscountsRoute: typeof DiscountsRoute
   FeedbackRoute: typeof FeedbackRoute
   FunnelsRoute: typeof FunnelsRoute
+  LibraryRoute: typeof LibraryRoute
   PricingRoute: typeof PricingRoute
   SettingsRoute: typeof SettingsRoute
   SignInRoute: typeof SignInRoute
@@ -314,6 +327,13 @@ declare module '@tanstack/react-router' {
       path: '/funnels'
       fullPath: '/funnels'
       preLoaderRoute: typeof FunnelsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/library': {
+      id: '/library'
+      path: '/library'
+      fullPath: '/library'
+      preLoaderRoute: typeof LibraryRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pricing': {
@@ -404,6 +424,7 @@ const rootRouteChildren: RootRouteChildren = {
   DiscountsRoute: DiscountsRoute,
   FeedbackRoute: FeedbackRoute,
   FunnelsRoute: FunnelsRoute,
+  LibraryRoute: LibraryRoute,
   PricingRoute: PricingRoute,
   SettingsRoute: SettingsRoute,
   SignInRoute: SignInRoute,

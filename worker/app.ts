@@ -21,6 +21,7 @@ import { devRoutes } from "./routes/dev";
 import { feedbackRoutes } from "./routes/feedback";
 import { funnelRoutes } from "./routes/funnels";
 import { humanCheckRoutes } from "./routes/human-check";
+import { libraryRoutes } from "./routes/library";
 import { licenseRoutes } from "./routes/licenses";
 import { discountRoutes } from "./routes/discounts";
 import { recoveryRoutes } from "./routes/recovery";
@@ -82,7 +83,8 @@ const api = new Hono<AppEnv>()
   .route("/", licenseRoutes)
   .route("/", discountRoutes)
   .route("/", recoveryRoutes)
-  .route("/", bumpRoutes);
+  .route("/", bumpRoutes)
+  .route("/", libraryRoutes);
 
 export const app: Hono<AppEnv> = new Hono<AppEnv>()
   .use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", crossOriginOpenerPolicy: "same-origin" }))

@@ -31,6 +31,10 @@ export const TAGS = [
     description: "Percent or fixed codes for one item or all, with limits; the server computes every price.",
   },
   { name: "License keys", description: "License keys issued with purchases, verified by the creator's software." },
+  {
+    name: "Buyer library",
+    description: "A buyer signs in by an emailed link and reads every purchase made with their address.",
+  },
   { name: "Account", description: "Sign-in and the signed-in user. Browser flows: cookies, redirects and HTML." },
   { name: "Feedback", description: "Messages to the ApeWall team." },
 ] as const;
@@ -41,9 +45,10 @@ type Tag = (typeof TAGS)[number]["name"];
  * - public: anyone (a buyer, the creator's software);
  * - buyer: the paying browser (its buyer cookie) or an access link's token;
  * - session: a signed-in browser only (an API key is refused with 403);
- * - creator: a signed-in creator, or an API key with the route's scope (worker/middleware/api-key-scopes.ts).
+ * - creator: a signed-in creator, or an API key with the route's scope (worker/middleware/api-key-scopes.ts);
+ * - library: a browser signed in to the buyer's library (its aw_library cookie; docs/library.md).
  */
-type Access = "public" | "buyer" | "session" | "creator";
+type Access = "public" | "buyer" | "session" | "creator" | "library";
 
 type Body = ZodType | { schema: ZodType; description: string; example?: unknown };
 type Answer = Body | { html: string } | { redirect: string } | { file: string } | { empty: string };
@@ -96,6 +101,8 @@ const ACCESS_NOTE: Record<Access, string> = {
   buyer: "The buyer's browser (its buyer cookie) or an access link's `access` token.",
   session: "A signed-in browser session. API keys are refused (403).",
   creator: "A signed-in creator, or an API key with the scope named in `x-api-key-scope`.",
+  library:
+    "A browser signed in to the buyer's library (its `aw_library` cookie). Creator sessions and API keys are refused.",
 };
 
 /** The route's OpenAPI description, from one object; see RouteDoc. */

@@ -25,6 +25,8 @@ const BUTTON =
   "inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md font-medium transition-all disabled:pointer-events-none disabled:opacity-50 [&_svg]:pointer-events-none [&_svg:not([class*='size-'])]:size-4 shrink-0 [&_svg]:shrink-0 outline-none focus-visible:border-ring focus-visible:ring-ring/50 focus-visible:ring-[3px]";
 const INPUT =
   "placeholder:text-muted-foreground selection:bg-primary selection:text-primary-foreground border-input flex w-full min-w-0 rounded-md border bg-transparent px-3 py-1 shadow-xs transition-[color,box-shadow] outline-none disabled:pointer-events-none disabled:opacity-50 focus-visible:border-ring focus-visible:ring-ring/50 focus-visible:ring-[3px]";
+/** "See everything you bought in your library" under "Lost your access?" (docs/library.md). */
+const LIBRARY_LINK = "font-medium underline underline-offset-4 hover:text-foreground";
 
 function PaywallShell({ children }: { children: unknown }) {
   return (
@@ -293,15 +295,27 @@ export function PaywallPage({
                     </button>
                   </div>
                   <p role="alert" class="text-sm text-destructive" />
+                  <p class="text-sm text-muted-foreground">
+                    <a href="/library" class={LIBRARY_LINK}>
+                      See everything you bought in your library
+                    </a>
+                  </p>
                 </form>
                 <template>
-                  <p
+                  <div
                     class="flex items-start gap-2 rounded-lg bg-emerald-50 px-3 py-2 text-left text-sm text-emerald-900"
                     role="status"
                     data-testid="lost-access-sent"
                   >
-                    <Icon name="mailCheck" class="mt-0.5 size-4 shrink-0" /> <span />
-                  </p>
+                    <Icon name="mailCheck" class="mt-0.5 size-4 shrink-0" />
+                    {/* The island writes the answer into the first span (a div holds a div; a p would not). */}
+                    <div>
+                      <span />{" "}
+                      <a href="/library" class={LIBRARY_LINK}>
+                        See everything you bought in your library
+                      </a>
+                    </div>
+                  </div>
                 </template>
               </div>
             </div>

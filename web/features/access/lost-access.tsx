@@ -1,5 +1,6 @@
 // "Lost your access?": a buyer types the email they paid with and gets every access link by
-// email. The answer is the same whether or not that address bought anything.
+// email (the answer is the same whether or not that address bought anything), or opens the
+// library, where everything bought with that email is in one place (docs/library.md).
 import { useMutation } from "@tanstack/react-query";
 import { MailCheck } from "lucide-react";
 import { useState, type FormEvent } from "react";
@@ -39,7 +40,10 @@ export function LostAccess({ defaultOpen = false }: { defaultOpen?: boolean }) {
         role="status"
         data-testid="lost-access-sent"
       >
-        <MailCheck className="mt-0.5 size-4 shrink-0" /> {recover.data.message ?? RECOVER_ACCESS_MESSAGE}
+        <MailCheck className="mt-0.5 size-4 shrink-0" />
+        <span>
+          {recover.data.message ?? RECOVER_ACCESS_MESSAGE} <LibraryLink />
+        </span>
       </p>
     );
   }
@@ -72,6 +76,18 @@ export function LostAccess({ defaultOpen = false }: { defaultOpen?: boolean }) {
         </Button>
       </div>
       <FieldError of={fe} name="email" />
+      <p className="text-sm text-muted-foreground">
+        <LibraryLink />
+      </p>
     </form>
+  );
+}
+
+/** Where everything bought with one email is: the buyer's library. */
+function LibraryLink() {
+  return (
+    <a href="/library" className="font-medium underline underline-offset-4 hover:text-foreground">
+      See everything you bought in your library
+    </a>
   );
 }

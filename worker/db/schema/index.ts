@@ -7,6 +7,7 @@ export * from "./content";
 export * from "./developers";
 export * from "./email-changes";
 export * from "./funnels";
+export * from "./library";
 export * from "./mail";
 export * from "./money";
 export * from "./purchases";

@@ -6,7 +6,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { cookieIsSecure, type AppEnv } from "../../middleware/context";
 import { newToken, sha256Hex } from "../../lib/ids";
 
-export const LIBRARY_COOKIE = "aw_library";
+const LIBRARY_COOKIE = "aw_library";
 /** A library session lasts a week; signing in again is one emailed link. */
 const LIBRARY_SESSION_TTL_SECONDS = 7 * 24 * 3600;
 
@@ -28,7 +28,9 @@ export async function libraryEmailOf(c: Context<AppEnv>): Promise<string | null>
 
 /** Signs this browser in to the library of `email` (a fresh token; any earlier one is ended). */
 export async function startLibrarySession(c: Context<AppEnv>, email: string): Promise<void> {
-  await endLibrarySession(c);
+  // Any earlier session of this browser ends (its cookie is overwritten below).
+  const earlier = tokenOf(c);
+  if (earlier) await c.env.SESSIONS.delete(await key(earlier));
   const token = newToken();
   const record: LibrarySession = { email: email.toLowerCase(), createdAt: Date.now() };
   await c.env.SESSIONS.put(await key(token), JSON.stringify(record), { expirationTtl: LIBRARY_SESSION_TTL_SECONDS });

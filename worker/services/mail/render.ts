@@ -20,6 +20,7 @@ import {
   saleMadeMail,
   webhookDisabledMail,
 } from "./creator-mails";
+import { libraryLinkMail } from "../library/link-mail";
 import type { Rendered } from "./layout";
 import { purchaseEmailChangedMail } from "./purchase-email-mail";
 import type { EmailJob } from "./templates";
@@ -28,6 +29,8 @@ export function render(job: EmailJob): Rendered {
   switch (job.template) {
     case "login-link":
       return loginLinkMail(job.data);
+    case "library-link":
+      return libraryLinkMail(job.data);
     case "purchase-access":
       return purchaseAccessMail(job.data);
     case "order":

@@ -7,6 +7,8 @@
  */
 export type EmailJob = { dedupeKey: string; to: string; sendAt?: number } & (
   | { template: "login-link"; data: { url: string } }
+  // The buyer's library sign-in link (services/library/links.ts).
+  | { template: "library-link"; data: { url: string } }
   | { template: "purchase-access"; data: PurchaseAccessMailData }
   // The buyer's one email for an order with a funnel; `items` is filled by the consumer (./order-email.ts).
   | { template: "order"; data: OrderMailData }

@@ -1,0 +1,75 @@
+// The buyer's library: sign in by an emailed one-time link, then read every purchase made with that
+// address (requests, answers and the texts both sides show). Behaviour: docs/library.md.
+import { z } from "zod";
+import { dollars, isoTime, publicId } from "./answers";
+import { emailSchema } from "./auth";
+import { ACCESS_TYPES } from "./content";
+import { purchaseVerificationSchema } from "./payments";
+import { publicCreatorSchema } from "./profile";
+
+/** How long an emailed library link works. */
+export const LIBRARY_LINK_MINUTES = 15;
+
+export const LIBRARY_TEXT = {
+  /** The one answer to "Email me a sign-in link", whatever the address (no enumeration). */
+  linkSent: `Check your inbox: a sign-in link is on its way. It works once, for ${LIBRARY_LINK_MINUTES} minutes.`,
+  linkInvalid: "This sign-in link has expired or was already used.",
+  signedOut: "Sign in to your library to see it.",
+  empty: "No purchases with this email yet",
+  emptyHint:
+    "Bought with another address? Sign out and sign in with that one. A payment still processing appears here once it is confirmed.",
+} as const;
+
+/** POST /api/library/link. */
+export const libraryLinkRequestSchema = z.object({ email: emailSchema });
+export const libraryLinkSentSchema = z.object({ message: z.string().meta({ example: LIBRARY_TEXT.linkSent }) });
+
+/** POST /api/library/session: the emailed link's token, used up by this call. */
+export const librarySignInSchema = z.object({
+  token: z.string().min(1, "token is required").max(100, "token is not valid"),
+});
+/** Who the library is signed in as. */
+export const librarySessionSchema = z.object({ email: z.string().meta({ example: "buyer@example.com" }) });
+export const librarySignedOutSchema = z.object({ signedOut: z.literal(true) });
+
+export const LIBRARY_STATES = ["paid", "refunded", "disputed"] as const;
+
+const libraryPurchaseSchema = z.object({
+  id: publicId,
+  contentId: publicId,
+  title: z.string(),
+  accessType: z.enum(ACCESS_TYPES),
+  creator: publicCreatorSchema,
+  purchasedAt: isoTime,
+  amount: dollars,
+  state: z.enum(LIBRARY_STATES).meta({ description: "paid opens; refunded and disputed no longer do" }),
+  revokedAt: isoTime.nullable().meta({ description: "When a refund or chargeback ended access" }),
+});
+export type LibraryPurchase = z.infer<typeof libraryPurchaseSchema>;
+
+/** GET /api/library/purchases: every paid (or since refunded or disputed) purchase, newest first. */
+export const libraryListSchema = z.object({ email: z.string(), purchases: z.array(libraryPurchaseSchema) });
+export type LibraryList = z.infer<typeof libraryListSchema>;
+
+/** GET /api/library/purchases/{id}: what the access link opens, and its token (for downloads). */
+export const libraryAccessSchema = z.object({
+  verification: purchaseVerificationSchema,
+  access: z.string().meta({ description: "The purchase's access token, as its access link carries it" }),
+});
+export type LibraryAccess = z.infer<typeof libraryAccessSchema>;
+
+/** GET /api/library/purchases/{id}/receipt: what the receipt email says, and the purchase's state. */
+export const libraryReceiptSchema = z.object({
+  orderId: publicId,
+  title: z.string(),
+  amount: dollars,
+  purchasedAt: isoTime,
+  state: z.enum(LIBRARY_STATES),
+  creator: z.object({ name: z.string().nullable(), supportEmail: z.string().nullable() }),
+  emailedTo: z.string(),
+  licenseKey: z.string().nullable().meta({ description: "Only while the purchase opens" }),
+  accessUrl: z.string().nullable().meta({ description: "The permanent access link; only while the purchase opens" }),
+});
+export type LibraryReceipt = z.infer<typeof libraryReceiptSchema>;
+
+export const libraryIdParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid purchase id") });

@@ -1,0 +1,96 @@
+// What the library reads for a signed-in buyer: every purchase paid with their address (newest
+// first), and one of them by id, only ever where its email is the session's (case-insensitive, in
+// the query itself). It reads what the access link reads, through the same code: no more power.
+// Behaviour: docs/library.md.
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { type LibraryAccess, type LibraryList, type LibraryReceipt, LIBRARY_STATES } from "../../../shared/library";
+import { content, creatorProfiles, purchases, users } from "../../db/schema";
+import { accessTokenFor } from "../purchases/access-tokens";
+import { assertPaid, verification } from "../purchases/buyer-access";
+import type { PurchaseDeps, PurchaseRow } from "../purchases/deps";
+import { receiptData } from "../purchases/receipts";
+import { creatorColumns, toPublicCreator } from "../profile";
+
+/** At most this many purchases are listed (the newest). */
+const LIBRARY_LIMIT = 200;
+
+/** `lower(buyer_email) = email`: the expression the index purchases_buyer_email_lower serves. */
+const emailIs = (email: string) => sql`lower(${purchases.buyerEmail}) = ${email.toLowerCase()}`;
+/** Paid, or paid and since refunded or disputed: a pending or failed checkout is no purchase. */
+const listed = inArray(purchases.status, [...LIBRARY_STATES]);
+
+export async function libraryPurchases(db: PurchaseDeps["db"], email: string): Promise<LibraryList> {
+  const rows = await db
+    .select({
+      id: purchases.id,
+      contentId: purchases.contentId,
+      title: content.title,
+      accessType: content.accessType,
+      amountCents: purchases.amountCents,
+      status: purchases.status,
+      paidAt: purchases.paidAt,
+      createdAt: purchases.createdAt,
+      revokedAt: purchases.revokedAt,
+      creator: creatorColumns,
+    })
+    .from(purchases)
+    .innerJoin(content, eq(content.id, purchases.contentId))
+    .innerJoin(users, eq(users.id, content.userId))
+    .leftJoin(creatorProfiles, eq(creatorProfiles.userId, content.userId))
+    .where(and(emailIs(email), listed))
+    .orderBy(desc(sql`coalesce(${purchases.paidAt}, ${purchases.createdAt})`), desc(purchases.id))
+    .limit(LIBRARY_LIMIT);
+  return {
+    email: email.toLowerCase(),
+    purchases: rows.map((r) => ({
+      id: r.id,
+      contentId: r.contentId,
+      title: r.title,
+      accessType: r.accessType,
+      creator: toPublicCreator(r.creator),
+      purchasedAt: (r.paidAt ?? r.createdAt).toISOString(),
+      amount: r.amountCents / 100,
+      state: r.status as LibraryList["purchases"][number]["state"],
+      revokedAt: r.revokedAt?.toISOString() ?? null,
+    })),
+  };
+}
+
+/** The purchase `id` if it was paid with `email`; null for anyone else's (the caller answers 404). */
+export async function ownedPurchase(db: PurchaseDeps["db"], email: string, id: string): Promise<PurchaseRow | null> {
+  const row = await db
+    .select()
+    .from(purchases)
+    .where(and(eq(purchases.id, id), emailIs(email), listed))
+    .get();
+  return row ?? null;
+}
+
+/**
+ * What the access link opens, as /api/purchase/verify gives it: 403 once refunded or disputed. (A
+ * listed purchase is never pending, so there is nothing to bring up to date with Stripe first.)
+ */
+export async function libraryAccess(deps: PurchaseDeps, purchase: PurchaseRow): Promise<LibraryAccess> {
+  assertPaid(purchase);
+  return {
+    verification: await verification(deps, purchase),
+    access: await accessTokenFor(deps.accessSecret, purchase.id),
+  };
+}
+
+/** The receipt, as its email says it; its access link and license key only while it opens. */
+export async function libraryReceipt(deps: PurchaseDeps, owned: PurchaseRow): Promise<LibraryReceipt> {
+  const r = await receiptData(deps, owned);
+  const opens = owned.status === "paid";
+  return {
+    orderId: r.orderId,
+    title: r.title,
+    amount: r.amountCents / 100,
+    purchasedAt: (owned.paidAt ?? owned.createdAt).toISOString(),
+    state: owned.status as LibraryReceipt["state"],
+    creator: { name: r.creator?.name ?? null, supportEmail: r.creator?.supportEmail ?? null },
+    emailedTo: owned.buyerEmail ?? "",
+    licenseKey: opens ? (r.licenseKey ?? null) : null,
+    accessUrl: opens ? r.accessUrl : null,
+  };
+}
