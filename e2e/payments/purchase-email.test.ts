@@ -3,7 +3,6 @@
 // At 1280 and 390 px. Behaviour: docs/payments.md ("Changing a purchase's email").
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PURCHASE_EMAIL_MESSAGES } from "../../shared/purchase-email";
 import {
   baseUrl,
   checkoutOpened,

@@ -17,6 +17,7 @@ import {
 } from "../../shared/library";
 import { appUrl, type AppEnv } from "../middleware/context";
 import { ApiError, notFound } from "../lib/errors";
+import { humanCheck } from "../lib/human-check";
 import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { doc } from "../openapi/describe";
@@ -57,6 +58,7 @@ export const libraryRoutes = new Hono<AppEnv>()
     }),
     rateLimit("FORMS_LIMITER", "library"),
     validate("json", libraryLinkRequestSchema),
+    humanCheck("library-link"),
     async (c) => {
       const { email } = c.req.valid("json");
       const link = await createLibraryLink(c.env.DB, email, appUrl(c.env));

@@ -3,20 +3,28 @@
 import { useMutation } from "@tanstack/react-query";
 import { MailCheck } from "lucide-react";
 import { type FormEvent, useState } from "react";
+import { HUMAN_CHECK_ACTIONS, HUMAN_CHECK_REFUSED } from "@shared/human-check";
 import { LIBRARY_TEXT } from "@shared/library";
 import { LOST_ACCESS_TEXT, lostAccessProblem } from "@shared/paywall";
 import { FieldError, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { useHumanCheck } from "@/hooks/use-human-check";
 import { api } from "@/lib/api";
 
 export function RequestLinkForm({ submitLabel = "Email me a sign-in link" }: { submitLabel?: string }) {
   const [email, setEmail] = useState("");
   const fe = useFieldErrors("library-link");
+  const check = useHumanCheck(HUMAN_CHECK_ACTIONS.libraryLink);
   const send = useMutation({
-    mutationFn: (address: string) => api("POST /api/library/link", { body: { email: address } }),
-    onError: (err: Error) => fe.set("email", lostAccessProblem(err.message)),
+    mutationFn: async (address: string) =>
+      api("POST /api/library/link", { body: { email: address }, headers: await check.headers() }),
+    onError: (err: Error) =>
+      fe.set(
+        "email",
+        err.message === `403: ${HUMAN_CHECK_REFUSED}` ? HUMAN_CHECK_REFUSED : lostAccessProblem(err.message),
+      ),
   });
 
   if (send.isSuccess) {
@@ -64,6 +72,7 @@ export function RequestLinkForm({ submitLabel = "Email me a sign-in link" }: { s
           {send.isPending && <Spinner className="size-4 text-white" />} {submitLabel}
         </Button>
       </div>
+      <div ref={check.mount} data-testid="human-check" />
       <FieldError of={fe} name="email" />
     </form>
   );

@@ -2,7 +2,7 @@
 // its current email), the compare-and-set on the current address, and the two emails written in the
 // same D1 batch (the old address is told, the new one gets the receipt). Behaviour: docs/payments.md
 // ("Changing a purchase's email").
-import { and, eq, gt, isNull, or } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { maskEmail } from "../../../shared/payout-destination";
 import {
   BROWSER_EMAIL_CHANGE_DAYS,
@@ -48,7 +48,8 @@ export async function purchaseForEmailChange(
     ...(keyHash
       ? [and(eq(purchases.buyerKeyHash, keyHash), or(isNull(purchases.paidAt), gt(purchases.paidAt, since)))]
       : []),
-    ...(who.libraryEmail ? [eq(purchases.buyerEmail, who.libraryEmail.toLowerCase())] : []),
+    // As the library lists them: an address stored in another case (the admin's email repair) is the same buyer's.
+    ...(who.libraryEmail ? [sql`lower(${purchases.buyerEmail}) = ${who.libraryEmail.toLowerCase()}`] : []),
   ];
   if (!owns.length) return null;
   const owned = (purchaseId: string) =>
