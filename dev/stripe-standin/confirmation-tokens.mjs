@@ -81,7 +81,7 @@ export function confirmationTokens(kit) {
    * The PaymentMethod a confirm of `pi` uses from token `id`, which is then spent: a token confirms
    * one intent, once, before it expires.
    */
-  function useToken(id, pi) {
+  function spendToken(id, pi) {
     const token = get("confirmation_tokens", id);
     const refuse = (message) =>
       new StripeError(400, "invalid_request_error", message, { param: "confirmation_token" }, { validation: true });
@@ -108,5 +108,5 @@ export function confirmationTokens(kit) {
     ["GET", /^\/v1\/confirmation_tokens\/(ctoken_\w+)$/, "secret", (_p, m) => get("confirmation_tokens", m[1])],
   ];
 
-  return { useToken, routes };
+  return { spendToken, routes };
 }

@@ -23,7 +23,7 @@ export function paymentIntents(kit) {
     fail,
     startProcessing,
     settleProcessing,
-    useToken,
+    spendToken,
   } = kit;
 
   // ---- PaymentIntents: Stripe's documented lifecycle ----
@@ -171,7 +171,7 @@ export function paymentIntents(kit) {
     // A ConfirmationToken (confirmation-tokens.mjs) carries the card and the return_url; using it spends it.
     let pm;
     if (p.confirmation_token) {
-      const used = useToken(p.confirmation_token, pi);
+      const used = spendToken(p.confirmation_token, pi);
       pm = used.pm;
       p = { ...p, return_url: p.return_url ?? used.returnUrl ?? undefined };
     } else pm = paymentMethodFrom(p, pi);
