@@ -384,13 +384,14 @@
         if (!express && !el)
           return Promise.resolve({ error: { type: "validation_error", message: "No payment element is mounted." } });
         var data;
+        var card;
         if (express) {
           data = {
             type: "link",
             billing_details: Object.assign({ email: express.email }, extra.billing_details || {}),
           };
         } else {
-          var card = el._card();
+          card = el._card();
           if (!card.number)
             return Promise.resolve({ error: { type: "validation_error", message: "Your card number is incomplete." } });
           data = { type: "card", card: card, billing_details: extra.billing_details };
