@@ -4,7 +4,7 @@
 import type Stripe from "stripe";
 import { DECLINE_LIMITS } from "../../../shared/card-testing";
 
-export const DECLINE_WINDOW_MS = 60 * 60 * 1000;
+const DECLINE_WINDOW_MS = 60 * 60 * 1000;
 
 export type Payer = { fingerprint: string | null; email: string | null; clientHash: string | null };
 

@@ -6,9 +6,9 @@ import type { OutboxGuard } from "../mail/email-outbox";
 import type { PurchaseRow } from "./deps";
 
 /** Below $1.00 (what one order charged, add-ons included) a purchase is cheap. */
-export const CHEAP_RECEIPT_CENTS = 100;
+const CHEAP_RECEIPT_CENTS = 100;
 /** Distinct addresses a creator's cheap sales may send receipts to in a day. */
-export const CHEAP_RECEIPT_ADDRESSES_PER_DAY = 50;
+const CHEAP_RECEIPT_ADDRESSES_PER_DAY = 50;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
