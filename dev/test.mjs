@@ -29,13 +29,28 @@ const runs = projects.map(
         console.log(
           `\n── ${project}: ${code === 0 ? "passed" : `FAILED (exit ${code})`} after ${seconds(Date.now() - started)}\n`,
         );
-        resolve({ project, code });
+        resolve({ project, code, text: Buffer.concat(out).toString() });
       });
     }),
 );
 
 const results = await Promise.all(runs);
 const failed = results.filter((r) => r.code !== 0);
+// A log shown only by its end (a CI page) still names what failed: each failed project's failures again.
+for (const { project, text } of failed) {
+  const plain = text.replace(/\x1b\[[0-9;]*m/g, "");
+  const from = plain.search(/⎯+ (Failed Tests? \d+|Unhandled Errors?) ⎯/);
+  const failures = from >= 0 ? plain.slice(from).split("\n").slice(0, 80) : plain.split("\n").slice(-40);
+  console.log(`\n── ${project}: what failed\n${failures.join("\n")}`);
+}
+const retried = results.flatMap(({ project, text }) =>
+  text
+    .replace(/\x1b\[[0-9;]*m/g, "")
+    .split("\n")
+    .filter((line) => /\(retry x\d+\)/.test(line))
+    .map((line) => `${project}: ${line.trim()}`),
+);
+if (retried.length) console.log(`\n── passed only when run again (flaky):\n${retried.join("\n")}`);
 console.log(
   `vitest: ${results.map((r) => `${r.project} ${r.code === 0 ? "ok" : "failed"}`).join(", ")} in ${seconds(Date.now() - started)}`,
 );

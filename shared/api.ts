@@ -55,6 +55,7 @@ import {
   withdrawStatusSchema,
 } from "./payouts";
 import { creatorProfileSchema } from "./profile";
+import { purchaseEmailChangedSchema } from "./purchase-email";
 import { subscriptionStartedSchema, subscriptionStateSchema } from "./subscription";
 import { uploadStateSchema, uploadedPartSchema } from "./uploads";
 import {
@@ -130,6 +131,7 @@ export const API_ANSWERS = {
   "GET /api/purchase/revoked": revokedPurchaseSchema,
   "POST /api/purchase/send-access-email": sentSchema,
   "POST /api/purchase/recover": recoverAccessAnswerSchema,
+  "POST /api/purchases/:id/email": purchaseEmailChangedSchema,
   "POST /api/content/:id/download": downloadLinkSchema,
   "GET /api/profile": creatorProfileSchema,
   "PUT /api/profile": creatorProfileSchema,

@@ -28,6 +28,7 @@ import { checkoutRoutes } from "./routes/checkout";
 import { checkoutConfirmRoutes } from "./routes/checkout-confirm";
 import { downloadRoutes } from "./routes/downloads";
 import { purchaseAccessRoutes } from "./routes/purchase-access";
+import { purchaseEmailRoutes } from "./routes/purchase-email";
 import { paywallPageRoutes } from "./routes/paywall-page";
 import { profileRoutes } from "./routes/profile";
 import { spaRoutes } from "./routes/spa";
@@ -65,6 +66,7 @@ const api = new Hono<AppEnv>()
   .route("/", checkoutRoutes)
   .route("/", checkoutConfirmRoutes)
   .route("/", purchaseAccessRoutes)
+  .route("/", purchaseEmailRoutes)
   .route("/", downloadRoutes)
   .route("/", stripeWebhookRoutes)
   .route("/", feedbackRoutes)

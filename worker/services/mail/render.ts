@@ -21,6 +21,7 @@ import {
   webhookDisabledMail,
 } from "./creator-mails";
 import type { Rendered } from "./layout";
+import { purchaseEmailChangedMail } from "./purchase-email-mail";
 import type { EmailJob } from "./templates";
 
 export function render(job: EmailJob): Rendered {
@@ -59,5 +60,7 @@ export function render(job: EmailJob): Rendered {
       return payoutsHeldMail(job.data);
     case "payouts-released":
       return payoutsReleasedMail(job.data);
+    case "purchase-email-changed":
+      return purchaseEmailChangedMail(job.data);
   }
 }

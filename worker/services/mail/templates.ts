@@ -36,6 +36,11 @@ export type EmailJob = { dedupeKey: string; to: string; sendAt?: number } & (
   // The admin held the creator's payouts, or released them (services/payouts/hold.ts).
   | { template: "payouts-held"; data: HoldMailData }
   | { template: "payouts-released"; data: HoldMailData }
+  // To a purchase's old address when its email was changed (services/purchases/email-change.ts).
+  | {
+      template: "purchase-email-changed";
+      data: { title: string; orderId: string; newEmail: string; creator?: MailCreator };
+    }
 );
 
 /** Where the creator sees their payouts, and where they reach support (the feedback form; a reply reaches us too). */
