@@ -29,3 +29,7 @@ export const DECLINE_LIMIT_MESSAGES: Record<keyof typeof DECLINE_LIMITS, string>
   email: "Too many payments for this email address were declined. Please wait an hour and try again.",
   client: "Too many payments from your network were declined. Please wait an hour and try again.",
 };
+
+/** "Send it again" refused for a cheap order whose receipt is capped (docs/payments.md "Receipts and emails"). */
+export const CHEAP_RESEND_REFUSED =
+  "This order's receipt can't be emailed again today. Copy your access link to keep it.";

@@ -62,3 +62,31 @@ export function cheapReceiptCap(
     guard: { sql: "exists (select 1 from cheap_receipts where purchase_id = ?)", binds: [purchase.id] },
   };
 }
+
+/**
+ * "Send it again" for a cheap order: allowed when its receipt was booked, else booked now under the
+ * same cap (so a capped order's receipt cannot be sent by pressing the button instead).
+ */
+export async function cheapResendAllowed(
+  d1: D1Database,
+  purchase: Pick<
+    PurchaseRow,
+    "id" | "creatorId" | "buyerKeyHash" | "paymentIntentId" | "amountCents" | "parentPurchaseId"
+  >,
+  email: string,
+  now = Date.now(),
+): Promise<boolean> {
+  if (purchase.parentPurchaseId) return true;
+  const bumps = await d1
+    .prepare("select coalesce(sum(amount_cents), 0) as cents from purchases where bump_of = ?")
+    .bind(purchase.id)
+    .first<{ cents: number }>();
+  const booked = { sql: "exists (select 1 from purchases where id = ? and status = 'paid')", binds: [purchase.id] };
+  const cap = cheapReceiptCap(d1, purchase, purchase.amountCents + (bumps?.cents ?? 0), email, now, booked);
+  if (!cap) return true;
+  await cap.statement.run();
+  return !!(await d1
+    .prepare(`select 1 as yes where ${cap.guard.sql}`)
+    .bind(...cap.guard.binds)
+    .first());
+}

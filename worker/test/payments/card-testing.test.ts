@@ -2,7 +2,7 @@
 // ConfirmationToken, which refuses a card, email or address over its decline limit before Stripe is
 // asked; declines count once from every path; cheap orders cannot mass-mail receipts.
 import { beforeEach, describe, expect, it } from "vitest";
-import { DECLINE_LIMIT_MESSAGES, DECLINE_LIMITS } from "../../../shared/card-testing";
+import { CHEAP_RESEND_REFUSED, DECLINE_LIMIT_MESSAGES, DECLINE_LIMITS } from "../../../shared/card-testing";
 import { clientHashOf } from "../../services/purchases/card-testing";
 import {
   CARDS,
@@ -288,9 +288,27 @@ describe("cheap orders cannot mass-mail receipts", () => {
     const { item: dear } = await creatorWithItem("dear@example.com");
     const first = await buy(cheap.id, "one@example.com", CARDS.ok);
     expect(await receiptOf(first.paymentIntent)).not.toBeNull();
-    // The same browser and card, other addresses: paid, but no receipt is written.
-    const second = await buy(await cheapItem(creator), "two@example.com", CARDS.ok, first.cookie);
+    // The same browser and card, other addresses: paid, but no receipt is written, and "Send it
+    // again" cannot send it either; the first order's can.
+    const secondItem = await cheapItem(creator);
+    const second = await buy(secondItem, "two@example.com", CARDS.ok, first.cookie);
     expect(await receiptOf(second.paymentIntent)).toBeNull();
+    const again2 = await postJson(
+      "/api/purchase/send-access-email",
+      { paymentIntentId: second.paymentIntent, contentId: secondItem },
+      first.cookie,
+    );
+    expect(again2.status).toBe(429);
+    expect((await again2.json<{ message: string }>()).message).toBe(CHEAP_RESEND_REFUSED);
+    expect(
+      await row("select id from outbox_emails where id like 'purchase-access%' and job like '%two@example.com%'"),
+    ).toBeNull();
+    const again1 = await postJson(
+      "/api/purchase/send-access-email",
+      { paymentIntentId: first.paymentIntent, contentId: cheap.id },
+      first.cookie,
+    );
+    expect(again1.status).toBe(200);
     // The same card from a fresh browser: still the same payer.
     const third = await buy(await cheapItem(creator), "three@example.com", CARDS.ok);
     expect(await receiptOf(third.paymentIntent)).toBeNull();
