@@ -154,6 +154,29 @@ describe("declines per card", () => {
   });
 });
 
+describe("wallets through the server", () => {
+  it("a Link wallet paying from a bank answers processing, and the checkout is marked on its way", async () => {
+    const { item } = await creatorWithItem("wallet@example.com");
+    const { paymentIntent, cookie } = await openCheckout(item.id);
+    // What createConfirmationToken makes from the Express Checkout Element's approved Link wallet.
+    const { body: token } = await standin<{ id: string; payment_method_preview: { type: string } }>(
+      "POST",
+      "/v1/confirmation_tokens",
+      { "payment_method_data[type]": "link", "payment_method_data[billing_details][email]": "saver+bank@example.com" },
+      "pk_test_worker",
+    );
+    expect(token.payment_method_preview.type).toBe("link");
+    const res = await confirm(paymentIntent, token.id, { cookie, email: "saver+bank@example.com" });
+    expect(await res.json()).toEqual({ paymentIntent, status: "processing" });
+    expect(
+      await row(
+        "select processing_since is not null as marked from purchases where payment_intent_id = ?",
+        paymentIntent,
+      ),
+    ).toEqual({ marked: 1 });
+  });
+});
+
 describe("declines per email and per client address", () => {
   it("an email with ten declines in the hour is refused, and nothing is sent to Stripe; another email pays", async () => {
     const { item } = await creatorWithItem("emails@example.com");
