@@ -60,6 +60,7 @@ async function openCheckout(contentId: string, cookie?: string) {
   const { clientSecret } = await res.json<{ clientSecret: string }>();
   return {
     paymentIntent: clientSecret.split("_secret_")[0],
+    clientSecret,
     cookie: cookie ?? `aw_buyer=${cookieValue(res, "aw_buyer")}`,
   };
 }
@@ -222,6 +223,7 @@ describe("a decline counts once", () => {
     const event = await eventFor("payment_intent.payment_failed", paymentIntent);
     expect((await deliver(event)).status).toBe(200);
     expect((await deliver({ ...event, id: `${event.id}x` })).status).toBe(200);
+    expect((await deliver(await eventFor("charge.failed", paymentIntent))).status).toBe(200);
     expect((await call(`/api/payments/${paymentIntent}/complete`, { method: "POST", cookie })).status).toBe(200);
     expect(await count()).toBe(1);
 
@@ -244,6 +246,43 @@ describe("a decline counts once", () => {
     );
     expect(direct?.client_hash).toMatch(/^[0-9a-f]{32}$/);
     expect(direct?.fingerprint).toBeTruthy();
+  });
+});
+
+/** The stand-in's events of `type` about PaymentIntent `pi` (its own, or its charges'), oldest first. */
+async function eventsOf(type: string, pi: string) {
+  const { body } = await standin<{
+    data: { id: string; type: string; data: { object: { id: string; payment_intent?: string } } }[];
+  }>("GET", "/v1/events", { type, limit: "100" });
+  return body.data.filter((e) => e.data.object.id === pi || e.data.object.payment_intent === pi).reverse();
+}
+
+describe("a script confirming at Stripe with the client secret", () => {
+  it("every failed charge counts once, and after ten the checkout's PaymentIntent is canceled at Stripe", async () => {
+    const { item } = await creatorWithItem("script@example.com");
+    const { paymentIntent, clientSecret, cookie } = await openCheckout(item.id);
+    // Ten declines, faster than any webhook: only then are Stripe's events delivered.
+    const cards = [CARDS.declined, CARDS.insufficient, "4000000000000341"];
+    for (let i = 0; i < 10; i++) expect((await confirmAsStripeJs(clientSecret, cards[i % 3])).status).toBe(402);
+    const failed = await eventsOf("charge.failed", paymentIntent);
+    expect(failed).toHaveLength(10);
+    for (const event of failed) expect((await deliver(event as never)).status).toBe(200);
+    for (const event of await eventsOf("payment_intent.payment_failed", paymentIntent))
+      expect((await deliver(event as never)).status).toBe(200);
+    const byCard = await rows<{ fingerprint: string; n: number }>(
+      "select fingerprint, count(*) as n from card_declines where payment_intent_id = ? group by fingerprint",
+      paymentIntent,
+    );
+    expect(byCard.map((r) => r.n).sort()).toEqual([3, 3, 4]);
+    const { body } = await standin<{ status: string; cancellation_reason: string }>(
+      "GET",
+      `/v1/payment_intents/${paymentIntent}`,
+    );
+    expect(body).toMatchObject({ status: "canceled", cancellation_reason: "abandoned" });
+    expect((await confirmAsStripeJs(clientSecret, CARDS.declined)).status).toBe(400);
+    // Our own confirm says so, and the buyer starts again.
+    const res = await confirm(paymentIntent, await tokenFor(CARDS.ok), { cookie });
+    expect(res.status).toBe(409);
   });
 });
 
