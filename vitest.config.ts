@@ -23,7 +23,10 @@ const stripeWithoutSourceMaps: Plugin = {
 process.env.APEWALL_TEST_STANDIN_PORT ??= String(12200 + Math.floor(Math.random() * 700));
 process.env.APEWALL_TEST_WEBHOOK_SECRET ??= "whsec_worker_tests";
 process.env.APEWALL_TEST_CONNECT_WEBHOOK_SECRET ??= "whsec_worker_tests_connect";
+// And to a Turnstile stand-in (dev/turnstile-standin) on this one, with Cloudflare's passing test keys.
+process.env.APEWALL_TEST_TURNSTILE_PORT ??= String(13000 + Math.floor(Math.random() * 700));
 const standinPort = Number(process.env.APEWALL_TEST_STANDIN_PORT);
+const turnstileBase = `http://127.0.0.1:${process.env.APEWALL_TEST_TURNSTILE_PORT}/turnstile/v0`;
 const webhookSecret = process.env.APEWALL_TEST_WEBHOOK_SECRET;
 const connectWebhookSecret = process.env.APEWALL_TEST_CONNECT_WEBHOOK_SECRET;
 
@@ -62,6 +65,10 @@ export default defineConfig(async () => ({
                 STRIPE_JS_URL: `http://127.0.0.1:${standinPort}/v3`,
                 ACCESS_TOKEN_SECRET: "worker-test-access-secret",
                 WEBHOOK_SECRETS_KEY: "worker-test-webhook-secrets-key",
+                TURNSTILE_SITE_KEY: "1x00000000000000000000BB",
+                TURNSTILE_SECRET_KEY: "1x0000000000000000000000000000000AA",
+                TURNSTILE_SCRIPT_URL: `${turnstileBase}/api.js`,
+                TURNSTILE_VERIFY_URL: `${turnstileBase}/siteverify`,
               },
               // The email queue as in wrangler.toml but with a 50 ms batch window instead of 1 s: almost every
               // test signs in through an emailed link and waited out that second. Measured with
@@ -93,7 +100,10 @@ export default defineConfig(async () => ({
           maxWorkers: 2,
           include: ["worker/**/*.test.ts"],
           setupFiles: ["worker/test/support/setup.ts"],
-          globalSetup: ["worker/test/support/stripe-standin.setup.ts"],
+          globalSetup: [
+            "worker/test/support/stripe-standin.setup.ts",
+            "worker/test/support/turnstile-standin.setup.ts",
+          ],
         },
       },
       // The browser tests in two lanes, each its own app server, stand-in, state and Chromium: the money

@@ -10,7 +10,7 @@ import http from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build, prepareData, signInViaOutbox, startTestStack } from "./local-app.mjs";
+import { build, PASSED_CHECK, prepareData, signInViaOutbox, startTestStack } from "./local-app.mjs";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
@@ -71,7 +71,7 @@ async function load(path, count) {
 async function buyWithTestCard(contentId, body = {}, headers = {}) {
   const res = await fetch(`${appUrl}/api/create-payment-intent`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: appUrl, ...headers },
+    headers: { "content-type": "application/json", origin: appUrl, ...PASSED_CHECK, ...headers },
     body: JSON.stringify({ contentId, ...body }),
   });
   if (!res.ok) throw new Error(`checkout: ${res.status} ${await res.text()}`);

@@ -66,6 +66,19 @@ export async function startStripeStandin({
   return { standin, url };
 }
 
+/** The local Turnstile stand-in (Cloudflare's test keys), in this process. */
+export async function startTurnstileStandin({ port, log = false }) {
+  const { createTurnstileStandin } = await import("./turnstile-standin/server.mjs");
+  const standin = createTurnstileStandin({
+    log: log ? (line) => console.log(`[turnstile-standin] ${line}`) : () => {},
+  });
+  const url = await standin.listen(port);
+  return { standin, url };
+}
+
+/** A token the stand-in's test keys pass, for calls made as a browser whose widget passed. */
+export const PASSED_CHECK = { "cf-turnstile-response": "XXXX.DUMMY.TOKEN.XXXX" };
+
 export function build() {
   run(bin("vite"), ["build", "--logLevel", "warn"], "built the SPA and the Worker");
   run(bin("vite"), ["build", "-c", "vite.paywall.config.ts", "--logLevel", "warn"], "built the paywall page");
@@ -143,10 +156,11 @@ export async function startServer({ port, persistTo, vars = {}, quiet = false })
 }
 
 /**
- * A throwaway local stack for browser tests and benchmarks: the Stripe stand-in plus the app on
- * `port`, with test settings passed on the command line (no .dev.vars needed).
+ * A throwaway local stack for browser tests and benchmarks: the Stripe and Turnstile stand-ins plus
+ * the app on `port`, with test settings passed on the command line (no .dev.vars needed); `vars`
+ * changes some (a test of the bot check's failing secret).
  */
-export async function startTestStack({ port, persistTo, label }) {
+export async function startTestStack({ port, persistTo, label, vars = {} }) {
   const appUrl = `http://127.0.0.1:${port}`;
   const webhookSecret = `whsec_${label}`;
   const connectWebhookSecret = `whsec_${label}_connect`;
@@ -156,6 +170,7 @@ export async function startTestStack({ port, persistTo, label }) {
     webhookSecret,
     connectWebhookSecret,
   });
+  const turnstile = await startTurnstileStandin({ port: 0 });
   const server = await startServer({
     port,
     persistTo,
@@ -172,17 +187,24 @@ export async function startTestStack({ port, persistTo, label }) {
       STRIPE_API_BASE: stripeUrl,
       STRIPE_JS_URL: `${stripeUrl}/v3`,
       ACCESS_TOKEN_SECRET: `${label}-access-token-secret`,
+      // Cloudflare's test keys: an invisible widget that always passes, a secret that always passes.
+      TURNSTILE_SITE_KEY: "1x00000000000000000000BB",
+      TURNSTILE_SECRET_KEY: "1x0000000000000000000000000000000AA",
+      TURNSTILE_SCRIPT_URL: `${turnstile.url}/turnstile/v0/api.js`,
+      TURNSTILE_VERIFY_URL: `${turnstile.url}/turnstile/v0/siteverify`,
+      ...vars,
     },
   });
   return {
     url: server.url,
     stripeUrl,
+    turnstileUrl: turnstile.url,
     publishableKey: `pk_test_${label}`,
     child: server.child,
     /** Everything wrangler dev printed so far (the Worker's console lines included). */
     output: server.output,
     async stop() {
-      await standin.close();
+      await Promise.all([standin.close(), turnstile.standin.close()]);
       server.child.kill("SIGTERM");
       await new Promise((r) => (server.child.exitCode !== null ? r() : server.child.once("exit", r)));
     },
@@ -193,7 +215,7 @@ export async function startTestStack({ port, persistTo, label }) {
 export async function signInViaOutbox(appUrl, email) {
   const asked = await fetch(`${appUrl}/api/auth/email`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: appUrl },
+    headers: { "content-type": "application/json", origin: appUrl, ...PASSED_CHECK },
     body: JSON.stringify({ email }),
   });
   // The link signs in at once in the browser that asked for it, known by this cookie.

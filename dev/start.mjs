@@ -1,8 +1,16 @@
 // `npm start`: build, migrate, seed, and run the whole app locally on http://127.0.0.1:8787.
-import { build, ensureDevVars, prepareData, startServer, startStripeStandin } from "./local-app.mjs";
+import {
+  build,
+  ensureDevVars,
+  prepareData,
+  startServer,
+  startStripeStandin,
+  startTurnstileStandin,
+} from "./local-app.mjs";
 
 const PORT = Number(process.env.PORT ?? 8787);
 const STRIPE_PORT = Number(process.env.STRIPE_STANDIN_PORT ?? 12111);
+const TURNSTILE_PORT = Number(process.env.TURNSTILE_STANDIN_PORT ?? 12112);
 const STATE = ".wrangler/state";
 
 console.log("Preparing ApeWall…");
@@ -17,11 +25,20 @@ const { url: stripeUrl } = await startStripeStandin({
   stateFile: `${STATE}/stripe-standin.json`,
 });
 console.log(`  ✓ Stripe stand-in on ${stripeUrl}`);
+// The keys are .dev.vars' (Cloudflare's test keys); the stand-in answers for the script and siteverify.
+const { url: turnstileUrl } = await startTurnstileStandin({ port: TURNSTILE_PORT, log: true });
+console.log(`  ✓ Turnstile stand-in on ${turnstileUrl}`);
 const { child, url } = await startServer({
   port: PORT,
   persistTo: STATE,
   quiet: true,
-  vars: { APP_URL: `http://127.0.0.1:${PORT}`, STRIPE_API_BASE: stripeUrl, STRIPE_JS_URL: `${stripeUrl}/v3` },
+  vars: {
+    APP_URL: `http://127.0.0.1:${PORT}`,
+    STRIPE_API_BASE: stripeUrl,
+    STRIPE_JS_URL: `${stripeUrl}/v3`,
+    TURNSTILE_SCRIPT_URL: `${turnstileUrl}/turnstile/v0/api.js`,
+    TURNSTILE_VERIFY_URL: `${turnstileUrl}/turnstile/v0/siteverify`,
+  },
 });
 child.stdout.pipe(process.stdout);
 child.stderr.pipe(process.stderr);
@@ -34,6 +51,7 @@ console.log(`
   Demo item    ${url}/p/demoFieldGuide01
   Stripe       ${stripeUrl}   (local stand-in: pay with 4242 4242 4242 4242, any future date, any CVC;
                                 4000 0000 0000 0002 is declined, 4000 0025 0000 3155 asks to authenticate)
+  Turnstile    ${turnstileUrl}   (local stand-in for the bot check: Cloudflare's test keys in .dev.vars)
 
   Sign in with any email address; the link arrives in the dev outbox.
   Stop with Ctrl+C.

@@ -34,6 +34,7 @@ import {
   orderSchema,
   upsellProductSchema,
 } from "./funnels";
+import { humanCheckConfigSchema } from "./human-check-config";
 import { licenseActionSchema, licenseVerificationSchema } from "./licenses";
 import {
   checkoutAnswerSchema,
@@ -100,6 +101,7 @@ export const API_ANSWERS = {
   "POST /api/discounts/:id/archive": discountCodeSchema,
   "GET /api/content/:id/discount": discountQuoteSchema,
   "POST /api/feedback": createdIdSchema,
+  "GET /api/human-check": humanCheckConfigSchema,
   "GET /api/funnels": funnelListSchema,
   "POST /api/funnels": funnelSchema,
   "POST /api/funnels/for-item": funnelSchema,

@@ -140,6 +140,10 @@ export const purchaseVerificationSchema = z.object({
       example: "b…@example.com",
     }),
     licenseKey: z.string().nullable(),
+    canChangeEmail: z.boolean().meta({
+      description:
+        "Whether this caller is the browser that paid, within 7 days of paying, and so may change the order's email",
+    }),
   }),
   accessUrl: z.string(),
   addOns: z

@@ -20,6 +20,7 @@ import { webhookRoutes } from "./routes/webhooks";
 import { devRoutes } from "./routes/dev";
 import { feedbackRoutes } from "./routes/feedback";
 import { funnelRoutes } from "./routes/funnels";
+import { humanCheckRoutes } from "./routes/human-check";
 import { licenseRoutes } from "./routes/licenses";
 import { discountRoutes } from "./routes/discounts";
 import { recoveryRoutes } from "./routes/recovery";
@@ -70,6 +71,7 @@ const api = new Hono<AppEnv>()
   .route("/", downloadRoutes)
   .route("/", stripeWebhookRoutes)
   .route("/", feedbackRoutes)
+  .route("/", humanCheckRoutes)
   .route("/", adminRoutes)
   .route("/", funnelRoutes)
   .route("/", upsellRoutes)

@@ -1,5 +1,5 @@
 // Browser tests run against the app as `npm start` serves it: built, migrated, seeded, on workerd,
-// with the Stripe stand-in, on their own fresh local state and port so a running `npm start` is left alone.
+// with the Stripe and Turnstile stand-ins, on their own fresh local state and port so a running `npm start` is left alone.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     stripeUrl: string;
+    turnstileUrl: string;
   }
 }
 
@@ -23,6 +24,7 @@ export default async function setup(project: TestProject) {
   const stack = await startTestStack({ port: base + Math.floor(Math.random() * 45), persistTo: state, label: "e2e" });
   project.provide("baseUrl", stack.url);
   project.provide("stripeUrl", stack.stripeUrl);
+  project.provide("turnstileUrl", stack.turnstileUrl);
   return async () => {
     await stack.stop();
     rmSync(state, { recursive: true, force: true });

@@ -25,11 +25,11 @@ export async function apiRequest(method: string, url: string, data?: unknown): P
   await send(method, url, data);
 }
 
-async function send(method: string, url: string, data?: unknown): Promise<Response> {
+async function send(method: string, url: string, data?: unknown, headers?: Record<string, string>): Promise<Response> {
   const isForm = typeof FormData !== "undefined" && data instanceof FormData;
   const res = await fetch(url, {
     method,
-    headers: data !== undefined && !isForm ? { "Content-Type": "application/json" } : {},
+    headers: { ...(data !== undefined && !isForm ? { "Content-Type": "application/json" } : {}), ...headers },
     body: data === undefined ? undefined : isForm ? data : JSON.stringify(data),
     credentials: "include",
   });
@@ -58,10 +58,13 @@ type ParamNames<P> = P extends `${string}:${infer N}/${infer Rest}`
     ? N
     : never;
 type Query = Record<string, string | number | boolean | null | undefined>;
-/** A call's parts: the route's `:params` (required when it has any), a query, a JSON or form body. */
-type ApiCall<R extends ApiRoute> = { query?: Query; body?: unknown; signal?: AbortSignal } & ([
-  ParamNames<PathOf<R>>,
-] extends [never]
+/** A call's parts: the route's `:params` (required when it has any), a query, a JSON or form body, extra headers. */
+type ApiCall<R extends ApiRoute> = {
+  query?: Query;
+  body?: unknown;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+} & ([ParamNames<PathOf<R>>] extends [never]
   ? { params?: undefined }
   : { params: Record<ParamNames<PathOf<R>>, string> });
 type CallArgs<R extends ApiRoute> = [ParamNames<PathOf<R>>] extends [never] ? [call?: ApiCall<R>] : [call: ApiCall<R>];
@@ -116,7 +119,7 @@ export async function api<R extends ApiRoute>(route: R, ...args: CallArgs<R>): P
   const res =
     method === "GET"
       ? await fetch(url, { credentials: "include", signal: call?.signal })
-      : await send(method, url, call?.body);
+      : await send(method, url, call?.body, call?.headers);
   await throwIfResNotOk(res);
   return (await res.json()) as ApiAnswer<R>;
 }

@@ -3,6 +3,12 @@
 // §5), the return from payment, "Lost your access?", and the owner's state, whose controls (and
 // React) load only for an owner. The creator's preview loads its funnel bar the same way.
 import type { PublicContent } from "@shared/content";
+import {
+  HUMAN_CHECK_ACTIONS,
+  HUMAN_CHECK_HEADER,
+  HUMAN_CHECK_REFUSED,
+  HUMAN_CHECK_UNAVAILABLE,
+} from "@shared/human-check";
 import type { PurchaseVerification } from "@shared/payments";
 import {
   chosenAmount,
@@ -154,6 +160,31 @@ function start() {
   const form = part<HTMLFormElement>(PART.form, root);
   const button = part<HTMLButtonElement>(PART.unlock, root);
   const tip = part<HTMLInputElement>(PART.tip, root);
+  // The bot check (docs/security.md): its code and Turnstile's script load only once the visitor heads
+  // for the form (hover, focus, touch), so the page itself still loads one script and the token is
+  // usually ready by 'Unlock'.
+  let check: Promise<import("@/lib/human-check").HumanCheck> | undefined;
+  const slot = document.createElement("div");
+  slot.dataset.testid = "human-check";
+  const startCheck = () =>
+    (check ??= import("@/lib/human-check").then(({ createHumanCheck }) => {
+      const made = createHumanCheck(HUMAN_CHECK_ACTIONS.checkout);
+      made.mount(slot);
+      return made;
+    }));
+  // Whatever goes wrong here (its chunk did not load), the checkout goes on without a token.
+  const checkHeaders = () =>
+    startCheck()
+      .then((c) => c.headers())
+      .catch(() => {
+        check = undefined;
+        return { [HUMAN_CHECK_HEADER]: HUMAN_CHECK_UNAVAILABLE };
+      });
+  if (form) {
+    form.insertBefore(slot, form.querySelector("noscript"));
+    const start = () => void startCheck().catch(() => (check = undefined));
+    for (const type of ["pointerenter", "pointerdown", "focusin"]) form.addEventListener(type, start, { once: true });
+  }
   const setBusy = (busy: boolean) => {
     if (!button) return;
     button.disabled = busy;
@@ -210,6 +241,7 @@ function start() {
           customAmount: item.pricingModel === "pay_what_you_want" ? choice.amount : undefined,
           ...(code ? { discountCode: code } : {}),
         },
+        headers: await checkHeaders(),
       });
       if ("alreadyOwned" in body) {
         // This browser bought it already: show its access instead of charging again.
@@ -244,8 +276,13 @@ function start() {
     } catch (err) {
       setBusy(false);
       // A code that stopped applying (used up, expired) says so; anything else is the generic error.
+      // So does a refused bot check (the widget already has a fresh token for the next press).
       const message =
-        err instanceof Error ? /^(400|409): (?:discountCode: )?(.*code.*)$/i.exec(err.message)?.[2] : undefined;
+        err instanceof Error
+          ? err.message === `403: ${HUMAN_CHECK_REFUSED}`
+            ? HUMAN_CHECK_REFUSED
+            : /^(400|409): (?:discountCode: )?(.*code.*)$/i.exec(err.message)?.[2]
+          : undefined;
       toast(PAYWALL_TEXT.paymentError.title, message ?? PAYWALL_TEXT.paymentError.description);
     }
   });

@@ -16,6 +16,14 @@ function stripeOrigins(stripeJsUrl: string | undefined) {
   };
 }
 
+/**
+ * Turnstile's origin, for its script and the frame it draws the challenge in (Cloudflare's CSP guide:
+ * script-src and frame-src): the configured script's (a local stand-in in development), else Cloudflare's.
+ */
+function turnstileOrigin(scriptUrl: string | undefined): string {
+  return new URL(scriptUrl || "https://challenges.cloudflare.com/turnstile/v0/api.js").origin;
+}
+
 /** `default-src 'none'`, the directives in the order given, then `frame-ancestors 'none'`. */
 function contentSecurityPolicy(directives: Record<string, string>): string {
   return [
@@ -26,19 +34,20 @@ function contentSecurityPolicy(directives: Record<string, string>): string {
 }
 
 /**
- * The SPA: scripts from this origin and Stripe.js's only, styles from this origin plus the <style>
+ * The SPA: scripts from this origin, Stripe.js's and Turnstile's only, styles from this origin plus the <style>
  * elements the app's own code adds (with this response's nonce), requests to this origin and Stripe.
  */
-export function spaPolicy(stripeJsUrl: string | undefined, nonce: string): string {
+export function spaPolicy(stripeJsUrl: string | undefined, nonce: string, turnstileScriptUrl?: string): string {
   const stripe = stripeOrigins(stripeJsUrl);
+  const turnstile = turnstileOrigin(turnstileScriptUrl);
   return contentSecurityPolicy({
-    "script-src": `'self' ${stripe.script}`,
+    "script-src": `'self' ${stripe.script} ${turnstile}`,
     "style-src": `'self' 'nonce-${nonce}'`,
     "img-src": "'self' data: blob:",
     "font-src": "'self'",
     "media-src": "'self' blob:",
     "connect-src": `'self' ${stripe.connect}`,
-    "frame-src": stripe.frame,
+    "frame-src": `${stripe.frame} ${turnstile}`,
     "manifest-src": "'self'",
     "form-action": "'self'",
     "base-uri": "'none'",
@@ -49,18 +58,19 @@ export function spaPolicy(stripeJsUrl: string | undefined, nonce: string): strin
 /**
  * The paywall page runs only its own script (no inline script: the item's data is JSON, not code)
  * and, once 'Unlock' is pressed, Stripe.js for the in-place checkout, with the same Stripe origins as
- * the SPA. Its one inline stylesheet is allowed by its hash; the owner's controls set styles through
+ * the SPA, and Turnstile's script and frame for the bot check on 'Unlock'. Its one inline stylesheet is allowed by its hash; the owner's controls set styles through
  * the DOM, which the policy does not restrict.
  */
-export function paywallPolicy(stripeJsUrl: string | undefined, styleHash: string): string {
+export function paywallPolicy(stripeJsUrl: string | undefined, styleHash: string, turnstileScriptUrl?: string): string {
   const stripe = stripeOrigins(stripeJsUrl);
+  const turnstile = turnstileOrigin(turnstileScriptUrl);
   return contentSecurityPolicy({
-    "script-src": `'self' ${stripe.script}`,
+    "script-src": `'self' ${stripe.script} ${turnstile}`,
     "style-src": `'self' '${styleHash}'`,
     "img-src": "'self' data:",
     "media-src": "'self'",
     "connect-src": `'self' ${stripe.connect}`,
-    "frame-src": stripe.frame,
+    "frame-src": `${stripe.frame} ${turnstile}`,
     "form-action": "'self'",
     "base-uri": "'none'",
   });

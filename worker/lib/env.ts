@@ -18,6 +18,8 @@ export type Bindings = Env & {
   STRIPE_JS_URL?: string;
   /** Local runs only: how long a checkout reminder waits (default an hour; the browser tests use seconds). */
   CHECKOUT_REMINDER_DELAY_SECONDS?: string;
+  /** Turnstile's secret for siteverify (worker/lib/human-check.ts); unset, every protected form is held to the strict limit. */
+  TURNSTILE_SECRET_KEY?: string;
   /** Keys the HMAC that makes purchase access tokens. */
   ACCESS_TOKEN_SECRET?: string;
   /** Keys the encryption of webhook endpoints' signing secrets at rest (services/webhook-secrets.ts). */

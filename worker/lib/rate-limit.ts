@@ -13,7 +13,8 @@ type LimiterName =
   | "API_KEY_LIMITER"
   | "API_KEY_IP_LIMITER"
   | "LICENSE_IP_LIMITER"
-  | "LICENSE_KEY_LIMITER";
+  | "LICENSE_KEY_LIMITER"
+  | "UNVERIFIED_LIMITER";
 
 export const TOO_MANY_REQUESTS = "Too many requests. Please wait a minute and try again.";
 

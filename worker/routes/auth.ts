@@ -19,6 +19,7 @@ import { isDevelopment } from "../lib/env";
 import { ApiError, notFound, unauthorized } from "../lib/errors";
 import { escapeHtml, messagePage } from "../lib/html";
 import { newToken, sha256Hex } from "../lib/ids";
+import { humanCheck } from "../lib/human-check";
 import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { createLoginLink, dropLoginLink, peekLoginToken, redeemLoginToken } from "../services/email-login";
@@ -195,10 +196,15 @@ export const authRoutes = new Hono<AppEnv>()
       access: "public",
       status: 202,
       ok: sentSchema,
-      errors: { 429: "Too many sign-in requests from this address", 503: "The email could not be queued; try again" },
+      errors: {
+        403: "The bot check refused the Turnstile token (`cf-turnstile-response`)",
+        429: "Too many sign-in requests from this address",
+        503: "The email could not be queued; try again",
+      },
     }),
     rateLimit("FORMS_LIMITER", "login"),
     validate("json", emailLoginSchema),
+    humanCheck("sign-in"),
     async (c) => {
       const { email, returnTo } = c.req.valid("json");
       // This browser's key: opening the link here signs in at once; elsewhere it asks to confirm.

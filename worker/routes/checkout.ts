@@ -19,6 +19,7 @@ import {
 } from "../../shared/payments";
 import type { AppEnv } from "../middleware/context";
 import { ApiError, notFound } from "../lib/errors";
+import { humanCheck } from "../lib/human-check";
 import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { dispatch } from "../services/mail/email-outbox";
@@ -69,6 +70,7 @@ export const checkoutRoutes = new Hono<AppEnv>()
       },
       errors: {
         400: "The body is not valid, the discount code does not apply (`discountCode: …`), or a reminder's link is not valid or names another address (`recoverToken: …`, `buyerEmail: …`)",
+        403: "The bot check refused the Turnstile token (`cf-turnstile-response`)",
         404: "No such item",
         409: "The item is not on sale, the discount code is used up or held by this browser's other checkouts, the order bump is no longer available or already owned, the reminder's checkout is already paid, or this browser's payment for the item is still processing",
         429: "Too many checkouts from this address",
@@ -77,6 +79,7 @@ export const checkoutRoutes = new Hono<AppEnv>()
     }),
     rateLimit("CHECKOUT_LIMITER", "checkout"),
     validate("json", createPaymentIntentSchema),
+    humanCheck("checkout"),
     async (c) => {
       const input = c.req.valid("json");
       const deps = purchaseDeps(c);

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { feedbackSchema } from "../../shared/feedback";
 import { feedback } from "../db/schema";
 import type { AppEnv } from "../middleware/context";
+import { humanCheck } from "../lib/human-check";
 import { newId } from "../lib/ids";
 import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
@@ -16,10 +17,14 @@ export const feedbackRoutes = new Hono<AppEnv>().post(
     access: "public",
     status: 201,
     ok: createdIdSchema,
-    errors: { 429: "Too many messages from this address" },
+    errors: {
+      403: "The bot check refused the Turnstile token (`cf-turnstile-response`)",
+      429: "Too many messages from this address",
+    },
   }),
   rateLimit("FORMS_LIMITER", "feedback"),
   validate("json", feedbackSchema),
+  humanCheck("feedback"),
   async (c) => {
     const input = c.req.valid("json");
     const id = newId();

@@ -269,7 +269,7 @@ function rewrite(
 
 async function render(c: Ctx, id: string): Promise<Response> {
   const [found, { styleHash }] = await Promise.all([cachedPage(c, id), pageTemplate(c.env, c.req.url)]);
-  const csp = paywallPolicy(c.env.STRIPE_JS_URL, styleHash);
+  const csp = paywallPolicy(c.env.STRIPE_JS_URL, styleHash, c.env.TURNSTILE_SCRIPT_URL);
   if ("missing" in found) {
     return new Response(found.missing, {
       status: 404,

@@ -63,7 +63,10 @@ export const purchaseAccessRoutes = new Hono<AppEnv>()
             (!!claim.buyerKey && (await processingFor(c.env.DB, claim.buyerKey, purchase.contentId))));
         return c.json({ owned: false, status: processing ? "processing" : purchase.status } satisfies ContentAccess);
       }
-      return c.json({ owned: true, verification: await verification(deps, purchase) } satisfies ContentAccess);
+      return c.json({
+        owned: true,
+        verification: await verification(deps, purchase, claim.buyerKey),
+      } satisfies ContentAccess);
     },
   )
   .post(
@@ -106,7 +109,7 @@ export const purchaseAccessRoutes = new Hono<AppEnv>()
       if (!found) throw notFound("Purchase Not Found");
       const purchase = await syncWithStripe(deps, found, { bestEffort: true });
       assertPaid(purchase);
-      return c.json(await verification(deps, purchase));
+      return c.json(await verification(deps, purchase, claimOf(c).buyerKey));
     },
   )
   // A refunded (or charged-back) buyer's old link reads why it no longer opens, and since when.

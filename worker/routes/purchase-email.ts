@@ -25,7 +25,8 @@ export const purchaseEmailRoutes = new Hono<AppEnv>().post(
     tag: "Checkout and access",
     summary: "Change the email on a paid purchase",
     description:
-      "Only the browser that paid (its buyer cookie) or the buyer library signed in as the purchase's current email; " +
+      "Only the browser that paid (its buyer cookie, for 7 days after paying) or the buyer library signed in as the purchase's current email; " +
+      "an order bump's or upsell's id changes its whole order. At most 3 changes per order. " +
       "the access link is not enough. The old address is told, the new one gets the receipt. Anyone else: 404.",
     access: "buyer",
     ok: purchaseEmailChangedSchema,
@@ -40,11 +41,11 @@ export const purchaseEmailRoutes = new Hono<AppEnv>().post(
   validate("json", purchaseEmailChangeSchema),
   async (c) => {
     const deps = purchaseDeps(c);
-    const purchase = await purchaseForEmailChange(deps, c.req.valid("param").id, {
+    const changeable = await purchaseForEmailChange(deps, c.req.valid("param").id, {
       buyerKey: buyerKey(c, false),
       libraryEmail: await libraryEmailOf(c),
     });
-    if (!purchase) throw notFound(M.notFound);
-    return c.json(await changePurchaseEmail(deps, purchase, c.req.valid("json").email));
+    if (!changeable) throw notFound(M.notFound);
+    return c.json(await changePurchaseEmail(deps, changeable, c.req.valid("json").email));
   },
 );

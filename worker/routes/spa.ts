@@ -33,7 +33,7 @@ async function servePage(c: Context<AppEnv>): Promise<Response> {
   const html = (await asset.text()).replace("<head>", `<head>\n    <meta property="csp-nonce" nonce="${nonce}" />`);
   const headers = new Headers(asset.headers);
   headers.delete("content-length");
-  headers.set("content-security-policy", spaPolicy(c.env.STRIPE_JS_URL, nonce));
+  headers.set("content-security-policy", spaPolicy(c.env.STRIPE_JS_URL, nonce, c.env.TURNSTILE_SCRIPT_URL));
   headers.set("x-content-type-options", "nosniff");
   // A nonce is per response: the HTML must not be served to anyone else from a cache.
   headers.set("cache-control", "no-store");

@@ -5,6 +5,7 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import { AlertCircle, Inbox, Mail } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import { emailLoginSchema } from "@shared/auth";
+import { HUMAN_CHECK_ACTIONS } from "@shared/human-check";
 import { Logo } from "@/components/logo";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
@@ -12,7 +13,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { apiQuery, apiRequest } from "@/lib/api";
+import { useHumanCheck } from "@/hooks/use-human-check";
+import { api, apiQuery } from "@/lib/api";
 import { useAuth } from "@/lib/auth";
 import { queryClient } from "@/lib/query-client";
 import { queryKeys } from "@/lib/query-keys";
@@ -63,8 +65,11 @@ export function SignInPage({ returnTo = "/", error }: { returnTo?: string; error
   const fe = useFieldErrors("sign-in");
   const [sentTo, setSentTo] = useState<string | null>(null);
 
+  // The bot check (docs/security.md): a refused token's message shows under the form, like a 429's.
+  const check = useHumanCheck(HUMAN_CHECK_ACTIONS.signIn);
   const send = useMutation({
-    mutationFn: (input: { email: string; returnTo: string }) => apiRequest("POST", "/api/auth/email", input),
+    mutationFn: async (input: { email: string; returnTo: string }) =>
+      api("POST /api/auth/email", { body: input, headers: await check.headers() }),
     onSuccess: (_res, input) => setSentTo(input.email),
     // Beside the field when the server names it; anything else (429, 5xx, the network) under the form.
     onError: (err) => fe.fromServer(err, ["email"]) || fe.set(FORM, err.message.replace(/^\d+: /, "")),
@@ -160,6 +165,7 @@ export function SignInPage({ returnTo = "/", error }: { returnTo?: string; error
                   <FieldError of={fe} name="email" />
                   <FieldError of={fe} name={FORM} />
                 </div>
+                <div ref={check.mount} data-testid="human-check" />
                 <Button type="submit" className="w-full" disabled={send.isPending}>
                   {send.isPending ? <Spinner className="size-4 text-primary-foreground" /> : <Mail />}
                   Email me a sign-in link

@@ -20,6 +20,8 @@ import { getStripe } from "@/lib/stripe";
 import { payOnServer } from "@/lib/pay-on-server";
 import { formatDollars } from "@shared/money";
 import { SaveCardNotice } from "@/features/upsell/save-card-notice";
+import { useHumanCheck } from "@/hooks/use-human-check";
+import { HUMAN_CHECK_ACTIONS } from "@shared/human-check";
 
 export function CheckoutPage({
   id,
@@ -40,11 +42,17 @@ export function CheckoutPage({
   const [recoverError, setRecoverError] = useState<string | null>(null);
   // A reminder's checkout: the address it belongs to (kept, not editable) and why its code no longer applies, if so.
   const [recovered, setRecovered] = useState<{ email: string; notice: string | null } | null>(null);
-  // A reminder's link: the checkout starts again at the amount the buyer left it at (run once, by a person's browser).
+  // A reminder's link: the checkout starts again at the amount the buyer left it at (run once, by a person's browser),
+  // with the bot check's token (docs/security.md).
+  const check = useHumanCheck(HUMAN_CHECK_ACTIONS.checkout);
   useEffect(() => {
     if (!recover || clientSecret) return;
     let cancelled = false;
-    api("POST /api/create-payment-intent", { body: { contentId: id, recoverToken: recover } })
+    check
+      .headers()
+      .then((headers) =>
+        api("POST /api/create-payment-intent", { body: { contentId: id, recoverToken: recover }, headers }),
+      )
       .then(async (body) => {
         if (cancelled) return;
         if ("alreadyOwned" in body) return window.location.assign(body.accessUrl);
@@ -67,7 +75,7 @@ export function CheckoutPage({
     return () => {
       cancelled = true;
     };
-  }, [recover, clientSecret, id, navigate]);
+  }, [recover, clientSecret, id, navigate, check]);
   // The address typed here is kept on this checkout (one reminder an hour later, should the buyer leave).
   const rememberedEmail = useRef("");
   const rememberEmail = (value: string) => {

@@ -2,6 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { CheckCircle2 } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import { FEEDBACK_PRIORITIES, FEEDBACK_TYPES, feedbackSchema, type FeedbackInput } from "@shared/feedback";
+import { HUMAN_CHECK_ACTIONS, HUMAN_CHECK_REFUSED } from "@shared/human-check";
 import { FieldError, FORM, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
@@ -11,8 +12,9 @@ import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
 import { AppShell } from "@/features/shell/app-shell";
+import { useHumanCheck } from "@/hooks/use-human-check";
 import { toast } from "@/hooks/use-toast";
-import { apiRequest } from "@/lib/api";
+import { api } from "@/lib/api";
 import { useAuth } from "@/lib/auth";
 
 const TYPE_LABELS: Record<(typeof FEEDBACK_TYPES)[number], string> = {
@@ -39,19 +41,24 @@ export function FeedbackPage() {
     fe.clear(k, FORM);
   };
 
+  const check = useHumanCheck(HUMAN_CHECK_ACTIONS.feedback);
   const submit = useMutation({
-    mutationFn: (input: FeedbackInput) => apiRequest("POST", "/api/feedback", input),
+    mutationFn: async (input: FeedbackInput) =>
+      api("POST /api/feedback", { body: input, headers: await check.headers() }),
     onSuccess: () => {
       setSent(true);
       setDraft({ ...EMPTY, email: user?.email ?? "" });
     },
-    onError: (err) =>
-      fe.fromServer(err, ["type", "subject", "message", "email", "priority"]) ||
+    onError: (err) => {
+      if (fe.fromServer(err, ["type", "subject", "message", "email", "priority"])) return;
+      // A refused bot check says so under the form (the widget already has a fresh token for the next try).
+      if (err.message === `403: ${HUMAN_CHECK_REFUSED}`) return fe.set(FORM, HUMAN_CHECK_REFUSED);
       toast({
         title: "Submission Failed",
         description: "There was an error submitting your feedback. Please try again.",
         variant: "destructive",
-      }),
+      });
+    },
   });
 
   const onSubmit = (e: FormEvent) => {
@@ -169,6 +176,7 @@ export function FeedbackPage() {
                   <FieldError of={fe} name="priority" />
                   <FieldError of={fe} name={FORM} />
                 </div>
+                <div ref={check.mount} data-testid="human-check" />
                 <Button type="submit" className="w-full" disabled={submit.isPending}>
                   {submit.isPending && <Spinner className="size-4 text-primary-foreground" />}
                   Submit Feedback

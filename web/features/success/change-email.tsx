@@ -2,7 +2,7 @@
 // another address; the old one is told. Behaviour: docs/payments.md ("Changing a purchase's email").
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { MailCheck } from "lucide-react";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { PURCHASE_EMAIL_MESSAGES, purchaseEmailChangeSchema } from "@shared/purchase-email";
 import { FieldError, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
@@ -23,6 +23,9 @@ export function ChangeEmail({ purchaseId, emailedTo }: { purchaseId: string; ema
   const [open, setOpen] = useState(false);
   const [email, setEmail] = useState("");
   const fe = useFieldErrors("change-email");
+  // Whether the order had an address when this change was asked for (the page's answer is read again after it).
+  const [hadAddress, setHadAddress] = useState(!!emailedTo);
+  const done = useRef<HTMLParagraphElement>(null);
   const queryClient = useQueryClient();
   const change = useMutation({
     mutationFn: (address: string) =>
@@ -35,17 +38,24 @@ export function ChangeEmail({ purchaseId, emailedTo }: { purchaseId: string; ema
     },
   });
 
+  // The form is gone once it worked: the focus moves to what happened, not to the page's start.
+  useEffect(() => {
+    if (change.isSuccess) done.current?.focus();
+  }, [change.isSuccess]);
+
   if (change.isSuccess) {
     return (
       <CardContent>
         <p
-          className="flex items-start gap-2 rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900 [overflow-wrap:anywhere]"
+          className="flex items-start gap-2 rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900 outline-none [overflow-wrap:anywhere]"
           role="status"
+          ref={done}
+          tabIndex={-1}
           data-testid="change-email-done"
         >
           <MailCheck className="mt-0.5 size-4 shrink-0" />
           {change.data.changed
-            ? `Done: your receipt and access link are on their way to ${change.variables}.${emailedTo ? " We told the old address about the change." : ""}`
+            ? `Done: your receipt and access link are on their way to ${change.variables}.${hadAddress ? " We told the old address about the change." : ""}`
             : `${change.variables} is already the email on this order: nothing changed.`}
         </p>
       </CardContent>
@@ -68,7 +78,10 @@ export function ChangeEmail({ purchaseId, emailedTo }: { purchaseId: string; ema
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const valid = fe.check(purchaseEmailChangeSchema, { email });
-    if (valid) change.mutate(valid.email);
+    if (valid) {
+      setHadAddress(!!emailedTo);
+      change.mutate(valid.email);
+    }
   };
   return (
     <CardContent>

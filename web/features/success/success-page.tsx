@@ -199,7 +199,7 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
             </Button>
           </CardContent>
         )}
-        <ChangeEmail purchaseId={v.purchase.id} emailedTo={v.purchase.emailedTo} />
+        {v.purchase.canChangeEmail && <ChangeEmail purchaseId={v.purchase.id} emailedTo={v.purchase.emailedTo} />}
       </Card>
       <div className="flex gap-3 rounded-xl border border-sky-200 bg-sky-50 p-4 text-sm text-sky-900">
         <Info className="mt-0.5 size-5 shrink-0" />

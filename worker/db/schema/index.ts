@@ -6,6 +6,7 @@ export * from "./billing";
 export * from "./content";
 export * from "./declines";
 export * from "./developers";
+export * from "./email-changes";
 export * from "./funnels";
 export * from "./mail";
 export * from "./money";

@@ -4,6 +4,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { maskEmail } from "../../../shared/payout-destination";
 import type { PurchaseVerification, RevokedPurchase } from "../../../shared/payments";
+import { BROWSER_EMAIL_CHANGE_DAYS } from "../../../shared/purchase-email";
 import { content, creatorProfiles, licenseKeys, purchases, users } from "../../db/schema";
 import { ApiError, notFound } from "../../lib/errors";
 import { sha256Hex } from "../../lib/ids";
@@ -80,7 +81,26 @@ export async function currentPurchaseOfContent(
   return candidates[0] ?? null;
 }
 
-export async function verification(deps: PurchaseDeps, purchase: PurchaseRow): Promise<PurchaseVerification> {
+/**
+ * Whether `buyerKey` is the browser that paid for this order and may still change its email there
+ * (for BROWSER_EMAIL_CHANGE_DAYS after paying; worker/services/purchases/email-change.ts checks the same).
+ */
+export async function browserMayChangeEmail(
+  purchase: PurchaseRow,
+  buyerKey: string | null | undefined,
+  now = Date.now(),
+): Promise<boolean> {
+  if (!buyerKey || purchase.status !== "paid" || !purchase.paidAt) return false;
+  if (purchase.paidAt.getTime() <= now - BROWSER_EMAIL_CHANGE_DAYS * 24 * 3600 * 1000) return false;
+  return purchase.buyerKeyHash === (await sha256Hex(buyerKey));
+}
+
+/** What the success page and the paywall show an owner; `buyerKey`: the caller's, if it is a browser. */
+export async function verification(
+  deps: PurchaseDeps,
+  purchase: PurchaseRow,
+  buyerKey?: string | null,
+): Promise<PurchaseVerification> {
   const [item, license] = await Promise.all([
     deps.db.select().from(content).where(eq(content.id, purchase.contentId)).get(),
     deps.db.select({ key: licenseKeys.key }).from(licenseKeys).where(eq(licenseKeys.purchaseId, purchase.id)).get(),
@@ -112,6 +132,7 @@ export async function verification(deps: PurchaseDeps, purchase: PurchaseRow): P
       // "b…@example.com": the buyer recognises their address; a forwarded link does not learn it.
       emailedTo: purchase.buyerEmail ? maskEmail(purchase.buyerEmail, "…") : null,
       licenseKey: license?.key ?? null,
+      canChangeEmail: await browserMayChangeEmail(purchase, buyerKey),
     },
     accessUrl: await accessUrlFor(deps, purchase),
     addOns: await addOnsOf(deps, purchase),

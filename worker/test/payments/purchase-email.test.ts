@@ -4,7 +4,12 @@
 import { describe, expect, it } from "vitest";
 import type { Sale } from "../../../shared/earnings";
 import type { PurchaseVerification } from "../../../shared/payments";
-import { EMAIL_CHANGES_PER_DAY, PURCHASE_EMAIL_MESSAGES as M } from "../../../shared/purchase-email";
+import {
+  BROWSER_EMAIL_CHANGE_DAYS,
+  EMAIL_CHANGES_PER_CREATOR_DAY,
+  EMAIL_CHANGES_PER_ORDER,
+  PURCHASE_EMAIL_MESSAGES as M,
+} from "../../../shared/purchase-email";
 import { newToken, sha256Hex } from "../../lib/ids";
 import {
   CARDS,
@@ -123,6 +128,18 @@ describe("the browser that paid changes the email", () => {
     const mail = await waitForMail("pe-bump-new@example.com");
     expect(mail.subject).toBe("Your order: Beats and 1 more");
     expect(mail.text).toContain("Stems");
+
+    // The add-on's own id answers for its order: the two never part ways.
+    const addOnRow = order.find((o) => o.content_id === addOnId)!;
+    const addOnPurchase = await row<{ id: string }>("select id from purchases where bump_of = ?", main.id);
+    expect(addOnRow).toBeDefined();
+    expect((await changeEmail(addOnPurchase!.id, "pe-bump-third@example.com", buyerCookie)).status).toBe(200);
+    expect(await emailOf(main.id)).toBe("pe-bump-third@example.com");
+    expect(await emailOf(addOnPurchase!.id)).toBe("pe-bump-third@example.com");
+    // A refunded add-on keeps the address its refund went to.
+    await env.DB.prepare("update purchases set status = 'refunded' where id = ?").bind(addOnPurchase!.id).run();
+    expect((await changeEmail(main.id, "pe-bump-fourth@example.com", buyerCookie)).status).toBe(200);
+    expect(await emailOf(addOnPurchase!.id)).toBe("pe-bump-third@example.com");
   });
 
   it("the same address again (in any case) is a no-op: nothing is sent", async () => {
@@ -169,14 +186,71 @@ describe("the browser that paid changes the email", () => {
     expect(await changeRows(p.purchase.id)).toEqual([]);
   });
 
-  it(`at most ${EMAIL_CHANGES_PER_DAY} changes of one order a day: then 429, nothing sent`, async () => {
+  it(`at most ${EMAIL_CHANGES_PER_ORDER} changes of one order, ever: then 429, nothing sent; each one is recorded`, async () => {
     const p = await paidPurchase("pe-limit");
-    for (let i = 1; i <= EMAIL_CHANGES_PER_DAY; i++)
+    for (let i = 1; i <= EMAIL_CHANGES_PER_ORDER; i++)
       expect((await changeEmail(p.purchase.id, `pe-limit-${i}@example.com`, p.buyerCookie)).status).toBe(200);
     const res = await changeEmail(p.purchase.id, "pe-limit-more@example.com", p.buyerCookie);
     expect(res.status).toBe(429);
     expect((await res.json<{ message: string }>()).message).toBe(M.tooMany);
-    expect(await emailOf(p.purchase.id)).toBe(`pe-limit-${EMAIL_CHANGES_PER_DAY}@example.com`);
+    expect(await emailOf(p.purchase.id)).toBe(`pe-limit-${EMAIL_CHANGES_PER_ORDER}@example.com`);
+    expect((await outbox()).some((m) => m.to === "pe-limit-more@example.com")).toBe(false);
+    const record = await rows<{ old_email: string; new_email: string; changed_by: string }>(
+      "select old_email, new_email, changed_by from purchase_email_changes where purchase_id = ? order by created_at",
+      p.purchase.id,
+    );
+    expect(record).toEqual([
+      { old_email: p.email, new_email: "pe-limit-1@example.com", changed_by: "browser" },
+      { old_email: "pe-limit-1@example.com", new_email: "pe-limit-2@example.com", changed_by: "browser" },
+      { old_email: "pe-limit-2@example.com", new_email: "pe-limit-3@example.com", changed_by: "browser" },
+    ]);
+  });
+
+  it(`one creator's orders: at most ${EMAIL_CHANGES_PER_CREATOR_DAY} changes a day in all (a seller buying their own item is no mailer either)`, async () => {
+    const p = await paidPurchase("pe-seller");
+    const stmt = env.DB.prepare(
+      "insert into purchase_email_changes (id, purchase_id, creator_id, new_email, changed_by, created_at) values (?, ?, ?, ?, 'browser', ?)",
+    );
+    await env.DB.batch(
+      Array.from({ length: EMAIL_CHANGES_PER_CREATOR_DAY }, (_, i) =>
+        stmt.bind(`pe-seller-${i}`, `other-order-${i}`, p.creator.creatorId, `x${i}@example.com`, Date.now() - 1000),
+      ),
+    );
+    const res = await changeEmail(p.purchase.id, "pe-seller-new@example.com", p.buyerCookie);
+    expect(res.status).toBe(429);
+    expect((await res.json<{ message: string }>()).message).toBe(M.busy);
+    expect(await emailOf(p.purchase.id)).toBe(p.email);
+    expect(await changeRows(p.purchase.id)).toEqual([]);
+  });
+
+  it(`the browser that paid may for ${BROWSER_EMAIL_CHANGE_DAYS} days after paying; then 404, and the success page no longer offers it`, async () => {
+    const p = await paidPurchase("pe-late");
+    const verify = async () =>
+      (
+        await (
+          await call(`/api/purchase/verify?payment_intent=${p.paymentIntent}`, { cookie: p.buyerCookie })
+        ).json<PurchaseVerification>()
+      ).purchase.canChangeEmail;
+    expect(await verify()).toBe(true);
+    const viaLink = await call(`/api/purchase/verify?access=${encodeURIComponent(p.access)}`);
+    expect((await viaLink.json<PurchaseVerification>()).purchase.canChangeEmail).toBe(false);
+    await env.DB.prepare("update purchases set paid_at = ? where id = ?")
+      .bind(Date.now() - (BROWSER_EMAIL_CHANGE_DAYS * 24 + 1) * 3600 * 1000, p.purchase.id)
+      .run();
+    expect(await verify()).toBe(false);
+    expect((await changeEmail(p.purchase.id, "pe-late-new@example.com", p.buyerCookie)).status).toBe(404);
+    expect(await emailOf(p.purchase.id)).toBe(p.email);
+    expect((await changeEmail(p.purchase.id, "pe-late-new@example.com", await libraryCookie(p.email))).status).toBe(
+      200,
+    );
+  });
+
+  it("a failed checkout has no receipt to move: 409 saying so", async () => {
+    const p = await paidPurchase("pe-failed");
+    await env.DB.prepare("update purchases set status = 'failed' where id = ?").bind(p.purchase.id).run();
+    const res = await changeEmail(p.purchase.id, "pe-failed-new@example.com", p.buyerCookie);
+    expect(res.status).toBe(409);
+    expect((await res.json<{ message: string }>()).message).toBe(M.notPaid);
   });
 });
 

@@ -395,8 +395,9 @@ describe("the paywall page HTML", () => {
       // stand-in's) for the checkout 'Unlock' opens in place; its one inline stylesheet is the one the policy names.
       const csp = res.headers.get("content-security-policy")!;
       const stripeOrigin = new URL((env as unknown as { STRIPE_JS_URL: string }).STRIPE_JS_URL).origin;
-      expect(csp).toContain(`script-src 'self' ${stripeOrigin};`);
-      expect(csp).toContain(`frame-src ${stripeOrigin};`);
+      const turnstileOrigin = new URL((env as unknown as { TURNSTILE_SCRIPT_URL: string }).TURNSTILE_SCRIPT_URL).origin;
+      expect(csp).toContain(`script-src 'self' ${stripeOrigin} ${turnstileOrigin};`);
+      expect(csp).toContain(`frame-src ${stripeOrigin} ${turnstileOrigin};`);
       expect(csp).toContain("default-src 'none'");
       const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1];
       const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(style)));
