@@ -8,6 +8,7 @@ import { analyticsStatsSchema } from "./analytics";
 import { createdIdSchema, deletedSchema, resentSchema, sentSchema, successSchema, urlSchema } from "./answers";
 import { authProvidersSchema, currentUserSchema, sessionProbeSchema } from "./auth";
 import { bumpAnswerSchema } from "./bumps";
+import { checkoutConfirmedSchema } from "./card-testing";
 import {
   checkoutRemindersSchema,
   creatorContentListSchema,
@@ -132,6 +133,7 @@ export const API_ANSWERS = {
   "POST /api/create-payment-intent": checkoutAnswerSchema,
   "POST /api/checkout/email": checkoutEmailSavedSchema,
   "POST /api/checkout/terms": checkoutTermsAnswerSchema,
+  "POST /api/checkout/confirm": checkoutConfirmedSchema,
   "POST /api/payments/:paymentIntent/complete": purchaseProgressSchema,
   "GET /api/content/:id/access": contentAccessSchema,
   "POST /api/content/:id/process-recent-purchase": purchaseProgressSchema,

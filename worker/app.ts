@@ -27,6 +27,7 @@ import { discountRoutes } from "./routes/discounts";
 import { recoveryRoutes } from "./routes/recovery";
 import { bumpRoutes } from "./routes/bumps";
 import { checkoutRoutes } from "./routes/checkout";
+import { checkoutConfirmRoutes } from "./routes/checkout-confirm";
 import { downloadRoutes } from "./routes/downloads";
 import { purchaseAccessRoutes } from "./routes/purchase-access";
 import { purchaseEmailRoutes } from "./routes/purchase-email";
@@ -65,6 +66,7 @@ const api = new Hono<AppEnv>()
   .route("/", uploadRoutes)
   .route("/", contentRoutes)
   .route("/", checkoutRoutes)
+  .route("/", checkoutConfirmRoutes)
   .route("/", purchaseAccessRoutes)
   .route("/", purchaseEmailRoutes)
   .route("/", downloadRoutes)

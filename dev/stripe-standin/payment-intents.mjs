@@ -23,11 +23,13 @@ export function paymentIntents(kit) {
     fail,
     startProcessing,
     settleProcessing,
+    spendToken,
   } = kit;
 
   // ---- PaymentIntents: Stripe's documented lifecycle ----
   //   create: requires_payment_method, or requires_confirmation when it names a payment_method
-  //   confirm (from requires_payment_method | requires_confirmation):
+  //   confirm (from requires_payment_method | requires_confirmation), with a card, a PaymentMethod or a
+  //   ConfirmationToken (confirmation-tokens.mjs):
   //     succeeded (requires_capture with capture_method=manual) | requires_action (the bank asks the
   //     cardholder) | a decline: 402, back to requires_payment_method with last_payment_error and a failed Charge
   //   capture (from requires_capture): succeeded
@@ -160,8 +162,20 @@ export function paymentIntents(kit) {
         pi,
       );
     }
+    if (p.confirmation_token && (p.payment_method || p.payment_method_data))
+      throw badParam(
+        "confirmation_token",
+        "You may only specify one of these parameters: confirmation_token, payment_method, payment_method_data.",
+      );
+    checkEmail(p.receipt_email, "receipt_email");
+    // A ConfirmationToken (confirmation-tokens.mjs) carries the card and the return_url; using it spends it.
+    let pm;
+    if (p.confirmation_token) {
+      const used = spendToken(p.confirmation_token, pi);
+      pm = used.pm;
+      p = { ...p, return_url: p.return_url ?? used.returnUrl ?? undefined };
+    } else pm = paymentMethodFrom(p, pi);
     if (p.receipt_email) pi.receipt_email = p.receipt_email;
-    const pm = paymentMethodFrom(p, pi);
     if (!pi.payment_method_types.includes(pm.type)) {
       throw new StripeError(
         400,

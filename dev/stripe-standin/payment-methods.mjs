@@ -140,11 +140,12 @@ export function paymentMethods(kit) {
     return savePaymentMethod(number, 12, new Date().getFullYear() + 2, null);
   }
 
+  /** The PaymentMethod a confirm (or a ConfirmationToken, `pi` null) names or describes. */
   function paymentMethodFrom(p, pi) {
     // Confirming without a card uses the one already set on the PaymentIntent.
-    if (!p.payment_method && !p.payment_method_data && pi.payment_method)
+    if (!p.payment_method && !p.payment_method_data && pi?.payment_method)
       p = { ...p, payment_method: pi.payment_method };
-    if (p.payment_method) return resolvePaymentMethod(p.payment_method, pi.customer);
+    if (p.payment_method) return resolvePaymentMethod(p.payment_method, pi?.customer ?? null);
     if (p.payment_method_data?.type === "link") return saveLinkPaymentMethod(p.payment_method_data.billing_details);
     const card = p.payment_method_data?.card;
     if (!card)
@@ -158,7 +159,7 @@ export function paymentMethods(kit) {
         402,
         "card_error",
         "Your card number is incorrect.",
-        { code: "incorrect_number", param: "number", payment_intent: pi },
+        { code: "incorrect_number", param: "number", payment_intent: pi ?? undefined },
         { validation: true },
       );
     const month = Number(card.exp_month);
@@ -170,7 +171,7 @@ export function paymentMethods(kit) {
         402,
         "card_error",
         "Your card's expiration date is incomplete or in the past.",
-        { code: "expired_card", param: "exp_month", payment_intent: pi },
+        { code: "expired_card", param: "exp_month", payment_intent: pi ?? undefined },
         { validation: true },
       );
     if (!/^\d{3,4}$/.test(String(card.cvc ?? "")))
@@ -178,7 +179,7 @@ export function paymentMethods(kit) {
         402,
         "card_error",
         "Your card's security code is incomplete.",
-        { code: "incomplete_cvc", param: "cvc", payment_intent: pi },
+        { code: "incomplete_cvc", param: "cvc", payment_intent: pi ?? undefined },
         { validation: true },
       );
     return savePaymentMethod(number, month, year, null, p.payment_method_data?.billing_details);

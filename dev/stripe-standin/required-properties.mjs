@@ -15,6 +15,7 @@ const TYPES = {
   balance: ["Balance.d.ts", "Balance"],
   bank_account: ["BankAccounts.d.ts", "BankAccount"],
   charge: ["Charges.d.ts", "Charge"],
+  confirmation_token: ["ConfirmationTokens.d.ts", "ConfirmationToken"],
   customer: ["Customers.d.ts", "Customer"],
   dispute: ["Disputes.d.ts", "Dispute"],
   event: ["Events.d.ts", "EventBase"],
@@ -50,6 +51,7 @@ const NESTED_OPTIONAL = {
     "tos_acceptance",
   ],
   charge: ["payment_method_details.card", "payment_method_details.link"],
+  confirmation_token: ["payment_method_preview.card", "payment_method_preview.link"],
   payment_method: ["card", "link"],
 };
 const MAX_DEPTH = 4;

@@ -12,6 +12,7 @@ import { balance } from "./balance.mjs";
 import { CARDS, TEST_PAYMENT_METHODS } from "./cards.mjs";
 import { catalogRoutes } from "./catalog.mjs";
 import { charges } from "./charges.mjs";
+import { confirmationTokens } from "./confirmation-tokens.mjs";
 import { customers } from "./customers.mjs";
 import { disputes } from "./disputes.mjs";
 import { badParam, missing, missingParam, StripeError } from "./errors.mjs";
@@ -78,6 +79,7 @@ export function createStandin({
     ...use(balance),
     ...use(customers),
     ...use(paymentMethods),
+    ...use(confirmationTokens),
     ...use(charges),
     ...use(paymentIntents),
     ...webhooks.routes,

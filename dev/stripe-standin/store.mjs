@@ -8,6 +8,7 @@ export function createStore(stateFile) {
     customers: new Map(),
     payment_intents: new Map(),
     payment_methods: new Map(),
+    confirmation_tokens: new Map(),
     charges: new Map(),
     refunds: new Map(),
     disputes: new Map(),

@@ -1,6 +1,6 @@
 /* The ApeWall Stripe stand-in's Stripe.js: a window.Stripe with the calls the app uses
-   (elements, element.mount, confirmPayment, confirmCardPayment, handleNextAction,
-   retrievePaymentIntent). It talks to the stand-in API, so the app's code path is unchanged. */
+   (elements, element.mount, confirmPayment, confirmCardPayment, createConfirmationToken,
+   handleNextAction, retrievePaymentIntent). It talks to the stand-in API, so the app's code path is unchanged. */
 (() => {
   var BASE = "__STANDIN_BASE__";
 
@@ -372,13 +372,58 @@
         var el = pm.card;
         return confirmWith(clientSecret, el._card(), { receipt_email: data.receipt_email });
       },
+      // docs.stripe.com/js/confirmation_tokens/create_confirmation_token: the Payment Element's card (or
+      // the wallet the Express Checkout Element just approved) as a ConfirmationToken the server reads
+      // and confirms with; params.payment_method_data is merged in, params.return_url and shipping kept.
+      createConfirmationToken: (options) => {
+        var elements = options?.elements;
+        var params = options?.params || {};
+        var extra = params.payment_method_data || {};
+        var express = elements?._express;
+        var el = elements?._all.find((e) => e._type !== "expressCheckout");
+        if (!express && !el)
+          return Promise.resolve({ error: { type: "validation_error", message: "No payment element is mounted." } });
+        var data;
+        var card;
+        if (express) {
+          data = {
+            type: "link",
+            billing_details: Object.assign({ email: express.email }, extra.billing_details || {}),
+          };
+        } else {
+          card = el._card();
+          if (!card.number)
+            return Promise.resolve({ error: { type: "validation_error", message: "Your card number is incomplete." } });
+          data = { type: "card", card: card, billing_details: extra.billing_details };
+        }
+        return api(publishableKey, "POST", "/v1/confirmation_tokens", {
+          payment_method_data: data,
+          return_url: params.return_url,
+          shipping: params.shipping,
+        }).then((r) => {
+          if (express) elements._express = null;
+          return r.ok ? { confirmationToken: r.json } : { error: errorOf(r.json) };
+        });
+      },
+      // docs.stripe.com/js/payment_intents/handle_next_action: finishes a PaymentIntent the server
+      // confirmed that waits in requires_action (the 3-D Secure screen), else answers an error.
       handleNextAction: (options) =>
         api(publishableKey, "GET", `/v1/payment_intents/${piIdOf(options.clientSecret)}`, {
           client_secret: options.clientSecret,
         }).then((r) => {
           if (!r.ok) return { error: errorOf(r.json) };
+          if (r.json.status !== "requires_action")
+            return {
+              error: {
+                type: "invalid_request_error",
+                code: "payment_intent_unexpected_state",
+                message: `handleNextAction: the PaymentIntent has a status of ${r.json.status}, not requires_action.`,
+              },
+            };
           return settle(r.json).then((pi) =>
-            pi.status === "succeeded" ? { paymentIntent: pi } : { error: errorOf({ error: pi.last_payment_error }) },
+            pi.status === "succeeded" || pi.status === "processing"
+              ? { paymentIntent: pi }
+              : { error: errorOf({ error: pi.last_payment_error }) },
           );
         }),
       retrievePaymentIntent: (clientSecret) =>

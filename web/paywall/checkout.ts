@@ -10,6 +10,7 @@ import { formatDollars, formatDollarsPlain } from "@shared/money";
 import { CHECKOUT_TERMS_MESSAGES } from "@shared/paywall";
 import { NO_REMINDER_LABEL, REMINDER_HINT } from "@shared/paywall";
 import { apiRequest } from "@/lib/api";
+import { payOnServer } from "@/lib/pay-on-server";
 import {
   bumpBox,
   type CheckoutStart,
@@ -210,26 +211,17 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     const receipt = e.billingDetails?.email ?? (EMAIL.test(email.value.trim()) ? email.value.trim() : undefined);
     paying = true;
     payable();
-    // A rejected call (not an error answer) must not leave Pay disabled for good.
-    const result = await stripe
-      .confirmPayment({
-        elements,
-        clientSecret: start.clientSecret,
-        confirmParams: {
-          return_url: new URL(successUrl, location.href).toString(),
-          ...(receipt ? { receipt_email: receipt } : {}),
-        },
-        redirect: "if_required",
-      })
-      .finally(() => {
-        paying = false;
-        payable();
-      });
-    if (result.error) {
+    // Confirmed by our server (web/lib/pay-on-server.ts). A rejected call (not an error answer) must
+    // not leave Pay disabled for good.
+    const result = await payOnServer(stripe, elements, start.clientSecret, receipt).finally(() => {
+      paying = false;
+      payable();
+    });
+    if ("error" in result) {
       e.paymentFailed();
-      return showProblem(result.error.message ?? "Your payment could not be completed.", undefined, PAYMENT_FAILED);
+      return showProblem(result.error, undefined, PAYMENT_FAILED);
     }
-    if (result.paymentIntent) done(result.paymentIntent);
+    done(result.paymentIntent);
   }) as never);
   wallets.mount(express);
 
@@ -260,21 +252,13 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     paying = true;
     payable();
     pay.setAttribute("aria-busy", "true");
-    const result = await stripe
-      .confirmPayment({
-        elements,
-        clientSecret: start.clientSecret,
-        confirmParams: { return_url: new URL(successUrl, location.href).toString(), receipt_email: typed },
-        redirect: "if_required",
-      })
-      .finally(() => {
-        paying = false;
-        payable();
-        pay.removeAttribute("aria-busy");
-      });
-    if (result.error)
-      return showProblem(result.error.message ?? "Your payment could not be completed.", undefined, PAYMENT_FAILED);
-    if (result.paymentIntent) done(result.paymentIntent);
+    const result = await payOnServer(stripe, elements, start.clientSecret, typed).finally(() => {
+      paying = false;
+      payable();
+      pay.removeAttribute("aria-busy");
+    });
+    if ("error" in result) return showProblem(result.error, undefined, PAYMENT_FAILED);
+    done(result.paymentIntent);
   });
 
   // The page's price (and its code note, now in the lines) stays; 'Unlock' and the amount field go.

@@ -17,7 +17,12 @@ type StripeElements = {
 };
 export type StripeLike = {
   elements(options: Record<string, unknown>): StripeElements;
-  confirmPayment(options: Record<string, unknown>): Promise<{ error?: StripeError; paymentIntent?: PaymentIntentLike }>;
+  createConfirmationToken(options: {
+    elements: never;
+  }): Promise<{ error?: StripeError; confirmationToken?: { id: string } }>;
+  handleNextAction(options: {
+    clientSecret: string;
+  }): Promise<{ error?: StripeError; paymentIntent?: PaymentIntentLike }>;
   retrievePaymentIntent(clientSecret: string): Promise<{ paymentIntent?: { setup_future_usage?: string | null } }>;
 };
 

@@ -29,10 +29,12 @@ import {
   verification,
 } from "../services/purchases/buyer-access";
 import { syncWithStripe } from "../services/purchases/fulfil";
+import { cheapResendAllowed } from "../services/purchases/receipt-cap";
 import { receiptData } from "../services/purchases/receipts";
 import { doc } from "../openapi/describe";
 import { claimOf, purchaseDeps } from "./purchase-context";
 import { sentSchema } from "../../shared/answers";
+import { CHEAP_RESEND_REFUSED } from "../../shared/card-testing";
 
 const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid id") });
 
@@ -144,6 +146,7 @@ export const purchaseAccessRoutes = new Hono<AppEnv>()
         403: "Access to this purchase was revoked after a refund or dispute",
         404: "Purchase Not Found",
         409: "Payment is still processing",
+        429: "A cheap order's receipt already went to another address of this buyer today (docs/payments.md)",
       },
     }),
     validate("json", sendAccessEmailSchema),
@@ -156,6 +159,8 @@ export const purchaseAccessRoutes = new Hono<AppEnv>()
       });
       assertPaid(purchase);
       if (!purchase.buyerEmail) throw new ApiError(400, "No email address is on this purchase");
+      if (!(await cheapResendAllowed(c.env.DB, purchase, purchase.buyerEmail)))
+        throw new ApiError(429, CHEAP_RESEND_REFUSED);
       const job: EmailJob = {
         // One reminder per purchase per ten minutes, however often the button is pressed.
         dedupeKey: `purchase-access-reminder:${purchase.id}:${Math.floor(Date.now() / 600_000)}`,

@@ -14,6 +14,7 @@ import { fulfil } from "../services/purchases/fulfil";
 import { handleDisputeEvent, handleRefundEvent } from "../services/purchases/settle";
 import { isUnknownObject, verifyWebhook } from "../services/stripe";
 import { noteIntentState } from "../services/purchases/processing";
+import { onChargeFailed } from "../services/purchases/card-testing";
 import { handleSubscriptionInvoice, syncSubscription } from "../services/subscriptions";
 import { handleTransferReversed } from "../services/payouts/transfer-rail";
 import { payoutDeps } from "../deps";
@@ -119,6 +120,10 @@ async function handleEvent(env: Bindings, deps: PurchaseDeps, type: string, obje
     case "payment_intent.payment_failed":
     case "payment_intent.canceled":
       await noteIntentState(deps.d1, await deps.stripe.paymentIntents.retrieve(object.id));
+      break;
+    // A declined charge counts toward the card-testing limits (../services/purchases/card-testing.ts).
+    case "charge.failed":
+      await onChargeFailed(deps, object.id);
       break;
     // Refunds and disputes: each names its charge, which is re-read whole (../services/purchases/states.ts).
     case "charge.refunded":

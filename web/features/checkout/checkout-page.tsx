@@ -17,6 +17,7 @@ import { usePaywallContent } from "@/features/paywall/paywall-data";
 import { toast } from "@/hooks/use-toast";
 import { api, apiRequest, withoutStatus } from "@/lib/api";
 import { getStripe } from "@/lib/stripe";
+import { payOnServer } from "@/lib/pay-on-server";
 import { formatDollars } from "@shared/money";
 import { SaveCardNotice } from "@/features/upsell/save-card-notice";
 import { useHumanCheck } from "@/hooks/use-human-check";
@@ -205,21 +206,19 @@ export function CheckoutPage({
       return;
     }
     setPaying(true);
-    const { error } = await stripe.confirmPayment({
-      elements,
-      confirmParams: {
-        return_url: `${window.location.origin}/success?content_id=${encodeURIComponent(id)}`,
-        receipt_email: email.trim(),
-      },
-    });
-    // confirmPayment only returns on failure: success leaves for the return URL.
+    // Confirmed by our server (web/lib/pay-on-server.ts); success goes where Stripe's redirect would.
+    const result = await payOnServer(stripe, elements, clientSecret!, email.trim()).catch((err: Error) => ({
+      error: err.message,
+    }));
+    if ("paymentIntent" in result) {
+      const { id: pi, status } = result.paymentIntent;
+      window.location.assign(
+        `/success?content_id=${encodeURIComponent(id)}&payment_intent=${encodeURIComponent(pi)}&redirect_status=${encodeURIComponent(status)}`,
+      );
+      return;
+    }
     setPaying(false);
-    if (error)
-      toast({
-        title: "Payment Failed",
-        description: error.message ?? "Your payment could not be completed.",
-        variant: "destructive",
-      });
+    toast({ title: "Payment Failed", description: result.error, variant: "destructive" });
   };
 
   return (

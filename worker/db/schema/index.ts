@@ -4,6 +4,7 @@
 export * from "./accounts";
 export * from "./billing";
 export * from "./content";
+export * from "./declines";
 export * from "./developers";
 export * from "./email-changes";
 export * from "./funnels";

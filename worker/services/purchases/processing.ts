@@ -5,6 +5,7 @@ import type Stripe from "stripe";
 import { PAYWALL_TEXT } from "../../../shared/paywall";
 import { ApiError } from "../../lib/errors";
 import { sha256Hex } from "../../lib/ids";
+import { recordDecline } from "./card-testing";
 
 /** Stripe's states in which the payment was not made and may be tried again. */
 const RELEASED = ["requires_payment_method", "requires_confirmation", "requires_action", "canceled"];
@@ -16,9 +17,12 @@ const RELEASED = ["requires_payment_method", "requires_confirmation", "requires_
  */
 export async function noteIntentState(
   d1: D1Database,
-  intent: Pick<Stripe.PaymentIntent, "id" | "status">,
+  intent: Pick<Stripe.PaymentIntent, "id" | "status"> &
+    Partial<Pick<Stripe.PaymentIntent, "last_payment_error" | "receipt_email">>,
   known?: { processingSince: Date | null },
 ): Promise<void> {
+  // A card decline counts toward the card-testing limits, once however often it is read (./card-testing.ts).
+  await recordDecline(d1, intent);
   // A caller holding the purchase row skips the write when it would change nothing (an open checkout, checked often).
   if (known && !!known.processingSince === (intent.status === "processing")) return;
   const ofIntent =

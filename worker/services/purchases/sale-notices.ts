@@ -10,6 +10,7 @@ import { orderEmailJob, orderEmailPending } from "../mail/order-email";
 import type { EmailJob } from "../mail/templates";
 import { webhookStatements } from "../webhooks/delivery";
 import type { PurchaseDeps, PurchaseRow } from "./deps";
+import { cheapReceiptCap } from "./receipt-cap";
 import { receiptData, receiptJob } from "./receipts";
 
 /** What a sale's webhook says (docs/api-and-webhooks.md): the order, the item, the money in cents, the buyer. */
@@ -119,6 +120,11 @@ export async function fulfilmentEmails(
     binds: [...a.binds, ...b.binds],
   });
   const out: { job: EmailJob; guard: OutboxGuard }[] = [];
+  // A cheap order's receipt is capped (./receipt-cap.ts): it is booked first, and written only if booked.
+  const total = purchase.amountCents + bumps.reduce((a, b) => a + b.purchase.amountCents, 0);
+  const cap =
+    email && !purchase.parentPurchaseId ? cheapReceiptCap(deps.d1, purchase, total, email, now, paidHere) : null;
+  const receiptGuard = cap ? both(paidHere, cap.guard) : paidHere;
   if (email) {
     if (purchase.parentPurchaseId) {
       const pending = orderEmailPending(purchase.parentPurchaseId);
@@ -133,12 +139,12 @@ export async function fulfilmentEmails(
         guard: both(paidHere, { sql: `not (${pending.sql})`, binds: pending.binds }),
       });
     } else if (await liveFunnelFor(deps.db, purchase.contentId)) {
-      out.push({ job: orderEmailJob(purchase.id, email, now), guard: paidHere });
+      out.push({ job: orderEmailJob(purchase.id, email, now), guard: receiptGuard });
     } else if (bumps.length) {
       // One receipt listing the item and its add-on, each with its own access link: the order email, sent now.
-      out.push({ job: orderEmailJob(purchase.id, email, now, { waitForFunnel: false }), guard: paidHere });
+      out.push({ job: orderEmailJob(purchase.id, email, now, { waitForFunnel: false }), guard: receiptGuard });
     } else {
-      out.push({ job: await receiptJob(deps, purchase, email, licenseKey), guard: paidHere });
+      out.push({ job: await receiptJob(deps, purchase, email, licenseKey), guard: receiptGuard });
     }
   }
   const sale = await saleEmailJob(deps, purchase, ledger, email, bumps);
@@ -152,7 +158,7 @@ export async function fulfilmentEmails(
     });
   }
   return {
-    statements: out.map((m) => outboxInsert(deps.d1, m.job, now, m.guard)),
+    statements: [...(cap ? [cap.statement] : []), ...out.map((m) => outboxInsert(deps.d1, m.job, now, m.guard))],
     keys: out.map((m) => m.job.dedupeKey),
   };
 }

@@ -58,6 +58,11 @@ describe("the Stripe stand-in's objects", () => {
     await stripe.charges.retrieve(paid.latest_charge as string, { expand: ["balance_transaction"] });
     await stripe.charges.retrieve((await stripe.paymentIntents.retrieve(link.id)).latest_charge as string);
     await stripe.paymentMethods.retrieve(paid.payment_method as string);
+    // Confirmed on the server with a ConfirmationToken, as checkout is.
+    const token = await stripe.testHelpers.confirmationTokens.create({ payment_method: "pm_card_visa" });
+    const byToken = await stripe.paymentIntents.create({ amount: 1200, currency: "usd" });
+    await stripe.paymentIntents.confirm(byToken.id, { confirmation_token: token.id });
+    await stripe.confirmationTokens.retrieve(token.id);
     await stripe.refunds.create({ payment_intent: paid.id, amount: 500 });
     const dispute = (await control(`/_standin/charges/${paid.latest_charge}/dispute`)) as { id: string };
     await stripe.disputes.retrieve(dispute.id);
@@ -109,6 +114,7 @@ describe("the Stripe stand-in's objects", () => {
         "subscription",
         "payment_intent",
         "payment_method",
+        "confirmation_token",
         "event",
       ]),
     );

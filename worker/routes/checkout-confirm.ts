@@ -1,0 +1,46 @@
+// Paying a checkout: the browser sends the ConfirmationToken Stripe.js made from the form, and the
+// server confirms the PaymentIntent after checking the card-testing limits. Behaviour:
+// docs/payments.md ("Confirming on the server"), docs/security.md ("Card testing").
+import { Hono } from "hono";
+import { checkoutConfirmedSchema, checkoutConfirmSchema, type CheckoutConfirmed } from "../../shared/card-testing";
+import type { AppEnv } from "../middleware/context";
+import { rateLimit } from "../lib/rate-limit";
+import { validate } from "../lib/validate";
+import { doc } from "../openapi/describe";
+import { clientHashOf } from "../services/purchases/card-testing";
+import { confirmCheckout } from "../services/purchases/server-confirm";
+import { buyerKey, purchaseDeps } from "./purchase-context";
+
+export const checkoutConfirmRoutes = new Hono<AppEnv>().post(
+  "/checkout/confirm",
+  doc({
+    tag: "Checkout and access",
+    summary: "Pay an open checkout with the card typed",
+    description:
+      "Only the browser that started the checkout. `confirmationToken` is what Stripe.js's createConfirmationToken made from the payment form; the server reads its card and confirms the PaymentIntent. `requires_action`: the browser finishes with Stripe.js's handleNextAction.",
+    access: "buyer",
+    ok: checkoutConfirmedSchema,
+    errors: {
+      400: "The body is not valid, or Stripe refused the payment details (already used, expired)",
+      402: "The card was declined (Stripe's message)",
+      404: "No open checkout of this browser",
+      409: "The checkout is already paid or changed meanwhile",
+      429: "Too many declined payments for this card, email or address in the last hour, or too many requests",
+      502: "Stripe could not be reached",
+    },
+  }),
+  rateLimit("CHECKOUT_LIMITER", "checkout"),
+  validate("json", checkoutConfirmSchema),
+  async (c) => {
+    const body = c.req.valid("json");
+    const deps = purchaseDeps(c);
+    const answer = await confirmCheckout(deps, {
+      paymentIntentId: body.paymentIntent,
+      confirmationToken: body.confirmationToken,
+      email: body.email ?? null,
+      buyerKey: buyerKey(c, false),
+      clientHash: await clientHashOf(deps.accessSecret, c.req.header("cf-connecting-ip")),
+    });
+    return c.json(answer as CheckoutConfirmed);
+  },
+);

@@ -1,0 +1,159 @@
+// Card testing: the declines Stripe reported, counted per card fingerprint, buyer email and client
+// address over the last hour; the limit a checkout meets before its card is sent to Stripe; a
+// checkout declined too often canceled at Stripe. Behaviour: docs/security.md ("Card testing").
+import type Stripe from "stripe";
+import { DECLINE_LIMITS } from "../../../shared/card-testing";
+import { idOf, type PurchaseDeps } from "./deps";
+
+const DECLINE_WINDOW_MS = 60 * 60 * 1000;
+
+export type Payer = { fingerprint: string | null; email: string | null; clientHash: string | null };
+
+/**
+ * The client's address as stored: an HMAC with the app's secret, so a row does not give the address
+ * back (IPv4 addresses are few enough to hash them all).
+ */
+export async function clientHashOf(secret: string, address: string | undefined): Promise<string | null> {
+  if (!address) return null;
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(`client-address:${secret}`),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(address)));
+  return [...mac.slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Which limit, if any, this payer has reached: declines in the last hour by card, by email, by address. */
+export async function declineLimitReached(
+  d1: D1Database,
+  payer: Payer,
+  now = Date.now(),
+): Promise<keyof typeof DECLINE_LIMITS | null> {
+  const since = now - DECLINE_WINDOW_MS;
+  const row = await d1
+    .prepare(
+      `select
+        (select count(*) from card_declines where ?1 is not null and fingerprint = ?1 and created_at > ?4) as card,
+        (select count(*) from card_declines where ?2 is not null and email = ?2 and created_at > ?4) as email,
+        (select count(*) from card_declines where ?3 is not null and client_hash = ?3 and created_at > ?4) as client`,
+    )
+    .bind(payer.fingerprint, payer.email, payer.clientHash, since)
+    .first<Record<keyof typeof DECLINE_LIMITS, number>>();
+  if (!row) return null;
+  for (const kind of ["card", "email", "client"] as const) if (row[kind] >= DECLINE_LIMITS[kind]) return kind;
+  return null;
+}
+
+type FailedIntent = Pick<Stripe.PaymentIntent, "id" | "status"> &
+  Partial<Pick<Stripe.PaymentIntent, "last_payment_error" | "receipt_email">>;
+
+type Decline = {
+  id: string;
+  paymentIntentId: string;
+  fingerprint: string | null;
+  email: string | null;
+  receiptEmail: string | null;
+  clientHash: string | null;
+};
+
+/**
+ * One decline row, once (its id is Stripe's failed Charge, or intent and PaymentMethod for a failure
+ * without one). Only checkouts' intents count (not Pro renewals). What the caller does not know comes
+ * from the checkout's last server-side confirm and its purchase.
+ */
+async function insertDecline(d1: D1Database, d: Decline, now: number): Promise<void> {
+  const lastConfirm = (column: string) =>
+    `(select ${column} from checkout_confirms where payment_intent_id = ?2 order by created_at desc limit 1)`;
+  await d1
+    .prepare(
+      `insert into card_declines (id, payment_intent_id, fingerprint, email, client_hash, created_at)
+       select ?1, ?2, coalesce(?3, ${lastConfirm("fingerprint")}),
+         coalesce(?4, (select lower(buyer_email) from purchases where payment_intent_id = ?2), ?5),
+         coalesce(?6, ${lastConfirm("client_hash")}), ?7
+       where exists (select 1 from purchases where payment_intent_id = ?2)
+       on conflict (id) do nothing`,
+    )
+    .bind(d.id, d.paymentIntentId, d.fingerprint, d.email, d.receiptEmail?.toLowerCase() ?? null, d.clientHash, now)
+    .run();
+}
+
+/**
+ * Records the card decline Stripe reports on `intent` (its last_payment_error): the confirm's 402,
+ * and every read of a checkout's intent (the payment_intent.payment_failed webhook, a sync), so
+ * both paths and any repeat count one decline. `known`: what the confirm knows of the payer.
+ */
+export async function recordDecline(
+  d1: D1Database,
+  intent: FailedIntent,
+  known: Partial<Payer> = {},
+  now = Date.now(),
+): Promise<void> {
+  const error = intent.last_payment_error;
+  if (intent.status !== "requires_payment_method" || error?.type !== "card_error") return;
+  const pm = error.payment_method ?? null;
+  const id = error.charge ?? (pm ? `${intent.id}:${pm.id}` : null);
+  if (!id) return;
+  await insertDecline(
+    d1,
+    {
+      id,
+      paymentIntentId: intent.id,
+      fingerprint: pm?.card?.fingerprint ?? known.fingerprint ?? null,
+      email: known.email ?? null,
+      receiptEmail: intent.receipt_email ?? null,
+      clientHash: known.clientHash ?? null,
+    },
+    now,
+  );
+}
+
+/** Declines of one checkout in an hour, whatever the cards, after which its PaymentIntent is canceled. */
+const INTENT_DECLINE_LIMIT = 10;
+
+/**
+ * charge.failed: each failed Charge once (declines that land faster than the intent is re-read are
+ * each counted), then a checkout whose PaymentIntent was declined INTENT_DECLINE_LIMIT times in the
+ * hour is canceled at Stripe, so a script confirming it straight at Stripe with its client secret
+ * cannot go on testing cards on it; the buyer starts a new checkout.
+ */
+export async function onChargeFailed(deps: Pick<PurchaseDeps, "d1" | "stripe">, chargeId: string): Promise<void> {
+  const charge = await deps.stripe.charges.retrieve(chargeId);
+  const paymentIntentId = idOf(charge.payment_intent);
+  if (charge.status !== "failed" || !paymentIntentId) return;
+  const now = Date.now();
+  await insertDecline(
+    deps.d1,
+    {
+      id: charge.id,
+      paymentIntentId,
+      fingerprint: charge.payment_method_details?.card?.fingerprint ?? null,
+      email: null,
+      receiptEmail: charge.receipt_email ?? charge.billing_details?.email ?? null,
+      clientHash: null,
+    },
+    now,
+  );
+  const tried = await deps.d1
+    .prepare(
+      `select count(*) as n from card_declines where payment_intent_id = ? and created_at > ?
+       and exists (select 1 from purchases where payment_intent_id = ? and status = 'pending')`,
+    )
+    .bind(paymentIntentId, now - DECLINE_WINDOW_MS, paymentIntentId)
+    .first<{ n: number }>();
+  if ((tried?.n ?? 0) < INTENT_DECLINE_LIMIT) return;
+  const intent = await deps.stripe.paymentIntents.retrieve(paymentIntentId);
+  if (intent.status !== "requires_payment_method") return;
+  await deps.stripe.paymentIntents
+    .cancel(
+      paymentIntentId,
+      { cancellation_reason: "abandoned" },
+      { idempotencyKey: `card-testing:${paymentIntentId}` },
+    )
+    .catch((err: { code?: string }) => {
+      // Paid or canceled meanwhile: nothing left to stop.
+      if (err.code !== "payment_intent_unexpected_state") throw err;
+    });
+}

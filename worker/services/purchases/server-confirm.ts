@@ -1,0 +1,84 @@
+// Finalizing a checkout on the server, as Stripe documents it: the browser sends the ConfirmationToken
+// Stripe.js made from the form; the server reads the card from it, refuses a card, email or address
+// over its decline limit without asking Stripe, then confirms the PaymentIntent. Behaviour:
+// docs/payments.md ("Confirming on the server"), docs/security.md ("Card testing").
+import type Stripe from "stripe";
+import { DECLINE_LIMIT_MESSAGES } from "../../../shared/card-testing";
+import { checkoutConfirms } from "../../db/schema";
+import { ApiError, notFound } from "../../lib/errors";
+import { isUnknownObject } from "../stripe";
+import { claimedPurchase } from "./buyer-access";
+import { declineLimitReached, recordDecline } from "./card-testing";
+import type { PurchaseDeps } from "./deps";
+import { noteIntentState } from "./processing";
+
+export type ConfirmInput = {
+  paymentIntentId: string;
+  confirmationToken: string;
+  email: string | null;
+  buyerKey: string | undefined;
+  clientHash: string | null;
+};
+
+type StripeFailure = { type?: string; message?: string; code?: string; payment_intent?: Stripe.PaymentIntent };
+
+/** Confirms the browser's own pending checkout with its token; answers Stripe's status, or throws what the buyer is shown. */
+export async function confirmCheckout(
+  deps: PurchaseDeps,
+  input: ConfirmInput,
+  now = Date.now(),
+): Promise<{ paymentIntent: string; status: string }> {
+  const purchase = input.buyerKey
+    ? await claimedPurchase(deps, { buyerKey: input.buyerKey }, { paymentIntentId: input.paymentIntentId })
+    : null;
+  if (purchase?.status !== "pending" || purchase.bumpOf || purchase.parentPurchaseId)
+    throw notFound("No open checkout");
+
+  const token = await deps.stripe.confirmationTokens.retrieve(input.confirmationToken).catch((err) => {
+    if (isUnknownObject(err)) throw new ApiError(400, "confirmationToken: No such payment details; please try again");
+    console.error("could not read a ConfirmationToken", err);
+    throw new ApiError(502, "Stripe could not be reached. Please try again.");
+  });
+  if (token.payment_intent || token.setup_intent)
+    throw new ApiError(400, "confirmationToken: These payment details were already used; please try again");
+
+  const payer = {
+    fingerprint: token.payment_method_preview?.card?.fingerprint ?? null,
+    email: (input.email ?? purchase.buyerEmail)?.toLowerCase() ?? null,
+    clientHash: input.clientHash,
+  };
+  const limit = await declineLimitReached(deps.d1, payer, now);
+  if (limit) throw new ApiError(429, DECLINE_LIMIT_MESSAGES[limit]);
+
+  await deps.db
+    .insert(checkoutConfirms)
+    .values({ confirmationToken: token.id, paymentIntentId: input.paymentIntentId, ...payer, createdAt: new Date(now) })
+    .onConflictDoNothing();
+  const returnUrl = new URL(`/success?content_id=${encodeURIComponent(purchase.contentId)}`, deps.appUrl).href;
+  try {
+    const intent = await deps.stripe.paymentIntents.confirm(
+      input.paymentIntentId,
+      {
+        confirmation_token: token.id,
+        return_url: returnUrl,
+        ...(input.email ? { receipt_email: input.email } : {}),
+      },
+      { idempotencyKey: `checkout-confirm:${token.id}` },
+    );
+    await noteIntentState(deps.d1, intent);
+    return { paymentIntent: intent.id, status: intent.status };
+  } catch (err) {
+    const e = err as StripeFailure;
+    if (e.type === "StripeCardError") {
+      if (e.payment_intent) await recordDecline(deps.d1, e.payment_intent, payer, now);
+      throw new ApiError(402, e.message ?? "Your card was declined.");
+    }
+    if (e.type === "StripeInvalidRequestError") {
+      if (e.code === "payment_intent_unexpected_state")
+        throw new ApiError(409, "This checkout is already paid or was changed. Please reload the page.");
+      throw new ApiError(400, e.message ?? "Stripe refused these payment details.");
+    }
+    console.error("could not confirm a checkout", input.paymentIntentId, err);
+    throw new ApiError(502, "Stripe could not be reached. Please try again.");
+  }
+}
