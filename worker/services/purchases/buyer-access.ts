@@ -85,7 +85,7 @@ export async function currentPurchaseOfContent(
  * Whether `buyerKey` is the browser that paid for this order and may still change its email there
  * (for BROWSER_EMAIL_CHANGE_DAYS after paying; worker/services/purchases/email-change.ts checks the same).
  */
-export async function browserMayChangeEmail(
+async function browserMayChangeEmail(
   purchase: PurchaseRow,
   buyerKey: string | null | undefined,
   now = Date.now(),
