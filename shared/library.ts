@@ -12,7 +12,7 @@ export const LIBRARY_LINK_MINUTES = 15;
 
 export const LIBRARY_TEXT = {
   /** The one answer to "Email me a sign-in link", whatever the address (no enumeration). */
-  linkSent: `Check your inbox: a sign-in link is on its way. It works once, for ${LIBRARY_LINK_MINUTES} minutes.`,
+  linkSent: `If this address paid for anything here, a sign-in link is on its way; it works once, for ${LIBRARY_LINK_MINUTES} minutes. Nothing in a minute? Check spam, or try the address you paid with.`,
   linkInvalid: "This sign-in link has expired or was already used.",
   signedOut: "Sign in to your library to see it.",
   empty: "No purchases with this email yet",

@@ -2,7 +2,7 @@
 // state. Each job is idempotent, since Cron Triggers may fire more than once.
 import { lt, or, isNotNull } from "drizzle-orm";
 import { createDb } from "../db/client";
-import { adminAudit, loginTokens } from "../db/schema";
+import { adminAudit, libraryTokens, loginTokens } from "../db/schema";
 import type { Bindings } from "../lib/env";
 import { purgeDeletedContentBytes } from "../services/content-purge";
 import { sweepUnansweredRefundRequests } from "../services/refunds/creator-refunds";
@@ -49,6 +49,8 @@ export async function dailySweep(env: Bindings, now = Date.now()) {
     .delete(loginTokens)
     .where(or(lt(loginTokens.expiresAt, new Date(now - day)), isNotNull(loginTokens.usedAt)))
     .returning({ h: loginTokens.tokenHash });
+  // Library links: kept a day (the per-mailbox limit counts the last 15 minutes), then gone with their address.
+  await db.delete(libraryTokens).where(lt(libraryTokens.createdAt, new Date(now - day)));
   // Money first, and each job on its own: one that throws (an R2 error, say) is logged and the
   // others still run, so a stuck payout is never left without its re-drive.
   const job = async <T>(name: string, fn: () => Promise<T>): Promise<T | { error: string }> => {

@@ -5,6 +5,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { createDb, type Db } from "../db/client";
 import { emailsSent } from "../db/schema";
+import { hasLibrary } from "../services/library/purchases";
 import { recoveredPurchases } from "../services/purchases/buyer-access";
 import { orderMailData } from "../services/purchases/receipts";
 import { mailCreator, publicCreator } from "../services/profile";
@@ -91,10 +92,12 @@ async function deliverEmail(
 }
 
 /**
- * Fills in what a job leaves to the consumer. An access-recovery request for an address that
- * bought nothing sends nothing (null), and the caller heard the same answer either way.
+ * Fills in what a job leaves to the consumer. An access-recovery request or a library link for an
+ * address that bought nothing sends nothing (null), and the caller heard the same answer either way.
  */
 async function withLookups(db: Db, env: Bindings, job: EmailJob): Promise<EmailJob | null> {
+  // A library link goes only to an address with something in its library: the form answered alike.
+  if (job.template === "library-link") return (await hasLibrary(db, job.to)) ? job : null;
   if (job.template !== "access-recovery" || job.data.items) return job;
   if (!env.ACCESS_TOKEN_SECRET) throw new Error("ACCESS_TOKEN_SECRET is not set");
   const items = await recoveredPurchases({ db, appUrl: env.APP_URL, accessSecret: env.ACCESS_TOKEN_SECRET }, job.to);

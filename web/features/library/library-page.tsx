@@ -73,7 +73,7 @@ function OpenWithLink({ token }: { token: string }) {
     mutationFn: () => api("POST /api/library/session", { body: { token } }),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: LIBRARY_KEY });
-      await navigate({ to: "/library", search: { token: undefined }, replace: true });
+      await navigate({ to: "/library", search: { token: undefined }, hash: "", replace: true });
     },
   });
   if (open.error?.message.startsWith("400: ")) {

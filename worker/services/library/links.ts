@@ -35,8 +35,9 @@ export async function createLibraryLink(
     .bind(tokenHash, email, now + LINK_TTL_MS, now, now - LINK_TTL_MS, LIBRARY_LINKS_PER_WINDOW)
     .all();
   if (!inserted.results.length) return null;
+  // In the fragment: it never reaches a server, so no request log (the Worker's own, a proxy's) holds it.
   const url = new URL("/library", appUrl);
-  url.searchParams.set("token", token);
+  url.hash = `token=${token}`;
   return {
     job: { dedupeKey: `library-link:${tokenHash}`, to: email, template: "library-link", data: { url: url.toString() } },
     tokenHash,

@@ -19,6 +19,17 @@ const emailIs = (email: string) => sql`lower(${purchases.buyerEmail}) = ${email.
 /** Paid, or paid and since refunded or disputed: a pending or failed checkout is no purchase. */
 const listed = inArray(purchases.status, [...LIBRARY_STATES]);
 
+/** Whether `email` has anything in its library (the link goes only to such an address). */
+export async function hasLibrary(db: PurchaseDeps["db"], email: string): Promise<boolean> {
+  const row = await db
+    .select({ id: purchases.id })
+    .from(purchases)
+    .where(and(emailIs(email), listed))
+    .limit(1)
+    .get();
+  return !!row;
+}
+
 export async function libraryPurchases(db: PurchaseDeps["db"], email: string): Promise<LibraryList> {
   const rows = await db
     .select({
