@@ -19,6 +19,7 @@ import { FunnelContinue, OrderExtras } from "@/features/upsell/order-extras";
 import { useOrderExtras } from "@/features/upsell/queries";
 import { queryKeys } from "@/lib/query-keys";
 import { ChangeEmail } from "./change-email";
+import { ReceiptBanner } from "./receipt-banner";
 
 type Params = { paymentIntent?: string; contentId?: string; access?: string };
 
@@ -155,6 +156,7 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
           Order #{v.purchase.id} • {formatDollars(v.purchase.amount)}
         </p>
       </div>
+      <ReceiptBanner receipt={v.receipt} params={params} />
       <Card>
         <CardContent className="space-y-5">
           <div className="flex gap-4">
