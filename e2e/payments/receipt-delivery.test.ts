@@ -83,7 +83,7 @@ describe("receipts you can see delivered", () => {
     // Resend: one more email to the buyer's address, and the row shows the new receipt's state.
     const before = await mailCount(bouncing);
     await bouncedRow.getByRole("button", { name: `Resend receipt to ${bouncing}` }).click();
-    await creator.getByText("Receipt sent", { exact: true }).first().waitFor();
+    await creator.getByText("Receipt resent", { exact: true }).waitFor();
     await expect.poll(() => mailCount(bouncing), { timeout: 15_000 }).toBe(before + 1);
     await bouncedRow.getByTestId("receipt-state").getByText("Bounced", { exact: true }).waitFor();
 

@@ -49,7 +49,7 @@ export function ResendReceiptButton({ sale }: { sale: Sale }) {
       }),
     onSuccess: (r) => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.creatorSales });
-      toast({ title: "Receipt sent", description: `The receipt and access link are on their way to ${r.to}.` });
+      toast({ title: "Receipt resent", description: `The receipt and access link are on their way to ${r.to}.` });
     },
     onError: (e) => toast({ title: "Receipt not sent", description: withoutStatus(e.message), variant: "destructive" }),
   });

@@ -9,7 +9,19 @@ import { LOCAL_MAIL_WEBHOOK_SECRET } from "../../routes/mail-events";
 import { DELIVERY_TRANSITIONS } from "../../services/mail/delivery-states";
 import { recordSent } from "../../services/mail/mail-events";
 import type { EmailJob } from "../../services/mail/templates";
-import { call, checkout, deliver, env, eventFor, outbox, postJson, row, rows, waitForMail } from "../support/helpers";
+import {
+  call,
+  checkout,
+  deliver,
+  env,
+  eventFor,
+  outbox,
+  postJson,
+  row,
+  rows,
+  standin,
+  waitForMail,
+} from "../support/helpers";
 import { creatorWithItem, purchaseOf } from "./payment-fixtures";
 
 const job = (key: string, to: string): EmailJob => ({
@@ -237,5 +249,19 @@ describe("the creator's Resend receipt", () => {
     const over = await postJson(path, { requestKey: "press-aaaa-4" }, s.cookie);
     expect(over.status).toBe(429);
     expect((await over.json<{ message: string }>()).message).toMatch(/3 times in the last hour/);
+  });
+
+  it("a refunded sale has no receipt to resend: 409, and nothing is written", async () => {
+    const s = await sale("rs-refund-creator@example.com", "rs-refund-buyer@example.com");
+    expect((await standin("POST", "/v1/refunds", { payment_intent: s.paymentIntent })).status).toBe(200);
+    expect((await deliver(await eventFor("charge.refunded", s.paymentIntent))).status).toBe(200);
+    expect((await purchaseOf(s.paymentIntent))?.status).toBe("refunded");
+    const res = await postJson(
+      `/api/sales/${s.purchase.id}/resend-receipt`,
+      { requestKey: "press-refunded" },
+      s.cookie,
+    );
+    expect(res.status).toBe(409);
+    expect(await row("select id from outbox_emails where id like 'receipt-resend:%press-refunded'")).toBeNull();
   });
 });
