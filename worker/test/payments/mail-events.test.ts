@@ -10,12 +10,16 @@ import { DELIVERY_TRANSITIONS } from "../../services/mail/delivery-states";
 import { recordSent } from "../../services/mail/mail-events";
 import type { EmailJob } from "../../services/mail/templates";
 import {
+  CARDS,
   call,
   checkout,
+  confirmAsStripeJs,
+  contentForm,
   deliver,
   env,
   eventFor,
   outbox,
+  postForm,
   postJson,
   row,
   rows,
@@ -224,6 +228,38 @@ describe("the dev mailbox plays the provider's events by address", () => {
     await waitForState(bounced.cookie, bounced.purchase.id, "bounced");
     const complained = await sale("dm-creator-4@example.com", "complained@resend.dev");
     await waitForState(complained.cookie, complained.purchase.id, "complained");
+  });
+});
+
+describe("an order's one receipt speaks for each of its sales", () => {
+  it("an order bump's sale shows the state of the order email that lists it", async () => {
+    const s = await creatorWithItem("ob-creator@example.com");
+    const addOn = await postForm(
+      "/api/content",
+      contentForm({ title: "Workbook", price: "12", accessType: "link", linkUrl: "https://example.com/wb" }),
+      s.cookie,
+    );
+    expect(addOn.status).toBe(201);
+    const bump = await call(`/api/content/${s.item.id}/bump`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ contentId: (await addOn.json<{ id: string }>()).id, price: "4" }),
+      cookie: s.cookie,
+    });
+    expect(bump.status).toBe(200);
+    const buyer = "ob-buyer+bounce@example.com";
+    const res = await postJson("/api/create-payment-intent", { contentId: s.item.id, bump: true, buyerEmail: buyer });
+    const { clientSecret } = await res.json<{ clientSecret: string }>();
+    const paymentIntent = clientSecret.split("_secret_")[0];
+    expect((await confirmAsStripeJs(clientSecret, CARDS.ok, { receipt_email: buyer })).status).toBe(200);
+    expect((await deliver(await eventFor("payment_intent.succeeded", paymentIntent))).status).toBe(200);
+    const main = (await purchaseOf(paymentIntent))!;
+    const added = (await row<{ id: string }>("select id from purchases where bump_of = ?", main.id))!;
+    await waitForState(s.cookie, main.id, "bounced");
+    await waitForState(s.cookie, added.id, "bounced");
+    expect(await row("select template from mail_deliveries where purchase_id = ?", main.id)).toEqual({
+      template: "order",
+    });
   });
 });
 
