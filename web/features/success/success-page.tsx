@@ -4,6 +4,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { AlertCircle, CheckCircle2, Copy, Info, Mail, Undo2 } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
 import { CreatorByline } from "@/components/creator-byline";
+import { ReceiptBanner } from "./receipt-banner";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -19,7 +20,6 @@ import { FunnelContinue, OrderExtras } from "@/features/upsell/order-extras";
 import { useOrderExtras } from "@/features/upsell/queries";
 import { queryKeys } from "@/lib/query-keys";
 import { ChangeEmail } from "./change-email";
-import { ReceiptBanner } from "./receipt-banner";
 
 type Params = { paymentIntent?: string; contentId?: string; access?: string };
 
