@@ -32,6 +32,9 @@ export const receiptDeliverySchema = z.object({
   state: z.enum(MAIL_DELIVERY_STATES),
   to: z.string().meta({ description: "The address it went to (masked on the buyer's success page)" }),
   at: isoTime.meta({ description: "When it was sent" }),
+  current: z
+    .boolean()
+    .meta({ description: "It went to the purchase's current address (false: the address changed since)" }),
 });
 export type ReceiptDelivery = z.infer<typeof receiptDeliverySchema>;
 

@@ -1,7 +1,8 @@
 // Receipts you can see delivered, end to end on the dev mailbox (which plays Resend's delivery
 // events by address: `+bounce` bounces): a sale to a bouncing address shows 'Bounced' in the
-// creator's sales table and "We couldn't reach …" on the buyer's success page; 'Resend receipt'
-// emails it again; a normal sale shows 'Receipt delivered'. At 1280 and 390 px, nothing scrolls sideways.
+// creator's sales table and "We couldn't reach …" on the buyer's success page, until the buyer puts
+// the right address on the order; 'Resend receipt' emails it again; a normal sale shows 'Receipt
+// delivered'. At 1280 and 390 px, nothing scrolls sideways.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -97,6 +98,15 @@ describe("receipts you can see delivered", () => {
       .waitFor();
     expect(await noSideScroll(creator)).toBe(true);
     await creator.screenshot({ path: screenshotPath("delivery-sales-390"), fullPage: true });
+
+    // The buyer puts the right address on the order ("change it below"): its receipt is delivered
+    // and the banner goes, without a reload.
+    const fixed = uniqueEmail("reader-fixed");
+    await buyer.getByRole("button", { name: "Wrong email? Change it" }).click();
+    await buyer.getByLabel("Where should your receipt and access link go?").fill(fixed);
+    await buyer.getByRole("button", { name: "Change email" }).click();
+    await expect.poll(() => banner.count(), { timeout: 20_000 }).toBe(0);
+    expect(await noSideScroll(buyer)).toBe(true);
 
     // A receipt that was delivered puts no banner on its buyer's page.
     await other.goto(fineUrl);

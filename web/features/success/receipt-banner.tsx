@@ -1,9 +1,10 @@
 // A bounced receipt on the buyer's success page: "We couldn't reach {email}." with what to do. The
-// provider's word comes seconds after the page opens, so while the receipt is unconfirmed the page
+// provider's word comes seconds after the page opens (or after the buyer changes the address), so
+// while the latest receipt is unconfirmed, or went to another address than the order's, the page
 // asks again for a minute. docs/payments.md ("Receipts and emails").
 import { useQueryClient } from "@tanstack/react-query";
 import { MailWarning } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import type { PurchaseVerification } from "@shared/payments";
 import { queryKeys } from "@/lib/query-keys";
 
@@ -12,25 +13,30 @@ type Params = { paymentIntent?: string; contentId?: string; access?: string };
 const ASK_EVERY_MS = 3000;
 const ASK_FOR_MS = 60_000;
 
-/** Asks the verify call again while the receipt is unsent or unconfirmed, for a minute after the page opened. */
-function useUntilConfirmed(receipt: PurchaseVerification["receipt"], params: Params) {
+/** Whether the receipt's word is still to come: none recorded, unconfirmed, or not yet to the order's current address. */
+const awaited = ({ receipt, purchase }: PurchaseVerification) =>
+  !!purchase.emailedTo && (!receipt || receipt.state === "sent" || receipt.state === "delayed" || !receipt.current);
+
+function useUntilConfirmed(v: PurchaseVerification, params: Params) {
   const queryClient = useQueryClient();
-  const [openedAt] = useState(() => Date.now());
-  const waiting = !receipt || receipt.state === "sent" || receipt.state === "delayed";
+  const waiting = awaited(v);
   const { paymentIntent = "", contentId = "", access = "" } = params;
   useEffect(() => {
     if (!waiting) return;
+    const since = Date.now();
     const timer = setInterval(() => {
-      if (Date.now() - openedAt > ASK_FOR_MS) return clearInterval(timer);
+      if (Date.now() - since > ASK_FOR_MS) return clearInterval(timer);
       void queryClient.invalidateQueries({ queryKey: queryKeys.purchaseVerify(paymentIntent, contentId, access) });
     }, ASK_EVERY_MS);
     return () => clearInterval(timer);
-  }, [waiting, openedAt, queryClient, paymentIntent, contentId, access]);
+  }, [waiting, queryClient, paymentIntent, contentId, access]);
 }
 
-export function ReceiptBanner({ receipt, params }: { receipt: PurchaseVerification["receipt"]; params: Params }) {
-  useUntilConfirmed(receipt, params);
-  if (receipt?.state !== "bounced") return null;
+export function ReceiptBanner({ v, params }: { v: PurchaseVerification; params: Params }) {
+  useUntilConfirmed(v, params);
+  const { receipt } = v;
+  // A bounce at an address the order no longer has is old news: the new address's receipt is on its way.
+  if (receipt?.state !== "bounced" || !receipt.current) return null;
   return (
     <div
       role="alert"

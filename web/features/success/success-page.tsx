@@ -156,7 +156,7 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
           Order #{v.purchase.id} • {formatDollars(v.purchase.amount)}
         </p>
       </div>
-      <ReceiptBanner receipt={v.receipt} params={params} />
+      <ReceiptBanner v={v} params={params} />
       <Card>
         <CardContent className="space-y-5">
           <div className="flex gap-4">

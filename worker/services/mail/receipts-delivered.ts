@@ -19,7 +19,13 @@ const HOUR_MS = 3600 * 1000;
 
 const TEMPLATES_SQL = RECEIPT_TEMPLATES.map((t) => `'${t}'`).join(", ");
 
-type DeliveryRow = { sale_id: string; state: ReceiptDelivery["state"]; to_email: string; sent_at: number };
+type DeliveryRow = {
+  sale_id: string;
+  state: ReceiptDelivery["state"];
+  to_email: string;
+  sent_at: number;
+  buyer_email: string | null;
+};
 
 /**
  * The latest receipt of each sale: its own access email (or "Added to your order"), or the order
@@ -30,7 +36,7 @@ async function latestReceipts(d1: D1Database, creatorId: string, ids: string[]):
   if (!ids.length) return out;
   const { results } = await d1
     .prepare(
-      `select p.id as sale_id, d.state, d.to_email, d.sent_at
+      `select p.id as sale_id, d.state, d.to_email, d.sent_at, p.buyer_email
        from purchases p join mail_deliveries d
          on d.purchase_id in (p.id, coalesce(p.parent_purchase_id, p.bump_of, p.id)) and d.template in (${TEMPLATES_SQL})
             and (d.purchase_id = p.id or d.template = 'order')
@@ -47,6 +53,7 @@ const toDelivery = (r: DeliveryRow, to = r.to_email): ReceiptDelivery => ({
   state: r.state,
   to,
   at: new Date(r.sent_at).toISOString(),
+  current: r.to_email.toLowerCase() === r.buyer_email?.toLowerCase(),
 });
 
 /** The sales table's rows, each with where its receipt stands (null: none recorded yet). */

@@ -218,7 +218,19 @@ describe("the dev mailbox plays the provider's events by address", () => {
     expect((await verify.json<{ receipt: unknown }>()).receipt).toMatchObject({
       state: "bounced",
       to: "d…@example.com",
+      current: true,
     });
+
+    // The buyer puts the right address on the order: its receipt is the latest, and it is delivered.
+    const changed = await postJson(
+      `/api/purchases/${s.purchase.id}/email`,
+      { email: "dm-buyer-fixed@example.com" },
+      s.buyerCookie,
+    );
+    expect(changed.status).toBe(200);
+    await waitForState(s.cookie, s.purchase.id, "delivered");
+    const after = await (await call(path, { cookie: s.buyerCookie })).json<{ receipt: unknown }>();
+    expect(after.receipt).toMatchObject({ state: "delivered", current: true });
   });
 
   it("an ordinary address is delivered, Resend's test addresses do as documented", async () => {
