@@ -19,6 +19,7 @@ import { apiKeySummarySchema, createdApiKeySchema, developerOverviewSchema } fro
 import { discountCodeListSchema, discountCodeSchema, discountQuoteSchema } from "./discounts";
 import { earningsStatsSchema, refundRequestSchema, saleListSchema, timelinePageSchema } from "./earnings";
 import { refundQuoteSchema } from "./refunds";
+import { mailEventAnswerSchema, resendReceiptAnswerSchema } from "./mail";
 import {
   acceptResultSchema,
   declineResultSchema,
@@ -100,6 +101,8 @@ export const API_ANSWERS = {
   "GET /api/payout/withdraw": withdrawStatusSchema,
   "POST /api/payout/withdraw": payoutHistoryItemSchema,
   "POST /api/sales/:purchaseId/refund": refundRequestSchema,
+  "POST /api/sales/:purchaseId/resend-receipt": resendReceiptAnswerSchema,
+  "POST /api/webhooks/mail": mailEventAnswerSchema,
   "GET /api/sales/:purchaseId/refund-quote": refundQuoteSchema,
   "GET /api/developer/keys": developerOverviewSchema,
   "POST /api/developer/keys": createdApiKeySchema,

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { dollars, isoTime, publicId } from "./answers";
 import { creatorLicenseSchema } from "./licenses";
+import { receiptDeliverySchema } from "./mail";
 import { payoutDelaySchema, payoutSkipReasonSchema, payoutStatusSchema } from "./payouts";
 
 /**
@@ -100,6 +101,8 @@ const saleSchema = z.object({
   orderBump: z.boolean().meta({ description: "Bought as another item's order bump, in the same payment" }),
   /** The sale's license key, when its item issues them (GET /api/creator/sales). */
   license: creatorLicenseSchema.nullable().optional(),
+  /** The latest receipt sent for the sale and where it stands, by the mail provider's word (GET /api/creator/sales); null: none recorded. */
+  receipt: receiptDeliverySchema.nullable().optional(),
 });
 export type Sale = z.infer<typeof saleSchema>;
 export const saleListSchema = z.array(saleSchema);

@@ -1,5 +1,6 @@
 // The buying contract: requests and responses of the payment and purchase calls (spec §7).
 import { z } from "zod";
+import { receiptDeliverySchema } from "./mail";
 import { dollars, isoTime, publicId } from "./answers";
 import { ACCESS_TYPES } from "./content";
 import { publicCreatorSchema } from "./profile";
@@ -149,6 +150,8 @@ export const purchaseVerificationSchema = z.object({
   addOns: z
     .array(z.object({ title: z.string(), amount: dollars, accessUrl: z.string() }))
     .meta({ description: "The order bump bought in the same payment, each with its own access link" }),
+  /** The latest receipt sent for this purchase (its address masked) and where it stands; null: none recorded yet. */
+  receipt: receiptDeliverySchema.nullable(),
 });
 export type PurchaseVerification = z.infer<typeof purchaseVerificationSchema>;
 

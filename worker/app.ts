@@ -23,6 +23,7 @@ import { funnelRoutes } from "./routes/funnels";
 import { humanCheckRoutes } from "./routes/human-check";
 import { libraryRoutes } from "./routes/library";
 import { licenseRoutes } from "./routes/licenses";
+import { mailEventRoutes } from "./routes/mail-events";
 import { discountRoutes } from "./routes/discounts";
 import { recoveryRoutes } from "./routes/recovery";
 import { bumpRoutes } from "./routes/bumps";
@@ -71,6 +72,7 @@ const api = new Hono<AppEnv>()
   .route("/", purchaseEmailRoutes)
   .route("/", downloadRoutes)
   .route("/", stripeWebhookRoutes)
+  .route("/", mailEventRoutes)
   .route("/", feedbackRoutes)
   .route("/", humanCheckRoutes)
   .route("/", adminRoutes)

@@ -24,6 +24,8 @@ export type Bindings = Env & {
   ACCESS_TOKEN_SECRET?: string;
   /** Keys the encryption of webhook endpoints' signing secrets at rest (services/webhook-secrets.ts). */
   WEBHOOK_SECRETS_KEY?: string;
+  /** Verifies the mail provider's delivery webhooks (Resend: the endpoint's `whsec_…` signing secret). */
+  MAIL_WEBHOOK_SECRET?: string;
 };
 
 export const isDevelopment = (env: Pick<Bindings, "APP_ENV">) => env.APP_ENV === "development";

@@ -1,7 +1,8 @@
 // The EMAILS queue consumer. Delivery is at-least-once, so each message is claimed in D1 by its
 // dedupe key first: a redelivered or duplicated message sends nothing twice. The mail API call
 // carries the dedupe key as its Idempotency-Key, so a send whose answer was lost is not repeated
-// either. A delivered job marks its outbox row sent (worker/services/mail/email-outbox.ts).
+// either. A delivered job marks its outbox row sent (worker/services/mail/email-outbox.ts), and the
+// provider's message id is recorded with what the email was (worker/services/mail/mail-events.ts).
 import { and, eq, sql } from "drizzle-orm";
 import { createDb, type Db } from "../db/client";
 import { emailsSent } from "../db/schema";
@@ -13,6 +14,7 @@ import { composeReminder } from "../services/purchases/recovery";
 import { stripeClient } from "../services/stripe";
 import type { Bindings } from "../lib/env";
 import { markFailed, markSent } from "../services/mail/email-outbox";
+import { recordMailEvent, recordSent } from "../services/mail/mail-events";
 import { render } from "../services/mail/render";
 import type { EmailJob } from "../services/mail/templates";
 import { mailTransportFor, type MailTransport } from "../services/mail/transport";
@@ -31,6 +33,7 @@ export const retryDelaySeconds = (attempts: number) => Math.min(600, 10 * 2 ** M
  */
 async function deliverEmail(
   db: Db,
+  d1: D1Database,
   transport: MailTransport,
   from: string,
   job: EmailJob,
@@ -61,7 +64,8 @@ async function deliverEmail(
       .get();
     return row?.status === "sent" ? "duplicate" : "busy";
   }
-  let id: string;
+  let sent: Awaited<ReturnType<MailTransport["send"]>>;
+  let sentJob = job;
   // A composed job may name another address (a checkout reminder goes to the checkout's email as it is when due).
   let to = job.to;
   try {
@@ -76,9 +80,10 @@ async function deliverEmail(
       }
       rendered = render(composed);
       to = composed.to;
+      sentJob = composed;
       await db.update(emailsSent).set({ subject: rendered.subject }).where(eq(emailsSent.dedupeKey, job.dedupeKey));
     }
-    ({ id } = await transport.send({ from, to, ...rendered }, { idempotencyKey: job.dedupeKey }));
+    sent = await transport.send({ from, to, ...rendered }, { idempotencyKey: job.dedupeKey });
   } catch (err) {
     // Release the claim so the retry is not mistaken for a concurrent delivery.
     await db.delete(emailsSent).where(and(eq(emailsSent.dedupeKey, job.dedupeKey), eq(emailsSent.status, "sending")));
@@ -86,9 +91,31 @@ async function deliverEmail(
   }
   await db
     .update(emailsSent)
-    .set({ status: "sent", sentAt: new Date(), providerMessageId: id })
+    .set({ status: "sent", sentAt: new Date(), providerMessageId: sent.id })
     .where(eq(emailsSent.dedupeKey, job.dedupeKey));
+  await recordDelivery(d1, sent, sentJob, to);
   return "sent";
+}
+
+/**
+ * The email the provider accepted, as `sent`; then what the transport already knows of its fate (the
+ * dev mailbox), through the same recording as the provider's webhooks. Best effort: the email went,
+ * and a lost record must not send it again.
+ */
+async function recordDelivery(
+  d1: D1Database,
+  sent: Awaited<ReturnType<MailTransport["send"]>>,
+  job: EmailJob,
+  to: string,
+): Promise<void> {
+  if (!sent.id) return;
+  try {
+    await recordSent(d1, { messageId: sent.id, job, to });
+    for (const type of sent.events ?? [])
+      await recordMailEvent(d1, { id: `dev_${sent.id}_${type}`, type, messageId: sent.id, occurredAt: Date.now() });
+  } catch (err) {
+    console.error("email sent but its delivery record failed", job.dedupeKey, err);
+  }
 }
 
 /**
@@ -155,7 +182,7 @@ export async function handleEmailBatch(batch: MessageBatch<EmailJob>, env: Bindi
           : job.template === "checkout-reminder"
             ? (j: EmailJob) => withReminder(db, env, j)
             : undefined;
-      const outcome = await deliverEmail(db, transport, env.MAIL_FROM, job, compose);
+      const outcome = await deliverEmail(db, env.DB, transport, env.MAIL_FROM, job, compose);
       // Another consumer holds this message right now: look again later rather than send twice.
       if (outcome === "busy") message.retry({ delaySeconds: 30 });
       else {

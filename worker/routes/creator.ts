@@ -36,6 +36,8 @@ import { withdraw, withdrawStatus } from "../services/payouts/withdraw-now";
 import { purchaseDeps } from "./purchase-context";
 import { doc } from "../openapi/describe";
 import { successSchema } from "../../shared/answers";
+import { resendReceiptAnswerSchema, resendReceiptSchema } from "../../shared/mail";
+import { resendReceipt, withReceipts } from "../services/mail/receipts-delivered";
 
 /** Where payouts go changes only on a sign-in younger than 10 minutes (a stolen cookie cannot redirect them). */
 const recentSignIn = requireRecentSignIn(PAYOUT_DESTINATION_RECENT_SIGN_IN_MS, PAYOUT_DESTINATION_MESSAGES.signInAgain);
@@ -70,7 +72,11 @@ export const creatorRoutes = new Hono<AppEnv>()
     validate("query", pageQuerySchema),
     async (c) =>
       c.json(
-        await withLicenses(c.env.DB, c.var.userId, await creatorSales(c.var.db, c.var.userId, c.req.valid("query"))),
+        await withReceipts(
+          c.env.DB,
+          c.var.userId,
+          await withLicenses(c.env.DB, c.var.userId, await creatorSales(c.var.db, c.var.userId, c.req.valid("query"))),
+        ),
       ),
   )
   .get(
@@ -182,6 +188,34 @@ export const creatorRoutes = new Hono<AppEnv>()
     async (c) =>
       c.json(
         await refundQuote(c.env.DB, c.var.userId, c.req.valid("param").purchaseId, c.req.valid("query").amountCents),
+      ),
+  )
+  .post(
+    "/sales/:purchaseId/resend-receipt",
+    doc({
+      tag: "Sales and earnings",
+      summary: "Email the buyer their receipt and access link again",
+      description:
+        "To the buyer's current address, through the outbox. Send the same requestKey again and one email goes. At most 3 an hour per sale and 30 an hour per creator.",
+      access: "session",
+      ok: resendReceiptAnswerSchema,
+      errors: {
+        404: "No such sale of yours",
+        409: "The sale no longer gives access (refunded or disputed), or has no email address",
+        429: "Resent too often in the last hour",
+      },
+    }),
+    requireUser,
+    validate("param", purchaseIdParamSchema),
+    validate("json", resendReceiptSchema),
+    async (c) =>
+      c.json(
+        await resendReceipt(
+          purchaseDeps(c as unknown as Context<AppEnv>),
+          c.var.userId,
+          c.req.valid("param").purchaseId,
+          c.req.valid("json").requestKey,
+        ),
       ),
   )
   .post(

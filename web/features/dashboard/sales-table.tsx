@@ -1,7 +1,7 @@
 // The creator's sales, newest first: a table on a wide screen; on a phone a stacked row per sale
 // (product, buyer, amount, status and Refund in view, nothing to scroll sideways). Status words as
 // other screens write them ("Completed", "Refunded", "Disputed"). Refunds: ./refund-dialog.tsx and
-// docs/refunds-and-disputes.md.
+// docs/refunds-and-disputes.md; the receipt's delivery and "Resend receipt": ./receipt-cell.tsx.
 import { Receipt } from "lucide-react";
 import { useState, useSyncExternalStore } from "react";
 import type { Sale } from "@shared/earnings";
@@ -13,6 +13,7 @@ import { Card } from "@/components/ui/card";
 import { LicenseCell } from "@/features/licenses/license-cell";
 import { useSalesPages } from "@/features/payouts/pages";
 import { formatDollars } from "@shared/money";
+import { ReceiptBadge, ResendReceiptButton } from "./receipt-cell";
 import { RefundDialog, refundLabel } from "./refund-dialog";
 import { useUnauthorizedRedirect } from "./use-unauthorized-redirect";
 import { LoadFailed } from "@/components/load-failed";
@@ -100,6 +101,16 @@ function RefundButton({ sale, onRefund }: { sale: Sale; onRefund: (s: Sale) => v
   );
 }
 
+/** The receipt's delivery and "Resend receipt" (nothing for a sale without either). */
+function SaleReceipt({ sale }: { sale: Sale }) {
+  return (
+    <div className="flex flex-wrap items-center gap-1.5 empty:hidden" data-testid="sale-receipt">
+      <ReceiptBadge sale={sale} />
+      <ResendReceiptButton sale={sale} />
+    </div>
+  );
+}
+
 const buyerOf = (sale: Sale) => sale.buyerEmail || <span className="text-muted-foreground">(no email captured)</span>;
 const dateOf = (sale: Sale) => (sale.createdAt ? new Date(sale.createdAt).toLocaleDateString() : "—");
 
@@ -133,6 +144,7 @@ function SaleItem({ sale, withKeys, onRefund }: { sale: Sale; withKeys: boolean;
         <Status sale={sale} />
         <RefundButton sale={sale} onRefund={onRefund} />
       </div>
+      <SaleReceipt sale={sale} />
     </li>
   );
 }
@@ -180,6 +192,7 @@ export function SalesTable() {
                 <th className="px-4 py-3 font-medium">Amount</th>
                 <th className="px-4 py-3 font-medium">Date</th>
                 <th className="px-4 py-3 font-medium">Status</th>
+                <th className="px-4 py-3 font-medium">Receipt</th>
                 {withKeys && <th className="px-4 py-3 font-medium">License key</th>}
                 <th className="px-4 py-3 font-medium">
                   <span className="sr-only">Actions</span>
@@ -199,6 +212,9 @@ export function SalesTable() {
                   <td className="px-4 py-3 text-muted-foreground">{dateOf(sale)}</td>
                   <td className="px-4 py-3">
                     <Status sale={sale} />
+                  </td>
+                  <td className="px-4 py-3">
+                    <SaleReceipt sale={sale} />
                   </td>
                   {withKeys && (
                     <td className="px-4 py-3">

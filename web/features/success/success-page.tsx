@@ -4,6 +4,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { AlertCircle, CheckCircle2, Copy, Info, Mail, Undo2 } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
 import { CreatorByline } from "@/components/creator-byline";
+import { ReceiptBanner } from "./receipt-banner";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -155,6 +156,7 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
           Order #{v.purchase.id} • {formatDollars(v.purchase.amount)}
         </p>
       </div>
+      <ReceiptBanner v={v} params={params} />
       <Card>
         <CardContent className="space-y-5">
           <div className="flex gap-4">

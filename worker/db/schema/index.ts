@@ -5,6 +5,7 @@ export * from "./accounts";
 export * from "./billing";
 export * from "./content";
 export * from "./declines";
+export * from "./deliveries";
 export * from "./developers";
 export * from "./email-changes";
 export * from "./funnels";

@@ -1,6 +1,9 @@
 // The dev mailbox: the local mail transport keeps each message in KV (newest first) for /dev/mail to
 // show, instead of sending it. Like the mail API it stands in for, a repeated Idempotency-Key is
-// answered with the first message, unsent. (The D1 outbox of email jobs is ./email-outbox.ts.)
+// answered with the first message, unsent. It also plays the provider's delivery events, by address
+// (`deliveryEventsFor`), which the consumer records as Resend's webhooks are (./mail-events.ts).
+// (The D1 outbox of email jobs is ./email-outbox.ts.)
+import type { MailEventType } from "../../../shared/mail";
 import { newId } from "../../lib/ids";
 import type { MailTransport } from "./types";
 
@@ -25,14 +28,31 @@ export type DevMail = {
   createdAt: string;
 };
 
+/**
+ * What Resend reports for an address: its test addresses as documented (`bounced@resend.dev`,
+ * `complained@resend.dev`, `delivered@resend.dev`, each also with a `+label`), and locally any
+ * address whose local part holds `+bounce` or `+complain` (`buyer+bounce@example.com`); every other
+ * address is delivered.
+ */
+function deliveryEventsFor(to: string): MailEventType[] {
+  const [local = "", domain = ""] = to.toLowerCase().split("@");
+  const base = local.split("+")[0];
+  const label = local.includes("+") ? local.slice(local.indexOf("+") + 1) : "";
+  if ((domain === "resend.dev" && base === "bounced") || /(^|\+)bounce/.test(label)) return ["email.bounced"];
+  if ((domain === "resend.dev" && base === "complained") || /(^|\+)complain/.test(label))
+    return ["email.delivered", "email.complained"];
+  return ["email.delivered"];
+}
+
 const extractLinks = (text: string) => [...new Set(text.match(/https?:\/\/[^\s<>"')]+/g) ?? [])];
 
 export function devMailboxTransport(kv: KVNamespace): MailTransport {
   return {
     async send(mail, opts) {
       const seenKey = `${SEEN_PREFIX}${opts.idempotencyKey}`;
+      const events = deliveryEventsFor(mail.to);
       const seen = await kv.get(seenKey);
-      if (seen) return { id: seen };
+      if (seen) return { id: seen, events };
       const id = newId();
       await kv.put(seenKey, id, { expirationTtl: SEEN_SECONDS });
       const message: DevMail = {
@@ -43,7 +63,7 @@ export function devMailboxTransport(kv: KVNamespace): MailTransport {
       };
       const order = String(MAX_TIME - Date.now()).padStart(13, "0");
       await kv.put(`${PREFIX}${order}:${id}`, JSON.stringify(message), { expirationTtl: KEEP_SECONDS });
-      return { id };
+      return { id, events };
     },
   };
 }

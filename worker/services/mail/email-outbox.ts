@@ -114,6 +114,12 @@ export async function sweepOutbox(
     .prepare("delete from outbox_emails where sent_at is not null and sent_at < ?")
     .bind(now - OUTBOX_KEEP_SENT_MS)
     .run();
+  // Delivery events are kept only to recognise a redelivered one (the provider retries for days);
+  // the state they led to stays on the email's mail_deliveries row.
+  await d1
+    .prepare("delete from mail_events where received_at < ?")
+    .bind(now - OUTBOX_KEEP_SENT_MS)
+    .run();
   return { handedOver, purged: purged.meta.changes ?? 0 };
 }
 

@@ -8,6 +8,7 @@ import { BROWSER_EMAIL_CHANGE_DAYS } from "../../../shared/purchase-email";
 import { content, creatorProfiles, licenseKeys, purchases, users } from "../../db/schema";
 import { ApiError, notFound } from "../../lib/errors";
 import { sha256Hex } from "../../lib/ids";
+import { receiptOfPurchase } from "../mail/receipts-delivered";
 import type { RecoveredPurchase } from "../mail/templates";
 import { creatorColumns, mailCreator, publicCreator, toPublicCreator } from "../profile";
 import { accessTokenFor, accessUrlFor, purchaseIdFromToken } from "./access-tokens";
@@ -136,6 +137,7 @@ export async function verification(
     },
     accessUrl: await accessUrlFor(deps, purchase),
     addOns: await addOnsOf(deps, purchase),
+    receipt: await receiptOfPurchase(deps.d1, purchase, (email) => maskEmail(email, "…")),
   };
 }
 
