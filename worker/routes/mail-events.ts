@@ -33,17 +33,21 @@ const signed = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/** How long an event naming an email we have no record of is refused (and so retried by the provider). */
+const UNKNOWN_RETRY_MS = 60 * 60 * 1000;
+
 export const mailEventRoutes = new Hono<AppEnv>().post(
   "/webhooks/mail",
   doc({
     tag: "Checkout and access",
     summary: "The mail provider's delivery events (Resend webhooks)",
     description:
-      "Signed by Svix in the Standard Webhooks format (`svix-id`, `svix-timestamp`, `svix-signature`, or the `webhook-*` names) with MAIL_WEBHOOK_SECRET; a timestamp more than 5 minutes off is refused. `email.sent`, `email.delivered`, `email.delivery_delayed`, `email.bounced` and `email.complained` move the email's state; each event id is recorded once (a repeat answers 200 and changes nothing); another type, or an email this app did not send, is acknowledged and ignored.",
+      "Signed by Svix in the Standard Webhooks format (`svix-id`, `svix-timestamp`, `svix-signature`, or the `webhook-*` names) with MAIL_WEBHOOK_SECRET; a timestamp more than 5 minutes off is refused. `email.sent`, `email.delivered`, `email.delivery_delayed`, `email.bounced` and `email.complained` move the email's state; each event id is recorded once (a repeat answers 200 and changes nothing); another type is acknowledged and ignored; an email this app has no record of is refused with 409 for an hour after the event (so the provider retries an event that outran our record of the email), then acknowledged.",
     access: "public",
     ok: mailEventAnswerSchema,
     errors: {
       401: "The signature is missing, wrong, or its timestamp is more than 5 minutes off: nothing is recorded",
+      409: "The email it names is not recorded yet (the event outran it): the provider retries",
       503: "MAIL_WEBHOOK_SECRET is not set on this deployment",
     },
   }),
@@ -62,6 +66,14 @@ export const mailEventRoutes = new Hono<AppEnv>().post(
       occurredAt: Number.isFinite(occurredAt) ? occurredAt : null,
       bounceReason: body.data.bounce?.message?.slice(0, 500) ?? null,
     });
+    // An event can outrun the consumer's record of the email it names (the provider answers before we
+    // write the id down). A recent one is refused so the provider sends it again; an old one is another
+    // system's, or of an email already purged, and is acknowledged.
+    if (
+      outcome === "unknown" &&
+      Date.now() - (Number.isFinite(occurredAt) ? occurredAt : Date.now()) < UNKNOWN_RETRY_MS
+    )
+      throw new ApiError(409, "No email with this id is recorded yet; send the event again later.");
     return c.json({ received: true as const, outcome });
   },
 );

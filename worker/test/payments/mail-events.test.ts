@@ -163,8 +163,25 @@ describe("the mail provider's webhook", () => {
     }
   });
 
-  it("acknowledges an email it never sent, another event type and a body without an email id, changing nothing", async () => {
-    const unknown = await event("email.delivered", "em_not_ours");
+  it("an event that outruns our record of its email is refused (the provider retries) and applied when sent again", async () => {
+    const eventId = `msg_early_${Date.now()}`;
+    const id = `em_not_yet_${Date.now()}`;
+    const early = await event("email.delivered", id, eventId);
+    expect(early.status).toBe(409);
+    expect(await eventsOf(id)).toEqual([]);
+    await recordSent(env.DB, { messageId: id, job: job(`k-${id}`, "someone@example.com"), to: "someone@example.com" });
+    const retried = await event("email.delivered", id, eventId);
+    expect(await retried.json()).toEqual({ received: true, outcome: "recorded" });
+    expect(await stateOf(id)).toBe("delivered");
+  });
+
+  it("acknowledges an old event of an email it never sent, another event type and a body without an email id, changing nothing", async () => {
+    const payload = JSON.stringify({
+      type: "email.delivered",
+      created_at: new Date(Date.now() - 2 * 3600_000).toISOString(),
+      data: { email_id: "em_not_ours", to: ["someone@example.com"], subject: "s" },
+    });
+    const unknown = await send(payload, `msg_old_${Date.now()}`);
     expect(await unknown.json()).toEqual({ received: true, outcome: "unknown" });
     expect(await eventsOf("em_not_ours")).toEqual([]);
     const id = await sentEmail();
