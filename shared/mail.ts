@@ -15,6 +15,8 @@ export const MAIL_EVENT_TYPES = [
   "email.delivered",
   "email.bounced",
   "email.complained",
+  "email.failed",
+  "email.suppressed",
 ] as const;
 export type MailEventType = (typeof MAIL_EVENT_TYPES)[number];
 
@@ -49,6 +51,10 @@ export const mailEventBodySchema = z.object({
     email_id: z.string().min(1).max(200).optional(),
     to: z.array(z.string().max(320)).max(100).optional(),
     bounce: z.looseObject({ message: z.string().max(2000).optional() }).optional(),
+    // email.suppressed: why Resend did not send (e.g. the address is on the account's suppression list).
+    suppressed: z.looseObject({ message: z.string().max(2000).optional() }).optional(),
+    // email.failed: why the send failed (an invalid recipient, a quota).
+    failed: z.looseObject({ reason: z.string().max(2000).optional() }).optional(),
   }),
 });
 export const mailEventAnswerSchema = z.object({

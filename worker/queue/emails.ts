@@ -5,7 +5,7 @@
 // provider's message id is recorded with what the email was (worker/services/mail/mail-events.ts).
 import { and, eq, sql } from "drizzle-orm";
 import { createDb, type Db } from "../db/client";
-import { emailsSent } from "../db/schema";
+import { emailsSent, purchases } from "../db/schema";
 import { hasLibrary } from "../services/library/purchases";
 import { recoveredPurchases } from "../services/purchases/buyer-access";
 import { orderMailData } from "../services/purchases/receipts";
@@ -14,7 +14,7 @@ import { composeReminder } from "../services/purchases/recovery";
 import { stripeClient } from "../services/stripe";
 import type { Bindings } from "../lib/env";
 import { markFailed, markSent } from "../services/mail/email-outbox";
-import { recordMailEvent, recordSent } from "../services/mail/mail-events";
+import { recordMailEvent, recordSentStatement } from "../services/mail/mail-events";
 import { render } from "../services/mail/render";
 import type { EmailJob } from "../services/mail/templates";
 import { mailTransportFor, type MailTransport } from "../services/mail/transport";
@@ -89,32 +89,29 @@ async function deliverEmail(
     await db.delete(emailsSent).where(and(eq(emailsSent.dedupeKey, job.dedupeKey), eq(emailsSent.status, "sending")));
     throw err;
   }
-  await db
-    .update(emailsSent)
-    .set({ status: "sent", sentAt: new Date(), providerMessageId: sent.id })
-    .where(eq(emailsSent.dedupeKey, job.dedupeKey));
-  await recordDelivery(d1, sent, sentJob, to);
+  // The email marked sent and its delivery record in one batch: a crash between them cannot leave a
+  // sent email that the provider's events find no record of (a redelivery sees it sent and stops).
+  const sentAt = Date.now();
+  const marked = d1
+    .prepare("update emails_sent set status = 'sent', sent_at = ?, provider_message_id = ? where dedupe_key = ?")
+    .bind(sentAt, sent.id || null, job.dedupeKey);
+  await d1.batch(
+    sent.id ? [marked, recordSentStatement(d1, { messageId: sent.id, job: sentJob, to }, sentAt)] : [marked],
+  );
+  await recordDevEvents(d1, sent, job);
   return "sent";
 }
 
 /**
- * The email the provider accepted, as `sent`; then what the transport already knows of its fate (the
- * dev mailbox), through the same recording as the provider's webhooks. Best effort: the email went,
- * and a lost record must not send it again.
+ * What the transport already knows of the email's fate (the dev mailbox plays the provider's events),
+ * through the same recording as the provider's webhooks. Best effort: the email went.
  */
-async function recordDelivery(
-  d1: D1Database,
-  sent: Awaited<ReturnType<MailTransport["send"]>>,
-  job: EmailJob,
-  to: string,
-): Promise<void> {
-  if (!sent.id) return;
+async function recordDevEvents(d1: D1Database, sent: Awaited<ReturnType<MailTransport["send"]>>, job: EmailJob) {
   try {
-    await recordSent(d1, { messageId: sent.id, job, to });
     for (const type of sent.events ?? [])
       await recordMailEvent(d1, { id: `dev_${sent.id}_${type}`, type, messageId: sent.id, occurredAt: Date.now() });
   } catch (err) {
-    console.error("email sent but its delivery record failed", job.dedupeKey, err);
+    console.error("email sent but its delivery events were not recorded", job.dedupeKey, err);
   }
 }
 
@@ -162,7 +159,14 @@ async function withOrder(db: Db, env: Bindings, job: EmailJob): Promise<EmailJob
     { db, appUrl: env.APP_URL, accessSecret: env.ACCESS_TOKEN_SECRET },
     job.data.rootPurchaseId,
   );
-  return data ? { ...job, data } : null;
+  if (!data) return null;
+  // To the order's address as it is now: the buyer may have corrected it while the email waited for the funnel.
+  const root = await db
+    .select({ email: purchases.buyerEmail })
+    .from(purchases)
+    .where(eq(purchases.id, job.data.rootPurchaseId))
+    .get();
+  return { ...job, to: root?.email ?? job.to, data };
 }
 
 export async function handleEmailBatch(batch: MessageBatch<EmailJob>, env: Bindings): Promise<void> {

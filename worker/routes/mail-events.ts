@@ -42,7 +42,7 @@ export const mailEventRoutes = new Hono<AppEnv>().post(
     tag: "Checkout and access",
     summary: "The mail provider's delivery events (Resend webhooks)",
     description:
-      "Signed by Svix in the Standard Webhooks format (`svix-id`, `svix-timestamp`, `svix-signature`, or the `webhook-*` names) with MAIL_WEBHOOK_SECRET; a timestamp more than 5 minutes off is refused. `email.sent`, `email.delivered`, `email.delivery_delayed`, `email.bounced` and `email.complained` move the email's state; each event id is recorded once (a repeat answers 200 and changes nothing); another type is acknowledged and ignored; an email this app has no record of is refused with 409 for an hour after the event (so the provider retries an event that outran our record of the email), then acknowledged.",
+      "Signed by Svix in the Standard Webhooks format (`svix-id`, `svix-timestamp`, `svix-signature`, or the `webhook-*` names) with MAIL_WEBHOOK_SECRET; a timestamp more than 5 minutes off is refused. `email.sent`, `email.delivered`, `email.delivery_delayed`, `email.bounced`, `email.complained`, `email.failed` and `email.suppressed` (the last two read as Bounced) move the email's state; each event id is recorded once (a repeat answers 200 and changes nothing); another type is acknowledged and ignored; an email this app has no record of is refused with 409 for an hour after the event (so the provider retries an event that outran our record of the email), then acknowledged.",
     access: "public",
     ok: mailEventAnswerSchema,
     errors: {
@@ -64,7 +64,8 @@ export const mailEventRoutes = new Hono<AppEnv>().post(
       type: body.type,
       messageId,
       occurredAt: Number.isFinite(occurredAt) ? occurredAt : null,
-      bounceReason: body.data.bounce?.message?.slice(0, 500) ?? null,
+      bounceReason:
+        (body.data.bounce?.message ?? body.data.suppressed?.message ?? body.data.failed?.reason)?.slice(0, 500) ?? null,
     });
     // An event can outrun the consumer's record of the email it names (the provider answers before we
     // write the id down). A recent one is refused so the provider sends it again; an old one is another

@@ -47,8 +47,11 @@ export function ReceiptBanner({ v, params }: { v: PurchaseVerification; params: 
       <div className="min-w-0 space-y-1">
         <p className="font-semibold break-words">We couldn't reach {receipt.to}.</p>
         <p>
-          Your receipt and access link bounced. Check the address for a typo and change it below if it's wrong. Your
-          access on this page works either way: copy the access link to keep it.
+          Your receipt and access link bounced.{" "}
+          {v.purchase.canChangeEmail
+            ? "Check the address for a typo and change it below if it's wrong."
+            : "If the address is wrong, contact the creator with your order number."}{" "}
+          Your access on this page works either way: copy the access link to keep it.
         </p>
       </div>
     </div>

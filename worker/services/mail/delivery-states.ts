@@ -1,7 +1,8 @@
 // The one table of what each delivery event does to an email's state. Events arrive in any order
 // and may repeat; the table is built so that any order of the same events ends in the same state: a
 // later `delivered` never un-bounces, `delivery_delayed` never overwrites `delivered`, `complained`
-// is final. Behaviour: docs/payments.md ("Receipts and emails").
+// is final. An email the provider would not send (`failed`: an invalid recipient; `suppressed`: an
+// address on the account's suppression list, after an earlier bounce) did not reach the buyer: Bounced. Behaviour: docs/payments.md ("Receipts and emails").
 import type { MailDeliveryState, MailEventType } from "../../../shared/mail";
 
 export const DELIVERY_TRANSITIONS: Record<MailDeliveryState, Record<MailEventType, MailDeliveryState>> = {
@@ -10,6 +11,8 @@ export const DELIVERY_TRANSITIONS: Record<MailDeliveryState, Record<MailEventTyp
     "email.delivery_delayed": "delayed",
     "email.delivered": "delivered",
     "email.bounced": "bounced",
+    "email.failed": "bounced",
+    "email.suppressed": "bounced",
     "email.complained": "complained",
   },
   delayed: {
@@ -17,6 +20,8 @@ export const DELIVERY_TRANSITIONS: Record<MailDeliveryState, Record<MailEventTyp
     "email.delivery_delayed": "delayed",
     "email.delivered": "delivered",
     "email.bounced": "bounced",
+    "email.failed": "bounced",
+    "email.suppressed": "bounced",
     "email.complained": "complained",
   },
   delivered: {
@@ -25,6 +30,8 @@ export const DELIVERY_TRANSITIONS: Record<MailDeliveryState, Record<MailEventTyp
     "email.delivered": "delivered",
     // A bounce the receiving server sends after accepting the message is the later, truer word.
     "email.bounced": "bounced",
+    "email.failed": "bounced",
+    "email.suppressed": "bounced",
     "email.complained": "complained",
   },
   bounced: {
@@ -32,6 +39,8 @@ export const DELIVERY_TRANSITIONS: Record<MailDeliveryState, Record<MailEventTyp
     "email.delivery_delayed": "bounced",
     "email.delivered": "bounced",
     "email.bounced": "bounced",
+    "email.failed": "bounced",
+    "email.suppressed": "bounced",
     "email.complained": "complained",
   },
   complained: {
@@ -39,6 +48,8 @@ export const DELIVERY_TRANSITIONS: Record<MailDeliveryState, Record<MailEventTyp
     "email.delivery_delayed": "complained",
     "email.delivered": "complained",
     "email.bounced": "complained",
+    "email.failed": "complained",
+    "email.suppressed": "complained",
     "email.complained": "complained",
   },
 };

@@ -30,17 +30,22 @@ export type DevMail = {
 
 /**
  * What Resend reports for an address: its test addresses as documented (`bounced@resend.dev`,
- * `complained@resend.dev`, `delivered@resend.dev`, each also with a `+label`), and locally any
- * address whose local part holds `+bounce` or `+complain` (`buyer+bounce@example.com`); every other
- * address is delivered.
+ * `complained@resend.dev`, `delivered@resend.dev`, each also with a `+label`, which is only a label
+ * there), and on any other domain an address whose local part holds `+bounce` or `+complain`
+ * (`buyer+bounce@example.com`); every other address is delivered.
  */
 function deliveryEventsFor(to: string): MailEventType[] {
   const [local = "", domain = ""] = to.toLowerCase().split("@");
   const base = local.split("+")[0];
   const label = local.includes("+") ? local.slice(local.indexOf("+") + 1) : "";
-  if ((domain === "resend.dev" && base === "bounced") || /(^|\+)bounce/.test(label)) return ["email.bounced"];
-  if ((domain === "resend.dev" && base === "complained") || /(^|\+)complain/.test(label))
-    return ["email.delivered", "email.complained"];
+  // On resend.dev the label is only a label, as Resend documents; elsewhere it is our local switch.
+  if (domain === "resend.dev") {
+    if (base === "bounced") return ["email.bounced"];
+    if (base === "complained") return ["email.delivered", "email.complained"];
+    return ["email.delivered"];
+  }
+  if (/(^|\+)bounce/.test(label)) return ["email.bounced"];
+  if (/(^|\+)complain/.test(label)) return ["email.delivered", "email.complained"];
   return ["email.delivered"];
 }
 

@@ -45,19 +45,21 @@ function receiptPurchaseOf(job: EmailJob): string | null {
 export const RECEIPT_TEMPLATES = ["purchase-access", "order-added", "order"] as const;
 
 /** The consumer's record of an email the provider accepted; a repeat (the same message id) is a no-op. */
-export function recordSent(
+export function recordSentStatement(
   d1: D1Database,
   sent: { messageId: string; job: EmailJob; to: string },
   now = Date.now(),
-): Promise<unknown> {
+): D1PreparedStatement {
   return d1
     .prepare(
       `insert into mail_deliveries (message_id, dedupe_key, template, to_email, purchase_id, state, sent_at, updated_at)
        values (?, ?, ?, ?, ?, 'sent', ?, ?) on conflict (message_id) do nothing`,
     )
-    .bind(sent.messageId, sent.job.dedupeKey, sent.job.template, sent.to, receiptPurchaseOf(sent.job), now, now)
-    .run();
+    .bind(sent.messageId, sent.job.dedupeKey, sent.job.template, sent.to, receiptPurchaseOf(sent.job), now, now);
 }
+
+export const recordSent = (d1: D1Database, sent: { messageId: string; job: EmailJob; to: string }, now = Date.now()) =>
+  recordSentStatement(d1, sent, now).run();
 
 export type MailEvent = {
   /** Unique per event (Svix's `svix-id`; the dev mailbox's `dev_{message}_{type}`). */

@@ -163,6 +163,16 @@ describe("the mail provider's webhook", () => {
     }
   });
 
+  it("an email Resend would not send (suppressed after an earlier bounce, or failed) reads Bounced, whatever came before", async () => {
+    for (const type of ["email.suppressed", "email.failed"]) {
+      const id = await sentEmail();
+      expect(await (await event(type, id)).json()).toEqual({ received: true, outcome: "recorded" });
+      expect(await stateOf(id)).toBe("bounced");
+      await event("email.delivered", id);
+      expect(await stateOf(id)).toBe("bounced");
+    }
+  });
+
   it("an event that outruns our record of its email is refused (the provider retries) and applied when sent again", async () => {
     const eventId = `msg_early_${Date.now()}`;
     const id = `em_not_yet_${Date.now()}`;
