@@ -22,3 +22,7 @@ CREATE TABLE `mail_events` (
 	`occurred_at` integer,
 	`received_at` integer NOT NULL
 );
+--> statement-breakpoint
+CREATE INDEX `mail_deliveries_other_sent` ON `mail_deliveries` (`sent_at`) WHERE purchase_id is null;
+--> statement-breakpoint
+CREATE INDEX `mail_events_received` ON `mail_events` (`received_at`);

@@ -21,14 +21,22 @@ export const mailDeliveries = sqliteTable(
     sentAt: integer("sent_at", { mode: "timestamp_ms" }).notNull(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (t) => [index("mail_deliveries_purchase").on(t.purchaseId, t.sentAt).where(sql`purchase_id is not null`)],
+  (t) => [
+    index("mail_deliveries_purchase").on(t.purchaseId, t.sentAt).where(sql`purchase_id is not null`),
+    // The sweep's: emails that are no receipt are kept as long as the outbox keeps sent rows.
+    index("mail_deliveries_other_sent").on(t.sentAt).where(sql`purchase_id is null`),
+  ],
 );
 
 // One row per provider event (Svix's message id): a redelivered event changes nothing.
-export const mailEvents = sqliteTable("mail_events", {
-  id: text("id").primaryKey(),
-  messageId: text("message_id").notNull(),
-  type: text("type").notNull(),
-  occurredAt: integer("occurred_at", { mode: "timestamp_ms" }),
-  receivedAt: integer("received_at", { mode: "timestamp_ms" }).notNull(),
-});
+export const mailEvents = sqliteTable(
+  "mail_events",
+  {
+    id: text("id").primaryKey(),
+    messageId: text("message_id").notNull(),
+    type: text("type").notNull(),
+    occurredAt: integer("occurred_at", { mode: "timestamp_ms" }),
+    receivedAt: integer("received_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("mail_events_received").on(t.receivedAt)],
+);

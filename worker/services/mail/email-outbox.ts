@@ -120,6 +120,11 @@ export async function sweepOutbox(
     .prepare("delete from mail_events where received_at < ?")
     .bind(now - OUTBOX_KEEP_SENT_MS)
     .run();
+  // An email that is no receipt (a sign-in or library link, a notice) is no sale's badge: kept as long.
+  await d1
+    .prepare("delete from mail_deliveries where purchase_id is null and sent_at < ?")
+    .bind(now - OUTBOX_KEEP_SENT_MS)
+    .run();
   return { handedOver, purged: purged.meta.changes ?? 0 };
 }
 

@@ -7,6 +7,7 @@ import { describe, expect, it, vi } from "vitest";
 import { MAIL_EVENT_TYPES, type MailDeliveryState } from "../../../shared/mail";
 import { LOCAL_MAIL_WEBHOOK_SECRET } from "../../routes/mail-events";
 import { DELIVERY_TRANSITIONS } from "../../services/mail/delivery-states";
+import { sweepOutbox } from "../../services/mail/email-outbox";
 import { recordSent } from "../../services/mail/mail-events";
 import type { EmailJob } from "../../services/mail/templates";
 import {
@@ -171,6 +172,31 @@ describe("the mail provider's webhook", () => {
       await event("email.delivered", id);
       expect(await stateOf(id)).toBe("bounced");
     }
+  });
+
+  it("the sweep forgets events and non-receipt emails after 30 days, and keeps a sale's receipt state", async () => {
+    const old = Date.now() - 31 * 24 * 3600_000;
+    const receipt = `em_old_receipt_${Date.now()}`;
+    const other = `em_old_other_${Date.now()}`;
+    await env.DB.prepare(
+      "insert into mail_deliveries (message_id, dedupe_key, template, to_email, state, sent_at, updated_at) values (?, ?, 'library-link', 'a@example.com', 'delivered', ?, ?)",
+    )
+      .bind(other, `k-${other}`, old, old)
+      .run();
+    await env.DB.prepare(
+      "insert into mail_deliveries (message_id, dedupe_key, template, to_email, purchase_id, state, sent_at, updated_at) values (?, ?, 'purchase-access', 'b@example.com', 'p_old', 'delivered', ?, ?)",
+    )
+      .bind(receipt, `k-${receipt}`, old, old)
+      .run();
+    await env.DB.prepare(
+      "insert into mail_events (id, message_id, type, received_at) values (?, ?, 'email.delivered', ?)",
+    )
+      .bind(`ev_${receipt}`, receipt, old)
+      .run();
+    await sweepOutbox(env.DB, env.EMAILS);
+    expect(await row("select 1 as x from mail_deliveries where message_id = ?", other)).toBeNull();
+    expect(await row("select 1 as x from mail_events where id = ?", `ev_${receipt}`)).toBeNull();
+    expect(await stateOf(receipt)).toBe("delivered");
   });
 
   it("an event that outruns our record of its email is refused (the provider retries) and applied when sent again", async () => {
