@@ -1,7 +1,7 @@
 // Limits through Cloudflare's Rate Limiting binding: per client address on the calls anyone can make
 // without an account, and per API key on every call made with one (worker/middleware/api-key-auth.ts).
-// Every limit keyed by address uses `clientKey` (docs/security.md, "Rate limits"): an IPv6 address
-// counts as its /64 (one subscriber's network), an IPv4 address whole. Cloudflare always sets
+// Every limit keyed by address uses `clientKey` (docs/security.md, "Bot protection", "The client"):
+// an IPv6 address counts as its /64 (one subscriber's network), an IPv4 address whole. Cloudflare always sets
 // CF-Connecting-IP in production, and a request there without it shares one `noip` bucket; locally
 // and in tests a request without it is not limited by address.
 import type { Context } from "hono";
@@ -65,7 +65,10 @@ function ipv6Groups(address: string): string[] | null {
  * them), an IPv4-mapped IPv6 address as its IPv4 address. Without CF-Connecting-IP: the shared
  * `noip` bucket in production, none (undefined: not limited by address) locally and in tests.
  */
-export function clientKey(c: Context<{ Bindings: Bindings }>): string | undefined {
+export function clientKey(c: {
+  req: { header(name: string): string | undefined };
+  env: Pick<Bindings, "APP_ENV">;
+}): string | undefined {
   const ip = c.req.header("cf-connecting-ip")?.trim();
   if (!ip) return c.env.APP_ENV === "production" ? "noip" : undefined;
   if (!ip.includes(":")) return ip;

@@ -1,4 +1,4 @@
-// Bot protection's limits (docs/security.md, "Bot protection" and "Rate limits"): an IPv6 client
+// Bot protection's limits (docs/security.md, "Bot protection"): an IPv6 client
 // counts as its /64 however it writes its address; unverified requests from all addresses share a
 // budget per form in production; a request without an address shares the `noip` bucket there; each
 // unverified request is logged with its reason; a missing sitekey is logged once.
