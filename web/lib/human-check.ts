@@ -20,7 +20,7 @@ type Turnstile = {
 
 /** How long a request waits for the widget's token before it goes without one. */
 const WAIT_MS = 5000;
-/** How long it waits once the widget asked the visitor to click (from the ask, and again from the click). */
+/** How long it waits once the widget asked the visitor to click (from the ask, the request, and the click). */
 const INTERACTIVE_WAIT_MS = 60_000;
 /**
  * A token older than this is not sent (Turnstile's last 300 s; a laptop asleep, a page kept in the
@@ -157,7 +157,10 @@ export function createHumanCheck(action: HumanCheckAction, onInteractive?: (aski
     }
     const started = Date.now();
     while (!token && !failed) {
-      const left = asking ? askedAt + INTERACTIVE_WAIT_MS - Date.now() : started + WAIT_MS - Date.now();
+      // A challenge up: 60 s from the latest of its appearance, the click and this request.
+      const left = asking
+        ? Math.max(askedAt, started) + INTERACTIVE_WAIT_MS - Date.now()
+        : started + WAIT_MS - Date.now();
       if (left <= 0) break;
       await new Promise<void>((resolve) => {
         const done = () => {
