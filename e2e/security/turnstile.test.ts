@@ -146,6 +146,37 @@ describe("Turnstile's script blocked", () => {
   });
 });
 
+describe("the SPA's reminder checkout", () => {
+  it("a refused check is retried once, then says so with 'Try again', which tries again (1280, 390)", async () => {
+    for (const viewport of [null, PHONE]) {
+      const { page, context } = await newPage(browser);
+      if (viewport) await page.setViewportSize(viewport);
+      // The server's answers to the reminder's checkout start: refused twice, then the rate limit.
+      const answers = [
+        { status: 403, json: { message: HUMAN_CHECK_REFUSED } },
+        { status: 403, json: { message: HUMAN_CHECK_REFUSED } },
+        { status: 429, json: { message: "Too many requests. Please wait a minute and try again." } },
+      ];
+      const tokens: (string | undefined)[] = [];
+      await page.route("**/api/create-payment-intent", (route) => {
+        tokens.push(route.request().headers()["cf-turnstile-response"]);
+        return route.fulfill(answers[Math.min(tokens.length - 1, answers.length - 1)]);
+      });
+      await page.goto(`/checkout/${itemId}?recover=reminder-token`);
+      await page.getByText(HUMAN_CHECK_REFUSED).waitFor();
+      expect(tokens).toEqual([TOKEN, TOKEN]);
+      const again = page.getByRole("button", { name: "Try again" });
+      expect(await noSideScroll(page)).toBe(true);
+      await page.screenshot({ path: screenshotPath(`turnstile-reminder-refused-${viewport ? 390 : 1280}`) });
+      await again.click();
+      await page.getByText("Too many requests. Please wait a minute and try again.").waitFor();
+      expect(tokens).toEqual([TOKEN, TOKEN, TOKEN]);
+      expect(await again.isVisible()).toBe(true);
+      await context.close();
+    }
+  });
+});
+
 describe("a token left too long", () => {
   it("a page left open past the token's life (no expired-callback heard) sends a fresh token", async () => {
     const { page, context } = await newPage(browser);
