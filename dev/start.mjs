@@ -1,4 +1,5 @@
 // `npm start`: build, migrate, seed, and run the whole app locally on http://127.0.0.1:8787.
+import { readFileSync } from "node:fs";
 import {
   build,
   ensureDevVars,
@@ -25,9 +26,16 @@ const { url: stripeUrl } = await startStripeStandin({
   stateFile: `${STATE}/stripe-standin.json`,
 });
 console.log(`  ✓ Stripe stand-in on ${stripeUrl}`);
-// The keys are .dev.vars' (Cloudflare's test keys); the stand-in answers for the script and siteverify.
+// The keys are .dev.vars' (Cloudflare's test keys); the stand-in answers for the script and siteverify
+// while .dev.vars' URLs name a local address (its port may be another here). URLs of Cloudflare's there
+// are used as they are: real Turnstile, with the widget's own keys (.dev.vars.example says how).
+const standinTurnstile = /^TURNSTILE_VERIFY_URL=https?:\/\/(127\.0\.0\.1|localhost)[:/]/m.test(
+  readFileSync(new URL("../.dev.vars", import.meta.url), "utf8"),
+);
 const { url: turnstileUrl } = await startTurnstileStandin({ port: TURNSTILE_PORT, log: true });
-console.log(`  ✓ Turnstile stand-in on ${turnstileUrl}`);
+console.log(
+  standinTurnstile ? `  ✓ Turnstile stand-in on ${turnstileUrl}` : "  ✓ Turnstile: Cloudflare's, as .dev.vars says",
+);
 const { child, url } = await startServer({
   port: PORT,
   persistTo: STATE,
@@ -36,8 +44,12 @@ const { child, url } = await startServer({
     APP_URL: `http://127.0.0.1:${PORT}`,
     STRIPE_API_BASE: stripeUrl,
     STRIPE_JS_URL: `${stripeUrl}/v3`,
-    TURNSTILE_SCRIPT_URL: `${turnstileUrl}/turnstile/v0/api.js`,
-    TURNSTILE_VERIFY_URL: `${turnstileUrl}/turnstile/v0/siteverify`,
+    ...(standinTurnstile
+      ? {
+          TURNSTILE_SCRIPT_URL: `${turnstileUrl}/turnstile/v0/api.js`,
+          TURNSTILE_VERIFY_URL: `${turnstileUrl}/turnstile/v0/siteverify`,
+        }
+      : {}),
   },
 });
 child.stdout.pipe(process.stdout);

@@ -7,6 +7,8 @@
 (() => {
   const TOKEN = "XXXX.DUMMY.TOKEN.XXXX";
   const EXPIRES_MS = 300000;
+  /** From the visitor's click on a challenge to its token. */
+  const SOLVE_MS = 300;
   const script = document.currentScript;
   const params = new URL(script ? script.src : location.href).searchParams;
   const widgets = {};
@@ -59,10 +61,16 @@
       label.style.gap = "8px";
       const tick = document.createElement("input");
       tick.type = "checkbox";
+      // As Cloudflare's widget: the click is reported at once, the token in a later task once the
+      // challenge's answer is checked.
       tick.addEventListener("change", () => {
         w.waiting = false;
         call(w.options["after-interactive-callback"]);
-        solved(w);
+        box(w, "Verifying…");
+        clearTimeout(w.pending);
+        w.pending = setTimeout(() => {
+          if (widgets[w.id]) solved(w);
+        }, SOLVE_MS);
       });
       label.append(tick, document.createTextNode("Verify you are human"));
       w.box.append(label);
@@ -149,6 +157,7 @@
       const w = find(id);
       if (w) {
         clearTimeout(w.expiry);
+        clearTimeout(w.pending);
         w.waiting = false;
         run(w);
       }
@@ -157,6 +166,7 @@
       const w = find(id);
       if (!w) return;
       clearTimeout(w.expiry);
+      clearTimeout(w.pending);
       w.box.remove();
       if (w.input) w.input.remove();
       delete widgets[w.id];

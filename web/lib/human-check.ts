@@ -4,7 +4,12 @@
 // "unavailable" when the widget could not give one in time. The server then holds the request to a
 // stricter limit instead of refusing it, so a blocked script never leaves a dead button.
 // No React and no zod: the paywall's small bundle uses it as the SPA does.
-import { HUMAN_CHECK_HEADER, HUMAN_CHECK_UNAVAILABLE, type HumanCheckAction } from "@shared/human-check";
+import {
+  HUMAN_CHECK_HEADER,
+  HUMAN_CHECK_REFUSED,
+  HUMAN_CHECK_UNAVAILABLE,
+  type HumanCheckAction,
+} from "@shared/human-check";
 import { api } from "./api";
 
 type Turnstile = {
@@ -15,8 +20,14 @@ type Turnstile = {
 
 /** How long a request waits for the widget's token before it goes without one. */
 const WAIT_MS = 5000;
-/** How long it waits while the widget asks the visitor to click. */
+/** How long it waits once the widget asked the visitor to click (from the ask, the request, and the click). */
 const INTERACTIVE_WAIT_MS = 60_000;
+/**
+ * A token older than this is not sent (Turnstile's last 300 s; a laptop asleep, a page kept in the
+ * back/forward cache or a background tab may never have heard `expired-callback`): the widget is
+ * reset and the request waits for a fresh one.
+ */
+const TOKEN_MAX_AGE_MS = 270_000;
 
 let loading: Promise<{ turnstile: Turnstile; siteKey: string }> | null = null;
 
@@ -52,7 +63,12 @@ export type HumanCheck = {
   mount(el: HTMLElement | null): void;
   /** The header for one request: a token (the widget then fetches the next), or "unavailable". */
   headers(): Promise<Record<string, string>>;
+  /** `request` with `headers()`, and once more with a fresh token when the server refused the first (403). */
+  send<T>(request: (headers: Record<string, string>) => Promise<T>): Promise<T>;
 };
+
+/** Whether `err` is the server's refusal of a token (as `api()` throws it). */
+const refusedByCheck = (err: unknown) => err instanceof Error && err.message === `403: ${HUMAN_CHECK_REFUSED}`;
 
 /**
  * One form's widget. `onInteractive(true)` when Turnstile asks the visitor to click (the widget shows
@@ -62,14 +78,19 @@ export function createHumanCheck(action: HumanCheckAction, onInteractive?: (aski
   let el: HTMLElement | null = null;
   let widget: { turnstile: Turnstile; id: string } | null = null;
   let token: string | undefined;
+  /** When the token arrived (Date.now()). */
+  let tokenAt = 0;
   let failed = false;
   let asking = false;
+  /** While a click challenge is up: when it appeared or was last clicked, the start of its own wait. */
+  let askedAt = 0;
   const waiters = new Set<() => void>();
   const wake = () => {
     for (const w of waiters) w();
   };
   const ask = (value: boolean) => {
     asking = value;
+    askedAt = Date.now();
     onInteractive?.(value);
     wake();
   };
@@ -92,6 +113,7 @@ export function createHumanCheck(action: HumanCheckAction, onInteractive?: (aski
           "response-field": false,
           callback: (t: string) => {
             token = t;
+            tokenAt = Date.now();
             failed = false;
             if (asking) ask(false);
             wake();
@@ -99,12 +121,17 @@ export function createHumanCheck(action: HumanCheckAction, onInteractive?: (aski
           "error-callback": () => {
             failed = true;
             token = undefined;
+            if (asking) ask(false);
             wake();
             return true;
           },
           "expired-callback": () => (token = undefined),
           "before-interactive-callback": () => ask(true),
-          "after-interactive-callback": () => ask(false),
+          // The visitor clicked; the token follows in its own callback: wait for it, 60 s from now.
+          "after-interactive-callback": () => {
+            askedAt = Date.now();
+          },
+          // The challenge went unanswered: stop waiting for it.
           "timeout-callback": () => ask(false),
         });
         if (id) widget = { turnstile, id };
@@ -124,9 +151,16 @@ export function createHumanCheck(action: HumanCheckAction, onInteractive?: (aski
     if (!el) mount(document.body.appendChild(document.createElement("div")));
     // A script that failed earlier (a network blip) gets one more chance, for this request or the next.
     if (failed && !widget && el) mount(el);
+    if (token && widget && Date.now() - tokenAt > TOKEN_MAX_AGE_MS) {
+      token = undefined;
+      widget.turnstile.reset(widget.id);
+    }
     const started = Date.now();
     while (!token && !failed) {
-      const left = started + (asking ? INTERACTIVE_WAIT_MS : WAIT_MS) - Date.now();
+      // A challenge up: 60 s from the latest of its appearance, the click and this request.
+      const left = asking
+        ? Math.max(askedAt, started) + INTERACTIVE_WAIT_MS - Date.now()
+        : started + WAIT_MS - Date.now();
       if (left <= 0) break;
       await new Promise<void>((resolve) => {
         const done = () => {
@@ -147,5 +181,15 @@ export function createHumanCheck(action: HumanCheckAction, onInteractive?: (aski
     return { [HUMAN_CHECK_HEADER]: value };
   };
 
-  return { mount, headers };
+  const send = async <T>(request: (headers: Record<string, string>) => Promise<T>): Promise<T> => {
+    try {
+      return await request(await headers());
+    } catch (err) {
+      // An expired or spent token (a page left open, a slept laptop): once more with a fresh one.
+      if (!refusedByCheck(err)) throw err;
+      return request(await headers());
+    }
+  };
+
+  return { mount, headers, send };
 }

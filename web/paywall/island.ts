@@ -23,6 +23,11 @@ import {
 import { probablyOwned, rememberAccess, rememberedAccess } from "@/lib/access-tokens";
 import { api } from "@/lib/api";
 
+/** How long 'Unlock' waits for the bot check's code to load, as long as it waits for a token. */
+const CHECK_LOAD_MS = 5000;
+/** The server's refusal of a token, as `api()` throws it. */
+const REFUSED = `403: ${HUMAN_CHECK_REFUSED}`;
+
 const part = <T extends HTMLElement = HTMLElement>(name: string, scope: ParentNode = document) =>
   scope.querySelector<T>(`[data-part="${name}"]`);
 const show = (el: HTMLElement | null, visible: boolean) => {
@@ -166,23 +171,36 @@ function start() {
   let check: Promise<import("@/lib/human-check").HumanCheck> | undefined;
   const slot = document.createElement("div");
   slot.dataset.testid = "human-check";
+  // A chunk that failed to load is forgotten, so the next press tries again.
   const startCheck = () =>
-    (check ??= import("@/lib/human-check").then(({ createHumanCheck }) => {
-      const made = createHumanCheck(HUMAN_CHECK_ACTIONS.checkout);
-      made.mount(slot);
-      return made;
-    }));
-  // Whatever goes wrong here (its chunk did not load), the checkout goes on without a token.
-  const checkHeaders = () =>
-    startCheck()
-      .then((c) => c.headers())
-      .catch(() => {
+    (check ??= import("@/lib/human-check")
+      .then(({ createHumanCheck }) => {
+        const made = createHumanCheck(HUMAN_CHECK_ACTIONS.checkout);
+        made.mount(slot);
+        return made;
+      })
+      .catch((err) => {
         check = undefined;
-        return { [HUMAN_CHECK_HEADER]: HUMAN_CHECK_UNAVAILABLE };
+        throw err;
+      }));
+  // Whatever goes wrong here (its chunk did not load, or not within the widget's own 5 s), the
+  // checkout goes on without a token: never a dead button.
+  const checkHeaders = async () => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error("The bot check did not load in time")), CHECK_LOAD_MS);
       });
+      return await (await Promise.race([startCheck(), late])).headers();
+    } catch {
+      return { [HUMAN_CHECK_HEADER]: HUMAN_CHECK_UNAVAILABLE };
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   if (form) {
     form.insertBefore(slot, form.querySelector("noscript"));
-    const start = () => void startCheck().catch(() => (check = undefined));
+    const start = () => void startCheck().catch(() => {});
     for (const type of ["pointerenter", "pointerdown", "focusin"]) form.addEventListener(type, start, { once: true });
   }
   const setBusy = (busy: boolean) => {
@@ -235,13 +253,19 @@ function start() {
       // A code the page applied (`?code=`, written in by the Worker): the server charges its price.
       const discount = document.getElementById(PAYWALL_DISCOUNT_ID)?.textContent;
       const code = discount ? (JSON.parse(discount) as { code: string }).code : undefined;
-      const body = await api("POST /api/create-payment-intent", {
-        body: {
-          contentId: id,
-          customAmount: item.pricingModel === "pay_what_you_want" ? choice.amount : undefined,
-          ...(code ? { discountCode: code } : {}),
-        },
-        headers: await checkHeaders(),
+      const startPayment = async () =>
+        api("POST /api/create-payment-intent", {
+          body: {
+            contentId: id,
+            customAmount: item.pricingModel === "pay_what_you_want" ? choice.amount : undefined,
+            ...(code ? { discountCode: code } : {}),
+          },
+          headers: await checkHeaders(),
+        });
+      // A refused token (expired while the page sat open, spent): once more with a fresh one.
+      const body = await startPayment().catch((err) => {
+        if (err instanceof Error && err.message === REFUSED) return startPayment();
+        throw err;
       });
       if ("alreadyOwned" in body) {
         // This browser bought it already: show its access instead of charging again.
@@ -276,13 +300,13 @@ function start() {
     } catch (err) {
       setBusy(false);
       // A code that stopped applying (used up, expired) says so; anything else is the generic error.
-      // So does a refused bot check (the widget already has a fresh token for the next press).
+      // So do a bot check refused twice (the widget already has a fresh token for the next press) and
+      // the rate limit ("Too many requests. Please wait a minute and try again.").
+      const text = err instanceof Error ? err.message : "";
       const message =
-        err instanceof Error
-          ? err.message === `403: ${HUMAN_CHECK_REFUSED}`
-            ? HUMAN_CHECK_REFUSED
-            : /^(400|409): (?:discountCode: )?(.*code.*)$/i.exec(err.message)?.[2]
-          : undefined;
+        text === REFUSED
+          ? HUMAN_CHECK_REFUSED
+          : (/^429: (.+)$/.exec(text)?.[1] ?? /^(400|409): (?:discountCode: )?(.*code.*)$/i.exec(text)?.[2]);
       toast(PAYWALL_TEXT.paymentError.title, message ?? PAYWALL_TEXT.paymentError.description);
     }
   });

@@ -2,12 +2,12 @@
 // carries a Cloudflare Turnstile token in the `cf-turnstile-response` header, checked once with
 // siteverify. A refused token is a 403; no token (the widget could not load: "unavailable", or no
 // header at all) and a siteverify that cannot answer both fail open, to UNVERIFIED_LIMITER's stricter
-// per-address limit, so a real buyer is never stopped by the check itself.
+// per-address limit and a site-wide budget, so a real buyer is never stopped by the check itself.
 import { createMiddleware } from "hono/factory";
 import { HUMAN_CHECK_HEADER, HUMAN_CHECK_REFUSED, HUMAN_CHECK_UNAVAILABLE } from "../../shared/human-check";
 import type { Bindings } from "./env";
 import { ApiError } from "./errors";
-import { limitOrThrow } from "./rate-limit";
+import { clientKey, limitOrThrow } from "./rate-limit";
 
 type TurnstileEnv = Pick<Bindings, "TURNSTILE_SECRET_KEY" | "TURNSTILE_VERIFY_URL">;
 
@@ -36,7 +36,8 @@ async function checkHuman(env: TurnstileEnv, token: string | undefined, ip: stri
     warnedNoSecret = true;
     return { outcome: "unverified", reason: "no secret configured" };
   }
-  if (!token || token === HUMAN_CHECK_UNAVAILABLE) return { outcome: "unverified", reason: "no token" };
+  if (!token) return { outcome: "unverified", reason: "no token" };
+  if (token === HUMAN_CHECK_UNAVAILABLE) return { outcome: "unverified", reason: "widget unavailable" };
   if (token.length > MAX_TOKEN_LENGTH) return { outcome: "refused", codes: ["invalid-input-response"] };
   let answer: { success?: unknown; "error-codes"?: unknown };
   try {
@@ -64,16 +65,19 @@ async function checkHuman(env: TurnstileEnv, token: string | undefined, ip: stri
 
 /**
  * The check as a route's middleware, after its validator (a bad body costs no siteverify call).
- * `scope` names the form in the strict limiter's key, beside the client's address.
+ * `scope` names the form in the limiters' keys: beside the client's address (an IPv6 /64) for
+ * UNVERIFIED_LIMITER, and `{scope}:all-unverified` for UNVERIFIED_SITE_LIMITER, the budget of all
+ * addresses together (in production). Each unverified request is logged with its reason.
  */
 export const humanCheck = (scope: string) =>
   createMiddleware<{ Bindings: Bindings }>(async (c, next) => {
-    const ip = c.req.header("cf-connecting-ip");
-    const result = await checkHuman(c.env, c.req.header(HUMAN_CHECK_HEADER), ip);
+    const client = clientKey(c);
+    const result = await checkHuman(c.env, c.req.header(HUMAN_CHECK_HEADER), c.req.header("cf-connecting-ip"));
     if (result.outcome === "refused") throw new ApiError(403, HUMAN_CHECK_REFUSED);
     if (result.outcome === "unverified") {
-      if (result.reason.startsWith("siteverify")) console.warn(`bot check skipped (${scope}): ${result.reason}`);
-      if (ip) await limitOrThrow(c, "UNVERIFIED_LIMITER", `${scope}:${ip}`);
+      console.warn(`bot check unverified (${scope}, ${client ?? "no address"}): ${result.reason}`);
+      if (client) await limitOrThrow(c, "UNVERIFIED_LIMITER", `${scope}:${client}`);
+      if (c.env.APP_ENV === "production") await limitOrThrow(c, "UNVERIFIED_SITE_LIMITER", `${scope}:all-unverified`);
     }
     await next();
   });

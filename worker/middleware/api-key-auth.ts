@@ -11,7 +11,7 @@ import { findActiveKey, recordDenied, recordUsed, touchKey } from "../services/a
 import type { AppEnv } from "./context";
 import { ApiError } from "../lib/errors";
 import { sha256Hex } from "../lib/ids";
-import { limitOrThrow } from "../lib/rate-limit";
+import { clientKey, limitOrThrow } from "../lib/rate-limit";
 
 const INVALID_API_KEY = "Invalid or revoked API key";
 
@@ -34,7 +34,8 @@ export async function authenticateApiKey(c: Context<AppEnv>, token: string, apiP
   // Before any lookup: an address gets 600 Bearer calls a minute whatever keys it sends (made-up keys
   // are each a new bucket of the per-key limit), and one key (or one guessed value) 60 a minute
   // whether it exists or not.
-  if (ip) await limitOrThrow(c as never, "API_KEY_IP_LIMITER", `bearer:${ip}`);
+  const client = clientKey(c);
+  if (client) await limitOrThrow(c as never, "API_KEY_IP_LIMITER", `bearer:${client}`);
   await limitOrThrow(c as never, "API_KEY_LIMITER", `key:${await sha256Hex(token)}`);
   const key = await findActiveKey(c.env.DB, token);
   if (!key) throw new ApiError(401, INVALID_API_KEY);

@@ -54,7 +54,11 @@ export const libraryRoutes = new Hono<AppEnv>()
       access: "public",
       status: 202,
       ok: libraryLinkSentSchema,
-      errors: { 429: "Too many requests from this address", 503: "The email could not be queued; try again" },
+      errors: {
+        403: "The bot check refused the Turnstile token (`cf-turnstile-response`)",
+        429: "Too many requests from this address",
+        503: "The email could not be queued; try again",
+      },
     }),
     rateLimit("FORMS_LIMITER", "library"),
     validate("json", libraryLinkRequestSchema),

@@ -18,7 +18,7 @@ import { eq } from "drizzle-orm";
 import { content } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { quote } from "../services/discounts";
-import { overLimit, TOO_MANY_REQUESTS } from "../lib/rate-limit";
+import { clientKey, overLimit, TOO_MANY_REQUESTS } from "../lib/rate-limit";
 import { paywallPolicy } from "../lib/csp";
 import { escapeHtml } from "../lib/html";
 import {
@@ -216,8 +216,8 @@ async function quoteFor(c: Ctx, id: string, text: string, renderedAt: number): P
 async function withDiscount(c: Ctx, id: string, text: string, res: Response, renderedAt: number): Promise<Response> {
   // Trying codes here costs what it costs on the API (GET /api/content/{id}/discount, the same budget):
   // past it, the page at its own price, saying so, with a 429.
-  const ip = c.req.header("cf-connecting-ip");
-  if (ip && (await overLimit(c.env, "CHECKOUT_LIMITER", `discount:${ip}`))) {
+  const client = clientKey(c);
+  if (client && (await overLimit(c.env, "CHECKOUT_LIMITER", `discount:${client}`))) {
     const limited = rewrite({ quote: null, problem: TOO_MANY_REQUESTS }, text, res);
     const headers = new Headers(res.headers);
     headers.set("retry-after", "60");

@@ -32,6 +32,7 @@ export const purchaseEmailRoutes = new Hono<AppEnv>().post(
     access: "buyer",
     ok: purchaseEmailChangedSchema,
     errors: {
+      403: "The bot check refused the Turnstile token (`cf-turnstile-response`)",
       404: M.notFound,
       409: "The order was refunded or disputed, is still processing, or its email was just changed elsewhere",
       429: "Too many requests from this address, or too many changes of this order's email today",

@@ -68,8 +68,8 @@ export function SignInPage({ returnTo = "/", error }: { returnTo?: string; error
   // The bot check (docs/security.md): a refused token's message shows under the form, like a 429's.
   const check = useHumanCheck(HUMAN_CHECK_ACTIONS.signIn);
   const send = useMutation({
-    mutationFn: async (input: { email: string; returnTo: string }) =>
-      api("POST /api/auth/email", { body: input, headers: await check.headers() }),
+    mutationFn: (input: { email: string; returnTo: string }) =>
+      check.send((headers) => api("POST /api/auth/email", { body: input, headers })),
     onSuccess: (_res, input) => setSentTo(input.email),
     // Beside the field when the server names it; anything else (429, 5xx, the network) under the form.
     onError: (err) => fe.fromServer(err, ["email"]) || fe.set(FORM, err.message.replace(/^\d+: /, "")),

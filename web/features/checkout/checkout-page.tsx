@@ -40,17 +40,21 @@ export function CheckoutPage({
 }) {
   const navigate = useNavigate();
   const [recoverError, setRecoverError] = useState<string | null>(null);
+  // Whether that error may pass on a second try (a refused bot check, a rate limit, the network), and the tries so far.
+  const [recoverRetry, setRecoverRetry] = useState(false);
+  const [recoverAttempt, setRecoverAttempt] = useState(0);
   // A reminder's checkout: the address it belongs to (kept, not editable) and why its code no longer applies, if so.
   const [recovered, setRecovered] = useState<{ email: string; notice: string | null } | null>(null);
   // A reminder's link: the checkout starts again at the amount the buyer left it at (run once, by a person's browser),
   // with the bot check's token (docs/security.md).
   const check = useHumanCheck(HUMAN_CHECK_ACTIONS.checkout);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: recoverAttempt is the "Try again" button's trigger
   useEffect(() => {
     if (!recover || clientSecret) return;
     let cancelled = false;
+    // A refused token is retried once with a fresh one (web/lib/human-check.ts); the button below tries again after that.
     check
-      .headers()
-      .then((headers) =>
+      .send((headers) =>
         api("POST /api/create-payment-intent", { body: { contentId: id, recoverToken: recover }, headers }),
       )
       .then(async (body) => {
@@ -71,11 +75,15 @@ export function CheckoutPage({
           replace: true,
         });
       })
-      .catch((err: Error) => !cancelled && setRecoverError(withoutStatus(err.message).replace(/^recoverToken: /, "")));
+      .catch((err: Error) => {
+        if (cancelled) return;
+        setRecoverRetry(!/^(400|404|409|410): /.test(err.message));
+        setRecoverError(withoutStatus(err.message).replace(/^recoverToken: /, ""));
+      });
     return () => {
       cancelled = true;
     };
-  }, [recover, clientSecret, id, navigate, check]);
+  }, [recover, clientSecret, id, navigate, check, recoverAttempt]);
   // The address typed here is kept on this checkout (one reminder an hour later, should the buyer leave).
   const rememberedEmail = useRef("");
   const rememberEmail = (value: string) => {
@@ -240,9 +248,23 @@ export function CheckoutPage({
               <Spinner className="size-4" /> Opening your checkout…
             </div>
           ) : !clientSecret ? (
-            <p className="text-destructive">
-              {recoverError ?? "This checkout link is incomplete. Go back to the item and press Unlock again."}
-            </p>
+            <div className="space-y-3">
+              <p className="text-destructive" role="alert">
+                {recoverError ?? "This checkout link is incomplete. Go back to the item and press Unlock again."}
+              </p>
+              {recover && recoverError && recoverRetry && (
+                <Button
+                  type="button"
+                  variant="outline"
+                  onClick={() => {
+                    setRecoverError(null);
+                    setRecoverAttempt((n) => n + 1);
+                  }}
+                >
+                  Try again
+                </Button>
+              )}
+            </div>
           ) : (
             <>
               <div className="space-y-2">

@@ -43,8 +43,7 @@ export function FeedbackPage() {
 
   const check = useHumanCheck(HUMAN_CHECK_ACTIONS.feedback);
   const submit = useMutation({
-    mutationFn: async (input: FeedbackInput) =>
-      api("POST /api/feedback", { body: input, headers: await check.headers() }),
+    mutationFn: (input: FeedbackInput) => check.send((headers) => api("POST /api/feedback", { body: input, headers })),
     onSuccess: () => {
       setSent(true);
       setDraft({ ...EMPTY, email: user?.email ?? "" });

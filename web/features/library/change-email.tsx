@@ -1,10 +1,12 @@
 // "Change email" on a purchase in the library: moves the purchase (its receipts, and its place in a
 // library) to another address, through POST /api/purchases/{id}/email, which accepts the library's
-// session for purchases made with its address (docs/library.md).
+// session for purchases made with its address (docs/library.md), with the bot check's token
+// (docs/security.md, "Bot protection").
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { AtSign } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { emailSchema } from "@shared/auth";
+import { HUMAN_CHECK_ACTIONS, HUMAN_CHECK_REFUSED } from "@shared/human-check";
 import { FieldError, useFieldErrors } from "@/components/field-error";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
@@ -17,6 +19,7 @@ import {
   DialogTrigger,
 } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
+import { useHumanCheck } from "@/hooks/use-human-check";
 import { toast } from "@/hooks/use-toast";
 import { api, withoutStatus } from "@/lib/api";
 import { LIBRARY_KEY } from "./queries";
@@ -26,8 +29,13 @@ export function ChangeEmail({ id, title }: { id: string; title: string }) {
   const [email, setEmail] = useState("");
   const fe = useFieldErrors(`change-email-${id}`);
   const queryClient = useQueryClient();
+  const check = useHumanCheck(HUMAN_CHECK_ACTIONS.purchaseEmail);
   const change = useMutation({
-    mutationFn: (address: string) => api("POST /api/purchases/:id/email", { params: { id }, body: { email: address } }),
+    // A refused token is retried once with a fresh one; a second refusal is shown under the field.
+    mutationFn: (address: string) =>
+      check.send((headers) =>
+        api("POST /api/purchases/:id/email", { params: { id }, body: { email: address }, headers }),
+      ),
     onSuccess: async (answer, address) => {
       setOpen(false);
       toast(
@@ -40,7 +48,13 @@ export function ChangeEmail({ id, title }: { id: string; title: string }) {
       );
       await queryClient.invalidateQueries({ queryKey: LIBRARY_KEY });
     },
-    onError: (err: Error) => fe.set("email", withoutStatus(err.message).replace(/^email: /, "")),
+    onError: (err: Error) =>
+      fe.set(
+        "email",
+        err.message === `403: ${HUMAN_CHECK_REFUSED}`
+          ? HUMAN_CHECK_REFUSED
+          : withoutStatus(err.message).replace(/^email: /, ""),
+      ),
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -81,6 +95,7 @@ export function ChangeEmail({ id, title }: { id: string; title: string }) {
             {...fe.field("email")}
           />
           <FieldError of={fe} name="email" />
+          <div ref={check.mount} data-testid="human-check" />
           <Button type="submit" className="w-full" disabled={change.isPending}>
             {change.isPending && <Spinner className="size-4 text-primary-foreground" />} Change email
           </Button>

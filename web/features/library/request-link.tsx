@@ -18,8 +18,8 @@ export function RequestLinkForm({ submitLabel = "Email me a sign-in link" }: { s
   const fe = useFieldErrors("library-link");
   const check = useHumanCheck(HUMAN_CHECK_ACTIONS.libraryLink);
   const send = useMutation({
-    mutationFn: async (address: string) =>
-      api("POST /api/library/link", { body: { email: address }, headers: await check.headers() }),
+    mutationFn: (address: string) =>
+      check.send((headers) => api("POST /api/library/link", { body: { email: address }, headers })),
     onError: (err: Error) =>
       fe.set(
         "email",

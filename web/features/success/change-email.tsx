@@ -32,12 +32,10 @@ export function ChangeEmail({ purchaseId, emailedTo }: { purchaseId: string; ema
   const queryClient = useQueryClient();
   const check = useHumanCheck(HUMAN_CHECK_ACTIONS.purchaseEmail);
   const change = useMutation({
-    mutationFn: async (address: string) =>
-      api("POST /api/purchases/:id/email", {
-        params: { id: purchaseId },
-        body: { email: address },
-        headers: await check.headers(),
-      }),
+    mutationFn: (address: string) =>
+      check.send((headers) =>
+        api("POST /api/purchases/:id/email", { params: { id: purchaseId }, body: { email: address }, headers }),
+      ),
     // The page's "We emailed your receipt … to" line now names the new address.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.purchaseVerify("", "", "").slice(0, 1) }),
     // A 400 names the field ("email: …"); any other answer is about the order, shown under the field too.
