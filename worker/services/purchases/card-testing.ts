@@ -62,7 +62,7 @@ type Decline = {
 /**
  * One decline row, once (its id is Stripe's failed Charge, or intent and PaymentMethod for a failure
  * without one). Only checkouts' intents count (not Pro renewals). What the caller does not know comes
- * from the checkout's last server-side confirm and its purchase.
+ * from the checkout's last server-side confirm, its purchase (the email) and its start (the address).
  */
 async function insertDecline(d1: D1Database, d: Decline, now: number): Promise<void> {
   const lastConfirm = (column: string) =>
@@ -72,7 +72,8 @@ async function insertDecline(d1: D1Database, d: Decline, now: number): Promise<v
       `insert into card_declines (id, payment_intent_id, fingerprint, email, client_hash, created_at)
        select ?1, ?2, coalesce(?3, ${lastConfirm("fingerprint")}),
          coalesce(?4, (select lower(buyer_email) from purchases where payment_intent_id = ?2), ?5),
-         coalesce(?6, ${lastConfirm("client_hash")}), ?7
+         coalesce(?6, ${lastConfirm("client_hash")},
+           (select client_hash from checkout_starts where payment_intent_id = ?2)), ?7
        where exists (select 1 from purchases where payment_intent_id = ?2)
        on conflict (id) do nothing`,
     )
@@ -111,7 +112,7 @@ export async function recordDecline(
 }
 
 /** Declines of one checkout in an hour, whatever the cards, after which its PaymentIntent is canceled. */
-const INTENT_DECLINE_LIMIT = 10;
+const INTENT_DECLINE_LIMIT = 5;
 
 /**
  * charge.failed: each failed Charge once (declines that land faster than the intent is re-read are
