@@ -4,9 +4,22 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { DECLINE_LIMIT_MESSAGES, DECLINE_LIMITS } from "../../../shared/card-testing";
 import { clientHashOf } from "../../services/purchases/card-testing";
-import { CARDS, confirmAsStripeJs, deliver, env, row, standin } from "../support/helpers";
-import { openCheckout, seedDeclines, startCheckoutAt } from "./card-testing-support";
-import { creatorWithItem } from "./payment-fixtures";
+import type { PurchaseVerification } from "../../../shared/payments";
+import {
+  CARDS,
+  call,
+  confirmAsStripeJs,
+  contentForm,
+  deliver,
+  env,
+  eventFor,
+  postForm,
+  postJson,
+  row,
+  standin,
+} from "../support/helpers";
+import { confirm, openCheckout, seedDeclines, startCheckoutAt, tokenFor } from "./card-testing-support";
+import { bytes, creatorWithItem } from "./payment-fixtures";
 
 const hashOf = async (ip: string) =>
   (await clientHashOf((env as unknown as { ACCESS_TOKEN_SECRET: string }).ACCESS_TOKEN_SECRET, ip))!;
@@ -73,5 +86,60 @@ describe("a checkout's start", () => {
       `/v1/payment_intents/${paymentIntent}`,
     );
     expect(body).toMatchObject({ status: "canceled", cancellation_reason: "abandoned" });
+  });
+});
+
+describe("cheap receipts and a shared address", () => {
+  const receiptOf = async (pi: string) =>
+    row<{ id: string }>(
+      "select o.id from outbox_emails o join purchases p on o.id = 'purchase-access:' || p.id where p.payment_intent_id = ?",
+      pi,
+    );
+  async function buy(contentId: string, email: string, card: string, opts: { cookie?: string; ip: string }) {
+    const open = await openCheckout(contentId, opts.cookie, { ip: opts.ip });
+    const paid = await confirm(open.paymentIntent, await tokenFor(card), { cookie: open.cookie, email, ip: opts.ip });
+    expect(paid.status).toBe(200);
+    expect((await deliver(await eventFor("payment_intent.succeeded", open.paymentIntent))).status).toBe(200);
+    return open;
+  }
+  const verify = async (p: { paymentIntent: string; cookie: string }) => {
+    const res = await call(`/api/purchase/verify?payment_intent=${p.paymentIntent}`, { cookie: p.cookie });
+    expect(res.status).toBe(200);
+    return (await res.json<PurchaseVerification>()).purchase;
+  };
+
+  it("buyers behind one address (campus, mobile NAT), each with their own browser and card, all get receipts", async () => {
+    const { item } = await creatorWithItem("nat@example.com", { price: "0.5" });
+    const ip = "203.0.113.90";
+    const one = await buy(item.id, "nat-one@example.com", CARDS.ok, { ip });
+    const two = await buy(item.id, "nat-two@example.com", "5555555555554444", { ip });
+    expect(await receiptOf(one.paymentIntent)).not.toBeNull();
+    expect(await receiptOf(two.paymentIntent)).not.toBeNull();
+    expect((await verify(two)).receiptHeld).toBe(false);
+  });
+
+  it("a held receipt: the verify answer says so, and Send it again explains why it is refused", async () => {
+    const { item, cookie: creator } = await creatorWithItem("held@example.com", { price: "0.5" });
+    const first = await buy(item.id, "held-one@example.com", CARDS.ok, { ip: "203.0.113.91" });
+    expect((await verify(first)).receiptHeld).toBe(false);
+    const res = await postForm(
+      "/api/content",
+      contentForm({ title: "Sticker", price: "0.5", file: new File([bytes(10)], "s.png", { type: "image/png" }) }),
+      creator,
+    );
+    const other = (await res.json<{ id: string }>()).id;
+    // The same browser and card, another address: paid, its receipt held.
+    const second = await buy(other, "held-two@example.com", CARDS.ok, { cookie: first.cookie, ip: "203.0.113.92" });
+    expect(await receiptOf(second.paymentIntent)).toBeNull();
+    expect(await verify(second)).toMatchObject({ receiptHeld: true, emailedTo: "h…@example.com" });
+    const again = await postJson(
+      "/api/purchase/send-access-email",
+      { paymentIntentId: second.paymentIntent, contentId: other },
+      first.cookie,
+    );
+    expect(again.status).toBe(429);
+    expect((await again.json<{ message: string }>()).message).toBe(
+      "To stop spam, receipts for orders under $1.00 are limited each day, and this order's can't be emailed now. Copy your access link to keep it.",
+    );
   });
 });
