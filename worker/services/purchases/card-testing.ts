@@ -47,6 +47,74 @@ export async function declineLimitReached(
   return null;
 }
 
+/** Declines plus server-side confirms still awaiting Stripe's answer, per card, email and address (?1-?3) since ?4. */
+const ATTEMPTS = (kind: "fingerprint" | "email" | "client_hash", at: string) =>
+  `(select count(*) from card_declines where ${at} is not null and ${kind} = ${at} and created_at > ?4)
+   + (select count(*) from checkout_confirms where ${at} is not null and ${kind} = ${at}
+      and answered_at is null and created_at > ?4)`;
+
+/**
+ * Records a server-side confirm about to be sent to Stripe, in one conditional insert that counts the
+ * payer's declines and confirms still in flight, so confirms sent at once cannot all pass the limit.
+ * Answers "sent" (recorded, or this token already was: Stripe's idempotency answers the repeat) or
+ * the limit reached.
+ */
+export async function claimConfirm(
+  d1: D1Database,
+  confirm: { token: string; paymentIntentId: string; payer: Payer },
+  now = Date.now(),
+): Promise<"sent" | keyof typeof DECLINE_LIMITS> {
+  const { fingerprint, email, clientHash } = confirm.payer;
+  const since = now - DECLINE_WINDOW_MS;
+  // Twice: an attempt in flight answered between the insert and the re-read leaves room for this one.
+  for (let round = 0; round < 2; round++) {
+    const inserted = await d1
+      .prepare(
+        `insert into checkout_confirms (confirmation_token, payment_intent_id, fingerprint, email, client_hash, created_at)
+         select ?5, ?6, ?1, ?2, ?3, ?7
+         from (select ${ATTEMPTS("fingerprint", "?1")} as card, ${ATTEMPTS("email", "?2")} as email,
+           ${ATTEMPTS("client_hash", "?3")} as client) tried
+         where tried.card < ?8 and tried.email < ?9 and tried.client < ?10
+         on conflict (confirmation_token) do nothing`,
+      )
+      .bind(
+        fingerprint,
+        email,
+        clientHash,
+        since,
+        confirm.token,
+        confirm.paymentIntentId,
+        now,
+        DECLINE_LIMITS.card,
+        DECLINE_LIMITS.email,
+        DECLINE_LIMITS.client,
+      )
+      .run();
+    if (inserted.meta.changes > 0) return "sent";
+    const row = await d1
+      .prepare(
+        `select exists (select 1 from checkout_confirms where confirmation_token = ?5) as repeat,
+          ${ATTEMPTS("fingerprint", "?1")} as card, ${ATTEMPTS("email", "?2")} as email,
+          ${ATTEMPTS("client_hash", "?3")} as client`,
+      )
+      .bind(fingerprint, email, clientHash, since, confirm.token)
+      .first<Record<keyof typeof DECLINE_LIMITS | "repeat", number>>();
+    if (row?.repeat) return "sent";
+    const kind = (["card", "email", "client"] as const).find((k) => (row?.[k] ?? 0) >= DECLINE_LIMITS[k]);
+    if (kind) return kind;
+  }
+  return "card";
+}
+
+/** Stripe answered this confirm (paid, declined or refused): it no longer counts as in flight. */
+export async function confirmAnswered(d1: D1Database, token: string, now = Date.now()): Promise<void> {
+  await d1
+    .prepare("update checkout_confirms set answered_at = ? where confirmation_token = ? and answered_at is null")
+    .bind(now, token)
+    .run()
+    .catch((err) => console.error("could not mark a confirm answered", token, err));
+}
+
 type FailedIntent = Pick<Stripe.PaymentIntent, "id" | "status"> &
   Partial<Pick<Stripe.PaymentIntent, "last_payment_error" | "receipt_email">>;
 

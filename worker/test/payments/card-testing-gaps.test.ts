@@ -18,7 +18,7 @@ import {
   row,
   standin,
 } from "../support/helpers";
-import { confirm, openCheckout, seedDeclines, startCheckoutAt, tokenFor } from "./card-testing-support";
+import { confirm, openCheckout, seedDeclines, startCheckoutAt, tokenFor, tokenUse } from "./card-testing-support";
 import { bytes, creatorWithItem } from "./payment-fixtures";
 
 const hashOf = async (ip: string) =>
@@ -141,5 +141,89 @@ describe("cheap receipts and a shared address", () => {
     expect((await again.json<{ message: string }>()).message).toBe(
       "To stop spam, receipts for orders under $1.00 are limited each day, and this order's can't be emailed now. Copy your access link to keep it.",
     );
+  });
+});
+
+describe("the server-side confirm", () => {
+  const fingerprintOf = async (token: string) =>
+    (
+      await standin<{ payment_method_preview: { card: { fingerprint: string } } }>(
+        "GET",
+        `/v1/confirmation_tokens/${token}`,
+      )
+    ).body.payment_method_preview.card.fingerprint;
+
+  it("confirms still awaiting Stripe's answer count toward the limit, so confirms sent at once cannot all pass", async () => {
+    const { item } = await creatorWithItem("inflight@example.com");
+    const { paymentIntent, cookie } = await openCheckout(item.id);
+    const token = await tokenFor(CARDS.ok);
+    const fingerprint = await fingerprintOf(token);
+    await seedDeclines(DECLINE_LIMITS.card - 1, {});
+    await env.DB.prepare("update card_declines set fingerprint = ?").bind(fingerprint).run();
+    // Another confirm of this card, sent a moment ago and not yet answered by Stripe.
+    await env.DB.prepare(
+      "insert into checkout_confirms (confirmation_token, payment_intent_id, fingerprint, created_at) values ('ctoken_inflight', 'pi_other', ?, ?)",
+    )
+      .bind(fingerprint, Date.now() - 1000)
+      .run();
+    const refused = await confirm(paymentIntent, token, { cookie });
+    expect(refused.status).toBe(429);
+    expect((await refused.json<{ message: string }>()).message).toBe(DECLINE_LIMIT_MESSAGES.card);
+    expect(await row("select 1 as yes from checkout_confirms where confirmation_token = ?", token)).toBeNull();
+    // Answered (it paid): the card is under its limit again, and this confirm is answered in turn.
+    await env.DB.prepare("update checkout_confirms set answered_at = ?").bind(Date.now()).run();
+    expect((await confirm(paymentIntent, token, { cookie })).status).toBe(200);
+    expect(
+      await row<{ answered: number }>(
+        "select answered_at is not null as answered from checkout_confirms where confirmation_token = ?",
+        token,
+      ),
+    ).toEqual({ answered: 1 });
+  });
+
+  it("a failure of our own bookkeeping after Stripe answered is not reported as Stripe unreachable", async () => {
+    const { item } = await creatorWithItem("bookkeeping@example.com");
+    const { paymentIntent, cookie } = await openCheckout(item.id);
+    const { body: token } = await standin<{ id: string }>(
+      "POST",
+      "/v1/confirmation_tokens",
+      { "payment_method_data[type]": "link", "payment_method_data[billing_details][email]": "saver+bank@example.com" },
+      "pk_test_worker",
+    );
+    await env.DB.exec(
+      "create trigger fail_processing before update of processing_since on purchases begin select raise(abort, 'd1 down'); end",
+    );
+    try {
+      const res = await confirm(paymentIntent, token.id, { cookie, email: "saver+bank@example.com" });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ paymentIntent, status: "processing" });
+    } finally {
+      await env.DB.exec("drop trigger fail_processing");
+    }
+  });
+
+  it("Stripe's idempotency error (the same checkout and token sent with other details) is a 409 saying so", async () => {
+    const { item } = await creatorWithItem("idempotent@example.com");
+    const { paymentIntent, cookie } = await openCheckout(item.id);
+    const token = await tokenFor(CARDS.ok);
+    // Another request already went to Stripe under this confirm's key, with other parameters.
+    const secretKey = (env as unknown as { STRIPE_SECRET_KEY: string }).STRIPE_SECRET_KEY;
+    const base = (env as unknown as { STRIPE_API_BASE: string }).STRIPE_API_BASE;
+    const earlier = await fetch(`${base}/v1/customers`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${secretKey}`,
+        "content-type": "application/x-www-form-urlencoded",
+        "idempotency-key": `checkout-confirm:${paymentIntent}:${token}`,
+      },
+      body: "email=other%40example.com",
+    });
+    expect(earlier.status).toBe(200);
+    const res = await confirm(paymentIntent, token, { cookie });
+    expect(res.status).toBe(409);
+    expect((await res.json<{ message: string }>()).message).toBe(
+      "This payment is already being sent with other details. Please reload the page.",
+    );
+    expect(await tokenUse(token)).toBeNull();
   });
 });
