@@ -226,3 +226,32 @@ export async function onChargeFailed(deps: Pick<PurchaseDeps, "d1" | "stripe">, 
       if (err.code !== "payment_intent_unexpected_state") throw err;
     });
 }
+
+/** How long a checkout's confirms and start are kept: Stripe retries a webhook for 3 days, and a bank payment settles within days. */
+const CONFIRMS_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The daily sweep's part: declines go a day after (the limits read the last hour); confirms and
+ * starts after CONFIRMS_KEPT_MS; a cheap receipt's booking keeps only its purchase and creator once
+ * its day is over ("Send it again" needs the booking, the cap only the last day's payers).
+ */
+export async function sweepCardTesting(d1: D1Database, now = Date.now()) {
+  const [declines, confirms, starts, receipts] = await d1.batch([
+    d1.prepare("delete from card_declines where created_at < ?").bind(now - DAY_MS),
+    d1.prepare("delete from checkout_confirms where created_at < ?").bind(now - CONFIRMS_KEPT_MS),
+    d1.prepare("delete from checkout_starts where created_at < ?").bind(now - CONFIRMS_KEPT_MS),
+    d1
+      .prepare(
+        `update cheap_receipts set email = '', fingerprint = null, client_hash = null, buyer_key_hash = null
+         where created_at < ? and (email <> '' or fingerprint is not null or client_hash is not null or buyer_key_hash is not null)`,
+      )
+      .bind(now - DAY_MS),
+  ]);
+  return {
+    declinesDeleted: declines.meta.changes,
+    confirmsDeleted: confirms.meta.changes,
+    startsDeleted: starts.meta.changes,
+    cheapReceiptsCleared: receipts.meta.changes,
+  };
+}

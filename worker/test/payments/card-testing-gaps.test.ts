@@ -3,6 +3,7 @@
 // count for them; confirms in flight count; Stripe's answers map to clear errors; old rows go.
 import { beforeEach, describe, expect, it } from "vitest";
 import { DECLINE_LIMIT_MESSAGES, DECLINE_LIMITS } from "../../../shared/card-testing";
+import { dailySweep } from "../../cron";
 import { clientHashOf } from "../../services/purchases/card-testing";
 import type { PurchaseVerification } from "../../../shared/payments";
 import {
@@ -16,6 +17,7 @@ import {
   postForm,
   postJson,
   row,
+  rows,
   standin,
 } from "../support/helpers";
 import { confirm, openCheckout, seedDeclines, startCheckoutAt, tokenFor, tokenUse } from "./card-testing-support";
@@ -225,5 +227,54 @@ describe("the server-side confirm", () => {
       "This payment is already being sent with other details. Please reload the page.",
     );
     expect(await tokenUse(token)).toBeNull();
+  });
+});
+
+describe("the daily sweep", () => {
+  it("drops declines after a day, confirms and starts after a week, and a cheap receipt's payer after its day", async () => {
+    const now = Date.now();
+    const day = 24 * 60 * 60 * 1000;
+    await env.DB.batch([
+      env.DB.prepare(
+        "insert into card_declines (id, payment_intent_id, fingerprint, email, client_hash, created_at) values ('old', 'pi_a', 'fp', 'a@example.com', 'h', ?), ('new', 'pi_a', 'fp', 'a@example.com', 'h', ?)",
+      ).bind(now - day - 1000, now - 1000),
+      env.DB.prepare(
+        "insert into checkout_confirms (confirmation_token, payment_intent_id, fingerprint, email, client_hash, created_at) values ('ctoken_old', 'pi_a', 'fp', 'a@example.com', 'h', ?), ('ctoken_new', 'pi_a', 'fp', 'a@example.com', 'h', ?)",
+      ).bind(now - 8 * day, now - 2 * day),
+      env.DB.prepare(
+        "insert into checkout_starts (payment_intent_id, client_hash, created_at) values ('pi_old', 'h', ?), ('pi_new', 'h', ?)",
+      ).bind(now - 8 * day, now - 2 * day),
+      env.DB.prepare(
+        "insert into cheap_receipts (purchase_id, creator_id, email, fingerprint, client_hash, buyer_key_hash, created_at) values ('p_old', 'c', 'a@example.com', 'fp', 'h', 'b', ?), ('p_new', 'c', 'b@example.com', 'fp', 'h', 'b', ?)",
+      ).bind(now - day - 1000, now - 1000),
+    ]);
+    const swept = await dailySweep(env, now);
+    expect(swept.cardTestingSwept).toEqual({
+      declinesDeleted: 1,
+      confirmsDeleted: 1,
+      startsDeleted: 1,
+      cheapReceiptsCleared: 1,
+    });
+    expect(await rows("select id from card_declines")).toEqual([{ id: "new" }]);
+    expect(await rows("select confirmation_token from checkout_confirms")).toEqual([
+      { confirmation_token: "ctoken_new" },
+    ]);
+    expect(await rows("select payment_intent_id from checkout_starts")).toEqual([{ payment_intent_id: "pi_new" }]);
+    // The old booking stays (Send it again relies on it), without who paid.
+    expect(
+      await rows(
+        "select purchase_id, email, fingerprint, client_hash, buyer_key_hash from cheap_receipts order by purchase_id",
+      ),
+    ).toEqual([
+      { purchase_id: "p_new", email: "b@example.com", fingerprint: "fp", client_hash: "h", buyer_key_hash: "b" },
+      { purchase_id: "p_old", email: "", fingerprint: null, client_hash: null, buyer_key_hash: null },
+    ]);
+    // A second run changes nothing.
+    expect((await dailySweep(env, now)).cardTestingSwept).toEqual({
+      declinesDeleted: 0,
+      confirmsDeleted: 0,
+      startsDeleted: 0,
+      cheapReceiptsCleared: 0,
+    });
   });
 });
