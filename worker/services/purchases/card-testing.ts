@@ -161,7 +161,10 @@ export async function recordDecline(
   now = Date.now(),
 ): Promise<void> {
   const error = intent.last_payment_error;
-  if (intent.status !== "requires_payment_method" || error?.type !== "card_error") return;
+  // A failed 3-D Secure counts too (Stripe types it invalid_request_error): a tester's stolen card
+  // fails its bank's check exactly so, and the card limit leaves a real buyer room to retry.
+  const counted = error?.type === "card_error" || error?.code === "payment_intent_authentication_failure";
+  if (intent.status !== "requires_payment_method" || !counted) return;
   const pm = error.payment_method ?? null;
   const id = error.charge ?? (pm ? `${intent.id}:${pm.id}` : null);
   if (!id) return;

@@ -278,3 +278,33 @@ describe("the daily sweep", () => {
     });
   });
 });
+
+describe("a failed 3-D Secure", () => {
+  it("is reported as Stripe does (invalid_request_error) and counts once toward the card's limit", async () => {
+    const { item } = await creatorWithItem("threeds-fail@example.com");
+    const { paymentIntent, cookie } = await openCheckout(item.id);
+    const res = await confirm(paymentIntent, await tokenFor(CARDS.threeDS), { cookie });
+    expect(await res.json()).toEqual({ paymentIntent, status: "requires_action" });
+    const { body: open } = await standin<{ client_secret: string }>("GET", `/v1/payment_intents/${paymentIntent}`);
+    const failed = await standin<{
+      status: string;
+      last_payment_error: { type: string; code: string; payment_method: { id: string } };
+    }>(
+      "POST",
+      `/_standin/payment_intents/${paymentIntent}/authenticate`,
+      { client_secret: open.client_secret, outcome: "fail" },
+      "pk_test_worker",
+    );
+    expect(failed.body).toMatchObject({
+      status: "requires_payment_method",
+      last_payment_error: { type: "invalid_request_error", code: "payment_intent_authentication_failure" },
+    });
+    const event = await eventFor("payment_intent.payment_failed", paymentIntent);
+    expect((await deliver(event)).status).toBe(200);
+    expect((await deliver({ ...event, id: `${event.id}x` })).status).toBe(200);
+    expect(await row("select id, email from card_declines where payment_intent_id = ?", paymentIntent)).toEqual({
+      id: `${paymentIntent}:${failed.body.last_payment_error.payment_method.id}`,
+      email: "buyer@example.com",
+    });
+  });
+});
