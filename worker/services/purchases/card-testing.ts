@@ -182,14 +182,18 @@ export async function recordDecline(
   );
 }
 
-/** Declines of one checkout in an hour, whatever the cards, after which its PaymentIntent is canceled. */
+/**
+ * Declines of one checkout in an hour made straight at Stripe (beyond the confirms our server sent
+ * for it, each of which meets the limits first), whatever the cards, after which it is canceled.
+ */
 const INTENT_DECLINE_LIMIT = 5;
 
 /**
  * charge.failed: each failed Charge once (declines that land faster than the intent is re-read are
- * each counted), then a checkout whose PaymentIntent was declined INTENT_DECLINE_LIMIT times in the
- * hour is canceled at Stripe, so a script confirming it straight at Stripe with its client secret
- * cannot go on testing cards on it; the buyer starts a new checkout.
+ * each counted), then a checkout whose PaymentIntent was declined INTENT_DECLINE_LIMIT times around
+ * our confirm in the hour is canceled at Stripe, so a script confirming it straight at Stripe with
+ * its client secret cannot go on testing cards on it; the buyer starts a new checkout. A buyer whose
+ * cards were declined through our confirm keeps the checkout: another card still pays it.
  */
 export async function onChargeFailed(deps: Pick<PurchaseDeps, "d1" | "stripe">, chargeId: string): Promise<void> {
   const charge = await deps.stripe.charges.retrieve(chargeId);
@@ -210,10 +214,11 @@ export async function onChargeFailed(deps: Pick<PurchaseDeps, "d1" | "stripe">, 
   );
   const tried = await deps.d1
     .prepare(
-      `select count(*) as n from card_declines where payment_intent_id = ? and created_at > ?
-       and exists (select 1 from purchases where payment_intent_id = ? and status = 'pending')`,
+      `select (select count(*) from card_declines where payment_intent_id = ?1 and created_at > ?2)
+         - (select count(*) from checkout_confirms where payment_intent_id = ?1 and created_at > ?2) as n
+       where exists (select 1 from purchases where payment_intent_id = ?1 and status = 'pending')`,
     )
-    .bind(paymentIntentId, now - DECLINE_WINDOW_MS, paymentIntentId)
+    .bind(paymentIntentId, now - DECLINE_WINDOW_MS)
     .first<{ n: number }>();
   if ((tried?.n ?? 0) < INTENT_DECLINE_LIMIT) return;
   const intent = await deps.stripe.paymentIntents.retrieve(paymentIntentId);

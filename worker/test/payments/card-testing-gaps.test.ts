@@ -91,6 +91,22 @@ describe("a checkout's start", () => {
   });
 });
 
+describe("declines through our confirm", () => {
+  it("five declines sent by our server do not cancel the checkout: another card still pays it", async () => {
+    const { item } = await creatorWithItem("own-declines@example.com");
+    const { paymentIntent, cookie } = await openCheckout(item.id);
+    const cards = [CARDS.declined, CARDS.insufficient, "4000000000000341"];
+    for (let i = 0; i < 5; i++)
+      expect((await confirm(paymentIntent, await tokenFor(cards[i % 3]), { cookie })).status).toBe(402);
+    for (const event of await eventsOf("charge.failed", paymentIntent))
+      expect((await deliver(event as never)).status).toBe(200);
+    expect((await standin<{ status: string }>("GET", `/v1/payment_intents/${paymentIntent}`)).body.status).toBe(
+      "requires_payment_method",
+    );
+    expect((await confirm(paymentIntent, await tokenFor(CARDS.ok), { cookie })).status).toBe(200);
+  });
+});
+
 describe("cheap receipts and a shared address", () => {
   const receiptOf = async (pi: string) =>
     row<{ id: string }>(
