@@ -113,7 +113,8 @@ export const checkoutRoutes = new Hono<AppEnv>()
       await deps.db
         .insert(checkoutStarts)
         .values({ paymentIntentId, clientHash, createdAt: new Date() })
-        .onConflictDoUpdate({ target: checkoutStarts.paymentIntentId, set: { clientHash } });
+        .onConflictDoUpdate({ target: checkoutStarts.paymentIntentId, set: { clientHash } })
+        .catch((err) => console.error("could not record a checkout's start", paymentIntentId, err));
       return c.json({
         clientSecret: result.clientSecret,
         amount: result.amountCents / 100,
