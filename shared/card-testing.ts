@@ -32,4 +32,4 @@ export const DECLINE_LIMIT_MESSAGES: Record<keyof typeof DECLINE_LIMITS, string>
 
 /** "Send it again" refused for a cheap order whose receipt is capped (docs/payments.md "Receipts and emails"). */
 export const CHEAP_RESEND_REFUSED =
-  "This order's receipt can't be emailed again today. Copy your access link to keep it.";
+  "To stop spam, receipts for orders under $1.00 are limited each day, and this order's can't be emailed now. Copy your access link to keep it.";

@@ -145,6 +145,10 @@ export const purchaseVerificationSchema = z.object({
       description:
         "Whether this caller is the browser that paid, within 7 days of paying, and so may change the order's email",
     }),
+    receiptHeld: z.boolean().meta({
+      description:
+        "Whether no receipt was emailed for this order: an order under $1.00 whose receipt the daily cap held (docs/payments.md)",
+    }),
   }),
   accessUrl: z.string(),
   addOns: z

@@ -380,9 +380,12 @@ export function paymentIntents(kit) {
             status: "requires_payment_method",
             next_action: null,
             payment_method: null,
+            // As Stripe reports a failed 3-D Secure: an invalid_request_error, not a card_error
+            // (no charge was attempted), with the PaymentMethod that failed.
             last_payment_error: {
-              type: "card_error",
+              type: "invalid_request_error",
               code: "payment_intent_authentication_failure",
+              doc_url: "https://stripe.com/docs/error-codes/payment-intent-authentication-failure",
               message:
                 "We are unable to authenticate your payment method. Please choose a different payment method and try again.",
               payment_method: pm ? publicPm(pm) : null,

@@ -5,6 +5,7 @@ import { createDb } from "../db/client";
 import { adminAudit, libraryTokens, loginTokens } from "../db/schema";
 import type { Bindings } from "../lib/env";
 import { purgeDeletedContentBytes } from "../services/content-purge";
+import { sweepCardTesting } from "../services/purchases/card-testing";
 import { sweepUnansweredRefundRequests } from "../services/refunds/creator-refunds";
 import { purchaseDepsOf } from "../deps";
 import { closingPeriod } from "../services/payouts/period";
@@ -80,6 +81,8 @@ export async function dailySweep(env: Bindings, now = Date.now()) {
     stuckPayoutsResent,
     webhookHistoryPurged: await job("webhookHistoryPurged", () => purgeWebhookHistory(env.DB, now)),
     webhookSecretsSealed: await job("webhookSecretsSealed", () => sealPlainSecrets(env.DB, secretBox(env))),
+    // Emails, card fingerprints and address hashes of card-testing checks are not kept past their use.
+    cardTestingSwept: await job("cardTestingSwept", () => sweepCardTesting(env.DB, now)),
   };
 }
 

@@ -17,6 +17,8 @@ import {
   checkoutTermsAnswerSchema,
   type CheckoutTermsAnswer,
 } from "../../shared/payments";
+import { DECLINE_LIMIT_MESSAGES } from "../../shared/card-testing";
+import { checkoutStarts } from "../db/schema";
 import type { AppEnv } from "../middleware/context";
 import { ApiError, notFound } from "../lib/errors";
 import { humanCheck } from "../lib/human-check";
@@ -26,6 +28,7 @@ import { dispatch } from "../services/mail/email-outbox";
 import { refuseWhileProcessing } from "../services/purchases/processing";
 import { accessUrlFor } from "../services/purchases/access-tokens";
 import { claimedPurchase, currentPurchaseOfContent } from "../services/purchases/buyer-access";
+import { clientHashOf, declineLimitReached } from "../services/purchases/card-testing";
 import { startCheckout } from "../services/purchases/checkout";
 import { changeCheckoutTerms } from "../services/purchases/checkout-terms";
 import { syncWithStripe } from "../services/purchases/fulfil";
@@ -73,7 +76,7 @@ export const checkoutRoutes = new Hono<AppEnv>()
         403: "The bot check refused the Turnstile token (`cf-turnstile-response`)",
         404: "No such item",
         409: "The item is not on sale, the discount code is used up or held by this browser's other checkouts, the order bump is no longer available or already owned, the reminder's checkout is already paid, or this browser's payment for the item is still processing",
-        429: "Too many checkouts from this address",
+        429: "Too many checkouts from this address, or too many declined payments for this email or address in the last hour",
         502: "Stripe could not be reached",
       },
     }),
@@ -90,6 +93,11 @@ export const checkoutRoutes = new Hono<AppEnv>()
       if (owned)
         return c.json({ alreadyOwned: true, accessUrl: await accessUrlFor(deps, owned) } satisfies AlreadyOwned);
       await refuseWhileProcessing(c.env.DB, key, input.contentId);
+      // Card testing: an email or address over its decline limit gets no checkout to test cards on.
+      const clientHash = await clientHashOf(deps.accessSecret, c.req.header("cf-connecting-ip"));
+      const email = input.buyerEmail?.toLowerCase() || null;
+      const limit = await declineLimitReached(c.env.DB, { fingerprint: null, email, clientHash });
+      if (limit) throw new ApiError(429, DECLINE_LIMIT_MESSAGES[limit]);
       const result = await startCheckout(deps, {
         contentId: input.contentId,
         customAmount: input.customAmount,
@@ -100,6 +108,13 @@ export const checkoutRoutes = new Hono<AppEnv>()
         bump: input.bump === true,
         noReminder: input.noReminder === true,
       });
+      // Who started it, so a decline made straight at Stripe with the client secret counts for them.
+      const paymentIntentId = result.clientSecret.split("_secret_")[0];
+      await deps.db
+        .insert(checkoutStarts)
+        .values({ paymentIntentId, clientHash, createdAt: new Date() })
+        .onConflictDoUpdate({ target: checkoutStarts.paymentIntentId, set: { clientHash } })
+        .catch((err) => console.error("could not record a checkout's start", paymentIntentId, err));
       return c.json({
         clientSecret: result.clientSecret,
         amount: result.amountCents / 100,

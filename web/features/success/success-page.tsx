@@ -13,7 +13,7 @@ import { PurchaseAccess } from "@/features/access/purchase-access";
 import { PaywallShell } from "@/features/paywall/paywall-shell";
 import { rememberAccess } from "@/lib/access-tokens";
 import { toast } from "@/hooks/use-toast";
-import { api, apiRequest } from "@/lib/api";
+import { api, apiRequest, withoutStatus } from "@/lib/api";
 import type { PurchaseVerification, RevokedPurchase } from "@shared/payments";
 import { formatDollars } from "@shared/money";
 import { FunnelContinue, OrderExtras } from "@/features/upsell/order-extras";
@@ -142,8 +142,16 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
       setSent(true);
       toast({ title: "Email Sent", description: "Access instructions have been sent to your email." });
     },
-    onError: () =>
-      toast({ title: "Email Failed", description: "Could not send email reminder.", variant: "destructive" }),
+    // A cheap order over the receipt cap (429) says why; anything else is a plain failure.
+    onError: (err) =>
+      toast({
+        title: "Email Failed",
+        description:
+          err instanceof Error && err.message.startsWith("429: ")
+            ? withoutStatus(err.message)
+            : "Could not send email reminder.",
+        variant: "destructive",
+      }),
   });
   const preview = v.content.previewImage;
 
@@ -188,9 +196,11 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
             <Mail className="size-5" /> Email Access Link
           </CardTitle>
           <CardDescription className="break-words" data-testid="email-access-sent">
-            {v.purchase.emailedTo
-              ? `We emailed your receipt and access link to ${v.purchase.emailedTo}.`
-              : "No email address is on this order: copy your access link to keep it."}
+            {!v.purchase.emailedTo
+              ? "No email address is on this order: copy your access link to keep it."
+              : v.purchase.receiptHeld
+                ? "We didn't email a receipt for this order: copy your access link to come back to it."
+                : `We emailed your receipt and access link to ${v.purchase.emailedTo}.`}
           </CardDescription>
         </CardHeader>
         {v.purchase.emailedTo && (

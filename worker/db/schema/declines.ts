@@ -36,8 +36,15 @@ export const checkoutConfirms = sqliteTable(
     email: text("email"),
     clientHash: text("client_hash"),
     createdAt: ms("created_at"),
+    // When Stripe answered (paid, declined, refused): until then the confirm counts toward the limits.
+    answeredAt: integer("answered_at", { mode: "timestamp_ms" }),
   },
-  (t) => [index("checkout_confirms_intent").on(t.paymentIntentId, t.createdAt)],
+  (t) => [
+    index("checkout_confirms_intent").on(t.paymentIntentId, t.createdAt),
+    index("checkout_confirms_client").on(t.clientHash, t.createdAt).where(sql`client_hash is not null`),
+    index("checkout_confirms_fingerprint").on(t.fingerprint, t.createdAt).where(sql`fingerprint is not null`),
+    index("checkout_confirms_email").on(t.email, t.createdAt).where(sql`email is not null`),
+  ],
 );
 
 // The receipt of a purchase under CHEAP_RECEIPT_CENTS, written with it: the cap reads these.

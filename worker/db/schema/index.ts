@@ -3,6 +3,7 @@
 // over the append-only ledger, never stored. Ids that leave the server are random, not row numbers.
 export * from "./accounts";
 export * from "./billing";
+export * from "./checkout-starts";
 export * from "./content";
 export * from "./declines";
 export * from "./deliveries";

@@ -14,6 +14,7 @@ import { creatorColumns, mailCreator, publicCreator, toPublicCreator } from "../
 import { accessTokenFor, accessUrlFor, purchaseIdFromToken } from "./access-tokens";
 import type { PurchaseDeps, PurchaseRow } from "./deps";
 import { syncWithStripe } from "./fulfil";
+import { receiptHeld } from "./receipt-cap";
 import { GRANTS_ACCESS, type PurchaseState } from "./states";
 
 export const BUYER_COOKIE = "aw_buyer";
@@ -134,6 +135,7 @@ export async function verification(
       emailedTo: purchase.buyerEmail ? maskEmail(purchase.buyerEmail, "…") : null,
       licenseKey: license?.key ?? null,
       canChangeEmail: await browserMayChangeEmail(purchase, buyerKey),
+      receiptHeld: await receiptHeld(deps.d1, purchase),
     },
     accessUrl: await accessUrlFor(deps, purchase),
     addOns: await addOnsOf(deps, purchase),

@@ -47,6 +47,74 @@ export async function declineLimitReached(
   return null;
 }
 
+/** Declines plus server-side confirms still awaiting Stripe's answer, per card, email and address (?1-?3) since ?4. */
+const ATTEMPTS = (kind: "fingerprint" | "email" | "client_hash", at: string) =>
+  `(select count(*) from card_declines where ${at} is not null and ${kind} = ${at} and created_at > ?4)
+   + (select count(*) from checkout_confirms where ${at} is not null and ${kind} = ${at}
+      and answered_at is null and created_at > ?4)`;
+
+/**
+ * Records a server-side confirm about to be sent to Stripe, in one conditional insert that counts the
+ * payer's declines and confirms still in flight, so confirms sent at once cannot all pass the limit.
+ * Answers "sent" (recorded, or this token already was: Stripe's idempotency answers the repeat) or
+ * the limit reached.
+ */
+export async function claimConfirm(
+  d1: D1Database,
+  confirm: { token: string; paymentIntentId: string; payer: Payer },
+  now = Date.now(),
+): Promise<"sent" | keyof typeof DECLINE_LIMITS> {
+  const { fingerprint, email, clientHash } = confirm.payer;
+  const since = now - DECLINE_WINDOW_MS;
+  // Twice: an attempt in flight answered between the insert and the re-read leaves room for this one.
+  for (let round = 0; round < 2; round++) {
+    const inserted = await d1
+      .prepare(
+        `insert into checkout_confirms (confirmation_token, payment_intent_id, fingerprint, email, client_hash, created_at)
+         select ?5, ?6, ?1, ?2, ?3, ?7
+         from (select ${ATTEMPTS("fingerprint", "?1")} as card, ${ATTEMPTS("email", "?2")} as email,
+           ${ATTEMPTS("client_hash", "?3")} as client) tried
+         where tried.card < ?8 and tried.email < ?9 and tried.client < ?10
+         on conflict (confirmation_token) do nothing`,
+      )
+      .bind(
+        fingerprint,
+        email,
+        clientHash,
+        since,
+        confirm.token,
+        confirm.paymentIntentId,
+        now,
+        DECLINE_LIMITS.card,
+        DECLINE_LIMITS.email,
+        DECLINE_LIMITS.client,
+      )
+      .run();
+    if (inserted.meta.changes > 0) return "sent";
+    const row = await d1
+      .prepare(
+        `select exists (select 1 from checkout_confirms where confirmation_token = ?5) as repeat,
+          ${ATTEMPTS("fingerprint", "?1")} as card, ${ATTEMPTS("email", "?2")} as email,
+          ${ATTEMPTS("client_hash", "?3")} as client`,
+      )
+      .bind(fingerprint, email, clientHash, since, confirm.token)
+      .first<Record<keyof typeof DECLINE_LIMITS | "repeat", number>>();
+    if (row?.repeat) return "sent";
+    const kind = (["card", "email", "client"] as const).find((k) => (row?.[k] ?? 0) >= DECLINE_LIMITS[k]);
+    if (kind) return kind;
+  }
+  return "card";
+}
+
+/** Stripe answered this confirm (paid, declined or refused): it no longer counts as in flight. */
+export async function confirmAnswered(d1: D1Database, token: string, now = Date.now()): Promise<void> {
+  await d1
+    .prepare("update checkout_confirms set answered_at = ? where confirmation_token = ? and answered_at is null")
+    .bind(now, token)
+    .run()
+    .catch((err) => console.error("could not mark a confirm answered", token, err));
+}
+
 type FailedIntent = Pick<Stripe.PaymentIntent, "id" | "status"> &
   Partial<Pick<Stripe.PaymentIntent, "last_payment_error" | "receipt_email">>;
 
@@ -62,7 +130,7 @@ type Decline = {
 /**
  * One decline row, once (its id is Stripe's failed Charge, or intent and PaymentMethod for a failure
  * without one). Only checkouts' intents count (not Pro renewals). What the caller does not know comes
- * from the checkout's last server-side confirm and its purchase.
+ * from the checkout's last server-side confirm, its purchase (the email) and its start (the address).
  */
 async function insertDecline(d1: D1Database, d: Decline, now: number): Promise<void> {
   const lastConfirm = (column: string) =>
@@ -72,7 +140,8 @@ async function insertDecline(d1: D1Database, d: Decline, now: number): Promise<v
       `insert into card_declines (id, payment_intent_id, fingerprint, email, client_hash, created_at)
        select ?1, ?2, coalesce(?3, ${lastConfirm("fingerprint")}),
          coalesce(?4, (select lower(buyer_email) from purchases where payment_intent_id = ?2), ?5),
-         coalesce(?6, ${lastConfirm("client_hash")}), ?7
+         coalesce(?6, ${lastConfirm("client_hash")},
+           (select client_hash from checkout_starts where payment_intent_id = ?2)), ?7
        where exists (select 1 from purchases where payment_intent_id = ?2)
        on conflict (id) do nothing`,
     )
@@ -92,7 +161,10 @@ export async function recordDecline(
   now = Date.now(),
 ): Promise<void> {
   const error = intent.last_payment_error;
-  if (intent.status !== "requires_payment_method" || error?.type !== "card_error") return;
+  // A failed 3-D Secure counts too (Stripe types it invalid_request_error): a tester's stolen card
+  // fails its bank's check exactly so, and the card limit leaves a real buyer room to retry.
+  const counted = error?.type === "card_error" || error?.code === "payment_intent_authentication_failure";
+  if (intent.status !== "requires_payment_method" || !counted) return;
   const pm = error.payment_method ?? null;
   const id = error.charge ?? (pm ? `${intent.id}:${pm.id}` : null);
   if (!id) return;
@@ -110,14 +182,18 @@ export async function recordDecline(
   );
 }
 
-/** Declines of one checkout in an hour, whatever the cards, after which its PaymentIntent is canceled. */
-const INTENT_DECLINE_LIMIT = 10;
+/**
+ * Declines of one checkout in an hour made straight at Stripe (beyond the confirms our server sent
+ * for it, each of which meets the limits first), whatever the cards, after which it is canceled.
+ */
+const INTENT_DECLINE_LIMIT = 5;
 
 /**
  * charge.failed: each failed Charge once (declines that land faster than the intent is re-read are
- * each counted), then a checkout whose PaymentIntent was declined INTENT_DECLINE_LIMIT times in the
- * hour is canceled at Stripe, so a script confirming it straight at Stripe with its client secret
- * cannot go on testing cards on it; the buyer starts a new checkout.
+ * each counted), then a checkout whose PaymentIntent was declined INTENT_DECLINE_LIMIT times around
+ * our confirm in the hour is canceled at Stripe, so a script confirming it straight at Stripe with
+ * its client secret cannot go on testing cards on it; the buyer starts a new checkout. A buyer whose
+ * cards were declined through our confirm keeps the checkout: another card still pays it.
  */
 export async function onChargeFailed(deps: Pick<PurchaseDeps, "d1" | "stripe">, chargeId: string): Promise<void> {
   const charge = await deps.stripe.charges.retrieve(chargeId);
@@ -138,10 +214,11 @@ export async function onChargeFailed(deps: Pick<PurchaseDeps, "d1" | "stripe">, 
   );
   const tried = await deps.d1
     .prepare(
-      `select count(*) as n from card_declines where payment_intent_id = ? and created_at > ?
-       and exists (select 1 from purchases where payment_intent_id = ? and status = 'pending')`,
+      `select (select count(*) from card_declines where payment_intent_id = ?1 and created_at > ?2)
+         - (select count(*) from checkout_confirms where payment_intent_id = ?1 and created_at > ?2) as n
+       where exists (select 1 from purchases where payment_intent_id = ?1 and status = 'pending')`,
     )
-    .bind(paymentIntentId, now - DECLINE_WINDOW_MS, paymentIntentId)
+    .bind(paymentIntentId, now - DECLINE_WINDOW_MS)
     .first<{ n: number }>();
   if ((tried?.n ?? 0) < INTENT_DECLINE_LIMIT) return;
   const intent = await deps.stripe.paymentIntents.retrieve(paymentIntentId);
@@ -156,4 +233,33 @@ export async function onChargeFailed(deps: Pick<PurchaseDeps, "d1" | "stripe">, 
       // Paid or canceled meanwhile: nothing left to stop.
       if (err.code !== "payment_intent_unexpected_state") throw err;
     });
+}
+
+/** How long a checkout's confirms and start are kept: Stripe retries a webhook for 3 days, and a bank payment settles within days. */
+const CONFIRMS_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The daily sweep's part: declines go a day after (the limits read the last hour); confirms and
+ * starts after CONFIRMS_KEPT_MS; a cheap receipt's booking keeps only its purchase and creator once
+ * its day is over ("Send it again" needs the booking, the cap only the last day's payers).
+ */
+export async function sweepCardTesting(d1: D1Database, now = Date.now()) {
+  const [declines, confirms, starts, receipts] = await d1.batch([
+    d1.prepare("delete from card_declines where created_at < ?").bind(now - DAY_MS),
+    d1.prepare("delete from checkout_confirms where created_at < ?").bind(now - CONFIRMS_KEPT_MS),
+    d1.prepare("delete from checkout_starts where created_at < ?").bind(now - CONFIRMS_KEPT_MS),
+    d1
+      .prepare(
+        `update cheap_receipts set email = '', fingerprint = null, client_hash = null, buyer_key_hash = null
+         where created_at < ? and (email <> '' or fingerprint is not null or client_hash is not null or buyer_key_hash is not null)`,
+      )
+      .bind(now - DAY_MS),
+  ]);
+  return {
+    declinesDeleted: declines.meta.changes,
+    confirmsDeleted: confirms.meta.changes,
+    startsDeleted: starts.meta.changes,
+    cheapReceiptsCleared: receipts.meta.changes,
+  };
 }

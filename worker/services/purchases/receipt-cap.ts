@@ -1,6 +1,6 @@
 // Cheap purchases cannot mass-mail receipts: a purchase under CHEAP_RECEIPT_CENTS gets its receipt
-// only if the same payer (browser, client address or card) sent no cheap receipt to another address
-// in the last day, and its creator's cheap sales reached fewer than CHEAP_RECEIPT_ADDRESSES_PER_DAY
+// only if the same payer (browser or card; not the client address, which strangers behind one NAT
+// share) sent no cheap receipt to another address in the last day, and its creator's cheap sales reached fewer than CHEAP_RECEIPT_ADDRESSES_PER_DAY
 // other addresses. The purchase itself is unchanged. Behaviour: docs/payments.md ("Receipts and emails").
 import type { OutboxGuard } from "../mail/email-outbox";
 import type { PurchaseRow } from "./deps";
@@ -31,12 +31,12 @@ export function cheapReceiptCap(
   const since = now - DAY_MS;
   const statement = d1
     .prepare(
-      `insert into cheap_receipts (purchase_id, creator_id, email, fingerprint, client_hash, buyer_key_hash, created_at)
-       select ?, ?, ?, payer.fingerprint, payer.client_hash, ?, ?
-       from (select ${lastConfirm("fingerprint")} as fingerprint, ${lastConfirm("client_hash")} as client_hash) payer
+      `insert into cheap_receipts (purchase_id, creator_id, email, fingerprint, buyer_key_hash, created_at)
+       select ?, ?, ?, payer.fingerprint, ?, ?
+       from (select ${lastConfirm("fingerprint")} as fingerprint) payer
        where (${paidHere.sql})
          and not exists (select 1 from cheap_receipts r where r.created_at > ? and r.email <> ?
-           and (r.buyer_key_hash = ? or r.client_hash = payer.client_hash or r.fingerprint = payer.fingerprint))
+           and (r.buyer_key_hash = ? or r.fingerprint = payer.fingerprint))
          and (select count(distinct email) from cheap_receipts where creator_id = ? and created_at > ? and email <> ?) < ?
        on conflict (purchase_id) do nothing`,
     )
@@ -46,7 +46,6 @@ export function cheapReceiptCap(
       to,
       purchase.buyerKeyHash,
       now,
-      purchase.paymentIntentId,
       purchase.paymentIntentId,
       ...paidHere.binds,
       since,
@@ -89,4 +88,24 @@ export async function cheapResendAllowed(
     .prepare(`select 1 as yes where ${cap.guard.sql}`)
     .bind(...cap.guard.binds)
     .first());
+}
+
+/**
+ * Whether the cap held this paid order's receipt: a cheap order (add-ons included) with no booking
+ * and no receipt written (the outbox keeps a sent row a while; an order paid before the cap has one).
+ */
+export async function receiptHeld(
+  d1: D1Database,
+  purchase: Pick<PurchaseRow, "id" | "status" | "amountCents" | "parentPurchaseId" | "bumpOf" | "buyerEmail">,
+): Promise<boolean> {
+  if (purchase.status !== "paid" || purchase.parentPurchaseId || purchase.bumpOf || !purchase.buyerEmail) return false;
+  const found = await d1
+    .prepare(
+      `select (select coalesce(sum(amount_cents), 0) from purchases where bump_of = ?1) as bumps,
+        exists (select 1 from cheap_receipts where purchase_id = ?1)
+          or exists (select 1 from outbox_emails where id = 'purchase-access:' || ?1) as receipt`,
+    )
+    .bind(purchase.id)
+    .first<{ bumps: number; receipt: number }>();
+  return !!found && purchase.amountCents + found.bumps < CHEAP_RECEIPT_CENTS && !found.receipt;
 }

@@ -4,11 +4,10 @@
 // docs/payments.md ("Confirming on the server"), docs/security.md ("Card testing").
 import type Stripe from "stripe";
 import { DECLINE_LIMIT_MESSAGES } from "../../../shared/card-testing";
-import { checkoutConfirms } from "../../db/schema";
 import { ApiError, notFound } from "../../lib/errors";
 import { isUnknownObject } from "../stripe";
 import { claimedPurchase } from "./buyer-access";
-import { declineLimitReached, recordDecline } from "./card-testing";
+import { claimConfirm, confirmAnswered, recordDecline } from "./card-testing";
 import type { PurchaseDeps } from "./deps";
 import { noteIntentState } from "./processing";
 
@@ -47,38 +46,48 @@ export async function confirmCheckout(
     email: (input.email ?? purchase.buyerEmail)?.toLowerCase() ?? null,
     clientHash: input.clientHash,
   };
-  const limit = await declineLimitReached(deps.d1, payer, now);
-  if (limit) throw new ApiError(429, DECLINE_LIMIT_MESSAGES[limit]);
+  // One conditional insert: declines and confirms still in flight count, so confirms sent at once cannot all pass.
+  const claim = await claimConfirm(deps.d1, { token: token.id, paymentIntentId: input.paymentIntentId, payer }, now);
+  if (claim !== "sent") throw new ApiError(429, DECLINE_LIMIT_MESSAGES[claim]);
 
-  await deps.db
-    .insert(checkoutConfirms)
-    .values({ confirmationToken: token.id, paymentIntentId: input.paymentIntentId, ...payer, createdAt: new Date(now) })
-    .onConflictDoNothing();
   const returnUrl = new URL(`/success?content_id=${encodeURIComponent(purchase.contentId)}`, deps.appUrl).href;
+  let intent: Stripe.PaymentIntent;
   try {
-    const intent = await deps.stripe.paymentIntents.confirm(
+    intent = await deps.stripe.paymentIntents.confirm(
       input.paymentIntentId,
       {
         confirmation_token: token.id,
         return_url: returnUrl,
         ...(input.email ? { receipt_email: input.email } : {}),
       },
-      { idempotencyKey: `checkout-confirm:${token.id}` },
+      // Per checkout and token: the same token sent for two checkouts is two requests to Stripe.
+      { idempotencyKey: `checkout-confirm:${input.paymentIntentId}:${token.id}` },
     );
-    await noteIntentState(deps.d1, intent);
-    return { paymentIntent: intent.id, status: intent.status };
   } catch (err) {
     const e = err as StripeFailure;
     if (e.type === "StripeCardError") {
       if (e.payment_intent) await recordDecline(deps.d1, e.payment_intent, payer, now);
+      await confirmAnswered(deps.d1, token.id);
       throw new ApiError(402, e.message ?? "Your card was declined.");
     }
     if (e.type === "StripeInvalidRequestError") {
+      await confirmAnswered(deps.d1, token.id);
       if (e.code === "payment_intent_unexpected_state")
         throw new ApiError(409, "This checkout is already paid or was changed. Please reload the page.");
       throw new ApiError(400, e.message ?? "Stripe refused these payment details.");
     }
+    if (e.type === "StripeIdempotencyError") {
+      await confirmAnswered(deps.d1, token.id);
+      throw new ApiError(409, "This payment is already being sent with other details. Please reload the page.");
+    }
+    await confirmAnswered(deps.d1, token.id);
     console.error("could not confirm a checkout", input.paymentIntentId, err);
     throw new ApiError(502, "Stripe could not be reached. Please try again.");
   }
+  await confirmAnswered(deps.d1, token.id);
+  // Stripe has answered (and may have charged): our own bookkeeping failing must not say otherwise.
+  await noteIntentState(deps.d1, intent).catch((err) =>
+    console.error("could not note a confirmed checkout's state", intent.id, err),
+  );
+  return { paymentIntent: intent.id, status: intent.status };
 }

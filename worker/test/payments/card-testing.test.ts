@@ -9,7 +9,6 @@ import {
   call,
   contentForm,
   confirmAsStripeJs,
-  cookieValue,
   deliver,
   env,
   eventFor,
@@ -20,69 +19,7 @@ import {
   standin,
 } from "../support/helpers";
 import { bytes, creatorWithItem } from "./payment-fixtures";
-
-const year = String(new Date().getFullYear() + 3);
-
-/** What Stripe.js's createConfirmationToken makes from a card typed into the Payment Element. */
-async function tokenFor(card: string): Promise<string> {
-  const { status, body } = await standin<{ id: string }>(
-    "POST",
-    "/v1/confirmation_tokens",
-    {
-      "payment_method_data[type]": "card",
-      "payment_method_data[card][number]": card,
-      "payment_method_data[card][exp_month]": "12",
-      "payment_method_data[card][exp_year]": year,
-      "payment_method_data[card][cvc]": "123",
-    },
-    "pk_test_worker",
-  );
-  expect(status).toBe(200);
-  return body.id;
-}
-
-function confirm(
-  paymentIntent: string,
-  confirmationToken: string,
-  opts: { cookie?: string; email?: string; ip?: string } = {},
-) {
-  return call("/api/checkout/confirm", {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(opts.ip ? { "cf-connecting-ip": opts.ip } : {}) },
-    body: JSON.stringify({ paymentIntent, confirmationToken, email: opts.email ?? "buyer@example.com" }),
-    cookie: opts.cookie,
-  });
-}
-
-async function openCheckout(contentId: string, cookie?: string) {
-  const res = await postJson("/api/create-payment-intent", { contentId }, cookie);
-  expect(res.status).toBe(200);
-  const { clientSecret } = await res.json<{ clientSecret: string }>();
-  return {
-    paymentIntent: clientSecret.split("_secret_")[0],
-    clientSecret,
-    cookie: cookie ?? `aw_buyer=${cookieValue(res, "aw_buyer")}`,
-  };
-}
-
-const tokenUse = async (id: string) =>
-  (await standin<{ payment_intent: string | null }>("GET", `/v1/confirmation_tokens/${id}`)).body.payment_intent;
-const failedEvents = async (pi: string) =>
-  (
-    await standin<{ data: { data: { object: { id: string } } }[] }>("GET", "/v1/events", {
-      type: "payment_intent.payment_failed",
-      limit: "100",
-    })
-  ).body.data.filter((e) => e.data.object.id === pi).length;
-
-async function seedDeclines(n: number, fields: { email?: string; client_hash?: string }) {
-  for (let i = 0; i < n; i++)
-    await env.DB.prepare(
-      "insert into card_declines (id, payment_intent_id, email, client_hash, created_at) values (?, 'pi_seed', ?, ?, ?)",
-    )
-      .bind(`seed-${crypto.randomUUID()}`, fields.email ?? null, fields.client_hash ?? null, Date.now() - 60_000)
-      .run();
-}
+import { confirm, failedEvents, openCheckout, seedDeclines, tokenFor, tokenUse } from "./card-testing-support";
 
 beforeEach(async () => {
   await env.DB.batch(
@@ -258,10 +195,10 @@ async function eventsOf(type: string, pi: string) {
 }
 
 describe("a script confirming at Stripe with the client secret", () => {
-  it("every failed charge counts once, and after ten the checkout's PaymentIntent is canceled at Stripe", async () => {
+  it("every failed charge counts once, and after five the checkout's PaymentIntent is canceled at Stripe", async () => {
     const { item } = await creatorWithItem("script@example.com");
     const { paymentIntent, clientSecret, cookie } = await openCheckout(item.id);
-    // Ten declines, faster than any webhook: only then are Stripe's events delivered.
+    // Ten declines, faster than any webhook: only then are Stripe's events delivered (the fifth cancels).
     const cards = [CARDS.declined, CARDS.insufficient, "4000000000000341"];
     for (let i = 0; i < 10; i++) expect((await confirmAsStripeJs(clientSecret, cards[i % 3])).status).toBe(402);
     const failed = await eventsOf("charge.failed", paymentIntent);
