@@ -4,7 +4,7 @@
 import { Hono } from "hono";
 import { checkoutConfirmedSchema, checkoutConfirmSchema, type CheckoutConfirmed } from "../../shared/card-testing";
 import type { AppEnv } from "../middleware/context";
-import { rateLimit } from "../lib/rate-limit";
+import { clientKey, rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { doc } from "../openapi/describe";
 import { clientHashOf } from "../services/purchases/card-testing";
@@ -39,7 +39,7 @@ export const checkoutConfirmRoutes = new Hono<AppEnv>().post(
       confirmationToken: body.confirmationToken,
       email: body.email ?? null,
       buyerKey: buyerKey(c, false),
-      clientHash: await clientHashOf(deps.accessSecret, c.req.header("cf-connecting-ip")),
+      clientHash: await clientHashOf(deps.accessSecret, clientKey(c)),
     });
     return c.json(answer as CheckoutConfirmed);
   },

@@ -22,7 +22,7 @@ import { checkoutStarts } from "../db/schema";
 import type { AppEnv } from "../middleware/context";
 import { ApiError, notFound } from "../lib/errors";
 import { humanCheck } from "../lib/human-check";
-import { rateLimit } from "../lib/rate-limit";
+import { clientKey, rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { dispatch } from "../services/mail/email-outbox";
 import { refuseWhileProcessing } from "../services/purchases/processing";
@@ -94,7 +94,7 @@ export const checkoutRoutes = new Hono<AppEnv>()
         return c.json({ alreadyOwned: true, accessUrl: await accessUrlFor(deps, owned) } satisfies AlreadyOwned);
       await refuseWhileProcessing(c.env.DB, key, input.contentId);
       // Card testing: an email or address over its decline limit gets no checkout to test cards on.
-      const clientHash = await clientHashOf(deps.accessSecret, c.req.header("cf-connecting-ip"));
+      const clientHash = await clientHashOf(deps.accessSecret, clientKey(c));
       const email = input.buyerEmail?.toLowerCase() || null;
       const limit = await declineLimitReached(c.env.DB, { fingerprint: null, email, clientHash });
       if (limit) throw new ApiError(429, DECLINE_LIMIT_MESSAGES[limit]);

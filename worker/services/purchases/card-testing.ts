@@ -11,7 +11,8 @@ export type Payer = { fingerprint: string | null; email: string | null; clientHa
 
 /**
  * The client's address as stored: an HMAC with the app's secret, so a row does not give the address
- * back (IPv4 addresses are few enough to hash them all).
+ * back (IPv4 addresses are few enough to hash them all). `address` is the limiters' client key
+ * (worker/lib/rate-limit.ts `clientKey`): an IPv6 client is its /64, which one attacker holds whole.
  */
 export async function clientHashOf(secret: string, address: string | undefined): Promise<string | null> {
   if (!address) return null;

@@ -148,6 +148,22 @@ describe("declines per email and per client address", () => {
   });
 });
 
+describe("an IPv6 client is its /64", () => {
+  it("declines from one address count for every address of its /64; another /64 pays", async () => {
+    const { item } = await creatorWithItem("addresses-v6@example.com");
+    const secret = (env as unknown as { ACCESS_TOKEN_SECRET: string }).ACCESS_TOKEN_SECRET;
+    await seedDeclines(DECLINE_LIMITS.client, { client_hash: (await clientHashOf(secret, "2001:db8:0:7::/64"))! });
+    const { paymentIntent, cookie } = await openCheckout(item.id);
+    const token = await tokenFor(CARDS.ok);
+    const res = await confirm(paymentIntent, token, { cookie, ip: "2001:DB8:0:7:abcd::99", email: "v6@example.com" });
+    expect(res.status).toBe(429);
+    expect((await res.json<{ message: string }>()).message).toBe(DECLINE_LIMIT_MESSAGES.client);
+    expect(
+      (await confirm(paymentIntent, token, { cookie, ip: "2001:db8:0:8::1", email: "v6@example.com" })).status,
+    ).toBe(200);
+  });
+});
+
 describe("a decline counts once", () => {
   it("the confirm's answer, the webhook, a repeat of it and a sync are one decline; one made around our confirm counts too", async () => {
     const { item } = await creatorWithItem("once@example.com");
