@@ -211,3 +211,30 @@ describe("changing a purchase's email from the library", () => {
     await context.close();
   }, 90_000);
 });
+
+describe("a library longer than a page", () => {
+  it("lists the first page and 'Show more' brings the next, from the real cursor (390)", async () => {
+    const { page, context } = await openLibrary(buyer, { width: 390, height: 844 });
+    await page.route(/\/api\/library\/purchases(\?.*)?$/, async (route) => {
+      if (new URL(route.request().url()).searchParams.has("cursor")) return route.continue();
+      // The server's first page, cut to its newest purchase, as a page of a longer library would be.
+      const real = await route.fetch();
+      const body = (await real.json()) as { purchases: { id: string; purchasedAt: string }[]; nextCursor: null };
+      const [newest] = body.purchases;
+      const nextCursor = `${Date.parse(newest!.purchasedAt)}.${newest!.id}`;
+      await route.fulfill({ response: real, json: { ...body, purchases: [newest], nextCursor } });
+    });
+    await page.reload();
+    const cards = page.getByTestId("library-purchase");
+    await cards.first().waitFor();
+    expect(await cards.count()).toBe(1);
+    expect(await cards.nth(0).getByRole("heading").textContent()).toBe("The bread recipe");
+    await page.getByRole("button", { name: "Show more" }).click();
+    await expect.poll(() => cards.count()).toBe(2);
+    expect(await cards.nth(1).getByRole("heading").textContent()).toBe("Field recordings");
+    // The last page: no more to show.
+    expect(await page.getByRole("button", { name: "Show more" }).count()).toBe(0);
+    expect(await noHorizontalScroll(page)).toBe(true);
+    await context.close();
+  }, 90_000);
+});

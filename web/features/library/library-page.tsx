@@ -107,9 +107,27 @@ function OpenWithLink({ token }: { token: string }) {
   );
 }
 
+/** "Show more" under the list while older purchases remain; a page that failed says so and retries. */
+function MorePurchases({ list }: { list: ReturnType<typeof useLibraryPurchases> }) {
+  if (!list.hasNextPage) return null;
+  return (
+    <div className="space-y-2 text-center">
+      {list.isFetchNextPageError && list.error && (
+        <p className="text-sm text-destructive" role="alert">
+          Couldn't load more purchases. {withoutStatus(list.error.message)}
+        </p>
+      )}
+      <Button variant="outline" onClick={() => list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+        {list.isFetchingNextPage && <Spinner className="size-4" />} Show more
+      </Button>
+    </div>
+  );
+}
+
 function SignedIn({ email }: { email: string }) {
   const queryClient = useQueryClient();
-  const list = useLibraryPurchases(true);
+  const list = useLibraryPurchases();
+  const purchases = list.data?.pages.flatMap((p) => p.purchases) ?? [];
   const signOut = useMutation({
     mutationFn: () => api("POST /api/library/sign-out"),
     onSuccess: () => queryClient.resetQueries({ queryKey: LIBRARY_KEY }),
@@ -131,22 +149,25 @@ function SignedIn({ email }: { email: string }) {
         <div className="flex justify-center py-16" role="status">
           <Spinner className="size-8" label="Loading your purchases" />
         </div>
-      ) : list.error || !list.data ? (
+      ) : !list.data ? (
         <LoadFailed
           what="your purchases"
           detail={list.error ? withoutStatus(list.error.message) : undefined}
           onRetry={() => list.refetch()}
         />
-      ) : list.data.purchases.length === 0 ? (
+      ) : purchases.length === 0 ? (
         <EmptyState icon={PackageOpen} title={LIBRARY_TEXT.empty} text={LIBRARY_TEXT.emptyHint} />
       ) : (
-        <ul className="space-y-4" data-testid="library-purchases">
-          {list.data.purchases.map((p) => (
-            <li key={p.id}>
-              <PurchaseCard p={p} />
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul className="space-y-4" data-testid="library-purchases">
+            {purchases.map((p) => (
+              <li key={p.id}>
+                <PurchaseCard p={p} />
+              </li>
+            ))}
+          </ul>
+          <MorePurchases list={list} />
+        </>
       )}
     </div>
   );

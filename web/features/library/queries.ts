@@ -1,5 +1,5 @@
 // The library's reads: who it is signed in as (null when not), its purchases, and one purchase opened.
-import { useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { api, apiQuery, nullOn401 } from "@/lib/api";
 
 export const LIBRARY_KEY = ["/api/library"] as const;
@@ -13,8 +13,14 @@ export function useLibrarySession() {
   });
 }
 
-export function useLibraryPurchases(enabled: boolean) {
-  return useQuery({ ...apiQuery("GET /api/library/purchases"), queryKey: [...LIBRARY_KEY, "purchases"], enabled });
+/** The purchases, a page (50) at a time, newest first: `fetchNextPage` while `hasNextPage`. */
+export function useLibraryPurchases() {
+  return useInfiniteQuery({
+    queryKey: [...LIBRARY_KEY, "list"],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam, signal }) => api("GET /api/library/purchases", { query: { cursor: pageParam }, signal }),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
 }
 
 export function useLibraryAccess(id: string, enabled: boolean) {
