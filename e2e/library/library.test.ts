@@ -57,6 +57,11 @@ async function buy(page: Page, id: string, email: string) {
 async function openLibrary(email: string, viewport = { width: 1280, height: 860 }) {
   const { page, context } = await newPage(browser);
   await page.setViewportSize(viewport);
+  // Every library call the page makes, from the start.
+  const requested: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/library/")) requested.push(new URL(r.url()).pathname);
+  });
   await page.goto("/library");
   await page.getByRole("heading", { name: "Your library" }).waitFor();
   const seen = await mailCount(email, LINK_SUBJECT);
@@ -70,7 +75,7 @@ async function openLibrary(email: string, viewport = { width: 1280, height: 860 
   // The token is gone from the address bar once used.
   expect(new URL(page.url()).search).toBe("");
   expect(new URL(page.url()).hash).toBe("");
-  return { page, context, link };
+  return { page, context, link, requested };
 }
 
 const noHorizontalScroll = (page: Page) =>
@@ -235,6 +240,22 @@ describe("a library longer than a page", () => {
     // The last page: no more to show.
     expect(await page.getByRole("button", { name: "Show more" }).count()).toBe(0);
     expect(await noHorizontalScroll(page)).toBe(true);
+    await context.close();
+  }, 90_000);
+});
+
+describe("a purchase is opened when its card comes into view", () => {
+  it("a card below the fold is not opened until scrolled to; then its download is one tap away", async () => {
+    const { page, context, requested } = await openLibrary(buyer, { width: 390, height: 320 });
+    const cards = page.getByTestId("library-purchase");
+    await expect.poll(() => cards.count()).toBe(2);
+    const [top, below] = await Promise.all([0, 1].map((i) => cards.nth(i).getAttribute("data-purchase-id")));
+    await expect.poll(() => requested.includes(`/api/library/purchases/${top}`)).toBe(true);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(requested).not.toContain(`/api/library/purchases/${below}`);
+    await cards.nth(1).scrollIntoViewIfNeeded();
+    await cards.nth(1).getByRole("button", { name: "Download field-recordings.bin" }).waitFor();
+    expect(requested.filter((p) => p === `/api/library/purchases/${below}`)).toHaveLength(1);
     await context.close();
   }, 90_000);
 });
