@@ -259,3 +259,44 @@ describe("a purchase is opened when its card comes into view", () => {
     await context.close();
   }, 90_000);
 });
+
+describe("when the library session ends under the page", () => {
+  it("signed out in another tab: the next card opened returns the page to sign-in with a note (390)", async () => {
+    const { page, context } = await openLibrary(buyer, { width: 390, height: 320 });
+    const cards = page.getByTestId("library-purchase");
+    await expect.poll(() => cards.count()).toBe(2);
+    await cards.nth(0).getByTestId("text-content").waitFor();
+    // Another tab of the same browser signs out.
+    const other = await context.newPage();
+    expect((await other.request.post("/api/library/sign-out", { headers: { origin: baseUrl() } })).status()).toBe(200);
+    await other.close();
+    await cards.nth(1).scrollIntoViewIfNeeded();
+    const note = page.getByTestId("library-session-ended");
+    await note.waitFor();
+    expect(await note.textContent()).toContain("Your library session ended. Sign in again.");
+    await page.getByRole("button", { name: "Email me a sign-in link" }).waitFor();
+    expect(await page.getByText("Couldn't load").count()).toBe(0);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await noHorizontalScroll(page)).toBe(true);
+    await page.screenshot({ path: screenshotPath("libfix-session-ended-390"), fullPage: true });
+    await context.close();
+  }, 90_000);
+
+  it("a sign-out that fails says so and stays signed in; pressed again it signs out, with no note", async () => {
+    const { page, context } = await openLibrary(buyer);
+    await page.route("**/api/library/sign-out", (route) =>
+      route.fulfill({ status: 503, json: { message: "Service Unavailable" } }),
+    );
+    await page.getByRole("button", { name: "Sign out" }).click();
+    const failed = page.getByTestId("library-sign-out-failed");
+    await failed.waitFor();
+    expect(await failed.textContent()).toBe("Couldn't sign out. Service Unavailable. Try again.");
+    await page.screenshot({ path: screenshotPath("libfix-sign-out-failed-1280") });
+    await page.getByTestId("library-email").waitFor();
+    await page.unroute("**/api/library/sign-out");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Email me a sign-in link" }).waitFor();
+    expect(await page.getByTestId("library-session-ended").count()).toBe(0);
+    await context.close();
+  }, 90_000);
+});
