@@ -27,6 +27,8 @@ const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex");
 let browser: Browser;
 const items: Record<"file" | "text", { id: string }> = {} as never;
 const buyer = uniqueEmail("library-buyer");
+/** The same two purchases, for the later tests: a mailbox gets at most 5 sign-in links per 15 minutes. */
+const buyer2 = uniqueEmail("library-buyer-two");
 
 async function publishAs(
   creator: string,
@@ -97,6 +99,10 @@ beforeAll(async () => {
   await buy(page, items.file.id, buyer);
   await buy(page, items.text.id, buyer);
   await context.close();
+  const second = await newPage(browser);
+  await buy(second.page, items.file.id, buyer2);
+  await buy(second.page, items.text.id, buyer2);
+  await second.context.close();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -246,7 +252,7 @@ describe("a library longer than a page", () => {
 
 describe("a purchase is opened when its card comes into view", () => {
   it("a card below the fold is not opened until scrolled to; then its download is one tap away", async () => {
-    const { page, context, requested } = await openLibrary(buyer, { width: 390, height: 320 });
+    const { page, context, requested } = await openLibrary(buyer2, { width: 390, height: 320 });
     const cards = page.getByTestId("library-purchase");
     await expect.poll(() => cards.count()).toBe(2);
     const [top, below] = await Promise.all([0, 1].map((i) => cards.nth(i).getAttribute("data-purchase-id")));
@@ -262,7 +268,7 @@ describe("a purchase is opened when its card comes into view", () => {
 
 describe("when the library session ends under the page", () => {
   it("signed out in another tab: the next card opened returns the page to sign-in with a note (390)", async () => {
-    const { page, context } = await openLibrary(buyer, { width: 390, height: 320 });
+    const { page, context } = await openLibrary(buyer2, { width: 390, height: 320 });
     const cards = page.getByTestId("library-purchase");
     await expect.poll(() => cards.count()).toBe(2);
     await cards.nth(0).getByTestId("text-content").waitFor();
@@ -283,7 +289,7 @@ describe("when the library session ends under the page", () => {
   }, 90_000);
 
   it("a sign-out that fails says so and stays signed in; pressed again it signs out, with no note", async () => {
-    const { page, context } = await openLibrary(buyer);
+    const { page, context } = await openLibrary(buyer2);
     await page.route("**/api/library/sign-out", (route) =>
       route.fulfill({ status: 503, json: { message: "Service Unavailable" } }),
     );
