@@ -240,6 +240,8 @@ describe("a library longer than a page", () => {
     await cards.first().waitFor();
     expect(await cards.count()).toBe(1);
     expect(await cards.nth(0).getByRole("heading").textContent()).toBe("The bread recipe");
+    await cards.nth(0).getByTestId("text-content").waitFor();
+    await page.screenshot({ path: screenshotPath("libfix-show-more-390"), fullPage: true });
     await page.getByRole("button", { name: "Show more" }).click();
     await expect.poll(() => cards.count()).toBe(2);
     expect(await cards.nth(1).getByRole("heading").textContent()).toBe("Field recordings");
