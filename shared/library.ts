@@ -47,8 +47,24 @@ const libraryPurchaseSchema = z.object({
 });
 export type LibraryPurchase = z.infer<typeof libraryPurchaseSchema>;
 
-/** GET /api/library/purchases: every paid (or since refunded or disputed) purchase, newest first. */
-export const libraryListSchema = z.object({ email: z.string(), purchases: z.array(libraryPurchaseSchema) });
+/** How many purchases one page of the library lists. */
+export const LIBRARY_PAGE_SIZE = 50;
+
+/** GET /api/library/purchases?cursor=…: the cursor is the previous page's `nextCursor` (`${ms}.${id}`). */
+export const libraryListQuerySchema = z.object({
+  cursor: z
+    .string()
+    .regex(/^\d{1,15}\.[A-Za-z0-9]{1,32}$/, "cursor is malformed")
+    .optional()
+    .meta({ description: "The previous page's nextCursor; none for the first page" }),
+});
+
+/** GET /api/library/purchases: one page of the paid (or since refunded or disputed) purchases, newest first. */
+export const libraryListSchema = z.object({
+  email: z.string(),
+  purchases: z.array(libraryPurchaseSchema),
+  nextCursor: z.string().nullable().meta({ description: "Where the next page starts; null on the last page" }),
+});
 export type LibraryList = z.infer<typeof libraryListSchema>;
 
 /** GET /api/library/purchases/{id}: what the access link opens, and its token (for downloads). */

@@ -27,6 +27,8 @@ const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex");
 let browser: Browser;
 const items: Record<"file" | "text", { id: string }> = {} as never;
 const buyer = uniqueEmail("library-buyer");
+/** The same two purchases, for the later tests: a mailbox gets at most 5 sign-in links per 15 minutes. */
+const buyer2 = uniqueEmail("library-buyer-two");
 
 async function publishAs(
   creator: string,
@@ -57,6 +59,11 @@ async function buy(page: Page, id: string, email: string) {
 async function openLibrary(email: string, viewport = { width: 1280, height: 860 }) {
   const { page, context } = await newPage(browser);
   await page.setViewportSize(viewport);
+  // Every library call the page makes, from the start.
+  const requested: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/library/")) requested.push(new URL(r.url()).pathname);
+  });
   await page.goto("/library");
   await page.getByRole("heading", { name: "Your library" }).waitFor();
   const seen = await mailCount(email, LINK_SUBJECT);
@@ -70,7 +77,7 @@ async function openLibrary(email: string, viewport = { width: 1280, height: 860 
   // The token is gone from the address bar once used.
   expect(new URL(page.url()).search).toBe("");
   expect(new URL(page.url()).hash).toBe("");
-  return { page, context, link };
+  return { page, context, link, requested };
 }
 
 const noHorizontalScroll = (page: Page) =>
@@ -92,6 +99,10 @@ beforeAll(async () => {
   await buy(page, items.file.id, buyer);
   await buy(page, items.text.id, buyer);
   await context.close();
+  const second = await newPage(browser);
+  await buy(second.page, items.file.id, buyer2);
+  await buy(second.page, items.text.id, buyer2);
+  await second.context.close();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -213,6 +224,92 @@ describe("changing a purchase's email from the library", () => {
     // It is the new address's now: this library is empty, and the receipt went there.
     await page.getByText("No purchases with this email yet").waitFor();
     await expect.poll(() => mailCount(after), { timeout: 15_000 }).toBeGreaterThan(0);
+    await context.close();
+  }, 90_000);
+});
+
+describe("a library longer than a page", () => {
+  it("lists the first page and 'Show more' brings the next, from the real cursor (390)", async () => {
+    const { page, context } = await openLibrary(buyer, { width: 390, height: 844 });
+    await page.route(/\/api\/library\/purchases(\?.*)?$/, async (route) => {
+      if (new URL(route.request().url()).searchParams.has("cursor")) return route.continue();
+      // The server's first page, cut to its newest purchase, as a page of a longer library would be.
+      const real = await route.fetch();
+      const body = (await real.json()) as { purchases: { id: string; purchasedAt: string }[]; nextCursor: null };
+      const [newest] = body.purchases;
+      const nextCursor = `${Date.parse(newest!.purchasedAt)}.${newest!.id}`;
+      await route.fulfill({ response: real, json: { ...body, purchases: [newest], nextCursor } });
+    });
+    await page.reload();
+    const cards = page.getByTestId("library-purchase");
+    await cards.first().waitFor();
+    expect(await cards.count()).toBe(1);
+    expect(await cards.nth(0).getByRole("heading").textContent()).toBe("The bread recipe");
+    await cards.nth(0).getByTestId("text-content").waitFor();
+    await page.screenshot({ path: screenshotPath("libfix-show-more-390"), fullPage: true });
+    await page.getByRole("button", { name: "Show more" }).click();
+    await expect.poll(() => cards.count()).toBe(2);
+    expect(await cards.nth(1).getByRole("heading").textContent()).toBe("Field recordings");
+    // The last page: no more to show.
+    expect(await page.getByRole("button", { name: "Show more" }).count()).toBe(0);
+    expect(await noHorizontalScroll(page)).toBe(true);
+    await context.close();
+  }, 90_000);
+});
+
+describe("a purchase is opened when its card comes into view", () => {
+  it("a card below the fold is not opened until scrolled to; then its download is one tap away", async () => {
+    const { page, context, requested } = await openLibrary(buyer2, { width: 390, height: 320 });
+    const cards = page.getByTestId("library-purchase");
+    await expect.poll(() => cards.count()).toBe(2);
+    const [top, below] = await Promise.all([0, 1].map((i) => cards.nth(i).getAttribute("data-purchase-id")));
+    await expect.poll(() => requested.includes(`/api/library/purchases/${top}`)).toBe(true);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(requested).not.toContain(`/api/library/purchases/${below}`);
+    await cards.nth(1).scrollIntoViewIfNeeded();
+    await cards.nth(1).getByRole("button", { name: "Download field-recordings.bin" }).waitFor();
+    expect(requested.filter((p) => p === `/api/library/purchases/${below}`)).toHaveLength(1);
+    await context.close();
+  }, 90_000);
+});
+
+describe("when the library session ends under the page", () => {
+  it("signed out in another tab: the next card opened returns the page to sign-in with a note (390)", async () => {
+    const { page, context } = await openLibrary(buyer2, { width: 390, height: 320 });
+    const cards = page.getByTestId("library-purchase");
+    await expect.poll(() => cards.count()).toBe(2);
+    await cards.nth(0).getByTestId("text-content").waitFor();
+    // Another tab of the same browser signs out.
+    const other = await context.newPage();
+    expect((await other.request.post("/api/library/sign-out", { headers: { origin: baseUrl() } })).status()).toBe(200);
+    await other.close();
+    await cards.nth(1).scrollIntoViewIfNeeded();
+    const note = page.getByTestId("library-session-ended");
+    await note.waitFor();
+    expect(await note.textContent()).toContain("Your library session ended. Sign in again.");
+    await page.getByRole("button", { name: "Email me a sign-in link" }).waitFor();
+    expect(await page.getByText("Couldn't load").count()).toBe(0);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await noHorizontalScroll(page)).toBe(true);
+    await page.screenshot({ path: screenshotPath("libfix-session-ended-390"), fullPage: true });
+    await context.close();
+  }, 90_000);
+
+  it("a sign-out that fails says so and stays signed in; pressed again it signs out, with no note", async () => {
+    const { page, context } = await openLibrary(buyer2);
+    await page.route("**/api/library/sign-out", (route) =>
+      route.fulfill({ status: 503, json: { message: "Service Unavailable" } }),
+    );
+    await page.getByRole("button", { name: "Sign out" }).click();
+    const failed = page.getByTestId("library-sign-out-failed");
+    await failed.waitFor();
+    expect(await failed.textContent()).toBe("Couldn't sign out. Service Unavailable. Try again.");
+    await page.screenshot({ path: screenshotPath("libfix-sign-out-failed-1280") });
+    await page.getByTestId("library-email").waitFor();
+    await page.unroute("**/api/library/sign-out");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Email me a sign-in link" }).waitFor();
+    expect(await page.getByTestId("library-session-ended").count()).toBe(0);
     await context.close();
   }, 90_000);
 });

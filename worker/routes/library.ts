@@ -9,6 +9,7 @@ import {
   libraryIdParam,
   libraryLinkRequestSchema,
   libraryLinkSentSchema,
+  libraryListQuerySchema,
   libraryListSchema,
   libraryReceiptSchema,
   librarySessionSchema,
@@ -127,14 +128,15 @@ export const libraryRoutes = new Hono<AppEnv>()
     "/library/purchases",
     doc({
       tag: "Buyer library",
-      summary: "Every purchase paid with the signed-in address",
+      summary: "Every purchase paid with the signed-in address, a page at a time",
       description:
-        "Across all creators, newest first. Refunded and disputed purchases are listed as such; checkouts never paid are not.",
+        "Across all creators, newest first, 50 a page: pass the answer's nextCursor as cursor for the next page (null on the last). Refunded and disputed purchases are listed as such; checkouts never paid are not.",
       access: "library",
       ok: libraryListSchema,
-      errors: { 401: NOT_SIGNED_IN },
+      errors: { 400: "The cursor is malformed", 401: NOT_SIGNED_IN },
     }),
-    async (c) => c.json(await libraryPurchases(c.var.db, await signedInEmail(c))),
+    validate("query", libraryListQuerySchema),
+    async (c) => c.json(await libraryPurchases(c.var.db, await signedInEmail(c), c.req.valid("query").cursor)),
   )
   .get(
     "/library/purchases/:id",

@@ -2,7 +2,7 @@
 // address, across creators, each opened as its access link opens it (docs/library.md).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { KeyRound, Library, LogOut, MailWarning, PackageOpen } from "lucide-react";
+import { Clock, KeyRound, Library, LogOut, MailWarning, PackageOpen } from "lucide-react";
 import type { ReactNode } from "react";
 import { LIBRARY_TEXT } from "@shared/library";
 import { EmptyState } from "@/components/empty-state";
@@ -13,8 +13,16 @@ import { Card, CardContent } from "@/components/ui/card";
 import { PaywallShell } from "@/features/paywall/paywall-shell";
 import { api, withoutStatus } from "@/lib/api";
 import { PurchaseCard } from "./purchase-card";
-import { LIBRARY_KEY, useLibraryPurchases, useLibrarySession } from "./queries";
+import { forgetSessionEnded, LIBRARY_KEY, useLibraryPurchases, useLibrarySession, useSessionEnded } from "./queries";
 import { RequestLinkForm } from "./request-link";
+
+const SESSION_ENDED = "Your library session ended. Sign in again.";
+
+/** Why a call failed, for a person: the server's message, or the network's. */
+const failedBecause = (err: Error) =>
+  /^\d{3}: /.test(err.message)
+    ? `${withoutStatus(err.message).replace(/\.$/, "")}. Try again.`
+    : "Check your connection and try again.";
 
 function Frame({ children }: { children: ReactNode }) {
   return (
@@ -49,14 +57,24 @@ function Centered({
   );
 }
 
-/** Not signed in: the email form. */
+/** Not signed in: the email form; after a session ended under the page (expired, signed out elsewhere), a note. */
 function SignIn() {
+  const ended = useSessionEnded();
   return (
     <Centered
       icon={<Library className="size-7" />}
       title="Your library"
       text="Everything you bought on ApeWall, from every creator, in one place. Enter the email you paid with and we'll send you a sign-in link."
     >
+      {ended && (
+        <p
+          className="flex items-center justify-center gap-2 rounded-lg bg-muted px-3 py-2 text-sm font-medium"
+          role="status"
+          data-testid="library-session-ended"
+        >
+          <Clock className="size-4 shrink-0" /> {SESSION_ENDED}
+        </p>
+      )}
       <RequestLinkForm />
     </Centered>
   );
@@ -72,6 +90,7 @@ function OpenWithLink({ token }: { token: string }) {
   const open = useMutation({
     mutationFn: () => api("POST /api/library/session", { body: { token } }),
     onSuccess: async () => {
+      forgetSessionEnded(queryClient);
       await queryClient.invalidateQueries({ queryKey: LIBRARY_KEY });
       await navigate({ to: "/library", search: { token: undefined }, hash: "", replace: true });
     },
@@ -107,12 +126,33 @@ function OpenWithLink({ token }: { token: string }) {
   );
 }
 
+/** "Show more" under the list while older purchases remain; a page that failed says so and retries. */
+function MorePurchases({ list }: { list: ReturnType<typeof useLibraryPurchases> }) {
+  if (!list.hasNextPage) return null;
+  return (
+    <div className="space-y-2 text-center">
+      {list.isFetchNextPageError && list.error && (
+        <p className="text-sm text-destructive" role="alert">
+          Couldn't load more purchases. {withoutStatus(list.error.message)}
+        </p>
+      )}
+      <Button variant="outline" onClick={() => list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+        {list.isFetchingNextPage && <Spinner className="size-4" />} Show more
+      </Button>
+    </div>
+  );
+}
+
 function SignedIn({ email }: { email: string }) {
   const queryClient = useQueryClient();
-  const list = useLibraryPurchases(true);
+  const list = useLibraryPurchases();
+  const purchases = list.data?.pages.flatMap((p) => p.purchases) ?? [];
   const signOut = useMutation({
     mutationFn: () => api("POST /api/library/sign-out"),
-    onSuccess: () => queryClient.resetQueries({ queryKey: LIBRARY_KEY }),
+    onSuccess: () => {
+      forgetSessionEnded(queryClient);
+      return queryClient.resetQueries({ queryKey: LIBRARY_KEY });
+    },
   });
   return (
     <div className="space-y-6">
@@ -124,29 +164,37 @@ function SignedIn({ email }: { email: string }) {
           </p>
         </div>
         <Button variant="outline" size="sm" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
-          <LogOut /> Sign out
+          {signOut.isPending ? <Spinner className="size-4" /> : <LogOut />} Sign out
         </Button>
       </div>
+      {signOut.error && (
+        <p className="text-right text-sm text-destructive" role="alert" data-testid="library-sign-out-failed">
+          Couldn't sign out. {failedBecause(signOut.error)}
+        </p>
+      )}
       {list.isLoading ? (
         <div className="flex justify-center py-16" role="status">
           <Spinner className="size-8" label="Loading your purchases" />
         </div>
-      ) : list.error || !list.data ? (
+      ) : !list.data ? (
         <LoadFailed
           what="your purchases"
           detail={list.error ? withoutStatus(list.error.message) : undefined}
           onRetry={() => list.refetch()}
         />
-      ) : list.data.purchases.length === 0 ? (
+      ) : purchases.length === 0 ? (
         <EmptyState icon={PackageOpen} title={LIBRARY_TEXT.empty} text={LIBRARY_TEXT.emptyHint} />
       ) : (
-        <ul className="space-y-4" data-testid="library-purchases">
-          {list.data.purchases.map((p) => (
-            <li key={p.id}>
-              <PurchaseCard p={p} />
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul className="space-y-4" data-testid="library-purchases">
+            {purchases.map((p) => (
+              <li key={p.id}>
+                <PurchaseCard p={p} />
+              </li>
+            ))}
+          </ul>
+          <MorePurchases list={list} />
+        </>
       )}
     </div>
   );

@@ -12,12 +12,20 @@ import { PurchaseAccess } from "@/features/access/purchase-access";
 import { withoutStatus } from "@/lib/api";
 import { ChangeEmail } from "./change-email";
 import { dateInWords } from "./format";
+import { useSeen } from "./in-view";
 import { useLibraryAccess } from "./queries";
 import { ReceiptButton } from "./receipt";
 
+/** Opened once the card comes near the viewport: a long library does not open every purchase at once. */
 function Access({ id }: { id: string }) {
-  const access = useLibraryAccess(id, true);
-  if (access.isLoading) return <SectionSpinner className="py-6" />;
+  const [seen, ref] = useSeen<HTMLDivElement>();
+  const access = useLibraryAccess(id, seen);
+  if (!seen || access.isLoading)
+    return (
+      <div ref={ref}>
+        <SectionSpinner className="py-6" />
+      </div>
+    );
   if (access.error || !access.data)
     return (
       <LoadFailed

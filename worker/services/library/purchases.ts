@@ -3,16 +3,19 @@
 // the query itself). It reads what the access link reads, through the same code: no more power.
 // Behaviour: docs/library.md.
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { type LibraryAccess, type LibraryList, type LibraryReceipt, LIBRARY_STATES } from "../../../shared/library";
+import {
+  type LibraryAccess,
+  type LibraryList,
+  type LibraryReceipt,
+  LIBRARY_PAGE_SIZE,
+  LIBRARY_STATES,
+} from "../../../shared/library";
 import { content, creatorProfiles, purchases, users } from "../../db/schema";
 import { accessTokenFor } from "../purchases/access-tokens";
 import { assertPaid, verification } from "../purchases/buyer-access";
 import type { PurchaseDeps, PurchaseRow } from "../purchases/deps";
 import { receiptData } from "../purchases/receipts";
 import { creatorColumns, toPublicCreator } from "../profile";
-
-/** At most this many purchases are listed (the newest). */
-const LIBRARY_LIMIT = 200;
 
 /** `lower(buyer_email) = email`: the expression the index purchases_buyer_email_lower serves. */
 const emailIs = (email: string) => sql`lower(${purchases.buyerEmail}) = ${email.toLowerCase()}`;
@@ -30,8 +33,21 @@ export async function hasLibrary(db: PurchaseDeps["db"], email: string): Promise
   return !!row;
 }
 
-export async function libraryPurchases(db: PurchaseDeps["db"], email: string): Promise<LibraryList> {
-  const rows = await db
+/** When a purchase counts as bought (the list's order): paid, or created for one never stamped paid. */
+const boughtAt = sql`coalesce(${purchases.paidAt}, ${purchases.createdAt})`;
+
+/** Rows after the cursor `${boughtAtMs}.${id}` (the previous page's last row), newest first. */
+function afterCursor(cursor: string | undefined) {
+  if (!cursor) return undefined;
+  const dot = cursor.indexOf(".");
+  const at = Number(cursor.slice(0, dot));
+  const id = cursor.slice(dot + 1);
+  return sql`(${boughtAt} < ${at} or (${boughtAt} = ${at} and ${purchases.id} < ${id}))`;
+}
+
+/** One page of `email`'s purchases after `cursor`, newest first, and one more row (is there a next page?). */
+export function libraryPageQuery(db: PurchaseDeps["db"], email: string, cursor?: string) {
+  return db
     .select({
       id: purchases.id,
       contentId: purchases.contentId,
@@ -48,11 +64,19 @@ export async function libraryPurchases(db: PurchaseDeps["db"], email: string): P
     .innerJoin(content, eq(content.id, purchases.contentId))
     .innerJoin(users, eq(users.id, content.userId))
     .leftJoin(creatorProfiles, eq(creatorProfiles.userId, content.userId))
-    .where(and(emailIs(email), listed))
-    .orderBy(desc(sql`coalesce(${purchases.paidAt}, ${purchases.createdAt})`), desc(purchases.id))
-    .limit(LIBRARY_LIMIT);
+    .where(and(emailIs(email), listed, afterCursor(cursor)))
+    .orderBy(desc(boughtAt), desc(purchases.id))
+    .limit(LIBRARY_PAGE_SIZE + 1);
+}
+
+export async function libraryPurchases(db: PurchaseDeps["db"], email: string, cursor?: string): Promise<LibraryList> {
+  const found = await libraryPageQuery(db, email, cursor);
+  const rows = found.slice(0, LIBRARY_PAGE_SIZE);
+  const last = rows[rows.length - 1];
   return {
     email: email.toLowerCase(),
+    nextCursor:
+      found.length > LIBRARY_PAGE_SIZE && last ? `${(last.paidAt ?? last.createdAt).getTime()}.${last.id}` : null,
     purchases: rows.map((r) => ({
       id: r.id,
       contentId: r.contentId,

@@ -35,7 +35,7 @@ describe("the library's list", () => {
     await rows(
       "update purchases set buyer_email = 'lib-empty-moved@example.com' where buyer_email = 'lib-empty@example.com'",
     );
-    expect(await list(cookie)).toEqual({ email: "lib-empty@example.com", purchases: [] });
+    expect(await list(cookie)).toEqual({ email: "lib-empty@example.com", purchases: [], nextCursor: null });
   });
 });
 
