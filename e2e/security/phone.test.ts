@@ -235,6 +235,14 @@ const VISITS: Visit[] = [
     path: () => "/feedback",
     ready: heading("Send us feedback"),
   },
+  // The library signed in, with purchases, is measured at 390 and 1280 by e2e/library/library.test.ts.
+  {
+    pattern: "/library",
+    name: "library-sign-in",
+    who: "visitor",
+    path: () => "/library",
+    ready: heading("Your library"),
+  },
   {
     pattern: "/upload",
     name: "upload-signed-out",
