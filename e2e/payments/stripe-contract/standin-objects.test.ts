@@ -109,6 +109,15 @@ describe("the stand-in's objects", () => {
     });
     await stripe.paymentIntents.capture(held.id);
     await stripe.paymentIntents.cancel((await stripe.paymentIntents.create({ amount: 3000, currency: "usd" })).id);
+    // A ConfirmationToken, read before and after the PaymentIntent it confirms (the server-side confirm).
+    const ctoken = await stripe.testHelpers.confirmationTokens.create({ payment_method: "pm_card_visa" });
+    await stripe.confirmationTokens.retrieve(ctoken.id);
+    const viaToken = await stripe.paymentIntents.create({ amount: 3000, currency: "usd" });
+    await stripe.paymentIntents.confirm(viaToken.id, {
+      confirmation_token: ctoken.id,
+      return_url: "https://example.com/back",
+    });
+    await stripe.confirmationTokens.retrieve(ctoken.id);
     await stripe.paymentMethods.retrieve(paid.payment_method as string);
     await stripe.customers.listPaymentMethods(customer.id, { type: "card" });
     await stripe.charges.retrieve(paid.latest_charge as string, { expand: ["refunds", "balance_transaction"] });
