@@ -47,7 +47,8 @@ const retried = results.flatMap(({ project, text }) =>
   text
     .replace(/\x1b\[[0-9;]*m/g, "")
     .split("\n")
-    .filter((line) => /\(retry x\d+\)/.test(line))
+    // A passed test's line (✓); a failed one is named under "what failed".
+    .filter((line) => /\(retry x\d+\)/.test(line) && line.trim().startsWith("✓"))
     .map((line) => `${project}: ${line.trim()}`),
 );
 if (retried.length) console.log(`\n── passed only when run again (flaky):\n${retried.join("\n")}`);
