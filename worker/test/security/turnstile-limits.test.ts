@@ -7,7 +7,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { HUMAN_CHECK_HEADER } from "../../../shared/human-check";
 import { app } from "../../app";
 import { creatorWithItem } from "../payments/payment-fixtures";
-import { BASE, env } from "../support/helpers";
+import { BASE, env, startOfLimitWindow } from "../support/helpers";
 
 const DUMMY_TOKEN = "XXXX.DUMMY.TOKEN.XXXX";
 
@@ -53,6 +53,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe("an IPv6 client is one /64", () => {
   it("addresses of one /64, written any way, share the strict limit; the next /64 does not", async () => {
+    await startOfLimitWindow();
     const sameNetwork = [
       "2001:db8:0:7::1",
       "2001:DB8:0:7:ffff:1:2:3",
@@ -66,6 +67,7 @@ describe("an IPv6 client is one /64", () => {
   });
 
   it("the route's own limit counts the /64 too (10 sign-in emails a minute)", async () => {
+    await startOfLimitWindow();
     const status = (i: number) =>
       send("/api/auth/email", {
         body: { email: `v6-${i}-${Math.random()}@example.com` },
@@ -77,6 +79,7 @@ describe("an IPv6 client is one /64", () => {
   });
 
   it("an IPv4 address is counted whole, and its IPv4-mapped IPv6 form is the same client", async () => {
+    await startOfLimitWindow();
     for (let i = 0; i < 5; i++) expect(await checkoutStart({ token: "unavailable", ip: "203.0.113.77" })).toBe(200);
     expect(await checkoutStart({ token: "unavailable", ip: "::ffff:203.0.113.77" })).toBe(429);
     expect(await checkoutStart({ token: "unavailable", ip: "203.0.113.78" })).toBe(200);
@@ -87,6 +90,7 @@ describe("in production", () => {
   const production = { APP_ENV: "production" };
 
   it("unverified requests from every address share the form's site-wide budget", async () => {
+    await startOfLimitWindow();
     const open = limiter(true);
     expect(
       await checkoutStart({
@@ -113,6 +117,7 @@ describe("in production", () => {
   });
 
   it("a request without CF-Connecting-IP is limited in the shared `noip` bucket, not skipped", async () => {
+    await startOfLimitWindow();
     for (let i = 0; i < 5; i++) expect(await checkoutStart({ token: "unavailable", env: production })).toBe(200);
     expect(await checkoutStart({ token: "unavailable", env: production })).toBe(429);
     // Locally (the tests' development settings) it is not limited by address.

@@ -267,3 +267,13 @@ export async function advanceTestClock(clockId: string, to: number) {
   if (res.status !== 200) throw new Error(`advance ${res.status}: ${JSON.stringify(res.body)}`);
   return advanceDone(clockId);
 }
+
+/**
+ * Waits, when fewer than 12 s of the rate limiters' current minute remain, for the next one to begin.
+ * The limiters count in fixed minutes (workerd's simple rate limit, like Cloudflare's), so a test that
+ * counts requests up to a limit must not straddle two minutes (a busy machine once made one do so).
+ */
+export async function startOfLimitWindow(): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 12_000) await new Promise((r) => setTimeout(r, left + 50));
+}
