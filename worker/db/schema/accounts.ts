@@ -12,6 +12,10 @@ export const users = sqliteTable("users", {
     .notNull()
     .default("free"),
   stripeCustomerId: text("stripe_customer_id"),
+  /** Whether the creator's prices include tax: auto (exclusive for US buyers, inclusive elsewhere), or always one way (docs/tax.md). */
+  taxBehavior: text("tax_behavior", { enum: ["auto", "inclusive", "exclusive"] })
+    .notNull()
+    .default("auto"),
   createdAt: createdAt(),
 });
 

@@ -14,3 +14,4 @@ export * from "./library";
 export * from "./mail";
 export * from "./money";
 export * from "./purchases";
+export * from "./tax";

@@ -12,7 +12,8 @@ export const ledgerEntries = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     idempotencyKey: text("idempotency_key").notNull().unique(),
-    account: text("account", { enum: ["creator", "platform"] }).notNull(),
+    // "tax": sales tax and VAT collected for the tax authorities, never a creator's or ApeWall's income.
+    account: text("account", { enum: ["creator", "platform", "tax"] }).notNull(),
     userId: text("user_id").references(() => users.id),
     kind: text("kind", {
       enum: [
@@ -29,6 +30,7 @@ export const ledgerEntries = sqliteTable(
         "reserve_voided",
         "stripe_fee",
         "dispute_fee",
+        "tax",
       ],
     }).notNull(),
     amountCents: integer("amount_cents").notNull(),

@@ -17,7 +17,10 @@ export const purchases = sqliteTable(
       .notNull()
       .references(() => users.id),
     buyerEmail: text("buyer_email"),
+    /** What the buyer pays, tax included (gross). */
     amountCents: integer("amount_cents").notNull(),
+    /** Of which tax (sales tax, VAT, GST) ApeWall collects and owes; net = amount - tax (docs/tax.md). */
+    taxCents: integer("tax_cents").notNull().default(0),
     currency: text("currency").notNull().default("usd"),
     status: text("status", { enum: ["pending", "paid", "failed", "refunded", "disputed"] })
       .notNull()
