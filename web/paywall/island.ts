@@ -10,6 +10,7 @@ import {
   HUMAN_CHECK_UNAVAILABLE,
 } from "@shared/human-check";
 import type { PurchaseVerification } from "@shared/payments";
+import type { TaxLine } from "@shared/tax";
 import {
   chosenAmount,
   LOST_ACCESS_TEXT,
@@ -287,7 +288,8 @@ function start() {
             customAmount: item.pricingModel === "pay_what_you_want" ? choice.amount : undefined,
             bump: item.bump,
           },
-          { amount: body.amount, discount: body.discount, bump: body.bump },
+          // The tax line comes with this first answer: the edge's estimate, before any form is typed.
+          { amount: body.amount, discount: body.discount, bump: body.bump, tax: (body as { tax?: TaxLine }).tax },
         );
       } catch {
         const checkout = new URLSearchParams({
