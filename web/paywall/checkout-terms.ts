@@ -33,7 +33,8 @@ export const changeTerms = (clientSecret: string, terms: Choice): Promise<Terms>
       paymentIntent: clientSecret.split("_secret_")[0],
       discountCode: terms.code,
       bump: terms.bump,
-      vatId: terms.vatId,
+      // Blank removes a VAT number given before (null is not a VAT number to the server).
+      vatId: terms.vatId ?? "",
     },
   });
 

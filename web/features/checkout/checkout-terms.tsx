@@ -38,7 +38,7 @@ export function useChangeTerms(
         paymentIntent: clientSecret.split("_secret_")[0],
         discountCode: next.code,
         bump: next.bump,
-        vatId: next.vatId,
+        vatId: next.vatId ?? "",
       },
     });
     await elements?.fetchUpdates().catch(() => undefined);
