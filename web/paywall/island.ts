@@ -10,7 +10,6 @@ import {
   HUMAN_CHECK_UNAVAILABLE,
 } from "@shared/human-check";
 import type { PurchaseVerification } from "@shared/payments";
-import type { TaxLine } from "@shared/tax";
 import {
   chosenAmount,
   LOST_ACCESS_TEXT,
@@ -289,7 +288,7 @@ function start() {
             bump: item.bump,
           },
           // The tax line comes with this first answer: the edge's estimate, before any form is typed.
-          { amount: body.amount, discount: body.discount, bump: body.bump, tax: (body as { tax?: TaxLine }).tax },
+          { amount: body.amount, discount: body.discount, bump: body.bump, tax: body.tax },
         );
       } catch {
         const checkout = new URLSearchParams({
