@@ -18,7 +18,16 @@ export function paymentMethods(kit) {
       object: "payment_method",
       allow_redisplay: "unspecified",
       billing_details: {
-        address: { city: null, country: null, line1: null, line2: null, postal_code: null, state: null },
+        // The billing address the Payment Element collected (country, and postal code where asked).
+        address: {
+          city: null,
+          country: null,
+          line1: null,
+          line2: null,
+          postal_code: null,
+          state: null,
+          ...billing.address,
+        },
         email: billing.email ?? null,
         name: billing.name ?? null,
         phone: null,
