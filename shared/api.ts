@@ -44,6 +44,7 @@ import {
   librarySessionSchema,
   librarySignedOutSchema,
 } from "./library";
+import { invoiceSchema } from "./invoices";
 import { licenseActionSchema, licenseVerificationSchema } from "./licenses";
 import {
   checkoutAnswerSchema,
@@ -145,6 +146,7 @@ export const API_ANSWERS = {
   "POST /api/purchase/send-access-email": sentSchema,
   "POST /api/purchase/recover": recoverAccessAnswerSchema,
   "POST /api/purchases/:id/email": purchaseEmailChangedSchema,
+  "GET /api/purchases/:id/invoice": invoiceSchema,
   "POST /api/content/:id/download": downloadLinkSchema,
   "POST /api/library/link": libraryLinkSentSchema,
   "POST /api/library/session": librarySessionSchema,

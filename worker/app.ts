@@ -31,6 +31,7 @@ import { checkoutRoutes } from "./routes/checkout";
 import { checkoutConfirmRoutes } from "./routes/checkout-confirm";
 import { downloadRoutes } from "./routes/downloads";
 import { purchaseAccessRoutes } from "./routes/purchase-access";
+import { invoiceRoutes } from "./routes/invoices";
 import { purchaseEmailRoutes } from "./routes/purchase-email";
 import { paywallPageRoutes } from "./routes/paywall-page";
 import { profileRoutes } from "./routes/profile";
@@ -69,6 +70,7 @@ const api = new Hono<AppEnv>()
   .route("/", checkoutRoutes)
   .route("/", checkoutConfirmRoutes)
   .route("/", purchaseAccessRoutes)
+  .route("/", invoiceRoutes)
   .route("/", purchaseEmailRoutes)
   .route("/", downloadRoutes)
   .route("/", stripeWebhookRoutes)
