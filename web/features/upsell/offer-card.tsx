@@ -3,7 +3,6 @@
 import { AlertCircle, CreditCard, Gift } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { UpsellOffer } from "@shared/funnels";
-import type { TaxLine } from "@shared/tax";
 import { dollarsField, formatDollars, formatDollarsPlain } from "@shared/money";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
@@ -28,7 +27,7 @@ export function OfferCard({
 }) {
   const tip = offer.pricingModel === "pay_what_you_want";
   // "Includes $1.67 VAT (20%, France)" / "+ $0.89 sales tax (Washington)", as the server words it.
-  const taxText = (offer as { tax?: TaxLine | null }).tax?.text ?? null;
+  const taxText = offer.tax?.text ?? null;
   const [amount, setAmount] = useState("");
   // The amount starts again at the minimum for each new step (and when the offer's bounds change).
   // biome-ignore lint/correctness/useExhaustiveDependencies: stepId and maximumPrice mark a new offer, so they re-run it on purpose
