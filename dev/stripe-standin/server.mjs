@@ -30,7 +30,9 @@ import { transfers } from "./transfers.mjs";
 import { createWebhooks } from "./webhooks.mjs";
 import { API_VERSION, expandOf, int, list, metadata, now, publicJson, RAW, raw, rid } from "./wire.mjs";
 
-const STRIPE_JS = readFileSync(new URL("./stripe-js.js", import.meta.url), "utf8");
+const STRIPE_JS = ["./stripe-js-billing.js", "./stripe-js.js"]
+  .map((file) => readFileSync(new URL(file, import.meta.url), "utf8"))
+  .join("\n");
 
 /**
  * `stateFile`: where to keep state across restarts (npm start); without it, state lives in memory.
