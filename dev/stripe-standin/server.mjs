@@ -30,8 +30,9 @@ import { transfers } from "./transfers.mjs";
 import { createWebhooks } from "./webhooks.mjs";
 import { API_VERSION, expandOf, int, list, metadata, now, publicJson, RAW, raw, rid } from "./wire.mjs";
 
-const STRIPE_JS = ["./stripe-js-billing.js", "./stripe-js.js"]
-  .map((file) => readFileSync(new URL(file, import.meta.url), "utf8"))
+// Stripe.js as the stand-in serves it at /v3: the Payment Element's billing fields, then the rest.
+const STRIPE_JS = [new URL("./stripe-js-billing.js", import.meta.url), new URL("./stripe-js.js", import.meta.url)]
+  .map((file) => readFileSync(file, "utf8"))
   .join("\n");
 
 /**
