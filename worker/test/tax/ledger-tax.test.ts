@@ -1,0 +1,125 @@
+// A taxed sale in the ledger: the tax on account 'tax', the fee on the net (free and Pro plans), the
+// tax invoice numbered once per order (an order bump shares its order's, an upsell has its own), and
+// Stripe's tax transaction recorded once however often the webhook comes. docs/tax.md.
+import { describe, expect, it } from "vitest";
+import { creatorBalance } from "../../services/balances";
+import { rebookProFees } from "../../services/ledger";
+import { recordTaxTransactions } from "../../services/tax/transactions";
+import { createDb } from "../../db/client";
+import { purchaseDepsOf } from "../../deps";
+import { call, checkout, contentForm, deliver, env, eventFor, postForm, row, rows } from "../support/helpers";
+import { creatorWithItem, ledgerOf, netOf, taxedSale, taxTransactionsOf } from "./tax-fixtures";
+
+const invoiceOf = (purchaseId: string) =>
+  row<{ number: number }>("select number from tax_invoices where purchase_id = ?", purchaseId);
+
+describe("a taxed sale's ledger rows", () => {
+  it("books the tax to account tax and splits the net 80/20 on the free plan; invoice and tax transaction once", async () => {
+    const { itemId, creatorId } = await creatorWithItem("tax-ledger-free@example.com", "10");
+    const sale = await taxedSale(itemId);
+    // $10 including 20% French VAT: $1.67 tax, $8.33 net; the fee is 20% of the net.
+    expect(sale.taxCents).toBe(167);
+    expect(await ledgerOf(sale.purchaseId)).toEqual([
+      { idempotency_key: `sale:${sale.purchaseId}:creator`, account: "creator", kind: "sale", amount_cents: 666 },
+      {
+        idempotency_key: `sale:${sale.purchaseId}:platform`,
+        account: "platform",
+        kind: "platform_fee",
+        amount_cents: 167,
+      },
+      { idempotency_key: `sale:${sale.purchaseId}:tax`, account: "tax", kind: "tax", amount_cents: 167 },
+    ]);
+    expect(
+      (await row<{ user_id: string | null }>(
+        "select user_id from ledger_entries where idempotency_key = ?",
+        `sale:${sale.purchaseId}:tax`,
+      ))!.user_id,
+    ).toBeNull();
+    // The creator's figures count their share only.
+    const balance = await creatorBalance(createDb(env.DB), creatorId);
+    expect(balance.onHoldCents + balance.availableCents).toBe(666);
+    expect(balance.totalEarningsCents).toBe(666);
+    const number = (await invoiceOf(sale.purchaseId))!.number;
+    expect(number).toBeGreaterThan(0);
+    expect(await taxTransactionsOf(sale.paymentIntent)).toMatchObject([
+      { type: "transaction", reference: sale.paymentIntent, amount_cents: 1000, tax_cents: 167 },
+    ]);
+
+    // The same event again, a new read of the association: nothing more.
+    const again = await deliver(await eventFor("payment_intent.succeeded", sale.paymentIntent));
+    expect(await again.json()).toMatchObject({ duplicate: true });
+    await recordTaxTransactions(purchaseDepsOf(env as never), sale.paymentIntent);
+    expect(await ledgerOf(sale.purchaseId)).toHaveLength(3);
+    expect(await taxTransactionsOf(sale.paymentIntent)).toHaveLength(1);
+    expect(await rows("select number from tax_invoices where purchase_id = ?", sale.purchaseId)).toEqual([{ number }]);
+  });
+
+  it("on Pro the creator keeps the whole net; a Pro invoice taken back re-books the fee on the net", async () => {
+    const { itemId, creatorId } = await creatorWithItem("tax-ledger-pro@example.com", "10");
+    const now = Date.now();
+    await env.DB.prepare(
+      "insert into pro_periods (invoice_id, user_id, subscription_id, starts_at, ends_at) values ('in_taxpro', ?, 'sub_taxpro', ?, ?)",
+    )
+      .bind(creatorId, now - 3600_000, now + 30 * 86400_000)
+      .run();
+    const sale = await taxedSale(itemId);
+    expect(await netOf(sale.purchaseId)).toEqual({ creator: 833, platform: 0, tax: 167 });
+
+    await env.DB.prepare("update pro_periods set voided_at = ?, void_reason = 'refund' where invoice_id = 'in_taxpro'")
+      .bind(now)
+      .run();
+    await env.DB.batch(rebookProFees(env.DB, "in_taxpro", "refund"));
+    // 20% of the $8.33 net, never of the tax.
+    expect(await netOf(sale.purchaseId)).toEqual({ creator: 666, platform: 167, tax: 167 });
+  });
+
+  it("an order bump books its own three rows and shares its order's invoice; an upsell's order has its own", async () => {
+    const { cookie, itemId } = await creatorWithItem("tax-ledger-bump@example.com", "10");
+    const addOn = await creatorWithItemOf(cookie, "Workbook", "12");
+    const put = await call(`/api/content/${itemId}/bump`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ contentId: addOn, price: "4" }),
+      cookie,
+    });
+    expect(put.status).toBe(200);
+    const sale = await taxedSale(itemId, { bump: true });
+    expect(sale.bumpId).not.toBeNull();
+    expect(await netOf(sale.purchaseId)).toEqual({ creator: 666, platform: 167, tax: 167 });
+    // $4 including VAT: $0.67 tax, $3.33 net, 20% of it $0.67.
+    expect(await netOf(sale.bumpId!)).toEqual({ creator: 266, platform: 67, tax: 67 });
+    expect(await invoiceOf(sale.purchaseId)).not.toBeNull();
+    expect(await invoiceOf(sale.bumpId!)).toBeNull();
+    expect(await taxTransactionsOf(sale.paymentIntent)).toMatchObject([
+      { type: "transaction", amount_cents: 1400, tax_cents: 234 },
+    ]);
+
+    // An upsell is charged with its own PaymentIntent: its own purchase is its order, with the next number.
+    const upsell = await taxedSale(addOn);
+    await env.DB.prepare("update purchases set parent_purchase_id = ? where id = ?")
+      .bind(sale.purchaseId, upsell.purchaseId)
+      .run();
+    expect(await netOf(upsell.purchaseId)).toEqual({ creator: 800, platform: 200, tax: 200 });
+    expect((await invoiceOf(upsell.purchaseId))!.number).toBeGreaterThan((await invoiceOf(sale.purchaseId))!.number);
+  });
+
+  it("an untaxed sale books no tax row and no invoice, as before", async () => {
+    const { itemId } = await creatorWithItem("tax-ledger-none@example.com", "10");
+    const { paymentIntent } = await checkout(itemId);
+    expect((await deliver(await eventFor("payment_intent.succeeded", paymentIntent))).status).toBe(200);
+    const p = (await row<{ id: string }>("select id from purchases where payment_intent_id = ?", paymentIntent))!;
+    expect(await netOf(p.id)).toEqual({ creator: 800, platform: 200, tax: 0 });
+    expect(await invoiceOf(p.id)).toBeNull();
+    expect(await taxTransactionsOf(paymentIntent)).toEqual([]);
+  });
+});
+
+async function creatorWithItemOf(cookie: string, title: string, price: string) {
+  const res = await postForm(
+    "/api/content",
+    contentForm({ title, price, accessType: "link", linkUrl: "https://example.com/workbook" }),
+    cookie,
+  );
+  if (res.status !== 201) throw new Error(await res.text());
+  return (await res.json<{ id: string }>()).id;
+}
