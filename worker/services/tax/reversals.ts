@@ -8,7 +8,7 @@ import { recordStatement, recordTaxTransactions, transactionTotals } from "./tra
 type Deps = { d1: D1Database; stripe: Stripe };
 
 /** Attempts before a request is left failed for the admin (the last some 27 hours after the first). */
-export const MAX_REVERSAL_ATTEMPTS = 40;
+const MAX_REVERSAL_ATTEMPTS = 40;
 
 /** The request's key, also its reference at Stripe (unique across all tax transactions). */
 export const reversalKey = (disputeId: string) => `tax-reversal:${disputeId}`;

@@ -3,12 +3,12 @@
 // Stripe's tax transaction recorded once however often the webhook comes. docs/tax.md.
 import { describe, expect, it } from "vitest";
 import { creatorBalance } from "../../services/balances";
-import { rebookProFees } from "../../services/ledger";
+import { insertLedgerRow, rebookProFees, reverseSale, saleRows } from "../../services/ledger";
 import { recordTaxTransactions } from "../../services/tax/transactions";
 import { createDb } from "../../db/client";
 import { purchaseDepsOf } from "../../deps";
 import { call, checkout, contentForm, deliver, env, eventFor, postForm, row, rows } from "../support/helpers";
-import { creatorWithItem, ledgerOf, netOf, taxedSale, taxTransactionsOf } from "./tax-fixtures";
+import { creatorWithItem, ledgerOf, netOf, sideOf, taxedSale, taxTransactionsOf } from "./tax-fixtures";
 
 const invoiceOf = (purchaseId: string) =>
   row<{ number: number }>("select number from tax_invoices where purchase_id = ?", purchaseId);
@@ -123,3 +123,56 @@ async function creatorWithItemOf(cookie: string, title: string, price: string) {
   if (res.status !== 201) throw new Error(await res.text());
   return (await res.json<{ id: string }>()).id;
 }
+
+describe("reverseSale on a taxed sale, in many pieces", () => {
+  let n = 0;
+  /** A paid sale of `gross` cents with `tax` of it as tax, booked as saleRows books it on `plan`. */
+  async function bookedSale(gross: number, tax: number, plan: "free" | "pro") {
+    const id = `rvt${++n}`;
+    const rowsOf = saleRows(
+      { id, creatorId: "rvt_creator", contentId: "rvt_item", amountCents: gross, currency: "usd", taxCents: tax },
+      plan,
+    );
+    await env.DB.batch([
+      env.DB.prepare("insert or ignore into users (id, email) values ('rvt_creator', 'rvt@example.com')"),
+      env.DB.prepare(
+        "insert or ignore into content (id, user_id, title, price_cents) values ('rvt_item', 'rvt_creator', 'Course', 1000)",
+      ),
+      env.DB.prepare(
+        "insert into purchases (id, content_id, creator_id, amount_cents, tax_cents, status, payment_intent_id, paid_at) values (?, 'rvt_item', 'rvt_creator', ?, ?, 'paid', ?, ?)",
+      ).bind(id, gross, tax, `pi_${id}`, Date.now()),
+      ...rowsOf.map((r) => insertLedgerRow(env.DB, r, ["paid"])),
+    ]);
+    return id;
+  }
+
+  it("each piece splits in proportion, no account ever gives back more than it had, and the whole nets to zero", async () => {
+    for (const [gross, tax, plan, pieces] of [
+      [1000, 167, "free", [1, 333, 250, 99, 317]],
+      [1000, 167, "pro", [333, 1, 1, 400, 265]],
+      [1999, 347, "free", [7, 1000, 500, 492]],
+      [4321, 0, "free", [4000, 321]],
+    ] as const) {
+      const id = await bookedSale(gross, tax, plan);
+      const start = await netOf(id);
+      let i = 0;
+      for (const cents of pieces) {
+        await reverseSale(env.DB, id, `piece${++i}:${id}`, "refund", cents).run();
+        const side = await sideOf(`piece${i}:${id}`);
+        expect((side.creator ?? 0) + (side.platform ?? 0) + (side.tax ?? 0)).toBe(-cents);
+        for (const v of Object.values(side)) expect(v).toBeLessThanOrEqual(0);
+        if (plan === "pro") expect(side.platform).toBe(0);
+        if (!tax) expect(side.tax).toBeUndefined();
+        const now = await netOf(id);
+        for (const a of ["creator", "platform", "tax"] as const) {
+          expect(now[a]).toBeGreaterThanOrEqual(0);
+          expect(now[a]).toBeLessThanOrEqual(start[a]);
+        }
+      }
+      expect(await netOf(id)).toEqual({ creator: 0, platform: 0, tax: 0 });
+      // Nothing more once the sale is taken back.
+      await reverseSale(env.DB, id, `more:${id}`, "refund", 100).run();
+      expect(await sideOf(`more:${id}`)).toEqual({});
+    }
+  });
+});

@@ -23,7 +23,7 @@ export type Ledger = { idempotency_key: string; account: string; kind: string; a
 
 let registered = false;
 /** ApeWall's OSS registration at the stand-in (covers every EU member state), made once per run. */
-export async function registerEu() {
+async function registerEu() {
   if (registered) return;
   const { status } = await standin("POST", "/v1/tax/registrations", {
     country: "FR",
