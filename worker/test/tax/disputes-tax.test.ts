@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { purchaseDepsOf } from "../../deps";
 import { handleDisputeEvent } from "../../services/purchases/settle";
 import { deliverTaxReversals } from "../../services/tax/reversals";
-import { env, row, rows, standin } from "../support/helpers";
+import { call, contentForm, env, postForm, row, rows, standin } from "../support/helpers";
 import { creatorWithItem, deliverAllOf, netOf, sideOf, taxedSale, taxTransactionsOf } from "./tax-fixtures";
 
 const DISPUTE_EVENTS = [
@@ -126,5 +126,37 @@ describe("a dispute of a taxed sale", () => {
     expect((await row<{ status: string }>("select status from purchases where id = ?", sale.purchaseId))!.status).toBe(
       "paid",
     );
+  });
+});
+
+describe("a lost dispute of a taxed order with its order bump", () => {
+  it("takes both purchases back and asks for one reversal of the whole order", async () => {
+    const { cookie, itemId } = await creatorWithItem("tax-dispute-bump@example.com", "10");
+    const add = await postForm(
+      "/api/content",
+      contentForm({ title: "Workbook", price: "12", accessType: "link", linkUrl: "https://example.com/wb" }),
+      cookie,
+    );
+    const addOn = (await add.json<{ id: string }>()).id;
+    const put = await call(`/api/content/${itemId}/bump`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ contentId: addOn, price: "4" }),
+      cookie,
+    });
+    expect(put.status).toBe(200);
+    const sale = await taxedSale(itemId, { bump: true });
+    const dp = (await standin<{ id: string }>("POST", `/_standin/charges/${sale.charge}/dispute`)).body.id;
+    await standin("POST", `/_standin/disputes/${dp}/close`, { outcome: "lost" });
+    await deliverAllOf(DISPUTE_EVENTS, [sale.charge, dp]);
+    expect(await netOf(sale.purchaseId)).toEqual({ creator: 0, platform: 0, tax: 0 });
+    expect(await netOf(sale.bumpId!)).toEqual({ creator: 0, platform: 0, tax: 0 });
+    expect(await requestsOf(sale.purchaseId)).toMatchObject([
+      { idempotency_key: `tax-reversal:${dp}`, amount_cents: 1400, status: "sent" },
+    ]);
+    expect((await taxTransactionsOf(sale.paymentIntent)).map((t) => [t.type, t.amount_cents, t.tax_cents])).toEqual([
+      ["transaction", 1400, 234],
+      ["reversal", -1400, -234],
+    ]);
   });
 });
