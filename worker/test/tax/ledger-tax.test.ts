@@ -1,6 +1,7 @@
 // A taxed sale in the ledger: the tax on account 'tax', the fee on the net (free and Pro plans), the
 // tax invoice numbered once per order (an order bump shares its order's, an upsell has its own), and
 // Stripe's tax transaction recorded once however often the webhook comes. docs/tax.md.
+import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { creatorBalance } from "../../services/balances";
 import { insertLedgerRow, rebookProFees, reverseSale, saleRows } from "../../services/ledger";
@@ -174,5 +175,31 @@ describe("reverseSale on a taxed sale, in many pieces", () => {
       await reverseSale(env.DB, id, `more:${id}`, "refund", 100).run();
       expect(await sideOf(`more:${id}`)).toEqual({});
     }
+  });
+});
+
+describe("recording Stripe's tax transactions when Stripe cannot say yet", () => {
+  it("throws (so the webhook is answered 500 and delivered again) and records once Stripe answers", async () => {
+    const { itemId } = await creatorWithItem("tax-ledger-retry@example.com", "10");
+    const sale = await taxedSale(itemId, { deliverSucceeded: false });
+    const deps = purchaseDepsOf(env as never);
+    const dead = new Stripe("sk_test_worker", {
+      host: "127.0.0.1",
+      port: 9,
+      protocol: "http",
+      httpClient: Stripe.createFetchHttpClient(),
+      maxNetworkRetries: 0,
+    });
+    deps.stripe.tax.associations.find = dead.tax.associations.find.bind(dead.tax.associations);
+    await expect(recordTaxTransactions(deps, sale.paymentIntent)).rejects.toThrow();
+    expect(await taxTransactionsOf(sale.paymentIntent)).toEqual([]);
+    // A refund Stripe has not committed a reversal for yet: what is there is recorded, and it throws.
+    const good = purchaseDepsOf(env as never);
+    await expect(recordTaxTransactions(good, sale.paymentIntent, [sale.paymentIntent, "re_not_yet"])).rejects.toThrow(
+      /re_not_yet/,
+    );
+    expect(await taxTransactionsOf(sale.paymentIntent)).toHaveLength(1);
+    expect((await deliver(await eventFor("payment_intent.succeeded", sale.paymentIntent))).status).toBe(200);
+    expect(await taxTransactionsOf(sale.paymentIntent)).toMatchObject([{ type: "transaction", amount_cents: 1000 }]);
   });
 });
