@@ -1,5 +1,6 @@
 // Taxed sales for the tax ledger tests: a checkout whose PaymentIntent carries a Stripe Tax
-// calculation (the stand-in's, French VAT at 20% included in the price), with the purchase's tax
+// calculation (the stand-in's, French VAT at 20% included in the price, under the demo OSS
+// registration every test lane's stand-in starts with), with the purchase's tax
 // and its purchase_taxes row written as checkout writes them, then paid and its webhook delivered.
 // docs/tax.md ("Ledger and reversals").
 import { expect } from "vitest";
@@ -20,19 +21,6 @@ import {
 } from "../support/helpers";
 
 export type Ledger = { idempotency_key: string; account: string; kind: string; amount_cents: number };
-
-let registered = false;
-/** ApeWall's OSS registration at the stand-in (covers every EU member state), made once per run. */
-async function registerEu() {
-  if (registered) return;
-  const { status } = await standin("POST", "/v1/tax/registrations", {
-    country: "FR",
-    "country_options[fr][type]": "oss_union",
-    active_from: "now",
-  });
-  expect(status).toBe(200);
-  registered = true;
-}
 
 export async function creatorWithItem(email: string, price = "10") {
   const cookie = await signIn(email);
@@ -64,7 +52,6 @@ export async function taxedSale(
   contentId: string,
   opts: { bump?: boolean; card?: string; deliverSucceeded?: boolean } = {},
 ): Promise<TaxedSale> {
-  await registerEu();
   const res = await postJson("/api/create-payment-intent", {
     contentId,
     bump: opts.bump ?? false,
