@@ -3,6 +3,7 @@
 // Stripe's tax transaction recorded once however often the webhook comes. docs/tax.md.
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
+import { monthlyReports, payoutSummary } from "../../services/admin-reports";
 import { creatorBalance } from "../../services/balances";
 import { insertLedgerRow, rebookProFees, reverseSale, saleRows } from "../../services/ledger";
 import { recordTaxTransactions } from "../../services/tax/transactions";
@@ -201,5 +202,25 @@ describe("recording Stripe's tax transactions when Stripe cannot say yet", () =>
     expect(await taxTransactionsOf(sale.paymentIntent)).toHaveLength(1);
     expect((await deliver(await eventFor("payment_intent.succeeded", sale.paymentIntent))).status).toBe(200);
     expect(await taxTransactionsOf(sale.paymentIntent)).toMatchObject([{ type: "transaction", amount_cents: 1000 }]);
+  });
+});
+
+describe("the admin's figures leave tax out", () => {
+  it("revenue, gross sales and refunds move by the net of a taxed sale, never its tax", async () => {
+    const db = createDb(env.DB);
+    const month = async () => (await monthlyReports(db, 1))[0];
+    const [summary0, month0] = [await payoutSummary(db), await month()];
+    const { itemId } = await creatorWithItem("tax-ledger-admin@example.com", "10");
+    const sale = await taxedSale(itemId);
+    const [summary1, month1] = [await payoutSummary(db), await month()];
+    const cents = (a: number, b: number | undefined) => Math.round((a - (b ?? 0)) * 100);
+    expect(cents(summary1.totalRevenue, summary0.totalRevenue)).toBe(833);
+    expect(cents(summary1.platformCommission, summary0.platformCommission)).toBe(167);
+    expect(cents(month1.grossSales, month0?.grossSales)).toBe(833);
+    expect(cents(month1.totalRevenue, month0?.totalRevenue)).toBe(833);
+    await reverseSale(env.DB, sale.purchaseId, `admin-refund:${sale.purchaseId}`, "refund", 1000).run();
+    const month2 = await month();
+    expect(cents(month2.refunds, month1.refunds)).toBe(833);
+    expect(cents(month2.totalRevenue, month0?.totalRevenue)).toBe(0);
   });
 });
