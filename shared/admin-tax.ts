@@ -94,8 +94,10 @@ export type TaxRereadResult = {
   recorded: number;
   /** Orders for which Stripe holds no committed tax transaction. */
   notAtStripe: string[];
-  /** Orders still to look up: the page calls again while this is above zero and the call made progress. */
+  /** Orders still to look up after this call: the page calls again, `after` this one, while above zero. */
   remaining: number;
+  /** The last order looked up (the next call's `after`); null when none was. */
+  lastOrderId: string | null;
 };
 
 /** `after`: the last order id a previous call looked up (the page continues from there). */

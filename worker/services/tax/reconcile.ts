@@ -210,10 +210,10 @@ export async function rereadMissing(
       recorded += inserted.length;
     }
   }
+  const lastOrderId = batch.length ? batch[batch.length - 1].order_id : null;
   const [left] = await db.all<{ n: number }>(sql`
     ${figures}
-    select count(*) as n from figures where ${MISSING_AT_STRIPE} and pi is not null
-      and order_id > ${batch.length ? batch[batch.length - 1].order_id : after}
+    select count(*) as n from figures where ${MISSING_AT_STRIPE} and pi is not null and order_id > ${lastOrderId ?? after}
   `);
-  return { checked: batch.length, recorded, notAtStripe, remaining: Number(left?.n ?? 0) };
+  return { checked: batch.length, recorded, notAtStripe, remaining: Number(left?.n ?? 0), lastOrderId };
 }

@@ -301,7 +301,7 @@ describe("reconciliation with Stripe's tax transactions", () => {
     } as unknown as TaxStripe;
     const deps = { db: createDb(env.DB), stripe };
     const first = await rereadMissing(deps, P);
-    expect(first).toEqual({ checked: 2, recorded: 2, notAtStripe: [], remaining: 0 });
+    expect(first).toEqual({ checked: 2, recorded: 2, notAtStripe: [], remaining: 0, lastOrderId: expect.any(String) });
     expect(
       await row("select type, tax_cents, amount_cents, purchase_id from tax_transactions where id = ?", txMissing),
     ).toEqual({
