@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TaxReconciliation, TaxRegistrationsView, TaxReport, TaxThresholdRow } from "../../../shared/admin-tax";
 import { createDb } from "../../db/client";
+import { stripeClient } from "../../services/stripe";
 import { rereadMissing, type TaxStripe } from "../../services/tax/reconcile";
 import { monthRange } from "../../services/tax/report";
 import { registrationsAndThresholds, type RegistrationsStripe } from "../../services/tax/thresholds";
@@ -421,5 +422,108 @@ describe("registrations and thresholds", () => {
     await taxedSale({ at: inYear(50), gross: 1200, tax: 0, country: "FR", type: "vat" });
     const after = await registrationsAndThresholds({ db: createDb(env.DB), stripe: none }, NOW);
     expect(after.thresholds.find((t) => t.key === "EU")?.status).toBe("over");
+  });
+});
+
+describe("through the Stripe stand-in", () => {
+  const stripe = () => stripeClient(env as never);
+  /** Polls Stripe's Tax Association until it lists `n` committed attempts (Stripe records them in its own time). */
+  async function attempts(pi: string, n: number) {
+    for (let i = 0; i < 40; i++) {
+      const a = await stripe().tax.associations.find({ payment_intent: pi });
+      if ((a.tax_transaction_attempts ?? []).filter((t) => t.status === "committed").length >= n) return;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error(`no ${n} committed tax transactions for ${pi}`);
+  }
+
+  it("re-reads a paid and partly refunded order's transaction and reversal from Stripe's Tax Association; then everything matches", async () => {
+    const calc = await stripe().tax.calculations.create({
+      currency: "usd",
+      line_items: [{ amount: 1200, reference: "L1", tax_behavior: "inclusive", tax_code: "txcd_10000000" }],
+      customer_details: { address: { country: "FR" }, address_source: "billing" },
+    });
+    const intent = await stripe().paymentIntents.create({
+      amount: calc.amount_total,
+      currency: "usd",
+      allowed_payment_method_types: ["card"],
+      hooks: { inputs: { tax: { calculation: calc.id! } } },
+    });
+    await stripe().paymentIntents.confirm(intent.id, { payment_method: "pm_card_visa" });
+    await attempts(intent.id, 1);
+    await stripe().refunds.create({ payment_intent: intent.id, amount: 600 });
+    await attempts(intent.id, 2);
+
+    // Our side of it: the sale's tax and half of it reversed by the refund; nothing of Stripe's recorded yet.
+    const now = Date.now();
+    const id = uid("tp");
+    await env.DB.batch([
+      env.DB.prepare(
+        "insert into purchases (id, content_id, creator_id, amount_cents, tax_cents, status, payment_intent_id, paid_at) values (?, ?, ?, 1200, 200, 'paid', ?, ?)",
+      ).bind(id, itemId, creatorId, intent.id, now),
+      env.DB.prepare(
+        "insert into purchase_taxes (purchase_id, country, tax_type, inclusive, net_cents, tax_cents, evidence) values (?, 'FR', 'vat', 1, 1000, 200, '{}')",
+      ).bind(id),
+      env.DB.prepare(
+        "insert into ledger_entries (idempotency_key, account, kind, amount_cents, purchase_id, created_at) values (?, 'tax', 'tax', 200, ?, ?)",
+      ).bind(`sale:${id}:tax`, id, now),
+    ]);
+    await reverseTax(id, 100, now);
+    const month = { month: new Date(now).getUTCMonth() + 1, year: new Date(now).getUTCFullYear() };
+    const q = `month=${month.month}&year=${month.year}`;
+    const before = await (await getAs(`/api/admin/tax/reconciliation?${q}`, admin)).json<TaxReconciliation>();
+    expect(before.differences.filter((d) => d.orderId === id).map((d) => [d.what, d.kind])).toEqual([
+      ["transaction", "missing_at_stripe"],
+      ["reversal", "missing_at_stripe"],
+    ]);
+
+    const res = await postJson("/api/admin/tax/reconciliation/reread", month, admin);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ recorded: 2, notAtStripe: [], remaining: 0, lastOrderId: id });
+    expect(
+      await rows(
+        "select type, reference, amount_cents, tax_cents from tax_transactions where purchase_id = ? order by type",
+        id,
+      ),
+    ).toEqual([
+      { type: "reversal", reference: expect.stringMatching(/^re_/), amount_cents: -600, tax_cents: -100 },
+      { type: "transaction", reference: intent.id, amount_cents: 1200, tax_cents: 200 },
+    ]);
+    const after = await (await getAs(`/api/admin/tax/reconciliation?${q}`, admin)).json<TaxReconciliation>();
+    expect(after.differences.filter((d) => d.orderId === id)).toEqual([]);
+    const again = await postJson("/api/admin/tax/reconciliation/reread", month, admin);
+    expect(await again.json()).toMatchObject({ checked: 0, recorded: 0 });
+  });
+
+  it("lists ApeWall's demo registrations, and Ohio and Switzerland as not registered", async () => {
+    const res = await getAs("/api/admin/tax/registrations", admin);
+    expect(res.status).toBe(200);
+    const v = await res.json<TaxRegistrationsView>();
+    expect(v.registrations.map((r) => r.place)).toEqual(
+      expect.arrayContaining([
+        "Ireland",
+        "United Kingdom",
+        "Norway",
+        "Australia",
+        "Canada",
+        "Washington",
+        "Texas",
+        "New York",
+        "Pennsylvania",
+      ]),
+    );
+    const status = Object.fromEntries(v.thresholds.map((t) => [t.key, t.registered]));
+    expect(status).toMatchObject({
+      EU: true,
+      GB: true,
+      NO: true,
+      AU: true,
+      CA: true,
+      "US-WA": true,
+      "US-NY": true,
+      "US-OH": false,
+      CH: false,
+      "US-UT": false,
+    });
   });
 });
