@@ -24,12 +24,62 @@ const StatusBadge = ({ status }: { status: ThresholdStatus }) => (
   </Badge>
 );
 
-const share = (t: TaxThresholdRow) => (t.percent === null ? "—" : `${t.percent.toLocaleString("en-US")} %`);
+const share = (t: TaxThresholdRow) =>
+  t.percent === null
+    ? "—"
+    : t.percent === 0 && t.salesLast12MonthsCents > 0
+      ? "< 0.1 %"
+      : `${t.percent.toLocaleString("en-US")} %`;
 const sales = (cents: number, count: number) => `${formatCents(cents)} · ${count.toLocaleString("en-US")}`;
 
-function ThresholdRow({ t }: { t: TaxThresholdRow }) {
+/** From sm: one table row per place. */
+function ThresholdTable({ rows }: { rows: TaxThresholdRow[] }) {
   return (
-    <li className="space-y-2 p-3 text-sm" data-testid="threshold-row">
+    <div className="relative hidden overflow-x-auto sm:block">
+      <table className="w-full text-sm">
+        <thead className="text-left text-muted-foreground">
+          <tr className="border-b">
+            <th className="py-2 pr-3 font-medium">Place</th>
+            <th className="py-2 pr-3 font-medium">Threshold</th>
+            <th className="py-2 pr-3 text-right font-medium">Last 12 months</th>
+            <th className="py-2 pr-3 text-right font-medium">This year</th>
+            <th className="py-2 pr-3 text-right font-medium">Of the threshold</th>
+            <th className="py-2 font-medium">Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((t) => (
+            <tr key={t.key} className="border-b align-top last:border-0" data-testid="threshold-row">
+              <td className="py-2 pr-3">
+                <div className="font-medium">{t.place}</div>
+                {t.note && <div className="max-w-72 text-xs text-muted-foreground">{t.note}</div>}
+              </td>
+              <td className="py-2 pr-3">
+                <div>{t.thresholdText}</div>
+                <div className="text-xs text-muted-foreground">{t.period}</div>
+              </td>
+              <td className="py-2 pr-3 text-right tabular-nums">
+                {sales(t.salesLast12MonthsCents, t.transactionsLast12Months)}
+              </td>
+              <td className="py-2 pr-3 text-right tabular-nums">
+                {sales(t.salesThisYearCents, t.transactionsThisYear)}
+              </td>
+              <td className="py-2 pr-3 text-right tabular-nums">{share(t)}</td>
+              <td className="py-2">
+                <StatusBadge status={t.status} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Below sm: one stacked card per place. */
+function ThresholdCard({ t }: { t: TaxThresholdRow }) {
+  return (
+    <li className="space-y-2 p-3 text-sm" data-testid="threshold-card">
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
           <div className="font-medium">{t.place}</div>
@@ -39,16 +89,16 @@ function ThresholdRow({ t }: { t: TaxThresholdRow }) {
         </div>
         <StatusBadge status={t.status} />
       </div>
-      <dl className="grid grid-cols-1 gap-x-4 gap-y-1 sm:grid-cols-3">
-        <div className="flex justify-between gap-2 sm:block">
+      <dl className="grid gap-y-1">
+        <div className="flex justify-between gap-2">
           <dt className="text-xs text-muted-foreground">Last 12 months · sales</dt>
           <dd className="tabular-nums">{sales(t.salesLast12MonthsCents, t.transactionsLast12Months)}</dd>
         </div>
-        <div className="flex justify-between gap-2 sm:block">
+        <div className="flex justify-between gap-2">
           <dt className="text-xs text-muted-foreground">This year · sales</dt>
           <dd className="tabular-nums">{sales(t.salesThisYearCents, t.transactionsThisYear)}</dd>
         </div>
-        <div className="flex justify-between gap-2 sm:block">
+        <div className="flex justify-between gap-2">
           <dt className="text-xs text-muted-foreground">Of the threshold</dt>
           <dd className="tabular-nums">{share(t)}</dd>
         </div>
@@ -104,12 +154,12 @@ export function TaxThresholdsCard() {
             <div className="space-y-2">
               <h3 className="text-sm font-medium">Thresholds</h3>
               <p className="text-xs text-muted-foreground">
-                Sales are gross, as charged; amounts in other currencies are compared at a fixed rate. Sales · number of
-                orders.
+                Sales (gross, as charged) · orders. Thresholds in other currencies are compared at a fixed rate.
               </p>
-              <ul className="divide-y rounded-md border">
+              <ThresholdTable rows={data.thresholds} />
+              <ul className="divide-y rounded-md border sm:hidden">
                 {data.thresholds.map((t) => (
-                  <ThresholdRow key={t.key} t={t} />
+                  <ThresholdCard key={t.key} t={t} />
                 ))}
               </ul>
             </div>
