@@ -143,7 +143,10 @@ export async function reconcileTax(db: Db, p: Month): Promise<TaxReconciliation>
   };
 }
 
-/** A Stripe tax transaction's amounts: the sum of its line items (negative on a reversal). */
+/**
+ * A Stripe tax transaction's gross (tax included) and tax: the sums of its line items (negative on a
+ * reversal). A tax-exclusive line's amount leaves its tax out, so it is added back there.
+ */
 async function lineItemSums(stripe: TaxStripe, id: string): Promise<{ amount: number; tax: number }> {
   let amount = 0;
   let tax = 0;
@@ -151,7 +154,7 @@ async function lineItemSums(stripe: TaxStripe, id: string): Promise<{ amount: nu
   for (;;) {
     const page = await stripe.tax.transactions.listLineItems(id, { limit: 100, starting_after: after });
     for (const li of page.data) {
-      amount += li.amount;
+      amount += li.amount + (li.tax_behavior === "exclusive" ? li.amount_tax : 0);
       tax += li.amount_tax;
     }
     if (!page.has_more || !page.data.length) return { amount, tax };
