@@ -10,6 +10,12 @@ import { csvCell } from "../payouts-csv";
 
 export type Month = { year: number; month: number };
 
+/** "Washington"; a state or province without a name in shared/tax.ts keeps its code: "United States NJ". */
+const placeOf = (country: string | null, region: string | null) => {
+  const name = placeName(country, region);
+  return region && name === placeName(country) ? `${name} ${region}` : name;
+};
+
 /** [start, end) of a calendar month in UTC, in ms: the ledger's created_at. */
 export const monthRange = (p: Month): [number, number] => [
   Date.UTC(p.year, p.month - 1, 1),
@@ -49,7 +55,7 @@ export async function taxReport(db: Db, p: Month): Promise<TaxReport> {
     .map((r) => ({
       country: r.country,
       region: r.region,
-      place: placeName(r.country, r.region),
+      place: placeOf(r.country, r.region),
       taxType: r.tax_type,
       sales: Number(r.sales),
       netCents: Number(r.net),

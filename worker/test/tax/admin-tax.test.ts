@@ -89,6 +89,7 @@ describe("the monthly tax report", () => {
     await reverseTax(fr2.id, 101, day(10)); // fully refunded in March
     await taxedSale({ at: day(4), gross: 1190, tax: 190, country: "DE" });
     await taxedSale({ at: day(5), gross: 1000, tax: 103, country: "US", region: "WA", type: "sales_tax" });
+    await taxedSale({ at: day(5), gross: 1000, tax: 66, country: "US", region: "NJ", type: "sales_tax" });
     // A February sale partly refunded in March: the refund counts in March, under the sale's place.
     const feb = await taxedSale({ at: from - 5 * 86_400_000, gross: 1200, tax: 200, country: "FR" });
     await reverseTax(feb.id, 67, day(12));
@@ -129,12 +130,13 @@ describe("the monthly tax report", () => {
       taxReversedCents: 0,
       taxOwedCents: 103,
     });
+    expect(byPlace["United States NJ sales_tax"]).toMatchObject({ region: "NJ", taxOwedCents: 66 });
     expect(report.total).toEqual({
-      sales: 5,
-      netCents: 3897,
-      taxCollectedCents: 689,
+      sales: 6,
+      netCents: 3897 + 934,
+      taxCollectedCents: 689 + 66,
       taxReversedCents: 263,
-      taxOwedCents: 426,
+      taxOwedCents: 426 + 66,
     });
 
     const csvRes = await getAs(`/api/admin/tax/report.csv?month=3&year=2025`, admin);
@@ -147,7 +149,8 @@ describe("the monthly tax report", () => {
     );
     expect(lines).toContain("France,FR,,vat,2,15.00,3.01,1.68,1.33,USD");
     expect(lines).toContain("Washington,US,WA,sales_tax,1,8.97,1.03,0.00,1.03,USD");
-    expect(lines.at(-1)).toBe("Total,,,,5,38.97,6.89,2.63,4.26,USD");
+    expect(lines).toContain("United States NJ,US,NJ,sales_tax,1,9.34,0.66,0.00,0.66,USD");
+    expect(lines.at(-1)).toBe("Total,,,,6,48.31,7.55,2.63,4.92,USD");
     expect(csvRes.headers.get("x-row-count")).toBe(String(lines.length - 1));
     // Summed from the CSV's rows (not its total) and compared with the ledger itself.
     const cents = (s: string) => Math.round(Number(s) * 100);
