@@ -1,6 +1,7 @@
 /* The ApeWall Stripe stand-in's Stripe.js: a window.Stripe with the calls the app uses
    (elements, element.mount, confirmPayment, confirmCardPayment, createConfirmationToken,
-   handleNextAction, retrievePaymentIntent). It talks to the stand-in API, so the app's code path is unchanged. */
+   handleNextAction, retrievePaymentIntent). It talks to the stand-in API, so the app's code path is unchanged.
+   The Payment Element's billing Country and postal code are drawn by stripe-js-billing.js. */
 (() => {
   var BASE = "__STANDIN_BASE__";
   // The Payment Element's Country and postal code (stripe-js-billing.js, served just before this file).
