@@ -61,12 +61,12 @@ async function buyerAt(geo: string, width: number): Promise<{ context: BrowserCo
   return buyer;
 }
 
-/** The stand-in Payment Element: a card, and the billing address Stripe collects for tax. */
+/** The stand-in Payment Element: a card, and the billing address Stripe collects for tax (`country`: "FR"). */
 async function fillCard(page: Page, country: string, postalCode?: string) {
   await page.getByLabel("Card number").fill("4242 4242 4242 4242");
   await page.getByLabel("Expiration date").fill("12 / 34");
   await page.getByLabel("Security code").fill("123");
-  await page.getByLabel("Country").selectOption({ label: country });
+  await page.getByLabel("Country").selectOption(country);
   if (postalCode) await page.getByLabel(/ZIP|Postal code/).fill(postalCode);
 }
 
@@ -89,7 +89,7 @@ describe("tax in the one-page checkout", () => {
     await page.screenshot({ path: screenshotPath("tax-ui-paywall-france-390"), fullPage: true });
 
     await page.getByLabel("Email", { exact: true }).fill(uniqueEmail("tax-ui-fr"));
-    await fillCard(page, "France");
+    await fillCard(page, "FR");
     await page.getByRole("button", { name: "Pay $10.00" }).click();
     await page.waitForURL(/\/success\?/);
     await page.getByText("Payment Successful!").waitFor();
@@ -120,7 +120,7 @@ describe("tax in the one-page checkout", () => {
     await page.screenshot({ path: screenshotPath("tax-ui-paywall-washington-1280"), fullPage: true });
 
     await page.getByLabel("Email", { exact: true }).fill(uniqueEmail("tax-ui-wa"));
-    await fillCard(page, "United States", "98101");
+    await fillCard(page, "US", "98101");
     await page.getByRole("button", { name: `Pay ${total}` }).click();
     await page.waitForURL(/\/success\?/);
     await page.getByText("Payment Successful!").waitFor();
@@ -136,7 +136,7 @@ describe("tax in the one-page checkout", () => {
     const estimated = (await text(page, "checkout-total")) ?? "";
 
     await page.getByLabel("Email", { exact: true }).fill(uniqueEmail("tax-ui-moved"));
-    await fillCard(page, "France");
+    await fillCard(page, "FR");
     await page.getByRole("button", { name: `Pay ${estimated}` }).click();
     // Not charged: the billing address (France) decides; the page says so and Pay is on again.
     await page.getByTestId("checkout-tax-notice").getByText(TAX_UPDATED).waitFor();
@@ -167,7 +167,7 @@ describe("tax on the one-click offer", () => {
     await checkoutOpened(page);
     expect(await text(page, "checkout-tax")).toBe("Includes $3.33 VAT (20%, France)");
     await page.getByLabel("Email", { exact: true }).fill(uniqueEmail("tax-ui-offer"));
-    await fillCard(page, "France");
+    await fillCard(page, "FR");
     await page.getByRole("button", { name: "Pay $20.00" }).click();
     await page.waitForURL(/\/checkout\/upsell\?/);
     await page.getByTestId("upsell-title").getByText("Add the workbook").waitFor();
@@ -218,7 +218,7 @@ describe("tax in the app's checkout page", () => {
 
     await page.getByLabel("Email", { exact: true }).fill(uniqueEmail("tax-ui-business"));
     await page.getByLabel("Email", { exact: true }).blur();
-    await fillCard(page, "France");
+    await fillCard(page, "FR");
     await page.getByRole("button", { name: `Pay ${total}` }).click();
     await page.waitForURL(/\/success\?/);
     await page.getByText("Payment Successful!").waitFor();
