@@ -182,19 +182,48 @@ describe("tax on the one-click offer", () => {
   });
 });
 
+/** A checkout this browser started (its buyer cookie), opened on /checkout/{id} as older links do. */
+async function appCheckout(page: Page, geo: string) {
+  const started = await page.request.post("/api/create-payment-intent", {
+    headers: { origin: baseUrl(), ...PASSED_CHECK, "x-apewall-dev-geo": geo },
+    data: { contentId: itemId },
+  });
+  expect(started.status()).toBe(200);
+  const { clientSecret, amount } = (await started.json()) as { clientSecret: string; amount: number };
+  await page.goto(
+    `/checkout/${itemId}?${new URLSearchParams({ payment_intent: clientSecret, amount: String(amount) })}`,
+  );
+}
+
 describe("tax in the app's checkout page", () => {
+  it("at 1280: a billing address that disagrees with the edge shows the new tax and total, and Pay again charges them", async () => {
+    const { page, context } = await buyerAt("US-WA-98101", 1280);
+    await appCheckout(page, "US-WA-98101");
+    const summary = page.getByRole("region", { name: "Order summary" });
+    await summary
+      .getByTestId("checkout-tax")
+      .getByText(/^\+ \$\d+\.\d{2} sales tax \(Washington\)$/)
+      .waitFor();
+    const estimated = (await text(page, "checkout-total")) ?? "";
+    expect(cents(estimated)).toBeGreaterThan(1000);
+    await page.getByLabel("Email", { exact: true }).fill(uniqueEmail("tax-ui-app-moved"));
+    await fillCard(page, "FR");
+    await page.getByRole("button", { name: `Pay ${estimated}` }).click();
+    await page.getByTestId("checkout-tax-notice").getByText(TAX_UPDATED).waitFor();
+    expect(await text(page, "checkout-tax")).toBe("Includes $1.67 VAT (20%, France)");
+    expect(await text(page, "checkout-total")).toBe("$10.00");
+    const pay = page.getByRole("button", { name: "Pay $10.00" });
+    await expect.poll(() => pay.isEnabled()).toBe(true);
+    await page.screenshot({ path: screenshotPath("tax-ui-checkout-tax-updated-1280"), fullPage: true });
+    await pay.click();
+    await page.waitForURL(/\/success\?/);
+    await page.getByText("Payment Successful!").waitFor();
+    await context.close();
+  });
+
   it("at 1280: the tax line on opening, a VAT number refused then applied (reverse charge), and paying", async () => {
     const { page, context } = await buyerAt("FR", 1280);
-    // A checkout this browser started (its buyer cookie), opened on /checkout/{id} as older links do.
-    const started = await page.request.post("/api/create-payment-intent", {
-      headers: { origin: baseUrl(), ...PASSED_CHECK, "x-apewall-dev-geo": "FR" },
-      data: { contentId: itemId },
-    });
-    expect(started.status()).toBe(200);
-    const { clientSecret, amount } = (await started.json()) as { clientSecret: string; amount: number };
-    await page.goto(
-      `/checkout/${itemId}?${new URLSearchParams({ payment_intent: clientSecret, amount: String(amount) })}`,
-    );
+    await appCheckout(page, "FR");
     const summary = page.getByRole("region", { name: "Order summary" });
     await summary.getByTestId("checkout-tax").getByText("Includes $1.67 VAT (20%, France)").waitFor();
     expect(await text(page, "checkout-total")).toBe("$10.00");

@@ -191,13 +191,21 @@ export function CheckoutPage({
   }, [clientSecret, item.data?.id]);
 
   // The tax line and total, priced by the server once the card form is up (the terms in the URL,
-  // unchanged): a checkout another browser started answers 404 and keeps the URL's amount.
+  // unchanged; Pay waits for it). A failure changes nothing: the URL's amount stays, with no tax line
+  // (a checkout another browser started answers 404 here, and could not be paid from this one anyway).
   const readTerms = useRef<string | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per checkout, when its card form is ready
   useEffect(() => {
-    if (!elements || !clientSecret || !item.data || readTerms.current === clientSecret) return;
+    if (!elements || !clientSecret || !item.data || readTerms.current === clientSecret || inFlight.current) return;
     readTerms.current = clientSecret;
-    void change({ code: code ?? null, bump: bumpTakenNow(), vatId: null }).catch(() => undefined);
+    inFlight.current = true;
+    setChanging(true);
+    changeTerms({ code: code ?? null, bump: bumpTakenNow(), vatId: null })
+      .catch(() => undefined)
+      .finally(() => {
+        inFlight.current = false;
+        setChanging(false);
+      });
   }, [elements, clientSecret, item.data]);
 
   if (item.isLoading) {
