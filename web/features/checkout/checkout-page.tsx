@@ -143,7 +143,10 @@ export function CheckoutPage({
   });
   // One change at a time for the code and the bump together (a ref: state lags a render behind).
   const inFlight = useRef(false);
+  // The first read of the checkout's terms (below): a change the buyer makes meanwhile waits for it.
+  const firstRead = useRef<Promise<void> | null>(null);
   const change = async (next: Choice) => {
+    await firstRead.current;
     if (inFlight.current || stuck) throw new Error("Please wait a moment and try again.");
     inFlight.current = true;
     setChanging(true);
@@ -198,12 +201,11 @@ export function CheckoutPage({
   useEffect(() => {
     if (!elements || !clientSecret || !item.data || readTerms.current === clientSecret || inFlight.current) return;
     readTerms.current = clientSecret;
-    inFlight.current = true;
     setChanging(true);
-    changeTerms({ code: code ?? null, bump: bumpTakenNow(), vatId: null })
+    firstRead.current = changeTerms({ code: code ?? null, bump: bumpTakenNow(), vatId: null })
       .catch(() => undefined)
       .finally(() => {
-        inFlight.current = false;
+        firstRead.current = null;
         setChanging(false);
       });
   }, [elements, clientSecret, item.data]);
