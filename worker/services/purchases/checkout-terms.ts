@@ -154,6 +154,10 @@ const chargedCents = (terms: Terms) => ({
   discountCents: String(terms.main.discountCents),
   discountCodeId: terms.main.discountCodeId ?? "",
   bumpCents: terms.bumps[0] ? String(terms.bumps[0].amountCents) : "",
+  // Of which tax, part by part (docs/tax.md): written back with the cents.
+  mainTaxCents: String(terms.main.taxCents),
+  bumpTaxCents: terms.bumps[0] ? String(terms.bumps[0].taxCents) : "",
+  taxCalculation: calculationOf(terms) ?? "",
 });
 
 /**
