@@ -22,9 +22,9 @@ export const TAX_UNAVAILABLE = "Tax could not be calculated. Please try again.";
 export class TaxUnavailable extends Error {}
 
 /** One purchase of the order and what it charges before tax (after its discount code). */
-export type TaxItem = { purchaseId: string; amountCents: number };
+type TaxItem = { purchaseId: string; amountCents: number };
 
-export type TaxedLine = { purchaseId: string; amountCents: number; taxCents: number; netCents: number };
+type TaxedLine = { purchaseId: string; amountCents: number; taxCents: number; netCents: number };
 
 export type OrderTax = {
   /** Stripe's calculation (null when none was made: the buyer could not be located). */

@@ -55,7 +55,7 @@ export function tokenEvidence(token: Stripe.ConfirmationToken): {
  * Whether Stripe Tax can locate a buyer from this much: a country, and for the US a postal code
  * (Stripe answers `customer_tax_location_invalid` without one) and for Canada a postal code or province.
  */
-export function locatable(p: { country: string | null; region: string | null; postalCode: string | null }) {
+function locatable(p: { country: string | null; region: string | null; postalCode: string | null }) {
   if (!p.country) return null;
   if (p.country === "US" && !p.postalCode) return null;
   if (p.country === "CA" && !p.postalCode && !p.region) return null;
@@ -65,11 +65,6 @@ export function locatable(p: { country: string | null; region: string | null; po
 export const edgePlace = (edge: Edge): TaxPlace | null => locatable(edge);
 export const billingPlace = (billing: Billing | null): TaxPlace | null =>
   billing ? locatable({ country: billing.country, region: billing.state, postalCode: billing.postalCode }) : null;
-
-export const sameAddress = (a: TaxPlace | null, b: TaxPlace | null) =>
-  a?.country === b?.country &&
-  (a?.region ?? null) === (b?.region ?? null) &&
-  (a?.postalCode ?? null) === (b?.postalCode ?? null);
 
 export const parseEvidence = (json: string | null | undefined): TaxEvidence | null => {
   try {
