@@ -24,12 +24,13 @@ const country = (v: unknown): string | null => {
 };
 
 /**
- * The edge's guess: Cloudflare's `request.cf` (country, regionCode, postalCode); in development
- * only, the header `x-apewall-dev-geo: FR` or `US-WA-98101` stands in for it.
+ * The edge's guess: Cloudflare's `request.cf` (country, regionCode, postalCode). In development the
+ * header `x-apewall-dev-geo: FR` or `US-WA-98101` stands in for it, and request.cf is not read: a
+ * local run's is made up (wrangler dev's fallback is Austin, Texas), not the buyer's.
  */
 export function edgeEvidence(cf: unknown, devHeader: string | undefined, development: boolean): Edge {
-  if (development && devHeader) {
-    const m = /^([A-Za-z]{2})(?:-([A-Za-z0-9]{1,3}))?(?:-([A-Za-z0-9 ]{3,10}))?$/.exec(devHeader.trim());
+  if (development) {
+    const m = /^([A-Za-z]{2})(?:-([A-Za-z0-9]{1,3}))?(?:-([A-Za-z0-9 ]{3,10}))?$/.exec(devHeader?.trim() ?? "");
     return m ? { country: country(m[1]), region: text(m[2], 3), postalCode: text(m[3], 10) } : NO_EDGE;
   }
   const geo = (cf ?? {}) as { country?: unknown; regionCode?: unknown; postalCode?: unknown };

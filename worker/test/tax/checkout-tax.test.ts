@@ -3,6 +3,7 @@
 // row; a VAT number's reverse charge; places not registered; the billing address deciding at confirm.
 import { describe, expect, it } from "vitest";
 import { REVERSE_CHARGE_TEXT, type TaxEvidence, VAT_ID_INVALID } from "../../../shared/tax";
+import { edgeEvidence } from "../../services/tax/evidence";
 import { creatorWithItem } from "../payments/payment-fixtures";
 import { call, postJson, rows } from "../support/helpers";
 import { billingToken, confirmWith, intentOf, openAt, purchaseRow, startAt, taxRowOf } from "./tax-support";
@@ -108,19 +109,18 @@ describe("the first estimate, from the edge", () => {
     }
   });
 
-  it("request.cf places the buyer where the development header is not sent", async () => {
-    const { item } = await creatorWithItem("tax-cf@example.com");
-    const { exports } = await import("cloudflare:workers");
-    const res = await exports.default.fetch(
-      new Request("http://127.0.0.1:8787/api/create-payment-intent", {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: "http://127.0.0.1:8787" },
-        body: JSON.stringify({ contentId: item.id }),
-        cf: { country: "FR" },
-      } as RequestInit),
-    );
-    expect(res.status).toBe(200);
-    expect((await res.json<{ tax: { country: string } }>()).tax.country).toBe("FR");
+  it("request.cf places the buyer in production; in development only the header does (a local run's request.cf is made up)", () => {
+    const cf = { country: "US", regionCode: "WA", postalCode: "98101" };
+    expect(edgeEvidence(cf, undefined, false)).toEqual({ country: "US", region: "WA", postalCode: "98101" });
+    expect(edgeEvidence(cf, "FR", false)).toEqual({ country: "US", region: "WA", postalCode: "98101" });
+    expect(edgeEvidence({ country: "T1" }, undefined, false)).toEqual({
+      country: null,
+      region: null,
+      postalCode: null,
+    });
+    expect(edgeEvidence(cf, undefined, true)).toEqual({ country: null, region: null, postalCode: null });
+    expect(edgeEvidence(cf, "us-wa-98101", true)).toEqual({ country: "US", region: "WA", postalCode: "98101" });
+    expect(edgeEvidence(undefined, "nonsense!", true)).toEqual({ country: null, region: null, postalCode: null });
   });
 });
 
