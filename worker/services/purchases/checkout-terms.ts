@@ -378,7 +378,10 @@ export async function changeCheckoutTerms(
   return {
     amountCents: terms.totalCents,
     discount: terms.code ? { code: terms.code, amountOffCents: terms.main.discountCents } : null,
-    bump: bumpRow ? { title: bumpItem?.title ?? "", amountCents: bumpRow.amountCents } : null,
+    // The add-on's price before tax (its tax is in the order's tax line).
+    bump: bumpRow
+      ? { title: bumpItem?.title ?? "", amountCents: preTaxCents(bumpRow.amountCents, taxOf(terms, bumpRow.id)) }
+      : null,
     tax: taxLineOfRows([terms.main, ...terms.bumps], terms.taxes),
   };
 }

@@ -247,7 +247,8 @@ export async function startCheckout(
     purchaseId,
     amountCents: tax.totalCents,
     discount: discount ? { code: discount.code, amountOffCents: discount.discountCents } : null,
-    bump: bump ? { title: bump.item.title, amountCents: grossOf(bumpPurchaseId!).amountCents } : null,
+    // The add-on's price as offered (its tax is in the order's tax line).
+    bump: bump ? { title: bump.item.title, amountCents: bump.priceCents } : null,
     recovered: abandoned ? { buyerEmail: abandoned.buyerEmail, notice } : null,
     tax: taxLineOf(tax),
   };

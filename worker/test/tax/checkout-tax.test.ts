@@ -166,6 +166,8 @@ describe("discount codes and the order bump", () => {
     const [a, b] = [await taxRowOf(main.id), await taxRowOf(added.id)];
     expect(a!.calculation_id).toBe(b!.calculation_id);
     expect(c.amount * 100).toBeCloseTo(main.amount_cents + added.amount_cents, 5);
+    // The add-on is shown at its price; its tax is in the order's one tax line.
+    expect((c as unknown as { bump: { amount: number } }).bump.amount).toBe(5);
     expect(c.tax.amount * 100).toBeCloseTo(main.tax_cents + added.tax_cents, 5);
     expect((await intentOf(c.paymentIntent)).hooks?.inputs?.tax?.calculation).toBe(a!.calculation_id);
   });
