@@ -19,20 +19,14 @@ import { type HoldRow, holdStatement, insertAddOn, setMainTerms, writeChargedTer
 import { bumpsOf } from "./fulfil";
 import type { TaxEvidence, TaxLine, VatId } from "../../../shared/tax";
 import {
-  calculateTax,
-  placeOf,
   preTaxCents,
   type PurchaseTaxRow,
   purchaseTaxRows,
-  TAX_UNAVAILABLE,
-  TaxUnavailable,
   taxLineOfRows,
   taxRowStatements,
   taxStatements,
-  vatIdOf,
 } from "../tax/calculate";
-import { edgePlace, parseEvidence } from "../tax/evidence";
-import { taxBehaviorOf } from "./checkout";
+import { termsTax } from "../tax/terms-tax";
 
 /** Stripe changes a PaymentIntent's amount only in these states (its `payment_intent_unexpected_state` otherwise). */
 const AMOUNT_CHANGEABLE: Stripe.PaymentIntent.Status[] = [
@@ -253,18 +247,13 @@ async function writeTerms(
       : []),
     ...(addBump ? [{ purchaseId: bumpId!, amountCents: addBump.priceCents }] : []),
   ];
-  const stored = parseEvidence(mainTax?.evidence);
-  const edge = input.edge ?? { country: null, region: null, postalCode: null };
-  const evidence: TaxEvidence = stored ?? { edge, billing: null, cardCountry: null, decidedBy: "edge" };
-  const tax = await calculateTax(deps.stripe, {
-    currency: item.currency,
-    behavior: await taxBehaviorOf(deps, item.userId),
-    place: mainTax ? placeOf(mainTax) : edgePlace(edge),
-    vatId: input.vatId === undefined ? vatIdOf(mainTax) : input.vatId,
+  const { tax, evidence } = await termsTax(deps, {
+    item,
+    stored: mainTax,
+    edge: input.edge,
+    vatId: input.vatId,
     items,
     key: main.id,
-  }).catch((err) => {
-    throw err instanceof TaxUnavailable ? new ApiError(502, TAX_UNAVAILABLE) : err;
   });
 
   const d1 = deps.d1;
