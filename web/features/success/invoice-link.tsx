@@ -6,18 +6,30 @@ import { INVOICE_LINK_TEXT, type InvoiceLink as Link } from "@shared/invoices";
 import { Button } from "@/components/ui/button";
 import { api, apiKey } from "@/lib/api";
 
-/** The link, with the invoice's number beside it; `download` saves the file rather than opening it. */
-export function InvoiceLink({ invoice, className }: { invoice: NonNullable<Link>; className?: string }) {
+/** The link, with the invoice's number beside it (`compact`: in its title only); `download` saves the file. */
+export function InvoiceLink({
+  invoice,
+  className,
+  compact = false,
+}: {
+  invoice: NonNullable<Link>;
+  className?: string;
+  compact?: boolean;
+}) {
+  const button = (
+    <Button asChild variant="outline" size="sm" {...(compact ? { "data-testid": "invoice-link" } : {})}>
+      <a href={invoice.url} download title={`Invoice ${invoice.number}`}>
+        <FileText /> {INVOICE_LINK_TEXT}
+      </a>
+    </Button>
+  );
+  if (compact) return button;
   return (
     <span
       className={`inline-flex flex-wrap items-center gap-x-2 gap-y-1 ${className ?? ""}`}
       data-testid="invoice-link"
     >
-      <Button asChild variant="outline" size="sm">
-        <a href={invoice.url} download>
-          <FileText /> {INVOICE_LINK_TEXT}
-        </a>
-      </Button>
+      {button}
       <span className="text-xs text-muted-foreground">Invoice {invoice.number}</span>
     </span>
   );
@@ -40,5 +52,5 @@ export function PurchaseInvoiceLink({ purchaseId, enabled = true }: { purchaseId
     },
   });
   if (!invoice.data) return null;
-  return <InvoiceLink invoice={{ number: invoice.data.number, url: invoice.data.pdfUrl }} />;
+  return <InvoiceLink invoice={{ number: invoice.data.number, url: invoice.data.pdfUrl }} compact />;
 }
