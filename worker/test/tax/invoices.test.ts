@@ -418,5 +418,10 @@ describe("who may read an invoice", () => {
     expect((await mine.json<Invoice>()).buyer.email).toBe("inv-lib-a@example.com");
     expect((await call(`/api/purchases/${a.id}/invoice.pdf`, { cookie: library })).status).toBe(200);
     expect((await invoiceOf(b.id, { cookie: library })).status).toBe(404);
+    // The library's list names the invoice, so a card links to it without asking.
+    const list = await (await call("/api/library/purchases", { cookie: library })).json<{
+      purchases: { id: string; invoice: string | null }[];
+    }>();
+    expect(list.purchases.find((p) => p.id === a.id)?.invoice).toBe(a.number);
   });
 });
