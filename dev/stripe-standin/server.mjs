@@ -23,12 +23,17 @@ import { paymentMethods } from "./payment-methods.mjs";
 import { refunds } from "./refunds.mjs";
 import { createStore } from "./store.mjs";
 import { subscriptions } from "./subscriptions.mjs";
+import { tax } from "./tax.mjs";
+import { taxTransactions } from "./tax-transactions.mjs";
 import { testClocks } from "./test-clocks.mjs";
 import { transfers } from "./transfers.mjs";
 import { createWebhooks } from "./webhooks.mjs";
 import { API_VERSION, expandOf, int, list, metadata, now, publicJson, RAW, raw, rid } from "./wire.mjs";
 
-const STRIPE_JS = readFileSync(new URL("./stripe-js.js", import.meta.url), "utf8");
+// Stripe.js as the stand-in serves it at /v3: the Payment Element's billing fields, then the rest.
+const STRIPE_JS = [new URL("./stripe-js-billing.js", import.meta.url), new URL("./stripe-js.js", import.meta.url)]
+  .map((file) => readFileSync(file, "utf8"))
+  .join("\n");
 
 /**
  * `stateFile`: where to keep state across restarts (npm start); without it, state lives in memory.
@@ -81,6 +86,7 @@ export function createStandin({
     ...use(paymentMethods),
     ...use(confirmationTokens),
     ...use(charges),
+    ...use(tax),
     ...use(paymentIntents),
     ...webhooks.routes,
     ...catalogRoutes(kit),
@@ -92,6 +98,7 @@ export function createStandin({
     ...use(testClocks),
     ...use(disputes),
     ...use(refunds),
+    ...use(taxTransactions),
   ];
   const { publicPm } = kit;
 
