@@ -32,7 +32,6 @@ const behaviorSchema = z.enum(TAX_BEHAVIORS, { error: TAX_SETTINGS_MESSAGES.beha
 
 /** PUT /api/settings/tax. */
 export const taxSettingsInputSchema = z.strictObject({ behavior: behaviorSchema });
-export type TaxSettingsInput = z.infer<typeof taxSettingsInputSchema>;
 
 /** GET and PUT /api/settings/tax. */
 export const taxSettingsSchema = z.object({
