@@ -170,6 +170,11 @@ export async function startTestStack({ port, persistTo, label, vars = {} }) {
     webhookSecret,
     connectWebhookSecret,
   });
+  // The account's demo tax registrations, as npm start has them (docs/tax.md).
+  await (await import("./tax-registrations.mjs")).createTaxRegistrations({
+    apiBase: stripeUrl,
+    secretKey: `sk_test_${label}`,
+  });
   const turnstile = await startTurnstileStandin({ port: 0 });
   const server = await startServer({
     port,

@@ -8,6 +8,7 @@ import {
   startStripeStandin,
   startTurnstileStandin,
 } from "./local-app.mjs";
+import { createTaxRegistrations } from "./tax-registrations.mjs";
 
 const PORT = Number(process.env.PORT ?? 8787);
 const STRIPE_PORT = Number(process.env.STRIPE_STANDIN_PORT ?? 12111);
@@ -26,6 +27,7 @@ const { url: stripeUrl } = await startStripeStandin({
   stateFile: `${STATE}/stripe-standin.json`,
 });
 console.log(`  ✓ Stripe stand-in on ${stripeUrl}`);
+await createTaxRegistrations({ apiBase: stripeUrl, secretKey: "sk_test_standin" });
 // The keys are .dev.vars' (Cloudflare's test keys); the stand-in answers for the script and siteverify
 // while .dev.vars' URLs name a local address (its port may be another here). URLs of Cloudflare's there
 // are used as they are: real Turnstile, with the widget's own keys (.dev.vars.example says how).

@@ -24,6 +24,7 @@ export function paymentIntents(kit) {
     startProcessing,
     settleProcessing,
     spendToken,
+    linkTaxCalculation,
   } = kit;
 
   // ---- PaymentIntents: Stripe's documented lifecycle ----
@@ -126,7 +127,9 @@ export function paymentIntents(kit) {
     if (p.payment_method) {
       paymentMethod = resolvePaymentMethod(p.payment_method, p.customer ?? null).id;
     }
-    return newPaymentIntent({
+    // Stripe Tax (tax.mjs): the calculation this payment collects, recorded when it succeeds.
+    const taxLink = linkTaxCalculation(null, p);
+    const pi = newPaymentIntent({
       amount,
       automatic_payment_methods:
         p.automatic_payment_methods?.enabled === "true"
@@ -147,7 +150,10 @@ export function paymentIntents(kit) {
       statement_descriptor_suffix: p.statement_descriptor_suffix ?? null,
       status: paymentMethod ? "requires_confirmation" : "requires_payment_method",
       transfer_group: p.transfer_group ?? null,
+      ...(taxLink?.hooks ? { hooks: taxLink.hooks } : {}),
     });
+    taxLink?.apply(pi);
+    return pi;
   }
 
   function confirm(pi, p, base) {
@@ -311,6 +317,7 @@ export function paymentIntents(kit) {
       (p, m) => {
         const pi = get("payment_intents", m[1]);
         checkEmail(p.receipt_email, "receipt_email");
+        const taxLink = linkTaxCalculation(pi, p);
         // Stripe changes the amount only before a payment is under way; other fields (metadata,
         // description, receipt_email) may still change afterwards.
         if (p.amount !== undefined) {
@@ -332,6 +339,7 @@ export function paymentIntents(kit) {
           for (const [k, v] of Object.entries(p.metadata)) if (v === "") delete pi.metadata[k];
           Object.assign(pi.metadata, metadata(p.metadata));
         }
+        taxLink?.apply(pi);
         return pi;
       },
     ],
@@ -342,6 +350,7 @@ export function paymentIntents(kit) {
       (p, m, ctx) => {
         const pi = get("payment_intents", m[1]);
         if (ctx.auth === "publishable") requireClientSecret(pi, p);
+        linkTaxCalculation(pi, p)?.apply(pi);
         confirm(pi, p, ctx.base);
         return pi;
       },
@@ -356,7 +365,11 @@ export function paymentIntents(kit) {
       "POST",
       /^\/v1\/payment_intents\/(pi_\w+)\/capture$/,
       "secret",
-      (p, m) => capture(get("payment_intents", m[1]), p),
+      (p, m) => {
+        const pi = get("payment_intents", m[1]);
+        linkTaxCalculation(pi, p)?.apply(pi);
+        return capture(pi, p);
+      },
     ],
     // Stand-in controls: what a real card network or bank would do.
     [

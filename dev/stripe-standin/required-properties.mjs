@@ -30,6 +30,12 @@ const TYPES = {
   refund: ["Refunds.d.ts", "Refund"],
   subscription: ["Subscriptions.d.ts", "Subscription"],
   subscription_item: ["SubscriptionItems.d.ts", "SubscriptionItem"],
+  "tax.association": ["Tax/Associations.d.ts", "Association"],
+  "tax.calculation": ["Tax/Calculations.d.ts", "Calculation"],
+  "tax.calculation_line_item": ["Tax/CalculationLineItems.d.ts", "CalculationLineItem"],
+  "tax.registration": ["Tax/Registrations.d.ts", "Registration"],
+  "tax.transaction": ["Tax/Transactions.d.ts", "Transaction"],
+  "tax.transaction_line_item": ["Tax/TransactionLineItems.d.ts", "TransactionLineItem"],
   "test_helpers.test_clock": ["TestHelpers/TestClocks.d.ts", "TestClock"],
   transfer: ["Transfers.d.ts", "Transfer"],
   transfer_reversal: ["TransferReversals.d.ts", "TransferReversal"],
@@ -53,6 +59,7 @@ const NESTED_OPTIONAL = {
   charge: ["payment_method_details.card", "payment_method_details.link"],
   confirmation_token: ["payment_method_preview.card", "payment_method_preview.link"],
   payment_method: ["card", "link"],
+  "tax.calculation_line_item": ["tax_breakdown"],
 };
 const MAX_DEPTH = 4;
 

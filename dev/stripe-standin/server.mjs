@@ -23,6 +23,8 @@ import { paymentMethods } from "./payment-methods.mjs";
 import { refunds } from "./refunds.mjs";
 import { createStore } from "./store.mjs";
 import { subscriptions } from "./subscriptions.mjs";
+import { tax } from "./tax.mjs";
+import { taxTransactions } from "./tax-transactions.mjs";
 import { testClocks } from "./test-clocks.mjs";
 import { transfers } from "./transfers.mjs";
 import { createWebhooks } from "./webhooks.mjs";
@@ -81,6 +83,7 @@ export function createStandin({
     ...use(paymentMethods),
     ...use(confirmationTokens),
     ...use(charges),
+    ...use(tax),
     ...use(paymentIntents),
     ...webhooks.routes,
     ...catalogRoutes(kit),
@@ -92,6 +95,7 @@ export function createStandin({
     ...use(testClocks),
     ...use(disputes),
     ...use(refunds),
+    ...use(taxTransactions),
   ];
   const { publicPm } = kit;
 

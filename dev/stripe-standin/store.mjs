@@ -21,6 +21,10 @@ export function createStore(stateFile) {
     subscriptions: new Map(),
     invoices: new Map(),
     test_clocks: new Map(),
+    tax_calculations: new Map(),
+    tax_transactions: new Map(),
+    tax_associations: new Map(),
+    tax_registrations: new Map(),
     events: [],
     idempotency: new Map(),
   };
