@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { Sale, TimelinePage } from "../../../shared/earnings";
 import type { TaxPreview, TaxSettings } from "../../../shared/tax-settings";
 import { TAX_SETTINGS_MESSAGES } from "../../../shared/tax-settings";
+import { SALE_WEBHOOK_DATA } from "../../../shared/webhooks";
 import { ApiError } from "../../lib/errors";
 import { purchases } from "../../db/schema";
 import { purchaseDepsOf } from "../../deps";
@@ -271,7 +272,12 @@ describe("webhooks", () => {
       "select payload from webhook_deliveries where user_id = ? and type = 'sale.completed'",
       id,
     );
-    expect(JSON.parse(delivery.payload).data).toMatchObject({
+    const data = JSON.parse(delivery.payload).data;
+    // Exactly the fields the OpenAPI document's `webhooks` names for the event.
+    expect(() => SALE_WEBHOOK_DATA["sale.completed"].strict().parse(data)).not.toThrow();
+    const doc = await (await call("/api/openapi.json")).json<{ webhooks: Record<string, unknown> }>();
+    expect(JSON.stringify(doc.webhooks["sale.completed"])).toContain('"reverseCharge"');
+    expect(data).toMatchObject({
       purchaseId: taxed,
       amountCents: 1200,
       taxCents: 200,
