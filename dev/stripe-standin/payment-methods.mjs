@@ -7,6 +7,11 @@ import { CARDS, luhn, TEST_PAYMENT_METHODS } from "./cards.mjs";
 import { badParam, missing, missingParam, StripeError } from "./errors.mjs";
 import { list, now, rid } from "./wire.mjs";
 
+const ADDRESS_FIELDS = ["city", "country", "line1", "line2", "postal_code", "state"];
+/** billing_details.address as Stripe answers it: every field, null where not given. */
+const addressOf = (given) =>
+  Object.fromEntries(ADDRESS_FIELDS.map((k) => [k, given?.[k] === undefined || given[k] === "" ? null : given[k]]));
+
 /** PaymentMethods kept in the stand-in's state (`db.payment_methods`); private fields start with "_". */
 /** @param {any} kit */
 export function paymentMethods(kit) {
@@ -18,7 +23,7 @@ export function paymentMethods(kit) {
       object: "payment_method",
       allow_redisplay: "unspecified",
       billing_details: {
-        address: { city: null, country: null, line1: null, line2: null, postal_code: null, state: null },
+        address: addressOf(billing.address),
         email: billing.email ?? null,
         name: billing.name ?? null,
         phone: null,
@@ -26,7 +31,11 @@ export function paymentMethods(kit) {
       },
       card: {
         brand: CARDS[number]?.brand ?? "visa",
-        checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: "pass" },
+        checks: {
+          address_line1_check: null,
+          address_postal_code_check: billing.address?.postal_code ? "pass" : null,
+          cvc_check: "pass",
+        },
         country: "US",
         display_brand: CARDS[number]?.brand ?? "visa",
         exp_month: month,

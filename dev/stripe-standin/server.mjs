@@ -30,7 +30,10 @@ import { transfers } from "./transfers.mjs";
 import { createWebhooks } from "./webhooks.mjs";
 import { API_VERSION, expandOf, int, list, metadata, now, publicJson, RAW, raw, rid } from "./wire.mjs";
 
-const STRIPE_JS = readFileSync(new URL("./stripe-js.js", import.meta.url), "utf8");
+// Stripe.js as the stand-in serves it at /v3: the Payment Element's billing fields, then the rest.
+const STRIPE_JS = [new URL("./stripe-js-billing.js", import.meta.url), new URL("./stripe-js.js", import.meta.url)]
+  .map((file) => readFileSync(file, "utf8"))
+  .join("\n");
 
 /**
  * `stateFile`: where to keep state across restarts (npm start); without it, state lives in memory.

@@ -1,8 +1,11 @@
 /* The ApeWall Stripe stand-in's Stripe.js: a window.Stripe with the calls the app uses
    (elements, element.mount, confirmPayment, confirmCardPayment, createConfirmationToken,
-   handleNextAction, retrievePaymentIntent). It talks to the stand-in API, so the app's code path is unchanged. */
+   handleNextAction, retrievePaymentIntent). It talks to the stand-in API, so the app's code path is unchanged.
+   The Payment Element's billing Country and postal code are drawn by stripe-js-billing.js. */
 (() => {
   var BASE = "__STANDIN_BASE__";
+  // The Payment Element's Country and postal code (stripe-js-billing.js, served just before this file).
+  var billing = window.__stripeStandinBilling;
 
   function encode(obj, prefix, out) {
     out = out || new URLSearchParams();
@@ -71,7 +74,7 @@
     return el;
   }
 
-  function createCardElement(type, elements) {
+  function createCardElement(type, elements, opts) {
     var handlers = {};
     var root = null;
     var uid = `sci-${Math.random().toString(36).slice(2, 8)}`;
@@ -96,16 +99,22 @@
             "</div><div>" +
             field(`${uid}-cvc`, "Security code", "CVC", 'inputmode="numeric" autocomplete="cc-csc"') +
             "</div></div>" +
+            (type === "payment" ? billing.markup(uid, opts) : "") +
             '<p style="margin:0;font-size:12px;color:#6b7280">Test mode: use 4242 4242 4242 4242, any future date and any CVC.</p></div>',
         );
-        ["number", "exp", "cvc"].forEach((f) => {
-          root.querySelector(`#${uid}-${f}`).addEventListener("input", () => {
+        billing.sync(root, uid);
+        ["number", "exp", "cvc", "country", "postal"].forEach((f) => {
+          var input = root.querySelector(`#${uid}-${f}`);
+          if (!input) return;
+          input.addEventListener(f === "country" ? "change" : "input", () => {
+            if (f === "country") billing.sync(root, uid);
             var v = el._values();
             (handlers.change || []).forEach((h) => {
               h({
                 elementType: type,
                 empty: !v.number && !v.exp && !v.cvc,
-                complete: v.number.length >= 12 && /\d{1,2}\s*\/\s*\d{2,4}/.test(v.exp) && v.cvc.length >= 3,
+                complete:
+                  v.number.length >= 12 && /\d{1,2}\s*\/\s*\d{2,4}/.test(v.exp) && v.cvc.length >= 3 && !el._problem(),
               });
             });
           });
@@ -139,6 +148,9 @@
         var m = /^(\d{1,2})\s*\/?\s*(\d{2,4})$/.exec(v.exp.replace(/\s/g, ""));
         return { number: v.number, exp_month: m ? m[1] : "", exp_year: m ? m[2] : "", cvc: v.cvc };
       },
+      // The billing details the element collected (null when it shows no billing fields), and what is missing.
+      _billing: () => billing.values(root, uid),
+      _problem: () => billing.problem(root, uid),
     };
     elements._all.push(withEvents(el, handlers));
     return el;
@@ -280,9 +292,14 @@
       );
     }
 
-    function confirmWith(clientSecret, card, extra) {
+    function confirmWith(clientSecret, el, extra) {
+      var problem = el._problem?.();
+      if (problem) return Promise.resolve({ error: problem });
       var params = Object.assign(
-        { client_secret: clientSecret, payment_method_data: { type: "card", card: card } },
+        {
+          client_secret: clientSecret,
+          payment_method_data: { type: "card", card: el._card(), billing_details: el._billing?.() || undefined },
+        },
         extra || {},
       );
       return api(publishableKey, "POST", `/v1/payment_intents/${piIdOf(clientSecret)}/confirm`, params).then((r) => {
@@ -311,7 +328,8 @@
           var c = el?._card();
           if (!c?.number)
             return Promise.resolve({ error: { type: "validation_error", message: "Your card number is incomplete." } });
-          return Promise.resolve({});
+          var problem = el._problem?.();
+          return Promise.resolve(problem ? { error: problem } : {});
         };
         elements.update = (opts) => {
           Object.assign(elements._options, opts);
@@ -342,7 +360,7 @@
                   : { error: errorOf({ error: pi.last_payment_error }) },
               );
             })
-          : confirmWith(clientSecret, el._card(), { receipt_email: cp.receipt_email, return_url: cp.return_url });
+          : confirmWith(clientSecret, el, { receipt_email: cp.receipt_email, return_url: cp.return_url });
         return confirming.then((result) => {
           if (result.error || options.redirect === "if_required") return result;
           var pi = result.paymentIntent;
@@ -369,8 +387,7 @@
             );
           });
         }
-        var el = pm.card;
-        return confirmWith(clientSecret, el._card(), { receipt_email: data.receipt_email });
+        return confirmWith(clientSecret, pm.card, { receipt_email: data.receipt_email });
       },
       // docs.stripe.com/js/confirmation_tokens/create_confirmation_token: the Payment Element's card (or
       // the wallet the Express Checkout Element just approved) as a ConfirmationToken the server reads
@@ -385,6 +402,7 @@
           return Promise.resolve({ error: { type: "validation_error", message: "No payment element is mounted." } });
         var data;
         var card;
+        var problem;
         if (express) {
           data = {
             type: "link",
@@ -394,7 +412,9 @@
           card = el._card();
           if (!card.number)
             return Promise.resolve({ error: { type: "validation_error", message: "Your card number is incomplete." } });
-          data = { type: "card", card: card, billing_details: extra.billing_details };
+          problem = el._problem?.();
+          if (problem) return Promise.resolve({ error: problem });
+          data = { type: "card", card: card, billing_details: billing.merge(el._billing?.(), extra.billing_details) };
         }
         return api(publishableKey, "POST", "/v1/confirmation_tokens", {
           payment_method_data: data,

@@ -99,8 +99,9 @@ export function taxTransactions(kit) {
           : target.t.reversal?.original_transaction === original.id && target.l.reversal.original_line_item;
       if (!ofOriginal) continue;
       const r = left.get(ofOriginal);
-      r.amount += target.t === original ? l.amount : -l.amount;
-      r.amount_tax += target.t === original ? l.amount_tax : -l.amount_tax;
+      // A reversal's lines are negative, a reversal of it positive: both add to what is left.
+      r.amount += l.amount;
+      r.amount_tax += l.amount_tax;
     }
     return left;
   }

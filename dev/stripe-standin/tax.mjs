@@ -130,7 +130,8 @@ export function tax(kit) {
             state: field("state"),
           }
         : null,
-      address_source: address ? (d.address_source ?? "billing") : null,
+      // A Customer's own address is its billing address.
+      address_source: d.address_source ?? (address && !d.address ? "billing" : null),
       ip_address: d.ip_address ?? null,
       tax_ids: taxIds,
       taxability_override: override,

@@ -5,7 +5,16 @@
 import type { Page } from "playwright-core";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { baseUrl, checkoutOpened, launch, newPage, screenshotPath, signIn, uniqueEmail } from "../support/browser";
+import {
+  baseUrl,
+  checkoutOpened,
+  launch,
+  newPage,
+  screenshotPath,
+  signIn,
+  TEST_ZIP,
+  uniqueEmail,
+} from "../support/browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -72,6 +81,7 @@ describe("the checkout keeps the card typed", () => {
     await p.getByLabel("Card number").fill("4242 4242 4242 4242");
     await p.getByLabel("Expiration date").fill("12 / 34");
     await p.getByLabel("Security code").fill("123");
+    await p.getByLabel("ZIP", { exact: true }).fill(TEST_ZIP);
     const typed = ["4242 4242 4242 4242", "12 / 34", "123"];
 
     await p.getByRole("checkbox", { name: "Add Workbook for $5.00" }).check();
@@ -169,6 +179,7 @@ describe("the checkout keeps the card typed", () => {
     await p.getByLabel("Card number").fill("4242 4242 4242 4242");
     await p.getByLabel("Expiration date").fill("12 / 34");
     await p.getByLabel("Security code").fill("123");
+    await p.getByLabel("ZIP", { exact: true }).fill(TEST_ZIP);
     const typed = ["4242 4242 4242 4242", "12 / 34", "123"];
     await p.getByRole("checkbox", { name: "Add Cheat sheet for $5.00" }).check();
     await expect.poll(() => p.getByTestId("checkout-total").textContent()).toBe("$35.00");

@@ -3,7 +3,16 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SALE_HOLD_DAYS } from "../../shared/payouts";
-import { baseUrl, checkoutOpened, launch, newPage, screenshotPath, signIn, uniqueEmail } from "../support/browser";
+import {
+  baseUrl,
+  checkoutOpened,
+  launch,
+  newPage,
+  screenshotPath,
+  signIn,
+  TEST_ZIP,
+  uniqueEmail,
+} from "../support/browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -17,6 +26,7 @@ async function fillCard(page: Page, card = "4242 4242 4242 4242") {
   await page.getByLabel("Card number").fill(card);
   await page.getByLabel("Expiration date").fill("12 / 34");
   await page.getByLabel("Security code").fill("123");
+  await page.getByLabel("ZIP", { exact: true }).fill(TEST_ZIP);
 }
 
 /** Publishes a $10 link item as the signed-in creator of `page`. */

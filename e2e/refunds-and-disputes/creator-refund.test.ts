@@ -10,6 +10,7 @@ import {
   newPage,
   screenshotPath,
   signIn,
+  TEST_ZIP,
   uniqueEmail,
 } from "../support/browser";
 
@@ -39,6 +40,7 @@ async function buy(itemId: string, email: string) {
   await page.getByLabel("Card number").fill("4242 4242 4242 4242");
   await page.getByLabel("Expiration date").fill("12 / 34");
   await page.getByLabel("Security code").fill("123");
+  await page.getByLabel("ZIP", { exact: true }).fill(TEST_ZIP);
   await page.getByRole("button", { name: /^Pay \$/ }).click();
   await page.getByText("Payment Successful!").waitFor();
   await context.close();

@@ -186,6 +186,29 @@ describe("the stand-in's objects", () => {
     const invoices = await stripe.invoices.list({ subscription: sub.id });
     await stripe.invoicePayments.list({ invoice: invoices.data[0]!.id });
     await stripe.testHelpers.testClocks.retrieve(clock.id);
+    // Stripe Tax: a registration, a calculation and its lines, a payment that commits it, a refund's reversal.
+    await stripe.tax.registrations.create({
+      country: "GB",
+      country_options: { gb: { type: "standard" } },
+      active_from: "now",
+    });
+    const calc = await stripe.tax.calculations.create({
+      currency: "usd",
+      line_items: [{ amount: 1200, reference: "L1", tax_behavior: "inclusive" }],
+      customer_details: { address: { country: "GB" }, address_source: "billing" },
+      expand: ["line_items.data.tax_breakdown"],
+    });
+    const taxed = await stripe.paymentIntents.create({
+      amount: calc.amount_total,
+      currency: "usd",
+      hooks: { inputs: { tax: { calculation: calc.id! } } },
+      payment_method: "pm_card_visa",
+      confirm: true,
+    });
+    await stripe.refunds.create({ payment_intent: taxed.id, amount: 600 });
+    const association = await stripe.tax.associations.find({ payment_intent: taxed.id });
+    for (const attempt of association.tax_transaction_attempts ?? [])
+      await stripe.tax.transactions.retrieve(attempt.committed!.transaction, { expand: ["line_items"] });
     const events = await stripe.events.list({ limit: 100 });
     bodies.push(...events.data.map((e) => e.data.object));
 
