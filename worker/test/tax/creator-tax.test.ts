@@ -3,6 +3,7 @@
 // the stand-in), and a taxed sale's gross, tax and net in the sales answer, the money timeline, the
 // CSV export and the webhooks. Sales are written as fulfilment and the ledger write them.
 import { eq } from "drizzle-orm";
+import type Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import type { Sale, TimelinePage } from "../../../shared/earnings";
 import type { TaxPreview, TaxSettings } from "../../../shared/tax-settings";
@@ -13,6 +14,7 @@ import { purchases } from "../../db/schema";
 import { purchaseDepsOf } from "../../deps";
 import type { PurchaseRow } from "../../services/purchases/deps";
 import { saleWebhooks } from "../../services/purchases/sale-notices";
+import { settleWebhooks } from "../../services/purchases/settle-notices";
 import { taxPreview } from "../../services/tax/preview";
 import { call, env, postJson, row, rows, signIn } from "../support/helpers";
 
@@ -292,6 +294,41 @@ describe("webhooks", () => {
         region: null,
         reverseCharge: false,
       },
+    });
+  });
+
+  it("sale.refunded carries the sale's tax too", async () => {
+    const { cookie, id } = await creator("tax-hook-refund@example.com");
+    const made = await postJson(
+      "/api/developer/webhooks",
+      { url: "http://127.0.0.1:9/hook", events: ["sale.refunded"], description: "tax" },
+      cookie,
+    );
+    expect(made.status).toBe(201);
+    const { taxed } = await seedTaxedSale(id, "wr");
+    const refundId = `re_${id}`.slice(0, 30);
+    // The refund's reversal as the ledger books it (the webhook is written only once it is booked).
+    await env.DB.prepare(
+      "insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id) values (?, 'creator', ?, 'refund', -400, ?)",
+    )
+      .bind(`refund:${refundId}:creator`, id, taxed)
+      .run();
+    const deps = purchaseDepsOf(env);
+    const purchase = (await deps.db.select().from(purchases).where(eq(purchases.id, taxed)).get()) as PurchaseRow;
+    const refund = { id: refundId, status: "succeeded", amount: 600 } as Stripe.Refund;
+    const { statements } = await settleWebhooks(deps, purchase, [refund], [], Date.now());
+    await env.DB.batch(statements);
+    const [delivery] = await rows<{ payload: string }>(
+      "select payload from webhook_deliveries where user_id = ? and type = 'sale.refunded'",
+      id,
+    );
+    const data = JSON.parse(delivery.payload).data;
+    expect(() => SALE_WEBHOOK_DATA["sale.refunded"].strict().parse(data)).not.toThrow();
+    expect(data).toMatchObject({
+      amountCents: 1200,
+      taxCents: 200,
+      refundedCents: 600,
+      tax: { amountCents: 200, netCents: 1000, type: "vat", country: "FR" },
     });
   });
 });
