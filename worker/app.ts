@@ -10,6 +10,7 @@ import type { AppEnv } from "./middleware/context";
 import { bodyGuard } from "./lib/validate";
 import { auditKeyCall, authenticateApiKey, bearerToken, hasBearer } from "./middleware/api-key-auth";
 import { adminRoutes } from "./routes/admin";
+import { adminTaxRoutes } from "./routes/admin-tax";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
 import { connectRoutes } from "./routes/connect";
@@ -78,6 +79,7 @@ const api = new Hono<AppEnv>()
   .route("/", feedbackRoutes)
   .route("/", humanCheckRoutes)
   .route("/", adminRoutes)
+  .route("/", adminTaxRoutes)
   .route("/", funnelRoutes)
   .route("/", upsellRoutes)
   .route("/", connectRoutes)
