@@ -17,6 +17,7 @@ import { saleWebhooks } from "../../services/purchases/sale-notices";
 import { settleWebhooks } from "../../services/purchases/settle-notices";
 import { taxPreview } from "../../services/tax/preview";
 import { call, env, postJson, row, rows, signIn } from "../support/helpers";
+import { creatorWithItem, ledgerOf, taxedSale } from "./tax-fixtures";
 
 async function creator(email: string) {
   const cookie = await signIn(email);
@@ -330,5 +331,39 @@ describe("webhooks", () => {
       refundedCents: 600,
       tax: { amountCents: 200, netCents: 1000, type: "vat", country: "FR" },
     });
+  });
+
+  it("a taxed sale paid through checkout: its webhook, the sales answer and the CSV agree with the ledger", async () => {
+    const { cookie, itemId, creatorId } = await creatorWithItem("tax-hook-paid@example.com", "12");
+    expect(
+      (
+        await postJson(
+          "/api/developer/webhooks",
+          { url: "http://127.0.0.1:9/hook", events: ["sale.completed"], description: "tax" },
+          cookie,
+        )
+      ).status,
+    ).toBe(201);
+    const sale = await taxedSale(itemId);
+    expect(sale.taxCents).toBe(200);
+    const ledger = Object.fromEntries((await ledgerOf(sale.purchaseId)).map((r) => [r.account, r.amount_cents]));
+    expect(ledger).toMatchObject({ creator: 800, platform: 200, tax: 200 });
+    const [delivery] = await rows<{ payload: string }>(
+      "select payload from webhook_deliveries where user_id = ? and type = 'sale.completed'",
+      creatorId,
+    );
+    expect(JSON.parse(delivery.payload).data).toMatchObject({
+      amountCents: 1200,
+      taxCents: 200,
+      netCents: ledger.creator,
+      feeCents: ledger.platform,
+      tax: { amountCents: 200, netCents: 1000, type: "vat", rate: "20", country: "FR", reverseCharge: false },
+    });
+    const [answer] = await (await call("/api/creator/sales", { cookie })).json<Sale[]>();
+    expect(answer).toMatchObject({ id: sale.purchaseId, amount: 12, tax: { amount: 2, net: 10 } });
+    const csv = (await (await call("/api/creator/sales/export", { cookie })).text()).split("\r\n");
+    const cols = csv[0].split(",");
+    const line = Object.fromEntries(csv[1].split(",").map((v, i) => [cols[i], v]));
+    expect(line).toMatchObject({ gross: "12.00", tax: "2.00", net: "10.00", fee: "2.00", your_share: "8.00" });
   });
 });
