@@ -44,6 +44,7 @@ import {
   librarySessionSchema,
   librarySignedOutSchema,
 } from "./library";
+import { invoiceSchema } from "./invoices";
 import { licenseActionSchema, licenseVerificationSchema } from "./licenses";
 import {
   checkoutAnswerSchema,
@@ -65,6 +66,7 @@ import {
   withdrawStatusSchema,
 } from "./payouts";
 import { creatorProfileSchema } from "./profile";
+import { taxPreviewSchema, taxSettingsSchema } from "./tax-settings";
 import { purchaseEmailChangedSchema } from "./purchase-email";
 import { subscriptionStartedSchema, subscriptionStateSchema } from "./subscription";
 import { uploadStateSchema, uploadedPartSchema } from "./uploads";
@@ -145,6 +147,7 @@ export const API_ANSWERS = {
   "POST /api/purchase/send-access-email": sentSchema,
   "POST /api/purchase/recover": recoverAccessAnswerSchema,
   "POST /api/purchases/:id/email": purchaseEmailChangedSchema,
+  "GET /api/purchases/:id/invoice": invoiceSchema,
   "POST /api/content/:id/download": downloadLinkSchema,
   "POST /api/library/link": libraryLinkSentSchema,
   "POST /api/library/session": librarySessionSchema,
@@ -157,6 +160,9 @@ export const API_ANSWERS = {
   "PUT /api/profile": creatorProfileSchema,
   "PUT /api/profile/avatar": creatorProfileSchema,
   "DELETE /api/profile/avatar": creatorProfileSchema,
+  "GET /api/settings/tax": taxSettingsSchema,
+  "PUT /api/settings/tax": taxSettingsSchema,
+  "GET /api/settings/tax/preview": taxPreviewSchema,
   "PUT /api/content/:id/checkout-reminders": checkoutRemindersSchema,
   "POST /api/create-subscription": subscriptionStartedSchema,
   "GET /api/subscription": subscriptionStateSchema,

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { receiptDeliverySchema } from "./mail";
 import { dollars, isoTime, publicId } from "./answers";
 import { ACCESS_TYPES } from "./content";
+import { invoiceLinkSchema } from "./invoices";
 import { publicCreatorSchema } from "./profile";
 import { emailSchema } from "./auth";
 import { taxLineSchema, vatIdInputSchema } from "./tax";
@@ -178,6 +179,7 @@ export const purchaseVerificationSchema = z.object({
     .meta({ description: "The order bump bought in the same payment, each with its own access link" }),
   /** The latest receipt sent for this purchase (its address masked) and where it stands; null: none recorded yet. */
   receipt: receiptDeliverySchema.nullable(),
+  invoice: invoiceLinkSchema,
 });
 export type PurchaseVerification = z.infer<typeof purchaseVerificationSchema>;
 

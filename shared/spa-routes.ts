@@ -6,6 +6,7 @@
 export const SPA_ROUTE_PATTERNS = [
   "/",
   "/admin",
+  "/admin/tax",
   "/checkout/$id",
   "/checkout/upsell",
   "/connect",

@@ -23,6 +23,7 @@ import { Route as SignInRouteImport } from './routes/sign-in'
 import { Route as SubscribeRouteImport } from './routes/subscribe'
 import { Route as SuccessRouteImport } from './routes/success'
 import { Route as UploadRouteImport } from './routes/upload'
+import { Route as AdminTaxRouteImport } from './routes/admin_.tax'
 import { Route as CheckoutIdRouteImport } from './routes/checkout.$id'
 import { Route as CheckoutUpsellRouteImport } from './routes/checkout.upsell'
 import { Route as ContentContentIdEditRouteImport } from './routes/content.$contentId.edit'
@@ -99,6 +100,11 @@ const UploadRoute = UploadRouteImport.update({
   path: '/upload',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AdminTaxRoute = AdminTaxRouteImport.update({
+  id: '/admin_/tax',
+  path: '/admin/tax',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const CheckoutIdRoute = CheckoutIdRouteImport.update({
   id: '/checkout/$id',
   path: '/checkout/$id',
@@ -141,6 +147,7 @@ export interface FileRoutesByFullPath {
   '/subscribe': typeof SubscribeRoute
   '/success': typeof SuccessRoute
   '/upload': typeof UploadRoute
+  '/admin/tax': typeof AdminTaxRoute
   '/checkout/$id': typeof CheckoutIdRoute
   '/checkout/upsell': typeof CheckoutUpsellRoute
   '/content/$contentId/edit': typeof ContentContentIdEditRoute
@@ -162,6 +169,7 @@ export interface FileRoutesByTo {
   '/subscribe': typeof SubscribeRoute
   '/success': typeof SuccessRoute
   '/upload': typeof UploadRoute
+  '/admin/tax': typeof AdminTaxRoute
   '/checkout/$id': typeof CheckoutIdRoute
   '/checkout/upsell': typeof CheckoutUpsellRoute
   '/content/$contentId/edit': typeof ContentContentIdEditRoute
@@ -184,6 +192,7 @@ export interface FileRoutesById {
   '/subscribe': typeof SubscribeRoute
   '/success': typeof SuccessRoute
   '/upload': typeof UploadRoute
+  '/admin_/tax': typeof AdminTaxRoute
   '/checkout/$id': typeof CheckoutIdRoute
   '/checkout/upsell': typeof CheckoutUpsellRoute
   '/content/$contentId/edit': typeof ContentContentIdEditRoute
@@ -207,6 +216,7 @@ export interface FileRouteTypes {
     | '/subscribe'
     | '/success'
     | '/upload'
+    | '/admin/tax'
     | '/checkout/$id'
     | '/checkout/upsell'
     | '/content/$contentId/edit'
@@ -228,6 +238,7 @@ export interface FileRouteTypes {
     | '/subscribe'
     | '/success'
     | '/upload'
+    | '/admin/tax'
     | '/checkout/$id'
     | '/checkout/upsell'
     | '/content/$contentId/edit'
@@ -249,6 +260,7 @@ export interface FileRouteTypes {
     | '/subscribe'
     | '/success'
     | '/upload'
+    | '/admin_/tax'
     | '/checkout/$id'
     | '/checkout/upsell'
     | '/content/$contentId/edit'
@@ -271,6 +283,7 @@ export interface RootRouteChildren {
   SubscribeRoute: typeof SubscribeRoute
   SuccessRoute: typeof SuccessRoute
   UploadRoute: typeof UploadRoute
+  AdminTaxRoute: typeof AdminTaxRoute
   CheckoutIdRoute: typeof CheckoutIdRoute
   CheckoutUpsellRoute: typeof CheckoutUpsellRoute
   ContentContentIdEditRoute: typeof ContentContentIdEditRoute
@@ -378,6 +391,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof UploadRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/admin_/tax': {
+      id: '/admin_/tax'
+      path: '/admin/tax'
+      fullPath: '/admin/tax'
+      preLoaderRoute: typeof AdminTaxRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/checkout/$id': {
       id: '/checkout/$id'
       path: '/checkout/$id'
@@ -431,6 +451,7 @@ const rootRouteChildren: RootRouteChildren = {
   SubscribeRoute: SubscribeRoute,
   SuccessRoute: SuccessRoute,
   UploadRoute: UploadRoute,
+  AdminTaxRoute: AdminTaxRoute,
   CheckoutIdRoute: CheckoutIdRoute,
   CheckoutUpsellRoute: CheckoutUpsellRoute,
   ContentContentIdEditRoute: ContentContentIdEditRoute,

@@ -10,6 +10,7 @@ import type { AppEnv } from "./middleware/context";
 import { bodyGuard } from "./lib/validate";
 import { auditKeyCall, authenticateApiKey, bearerToken, hasBearer } from "./middleware/api-key-auth";
 import { adminRoutes } from "./routes/admin";
+import { adminTaxRoutes } from "./routes/admin-tax";
 import { analyticsRoutes } from "./routes/analytics";
 import { authRoutes } from "./routes/auth";
 import { connectRoutes } from "./routes/connect";
@@ -31,9 +32,12 @@ import { checkoutRoutes } from "./routes/checkout";
 import { checkoutConfirmRoutes } from "./routes/checkout-confirm";
 import { downloadRoutes } from "./routes/downloads";
 import { purchaseAccessRoutes } from "./routes/purchase-access";
+import { invoiceRoutes } from "./routes/invoices";
 import { purchaseEmailRoutes } from "./routes/purchase-email";
 import { paywallPageRoutes } from "./routes/paywall-page";
 import { profileRoutes } from "./routes/profile";
+import { taxSettingsRoutes } from "./routes/tax-settings";
+import { salesExportRoutes } from "./routes/sales-export";
 import { spaRoutes } from "./routes/spa";
 import { stripeWebhookRoutes } from "./routes/stripe-webhook";
 import { subscriptionRoutes } from "./routes/subscription";
@@ -69,6 +73,7 @@ const api = new Hono<AppEnv>()
   .route("/", checkoutRoutes)
   .route("/", checkoutConfirmRoutes)
   .route("/", purchaseAccessRoutes)
+  .route("/", invoiceRoutes)
   .route("/", purchaseEmailRoutes)
   .route("/", downloadRoutes)
   .route("/", stripeWebhookRoutes)
@@ -76,12 +81,15 @@ const api = new Hono<AppEnv>()
   .route("/", feedbackRoutes)
   .route("/", humanCheckRoutes)
   .route("/", adminRoutes)
+  .route("/", adminTaxRoutes)
   .route("/", funnelRoutes)
   .route("/", upsellRoutes)
   .route("/", connectRoutes)
   .route("/", subscriptionRoutes)
   .route("/", analyticsRoutes)
   .route("/", profileRoutes)
+  .route("/", taxSettingsRoutes)
+  .route("/", salesExportRoutes)
   .route("/", developerRoutes)
   .route("/", webhookRoutes)
   .route("/", licenseRoutes)

@@ -421,6 +421,17 @@ const VISITS: Visit[] = [
         .waitFor({ timeout: SETTLE_MS }),
     desktop: true,
   },
+  {
+    pattern: "/admin/tax",
+    name: "admin-tax",
+    who: "admin",
+    path: () => "/admin/tax",
+    // Settled once every section has loaded (no spinner left).
+    ready: async (p) => {
+      await p.getByRole("heading", { name: "Tax", exact: true }).waitFor({ timeout: SETTLE_MS });
+      await p.waitForFunction(() => !document.querySelector('main [role="status"]'), null, { timeout: SETTLE_MS });
+    },
+  },
 
   {
     pattern: "/success",

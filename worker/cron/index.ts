@@ -17,6 +17,7 @@ import { sweepWebhooks } from "../services/webhooks/delivery";
 import { purgeWebhookHistory } from "../services/webhooks/limits";
 import { sealPlainSecrets, secretBox } from "../services/webhooks/secrets";
 import { rebookVoidedProPeriods } from "../services/subscriptions";
+import { deliverTaxReversals } from "../services/tax/reversals";
 import { abortStaleUploads, removeUnpublishedUploads } from "../services/uploads";
 
 export const MONTHLY_PAYOUT_CRON = "0 2 1 * *";
@@ -28,18 +29,21 @@ const OUTBOX_SWEEP_CRON = "*/5 * * * *";
  * so do webhook deliveries whose message was lost. Each on its own: one failing leaves the other.
  */
 async function outboxSweep(env: Bindings, now = Date.now()) {
-  const [emails, webhooks, refunds] = await Promise.allSettled([
+  const [emails, webhooks, refunds, taxReversals] = await Promise.allSettled([
     sweepOutbox(env.DB, env.EMAILS, now),
     sweepWebhooks(env.DB, env.WEBHOOKS, now),
     sweepUnansweredRefundRequests(purchaseDepsOf(env), now),
+    deliverTaxReversals(purchaseDepsOf(env), now),
   ]);
   if (webhooks.status === "rejected") console.error("webhook sweep failed", webhooks.reason);
   if (refunds.status === "rejected") console.error("refund request sweep failed", refunds.reason);
+  if (taxReversals.status === "rejected") console.error("tax reversal sweep failed", taxReversals.reason);
   if (emails.status === "rejected") throw emails.reason;
   return {
     ...emails.value,
     webhooks: webhooks.status === "fulfilled" ? webhooks.value : { error: String(webhooks.reason) },
     refundRequests: refunds.status === "fulfilled" ? refunds.value : { error: String(refunds.reason) },
+    taxReversals: taxReversals.status === "fulfilled" ? taxReversals.value : { error: String(taxReversals.reason) },
   };
 }
 

@@ -20,6 +20,10 @@ export type Bindings = Env & {
   CHECKOUT_REMINDER_DELAY_SECONDS?: string;
   /** Turnstile's secret for siteverify (worker/lib/human-check.ts); unset, every protected form is held to the strict limit. */
   TURNSTILE_SECRET_KEY?: string;
+  /** JSON: ApeWall's tax registration by place ("EU", "GB", "US-WA"…), as invoices name it (docs/tax.md). */
+  TAX_REGISTRATION_NUMBERS?: string;
+  /** The seller's address an invoice prints (docs/tax.md). */
+  TAX_SELLER_ADDRESS?: string;
   /** Keys the HMAC that makes purchase access tokens. */
   ACCESS_TOKEN_SECRET?: string;
   /** Keys the encryption of webhook endpoints' signing secrets at rest (services/webhook-secrets.ts). */

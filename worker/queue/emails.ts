@@ -11,6 +11,7 @@ import { recoveredPurchases } from "../services/purchases/buyer-access";
 import { orderMailData } from "../services/purchases/receipts";
 import { mailCreator, publicCreator } from "../services/profile";
 import { composeReminder } from "../services/purchases/recovery";
+import { withTaxInvoice } from "../services/tax/invoice";
 import { stripeClient } from "../services/stripe";
 import type { Bindings } from "../lib/env";
 import { markFailed, markSent } from "../services/mail/email-outbox";
@@ -174,7 +175,8 @@ export async function handleEmailBatch(batch: MessageBatch<EmailJob>, env: Bindi
   const transport = mailTransportFor(env);
   for (const message of batch.messages) {
     try {
-      const job = await withLookups(db, env, message.body);
+      const invoiceDeps = { db, d1: env.DB, appUrl: env.APP_URL, accessSecret: env.ACCESS_TOKEN_SECRET ?? "" };
+      const job = await withTaxInvoice(invoiceDeps, await withLookups(db, env, message.body));
       if (!job) {
         await markSent(env.DB, message.body.dedupeKey);
         message.ack();
@@ -182,7 +184,7 @@ export async function handleEmailBatch(batch: MessageBatch<EmailJob>, env: Bindi
       }
       const compose =
         job.template === "order"
-          ? (j: EmailJob) => withOrder(db, env, j)
+          ? async (j: EmailJob) => withTaxInvoice(invoiceDeps, await withOrder(db, env, j))
           : job.template === "checkout-reminder"
             ? (j: EmailJob) => withReminder(db, env, j)
             : undefined;

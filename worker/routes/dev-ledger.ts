@@ -14,7 +14,7 @@ export const devLedgerRoutes = new Hono<AppEnv>().post(
   async (c) => {
     const { purchaseId, days } = c.req.valid("json");
     const res = await c.env.DB.prepare(
-      "update ledger_entries set created_at = created_at - ? where purchase_id = ? and kind in ('sale', 'platform_fee')",
+      "update ledger_entries set created_at = created_at - ? where purchase_id = ? and kind in ('sale', 'platform_fee', 'tax')",
     )
       .bind(days * DAY, purchaseId)
       .run();

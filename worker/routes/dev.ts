@@ -7,6 +7,7 @@ import { isDevelopment } from "../lib/env";
 import { listDevMailbox } from "../services/mail/dev-mailbox";
 import { devLedgerRoutes } from "./dev-ledger";
 import { devSeedRoutes } from "./dev-seed";
+import { devTaxRoutes } from "./dev-tax";
 
 export const devRoutes = new Hono<AppEnv>()
   .use("*", async (c, next) => {
@@ -15,6 +16,7 @@ export const devRoutes = new Hono<AppEnv>()
   })
   .route("/", devLedgerRoutes)
   .route("/", devSeedRoutes)
+  .route("/", devTaxRoutes)
   // ?limit= (1-1000, default 50): tests that count one address's mails read a window wide enough that
   // none of that address's older mails slides out of it while they wait for a new one.
   .get("/mail.json", async (c) => {

@@ -12,6 +12,7 @@ import type { PurchaseDeps } from "../services/purchases/deps";
 import { applyIntentTerms } from "../services/purchases/checkout-terms";
 import { fulfil } from "../services/purchases/fulfil";
 import { handleDisputeEvent, handleRefundEvent } from "../services/purchases/settle";
+import { recordTaxTransactions } from "../services/tax/transactions";
 import { isUnknownObject, verifyWebhook } from "../services/stripe";
 import { noteIntentState } from "../services/purchases/processing";
 import { onChargeFailed } from "../services/purchases/card-testing";
@@ -112,9 +113,13 @@ async function fulfilOrRetry(deps: PurchaseDeps, intent: Stripe.PaymentIntent): 
 async function handleEvent(env: Bindings, deps: PurchaseDeps, type: string, objectId: string): Promise<void> {
   const object = { id: objectId };
   switch (type) {
-    case "payment_intent.succeeded":
-      await fulfilOrRetry(deps, await deps.stripe.paymentIntents.retrieve(object.id));
+    case "payment_intent.succeeded": {
+      const intent = await deps.stripe.paymentIntents.retrieve(object.id);
+      await fulfilOrRetry(deps, intent);
+      // A taxed order: the tax transaction Stripe committed for it (not yet: Stripe delivers again).
+      if (intent.status === "succeeded") await recordTaxTransactions(deps, intent.id);
       break;
+    }
     // A payment that settles later: paid-pending while processing, released on failure (purchases/processing.ts).
     case "payment_intent.processing":
     case "payment_intent.payment_failed":

@@ -19,13 +19,15 @@ import type { Period } from "./payouts/period";
 
 const dollars = (cents: unknown) => Number(cents ?? 0) / 100;
 const REVENUE_KINDS = "('sale', 'platform_fee', 'refund', 'dispute', 'fee_adjustment')";
+// Tax collected (account 'tax', and the tax part of each reversal) is no one's revenue: left out of every figure here.
+const NOT_TAX = "account <> 'tax'";
 
 /** Spec §3 admin payout summary; each figure is one ledger sum. */
 export async function payoutSummary(db: Db) {
   const [r] = await db.all<Record<string, number | null>>(
     sql.raw(`
     select
-      (select sum(amount_cents) from ledger_entries where kind in ${REVENUE_KINDS}) as revenue,
+      (select sum(amount_cents) from ledger_entries where kind in ${REVENUE_KINDS} and ${NOT_TAX}) as revenue,
       (select sum(amount_cents) from ledger_entries where account = 'platform' and kind in ${REVENUE_KINDS}) as commission,
       (select -sum(l.amount_cents) from ledger_entries l join payouts p on p.id = l.payout_id where l.kind = 'payout' and p.status = 'paid') as paid,
       (select -sum(l.amount_cents) from ledger_entries l join payouts p on p.id = l.payout_id where l.kind = 'payout' and p.status in ('pending', 'processing')) as pending,
@@ -197,7 +199,7 @@ export async function monthlyReports(db: Db, months = 12): Promise<MonthlyReport
              sum(case when kind = 'stripe_fee' and -amount_cents > coalesce((select sum(s.amount_cents) from ledger_entries s
                    where s.kind = 'platform_fee' and s.purchase_id in (select ledger_entries.purchase_id union select id from purchases where bump_of = ledger_entries.purchase_id)), 0)
                  then 1 else 0 end) as below_fee
-      from ledger_entries where kind in ${REVENUE_KINDS.slice(0, -1)}, 'stripe_fee', 'dispute_fee') group by ym
+      from ledger_entries where kind in ${REVENUE_KINDS.slice(0, -1)}, 'stripe_fee', 'dispute_fee') and ${NOT_TAX} group by ym
     `),
     ),
     db.all<{ year: number; month: number; cents: number }>(sql`

@@ -1,7 +1,7 @@
 // /admin: the admin dashboard (spec §2). The server enforces admin on every /api/admin call; this
 // screen only decides what to show. Other users see 'Access Denied' with links to their pages.
 import { Link } from "@tanstack/react-router";
-import { MailCheck, ShieldAlert } from "lucide-react";
+import { Landmark, MailCheck, ShieldAlert } from "lucide-react";
 import { useState } from "react";
 import { PageSpinner, Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
@@ -75,6 +75,12 @@ export function AdminPage() {
             <p className="text-muted-foreground">Platform revenue and creator payouts.</p>
           </div>
           <div className="flex flex-wrap gap-2">
+            <Button variant="outline" size="sm" asChild>
+              <Link to="/admin/tax">
+                <Landmark className="size-4" />
+                Tax
+              </Link>
+            </Button>
             <FixEmailsButton />
             <PageLinks />
           </div>

@@ -15,6 +15,7 @@ import { dateInWords } from "./format";
 import { useSeen } from "./in-view";
 import { useLibraryAccess } from "./queries";
 import { ReceiptButton } from "./receipt";
+import { PurchaseInvoiceLink } from "@/features/success/invoice-link";
 
 /** Opened once the card comes near the viewport: a long library does not open every purchase at once. */
 function Access({ id }: { id: string }) {
@@ -75,6 +76,7 @@ export function PurchaseCard({ p }: { p: LibraryPurchase }) {
         {p.state === "paid" ? <Access id={p.id} /> : <Revoked p={p} />}
         <div className="flex flex-wrap gap-2 border-t pt-3">
           <ReceiptButton id={p.id} title={p.title} />
+          <PurchaseInvoiceLink purchaseId={p.id} number={p.invoice} />
           {p.state === "paid" && <ChangeEmail id={p.id} title={p.title} />}
         </div>
       </CardContent>

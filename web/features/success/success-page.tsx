@@ -20,6 +20,7 @@ import { FunnelContinue, OrderExtras } from "@/features/upsell/order-extras";
 import { useOrderExtras } from "@/features/upsell/queries";
 import { queryKeys } from "@/lib/query-keys";
 import { ChangeEmail } from "./change-email";
+import { InvoiceLink } from "./invoice-link";
 
 type Params = { paymentIntent?: string; contentId?: string; access?: string };
 
@@ -163,6 +164,7 @@ function Purchased({ v, params }: { v: PurchaseVerification; params: Params }) {
         <p className="text-muted-foreground" data-testid="order-line">
           Order #{v.purchase.id} • {formatDollars(v.purchase.amount)}
         </p>
+        {v.invoice && <InvoiceLink invoice={v.invoice} className="justify-center" />}
       </div>
       <ReceiptBanner v={v} params={params} />
       <Card>

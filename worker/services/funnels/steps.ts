@@ -26,7 +26,7 @@ async function stepFigures(d1: D1Database, funnelId: string) {
                  where o.step_id = s.id and p.status in ('paid', 'refunded', 'disputed')) as accepted,
               (select count(*) from funnel_offers o where o.step_id = s.id and o.status = 'declined') as declined,
               (select coalesce(sum(l.amount_cents), 0) from ledger_entries l join purchases p on p.id = l.purchase_id
-                 where p.funnel_step_id = s.id and l.kind in ('sale', 'platform_fee', 'refund', 'dispute', 'fee_adjustment')) as revenue_cents,
+                 where p.funnel_step_id = s.id and l.account <> 'tax' and l.kind in ('sale', 'platform_fee', 'refund', 'dispute', 'fee_adjustment')) as revenue_cents,
               (select coalesce(sum(l.amount_cents), 0) from ledger_entries l join purchases p on p.id = l.purchase_id
                  where p.funnel_step_id = s.id and l.account = 'creator' and l.kind in ('sale', 'refund', 'dispute', 'fee_adjustment')) as net_cents
        from funnel_steps s where s.funnel_id = ?`,

@@ -15,7 +15,18 @@ import {
   type Rendered,
   usd,
 } from "./layout";
-import type { MailData } from "./templates";
+import type { MailData, MailTax } from "./templates";
+import { INVOICE_MAIL_LINK_TEXT } from "../../../shared/invoices";
+
+/** The receipt's tax part: net, the tax line, total, the invoice number and its PDF (docs/tax.md, Invoices). */
+const taxText = (t?: MailTax) =>
+  t
+    ? `\n\nNet: ${usd(t.netCents)}${t.taxText ? `\n${t.taxText}` : ""}\nTotal: ${usd(t.totalCents)}\nInvoice ${t.invoiceNumber}\n${INVOICE_MAIL_LINK_TEXT}: ${t.invoiceUrl}`
+    : "";
+const taxHtml = (t?: MailTax) =>
+  t
+    ? `<p style="font-size:14px">Net: ${usd(t.netCents)}<br>${t.taxText ? `${escapeHtml(t.taxText)}<br>` : ""}<strong>Total: ${usd(t.totalCents)}</strong><br><span style="color:#6b7280">Invoice ${escapeHtml(t.invoiceNumber)}</span><br><a href="${escapeHtml(t.invoiceUrl)}" style="color:#7c3aed">${INVOICE_MAIL_LINK_TEXT}</a></p>`
+    : "";
 
 export function loginLinkMail(data: MailData<"login-link">): Rendered {
   const { url } = data;
@@ -30,14 +41,14 @@ export function loginLinkMail(data: MailData<"login-link">): Rendered {
 }
 
 export function purchaseAccessMail(data: MailData<"purchase-access">): Rendered {
-  const { title, amountCents, orderId, accessUrl, creator, licenseKey } = data;
+  const { title, amountCents, orderId, accessUrl, creator, licenseKey, tax } = data;
   const amount = formatCentsPlain(amountCents);
   return {
     subject: `Your access to ${title}`,
-    text: `Thank you for your purchase!\n\n${title}\n${creatorByline(creator)}\nOrder #${orderId} · ${amount}${licenseText(licenseKey)}\n\nYour permanent access link (bookmark it, it won't expire):\n${accessUrl}\n\n${contactText(creator)}`,
+    text: `Thank you for your purchase!\n\n${title}\n${creatorByline(creator)}\nOrder #${orderId} · ${amount}${licenseText(licenseKey)}${taxText(tax)}\n\nYour permanent access link (bookmark it, it won't expire):\n${accessUrl}\n\n${contactText(creator)}`,
     html: layout(
       "Thank you for your purchase!",
-      `<p><strong>${escapeHtml(title)}</strong><br>${creatorHtml(creator)}<span style="color:#6b7280">Order #${escapeHtml(orderId)} · ${amount}</span></p>${licenseHtml(licenseKey)}${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it. Or paste this address into your browser:<br>${escapeHtml(accessUrl)}</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`,
+      `<p><strong>${escapeHtml(title)}</strong><br>${creatorHtml(creator)}<span style="color:#6b7280">Order #${escapeHtml(orderId)} · ${amount}</span></p>${taxHtml(tax)}${licenseHtml(licenseKey)}${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it. Or paste this address into your browser:<br>${escapeHtml(accessUrl)}</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`,
     ),
   };
 }
@@ -56,7 +67,7 @@ export function orderMail(data: MailData<"order">): Rendered {
       )
       .join(
         "\n\n",
-      )}\n\nTotal charged: ${total}\n\nEach link is permanent and won't expire: bookmark it.\n${contactText(creator)}`,
+      )}\n\nTotal charged: ${total}${(data.taxes ?? []).map(taxText).join("")}\n\nEach link is permanent and won't expire: bookmark it.\n${contactText(creator)}`,
     html: layout(
       "Thank you for your order!",
       `<p>${creatorHtml(creator)}</p>${items
@@ -66,21 +77,21 @@ export function orderMail(data: MailData<"order">): Rendered {
         )
         .join(
           "",
-        )}<p><strong>Total charged: ${total}</strong></p><p style="font-size:13px;color:#6b7280">Each link is permanent and won't expire: bookmark it.</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`,
+        )}<p><strong>Total charged: ${total}</strong></p>${(data.taxes ?? []).map(taxHtml).join("")}<p style="font-size:13px;color:#6b7280">Each link is permanent and won't expire: bookmark it.</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`,
     ),
   };
 }
 
 export function orderAddedMail(data: MailData<"order-added">): Rendered {
-  const { title, amountCents, orderId, accessUrl, creator, rootOrderId, licenseKey } = data;
+  const { title, amountCents, orderId, accessUrl, creator, rootOrderId, licenseKey, tax } = data;
   const subject = `Added to your order: ${title}`;
   const lead = `${title} was added to your order #${rootOrderId} and charged ${usd(amountCents)}.`;
   return {
     subject,
-    text: `${lead}\n${creatorByline(creator)}\nOrder #${orderId} · ${usd(amountCents)}${licenseText(licenseKey)}\n\nYour permanent access link (bookmark it, it won't expire):\n${accessUrl}\n\n${contactText(creator)}`,
+    text: `${lead}\n${creatorByline(creator)}\nOrder #${orderId} · ${usd(amountCents)}${licenseText(licenseKey)}${taxText(tax)}\n\nYour permanent access link (bookmark it, it won't expire):\n${accessUrl}\n\n${contactText(creator)}`,
     html: layout(
       subject,
-      `<p>${escapeHtml(lead)}<br>${creatorHtml(creator)}</p>${licenseHtml(licenseKey)}${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it.</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`,
+      `<p>${escapeHtml(lead)}<br>${creatorHtml(creator)}</p>${taxHtml(tax)}${licenseHtml(licenseKey)}${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it.</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`,
     ),
   };
 }

@@ -89,12 +89,32 @@ export type PurchaseAccessMailData = {
   accessUrl: string;
   creator?: MailCreator;
   licenseKey?: string;
+  /** The order's net, tax and invoice, filled when sent (services/tax/invoice.ts); absent where no invoice was issued. */
+  tax?: MailTax;
+};
+
+/** A receipt's tax figures and the order's invoice (docs/tax.md, Invoices). */
+export type MailTax = {
+  netCents: number;
+  taxCents: number;
+  totalCents: number;
+  /** taxLineText: "Includes $1.67 VAT (20%, France)", or the reverse charge's words; null where none is due. */
+  taxText: string | null;
+  invoiceNumber: string;
+  invoiceUrl: string;
 };
 
 type OrderItem = { title: string; amountCents: number; orderId: string; accessUrl: string; licenseKey?: string };
 
 /** `rootPurchaseId` names the order; what it lists is read when it is sent (paid purchases only). */
-export type OrderMailData = { rootPurchaseId: string; items?: OrderItem[]; totalCents?: number; creator?: MailCreator };
+export type OrderMailData = {
+  rootPurchaseId: string;
+  items?: OrderItem[];
+  totalCents?: number;
+  creator?: MailCreator;
+  /** Each invoice of the order (the main purchase's, with its bump; each upsell's), filled when sent. */
+  taxes?: MailTax[];
+};
 
 type SaleMailData = {
   title: string;

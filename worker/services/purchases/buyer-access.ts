@@ -15,6 +15,7 @@ import { accessTokenFor, accessUrlFor, purchaseIdFromToken } from "./access-toke
 import type { PurchaseDeps, PurchaseRow } from "./deps";
 import { syncWithStripe } from "./fulfil";
 import { receiptHeld } from "./receipt-cap";
+import { invoiceLinkFor } from "../tax/invoice";
 import { GRANTS_ACCESS, type PurchaseState } from "./states";
 
 export const BUYER_COOKIE = "aw_buyer";
@@ -140,6 +141,7 @@ export async function verification(
     accessUrl: await accessUrlFor(deps, purchase),
     addOns: await addOnsOf(deps, purchase),
     receipt: await receiptOfPurchase(deps.d1, purchase, (email) => maskEmail(email, "…")),
+    invoice: await invoiceLinkFor(deps, purchase),
   };
 }
 

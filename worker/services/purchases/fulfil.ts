@@ -8,6 +8,7 @@ import { insertLedgerRow, saleRows, stripeFeeRow } from "../ledger";
 import { issueLicenseStatement, newLicenseKey } from "../licenses";
 import { dispatch } from "../mail/email-outbox";
 import { planAt } from "../subscriptions";
+import { taxInvoiceStatement } from "../tax/transactions";
 import { dispatchWebhooks } from "../webhooks/delivery";
 import { idOf, PAID_LIKE, type PurchaseDeps, type PurchaseRow } from "./deps";
 import { noteIntentState } from "./processing";
@@ -120,6 +121,8 @@ export async function fulfil(
     ),
     ...ledger.map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE)),
     ...added.flatMap((a) => a.rows.map((row) => insertLedgerRow(deps.d1, row, PAID_LIKE))),
+    // The order's tax invoice number, when it was taxed (docs/tax.md).
+    taxInvoiceStatement(deps.d1, purchase.id, now),
     ...(fee
       ? [insertLedgerRow(deps.d1, stripeFeeRow(purchase, "stripe_fee", fee.chargeId, fee.feeCents), PAID_LIKE)]
       : []),

@@ -10,12 +10,22 @@ import { dispatch, outboxInsert } from "../mail/email-outbox";
 import { refundRequestStatements } from "../refunds/refund-requests";
 import { chargeReservations } from "../reservations";
 import { settleProInvoiceCharge } from "../subscriptions";
+import { deliverTaxReversals, reversalKey, reversalRequestStatement } from "../tax/reversals";
+import { recordTaxTransactions, taxedOrder } from "../tax/transactions";
 import { dispatchWebhooks } from "../webhooks/delivery";
 import { idOf, PAID_LIKE, type PurchaseDeps, type PurchaseRow } from "./deps";
 import { bumpsOf, feeOfCharge, syncWithStripe } from "./fulfil";
 import { orderReceipt } from "./receipts";
 import { refundJobs, settleWebhooks } from "./settle-notices";
-import { attributeToOrder, effectsOf, type KeyedEffect, type PurchaseState, STATE_FROM_LEDGER_SQL } from "./states";
+import {
+  attributeToOrder,
+  effectsOf,
+  type KeyedEffect,
+  type PurchaseState,
+  reinstated,
+  STATE_FROM_LEDGER_SQL,
+  withdrew,
+} from "./states";
 
 async function paidPurchaseForIntent(deps: PurchaseDeps, paymentIntentId: string | null): Promise<PurchaseRow | null> {
   if (!paymentIntentId) return null;
@@ -40,7 +50,11 @@ async function allDisputes(stripe: Stripe, chargeId: string): Promise<Stripe.Dis
   return out;
 }
 
-type SettleOutcome = { purchaseId: string; status: PurchaseState } | { invoiceCharge: true } | null;
+/** `tax`: the order was taxed; its PaymentIntent and the refunds Stripe says succeeded (for their tax transactions). */
+type SettleOutcome =
+  | { purchaseId: string; status: PurchaseState; tax?: { paymentIntentId: string; refundIds: string[] } }
+  | { invoiceCharge: true }
+  | null;
 
 /** The statements that settle one purchase of the charge from its own shares of the refunds and disputes. */
 async function settlePurchase(
@@ -141,12 +155,22 @@ export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promis
         .map((t) => insertLedgerRow(deps.d1, stripeFeeRow(purchase, "dispute_fee", t.id, t.fee), PAID_LIKE)),
     ),
   ];
+  // A lost dispute's tax goes back to the buyer's tax authority only when we ask Stripe (it reverses
+  // refunds itself): the request is written after the dispute's ledger rows, when they booked tax.
+  const paymentIntentId = purchase.paymentIntentId;
+  const taxed = paymentIntentId ? await taxedOrder(deps.d1, paymentIntentId) : null;
+  const lost =
+    taxed && paymentIntentId ? disputes.filter((d) => d.status === "lost" && withdrew(d) && !reinstated(d)) : [];
+  const taxReversals = lost.map((d) =>
+    reversalRequestStatement(deps.d1, { mainId: purchase.id, paymentIntentId: paymentIntentId! }, d.id, now),
+  );
   const results = await deps.d1.batch<{ status: PurchaseState }>([
     ...requests,
     ...ledger,
     ...parts.map((p) => p.state),
     ...parts.flatMap((p) => p.reservations),
     ...parts.flatMap((p) => p.after),
+    ...taxReversals,
     ...(receipt ? [receipt.statement] : []),
   ]);
   const mailKeys = parts.flatMap((p) => p.mailKeys);
@@ -162,7 +186,19 @@ export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promis
   if (receiptWritten) await dispatch(deps.d1, deps.emails, [receipt.job.dedupeKey], now);
   // The main purchase's state: the first of the state updates, after the requests and the ledger.
   const [status] = results[requests.length + ledger.length].results ?? [];
-  return status ? { purchaseId: purchase.id, status: status.status } : null;
+  // Sent at once; one Stripe refuses or cannot take now stays on its row for the sweep.
+  if (lost.length)
+    await deliverTaxReversals(
+      deps,
+      now,
+      lost.map((d) => reversalKey(d.id)),
+    );
+  if (!status) return null;
+  const tax =
+    taxed && paymentIntentId
+      ? { paymentIntentId, refundIds: refunds.filter((r) => r.status === "succeeded").map((r) => r.id) }
+      : undefined;
+  return { purchaseId: purchase.id, status: status.status, ...(tax ? { tax } : {}) };
 }
 
 /**
@@ -173,7 +209,15 @@ export async function settleCharge(deps: PurchaseDeps, chargeId: string): Promis
 export async function handleRefundEvent(deps: PurchaseDeps, event: { type: string; id: string }): Promise<void> {
   const chargeId =
     event.type === "charge.refunded" ? event.id : idOf((await deps.stripe.refunds.retrieve(event.id)).charge);
-  if (chargeId) await settleCharge(deps, chargeId);
+  if (!chargeId) return;
+  const outcome = await settleCharge(deps, chargeId);
+  // Stripe reverses a taxed payment's tax for each refund itself: its reversal is recorded once it
+  // has committed (not yet throws, so Stripe delivers the event again).
+  if (outcome && "tax" in outcome && outcome.tax)
+    await recordTaxTransactions(deps, outcome.tax.paymentIntentId, [
+      outcome.tax.paymentIntentId,
+      ...outcome.tax.refundIds,
+    ]);
 }
 
 /** Any charge.dispute.* event. */

@@ -1,6 +1,7 @@
 // How much of a creator's balance a refund of `amountCents` of their sale would take: the creator's
 // side of the reversal that ../ledger.ts `reverseSale` books, read from the same ledger rows and
-// rounded the same way (a share of what is left; the last refund takes the rest). The
+// rounded the same way (a share of what is left; the last refund takes the rest). The amount is
+// gross (what the buyer paid, tax included); the share is of the creator's net (docs/tax.md). The
 // refund dialog shows it ("$16.00 leaves your balance"). Behaviour: docs/refunds-and-disputes.md.
 import type { RefundQuote } from "../../../shared/refunds";
 import { notFound } from "../../lib/errors";
