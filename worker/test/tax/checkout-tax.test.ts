@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { REVERSE_CHARGE_TEXT, type TaxEvidence, VAT_ID_INVALID } from "../../../shared/tax";
 import { edgeEvidence } from "../../services/tax/evidence";
-import { creatorWithItem } from "../payments/payment-fixtures";
+import { creatorWithItem, ledgerOf } from "../payments/payment-fixtures";
 import { call, postJson, rows } from "../support/helpers";
 import { billingToken, confirmWith, intentOf, openAt, purchaseRow, startAt, taxRowOf } from "./tax-support";
 
@@ -51,6 +51,16 @@ describe("the first estimate, from the edge", () => {
       billing: { country: "FR" },
       decidedBy: "billing",
     });
+    // Fulfilled: the tax is booked to the tax account, the fee on the net, and the order has its invoice.
+    expect((await call(`/api/payments/${c.paymentIntent}/complete`, { method: "POST", cookie: c.cookie })).status).toBe(
+      200,
+    );
+    expect((await ledgerOf(p.id)).map((l) => [l.account, l.kind, l.amount_cents])).toEqual([
+      ["creator", "sale", 666],
+      ["platform", "platform_fee", 167],
+      ["tax", "tax", 167],
+    ]);
+    expect(await rows("select number from tax_invoices where purchase_id = ?", p.id)).toHaveLength(1);
   });
 
   it("a buyer in Washington: sales tax is added on top of the price (the default for US buyers)", async () => {

@@ -3,6 +3,7 @@
 // evidence (decidedBy first_purchase), the rows written as a checkout's are.
 import { describe, expect, it } from "vitest";
 import { accept, funnelSetup, offer } from "../funnels/funnel-helpers";
+import { ledgerOf } from "../payments/payment-fixtures";
 import { call, row } from "../support/helpers";
 import { billingToken, confirmWith, intentOf, openAt, purchaseRow, taxRowOf } from "./tax-support";
 
@@ -45,6 +46,12 @@ describe("an upsell on a taxed order", () => {
     const intent = await intentOf(p.payment_intent_id);
     expect(intent).toMatchObject({ amount: 1500, status: "succeeded" });
     expect(intent.hooks?.inputs?.tax?.calculation).toBe(child.calculation_id);
+    // Its own ledger rows: the tax on the tax account, the creator's share of the net.
+    expect((await ledgerOf(done.purchaseId)).map((l) => [l.account, l.amount_cents])).toEqual([
+      ["creator", 1000],
+      ["platform", 250],
+      ["tax", 250],
+    ]);
   });
 
   it("a Washington buyer's upsell: sales tax on top, as shown on the offer", async () => {
