@@ -166,7 +166,7 @@ export async function startCheckout(
       { purchaseId, amountCents },
       ...(bump ? [{ purchaseId: bumpPurchaseId!, amountCents: bump.priceCents }] : []),
     ],
-  });
+  }).catch(refused);
   const grossOf = (id: string) => tax.lines.find((l) => l.purchaseId === id)!;
   const intent = await deps.stripe.paymentIntents
     .create(

@@ -10,8 +10,10 @@ import {
   type TaxEvidence,
   type TaxLine,
   taxLineText,
+  VAT_ID_INVALID,
   type VatId,
 } from "../../../shared/tax";
+import { ApiError } from "../../lib/errors";
 import { sha256Hex } from "../../lib/ids";
 import type { TaxPlace } from "./evidence";
 
@@ -117,6 +119,8 @@ export async function calculateTax(stripe: Stripe, input: Input): Promise<OrderT
     });
   } catch (err) {
     if (isInvalidRequest(err) && code(err) === "customer_tax_location_invalid") return untaxed(input, true);
+    // Stripe's own check of the VAT number's format (ours is shared/tax.ts): the buyer is told the same.
+    if (isInvalidRequest(err) && code(err) === "tax_id_invalid") throw new ApiError(400, `vatId: ${VAT_ID_INVALID}`);
     console.error("Stripe Tax could not calculate", input.key, err);
     throw new TaxUnavailable(TAX_UNAVAILABLE);
   }
