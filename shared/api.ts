@@ -66,6 +66,7 @@ import {
   withdrawStatusSchema,
 } from "./payouts";
 import { creatorProfileSchema } from "./profile";
+import { taxPreviewSchema, taxSettingsSchema } from "./tax-settings";
 import { purchaseEmailChangedSchema } from "./purchase-email";
 import { subscriptionStartedSchema, subscriptionStateSchema } from "./subscription";
 import { uploadStateSchema, uploadedPartSchema } from "./uploads";
@@ -159,6 +160,9 @@ export const API_ANSWERS = {
   "PUT /api/profile": creatorProfileSchema,
   "PUT /api/profile/avatar": creatorProfileSchema,
   "DELETE /api/profile/avatar": creatorProfileSchema,
+  "GET /api/settings/tax": taxSettingsSchema,
+  "PUT /api/settings/tax": taxSettingsSchema,
+  "GET /api/settings/tax/preview": taxPreviewSchema,
   "PUT /api/content/:id/checkout-reminders": checkoutRemindersSchema,
   "POST /api/create-subscription": subscriptionStartedSchema,
   "GET /api/subscription": subscriptionStateSchema,

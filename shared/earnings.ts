@@ -6,6 +6,7 @@ import { dollars, isoTime, publicId } from "./answers";
 import { creatorLicenseSchema } from "./licenses";
 import { receiptDeliverySchema } from "./mail";
 import { payoutDelaySchema, payoutSkipReasonSchema, payoutStatusSchema } from "./payouts";
+import { saleTaxSchema } from "./tax-settings";
 
 /**
  * How far below zero a creator's own refunds may take their balance. A refund after the money was
@@ -99,6 +100,8 @@ const saleSchema = z.object({
   /** The discount code the buyer used, if any. */
   discountCode: z.string().nullable(),
   orderBump: z.boolean().meta({ description: "Bought as another item's order bump, in the same payment" }),
+  /** The tax in `amount` (gross), with the net; null on a sale that carried no tax. */
+  tax: saleTaxSchema.nullable(),
   /** The sale's license key, when its item issues them (GET /api/creator/sales). */
   license: creatorLicenseSchema.nullable().optional(),
   /** The latest receipt sent for the sale and where it stands, by the mail provider's word (GET /api/creator/sales); null: none recorded. */
@@ -134,6 +137,8 @@ const timelineItemSchema = z.object({
   productName: z.string(),
   amount: dollars,
   creatorShare: dollars,
+  /** The tax in `amount` (gross), with the net the fee was computed on; null on a sale that carried no tax. */
+  tax: saleTaxSchema.nullable(),
   createdAt: isoTime.nullable(),
   state: moneyStateSchema,
   /** The platform fee re-booked on this sale after the fact (a Pro invoice refunded or charged back): negative, with why. */

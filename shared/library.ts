@@ -44,6 +44,10 @@ const libraryPurchaseSchema = z.object({
   amount: dollars,
   state: z.enum(LIBRARY_STATES).meta({ description: "paid opens; refunded and disputed no longer do" }),
   revokedAt: isoTime.nullable().meta({ description: "When a refund or chargeback ended access" }),
+  invoice: z.string().nullable().meta({
+    description: "The order's invoice number once issued (its PDF: GET /api/purchases/{id}/invoice.pdf)",
+    example: "AW-000123",
+  }),
 });
 export type LibraryPurchase = z.infer<typeof libraryPurchaseSchema>;
 

@@ -99,7 +99,9 @@ export const checkoutStartedSchema = z.object({
   bump: z
     .object({ title: z.string(), amount: dollars })
     .optional()
-    .meta({ description: "The order bump ticked: its item's title and price (in `amount`)" }),
+    .meta({
+      description: "The order bump ticked: its item's title and price before tax (in `amount`; its tax is in `tax`)",
+    }),
   buyerEmail: z
     .string()
     .optional()

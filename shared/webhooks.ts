@@ -194,3 +194,60 @@ export const webhookDeliveryPageSchema = z.object({
   nextBefore: z.string().nullable(),
 });
 export type WebhookDeliveryPage = z.infer<typeof webhookDeliveryPageSchema>;
+
+// ---- what the sale events carry (docs/api-and-webhooks.md; the OpenAPI document's `webhooks`) ----
+
+const cents = z.number().int().meta({ description: "Integer cents, in `currency`" });
+
+/** A sale's tax in cents: null on a sale without tax (docs/tax.md). */
+const saleWebhookTaxSchema = z
+  .object({
+    amountCents: cents.meta({ description: "The tax in what the buyer paid" }),
+    netCents: cents.meta({ description: "The price without tax" }),
+    type: z.string().nullable().meta({ example: "vat" }),
+    rate: z.string().nullable().meta({ description: "Percent", example: "20" }),
+    country: z.string().nullable().meta({ example: "FR" }),
+    region: z.string().nullable().meta({ description: "US state or Canadian province", example: null }),
+    reverseCharge: z.boolean(),
+  })
+  .nullable();
+
+/** `data` of sale.completed; sale.refunded, sale.disputed and upsell.accepted add their own fields to it. */
+const saleWebhookDataSchema = z.object({
+  purchaseId: z.string(),
+  orderId: z.string().meta({ description: "The first purchase of the buyer's order" }),
+  itemId: z.string(),
+  itemTitle: z.string().nullable(),
+  amountCents: cents.meta({ description: "What the buyer paid, tax included" }),
+  currency: z.string().meta({ example: "usd" }),
+  taxCents: cents.meta({ description: "Of which tax" }),
+  tax: saleWebhookTaxSchema,
+  buyerEmail: z.string().nullable(),
+});
+const saleCompletedDataSchema = saleWebhookDataSchema.extend({
+  netCents: cents.meta({ description: "What the sale books for the creator" }),
+  feeCents: cents.meta({ description: "ApeWall's fee, on the price without tax" }),
+});
+
+/** The sale events' `data`, by type, as the OpenAPI document's `webhooks` shows them. */
+export const SALE_WEBHOOK_DATA = {
+  "sale.completed": saleCompletedDataSchema,
+  "upsell.accepted": saleCompletedDataSchema.extend({
+    parentPurchaseId: z.string(),
+    funnelId: z.string().nullable(),
+    stepId: z.string().nullable(),
+  }),
+  "sale.refunded": saleWebhookDataSchema.extend({
+    refundId: z.string(),
+    refundStatus: z.string(),
+    refundedCents: cents,
+    totalRefundedCents: cents,
+    accessEnded: z.boolean(),
+  }),
+  "sale.disputed": saleWebhookDataSchema.extend({
+    disputeId: z.string(),
+    disputedCents: cents,
+    reason: z.string(),
+    disputeStatus: z.string(),
+  }),
+} as const;

@@ -36,6 +36,8 @@ import { invoiceRoutes } from "./routes/invoices";
 import { purchaseEmailRoutes } from "./routes/purchase-email";
 import { paywallPageRoutes } from "./routes/paywall-page";
 import { profileRoutes } from "./routes/profile";
+import { taxSettingsRoutes } from "./routes/tax-settings";
+import { salesExportRoutes } from "./routes/sales-export";
 import { spaRoutes } from "./routes/spa";
 import { stripeWebhookRoutes } from "./routes/stripe-webhook";
 import { subscriptionRoutes } from "./routes/subscription";
@@ -86,6 +88,8 @@ const api = new Hono<AppEnv>()
   .route("/", subscriptionRoutes)
   .route("/", analyticsRoutes)
   .route("/", profileRoutes)
+  .route("/", taxSettingsRoutes)
+  .route("/", salesExportRoutes)
   .route("/", developerRoutes)
   .route("/", webhookRoutes)
   .route("/", licenseRoutes)

@@ -8,6 +8,7 @@ import type { OpenAPIV3_1 } from "openapi-types";
 import { API_KEY_RATE_LIMIT_PER_MINUTE } from "../../shared/developer";
 import { scopeForRoute } from "../middleware/api-key-scopes";
 import { TAGS } from "./describe";
+import { webhookDocs } from "./webhooks";
 
 /** Registered routes the document leaves out, by path under the app (each with why). */
 export const UNDOCUMENTED: readonly { path: RegExp; why: string }[] = [
@@ -107,6 +108,8 @@ export async function openApiDocument(
       Error: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
     },
   };
+
+  spec.webhooks = webhookDocs();
 
   for (const [path, item] of Object.entries(spec.paths ?? {})) {
     for (const [method, op] of Object.entries(item ?? {}) as [

@@ -1,5 +1,6 @@
 // Local-only: seeds a creator with many sales for `npm run bench` (dashboard calls at 100 and
-// 100,000 sales). Mounted under /dev, which answers 404 unless APP_ENV=development.
+// 100,000 sales), and a checkout's tax and invoice for the browser tests (as checkout and payment
+// write them; docs/tax.md). Mounted under /dev, which answers 404 unless APP_ENV=development.
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../middleware/context";
@@ -13,43 +14,83 @@ const seedSchema = z.strictObject({
   days: z.number().int().min(1).max(3650).default(730),
 });
 
-export const devSeedRoutes = new Hono<AppEnv>().post("/seed-sales", validate("json", seedSchema), async (c) => {
-  const { userId, sales, days } = c.req.valid("json");
-  // The rows name the creator (a foreign key): an unknown one is a 404, not a failed batch.
-  if (!(await c.env.DB.prepare("select 1 from users where id = ?").bind(userId).first()))
-    throw notFound("No such user");
-  const tag = newId(8);
-  const itemId = `bench${tag}`;
-  const now = Date.now();
-  const span = days * 86_400_000;
-  // Sales spread evenly over `days` up to now; every 20th is refunded. Views: 5 per sale per day.
-  const seq = `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?1)`;
-  const at = `(?2 - ?3 + (i * ?3) / ?1)`;
-  await c.env.DB.batch([
-    c.env.DB.prepare(
-      "insert into content (id, user_id, title, price_cents, access_type, link_url) values (?, ?, 'Bench item', 1000, 'link', 'https://example.com')",
-    ).bind(itemId, userId),
-    c.env.DB.prepare(
-      `insert into purchases (id, content_id, creator_id, buyer_email, amount_cents, status, paid_at, created_at)
+const taxSeedSchema = z.strictObject({
+  paymentIntent: z.string().regex(/^pi_[A-Za-z0-9_]{1,100}$/),
+  country: z.string().regex(/^[A-Z]{2}$/),
+  ratePercent: z.string().regex(/^\d{1,2}(\.\d{1,4})?$/),
+});
+
+export const devSeedRoutes = new Hono<AppEnv>()
+  // A pending checkout taxed at `ratePercent`, tax included in its price, and its order's invoice issued.
+  .post("/seed-tax-invoice", validate("json", taxSeedSchema), async (c) => {
+    const { paymentIntent, country, ratePercent } = c.req.valid("json");
+    const p = await c.env.DB.prepare(
+      "select id, amount_cents from purchases where payment_intent_id = ? and status = 'pending'",
+    )
+      .bind(paymentIntent)
+      .first<{ id: string; amount_cents: number }>();
+    if (!p) throw notFound("No such pending checkout");
+    const rate = Number(ratePercent);
+    const tax = Math.round((p.amount_cents * rate) / (100 + rate));
+    const evidence = JSON.stringify({
+      edge: { country, region: null, postalCode: null },
+      billing: null,
+      cardCountry: null,
+      decidedBy: "edge",
+    });
+    await c.env.DB.batch([
+      c.env.DB.prepare("update purchases set tax_cents = ? where id = ?").bind(tax, p.id),
+      c.env.DB.prepare(
+        `insert or replace into purchase_taxes (purchase_id, country, tax_type, rate_percent, taxability_reason, inclusive, net_cents, tax_cents, evidence)
+         values (?, ?, 'vat', ?, 'standard_rated', 1, ?, ?, ?)`,
+      ).bind(p.id, country, ratePercent, p.amount_cents - tax, tax, evidence),
+      c.env.DB.prepare("insert or ignore into tax_invoices (purchase_id, issued_at) values (?, ?)").bind(
+        p.id,
+        Date.now(),
+      ),
+    ]);
+    const invoice = await c.env.DB.prepare("select number from tax_invoices where purchase_id = ?")
+      .bind(p.id)
+      .first<{ number: number }>();
+    return c.json({ purchaseId: p.id, number: invoice?.number ?? null });
+  })
+  .post("/seed-sales", validate("json", seedSchema), async (c) => {
+    const { userId, sales, days } = c.req.valid("json");
+    // The rows name the creator (a foreign key): an unknown one is a 404, not a failed batch.
+    if (!(await c.env.DB.prepare("select 1 from users where id = ?").bind(userId).first()))
+      throw notFound("No such user");
+    const tag = newId(8);
+    const itemId = `bench${tag}`;
+    const now = Date.now();
+    const span = days * 86_400_000;
+    // Sales spread evenly over `days` up to now; every 20th is refunded. Views: 5 per sale per day.
+    const seq = `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?1)`;
+    const at = `(?2 - ?3 + (i * ?3) / ?1)`;
+    await c.env.DB.batch([
+      c.env.DB.prepare(
+        "insert into content (id, user_id, title, price_cents, access_type, link_url) values (?, ?, 'Bench item', 1000, 'link', 'https://example.com')",
+      ).bind(itemId, userId),
+      c.env.DB.prepare(
+        `insert into purchases (id, content_id, creator_id, buyer_email, amount_cents, status, paid_at, created_at)
          ${seq} select ?4 || '_' || i, ?5, ?6, 'buyer' || i || '@example.com', 1000, case when i % 20 = 0 then 'refunded' else 'paid' end, ${at}, ${at} from n`,
-    ).bind(sales, now, span, tag, itemId, userId),
-    c.env.DB.prepare(
-      `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, content_id, created_at)
+      ).bind(sales, now, span, tag, itemId, userId),
+      c.env.DB.prepare(
+        `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, content_id, created_at)
          ${seq} select 'sale:' || ?4 || '_' || i || ':creator', 'creator', ?6, 'sale', 800, ?4 || '_' || i, ?5, ${at} from n`,
-    ).bind(sales, now, span, tag, itemId, userId),
-    c.env.DB.prepare(
-      `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, content_id, created_at)
+      ).bind(sales, now, span, tag, itemId, userId),
+      c.env.DB.prepare(
+        `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, content_id, created_at)
          ${seq} select 'sale:' || ?4 || '_' || i || ':platform', 'platform', null, 'platform_fee', 200, ?4 || '_' || i, ?5, ${at} from n`,
-    ).bind(sales, now, span, tag, itemId),
-    c.env.DB.prepare(
-      `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, content_id, created_at)
+      ).bind(sales, now, span, tag, itemId),
+      c.env.DB.prepare(
+        `insert into ledger_entries (idempotency_key, account, user_id, kind, amount_cents, purchase_id, content_id, created_at)
          ${seq} select 'refund:' || ?4 || '_' || i || ':creator', 'creator', ?6, 'refund', -800, ?4 || '_' || i, ?5, ${at} + 3600000 from n where i % 20 = 0`,
-    ).bind(sales, now, span, tag, itemId, userId),
-    c.env.DB.prepare(
-      `insert into content_views_daily (content_id, day, views)
+      ).bind(sales, now, span, tag, itemId, userId),
+      c.env.DB.prepare(
+        `insert into content_views_daily (content_id, day, views)
          with recursive d(k) as (select 0 union all select k + 1 from d where k < ?1 - 1)
          select ?2, strftime('%Y-%m-%d', (?3 - k * 86400000) / 1000, 'unixepoch'), max(1, (5 * ?4) / ?1) from d`,
-    ).bind(days, itemId, now, sales),
-  ]);
-  return c.json({ itemId, sales });
-});
+      ).bind(days, itemId, now, sales),
+    ]);
+    return c.json({ itemId, sales });
+  });

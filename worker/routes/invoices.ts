@@ -19,12 +19,16 @@ const ERRORS = { 404: "No invoice for this purchase, or it is not yours (one ans
 /** The invoice of purchase `id`'s order, when this caller may read it; else 404. */
 async function readInvoice(c: Context<AppEnv>, id: string, access: string | undefined) {
   const deps = purchaseDeps(c);
-  const rootId = await readableOrder(deps, id, {
+  const reader = await readableOrder(deps, id, {
     access,
     buyerKey: buyerKey(c, false),
     libraryEmail: () => libraryEmailOf(c),
   });
-  const invoice = rootId && (await invoiceOf(deps, sellerConfig(c.env), rootId, await invoicePdfPath(deps, id)));
+  const invoice =
+    reader &&
+    (await invoiceOf(deps, sellerConfig(c.env), reader.rootId, await invoicePdfPath(deps, id), {
+      maskEmail: !reader.buyer,
+    }));
   if (!invoice) throw notFound(NO_INVOICE);
   return invoice;
 }

@@ -10,6 +10,7 @@ import { content, payoutSettings, payoutSkips, payouts, purchases } from "../db/
 import { creatorBalance, SALE_HOLD_MS } from "./balances";
 import { saleColumns, saleFromRow } from "./refunds/sale-view";
 import { feeAdjustmentReason } from "./ledger";
+import { saleTax, taxDetailsColumn } from "./tax/sale-tax-view";
 import { payoutDelay } from "./payouts/delay";
 import { destinationOf } from "./payouts/destination";
 import { PAYOUT_RUN_HOUR_UTC, periodLabel } from "./payouts/period";
@@ -120,6 +121,8 @@ export async function moneyTimeline(db: Db, userId: string, page: Page, now = Da
         id: purchases.id,
         productName: content.title,
         amountCents: purchases.amountCents,
+        taxCents: purchases.taxCents,
+        taxDetails: taxDetailsColumn,
         paidAt: purchases.paidAt,
         // The sale's own ledger row starts the hold; its creator rows net of reversals are the share.
         bookedAt: sql<
@@ -162,6 +165,7 @@ export async function moneyTimeline(db: Db, userId: string, page: Page, now = Da
       productName: r.productName,
       amount: r.amountCents / 100,
       creatorShare: dollars(r.shareCents),
+      tax: saleTax(r.amountCents, r.taxCents, r.taxDetails),
       createdAt: r.paidAt?.toISOString() ?? null,
       state: stateOf({ bookedAt, netCents, reversalKind: r.reversalKind }, userPayouts, now),
       feeAdjustment: r.feeAdjustmentKey

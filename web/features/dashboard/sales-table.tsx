@@ -2,7 +2,7 @@
 // (product, buyer, amount, status and Refund in view, nothing to scroll sideways). Status words as
 // other screens write them ("Completed", "Refunded", "Disputed"). Refunds: ./refund-dialog.tsx and
 // docs/refunds-and-disputes.md; the receipt's delivery and "Resend receipt": ./receipt-cell.tsx.
-import { Receipt } from "lucide-react";
+import { Download, Receipt } from "lucide-react";
 import { useState, useSyncExternalStore } from "react";
 import type { Sale } from "@shared/earnings";
 import { EmptyState } from "@/components/empty-state";
@@ -11,6 +11,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { LicenseCell } from "@/features/licenses/license-cell";
+import { SaleTaxLine } from "@/features/settings-tax/sale-tax-line";
 import { useSalesPages } from "@/features/payouts/pages";
 import { formatDollars } from "@shared/money";
 import { ReceiptBadge, ResendReceiptButton } from "./receipt-cell";
@@ -66,6 +67,7 @@ function Amount({ sale }: { sale: Sale }) {
           {sale.discountCode}
         </span>
       )}
+      <SaleTaxLine tax={sale.tax} />
     </>
   );
 }
@@ -122,7 +124,10 @@ function SaleItem({ sale, withKeys, onRefund }: { sale: Sale; withKeys: boolean;
         <p className="min-w-0 font-medium break-words">
           <Product sale={sale} />
         </p>
-        <p className="shrink-0 text-right font-semibold">{formatDollars(sale.amount)}</p>
+        <p className="shrink-0 text-right font-semibold">
+          {formatDollars(sale.amount)}
+          <SaleTaxLine tax={sale.tax} />
+        </p>
       </div>
       <p className="text-sm break-all text-muted-foreground">
         {buyerOf(sale)} · {dateOf(sale)}
@@ -234,11 +239,18 @@ export function SalesTable() {
         <span>
           Showing {sales.length.toLocaleString()} {sales.length === 1 ? "sale" : "sales"}
         </span>
-        {hasNextPage && (
-          <Button size="sm" variant="outline" onClick={() => fetchNextPage()} disabled={isFetchingNextPage}>
-            {isFetchingNextPage ? "Loading..." : "Load more"}
+        <div className="flex flex-wrap items-center gap-2">
+          {hasNextPage && (
+            <Button size="sm" variant="outline" onClick={() => fetchNextPage()} disabled={isFetchingNextPage}>
+              {isFetchingNextPage ? "Loading..." : "Load more"}
+            </Button>
+          )}
+          <Button size="sm" variant="outline" asChild>
+            <a href="/api/creator/sales/export" download data-testid="sales-csv">
+              <Download className="size-4" /> Download CSV
+            </a>
           </Button>
-        )}
+        </div>
       </div>
       {refunding && <RefundDialog sale={refunding} onClose={() => setRefunding(null)} />}
     </Card>

@@ -76,7 +76,7 @@ export function PurchaseCard({ p }: { p: LibraryPurchase }) {
         {p.state === "paid" ? <Access id={p.id} /> : <Revoked p={p} />}
         <div className="flex flex-wrap gap-2 border-t pt-3">
           <ReceiptButton id={p.id} title={p.title} />
-          <PurchaseInvoiceLink purchaseId={p.id} />
+          <PurchaseInvoiceLink purchaseId={p.id} number={p.invoice} />
           {p.state === "paid" && <ChangeEmail id={p.id} title={p.title} />}
         </div>
       </CardContent>

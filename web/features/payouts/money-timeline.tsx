@@ -19,6 +19,7 @@ import {
   skipText,
 } from "./format";
 import { useTimelinePages } from "./pages";
+import { SaleTaxLine } from "@/features/settings-tax/sale-tax-line";
 import { LoadFailed } from "@/components/load-failed";
 
 const stateVariant = (s: MoneyState) =>
@@ -87,6 +88,7 @@ function SaleRow({ item }: { item: TimelineItem }) {
           {item.createdAt ? formatDate(item.createdAt) : "—"} · sale {formatDollars(item.amount)} · your share{" "}
           {formatDollars(item.creatorShare)}
         </p>
+        <SaleTaxLine tax={item.tax} className="text-sm" />
         {item.refund && (
           <p
             className={item.refund.afterPayout ? "text-destructive" : "text-muted-foreground"}

@@ -8,6 +8,7 @@ import { DeveloperCard } from "@/features/developer/developer-card";
 import { WebhooksCard } from "@/features/developer/webhooks-card";
 import { ProfileCard } from "@/features/profile/profile-card";
 import { PlanCard } from "@/features/subscription/plan-card";
+import { TaxSettingsCard } from "@/features/settings-tax/tax-settings-card";
 import { BankConnectCard } from "./bank-connect-card";
 import { EarningsOverview } from "./earnings-overview";
 import { MoneyTimeline } from "./money-timeline";
@@ -28,6 +29,7 @@ export function SettingsPage({ user }: { user: CurrentUser }) {
         <EarningsOverview />
         <WithdrawCard />
         <PlanCard />
+        <TaxSettingsCard />
         <div className="grid gap-6 lg:grid-cols-2">
           <PayoutSetupCard user={user} />
           <BankConnectCard />

@@ -10,6 +10,7 @@ import {
   LIBRARY_PAGE_SIZE,
   LIBRARY_STATES,
 } from "../../../shared/library";
+import { invoiceNumber } from "../../../shared/invoices";
 import { content, creatorProfiles, purchases, users } from "../../db/schema";
 import { accessTokenFor } from "../purchases/access-tokens";
 import { assertPaid, verification } from "../purchases/buyer-access";
@@ -58,6 +59,9 @@ export function libraryPageQuery(db: PurchaseDeps["db"], email: string, cursor?:
       paidAt: purchases.paidAt,
       createdAt: purchases.createdAt,
       revokedAt: purchases.revokedAt,
+      invoice: sql<
+        number | null
+      >`(select number from tax_invoices where purchase_id = coalesce(${purchases.bumpOf}, ${purchases.id}))`,
       creator: creatorColumns,
     })
     .from(purchases)
@@ -87,6 +91,7 @@ export async function libraryPurchases(db: PurchaseDeps["db"], email: string, cu
       amount: r.amountCents / 100,
       state: r.status as LibraryList["purchases"][number]["state"],
       revokedAt: r.revokedAt?.toISOString() ?? null,
+      invoice: r.invoice ? invoiceNumber(r.invoice) : null,
     })),
   };
 }

@@ -19,20 +19,14 @@ import { type HoldRow, holdStatement, insertAddOn, setMainTerms, writeChargedTer
 import { bumpsOf } from "./fulfil";
 import type { TaxEvidence, TaxLine, VatId } from "../../../shared/tax";
 import {
-  calculateTax,
-  placeOf,
   preTaxCents,
   type PurchaseTaxRow,
   purchaseTaxRows,
-  TAX_UNAVAILABLE,
-  TaxUnavailable,
   taxLineOfRows,
   taxRowStatements,
   taxStatements,
-  vatIdOf,
 } from "../tax/calculate";
-import { edgePlace, parseEvidence } from "../tax/evidence";
-import { taxBehaviorOf } from "./checkout";
+import { termsTax } from "../tax/terms-tax";
 
 /** Stripe changes a PaymentIntent's amount only in these states (its `payment_intent_unexpected_state` otherwise). */
 const AMOUNT_CHANGEABLE: Stripe.PaymentIntent.Status[] = [
@@ -154,6 +148,10 @@ const chargedCents = (terms: Terms) => ({
   discountCents: String(terms.main.discountCents),
   discountCodeId: terms.main.discountCodeId ?? "",
   bumpCents: terms.bumps[0] ? String(terms.bumps[0].amountCents) : "",
+  // Of which tax, part by part (docs/tax.md): written back with the cents.
+  mainTaxCents: String(terms.main.taxCents),
+  bumpTaxCents: terms.bumps[0] ? String(terms.bumps[0].taxCents) : "",
+  taxCalculation: calculationOf(terms) ?? "",
 });
 
 /**
@@ -249,18 +247,13 @@ async function writeTerms(
       : []),
     ...(addBump ? [{ purchaseId: bumpId!, amountCents: addBump.priceCents }] : []),
   ];
-  const stored = parseEvidence(mainTax?.evidence);
-  const edge = input.edge ?? { country: null, region: null, postalCode: null };
-  const evidence: TaxEvidence = stored ?? { edge, billing: null, cardCountry: null, decidedBy: "edge" };
-  const tax = await calculateTax(deps.stripe, {
-    currency: item.currency,
-    behavior: await taxBehaviorOf(deps, item.userId),
-    place: mainTax ? placeOf(mainTax) : edgePlace(edge),
-    vatId: input.vatId === undefined ? vatIdOf(mainTax) : input.vatId,
+  const { tax, evidence } = await termsTax(deps, {
+    item,
+    stored: mainTax,
+    edge: input.edge,
+    vatId: input.vatId,
     items,
     key: main.id,
-  }).catch((err) => {
-    throw err instanceof TaxUnavailable ? new ApiError(502, TAX_UNAVAILABLE) : err;
   });
 
   const d1 = deps.d1;
@@ -374,7 +367,10 @@ export async function changeCheckoutTerms(
   return {
     amountCents: terms.totalCents,
     discount: terms.code ? { code: terms.code, amountOffCents: terms.main.discountCents } : null,
-    bump: bumpRow ? { title: bumpItem?.title ?? "", amountCents: bumpRow.amountCents } : null,
+    // The add-on's price before tax (its tax is in the order's tax line).
+    bump: bumpRow
+      ? { title: bumpItem?.title ?? "", amountCents: preTaxCents(bumpRow.amountCents, taxOf(terms, bumpRow.id)) }
+      : null,
     tax: taxLineOfRows([terms.main, ...terms.bumps], terms.taxes),
   };
 }

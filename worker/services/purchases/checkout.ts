@@ -166,7 +166,7 @@ export async function startCheckout(
       { purchaseId, amountCents },
       ...(bump ? [{ purchaseId: bumpPurchaseId!, amountCents: bump.priceCents }] : []),
     ],
-  });
+  }).catch(refused);
   const grossOf = (id: string) => tax.lines.find((l) => l.purchaseId === id)!;
   const intent = await deps.stripe.paymentIntents
     .create(
@@ -247,7 +247,8 @@ export async function startCheckout(
     purchaseId,
     amountCents: tax.totalCents,
     discount: discount ? { code: discount.code, amountOffCents: discount.discountCents } : null,
-    bump: bump ? { title: bump.item.title, amountCents: grossOf(bumpPurchaseId!).amountCents } : null,
+    // The add-on's price as offered (its tax is in the order's tax line).
+    bump: bump ? { title: bump.item.title, amountCents: bump.priceCents } : null,
     recovered: abandoned ? { buyerEmail: abandoned.buyerEmail, notice } : null,
     tax: taxLineOf(tax),
   };

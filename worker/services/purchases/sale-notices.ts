@@ -8,18 +8,24 @@ import type { LedgerRow } from "../ledger";
 import { outboxInsert, type OutboxGuard } from "../mail/email-outbox";
 import { orderEmailJob, orderEmailPending } from "../mail/order-email";
 import type { EmailJob } from "../mail/templates";
+import { saleTaxCents, TAX_DETAILS_JSON } from "../tax/sale-tax-view";
 import { webhookStatements } from "../webhooks/delivery";
 import type { PurchaseDeps, PurchaseRow } from "./deps";
 import { cheapReceiptCap } from "./receipt-cap";
 import { receiptData, receiptJob } from "./receipts";
 
-/** What a sale's webhook says (docs/api-and-webhooks.md): the order, the item, the money in cents, the buyer. */
+/**
+ * What a sale's webhook says (docs/api-and-webhooks.md): the order, the item, the money in cents (the
+ * amount tax included, and its tax apart: null for a sale without tax), the buyer.
+ */
 export async function saleWebhookData(deps: PurchaseDeps, purchase: PurchaseRow, buyerEmail: string | null) {
-  const item = await deps.db
-    .select({ title: content.title })
-    .from(content)
-    .where(eq(content.id, purchase.contentId))
-    .get();
+  const [item, taxRow] = await Promise.all([
+    deps.db.select({ title: content.title }).from(content).where(eq(content.id, purchase.contentId)).get(),
+    deps.d1
+      .prepare(`select ${TAX_DETAILS_JSON} as details from purchase_taxes where purchase_id = ?`)
+      .bind(purchase.id)
+      .first<{ details: string }>(),
+  ]);
   return {
     purchaseId: purchase.id,
     orderId: purchase.parentPurchaseId ?? purchase.bumpOf ?? purchase.id,
@@ -27,6 +33,8 @@ export async function saleWebhookData(deps: PurchaseDeps, purchase: PurchaseRow,
     itemTitle: item?.title ?? null,
     amountCents: purchase.amountCents,
     currency: purchase.currency,
+    taxCents: purchase.taxCents,
+    tax: saleTaxCents(purchase.amountCents, purchase.taxCents, taxRow?.details ?? null),
     buyerEmail,
   };
 }
@@ -50,7 +58,8 @@ export async function saleWebhooks(
   const data = {
     ...(await saleWebhookData(deps, purchase, email)),
     netCents,
-    feeCents: purchase.amountCents - netCents,
+    // The fee is on the price without tax; the tax is neither the creator's nor ApeWall's.
+    feeCents: purchase.amountCents - purchase.taxCents - netCents,
   };
   const statements = webhookStatements(
     deps.d1,

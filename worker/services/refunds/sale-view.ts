@@ -5,9 +5,12 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { Sale } from "../../../shared/earnings";
 import { content, purchases } from "../../db/schema";
 import type { PurchaseDeps } from "../purchases/deps";
+import { saleTax, taxDetailsColumn } from "../tax/sale-tax-view";
 
 /** A sale's columns beyond the purchase's own: its refunds so far, and the discount code it used. */
 export const saleColumns = {
+  taxCents: purchases.taxCents,
+  taxDetails: taxDetailsColumn,
   orderBump: sql<number>`${purchases.bumpOf} is not null`,
   discountCode: sql<string | null>`(select code from discount_codes where id = ${purchases.discountCodeId})`,
   refundedCents: sql<number>`(select -coalesce(sum(amount_cents), 0) from ledger_entries where purchase_id = ${purchases.id} and kind = 'refund')`,
@@ -33,6 +36,8 @@ export function saleFromRow(r: {
   latestRequestStatus: string | null;
   discountCode: string | null;
   orderBump: number | boolean;
+  taxCents: number | null;
+  taxDetails: string | null;
 }): Sale {
   const refunded = Number(r.refundedCents ?? 0);
   const pending = Number(r.pendingCents ?? 0);
@@ -48,6 +53,7 @@ export function saleFromRow(r: {
     refundFailed: r.latestRequestStatus === "failed" || r.latestRequestStatus === "canceled",
     discountCode: r.discountCode,
     orderBump: !!r.orderBump,
+    tax: saleTax(r.amountCents, r.taxCents, r.taxDetails),
     refundable: r.status === "paid" ? Math.max(0, r.amountCents - refunded - pending) / 100 : 0,
   };
 }

@@ -10,8 +10,10 @@ import {
   type TaxEvidence,
   type TaxLine,
   taxLineText,
+  VAT_ID_INVALID,
   type VatId,
 } from "../../../shared/tax";
+import { ApiError } from "../../lib/errors";
 import { sha256Hex } from "../../lib/ids";
 import type { TaxPlace } from "./evidence";
 
@@ -22,9 +24,9 @@ export const TAX_UNAVAILABLE = "Tax could not be calculated. Please try again.";
 export class TaxUnavailable extends Error {}
 
 /** One purchase of the order and what it charges before tax (after its discount code). */
-export type TaxItem = { purchaseId: string; amountCents: number };
+type TaxItem = { purchaseId: string; amountCents: number };
 
-export type TaxedLine = { purchaseId: string; amountCents: number; taxCents: number; netCents: number };
+type TaxedLine = { purchaseId: string; amountCents: number; taxCents: number; netCents: number };
 
 export type OrderTax = {
   /** Stripe's calculation (null when none was made: the buyer could not be located). */
@@ -117,6 +119,8 @@ export async function calculateTax(stripe: Stripe, input: Input): Promise<OrderT
     });
   } catch (err) {
     if (isInvalidRequest(err) && code(err) === "customer_tax_location_invalid") return untaxed(input, true);
+    // Stripe's own check of the VAT number's format (ours is shared/tax.ts): the buyer is told the same.
+    if (isInvalidRequest(err) && code(err) === "tax_id_invalid") throw new ApiError(400, `vatId: ${VAT_ID_INVALID}`);
     console.error("Stripe Tax could not calculate", input.key, err);
     throw new TaxUnavailable(TAX_UNAVAILABLE);
   }

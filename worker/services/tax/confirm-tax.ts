@@ -21,7 +21,7 @@ import {
 } from "./calculate";
 import { billingPlace, edgePlace, parseEvidence, tokenEvidence } from "./evidence";
 
-export const BILLING_UNLOCATED =
+const BILLING_UNLOCATED =
   "Tax could not be calculated for this billing address. Please check its country and postal code.";
 export const TOTAL_CHANGED = "The tax for your billing address changed the total. Please check it and press Pay again.";
 
@@ -100,6 +100,9 @@ export async function taxAtConfirm(
             discountCents: String(main.discountCents),
             discountCodeId: main.discountCodeId ?? "",
             bumpCents: bumpLine ? String(bumpLine.amountCents) : "",
+            mainTaxCents: String(mainLine.taxCents),
+            bumpTaxCents: bumpLine ? String(bumpLine.taxCents) : "",
+            taxCalculation: tax.calculationId ?? "",
           },
         },
         { idempotencyKey: `checkout-tax:${main.id}:${newId()}` },

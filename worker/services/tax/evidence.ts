@@ -24,12 +24,13 @@ const country = (v: unknown): string | null => {
 };
 
 /**
- * The edge's guess: Cloudflare's `request.cf` (country, regionCode, postalCode); in development
- * only, the header `x-apewall-dev-geo: FR` or `US-WA-98101` stands in for it.
+ * The edge's guess: Cloudflare's `request.cf` (country, regionCode, postalCode). In development the
+ * header `x-apewall-dev-geo: FR` or `US-WA-98101` stands in for it, and request.cf is not read: a
+ * local run's is made up (wrangler dev's fallback is Austin, Texas), not the buyer's.
  */
 export function edgeEvidence(cf: unknown, devHeader: string | undefined, development: boolean): Edge {
-  if (development && devHeader) {
-    const m = /^([A-Za-z]{2})(?:-([A-Za-z0-9]{1,3}))?(?:-([A-Za-z0-9 ]{3,10}))?$/.exec(devHeader.trim());
+  if (development) {
+    const m = /^([A-Za-z]{2})(?:-([A-Za-z0-9]{1,3}))?(?:-([A-Za-z0-9 ]{3,10}))?$/.exec(devHeader?.trim() ?? "");
     return m ? { country: country(m[1]), region: text(m[2], 3), postalCode: text(m[3], 10) } : NO_EDGE;
   }
   const geo = (cf ?? {}) as { country?: unknown; regionCode?: unknown; postalCode?: unknown };
@@ -55,7 +56,7 @@ export function tokenEvidence(token: Stripe.ConfirmationToken): {
  * Whether Stripe Tax can locate a buyer from this much: a country, and for the US a postal code
  * (Stripe answers `customer_tax_location_invalid` without one) and for Canada a postal code or province.
  */
-export function locatable(p: { country: string | null; region: string | null; postalCode: string | null }) {
+function locatable(p: { country: string | null; region: string | null; postalCode: string | null }) {
   if (!p.country) return null;
   if (p.country === "US" && !p.postalCode) return null;
   if (p.country === "CA" && !p.postalCode && !p.region) return null;
@@ -65,11 +66,6 @@ export function locatable(p: { country: string | null; region: string | null; po
 export const edgePlace = (edge: Edge): TaxPlace | null => locatable(edge);
 export const billingPlace = (billing: Billing | null): TaxPlace | null =>
   billing ? locatable({ country: billing.country, region: billing.state, postalCode: billing.postalCode }) : null;
-
-export const sameAddress = (a: TaxPlace | null, b: TaxPlace | null) =>
-  a?.country === b?.country &&
-  (a?.region ?? null) === (b?.region ?? null) &&
-  (a?.postalCode ?? null) === (b?.postalCode ?? null);
 
 export const parseEvidence = (json: string | null | undefined): TaxEvidence | null => {
   try {

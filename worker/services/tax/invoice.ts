@@ -2,6 +2,7 @@
 // buyer's place, the creator it was sold for, the lines, the tax, refunds), and the figures a receipt
 // email adds. Rendered as a PDF by ./pdf.ts. Behaviour: docs/tax.md ("Invoices").
 import { type Invoice, type InvoiceLink, invoiceNumber } from "../../../shared/invoices";
+import { maskEmail } from "../../../shared/payout-destination";
 import { PRODUCT_NAME } from "../../../shared/site";
 import { EU_COUNTRIES, formatRate, placeName, REVERSE_CHARGE_TEXT, taxLineText, taxName } from "../../../shared/tax";
 import { sha256Hex } from "../../lib/ids";
@@ -75,24 +76,31 @@ export type InvoiceReader = {
 };
 
 /**
- * The id of the order (its main purchase) whose invoice `purchaseId` belongs to, when `reader` may
- * read it; null otherwise (another buyer's purchase is as unknown as one that does not exist).
+ * The order (its main purchase's id) whose invoice `purchaseId` belongs to, when `reader` may read
+ * it, and whether the reader proved to be the buyer (the browser that paid, or their library) rather
+ * than holding a link that may have been forwarded; null otherwise (another buyer's purchase is as
+ * unknown as one that does not exist).
  */
-export async function readableOrder(deps: Deps, purchaseId: string, reader: InvoiceReader): Promise<string | null> {
+export async function readableOrder(
+  deps: Deps,
+  purchaseId: string,
+  reader: InvoiceReader,
+): Promise<{ rootId: string; buyer: boolean } | null> {
   const order = await orderOf(deps.d1, purchaseId);
   if (!order) return null;
   const rows = [order.own, order.root];
-  const tokenId = await purchaseIdFromToken(deps.accessSecret, reader.access);
-  // Any access link of the order (its main purchase's or the bump's) reads the order's invoice.
-  if (tokenId && (rows.some((r) => r.id === tokenId) || (await orderOf(deps.d1, tokenId))?.root.id === order.root.id))
-    return order.root.id;
+  const rootId = order.root.id;
   if (reader.buyerKey) {
     const hash = await sha256Hex(reader.buyerKey);
-    if (rows.some((r) => r.buyer_key_hash === hash)) return order.root.id;
+    if (rows.some((r) => r.buyer_key_hash === hash)) return { rootId, buyer: true };
   }
+  const tokenId = await purchaseIdFromToken(deps.accessSecret, reader.access);
+  // Any access link of the order (its main purchase's or the bump's) reads the order's invoice.
+  const byToken =
+    !!tokenId && (rows.some((r) => r.id === tokenId) || (await orderOf(deps.d1, tokenId))?.root.id === rootId);
   const email = await reader.libraryEmail?.();
-  if (email && rows.some((r) => r.buyer_email?.toLowerCase() === email.toLowerCase())) return order.root.id;
-  return null;
+  if (email && rows.some((r) => r.buyer_email?.toLowerCase() === email.toLowerCase())) return { rootId, buyer: true };
+  return byToken ? { rootId, buyer: false } : null;
 }
 
 type LineRow = {
@@ -166,12 +174,17 @@ function taxLabel(main: LineRow): string | null {
   return `${capitalise(name)} (${where})`;
 }
 
-/** What the invoice says; `pdfUrl`: the PDF's address for this caller. */
+/**
+ * What the invoice says; `pdfUrl`: the PDF's address for this caller. `maskEmail`: the reader holds
+ * only a link (which may have been forwarded), so the buyer's email reads "b…@example.com", as the
+ * success page shows it.
+ */
 export async function invoiceOf(
   deps: Deps,
   config: SellerConfig,
   rootId: string,
   pdfUrl: string,
+  { maskEmail: mask = false } = {},
 ): Promise<Invoice | null> {
   const loaded = await load(deps.d1, rootId);
   if (!loaded) return null;
@@ -199,7 +212,7 @@ export async function invoiceOf(
     },
     onBehalfOf: creator.name,
     buyer: {
-      email: main.buyer_email,
+      email: main.buyer_email && mask ? maskEmail(main.buyer_email, "…") : main.buyer_email,
       vatId: main.vat_id,
       country: main.country,
       place: main.country ? placeName(main.country, main.region) : null,

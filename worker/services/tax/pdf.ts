@@ -180,7 +180,11 @@ export function invoicePdf(inv: Invoice): Uint8Array<ArrayBuffer> {
   p.text(R, 748, `Issued ${issued}`, { size: 10, gray: 0.35, align: "right" });
   const state = STATE_WORDS[inv.state];
   if (state)
-    p.text(R, 734, `${state}: ${formatDollars(inv.refunded)} refunded`, { size: 10, bold: true, align: "right" });
+    p.text(R, 734, inv.refunded > 0 ? `${state}: ${formatDollars(inv.refunded)}` : state, {
+      size: 10,
+      bold: true,
+      align: "right",
+    });
 
   let y = 700;
   const label = (x: number, yy: number, s: string) =>

@@ -3,7 +3,8 @@
 // row; a VAT number's reverse charge; places not registered; the billing address deciding at confirm.
 import { describe, expect, it } from "vitest";
 import { REVERSE_CHARGE_TEXT, type TaxEvidence, VAT_ID_INVALID } from "../../../shared/tax";
-import { creatorWithItem } from "../payments/payment-fixtures";
+import { edgeEvidence } from "../../services/tax/evidence";
+import { creatorWithItem, ledgerOf } from "../payments/payment-fixtures";
 import { call, postJson, rows } from "../support/helpers";
 import { billingToken, confirmWith, intentOf, openAt, purchaseRow, startAt, taxRowOf } from "./tax-support";
 
@@ -50,6 +51,16 @@ describe("the first estimate, from the edge", () => {
       billing: { country: "FR" },
       decidedBy: "billing",
     });
+    // Fulfilled: the tax is booked to the tax account, the fee on the net, and the order has its invoice.
+    expect((await call(`/api/payments/${c.paymentIntent}/complete`, { method: "POST", cookie: c.cookie })).status).toBe(
+      200,
+    );
+    expect((await ledgerOf(p.id)).map((l) => [l.account, l.kind, l.amount_cents])).toEqual([
+      ["creator", "sale", 666],
+      ["platform", "platform_fee", 167],
+      ["tax", "tax", 167],
+    ]);
+    expect(await rows("select number from tax_invoices where purchase_id = ?", p.id)).toHaveLength(1);
   });
 
   it("a buyer in Washington: sales tax is added on top of the price (the default for US buyers)", async () => {
@@ -108,19 +119,18 @@ describe("the first estimate, from the edge", () => {
     }
   });
 
-  it("request.cf places the buyer where the development header is not sent", async () => {
-    const { item } = await creatorWithItem("tax-cf@example.com");
-    const { exports } = await import("cloudflare:workers");
-    const res = await exports.default.fetch(
-      new Request("http://127.0.0.1:8787/api/create-payment-intent", {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: "http://127.0.0.1:8787" },
-        body: JSON.stringify({ contentId: item.id }),
-        cf: { country: "FR" },
-      } as RequestInit),
-    );
-    expect(res.status).toBe(200);
-    expect((await res.json<{ tax: { country: string } }>()).tax.country).toBe("FR");
+  it("request.cf places the buyer in production; in development only the header does (a local run's request.cf is made up)", () => {
+    const cf = { country: "US", regionCode: "WA", postalCode: "98101" };
+    expect(edgeEvidence(cf, undefined, false)).toEqual({ country: "US", region: "WA", postalCode: "98101" });
+    expect(edgeEvidence(cf, "FR", false)).toEqual({ country: "US", region: "WA", postalCode: "98101" });
+    expect(edgeEvidence({ country: "T1" }, undefined, false)).toEqual({
+      country: null,
+      region: null,
+      postalCode: null,
+    });
+    expect(edgeEvidence(cf, undefined, true)).toEqual({ country: null, region: null, postalCode: null });
+    expect(edgeEvidence(cf, "us-wa-98101", true)).toEqual({ country: "US", region: "WA", postalCode: "98101" });
+    expect(edgeEvidence(undefined, "nonsense!", true)).toEqual({ country: null, region: null, postalCode: null });
   });
 });
 
@@ -166,6 +176,8 @@ describe("discount codes and the order bump", () => {
     const [a, b] = [await taxRowOf(main.id), await taxRowOf(added.id)];
     expect(a!.calculation_id).toBe(b!.calculation_id);
     expect(c.amount * 100).toBeCloseTo(main.amount_cents + added.amount_cents, 5);
+    // The add-on is shown at its price; its tax is in the order's one tax line.
+    expect((c as unknown as { bump: { amount: number } }).bump.amount).toBe(5);
     expect(c.tax.amount * 100).toBeCloseTo(main.tax_cents + added.tax_cents, 5);
     expect((await intentOf(c.paymentIntent)).hooks?.inputs?.tax?.calculation).toBe(a!.calculation_id);
   });

@@ -6,6 +6,8 @@ import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { purchaseDepsOf } from "../../deps";
 import { handleDisputeEvent } from "../../services/purchases/settle";
+import { createDb } from "../../db/client";
+import { reconcileTax } from "../../services/tax/reconcile";
 import { deliverTaxReversals } from "../../services/tax/reversals";
 import { call, contentForm, env, postForm, row, rows, standin } from "../support/helpers";
 import { creatorWithItem, deliverAllOf, netOf, sideOf, taxedSale, taxTransactionsOf } from "./tax-fixtures";
@@ -85,6 +87,10 @@ describe("a dispute of a taxed sale", () => {
     expect(await requestsOf(sale.purchaseId)).toHaveLength(1);
     expect((await taxTransactionsOf(sale.paymentIntent)).filter((t) => t.type === "reversal")).toHaveLength(1);
     expect(await netOf(sale.purchaseId)).toEqual({ creator: 0, platform: 0, tax: 0 });
+    // The ledger's tax and Stripe's transactions agree: the admin's reconciliation finds nothing.
+    const d = new Date();
+    const check = await reconcileTax(createDb(env.DB), { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1 });
+    expect(check.differences.filter((x) => x.orderId === sale.purchaseId)).toEqual([]);
   });
 
   it("a reversal Stripe cannot take now is kept on its row and sent by the sweep after its backoff", async () => {

@@ -25,6 +25,9 @@ import {
 } from "../support/helpers";
 import { creatorWithItem } from "../payments/payment-fixtures";
 import { libraryCookie } from "../library/library-fixtures";
+import { createDb } from "../../db/client";
+import { render } from "../../services/mail/render";
+import { withTaxInvoice } from "../../services/tax/invoice";
 
 type Tax = {
   country: string;
@@ -34,6 +37,8 @@ type Tax = {
   net: number;
   tax: number;
   vatId?: string;
+  region?: string;
+  exclusive?: boolean;
 };
 const FR: Omit<Tax, "net" | "tax"> = { country: "FR", rate: "20.0", type: "vat", reason: "standard_rated" };
 
@@ -48,14 +53,16 @@ async function taxed(purchaseId: string, t: Tax) {
   await env.DB.batch([
     env.DB.prepare("update purchases set tax_cents = ? where id = ?").bind(t.tax, purchaseId),
     env.DB.prepare(
-      `insert into purchase_taxes (purchase_id, calculation_id, country, tax_type, rate_percent, taxability_reason,
-         inclusive, net_cents, tax_cents, vat_id, vat_id_type, evidence) values (?, 'taxcalc_test', ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
+      `insert into purchase_taxes (purchase_id, calculation_id, country, region, tax_type, rate_percent, taxability_reason,
+         inclusive, net_cents, tax_cents, vat_id, vat_id_type, evidence) values (?, 'taxcalc_test', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).bind(
       purchaseId,
       t.country,
+      t.region ?? null,
       t.type,
       t.rate,
       t.reason,
+      t.exclusive ? 0 : 1,
       t.net,
       t.tax,
       t.vatId ?? null,
@@ -195,7 +202,7 @@ describe("a French consumer's invoice", () => {
     const text = await wellFormedPdf(
       await call(`/api/purchases/${sale.id}/invoice.pdf?access=${encodeURIComponent(sale.access)}`),
     );
-    expect(text).toContain("(Partly refunded: $3.00 refunded) Tj");
+    expect(text).toContain("(Partly refunded: $3.00) Tj");
   });
 });
 
@@ -251,6 +258,31 @@ describe("a German business's invoice", () => {
       taxLabel: null,
       lines: [{ rate: null, tax: 0 }],
     });
+  });
+});
+
+describe("a buyer in Washington", () => {
+  it("names the state's registration and its sales tax, added on top", async () => {
+    const sale = await taxedSale("inv-wa-seller@example.com", "inv-wa-buyer@example.com", {
+      country: "US",
+      region: "WA",
+      rate: "10.25",
+      type: "sales_tax",
+      reason: "standard_rated",
+      exclusive: true,
+      net: 907,
+      tax: 93,
+    });
+    const inv = await (await invoiceOf(sale.id, { cookie: sale.buyerCookie })).json<Invoice>();
+    expect(inv).toMatchObject({
+      title: "Tax invoice",
+      seller: { registration: "WA-000-000-000" },
+      buyer: { country: "US", place: "Washington" },
+      lines: [{ net: 9.07, rate: "10.25", tax: 0.93, total: 10 }],
+      taxLabel: "Sales tax (Washington)",
+    });
+    const mail = await waitForMail("inv-wa-buyer@example.com");
+    expect(mail.text).toContain("Net: $9.07\n+ $0.93 sales tax (Washington)\nTotal: $10.00");
   });
 });
 
@@ -326,6 +358,19 @@ describe("an order's lines: the bump on the main invoice, an upsell's own", () =
     const inv = await (await invoiceOf(upsell, { cookie: sale.buyerCookie })).json<Invoice>();
     expect(inv).toMatchObject({ number, lines: [{ purchaseId: upsell, net: 4.17, tax: 0.83, total: 5 }], total: 5 });
     expect((await (await invoiceOf(sale.id, { cookie: sale.buyerCookie })).json<Invoice>()).lines).toHaveLength(1);
+    // Its "Added to your order" email, as the consumer sends it, carries its own invoice.
+    const job = await withTaxInvoice(
+      { db: createDb(env.DB), d1: env.DB, appUrl: "http://127.0.0.1:8787", accessSecret: "worker-test-access-secret" },
+      {
+        dedupeKey: `order-added:${upsell}`,
+        to: "inv-up-buyer@example.com",
+        template: "order-added",
+        data: { title: "Beats", amountCents: 500, orderId: upsell, accessUrl: "http://x/", rootOrderId: sale.id },
+      },
+    );
+    const mail = render(job!);
+    expect(mail.text).toContain(`Net: $4.17\nIncludes $0.83 VAT (20%, France)\nTotal: $5.00\nInvoice ${number}`);
+    expect(mail.html).toContain(`/api/purchases/${upsell}/invoice.pdf?access=`);
   });
 });
 
@@ -333,7 +378,10 @@ describe("who may read an invoice", () => {
   it("the access link alone may read it (JSON and PDF); nobody else, and no invoice is one 404", async () => {
     const a = await taxedSale("inv-who-seller@example.com", "inv-who-a@example.com", { ...FR, net: 833, tax: 167 });
     const b = await taxedSale("inv-who-seller2@example.com", "inv-who-b@example.com", { ...FR, net: 833, tax: 167 });
-    expect((await invoiceOf(a.id, { access: a.access })).status).toBe(200);
+    // A link may have been forwarded: its reader sees the buyer's email masked, as the success page shows it.
+    const byLink = await invoiceOf(a.id, { access: a.access });
+    expect(byLink.status).toBe(200);
+    expect((await byLink.json<Invoice>()).buyer.email).toBe("i…@example.com");
     expect((await call(`/api/purchases/${a.id}/invoice.pdf?access=${encodeURIComponent(a.access)}`)).status).toBe(200);
     // A leaked id read by another buyer: their browser, their access link, a forged link, no claim at all.
     for (const init of [{ cookie: b.buyerCookie }, { access: b.access }, { access: `${a.id}.forged` }, {}]) {
@@ -365,8 +413,15 @@ describe("who may read an invoice", () => {
     const a = await taxedSale("inv-lib-seller@example.com", "inv-lib-a@example.com", { ...FR, net: 833, tax: 167 });
     const b = await taxedSale("inv-lib-seller2@example.com", "inv-lib-b@example.com", { ...FR, net: 833, tax: 167 });
     const library = await libraryCookie("inv-lib-a@example.com");
-    expect((await invoiceOf(a.id, { cookie: library })).status).toBe(200);
+    const mine = await invoiceOf(a.id, { cookie: library });
+    expect(mine.status).toBe(200);
+    expect((await mine.json<Invoice>()).buyer.email).toBe("inv-lib-a@example.com");
     expect((await call(`/api/purchases/${a.id}/invoice.pdf`, { cookie: library })).status).toBe(200);
     expect((await invoiceOf(b.id, { cookie: library })).status).toBe(404);
+    // The library's list names the invoice, so a card links to it without asking.
+    const list = await (await call("/api/library/purchases", { cookie: library })).json<{
+      purchases: { id: string; invoice: string | null }[];
+    }>();
+    expect(list.purchases.find((p) => p.id === a.id)?.invoice).toBe(a.number);
   });
 });

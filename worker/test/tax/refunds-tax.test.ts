@@ -7,6 +7,7 @@ import { creatorBalance } from "../../services/balances";
 import { createDb } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { prepareStatements } from "../../services/payouts/prepare";
+import { reconcileTax } from "../../services/tax/reconcile";
 import { call, connectedAccount, deliver, env, eventFor, postJson, row, standin } from "../support/helpers";
 import { creatorWithItem, deliverAllOf, netOf, sideOf, taxedSale, taxTransactionsOf } from "./tax-fixtures";
 
@@ -70,8 +71,11 @@ describe("refunding a taxed sale", () => {
         [re2, -700],
       ]),
     );
-    // Stripe's reversals and the ledger's tax account agree to the cent.
+    // Stripe's reversals and the ledger's tax account agree to the cent: the admin's reconciliation finds nothing.
     expect(tx.reduce((a, t) => a + t.tax_cents, 0)).toBe(0);
+    const d = new Date();
+    const check = await reconcileTax(createDb(env.DB), { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1 });
+    expect(check.differences.filter((x) => x.orderId === sale.purchaseId)).toEqual([]);
   });
 
   it("two partial refunds settled at the same instant never take more than the sale, on any account", async () => {

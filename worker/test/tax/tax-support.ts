@@ -6,7 +6,7 @@ import { call, cookieValue, row, standin } from "../support/helpers";
 
 const year = String(new Date().getFullYear() + 3);
 
-export type TaxLineAnswer = {
+type TaxLineAnswer = {
   amount: number;
   net: number;
   total: number;
