@@ -76,10 +76,12 @@ const orderFigures = (p: Month): SQL => {
     )`;
 };
 
-// A difference in the sale's transaction, in the reversals, and one Stripe's record of which is missing here.
+// A difference in the sale's transaction, in the reversals, and one Stripe's record of which may be
+// missing here: no transaction, no reversal, or reversals that add up short of ours (one refund's
+// reversal recorded, another's not).
 const TXN_DIFFERS = sql.raw("((sale <> 0 or txn_n > 0) and sale <> txn)");
 const REV_DIFFERS = sql.raw("(our_rev <> their_rev)");
-const MISSING_AT_STRIPE = sql.raw("((sale <> 0 and txn_n = 0) or (our_rev <> 0 and rev_n = 0))");
+const MISSING_AT_STRIPE = sql.raw("((sale <> 0 and txn_n = 0) or (our_rev <> 0 and rev_n = 0) or our_rev < their_rev)");
 
 type FigureRow = {
   order_id: string;

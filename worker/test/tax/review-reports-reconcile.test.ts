@@ -3,6 +3,8 @@
 // back from Stripe only once lost, so it is counted apart, never listed as missing at Stripe.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TaxReconciliation } from "../../../shared/admin-tax";
+import { createDb } from "../../db/client";
+import { rereadMissing, type TaxStripe } from "../../services/tax/reconcile";
 import { monthRange } from "../../services/tax/report";
 import { call, env, row, signIn } from "../support/helpers";
 
@@ -80,5 +82,71 @@ describe("a dispute in the reconciliation", () => {
     ]);
     expect(r.rereadable).toBe(1);
     expect(r.openDisputes).toEqual({ orders: 1, taxCents: 190 });
+  });
+});
+
+describe("re-reading a refund's reversal missing here", () => {
+  it("offers and records it when the order's other records are here (the reversals only add up short)", async () => {
+    const Q = { year: 2024, month: 10 };
+    const [from] = monthRange(Q);
+    const id = uid("rvr");
+    const pi = `pi_${id}`;
+    const [txSale, txRefundA, txRefundB] = [uid("tax_s"), uid("tax_a"), uid("tax_b")];
+    await env.DB.batch([
+      env.DB.prepare(
+        "insert into purchases (id, content_id, creator_id, buyer_email, amount_cents, tax_cents, status, payment_intent_id, paid_at, created_at) values (?, ?, ?, 'b@example.com', 1190, 190, 'paid', ?, ?, ?)",
+      ).bind(id, itemId, creatorId, pi, from + 1000, from + 1000),
+      env.DB.prepare(
+        "insert into purchase_taxes (purchase_id, country, region, tax_type, rate_percent, taxability_reason, inclusive, net_cents, tax_cents, evidence) values (?, 'DE', null, 'vat', '19', 'standard_rated', 1, 1000, 190, '{}')",
+      ).bind(id),
+      taxRow(`sale:${id}:tax`, "tax", 190, id, from + 1000),
+      // Two refunds, each taking 40 of tax back here.
+      taxRow(`refund:re_a${id}:tax`, "refund", -40, id, from + 2000),
+      taxRow(`refund:re_b${id}:tax`, "refund", -40, id, from + 3000),
+      // Stripe's transaction and the first refund's reversal were recorded; the second's webhook never got through.
+      env.DB.prepare(
+        "insert into tax_transactions (id, purchase_id, payment_intent_id, type, reference, amount_cents, tax_cents, created_at) values (?, ?, ?, 'transaction', ?, 1190, 190, ?), (?, ?, ?, 'reversal', ?, -250, -40, ?)",
+      ).bind(txSale, id, pi, pi, from + 1000, txRefundA, id, pi, `re_a${id}`, from + 2000),
+    ]);
+    const reconcile = async () =>
+      (
+        await call(`/api/admin/tax/reconciliation?month=${Q.month}&year=${Q.year}`, { cookie: admin })
+      ).json<TaxReconciliation>();
+    const before = await reconcile();
+    expect(before.differences.map((d) => [d.orderId, d.kind, d.oursCents, d.stripeCents])).toEqual([
+      [id, "amounts_differ", -80, -40],
+    ]);
+    expect(before.rereadable).toBe(1);
+
+    const held: Record<string, { type: string; reference: string; amount: number; tax: number }> = {
+      [txSale]: { type: "transaction", reference: pi, amount: 1190, tax: 190 },
+      [txRefundA]: { type: "reversal", reference: `re_a${id}`, amount: -250, tax: -40 },
+      [txRefundB]: { type: "reversal", reference: `re_b${id}`, amount: -250, tax: -40 },
+    };
+    const stripe = {
+      tax: {
+        associations: {
+          find: async () => ({
+            tax_transaction_attempts: Object.keys(held).map((t) => ({
+              source: held[t].reference,
+              status: "committed",
+              committed: { transaction: t },
+            })),
+          }),
+        },
+        transactions: {
+          retrieve: async (t: string) => ({ id: t, ...held[t], created: from / 1000 + 5, posted_at: from / 1000 + 5 }),
+          listLineItems: async (t: string) => ({
+            data: [{ id: `li_${t}`, amount: held[t].amount, amount_tax: held[t].tax }],
+            has_more: false,
+          }),
+        },
+      },
+    } as unknown as TaxStripe;
+    const result = await rereadMissing({ db: createDb(env.DB), stripe }, Q);
+    expect(result).toMatchObject({ checked: 1, recorded: 1, notAtStripe: [], remaining: 0 });
+    const after = await reconcile();
+    expect(after.differences).toEqual([]);
+    expect(after.rereadable).toBe(0);
   });
 });
