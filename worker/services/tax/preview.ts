@@ -97,7 +97,10 @@ async function places(deps: PreviewDeps, priceCents: number, behavior: TaxBehavi
     console.error("tax preview: Stripe Tax failed", { priceCents, behavior, err: String(err) });
     throw new ApiError(502, TAX_SETTINGS_MESSAGES.unavailable);
   }
-  await deps.kv.put(key, JSON.stringify(fresh), { expirationTtl: CACHE_SECONDS });
+  // The cache only saves calculations: a write KV refuses (one a second per key) must not fail the answer.
+  await deps.kv
+    .put(key, JSON.stringify(fresh), { expirationTtl: CACHE_SECONDS })
+    .catch((err) => console.warn("tax preview: could not cache", key, String(err)));
   return fresh;
 }
 

@@ -1,7 +1,10 @@
 // Review of the creator's tax preview (docs/tax.md "What the creator sees"): each price not cached
-// costs five Stripe Tax calculations, so a creator typing price after price must be bounded.
+// costs five Stripe Tax calculations, so a creator typing price after price must be bounded; the
+// KV cache is an optimisation, so a write it refuses must not fail the answer.
 import { describe, expect, it } from "vitest";
 import { TOO_MANY_REQUESTS } from "../../lib/rate-limit";
+import { stripeClient } from "../../services/stripe";
+import { taxPreview } from "../../services/tax/preview";
 import { call, env, signIn, startOfLimitWindow } from "../support/helpers";
 
 describe("the tax preview's calls to Stripe", () => {
@@ -29,5 +32,20 @@ describe("the tax preview's calls to Stripe", () => {
     const other = await signIn(`review-preview-other-${Date.now()}@example.com`);
     const res = await call(`/api/settings/tax/preview?priceCents=${base + 11}&behavior=exclusive`, { cookie: other });
     expect(res.status).toBe(200);
+  });
+});
+
+describe("the tax preview's cache", () => {
+  it("a KV write refused (one write a second per key: two creators at once) still answers the preview", async () => {
+    const kv = {
+      get: async () => null,
+      put: async () => {
+        throw new Error("KV PUT failed: 429 Too Many Requests");
+      },
+    } as unknown as KVNamespace;
+    const stripe = () => stripeClient(env);
+    const preview = await taxPreview({ stripe, kv }, 1234, "inclusive", "free");
+    expect(preview.rows).toHaveLength(5);
+    expect(preview.rows[0]).toMatchObject({ id: "fr", buyerPays: 12.34 });
   });
 });
