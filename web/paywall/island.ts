@@ -287,7 +287,7 @@ function start() {
             customAmount: item.pricingModel === "pay_what_you_want" ? choice.amount : undefined,
             bump: item.bump,
           },
-          { amount: body.amount, discount: body.discount, bump: body.bump },
+          { amount: body.amount, discount: body.discount, bump: body.bump, tax: body.tax },
         );
       } catch {
         const checkout = new URLSearchParams({
