@@ -2,7 +2,7 @@
 // name another one (a confirm that moved them and never reached Stripe, then a payment straight at
 // Stripe): fulfilment books and records Stripe's figures, never the rows'. docs/tax.md ("Ledger and reversals").
 import type Stripe from "stripe";
-import type { TaxEvidence } from "../../../shared/tax";
+import type { TaxEvidence, VatId } from "../../../shared/tax";
 import { type OrderTax, orderTaxOf, purchaseTaxRows, taxStatements } from "./calculate";
 
 type Deps = { d1: D1Database; stripe: Stripe };
@@ -43,7 +43,7 @@ export async function chargedTax(
       parts.map((p) => ({ purchaseId: p.id })),
       first?.tax_behavior === "inclusive",
       { country: address.country, region: address.state ?? null, postalCode: address.postal_code ?? null },
-      taxId ? { type: taxId.type as never, value: taxId.value, country: taxId.value.slice(0, 2) } : null,
+      taxId ? { type: taxId.type as VatId["type"], value: taxId.value, country: taxId.value.slice(0, 2) } : null,
     );
     if (tax.lines.some((l) => parts.find((p) => p.id === l.purchaseId)?.amountCents !== l.amountCents)) return null;
     const main = rows.find((r) => r.purchase_id === parts[0].id);
