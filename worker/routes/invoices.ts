@@ -26,7 +26,7 @@ async function readInvoice(c: Context<AppEnv>, id: string, access: string | unde
   });
   const invoice =
     reader &&
-    (await invoiceOf(deps, sellerConfig(c.env), reader.rootId, await invoicePdfPath(deps, id), {
+    (await invoiceOf(deps, sellerConfig(c.env), reader.rootId, await invoicePdfPath(deps, id, reader.rootId), {
       maskEmail: !reader.buyer,
     }));
   if (!invoice) throw notFound(NO_INVOICE);
