@@ -196,9 +196,11 @@ export function invoicePdf(inv: Invoice): Uint8Array<ArrayBuffer> {
   const buyer = [inv.buyer.email ?? "No email on this order"];
   if (inv.buyer.vatId) buyer.push(`VAT number: ${inv.buyer.vatId}`);
   if (inv.buyer.place) buyer.push(inv.buyer.place);
+  // Wrapped whole: an invoice never cuts off who it is billed to.
+  const buyerLines = buyer.flatMap((s) => wrap(s, 225, 10));
   for (const [i, s] of seller.entries()) p.text(L, y - 15 - i * 14, s);
-  for (const [i, s] of buyer.entries()) p.text(320, y - 15 - i * 14, wrap(s, 225, 10)[0]);
-  y -= 15 + Math.max(seller.length, buyer.length) * 14 + 6;
+  for (const [i, s] of buyerLines.entries()) p.text(320, y - 15 - i * 14, s);
+  y -= 15 + Math.max(seller.length, buyerLines.length) * 14 + 6;
   for (const s of wrap(`Sold on behalf of ${inv.onBehalfOf ?? "an ApeWall creator"}, who made this item.`, R - L, 10)) {
     p.text(L, y, s, { gray: 0.35 });
     y -= 14;
@@ -215,7 +217,8 @@ export function invoicePdf(inv: Invoice): Uint8Array<ArrayBuffer> {
   p.text(cols.total, y, "Total", { size: 9, bold: true, align: "right" });
   y -= 24;
   for (const line of inv.lines) {
-    const title = wrap(line.title, 230, 10).slice(0, 4);
+    // Whole: a title has at most 200 characters, 9 lines at worst, which the page has room for.
+    const title = wrap(line.title, 230, 10);
     for (const [i, s] of title.entries()) p.text(L + 6, y - i * 13, s);
     p.text(cols.net, y, formatDollars(line.net), { align: "right" });
     p.text(cols.rate, y, line.rate === null ? "-" : `${line.rate}%`, { align: "right" });
