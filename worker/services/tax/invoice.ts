@@ -211,7 +211,9 @@ export async function invoiceOf(
     seller: {
       name: PRODUCT_NAME,
       address: config.address,
-      registration: registrationFor(config, main.country, main.region),
+      // Stripe said ApeWall is not registered there: no number is claimed, whatever the configuration lists.
+      registration:
+        main.taxability_reason === "not_collecting" ? null : registrationFor(config, main.country, main.region),
     },
     onBehalfOf: creator.name,
     buyer: {
