@@ -1,0 +1,70 @@
+// Who may not read an invoice (docs/tax.md, "Invoices"), and bad input: the creator who sold it (by
+// session or API key), another email's library, and malformed ids or tokens all get a 4xx, never a
+// 5xx; the PDF's Content-Length is its size.
+import { describe, expect, it } from "vitest";
+import { call, postJson } from "../support/helpers";
+import { API_KEY_SCOPES } from "../../../shared/developer";
+import { libraryCookie } from "../library/library-fixtures";
+import { creatorWithItem, taxedSale } from "./tax-fixtures";
+
+const invoice = (id: string, init: { access?: string; cookie?: string; headers?: Record<string, string> } = {}) =>
+  call(`/api/purchases/${id}/invoice${init.access !== undefined ? `?access=${encodeURIComponent(init.access)}` : ""}`, {
+    cookie: init.cookie,
+    headers: init.headers,
+  });
+
+describe("who may not read an invoice", () => {
+  it("the creator's session and another email's library get the one 404; an API key is refused", async () => {
+    const { cookie, itemId } = await creatorWithItem("rv-inv-acc-seller@example.com");
+    const sale = await taxedSale(itemId);
+    expect((await invoice(sale.purchaseId, { cookie: sale.buyerCookie })).status).toBe(200);
+    const made = await postJson("/api/developer/keys", { name: "k", scopes: [...API_KEY_SCOPES] }, cookie);
+    expect(made.status).toBe(201);
+    const { key } = await made.json<{ key: string }>();
+    const other = await libraryCookie("rv-inv-acc-other@example.com");
+    // A key is refused on every route that names no scope (403, one answer whether the purchase exists or not).
+    for (const id of [sale.purchaseId, "nosuchpurchase"]) {
+      const res = await call(`/api/purchases/${id}/invoice.pdf`, { headers: { authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(403);
+      expect(await res.text()).not.toContain("Invoice");
+    }
+    for (const init of [{ cookie }, { cookie: other }]) {
+      for (const path of ["invoice", "invoice.pdf"]) {
+        const res = await call(`/api/purchases/${sale.purchaseId}/${path}`, init);
+        expect(res.status, JSON.stringify(init)).toBe(404);
+        expect(await res.json()).toEqual({ message: "Invoice Not Found" });
+      }
+    }
+  });
+
+  it("malformed ids and tokens are a 400 or the one 404, never a 5xx; the PDF's length is exact", async () => {
+    const { itemId } = await creatorWithItem("rv-inv-fuzz-seller@example.com");
+    const sale = await taxedSale(itemId);
+    const pdf = await call(`/api/purchases/${sale.purchaseId}/invoice.pdf`, { cookie: sale.buyerCookie });
+    expect(pdf.status).toBe(200);
+    const size = (await pdf.arrayBuffer()).byteLength;
+    expect(Number(pdf.headers.get("content-length") ?? size)).toBe(size);
+    for (const id of ["%00", "..%2F..", "a".repeat(33), "%E2%80%AE", "null", "0", "x%20y"]) {
+      const res = await call(`/api/purchases/${id}/invoice`);
+      expect([400, 404], id).toContain(res.status);
+    }
+    for (const access of [
+      "",
+      ".",
+      "..",
+      `${sale.purchaseId}.`,
+      `${sale.purchaseId}..`,
+      `${sale.purchaseId}.a.b`,
+      `.${sale.purchaseId}`,
+      "%%%",
+      "ü.ü",
+      "x".repeat(500),
+      "x".repeat(501),
+    ]) {
+      const res = await invoice(sale.purchaseId, { access });
+      expect([400, 404], access).toContain(res.status);
+    }
+    const twice = await call(`/api/purchases/${sale.purchaseId}/invoice?access=a&access=b`);
+    expect([400, 404]).toContain(twice.status);
+  });
+});
