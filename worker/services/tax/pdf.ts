@@ -180,7 +180,8 @@ export function invoicePdf(inv: Invoice): Uint8Array<ArrayBuffer> {
   p.text(R, 748, `Issued ${issued}`, { size: 10, gray: 0.35, align: "right" });
   const state = STATE_WORDS[inv.state];
   if (state)
-    p.text(R, 734, inv.refunded > 0 ? `${state}: ${formatDollars(inv.refunded)}` : state, {
+    // The sum beside a refund state only: a disputed order's refunds are under "Amount refunded".
+    p.text(R, 734, inv.refunded > 0 && inv.state !== "disputed" ? `${state}: ${formatDollars(inv.refunded)}` : state, {
       size: 10,
       bold: true,
       align: "right",

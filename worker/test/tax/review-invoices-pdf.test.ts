@@ -81,4 +81,15 @@ describe("the invoice PDF with long and hostile text", () => {
     for (const [i, e] of entries.entries())
       expect(body.slice(Number(e.slice(0, 10)))).toMatch(new RegExp(`^${i + 1} 0 obj`));
   });
+
+  it("a partly refunded order later disputed says Disputed, not the refunded sum as if disputed", async () => {
+    const texts = textsOf(invoicePdf({ ...base, state: "disputed", refunded: 3 })).map((t) => t.s);
+    expect(texts).toContain("Disputed");
+    expect(texts.some((s) => s.startsWith("Disputed:"))).toBe(false);
+    expect(texts).toContain("Amount refunded");
+    expect(texts).toContain("-$3.00");
+    expect(textsOf(invoicePdf({ ...base, state: "partly_refunded", refunded: 3 })).map((t) => t.s)).toContain(
+      "Partly refunded: $3.00",
+    );
+  });
 });
