@@ -2,7 +2,9 @@
 // session or API key), another email's library, and malformed ids or tokens all get a 4xx, never a
 // 5xx; the PDF's Content-Length is its size.
 import { describe, expect, it } from "vitest";
-import { call, postJson } from "../support/helpers";
+import type { Invoice } from "../../../shared/invoices";
+import type { PurchaseVerification } from "../../../shared/payments";
+import { call, env, postJson } from "../support/helpers";
 import { API_KEY_SCOPES } from "../../../shared/developer";
 import { libraryCookie } from "../library/library-fixtures";
 import { creatorWithItem, taxedSale } from "./tax-fixtures";
@@ -66,5 +68,33 @@ describe("who may not read an invoice", () => {
     }
     const twice = await call(`/api/purchases/${sale.purchaseId}/invoice?access=a&access=b`);
     expect([400, 404]).toContain(twice.status);
+  });
+
+  it("an upsell is an order of its own: the first order's access link does not read its invoice", async () => {
+    const { itemId } = await creatorWithItem("rv-inv-up-seller@example.com");
+    const sale = await taxedSale(itemId);
+    const verified = await call(`/api/purchase/verify?payment_intent=${sale.paymentIntent}`, {
+      cookie: sale.buyerCookie,
+    });
+    const access = new URL((await verified.json<PurchaseVerification>()).accessUrl).searchParams.get("access")!;
+    const upsell = `up${sale.purchaseId}`.slice(0, 32);
+    await env.DB.batch([
+      env.DB.prepare(
+        `insert into purchases (id, content_id, creator_id, buyer_email, amount_cents, tax_cents, status, payment_intent_id, parent_purchase_id, buyer_key_hash, paid_at)
+         select ?1, content_id, creator_id, buyer_email, 500, 83, 'paid', 'pi_' || ?1, id, buyer_key_hash, ?2 from purchases where id = ?3`,
+      ).bind(upsell, Date.now(), sale.purchaseId),
+      env.DB.prepare(
+        `insert into purchase_taxes (purchase_id, country, tax_type, rate_percent, taxability_reason, inclusive, net_cents, tax_cents, evidence)
+         values (?, 'FR', 'vat', '20.0', 'standard_rated', 1, 417, 83, '{}')`,
+      ).bind(upsell),
+      env.DB.prepare("insert into tax_invoices (purchase_id, issued_at) values (?, ?)").bind(upsell, Date.now()),
+    ]);
+    expect((await invoice(sale.purchaseId, { access })).status).toBe(200);
+    expect((await invoice(upsell, { cookie: sale.buyerCookie })).status).toBe(200);
+    expect((await invoice(upsell, { access })).status).toBe(404);
+    const mainLink = (await (await invoice(sale.purchaseId, { access })).json<Invoice>()).pdfUrl;
+    expect((await invoice(upsell, { access: new URL(mainLink, "http://x").searchParams.get("access")! })).status).toBe(
+      404,
+    );
   });
 });
