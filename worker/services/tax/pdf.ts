@@ -51,12 +51,20 @@ const CP1252: Record<string, number> = {
   Ÿ: 0x9f,
 };
 
-/** A character's WinAnsi byte, or "?"'s where the encoding has none (emoji, CJK). */
+// Latin letters with no decomposition to a WinAnsi base letter.
+const BASE_LETTER: Record<string, string> = { ł: "l", Ł: "L", đ: "d", Đ: "D", ı: "i", ħ: "h", Ħ: "H", ŧ: "t", Ŧ: "T" };
+
+/**
+ * A character's WinAnsi byte; a Latin letter the encoding lacks as its base letter (ř as r, ł as l),
+ * so a name stays readable; else "?"'s (emoji, CJK, Cyrillic).
+ */
 function winAnsiByte(ch: string): number {
   const code = ch.codePointAt(0) ?? 63;
   if (code >= 32 && code <= 126) return code;
   if (CP1252[ch] !== undefined) return CP1252[ch];
   if (code >= 0xa0 && code <= 0xff) return code;
+  const base = BASE_LETTER[ch] ?? ch.normalize("NFD").charAt(0);
+  if (base !== ch && /^[A-Za-z]$/.test(base)) return base.charCodeAt(0);
   return 63;
 }
 

@@ -92,4 +92,16 @@ describe("the invoice PDF with long and hostile text", () => {
       "Partly refunded: $3.00",
     );
   });
+
+  it("a Latin letter outside WinAnsi prints as its base letter (Dvořák as Dvorák), not as ?", async () => {
+    const pdf = invoicePdf({
+      ...base,
+      onBehalfOf: "Anna Dvořáková",
+      lines: [{ ...base.lines[0], title: "Kraków, Łódź, Bucureşti, Şanlıurfa, Đakovo, Tōkyō" }],
+    });
+    const texts = textsOf(pdf).map((t) => t.s);
+    // ó and á are WinAnsi's own; ł, ź, ş, ı, Đ, ō, ř are not, and print as l, z, s, i, D, o, r.
+    expect(texts).toContain("Kraków, Lódz, Bucuresti, Sanliurfa, Dakovo, Tokyo");
+    expect(texts).toContain(`Sold on behalf of Anna ${"Dvořáková".replace("ř", "r")}, who made this item.`);
+  });
 });
