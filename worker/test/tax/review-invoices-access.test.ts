@@ -1,10 +1,12 @@
 // Who may not read an invoice (docs/tax.md, "Invoices"), and bad input: the creator who sold it (by
 // session or API key), another email's library, and malformed ids or tokens all get a 4xx, never a
-// 5xx; the PDF's Content-Length is its size.
+// 5xx; the PDF's Content-Length is its size. The dev seed of a taxed checkout exists in development only.
 import { describe, expect, it } from "vitest";
 import type { Invoice } from "../../../shared/invoices";
 import type { PurchaseVerification } from "../../../shared/payments";
-import { call, env, postJson } from "../support/helpers";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { app } from "../../app";
+import { BASE, call, checkout, env, postJson, row } from "../support/helpers";
 import { API_KEY_SCOPES } from "../../../shared/developer";
 import { libraryCookie } from "../library/library-fixtures";
 import { creatorWithItem, taxedSale } from "./tax-fixtures";
@@ -96,5 +98,34 @@ describe("who may not read an invoice", () => {
     expect((await invoice(upsell, { access: new URL(mainLink, "http://x").searchParams.get("access")! })).status).toBe(
       404,
     );
+  });
+});
+
+describe("the dev seed of a taxed checkout", () => {
+  it("answers 404 outside development and writes nothing", async () => {
+    const { itemId } = await creatorWithItem("rv-inv-seed-seller@example.com");
+    const { paymentIntent } = await checkout(itemId, { card: "none" });
+    const body = JSON.stringify({ paymentIntent, country: "FR", ratePercent: "20" });
+    for (const APP_ENV of ["production", "staging", ""]) {
+      const ctx = createExecutionContext();
+      const res = await app.fetch(
+        new Request(new URL("/dev/seed-tax-invoice", BASE), {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: BASE },
+          body,
+        }),
+        { ...(env as object), APP_ENV } as never,
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      expect(res.status, APP_ENV).toBe(404);
+    }
+    const p = await row<{ id: string; tax_cents: number }>(
+      "select id, tax_cents from purchases where payment_intent_id = ?",
+      paymentIntent,
+    );
+    expect(p!.tax_cents).toBe(0);
+    expect(await row("select 1 from purchase_taxes where purchase_id = ?", p!.id)).toBeNull();
+    expect(await row("select 1 from tax_invoices where purchase_id = ?", p!.id)).toBeNull();
   });
 });
