@@ -1,6 +1,7 @@
 // The funnels contract (spec §3, §5, §7): creator calls for funnels, steps and upsell products, and
 // the buyer's one-click offer calls. Money leaves the API in dollars, as the screens use it.
 import { z } from "zod";
+import { taxLineSchema } from "./tax";
 import { dollars, isoTime, publicId } from "./answers";
 import { ACCESS_TYPES, PRICING_MODELS, dollarsToCents } from "./content";
 import { MAX_PRICE_CENTS, MIN_PRICE_CENTS } from "./pricing";
@@ -250,6 +251,8 @@ export const upsellOfferSchema = z.object({
   accessType: z.enum(ACCESS_TYPES),
   /** The card that will be charged, as the buyer would recognise it. */
   card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+  /** Its tax at the first purchase's place and rate (docs/tax.md); null where that purchase was untaxed, absent in a preview. */
+  tax: taxLineSchema.nullable().optional(),
 });
 export type UpsellOffer = z.infer<typeof upsellOfferSchema>;
 /** GET /api/funnels/{id}/preview?variant=A|B: which variant of the steps under an A/B test to show (A: the steps as they are). */

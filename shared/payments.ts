@@ -6,6 +6,7 @@ import { ACCESS_TYPES } from "./content";
 import { invoiceLinkSchema } from "./invoices";
 import { publicCreatorSchema } from "./profile";
 import { emailSchema } from "./auth";
+import { taxLineSchema, vatIdInputSchema } from "./tax";
 
 export const createPaymentIntentSchema = z.object({
   contentId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "contentId is invalid"),
@@ -29,6 +30,8 @@ export const createPaymentIntentSchema = z.object({
   bump: z.boolean({ error: "bump must be true or false" }).optional(),
   /** "Don't send me a reminder" ticked: this checkout gets no reminder email. */
   noReminder: z.boolean({ error: "noReminder must be true or false" }).optional(),
+  /** A business buyer's EU or UK VAT number (blank: none): Stripe Tax decides the reverse charge (docs/tax.md). */
+  vatId: vatIdInputSchema.optional(),
 });
 
 /** POST /api/checkout/email: the address typed at checkout, kept on the pending checkout (and its one reminder). */
@@ -52,6 +55,8 @@ export const checkoutTermsSchema = z.object({
   paymentIntent: z.string().regex(/^pi_[A-Za-z0-9]{1,64}$/, "paymentIntent is invalid"),
   discountCode: createPaymentIntentSchema.shape.discountCode,
   bump: z.boolean({ error: "bump must be true or false" }),
+  /** A business buyer's VAT number: absent keeps the checkout's, blank removes it. */
+  vatId: vatIdInputSchema.optional(),
 });
 export type CheckoutTermsInput = z.input<typeof checkoutTermsSchema>;
 
@@ -85,7 +90,8 @@ export type PaymentsConfig = z.infer<typeof paymentsConfigSchema>;
 /** POST /api/create-payment-intent: the PaymentIntent to confirm with Stripe.js. */
 export const checkoutStartedSchema = z.object({
   clientSecret: z.string().meta({ description: "The PaymentIntent's client secret, for Stripe.js's Payment Element" }),
-  amount: dollars,
+  amount: dollars.meta({ description: "What the buyer pays, tax included (the PaymentIntent's amount)" }),
+  tax: taxLineSchema,
   discount: z
     .object({ code: z.string(), amountOff: dollars })
     .optional()
@@ -93,7 +99,9 @@ export const checkoutStartedSchema = z.object({
   bump: z
     .object({ title: z.string(), amount: dollars })
     .optional()
-    .meta({ description: "The order bump ticked: its item's title and price (in `amount`)" }),
+    .meta({
+      description: "The order bump ticked: its item's title and price before tax (in `amount`; its tax is in `tax`)",
+    }),
   buyerEmail: z
     .string()
     .optional()
@@ -104,8 +112,22 @@ export const checkoutStartedSchema = z.object({
     .meta({ description: "A reminder's checkout whose code no longer applies: why it is at the full price" }),
 });
 /** POST /api/checkout/terms: what the checkout charges now (the same PaymentIntent, its amount set to `amount`). */
-export const checkoutTermsAnswerSchema = checkoutStartedSchema.pick({ amount: true, discount: true, bump: true });
+export const checkoutTermsAnswerSchema = checkoutStartedSchema.pick({
+  amount: true,
+  discount: true,
+  bump: true,
+  tax: true,
+});
 export type CheckoutTermsAnswer = z.infer<typeof checkoutTermsAnswerSchema>;
+/**
+ * POST /api/checkout/confirm's 409: where the card's billing address changed the tax, the new total
+ * to show (`amount`, `tax`; nothing was charged). Other 409s carry only `message`.
+ */
+export const checkoutRetotalledSchema = z.object({
+  message: z.string(),
+  amount: dollars.optional().meta({ description: "The new total to pay, tax included" }),
+  tax: taxLineSchema.optional(),
+});
 /** POST /api/checkout/email: the address is kept with the open checkout. */
 export const checkoutEmailSavedSchema = z.object({ saved: z.literal(true) });
 

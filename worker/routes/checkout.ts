@@ -34,7 +34,7 @@ import { changeCheckoutTerms } from "../services/purchases/checkout-terms";
 import { syncWithStripe } from "../services/purchases/fulfil";
 import { RECOVER_LINK_OTHER_EMAIL, reminder } from "../services/purchases/recovery";
 import { doc } from "../openapi/describe";
-import { buyerKey, claimOf, purchaseDeps } from "./purchase-context";
+import { buyerKey, claimOf, edgeOf, purchaseDeps } from "./purchase-context";
 
 const piParam = z.object({ paymentIntent: z.string().regex(/^pi_[A-Za-z0-9]{1,64}$/, "invalid payment intent") });
 
@@ -62,7 +62,7 @@ export const checkoutRoutes = new Hono<AppEnv>()
       tag: "Checkout and access",
       summary: "Start a checkout",
       description:
-        "Sets the buyer cookie. The amount is the server's: the item's price, or the buyer's amount for pay-what-you-want (at least its minimum).",
+        "Sets the buyer cookie. The amount is the server's: the item's price, or the buyer's amount for pay-what-you-want (at least its minimum), with sales tax or VAT as Stripe Tax computes it for where the edge places the buyer (`tax`; the card's billing address decides at confirm). `vatId`: a business buyer's EU or UK VAT number (reverse charge).",
       access: "public",
       ok: checkoutStartedSchema,
       also: {
@@ -72,7 +72,7 @@ export const checkoutRoutes = new Hono<AppEnv>()
         },
       },
       errors: {
-        400: "The body is not valid, the discount code does not apply (`discountCode: …`), or a reminder's link is not valid or names another address (`recoverToken: …`, `buyerEmail: …`)",
+        400: "The body is not valid (a VAT number of the wrong format: `vatId: …`), the discount code does not apply (`discountCode: …`), or a reminder's link is not valid or names another address (`recoverToken: …`, `buyerEmail: …`)",
         403: "The bot check refused the Turnstile token (`cf-turnstile-response`)",
         404: "No such item",
         409: "The item is not on sale, the discount code is used up or held by this browser's other checkouts, the order bump is no longer available or already owned, the reminder's checkout is already paid, or this browser's payment for the item is still processing",
@@ -107,6 +107,8 @@ export const checkoutRoutes = new Hono<AppEnv>()
         recoverToken: input.recoverToken || null,
         bump: input.bump === true,
         noReminder: input.noReminder === true,
+        edge: edgeOf(c),
+        vatId: input.vatId ?? null,
       });
       // Who started it, so a decline made straight at Stripe with the client secret counts for them.
       const paymentIntentId = result.clientSecret.split("_secret_")[0];
@@ -128,6 +130,7 @@ export const checkoutRoutes = new Hono<AppEnv>()
               ...(result.recovered.notice ? { notice: result.recovered.notice } : {}),
             }
           : {}),
+        tax: result.tax,
       });
     },
   )
@@ -189,15 +192,15 @@ export const checkoutRoutes = new Hono<AppEnv>()
       tag: "Checkout and access",
       summary: "Change an open checkout's code or order bump",
       description:
-        "Only the browser that started the checkout. The server prices the terms (item, code, add-on) and sets the PaymentIntent's amount to match; sending the same terms again changes nothing.",
+        "Only the browser that started the checkout. The server prices the terms (item, code, add-on, VAT number), computes their tax again (`tax`) and sets the PaymentIntent's amount to match; sending the same terms again changes nothing.",
       access: "buyer",
       ok: checkoutTermsAnswerSchema,
       errors: {
-        400: "The body is not valid, or the discount code does not apply (`discountCode: …`)",
+        400: "The body is not valid (a VAT number of the wrong format: `vatId: …`), or the discount code does not apply (`discountCode: …`)",
         404: "No open checkout of this browser",
         409: "The payment is already under way, the code is used up or held elsewhere, the add-on can no longer be sold or is owned, or the checkout changed at the same time elsewhere",
         429: "Too many checkouts from this address",
-        502: "Stripe could not be reached",
+        502: "Stripe could not be reached, or Stripe Tax could not calculate the tax",
       },
     }),
     rateLimit("CHECKOUT_LIMITER", "checkout"),
@@ -211,6 +214,8 @@ export const checkoutRoutes = new Hono<AppEnv>()
         buyerKey: key,
         discountCode: body.discountCode || null,
         bump: body.bump,
+        vatId: body.vatId,
+        edge: edgeOf(c),
       });
       return c.json({
         amount: terms.amountCents / 100,
@@ -218,6 +223,7 @@ export const checkoutRoutes = new Hono<AppEnv>()
           ? { discount: { code: terms.discount.code, amountOff: terms.discount.amountOffCents / 100 } }
           : {}),
         ...(terms.bump ? { bump: { title: terms.bump.title, amount: terms.bump.amountCents / 100 } } : {}),
+        tax: terms.tax,
       } satisfies CheckoutTermsAnswer);
     },
   )

@@ -8,6 +8,8 @@ import { newToken } from "../lib/ids";
 import { BUYER_COOKIE } from "../services/purchases/buyer-access";
 import type { PurchaseDeps } from "../services/purchases/deps";
 import { purchaseDepsOf } from "../deps";
+import { isDevelopment } from "../lib/env";
+import { DEV_GEO_HEADER, edgeEvidence } from "../services/tax/evidence";
 
 export function purchaseDeps(c: Context<AppEnv>): PurchaseDeps {
   if (!c.env.ACCESS_TOKEN_SECRET) throw new Error("ACCESS_TOKEN_SECRET is not set");
@@ -34,3 +36,7 @@ export const claimOf = (c: Context<AppEnv>, access?: string | null) => ({
   buyerKey: buyerKey(c, false),
   access: access ?? c.req.query("access"),
 });
+
+/** Where the edge says the buyer is (docs/tax.md): request.cf, or in development the header standing in for it. */
+export const edgeOf = (c: Context<AppEnv>) =>
+  edgeEvidence(c.req.raw.cf, c.req.header(DEV_GEO_HEADER), isDevelopment(c.env));

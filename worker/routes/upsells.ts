@@ -35,7 +35,8 @@ export const upsellRoutes = new Hono<AppEnv>()
     doc({
       tag: "Upsells",
       summary: "The next offer after paying, and the order so far",
-      description: "Only the browser that paid, within the offer window.",
+      description:
+        "Only the browser that paid, within the offer window. The offer's `tax` is its sales tax or VAT at the first purchase's place and rate (docs/tax.md).",
       access: "buyer",
       ok: offerStateSchema,
       errors: {
@@ -70,6 +71,7 @@ export const upsellRoutes = new Hono<AppEnv>()
         404: "Purchase or step not found",
         409: "This offer has changed. Please review it again. (or it is no longer available, was declined, or is already paid)",
         410: "This offer has expired",
+        502: "Stripe Tax could not calculate the offer's tax (taxed at the first purchase's place, docs/tax.md): nothing was charged; try again",
       },
     }),
     validate("json", acceptOfferSchema),

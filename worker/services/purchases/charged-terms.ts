@@ -103,6 +103,21 @@ export async function writeChargedTerms(deps: PurchaseDeps, main: PurchaseRow, m
           }),
         ]
       : []),
+    // Of which tax (docs/tax.md): each part's tax as charged, on its row and its purchase_taxes row.
+    ...[[main.id, cents(m.mainTaxCents)] as const, [m.bumpPurchaseId || "", cents(m.bumpTaxCents)] as const].flatMap(
+      ([id, tax]) =>
+        id && tax !== null
+          ? [
+              d1.prepare("update purchases set tax_cents = ?2 where id = ?1 and status = 'pending'").bind(id, tax),
+              d1
+                .prepare(
+                  `update purchase_taxes set tax_cents = ?2, net_cents = (select amount_cents from purchases where id = ?1) - ?2,
+                 calculation_id = coalesce(?3, calculation_id) where purchase_id = ?1 and ${pending}`,
+                )
+                .bind(id, tax, m.taxCalculation || null),
+            ]
+          : [],
+    ),
   ]);
   return true;
 }

@@ -17,6 +17,16 @@ import { browserPurchasesOf } from "./buyer-access";
 import type { PurchaseDeps, PurchaseRow } from "./deps";
 import { type HoldRow, holdStatement, insertAddOn, setMainTerms, writeChargedTerms } from "./charged-terms";
 import { bumpsOf } from "./fulfil";
+import type { TaxEvidence, TaxLine, VatId } from "../../../shared/tax";
+import {
+  preTaxCents,
+  type PurchaseTaxRow,
+  purchaseTaxRows,
+  taxLineOfRows,
+  taxRowStatements,
+  taxStatements,
+} from "../tax/calculate";
+import { termsTax } from "../tax/terms-tax";
 
 /** Stripe changes a PaymentIntent's amount only in these states (its `payment_intent_unexpected_state` otherwise). */
 const AMOUNT_CHANGEABLE: Stripe.PaymentIntent.Status[] = [
@@ -33,6 +43,8 @@ type Terms = {
   /** The checkout's hold on its code (one at most: discount_redemptions.purchase_id is unique). */
   hold: HoldRow | null;
   totalCents: number;
+  /** The purchase_taxes rows of the main purchase and its add-on (none where no tax was calculated). */
+  taxes: PurchaseTaxRow[];
 };
 
 type ContentRow = typeof content.$inferSelect;
@@ -41,6 +53,7 @@ export type CheckoutTerms = {
   amountCents: number;
   discount: { code: string; amountOffCents: number } | null;
   bump: { title: string; amountCents: number } | null;
+  tax: TaxLine;
 };
 
 async function termsOf(deps: PurchaseDeps, purchaseId: string): Promise<Terms> {
@@ -59,11 +72,23 @@ async function termsOf(deps: PurchaseDeps, purchaseId: string): Promise<Terms> {
     .prepare("select id, code_id, buyer, browser, created_at from discount_redemptions where purchase_id = ?")
     .bind(main.id)
     .first<HoldRow>();
-  return { main, bumps, code, hold, totalCents: main.amountCents + bumps.reduce((a, b) => a + b.amountCents, 0) };
+  const taxes = await purchaseTaxRows(deps.d1, [main.id, ...bumps.map((b) => b.id)]);
+  return {
+    main,
+    bumps,
+    code,
+    hold,
+    totalCents: main.amountCents + bumps.reduce((a, b) => a + b.amountCents, 0),
+    taxes,
+  };
 }
+
+const calculationOf = (t: Terms) => t.taxes.find((x) => x.purchase_id === t.main.id)?.calculation_id ?? null;
+const taxOf = (t: Terms, id: string) => t.taxes.find((x) => x.purchase_id === id);
 
 const sameTerms = (a: Terms, b: Terms) =>
   a.totalCents === b.totalCents &&
+  calculationOf(a) === calculationOf(b) &&
   a.main.discountCodeId === b.main.discountCodeId &&
   a.bumps.map((x) => x.id).join() === b.bumps.map((x) => x.id).join();
 
@@ -76,7 +101,12 @@ const isUnexpectedState = (err: unknown) =>
  * The last update Stripe applies was sent by a caller who then saw the rows unchanged, so Stripe's
  * amount ends equal to the rows'. An amount update is a plain set, so sending it again is harmless.
  */
-async function pushToStripe(deps: PurchaseDeps, purchaseId: string, itemTitle: string): Promise<Terms> {
+async function pushToStripe(
+  deps: PurchaseDeps,
+  purchaseId: string,
+  itemTitle: string,
+  hadCalculation: boolean,
+): Promise<Terms> {
   for (let round = 0; round < 4; round++) {
     const terms = await termsOf(deps, purchaseId);
     if (terms.main.status !== "pending" || !terms.main.paymentIntentId)
@@ -90,6 +120,11 @@ async function pushToStripe(deps: PurchaseDeps, purchaseId: string, itemTitle: s
       terms.main.paymentIntentId,
       {
         amount: terms.totalCents,
+        // The calculation the amount came from, so Stripe records its tax when the payment succeeds
+        // ("" detaches one the PaymentIntent carried when the buyer can no longer be placed).
+        ...(calculationOf(terms) || hadCalculation
+          ? { hooks: { inputs: { tax: { calculation: calculationOf(terms) ?? "" } } } }
+          : {}),
         description: (bumpTitle ? `${itemTitle} + ${bumpTitle}` : itemTitle).slice(0, 200),
         // An empty value removes a key (Stripe's metadata rule).
         metadata: {
@@ -113,6 +148,10 @@ const chargedCents = (terms: Terms) => ({
   discountCents: String(terms.main.discountCents),
   discountCodeId: terms.main.discountCodeId ?? "",
   bumpCents: terms.bumps[0] ? String(terms.bumps[0].amountCents) : "",
+  // Of which tax, part by part (docs/tax.md): written back with the cents.
+  mainTaxCents: String(terms.main.taxCents),
+  bumpTaxCents: terms.bumps[0] ? String(terms.bumps[0].taxCents) : "",
+  taxCalculation: calculationOf(terms) ?? "",
 });
 
 /**
@@ -131,9 +170,17 @@ function restore(deps: PurchaseDeps, before: Terms, after: Terms): D1PreparedSta
           )
           .bind(before.main.id, before.main.id),
     setMainTerms(d1, before.main.id, before.main),
+    ...taxRowStatements(d1, [before.main, ...before.bumps], before.taxes),
     ...after.bumps
       .filter((b) => !before.bumps.some((x) => x.id === b.id))
-      .map((b) => d1.prepare("delete from purchases where id = ? and status = 'pending'").bind(b.id)),
+      .flatMap((b) => [
+        d1
+          .prepare(
+            "delete from purchase_taxes where purchase_id = ?1 and exists (select 1 from purchases where id = ?1 and status = 'pending')",
+          )
+          .bind(b.id),
+        d1.prepare("delete from purchases where id = ? and status = 'pending'").bind(b.id),
+      ]),
     ...before.bumps
       .filter((b) => !after.bumps.some((x) => x.id === b.id))
       .map((b) => insertAddOn(d1, { ...b, bumpOf: b.bumpOf!, createdAt: b.createdAt.getTime() })),
@@ -154,21 +201,26 @@ async function writeTerms(
     discountCode: string | null;
     bump: boolean;
     bumpId?: string;
+    /** The VAT number now (undefined: the checkout's own), and where the edge says the buyer is. */
+    vatId?: VatId | null;
+    edge?: TaxEvidence["edge"];
   },
 ): Promise<void> {
   const { before, item } = input;
   // Read with the rest of `before`: a row read earlier may predate a concurrent change of the same code.
   const main = before.main;
-  // The item's own amount before any code: its price, the buyer's pay-what-you-want amount, or a
-  // reminder's amount; it never changes while the checkout is open.
-  const listCents = main.amountCents + main.discountCents;
+  const mainTax = taxOf(before, main.id);
+  // The item's own amount before any code and tax: its price, the buyer's pay-what-you-want amount,
+  // or a reminder's amount; it never changes while the checkout is open.
+  const mainPreTax = preTaxCents(main.amountCents, mainTax);
+  const listCents = mainPreTax + main.discountCents;
   const addBump = input.bump && before.bumps.length === 0 ? await bumpForCheckout(deps.db, item) : null;
   const wanted = input.discountCode?.trim().toUpperCase() || null;
   let code: { codeId: string; priceCents: number; discountCents: number } | null = null;
   // The hold the batch leaves on the checkout: the one it had for this code, or the one reserved now.
   let hold: HoldRow | null = null;
   if (wanted && wanted === before.code && main.discountCodeId) {
-    code = { codeId: main.discountCodeId, priceCents: main.amountCents, discountCents: main.discountCents };
+    code = { codeId: main.discountCodeId, priceCents: mainPreTax, discountCents: main.discountCents };
     hold = before.hold?.code_id === main.discountCodeId ? before.hold : null;
   } else if (wanted) {
     const buyer = main.buyerEmail?.toLowerCase() ?? `browser:${input.browser}`;
@@ -183,6 +235,26 @@ async function writeTerms(
     });
     hold = { id: newId(), code_id: code.codeId, buyer, browser: input.browser, created_at: Date.now() };
   }
+
+  // The tax of the new terms, at the place the checkout was taxed at (the billing address once a
+  // confirm saw it), else where the edge places the buyer now.
+  const bumpId = addBump ? (input.bumpId ?? newId()) : null;
+  const keptBump = input.bump ? before.bumps[0] : undefined;
+  const items = [
+    { purchaseId: main.id, amountCents: code?.priceCents ?? listCents },
+    ...(keptBump
+      ? [{ purchaseId: keptBump.id, amountCents: preTaxCents(keptBump.amountCents, taxOf(before, keptBump.id)) }]
+      : []),
+    ...(addBump ? [{ purchaseId: bumpId!, amountCents: addBump.priceCents }] : []),
+  ];
+  const { tax, evidence } = await termsTax(deps, {
+    item,
+    stored: mainTax,
+    edge: input.edge,
+    vatId: input.vatId,
+    items,
+    key: main.id,
+  });
 
   const d1 = deps.d1;
   await d1.batch([
@@ -204,7 +276,7 @@ async function writeTerms(
       ? [
           insertAddOn(d1, {
             ...main,
-            id: input.bumpId ?? newId(),
+            id: bumpId!,
             contentId: addBump.item.id,
             amountCents: addBump.priceCents,
             buyerKeyHash: input.browser,
@@ -213,7 +285,18 @@ async function writeTerms(
           }),
         ]
       : []),
-    ...(input.bump ? [] : [d1.prepare("delete from purchases where bump_of = ? and status = 'pending'").bind(main.id)]),
+    ...(input.bump
+      ? []
+      : [
+          d1
+            .prepare(
+              "delete from purchase_taxes where purchase_id in (select id from purchases where bump_of = ? and status = 'pending')",
+            )
+            .bind(main.id),
+          d1.prepare("delete from purchases where bump_of = ? and status = 'pending'").bind(main.id),
+        ]),
+    // Each purchase's gross and tax, and its purchase_taxes row (after the add-on it may insert).
+    ...taxStatements(d1, tax, evidence),
   ]);
 }
 
@@ -224,7 +307,15 @@ async function writeTerms(
  */
 export async function changeCheckoutTerms(
   deps: PurchaseDeps,
-  input: { paymentIntentId: string; buyerKey: string; discountCode: string | null; bump: boolean },
+  input: {
+    paymentIntentId: string;
+    buyerKey: string;
+    discountCode: string | null;
+    bump: boolean;
+    /** Undefined: the checkout's own VAT number stays. */
+    vatId?: VatId | null;
+    edge?: TaxEvidence["edge"];
+  },
 ): Promise<CheckoutTerms> {
   const browser = await sha256Hex(input.buyerKey);
   const main = await deps.db.select().from(purchases).where(eq(purchases.paymentIntentId, input.paymentIntentId)).get();
@@ -244,11 +335,19 @@ export async function changeCheckoutTerms(
   const addBump = input.bump && before.bumps.length === 0 ? await bumpForCheckout(deps.db, item) : null;
   if (addBump && (await browserPurchasesOf(deps, browser, addBump.item.id)).some((p) => p.status === "paid"))
     throw new ApiError(409, BUMP_MESSAGES.owned(addBump.item.title));
-  await writeTerms(deps, { item, before, browser, discountCode: input.discountCode, bump: input.bump });
+  await writeTerms(deps, {
+    item,
+    before,
+    browser,
+    discountCode: input.discountCode,
+    bump: input.bump,
+    vatId: input.vatId,
+    edge: input.edge,
+  });
 
   let terms: Terms;
   try {
-    terms = await pushToStripe(deps, main.id, item.title);
+    terms = await pushToStripe(deps, main.id, item.title, calculationOf(before) !== null);
   } catch (err) {
     if (err instanceof ApiError) throw err;
     // Stripe kept the old amount (the payment began meanwhile, or the update did not reach it): the
@@ -268,7 +367,11 @@ export async function changeCheckoutTerms(
   return {
     amountCents: terms.totalCents,
     discount: terms.code ? { code: terms.code, amountOffCents: terms.main.discountCents } : null,
-    bump: bumpRow ? { title: bumpItem?.title ?? "", amountCents: bumpRow.amountCents } : null,
+    // The add-on's price before tax (its tax is in the order's tax line).
+    bump: bumpRow
+      ? { title: bumpItem?.title ?? "", amountCents: preTaxCents(bumpRow.amountCents, taxOf(terms, bumpRow.id)) }
+      : null,
+    tax: taxLineOfRows([terms.main, ...terms.bumps], terms.taxes),
   };
 }
 

@@ -8,7 +8,8 @@ import { dollarsToCents } from "../../../shared/content";
 import { BUMP_MESSAGES } from "../../../shared/bumps";
 import { codeDropped } from "../../../shared/discounts";
 import { PAYWALL_TEXT } from "../../../shared/paywall";
-import { buyerCustomers, content, purchases } from "../../db/schema";
+import type { TaxEvidence, TaxLine, VatId } from "../../../shared/tax";
+import { buyerCustomers, content, purchases, users } from "../../db/schema";
 import { ApiError, notFound } from "../../lib/errors";
 import { newId, sha256Hex } from "../../lib/ids";
 import { bumpForCheckout, publicBump } from "../funnels/bumps";
@@ -19,6 +20,16 @@ import { CHECKOUT_PAYMENT_METHODS, isInvalidEmail } from "../stripe";
 import { browserPurchasesOf } from "./buyer-access";
 import type { PurchaseDeps } from "./deps";
 import { abandonedCheckout, RECOVER_LINK_OTHER_EMAIL, reminder } from "./recovery";
+import {
+  calculateTax,
+  type OrderTax,
+  preTaxCents,
+  purchaseTaxRows,
+  TaxUnavailable,
+  taxLineOf,
+  taxStatements,
+} from "../tax/calculate";
+import { edgePlace } from "../tax/evidence";
 
 const BUYER_EMAIL_REFUSED =
   "buyerEmail: this email address was not accepted for the receipt; please check it or use another";
@@ -72,6 +83,9 @@ export async function startCheckout(
     recoverToken?: string | null;
     bump?: boolean;
     noReminder?: boolean;
+    /** Where the edge says the buyer is (docs/tax.md), and a business buyer's VAT number. */
+    edge?: TaxEvidence["edge"];
+    vatId?: VatId | null;
   },
 ): Promise<{
   clientSecret: string;
@@ -81,6 +95,7 @@ export async function startCheckout(
   bump: { title: string; amountCents: number } | null;
   /** A reminder's checkout: the address it is bound to, and why its code no longer applies (if so). */
   recovered: { buyerEmail: string; notice: string | null } | null;
+  tax: TaxLine;
 }> {
   const item = await deps.db.select().from(content).where(eq(content.id, input.contentId)).get();
   if (!item || item.deletedAt) throw notFound("Content Not Found");
@@ -95,8 +110,9 @@ export async function startCheckout(
     : null;
   if (abandoned && input.buyerEmail && input.buyerEmail.toLowerCase() !== abandoned.buyerEmail)
     throw new ApiError(400, `buyerEmail: ${RECOVER_LINK_OTHER_EMAIL}`);
+  // A reminder's amount is what its checkout charged before tax: tax is worked out afresh here.
   const listCents = abandoned
-    ? abandoned.amountCents + abandoned.discountCents
+    ? preTaxCents(abandoned.amountCents, (await purchaseTaxRows(deps.d1, [abandoned.id]))[0]) + abandoned.discountCents
     : chargeAmountCents(item, input.customAmount);
   const buyerEmail = abandoned?.buyerEmail ?? input.buyerEmail ?? null;
   // A code: its price, computed here, and one use held for this checkout (../discounts.ts). A
@@ -142,11 +158,23 @@ export async function startCheckout(
   const refusedEmail = (err: unknown): Promise<never> =>
     refused(isInvalidEmail(err) ? new ApiError(400, BUYER_EMAIL_REFUSED) : err);
   const customer = savesCard ? await customerFor(deps, buyerKeyHash).catch(refusedEmail) : null;
+  const { tax, evidence } = await estimateTax(deps, {
+    item,
+    edge: input.edge ?? { country: null, region: null, postalCode: null },
+    vatId: input.vatId ?? null,
+    items: [
+      { purchaseId, amountCents },
+      ...(bump ? [{ purchaseId: bumpPurchaseId!, amountCents: bump.priceCents }] : []),
+    ],
+  }).catch(refused);
+  const grossOf = (id: string) => tax.lines.find((l) => l.purchaseId === id)!;
   const intent = await deps.stripe.paymentIntents
     .create(
       {
-        amount: amountCents + (bump?.priceCents ?? 0),
+        amount: tax.totalCents,
         currency: item.currency,
+        // Stripe records the tax transaction of this calculation when the payment succeeds.
+        ...(tax.calculationId ? { hooks: { inputs: { tax: { calculation: tax.calculationId } } } } : {}),
         // The card is kept on the buyer's Customer for one-click upsells after this purchase.
         ...(customer ? { customer, setup_future_usage: "off_session" as const } : {}),
         allowed_payment_method_types: CHECKOUT_PAYMENT_METHODS,
@@ -168,7 +196,8 @@ export async function startCheckout(
     contentId: item.id,
     creatorId: item.userId,
     buyerEmail,
-    amountCents,
+    amountCents: grossOf(purchaseId).amountCents,
+    taxCents: grossOf(purchaseId).taxCents,
     currency: item.currency,
     status: "pending",
     paymentIntentId: intent.id,
@@ -186,7 +215,8 @@ export async function startCheckout(
         contentId: bump.item.id,
         creatorId: item.userId,
         buyerEmail,
-        amountCents: bump.priceCents,
+        amountCents: grossOf(bumpPurchaseId!).amountCents,
+        taxCents: grossOf(bumpPurchaseId!).taxCents,
         currency: item.currency,
         status: "pending",
         paymentIntentId: null,
@@ -205,6 +235,7 @@ export async function startCheckout(
   await deps.d1.batch([
     deps.d1.prepare(insert.sql).bind(...insert.params),
     ...(bumpInsert ? [deps.d1.prepare(bumpInsert.sql).bind(...bumpInsert.params)] : []),
+    ...taxStatements(deps.d1, tax, evidence),
     ...(remind ? [remind.statement] : []),
     // Started again by the same browser: the code's use moves to this checkout, not a second one.
     ...(discount ? [carryOverHolds(deps.d1, { purchaseId, browser: buyerKeyHash, contentId: item.id })] : []),
@@ -214,11 +245,48 @@ export async function startCheckout(
   return {
     clientSecret: intent.client_secret,
     purchaseId,
-    amountCents: amountCents + (bump?.priceCents ?? 0),
+    amountCents: tax.totalCents,
     discount: discount ? { code: discount.code, amountOffCents: discount.discountCents } : null,
+    // The add-on's price as offered (its tax is in the order's tax line).
     bump: bump ? { title: bump.item.title, amountCents: bump.priceCents } : null,
     recovered: abandoned ? { buyerEmail: abandoned.buyerEmail, notice } : null,
+    tax: taxLineOf(tax),
   };
+}
+
+/** The creator's choice of tax-inclusive prices (docs/tax.md). */
+export const taxBehaviorOf = async (deps: PurchaseDeps, creatorId: string) =>
+  (await deps.db.select({ b: users.taxBehavior }).from(users).where(eq(users.id, creatorId)).get())?.b ?? "auto";
+
+/**
+ * The first estimate, on the edge's evidence. A buyer the edge cannot place (no country, or a US
+ * address without a postal code) gets none, and so does a checkout started while Stripe Tax is down:
+ * the card's billing address decides at confirm, where a calculation that cannot be made charges nothing.
+ */
+async function estimateTax(
+  deps: PurchaseDeps,
+  input: {
+    item: typeof content.$inferSelect;
+    edge: TaxEvidence["edge"];
+    vatId: VatId | null;
+    items: { purchaseId: string; amountCents: number }[];
+  },
+): Promise<{ tax: OrderTax; evidence: TaxEvidence }> {
+  const evidence: TaxEvidence = { edge: input.edge, billing: null, cardCountry: null, decidedBy: "edge" };
+  const order = {
+    currency: input.item.currency,
+    behavior: await taxBehaviorOf(deps, input.item.userId),
+    place: edgePlace(input.edge),
+    vatId: input.vatId,
+    items: input.items,
+    key: input.items[0].purchaseId,
+  };
+  try {
+    return { tax: await calculateTax(deps.stripe, order), evidence };
+  } catch (err) {
+    if (!(err instanceof TaxUnavailable)) throw err;
+    return { tax: await calculateTax(deps.stripe, { ...order, place: null }), evidence };
+  }
 }
 
 const codeText = async (d1: D1Database, codeId: string) =>

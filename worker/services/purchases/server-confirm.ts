@@ -10,6 +10,9 @@ import { claimedPurchase } from "./buyer-access";
 import { claimConfirm, confirmAnswered, recordDecline } from "./card-testing";
 import type { PurchaseDeps } from "./deps";
 import { noteIntentState } from "./processing";
+import type { TaxEvidence, TaxLine } from "../../../shared/tax";
+import { taxAtConfirm } from "../tax/confirm-tax";
+import { taxBehaviorOf } from "./checkout";
 
 export type ConfirmInput = {
   paymentIntentId: string;
@@ -17,6 +20,8 @@ export type ConfirmInput = {
   email: string | null;
   buyerKey: string | undefined;
   clientHash: string | null;
+  /** Where the edge places the buyer now (used only where the checkout has no estimate yet). */
+  edge?: TaxEvidence["edge"];
 };
 
 type StripeFailure = { type?: string; message?: string; code?: string; payment_intent?: Stripe.PaymentIntent };
@@ -26,7 +31,11 @@ export async function confirmCheckout(
   deps: PurchaseDeps,
   input: ConfirmInput,
   now = Date.now(),
-): Promise<{ paymentIntent: string; status: string }> {
+): Promise<
+  | { paymentIntent: string; status: string }
+  /** The tax at the billing address changed the total: nothing was charged; the buyer is shown it and pays again. */
+  | { changed: { amountCents: number; tax: TaxLine } }
+> {
   const purchase = input.buyerKey
     ? await claimedPurchase(deps, { buyerKey: input.buyerKey }, { paymentIntentId: input.paymentIntentId })
     : null;
@@ -50,6 +59,26 @@ export async function confirmCheckout(
   const claim = await claimConfirm(deps.d1, { token: token.id, paymentIntentId: input.paymentIntentId, payer }, now);
   if (claim !== "sent") throw new ApiError(429, DECLINE_LIMIT_MESSAGES[claim]);
 
+  // The billing address decides the tax (docs/tax.md); a total that changed is shown before any charge.
+  let calculationId: string | null;
+  try {
+    const tax = await taxAtConfirm(
+      deps,
+      purchase,
+      token,
+      input.edge ?? { country: null, region: null, postalCode: null },
+      () => taxBehaviorOf(deps, purchase.creatorId),
+    );
+    if ("changed" in tax) {
+      await confirmAnswered(deps.d1, token.id);
+      return tax;
+    }
+    calculationId = tax.calculationId;
+  } catch (err) {
+    await confirmAnswered(deps.d1, token.id);
+    throw err;
+  }
+
   const returnUrl = new URL(`/success?content_id=${encodeURIComponent(purchase.contentId)}`, deps.appUrl).href;
   let intent: Stripe.PaymentIntent;
   try {
@@ -59,6 +88,7 @@ export async function confirmCheckout(
         confirmation_token: token.id,
         return_url: returnUrl,
         ...(input.email ? { receipt_email: input.email } : {}),
+        ...(calculationId ? { hooks: { inputs: { tax: { calculation: calculationId } } } } : {}),
       },
       // Per checkout and token: the same token sent for two checkouts is two requests to Stripe.
       { idempotencyKey: `checkout-confirm:${input.paymentIntentId}:${token.id}` },

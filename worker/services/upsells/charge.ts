@@ -26,6 +26,8 @@ import {
   transition,
 } from "./offer-state";
 import { orderSummary } from "./order";
+import { upsellTax } from "../tax/upsell-tax";
+import { taxStatements } from "../tax/calculate";
 
 /** Answers from where the offer stands; an offer being accepted is charged (or its charge read). */
 export async function follow(
@@ -81,11 +83,14 @@ async function chargeOffer(
         return follow(deps, root, (await readOffer(deps, root.id, offer.stepId))!);
       return { status: "declined", purchaseId, message: CARD_GONE };
     }
+    // Taxed on the first purchase's evidence, with a calculation of its own (docs/tax.md).
+    const { tax, evidence } = await upsellTax(deps, root, item, { purchaseId, amountCents: offer.amountCents! });
     // Names the card that paid the first purchase; not confirmed here, so Stripe answers requires_confirmation.
     const intent = await deps.stripe.paymentIntents.create(
       {
-        amount: offer.amountCents!,
+        amount: tax.totalCents,
         currency: item.currency,
+        ...(tax.calculationId ? { hooks: { inputs: { tax: { calculation: tax.calculationId } } } } : {}),
         customer: root.stripeCustomerId!,
         payment_method: card.id,
         // The card or Link wallet that paid at checkout, charged without the buyer: the checkout's
@@ -103,14 +108,15 @@ async function chargeOffer(
       },
       { idempotencyKey: `upsell:${purchaseId}` },
     );
-    await deps.db
+    const inserted = deps.db
       .insert(purchases)
       .values({
         id: purchaseId,
         contentId: item.id,
         creatorId: item.userId,
         buyerEmail: root.buyerEmail,
-        amountCents: offer.amountCents!,
+        amountCents: tax.totalCents,
+        taxCents: tax.taxCents,
         currency: item.currency,
         status: "pending",
         paymentIntentId: intent.id,
@@ -119,7 +125,13 @@ async function chargeOffer(
         funnelStepId: step.id,
         parentPurchaseId: root.id,
       })
-      .onConflictDoNothing();
+      .onConflictDoNothing()
+      .toSQL();
+    // The purchase and its tax row together (the row only while the purchase is pending).
+    await deps.d1.batch([
+      deps.d1.prepare(inserted.sql).bind(...inserted.params),
+      ...taxStatements(deps.d1, tax, evidence),
+    ]);
     purchase = (await readPurchase(deps, purchaseId))!;
     // 'No thanks' may have declined the claim before this purchase existed: void what was just made.
     if ((await readOffer(deps, root.id, offer.stepId))?.status === "declined") {

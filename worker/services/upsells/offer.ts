@@ -11,6 +11,7 @@ import { liveFunnelFor, ownedFunnel } from "../funnels/funnels";
 import { stepAmounts } from "../funnels/prices";
 import { releaseOrderEmail } from "../mail/order-email";
 import type { PurchaseDeps } from "../purchases/deps";
+import { offerTaxLine } from "../tax/upsell-tax";
 import { type ItemRow, type OfferRow, PAID_LIKE, type PurchaseRow, type StepRow, transition } from "./offer-state";
 
 /** The steps of the live funnel of the purchase's item, in order, with what this buyer did with each. */
@@ -176,7 +177,7 @@ async function offerNow(deps: PurchaseDeps, root: PurchaseRow): Promise<UpsellOf
       set: shown,
       setWhere: eq(funnelOffers.status, "shown"),
     });
-  return offerOf(step, item, card);
+  return { ...offerOf(step, item, card), tax: await offerTaxLine(deps, root, item.userId, terms.priceCents) };
 }
 
 /**
