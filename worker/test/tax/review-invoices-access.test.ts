@@ -47,7 +47,7 @@ describe("who may not read an invoice", () => {
     const pdf = await call(`/api/purchases/${sale.purchaseId}/invoice.pdf`, { cookie: sale.buyerCookie });
     expect(pdf.status).toBe(200);
     const size = (await pdf.arrayBuffer()).byteLength;
-    expect(Number(pdf.headers.get("content-length") ?? size)).toBe(size);
+    expect(pdf.headers.get("content-length")).toBe(String(size));
     for (const id of ["%00", "..%2F..", "a".repeat(33), "%E2%80%AE", "null", "0", "x%20y"]) {
       const res = await call(`/api/purchases/${id}/invoice`);
       expect([400, 404], id).toContain(res.status);
