@@ -11,7 +11,7 @@ import { recoveredPurchases } from "../services/purchases/buyer-access";
 import { orderMailData } from "../services/purchases/receipts";
 import { mailCreator, publicCreator } from "../services/profile";
 import { composeReminder } from "../services/purchases/recovery";
-import { withTaxInvoice } from "../services/tax/invoice";
+import { sellerConfig, withTaxInvoice } from "../services/tax/invoice";
 import { stripeClient } from "../services/stripe";
 import type { Bindings } from "../lib/env";
 import { markFailed, markSent } from "../services/mail/email-outbox";
@@ -176,7 +176,7 @@ export async function handleEmailBatch(batch: MessageBatch<EmailJob>, env: Bindi
   for (const message of batch.messages) {
     try {
       const invoiceDeps = { db, d1: env.DB, appUrl: env.APP_URL, accessSecret: env.ACCESS_TOKEN_SECRET ?? "" };
-      const job = await withTaxInvoice(invoiceDeps, await withLookups(db, env, message.body));
+      const job = await withTaxInvoice(invoiceDeps, sellerConfig(env), await withLookups(db, env, message.body));
       if (!job) {
         await markSent(env.DB, message.body.dedupeKey);
         message.ack();
@@ -184,7 +184,7 @@ export async function handleEmailBatch(batch: MessageBatch<EmailJob>, env: Bindi
       }
       const compose =
         job.template === "order"
-          ? async (j: EmailJob) => withTaxInvoice(invoiceDeps, await withOrder(db, env, j))
+          ? async (j: EmailJob) => withTaxInvoice(invoiceDeps, sellerConfig(env), await withOrder(db, env, j))
           : job.template === "checkout-reminder"
             ? (j: EmailJob) => withReminder(db, env, j)
             : undefined;

@@ -51,6 +51,12 @@ export const taxInvoices = sqliteTable("tax_invoices", {
     .unique()
     .references(() => purchases.id),
   issuedAt: integer("issued_at", { mode: "timestamp_ms" }).notNull(),
+  /**
+   * What the invoice said when first read (the receipt is sent seconds after payment): its titles,
+   * the creator's name, the buyer's email, ApeWall's registration and address, as JSON. An issued
+   * invoice does not change when an item is renamed or an order's email is changed later.
+   */
+  snapshot: text("snapshot"),
 });
 
 /** The tax transactions Stripe holds for our payments (read from its Tax Association, or made by our reversal). */

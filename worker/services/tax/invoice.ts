@@ -132,14 +132,24 @@ type Loaded = {
   issuedAt: number;
   lines: LineRow[];
   refundedCents: number;
+  snapshot: string | null;
+};
+
+/** What an invoice said when first read, kept so an issued invoice never changes (docs/tax.md, Invoices). */
+type Snapshot = {
+  titles: Record<string, string>;
+  onBehalfOf: string | null;
+  buyerEmail: string | null;
+  registration: string | null;
+  sellerAddress: string | null;
 };
 
 /** The invoice row and the lines of order `rootId` (the main purchase, then its bump); null when none was issued. */
 async function load(d1: D1Database, rootId: string): Promise<Loaded | null> {
   const invoice = await d1
-    .prepare("select number, issued_at from tax_invoices where purchase_id = ?")
+    .prepare("select number, issued_at, snapshot from tax_invoices where purchase_id = ?")
     .bind(rootId)
-    .first<{ number: number; issued_at: number }>();
+    .first<{ number: number; issued_at: number; snapshot: string | null }>();
   if (!invoice) return null;
   const { results: lines } = await d1
     .prepare(
@@ -160,7 +170,40 @@ async function load(d1: D1Database, rootId: string): Promise<Loaded | null> {
     )
     .bind(...lines.map((l) => l.id))
     .first<{ cents: number }>();
-  return { number: invoice.number, issuedAt: invoice.issued_at, lines, refundedCents: refunded?.cents ?? 0 };
+  return {
+    number: invoice.number,
+    issuedAt: invoice.issued_at,
+    lines,
+    refundedCents: refunded?.cents ?? 0,
+    snapshot: invoice.snapshot,
+  };
+}
+
+/**
+ * The invoice's words as first read: written once (`snapshot is null`), so two first readers at once
+ * agree on the stored one, and a later rename, email change or configuration change leaves it alone.
+ */
+async function frozen(deps: Deps, config: SellerConfig, rootId: string, loaded: Loaded): Promise<Snapshot> {
+  if (loaded.snapshot) return JSON.parse(loaded.snapshot) as Snapshot;
+  const [main] = loaded.lines;
+  const snapshot: Snapshot = {
+    titles: Object.fromEntries(loaded.lines.map((l) => [l.id, l.title])),
+    onBehalfOf: (await publicCreator(deps.db, main.creator_id)).name,
+    buyerEmail: main.buyer_email,
+    // Stripe said ApeWall is not registered there: no number is claimed, whatever the configuration lists.
+    registration:
+      main.taxability_reason === "not_collecting" ? null : registrationFor(config, main.country, main.region),
+    sellerAddress: config.address,
+  };
+  await deps.d1
+    .prepare("update tax_invoices set snapshot = ?2 where purchase_id = ?1 and snapshot is null")
+    .bind(rootId, JSON.stringify(snapshot))
+    .run();
+  const stored = await deps.d1
+    .prepare("select snapshot from tax_invoices where purchase_id = ?")
+    .bind(rootId)
+    .first<{ snapshot: string | null }>();
+  return stored?.snapshot ? (JSON.parse(stored.snapshot) as Snapshot) : snapshot;
 }
 
 const taxOf = (l: LineRow) => l.row_tax_cents ?? l.tax_cents;
@@ -192,7 +235,7 @@ export async function invoiceOf(
   const loaded = await load(deps.d1, rootId);
   if (!loaded) return null;
   const [main] = loaded.lines;
-  const creator = await publicCreator(deps.db, main.creator_id);
+  const words = await frozen(deps, config, rootId, loaded);
   const gross = loaded.lines.reduce((a, l) => a + l.amount_cents, 0);
   const tax = loaded.lines.reduce((a, l) => a + taxOf(l), 0);
   const reverseCharge = loaded.lines.some((l) => l.taxability_reason === "reverse_charge");
@@ -208,23 +251,17 @@ export async function invoiceOf(
     title: tax > 0 || reverseCharge ? "Tax invoice" : "Invoice",
     issuedAt: new Date(loaded.issuedAt).toISOString(),
     currency: main.currency,
-    seller: {
-      name: PRODUCT_NAME,
-      address: config.address,
-      // Stripe said ApeWall is not registered there: no number is claimed, whatever the configuration lists.
-      registration:
-        main.taxability_reason === "not_collecting" ? null : registrationFor(config, main.country, main.region),
-    },
-    onBehalfOf: creator.name,
+    seller: { name: PRODUCT_NAME, address: words.sellerAddress, registration: words.registration },
+    onBehalfOf: words.onBehalfOf,
     buyer: {
-      email: main.buyer_email && mask ? maskEmail(main.buyer_email, "…") : main.buyer_email,
+      email: words.buyerEmail && mask ? maskEmail(words.buyerEmail, "…") : words.buyerEmail,
       vatId: main.vat_id,
       country: main.country,
       place: main.country ? placeName(main.country, main.region) : null,
     },
     lines: loaded.lines.map((l) => ({
       purchaseId: l.id,
-      title: l.title,
+      title: words.titles[l.id] ?? l.title,
       net: netOf(l) / 100,
       rate:
         l.taxed && (taxOf(l) > 0 || l.taxability_reason === "reverse_charge")
@@ -282,10 +319,12 @@ export async function invoiceLinkFor(
 }
 
 /** The receipt's figures for the order of `purchaseId`: net, the tax line, total, invoice number and PDF link. */
-async function mailTaxOf(deps: Deps, purchaseId: string): Promise<MailTax | null> {
+async function mailTaxOf(deps: Deps, config: SellerConfig, purchaseId: string): Promise<MailTax | null> {
   const order = await orderOf(deps.d1, purchaseId);
   const loaded = order && (await load(deps.d1, order.root.id));
   if (!loaded) return null;
+  // The receipt goes seconds after payment: the invoice's words are kept from here on.
+  await frozen(deps, config, order.root.id, loaded);
   const [main] = loaded.lines;
   const gross = loaded.lines.reduce((a, l) => a + l.amount_cents, 0);
   const tax = loaded.lines.reduce((a, l) => a + taxOf(l), 0);
@@ -317,17 +356,17 @@ async function mailTaxOf(deps: Deps, purchaseId: string): Promise<MailTax | null
  * A receipt as it is sent: the invoice's figures added to the buyer's receipt, order email and
  * "Added to your order" email (read when sent: the invoice is issued in the payment's batch).
  */
-export async function withTaxInvoice(deps: Deps, job: EmailJob | null): Promise<EmailJob | null> {
+export async function withTaxInvoice(deps: Deps, config: SellerConfig, job: EmailJob | null): Promise<EmailJob | null> {
   if (!job) return job;
   try {
     if (job.template === "purchase-access" || job.template === "order-added") {
-      const tax = await mailTaxOf(deps, job.data.orderId);
+      const tax = await mailTaxOf(deps, config, job.data.orderId);
       return tax ? ({ ...job, data: { ...job.data, tax } } as EmailJob) : job;
     }
     if (job.template === "order" && job.data.items) {
       const taxes: MailTax[] = [];
       for (const item of job.data.items) {
-        const tax = await mailTaxOf(deps, item.orderId);
+        const tax = await mailTaxOf(deps, config, item.orderId);
         if (tax && !taxes.some((t) => t.invoiceNumber === tax.invoiceNumber)) taxes.push(tax);
       }
       return taxes.length ? { ...job, data: { ...job.data, taxes } } : job;

@@ -361,6 +361,7 @@ describe("an order's lines: the bump on the main invoice, an upsell's own", () =
     // Its "Added to your order" email, as the consumer sends it, carries its own invoice.
     const job = await withTaxInvoice(
       { db: createDb(env.DB), d1: env.DB, appUrl: "http://127.0.0.1:8787", accessSecret: "worker-test-access-secret" },
+      { registrations: {}, address: null },
       {
         dedupeKey: `order-added:${upsell}`,
         to: "inv-up-buyer@example.com",
@@ -423,5 +424,34 @@ describe("who may read an invoice", () => {
       purchases: { id: string; invoice: string | null }[];
     }>();
     expect(list.purchases.find((p) => p.id === a.id)?.invoice).toBe(a.number);
+  });
+});
+
+describe("an issued invoice", () => {
+  it("keeps its item title, buyer email and creator name when they change after it was first read", async () => {
+    const sale = await taxedSale("inv-snap-seller@example.com", "inv-snap-buyer@example.com", {
+      ...FR,
+      net: 833,
+      tax: 167,
+    });
+    const first = await (await invoiceOf(sale.id, { cookie: sale.buyerCookie })).json<Invoice>();
+    expect(first).toMatchObject({ onBehalfOf: "Maya Lens", buyer: { email: "inv-snap-buyer@example.com" } });
+    expect(first.lines[0].title).toBe("Beats");
+    const p = await row<{ content_id: string; creator_id: string }>(
+      "select content_id, creator_id from purchases where id = ?",
+      sale.id,
+    );
+    await env.DB.batch([
+      env.DB.prepare("update content set title = 'Renamed later' where id = ?").bind(p!.content_id),
+      env.DB.prepare("update purchases set buyer_email = 'inv-snap-other@example.com' where id = ?").bind(sale.id),
+      env.DB.prepare("update users set first_name = 'Other', last_name = 'Name' where id = ?").bind(p!.creator_id),
+    ]);
+    const again = await (await invoiceOf(sale.id, { cookie: sale.buyerCookie })).json<Invoice>();
+    expect(again).toMatchObject({
+      number: first.number,
+      onBehalfOf: "Maya Lens",
+      buyer: { email: "inv-snap-buyer@example.com" },
+    });
+    expect(again.lines[0].title).toBe("Beats");
   });
 });
