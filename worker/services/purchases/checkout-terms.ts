@@ -247,6 +247,7 @@ async function writeTerms(
       : []),
     ...(addBump ? [{ purchaseId: bumpId!, amountCents: addBump.priceCents }] : []),
   ];
+  const d1 = deps.d1;
   const { tax, evidence } = await termsTax(deps, {
     item,
     stored: mainTax,
@@ -254,9 +255,18 @@ async function writeTerms(
     vatId: input.vatId,
     items,
     key: main.id,
+  }).catch(async (err) => {
+    // Refused (a VAT number Stripe refuses, Stripe Tax down): the hold reserved above goes back as it was.
+    if (hold && hold !== before.hold)
+      await (before.hold
+        ? holdStatement(d1, main.id, before.hold)
+        : d1
+            .prepare("delete from discount_redemptions where purchase_id = ? and code_id = ?")
+            .bind(main.id, hold.code_id)
+      ).run();
+    throw err;
   });
 
-  const d1 = deps.d1;
   await d1.batch([
     setMainTerms(d1, main.id, {
       amountCents: code?.priceCents ?? listCents,
