@@ -14,7 +14,7 @@ import {
   type VatId,
 } from "../../../shared/tax";
 import { ApiError } from "../../lib/errors";
-import { sha256Hex } from "../../lib/ids";
+import { newId, sha256Hex } from "../../lib/ids";
 import type { TaxPlace } from "./evidence";
 
 /** What the checkout says when Stripe Tax cannot answer (an outage): nothing is charged. */
@@ -114,8 +114,12 @@ export async function calculateTax(stripe: Stripe, input: Input): Promise<OrderT
   };
   let calc: Stripe.Tax.Calculation;
   try {
-    calc = await stripe.tax.calculations.create(params, {
-      idempotencyKey: `tax-calc:${input.key}:${(await sha256Hex(JSON.stringify(params))).slice(0, 32)}`,
+    const key = `tax-calc:${input.key}:${(await sha256Hex(JSON.stringify(params))).slice(0, 32)}`;
+    calc = await stripe.tax.calculations.create(params, { idempotencyKey: key }).catch((err) => {
+      // Stripe answers a key's first result again for 24 hours, a 500 included: a failure it replays
+      // is asked once more under a key of its own (a calculation moves no money).
+      if ((err as { headers?: Record<string, string> } | null)?.headers?.["idempotent-replayed"] !== "true") throw err;
+      return stripe.tax.calculations.create(params, { idempotencyKey: `${key}:${newId()}` });
     });
   } catch (err) {
     if (isInvalidRequest(err) && code(err) === "customer_tax_location_invalid") return untaxed(input, true);
