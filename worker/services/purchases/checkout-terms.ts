@@ -170,7 +170,6 @@ function restore(deps: PurchaseDeps, before: Terms, after: Terms): D1PreparedSta
           )
           .bind(before.main.id, before.main.id),
     setMainTerms(d1, before.main.id, before.main),
-    ...taxRowStatements(d1, [before.main, ...before.bumps], before.taxes),
     ...after.bumps
       .filter((b) => !before.bumps.some((x) => x.id === b.id))
       .flatMap((b) => [
@@ -184,6 +183,8 @@ function restore(deps: PurchaseDeps, before: Terms, after: Terms): D1PreparedSta
     ...before.bumps
       .filter((b) => !after.bumps.some((x) => x.id === b.id))
       .map((b) => insertAddOn(d1, { ...b, bumpOf: b.bumpOf!, createdAt: b.createdAt.getTime() })),
+    // Each row's gross and tax as they were (after the add-on it may insert back).
+    ...taxRowStatements(d1, [before.main, ...before.bumps], before.taxes),
   ];
 }
 

@@ -300,12 +300,14 @@ export function taxStatements(d1: D1Database, o: OrderTax, evidence: TaxEvidence
 
 type TaxedRow = { id: string; amountCents: number; taxCents: number };
 
-/** Purchases' tax as it was (their tax_cents and purchase_taxes rows): written back when Stripe kept the old amount. */
+/** Purchases' tax as it was (their gross, tax_cents and purchase_taxes rows): written back when Stripe kept the old amount. */
 export function taxRowStatements(d1: D1Database, rows: TaxedRow[], taxes: PurchaseTaxRow[]): D1PreparedStatement[] {
   return rows.flatMap((r) => {
     const t = taxes.find((x) => x.purchase_id === r.id);
     return [
-      d1.prepare("update purchases set tax_cents = ?2 where id = ?1 and status = 'pending'").bind(r.id, r.taxCents),
+      d1
+        .prepare("update purchases set amount_cents = ?2, tax_cents = ?3 where id = ?1 and status = 'pending'")
+        .bind(r.id, r.amountCents, r.taxCents),
       t ? putTaxRow(d1, t) : dropTaxRow(d1, r.id),
     ];
   });
