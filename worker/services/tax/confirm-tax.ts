@@ -3,7 +3,7 @@
 // a total that changed is set on the PaymentIntent and shown to the buyer before anything is
 // charged. Behaviour: docs/tax.md ("Where the buyer is", "When Stripe Tax cannot answer").
 import type Stripe from "stripe";
-import type { TaxEvidence, TaxLine } from "../../../shared/tax";
+import { parseVatId, type TaxEvidence, type TaxLine } from "../../../shared/tax";
 import { ApiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { PurchaseDeps, PurchaseRow } from "../purchases/deps";
@@ -63,11 +63,22 @@ export async function taxAtConfirm(
     return { calculationId: stored.calculation_id };
 
   const evidence: TaxEvidence = { edge, billing, cardCountry, decidedBy: fromBilling ? "billing" : "edge" };
+  // A checkout never placed has no row to carry its VAT number: its PaymentIntent's metadata does.
+  const vatId = stored
+    ? vatIdOf(stored)
+    : parseVatId(
+        (
+          await deps.stripe.paymentIntents.retrieve(main.paymentIntentId!).catch((err) => {
+            console.error("could not read a checkout's PaymentIntent", main.paymentIntentId, err);
+            throw new ApiError(502, "Stripe could not be reached. Please try again.");
+          })
+        ).metadata?.vatId ?? "",
+      );
   const tax = await calculateTax(deps.stripe, {
     currency: main.currency,
     behavior: await behavior(),
     place: fromBilling ?? placeOf(stored) ?? edgePlace(edge),
-    vatId: vatIdOf(stored),
+    vatId,
     items: rows.map((r) => ({
       purchaseId: r.id,
       amountCents: preTaxCents(
