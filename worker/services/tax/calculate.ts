@@ -144,7 +144,7 @@ export async function calculateTax(stripe: Stripe, input: Input): Promise<OrderT
   const main = [...breakdown].sort((a, b) => b.amount - a.amount)[0];
   // US sales tax adds state and local rates: the rate shown is their sum.
   const rate = charged.length
-    ? String(charged.reduce((a, b) => a + Number(b.tax_rate_details.percentage_decimal), 0))
+    ? String(Number(charged.reduce((a, b) => a + Number(b.tax_rate_details.percentage_decimal), 0).toFixed(4)))
     : (main?.tax_rate_details.percentage_decimal ?? null);
   const totalTax = lines.reduce((a, l) => a + l.taxCents, 0);
   return {
