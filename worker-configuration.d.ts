@@ -18,7 +18,7 @@ interface __BaseEnv_Env {
 	CF_VERSION_METADATA: WorkerVersionMetadata;
 	ASSETS: Fetcher;
 	MAIL_API_BASE: "https://api.resend.com";
-	TAX_REGISTRATION_NUMBERS: "{\"EU\":\"EU372000041\",\"GB\":\"GB000000000\",\"NO\":\"VOEC0000000\",\"CH\":\"CHE-000.000.000 MWST\",\"AU\":\"ARN 0000 0000 000\",\"CA\":\"000000000RT0001\",\"US-WA\":\"WA-000-000-000\"}";
+	TAX_REGISTRATION_NUMBERS: "{\"EU\":\"EU372000041\",\"GB\":\"GB000000000\",\"NO\":\"VOEC0000000\",\"CH\":\"CHE-000.000.000 MWST\",\"AU\":\"ARN 0000 0000 000\",\"CA\":\"000000000RT0001\",\"US-WA\":\"WA-000-000-000\",\"US-TX\":\"TX-00000000000\",\"US-NY\":\"NY-000000000\",\"US-PA\":\"PA-00000000\"}";
 	TAX_SELLER_ADDRESS: "1 Example Street, Dublin D02 X000, Ireland (demo address)";
 	APP_ENV: string;
 	APP_URL: string;

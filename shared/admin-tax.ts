@@ -82,6 +82,11 @@ export type TaxReconciliation = {
   truncated: boolean;
   /** Orders whose Stripe record is missing here and that "Re-read from Stripe" would look up. */
   rereadable: number;
+  /**
+   * Orders with a dispute still open: the ledger took the tax back (funds withdrawn), Stripe is asked
+   * only once the dispute is lost, so they are counted apart, never as a difference.
+   */
+  openDisputes: { orders: number; taxCents: number };
 };
 
 /** At most this many differences are listed at once (the rest are counted, not shown). */

@@ -15,11 +15,10 @@ export const INVOICE_MAIL_LINK_TEXT = "Download your invoice (PDF)";
 
 /** GET /api/purchases/{id}/invoice and …/invoice.pdf: the access link's token, when the caller holds one. */
 export const invoiceQuerySchema = z.object({
-  access: z
-    .string()
-    .max(500)
-    .optional()
-    .meta({ description: "The purchase's access token, as its access link carries it" }),
+  access: z.string().max(500).optional().meta({
+    description:
+      "The purchase's access token, as its access link carries it, or the invoice link's own token (it reads this invoice only)",
+  }),
 });
 
 export const invoiceParamSchema = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "invalid id") });

@@ -96,12 +96,9 @@ export const checkoutStartedSchema = z.object({
     .object({ code: z.string(), amountOff: dollars })
     .optional()
     .meta({ description: "The discount code applied, and what it took off" }),
-  bump: z
-    .object({ title: z.string(), amount: dollars })
-    .optional()
-    .meta({
-      description: "The order bump ticked: its item's title and price before tax (in `amount`; its tax is in `tax`)",
-    }),
+  bump: z.object({ title: z.string(), amount: dollars }).optional().meta({
+    description: "The order bump ticked: its item's title and price before tax (in `amount`; its tax is in `tax`)",
+  }),
   buyerEmail: z
     .string()
     .optional()

@@ -10,7 +10,6 @@ export const DIGITAL_GOODS_TAX_CODE = "txcd_10000000";
 /** auto: exclusive for buyers in the US (as they expect prices before tax), inclusive elsewhere. */
 export const TAX_BEHAVIORS = ["auto", "inclusive", "exclusive"] as const;
 export type TaxBehavior = (typeof TAX_BEHAVIORS)[number];
-export const taxBehaviorSchema = z.enum(TAX_BEHAVIORS);
 
 /** Whether a price includes tax for a buyer in `country`, under the creator's choice. */
 export const pricesIncludeTax = (behavior: TaxBehavior, country: string | null): boolean =>
@@ -109,7 +108,7 @@ export const vatIdInputSchema = z
  * What a tax was decided on, stored with each purchase: the edge's guess (request.cf), the card's
  * billing address and issuing country from the confirmation, and which of them decided the place.
  */
-export const taxEvidenceSchema = z.object({
+const taxEvidenceSchema = z.object({
   edge: z.object({ country: z.string().nullable(), region: z.string().nullable(), postalCode: z.string().nullable() }),
   billing: z
     .object({ country: z.string().nullable(), postalCode: z.string().nullable(), state: z.string().nullable() })

@@ -3,6 +3,7 @@
 // confirms the PaymentIntent, and a bank's 3-D Secure screen is finished by handleNextAction.
 // Used by the paywall's one-page checkout and /checkout/{id}. Behaviour: docs/payments.md.
 import type { CheckoutConfirmed } from "@shared/card-testing";
+import type { TaxLine } from "@shared/tax";
 
 type StripeJsError = { message?: string };
 type Intent = { id: string; status: string };
@@ -16,7 +17,14 @@ type Confirming = {
 };
 type Submitting = { submit(): Promise<{ error?: StripeJsError }> };
 
-export type PayResult = { paymentIntent: Intent } | { error: string };
+/**
+ * Not charged: the message to show; `taxChanged` when the card's billing address changed the tax
+ * (409 with the new tax line and total, docs/tax.md): the page shows them and the buyer pays again.
+ */
+export type PayFailure = { error: string; taxChanged?: { tax: TaxLine; amount: number } };
+export type PayResult = { paymentIntent: Intent } | PayFailure;
+/** What both checkouts say beside the new total after such a 409. */
+export const TAX_UPDATED = "Tax updated for your billing address. Review the total and press Pay again.";
 
 const FAILED = "Your payment could not be completed.";
 
@@ -42,8 +50,13 @@ export async function payOnServer(
     }),
   }).catch(() => null);
   if (!res) return { error: "We could not reach the server. Check your connection and try again." };
-  const body = (await res.json().catch(() => null)) as (CheckoutConfirmed & { message?: string }) | null;
-  if (!res.ok || !body) return { error: body?.message ?? FAILED };
+  const body = (await res.json().catch(() => null)) as
+    | (CheckoutConfirmed & { message?: string; error?: string; tax?: TaxLine; amount?: number })
+    | null;
+  const message = body?.message ?? body?.error ?? FAILED;
+  if (res.status === 409 && body?.tax && typeof body.amount === "number")
+    return { error: message, taxChanged: { tax: body.tax, amount: body.amount } };
+  if (!res.ok || !body) return { error: message };
   if (body.status !== "requires_action") return { paymentIntent: { id: body.paymentIntent, status: body.status } };
   const next = await stripe.handleNextAction({ clientSecret });
   return next.paymentIntent ? { paymentIntent: next.paymentIntent } : { error: next.error?.message ?? FAILED };

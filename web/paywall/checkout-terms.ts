@@ -1,11 +1,13 @@
 // The checkout's terms a buyer can change in place — a discount code (applied or removed) and the
 // order bump — and the lines that say what is paid for. A change asks the server to price the new
 // terms and set the same PaymentIntent's amount, so the card typed into the form stays
-// (docs/checkout-and-codes.md, "Changing a checkout's terms").
+// (docs/checkout-and-codes.md, "Changing a checkout's terms"), and a business buyer's VAT number, which
+// the server prices the same way (docs/tax.md, "What the buyer sees").
 import type { PublicBump } from "@shared/bumps";
 import { formatDollarsPlain } from "@shared/money";
 import type { CheckoutTermsAnswer } from "@shared/payments";
 import { bumpLabel } from "@shared/paywall";
+import type { TaxLine } from "@shared/tax";
 import { api } from "@/lib/api";
 import { el } from "./dom";
 
@@ -19,21 +21,34 @@ export type CheckoutStart = {
   bump?: PublicBump;
 };
 
-/** What the checkout charges now, as the server priced it. */
-export type Terms = CheckoutTermsAnswer;
+/** What the checkout charges now, as the server priced it: `amount` is the total, tax included. */
+export type Terms = CheckoutTermsAnswer & { tax?: TaxLine | null };
+/** What the buyer chose: a code, the order bump, a VAT number (null: none). */
+export type Choice = { code: string | null; bump: boolean; vatId: string | null };
 
 /** Asks the server for new terms on the same PaymentIntent; resolves with what it now charges. */
-export const changeTerms = (clientSecret: string, terms: { code: string | null; bump: boolean }): Promise<Terms> =>
+export const changeTerms = (clientSecret: string, terms: Choice): Promise<Terms> =>
   api("POST /api/checkout/terms", {
-    body: { paymentIntent: clientSecret.split("_secret_")[0], discountCode: terms.code, bump: terms.bump },
+    body: {
+      paymentIntent: clientSecret.split("_secret_")[0],
+      discountCode: terms.code,
+      bump: terms.bump,
+      // Blank removes a VAT number given before (null is not a VAT number to the server).
+      vatId: terms.vatId ?? "",
+    },
   });
 
 const cents = (dollars: number) => Math.round(dollars * 100);
-/** The item's own amount before the code: the total less the add-on, plus what the code took off. */
+/** Tax added on top of the prices (US sales tax); tax a price includes is already in it. */
+const taxOnTop = (t: Terms) => (t.tax && !t.tax.inclusive ? t.tax.amount : 0);
+/** The item's own amount before the code: the total less tax on top and the add-on, plus what the code took off. */
 export const itemAmount = (t: Terms) =>
-  (cents(t.amount) - cents(t.bump?.amount ?? 0) + cents(t.discount?.amountOff ?? 0)) / 100;
+  (cents(t.amount) - cents(taxOnTop(t)) - cents(t.bump?.amount ?? 0) + cents(t.discount?.amountOff ?? 0)) / 100;
 
-/** The lines above the form: item, code (−), add-on (+), total. Redrawn after every change. */
+/**
+ * The lines above the form: item, code (−), add-on (+), the tax line as the server words it
+ * ("Includes $1.67 VAT (20%, France)", "+ $0.89 sales tax (Washington)"), total. Redrawn after every change.
+ */
 export function lineItems(title: string): { node: HTMLElement; show: (t: Terms) => void } {
   const node = el("dl", "space-y-1.5 rounded-lg border bg-muted/40 p-3 text-sm");
   node.dataset.testid = "checkout-lines";
@@ -59,30 +74,52 @@ export function lineItems(title: string): { node: HTMLElement; show: (t: Terms) 
           ]
         : []),
       ...(t.bump ? [row("bump", `${t.bump.title} (add-on)`, `+${formatDollarsPlain(t.bump.amount)}`)] : []),
+      ...(t.tax?.text ? [taxRow(t.tax.text)] : []),
       total,
     );
   };
   return { node, show };
 }
 
+function taxRow(text: string): HTMLElement {
+  const r = el("div", "text-muted-foreground");
+  r.dataset.line = "tax";
+  r.append(el("dt", "break-words", text));
+  r.dataset.testid = "checkout-tax";
+  return r;
+}
+
 /** What a failed change says: the server's words without its status (and field) prefix. */
 const reason = (err: unknown, fallback: string) =>
-  (err instanceof Error ? err.message : "").replace(/^\d{3}: /, "").replace(/^discountCode: /, "") || fallback;
+  (err instanceof Error ? err.message : "").replace(/^\d{3}: /, "").replace(/^(discountCode|vatId): /, "") || fallback;
+
+/** How one of the checkout's optional fields (a code, a VAT number) opens, reads and says what it did. */
+type FieldWords = {
+  /** The id of its input (its error's id is `${id}-error`), its label, and the link that opens it. */
+  id: string;
+  label: string;
+  opener: string;
+  testid: string;
+  /** "Code SPRING applied." */
+  applied: (value: string) => string;
+  /** What the browser checks before asking the server (null: fine), and the fallback words of a failure. */
+  check: (value: string) => string | null;
+  refused: string;
+  notRemoved: string;
+};
 
 /**
- * "Have a discount code?", or the code applied with "Remove". `change` sets the checkout's code
- * (null: none) and rejects with the server's reason, shown beside the field; nothing else changes.
+ * A collapsed link that opens a field with Apply, or the value applied with "Remove". `change` sets
+ * the value on the checkout (null: none) and rejects with the server's reason, shown beside the field;
+ * nothing else changes.
  */
-export function codeField(
+function termField(
+  words: FieldWords,
   applied: () => string | null,
-  change: (code: string | null) => Promise<void>,
+  change: (value: string | null) => Promise<void>,
 ): { node: HTMLElement; show: () => void } {
   const wrap = el("div", "space-y-2");
-  const open = el(
-    "button",
-    "text-sm font-medium text-primary underline-offset-4 hover:underline",
-    "Have a discount code?",
-  );
+  const open = el("button", "text-sm font-medium text-primary underline-offset-4 hover:underline", words.opener);
   open.type = "button";
   const row = el("div", "flex gap-2");
   row.hidden = true;
@@ -90,22 +127,22 @@ export function codeField(
     "input",
     "h-9 min-w-0 flex-1 rounded-md border border-input bg-transparent px-3 text-base outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50",
   );
-  Object.assign(input, { id: "pay-code", autocomplete: "off" });
-  input.setAttribute("aria-label", "Discount code");
+  Object.assign(input, { id: words.id, autocomplete: "off" });
+  input.setAttribute("aria-label", words.label);
   const apply = el("button", "h-9 rounded-md border px-4 text-sm font-medium disabled:opacity-60", "Apply");
   apply.type = "button";
   const done = el("p", "flex items-center justify-between gap-3 text-sm font-medium text-emerald-700");
-  done.dataset.testid = "checkout-discount";
-  const doneText = el("span");
+  done.dataset.testid = words.testid;
+  const doneText = el("span", "min-w-0 break-words");
   const remove = el(
     "button",
-    "text-sm font-medium text-muted-foreground underline underline-offset-4 hover:text-foreground disabled:opacity-60",
+    "shrink-0 text-sm font-medium text-muted-foreground underline underline-offset-4 hover:text-foreground disabled:opacity-60",
     "Remove",
   );
   remove.type = "button";
   done.append(doneText, remove);
   const note = el("p", "text-sm text-destructive");
-  note.id = "pay-code-error";
+  note.id = `${words.id}-error`;
   note.setAttribute("role", "alert");
   note.hidden = true;
   row.append(input, apply);
@@ -117,13 +154,13 @@ export function codeField(
     if (message) input.setAttribute("aria-describedby", note.id);
   };
   const show = () => {
-    const code = applied();
-    done.hidden = !code;
-    open.hidden = !!code || !row.hidden;
-    if (code) {
+    const value = applied();
+    done.hidden = !value;
+    open.hidden = !!value || !row.hidden;
+    if (value) {
       row.hidden = true;
-      doneText.textContent = `Code ${code} applied.`;
-      remove.setAttribute("aria-label", `Remove code ${code}`);
+      doneText.textContent = words.applied(value);
+      remove.setAttribute("aria-label", `Remove ${words.applied(value).replace(/ applied\.$/, "")}`);
       input.value = "";
     }
   };
@@ -133,23 +170,24 @@ export function codeField(
     input.focus();
   });
   input.addEventListener("input", () => say(null));
-  const run = async (code: string | null, button: HTMLButtonElement) => {
+  const run = async (value: string | null, button: HTMLButtonElement) => {
     button.disabled = true;
     say(null);
     try {
-      await change(code);
+      await change(value);
       show();
-      if (!code) open.focus();
+      if (!value) open.focus();
     } catch (err) {
-      say(reason(err, code ? "This code isn't valid" : "The code could not be removed. Please try again."));
+      say(reason(err, value ? words.refused : words.notRemoved));
     } finally {
       button.disabled = false;
     }
   };
   const submit = () => {
-    const code = input.value.trim();
-    if (!/^[A-Za-z0-9_-]{2,40}$/.test(code)) return say("This code isn't valid");
-    void run(code, apply);
+    const value = input.value.trim();
+    const problem = words.check(value);
+    if (problem) return say(problem);
+    void run(value, apply);
   };
   apply.addEventListener("click", submit);
   input.addEventListener("keydown", (e) => {
@@ -162,6 +200,45 @@ export function codeField(
   show();
   return { node: wrap, show };
 }
+
+/** "Have a discount code?", or "Code SPRING applied." with "Remove". */
+export const codeField = (applied: () => string | null, change: (code: string | null) => Promise<void>) =>
+  termField(
+    {
+      id: "pay-code",
+      label: "Discount code",
+      opener: "Have a discount code?",
+      testid: "checkout-discount",
+      applied: (code) => `Code ${code} applied.`,
+      check: (code) => (/^[A-Za-z0-9_-]{2,40}$/.test(code) ? null : "This code isn't valid"),
+      refused: "This code isn't valid",
+      notRemoved: "The code could not be removed. Please try again.",
+    },
+    applied,
+    change,
+  );
+
+/**
+ * "Buying as a business? Add a VAT number", or "VAT number DE123456789 applied." with "Remove". The
+ * server checks its format (400 "VAT number: …", shown beside the field) and prices the checkout
+ * again: a reverse charge shows as the tax line.
+ */
+export const vatField = (applied: () => string | null, change: (vatId: string | null) => Promise<void>) =>
+  termField(
+    {
+      id: "pay-vat",
+      label: "VAT number",
+      opener: "Buying as a business? Add a VAT number",
+      testid: "checkout-vat",
+      applied: (vatId) => `VAT number ${vatId} applied.`,
+      check: (vatId) => (vatId ? null : VAT_NUMBER_EMPTY),
+      refused: VAT_NUMBER_EMPTY,
+      notRemoved: "The VAT number could not be removed. Please try again.",
+    },
+    applied,
+    change,
+  );
+const VAT_NUMBER_EMPTY = "Enter your VAT number with its country prefix, like DE123456789.";
 
 /**
  * The order bump: "Add {title} for $X". Ticking or unticking changes the checkout's total in place; a

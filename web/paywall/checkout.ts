@@ -6,19 +6,24 @@
 // funnel); a 3D Secure step happens in place. `/checkout/{id}` still works for links made before.
 // A code or the order bump changes the same PaymentIntent's amount (./checkout-terms.ts): the form is
 // never drawn again, so what the buyer typed stays; the page's price stays in view above it.
+// Tax (docs/tax.md): the lines show the server's tax line from the first answer on, a business buyer
+// may add a VAT number the same way as a code, and a confirm refused because the card's billing address
+// changed the tax (409) shows the new total and lets the buyer press Pay again.
 import { formatDollars, formatDollarsPlain } from "@shared/money";
 import { CHECKOUT_TERMS_MESSAGES } from "@shared/paywall";
 import { NO_REMINDER_LABEL, REMINDER_HINT } from "@shared/paywall";
 import { apiRequest } from "@/lib/api";
-import { payOnServer } from "@/lib/pay-on-server";
+import { type PayFailure, payOnServer, TAX_UPDATED } from "@/lib/pay-on-server";
 import {
   bumpBox,
   type CheckoutStart,
+  type Choice,
   changeTerms,
   codeField,
   itemAmount,
   lineItems,
   type Terms,
+  vatField,
 } from "./checkout-terms";
 import { EMAIL, el } from "./dom";
 import { loadStripe, type PaymentIntentLike } from "./stripe-js";
@@ -35,6 +40,8 @@ const PAYMENT_FAILED = "Payment Failed";
 export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStart, initial: Terms): Promise<void> {
   const stripe = await loadStripe();
   let terms = initial;
+  // The VAT number the server accepted (it is not part of the answer).
+  let vatId: string | null = null;
   const form = el("form", "space-y-3");
   form.noValidate = true;
   form.setAttribute("aria-label", "Pay by card");
@@ -101,26 +108,51 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
   );
   const code = codeField(
     () => terms.discount?.code ?? null,
-    (next) => change({ code: next, bump: !!terms.bump }),
+    (next) => change({ ...shownTerms(), code: next }),
   );
-  // The code (at the top) and the bump (above Pay), each in a fieldset disabled while paying.
-  const controls = [el("fieldset", "min-w-0 border-0 p-0"), el("fieldset", "min-w-0 border-0 p-0")];
-  controls[0].append(code.node);
+  const vat = vatField(
+    () => vatId,
+    (next) => change({ ...shownTerms(), vatId: next ? next.toUpperCase().replace(/[\s.\-/]/g, "") : null }),
+  );
+  // The code and the VAT number (at the top) and the bump (above Pay), each in a fieldset disabled while paying.
+  const controls = [el("fieldset", "min-w-0 space-y-2 border-0 p-0"), el("fieldset", "min-w-0 border-0 p-0")];
+  controls[0].append(code.node, vat.node);
   controls[1].hidden = !start.bump;
   if (start.bump)
     controls[1].append(
       bumpBox(
         start.bump,
         () => !!terms.bump,
-        (next) => change({ code: terms.discount?.code ?? null, bump: next }),
+        (next) => change({ ...shownTerms(), bump: next }),
       ),
     );
-  form.append(lines.node, controls[0], express, or, label, email, hint, optOut, card, controls[1], problem, pay, keeps);
+  // Why the total changed at Pay (a 409: the billing address moved the tax); gone at the next change.
+  const notice = el("p", "rounded-md bg-amber-50 p-3 text-sm text-amber-900");
+  notice.dataset.testid = "checkout-tax-notice";
+  notice.setAttribute("role", "status");
+  notice.hidden = true;
+  form.append(
+    lines.node,
+    controls[0],
+    express,
+    or,
+    label,
+    email,
+    hint,
+    optOut,
+    card,
+    controls[1],
+    notice,
+    problem,
+    pay,
+    keeps,
+  );
   // The page's price above the form follows the code: struck through, with the code's price beside it.
   const price = document.querySelector<HTMLElement>('[data-testid="paywall-price"]');
   const showTerms = () => {
     lines.show(terms);
     code.show();
+    vat.show();
     pay.textContent = `Pay ${formatDollarsPlain(terms.amount)}`;
     if (!price || start.customAmount !== undefined) return;
     const list = itemAmount(terms);
@@ -144,18 +176,20 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     pay.disabled = !loaded || changing || stuck || paying;
     for (const set of controls) set.disabled = paying;
   };
-  const shownTerms = () => ({ code: terms.discount?.code ?? null, bump: !!terms.bump });
-  const apply = async (next: { code: string | null; bump: boolean }) => {
+  const shownTerms = (): Choice => ({ code: terms.discount?.code ?? null, bump: !!terms.bump, vatId });
+  const apply = async (next: Choice) => {
     terms = await changeTerms(start.clientSecret, next);
+    vatId = next.vatId;
     // Real Stripe.js reads the new amount into its Elements (wallets show it); the card typed stays.
     await elements.fetchUpdates().catch(() => undefined);
     showTerms();
   };
-  async function change(next: { code: string | null; bump: boolean }) {
+  async function change(next: Choice) {
     if (changing || stuck) throw new Error("Please wait a moment and try again.");
     changing = true;
     payable();
     showProblem(null);
+    notice.hidden = true;
     try {
       await apply(next);
     } catch (err) {
@@ -180,6 +214,18 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     );
     email.toggleAttribute("aria-invalid", !!message && field === email);
     if (message) (field ?? problem).focus?.();
+  };
+  // A confirm that was not charged: the new tax and total when the billing address changed them
+  // (the Payment Element learns the new amount; Pay is on again), else Stripe's or our message.
+  const refused = async (result: PayFailure) => {
+    if (!result.taxChanged) return showProblem(result.error, undefined, PAYMENT_FAILED);
+    terms = { ...terms, ...result.taxChanged };
+    await elements.fetchUpdates().catch(() => undefined);
+    showTerms();
+    showProblem(null);
+    notice.textContent = TAX_UPDATED;
+    notice.hidden = false;
+    pay.focus();
   };
   const successUrl = `/success?content_id=${encodeURIComponent(start.id)}`;
   // Where Stripe's own redirect would land, with the same parameters (the success page goes on to the
@@ -219,7 +265,7 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
     });
     if ("error" in result) {
       e.paymentFailed();
-      return showProblem(result.error, undefined, PAYMENT_FAILED);
+      return refused(result);
     }
     done(result.paymentIntent);
   }) as never);
@@ -257,7 +303,7 @@ export async function mountCheckout(unlockForm: HTMLElement, start: CheckoutStar
       payable();
       pay.removeAttribute("aria-busy");
     });
-    if ("error" in result) return showProblem(result.error, undefined, PAYMENT_FAILED);
+    if ("error" in result) return refused(result);
     done(result.paymentIntent);
   });
 

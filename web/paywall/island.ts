@@ -287,6 +287,7 @@ function start() {
             customAmount: item.pricingModel === "pay_what_you_want" ? choice.amount : undefined,
             bump: item.bump,
           },
+          // The tax line comes with this first answer: the edge's estimate, before any form is typed.
           { amount: body.amount, discount: body.discount, bump: body.bump, tax: body.tax },
         );
       } catch {

@@ -6,7 +6,7 @@
 const encoder = new TextEncoder();
 
 /** What a signature is for; its text is the signed message's first part. */
-export type SigningPurpose = "access" | "download" | "recover" | "unsubscribe";
+export type SigningPurpose = "access" | "download" | "invoice" | "recover" | "unsubscribe";
 
 /** Bytes as base64url without padding. */
 export function base64Url(bytes: Uint8Array): string {

@@ -26,7 +26,7 @@ async function readInvoice(c: Context<AppEnv>, id: string, access: string | unde
   });
   const invoice =
     reader &&
-    (await invoiceOf(deps, sellerConfig(c.env), reader.rootId, await invoicePdfPath(deps, id), {
+    (await invoiceOf(deps, sellerConfig(c.env), reader.rootId, await invoicePdfPath(deps, id, reader.rootId), {
       maskEmail: !reader.buyer,
     }));
   if (!invoice) throw notFound(NO_INVOICE);
@@ -66,8 +66,10 @@ export const invoiceRoutes = new Hono<AppEnv>()
     validate("query", invoiceQuerySchema),
     async (c) => {
       const invoice = await readInvoice(c, c.req.valid("param").id, c.req.valid("query").access);
-      return c.body(invoicePdf(invoice), 200, {
+      const pdf = invoicePdf(invoice);
+      return c.body(pdf, 200, {
         "content-type": "application/pdf",
+        "content-length": String(pdf.byteLength),
         "content-disposition": `attachment; filename="${invoiceFileName(invoice.number)}"`,
         "cache-control": "private, no-store",
         "x-content-type-options": "nosniff",

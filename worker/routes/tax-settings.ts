@@ -9,6 +9,7 @@ import {
   taxSettingsSchema,
 } from "../../shared/tax-settings";
 import { forgetPaywallPages } from "../lib/paywall-cache";
+import { limitOrThrow } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { requireUser, type AppEnv } from "../middleware/context";
 import { doc } from "../openapi/describe";
@@ -55,10 +56,10 @@ export const taxSettingsRoutes = new Hono<AppEnv>()
       tag: "Sales and earnings",
       summary: "What buyers in a few places pay for a price, and what the creator earns",
       description:
-        "Stripe Tax computes each place as at checkout (cached for a day per price and choice); the fee is the creator's plan's, on the net.",
+        "Stripe Tax computes each place as at checkout (cached for a day per price and choice; a few prices not cached a minute per creator, then 429); the fee is the creator's plan's, on the net.",
       access: "session",
       ok: taxPreviewSchema,
-      errors: { 502: "Stripe Tax did not answer" },
+      errors: { 429: "Too many prices not cached this minute", 502: "Stripe Tax did not answer" },
     }),
     requireUser,
     validate("query", taxPreviewQuerySchema),
@@ -68,7 +69,12 @@ export const taxSettingsRoutes = new Hono<AppEnv>()
         behavior ?? taxBehaviorOf(c.var.db, c.var.userId),
         planAt(c.var.db, c.var.userId, new Date()),
       ]);
-      const deps = { stripe: () => stripeClient(c.env), kv: c.env.SESSIONS };
+      // A price not cached costs five Stripe Tax calculations: a creator gets FORMS_LIMITER's few a minute.
+      const deps = {
+        stripe: () => stripeClient(c.env),
+        kv: c.env.SESSIONS,
+        beforeStripe: () => limitOrThrow(c as never, "FORMS_LIMITER", `tax-preview:${c.var.userId}`),
+      };
       return c.json(await taxPreview(deps, priceCents, chosen, plan));
     },
   );

@@ -1,11 +1,15 @@
 // /checkout/{id}?payment_intent={client secret}&amount=…: order summary, email and the card form.
+// Tax (docs/tax.md): the checkout's terms are read once when it opens, so the summary shows the tax
+// line and the total before anything is typed; a VAT number is one more term; a confirm refused
+// because the billing address changed the tax (409) shows the new total, and Pay is on again.
 import type { Stripe, StripeElements } from "@stripe/stripe-js";
 import { Lock, ShieldCheck } from "lucide-react";
 import { useNavigate } from "@tanstack/react-router";
-import { BumpCheckbox, DiscountField, useChangeTerms } from "./checkout-terms";
+import { BumpCheckbox, type Choice, DiscountField, type PricedTerms, useChangeTerms } from "./checkout-terms";
+import { VatField } from "./vat-field";
 import { OrderSummary } from "./order-summary";
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { type CheckoutTermsAnswer, createPaymentIntentSchema } from "@shared/payments";
+import { createPaymentIntentSchema } from "@shared/payments";
 import { CHECKOUT_TERMS_MESSAGES } from "@shared/paywall";
 import { NO_REMINDER_LABEL, REMINDER_HINT } from "@shared/paywall";
 import { FieldError, useFieldErrors } from "@/components/field-error";
@@ -17,7 +21,7 @@ import { usePaywallContent } from "@/features/paywall/paywall-data";
 import { toast } from "@/hooks/use-toast";
 import { api, apiRequest, withoutStatus } from "@/lib/api";
 import { getStripe } from "@/lib/stripe";
-import { payOnServer } from "@/lib/pay-on-server";
+import { payOnServer, TAX_UPDATED } from "@/lib/pay-on-server";
 import { formatDollars } from "@shared/money";
 import { SaveCardNotice } from "@/features/upsell/save-card-notice";
 import { useHumanCheck } from "@/hooks/use-human-check";
@@ -123,24 +127,32 @@ export function CheckoutPage({
   const [chargedAmount, setChargedAmount] = useState<number | null>(null);
   // The terms as the server last priced them (a code applied or removed, the bump ticked): the same
   // PaymentIntent, so the card form is not drawn again. Paying waits for a change under way.
-  const [priced, setPriced] = useState<CheckoutTermsAnswer | null>(null);
+  const [priced, setPriced] = useState<PricedTerms | null>(null);
+  // The VAT number the server accepted on this checkout, and the notice of a 409 that changed the tax.
+  const [vatId, setVatId] = useState<string | null>(null);
+  const [taxNotice, setTaxNotice] = useState(false);
   const bumpTakenNow = () => (priced ? !!priced.bump : !!(bump && item.data?.bump));
   const [changing, setChanging] = useState(false);
   // A failed change whose terms on screen could not be sent again: paying stays off (reload).
   const [stuck, setStuck] = useState(false);
-  const changeTerms = useChangeTerms(id, clientSecret ?? "", elements, (answer) => {
+  const changeTerms = useChangeTerms(id, clientSecret ?? "", elements, (answer, vat) => {
     setPriced(answer);
+    setVatId(vat);
     setChargedAmount(answer.amount);
+    setTaxNotice(false);
   });
   // One change at a time for the code and the bump together (a ref: state lags a render behind).
   const inFlight = useRef(false);
-  const change = async (next: { code: string | null; bump: boolean }) => {
+  // The first read of the checkout's terms (below): a change the buyer makes meanwhile waits for it.
+  const firstRead = useRef<Promise<void> | null>(null);
+  const change = async (next: Choice) => {
+    await firstRead.current;
     if (inFlight.current || stuck) throw new Error("Please wait a moment and try again.");
     inFlight.current = true;
     setChanging(true);
     // The terms on screen, sent again after a failure: the rows or Stripe may have moved (a 502
     // after Stripe applied it, a 409), and paying waits until they are back.
-    const shown = { code: code ?? null, bump: bumpTakenNow() };
+    const shown = { code: code ?? null, bump: bumpTakenNow(), vatId };
     try {
       await changeTerms(next);
     } catch (err) {
@@ -181,6 +193,23 @@ export function CheckoutPage({
     };
   }, [clientSecret, item.data?.id]);
 
+  // The tax line and total, priced by the server once the card form is up (the terms in the URL,
+  // unchanged; Pay waits for it). A failure changes nothing: the URL's amount stays, with no tax line
+  // (a checkout another browser started answers 404 here, and could not be paid from this one anyway).
+  const readTerms = useRef<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per checkout, when its card form is ready
+  useEffect(() => {
+    if (!elements || !clientSecret || !item.data || readTerms.current === clientSecret || inFlight.current) return;
+    readTerms.current = clientSecret;
+    setChanging(true);
+    firstRead.current = changeTerms({ code: code ?? null, bump: bumpTakenNow(), vatId: null })
+      .catch(() => undefined)
+      .finally(() => {
+        firstRead.current = null;
+        setChanging(false);
+      });
+  }, [elements, clientSecret, item.data]);
+
   if (item.isLoading) {
     return <PageSpinner />;
   }
@@ -190,7 +219,9 @@ export function CheckoutPage({
   // The order bump, when the item has one: ticked (bump=1), it is in the total; the item's own part is the rest.
   const offer = item.data.bump;
   const bumpTaken = bumpTakenNow();
-  const itemTotal = bumpTaken ? Math.round((total - offer!.price) * 100) / 100 : total;
+  // Tax on top of the price (US sales tax) is its own line; tax a price includes is part of it.
+  const taxOnTop = priced?.tax && !priced.tax.inclusive ? priced.tax.amount : 0;
+  const itemTotal = Math.round((total - taxOnTop - (bumpTaken ? offer!.price : 0)) * 100) / 100;
 
   const pay = async (e: FormEvent) => {
     e.preventDefault();
@@ -218,6 +249,16 @@ export function CheckoutPage({
     const result = await payOnServer(stripe, elements, clientSecret!, email.trim()).catch((err: Error) => ({
       error: err.message,
     }));
+    if ("taxChanged" in result && result.taxChanged) {
+      // Not charged: the billing address changed the tax. The new total is on screen; the buyer pays again.
+      const { tax, amount: newTotal } = result.taxChanged;
+      setPriced((p) => ({ ...(p ?? { amount: newTotal }), tax, amount: newTotal }));
+      setChargedAmount(newTotal);
+      await elements.fetchUpdates().catch(() => undefined);
+      setTaxNotice(true);
+      setPaying(false);
+      return;
+    }
     if ("paymentIntent" in result) {
       const { id: pi, status } = result.paymentIntent;
       window.location.assign(
@@ -239,6 +280,7 @@ export function CheckoutPage({
           itemTotal={itemTotal}
           bumpLine={bumpTaken ? offer : null}
           amountOff={priced?.discount?.amountOff}
+          taxText={priced?.tax?.text ?? null}
           total={total}
         />
         <form onSubmit={pay} className="space-y-5 rounded-2xl border bg-card p-6 shadow-sm" noValidate>
@@ -306,8 +348,20 @@ export function CheckoutPage({
                   {recovered.notice}
                 </p>
               )}
-              <DiscountField applied={code} bump={bumpTaken} change={change} disabled={paying} />
-              {offer && <BumpCheckbox offer={offer} taken={bumpTaken} code={code} change={change} disabled={paying} />}
+              <div className="space-y-2">
+                <DiscountField applied={code} bump={bumpTaken} vatId={vatId} change={change} disabled={paying} />
+                <VatField applied={vatId} code={code} bump={bumpTaken} change={change} disabled={paying} />
+              </div>
+              {offer && (
+                <BumpCheckbox
+                  offer={offer}
+                  taken={bumpTaken}
+                  code={code}
+                  vatId={vatId}
+                  change={change}
+                  disabled={paying}
+                />
+              )}
               {!elements && !loadError && (
                 <div className="flex items-center gap-2 text-sm text-muted-foreground">
                   <Spinner className="size-4" /> Loading secure card form…
@@ -318,6 +372,15 @@ export function CheckoutPage({
               {loadError && (
                 <p className="text-sm text-destructive">
                   The card form could not load ({loadError}). Please refresh the page.
+                </p>
+              )}
+              {taxNotice && (
+                <p
+                  role="status"
+                  className="rounded-md bg-amber-50 p-3 text-sm text-amber-900"
+                  data-testid="checkout-tax-notice"
+                >
+                  {TAX_UPDATED}
                 </p>
               )}
               <Button

@@ -1,18 +1,24 @@
 // The checkout's terms a buyer can change: a discount code (applied or removed) and the order bump.
 // A change asks the server to price the new terms and set the same PaymentIntent's amount, so the
 // card typed into the Payment Element stays (docs/checkout-and-codes.md, "Changing a checkout's terms").
+// A business buyer's VAT number is one more such term (docs/tax.md, "What the buyer sees").
 import type { StripeElements } from "@stripe/stripe-js";
 import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import type { PublicContent } from "@shared/content";
 import type { CheckoutTermsAnswer } from "@shared/payments";
 import { bumpLabel } from "@shared/paywall";
+import type { TaxLine } from "@shared/tax";
 import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { api, withoutStatus } from "@/lib/api";
 
-export type ChangeTerms = (next: { code: string | null; bump: boolean }) => Promise<void>;
+/** What the buyer chose: a code, the order bump, a VAT number (null: none). */
+export type Choice = { code: string | null; bump: boolean; vatId: string | null };
+export type ChangeTerms = (next: Choice) => Promise<void>;
+/** The server's terms: `amount` is the total, tax included; `tax` its tax line. */
+export type PricedTerms = CheckoutTermsAnswer & { tax?: TaxLine | null };
 
 /**
  * Changes this checkout's terms in place: the server's price on the same PaymentIntent, read into the
@@ -23,15 +29,20 @@ export function useChangeTerms(
   id: string,
   clientSecret: string,
   elements: StripeElements | null,
-  changed: (answer: CheckoutTermsAnswer) => void,
+  changed: (answer: PricedTerms, vatId: string | null) => void,
 ): ChangeTerms {
   const navigate = useNavigate();
   return async (next) => {
-    const answer = await api("POST /api/checkout/terms", {
-      body: { paymentIntent: clientSecret.split("_secret_")[0], discountCode: next.code, bump: next.bump },
+    const answer: PricedTerms = await api("POST /api/checkout/terms", {
+      body: {
+        paymentIntent: clientSecret.split("_secret_")[0],
+        discountCode: next.code,
+        bump: next.bump,
+        vatId: next.vatId ?? "",
+      },
     });
     await elements?.fetchUpdates().catch(() => undefined);
-    changed(answer);
+    changed(answer, next.vatId);
     await navigate({
       to: "/checkout/$id",
       params: { id },
@@ -53,11 +64,13 @@ export function useChangeTerms(
 export function DiscountField({
   applied,
   bump,
+  vatId,
   change,
   disabled = false,
 }: {
   applied?: string;
   bump: boolean;
+  vatId: string | null;
   change: ChangeTerms;
   /** While a payment is under way. */
   disabled?: boolean;
@@ -70,7 +83,7 @@ export function DiscountField({
     setBusy(true);
     setProblem(null);
     try {
-      await change({ code, bump });
+      await change({ code, bump, vatId });
       setText("");
       setOpen(false);
     } catch (err) {
@@ -160,12 +173,14 @@ export function BumpCheckbox({
   offer,
   taken,
   code,
+  vatId,
   change,
   disabled = false,
 }: {
   offer: NonNullable<PublicContent["bump"]>;
   taken: boolean;
   code?: string;
+  vatId: string | null;
   change: ChangeTerms;
   /** While a payment is under way. */
   disabled?: boolean;
@@ -176,7 +191,7 @@ export function BumpCheckbox({
     setBusy(true);
     setProblem(null);
     try {
-      await change({ code: code ?? null, bump: next });
+      await change({ code: code ?? null, bump: next, vatId });
     } catch (err) {
       setProblem(withoutStatus((err as Error).message));
     } finally {

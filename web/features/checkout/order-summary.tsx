@@ -1,4 +1,5 @@
-// The checkout's order summary: the item, its price or the code's discount, the order bump and the total.
+// The checkout's order summary: the item, its price or the code's discount, the order bump, the tax
+// line as the server words it (docs/tax.md) and the total.
 import type { PublicContent } from "@shared/content";
 import { formatDollars } from "@shared/money";
 import { CreatorByline } from "@/components/creator-byline";
@@ -10,6 +11,7 @@ export function OrderSummary({
   itemTotal,
   bumpLine,
   amountOff,
+  taxText,
   total,
 }: {
   item: PublicContent;
@@ -21,6 +23,8 @@ export function OrderSummary({
   bumpLine: PublicContent["bump"] | null;
   /** What the code took off, as the server priced it (else read from the list price). */
   amountOff?: number;
+  /** "Includes $1.67 VAT (20%, France)", "+ $0.89 sales tax (Washington)"; null where none is due. */
+  taxText: string | null;
   total: number;
 }) {
   // What the code took off: the server's word after a change, else the list price less the item's part.
@@ -56,6 +60,11 @@ export function OrderSummary({
           <div className="flex justify-between gap-4" data-testid="checkout-bump-line">
             <dt className="min-w-0 break-words text-muted-foreground">{bumpLine.title} (add-on)</dt>
             <dd>+{formatDollars(bumpLine.price)}</dd>
+          </div>
+        )}
+        {taxText && (
+          <div className="text-muted-foreground" data-testid="checkout-tax">
+            <dt className="break-words">{taxText}</dt>
           </div>
         )}
         <div className="flex justify-between">

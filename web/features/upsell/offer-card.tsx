@@ -1,4 +1,5 @@
-// One funnel offer: its item, price (or the buyer's amount for a tip) and the one-click accept.
+// One funnel offer: its item, price (or the buyer's amount for a tip), its tax line when the answer
+// carries one (taxed on the first purchase's evidence, docs/tax.md) and the one-click accept.
 import { AlertCircle, CreditCard, Gift } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { UpsellOffer } from "@shared/funnels";
@@ -25,6 +26,8 @@ export function OfferCard({
   testMode: boolean;
 }) {
   const tip = offer.pricingModel === "pay_what_you_want";
+  // "Includes $1.67 VAT (20%, France)" / "+ $0.89 sales tax (Washington)", as the server words it.
+  const taxText = offer.tax?.text ?? null;
   const [amount, setAmount] = useState("");
   // The amount starts again at the minimum for each new step (and when the offer's bounds change).
   // biome-ignore lint/correctness/useExhaustiveDependencies: stepId and maximumPrice mark a new offer, so they re-run it on purpose
@@ -66,6 +69,11 @@ export function OfferCard({
           <p className="text-3xl font-bold" data-testid="upsell-price">
             {tip ? `${formatDollars(offer.minimumPrice ?? offer.price)}+` : formatDollars(offer.price)}
           </p>
+          {taxText && (
+            <p className="text-sm text-muted-foreground" data-testid="upsell-tax">
+              {taxText}
+            </p>
+          )}
         </div>
         {tip && (
           <div className="space-y-1">

@@ -45,10 +45,10 @@ export function purchaseAccessMail(data: MailData<"purchase-access">): Rendered 
   const amount = formatCentsPlain(amountCents);
   return {
     subject: `Your access to ${title}`,
-    text: `Thank you for your purchase!\n\n${title}\n${creatorByline(creator)}\nOrder #${orderId} · ${amount}${licenseText(licenseKey)}${taxText(tax)}\n\nYour permanent access link (bookmark it, it won't expire):\n${accessUrl}\n\n${contactText(creator)}`,
+    text: `Thank you for your purchase!\n\n${title}\n${creatorByline(creator)}\nOrder #${orderId} · ${amount}${licenseText(licenseKey)}\n\nYour permanent access link (bookmark it, it won't expire):\n${accessUrl}${taxText(tax)}\n\n${contactText(creator)}`,
     html: layout(
       "Thank you for your purchase!",
-      `<p><strong>${escapeHtml(title)}</strong><br>${creatorHtml(creator)}<span style="color:#6b7280">Order #${escapeHtml(orderId)} · ${amount}</span></p>${taxHtml(tax)}${licenseHtml(licenseKey)}${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it. Or paste this address into your browser:<br>${escapeHtml(accessUrl)}</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`,
+      `<p><strong>${escapeHtml(title)}</strong><br>${creatorHtml(creator)}<span style="color:#6b7280">Order #${escapeHtml(orderId)} · ${amount}</span></p>${licenseHtml(licenseKey)}${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it. Or paste this address into your browser:<br>${escapeHtml(accessUrl)}</p>${taxHtml(tax)}<p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`,
     ),
   };
 }
@@ -88,10 +88,10 @@ export function orderAddedMail(data: MailData<"order-added">): Rendered {
   const lead = `${title} was added to your order #${rootOrderId} and charged ${usd(amountCents)}.`;
   return {
     subject,
-    text: `${lead}\n${creatorByline(creator)}\nOrder #${orderId} · ${usd(amountCents)}${licenseText(licenseKey)}${taxText(tax)}\n\nYour permanent access link (bookmark it, it won't expire):\n${accessUrl}\n\n${contactText(creator)}`,
+    text: `${lead}\n${creatorByline(creator)}\nOrder #${orderId} · ${usd(amountCents)}${licenseText(licenseKey)}\n\nYour permanent access link (bookmark it, it won't expire):\n${accessUrl}${taxText(tax)}\n\n${contactText(creator)}`,
     html: layout(
       subject,
-      `<p>${escapeHtml(lead)}<br>${creatorHtml(creator)}</p>${taxHtml(tax)}${licenseHtml(licenseKey)}${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it.</p><p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`,
+      `<p>${escapeHtml(lead)}<br>${creatorHtml(creator)}</p>${licenseHtml(licenseKey)}${button(accessUrl, "Access your purchase")}<p style="font-size:13px;color:#6b7280">This link is permanent and won't expire: bookmark it.</p>${taxHtml(tax)}<p style="font-size:13px;color:#6b7280">${contactHtml(creator)}</p>`,
     ),
   };
 }

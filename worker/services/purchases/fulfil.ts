@@ -8,6 +8,7 @@ import { insertLedgerRow, saleRows, stripeFeeRow } from "../ledger";
 import { issueLicenseStatement, newLicenseKey } from "../licenses";
 import { dispatch } from "../mail/email-outbox";
 import { planAt } from "../subscriptions";
+import { chargedTax } from "../tax/charged-tax";
 import { taxInvoiceStatement } from "../tax/transactions";
 import { dispatchWebhooks } from "../webhooks/delivery";
 import { idOf, PAID_LIKE, type PurchaseDeps, type PurchaseRow } from "./deps";
@@ -52,34 +53,41 @@ export async function fulfil(
     return "mismatch";
   }
   if (PAID_LIKE.includes(purchase.status)) return "already";
+  // The tax Stripe charged, where the rows name another calculation than the payment carried (docs/tax.md).
+  const charged = await chargedTax(deps, intent, [purchase, ...bumps]);
+  const taxed = (p: PurchaseRow): PurchaseRow => {
+    const line = charged?.tax.lines.find((l) => l.purchaseId === p.id);
+    return line ? { ...p, taxCents: line.taxCents } : p;
+  };
+  const sold = taxed(purchase);
 
   // The fee follows the creator's plan when the buyer paid (a paid Pro period covering the
   // payment), not when the event happens to be handled.
   const plan = await planAt(deps.db, purchase.creatorId, new Date(intent.created * 1000));
   const email = purchase.buyerEmail ?? emailOf(intent);
   const now = Date.now();
-  const ledger = saleRows(purchase, plan);
+  const ledger = saleRows(sold, plan);
   const licenseKey = newLicenseKey();
   // Each add-on: paid in this batch only if the main purchase was (its paid_at is ours), with its
   // own ledger rows, license key and webhook; the emails are the order's (below).
   const added = await Promise.all(
     bumps.map(async (bump) => {
-      const rows = saleRows(bump, plan);
-      return { bump, rows, key: newLicenseKey(), hooks: await saleWebhooks(deps, bump, rows, email, now) };
+      const rows = saleRows(taxed(bump), plan);
+      return { bump, rows, key: newLicenseKey(), hooks: await saleWebhooks(deps, taxed(bump), rows, email, now) };
     }),
   );
   const mails = notify
     ? await fulfilmentEmails(
         deps,
-        purchase,
+        sold,
         ledger,
         email,
         now,
         licenseKey,
-        added.map((a) => ({ purchase: a.bump, ledger: a.rows })),
+        added.map((a) => ({ purchase: taxed(a.bump), ledger: a.rows })),
       )
     : { statements: [], keys: [] };
-  const hooks = await saleWebhooks(deps, purchase, ledger, email, now);
+  const hooks = await saleWebhooks(deps, sold, ledger, email, now);
   // Stripe's fee on the charge, booked with the sale; if Stripe cannot say now, the charge's next settle books it.
   const fee = await processingFeeOf(deps.stripe, intent).catch(() => null);
   // Compare-and-set: the purchase is marked paid only if its rows are still exactly what was checked
@@ -95,7 +103,10 @@ export async function fulfil(
       () => "exists (select 1 from purchases where id = ? and bump_of = ? and status = 'pending' and amount_cents = ?)",
     ),
   ].join(" and ");
+  // Stripe's tax written to the rows first (only while pending), then the paid update checks them.
+  const fixes = charged?.statements ?? [];
   const results = await deps.d1.batch([
+    ...fixes,
     deps.d1
       .prepare(
         `update purchases set status = 'paid', paid_at = ?, buyer_email = coalesce(buyer_email, ?) where id = ? and status = 'pending' and ${checked} returning id`,
@@ -132,7 +143,7 @@ export async function fulfil(
     ...hooks.statements,
     ...added.flatMap((a) => a.hooks.statements),
   ]);
-  if ((results[0].results?.length ?? 0) === 0) {
+  if ((results[fixes.length].results?.length ?? 0) === 0) {
     const status = (
       await deps.db.select({ status: purchases.status }).from(purchases).where(eq(purchases.id, purchase.id)).get()
     )?.status;

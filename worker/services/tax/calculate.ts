@@ -133,7 +133,22 @@ export async function calculateTax(stripe: Stripe, input: Input): Promise<OrderT
   if (!stripeLines || calc.line_items?.has_more) {
     stripeLines = (await stripe.tax.calculations.listLineItems(calc.id, { limit: 100 }).catch(() => null))?.data;
   }
-  const lines = input.items.map((i) => {
+  return orderTaxOf(calc, stripeLines, input.items, inclusive, input.place, input.vatId);
+}
+
+/**
+ * An order's tax as a calculation Stripe made states it: a line per purchase (by its reference),
+ * the rate, type and place of its largest breakdown. Throws TaxUnavailable when a purchase has no line.
+ */
+export function orderTaxOf(
+  calc: Stripe.Tax.Calculation,
+  stripeLines: Stripe.Tax.CalculationLineItem[] | undefined,
+  items: { purchaseId: string }[],
+  inclusive: boolean,
+  place: TaxPlace,
+  vatId: VatId | null,
+): OrderTax {
+  const lines = items.map((i) => {
     const l = stripeLines?.find((x) => x.reference === i.purchaseId);
     if (!l) throw new TaxUnavailable(TAX_UNAVAILABLE);
     const gross = inclusive ? l.amount : l.amount + l.amount_tax;
@@ -149,7 +164,7 @@ export async function calculateTax(stripe: Stripe, input: Input): Promise<OrderT
   const totalTax = lines.reduce((a, l) => a + l.taxCents, 0);
   return {
     calculationId: calc.id,
-    place: input.place,
+    place,
     unlocated: false,
     inclusive,
     lines,
@@ -159,9 +174,9 @@ export async function calculateTax(stripe: Stripe, input: Input): Promise<OrderT
       totalTax > 0 || main?.taxability_reason === "reverse_charge" ? (main?.tax_rate_details.tax_type ?? null) : null,
     ratePercent: rate,
     reason: main?.taxability_reason ?? null,
-    country: main?.tax_rate_details.country ?? input.place.country,
-    region: main?.tax_rate_details.state ?? input.place.region,
-    vatId: input.vatId,
+    country: main?.tax_rate_details.country ?? place.country,
+    region: main?.tax_rate_details.state ?? place.region,
+    vatId,
   };
 }
 

@@ -6,8 +6,9 @@ import { maskEmail } from "../../../shared/payout-destination";
 import { PRODUCT_NAME } from "../../../shared/site";
 import { EU_COUNTRIES, formatRate, placeName, REVERSE_CHARGE_TEXT, taxLineText, taxName } from "../../../shared/tax";
 import { sha256Hex } from "../../lib/ids";
+import { sign, verify } from "../../lib/signing";
 import { publicCreator } from "../profile";
-import { accessTokenFor, purchaseIdFromToken } from "../purchases/access-tokens";
+import { purchaseIdFromToken } from "../purchases/access-tokens";
 import type { PurchaseDeps } from "../purchases/deps";
 import type { EmailJob, MailTax } from "../mail/templates";
 
@@ -95,9 +96,11 @@ export async function readableOrder(
     if (rows.some((r) => r.buyer_key_hash === hash)) return { rootId, buyer: true };
   }
   const tokenId = await purchaseIdFromToken(deps.accessSecret, reader.access);
-  // Any access link of the order (its main purchase's or the bump's) reads the order's invoice.
+  // Any access link of the order (its main purchase's or the bump's) reads the order's invoice, and so
+  // does the invoice's own link (which opens nothing else).
   const byToken =
-    !!tokenId && (rows.some((r) => r.id === tokenId) || (await orderOf(deps.d1, tokenId))?.root.id === rootId);
+    (!!tokenId && (rows.some((r) => r.id === tokenId) || (await orderOf(deps.d1, tokenId))?.root.id === rootId)) ||
+    (await isInvoiceToken(deps.accessSecret, reader.access, rootId));
   const email = await reader.libraryEmail?.();
   if (email && rows.some((r) => r.buyer_email?.toLowerCase() === email.toLowerCase())) return { rootId, buyer: true };
   return byToken ? { rootId, buyer: false } : null;
@@ -208,7 +211,9 @@ export async function invoiceOf(
     seller: {
       name: PRODUCT_NAME,
       address: config.address,
-      registration: registrationFor(config, main.country, main.region),
+      // Stripe said ApeWall is not registered there: no number is claimed, whatever the configuration lists.
+      registration:
+        main.taxability_reason === "not_collecting" ? null : registrationFor(config, main.country, main.region),
     },
     onBehalfOf: creator.name,
     buyer: {
@@ -239,9 +244,24 @@ export async function invoiceOf(
   };
 }
 
-/** `/api/purchases/{id}/invoice.pdf?access=…`: the PDF for the holder of purchase `id`'s access link. */
-export async function invoicePdfPath(deps: Pick<Deps, "accessSecret">, purchaseId: string): Promise<string> {
-  return `/api/purchases/${purchaseId}/invoice.pdf?access=${encodeURIComponent(await accessTokenFor(deps.accessSecret, purchaseId))}`;
+/**
+ * The invoice link's own token, `{order}.{HMAC}`: it reads order `rootId`'s invoice and opens nothing
+ * else (not the item: an invoice link is often forwarded to an accountant).
+ */
+const invoiceTokenFor = async (secret: string, rootId: string) => `${rootId}.${await sign(secret, "invoice", rootId)}`;
+
+async function isInvoiceToken(secret: string, token: string | null | undefined, rootId: string): Promise<boolean> {
+  const [id, sig, extra] = (token ?? "").split(".");
+  return id === rootId && !!sig && extra === undefined && (await verify(secret, "invoice", sig, rootId));
+}
+
+/** `/api/purchases/{id}/invoice.pdf?access=…`: the PDF of purchase `id`'s order `rootId`, for whoever holds the link. */
+export async function invoicePdfPath(
+  deps: Pick<Deps, "accessSecret">,
+  purchaseId: string,
+  rootId: string,
+): Promise<string> {
+  return `/api/purchases/${purchaseId}/invoice.pdf?access=${encodeURIComponent(await invoiceTokenFor(deps.accessSecret, rootId))}`;
 }
 
 /** The verify answer's link to the order's invoice (the caller already holds the purchase); null while none. */
@@ -253,7 +273,12 @@ export async function invoiceLinkFor(
     .prepare("select number from tax_invoices where purchase_id = ?")
     .bind(purchase.bumpOf ?? purchase.id)
     .first<{ number: number }>();
-  return row ? { number: invoiceNumber(row.number), url: await invoicePdfPath(deps, purchase.id) } : null;
+  return row
+    ? {
+        number: invoiceNumber(row.number),
+        url: await invoicePdfPath(deps, purchase.id, purchase.bumpOf ?? purchase.id),
+      }
+    : null;
 }
 
 /** The receipt's figures for the order of `purchaseId`: net, the tax line, total, invoice number and PDF link. */
@@ -284,7 +309,7 @@ async function mailTaxOf(deps: Deps, purchaseId: string): Promise<MailTax | null
     totalCents: gross,
     taxText: text,
     invoiceNumber: invoiceNumber(loaded.number),
-    invoiceUrl: new URL(await invoicePdfPath(deps, order.root.id), deps.appUrl).toString(),
+    invoiceUrl: new URL(await invoicePdfPath(deps, order.root.id, order.root.id), deps.appUrl).toString(),
   };
 }
 

@@ -51,12 +51,20 @@ const CP1252: Record<string, number> = {
   Ÿ: 0x9f,
 };
 
-/** A character's WinAnsi byte, or "?"'s where the encoding has none (emoji, CJK). */
+// Latin letters with no decomposition to a WinAnsi base letter.
+const BASE_LETTER: Record<string, string> = { ł: "l", Ł: "L", đ: "d", Đ: "D", ı: "i", ħ: "h", Ħ: "H", ŧ: "t", Ŧ: "T" };
+
+/**
+ * A character's WinAnsi byte; a Latin letter the encoding lacks as its base letter (ř as r, ł as l),
+ * so a name stays readable; else "?"'s (emoji, CJK, Cyrillic).
+ */
 function winAnsiByte(ch: string): number {
   const code = ch.codePointAt(0) ?? 63;
   if (code >= 32 && code <= 126) return code;
   if (CP1252[ch] !== undefined) return CP1252[ch];
   if (code >= 0xa0 && code <= 0xff) return code;
+  const base = BASE_LETTER[ch] ?? ch.normalize("NFD").charAt(0);
+  if (base !== ch && /^[A-Za-z]$/.test(base)) return base.charCodeAt(0);
   return 63;
 }
 
@@ -180,7 +188,8 @@ export function invoicePdf(inv: Invoice): Uint8Array<ArrayBuffer> {
   p.text(R, 748, `Issued ${issued}`, { size: 10, gray: 0.35, align: "right" });
   const state = STATE_WORDS[inv.state];
   if (state)
-    p.text(R, 734, inv.refunded > 0 ? `${state}: ${formatDollars(inv.refunded)}` : state, {
+    // The sum beside a refund state only: a disputed order's refunds are under "Amount refunded".
+    p.text(R, 734, inv.refunded > 0 && inv.state !== "disputed" ? `${state}: ${formatDollars(inv.refunded)}` : state, {
       size: 10,
       bold: true,
       align: "right",
@@ -196,9 +205,11 @@ export function invoicePdf(inv: Invoice): Uint8Array<ArrayBuffer> {
   const buyer = [inv.buyer.email ?? "No email on this order"];
   if (inv.buyer.vatId) buyer.push(`VAT number: ${inv.buyer.vatId}`);
   if (inv.buyer.place) buyer.push(inv.buyer.place);
+  // Wrapped whole: an invoice never cuts off who it is billed to.
+  const buyerLines = buyer.flatMap((s) => wrap(s, 225, 10));
   for (const [i, s] of seller.entries()) p.text(L, y - 15 - i * 14, s);
-  for (const [i, s] of buyer.entries()) p.text(320, y - 15 - i * 14, wrap(s, 225, 10)[0]);
-  y -= 15 + Math.max(seller.length, buyer.length) * 14 + 6;
+  for (const [i, s] of buyerLines.entries()) p.text(320, y - 15 - i * 14, s);
+  y -= 15 + Math.max(seller.length, buyerLines.length) * 14 + 6;
   for (const s of wrap(`Sold on behalf of ${inv.onBehalfOf ?? "an ApeWall creator"}, who made this item.`, R - L, 10)) {
     p.text(L, y, s, { gray: 0.35 });
     y -= 14;
@@ -215,7 +226,8 @@ export function invoicePdf(inv: Invoice): Uint8Array<ArrayBuffer> {
   p.text(cols.total, y, "Total", { size: 9, bold: true, align: "right" });
   y -= 24;
   for (const line of inv.lines) {
-    const title = wrap(line.title, 230, 10).slice(0, 4);
+    // Whole: a title has at most 200 characters, 9 lines at worst, which the page has room for.
+    const title = wrap(line.title, 230, 10);
     for (const [i, s] of title.entries()) p.text(L + 6, y - i * 13, s);
     p.text(cols.net, y, formatDollars(line.net), { align: "right" });
     p.text(cols.rate, y, line.rate === null ? "-" : `${line.rate}%`, { align: "right" });

@@ -31,7 +31,8 @@ type Place = {
   reverseCharge: boolean;
 };
 
-export type PreviewDeps = { stripe: () => Stripe; kv: KVNamespace };
+/** `beforeStripe` runs on a cache miss only, before Stripe is asked (the route's per-creator limit: it may throw 429). */
+export type PreviewDeps = { stripe: () => Stripe; kv: KVNamespace; beforeStripe?: () => Promise<void> };
 
 /** One Stripe Tax calculation for a buyer of the preview, the same request checkout makes for a real buyer. */
 async function calculate(
@@ -87,6 +88,7 @@ async function places(deps: PreviewDeps, priceCents: number, behavior: TaxBehavi
   const key = cacheKey(priceCents, behavior);
   const cached = await deps.kv.get<Place[]>(key, "json").catch(() => null);
   if (cached) return cached;
+  await deps.beforeStripe?.();
   let fresh: Place[];
   try {
     const stripe = deps.stripe();
@@ -95,7 +97,10 @@ async function places(deps: PreviewDeps, priceCents: number, behavior: TaxBehavi
     console.error("tax preview: Stripe Tax failed", { priceCents, behavior, err: String(err) });
     throw new ApiError(502, TAX_SETTINGS_MESSAGES.unavailable);
   }
-  await deps.kv.put(key, JSON.stringify(fresh), { expirationTtl: CACHE_SECONDS });
+  // The cache only saves calculations: a write KV refuses (one a second per key) must not fail the answer.
+  await deps.kv
+    .put(key, JSON.stringify(fresh), { expirationTtl: CACHE_SECONDS })
+    .catch((err) => console.warn("tax preview: could not cache", key, String(err)));
   return fresh;
 }
 

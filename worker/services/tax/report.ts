@@ -84,7 +84,10 @@ const dollars = (cents: number) => dollarsField(cents / 100);
 
 /** The report as CSV: one row per jurisdiction and a last row "Total", amounts in dollars with two decimals. */
 export function taxReportCsv(report: TaxReport): string {
-  const line = (cells: unknown[]) => cells.map(csvCell).join(",");
+  // A figure we formatted ("-2.50": a month that gives back more than it collects) is a number, not a
+  // formula: csvCell would put a quote before its minus and a spreadsheet would read it as text.
+  const cell = (v: unknown) => (typeof v === "string" && /^-?\d+\.\d\d$/.test(v) ? v : csvCell(v));
+  const line = (cells: unknown[]) => cells.map(cell).join(",");
   const figures = (
     r: Pick<TaxReportRow, "sales" | "netCents" | "taxCollectedCents" | "taxReversedCents" | "taxOwedCents">,
   ) => [

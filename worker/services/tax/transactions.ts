@@ -71,8 +71,9 @@ export function recordStatement(
 /**
  * Records the tax transactions Stripe committed for a taxed order's PaymentIntent: the payment's and
  * each refund's reversal, from its Tax Association. `expected` names the sources that must have
- * committed by now (the PaymentIntent once it succeeded, each refund once it succeeded): one Stripe
- * has not committed yet throws, so the webhook that called is answered 500 and delivered again.
+ * committed by now (the PaymentIntent once it succeeded, each refund once it succeeded, unless the
+ * payment's own attempt errored: Stripe then reverses nothing for its refunds): one Stripe has not
+ * committed yet throws, so the webhook that called is answered 500 and delivered again.
  * An attempt Stripe says errored is logged and left (it will never commit). An untaxed order, or a
  * PaymentIntent Stripe keeps no association for, records nothing.
  */
@@ -117,7 +118,11 @@ export async function recordTaxTransactions(
     statements.push(recordStatement(deps.d1, transaction, { ...order, paymentIntentId }, totals));
   }
   if (statements.length) await deps.d1.batch(statements);
-  const missing = expected.filter((source) => !attempts.some((a) => a.source === source));
+  // A payment whose own attempt errored has no transaction: Stripe reverses nothing for its refunds.
+  const paymentErrored = attempts.some((a) => a.source === paymentIntentId && a.status === "errored");
+  const missing = expected.filter(
+    (source) => !attempts.some((a) => a.source === source) && !(paymentErrored && source !== paymentIntentId),
+  );
   if (missing.length) throw new Error(`Stripe has not committed the tax transaction of ${missing.join(", ")} yet`);
   return statements.length;
 }

@@ -94,6 +94,13 @@ export function TaxReconciliationCard({ period }: { period: Period }) {
             </ul>
           </div>
         )}
+        {!!data?.openDisputes.orders && (
+          <p className="mt-3 text-sm text-muted-foreground" data-testid="tax-open-disputes">
+            Not counted: {plural(data.openDisputes.orders, "order", "orders")} with a dispute still open (
+            {formatCents(data.openDisputes.taxCents)} of tax taken back here). Stripe is asked to reverse it only if the
+            dispute is lost.
+          </p>
+        )}
       </CardContent>
     </Card>
   );
