@@ -17,7 +17,7 @@ import { browserPurchasesOf } from "./buyer-access";
 import type { PurchaseDeps, PurchaseRow } from "./deps";
 import { type HoldRow, holdStatement, insertAddOn, setMainTerms, writeChargedTerms } from "./charged-terms";
 import { bumpsOf } from "./fulfil";
-import type { TaxEvidence, TaxLine, VatId } from "../../../shared/tax";
+import { parseVatId, type TaxEvidence, type TaxLine, type VatId } from "../../../shared/tax";
 import {
   preTaxCents,
   type PurchaseTaxRow,
@@ -25,6 +25,7 @@ import {
   taxLineOfRows,
   taxRowStatements,
   taxStatements,
+  vatIdOf,
 } from "../tax/calculate";
 import { termsTax } from "../tax/terms-tax";
 
@@ -106,6 +107,7 @@ async function pushToStripe(
   purchaseId: string,
   itemTitle: string,
   hadCalculation: boolean,
+  vatId: VatId | null,
 ): Promise<Terms> {
   for (let round = 0; round < 4; round++) {
     const terms = await termsOf(deps, purchaseId);
@@ -129,6 +131,7 @@ async function pushToStripe(
         // An empty value removes a key (Stripe's metadata rule).
         metadata: {
           discountCode: terms.code ?? "",
+          vatId: vatId?.value ?? "",
           bumpPurchaseId: bump?.id ?? "",
           bumpContentId: bump?.contentId ?? "",
           // The exact cents charged for each part: fulfilment's repair writes them back as they are.
@@ -170,7 +173,6 @@ function restore(deps: PurchaseDeps, before: Terms, after: Terms): D1PreparedSta
           )
           .bind(before.main.id, before.main.id),
     setMainTerms(d1, before.main.id, before.main),
-    ...taxRowStatements(d1, [before.main, ...before.bumps], before.taxes),
     ...after.bumps
       .filter((b) => !before.bumps.some((x) => x.id === b.id))
       .flatMap((b) => [
@@ -184,6 +186,8 @@ function restore(deps: PurchaseDeps, before: Terms, after: Terms): D1PreparedSta
     ...before.bumps
       .filter((b) => !after.bumps.some((x) => x.id === b.id))
       .map((b) => insertAddOn(d1, { ...b, bumpOf: b.bumpOf!, createdAt: b.createdAt.getTime() })),
+    // Each row's gross and tax as they were (after the add-on it may insert back).
+    ...taxRowStatements(d1, [before.main, ...before.bumps], before.taxes),
   ];
 }
 
@@ -247,6 +251,7 @@ async function writeTerms(
       : []),
     ...(addBump ? [{ purchaseId: bumpId!, amountCents: addBump.priceCents }] : []),
   ];
+  const d1 = deps.d1;
   const { tax, evidence } = await termsTax(deps, {
     item,
     stored: mainTax,
@@ -254,9 +259,18 @@ async function writeTerms(
     vatId: input.vatId,
     items,
     key: main.id,
+  }).catch(async (err) => {
+    // Refused (a VAT number Stripe refuses, Stripe Tax down): the hold reserved above goes back as it was.
+    if (hold && hold !== before.hold)
+      await (before.hold
+        ? holdStatement(d1, main.id, before.hold)
+        : d1
+            .prepare("delete from discount_redemptions where purchase_id = ? and code_id = ?")
+            .bind(main.id, hold.code_id)
+      ).run();
+    throw err;
   });
 
-  const d1 = deps.d1;
   await d1.batch([
     setMainTerms(d1, main.id, {
       amountCents: code?.priceCents ?? listCents,
@@ -332,6 +346,11 @@ export async function changeCheckoutTerms(
   if (!AMOUNT_CHANGEABLE.includes(intent.status)) throw new ApiError(409, CHECKOUT_TERMS_MESSAGES.closed);
 
   const before = await termsOf(deps, main.id);
+  // The VAT number now: the one given, else the checkout's (its row's; a checkout never placed has none, its PaymentIntent keeps it).
+  const vatId =
+    input.vatId !== undefined
+      ? input.vatId
+      : (vatIdOf(taxOf(before, main.id)) ?? parseVatId(intent.metadata?.vatId ?? ""));
   const addBump = input.bump && before.bumps.length === 0 ? await bumpForCheckout(deps.db, item) : null;
   if (addBump && (await browserPurchasesOf(deps, browser, addBump.item.id)).some((p) => p.status === "paid"))
     throw new ApiError(409, BUMP_MESSAGES.owned(addBump.item.title));
@@ -341,13 +360,13 @@ export async function changeCheckoutTerms(
     browser,
     discountCode: input.discountCode,
     bump: input.bump,
-    vatId: input.vatId,
+    vatId,
     edge: input.edge,
   });
 
   let terms: Terms;
   try {
-    terms = await pushToStripe(deps, main.id, item.title, calculationOf(before) !== null);
+    terms = await pushToStripe(deps, main.id, item.title, calculationOf(before) !== null, vatId);
   } catch (err) {
     if (err instanceof ApiError) throw err;
     // Stripe kept the old amount (the payment began meanwhile, or the update did not reach it): the

@@ -186,6 +186,8 @@ export async function startCheckout(
           creatorId: item.userId,
           ...(discount ? { discountCode: discount.code } : {}),
           ...(bump ? { bumpPurchaseId: bumpPurchaseId!, bumpContentId: bump.item.id } : {}),
+          // Kept here too: a checkout the edge cannot place has no purchase_taxes row to carry it (docs/tax.md).
+          ...(input.vatId ? { vatId: input.vatId.value } : {}),
         },
       },
       { idempotencyKey: `checkout:${purchaseId}` },

@@ -60,7 +60,8 @@ export async function confirmCheckout(
   if (claim !== "sent") throw new ApiError(429, DECLINE_LIMIT_MESSAGES[claim]);
 
   // The billing address decides the tax (docs/tax.md); a total that changed is shown before any charge.
-  let calculationId: string | null;
+  // The PaymentIntent carries the calculation its amount came from (set with it): it is not named
+  // again here, where a change of terms may have set a newer amount and calculation meanwhile.
   try {
     const tax = await taxAtConfirm(
       deps,
@@ -73,7 +74,6 @@ export async function confirmCheckout(
       await confirmAnswered(deps.d1, token.id);
       return tax;
     }
-    calculationId = tax.calculationId;
   } catch (err) {
     await confirmAnswered(deps.d1, token.id);
     throw err;
@@ -88,7 +88,6 @@ export async function confirmCheckout(
         confirmation_token: token.id,
         return_url: returnUrl,
         ...(input.email ? { receipt_email: input.email } : {}),
-        ...(calculationId ? { hooks: { inputs: { tax: { calculation: calculationId } } } } : {}),
       },
       // Per checkout and token: the same token sent for two checkouts is two requests to Stripe.
       { idempotencyKey: `checkout-confirm:${input.paymentIntentId}:${token.id}` },

@@ -14,7 +14,7 @@ import {
   type VatId,
 } from "../../../shared/tax";
 import { ApiError } from "../../lib/errors";
-import { sha256Hex } from "../../lib/ids";
+import { newId, sha256Hex } from "../../lib/ids";
 import type { TaxPlace } from "./evidence";
 
 /** What the checkout says when Stripe Tax cannot answer (an outage): nothing is charged. */
@@ -114,8 +114,12 @@ export async function calculateTax(stripe: Stripe, input: Input): Promise<OrderT
   };
   let calc: Stripe.Tax.Calculation;
   try {
-    calc = await stripe.tax.calculations.create(params, {
-      idempotencyKey: `tax-calc:${input.key}:${(await sha256Hex(JSON.stringify(params))).slice(0, 32)}`,
+    const key = `tax-calc:${input.key}:${(await sha256Hex(JSON.stringify(params))).slice(0, 32)}`;
+    calc = await stripe.tax.calculations.create(params, { idempotencyKey: key }).catch((err) => {
+      // Stripe answers a key's first result again for 24 hours, a 500 included: a failure it replays
+      // is asked once more under a key of its own (a calculation moves no money).
+      if ((err as { headers?: Record<string, string> } | null)?.headers?.["idempotent-replayed"] !== "true") throw err;
+      return stripe.tax.calculations.create(params, { idempotencyKey: `${key}:${newId()}` });
     });
   } catch (err) {
     if (isInvalidRequest(err) && code(err) === "customer_tax_location_invalid") return untaxed(input, true);
@@ -155,7 +159,7 @@ export function orderTaxOf(
   const main = [...breakdown].sort((a, b) => b.amount - a.amount)[0];
   // US sales tax adds state and local rates: the rate shown is their sum.
   const rate = charged.length
-    ? String(charged.reduce((a, b) => a + Number(b.tax_rate_details.percentage_decimal), 0))
+    ? String(Number(charged.reduce((a, b) => a + Number(b.tax_rate_details.percentage_decimal), 0).toFixed(4)))
     : (main?.tax_rate_details.percentage_decimal ?? null);
   const totalTax = lines.reduce((a, l) => a + l.taxCents, 0);
   return {
@@ -311,12 +315,14 @@ export function taxStatements(d1: D1Database, o: OrderTax, evidence: TaxEvidence
 
 type TaxedRow = { id: string; amountCents: number; taxCents: number };
 
-/** Purchases' tax as it was (their tax_cents and purchase_taxes rows): written back when Stripe kept the old amount. */
+/** Purchases' tax as it was (their gross, tax_cents and purchase_taxes rows): written back when Stripe kept the old amount. */
 export function taxRowStatements(d1: D1Database, rows: TaxedRow[], taxes: PurchaseTaxRow[]): D1PreparedStatement[] {
   return rows.flatMap((r) => {
     const t = taxes.find((x) => x.purchase_id === r.id);
     return [
-      d1.prepare("update purchases set tax_cents = ?2 where id = ?1 and status = 'pending'").bind(r.id, r.taxCents),
+      d1
+        .prepare("update purchases set amount_cents = ?2, tax_cents = ?3 where id = ?1 and status = 'pending'")
+        .bind(r.id, r.amountCents, r.taxCents),
       t ? putTaxRow(d1, t) : dropTaxRow(d1, r.id),
     ];
   });

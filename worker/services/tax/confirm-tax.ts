@@ -3,7 +3,7 @@
 // a total that changed is set on the PaymentIntent and shown to the buyer before anything is
 // charged. Behaviour: docs/tax.md ("Where the buyer is", "When Stripe Tax cannot answer").
 import type Stripe from "stripe";
-import type { TaxEvidence, TaxLine } from "../../../shared/tax";
+import { parseVatId, type TaxEvidence, type TaxLine } from "../../../shared/tax";
 import { ApiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { PurchaseDeps, PurchaseRow } from "../purchases/deps";
@@ -26,7 +26,7 @@ const BILLING_UNLOCATED =
 export const TOTAL_CHANGED = "The tax for your billing address changed the total. Please check it and press Pay again.";
 
 export type ConfirmTax =
-  /** Confirm with this calculation on the PaymentIntent (null: none, the checkout is untaxed). */
+  /** Confirm as the PaymentIntent is: it carries the calculation its amount came from (or none: untaxed). */
   | { calculationId: string | null }
   /** The total changed: the PaymentIntent and rows now say `amountCents`; nothing was charged. */
   | { changed: { amountCents: number; tax: TaxLine } };
@@ -63,11 +63,22 @@ export async function taxAtConfirm(
     return { calculationId: stored.calculation_id };
 
   const evidence: TaxEvidence = { edge, billing, cardCountry, decidedBy: fromBilling ? "billing" : "edge" };
+  // A checkout never placed has no row to carry its VAT number: its PaymentIntent's metadata does.
+  const vatId = stored
+    ? vatIdOf(stored)
+    : parseVatId(
+        (
+          await deps.stripe.paymentIntents.retrieve(main.paymentIntentId!).catch((err) => {
+            console.error("could not read a checkout's PaymentIntent", main.paymentIntentId, err);
+            throw new ApiError(502, "Stripe could not be reached. Please try again.");
+          })
+        ).metadata?.vatId ?? "",
+      );
   const tax = await calculateTax(deps.stripe, {
     currency: main.currency,
     behavior: await behavior(),
     place: fromBilling ?? placeOf(stored) ?? edgePlace(edge),
-    vatId: vatIdOf(stored),
+    vatId,
     items: rows.map((r) => ({
       purchaseId: r.id,
       amountCents: preTaxCents(
@@ -82,7 +93,10 @@ export async function taxAtConfirm(
   if (tax.unlocated && fromBilling) throw new ApiError(400, BILLING_UNLOCATED);
 
   const totalBefore = rows.reduce((a, r) => a + r.amountCents, 0);
-  if (tax.totalCents !== totalBefore) {
+  const changed = tax.totalCents !== totalBefore;
+  // The amount and the calculation are set together (never the calculation alone at confirm): a
+  // change of terms landing meanwhile sets both too, so whatever is charged carries its own calculation.
+  if (changed || tax.calculationId !== (stored?.calculation_id ?? null)) {
     // The PaymentIntent first (it is what is charged), then the rows it now agrees with.
     const bump = bumps[0];
     const mainLine = tax.lines.find((l) => l.purchaseId === main.id)!;
@@ -113,9 +127,8 @@ export async function taxAtConfirm(
       console.error("could not set a checkout's taxed amount", main.paymentIntentId, err);
       throw new ApiError(502, "Stripe could not be reached. Please try again.");
     }
-    await deps.d1.batch(taxStatements(deps.d1, tax, evidence));
-    return { changed: { amountCents: tax.totalCents, tax: taxLineOf(tax) } };
   }
   await deps.d1.batch(taxStatements(deps.d1, tax, evidence));
+  if (changed) return { changed: { amountCents: tax.totalCents, tax: taxLineOf(tax) } };
   return { calculationId: tax.calculationId };
 }

@@ -38,7 +38,13 @@ export async function termsTax(
   };
   const tax = await calculateTax(deps.stripe, {
     currency: input.item.currency,
-    behavior: await taxBehaviorOf(deps, input.item.userId),
+    // At the place it was taxed at, the checkout keeps the inclusive or exclusive price it opened with
+    // (a creator's change applies to checkouts started after it).
+    behavior: input.stored
+      ? input.stored.inclusive
+        ? "inclusive"
+        : "exclusive"
+      : await taxBehaviorOf(deps, input.item.userId),
     place: input.stored ? placeOf(input.stored) : edgePlace(edge),
     vatId: input.vatId === undefined ? vatIdOf(input.stored) : input.vatId,
     items: input.items,

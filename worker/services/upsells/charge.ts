@@ -106,7 +106,8 @@ async function chargeOffer(
           funnelStepId: step.id,
         },
       },
-      { idempotencyKey: `upsell:${purchaseId}` },
+      // With its calculation: one asked afresh after a failure Stripe replayed has a new id (../tax/calculate.ts).
+      { idempotencyKey: `upsell:${purchaseId}${tax.calculationId ? `:${tax.calculationId}` : ""}` },
     );
     const inserted = deps.db
       .insert(purchases)
