@@ -10,9 +10,8 @@ import type { CheckoutTermsAnswer } from "@shared/payments";
 import { bumpLabel } from "@shared/paywall";
 import type { TaxLine } from "@shared/tax";
 import { Spinner } from "@/components/spinner";
-import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
 import { api, withoutStatus } from "@/lib/api";
+import { TermField } from "./term-field";
 
 /** What the buyer chose: a code, the order bump, a VAT number (null: none). */
 export type Choice = { code: string | null; bump: boolean; vatId: string | null };
@@ -75,93 +74,20 @@ export function DiscountField({
   /** While a payment is under way. */
   disabled?: boolean;
 }) {
-  const [open, setOpen] = useState(false);
-  const [text, setText] = useState("");
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const run = async (code: string | null) => {
-    setBusy(true);
-    setProblem(null);
-    try {
-      await change({ code, bump, vatId });
-      setText("");
-      setOpen(false);
-    } catch (err) {
-      setProblem(withoutStatus((err as Error).message).replace(/^discountCode: /, ""));
-    } finally {
-      setBusy(false);
-    }
-  };
-  const error = problem && (
-    <p id="discount-code-error" role="alert" className="text-sm text-destructive">
-      {problem}
-    </p>
-  );
-  if (applied)
-    return (
-      <div className="space-y-1">
-        <p className="flex items-center justify-between gap-3 text-sm font-medium text-emerald-700">
-          <span>Code {applied.toUpperCase()} applied.</span>
-          <button
-            type="button"
-            className="text-sm font-medium text-muted-foreground underline underline-offset-4 hover:text-foreground disabled:opacity-60"
-            aria-label={`Remove code ${applied.toUpperCase()}`}
-            disabled={busy || disabled}
-            onClick={() => void run(null)}
-          >
-            Remove
-          </button>
-        </p>
-        {error}
-      </div>
-    );
-  if (!open) {
-    return (
-      <button
-        type="button"
-        className="text-sm font-medium text-primary underline-offset-4 hover:underline disabled:opacity-60"
-        disabled={disabled}
-        onClick={() => setOpen(true)}
-      >
-        Have a discount code?
-      </button>
-    );
-  }
-  const apply = () => {
-    if (!/^[A-Za-z0-9_-]{2,40}$/.test(text.trim())) return setProblem("This code isn't valid");
-    void run(text.trim());
-  };
+  const code = applied?.toUpperCase() ?? null;
   return (
-    <div className="space-y-2">
-      <label htmlFor="discount-code" className="text-sm font-medium">
-        Discount code
-      </label>
-      <div className="flex gap-2">
-        <Input
-          id="discount-code"
-          value={text}
-          disabled={disabled}
-          autoComplete="off"
-          onChange={(e) => {
-            setText(e.target.value);
-            setProblem(null);
-          }}
-          onKeyDown={(e) => {
-            if (e.key === "Enter") {
-              e.preventDefault();
-              apply();
-            }
-          }}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={problem ? "discount-code-error" : undefined}
-        />
-        <Button type="button" variant="outline" onClick={apply} disabled={busy || disabled || !text.trim()}>
-          {busy ? <Spinner className="size-4" /> : null}
-          Apply
-        </Button>
-      </div>
-      {error}
-    </div>
+    <TermField
+      id="discount-code"
+      label="Discount code"
+      prompt="Have a discount code?"
+      applied={code}
+      appliedText={`Code ${code} applied.`}
+      removeLabel={`Remove code ${code}`}
+      check={(text) => (/^[A-Za-z0-9_-]{2,40}$/.test(text) ? null : "This code isn't valid")}
+      send={(next) => change({ code: next, bump, vatId })}
+      field="discountCode"
+      disabled={disabled}
+    />
   );
 }
 
