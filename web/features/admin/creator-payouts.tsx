@@ -15,49 +15,7 @@ import { PayoutTable, StackedRows } from "./creator-rows";
 import { ProcessConfirmDialog, processPlan } from "./process-confirm";
 import { useCreatorPayouts, useDownloadPayoutsCsv, useProcessPayouts, type Period } from "./queries";
 import { LoadFailed } from "@/components/load-failed";
-
-const MONTHS = Array.from({ length: 12 }, (_, i) =>
-  new Date(Date.UTC(2024, i, 1)).toLocaleString("en-US", { month: "long", timeZone: "UTC" }),
-);
-const YEARS = Array.from({ length: 7 }, (_, i) => 2024 + i);
-const selectClass = "h-9 rounded-md border border-input bg-background px-3 text-sm shadow-xs";
-
-function PeriodPicker({ period, onChange }: { period: Period; onChange: (p: Period) => void }) {
-  return (
-    <div className="flex gap-2">
-      <label className="sr-only" htmlFor="admin-month">
-        Month
-      </label>
-      <select
-        id="admin-month"
-        className={selectClass}
-        value={period.month}
-        onChange={(e) => onChange({ ...period, month: Number(e.target.value) })}
-      >
-        {MONTHS.map((m, i) => (
-          <option key={m} value={i + 1}>
-            {m}
-          </option>
-        ))}
-      </select>
-      <label className="sr-only" htmlFor="admin-year">
-        Year
-      </label>
-      <select
-        id="admin-year"
-        className={selectClass}
-        value={period.year}
-        onChange={(e) => onChange({ ...period, year: Number(e.target.value) })}
-      >
-        {YEARS.map((y) => (
-          <option key={y} value={y}>
-            {y}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
+import { PeriodPicker } from "./period-picker";
 
 /** The month that closed last: a press prepares only that one (the run's rule). */
 const isClosing = (p: Period, now = new Date()) => {
@@ -111,7 +69,7 @@ export function CreatorPayouts({ period, onPeriodChange }: { period: Period; onP
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
-          <PeriodPicker period={period} onChange={onPeriodChange} />
+          <PeriodPicker idPrefix="admin" period={period} onChange={onPeriodChange} />
           <Button variant="outline" onClick={() => csv.mutate(period)} disabled={csv.isPending}>
             {csv.isPending ? <Spinner className="size-4" label="Exporting" /> : <Download className="size-4" />} Export
             CSV

@@ -18,7 +18,9 @@ import type { AdminPayoutSummary } from "@shared/admin";
 import { throwIfResNotOk } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
-export type Period = { month: number; year: number };
+import type { Period } from "./period-picker";
+
+export type { Period };
 
 // The admin routes are left out of the shared contract (shared/api.ts), so their answers are typed here.
 const getJson = async <T>(url: string, signal?: AbortSignal): Promise<T> => {

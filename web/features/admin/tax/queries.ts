@@ -5,11 +5,9 @@ import { CSV_ROW_COUNT_HEADER, csvDataRowCount } from "@shared/admin";
 import type { TaxReconciliation, TaxRegistrationsView, TaxReport, TaxRereadResult } from "@shared/admin-tax";
 import { throwIfResNotOk } from "@/lib/api";
 
-export type Period = { month: number; year: number };
+import { MONTHS, type Period } from "../period-picker";
 
-export const MONTHS = Array.from({ length: 12 }, (_, i) =>
-  new Date(Date.UTC(2024, i, 1)).toLocaleString("en-US", { month: "long", timeZone: "UTC" }),
-);
+export type { Period };
 export const monthName = (p: Period) => `${MONTHS[p.month - 1]} ${p.year}`;
 /** The page's `?month=2025-03`. */
 export const monthQuery = (p: Period) => `${p.year}-${String(p.month).padStart(2, "0")}`;

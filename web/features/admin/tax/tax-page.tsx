@@ -8,51 +8,15 @@ import { Button } from "@/components/ui/button";
 import { CreatorTopBar } from "@/features/shell/creator-top-bar";
 import { MessageScreen, SignInRequired } from "@/features/shell/guard-screens";
 import { useAuth } from "@/lib/auth";
-import { MONTHS, monthQuery, type Period } from "./queries";
+import { PeriodPicker } from "../period-picker";
+import { monthQuery, type Period } from "./queries";
 import { TaxReconciliationCard } from "./tax-reconciliation";
 import { TaxReportCard } from "./tax-report";
 import { TaxThresholdsCard } from "./tax-thresholds";
 
-const selectClass = "h-9 rounded-md border border-input bg-background px-3 text-sm shadow-xs";
-
-function MonthPicker({ period, onChange }: { period: Period; onChange: (p: Period) => void }) {
-  const thisYear = new Date().getUTCFullYear();
-  const years = Array.from({ length: Math.min(thisYear, 2030) - 2024 + 1 }, (_, i) => 2024 + i);
-  return (
-    <div className="flex gap-2">
-      <label className="sr-only" htmlFor="tax-month">
-        Month
-      </label>
-      <select
-        id="tax-month"
-        className={selectClass}
-        value={period.month}
-        onChange={(e) => onChange({ ...period, month: Number(e.target.value) })}
-      >
-        {MONTHS.map((m, i) => (
-          <option key={m} value={i + 1}>
-            {m}
-          </option>
-        ))}
-      </select>
-      <label className="sr-only" htmlFor="tax-year">
-        Year
-      </label>
-      <select
-        id="tax-year"
-        className={selectClass}
-        value={period.year}
-        onChange={(e) => onChange({ ...period, year: Number(e.target.value) })}
-      >
-        {years.map((y) => (
-          <option key={y} value={y}>
-            {y}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
+/** The years with a report: from 2024 to this one. */
+const reportYears = () =>
+  Array.from({ length: Math.min(new Date().getUTCFullYear(), 2030) - 2024 + 1 }, (_, i) => 2024 + i);
 
 export function TaxPage({ period }: { period: Period }) {
   const { user, isLoading } = useAuth();
@@ -91,7 +55,7 @@ export function TaxPage({ period }: { period: Period }) {
               Sales tax and VAT collected by jurisdiction, checked against Stripe, and where to register.
             </p>
           </div>
-          <MonthPicker period={period} onChange={choose} />
+          <PeriodPicker idPrefix="tax" period={period} onChange={choose} years={reportYears()} />
         </div>
         <TaxReportCard period={period} />
         <TaxReconciliationCard period={period} />
