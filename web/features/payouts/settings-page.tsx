@@ -29,7 +29,6 @@ export function SettingsPage({ user }: { user: CurrentUser }) {
         <EarningsOverview />
         <WithdrawCard />
         <PlanCard />
-        <TaxSettingsCard />
         <div className="grid gap-6 lg:grid-cols-2">
           <PayoutSetupCard user={user} />
           <BankConnectCard />
@@ -48,6 +47,8 @@ export function SettingsPage({ user }: { user: CurrentUser }) {
             </CardContent>
           </Card>
         </div>
+        {/* Below the payout cards: its preview loads after them and must not move what they hold. */}
+        <TaxSettingsCard />
         <DeveloperCard />
         <WebhooksCard />
       </div>
