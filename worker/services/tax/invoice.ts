@@ -208,6 +208,12 @@ async function frozen(deps: Deps, config: SellerConfig, rootId: string, loaded: 
 
 const taxOf = (l: LineRow) => l.row_tax_cents ?? l.tax_cents;
 const netOf = (l: LineRow) => l.net_cents ?? l.amount_cents - l.tax_cents;
+/** An order's gross and tax over its lines, and whether any line was reverse charged. */
+const totalsOf = (lines: LineRow[]) => ({
+  gross: lines.reduce((a, l) => a + l.amount_cents, 0),
+  tax: lines.reduce((a, l) => a + taxOf(l), 0),
+  reverseCharge: lines.some((l) => l.taxability_reason === "reverse_charge"),
+});
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** "VAT (20%, France)", "Sales tax (Washington)": the tax as the invoice's totals name it. */
@@ -236,9 +242,7 @@ export async function invoiceOf(
   if (!loaded) return null;
   const [main] = loaded.lines;
   const words = await frozen(deps, config, rootId, loaded);
-  const gross = loaded.lines.reduce((a, l) => a + l.amount_cents, 0);
-  const tax = loaded.lines.reduce((a, l) => a + taxOf(l), 0);
-  const reverseCharge = loaded.lines.some((l) => l.taxability_reason === "reverse_charge");
+  const { gross, tax, reverseCharge } = totalsOf(loaded.lines);
   const state = loaded.lines.some((l) => l.status === "disputed")
     ? "disputed"
     : loaded.refundedCents >= gross && gross > 0
@@ -326,9 +330,7 @@ async function mailTaxOf(deps: Deps, config: SellerConfig, purchaseId: string): 
   // The receipt goes seconds after payment: the invoice's words are kept from here on.
   await frozen(deps, config, order.root.id, loaded);
   const [main] = loaded.lines;
-  const gross = loaded.lines.reduce((a, l) => a + l.amount_cents, 0);
-  const tax = loaded.lines.reduce((a, l) => a + taxOf(l), 0);
-  const reverseCharge = loaded.lines.some((l) => l.taxability_reason === "reverse_charge");
+  const { gross, tax, reverseCharge } = totalsOf(loaded.lines);
   const text = main.taxed
     ? taxLineText(
         {
