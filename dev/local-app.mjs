@@ -199,6 +199,10 @@ export async function startTestStack({ port, persistTo, label, vars = {} }) {
       TURNSTILE_VERIFY_URL: `${turnstile.url}/turnstile/v0/siteverify`,
       ...vars,
     },
+  }).catch(async (err) => {
+    // The stand-ins go with a server that did not start, so a caller may try again.
+    await Promise.all([standin.close(), turnstile.standin.close()]);
+    throw err;
   });
   return {
     url: server.url,

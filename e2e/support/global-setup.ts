@@ -39,7 +39,16 @@ export default async function setup(project: TestProject) {
   prepareData(state);
   // Each lane (a vitest project) has its own server; their port ranges do not overlap.
   const base = project.name === "e2e" ? 8900 : 8950;
-  const stack = await startTestStack({ port: await freePort(base, 45), persistTo: state, label: "e2e" });
+  // A port found free can be taken before wrangler dev binds it (another lane's workerd starting at
+  // the same moment): then once more, on another.
+  let stack: Awaited<ReturnType<typeof startTestStack>> | undefined;
+  for (let attempt = 1; !stack; attempt++) {
+    try {
+      stack = await startTestStack({ port: await freePort(base, 45), persistTo: state, label: "e2e" });
+    } catch (err) {
+      if (attempt >= 3 || !String(err).includes("Address already in use")) throw err;
+    }
+  }
   project.provide("baseUrl", stack.url);
   project.provide("stripeUrl", stack.stripeUrl);
   project.provide("turnstileUrl", stack.turnstileUrl);
