@@ -76,6 +76,29 @@ export function paywallPolicy(stripeJsUrl: string | undefined, styleHash: string
   });
 }
 
+/**
+ * The public pages the Worker renders (docs/pages.md): their own island scripts and Turnstile's, their
+ * one inline stylesheet by its hash, requests to this origin; Stripe's origins only for a page that
+ * asks for them (`stripeJsUrl` given, "" for Stripe's own).
+ */
+export function sitePolicy(
+  styleHash: string,
+  turnstileScriptUrl?: string,
+  options: { stripeJsUrl?: string } = {},
+): string {
+  const turnstile = turnstileOrigin(turnstileScriptUrl);
+  const stripe = options.stripeJsUrl === undefined ? null : stripeOrigins(options.stripeJsUrl || undefined);
+  return contentSecurityPolicy({
+    "script-src": `'self' ${turnstile}${stripe ? ` ${stripe.script}` : ""}`,
+    "style-src": `'self' '${styleHash}'`,
+    "img-src": "'self' data: blob:",
+    "connect-src": `'self'${stripe ? ` ${stripe.connect}` : ""}`,
+    "frame-src": `${turnstile}${stripe ? ` ${stripe.frame}` : ""}`,
+    "form-action": "'self'",
+    "base-uri": "'none'",
+  });
+}
+
 /** The API reference page: Scalar's script from this origin with this response's nonce. */
 export function apiReferencePolicy(nonce: string): string {
   return contentSecurityPolicy({

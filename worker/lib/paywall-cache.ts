@@ -1,7 +1,10 @@
-// The paywall page's built shell (paywall-shell.html from vite.paywall.config.ts) and the caches of
+// The paywall page's built shell (paywall-shell.html, worker/lib/shell-template.ts) and the caches of
 // rendered pages, one key per item, deploy and build of the page's assets: this isolate's memory in
 // front of the data center's edge cache (the Cache API).
 import type { Bindings as EnvBindings } from "./env";
+import { shellTemplate, type Template } from "./shell-template";
+
+export type { Template };
 
 type Bindings = Pick<EnvBindings, "ASSETS" | "CF_VERSION_METADATA">;
 
@@ -17,44 +20,9 @@ const PAYWALL_CACHE_SECONDS = 60;
  * one each. Ids are made by the server, so no real item can be asked for before it exists.
  */
 const UNKNOWN_ID_CACHE_SECONDS = 30;
-/** The built page cut at its two slots: start <!--app-head--> middle <!--app-html--> end. */
-export type Template = { start: string; middle: string; end: string; hash: string; styleHash: string };
-
-/**
- * paywall-shell.html as Vite built it, with its stylesheet inlined (one request fewer before the first
- * paint), split where the page's head tags and body go. It changes only with a deploy, and each
- * deploy gets fresh isolates: read it once.
- */
-let template: Promise<Template> | null = null;
-export function pageTemplate(env: Bindings, requestUrl: string): Promise<Template> {
-  const asset = async (path: string) => {
-    const res = await env.ASSETS.fetch(new Request(new URL(path, requestUrl)));
-    if (!res.ok) throw new Error(`${path} answered ${res.status}`);
-    return res.text();
-  };
-  template ??= (async () => {
-    // "/paywall-shell" is how the assets binding names paywall-shell.html (it drops the extension).
-    let html = await asset("/paywall-shell");
-    // The inline stylesheet's hash, for the page's Content-Security-Policy.
-    let styleHash = "";
-    const link = /<link rel="stylesheet"[^>]*href="([^"]+)"[^>]*>/.exec(html);
-    if (link) {
-      const css = (await asset(link[1])).replace(/<\/style/gi, "<\\/style");
-      html = html.replace(link[0], () => `<style>${css}</style>`);
-      styleHash = `sha256-${btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(css)))))}`;
-    }
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(html)));
-    const hash = Array.from(digest.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
-    const [start, rest = ""] = html.split("<!--app-head-->");
-    const [middle, end] = rest.split("<!--app-html-->");
-    if (end === undefined) throw new Error("paywall-shell.html lacks <!--app-head--> or <!--app-html-->");
-    return { start, middle, end, hash, styleHash };
-  })().catch((err) => {
-    template = null;
-    throw err;
-  });
-  return template;
-}
+/** paywall-shell.html as Vite built it, its stylesheet inlined, cut at its two slots. */
+export const pageTemplate = (env: Bindings, requestUrl: string): Promise<Template> =>
+  shellTemplate(env, requestUrl, "/paywall-shell");
 
 /** The cache key of an item's page: the item, this deploy and this build of the page's assets. */
 export async function paywallCacheKey(env: Bindings, requestUrl: string, id: string): Promise<string> {

@@ -66,6 +66,14 @@ const ICONS = {
     ["path", { d: "m16 19 2 2 4-4" }],
   ],
   loader: [["path", { d: "M21 12a9 9 0 1 1-6.219-8.56" }]],
+  messageSquare: [
+    [
+      "path",
+      {
+        d: "M22 17a2 2 0 0 1-2 2H6.828a2 2 0 0 0-1.414.586l-2.202 2.202A.71.71 0 0 1 2 21.286V5a2 2 0 0 1 2-2h16a2 2 0 0 1 2 2z",
+      },
+    ],
+  ],
 } satisfies Record<string, Shape[]>;
 
 export type IconName = keyof typeof ICONS;

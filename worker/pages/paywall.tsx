@@ -10,6 +10,8 @@ import type { PublicContent } from "../../shared/content";
 import { PAYWALL_PART as PART, PAYWALL_TEXT } from "../../shared/paywall";
 import { creatorByline, type PublicCreator } from "../../shared/profile";
 import { Icon, LogoMark, type IconName } from "./icons";
+// The React app's shadcn Button and Input, as plain classes.
+import { BUTTON_BASE as BUTTON, INPUT } from "./ui";
 
 const ACCESS: Record<PublicContent["accessType"], { icon: IconName; label: string }> = {
   download: { icon: "fileText", label: "Instant download" },
@@ -20,11 +22,6 @@ const ACCESS: Record<PublicContent["accessType"], { icon: IconName; label: strin
 
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 
-// The React app's shadcn Button (variant brand, size lg) and Input, as plain classes.
-const BUTTON =
-  "inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md font-medium transition-all disabled:pointer-events-none disabled:opacity-50 [&_svg]:pointer-events-none [&_svg:not([class*='size-'])]:size-4 shrink-0 [&_svg]:shrink-0 outline-none focus-visible:border-ring focus-visible:ring-ring/50 focus-visible:ring-[3px]";
-const INPUT =
-  "placeholder:text-muted-foreground selection:bg-primary selection:text-primary-foreground border-input flex w-full min-w-0 rounded-md border bg-transparent px-3 py-1 shadow-xs transition-[color,box-shadow] outline-none disabled:pointer-events-none disabled:opacity-50 focus-visible:border-ring focus-visible:ring-ring/50 focus-visible:ring-[3px]";
 /** "See everything you bought in your library" under "Lost your access?" (docs/library.md). */
 const LIBRARY_LINK = "font-medium underline underline-offset-4 hover:text-foreground";
 

@@ -14,13 +14,15 @@ const newNonce = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Ui
 
 async function servePage(c: Context<AppEnv>): Promise<Response> {
   const path = c.req.path;
-  // The API's and the dev pages' unknown paths stay JSON 404s; the paywall's unfilled shell is never served.
+  // The API's and the dev pages' unknown paths stay JSON 404s; the server-rendered pages' unfilled
+  // shells (paywall-shell.html, shells/*.html) are never served.
   if (
     path === "/api" ||
     path.startsWith("/api/") ||
     path === "/dev" ||
     path.startsWith("/dev/") ||
-    /^\/paywall-shell(\.html)?$/.test(path)
+    /^\/paywall-shell(\.html)?$/.test(path) ||
+    /^\/shells(\/|$)/i.test(path)
   ) {
     throw notFound();
   }
