@@ -7,18 +7,8 @@ import { ACCESS_TYPES } from "./content";
 import { purchaseVerificationSchema } from "./payments";
 import { publicCreatorSchema } from "./profile";
 
-/** How long an emailed library link works. */
-export const LIBRARY_LINK_MINUTES = 15;
-
-export const LIBRARY_TEXT = {
-  /** The one answer to "Email me a sign-in link", whatever the address (no enumeration). */
-  linkSent: `If this address paid for anything here, a sign-in link is on its way; it works once, for ${LIBRARY_LINK_MINUTES} minutes. Nothing in a minute? Check spam, or try the address you paid with.`,
-  linkInvalid: "This sign-in link has expired or was already used.",
-  signedOut: "Sign in to your library to see it.",
-  empty: "No purchases with this email yet",
-  emptyHint:
-    "Bought with another address? Sign out and sign in with that one. A payment still processing appears here once it is confirmed.",
-} as const;
+export { LIBRARY_LINK_MINUTES, LIBRARY_TEXT } from "./library-text";
+import { LIBRARY_TEXT } from "./library-text";
 
 /** POST /api/library/link. */
 export const libraryLinkRequestSchema = z.object({ email: emailSchema });
@@ -61,6 +51,11 @@ export const libraryListQuerySchema = z.object({
     .regex(/^\d{1,15}\.[A-Za-z0-9]{1,32}$/, "cursor is malformed")
     .optional()
     .meta({ description: "The previous page's nextCursor; none for the first page" }),
+});
+
+/** GET /library (the page): the list's cursor, and `ended=1` when the island returns after the session ended. */
+export const libraryPageQuerySchema = libraryListQuerySchema.extend({
+  ended: z.enum(["1"]).optional().meta({ description: "Say the session ended over the sign-in form" }),
 });
 
 /** GET /api/library/purchases: one page of the paid (or since refunded or disputed) purchases, newest first. */

@@ -17,7 +17,6 @@ export const SPA_ROUTE_PATTERNS = [
   "/discounts",
   "/feedback",
   "/funnels",
-  "/library",
   "/pricing",
   "/settings",
   "/sign-in",

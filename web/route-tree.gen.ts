@@ -16,7 +16,6 @@ import { Route as DashboardRouteImport } from './routes/dashboard'
 import { Route as DiscountsRouteImport } from './routes/discounts'
 import { Route as FeedbackRouteImport } from './routes/feedback'
 import { Route as FunnelsRouteImport } from './routes/funnels'
-import { Route as LibraryRouteImport } from './routes/library'
 import { Route as PricingRouteImport } from './routes/pricing'
 import { Route as SettingsRouteImport } from './routes/settings'
 import { Route as SignInRouteImport } from './routes/sign-in'
@@ -63,11 +62,6 @@ const FeedbackRoute = FeedbackRouteImport.update({
 const FunnelsRoute = FunnelsRouteImport.update({
   id: '/funnels',
   path: '/funnels',
-  getParentRoute: () => rootRouteImport,
-} as any)
-const LibraryRoute = LibraryRouteImport.update({
-  id: '/library',
-  path: '/library',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PricingRoute = PricingRouteImport.update({
@@ -140,7 +134,6 @@ export interface FileRoutesByFullPath {
   '/discounts': typeof DiscountsRoute
   '/feedback': typeof FeedbackRoute
   '/funnels': typeof FunnelsRoute
-  '/library': typeof LibraryRoute
   '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
   '/sign-in': typeof SignInRoute
@@ -162,7 +155,6 @@ export interface FileRoutesByTo {
   '/discounts': typeof DiscountsRoute
   '/feedback': typeof FeedbackRoute
   '/funnels': typeof FunnelsRoute
-  '/library': typeof LibraryRoute
   '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
   '/sign-in': typeof SignInRoute
@@ -185,7 +177,6 @@ export interface FileRoutesById {
   '/discounts': typeof DiscountsRoute
   '/feedback': typeof FeedbackRoute
   '/funnels': typeof FunnelsRoute
-  '/library': typeof LibraryRoute
   '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
   '/sign-in': typeof SignInRoute
@@ -209,7 +200,6 @@ export interface FileRouteTypes {
     | '/discounts'
     | '/feedback'
     | '/funnels'
-    | '/library'
     | '/pricing'
     | '/settings'
     | '/sign-in'
@@ -231,7 +221,6 @@ export interface FileRouteTypes {
     | '/discounts'
     | '/feedback'
     | '/funnels'
-    | '/library'
     | '/pricing'
     | '/settings'
     | '/sign-in'
@@ -253,7 +242,6 @@ export interface FileRouteTypes {
     | '/discounts'
     | '/feedback'
     | '/funnels'
-    | '/library'
     | '/pricing'
     | '/settings'
     | '/sign-in'
@@ -276,7 +264,6 @@ export interface RootRouteChildren {
   DiscountsRoute: typeof DiscountsRoute
   FeedbackRoute: typeof FeedbackRoute
   FunnelsRoute: typeof FunnelsRoute
-  LibraryRoute: typeof LibraryRoute
   PricingRoute: typeof PricingRoute
   SettingsRoute: typeof SettingsRoute
   SignInRoute: typeof SignInRoute
@@ -340,13 +327,6 @@ declare module '@tanstack/react-router' {
       path: '/funnels'
       fullPath: '/funnels'
       preLoaderRoute: typeof FunnelsRouteImport
-      parentRoute: typeof rootRouteImport
-    }
-    '/library': {
-      id: '/library'
-      path: '/library'
-      fullPath: '/library'
-      preLoaderRoute: typeof LibraryRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pricing': {
@@ -444,7 +424,6 @@ const rootRouteChildren: RootRouteChildren = {
   DiscountsRoute: DiscountsRoute,
   FeedbackRoute: FeedbackRoute,
   FunnelsRoute: FunnelsRoute,
-  LibraryRoute: LibraryRoute,
   PricingRoute: PricingRoute,
   SettingsRoute: SettingsRoute,
   SignInRoute: SignInRoute,

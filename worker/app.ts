@@ -23,6 +23,7 @@ import { feedbackRoutes } from "./routes/feedback";
 import { funnelRoutes } from "./routes/funnels";
 import { humanCheckRoutes } from "./routes/human-check";
 import { libraryRoutes } from "./routes/library";
+import { siteLibraryRoutes } from "./routes/site-library";
 import { licenseRoutes } from "./routes/licenses";
 import { mailEventRoutes } from "./routes/mail-events";
 import { discountRoutes } from "./routes/discounts";
@@ -122,6 +123,7 @@ export const app: Hono<AppEnv> = new Hono<AppEnv>()
   .route("/api", api)
   .route("/dev", devRoutes)
   .route("/", paywallPageRoutes)
+  .route("/", siteLibraryRoutes)
   .route("/", spaRoutes);
 
 app.notFound((c) => c.json({ message: "Not found" }, 404));

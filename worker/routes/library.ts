@@ -22,7 +22,7 @@ import { humanCheck } from "../lib/human-check";
 import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { doc } from "../openapi/describe";
-import { createLibraryLink, dropLibraryLink, redeemLibraryLink } from "../services/library/links";
+import { redeemLibraryLink, sendLibraryLink } from "../services/library/links";
 import { libraryAccess, libraryPurchases, libraryReceipt, ownedPurchase } from "../services/library/purchases";
 import { endLibrarySession, libraryEmailOf, startLibrarySession } from "../services/library/session";
 import { purchaseDeps } from "./purchase-context";
@@ -65,18 +65,7 @@ export const libraryRoutes = new Hono<AppEnv>()
     validate("json", libraryLinkRequestSchema),
     humanCheck("library-link"),
     async (c) => {
-      const { email } = c.req.valid("json");
-      const link = await createLibraryLink(c.env.DB, email, appUrl(c.env));
-      if (link) {
-        // Straight to the queue, not the outbox: the job holds the token itself, which is stored nowhere.
-        try {
-          await c.env.EMAILS.send(link.job);
-        } catch (err) {
-          console.error("library link not queued", err);
-          await dropLibraryLink(c.var.db, link.tokenHash);
-          throw new ApiError(503, "We could not send the email just now. Please try again in a moment.");
-        }
-      }
+      await sendLibraryLink(c.env, c.var.db, c.req.valid("json").email, appUrl(c.env));
       return c.json({ message: LIBRARY_TEXT.linkSent }, 202);
     },
   )

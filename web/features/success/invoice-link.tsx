@@ -1,5 +1,5 @@
-// "Download invoice (PDF)": on the success page from the verify answer's invoice, and on a library
-// card from the list's invoice number (a refunded purchase's invoice too). Behaviour: docs/tax.md ("Invoices").
+// "Download invoice (PDF)" on the success page, from the verify answer's invoice (the library's cards
+// draw theirs on the server, worker/pages/library-card.tsx). Behaviour: docs/tax.md ("Invoices").
 import { FileText } from "lucide-react";
 import { INVOICE_LINK_TEXT, type InvoiceLink as Link } from "@shared/invoices";
 import { Button } from "@/components/ui/button";
@@ -31,10 +31,4 @@ export function InvoiceLink({
       <span className="text-xs text-muted-foreground">Invoice {invoice.number}</span>
     </span>
   );
-}
-
-/** A library card's link: the library session reads the PDF itself, so the link needs no token. */
-export function PurchaseInvoiceLink({ purchaseId, number }: { purchaseId: string; number: string | null }) {
-  if (!number) return null;
-  return <InvoiceLink invoice={{ number, url: `/api/purchases/${purchaseId}/invoice.pdf` }} compact />;
 }

@@ -3,6 +3,7 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { LIBRARY_LINK_MINUTES } from "../../../shared/library";
 import type { Db } from "../../db/client";
+import { ApiError } from "../../lib/errors";
 import { libraryTokens } from "../../db/schema";
 import { newToken, sha256Hex } from "../../lib/ids";
 import type { EmailJob } from "../mail/templates";
@@ -17,7 +18,7 @@ export const LIBRARY_LINKS_PER_WINDOW = 5;
  * requests cannot all pass a count taken before any of them wrote). The job carries the token, so
  * it goes to the queue directly and is never written to the email outbox.
  */
-export async function createLibraryLink(
+async function createLibraryLink(
   d1: D1Database,
   email: string,
   appUrl: string,
@@ -45,8 +46,30 @@ export async function createLibraryLink(
 }
 
 /** The link could not be handed to the queue: it never existed, and does not count against the limit. */
-export async function dropLibraryLink(db: Db, tokenHash: string): Promise<void> {
+async function dropLibraryLink(db: Db, tokenHash: string): Promise<void> {
   await db.delete(libraryTokens).where(and(eq(libraryTokens.tokenHash, tokenHash), isNull(libraryTokens.usedAt)));
+}
+
+/**
+ * "Email me a sign-in link", the one place both the API and the page's plain form post send it: a
+ * token stored and its email handed straight to the queue, not the outbox (the job holds the token
+ * itself, which is stored nowhere). 503 when the queue refused it; nothing is then left behind.
+ */
+export async function sendLibraryLink(
+  env: { DB: D1Database; EMAILS: Queue },
+  db: Db,
+  email: string,
+  appUrl: string,
+): Promise<void> {
+  const link = await createLibraryLink(env.DB, email, appUrl);
+  if (!link) return;
+  try {
+    await env.EMAILS.send(link.job);
+  } catch (err) {
+    console.error("library link not queued", err);
+    await dropLibraryLink(db, link.tokenHash);
+    throw new ApiError(503, "We could not send the email just now. Please try again in a moment.");
+  }
 }
 
 /** Uses a token up and answers its email; a second, concurrent, expired or unknown use gets null. */

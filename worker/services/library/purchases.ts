@@ -6,13 +6,14 @@ import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import {
   type LibraryAccess,
   type LibraryList,
+  type LibraryPurchase,
   type LibraryReceipt,
   LIBRARY_PAGE_SIZE,
   LIBRARY_STATES,
 } from "../../../shared/library";
 import { invoiceNumber } from "../../../shared/invoices";
 import { content, creatorProfiles, purchases, users } from "../../db/schema";
-import { accessTokenFor } from "../purchases/access-tokens";
+import { accessTokenFor, accessUrlFor } from "../purchases/access-tokens";
 import { assertPaid, verification } from "../purchases/buyer-access";
 import type { PurchaseDeps, PurchaseRow } from "../purchases/deps";
 import { receiptData } from "../purchases/receipts";
@@ -59,6 +60,10 @@ export function libraryPageQuery(db: PurchaseDeps["db"], email: string, cursor?:
       paidAt: purchases.paidAt,
       createdAt: purchases.createdAt,
       revokedAt: purchases.revokedAt,
+      // The page's receipts (worker/pages/library.tsx): the access link's parts and the license key.
+      paymentIntentId: purchases.paymentIntentId,
+      buyerEmail: purchases.buyerEmail,
+      licenseKey: sql<string | null>`(select key from license_keys where purchase_id = ${purchases.id})`,
       invoice: sql<
         number | null
       >`(select number from tax_invoices where purchase_id = coalesce(${purchases.bumpOf}, ${purchases.id}))`,
@@ -73,27 +78,64 @@ export function libraryPageQuery(db: PurchaseDeps["db"], email: string, cursor?:
     .limit(LIBRARY_PAGE_SIZE + 1);
 }
 
-export async function libraryPurchases(db: PurchaseDeps["db"], email: string, cursor?: string): Promise<LibraryList> {
+type PageRow = Awaited<ReturnType<typeof libraryPageQuery>>[number];
+
+/** One page of rows and where the next starts (null on the last page). */
+async function libraryPage(db: PurchaseDeps["db"], email: string, cursor?: string) {
   const found = await libraryPageQuery(db, email, cursor);
   const rows = found.slice(0, LIBRARY_PAGE_SIZE);
   const last = rows[rows.length - 1];
-  return {
-    email: email.toLowerCase(),
-    nextCursor:
-      found.length > LIBRARY_PAGE_SIZE && last ? `${(last.paidAt ?? last.createdAt).getTime()}.${last.id}` : null,
-    purchases: rows.map((r) => ({
-      id: r.id,
-      contentId: r.contentId,
-      title: r.title,
-      accessType: r.accessType,
-      creator: toPublicCreator(r.creator),
-      purchasedAt: (r.paidAt ?? r.createdAt).toISOString(),
-      amount: r.amountCents / 100,
-      state: r.status as LibraryList["purchases"][number]["state"],
-      revokedAt: r.revokedAt?.toISOString() ?? null,
-      invoice: r.invoice ? invoiceNumber(r.invoice) : null,
-    })),
-  };
+  const nextCursor =
+    found.length > LIBRARY_PAGE_SIZE && last ? `${(last.paidAt ?? last.createdAt).getTime()}.${last.id}` : null;
+  return { rows, nextCursor };
+}
+
+const toListed = (r: PageRow): LibraryPurchase => ({
+  id: r.id,
+  contentId: r.contentId,
+  title: r.title,
+  accessType: r.accessType,
+  creator: toPublicCreator(r.creator),
+  purchasedAt: (r.paidAt ?? r.createdAt).toISOString(),
+  amount: r.amountCents / 100,
+  state: r.status as LibraryPurchase["state"],
+  revokedAt: r.revokedAt?.toISOString() ?? null,
+  invoice: r.invoice ? invoiceNumber(r.invoice) : null,
+});
+
+export async function libraryPurchases(db: PurchaseDeps["db"], email: string, cursor?: string): Promise<LibraryList> {
+  const { rows, nextCursor } = await libraryPage(db, email, cursor);
+  return { email: email.toLowerCase(), nextCursor, purchases: rows.map(toListed) };
+}
+
+/** A card of the /library page: the listed purchase and its receipt (the access link, key: while it opens). */
+export type LibraryCard = LibraryPurchase & {
+  cursor: string;
+  emailedTo: string;
+  accessUrl: string | null;
+  licenseKey: string | null;
+};
+
+/** One page of the /library page's cards, newest first, from the same query as the list. */
+export async function libraryCards(
+  deps: Pick<PurchaseDeps, "db" | "appUrl" | "accessSecret">,
+  email: string,
+  cursor?: string,
+): Promise<{ cards: LibraryCard[]; nextCursor: string | null }> {
+  const { rows, nextCursor } = await libraryPage(deps.db, email, cursor);
+  const cards = await Promise.all(
+    rows.map(async (r) => {
+      const opens = r.status === "paid";
+      return {
+        ...toListed(r),
+        cursor: `${(r.paidAt ?? r.createdAt).getTime()}.${r.id}`,
+        emailedTo: r.buyerEmail ?? email,
+        accessUrl: opens ? await accessUrlFor(deps, r) : null,
+        licenseKey: opens ? r.licenseKey : null,
+      };
+    }),
+  );
+  return { cards, nextCursor };
 }
 
 /** The purchase `id` if it was paid with `email`; null for anyone else's (the caller answers 404). */
