@@ -65,6 +65,7 @@ export const LIBRARY_TOAST = {
 /** `data-part` names the island finds in the Worker's HTML. */
 export const LIBRARY_PART = {
   signIn: "library-sign-in",
+  signedIn: "library-signed-in",
   open: "library-open",
   invalid: "library-invalid",
   linkForm: "library-link-form",

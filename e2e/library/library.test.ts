@@ -128,7 +128,8 @@ describe("the buyer's library", () => {
 
     await page.screenshot({ path: screenshotPath("library-list-1280"), fullPage: true });
     await cards.nth(1).getByRole("button", { name: "Receipt" }).click();
-    const receipt = page.getByTestId("library-receipt");
+    // Each card holds its own receipt (a popover the Worker drew), so it is found within the card.
+    const receipt = cards.nth(1).getByTestId("library-receipt");
     await receipt.waitFor();
     expect(await receipt.textContent()).toContain("Field recordings");
     expect(await receipt.textContent()).toContain(buyer);
@@ -231,15 +232,22 @@ describe("changing a purchase's email from the library", () => {
 describe("a library longer than a page", () => {
   it("lists the first page and 'Show more' brings the next, from the real cursor (390)", async () => {
     const { page, context } = await openLibrary(buyer, { width: 390, height: 844 });
-    await page.route(/\/api\/library\/purchases(\?.*)?$/, async (route) => {
-      if (new URL(route.request().url()).searchParams.has("cursor")) return route.continue();
-      // The server's first page, cut to its newest purchase, as a page of a longer library would be.
-      const real = await route.fetch();
-      const body = (await real.json()) as { purchases: { id: string; purchasedAt: string }[]; nextCursor: null };
-      const [newest] = body.purchases;
-      const nextCursor = `${Date.parse(newest!.purchasedAt)}.${newest!.id}`;
-      await route.fulfill({ response: real, json: { ...body, purchases: [newest], nextCursor } });
-    });
+    // The Worker renders the list: its first page, cut to its newest purchase, as a page of a longer
+    // library would be (the other cards dropped, 'Show more' carrying that card's cursor). 'Show more'
+    // then asks the server for the real next page.
+    await page.route(
+      (url) => url.pathname === "/library" && !url.searchParams.has("cursor"),
+      async (route) => {
+        if (route.request().resourceType() !== "document") return route.continue();
+        const real = await route.fetch();
+        const html = await real.text();
+        const [newest, ...older] = [...html.matchAll(/<li data-cursor="([^"]+)">[\s\S]*?<\/li>/g)];
+        let cut = html;
+        for (const card of older) cut = cut.replace(card[0], "");
+        const more = `<form method="get" action="/library" data-part="library-more"><input type="hidden" name="cursor" value="${newest![1]}" /><p role="alert"></p><button type="submit">Show more</button></form>`;
+        await route.fulfill({ response: real, body: cut.replace("</ul>", `</ul>${more}`) });
+      },
+    );
     await page.reload();
     const cards = page.getByTestId("library-purchase");
     await cards.first().waitFor();

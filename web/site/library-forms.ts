@@ -77,17 +77,19 @@ export function wireLinkForm(form: HTMLFormElement) {
     setBusy(submit, true);
     try {
       const answer = await sendChecked(check, (headers) => api("POST /api/library/link", { body: { email }, headers }));
-      const sent = kit("sent");
+      const sent = kit("sent")?.firstElementChild as HTMLElement | null | undefined;
       if (!sent) return;
-      sent.querySelector(`[data-part="${PART.linkSent}"] span > span`)!.textContent =
-        answer.message ?? LIBRARY_TEXT.linkSent;
+      sent.querySelector("span > span")!.textContent = answer.message ?? LIBRARY_TEXT.linkSent;
       // 'Use another address' brings the form back as it was, without a page load.
       sent.querySelector("a")!.addEventListener("click", (e) => {
         e.preventDefault();
-        sent.replaceWith(form);
+        sent.remove();
+        form.hidden = false;
         input.focus();
       });
-      form.replaceWith(sent);
+      // The form stays (hidden): a link opened in this page may need it again ('Email me a new link').
+      form.hidden = true;
+      form.after(sent);
     } catch (err) {
       const text = err instanceof Error ? err.message : "";
       problem(form, text === REFUSED ? HUMAN_CHECK_REFUSED : lostAccessProblem(text));

@@ -10,16 +10,25 @@ import { openWhenSeen } from "./library-access";
 import { wireChangeEmail, wireLinkForm } from "./library-forms";
 import { copy, failedBecause, is401, part, sessionEnded, setBusy, withoutStatus } from "./library-kit";
 
-/** The emailed link's page: 'Open my library' uses the token up; a used or expired one offers a new link. */
-function openWithLink(token: string) {
-  const signIn = part(PART.signIn)!;
+/** The emailed link's token, from the fragment (which no server sees). */
+function linkToken(): string | null {
+  const token = new URLSearchParams(location.hash.slice(1)).get("token");
+  return token && token.length <= 200 ? token : null;
+}
+
+/**
+ * The emailed link's page: 'Open my library' uses the token up (nothing is used until it is pressed,
+ * so a mail scanner opening the link uses nothing); a used or expired link offers a new one. Returns
+ * what shows it for the token in the address (on load, and when a link opens in this same page).
+ */
+function wireOpen(): () => void {
   const open = part(PART.open);
   const invalid = part(PART.invalid);
   const button = open?.querySelector("button");
-  if (!open || !invalid || !button) return;
-  signIn.hidden = true;
-  open.hidden = false;
+  if (!open || !invalid || !button) return () => {};
+  let token: string | null = null;
   button.addEventListener("click", async () => {
+    if (!token) return;
     const alert = open.querySelector<HTMLElement>("[role=alert]")!;
     alert.textContent = "";
     setBusy(button, true);
@@ -35,26 +44,34 @@ function openWithLink(token: string) {
         return;
       }
       history.replaceState(history.state, "", "/library");
+      const slot = invalid.querySelector("[data-testid=library-link-invalid]");
       const form = part<HTMLFormElement>(PART.linkForm);
-      if (form) {
+      if (slot && form && !slot.contains(form)) {
         const label = form.querySelector("button[type=submit] span");
         if (label) label.textContent = T.requestNewLink;
-        invalid.querySelector("[data-testid=library-link-invalid]")?.append(form);
+        part(PART.linkSent)?.remove();
+        form.hidden = false;
+        slot.append(form);
       }
       open.hidden = true;
       invalid.hidden = false;
     }
   });
+  return () => {
+    token = linkToken();
+    if (!token) return;
+    for (const name of [PART.signIn, PART.signedIn, PART.invalid]) {
+      const el = part(name);
+      if (el) el.hidden = true;
+    }
+    open.hidden = false;
+  };
 }
 
 function signedOut() {
   const params = new URLSearchParams(location.search);
   // The note is for this visit: a reload (or a bookmark) does not say it again.
   if (params.has(LIBRARY_ENDED_PARAM)) history.replaceState(history.state, "", `/library${location.hash}`);
-  const form = part<HTMLFormElement>(PART.linkForm);
-  if (form) wireLinkForm(form);
-  const token = new URLSearchParams(location.hash.slice(1)).get("token");
-  if (token && token.length <= 200) openWithLink(token);
 }
 
 /** Wires what a page of purchases holds (the first, or one 'Show more' brought). */
@@ -134,5 +151,9 @@ document.addEventListener("click", (event) => {
   if (button?.dataset.copy) void copy(button.dataset.copy, button.dataset.what ?? "");
 });
 
+for (const form of document.querySelectorAll<HTMLFormElement>(`form[data-part="${PART.linkForm}"]`)) wireLinkForm(form);
 if (part(PART.signOut)) signedIn();
 else if (part(PART.signIn)) signedOut();
+const showOpen = wireOpen();
+showOpen();
+addEventListener("hashchange", showOpen);

@@ -236,9 +236,10 @@ export function PurchaseCard({ p }: { p: LibraryCard }) {
               </button>
             )}
           </div>
-          <Receipt p={p} />
-          {paid && <ChangeEmail p={p} />}
         </div>
+        {/* Out of the content's flow: a closed popover takes no room, and no spacing either. */}
+        <Receipt p={p} />
+        {paid && <ChangeEmail p={p} />}
       </div>
     </li>
   );

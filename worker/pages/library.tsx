@@ -48,7 +48,15 @@ function Centered(props: {
 const SENT_BOX = "flex items-start gap-2 rounded-lg bg-emerald-50 px-3 py-3 text-left text-sm text-emerald-900";
 
 /** "Email me a sign-in link": posts to /library with no script; the island sends it with the bot check. */
-function RequestLinkForm({ email, problem }: { email?: string; problem?: string }) {
+function RequestLinkForm({
+  email,
+  problem,
+  label = T.requestLink,
+}: {
+  email?: string;
+  problem?: string;
+  label?: string;
+}) {
   return (
     <form
       method="post"
@@ -74,7 +82,7 @@ function RequestLinkForm({ email, problem }: { email?: string; problem?: string 
           class={TEXT_INPUT}
         />
         <button type="submit" class={button("brand", "default", "shrink-0")}>
-          <Icon name="loader" class="hidden size-4 animate-spin text-white" /> <span>{T.requestLink}</span>
+          <Icon name="loader" class="hidden size-4 animate-spin text-white" /> <span>{label}</span>
         </button>
       </div>
       <p id="library-email-error" role="alert" class="text-sm text-destructive empty:hidden">
@@ -98,6 +106,27 @@ function LinkSent({ message }: { message: string }) {
   );
 }
 
+/**
+ * The emailed link's two states, shown by the island when the address has `#token=`: 'Open my
+ * library', and the link used or expired. `form`: the invalid state's own link form (the signed-in
+ * page has none; the signed-out page's form moves in).
+ */
+function LinkPanels({ form = false }: { form?: boolean }) {
+  return (
+    <>
+      <Centered icon="keyRound" title={T.openTitle} text={T.openText} part={PART.open} hidden>
+        <button type="button" class={button("brand", "lg", "w-full")}>
+          <Icon name="loader" class="hidden size-4 animate-spin text-white" /> {T.open}
+        </button>
+        <p role="alert" class="text-sm text-destructive empty:hidden" />
+      </Centered>
+      <Centered icon="mailWarning" title={LIBRARY_TEXT.linkInvalid} text={T.invalidText} part={PART.invalid} hidden>
+        <div data-testid="library-link-invalid">{form && <RequestLinkForm label={T.requestNewLink} />}</div>
+      </Centered>
+    </>
+  );
+}
+
 export type SignedOutView = { ended: boolean; sent?: boolean; email?: string; problem?: string };
 
 /** Not signed in: the form (or, after a post without script, its answer); the link's two states, hidden. */
@@ -116,15 +145,7 @@ export function LibrarySignedOut({ ended, sent, email, problem }: SignedOutView)
         )}
         {sent ? <LinkSent message={LIBRARY_TEXT.linkSent} /> : <RequestLinkForm email={email} problem={problem} />}
       </Centered>
-      <Centered icon="keyRound" title={T.openTitle} text={T.openText} part={PART.open} hidden>
-        <button type="button" class={button("brand", "lg", "w-full")}>
-          <Icon name="loader" class="hidden size-4 animate-spin text-white" /> {T.open}
-        </button>
-        <p role="alert" class="text-sm text-destructive empty:hidden" />
-      </Centered>
-      <Centered icon="mailWarning" title={LIBRARY_TEXT.linkInvalid} text={T.invalidText} part={PART.invalid} hidden>
-        <div data-testid="library-link-invalid" />
-      </Centered>
+      <LinkPanels />
       <noscript>
         <p class="mx-auto mt-4 max-w-md text-center text-xs text-muted-foreground">{T.noScript}</p>
       </noscript>
@@ -214,6 +235,9 @@ function AccessKit() {
           </button>
         </div>
       </div>
+      <div data-kit="sent">
+        <LinkSent message="" />
+      </div>
       <Toast />
     </template>
   );
@@ -238,7 +262,7 @@ function MorePurchases({ cursor }: { cursor: string }) {
 export function LibrarySignedIn({ email, cards, nextCursor, paged }: SignedInView) {
   return (
     <Frame>
-      <div class="space-y-6">
+      <div class="space-y-6" data-part={PART.signedIn}>
         <div class="flex flex-wrap items-end justify-between gap-3">
           <div class="min-w-0">
             <h1 class="text-3xl font-bold">{T.title}</h1>
@@ -282,6 +306,7 @@ export function LibrarySignedIn({ email, cards, nextCursor, paged }: SignedInVie
         </div>
         <AccessKit />
       </div>
+      <LinkPanels form />
     </Frame>
   );
 }
