@@ -58,6 +58,8 @@ describe("/library signed out", () => {
     const turnstile = new URL((env as unknown as { TURNSTILE_SCRIPT_URL: string }).TURNSTILE_SCRIPT_URL).origin;
     expect(csp).toContain(`script-src 'self' ${turnstile};`);
     expect(csp).toContain("connect-src 'self';");
+    // A bought stream plays in the page, from this origin.
+    expect(csp).toContain("media-src 'self';");
     expect(page.match(/<script\b[^>]*\bsrc=/g)).toHaveLength(1);
     expect(page).toContain('<meta name="robots" content="noindex" />');
   });
