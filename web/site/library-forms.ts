@@ -118,6 +118,7 @@ export function wireChangeEmail(popover: HTMLElement) {
   const input = form.querySelector<HTMLInputElement>("input[type=email]")!;
   const submit = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
   const check = humanCheckFor(form, HUMAN_CHECK_ACTIONS.purchaseEmail);
+  submit.disabled = false;
   popover.addEventListener("toggle", (event) => {
     if ((event as ToggleEvent).newState !== "open") return;
     void check().catch(() => {});

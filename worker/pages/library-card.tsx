@@ -160,7 +160,8 @@ function ChangeEmail({ p }: { p: LibraryCard }) {
         <noscript>
           <p class="text-sm text-muted-foreground">{T.changeNeedsScript}</p>
         </noscript>
-        <button type="submit" class={button("default", "default", "w-full")}>
+        {/* Enabled by the island: with no script this form cannot send (see the note above). */}
+        <button type="submit" disabled class={button("default", "default", "w-full")}>
           <Icon name="loader" class="hidden size-4 animate-spin" /> {T.changeEmail}
         </button>
       </form>

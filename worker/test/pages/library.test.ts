@@ -77,6 +77,13 @@ describe("/library signed out", () => {
     }
   });
 
+  it("a creator's session gives no library, even for the creator's own address", async () => {
+    const { creatorCookie } = await paidWith("lib-html-creator@example.com", "lib-html-creator@example.com");
+    const page = await html(await call("/library", { cookie: creatorCookie }));
+    expect(page).toContain(T.requestLink);
+    expect(page).not.toContain("Signed in as");
+  });
+
   it("an ended or forged library cookie gets the form", async () => {
     const cookie = await libraryCookie("lib-html-ended@example.com");
     expect(await html(await call("/library", { cookie }))).toContain("Signed in as lib-html-ended@example.com");
