@@ -21,7 +21,6 @@ import { Route as PricingRouteImport } from './routes/pricing'
 import { Route as SettingsRouteImport } from './routes/settings'
 import { Route as SignInRouteImport } from './routes/sign-in'
 import { Route as SubscribeRouteImport } from './routes/subscribe'
-import { Route as SuccessRouteImport } from './routes/success'
 import { Route as UploadRouteImport } from './routes/upload'
 import { Route as AdminTaxRouteImport } from './routes/admin_.tax'
 import { Route as CheckoutIdRouteImport } from './routes/checkout.$id'
@@ -90,11 +89,6 @@ const SubscribeRoute = SubscribeRouteImport.update({
   path: '/subscribe',
   getParentRoute: () => rootRouteImport,
 } as any)
-const SuccessRoute = SuccessRouteImport.update({
-  id: '/success',
-  path: '/success',
-  getParentRoute: () => rootRouteImport,
-} as any)
 const UploadRoute = UploadRouteImport.update({
   id: '/upload',
   path: '/upload',
@@ -145,7 +139,6 @@ export interface FileRoutesByFullPath {
   '/settings': typeof SettingsRoute
   '/sign-in': typeof SignInRoute
   '/subscribe': typeof SubscribeRoute
-  '/success': typeof SuccessRoute
   '/upload': typeof UploadRoute
   '/admin/tax': typeof AdminTaxRoute
   '/checkout/$id': typeof CheckoutIdRoute
@@ -167,7 +160,6 @@ export interface FileRoutesByTo {
   '/settings': typeof SettingsRoute
   '/sign-in': typeof SignInRoute
   '/subscribe': typeof SubscribeRoute
-  '/success': typeof SuccessRoute
   '/upload': typeof UploadRoute
   '/admin/tax': typeof AdminTaxRoute
   '/checkout/$id': typeof CheckoutIdRoute
@@ -190,7 +182,6 @@ export interface FileRoutesById {
   '/settings': typeof SettingsRoute
   '/sign-in': typeof SignInRoute
   '/subscribe': typeof SubscribeRoute
-  '/success': typeof SuccessRoute
   '/upload': typeof UploadRoute
   '/admin_/tax': typeof AdminTaxRoute
   '/checkout/$id': typeof CheckoutIdRoute
@@ -214,7 +205,6 @@ export interface FileRouteTypes {
     | '/settings'
     | '/sign-in'
     | '/subscribe'
-    | '/success'
     | '/upload'
     | '/admin/tax'
     | '/checkout/$id'
@@ -236,7 +226,6 @@ export interface FileRouteTypes {
     | '/settings'
     | '/sign-in'
     | '/subscribe'
-    | '/success'
     | '/upload'
     | '/admin/tax'
     | '/checkout/$id'
@@ -258,7 +247,6 @@ export interface FileRouteTypes {
     | '/settings'
     | '/sign-in'
     | '/subscribe'
-    | '/success'
     | '/upload'
     | '/admin_/tax'
     | '/checkout/$id'
@@ -281,7 +269,6 @@ export interface RootRouteChildren {
   SettingsRoute: typeof SettingsRoute
   SignInRoute: typeof SignInRoute
   SubscribeRoute: typeof SubscribeRoute
-  SuccessRoute: typeof SuccessRoute
   UploadRoute: typeof UploadRoute
   AdminTaxRoute: typeof AdminTaxRoute
   CheckoutIdRoute: typeof CheckoutIdRoute
@@ -377,13 +364,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SubscribeRouteImport
       parentRoute: typeof rootRouteImport
     }
-    '/success': {
-      id: '/success'
-      path: '/success'
-      fullPath: '/success'
-      preLoaderRoute: typeof SuccessRouteImport
-      parentRoute: typeof rootRouteImport
-    }
     '/upload': {
       id: '/upload'
       path: '/upload'
@@ -449,7 +429,6 @@ const rootRouteChildren: RootRouteChildren = {
   SettingsRoute: SettingsRoute,
   SignInRoute: SignInRoute,
   SubscribeRoute: SubscribeRoute,
-  SuccessRoute: SuccessRoute,
   UploadRoute: UploadRoute,
   AdminTaxRoute: AdminTaxRoute,
   CheckoutIdRoute: CheckoutIdRoute,
