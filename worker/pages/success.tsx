@@ -27,7 +27,7 @@ function BuyerFrame({ children }: { children: unknown }) {
         </div>
       </header>
       <main class="flex-1">{children}</main>
-      <footer class="py-6 text-center text-xs text-muted-foreground">
+      <footer class="px-4 py-6 text-center text-xs text-muted-foreground">
         Secure card payment · No account needed · Powered by ApeWall
       </footer>
       <ol
