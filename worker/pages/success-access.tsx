@@ -12,6 +12,15 @@ import { SUCCESS_PART as PART } from "../../shared/success";
 import { Icon } from "./icons";
 import { button, CARD } from "./ui";
 
+/** `button(variant, size)` with some of its classes replaced (tailwind-merge's job in the SPA: here a later class does not win). */
+const restyled = (base: string, drop: string[], add: string) =>
+  `${base
+    .split(" ")
+    .filter((c) => !drop.includes(c))
+    .join(" ")} ${add}`;
+/** The big access button: 48 px high (the SPA's), not `lg`'s 44 px. */
+const BIG = (variant: "brand" | "outline") => restyled(button(variant, "lg"), ["h-11"], "h-12 w-full text-base");
+
 const isAudio = (type: string | null) => !!type && type.startsWith("audio/");
 const isImage = (type: string | null) => !!type && /^image\/(png|jpeg|gif|webp|avif)$/.test(type);
 
@@ -37,7 +46,11 @@ function DownloadForm({ v }: { v: PurchaseVerification }) {
           the button stays inside the screen and nothing of it is cut. */}
       <button
         type="submit"
-        class={button("brand", "lg", "h-auto min-h-12 w-full py-2 text-base whitespace-normal")}
+        class={restyled(
+          button("brand", "lg"),
+          ["h-11", "whitespace-nowrap"],
+          "h-auto min-h-12 w-full py-2 text-base whitespace-normal",
+        )}
         aria-label={content.fileName ? `Download ${content.fileName}` : undefined}
       >
         <Icon name="download" />
@@ -61,12 +74,7 @@ export function PurchaseAccess({ v }: { v: PurchaseVerification }) {
     <div class="space-y-4" data-testid="purchase-access" data-access-type={content.accessType}>
       {content.accessType === "download" && content.fileUrl && <DownloadForm v={v} />}
       {content.accessType === "link" && content.linkUrl && (
-        <a
-          href={content.linkUrl}
-          target="_blank"
-          rel="noreferrer noopener"
-          class={button("brand", "lg", "h-12 w-full text-base")}
-        >
+        <a href={content.linkUrl} target="_blank" rel="noreferrer noopener" class={BIG("brand")}>
           <Icon name="externalLink" /> Open Link
         </a>
       )}
@@ -99,7 +107,7 @@ export function PurchaseAccess({ v }: { v: PurchaseVerification }) {
             href={content.fileUrl}
             target="_blank"
             rel="noreferrer"
-            class={button(content.textContent ? "outline" : "brand", "lg", "h-12 w-full text-base")}
+            class={BIG(content.textContent ? "outline" : "brand")}
           >
             <Icon name="eye" /> View Online
           </a>
