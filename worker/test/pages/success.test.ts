@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { SUCCESS_DATA_ID, SUCCESS_TEXT, supportLine } from "../../../shared/success";
 import { call, checkout, deliver, eventFor, standin } from "../support/helpers";
+import { accept, buy, funnelSetup } from "../funnels/funnel-helpers";
 import { creatorWithItem, purchaseOf } from "../payments/payment-fixtures";
 
 const html = async (res: Response) => (await res.text()).replace(/&#39;/g, "'").replace(/&amp;/g, "&");
@@ -122,6 +123,29 @@ describe("the success page", () => {
     expect(page).toMatch(/This order was refunded on \w{3} \d{1,2}, \d{4}/);
     expect(page).toContain("Go to the item");
     expect(page).not.toContain(SUCCESS_TEXT.paid);
+  });
+
+  it("back from paying with an offer waiting, this browser goes on to it (303); the access link alone, and later, the order", async () => {
+    const { mainId, upsell } = await funnelSetup("success-page-funnel@example.com");
+    const { paymentIntent, buyerCookie, purchaseId } = await buy(mainId);
+    const back = `/success?payment_intent=${paymentIntent}&content_id=${mainId}&redirect_status=succeeded`;
+    const res = await call(back, { cookie: buyerCookie });
+    expect(res.status).toBe(303);
+    const to = new URL(res.headers.get("location")!, "http://x");
+    expect(to.pathname).toBe("/checkout/upsell");
+    expect(to.searchParams.get("purchase")).toBe(purchaseId);
+    expect(to.searchParams.get("access")).toMatch(new RegExp(`^${purchaseId}\\.`));
+    // No offer for a browser that did not pay: the page itself (not found without the cookie).
+    expect((await call(back)).status).toBe(404);
+
+    // After an accept, the order's page lists what was added and the total charged, by the access link alone.
+    expect((await accept(purchaseId, upsell.id, buyerCookie)).status).toBe(200);
+    const order = await call(`/success?${new URLSearchParams({ access: to.searchParams.get("access")! })}`);
+    expect(order.status).toBe(200);
+    const page = await html(order);
+    expect(page).toContain('data-testid="order-extras"');
+    expect(page).toContain("Workbook");
+    expect(page).toContain("Total charged");
   });
 
   it("bad query input is a 400 page, never a 5xx", async () => {
