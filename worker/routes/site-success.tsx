@@ -79,7 +79,7 @@ export const successPageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "/succes
 
   if (purchase.status === "refunded" || purchase.status === "disputed") {
     const revoked = await revokedPurchase(deps, claim, where);
-    return revoked ? send(c, SUCCESS_TEXT.notFound.title, <Revoked r={revoked} />) : notFound(c);
+    return revoked ? send(c, `This order was ${revoked.state}`, <Revoked r={revoked} />) : notFound(c);
   }
   if (purchase.status !== "paid") {
     const redirect = c.req.query("redirect_status");

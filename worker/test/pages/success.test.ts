@@ -121,6 +121,7 @@ describe("the success page", () => {
     expect(res.status).toBe(200);
     const page = await html(res);
     expect(page).toMatch(/This order was refunded on \w{3} \d{1,2}, \d{4}/);
+    expect(page).toContain("<title>This order was refunded · ApeWall</title>");
     expect(page).toContain("Go to the item");
     expect(page).not.toContain(SUCCESS_TEXT.paid);
   });
