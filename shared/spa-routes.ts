@@ -21,7 +21,6 @@ export const SPA_ROUTE_PATTERNS = [
   "/settings",
   "/sign-in",
   "/subscribe",
-  "/success",
   "/upload",
 ] as const;
 

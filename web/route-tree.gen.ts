@@ -20,7 +20,6 @@ import { Route as PricingRouteImport } from './routes/pricing'
 import { Route as SettingsRouteImport } from './routes/settings'
 import { Route as SignInRouteImport } from './routes/sign-in'
 import { Route as SubscribeRouteImport } from './routes/subscribe'
-import { Route as SuccessRouteImport } from './routes/success'
 import { Route as UploadRouteImport } from './routes/upload'
 import { Route as AdminTaxRouteImport } from './routes/admin_.tax'
 import { Route as CheckoutIdRouteImport } from './routes/checkout.$id'
@@ -84,11 +83,6 @@ const SubscribeRoute = SubscribeRouteImport.update({
   path: '/subscribe',
   getParentRoute: () => rootRouteImport,
 } as any)
-const SuccessRoute = SuccessRouteImport.update({
-  id: '/success',
-  path: '/success',
-  getParentRoute: () => rootRouteImport,
-} as any)
 const UploadRoute = UploadRouteImport.update({
   id: '/upload',
   path: '/upload',
@@ -138,7 +132,6 @@ export interface FileRoutesByFullPath {
   '/settings': typeof SettingsRoute
   '/sign-in': typeof SignInRoute
   '/subscribe': typeof SubscribeRoute
-  '/success': typeof SuccessRoute
   '/upload': typeof UploadRoute
   '/admin/tax': typeof AdminTaxRoute
   '/checkout/$id': typeof CheckoutIdRoute
@@ -159,7 +152,6 @@ export interface FileRoutesByTo {
   '/settings': typeof SettingsRoute
   '/sign-in': typeof SignInRoute
   '/subscribe': typeof SubscribeRoute
-  '/success': typeof SuccessRoute
   '/upload': typeof UploadRoute
   '/admin/tax': typeof AdminTaxRoute
   '/checkout/$id': typeof CheckoutIdRoute
@@ -181,7 +173,6 @@ export interface FileRoutesById {
   '/settings': typeof SettingsRoute
   '/sign-in': typeof SignInRoute
   '/subscribe': typeof SubscribeRoute
-  '/success': typeof SuccessRoute
   '/upload': typeof UploadRoute
   '/admin_/tax': typeof AdminTaxRoute
   '/checkout/$id': typeof CheckoutIdRoute
@@ -204,7 +195,6 @@ export interface FileRouteTypes {
     | '/settings'
     | '/sign-in'
     | '/subscribe'
-    | '/success'
     | '/upload'
     | '/admin/tax'
     | '/checkout/$id'
@@ -225,7 +215,6 @@ export interface FileRouteTypes {
     | '/settings'
     | '/sign-in'
     | '/subscribe'
-    | '/success'
     | '/upload'
     | '/admin/tax'
     | '/checkout/$id'
@@ -246,7 +235,6 @@ export interface FileRouteTypes {
     | '/settings'
     | '/sign-in'
     | '/subscribe'
-    | '/success'
     | '/upload'
     | '/admin_/tax'
     | '/checkout/$id'
@@ -268,7 +256,6 @@ export interface RootRouteChildren {
   SettingsRoute: typeof SettingsRoute
   SignInRoute: typeof SignInRoute
   SubscribeRoute: typeof SubscribeRoute
-  SuccessRoute: typeof SuccessRoute
   UploadRoute: typeof UploadRoute
   AdminTaxRoute: typeof AdminTaxRoute
   CheckoutIdRoute: typeof CheckoutIdRoute
@@ -357,13 +344,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SubscribeRouteImport
       parentRoute: typeof rootRouteImport
     }
-    '/success': {
-      id: '/success'
-      path: '/success'
-      fullPath: '/success'
-      preLoaderRoute: typeof SuccessRouteImport
-      parentRoute: typeof rootRouteImport
-    }
     '/upload': {
       id: '/upload'
       path: '/upload'
@@ -428,7 +408,6 @@ const rootRouteChildren: RootRouteChildren = {
   SettingsRoute: SettingsRoute,
   SignInRoute: SignInRoute,
   SubscribeRoute: SubscribeRoute,
-  SuccessRoute: SuccessRoute,
   UploadRoute: UploadRoute,
   AdminTaxRoute: AdminTaxRoute,
   CheckoutIdRoute: CheckoutIdRoute,

@@ -40,6 +40,7 @@ import { profileRoutes } from "./routes/profile";
 import { taxSettingsRoutes } from "./routes/tax-settings";
 import { salesExportRoutes } from "./routes/sales-export";
 import { spaRoutes } from "./routes/spa";
+import { successPageRoutes } from "./routes/site-success";
 import { stripeWebhookRoutes } from "./routes/stripe-webhook";
 import { subscriptionRoutes } from "./routes/subscription";
 import { uploadRoutes } from "./routes/uploads";
@@ -123,6 +124,7 @@ export const app: Hono<AppEnv> = new Hono<AppEnv>()
   .route("/api", api)
   .route("/dev", devRoutes)
   .route("/", paywallPageRoutes)
+  .route("/", successPageRoutes)
   .route("/", siteLibraryRoutes)
   .route("/", spaRoutes);
 

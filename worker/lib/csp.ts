@@ -92,7 +92,7 @@ export function sitePolicy(
     "script-src": `'self' ${turnstile}${stripe ? ` ${stripe.script}` : ""}`,
     "style-src": `'self' '${styleHash}'`,
     "img-src": "'self' data: blob:",
-    // The library plays a bought stream from this origin (docs/library.md).
+    // A bought stream plays in the page, from this origin (the library, docs/library.md).
     "media-src": "'self'",
     "connect-src": `'self'${stripe ? ` ${stripe.connect}` : ""}`,
     "frame-src": `${turnstile}${stripe ? ` ${stripe.frame}` : ""}`,
