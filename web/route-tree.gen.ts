@@ -14,12 +14,10 @@ import { Route as AdminRouteImport } from './routes/admin'
 import { Route as ConnectRouteImport } from './routes/connect'
 import { Route as DashboardRouteImport } from './routes/dashboard'
 import { Route as DiscountsRouteImport } from './routes/discounts'
-import { Route as FeedbackRouteImport } from './routes/feedback'
 import { Route as FunnelsRouteImport } from './routes/funnels'
 import { Route as LibraryRouteImport } from './routes/library'
 import { Route as PricingRouteImport } from './routes/pricing'
 import { Route as SettingsRouteImport } from './routes/settings'
-import { Route as SignInRouteImport } from './routes/sign-in'
 import { Route as SubscribeRouteImport } from './routes/subscribe'
 import { Route as SuccessRouteImport } from './routes/success'
 import { Route as UploadRouteImport } from './routes/upload'
@@ -55,11 +53,6 @@ const DiscountsRoute = DiscountsRouteImport.update({
   path: '/discounts',
   getParentRoute: () => rootRouteImport,
 } as any)
-const FeedbackRoute = FeedbackRouteImport.update({
-  id: '/feedback',
-  path: '/feedback',
-  getParentRoute: () => rootRouteImport,
-} as any)
 const FunnelsRoute = FunnelsRouteImport.update({
   id: '/funnels',
   path: '/funnels',
@@ -78,11 +71,6 @@ const PricingRoute = PricingRouteImport.update({
 const SettingsRoute = SettingsRouteImport.update({
   id: '/settings',
   path: '/settings',
-  getParentRoute: () => rootRouteImport,
-} as any)
-const SignInRoute = SignInRouteImport.update({
-  id: '/sign-in',
-  path: '/sign-in',
   getParentRoute: () => rootRouteImport,
 } as any)
 const SubscribeRoute = SubscribeRouteImport.update({
@@ -138,12 +126,10 @@ export interface FileRoutesByFullPath {
   '/connect': typeof ConnectRoute
   '/dashboard': typeof DashboardRoute
   '/discounts': typeof DiscountsRoute
-  '/feedback': typeof FeedbackRoute
   '/funnels': typeof FunnelsRoute
   '/library': typeof LibraryRoute
   '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
-  '/sign-in': typeof SignInRoute
   '/subscribe': typeof SubscribeRoute
   '/success': typeof SuccessRoute
   '/upload': typeof UploadRoute
@@ -160,12 +146,10 @@ export interface FileRoutesByTo {
   '/connect': typeof ConnectRoute
   '/dashboard': typeof DashboardRoute
   '/discounts': typeof DiscountsRoute
-  '/feedback': typeof FeedbackRoute
   '/funnels': typeof FunnelsRoute
   '/library': typeof LibraryRoute
   '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
-  '/sign-in': typeof SignInRoute
   '/subscribe': typeof SubscribeRoute
   '/success': typeof SuccessRoute
   '/upload': typeof UploadRoute
@@ -183,12 +167,10 @@ export interface FileRoutesById {
   '/connect': typeof ConnectRoute
   '/dashboard': typeof DashboardRoute
   '/discounts': typeof DiscountsRoute
-  '/feedback': typeof FeedbackRoute
   '/funnels': typeof FunnelsRoute
   '/library': typeof LibraryRoute
   '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
-  '/sign-in': typeof SignInRoute
   '/subscribe': typeof SubscribeRoute
   '/success': typeof SuccessRoute
   '/upload': typeof UploadRoute
@@ -207,12 +189,10 @@ export interface FileRouteTypes {
     | '/connect'
     | '/dashboard'
     | '/discounts'
-    | '/feedback'
     | '/funnels'
     | '/library'
     | '/pricing'
     | '/settings'
-    | '/sign-in'
     | '/subscribe'
     | '/success'
     | '/upload'
@@ -229,12 +209,10 @@ export interface FileRouteTypes {
     | '/connect'
     | '/dashboard'
     | '/discounts'
-    | '/feedback'
     | '/funnels'
     | '/library'
     | '/pricing'
     | '/settings'
-    | '/sign-in'
     | '/subscribe'
     | '/success'
     | '/upload'
@@ -251,12 +229,10 @@ export interface FileRouteTypes {
     | '/connect'
     | '/dashboard'
     | '/discounts'
-    | '/feedback'
     | '/funnels'
     | '/library'
     | '/pricing'
     | '/settings'
-    | '/sign-in'
     | '/subscribe'
     | '/success'
     | '/upload'
@@ -274,12 +250,10 @@ export interface RootRouteChildren {
   ConnectRoute: typeof ConnectRoute
   DashboardRoute: typeof DashboardRoute
   DiscountsRoute: typeof DiscountsRoute
-  FeedbackRoute: typeof FeedbackRoute
   FunnelsRoute: typeof FunnelsRoute
   LibraryRoute: typeof LibraryRoute
   PricingRoute: typeof PricingRoute
   SettingsRoute: typeof SettingsRoute
-  SignInRoute: typeof SignInRoute
   SubscribeRoute: typeof SubscribeRoute
   SuccessRoute: typeof SuccessRoute
   UploadRoute: typeof UploadRoute
@@ -328,13 +302,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DiscountsRouteImport
       parentRoute: typeof rootRouteImport
     }
-    '/feedback': {
-      id: '/feedback'
-      path: '/feedback'
-      fullPath: '/feedback'
-      preLoaderRoute: typeof FeedbackRouteImport
-      parentRoute: typeof rootRouteImport
-    }
     '/funnels': {
       id: '/funnels'
       path: '/funnels'
@@ -361,13 +328,6 @@ declare module '@tanstack/react-router' {
       path: '/settings'
       fullPath: '/settings'
       preLoaderRoute: typeof SettingsRouteImport
-      parentRoute: typeof rootRouteImport
-    }
-    '/sign-in': {
-      id: '/sign-in'
-      path: '/sign-in'
-      fullPath: '/sign-in'
-      preLoaderRoute: typeof SignInRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/subscribe': {
@@ -442,12 +402,10 @@ const rootRouteChildren: RootRouteChildren = {
   ConnectRoute: ConnectRoute,
   DashboardRoute: DashboardRoute,
   DiscountsRoute: DiscountsRoute,
-  FeedbackRoute: FeedbackRoute,
   FunnelsRoute: FunnelsRoute,
   LibraryRoute: LibraryRoute,
   PricingRoute: PricingRoute,
   SettingsRoute: SettingsRoute,
-  SignInRoute: SignInRoute,
   SubscribeRoute: SubscribeRoute,
   SuccessRoute: SuccessRoute,
   UploadRoute: UploadRoute,

@@ -39,6 +39,8 @@ import { profileRoutes } from "./routes/profile";
 import { taxSettingsRoutes } from "./routes/tax-settings";
 import { salesExportRoutes } from "./routes/sales-export";
 import { spaRoutes } from "./routes/spa";
+import { signInPageRoutes } from "./routes/site-sign-in";
+import { feedbackPageRoutes } from "./routes/site-feedback";
 import { stripeWebhookRoutes } from "./routes/stripe-webhook";
 import { subscriptionRoutes } from "./routes/subscription";
 import { uploadRoutes } from "./routes/uploads";
@@ -122,6 +124,8 @@ export const app: Hono<AppEnv> = new Hono<AppEnv>()
   .route("/api", api)
   .route("/dev", devRoutes)
   .route("/", paywallPageRoutes)
+  .route("/", signInPageRoutes)
+  .route("/", feedbackPageRoutes)
   .route("/", spaRoutes);
 
 app.notFound((c) => c.json({ message: "Not found" }, 404));
