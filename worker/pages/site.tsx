@@ -16,7 +16,7 @@ export function SiteTopBar() {
           <LogoMark class="size-8" />
           <span>{PRODUCT_NAME}</span>
         </a>
-        <nav class="flex min-w-0 items-center gap-1 sm:gap-2">
+        <nav class="flex min-w-0 items-center gap-0.5 sm:gap-2">
           {/* On a phone 'Feedback' is its icon, so the product name keeps its room. */}
           <a href="/feedback" aria-label="Feedback" class={button("ghost", "sm")}>
             <Icon name="messageSquare" class="sm:hidden" />
