@@ -144,6 +144,7 @@ if (form && slot) {
         api("POST /api/feedback", { body: { ...d, priority: d.priority as "medium" }, headers }),
       );
       form.reset();
+      part(PART.toasts)?.replaceChildren();
       const email = control("email");
       if (email) email.value = userEmail;
       if (formPanel) formPanel.hidden = true;
