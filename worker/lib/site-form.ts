@@ -30,13 +30,32 @@ export async function readForm(c: Ctx): Promise<{ fields: Record<string, string>
   } catch {
     return { refused: { status: 403, message: "This form was not sent from this site." } };
   }
-  const declared = Number(c.req.header("content-length"));
-  if (!Number.isFinite(declared) || declared > MAX_FORM_BYTES) {
+  const declared = Number(c.req.header("content-length") ?? 0);
+  if (declared > MAX_FORM_BYTES) {
     await c.req.raw.body?.cancel();
     return { refused: TOO_LARGE };
   }
-  const text = new TextDecoder().decode(await c.req.arrayBuffer());
-  if (text.length > MAX_FORM_BYTES) return { refused: TOO_LARGE };
+  // Read up to the cap whatever the length said (a body sent in chunks declares none).
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = c.req.raw.body?.getReader();
+  for (;;) {
+    const next = await reader?.read();
+    if (!next || next.done) break;
+    size += next.value.byteLength;
+    if (size > MAX_FORM_BYTES) {
+      await reader?.cancel();
+      return { refused: TOO_LARGE };
+    }
+    chunks.push(next.value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  const text = new TextDecoder().decode(bytes);
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/x-www-form-urlencoded\b/i.test(type)) return { fields: {} };
   const fields: Record<string, string> = {};

@@ -34,7 +34,8 @@ export const feedbackPageRoutes = new Hono<AppEnv>()
     const form = await readForm(c);
     if ("refused" in form) return answer(c, { errors: { form: form.refused.message } }, form.refused.status);
     const values = Object.fromEntries(FIELDS.map((f) => [f, (form.fields[f] ?? "").slice(0, 6000)]));
-    const parsed = feedbackSchema.safeParse(values);
+    // A form without a priority gets the schema's default, as the API's body without one does.
+    const parsed = feedbackSchema.safeParse({ ...values, priority: values.priority || undefined });
     if (!parsed.success) {
       const errors: FeedbackView["errors"] = {};
       for (const issue of parsed.error.issues) {

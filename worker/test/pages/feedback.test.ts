@@ -1,9 +1,12 @@
 // /feedback as the Worker renders it (docs/pages.md): the same page for everyone, kept by the edge
 // cache; the form posted without JavaScript stores the same row as POST /api/feedback, only from
 // this site, and answers a missing field with the spec's words in the page.
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { FEEDBACK_TEXT, FEEDBACK_TYPE_LABELS } from "../../../shared/feedback-page";
-import { call, row, signIn } from "../support/helpers";
+import { app } from "../../app";
+import { TOO_MANY_REQUESTS } from "../../lib/rate-limit";
+import { BASE, call, env, row, signIn } from "../support/helpers";
 
 const form = (fields: Record<string, string>, headers: Record<string, string> = {}, cookie?: string) =>
   call("/feedback", {
@@ -109,6 +112,38 @@ describe("POST /feedback (the form without JavaScript)", () => {
     expect(badEmail.status).toBe(400);
     expect(await textOf(badEmail)).toContain("Enter a valid email address");
     expect((await form({ ...fields, pad: "x".repeat(40_000) })).status).toBe(413);
+    expect(await row("SELECT id FROM feedback WHERE subject = ?", subject)).toBeNull();
+  });
+});
+
+describe("POST /feedback is held to the bot check's strict limit (it carries no token)", () => {
+  it("counts against UNVERIFIED_LIMITER by address, and says its 429 in the page; nothing stored", async () => {
+    const keys: string[] = [];
+    const refusing = {
+      limit: async ({ key }: { key: string }) => {
+        keys.push(key);
+        return { success: false };
+      },
+    };
+    const subject = `Limited ${crypto.randomUUID()}`;
+    const ctx = createExecutionContext();
+    const res = await app.fetch(
+      new Request(`${BASE}/feedback`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          origin: BASE,
+          "cf-connecting-ip": "203.0.113.8",
+        },
+        body: new URLSearchParams({ type: "bug", subject, message: "m" }).toString(),
+      }),
+      { ...(env as object), UNVERIFIED_LIMITER: refusing } as never,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(429);
+    expect(keys).toEqual(["feedback:203.0.113.8"]);
+    expect(await res.text()).toContain(TOO_MANY_REQUESTS);
     expect(await row("SELECT id FROM feedback WHERE subject = ?", subject)).toBeNull();
   });
 });

@@ -1,9 +1,12 @@
 // /sign-in as the Worker renders it (docs/pages.md): the texts, the providers, `?error=`, the policy,
 // never kept by a shared cache; a signed-in visitor goes on; the form posted without JavaScript sends
 // the same link as the API, only from this site, and says what went wrong in the page.
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SIGN_IN_ERRORS, SIGN_IN_TEXT } from "../../../shared/sign-in";
-import { BASE, call, cookieValue, outbox, signIn, waitForMail } from "../support/helpers";
+import { app } from "../../app";
+import { TOO_MANY_REQUESTS } from "../../lib/rate-limit";
+import { BASE, call, cookieValue, env, outbox, signIn, waitForMail } from "../support/helpers";
 
 const form = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
   call("/sign-in", {
@@ -135,5 +138,39 @@ describe("POST /sign-in (the form without JavaScript)", () => {
       body: JSON.stringify({ email: "a@example.com" }),
     });
     expect(json.status).toBe(400);
+  });
+});
+
+describe("POST /sign-in is held to the bot check's strict limit (it carries no token)", () => {
+  it("counts against UNVERIFIED_LIMITER by address, and says its 429 in the page; no mail", async () => {
+    const keys: string[] = [];
+    const refusing = {
+      limit: async ({ key }: { key: string }) => {
+        keys.push(key);
+        return { success: false };
+      },
+    };
+    const email = `signin-limit-${crypto.randomUUID()}@example.com`;
+    const ctx = createExecutionContext();
+    const res = await app.fetch(
+      new Request(`${BASE}/sign-in`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          origin: BASE,
+          "cf-connecting-ip": "203.0.113.7",
+        },
+        body: new URLSearchParams({ email, returnTo: "/" }).toString(),
+      }),
+      { ...(env as object), UNVERIFIED_LIMITER: refusing } as never,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(429);
+    expect(keys).toEqual(["sign-in:203.0.113.7"]);
+    const html = await res.text();
+    expect(html).toContain(TOO_MANY_REQUESTS);
+    expect(html).toContain(`value="${email}"`);
+    expect((await outbox()).some((m) => m.to === email)).toBe(false);
   });
 });
