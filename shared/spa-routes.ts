@@ -20,7 +20,6 @@ export const SPA_ROUTE_PATTERNS = [
   "/pricing",
   "/settings",
   "/subscribe",
-  "/success",
   "/upload",
 ] as const;
 

@@ -19,7 +19,6 @@ import { Route as LibraryRouteImport } from './routes/library'
 import { Route as PricingRouteImport } from './routes/pricing'
 import { Route as SettingsRouteImport } from './routes/settings'
 import { Route as SubscribeRouteImport } from './routes/subscribe'
-import { Route as SuccessRouteImport } from './routes/success'
 import { Route as UploadRouteImport } from './routes/upload'
 import { Route as AdminTaxRouteImport } from './routes/admin_.tax'
 import { Route as CheckoutIdRouteImport } from './routes/checkout.$id'
@@ -78,11 +77,6 @@ const SubscribeRoute = SubscribeRouteImport.update({
   path: '/subscribe',
   getParentRoute: () => rootRouteImport,
 } as any)
-const SuccessRoute = SuccessRouteImport.update({
-  id: '/success',
-  path: '/success',
-  getParentRoute: () => rootRouteImport,
-} as any)
 const UploadRoute = UploadRouteImport.update({
   id: '/upload',
   path: '/upload',
@@ -131,7 +125,6 @@ export interface FileRoutesByFullPath {
   '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
   '/subscribe': typeof SubscribeRoute
-  '/success': typeof SuccessRoute
   '/upload': typeof UploadRoute
   '/admin/tax': typeof AdminTaxRoute
   '/checkout/$id': typeof CheckoutIdRoute
@@ -151,7 +144,6 @@ export interface FileRoutesByTo {
   '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
   '/subscribe': typeof SubscribeRoute
-  '/success': typeof SuccessRoute
   '/upload': typeof UploadRoute
   '/admin/tax': typeof AdminTaxRoute
   '/checkout/$id': typeof CheckoutIdRoute
@@ -172,7 +164,6 @@ export interface FileRoutesById {
   '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
   '/subscribe': typeof SubscribeRoute
-  '/success': typeof SuccessRoute
   '/upload': typeof UploadRoute
   '/admin_/tax': typeof AdminTaxRoute
   '/checkout/$id': typeof CheckoutIdRoute
@@ -194,7 +185,6 @@ export interface FileRouteTypes {
     | '/pricing'
     | '/settings'
     | '/subscribe'
-    | '/success'
     | '/upload'
     | '/admin/tax'
     | '/checkout/$id'
@@ -214,7 +204,6 @@ export interface FileRouteTypes {
     | '/pricing'
     | '/settings'
     | '/subscribe'
-    | '/success'
     | '/upload'
     | '/admin/tax'
     | '/checkout/$id'
@@ -234,7 +223,6 @@ export interface FileRouteTypes {
     | '/pricing'
     | '/settings'
     | '/subscribe'
-    | '/success'
     | '/upload'
     | '/admin_/tax'
     | '/checkout/$id'
@@ -255,7 +243,6 @@ export interface RootRouteChildren {
   PricingRoute: typeof PricingRoute
   SettingsRoute: typeof SettingsRoute
   SubscribeRoute: typeof SubscribeRoute
-  SuccessRoute: typeof SuccessRoute
   UploadRoute: typeof UploadRoute
   AdminTaxRoute: typeof AdminTaxRoute
   CheckoutIdRoute: typeof CheckoutIdRoute
@@ -337,13 +324,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SubscribeRouteImport
       parentRoute: typeof rootRouteImport
     }
-    '/success': {
-      id: '/success'
-      path: '/success'
-      fullPath: '/success'
-      preLoaderRoute: typeof SuccessRouteImport
-      parentRoute: typeof rootRouteImport
-    }
     '/upload': {
       id: '/upload'
       path: '/upload'
@@ -407,7 +387,6 @@ const rootRouteChildren: RootRouteChildren = {
   PricingRoute: PricingRoute,
   SettingsRoute: SettingsRoute,
   SubscribeRoute: SubscribeRoute,
-  SuccessRoute: SuccessRoute,
   UploadRoute: UploadRoute,
   AdminTaxRoute: AdminTaxRoute,
   CheckoutIdRoute: CheckoutIdRoute,

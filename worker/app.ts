@@ -39,6 +39,7 @@ import { profileRoutes } from "./routes/profile";
 import { taxSettingsRoutes } from "./routes/tax-settings";
 import { salesExportRoutes } from "./routes/sales-export";
 import { spaRoutes } from "./routes/spa";
+import { successPageRoutes } from "./routes/site-success";
 import { signInPageRoutes } from "./routes/site-sign-in";
 import { feedbackPageRoutes } from "./routes/site-feedback";
 import { stripeWebhookRoutes } from "./routes/stripe-webhook";
@@ -124,6 +125,7 @@ export const app: Hono<AppEnv> = new Hono<AppEnv>()
   .route("/api", api)
   .route("/dev", devRoutes)
   .route("/", paywallPageRoutes)
+  .route("/", successPageRoutes)
   .route("/", signInPageRoutes)
   .route("/", feedbackPageRoutes)
   .route("/", spaRoutes);

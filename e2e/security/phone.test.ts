@@ -434,7 +434,7 @@ const VISITS: Visit[] = [
   },
 
   {
-    pattern: "/success",
+    pattern: null,
     name: "success",
     who: "buyer",
     path: () => ids.longAccess,
@@ -459,7 +459,7 @@ const VISITS: Visit[] = [
     checks: fileNameWhole,
   },
   {
-    pattern: "/success",
+    pattern: null,
     name: "success-file",
     who: "buyer",
     path: () => ids.fileAccess,

@@ -36,7 +36,4 @@ export const queryKeys = {
   funnelForItem: (contentId: string) => [...funnels, "for-item", contentId] as const,
   funnelPreview: (funnelId: string) => [...funnels, funnelId, "preview"] as const,
   upsellOffer: (purchaseId: string) => ["/api/upsell/offer", purchaseId] as const,
-  upsellOrder: (access: string) => ["/api/upsell/order", access] as const,
-  purchaseVerify: (paymentIntent: string, contentId: string, access: string) =>
-    ["/api/purchase/verify", paymentIntent, contentId, access] as const,
 };

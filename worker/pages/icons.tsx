@@ -60,15 +60,7 @@ const ICONS = {
     ],
     ["circle", { cx: "12", cy: "12", r: "3" }],
   ],
-  circleAlert: [
-    ["circle", { cx: "12", cy: "12", r: "10" }],
-    ["line", { x1: "12", x2: "12", y1: "8", y2: "12" }],
-    ["line", { x1: "12", x2: "12.01", y1: "16", y2: "16" }],
-  ],
-  circleCheck: [
-    ["circle", { cx: "12", cy: "12", r: "10" }],
-    ["path", { d: "m16 9-5.5 5.5L8 12" }],
-  ],
+  // The sign-in page's (worker/pages/sign-in.tsx) and feedback's; circleAlert, circleCheck and mail are below.
   inbox: [
     ["path", { d: "M22 12h-6l-2 3h-4l-2-3H2" }],
     [
@@ -77,10 +69,6 @@ const ICONS = {
         d: "M5.45 5.11 2 12v6a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2v-6l-3.45-6.89A2 2 0 0 0 16.76 4H7.24a2 2 0 0 0-1.79 1.11z",
       },
     ],
-  ],
-  mail: [
-    ["path", { d: "m22 7-8.991 5.727a2 2 0 0 1-2.009 0L2 7" }],
-    ["rect", { x: "2", y: "4", width: "20", height: "16", rx: "2" }],
   ],
   chevronDown: [["path", { d: "m6 9 6 6 6-6" }]],
   mailCheck: [
@@ -96,6 +84,54 @@ const ICONS = {
         d: "M22 17a2 2 0 0 1-2 2H6.828a2 2 0 0 0-1.414.586l-2.202 2.202A.71.71 0 0 1 2 21.286V5a2 2 0 0 1 2-2h16a2 2 0 0 1 2 2z",
       },
     ],
+  ],
+  // The success page's (worker/pages/success.tsx).
+  circleCheck: [
+    ["circle", { cx: "12", cy: "12", r: "10" }],
+    ["path", { d: "m16 9-5.5 5.5L8 12" }],
+  ],
+  circleAlert: [
+    ["circle", { cx: "12", cy: "12", r: "10" }],
+    ["line", { x1: "12", x2: "12", y1: "8", y2: "12" }],
+    ["line", { x1: "12", x2: "12.01", y1: "16", y2: "16" }],
+  ],
+  copy: [
+    ["rect", { width: "14", height: "14", x: "8", y: "8", rx: "2", ry: "2" }],
+    ["path", { d: "M4 16c-1.1 0-2-.9-2-2V4c0-1.1.9-2 2-2h10c1.1 0 2 .9 2 2" }],
+  ],
+  info: [
+    ["circle", { cx: "12", cy: "12", r: "10" }],
+    ["path", { d: "M12 16v-4" }],
+    ["path", { d: "M12 8h.01" }],
+  ],
+  mail: [
+    ["path", { d: "m22 7-8.991 5.727a2 2 0 0 1-2.009 0L2 7" }],
+    ["rect", { x: "2", y: "4", width: "20", height: "16", rx: "2" }],
+  ],
+  undo2: [
+    ["path", { d: "M9 14 4 9l5-5" }],
+    ["path", { d: "M4 9h10.5a5.5 5.5 0 0 1 5.5 5.5a5.5 5.5 0 0 1-5.5 5.5H11" }],
+  ],
+  download: [
+    ["path", { d: "M12 15V3" }],
+    ["path", { d: "M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4" }],
+    ["path", { d: "m7 10 5 5 5-5" }],
+  ],
+  externalLink: [
+    ["path", { d: "M15 3h6v6" }],
+    ["path", { d: "M10 14 21 3" }],
+    ["path", { d: "M18 13v6a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h6" }],
+  ],
+  mailWarning: [
+    ["path", { d: "M22 10.5V6a2 2 0 0 0-2-2H4a2 2 0 0 0-2 2v12c0 1.1.9 2 2 2h12.5" }],
+    ["path", { d: "m22 7-8.97 5.7a1.94 1.94 0 0 1-2.06 0L2 7" }],
+    ["path", { d: "M20 14v4" }],
+    ["path", { d: "M20 22v.01" }],
+  ],
+  circlePlus: [
+    ["circle", { cx: "12", cy: "12", r: "10" }],
+    ["path", { d: "M8 12h8" }],
+    ["path", { d: "M12 8v8" }],
   ],
 } satisfies Record<string, Shape[]>;
 

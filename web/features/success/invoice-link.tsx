@@ -1,11 +1,11 @@
-// "Download invoice (PDF)": on the success page from the verify answer's invoice, and on a library
-// card from the list's invoice number (a refunded purchase's invoice too). Behaviour: docs/tax.md ("Invoices").
+// "Download invoice (PDF)" on a library card, from the list's invoice number (a refunded purchase's
+// invoice too); the success page draws its own (worker/pages/success.tsx). Behaviour: docs/tax.md ("Invoices").
 import { FileText } from "lucide-react";
 import { INVOICE_LINK_TEXT, type InvoiceLink as Link } from "@shared/invoices";
 import { Button } from "@/components/ui/button";
 
 /** The link, with the invoice's number beside it (`compact`: in its title only); `download` saves the file. */
-export function InvoiceLink({
+function InvoiceLink({
   invoice,
   className,
   compact = false,

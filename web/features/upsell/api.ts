@@ -13,9 +13,6 @@ export const purchaseIdOfAccess = (access: string | undefined) => {
 
 export const fetchOffer = (claim: Claim) => api("GET /api/upsell/offer", { query: { purchaseId: claim.purchaseId } });
 
-export const fetchOrderExtras = (claim: { access?: string; purchaseId?: string }) =>
-  api("GET /api/upsell/order", { query: { access: claim.access, purchaseId: claim.purchaseId } });
-
 export const acceptOffer = (claim: Claim, stepId: string, amount?: string) =>
   api("POST /api/upsell/accept", { body: { ...claim, stepId, amount: amount || undefined } });
 export const completeOffer = (claim: Claim, stepId: string) =>

@@ -1,9 +1,9 @@
-// The funnel offers' data: the offer waiting for a purchase (asked by the browser that paid), the
-// order as charged, and a funnel's steps as its creator previews them.
+// The funnel offers' data: the offer waiting for a purchase (asked by the browser that paid) and a
+// funnel's steps as its creator previews them. The success page reads the order on the server.
 import { useQuery } from "@tanstack/react-query";
 import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
-import { fetchOffer, fetchOrderExtras } from "./api";
+import { fetchOffer } from "./api";
 
 /** The purchase's next offer on the upsell page: read fresh each time (a step's outcome moves it on). */
 export const useOfferState = (purchaseId: string) =>
@@ -12,24 +12,6 @@ export const useOfferState = (purchaseId: string) =>
     queryFn: () => fetchOffer({ purchaseId }),
     retry: false,
     gcTime: 0,
-  });
-
-/** Whether an offer waits, asked by the success page only on the way back from paying. */
-export const useWaitingOffer = (purchaseId: string, enabled: boolean) =>
-  useQuery({
-    queryKey: queryKeys.upsellOffer(purchaseId),
-    queryFn: () => fetchOffer({ purchaseId }),
-    enabled,
-    retry: false,
-  });
-
-/** The items added through the funnel and the order's total as charged, by the purchase's access link. */
-export const useOrderExtras = (access: string | undefined) =>
-  useQuery({
-    queryKey: queryKeys.upsellOrder(access ?? ""),
-    queryFn: () => fetchOrderExtras({ access }),
-    enabled: !!access,
-    retry: false,
   });
 
 /** A funnel's steps as the creator previews them (nothing is charged); a step under an A/B test as `variant`. */
