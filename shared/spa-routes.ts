@@ -15,11 +15,9 @@ export const SPA_ROUTE_PATTERNS = [
   "/content/$contentId/live",
   "/dashboard",
   "/discounts",
-  "/feedback",
   "/funnels",
   "/pricing",
   "/settings",
-  "/sign-in",
   "/subscribe",
   "/upload",
 ] as const;

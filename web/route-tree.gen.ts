@@ -14,11 +14,9 @@ import { Route as AdminRouteImport } from './routes/admin'
 import { Route as ConnectRouteImport } from './routes/connect'
 import { Route as DashboardRouteImport } from './routes/dashboard'
 import { Route as DiscountsRouteImport } from './routes/discounts'
-import { Route as FeedbackRouteImport } from './routes/feedback'
 import { Route as FunnelsRouteImport } from './routes/funnels'
 import { Route as PricingRouteImport } from './routes/pricing'
 import { Route as SettingsRouteImport } from './routes/settings'
-import { Route as SignInRouteImport } from './routes/sign-in'
 import { Route as SubscribeRouteImport } from './routes/subscribe'
 import { Route as UploadRouteImport } from './routes/upload'
 import { Route as AdminTaxRouteImport } from './routes/admin_.tax'
@@ -53,11 +51,6 @@ const DiscountsRoute = DiscountsRouteImport.update({
   path: '/discounts',
   getParentRoute: () => rootRouteImport,
 } as any)
-const FeedbackRoute = FeedbackRouteImport.update({
-  id: '/feedback',
-  path: '/feedback',
-  getParentRoute: () => rootRouteImport,
-} as any)
 const FunnelsRoute = FunnelsRouteImport.update({
   id: '/funnels',
   path: '/funnels',
@@ -71,11 +64,6 @@ const PricingRoute = PricingRouteImport.update({
 const SettingsRoute = SettingsRouteImport.update({
   id: '/settings',
   path: '/settings',
-  getParentRoute: () => rootRouteImport,
-} as any)
-const SignInRoute = SignInRouteImport.update({
-  id: '/sign-in',
-  path: '/sign-in',
   getParentRoute: () => rootRouteImport,
 } as any)
 const SubscribeRoute = SubscribeRouteImport.update({
@@ -126,11 +114,9 @@ export interface FileRoutesByFullPath {
   '/connect': typeof ConnectRoute
   '/dashboard': typeof DashboardRoute
   '/discounts': typeof DiscountsRoute
-  '/feedback': typeof FeedbackRoute
   '/funnels': typeof FunnelsRoute
   '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
-  '/sign-in': typeof SignInRoute
   '/subscribe': typeof SubscribeRoute
   '/upload': typeof UploadRoute
   '/admin/tax': typeof AdminTaxRoute
@@ -146,11 +132,9 @@ export interface FileRoutesByTo {
   '/connect': typeof ConnectRoute
   '/dashboard': typeof DashboardRoute
   '/discounts': typeof DiscountsRoute
-  '/feedback': typeof FeedbackRoute
   '/funnels': typeof FunnelsRoute
   '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
-  '/sign-in': typeof SignInRoute
   '/subscribe': typeof SubscribeRoute
   '/upload': typeof UploadRoute
   '/admin/tax': typeof AdminTaxRoute
@@ -167,11 +151,9 @@ export interface FileRoutesById {
   '/connect': typeof ConnectRoute
   '/dashboard': typeof DashboardRoute
   '/discounts': typeof DiscountsRoute
-  '/feedback': typeof FeedbackRoute
   '/funnels': typeof FunnelsRoute
   '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
-  '/sign-in': typeof SignInRoute
   '/subscribe': typeof SubscribeRoute
   '/upload': typeof UploadRoute
   '/admin_/tax': typeof AdminTaxRoute
@@ -189,11 +171,9 @@ export interface FileRouteTypes {
     | '/connect'
     | '/dashboard'
     | '/discounts'
-    | '/feedback'
     | '/funnels'
     | '/pricing'
     | '/settings'
-    | '/sign-in'
     | '/subscribe'
     | '/upload'
     | '/admin/tax'
@@ -209,11 +189,9 @@ export interface FileRouteTypes {
     | '/connect'
     | '/dashboard'
     | '/discounts'
-    | '/feedback'
     | '/funnels'
     | '/pricing'
     | '/settings'
-    | '/sign-in'
     | '/subscribe'
     | '/upload'
     | '/admin/tax'
@@ -229,11 +207,9 @@ export interface FileRouteTypes {
     | '/connect'
     | '/dashboard'
     | '/discounts'
-    | '/feedback'
     | '/funnels'
     | '/pricing'
     | '/settings'
-    | '/sign-in'
     | '/subscribe'
     | '/upload'
     | '/admin_/tax'
@@ -250,11 +226,9 @@ export interface RootRouteChildren {
   ConnectRoute: typeof ConnectRoute
   DashboardRoute: typeof DashboardRoute
   DiscountsRoute: typeof DiscountsRoute
-  FeedbackRoute: typeof FeedbackRoute
   FunnelsRoute: typeof FunnelsRoute
   PricingRoute: typeof PricingRoute
   SettingsRoute: typeof SettingsRoute
-  SignInRoute: typeof SignInRoute
   SubscribeRoute: typeof SubscribeRoute
   UploadRoute: typeof UploadRoute
   AdminTaxRoute: typeof AdminTaxRoute
@@ -302,13 +276,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DiscountsRouteImport
       parentRoute: typeof rootRouteImport
     }
-    '/feedback': {
-      id: '/feedback'
-      path: '/feedback'
-      fullPath: '/feedback'
-      preLoaderRoute: typeof FeedbackRouteImport
-      parentRoute: typeof rootRouteImport
-    }
     '/funnels': {
       id: '/funnels'
       path: '/funnels'
@@ -328,13 +295,6 @@ declare module '@tanstack/react-router' {
       path: '/settings'
       fullPath: '/settings'
       preLoaderRoute: typeof SettingsRouteImport
-      parentRoute: typeof rootRouteImport
-    }
-    '/sign-in': {
-      id: '/sign-in'
-      path: '/sign-in'
-      fullPath: '/sign-in'
-      preLoaderRoute: typeof SignInRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/subscribe': {
@@ -402,11 +362,9 @@ const rootRouteChildren: RootRouteChildren = {
   ConnectRoute: ConnectRoute,
   DashboardRoute: DashboardRoute,
   DiscountsRoute: DiscountsRoute,
-  FeedbackRoute: FeedbackRoute,
   FunnelsRoute: FunnelsRoute,
   PricingRoute: PricingRoute,
   SettingsRoute: SettingsRoute,
-  SignInRoute: SignInRoute,
   SubscribeRoute: SubscribeRoute,
   UploadRoute: UploadRoute,
   AdminTaxRoute: AdminTaxRoute,

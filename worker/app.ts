@@ -41,6 +41,8 @@ import { taxSettingsRoutes } from "./routes/tax-settings";
 import { salesExportRoutes } from "./routes/sales-export";
 import { spaRoutes } from "./routes/spa";
 import { successPageRoutes } from "./routes/site-success";
+import { signInPageRoutes } from "./routes/site-sign-in";
+import { feedbackPageRoutes } from "./routes/site-feedback";
 import { stripeWebhookRoutes } from "./routes/stripe-webhook";
 import { subscriptionRoutes } from "./routes/subscription";
 import { uploadRoutes } from "./routes/uploads";
@@ -126,6 +128,8 @@ export const app: Hono<AppEnv> = new Hono<AppEnv>()
   .route("/", paywallPageRoutes)
   .route("/", successPageRoutes)
   .route("/", siteLibraryRoutes)
+  .route("/", signInPageRoutes)
+  .route("/", feedbackPageRoutes)
   .route("/", spaRoutes);
 
 app.notFound((c) => c.json({ message: "Not found" }, 404));

@@ -60,6 +60,17 @@ const ICONS = {
     ],
     ["circle", { cx: "12", cy: "12", r: "3" }],
   ],
+  // The sign-in page's (worker/pages/sign-in.tsx) and feedback's; circleAlert, circleCheck and mail are below.
+  inbox: [
+    ["path", { d: "M22 12h-6l-2 3h-4l-2-3H2" }],
+    [
+      "path",
+      {
+        d: "M5.45 5.11 2 12v6a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2v-6l-3.45-6.89A2 2 0 0 0 16.76 4H7.24a2 2 0 0 0-1.79 1.11z",
+      },
+    ],
+  ],
+  chevronDown: [["path", { d: "m6 9 6 6 6-6" }]],
   mailCheck: [
     ["path", { d: "M22 13V6a2 2 0 0 0-2-2H4a2 2 0 0 0-2 2v12c0 1.1.9 2 2 2h8" }],
     ["path", { d: "m22 7-8.97 5.7a1.94 1.94 0 0 1-2.06 0L2 7" }],

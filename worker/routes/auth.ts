@@ -109,6 +109,41 @@ function confirmPage(email: string, token: string): string {
   );
 }
 
+/**
+ * Emails a sign-in link to `email` (none when the mailbox had too many lately; the caller answers the
+ * same either way). The API's POST /auth/email and the sign-in page's form post (worker/routes/site-sign-in.tsx).
+ */
+export async function emailSignInLink(c: Context<AppEnv>, email: string, returnTo: string | undefined): Promise<void> {
+  // This browser's key: opening the link here signs in at once; elsewhere it asks to confirm.
+  let browserKey = getCookie(c, LOGIN_COOKIE);
+  if (!browserKey || !/^[\w-]{20,100}$/.test(browserKey)) {
+    browserKey = newToken();
+    setCookie(c, LOGIN_COOKIE, browserKey, {
+      httpOnly: true,
+      secure: cookieIsSecure(c.req.url),
+      sameSite: "Lax",
+      path: "/api/auth",
+      maxAge: 3600,
+    });
+  }
+  const link = await createLoginLink(c.env.DB, {
+    email,
+    returnTo: returnTo ?? "/",
+    appUrl: appUrl(c.env),
+    browserKey,
+  });
+  if (link) {
+    // Not through the email outbox: that would store the token itself. The person is here to ask again.
+    try {
+      await c.env.EMAILS.send(link.job);
+    } catch (err) {
+      console.error("sign-in link not queued", err);
+      await dropLoginLink(c.var.db, link.tokenHash);
+      throw new ApiError(503, "We could not send the sign-in email just now. Please try again in a moment.");
+    }
+  }
+}
+
 export const authRoutes = new Hono<AppEnv>()
   .get(
     "/login",
@@ -207,34 +242,7 @@ export const authRoutes = new Hono<AppEnv>()
     humanCheck("sign-in"),
     async (c) => {
       const { email, returnTo } = c.req.valid("json");
-      // This browser's key: opening the link here signs in at once; elsewhere it asks to confirm.
-      let browserKey = getCookie(c, LOGIN_COOKIE);
-      if (!browserKey || !/^[\w-]{20,100}$/.test(browserKey)) {
-        browserKey = newToken();
-        setCookie(c, LOGIN_COOKIE, browserKey, {
-          httpOnly: true,
-          secure: cookieIsSecure(c.req.url),
-          sameSite: "Lax",
-          path: "/api/auth",
-          maxAge: 3600,
-        });
-      }
-      const link = await createLoginLink(c.env.DB, {
-        email,
-        returnTo: returnTo ?? "/",
-        appUrl: appUrl(c.env),
-        browserKey,
-      });
-      if (link) {
-        // Not through the email outbox: that would store the token itself. The person is here to ask again.
-        try {
-          await c.env.EMAILS.send(link.job);
-        } catch (err) {
-          console.error("sign-in link not queued", err);
-          await dropLoginLink(c.var.db, link.tokenHash);
-          throw new ApiError(503, "We could not send the sign-in email just now. Please try again in a moment.");
-        }
-      }
+      await emailSignInLink(c, email, returnTo);
       // The same answer whether or not a link went out, so the form reveals nothing about the mailbox.
       return c.json({ sent: true }, 202);
     },

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
-import { feedbackSchema } from "../../shared/feedback";
+import { type FeedbackInput, feedbackSchema } from "../../shared/feedback";
+import type { Db } from "../db/client";
 import { feedback } from "../db/schema";
 import type { AppEnv } from "../middleware/context";
 import { humanCheck } from "../lib/human-check";
@@ -8,6 +9,21 @@ import { rateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { doc } from "../openapi/describe";
 import { createdIdSchema } from "../../shared/answers";
+
+/** Keeps one message (the API's route and the page's form post, worker/routes/site-feedback.tsx); its id. */
+export async function storeFeedback(db: Db, userId: string | null, input: FeedbackInput): Promise<string> {
+  const id = newId();
+  await db.insert(feedback).values({
+    id,
+    userId,
+    type: input.type,
+    subject: input.subject,
+    message: input.message,
+    email: input.email || null,
+    priority: input.priority,
+  });
+  return id;
+}
 
 export const feedbackRoutes = new Hono<AppEnv>().post(
   "/feedback",
@@ -26,17 +42,7 @@ export const feedbackRoutes = new Hono<AppEnv>().post(
   validate("json", feedbackSchema),
   humanCheck("feedback"),
   async (c) => {
-    const input = c.req.valid("json");
-    const id = newId();
-    await c.var.db.insert(feedback).values({
-      id,
-      userId: c.var.userId,
-      type: input.type,
-      subject: input.subject,
-      message: input.message,
-      email: input.email || null,
-      priority: input.priority,
-    });
+    const id = await storeFeedback(c.var.db, c.var.userId, c.req.valid("json"));
     return c.json({ id }, 201);
   },
 );

@@ -24,7 +24,7 @@ export function PayoutBanner({ user }: { user: CurrentUser }) {
           </div>
         </div>
         <Button size="sm" variant="outline" asChild>
-          <Link to="/feedback">Contact support</Link>
+          <a href="/feedback">Contact support</a>
         </Button>
       </div>
     );

@@ -14,10 +14,10 @@ export function PublicTopBar() {
         <nav className="flex min-w-0 items-center gap-1 sm:gap-2">
           {/* On a phone 'Feedback' is its icon (as in the signed-in bar), so the product name keeps its room. */}
           <Button variant="ghost" size="sm" asChild>
-            <Link to="/feedback" aria-label="Feedback">
+            <a href="/feedback" aria-label="Feedback">
               <MessageSquare className="sm:hidden" />
               <span className="hidden sm:inline">Feedback</span>
-            </Link>
+            </a>
           </Button>
           <Button variant="ghost" size="sm" asChild>
             <Link to="/pricing">View Pricing</Link>

@@ -12,9 +12,9 @@ export function SiteFooter() {
           <Link to="/pricing" className="hover:text-foreground">
             Pricing
           </Link>
-          <Link to="/feedback" className="hover:text-foreground">
+          <a href="/feedback" className="hover:text-foreground">
             Feedback
-          </Link>
+          </a>
         </nav>
       </div>
     </footer>

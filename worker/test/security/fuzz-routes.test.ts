@@ -489,8 +489,10 @@ function urlFor(route: Route, params: Record<string, string>, q: string): string
   return `${BASE}${path}${q ? `?${q}` : ""}`;
 }
 
-// Pages a person opens: the paywall, and the unsubscribe page a reminder email links to (its refusals are pages too).
-const PAGE_ROUTES = /^\/(p|paywall)\/:id$|^\/api\/unsubscribe$/;
+// Pages a person opens: every path outside /api and /dev (the paywall, the public pages the Worker
+// renders, docs/pages.md, whose form posts answer with the page), and the unsubscribe page a reminder
+// email links to (its refusals are pages too).
+const PAGE_ROUTES = /^\/(?!api\/|dev\/)|^\/api\/unsubscribe$/;
 
 describe("every route, fuzzed: never a 5xx, a 4xx says why and writes nothing", () => {
   it("covers every route the app registers", () => {
