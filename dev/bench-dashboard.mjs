@@ -72,30 +72,31 @@ export async function benchDashboard({ appUrl }) {
     creators.push({ sales, cookie, userId: me.id, deepCursor: `${Date.now() - 700 * 86400000}.zzzz` });
   }
 
-  // Each call, each creator: one at a time, then AT_ONCE at once (ROUNDS rounds).
+  // Each call: the creators take turns (a few samples each, round after round), so a machine that
+  // slows down or speeds up mid-run weighs on every size alike. One at a time, then AT_ONCE at once.
   const timings = {};
-  for (const c of creators) {
-    for (const path of CALLS) {
-      const url = path.replace("{deep}", c.deepCursor);
-      for (let i = 0; i < 5; i++) await get(url, c.cookie);
-      const one = [];
-      for (let i = 0; i < SAMPLES; i++) {
-        const r = await get(url, c.cookie);
-        if (r.status !== 200) throw new Error(`${url} -> ${r.status}`);
-        one.push(r.ms);
+  const check = (url, r) => {
+    if (r.status !== 200) throw new Error(`${url} -> ${r.status}`);
+    return r.ms;
+  };
+  for (const path of CALLS) {
+    const urlOf = (c) => path.replace("{deep}", c.deepCursor);
+    const one = new Map(creators.map((c) => [c, []]));
+    const many = new Map(creators.map((c) => [c, []]));
+    for (const c of creators) for (let i = 0; i < 5; i++) await get(urlOf(c), c.cookie);
+    for (let done = 0; done < SAMPLES; done += 5)
+      for (const c of creators)
+        for (let i = 0; i < 5; i++) one.get(c).push(check(urlOf(c), await get(urlOf(c), c.cookie)));
+    for (let round = 0; round < ROUNDS; round++)
+      for (const c of creators) {
+        const rs = await Promise.all(Array.from({ length: AT_ONCE }, () => get(urlOf(c), c.cookie)));
+        for (const r of rs) many.get(c).push(check(urlOf(c), r));
       }
-      const many = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        const rs = await Promise.all(Array.from({ length: AT_ONCE }, () => get(url, c.cookie)));
-        for (const r of rs) {
-          if (r.status !== 200) throw new Error(`${url} -> ${r.status}`);
-          many.push(r.ms);
-        }
-      }
-      one.sort((a, b) => a - b);
-      many.sort((a, b) => a - b);
-      timings[path] ??= {};
-      timings[path][c.sales] = { one: [pct(one, 50), pct(one, 99)], many: [pct(many, 50), pct(many, 99)] };
+    timings[path] = {};
+    for (const c of creators) {
+      const o = one.get(c).sort((x, y) => x - y);
+      const m = many.get(c).sort((x, y) => x - y);
+      timings[path][c.sales] = { one: [pct(o, 50), pct(o, 99)], many: [pct(m, 50), pct(m, 99)] };
     }
   }
 

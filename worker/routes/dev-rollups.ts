@@ -4,6 +4,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
+import { createDb } from "../db/client";
 import type { AppEnv } from "../middleware/context";
 import { validate } from "../lib/validate";
 import { analyticsQueries } from "../services/analytics";
@@ -38,7 +39,7 @@ export const devRollupRoutes = new Hono<AppEnv>()
   })
   .get("/explain", validate("query", userSchema), async (c) => {
     const { userId } = c.req.valid("query");
-    const db = c.var.db;
+    const db = createDb(c.env.DB);
     const now = Date.now();
     // A deep page: the cursor of a sale made about 700 days ago.
     const deep = { limit: 50, cursor: `${now - 700 * 86_400_000}.zzzz` };

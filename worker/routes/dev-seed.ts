@@ -97,12 +97,12 @@ export const devSeedRoutes = new Hono<AppEnv>()
       ).bind(sales, now, span, tag, itemId, userId),
       ledger("sale", "creator", "?6", "sale", "800", at),
       ledger("sale", "platform", "nullif(?6, ?6)", "platform_fee", "200", at),
-      ledger("refund", "creator", "?6", "refund", "-800", `${at} + 3600000`, "where i % 20 = 0"),
-      ledger("refund", "platform", "nullif(?6, ?6)", "refund", "-200", `${at} + 3600000`, "where i % 20 = 0"),
+      ledger("refund", "creator", "?6", "refund", "-800", `min(${at} + 3600000, ?2)`, "where i % 20 = 0"),
+      ledger("refund", "platform", "nullif(?6, ?6)", "refund", "-200", `min(${at} + 3600000, ?2)`, "where i % 20 = 0"),
       c.env.DB.prepare(
         `insert into content_views_daily (content_id, day, views)
          with recursive d(k) as (select 0 union all select k + 1 from d where k < ?1 - 1)
-         select ?2, strftime('%Y-%m-%d', (?3 - k * 86400000) / 1000, 'unixepoch'), max(1, (5 * ?4) / ?1) from d where 1
+         select ?2, strftime('%Y-%m-%d', (?3 - k * 86400000) / 1000, 'unixepoch'), max(1, cast(5 * ?4 / ?1 as integer)) from d where 1
          on conflict (content_id, day) do update set views = views + excluded.views`,
       ).bind(days, itemId, now, sales),
     ]);
