@@ -15,6 +15,7 @@ const CALLS = [
   "/api/creator/sales?limit=50",
   "/api/creator/sales?limit=50&cursor={deep}",
   "/api/earnings/timeline?limit=50",
+  "/api/earnings/timeline?limit=50&cursor={deep}",
   "/api/payout/next",
   "/api/payout/history",
 ];

@@ -11,6 +11,7 @@ import { analyticsQueries } from "../services/analytics";
 import { creatorBalanceSql } from "../services/balances";
 import { creatorContentQueries } from "../services/content";
 import { creatorSalesQuery, moneyTimelineQuery, payoutHistoryQuery } from "../services/earnings";
+import { LATEST_RECEIPTS_SQL } from "../services/mail/receipts-delivered";
 import { compareRollups, rebuildRollups } from "../services/rollups";
 
 const userSchema = z.strictObject({ userId: z.string().min(1).max(40) });
@@ -47,6 +48,7 @@ export const devRollupRoutes = new Hono<AppEnv>()
       ["creator/sales?limit=50", creatorSalesQuery(db, userId, { limit: 50 })],
       ["creator/sales?limit=50&cursor=(deep)", creatorSalesQuery(db, userId, deep)],
       ["earnings/timeline?limit=50", moneyTimelineQuery(db, userId, { limit: 50 })],
+      ["earnings/timeline?limit=50&cursor=(deep)", moneyTimelineQuery(db, userId, deep)],
       ["payout/history", payoutHistoryQuery(db, userId)],
       ...creatorContentQueries(db, userId).map(
         (q, i) => [`content: ${["items", "unlocks", "earnings"][i]}`, q] as [string, typeof q],
@@ -59,6 +61,10 @@ export const devRollupRoutes = new Hono<AppEnv>()
       ),
     ];
     const queries: { name: string; plan: string[] }[] = [];
+    const receipts = await c.env.DB.prepare(`explain query plan ${LATEST_RECEIPTS_SQL}`)
+      .bind(JSON.stringify(["a", "b"]), userId)
+      .all<PlanRow>();
+    queries.push({ name: "creator/sales: receipts of the page's sales", plan: planLines(receipts.results) });
     for (const [name, q] of raw)
       queries.push({ name, plan: planLines(await db.all<PlanRow>(sql`explain query plan ${q}`)) });
     for (const [name, q] of drizzled) {

@@ -54,7 +54,8 @@ function afterCursor(cursor: string | undefined) {
   const dot = cursor.indexOf(".");
   const at = Number(cursor.slice(0, dot));
   const id = cursor.slice(dot + 1);
-  return sql`(${purchases.paidAt} < ${at} or (${purchases.paidAt} = ${at} and ${purchases.id} < ${id}))`;
+  // `paid_at <= at` first: a range SQLite seeks to, where the or alone made it walk every newer sale.
+  return sql`${purchases.paidAt} <= ${at} and (${purchases.paidAt} < ${at} or (${purchases.paidAt} = ${at} and ${purchases.id} < ${id}))`;
 }
 
 const soldBy = (userId: string) =>

@@ -191,6 +191,17 @@ describe("the dashboard's query plans", () => {
         "content: earnings",
       ]),
     );
+    const plan = (name: string) => queries.find((q) => q.name === name)?.plan.join("\n");
+    // A deep page seeks to its cursor; a page's receipts are read by the sales' ids, not the creator's every sale.
+    expect(plan("creator/sales?limit=50&cursor=(deep)")).toMatch(
+      /purchases_creator_paid \(creator_id=\? AND paid_at>\? AND paid_at<\?\)/,
+    );
+    expect(plan("earnings/timeline?limit=50&cursor=(deep)")).toMatch(
+      /purchases_creator_paid \(creator_id=\? AND paid_at>\? AND paid_at<\?\)/,
+    );
+    expect(plan("creator/sales: receipts of the page's sales")).toMatch(
+      /SEARCH p USING INDEX sqlite_autoindex_purchases_1 \(id=\?\)/,
+    );
     for (const q of queries)
       for (const line of q.plan) expect(line, q.name).not.toMatch(/SCAN (ledger_entries|purchases|payouts|p|l|r|s)\b/);
   });
