@@ -1,7 +1,7 @@
 // `npm run bench`: the paywall page HTML and the public content call under many concurrent
 // connections on loopback, beside a static asset of the same server (p50, p99, requests/s, ratio);
 // then time to first byte of Range reads at several offsets of a large purchased file; then the
-// creator dashboard's calls for a creator with 100 and with 100,000 sales (p50, p99, ratio); the
+// creator dashboard's calls at 100, 100,000 and 1,000,000 sales (dev/bench-dashboard.mjs); the
 // payout run (a Workflow) for 10,000 creators (100,000 opt-in) and the CSV export of 100,000 payouts (dev/bench-payouts.mjs); the
 // paywall page in Chromium: requests and bytes until 'Unlock' shows, and Lighthouse mobile
 // performance (dev/bench-page.mjs).
@@ -298,75 +298,8 @@ if (runs("upsell")) {
   );
 }
 
-// ---- The creator dashboard at 100 and at 100,000 sales ----
-if (runs("dashboard")) {
-  const SIZES = (process.env.BENCH_SALES ?? "100,100000").split(",").map(Number);
-  const SAMPLES = Number(process.env.BENCH_DASHBOARD_SAMPLES ?? 60);
-  const calls = [
-    "/api/auth/user",
-    "/api/earnings/stats",
-    "/api/content",
-    "/api/analytics/stats?days=30",
-    "/api/analytics/stats?days=90",
-    "/api/creator/sales?limit=50",
-    "/api/earnings/timeline?limit=50",
-    "/api/payout/next",
-    "/api/payout/history",
-  ];
-  const creators = [];
-  for (const sales of SIZES) {
-    const email = `bench-${sales}-${Date.now()}@example.com`;
-    const cookie = await signInViaOutbox(appUrl, email);
-    const me = await (await fetch(`${appUrl}/api/auth/user`, { headers: { cookie } })).json();
-    const t0 = performance.now();
-    const seeded = await fetch(`${appUrl}/dev/seed-sales`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ userId: me.id, sales }),
-    });
-    if (!seeded.ok) throw new Error(`seed ${sales}: ${seeded.status} ${await seeded.text()}`);
-    console.log(
-      `\nSeeded a creator with ${sales.toLocaleString("en-US")} sales in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
-    );
-    // A page deep in the sales: the cursor of the oldest sale's neighbourhood.
-    const all = await (await fetch(`${appUrl}/api/creator/sales?limit=100`, { headers: { cookie } })).json();
-    creators.push({ sales, cookie, deepCursor: `${Date.now() - 700 * 86400000}.zzzz`, first: all.length });
-  }
-  calls.push("/api/creator/sales?limit=50&cursor={deep}");
-  const timings = {};
-  for (const c of creators) {
-    for (const path of calls) {
-      const url = path.replace("{deep}", c.deepCursor);
-      for (let i = 0; i < 5; i++) await get(url, { cookie: c.cookie });
-      const ms = [];
-      for (let i = 0; i < SAMPLES; i++) {
-        const r = await get(url, { cookie: c.cookie });
-        if (r.status !== 200) throw new Error(`${url} -> ${r.status}`);
-        ms.push(r.ms);
-      }
-      ms.sort((a, b) => a - b);
-      timings[path] ??= {};
-      timings[path][c.sales] = {
-        p50: ms[Math.floor(ms.length / 2)],
-        p99: ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))],
-      };
-    }
-  }
-  const [small, large] = SIZES;
-  console.log(
-    `\nDashboard calls, one at a time (${SAMPLES} samples each), creator with ${small.toLocaleString("en-US")} vs ${large.toLocaleString("en-US")} sales (goal: ${large.toLocaleString("en-US")} within 3x):`,
-  );
-  console.log(
-    `${"call".padEnd(44)} ${"p50 @small".padStart(10)} ${"p99 @small".padStart(10)} ${"p50 @large".padStart(10)} ${"p99 @large".padStart(10)}  p50 ratio`,
-  );
-  for (const path of calls) {
-    const a = timings[path][small];
-    const b = timings[path][large];
-    console.log(
-      `${path.padEnd(44)} ${a.p50.toFixed(1).padStart(10)} ${a.p99.toFixed(1).padStart(10)} ${b.p50.toFixed(1).padStart(10)} ${b.p99.toFixed(1).padStart(10)}  ${(b.p50 / a.p50).toFixed(2).padStart(8)}x`,
-    );
-  }
-}
+// ---- dashboard: the creator's calls at 100, 100,000 and 1,000,000 sales (dev/bench-dashboard.mjs) ----
+if (runs("dashboard")) await (await import("./bench-dashboard.mjs")).benchDashboard({ appUrl });
 
 // ---- page: the paywall page in Chromium and Lighthouse (dev/bench-page.mjs) ----
 if (runs("page")) await (await import("./bench-page.mjs")).benchPage({ appUrl });
