@@ -19,10 +19,11 @@ import { readNearby, type Db } from "../db/client";
 import { requireUser, type AppEnv } from "../middleware/context";
 import { ApiError, describeZodError, notFound } from "../lib/errors";
 import { decodeDataUrl, imageAnswer, sniffImageType } from "../lib/images";
-import { purgePaywallPage } from "../lib/paywall-cache";
+import { forgetPaywallPages, purgePaywallPage } from "../lib/paywall-cache";
 import {
   answerOf,
   cachedPublicContent,
+  forgetPublicContent,
   goneAnswer,
   keepPublicContent,
   publicContentKey,
@@ -40,6 +41,7 @@ import {
   type FileSource,
   type PreviewImage,
 } from "../services/content";
+import { itemsOffering } from "../services/funnels/bumps";
 import { replacePaywallPage } from "./paywall-page";
 import { doc } from "../openapi/describe";
 
@@ -59,10 +61,20 @@ const visibleOf = (item: Awaited<ReturnType<typeof publicContent>>) => {
   return visible;
 };
 
+type Changed = { env: AppEnv["Bindings"]; req: { url: string } };
+
 /** After its creator changed an item: its public answer read from the primary replaces the cached one. */
-async function replaceAnswer(c: { env: AppEnv["Bindings"]; req: { url: string } }, db: Db, id: string) {
+async function replaceAnswer(c: Changed, db: Db, userId: string, id: string) {
   const visible = visibleOf(await publicContent(db, id));
   await replacePublicContent(publicContentKey(c.env, c.req.url, id), visible ? answerOf(visible) : goneAnswer());
+  await forgetItemsOffering(c, db, userId, id);
+}
+
+/** The items that offer this one as their order bump show its title and whether it sells: dropped too. */
+async function forgetItemsOffering(c: Changed, db: Db, userId: string, id: string) {
+  const ids = await itemsOffering(db, userId, id);
+  if (ids.length)
+    await Promise.all([forgetPaywallPages(c.env, c.req.url, ids), forgetPublicContent(c.env, c.req.url, ids)]);
 }
 
 async function readPreview(value: File | string | null): Promise<PreviewImage> {
@@ -181,7 +193,7 @@ export const contentRoutes = new Hono<AppEnv>()
       const preview = body.previewImage === undefined ? undefined : await readPreview(body.previewImage);
       const edited = await updateContent(c.var.db, c.env.FILES, c.var.userId!, id, body, preview);
       await replacePaywallPage(c, id);
-      await replaceAnswer(c, c.var.db, id);
+      await replaceAnswer(c, c.var.db, c.var.userId!, id);
       return c.json(edited);
     },
   )
@@ -202,7 +214,7 @@ export const contentRoutes = new Hono<AppEnv>()
       const id = c.req.valid("param").id;
       const item = await setPublished(c.var.db, c.var.userId!, id, c.req.valid("json").published);
       await replacePaywallPage(c, id);
-      await replaceAnswer(c, c.var.db, id);
+      await replaceAnswer(c, c.var.db, c.var.userId!, id);
       return c.json(item);
     },
   )
@@ -252,6 +264,7 @@ export const contentRoutes = new Hono<AppEnv>()
       await deleteContent(c.var.db, c.var.userId!, id);
       await purgePaywallPage(c.env, c.req.url, id);
       await replacePublicContent(publicContentKey(c.env, c.req.url, id), goneAnswer());
+      await forgetItemsOffering(c, c.var.db, c.var.userId!, id);
       return c.body(null, 204);
     },
   )

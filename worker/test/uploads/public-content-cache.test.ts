@@ -2,7 +2,7 @@
 // (worker/lib/public-content-cache.ts): the same answer as a fresh read, replaced or dropped at once
 // where the creator changes what it shows, 404 kept for a deleted item and briefly for an unknown id.
 import { describe, expect, it } from "vitest";
-import { call, contentForm, env, postForm, signIn } from "../support/helpers";
+import { call, contentForm, env, postForm, postJson, signIn } from "../support/helpers";
 
 type Answer = {
   id: string;
@@ -75,7 +75,7 @@ describe("the public content call's cache", () => {
     expect((await read(id)).body?.title).toBe("After the edit");
   });
 
-  it("shows a change of the creator's profile and of the item's order bump at once", async () => {
+  it("shows a change of the creator's profile, of the item's order bump and of the add-on itself at once", async () => {
     const owner = await signIn("answer-profile@example.com");
     const id = await publish(owner, "Main item");
     const addOn = await publish(owner, "The add-on", "3");
@@ -88,8 +88,38 @@ describe("the public content call's cache", () => {
     const bump = await sendJson("PUT", `/api/content/${id}/bump`, { contentId: addOn, price: "2" }, owner);
     expect(bump.status).toBe(200);
     expect((await read(id)).body?.bump).toEqual({ id: addOn, title: "The add-on", price: 2 });
+    // A change to the add-on is a change to every item offering it.
+    expect((await sendJson("PATCH", `/api/content/${addOn}`, { title: "The workbook" }, owner)).status).toBe(200);
+    expect((await read(id)).body?.bump?.title).toBe("The workbook");
+    expect((await sendJson("PUT", `/api/content/${addOn}/published`, { published: false }, owner)).status).toBe(200);
+    expect((await read(id)).body?.bump).toBeNull();
+    expect((await sendJson("PUT", `/api/content/${addOn}/published`, { published: true }, owner)).status).toBe(200);
+    expect((await read(id)).body?.bump?.title).toBe("The workbook");
+    expect((await call(`/api/content/${addOn}`, { method: "DELETE", cookie: owner })).status).toBe(204);
+    expect((await read(id)).body?.bump).toBeNull();
+    const another = await publish(owner, "Another add-on", "3");
+    expect((await sendJson("PUT", `/api/content/${id}/bump`, { contentId: another, price: "2" }, owner)).status).toBe(
+      200,
+    );
+    expect((await read(id)).body?.bump?.id).toBe(another);
     expect((await call(`/api/content/${id}/bump`, { method: "DELETE", cookie: owner })).status).toBe(200);
     expect((await read(id)).body?.bump).toBeNull();
+  });
+
+  it("shows an item made upsell-only by a funnel step at once", async () => {
+    const owner = await signIn("answer-upsell@example.com");
+    const main = await publish(owner, "Main course", "12");
+    const extra = await publish(owner, "Bonus pack", "7");
+    expect((await read(extra)).body?.availability).toBe("on_sale");
+    const funnel = await postJson("/api/funnels/for-item", { contentId: main }, owner);
+    const { id: funnelId } = await funnel.json<{ id: string }>();
+    const step = await postJson(
+      `/api/funnels/${funnelId}/steps`,
+      { title: "Bonus pack", contentId: extra, price: "7", upsellOnly: true },
+      owner,
+    );
+    expect(step.status).toBe(201);
+    expect((await read(extra)).body?.availability).toBe("upsell_only");
   });
 
   it("answers 404 for a deleted item, even if a replica that has not seen the delete still has it", async () => {
