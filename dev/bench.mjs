@@ -4,8 +4,8 @@
 // creator dashboard's calls at 100, 100,000 and 1,000,000 sales (dev/bench-dashboard.mjs); the
 // payout run (a Workflow) for 10,000 creators (100,000 opt-in) and the CSV export of 100,000 payouts (dev/bench-payouts.mjs); the
 // paywall page in Chromium: requests and bytes until 'Unlock' shows, and Lighthouse mobile
-// performance (dev/bench-page.mjs).
-// BENCH_ONLY=dashboard (or load, range, upsell, payouts, page; comma-separated) runs only those parts.
+// performance (dev/bench-page.mjs); the Worker's size and startup (dev/bench-size.mjs).
+// BENCH_ONLY=dashboard (or load, range, upsell, payouts, page, size; comma-separated) runs only those parts.
 import http from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,8 +19,17 @@ const port = 8600 + Math.floor(Math.random() * 90);
 const appUrl = `http://127.0.0.1:${port}`;
 const state = mkdtempSync(join(tmpdir(), "apewall-bench-"));
 
+const only = process.env.BENCH_ONLY;
+const runs = (part) => !only || only.split(",").includes(part);
+
 console.log("Starting the app for the benchmark…");
 build();
+// ---- size: the Worker's upload size and startup, from this build (dev/bench-size.mjs) ----
+if (runs("size")) (await import("./bench-size.mjs")).benchSize();
+if (only === "size") {
+  rmSync(state, { recursive: true, force: true });
+  process.exit(0);
+}
 prepareData(state);
 const stack = await startTestStack({ port, persistTo: state, label: "bench" });
 const stripeUrl = stack.stripeUrl;
@@ -99,9 +108,6 @@ async function buyWithTestCard(contentId, body = {}, headers = {}) {
   return { buyerCookie, verified };
 }
 
-const only = process.env.BENCH_ONLY;
-const runs = (part) => !only || only.split(",").includes(part);
-
 if (runs("load")) {
   const asset = "/favicon.svg";
   const targets = [
@@ -144,6 +150,8 @@ if (runs("load")) {
   console.log(
     `paywall with ?code= vs without: ${((coded.rps / plain.rps) * 100).toFixed(0)}% of the req/s, p50 ${(coded.p50 / plain.p50).toFixed(2)}x (goal: within 10%)`,
   );
+  const call = results.find((r) => r.name === "public content call");
+  console.log(`public content call vs static: ${(call.rps / base.rps).toFixed(2)}x the req/s (goal: ≥ 0.9x)`);
 }
 
 // ---- Range reads of a large purchased file ----
