@@ -18,7 +18,6 @@ export const SPA_ROUTE_PATTERNS = [
   "/feedback",
   "/funnels",
   "/library",
-  "/pricing",
   "/settings",
   "/sign-in",
   "/subscribe",

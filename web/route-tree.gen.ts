@@ -17,7 +17,6 @@ import { Route as DiscountsRouteImport } from './routes/discounts'
 import { Route as FeedbackRouteImport } from './routes/feedback'
 import { Route as FunnelsRouteImport } from './routes/funnels'
 import { Route as LibraryRouteImport } from './routes/library'
-import { Route as PricingRouteImport } from './routes/pricing'
 import { Route as SettingsRouteImport } from './routes/settings'
 import { Route as SignInRouteImport } from './routes/sign-in'
 import { Route as SubscribeRouteImport } from './routes/subscribe'
@@ -68,11 +67,6 @@ const FunnelsRoute = FunnelsRouteImport.update({
 const LibraryRoute = LibraryRouteImport.update({
   id: '/library',
   path: '/library',
-  getParentRoute: () => rootRouteImport,
-} as any)
-const PricingRoute = PricingRouteImport.update({
-  id: '/pricing',
-  path: '/pricing',
   getParentRoute: () => rootRouteImport,
 } as any)
 const SettingsRoute = SettingsRouteImport.update({
@@ -141,7 +135,6 @@ export interface FileRoutesByFullPath {
   '/feedback': typeof FeedbackRoute
   '/funnels': typeof FunnelsRoute
   '/library': typeof LibraryRoute
-  '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
   '/sign-in': typeof SignInRoute
   '/subscribe': typeof SubscribeRoute
@@ -163,7 +156,6 @@ export interface FileRoutesByTo {
   '/feedback': typeof FeedbackRoute
   '/funnels': typeof FunnelsRoute
   '/library': typeof LibraryRoute
-  '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
   '/sign-in': typeof SignInRoute
   '/subscribe': typeof SubscribeRoute
@@ -186,7 +178,6 @@ export interface FileRoutesById {
   '/feedback': typeof FeedbackRoute
   '/funnels': typeof FunnelsRoute
   '/library': typeof LibraryRoute
-  '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
   '/sign-in': typeof SignInRoute
   '/subscribe': typeof SubscribeRoute
@@ -210,7 +201,6 @@ export interface FileRouteTypes {
     | '/feedback'
     | '/funnels'
     | '/library'
-    | '/pricing'
     | '/settings'
     | '/sign-in'
     | '/subscribe'
@@ -232,7 +222,6 @@ export interface FileRouteTypes {
     | '/feedback'
     | '/funnels'
     | '/library'
-    | '/pricing'
     | '/settings'
     | '/sign-in'
     | '/subscribe'
@@ -254,7 +243,6 @@ export interface FileRouteTypes {
     | '/feedback'
     | '/funnels'
     | '/library'
-    | '/pricing'
     | '/settings'
     | '/sign-in'
     | '/subscribe'
@@ -277,7 +265,6 @@ export interface RootRouteChildren {
   FeedbackRoute: typeof FeedbackRoute
   FunnelsRoute: typeof FunnelsRoute
   LibraryRoute: typeof LibraryRoute
-  PricingRoute: typeof PricingRoute
   SettingsRoute: typeof SettingsRoute
   SignInRoute: typeof SignInRoute
   SubscribeRoute: typeof SubscribeRoute
@@ -347,13 +334,6 @@ declare module '@tanstack/react-router' {
       path: '/library'
       fullPath: '/library'
       preLoaderRoute: typeof LibraryRouteImport
-      parentRoute: typeof rootRouteImport
-    }
-    '/pricing': {
-      id: '/pricing'
-      path: '/pricing'
-      fullPath: '/pricing'
-      preLoaderRoute: typeof PricingRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/settings': {
@@ -445,7 +425,6 @@ const rootRouteChildren: RootRouteChildren = {
   FeedbackRoute: FeedbackRoute,
   FunnelsRoute: FunnelsRoute,
   LibraryRoute: LibraryRoute,
-  PricingRoute: PricingRoute,
   SettingsRoute: SettingsRoute,
   SignInRoute: SignInRoute,
   SubscribeRoute: SubscribeRoute,

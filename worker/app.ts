@@ -38,6 +38,8 @@ import { paywallPageRoutes } from "./routes/paywall-page";
 import { profileRoutes } from "./routes/profile";
 import { taxSettingsRoutes } from "./routes/tax-settings";
 import { salesExportRoutes } from "./routes/sales-export";
+import { landingRoutes } from "./routes/site-landing";
+import { pricingRoutes } from "./routes/site-pricing";
 import { spaRoutes } from "./routes/spa";
 import { stripeWebhookRoutes } from "./routes/stripe-webhook";
 import { subscriptionRoutes } from "./routes/subscription";
@@ -122,6 +124,8 @@ export const app: Hono<AppEnv> = new Hono<AppEnv>()
   .route("/api", api)
   .route("/dev", devRoutes)
   .route("/", paywallPageRoutes)
+  .route("/", landingRoutes)
+  .route("/", pricingRoutes)
   .route("/", spaRoutes);
 
 app.notFound((c) => c.json({ message: "Not found" }, 404));

@@ -25,7 +25,8 @@ const LINKS = [
   { to: "/", label: "Dashboard", icon: LayoutDashboard, also: ["/dashboard"] },
   { to: "/funnels", label: "Funnels", icon: Workflow },
   { to: "/discounts", label: "Discounts", icon: Tag },
-  { to: "/pricing", label: "Pricing", icon: CircleDollarSign },
+  // A page the Worker renders (docs/pages.md): a plain link, a full page load.
+  { to: "/pricing", label: "Pricing", icon: CircleDollarSign, worker: true },
   { to: "/feedback", label: "Feedback", icon: MessageSquare },
   { to: "/settings", label: "Settings", icon: Settings },
   { to: "/admin", label: "Admin", icon: Shield, adminOnly: true },
@@ -46,10 +47,17 @@ function PageLinks({ user, path, inMenu }: { user: CurrentUser; path: string; in
         className={`${inMenu ? "h-11 w-full justify-start" : ""} ${current ? "bg-accent text-accent-foreground" : ""}`}
         asChild
       >
-        <Link to={l.to} aria-current={current ? "page" : undefined}>
-          <l.icon />
-          {l.label}
-        </Link>
+        {"worker" in l ? (
+          <a href={l.to} aria-current={current ? "page" : undefined}>
+            <l.icon />
+            {l.label}
+          </a>
+        ) : (
+          <Link to={l.to} aria-current={current ? "page" : undefined}>
+            <l.icon />
+            {l.label}
+          </Link>
+        )}
       </Button>
     );
   });

@@ -9,9 +9,9 @@ export function SiteFooter() {
           © {new Date().getFullYear()} {PRODUCT_NAME}. Payments by card, secured by Stripe.
         </span>
         <nav className="flex gap-4">
-          <Link to="/pricing" className="hover:text-foreground">
+          <a href="/pricing" className="hover:text-foreground">
             Pricing
-          </Link>
+          </a>
           <Link to="/feedback" className="hover:text-foreground">
             Feedback
           </Link>
