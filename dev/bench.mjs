@@ -96,7 +96,7 @@ async function buyWithTestCard(contentId, body = {}, headers = {}) {
   const verified = await (
     await fetch(`${appUrl}/api/purchase/verify?payment_intent=${paymentIntent}`, { headers: { cookie: buyerCookie } })
   ).json();
-  return { buyerCookie, verified };
+  return { buyerCookie, verified, paymentIntent };
 }
 
 const only = process.env.BENCH_ONLY;
@@ -369,7 +369,7 @@ if (runs("dashboard")) {
 }
 
 // ---- page: the paywall page in Chromium and Lighthouse (dev/bench-page.mjs) ----
-if (runs("page")) await (await import("./bench-page.mjs")).benchPage({ appUrl });
+if (runs("page")) await (await import("./bench-page.mjs")).benchPage({ appUrl, buy: buyWithTestCard });
 
 agent.destroy();
 await stack.stop();

@@ -16,13 +16,13 @@ export function SiteTopBar() {
           <LogoMark class="size-8" />
           <span>{PRODUCT_NAME}</span>
         </a>
-        <nav class="flex min-w-0 items-center gap-1 sm:gap-2">
+        <nav class="flex min-w-0 items-center gap-0.5 sm:gap-2">
           {/* On a phone 'Feedback' is its icon, so the product name keeps its room. */}
           <a href="/feedback" aria-label="Feedback" class={button("ghost", "sm")}>
             <Icon name="messageSquare" class="sm:hidden" />
             <span class="hidden sm:inline">Feedback</span>
           </a>
-          <a href="/pricing" class={button("ghost", "sm")}>
+          <a href="/pricing" class={button("ghost", "sm", "max-sm:px-2")}>
             View Pricing
           </a>
           <a href="/api/login" data-part={SITE_PART.signIn} data-spa class={button("default", "sm", "min-w-24")}>

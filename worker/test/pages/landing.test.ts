@@ -1,8 +1,7 @@
-// The landing and pricing pages the Worker renders (docs/pages.md): the spec's texts in the HTML, the
-// policy, the edge cache, and `/` for a visitor with a valid session (the SPA) or without (the landing).
+// The landing the Worker renders (docs/pages.md): the spec's texts in the HTML, the policy, the edge
+// cache, and `/` for a visitor with a valid session (the SPA) or without (the landing).
 import { describe, expect, it } from "vitest";
 import { DROP_ZONE_TEXT, LANDING_FEATURES, LANDING_TEXT } from "../../../shared/landing";
-import { CREATOR_FEATURES, PRICING_TEXT } from "../../../shared/pricing-page";
 import { call, signIn } from "../support/helpers";
 
 /** The HTML as a browser reads it: entities decoded, so texts compare word for word. */
@@ -89,38 +88,5 @@ describe("the landing", () => {
     const head = await call("/", { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
-  });
-});
-
-describe("pricing", () => {
-  it("has the plans, the blurbs, the FAQ and the sign-in button, the same for everyone, from the cache the second time", async () => {
-    const res = await call("/pricing");
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-security-policy")).toContain("script-src 'self'");
-    const html = await text(res);
-    for (const words of [
-      PRICING_TEXT.headline,
-      PRICING_TEXT.creator,
-      PRICING_TEXT.creatorFee,
-      ...CREATOR_FEATURES,
-      PRICING_TEXT.proTerms,
-      "Start in seconds",
-      "Earn more per buyer",
-      "Safe for buyers",
-      PRICING_TEXT.faq,
-      "How much does it cost?",
-      "When do I get paid?",
-      "What can I sell?",
-    ]) {
-      expect(html, words).toContain(words);
-    }
-    expect(html).toMatch(/<a href="\/api\/login"[^>]*>Get Started Free<\/a>/);
-    expect(html).toMatch(/<a href="\/subscribe" data-spa[^>]*>Upgrade to Pro<\/a>/);
-    const signedIn = await untilCached("/pricing", await signIn("pricing-visitor@example.com"));
-    expect(await text(signedIn)).toBe(html);
-    // A query changes nothing (4xx never 5xx on bad input; here the one page).
-    const odd = await call("/pricing?%ZZ=1&plan=<script>");
-    expect(odd.status).toBe(200);
-    expect(await text(odd)).toBe(html);
   });
 });
