@@ -11,7 +11,7 @@ import { button } from "./ui";
 export function SiteTopBar() {
   return (
     <header class="sticky top-0 z-40 border-b bg-background/80 backdrop-blur">
-      <div class="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4">
+      <div class="mx-auto flex h-16 max-w-6xl items-center justify-between gap-1 px-4">
         <a href="/" class="flex shrink-0 items-center gap-2 font-bold text-lg tracking-tight">
           <LogoMark class="size-8" />
           <span>{PRODUCT_NAME}</span>
