@@ -84,6 +84,30 @@ describe("pricing with JavaScript on", () => {
     const { page, context } = await newPage(browser);
     const errors = consoleErrors(page);
     await page.goto("/pricing");
+    // What the island changes for a Pro creator (web/site/pricing.ts) moves nothing: the badge and
+    // the renewal line have their room in the HTML.
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 844 });
+      const moved = await page.evaluate(() => {
+        const at = () =>
+          [
+            ...document.querySelectorAll(
+              '[data-testid="pro-plan-card"] :not([data-part]):not([data-part] *), [data-testid="pro-plan-card"], main > section',
+            ),
+          ].map((e) => JSON.stringify(e.getBoundingClientRect()));
+        const before = at();
+        (document.querySelector('[data-part="on-pro"]') as HTMLElement).hidden = false;
+        (document.querySelector('[data-part="renewal"]') as HTMLElement).textContent = "Renews on Dec 27, 2026.";
+        (document.querySelector('[data-part="pro-action"]') as HTMLElement).textContent = "Manage subscription";
+        const after = at();
+        (document.querySelector('[data-part="on-pro"]') as HTMLElement).hidden = true;
+        (document.querySelector('[data-part="renewal"]') as HTMLElement).textContent = "";
+        (document.querySelector('[data-part="pro-action"]') as HTMLElement).textContent = "Upgrade to Pro";
+        return before.filter((r, i) => r !== after[i]).length;
+      });
+      expect(moved, `@${width}`).toBe(0);
+    }
+    await page.setViewportSize({ width: 1280, height: 860 });
     await page.getByRole("link", { name: "Get Started Free" }).click();
     await page.waitForURL(/\/sign-in\?returnTo=/);
     expect(errors).toEqual([]);

@@ -69,7 +69,8 @@ function Plans() {
     <section class="mx-auto grid max-w-4xl gap-6 px-4 md:grid-cols-2">
       <div class={`${CARD.root} border-primary shadow-lg`} data-part={PART.creatorCard}>
         <div class={CARD.header}>
-          <h2 class={`${CARD.title} text-xl`}>{T.creator}</h2>
+          {/* Both titles as tall as the Pro badge, so showing it moves nothing and the cards stay level. */}
+          <h2 class={`${CARD.title} flex min-h-6 items-center text-xl`}>{T.creator}</h2>
           <p class={CARD.description}>{T.creatorDescription}</p>
           <p class="mt-4 text-4xl font-extrabold">
             {T.creatorPrice} <span class="text-base font-medium text-muted-foreground">{T.creatorFee}</span>
@@ -86,7 +87,7 @@ function Plans() {
       </div>
       <div class={CARD.root} data-testid="pro-plan-card" data-part={PART.proCard}>
         <div class={CARD.header}>
-          <h2 class={`${CARD.title} flex flex-wrap items-center gap-2 text-xl`}>
+          <h2 class={`${CARD.title} flex min-h-6 flex-wrap items-center gap-2 text-xl`}>
             <Icon name="crown" class="size-5 text-amber-500" /> {T.pro}
             <span
               hidden
