@@ -45,7 +45,10 @@ function dragging(on: boolean) {
   title.classList.toggle("text-primary", on);
 }
 
-zone.addEventListener("click", () => input.click());
+zone.addEventListener("click", (e) => {
+  // The input's own click bubbles up here: open the picker once.
+  if (e.target !== input) input.click();
+});
 zone.addEventListener("keydown", (e) => {
   if (e.key !== "Enter" && e.key !== " ") return;
   e.preventDefault();

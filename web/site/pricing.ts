@@ -3,7 +3,7 @@
 // 'Upgrade to Pro'), as the SPA's page did. 'Go to Dashboard' for any signed-in visitor comes from the
 // shared island. Everything changes in place: the renewal line's room is in the Worker's HTML.
 import { sessionProbe } from "./common";
-import { PRICING_PART as PART, PRICING_TEXT, renewalText } from "@shared/pricing-page";
+import { ON_PRO, PRICING_PART as PART, PRICING_TEXT, renewalText } from "@shared/pricing-page";
 
 /** GET /api/subscription as far as this page reads it (shared/subscription.ts). */
 type Plan = { plan: "free" | "pro"; currentPeriodEnd: string | null; cancelAtPeriodEnd: boolean };
@@ -16,7 +16,9 @@ async function showPlan() {
   if (!res.ok) return;
   const plan = (await res.json()) as Plan;
   if (plan.plan !== "pro") return;
-  part(PART.onPro).hidden = false;
+  const badge = part(PART.onPro);
+  badge.textContent = ON_PRO;
+  badge.hidden = false;
   part(PART.renewal).textContent = renewalText(plan) ?? "";
   const action = part(PART.proAction) as HTMLAnchorElement;
   action.textContent = PRICING_TEXT.manage;

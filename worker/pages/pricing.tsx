@@ -6,13 +6,7 @@
 // subscription') in slots that keep their size.
 import { FEES_POLICY, REFUND_POLICY } from "../../shared/pricing";
 import { PAYOUT_SCHEDULE_TEXT } from "../../shared/payouts";
-import {
-  CREATOR_FEATURES,
-  ON_PRO,
-  PRICING_PART as PART,
-  PRICING_TEXT as T,
-  PRO_FEATURES,
-} from "../../shared/pricing-page";
+import { CREATOR_FEATURES, PRICING_PART as PART, PRICING_TEXT as T, PRO_FEATURES } from "../../shared/pricing-page";
 import { SITE_PART } from "../../shared/site";
 import { Icon, type IconName } from "./icons";
 import { SitePage } from "./site";
@@ -89,13 +83,12 @@ function Plans() {
         <div class={CARD.header}>
           <h2 class={`${CARD.title} flex min-h-6 flex-wrap items-center gap-2 text-xl`}>
             <Icon name="crown" class="size-5 text-amber-500" /> {T.pro}
+            {/* "You're on Pro", written and shown by the island for a Pro creator only. */}
             <span
               hidden
               data-part={PART.onPro}
               class="rounded-full bg-emerald-100 px-2.5 py-0.5 text-sm font-semibold text-emerald-800"
-            >
-              {ON_PRO}
-            </span>
+            />
           </h2>
           <p class={CARD.description}>{T.proDescription}</p>
           <p class="mt-4 text-4xl font-extrabold">
