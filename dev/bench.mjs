@@ -105,7 +105,7 @@ async function buyWithTestCard(contentId, body = {}, headers = {}) {
   const verified = await (
     await fetch(`${appUrl}/api/purchase/verify?payment_intent=${paymentIntent}`, { headers: { cookie: buyerCookie } })
   ).json();
-  return { buyerCookie, verified };
+  return { buyerCookie, verified, paymentIntent };
 }
 
 if (runs("load")) {
@@ -310,7 +310,7 @@ if (runs("upsell")) {
 if (runs("dashboard")) await (await import("./bench-dashboard.mjs")).benchDashboard({ appUrl });
 
 // ---- page: the paywall page in Chromium and Lighthouse (dev/bench-page.mjs) ----
-if (runs("page")) await (await import("./bench-page.mjs")).benchPage({ appUrl });
+if (runs("page")) await (await import("./bench-page.mjs")).benchPage({ appUrl, buy: buyWithTestCard });
 
 agent.destroy();
 await stack.stop();

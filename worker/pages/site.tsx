@@ -8,10 +8,10 @@ import { PRODUCT_NAME, SITE_PART } from "../../shared/site";
 import { Icon, LogoMark } from "./icons";
 import { button } from "./ui";
 
-export function SiteTopBar() {
+function SiteTopBar() {
   return (
     <header class="sticky top-0 z-40 border-b bg-background/80 backdrop-blur">
-      <div class="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4">
+      <div class="mx-auto flex h-16 max-w-6xl items-center justify-between gap-1 px-4">
         <a href="/" class="flex shrink-0 items-center gap-2 font-bold text-lg tracking-tight">
           <LogoMark class="size-8" />
           <span>{PRODUCT_NAME}</span>
@@ -22,7 +22,7 @@ export function SiteTopBar() {
             <Icon name="messageSquare" class="sm:hidden" />
             <span class="hidden sm:inline">Feedback</span>
           </a>
-          <a href="/pricing" class={button("ghost", "sm")}>
+          <a href="/pricing" class={button("ghost", "sm", "max-sm:px-2")}>
             View Pricing
           </a>
           <a href="/api/login" data-part={SITE_PART.signIn} data-spa class={button("default", "sm", "min-w-24")}>
@@ -34,7 +34,7 @@ export function SiteTopBar() {
   );
 }
 
-export function SiteFooter() {
+function SiteFooter() {
   return (
     <footer class="border-t bg-background">
       <div class="mx-auto flex max-w-6xl flex-col items-center justify-between gap-2 px-4 py-6 text-sm text-muted-foreground sm:flex-row">
