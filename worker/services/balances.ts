@@ -37,13 +37,6 @@ export const EARNING_KINDS_SQL = sql.raw("('sale', 'refund', 'dispute', 'fee_adj
 const RESERVATION_KINDS = ["reserve", "reserve_posted", "reserve_voided"] as const;
 const RESERVATION_KINDS_SQL = sql.raw(`(${RESERVATION_KINDS.map((k) => `'${k}'`).join(", ")})`);
 
-/** Every ledger kind but a sale: what a sale's refunds, disputes, fees and reservations are booked as. */
-const AFTER_SALE_KINDS_SQL = sql.raw(
-  `(${ledgerEntries.kind.enumValues
-    .filter((k) => k !== "sale")
-    .map((k) => `'${k}'`)
-    .join(", ")})`,
-);
 const ALL_KINDS_SQL = sql.raw(`(${ledgerEntries.kind.enumValues.map((k) => `'${k}'`).join(", ")})`);
 
 /**
@@ -71,9 +64,10 @@ export async function creatorBalance(db: Db, userId: string, now: Date | number 
  * The one statement behind `creatorBalance`. Its cost does not grow with the creator's sales:
  * - net and earned: the days before `at`'s UTC day from the rollup ledger_daily (a row per day, item
  *   and kind), plus that day's own rows up to `at` from the ledger (index ledger_user_kind_created);
- * - on hold: the sales of the last SALE_HOLD_DAYS (an index range), plus the later rows (refunds,
- *   disputes, fees, reservations) written since the hold began on a sale still in it: a sale's
- *   later rows are never dated before the sale itself;
+ * - on hold: every row of the creator's (created_at <= `at`, whatever its date) on a sale of the last
+ *   SALE_HOLD_DAYS, as the movers' `availableRemainderSql` counts it: the held sales are an index
+ *   range, their rows are read by ledger_purchase (`+r.user_id` keeps SQLite off the creator's whole
+ *   range). A refund or dispute dated before the hold began still counts while its sale is held;
  * - reserved, pending and paid out: the creator's few reservation and payout rows.
  */
 export function creatorBalanceSql(userId: string, at: number) {
@@ -95,11 +89,10 @@ export function creatorBalanceSql(userId: string, at: number) {
     select
       coalesce(past.net, 0) + coalesce(today.net, 0) as net,
       coalesce(past.earned, 0) + coalesce(today.earned, 0) as earned,
-      coalesce((select sum(amount_cents) from ledger_entries
-        where user_id = ${userId} and account = 'creator' and kind = 'sale' and created_at > ${cutoff} and created_at <= ${at}), 0)
-      + coalesce((select sum(r.amount_cents) from ledger_entries r
-        where r.user_id = ${userId} and r.account = 'creator' and r.kind in ${AFTER_SALE_KINDS_SQL}
-          and r.created_at > ${cutoff} and r.created_at <= ${at} and ${saleInHold(sql`r.purchase_id`)}), 0) as held,
+      (select sum(r.amount_cents) from ledger_entries r
+        where r.purchase_id in (select s.purchase_id from ledger_entries s
+            where s.user_id = ${userId} and s.account = 'creator' and s.kind = 'sale' and s.created_at > ${cutoff} and s.created_at <= ${at})
+          and r.account = 'creator' and +r.user_id = ${userId} and r.created_at <= ${at}) as held,
       (select min(created_at) from ledger_entries
         where user_id = ${userId} and account = 'creator' and kind = 'sale' and created_at > ${cutoff} and created_at <= ${at}) as oldest_held,
       (select -sum(r.amount_cents) from ledger_entries r
