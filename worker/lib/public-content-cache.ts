@@ -92,8 +92,32 @@ export async function cachedPublicContent(key: string): Promise<KeptAnswer | und
   return answer;
 }
 
-/** Keeps an answer in this isolate's memory and, in the background, in the edge cache. */
-export function keepPublicContent(ctx: Pick<ExecutionContext, "waitUntil">, key: string, answer: KeptAnswer): void {
+/**
+ * When this isolate last changed (replaced or dropped) each item's answer: a read that started
+ * before then may have read the item as it was, and is not kept (bounded like the memory).
+ */
+const changedAt = new Map<string, number>();
+function changed(key: string): void {
+  changedAt.delete(key);
+  changedAt.set(key, Date.now());
+  if (changedAt.size > MEMORY_ANSWERS) changedAt.delete(changedAt.keys().next().value!);
+}
+
+/**
+ * Keeps an answer read at `readStartedAt` in this isolate's memory and, in the background, in the
+ * edge cache; unless this isolate changed the item's answer since the read started or holds an answer
+ * kept meanwhile (the read missed the memory, so that one is at least as new): a read still under way
+ * while its creator edits the item would otherwise put back what the edit replaced.
+ */
+export function keepPublicContent(
+  ctx: Pick<ExecutionContext, "waitUntil">,
+  key: string,
+  answer: KeptAnswer,
+  readStartedAt: number,
+): void {
+  if ((changedAt.get(key) ?? -1) >= readStartedAt) return;
+  const meanwhile = memory.get(key);
+  if (meanwhile && expiresAt(meanwhile) > Date.now()) return;
   remember(key, answer);
   ctx.waitUntil(caches.default.put(new Request(key), edgeCopy(answer)));
 }
@@ -104,6 +128,7 @@ export function keepPublicContent(ctx: Pick<ExecutionContext, "waitUntil">, key:
  * centers drop theirs within KEEP_SECONDS.
  */
 export async function replacePublicContent(key: string, answer: KeptAnswer): Promise<void> {
+  changed(key);
   remember(key, answer);
   await caches.default.put(new Request(key), edgeCopy(answer));
 }
@@ -116,6 +141,7 @@ export async function forgetPublicContent(env: Bindings, requestUrl: string, ids
   await Promise.all(
     ids.map(async (id) => {
       const key = publicContentKey(env, requestUrl, id);
+      changed(key);
       memory.delete(key);
       await caches.default.delete(new Request(key));
     }),

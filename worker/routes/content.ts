@@ -227,8 +227,9 @@ export const contentRoutes = new Hono<AppEnv>()
       const key = publicContentKey(c.env, c.req.url, id);
       let answer = await cachedPublicContent(key);
       if (!answer) {
+        const readStartedAt = Date.now();
         answer = answerOf(visibleOf(await readNearby(c.env.DB, (db) => publicContent(db, id))));
-        keepPublicContent(c.executionCtx, key, answer);
+        keepPublicContent(c.executionCtx, key, answer, readStartedAt);
       }
       if (!answer.body) throw notFound("Content Not Found");
       // A view is a visit to the paywall page (which counts it); this call is data, read again by
