@@ -4,7 +4,9 @@
 // that may not have the change yet) cannot bring the old answer back for a minute (docs/payments.md).
 import type { Db } from "../db/client";
 import { publicContent } from "../services/content";
+import { liveItemIds } from "../services/profile";
 import type { Bindings } from "./env";
+import { forgetPaywallPages } from "./paywall-cache";
 import {
   answerOf,
   forgetPublicContent,
@@ -23,7 +25,7 @@ export const visibleOf = (item: Awaited<ReturnType<typeof publicContent>>) => {
   return visible;
 };
 
-type Changed = { env: Pick<Bindings, "CF_VERSION_METADATA">; req: { url: string } };
+type Changed = { env: Pick<Bindings, "ASSETS" | "CF_VERSION_METADATA">; req: { url: string } };
 
 /**
  * After a change to what items show: each one's answer read from the primary (`db`, the request's own
@@ -38,4 +40,13 @@ export async function refreshPublicContent(c: Changed, db: Db, ids: string[]): P
     }),
     forgetPublicContent(c.env, c.req.url, ids.slice(REPLACED_AT_MOST)),
   ]);
+}
+
+/**
+ * After a change to how the creator is shown (profile, avatar, the name a sign-in filled in): every
+ * paywall page and public answer of their items shows it.
+ */
+export async function refreshCreatorItems(c: Changed, db: Db, userId: string): Promise<void> {
+  const ids = await liveItemIds(db, userId);
+  await Promise.all([forgetPaywallPages(c.env, c.req.url, ids), refreshPublicContent(c, db, ids)]);
 }
