@@ -79,9 +79,13 @@ export function benchSize() {
     console.log(
       `\nWorker size and startup (wrangler ${run(["--version"]).trim()}; goals: ≤ 250 KiB gzip, startup ≤ 25 ms)`,
     );
-    console.log(`upload (wrangler deploy --dry-run)     ${total[1]} KiB, gzip ${total[2]} KiB, ${modules} modules`);
+    const verdict = (value, goal, unit) =>
+      value <= goal ? "(goal met)" : `(over the goal by ${(value - goal).toFixed(1)} ${unit})`;
     console.log(
-      `startup (wrangler check startup)       Active ${start.active.toFixed(1)} ms of a ${start.window.toFixed(1)} ms window (median of ${RUNS}: ${start.all.join(", ")})`,
+      `upload (wrangler deploy --dry-run)     ${total[1]} KiB, gzip ${total[2]} KiB ${verdict(Number(total[2]), 250, "KiB")}, ${modules} modules`,
+    );
+    console.log(
+      `startup (wrangler check startup)       Active ${start.active.toFixed(1)} ms ${verdict(start.active, 25, "ms")} of a ${start.window.toFixed(1)} ms window (median of ${RUNS}: ${start.all.join(", ")})`,
     );
     if (app)
       console.log(

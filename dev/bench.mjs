@@ -35,21 +35,33 @@ const stack = await startTestStack({ port, persistTo: state, label: "bench" });
 const stripeUrl = stack.stripeUrl;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+// Each request comes from a visitor address of its own, as real traffic does (in production Cloudflare
+// sets cf-connecting-ip): from one address, the per-client limiters (a ?code= view counts against the
+// discount budget) would answer 429 after the first few and the bench would time the refusal.
+let visitor = 0;
+const visitorAddress = () => {
+  const n = visitor++;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+};
 function get(path, headers = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const req = http.get(`${appUrl}${path}`, { agent, headers }, (res) => {
-      let firstByte;
-      res.once("data", () => (firstByte = performance.now() - started));
-      res.on("data", () => {});
-      res.on("end", () =>
-        resolve({
-          status: res.statusCode,
-          ms: performance.now() - started,
-          ttfb: firstByte ?? performance.now() - started,
-        }),
-      );
-    });
+    const req = http.get(
+      `${appUrl}${path}`,
+      { agent, headers: { "cf-connecting-ip": visitorAddress(), ...headers } },
+      (res) => {
+        let firstByte;
+        res.once("data", () => (firstByte = performance.now() - started));
+        res.on("data", () => {});
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode,
+            ms: performance.now() - started,
+            ttfb: firstByte ?? performance.now() - started,
+          }),
+        );
+      },
+    );
     req.on("error", reject);
   });
 }
@@ -150,6 +162,8 @@ if (runs("load")) {
   console.log(
     `paywall with ?code= vs without: ${((coded.rps / plain.rps) * 100).toFixed(0)}% of the req/s, p50 ${(coded.p50 / plain.p50).toFixed(2)}x (goal: within 10%)`,
   );
+  const refused = results.filter((r) => r.failures > 0).map((r) => r.name);
+  if (refused.length) console.log(`non-200 answers (${refused.join(", ")}): those figures time refusals, not pages`);
   const call = results.find((r) => r.name === "public content call");
   console.log(`public content call vs static: ${(call.rps / base.rps).toFixed(2)}x the req/s (goal: ≥ 0.9x)`);
 }

@@ -10,8 +10,12 @@ type Bindings = Pick<EnvBindings, "CF_VERSION_METADATA">;
 const KEEP_SECONDS = 60;
 /** How long a 404 for an id that was never there is remembered (as the paywall page's). */
 const UNKNOWN_ID_SECONDS = 30;
-/** Answers this isolate keeps (about 1 KB each), the least recently used dropped first. */
+/**
+ * Answers this isolate keeps, the least recently used dropped first: at most this many (most are
+ * 1-2 KB) and this many bytes (a 10,000-character description makes one of up to 30 KB).
+ */
 const MEMORY_ANSWERS = 500;
+const MEMORY_BYTES = 2_000_000;
 
 /** An answer as sent: its JSON bytes, or null for an item that is gone (the mark that answers 404). */
 export type KeptAnswer = { body: Uint8Array<ArrayBuffer> | null; keptAt: number; keepSeconds: number };
@@ -22,6 +26,14 @@ const KEEP_HEADER = "x-apewall-keep-seconds";
 const GONE_HEADER = "x-apewall-gone";
 
 const memory = new Map<string, KeptAnswer>();
+let memoryBytes = 0;
+const sizeOf = (a: KeptAnswer) => a.body?.byteLength ?? 0;
+function drop(key: string): void {
+  const kept = memory.get(key);
+  if (!kept) return;
+  memory.delete(key);
+  memoryBytes -= sizeOf(kept);
+}
 const expiresAt = (a: KeptAnswer) => a.keptAt + a.keepSeconds * 1000;
 
 /** The cache key of an item's answer: the item and this deploy (a deploy never serves an older answer). */
@@ -50,10 +62,11 @@ export function answerOf(visible: object | null): KeptAnswer {
 export const goneAnswer = (): KeptAnswer => ({ body: null, keptAt: Date.now(), keepSeconds: KEEP_SECONDS });
 
 function remember(key: string, answer: KeptAnswer): void {
-  memory.delete(key);
+  drop(key);
   if (expiresAt(answer) <= Date.now()) return;
   memory.set(key, answer);
-  if (memory.size > MEMORY_ANSWERS) memory.delete(memory.keys().next().value!);
+  memoryBytes += sizeOf(answer);
+  while (memory.size > MEMORY_ANSWERS || memoryBytes > MEMORY_BYTES) drop(memory.keys().next().value!);
 }
 
 function edgeCopy(answer: KeptAnswer): Response {
@@ -77,7 +90,7 @@ export async function cachedPublicContent(key: string): Promise<KeptAnswer | und
     memory.set(key, remembered);
     return remembered;
   }
-  memory.delete(key);
+  drop(key);
   const stored = await caches.default.match(new Request(key));
   if (!stored) return undefined;
   let body: Uint8Array<ArrayBuffer> | null = null;
@@ -92,8 +105,32 @@ export async function cachedPublicContent(key: string): Promise<KeptAnswer | und
   return answer;
 }
 
-/** Keeps an answer in this isolate's memory and, in the background, in the edge cache. */
-export function keepPublicContent(ctx: Pick<ExecutionContext, "waitUntil">, key: string, answer: KeptAnswer): void {
+/**
+ * When this isolate last changed (replaced or dropped) each item's answer: a read that started
+ * before then may have read the item as it was, and is not kept (bounded like the memory).
+ */
+const changedAt = new Map<string, number>();
+function changed(key: string): void {
+  changedAt.delete(key);
+  changedAt.set(key, Date.now());
+  if (changedAt.size > MEMORY_ANSWERS) changedAt.delete(changedAt.keys().next().value!);
+}
+
+/**
+ * Keeps an answer read at `readStartedAt` in this isolate's memory and, in the background, in the
+ * edge cache; unless this isolate changed the item's answer since the read started or holds an answer
+ * kept meanwhile (the read missed the memory, so that one is at least as new): a read still under way
+ * while its creator edits the item would otherwise put back what the edit replaced.
+ */
+export function keepPublicContent(
+  ctx: Pick<ExecutionContext, "waitUntil">,
+  key: string,
+  answer: KeptAnswer,
+  readStartedAt: number,
+): void {
+  if ((changedAt.get(key) ?? -1) >= readStartedAt) return;
+  const meanwhile = memory.get(key);
+  if (meanwhile && expiresAt(meanwhile) > Date.now()) return;
   remember(key, answer);
   ctx.waitUntil(caches.default.put(new Request(key), edgeCopy(answer)));
 }
@@ -104,6 +141,7 @@ export function keepPublicContent(ctx: Pick<ExecutionContext, "waitUntil">, key:
  * centers drop theirs within KEEP_SECONDS.
  */
 export async function replacePublicContent(key: string, answer: KeptAnswer): Promise<void> {
+  changed(key);
   remember(key, answer);
   await caches.default.put(new Request(key), edgeCopy(answer));
 }
@@ -116,7 +154,8 @@ export async function forgetPublicContent(env: Bindings, requestUrl: string, ids
   await Promise.all(
     ids.map(async (id) => {
       const key = publicContentKey(env, requestUrl, id);
-      memory.delete(key);
+      changed(key);
+      drop(key);
       await caches.default.delete(new Request(key));
     }),
   );

@@ -32,6 +32,7 @@ import {
   SESSION_COOKIE,
 } from "../services/sessions";
 import { findOrCreateUserByEmail, getCurrentUser } from "../services/users";
+import { refreshCreatorItems } from "../lib/public-content-refresh";
 import { doc } from "../openapi/describe";
 import { sentSchema } from "../../shared/answers";
 
@@ -366,6 +367,8 @@ export const authRoutes = new Hono<AppEnv>()
         const user = await findOrCreateUserByEmail(db, identity.email, identity);
         userId = user.id;
         created = user.created;
+        // The name the account lacked is now shown on its items' pages and public answers.
+        if (user.named) await refreshCreatorItems(c, db, userId);
         await db
           .insert(oauthAccounts)
           .values({ provider: name, providerUserId: identity.providerUserId, userId })

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { orderBumpSchema, bumpAnswerSchema } from "../../shared/bumps";
 import { requireUser, type AppEnv } from "../middleware/context";
 import { forgetPaywallPages } from "../lib/paywall-cache";
-import { forgetPublicContent } from "../lib/public-content-cache";
+import { refreshPublicContent } from "../lib/public-content-refresh";
 import { validate } from "../lib/validate";
 import { doc } from "../openapi/describe";
 import { setBump } from "../services/funnels/bumps";
@@ -34,7 +34,7 @@ export const bumpRoutes = new Hono<AppEnv>()
       const id = c.req.valid("param").id;
       const bump = await setBump(c.var.db, c.var.userId!, id, c.req.valid("json"));
       await forgetPaywallPages(c.env, c.req.url, [id]);
-      await forgetPublicContent(c.env, c.req.url, [id]);
+      await refreshPublicContent(c, c.var.db, [id]);
       return c.json({ bump });
     },
   )
@@ -53,7 +53,7 @@ export const bumpRoutes = new Hono<AppEnv>()
       const id = c.req.valid("param").id;
       const bump = await setBump(c.var.db, c.var.userId!, id, null);
       await forgetPaywallPages(c.env, c.req.url, [id]);
-      await forgetPublicContent(c.env, c.req.url, [id]);
+      await refreshPublicContent(c, c.var.db, [id]);
       return c.json({ bump });
     },
   );

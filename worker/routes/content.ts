@@ -23,12 +23,12 @@ import { forgetPaywallPages, purgePaywallPage } from "../lib/paywall-cache";
 import {
   answerOf,
   cachedPublicContent,
-  forgetPublicContent,
   goneAnswer,
   keepPublicContent,
   publicContentKey,
   replacePublicContent,
 } from "../lib/public-content-cache";
+import { refreshPublicContent, visibleOf } from "../lib/public-content-refresh";
 import { refuseTooLarge, validate } from "../lib/validate";
 import {
   createContent,
@@ -54,27 +54,18 @@ const field = (form: FormData, name: string) => {
   return typeof v === "string" ? v : undefined;
 };
 
-/** What anyone may see of an item (never who its creator is internally, nor the image's size). */
-const visibleOf = (item: Awaited<ReturnType<typeof publicContent>>) => {
-  if (!item) return null;
-  const { creatorId, previewImageSize, ...visible } = item;
-  return visible;
-};
-
 type Changed = { env: AppEnv["Bindings"]; req: { url: string } };
 
 /** After its creator changed an item: its public answer read from the primary replaces the cached one. */
 async function replaceAnswer(c: Changed, db: Db, userId: string, id: string) {
-  const visible = visibleOf(await publicContent(db, id));
-  await replacePublicContent(publicContentKey(c.env, c.req.url, id), visible ? answerOf(visible) : goneAnswer());
+  await refreshPublicContent(c, db, [id]);
   await forgetItemsOffering(c, db, userId, id);
 }
 
-/** The items that offer this one as their order bump show its title and whether it sells: dropped too. */
+/** The items that offer this one as their order bump show its title and whether it sells: replaced too. */
 async function forgetItemsOffering(c: Changed, db: Db, userId: string, id: string) {
   const ids = await itemsOffering(db, userId, id);
-  if (ids.length)
-    await Promise.all([forgetPaywallPages(c.env, c.req.url, ids), forgetPublicContent(c.env, c.req.url, ids)]);
+  if (ids.length) await Promise.all([forgetPaywallPages(c.env, c.req.url, ids), refreshPublicContent(c, db, ids)]);
 }
 
 async function readPreview(value: File | string | null): Promise<PreviewImage> {
@@ -236,8 +227,9 @@ export const contentRoutes = new Hono<AppEnv>()
       const key = publicContentKey(c.env, c.req.url, id);
       let answer = await cachedPublicContent(key);
       if (!answer) {
+        const readStartedAt = Date.now();
         answer = answerOf(visibleOf(await readNearby(c.env.DB, (db) => publicContent(db, id))));
-        keepPublicContent(c.executionCtx, key, answer);
+        keepPublicContent(c.executionCtx, key, answer, readStartedAt);
       }
       if (!answer.body) throw notFound("Content Not Found");
       // A view is a visit to the paywall page (which counts it); this call is data, read again by

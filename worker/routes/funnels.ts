@@ -25,7 +25,7 @@ import {
 import { requireUser, type AppEnv } from "../middleware/context";
 import { validate } from "../lib/validate";
 import { forgetPaywallPages } from "../lib/paywall-cache";
-import { forgetPublicContent } from "../lib/public-content-cache";
+import { refreshPublicContent } from "../lib/public-content-refresh";
 import {
   attachProducts,
   createFunnel,
@@ -170,7 +170,7 @@ export const funnelRoutes = new Hono<AppEnv>()
       if (input.upsellOnly && step.contentId)
         await Promise.all([
           forgetPaywallPages(c.env, c.req.url, [step.contentId]),
-          forgetPublicContent(c.env, c.req.url, [step.contentId]),
+          refreshPublicContent(c, c.var.db, [step.contentId]),
         ]);
       return c.json(step, 201);
     },

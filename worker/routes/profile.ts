@@ -8,19 +8,16 @@ import { readNearby, type Db } from "../db/client";
 import { requireUser, type AppEnv } from "../middleware/context";
 import { ApiError, notFound } from "../lib/errors";
 import { imageAnswer } from "../lib/images";
-import { forgetPaywallPages } from "../lib/paywall-cache";
-import { forgetPublicContent } from "../lib/public-content-cache";
+import { refreshCreatorItems } from "../lib/public-content-refresh";
 import { refuseTooLarge, validate } from "../lib/validate";
-import { avatarImage, getProfile, liveItemIds, removeAvatar, saveAvatar, saveProfile } from "../services/profile";
+import { avatarImage, getProfile, removeAvatar, saveAvatar, saveProfile } from "../services/profile";
 import { doc } from "../openapi/describe";
 
 const avatarParam = z.object({ id: z.string().regex(/^[a-f0-9]{32}$/, "invalid avatar id") });
 
-/** Every paywall page and public answer of the creator's items shows the profile: drop the cached copies. */
-async function refreshPaywalls(c: Pick<Context<AppEnv>, "env" | "req">, db: Db, userId: string): Promise<void> {
-  const ids = await liveItemIds(db, userId);
-  await Promise.all([forgetPaywallPages(c.env, c.req.url, ids), forgetPublicContent(c.env, c.req.url, ids)]);
-}
+/** Every paywall page and public answer of the creator's items shows the profile. */
+const refreshPaywalls = (c: Pick<Context<AppEnv>, "env" | "req">, db: Db, userId: string) =>
+  refreshCreatorItems(c, db, userId);
 
 export const profileRoutes = new Hono<AppEnv>()
   .get(

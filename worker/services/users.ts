@@ -8,12 +8,15 @@ import { destinationOf } from "./payouts/destination";
 
 export type Profile = { firstName?: string | null; lastName?: string | null };
 
-/** The account of a verified email, made on first sign-in; `created` says this call made it. */
+/**
+ * The account of a verified email, made on first sign-in; `created` says this call made it, `named`
+ * that it gave an existing account the name it lacked (its items' public answers show that name).
+ */
 export async function findOrCreateUserByEmail(
   db: Db,
   email: string,
   profile: Profile = {},
-): Promise<{ id: string; created: boolean }> {
+): Promise<{ id: string; created: boolean; named: boolean }> {
   const normalized = email.trim().toLowerCase();
   // Insert-or-ignore then read: safe when two sign-ins for a new email race (one of them creates it).
   const inserted = await db
@@ -32,13 +35,14 @@ export async function findOrCreateUserByEmail(
     .where(eq(users.email, normalized))
     .get();
   if (!row) throw new Error("user row vanished after insert");
-  if (!row.firstName && profile.firstName) {
+  const named = !row.firstName && !!profile.firstName;
+  if (named) {
     await db
       .update(users)
       .set({ firstName: profile.firstName, lastName: profile.lastName ?? null })
       .where(eq(users.id, row.id));
   }
-  return { id: row.id, created: inserted.length > 0 };
+  return { id: row.id, created: inserted.length > 0, named: named && inserted.length === 0 };
 }
 
 const isAdminEmail = (email: string, adminEmail: string | undefined) =>
