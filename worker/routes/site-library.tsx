@@ -13,6 +13,7 @@ import { createDb } from "../db/client";
 import { ApiError } from "../lib/errors";
 import { humanCheck } from "../lib/human-check";
 import { rateLimit } from "../lib/rate-limit";
+import { readForm } from "../lib/site-form";
 import { sendPrivatePage } from "../lib/site-page";
 import { validate } from "../lib/validate";
 import { appUrl, type AppEnv } from "../middleware/context";
@@ -24,8 +25,6 @@ import { purchaseDeps } from "./purchase-context";
 
 type Ctx = Context<AppEnv>;
 const SHELL = "/shells/library";
-/** The link form's body is one address: anything much larger is not that form. */
-const MAX_FORM_BYTES = 4096;
 
 const head = '<meta name="robots" content="noindex" />';
 
@@ -70,11 +69,13 @@ export const siteLibraryRoutes = new Hono<AppEnv>()
     });
   })
   // "Email me a sign-in link" with no script: the same answer for any address, as the API gives.
-  .post("/library", csrf(), async (c) => {
-    if (Number(c.req.header("content-length") ?? MAX_FORM_BYTES + 1) > MAX_FORM_BYTES)
-      throw new ApiError(413, "Request body too large");
-    const form = await c.req.parseBody();
-    const typed = typeof form.email === "string" ? form.email.trim() : "";
+  // Read as the other pages' forms are (worker/lib/site-form.ts): a cross-site post, an oversized or
+  // malformed body is answered with this page (403, 413, or 400 as an empty address), never a 5xx.
+  .post("/library", async (c) => {
+    const form = await readForm(c);
+    if ("refused" in form)
+      return signedOutPage(c, { ended: false, problem: form.refused.message }, form.refused.status);
+    const typed = (form.fields.email ?? "").trim();
     if (!typed) return signedOutPage(c, { ended: false, problem: LOST_ACCESS_TEXT.emptyEmail }, 400);
     const parsed = libraryLinkRequestSchema.safeParse({ email: typed });
     if (!parsed.success)
