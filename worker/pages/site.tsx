@@ -8,10 +8,21 @@ import { PRODUCT_NAME, SITE_PART } from "../../shared/site";
 import { Icon, LogoMark } from "./icons";
 import { button } from "./ui";
 
+/**
+ * A small button with a phone's padding (8 px a side, not 12): the name, 'Feedback', 'View Pricing'
+ * and the 'Sign In' slot fit 390 px that way. The slot is wide enough for 'Dashboard', which the
+ * island may put there, so neither the swap nor a signed-in visitor's phone moves anything.
+ */
+const narrowOnPhone = (classes: string, extra = "") =>
+  `${classes
+    .split(" ")
+    .filter((c) => c !== "px-3")
+    .join(" ")} px-2 sm:px-3${extra ? ` ${extra}` : ""}`;
+
 export function SiteTopBar() {
   return (
     <header class="sticky top-0 z-40 border-b bg-background/80 backdrop-blur">
-      <div class="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4">
+      <div class="mx-auto flex h-16 max-w-6xl items-center justify-between gap-1 px-3 sm:gap-2 sm:px-4">
         <a href="/" class="flex shrink-0 items-center gap-2 font-bold text-lg tracking-tight">
           <LogoMark class="size-8" />
           <span>{PRODUCT_NAME}</span>
@@ -22,10 +33,15 @@ export function SiteTopBar() {
             <Icon name="messageSquare" class="sm:hidden" />
             <span class="hidden sm:inline">Feedback</span>
           </a>
-          <a href="/pricing" class={button("ghost", "sm")}>
+          <a href="/pricing" class={narrowOnPhone(button("ghost", "sm"))}>
             View Pricing
           </a>
-          <a href="/api/login" data-part={SITE_PART.signIn} data-spa class={button("default", "sm", "min-w-24")}>
+          <a
+            href="/api/login"
+            data-part={SITE_PART.signIn}
+            data-spa
+            class={narrowOnPhone(button("default", "sm"), "w-24 sm:w-auto sm:min-w-[6.5rem]")}
+          >
             Sign In
           </a>
         </nav>
