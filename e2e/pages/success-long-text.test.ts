@@ -1,5 +1,6 @@
 // The success page (docs/pages.md) with a creator's longest unbroken words: a title, a description
-// holding a long link, a long file name. On a 390 px phone nothing may push the page sideways.
+// holding a long link, a long file name. On a 390 px phone nothing may push the page sideways,
+// and the island moves nothing the Worker drew (no layout shift).
 import { randomBytes } from "node:crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -57,10 +58,22 @@ it("a long title, description link and file name stay inside a 390 px screen", a
   await page.waitForURL(/\/success\?/);
   await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
   await page.waitForURL(/access=/);
+  // The island never moves what the Worker drew.
+  await page.addInitScript(() => {
+    const w = window as unknown as { shift: number };
+    w.shift = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
+        if (!e.hadRecentInput) w.shift += e.value;
+    }).observe({ type: "layout-shift", buffered: true });
+  });
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 860 });
     await page.reload();
     await page.getByText(LONG_LINK).waitFor();
+    await page.waitForLoadState("networkidle");
+    const shift = await page.evaluate(() => (window as unknown as { shift: number }).shift);
+    expect(shift, `layout shift at ${width} px`).toBe(0);
     const widths = await page.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
     expect(widths[0], `at ${width} px`).toBeLessThanOrEqual(widths[1]);
   }
