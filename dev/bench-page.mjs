@@ -1,11 +1,14 @@
-// `BENCH_ONLY=page npm run bench`: what the paywall page costs a visitor's browser.
+// `BENCH_ONLY=page npm run bench`: what the public pages cost a visitor's browser.
 // 1. Every request Chromium makes for /p/demoFieldGuide01 in a fresh context until the 'Unlock'
 //    button is visible, with bytes by type: as transferred (Chrome's encodedDataLength: the body as
 //    sent plus response headers), the body uncompressed, and the body gzipped here with node:zlib at
 //    level 9, since the local workerd may not compress what it sends. Then each JS file.
-// 2. Lighthouse (mobile, default config: simulated throttling, performance only), 3 runs on the same
-//    Chromium the browser tests use (dev/chromium.mjs): score and metrics per run,
-//    median score.
+// 2. 'Unlock' to a card form ready to type in (the one-page checkout), with and without tax.
+// 3. Lighthouse (mobile, default config: simulated throttling, performance only) on the same Chromium
+//    the browser tests use (dev/chromium.mjs), for each public page (docs/pages.md): /, /pricing,
+//    /feedback, /sign-in, /success (a real paid purchase's, with its buyer's cookie), /library and
+//    the paywall; BENCH_LIGHTHOUSE_RUNS runs each (3), the median of each figure, in one table with
+//    the script loaded before any interaction (as transferred, and gzipped here).
 import { readFileSync } from "node:fs";
 import { gzipSync, constants } from "node:zlib";
 import { CHROMIUM_FLAGS as TEST_FLAGS, chromiumBinary } from "./chromium.mjs";
@@ -200,7 +203,7 @@ function firstNode(details) {
   return undefined;
 }
 
-async function lighthouseRun(appUrl, binary) {
+async function lighthouseRun(url, binary, headers) {
   const { default: lighthouse } = await import("lighthouse");
   const chromeLauncher = await import("chrome-launcher");
   const chrome = await chromeLauncher.launch({
@@ -209,12 +212,13 @@ async function lighthouseRun(appUrl, binary) {
     logLevel: "silent",
   });
   try {
-    const result = await lighthouse(`${appUrl}${PAGE}`, {
+    const result = await lighthouse(url, {
       port: chrome.port,
       hostname: "127.0.0.1",
       output: "json",
       logLevel: "error",
       onlyCategories: ["performance"],
+      ...(headers ? { extraHeaders: headers } : {}),
     });
     const { lhr } = result;
     if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
@@ -222,6 +226,10 @@ async function lighthouseRun(appUrl, binary) {
     const lcpElement =
       firstNode(lhr.audits["lcp-breakdown-insight"]?.details) ??
       firstNode(lhr.audits["largest-contentful-paint-element"]?.details);
+    // Every script the page loaded while Lighthouse watched it, with no interaction: before interaction.
+    const scripts = (lhr.audits["network-requests"]?.details?.items ?? [])
+      .filter((r) => r.resourceType === "Script")
+      .map((r) => ({ url: r.url, transfer: r.transferSize ?? 0 }));
     return {
       score: lhr.categories.performance.score === null ? NaN : Math.round(lhr.categories.performance.score * 100),
       fcp: metric("first-contentful-paint"),
@@ -229,7 +237,10 @@ async function lighthouseRun(appUrl, binary) {
       tbt: metric("total-blocking-time"),
       cls: metric("cumulative-layout-shift"),
       si: metric("speed-index"),
+      status: lhr.audits["network-requests"]?.details?.items?.[0]?.statusCode,
+      finalPath: new URL(lhr.finalDisplayedUrl ?? lhr.finalUrl ?? url).pathname,
       lcpElement,
+      scripts,
       warnings: lhr.runWarnings ?? [],
     };
   } finally {
@@ -237,7 +248,93 @@ async function lighthouseRun(appUrl, binary) {
   }
 }
 
-export async function benchPage({ appUrl }) {
+/** The public pages Lighthouse visits; `buy` makes a real paid purchase for the success page. */
+async function publicPages(buy) {
+  const pages = [
+    { name: "landing", path: "/" },
+    { name: "pricing", path: "/pricing" },
+    { name: "feedback", path: "/feedback" },
+    { name: "sign-in", path: "/sign-in" },
+  ];
+  let buyer = null;
+  if (buy) {
+    try {
+      const { buyerCookie, paymentIntent } = await buy("demoFieldGuide01");
+      buyer = buyerCookie;
+      pages.push({
+        name: "success",
+        path: `/success?content_id=demoFieldGuide01&payment_intent=${paymentIntent}&redirect_status=succeeded`,
+        headers: { cookie: buyerCookie },
+      });
+    } catch (err) {
+      console.log(`(no purchase for the success page: ${err.message})`);
+    }
+  }
+  pages.push({ name: "library", path: "/library", headers: buyer ? { cookie: buyer } : undefined });
+  pages.push({ name: "paywall", path: PAGE });
+  return pages;
+}
+
+/** The median of each figure over a page's runs; scripts from the run with the median LCP. */
+function medianRun(runs) {
+  const median = (k) => [...runs.map((r) => r[k])].sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+  const byLcp = [...runs].sort((a, b) => a.lcp - b.lcp)[Math.floor(runs.length / 2)];
+  return {
+    ...byLcp,
+    score: median("score"),
+    fcp: median("fcp"),
+    lcp: median("lcp"),
+    tbt: median("tbt"),
+    cls: median("cls"),
+    scores: runs.map((r) => r.score),
+  };
+}
+
+/** Script bytes of a run: as Lighthouse saw them transferred, and each body gzipped here (level 9). */
+async function scriptBytes(scripts, headers) {
+  let transfer = 0;
+  let gzip = 0;
+  for (const s of scripts) {
+    transfer += s.transfer;
+    const res = await fetch(s.url, { headers: headers ?? {} }).catch(() => null);
+    if (res?.ok) gzip += gzipSize(Buffer.from(await res.arrayBuffer()));
+  }
+  return { n: scripts.length, transfer, gzip };
+}
+
+async function lighthouseTable(appUrl, binary, buy) {
+  const version = JSON.parse(
+    readFileSync(new URL("../node_modules/lighthouse/package.json", import.meta.url), "utf8"),
+  ).version;
+  console.log(
+    `\nLighthouse ${version} mobile (default config, simulated throttling), performance only, each public page, ${LIGHTHOUSE_RUNS} run(s) each: the median of each figure (goal: 100, LCP <= 1200 ms, CLS 0, <= 30 KiB gzip of script before interaction)`,
+  );
+  console.log(
+    "page       status   score (runs)        FCP ms   LCP ms   TBT ms     CLS   scripts   transfer KiB   gzip KiB   LCP element",
+  );
+  const warnings = new Set();
+  for (const page of await publicPages(buy)) {
+    const runs = [];
+    for (let i = 0; i < LIGHTHOUSE_RUNS; i++) {
+      try {
+        runs.push(await lighthouseRun(`${appUrl}${page.path}`, binary, page.headers));
+      } catch (err) {
+        console.log(`${page.name.padEnd(10)} failed: ${err.message}`);
+      }
+    }
+    if (!runs.length) continue;
+    const r = medianRun(runs);
+    for (const w of runs.flatMap((x) => x.warnings)) warnings.add(w);
+    const bytes = await scriptBytes(r.scripts, page.headers);
+    const status = `${r.status ?? "?"}${r.finalPath !== new URL(`${appUrl}${page.path}`).pathname ? ` ->${r.finalPath}` : ""}`;
+    console.log(
+      `${page.name.padEnd(10)} ${status.padEnd(8)} ${`${r.score} (${r.scores.join(",")})`.padEnd(18)} ${r.fcp.toFixed(0).padStart(7)}  ${r.lcp.toFixed(0).padStart(7)}  ${r.tbt.toFixed(0).padStart(7)}   ${r.cls.toFixed(3).padStart(5)}   ${String(bytes.n).padStart(7)}   ${kb(bytes.transfer).padStart(12)}   ${kb(bytes.gzip).padStart(8)}   ${r.lcpElement ?? "-"}`,
+    );
+  }
+  if (warnings.size) console.log(`lighthouse warnings: ${[...warnings].join(" | ")}`);
+}
+
+export async function benchPage({ appUrl, buy }) {
   const began = performance.now();
   const binary = await chromiumBinary();
 
@@ -315,21 +412,7 @@ export async function benchPage({ appUrl }) {
       `Order bump: tick '${checkout.bump.label}' -> card form ready for the new total (${checkout.bump.from} -> ${checkout.bump.to}): ${checkout.bump.ms.toFixed(0)} ms (a new PaymentIntent; loopback)`,
     );
 
-  // ---- 3. Lighthouse, mobile, simulated throttling ----
-  const runs = [];
-  for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await lighthouseRun(appUrl, binary));
-  const scores = runs.map((r) => r.score).sort((a, b) => a - b);
-  console.log(
-    `\nLighthouse ${JSON.parse(readFileSync(new URL("../node_modules/lighthouse/package.json", import.meta.url), "utf8")).version} mobile (default config, simulated throttling), performance only, ${PAGE}, ${LIGHTHOUSE_RUNS} runs:`,
-  );
-  console.log("run   score   FCP ms   LCP ms   TBT ms     CLS   Speed Index ms   LCP element");
-  runs.forEach((r, i) => {
-    console.log(
-      `${String(i + 1).padStart(3)}   ${String(r.score).padStart(5)}   ${r.fcp.toFixed(0).padStart(6)}   ${r.lcp.toFixed(0).padStart(6)}   ${r.tbt.toFixed(0).padStart(6)}   ${r.cls.toFixed(3).padStart(5)}   ${r.si.toFixed(0).padStart(14)}   ${r.lcpElement ?? "-"}`,
-    );
-  });
-  console.log(`median score ${scores[Math.floor(scores.length / 2)]}`);
-  const warnings = [...new Set(runs.flatMap((r) => r.warnings))];
-  if (warnings.length) console.log(`lighthouse warnings: ${warnings.join(" | ")}`);
+  // ---- 3. Lighthouse, mobile, simulated throttling: each public page ----
+  await lighthouseTable(appUrl, binary, buy);
   console.log(`(page part took ${((performance.now() - began) / 1000).toFixed(1)} s)`);
 }

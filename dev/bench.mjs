@@ -1,11 +1,11 @@
 // `npm run bench`: the paywall page HTML and the public content call under many concurrent
 // connections on loopback, beside a static asset of the same server (p50, p99, requests/s, ratio);
 // then time to first byte of Range reads at several offsets of a large purchased file; then the
-// creator dashboard's calls for a creator with 100 and with 100,000 sales (p50, p99, ratio); the
+// creator dashboard's calls at 100, 100,000 and 1,000,000 sales (dev/bench-dashboard.mjs); the
 // payout run (a Workflow) for 10,000 creators (100,000 opt-in) and the CSV export of 100,000 payouts (dev/bench-payouts.mjs); the
 // paywall page in Chromium: requests and bytes until 'Unlock' shows, and Lighthouse mobile
-// performance (dev/bench-page.mjs).
-// BENCH_ONLY=dashboard (or load, range, upsell, payouts, page; comma-separated) runs only those parts.
+// performance (dev/bench-page.mjs); the Worker's size and startup (dev/bench-size.mjs).
+// BENCH_ONLY=dashboard (or load, range, upsell, payouts, page, size; comma-separated) runs only those parts.
 import http from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,8 +19,17 @@ const port = 8600 + Math.floor(Math.random() * 90);
 const appUrl = `http://127.0.0.1:${port}`;
 const state = mkdtempSync(join(tmpdir(), "apewall-bench-"));
 
+const only = process.env.BENCH_ONLY;
+const runs = (part) => !only || only.split(",").includes(part);
+
 console.log("Starting the app for the benchmark…");
 build();
+// ---- size: the Worker's upload size and startup, from this build (dev/bench-size.mjs) ----
+if (runs("size")) (await import("./bench-size.mjs")).benchSize();
+if (only === "size") {
+  rmSync(state, { recursive: true, force: true });
+  process.exit(0);
+}
 prepareData(state);
 const stack = await startTestStack({ port, persistTo: state, label: "bench" });
 const stripeUrl = stack.stripeUrl;
@@ -96,11 +105,8 @@ async function buyWithTestCard(contentId, body = {}, headers = {}) {
   const verified = await (
     await fetch(`${appUrl}/api/purchase/verify?payment_intent=${paymentIntent}`, { headers: { cookie: buyerCookie } })
   ).json();
-  return { buyerCookie, verified };
+  return { buyerCookie, verified, paymentIntent };
 }
-
-const only = process.env.BENCH_ONLY;
-const runs = (part) => !only || only.split(",").includes(part);
 
 if (runs("load")) {
   const asset = "/favicon.svg";
@@ -144,6 +150,8 @@ if (runs("load")) {
   console.log(
     `paywall with ?code= vs without: ${((coded.rps / plain.rps) * 100).toFixed(0)}% of the req/s, p50 ${(coded.p50 / plain.p50).toFixed(2)}x (goal: within 10%)`,
   );
+  const call = results.find((r) => r.name === "public content call");
+  console.log(`public content call vs static: ${(call.rps / base.rps).toFixed(2)}x the req/s (goal: ≥ 0.9x)`);
 }
 
 // ---- Range reads of a large purchased file ----
@@ -298,78 +306,11 @@ if (runs("upsell")) {
   );
 }
 
-// ---- The creator dashboard at 100 and at 100,000 sales ----
-if (runs("dashboard")) {
-  const SIZES = (process.env.BENCH_SALES ?? "100,100000").split(",").map(Number);
-  const SAMPLES = Number(process.env.BENCH_DASHBOARD_SAMPLES ?? 60);
-  const calls = [
-    "/api/auth/user",
-    "/api/earnings/stats",
-    "/api/content",
-    "/api/analytics/stats?days=30",
-    "/api/analytics/stats?days=90",
-    "/api/creator/sales?limit=50",
-    "/api/earnings/timeline?limit=50",
-    "/api/payout/next",
-    "/api/payout/history",
-  ];
-  const creators = [];
-  for (const sales of SIZES) {
-    const email = `bench-${sales}-${Date.now()}@example.com`;
-    const cookie = await signInViaOutbox(appUrl, email);
-    const me = await (await fetch(`${appUrl}/api/auth/user`, { headers: { cookie } })).json();
-    const t0 = performance.now();
-    const seeded = await fetch(`${appUrl}/dev/seed-sales`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ userId: me.id, sales }),
-    });
-    if (!seeded.ok) throw new Error(`seed ${sales}: ${seeded.status} ${await seeded.text()}`);
-    console.log(
-      `\nSeeded a creator with ${sales.toLocaleString("en-US")} sales in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
-    );
-    // A page deep in the sales: the cursor of the oldest sale's neighbourhood.
-    const all = await (await fetch(`${appUrl}/api/creator/sales?limit=100`, { headers: { cookie } })).json();
-    creators.push({ sales, cookie, deepCursor: `${Date.now() - 700 * 86400000}.zzzz`, first: all.length });
-  }
-  calls.push("/api/creator/sales?limit=50&cursor={deep}");
-  const timings = {};
-  for (const c of creators) {
-    for (const path of calls) {
-      const url = path.replace("{deep}", c.deepCursor);
-      for (let i = 0; i < 5; i++) await get(url, { cookie: c.cookie });
-      const ms = [];
-      for (let i = 0; i < SAMPLES; i++) {
-        const r = await get(url, { cookie: c.cookie });
-        if (r.status !== 200) throw new Error(`${url} -> ${r.status}`);
-        ms.push(r.ms);
-      }
-      ms.sort((a, b) => a - b);
-      timings[path] ??= {};
-      timings[path][c.sales] = {
-        p50: ms[Math.floor(ms.length / 2)],
-        p99: ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))],
-      };
-    }
-  }
-  const [small, large] = SIZES;
-  console.log(
-    `\nDashboard calls, one at a time (${SAMPLES} samples each), creator with ${small.toLocaleString("en-US")} vs ${large.toLocaleString("en-US")} sales (goal: ${large.toLocaleString("en-US")} within 3x):`,
-  );
-  console.log(
-    `${"call".padEnd(44)} ${"p50 @small".padStart(10)} ${"p99 @small".padStart(10)} ${"p50 @large".padStart(10)} ${"p99 @large".padStart(10)}  p50 ratio`,
-  );
-  for (const path of calls) {
-    const a = timings[path][small];
-    const b = timings[path][large];
-    console.log(
-      `${path.padEnd(44)} ${a.p50.toFixed(1).padStart(10)} ${a.p99.toFixed(1).padStart(10)} ${b.p50.toFixed(1).padStart(10)} ${b.p99.toFixed(1).padStart(10)}  ${(b.p50 / a.p50).toFixed(2).padStart(8)}x`,
-    );
-  }
-}
+// ---- dashboard: the creator's calls at 100, 100,000 and 1,000,000 sales (dev/bench-dashboard.mjs) ----
+if (runs("dashboard")) await (await import("./bench-dashboard.mjs")).benchDashboard({ appUrl });
 
 // ---- page: the paywall page in Chromium and Lighthouse (dev/bench-page.mjs) ----
-if (runs("page")) await (await import("./bench-page.mjs")).benchPage({ appUrl });
+if (runs("page")) await (await import("./bench-page.mjs")).benchPage({ appUrl, buy: buyWithTestCard });
 
 agent.destroy();
 await stack.stop();

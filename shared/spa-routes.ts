@@ -16,7 +16,6 @@ export const SPA_ROUTE_PATTERNS = [
   "/dashboard",
   "/discounts",
   "/funnels",
-  "/pricing",
   "/settings",
   "/subscribe",
   "/upload",

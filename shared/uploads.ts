@@ -2,8 +2,11 @@
 // that starts a multipart upload and what the Worker says about one, so a browser can resume it.
 import { z } from "zod";
 import { publicId } from "./answers";
+import { MAX_UPLOAD_BYTES } from "./file-size";
 
-export const MAX_UPLOAD_BYTES = 5 * 1024 ** 3;
+// The size limit and how a size is shown live in a module without zod (the landing's island uses them).
+export { formatFileSize, MAX_UPLOAD_BYTES } from "./file-size";
+
 /** Multipart uploads: every part but the last is exactly this size (R2 needs equal parts ≥ 5 MiB). */
 export const UPLOAD_PART_SIZE = 10 * 1024 * 1024;
 /** Files up to this size may travel inline in the POST /api/content form instead of a multipart upload. */
@@ -18,14 +21,6 @@ export const MAX_OPEN_UPLOADS = 5;
 /** Bytes of uploaded files one creator may keep (in progress, finished or published): 50 GB, Pro 250 GB. */
 export const MAX_STORED_BYTES = 50 * 1024 ** 3;
 export const MAX_STORED_BYTES_PRO = 250 * 1024 ** 3;
-
-/** Size as spec §5 shows it: Bytes/KB/MB/GB with two decimals. */
-export function formatFileSize(bytes: number): string {
-  if (bytes === 0) return "0 Bytes";
-  const units = ["Bytes", "KB", "MB", "GB"];
-  const i = Math.min(units.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
-  return `${parseFloat((bytes / 1024 ** i).toFixed(2))} ${units[i]}`;
-}
 
 export const createUploadSchema = z.object({
   fileName: z.string().trim().min(1, "fileName is required").max(255, "fileName must be at most 255 characters"),

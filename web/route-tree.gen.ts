@@ -15,7 +15,6 @@ import { Route as ConnectRouteImport } from './routes/connect'
 import { Route as DashboardRouteImport } from './routes/dashboard'
 import { Route as DiscountsRouteImport } from './routes/discounts'
 import { Route as FunnelsRouteImport } from './routes/funnels'
-import { Route as PricingRouteImport } from './routes/pricing'
 import { Route as SettingsRouteImport } from './routes/settings'
 import { Route as SubscribeRouteImport } from './routes/subscribe'
 import { Route as UploadRouteImport } from './routes/upload'
@@ -54,11 +53,6 @@ const DiscountsRoute = DiscountsRouteImport.update({
 const FunnelsRoute = FunnelsRouteImport.update({
   id: '/funnels',
   path: '/funnels',
-  getParentRoute: () => rootRouteImport,
-} as any)
-const PricingRoute = PricingRouteImport.update({
-  id: '/pricing',
-  path: '/pricing',
   getParentRoute: () => rootRouteImport,
 } as any)
 const SettingsRoute = SettingsRouteImport.update({
@@ -115,7 +109,6 @@ export interface FileRoutesByFullPath {
   '/dashboard': typeof DashboardRoute
   '/discounts': typeof DiscountsRoute
   '/funnels': typeof FunnelsRoute
-  '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
   '/subscribe': typeof SubscribeRoute
   '/upload': typeof UploadRoute
@@ -133,7 +126,6 @@ export interface FileRoutesByTo {
   '/dashboard': typeof DashboardRoute
   '/discounts': typeof DiscountsRoute
   '/funnels': typeof FunnelsRoute
-  '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
   '/subscribe': typeof SubscribeRoute
   '/upload': typeof UploadRoute
@@ -152,7 +144,6 @@ export interface FileRoutesById {
   '/dashboard': typeof DashboardRoute
   '/discounts': typeof DiscountsRoute
   '/funnels': typeof FunnelsRoute
-  '/pricing': typeof PricingRoute
   '/settings': typeof SettingsRoute
   '/subscribe': typeof SubscribeRoute
   '/upload': typeof UploadRoute
@@ -172,7 +163,6 @@ export interface FileRouteTypes {
     | '/dashboard'
     | '/discounts'
     | '/funnels'
-    | '/pricing'
     | '/settings'
     | '/subscribe'
     | '/upload'
@@ -190,7 +180,6 @@ export interface FileRouteTypes {
     | '/dashboard'
     | '/discounts'
     | '/funnels'
-    | '/pricing'
     | '/settings'
     | '/subscribe'
     | '/upload'
@@ -208,7 +197,6 @@ export interface FileRouteTypes {
     | '/dashboard'
     | '/discounts'
     | '/funnels'
-    | '/pricing'
     | '/settings'
     | '/subscribe'
     | '/upload'
@@ -227,7 +215,6 @@ export interface RootRouteChildren {
   DashboardRoute: typeof DashboardRoute
   DiscountsRoute: typeof DiscountsRoute
   FunnelsRoute: typeof FunnelsRoute
-  PricingRoute: typeof PricingRoute
   SettingsRoute: typeof SettingsRoute
   SubscribeRoute: typeof SubscribeRoute
   UploadRoute: typeof UploadRoute
@@ -281,13 +268,6 @@ declare module '@tanstack/react-router' {
       path: '/funnels'
       fullPath: '/funnels'
       preLoaderRoute: typeof FunnelsRouteImport
-      parentRoute: typeof rootRouteImport
-    }
-    '/pricing': {
-      id: '/pricing'
-      path: '/pricing'
-      fullPath: '/pricing'
-      preLoaderRoute: typeof PricingRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/settings': {
@@ -363,7 +343,6 @@ const rootRouteChildren: RootRouteChildren = {
   DashboardRoute: DashboardRoute,
   DiscountsRoute: DiscountsRoute,
   FunnelsRoute: FunnelsRoute,
-  PricingRoute: PricingRoute,
   SettingsRoute: SettingsRoute,
   SubscribeRoute: SubscribeRoute,
   UploadRoute: UploadRoute,

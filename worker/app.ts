@@ -39,6 +39,8 @@ import { paywallPageRoutes } from "./routes/paywall-page";
 import { profileRoutes } from "./routes/profile";
 import { taxSettingsRoutes } from "./routes/tax-settings";
 import { salesExportRoutes } from "./routes/sales-export";
+import { landingRoutes } from "./routes/site-landing";
+import { pricingRoutes } from "./routes/site-pricing";
 import { spaRoutes } from "./routes/spa";
 import { successPageRoutes } from "./routes/site-success";
 import { signInPageRoutes } from "./routes/site-sign-in";
@@ -130,6 +132,8 @@ export const app: Hono<AppEnv> = new Hono<AppEnv>()
   .route("/", siteLibraryRoutes)
   .route("/", signInPageRoutes)
   .route("/", feedbackPageRoutes)
+  .route("/", landingRoutes)
+  .route("/", pricingRoutes)
   .route("/", spaRoutes);
 
 app.notFound((c) => c.json({ message: "Not found" }, 404));

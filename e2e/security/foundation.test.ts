@@ -28,7 +28,7 @@ describe("landing, signed out", () => {
     }
     expect(await page.getByRole("button", { name: "Ape It" }).isVisible()).toBe(true);
     expect(await page.getByRole("link", { name: "View Pricing" }).isVisible()).toBe(true);
-    expect(await page.getByRole("button", { name: "Sign In" }).isVisible()).toBe(true);
+    expect(await page.getByRole("link", { name: "Sign In" }).isVisible()).toBe(true);
     await page.screenshot({ path: screenshotPath("landing"), fullPage: true });
     await context.close();
   });
@@ -197,7 +197,7 @@ describe("pricing", () => {
     await page.goto("/pricing");
     await page.getByText("+ 20% platform fee").waitFor();
     expect(await page.getByText("/month · zero commission").isVisible()).toBe(true);
-    expect(await page.getByRole("button", { name: "Get Started Free" }).isVisible()).toBe(true);
+    expect(await page.getByRole("link", { name: "Get Started Free" }).isVisible()).toBe(true);
     await context.close();
   });
 });

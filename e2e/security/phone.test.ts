@@ -222,7 +222,7 @@ const VISITS: Visit[] = [
   },
   { pattern: "/sign-in", name: "sign-in", who: "visitor", path: () => "/sign-in", ready: text("Sign in to ApeWall") },
   {
-    pattern: "/pricing",
+    pattern: null,
     name: "pricing",
     who: "visitor",
     path: () => "/pricing",
@@ -325,7 +325,7 @@ const VISITS: Visit[] = [
   },
   { pattern: "/subscribe", name: "subscribe", who: "creator", path: () => "/subscribe", ready: text("ApeWall Pro") },
   {
-    pattern: "/pricing",
+    pattern: null,
     name: "pricing-creator",
     who: "creator",
     path: () => "/pricing",

@@ -201,7 +201,7 @@ describe("signed-out pages", () => {
     await page.goto("/");
     await page.getByRole("button", { name: "Ape It" }).waitFor();
     await page.goto("/pricing");
-    await page.getByRole("button", { name: "Get Started Free" }).waitFor();
+    await page.getByRole("link", { name: "Get Started Free" }).waitFor();
     await page.goto("/sign-in");
     await page.getByLabel("Email").waitFor();
     await page.evaluate(() => window.scrollTo(0, 0));

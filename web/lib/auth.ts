@@ -15,7 +15,7 @@ export function useAuth() {
   return { user, isLoading, isAuthenticated: !!user, firstSignIn: !!data?.firstSignIn, error };
 }
 
-export const goToLogin = () => window.location.assign("/api/login");
+export { goToLogin } from "./login";
 /**
  * The browser goes to /api/logout (spec §2) as a form POST: a GET could be any link or image elsewhere
  * signing the visitor out. The answer (303) brings it home.

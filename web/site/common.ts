@@ -1,13 +1,13 @@
 // What every public page the Worker renders runs (docs/pages.md), a few hundred bytes: 'Sign In'
-// becomes 'Dashboard' for a signed-in visitor, and the creator app's files are prefetched when the
-// visitor shows intent (pointer over, focus on or touch of a link into the app: `a[data-spa]`), never
-// before. Pages with an island of their own import this first.
+// becomes 'Dashboard' for a signed-in visitor (and 'Get Started Free' 'Go to Dashboard'), and the
+// creator app's files are prefetched when the visitor shows intent (pointer over, focus on or touch
+// of a link into the app: `a[data-spa]`), never before. Pages with an island of their own import this first.
 import type { SessionProbe } from "@shared/auth";
-import { SITE_PART, SPA_ASSETS_ID } from "@shared/site";
+import { SIGNED_IN_TEXT, SPA_ASSETS_ID } from "@shared/site";
 
 let prefetched = false;
 /** Asks the browser to fetch the SPA's entry files at low priority, once. */
-export function prefetchApp(): void {
+function prefetchApp(): void {
   if (prefetched) return;
   prefetched = true;
   let files: string[] = [];
@@ -34,18 +34,23 @@ for (const type of ["pointerover", "focusin", "touchstart"]) {
   document.addEventListener(type, onIntent, { passive: true, capture: true });
 }
 
-/** The top bar for a signed-in visitor: 'Dashboard' to / in place of 'Sign In' (the slot keeps its width). */
+/** What GET /api/auth/me says of this visitor, asked once per page (null: signed out, or not known). */
+export const sessionProbe: Promise<SessionProbe | null> = fetch("/api/auth/me", { credentials: "same-origin" })
+  .then((res) => (res.ok ? (res.json() as Promise<SessionProbe>) : null))
+  // Offline or refused: the page stays as a signed-out visitor sees it.
+  .catch(() => null);
+
+/**
+ * For a signed-in visitor: 'Sign In' becomes 'Dashboard' and a page's 'Get Started Free' 'Go to
+ * Dashboard', both to / (their slots keep their width).
+ */
 async function showSignedIn() {
-  const link = document.querySelector<HTMLAnchorElement>(`[data-part="${SITE_PART.signIn}"]`);
-  if (!link) return;
-  try {
-    const res = await fetch("/api/auth/me", { credentials: "same-origin" });
-    const probe = res.ok ? ((await res.json()) as SessionProbe) : null;
-    if (!probe?.user) return;
-    link.textContent = "Dashboard";
-    link.href = "/";
-  } catch {
-    // Offline or refused: the page stays as a signed-out visitor sees it.
+  if (!(await sessionProbe)?.user) return;
+  for (const [part, text] of Object.entries(SIGNED_IN_TEXT)) {
+    for (const link of document.querySelectorAll<HTMLAnchorElement>(`[data-part="${part}"]`)) {
+      link.textContent = text;
+      link.href = "/";
+    }
   }
 }
 void showSignedIn();

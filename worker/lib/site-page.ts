@@ -42,7 +42,7 @@ export const inlineJson = (value: unknown) =>
     .replace(/\u2029/g, "\\u2029");
 
 /** The page's whole HTML and the hash its policy allows its inline stylesheet by. */
-export async function siteHtml(c: Ctx, page: SiteDocument): Promise<{ html: string; styleHash: string }> {
+async function siteHtml(c: Ctx, page: SiteDocument): Promise<{ html: string; styleHash: string }> {
   const [template, spa] = await Promise.all([
     shellTemplate(c.env, c.req.url, page.shell),
     spaEntryFiles(c.env, c.req.url),
@@ -70,7 +70,7 @@ const HTML_HEADERS = {
 type SendOptions = { status?: number; styleHash: string; shared: boolean; stripe?: boolean; cache?: "HIT" | "MISS" };
 
 /** The page as a response: its policy, and whether a shared cache may keep it. */
-export function sendSiteHtml(c: Ctx, html: string | Uint8Array, options: SendOptions): Response {
+function sendSiteHtml(c: Ctx, html: string | Uint8Array, options: SendOptions): Response {
   const headers: Record<string, string> = {
     ...HTML_HEADERS,
     "content-security-policy": sitePolicy(options.styleHash, c.env.TURNSTILE_SCRIPT_URL, {

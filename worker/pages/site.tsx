@@ -8,21 +8,10 @@ import { PRODUCT_NAME, SITE_PART } from "../../shared/site";
 import { Icon, LogoMark } from "./icons";
 import { button } from "./ui";
 
-/**
- * A small button with a phone's padding (8 px a side, not 12): the name, 'Feedback', 'View Pricing'
- * and the 'Sign In' slot fit 390 px that way. The slot is wide enough for 'Dashboard', which the
- * island may put there, so neither the swap nor a signed-in visitor's phone moves anything.
- */
-const narrowOnPhone = (classes: string, extra = "") =>
-  `${classes
-    .split(" ")
-    .filter((c) => c !== "px-3")
-    .join(" ")} px-2 sm:px-3${extra ? ` ${extra}` : ""}`;
-
-export function SiteTopBar() {
+function SiteTopBar() {
   return (
     <header class="sticky top-0 z-40 border-b bg-background/80 backdrop-blur">
-      <div class="mx-auto flex h-16 max-w-6xl items-center justify-between gap-1 px-3 sm:gap-2 sm:px-4">
+      <div class="mx-auto flex h-16 max-w-6xl items-center justify-between gap-1 px-4">
         <a href="/" class="flex shrink-0 items-center gap-2 font-bold text-lg tracking-tight">
           <LogoMark class="size-8" />
           <span>{PRODUCT_NAME}</span>
@@ -33,14 +22,15 @@ export function SiteTopBar() {
             <Icon name="messageSquare" class="sm:hidden" />
             <span class="hidden sm:inline">Feedback</span>
           </a>
-          <a href="/pricing" class={narrowOnPhone(button("ghost", "sm"))}>
+          <a href="/pricing" class={button("ghost", "sm", "max-sm:px-2")}>
             View Pricing
           </a>
+          {/* As wide as 'Dashboard', which the island may put here: neither the swap nor a phone moves anything. */}
           <a
             href="/api/login"
             data-part={SITE_PART.signIn}
             data-spa
-            class={narrowOnPhone(button("default", "sm"), "w-24 sm:w-auto sm:min-w-[6.5rem]")}
+            class={button("default", "sm", "max-sm:w-24 max-sm:px-2 sm:min-w-[6.5rem]")}
           >
             Sign In
           </a>
@@ -50,7 +40,7 @@ export function SiteTopBar() {
   );
 }
 
-export function SiteFooter() {
+function SiteFooter() {
   return (
     <footer class="border-t bg-background">
       <div class="mx-auto flex max-w-6xl flex-col items-center justify-between gap-2 px-4 py-6 text-sm text-muted-foreground sm:flex-row">

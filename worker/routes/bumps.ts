@@ -1,10 +1,11 @@
 // An item's order bump: the creator sets or removes its one add-on. The item's paywall
-// page is rendered anew at once (it carries the checkbox's offer).
+// page and public answer are made anew at once (they carry the checkbox's offer).
 import { Hono } from "hono";
 import { z } from "zod";
 import { orderBumpSchema, bumpAnswerSchema } from "../../shared/bumps";
 import { requireUser, type AppEnv } from "../middleware/context";
 import { forgetPaywallPages } from "../lib/paywall-cache";
+import { forgetPublicContent } from "../lib/public-content-cache";
 import { validate } from "../lib/validate";
 import { doc } from "../openapi/describe";
 import { setBump } from "../services/funnels/bumps";
@@ -33,6 +34,7 @@ export const bumpRoutes = new Hono<AppEnv>()
       const id = c.req.valid("param").id;
       const bump = await setBump(c.var.db, c.var.userId!, id, c.req.valid("json"));
       await forgetPaywallPages(c.env, c.req.url, [id]);
+      await forgetPublicContent(c.env, c.req.url, [id]);
       return c.json({ bump });
     },
   )
@@ -51,6 +53,7 @@ export const bumpRoutes = new Hono<AppEnv>()
       const id = c.req.valid("param").id;
       const bump = await setBump(c.var.db, c.var.userId!, id, null);
       await forgetPaywallPages(c.env, c.req.url, [id]);
+      await forgetPublicContent(c.env, c.req.url, [id]);
       return c.json({ bump });
     },
   );

@@ -1,6 +1,7 @@
 // Content: publish (multipart form), edit and unpublish/republish, the creator's list, the public
 // detail, delete, preview image.
-import { Hono } from "hono";
+import { Hono, type TypedResponse } from "hono";
+import type { JSONParsed } from "hono/utils/types";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { MAX_INLINE_FILE_BYTES, MAX_PREVIEW_IMAGE_BYTES } from "../../shared/uploads";
@@ -12,12 +13,22 @@ import {
   creatorContentSchema,
   publicContentSchema,
   creatorContentListSchema,
+  type PublicContent,
 } from "../../shared/content";
-import { readNearby } from "../db/client";
+import { readNearby, type Db } from "../db/client";
 import { requireUser, type AppEnv } from "../middleware/context";
 import { ApiError, describeZodError, notFound } from "../lib/errors";
 import { decodeDataUrl, imageAnswer, sniffImageType } from "../lib/images";
-import { purgePaywallPage } from "../lib/paywall-cache";
+import { forgetPaywallPages, purgePaywallPage } from "../lib/paywall-cache";
+import {
+  answerOf,
+  cachedPublicContent,
+  forgetPublicContent,
+  goneAnswer,
+  keepPublicContent,
+  publicContentKey,
+  replacePublicContent,
+} from "../lib/public-content-cache";
 import { refuseTooLarge, validate } from "../lib/validate";
 import {
   createContent,
@@ -30,6 +41,7 @@ import {
   type FileSource,
   type PreviewImage,
 } from "../services/content";
+import { itemsOffering } from "../services/funnels/bumps";
 import { replacePaywallPage } from "./paywall-page";
 import { doc } from "../openapi/describe";
 
@@ -41,6 +53,29 @@ const field = (form: FormData, name: string) => {
   const v = form.get(name);
   return typeof v === "string" ? v : undefined;
 };
+
+/** What anyone may see of an item (never who its creator is internally, nor the image's size). */
+const visibleOf = (item: Awaited<ReturnType<typeof publicContent>>) => {
+  if (!item) return null;
+  const { creatorId, previewImageSize, ...visible } = item;
+  return visible;
+};
+
+type Changed = { env: AppEnv["Bindings"]; req: { url: string } };
+
+/** After its creator changed an item: its public answer read from the primary replaces the cached one. */
+async function replaceAnswer(c: Changed, db: Db, userId: string, id: string) {
+  const visible = visibleOf(await publicContent(db, id));
+  await replacePublicContent(publicContentKey(c.env, c.req.url, id), visible ? answerOf(visible) : goneAnswer());
+  await forgetItemsOffering(c, db, userId, id);
+}
+
+/** The items that offer this one as their order bump show its title and whether it sells: dropped too. */
+async function forgetItemsOffering(c: Changed, db: Db, userId: string, id: string) {
+  const ids = await itemsOffering(db, userId, id);
+  if (ids.length)
+    await Promise.all([forgetPaywallPages(c.env, c.req.url, ids), forgetPublicContent(c.env, c.req.url, ids)]);
+}
 
 async function readPreview(value: File | string | null): Promise<PreviewImage> {
   if (value === null || value === "") return null;
@@ -158,6 +193,7 @@ export const contentRoutes = new Hono<AppEnv>()
       const preview = body.previewImage === undefined ? undefined : await readPreview(body.previewImage);
       const edited = await updateContent(c.var.db, c.env.FILES, c.var.userId!, id, body, preview);
       await replacePaywallPage(c, id);
+      await replaceAnswer(c, c.var.db, c.var.userId!, id);
       return c.json(edited);
     },
   )
@@ -178,6 +214,7 @@ export const contentRoutes = new Hono<AppEnv>()
       const id = c.req.valid("param").id;
       const item = await setPublished(c.var.db, c.var.userId!, id, c.req.valid("json").published);
       await replacePaywallPage(c, id);
+      await replaceAnswer(c, c.var.db, c.var.userId!, id);
       return c.json(item);
     },
   )
@@ -194,12 +231,20 @@ export const contentRoutes = new Hono<AppEnv>()
     validate("param", idParam),
     async (c) => {
       const id = c.req.valid("param").id;
-      const item = await readNearby(c.env.DB, (db) => publicContent(db, id));
-      if (!item) throw notFound("Content Not Found");
+      // The same for every caller, so answered from the caches (worker/lib/public-content-cache.ts);
+      // a 404 comes from the primary (readNearby asks it), so the id was never made: remembered briefly.
+      const key = publicContentKey(c.env, c.req.url, id);
+      let answer = await cachedPublicContent(key);
+      if (!answer) {
+        answer = answerOf(visibleOf(await readNearby(c.env.DB, (db) => publicContent(db, id))));
+        keepPublicContent(c.executionCtx, key, answer);
+      }
+      if (!answer.body) throw notFound("Content Not Found");
       // A view is a visit to the paywall page (which counts it); this call is data, read again by
       // checkout, so it counts nothing.
-      const { creatorId, previewImageSize, ...visible } = item;
-      return c.json(visible);
+      // The kept bytes are c.json's of the same object: typed as that answer.
+      return c.body(answer.body, 200, { "content-type": "application/json" }) as unknown as Response &
+        TypedResponse<JSONParsed<PublicContent>, 200, "json">;
     },
   )
   .delete(
@@ -218,6 +263,8 @@ export const contentRoutes = new Hono<AppEnv>()
       const id = c.req.valid("param").id;
       await deleteContent(c.var.db, c.var.userId!, id);
       await purgePaywallPage(c.env, c.req.url, id);
+      await replacePublicContent(publicContentKey(c.env, c.req.url, id), goneAnswer());
+      await forgetItemsOffering(c, c.var.db, c.var.userId!, id);
       return c.body(null, 204);
     },
   )

@@ -6,6 +6,7 @@ import type { AppEnv } from "../middleware/context";
 import { isDevelopment } from "../lib/env";
 import { listDevMailbox } from "../services/mail/dev-mailbox";
 import { devLedgerRoutes } from "./dev-ledger";
+import { devRollupRoutes } from "./dev-rollups";
 import { devSeedRoutes } from "./dev-seed";
 import { devTaxRoutes } from "./dev-tax";
 
@@ -15,6 +16,7 @@ export const devRoutes = new Hono<AppEnv>()
     await next();
   })
   .route("/", devLedgerRoutes)
+  .route("/", devRollupRoutes)
   .route("/", devSeedRoutes)
   .route("/", devTaxRoutes)
   // ?limit= (1-1000, default 50): tests that count one address's mails read a window wide enough that

@@ -24,6 +24,8 @@ import {
 } from "../../shared/funnels";
 import { requireUser, type AppEnv } from "../middleware/context";
 import { validate } from "../lib/validate";
+import { forgetPaywallPages } from "../lib/paywall-cache";
+import { forgetPublicContent } from "../lib/public-content-cache";
 import {
   attachProducts,
   createFunnel,
@@ -161,7 +163,17 @@ export const funnelRoutes = new Hono<AppEnv>()
     requireUser,
     validate("param", funnelParam),
     validate("json", createStepSchema),
-    async (c) => c.json(await createStep(deps(c), uid(c), c.req.valid("param").id, c.req.valid("json")), 201),
+    async (c) => {
+      const input = c.req.valid("json");
+      const step = await createStep(deps(c), uid(c), c.req.valid("param").id, input);
+      // An item made upsell-only leaves its own paywall: its cached page and public answer go at once.
+      if (input.upsellOnly && step.contentId)
+        await Promise.all([
+          forgetPaywallPages(c.env, c.req.url, [step.contentId]),
+          forgetPublicContent(c.env, c.req.url, [step.contentId]),
+        ]);
+      return c.json(step, 201);
+    },
   )
   .patch(
     "/funnels/:id/steps/:stepId",

@@ -9,15 +9,17 @@ import { requireUser, type AppEnv } from "../middleware/context";
 import { ApiError, notFound } from "../lib/errors";
 import { imageAnswer } from "../lib/images";
 import { forgetPaywallPages } from "../lib/paywall-cache";
+import { forgetPublicContent } from "../lib/public-content-cache";
 import { refuseTooLarge, validate } from "../lib/validate";
 import { avatarImage, getProfile, liveItemIds, removeAvatar, saveAvatar, saveProfile } from "../services/profile";
 import { doc } from "../openapi/describe";
 
 const avatarParam = z.object({ id: z.string().regex(/^[a-f0-9]{32}$/, "invalid avatar id") });
 
-/** Every paywall page of the creator's items shows the profile: drop the cached copies. */
+/** Every paywall page and public answer of the creator's items shows the profile: drop the cached copies. */
 async function refreshPaywalls(c: Pick<Context<AppEnv>, "env" | "req">, db: Db, userId: string): Promise<void> {
-  await forgetPaywallPages(c.env, c.req.url, await liveItemIds(db, userId));
+  const ids = await liveItemIds(db, userId);
+  await Promise.all([forgetPaywallPages(c.env, c.req.url, ids), forgetPublicContent(c.env, c.req.url, ids)]);
 }
 
 export const profileRoutes = new Hono<AppEnv>()

@@ -12,7 +12,8 @@ import { notFound } from "../lib/errors";
 
 const newNonce = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
 
-async function servePage(c: Context<AppEnv>): Promise<Response> {
+/** The SPA's HTML for this path (also the signed-in `/` and `/dashboard`: worker/routes/site-landing.tsx). */
+export async function servePage(c: Context<AppEnv>): Promise<Response> {
   const path = c.req.path;
   // The API's and the dev pages' unknown paths stay JSON 404s; the server-rendered pages' unfilled
   // shells (paywall-shell.html, shells/*.html) are never served.

@@ -17,63 +17,45 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const rate = (sales: number, views: number) => (views > 0 ? Math.round((sales / views) * 10000) / 100 : 0);
 
-export async function analyticsStats(
-  db: Db,
-  userId: string,
-  opts: { days: number; contentId?: string },
-  now = Date.now(),
-): Promise<AnalyticsStats> {
+type Row = {
+  content_id: string;
+  day: string;
+  measure: "v" | "c" | "s" | "d" | "r" | "o" | "u" | "k" | "b" | "f";
+  n: number;
+};
+
+/**
+ * The statements behind `analyticsStats`, by name (GET /dev/explain prints their plans). Checkouts,
+ * sales and revenue come from the rollups (sales_daily, ledger_daily: a row per item and day), so
+ * their cost does not grow with the creator's sales; codes, recovered sales and bump offers read
+ * partial indexes that hold only those few purchases.
+ */
+export function analyticsQueries(userId: string, opts: { days: number; contentId?: string }, now = Date.now()) {
   const today = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate());
   const fromMs = today - (opts.days - 1) * DAY_MS;
   const fromDay = dayOf(fromMs);
   const item = opts.contentId ? sql`and c.id = ${opts.contentId}` : sql``;
   const itemP = opts.contentId ? sql`and p.content_id = ${opts.contentId}` : sql``;
-
-  // One row per (item, day, measure); the creator's items are the only ones joined.
-  // k, b, f: the item's row only (paid checkouts, sales as an order bump, sales as a funnel step).
-  type Row = {
-    content_id: string;
-    day: string;
-    measure: "v" | "c" | "s" | "d" | "r" | "o" | "u" | "k" | "b" | "f";
-    n: number;
-  };
-  // D1 allows at most 5 terms in a compound SELECT: paywall sales and revenue are a second statement,
-  // and the funnel's offers a third, read from the creator's funnels through their steps (indexed).
-  const [sold, revenue, offered, codes, recovered, bumps] = await Promise.all([
-    db.all<Row>(sql`
-    select c.id as content_id, v.day as day, 'v' as measure, v.views as n
+  const itemR = opts.contentId ? sql`and content_id = ${opts.contentId}` : sql``;
+  return {
+    today,
+    fromMs,
+    fromDay,
+    queries: {
+      views: sql`
+    select c.id as content_id, v.day as day, v.views as n
       from content c join content_views_daily v on v.content_id = c.id
-      where c.user_id = ${userId} and v.day >= ${fromDay} ${item}
-    union all
-    select p.content_id, strftime('%Y-%m-%d', p.created_at / 1000, 'unixepoch'), 'c', count(distinct coalesce(p.buyer_key_hash, p.id))
-      from purchases p where p.creator_id = ${userId} and p.created_at >= ${fromMs} and p.funnel_step_id is null and p.bump_of is null ${itemP}
-      group by 1, 2
-    union all
-    select p.content_id, strftime('%Y-%m-%d', p.created_at / 1000, 'unixepoch'), 'k', count(distinct coalesce(p.buyer_key_hash, p.id))
-      from purchases p where p.creator_id = ${userId} and p.created_at >= ${fromMs} and p.funnel_step_id is null and p.bump_of is null
-        and p.status in ('paid', 'refunded', 'disputed') ${itemP}
-      group by 1, 2
-    union all
-    select p.content_id, strftime('%Y-%m-%d', p.paid_at / 1000, 'unixepoch'), 's', count(*)
-      from purchases p where p.creator_id = ${userId} and p.paid_at >= ${fromMs} and p.status in ('paid', 'refunded', 'disputed') ${itemP}
-      group by 1, 2
-  `),
-    db.all<Row>(sql`
-    select p.content_id, strftime('%Y-%m-%d', p.paid_at / 1000, 'unixepoch') as day, 'd' as measure, count(*) as n
-      from purchases p where p.creator_id = ${userId} and p.paid_at >= ${fromMs} and p.status in ('paid', 'refunded', 'disputed') and p.funnel_step_id is null and p.bump_of is null ${itemP}
-      group by 1, 2
-    union all
-    select p.content_id, strftime('%Y-%m-%d', p.paid_at / 1000, 'unixepoch'), case when p.bump_of is not null then 'b' else 'f' end, count(*)
-      from purchases p where p.creator_id = ${userId} and p.paid_at >= ${fromMs} and p.status in ('paid', 'refunded', 'disputed')
-        and (p.funnel_step_id is not null or p.bump_of is not null) ${itemP}
-      group by 1, 2, 3
-    union all
-    select p.content_id, strftime('%Y-%m-%d', l.created_at / 1000, 'unixepoch'), 'r', sum(l.amount_cents)
-      from ledger_entries l join purchases p on p.id = l.purchase_id
-      where l.user_id = ${userId} and l.account = 'creator' and l.kind in ${EARNING_KINDS_SQL} and l.created_at >= ${fromMs} ${itemP}
-      group by 1, 2
-  `),
-    db.all<Row>(sql`
+      where c.user_id = ${userId} and v.day >= ${fromDay} ${item}`,
+      // k, b, f: the item's row only (paid checkouts, sales as an order bump, sales as a funnel step).
+      sales: sql`
+    select content_id, day, checkouts as c, paid_checkouts as k, sales as s, direct_sales as d, bump_sales as b, upsell_sales as f
+      from sales_daily where creator_id = ${userId} and day >= ${fromDay} ${itemR}`,
+      revenue: sql`
+    select content_id, day, sum(cents) as n from ledger_daily
+      where user_id = ${userId} and day >= ${fromDay} and kind in ${EARNING_KINDS_SQL} ${itemR}
+      group by 1, 2`,
+      // The funnel's offers, read from the creator's funnels through their steps (indexed).
+      offered: sql`
     select p.content_id, strftime('%Y-%m-%d', o.created_at / 1000, 'unixepoch') as day, 'o' as measure, count(*) as n
       from funnels f join funnel_steps s on s.funnel_id = f.id join funnel_offers o on o.step_id = s.id
       join purchases p on p.id = o.parent_purchase_id
@@ -84,31 +66,56 @@ export async function analyticsStats(
       from funnels f join funnel_steps s on s.funnel_id = f.id join funnel_offers o on o.step_id = s.id
       join purchases p on p.id = o.parent_purchase_id join purchases u on u.id = o.purchase_id
       where f.user_id = ${userId} and u.status in ('paid', 'refunded', 'disputed') and u.paid_at >= ${fromMs} ${itemP}
-      group by 1, 2
-  `),
-    // Sales with a discount code: how many, what they brought and what the code took off the list price.
-    db.all<{ code: string; sales: number; revenue_cents: number; discount_cents: number }>(sql`
+      group by 1, 2`,
+      // Sales with a discount code: how many, what they brought and what the code took off the list price.
+      codes: sql`
     select d.code, count(*) as sales, sum(p.amount_cents) as revenue_cents, sum(p.discount_cents) as discount_cents
       from purchases p join discount_codes d on d.id = p.discount_code_id
-      where p.creator_id = ${userId} and p.paid_at >= ${fromMs} and p.status in ('paid', 'disputed') ${itemP}
-      group by d.code order by sales desc, d.code
-  `),
-    // Sales that came back through a checkout reminder's link (worker/services/purchases/recovery.ts).
-    db.all<{ sales: number; revenue_cents: number | null }>(sql`
+      where p.creator_id = ${userId} and p.discount_code_id is not null and p.paid_at >= ${fromMs} and p.status in ('paid', 'disputed') ${itemP}
+      group by d.code order by sales desc, d.code`,
+      // Sales that came back through a checkout reminder's link (worker/services/purchases/recovery.ts).
+      recovered: sql`
     select count(*) as sales, sum(p.amount_cents) as revenue_cents from purchases p
-      where p.creator_id = ${userId} and p.recovered_from is not null and p.paid_at >= ${fromMs} and p.status in ('paid', 'disputed') ${itemP}
-  `),
-    // The order bump's take rate: of an item's paywall sales whose checkout offered its bump, those that took it.
-    db.all<{ content_id: string; offered: number; taken: number }>(sql`
+      where p.creator_id = ${userId} and p.recovered_from is not null and p.paid_at >= ${fromMs} and p.status in ('paid', 'disputed') ${itemP}`,
+      // The order bump's take rate: of an item's paywall sales whose checkout offered its bump, those that took it.
+      bumps: sql`
     select p.content_id, count(*) as offered, sum(exists (select 1 from purchases b where b.bump_of = p.id)) as taken from purchases p
-      where p.creator_id = ${userId} and p.paid_at >= ${fromMs} and p.status in ('paid', 'refunded', 'disputed') and p.bump_offered = 1 ${itemP}
-      group by p.content_id
-  `),
+      where p.creator_id = ${userId} and p.bump_offered = 1 and p.paid_at >= ${fromMs} and p.status in ('paid', 'refunded', 'disputed') ${itemP}
+      group by p.content_id`,
+      titles: sql`
+    select id, title from content c where c.user_id = ${userId} and c.deleted_at is null ${item}`,
+    },
+  };
+}
+
+export async function analyticsStats(
+  db: Db,
+  userId: string,
+  opts: { days: number; contentId?: string },
+  now = Date.now(),
+): Promise<AnalyticsStats> {
+  const { today, fromMs, fromDay, queries: q } = analyticsQueries(userId, opts, now);
+  type SalesRow = { content_id: string; day: string } & Record<"c" | "k" | "s" | "d" | "b" | "f", number>;
+  const [views, sales, revenue, offered, codes, recovered, bumps, titles] = await Promise.all([
+    db.all<{ content_id: string; day: string; n: number }>(q.views),
+    db.all<SalesRow>(q.sales),
+    db.all<{ content_id: string; day: string; n: number }>(q.revenue),
+    db.all<Row>(q.offered),
+    db.all<{ code: string; sales: number; revenue_cents: number; discount_cents: number }>(q.codes),
+    db.all<{ sales: number; revenue_cents: number | null }>(q.recovered),
+    db.all<{ content_id: string; offered: number; taken: number }>(q.bumps),
+    db.all<{ id: string; title: string }>(q.titles),
   ]);
-  const rows = [...sold, ...revenue, ...offered];
-  const titles = await db.all<{ id: string; title: string }>(sql`
-    select id, title from content c where c.user_id = ${userId} and c.deleted_at is null ${item}
-  `);
+  const rows: Row[] = [
+    ...views.map((v) => ({ ...v, measure: "v" as const })),
+    ...sales.flatMap((r) =>
+      (["c", "k", "s", "d", "b", "f"] as const)
+        .filter((m) => Number(r[m]) !== 0)
+        .map((m) => ({ content_id: r.content_id, day: r.day, measure: m, n: Number(r[m]) })),
+    ),
+    ...revenue.map((r) => ({ ...r, measure: "r" as const })),
+    ...offered,
+  ];
 
   const byDay = new Map<string, AnalyticsDay>();
   for (let t = fromMs; t <= today; t += DAY_MS)

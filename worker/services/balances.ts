@@ -2,11 +2,13 @@
 // on hold, reserved (two-phase `reserve` rows), available (`availableRemainderSql`, which every mover
 // takes inside its own statement), in payouts and paid out; available is never shown below zero.
 // Behaviour: docs/money.md ("Balances", "Creator figures", "Reservations").
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { SALE_HOLD_DAYS } from "../../shared/payouts";
 import type { Db } from "../db/client";
+import { ledgerEntries } from "../db/schema";
 
-export const SALE_HOLD_MS = SALE_HOLD_DAYS * 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const SALE_HOLD_MS = SALE_HOLD_DAYS * DAY_MS;
 
 export type CreatorBalance = {
   /** What the next payout may take: released sales net of reversals and payouts, never below zero. */
@@ -35,40 +37,22 @@ export const EARNING_KINDS_SQL = sql.raw("('sale', 'refund', 'dispute', 'fee_adj
 const RESERVATION_KINDS = ["reserve", "reserve_posted", "reserve_voided"] as const;
 const RESERVATION_KINDS_SQL = sql.raw(`(${RESERVATION_KINDS.map((k) => `'${k}'`).join(", ")})`);
 
-/** The creator's figures as of `now` (entries written after `now` are not counted). */
+/** Every ledger kind but a sale: what a sale's refunds, disputes, fees and reservations are booked as. */
+const AFTER_SALE_KINDS_SQL = sql.raw(
+  `(${ledgerEntries.kind.enumValues
+    .filter((k) => k !== "sale")
+    .map((k) => `'${k}'`)
+    .join(", ")})`,
+);
+const ALL_KINDS_SQL = sql.raw(`(${ledgerEntries.kind.enumValues.map((k) => `'${k}'`).join(", ")})`);
+
+/**
+ * The creator's figures as of `now` (entries written after `now` are not counted), for the dashboard:
+ * the dashboard's read-only figures, never a mover's (movers compute available in their own statement,
+ * `availableRemainderSql`). The statement's parts and their plans are `creatorBalanceSql`.
+ */
 export async function creatorBalance(db: Db, userId: string, now: Date | number = Date.now()): Promise<CreatorBalance> {
-  const at = +now;
-  const cutoff = at - SALE_HOLD_MS;
-  // One statement. Every sub-select reads the covering index ledger_user_kind_created by user; the
-  // hold reads only the sales of the last SALE_HOLD_DAYS (then their rows by ledger_purchase), and
-  // the payout sums only payout rows. (A join written as s.user_id = l.user_id made SQLite walk the
-  // user's whole ledger once per held sale: 15 s at 100,000 sales.)
-  const [r] = await db.all<Record<string, number | null>>(sql`
-    with totals as (
-      -- One pass over the creator's ledger (covering index) gives both sums.
-      select sum(amount_cents) as net,
-             sum(case when kind in ${EARNING_KINDS_SQL} then amount_cents end) as earned
-      from ledger_entries where user_id = ${userId} and account = 'creator' and created_at <= ${at}
-    )
-    select
-      totals.net as net,
-      totals.earned as earned,
-      (select sum(amount_cents) from ledger_entries
-        where account = 'creator' and created_at <= ${at} and purchase_id in (
-          select purchase_id from ledger_entries
-          where user_id = ${userId} and account = 'creator' and kind = 'sale' and created_at > ${cutoff} and created_at <= ${at})) as held,
-      (select min(created_at) from ledger_entries
-        where user_id = ${userId} and account = 'creator' and kind = 'sale' and created_at > ${cutoff} and created_at <= ${at}) as oldest_held,
-      (select -sum(amount_cents) from ledger_entries
-        where user_id = ${userId} and account = 'creator' and kind in ${RESERVATION_KINDS_SQL} and created_at <= ${at} and purchase_id not in (
-          select purchase_id from ledger_entries
-          where user_id = ${userId} and account = 'creator' and kind = 'sale' and created_at > ${cutoff} and created_at <= ${at})) as reserved,
-      (select -sum(l.amount_cents) from ledger_entries l join payouts p on p.id = l.payout_id
-        where l.user_id = ${userId} and l.account = 'creator' and l.kind = 'payout' and l.created_at <= ${at} and p.status in ('pending', 'processing')) as pending,
-      (select -sum(l.amount_cents) from ledger_entries l join payouts p on p.id = l.payout_id
-        where l.user_id = ${userId} and l.account = 'creator' and l.kind = 'payout' and l.created_at <= ${at} and p.status = 'paid') as paid_out
-    from totals
-  `);
+  const [r] = await db.all<Record<string, number | null>>(creatorBalanceSql(userId, +now));
   const onHold = Math.max(0, int(r?.held));
   const remainder = int(r?.net) - onHold;
   return {
@@ -81,6 +65,52 @@ export async function creatorBalance(db: Db, userId: string, now: Date | number 
     carriedNegativeCents: Math.max(0, -remainder),
     nextReleaseAt: r?.oldest_held ? new Date(int(r.oldest_held) + SALE_HOLD_MS) : null,
   };
+}
+
+/**
+ * The one statement behind `creatorBalance`. Its cost does not grow with the creator's sales:
+ * - net and earned: the days before `at`'s UTC day from the rollup ledger_daily (a row per day, item
+ *   and kind), plus that day's own rows up to `at` from the ledger (index ledger_user_kind_created);
+ * - on hold: the sales of the last SALE_HOLD_DAYS (an index range), plus the later rows (refunds,
+ *   disputes, fees, reservations) written since the hold began on a sale still in it: a sale's
+ *   later rows are never dated before the sale itself;
+ * - reserved, pending and paid out: the creator's few reservation and payout rows.
+ */
+export function creatorBalanceSql(userId: string, at: number) {
+  const cutoff = at - SALE_HOLD_MS;
+  const dayStart = at - (((at % DAY_MS) + DAY_MS) % DAY_MS);
+  const day = new Date(dayStart).toISOString().slice(0, 10);
+  const saleInHold = (purchase: SQL) => sql`exists (select 1 from ledger_entries s
+        where s.purchase_id = ${purchase} and s.account = 'creator' and s.kind = 'sale' and s.created_at > ${cutoff} and s.created_at <= ${at})`;
+  return sql`
+    with past as (
+      select sum(cents) as net, sum(case when kind in ${EARNING_KINDS_SQL} then cents end) as earned
+      from ledger_daily where user_id = ${userId} and day < ${day}
+    ),
+    today as (
+      select sum(amount_cents) as net, sum(case when kind in ${EARNING_KINDS_SQL} then amount_cents end) as earned
+      from ledger_entries where user_id = ${userId} and account = 'creator' and kind in ${ALL_KINDS_SQL}
+        and created_at >= ${dayStart} and created_at <= ${at}
+    )
+    select
+      coalesce(past.net, 0) + coalesce(today.net, 0) as net,
+      coalesce(past.earned, 0) + coalesce(today.earned, 0) as earned,
+      coalesce((select sum(amount_cents) from ledger_entries
+        where user_id = ${userId} and account = 'creator' and kind = 'sale' and created_at > ${cutoff} and created_at <= ${at}), 0)
+      + coalesce((select sum(r.amount_cents) from ledger_entries r
+        where r.user_id = ${userId} and r.account = 'creator' and r.kind in ${AFTER_SALE_KINDS_SQL}
+          and r.created_at > ${cutoff} and r.created_at <= ${at} and ${saleInHold(sql`r.purchase_id`)}), 0) as held,
+      (select min(created_at) from ledger_entries
+        where user_id = ${userId} and account = 'creator' and kind = 'sale' and created_at > ${cutoff} and created_at <= ${at}) as oldest_held,
+      (select -sum(r.amount_cents) from ledger_entries r
+        where r.user_id = ${userId} and r.account = 'creator' and r.kind in ${RESERVATION_KINDS_SQL} and r.created_at <= ${at}
+          and not ${saleInHold(sql`r.purchase_id`)}) as reserved,
+      (select -sum(l.amount_cents) from ledger_entries l join payouts p on p.id = l.payout_id
+        where l.user_id = ${userId} and l.account = 'creator' and l.kind = 'payout' and l.created_at <= ${at} and p.status in ('pending', 'processing')) as pending,
+      (select -sum(l.amount_cents) from ledger_entries l join payouts p on p.id = l.payout_id
+        where l.user_id = ${userId} and l.account = 'creator' and l.kind = 'payout' and l.created_at <= ${at} and p.status = 'paid') as paid_out
+    from past, today
+  `;
 }
 
 export type AvailableRow = { userId: string; availableCents: number; carriedNegativeCents: number };

@@ -2,7 +2,7 @@
 // public detail a buyer sees before paying, and soft deletion. Views are counted in ./content-views.ts;
 // deleted items' bytes are purged by ./content-purge.ts. See docs/uploads.md.
 import { dollarsField } from "../../shared/money";
-import { and, count, desc, eq, inArray, isNull, sum } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sum } from "drizzle-orm";
 import {
   contentFormSchema,
   type Availability,
@@ -13,7 +13,7 @@ import {
   type UpdateContentInput,
 } from "../../shared/content";
 import type { Db } from "../db/client";
-import { content, creatorProfiles, ledgerEntries, purchases, uploads, users } from "../db/schema";
+import { content, creatorProfiles, ledgerDaily, salesDaily, uploads, users } from "../db/schema";
 import { ApiError, describeZodError, notFound } from "../lib/errors";
 import { imageDimensions } from "../lib/images";
 import { newId } from "../lib/ids";
@@ -151,41 +151,12 @@ export async function createContent(
 
 /**
  * The creator's own items (or one of them), newest first, with unlocks and earnings. The figures are
- * two grouped reads of the creator's own index ranges (paid purchases by item; creator ledger rows
- * by item), not a join per purchase, so a creator with 100,000 sales still gets the list quickly.
+ * two grouped reads of the creator's rollups (sales_daily's unlocks; ledger_daily's earning kinds),
+ * a row per day and item, so their cost does not grow with sales (docs/money.md "Rollups").
  */
 export async function listCreatorContent(db: Db, userId: string, onlyId?: string): Promise<CreatorContent[]> {
-  const [rows, unlocked, earned] = await db.batch([
-    db
-      .select()
-      .from(content)
-      .where(and(eq(content.userId, userId), isNull(content.deletedAt), onlyId ? eq(content.id, onlyId) : undefined))
-      .orderBy(desc(content.createdAt)),
-    db
-      .select({ contentId: purchases.contentId, n: count() })
-      .from(purchases)
-      .where(
-        and(
-          eq(purchases.creatorId, userId),
-          eq(purchases.status, "paid"),
-          onlyId ? eq(purchases.contentId, onlyId) : undefined,
-        ),
-      )
-      .groupBy(purchases.contentId),
-    db
-      .select({ contentId: ledgerEntries.contentId, cents: sum(ledgerEntries.amountCents) })
-      .from(ledgerEntries)
-      .where(
-        and(
-          eq(ledgerEntries.userId, userId),
-          eq(ledgerEntries.account, "creator"),
-          inArray(ledgerEntries.kind, ["sale", "refund", "dispute", "fee_adjustment"]),
-          onlyId ? eq(ledgerEntries.contentId, onlyId) : undefined,
-        ),
-      )
-      .groupBy(ledgerEntries.contentId),
-  ]);
-  const unlocks = new Map(unlocked.map((u) => [u.contentId, u.n]));
+  const [rows, unlocked, earned] = await db.batch(creatorContentQueries(db, userId, onlyId));
+  const unlocks = new Map(unlocked.map((u) => [u.contentId, Number(u.n ?? 0)]));
   const earnings = new Map(earned.map((e) => [e.contentId, Number(e.cents ?? 0)]));
   return rows.map((row) => ({
     ...publicFields(row),
@@ -200,6 +171,33 @@ export async function listCreatorContent(db: Db, userId: string, onlyId?: string
     checkoutReminders: row.checkoutReminders,
     bump: creatorBump(row),
   }));
+}
+
+/** The statements behind `listCreatorContent`: the items, their unlocks, their earnings (GET /dev/explain prints their plans). */
+export function creatorContentQueries(db: Db, userId: string, onlyId?: string) {
+  return [
+    db
+      .select()
+      .from(content)
+      .where(and(eq(content.userId, userId), isNull(content.deletedAt), onlyId ? eq(content.id, onlyId) : undefined))
+      .orderBy(desc(content.createdAt)),
+    db
+      .select({ contentId: salesDaily.contentId, n: sum(salesDaily.unlocks) })
+      .from(salesDaily)
+      .where(and(eq(salesDaily.creatorId, userId), onlyId ? eq(salesDaily.contentId, onlyId) : undefined))
+      .groupBy(salesDaily.contentId),
+    db
+      .select({ contentId: ledgerDaily.contentId, cents: sum(ledgerDaily.cents) })
+      .from(ledgerDaily)
+      .where(
+        and(
+          eq(ledgerDaily.userId, userId),
+          inArray(ledgerDaily.kind, ["sale", "refund", "dispute", "fee_adjustment"]),
+          onlyId ? eq(ledgerDaily.contentId, onlyId) : undefined,
+        ),
+      )
+      .groupBy(ledgerDaily.contentId),
+  ] as const;
 }
 
 /** What anyone may see before paying. Deleted items are gone from here. */

@@ -1,12 +1,12 @@
 // A creator's money as the dashboard and /settings show it: stats, sales, the money timeline, the
 // next payout and payout history. Every figure comes from worker/services/balances.ts (the ledger);
 // every query is scoped to the creator's own id.
-import { and, count, desc, eq, gt, isNull, lte, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNull, lte, sql, sum } from "drizzle-orm";
 import { MIN_PAYOUT_CENTS } from "../../shared/payouts";
 import type { MoneyState, Sale, TimelineEvent, TimelinePage } from "../../shared/earnings";
 import type { NextPayout, PayoutHistoryItem } from "../../shared/payouts";
 import type { Db } from "../db/client";
-import { content, payoutSettings, payoutSkips, payouts, purchases } from "../db/schema";
+import { content, payoutSettings, payoutSkips, payouts, purchases, salesDaily } from "../db/schema";
 import { creatorBalance, SALE_HOLD_MS } from "./balances";
 import { saleColumns, saleFromRow } from "./refunds/sale-view";
 import { feeAdjustmentReason } from "./ledger";
@@ -25,10 +25,11 @@ export async function earningsStats(db: Db, userId: string, now = Date.now()) {
         .select({ n: count() })
         .from(content)
         .where(and(eq(content.userId, userId), isNull(content.deletedAt), eq(content.isUpsell, false))),
+      // Paid sales (not refunded, not disputed), from the rollup (docs/money.md "Rollups").
       db
-        .select({ n: count() })
-        .from(purchases)
-        .where(and(eq(purchases.creatorId, userId), eq(purchases.status, "paid"))),
+        .select({ n: sum(salesDaily.unlocks) })
+        .from(salesDaily)
+        .where(eq(salesDaily.creatorId, userId)),
     ]),
   ]);
   return {
@@ -36,7 +37,7 @@ export async function earningsStats(db: Db, userId: string, now = Date.now()) {
     totalEarnings: dollars(balance.totalEarningsCents),
     pendingPayouts: dollars(balance.pendingPayoutCents),
     contentCount: items[0]?.n ?? 0,
-    totalUnlocks: unlocks[0]?.n ?? 0,
+    totalUnlocks: Number(unlocks[0]?.n ?? 0),
     onHold: dollars(balance.onHoldCents),
     reserved: dollars(balance.reservedCents),
     paidOut: dollars(balance.paidOutCents),
@@ -53,7 +54,8 @@ function afterCursor(cursor: string | undefined) {
   const dot = cursor.indexOf(".");
   const at = Number(cursor.slice(0, dot));
   const id = cursor.slice(dot + 1);
-  return sql`(${purchases.paidAt} < ${at} or (${purchases.paidAt} = ${at} and ${purchases.id} < ${id}))`;
+  // `paid_at <= at` first: a range SQLite seeks to, where the or alone made it walk every newer sale.
+  return sql`${purchases.paidAt} <= ${at} and (${purchases.paidAt} < ${at} or (${purchases.paidAt} = ${at} and ${purchases.id} < ${id}))`;
 }
 
 const soldBy = (userId: string) =>
@@ -65,7 +67,12 @@ const soldBy = (userId: string) =>
 
 /** The creator's sales, newest first, one page, with where each one's refunds stand. Checkouts that never paid are not sales. */
 export async function creatorSales(db: Db, userId: string, page: Page): Promise<Sale[]> {
-  const rows = await db
+  return (await creatorSalesQuery(db, userId, page)).map(saleFromRow);
+}
+
+/** The statement behind `creatorSales` (GET /dev/explain prints its plan). */
+export function creatorSalesQuery(db: Db, userId: string, page: Page) {
+  return db
     .select({
       id: purchases.id,
       buyerEmail: purchases.buyerEmail,
@@ -80,7 +87,6 @@ export async function creatorSales(db: Db, userId: string, page: Page): Promise<
     .where(and(soldBy(userId), afterCursor(page.cursor)))
     .orderBy(desc(purchases.paidAt), desc(purchases.id))
     .limit(page.limit);
-  return rows.map(saleFromRow);
 }
 
 type PayoutRow = typeof payouts.$inferSelect;
@@ -115,48 +121,8 @@ function stateOf(
 
 /** Each sale with the creator's share and its state, newest first, one page. */
 export async function moneyTimeline(db: Db, userId: string, page: Page, now = Date.now()): Promise<TimelinePage> {
-  const [rows, userPayouts] = await db.batch([
-    db
-      .select({
-        id: purchases.id,
-        productName: content.title,
-        amountCents: purchases.amountCents,
-        taxCents: purchases.taxCents,
-        taxDetails: taxDetailsColumn,
-        paidAt: purchases.paidAt,
-        // The sale's own ledger row starts the hold; its creator rows net of reversals are the share.
-        bookedAt: sql<
-          number | null
-        >`(select min(created_at) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'sale')`,
-        shareCents: sql<
-          number | null
-        >`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'sale')`,
-        netCents: sql<
-          number | null
-        >`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind in ('sale', 'refund', 'dispute', 'fee_adjustment'))`,
-        feeAdjustmentCents: sql<
-          number | null
-        >`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'fee_adjustment')`,
-        feeAdjustmentKey: sql<
-          string | null
-        >`(select idempotency_key from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'fee_adjustment' order by id limit 1)`,
-        reversalKind: sql<
-          string | null
-        >`(select kind from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind in ('refund', 'dispute') and amount_cents < 0 order by id desc limit 1)`,
-        refundCents: sql<
-          number | null
-        >`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'refund')`,
-        refundAt: sql<
-          number | null
-        >`(select max(created_at) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'refund')`,
-      })
-      .from(purchases)
-      .innerJoin(content, eq(content.id, purchases.contentId))
-      .where(and(soldBy(userId), afterCursor(page.cursor)))
-      .orderBy(desc(purchases.paidAt), desc(purchases.id))
-      .limit(page.limit + 1),
-    db.select().from(payouts).where(eq(payouts.userId, userId)).orderBy(payouts.createdAt),
-  ]);
+  const [rows, userPayouts] = await db.batch([moneyTimelineQuery(db, userId, page), payoutsOldestFirst(db, userId)]);
+
   const items = rows.slice(0, page.limit).map((r) => {
     const bookedAt = Number(r.bookedAt ?? r.paidAt?.getTime() ?? now);
     const netCents = Number(r.netCents ?? 0);
@@ -206,6 +172,54 @@ export async function moneyTimeline(db: Db, userId: string, page: Page, now = Da
     ),
   ].sort((a, b) => b.at.localeCompare(a.at));
   return { items, events, nextCursor };
+}
+
+/** The statement behind a `moneyTimeline` page (GET /dev/explain prints its plan). */
+export function moneyTimelineQuery(db: Db, userId: string, page: Page) {
+  return db
+    .select({
+      id: purchases.id,
+      productName: content.title,
+      amountCents: purchases.amountCents,
+      taxCents: purchases.taxCents,
+      taxDetails: taxDetailsColumn,
+      paidAt: purchases.paidAt,
+      // The sale's own ledger row starts the hold; its creator rows net of reversals are the share.
+      bookedAt: sql<
+        number | null
+      >`(select min(created_at) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'sale')`,
+      shareCents: sql<
+        number | null
+      >`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'sale')`,
+      netCents: sql<
+        number | null
+      >`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind in ('sale', 'refund', 'dispute', 'fee_adjustment'))`,
+      feeAdjustmentCents: sql<
+        number | null
+      >`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'fee_adjustment')`,
+      feeAdjustmentKey: sql<
+        string | null
+      >`(select idempotency_key from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'fee_adjustment' order by id limit 1)`,
+      reversalKind: sql<
+        string | null
+      >`(select kind from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind in ('refund', 'dispute') and amount_cents < 0 order by id desc limit 1)`,
+      refundCents: sql<
+        number | null
+      >`(select sum(amount_cents) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'refund')`,
+      refundAt: sql<
+        number | null
+      >`(select max(created_at) from ledger_entries where purchase_id = ${purchases.id} and account = 'creator' and kind = 'refund')`,
+    })
+    .from(purchases)
+    .innerJoin(content, eq(content.id, purchases.contentId))
+    .where(and(soldBy(userId), afterCursor(page.cursor)))
+    .orderBy(desc(purchases.paidAt), desc(purchases.id))
+    .limit(page.limit + 1);
+}
+
+/** The creator's payouts, oldest first (index payouts_user_created). */
+function payoutsOldestFirst(db: Db, userId: string) {
+  return db.select().from(payouts).where(eq(payouts.userId, userId)).orderBy(payouts.createdAt);
 }
 
 /** A sale's refunds on the timeline: paid out before the refund when a payout (not failed) took the share first. */
@@ -276,13 +290,12 @@ export async function nextPayout(db: Db, userId: string, now = Date.now()): Prom
 }
 
 export async function payoutHistory(db: Db, userId: string, now = Date.now()): Promise<PayoutHistoryItem[]> {
-  const rows = await db
-    .select()
-    .from(payouts)
-    .where(eq(payouts.userId, userId))
-    .orderBy(desc(payouts.createdAt))
-    .limit(120);
-  return rows.map((p) => historyItem(p, now));
+  return (await payoutHistoryQuery(db, userId)).map((p) => historyItem(p, now));
+}
+
+/** The statement behind `payoutHistory` (index payouts_user_created; GET /dev/explain prints its plan). */
+export function payoutHistoryQuery(db: Db, userId: string) {
+  return db.select().from(payouts).where(eq(payouts.userId, userId)).orderBy(desc(payouts.createdAt)).limit(120);
 }
 
 export function historyItem(p: PayoutRow, now = Date.now()): PayoutHistoryItem {

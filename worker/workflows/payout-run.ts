@@ -5,7 +5,7 @@
 // `prepare {n}` writes one keyset page of creators' payouts and skips; `start sends {n}` hands one page
 // of due transfers to their own PayoutSendWorkflow instance. Emails are written in each change's batch.
 // Behaviour: docs/money.md ("The monthly payout run").
-import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
+import type { WorkflowEvent, WorkflowStep } from "cloudflare:workers";
 import type { PayoutRunView, ProcessPayoutsResult } from "../../shared/admin";
 import { createDb } from "../db/client";
 import { adminAudit } from "../db/schema";
@@ -57,37 +57,40 @@ async function latestRun(
   return last;
 }
 
-export class PayoutRunWorkflow extends WorkflowEntrypoint<Bindings, PayoutRunParams> {
-  async run(event: WorkflowEvent<PayoutRunParams>, step: WorkflowStep): Promise<PayoutRunOutput> {
-    const { year, month, now, prepare } = event.payload;
-    const period = { year, month };
-    const out: PayoutRunOutput = { pages: 0, creators: 0, prepared: 0, skipped: 0, sendsStarted: 0, d1RoundTrips: 0 };
-    for (let after: string | null = prepare ? "" : null; after !== null; out.pages++) {
-      const from: string = after;
-      const page = await step.do(`prepare ${out.pages}`, PAGE_STEP, async () =>
-        preparePage(payoutDeps(this.env), period, now, from),
-      );
-      out.creators += page.creators;
-      out.prepared += page.prepared;
-      out.skipped += page.skipped;
-      out.d1RoundTrips += page.d1RoundTrips;
-      after = page.next;
-    }
-    for (let n = 0, after = ""; ; n++) {
-      const from = after;
-      const started = await step.do(`start sends ${n}`, PAGE_STEP, async () => {
-        const ids = await dueTransferPage({ d1: this.env.DB }, period, from);
-        await startPayoutSends(this.env.PAYOUT_SEND, ids);
-        return { count: ids.length, last: ids[ids.length - 1] ?? null };
-      });
-      out.d1RoundTrips++;
-      out.sendsStarted += started.count;
-      if (!started.last) break;
-      after = started.last;
-    }
-    console.log(`payout run ${event.instanceId} complete ${JSON.stringify(out)}`);
-    return out;
+/** PayoutRunWorkflow's run (worker/workflows/entrypoints.ts loads this module when an instance runs). */
+export async function runPayoutRun(
+  env: Bindings,
+  event: WorkflowEvent<PayoutRunParams>,
+  step: WorkflowStep,
+): Promise<PayoutRunOutput> {
+  const { year, month, now, prepare } = event.payload;
+  const period = { year, month };
+  const out: PayoutRunOutput = { pages: 0, creators: 0, prepared: 0, skipped: 0, sendsStarted: 0, d1RoundTrips: 0 };
+  for (let after: string | null = prepare ? "" : null; after !== null; out.pages++) {
+    const from: string = after;
+    const page = await step.do(`prepare ${out.pages}`, PAGE_STEP, async () =>
+      preparePage(payoutDeps(env), period, now, from),
+    );
+    out.creators += page.creators;
+    out.prepared += page.prepared;
+    out.skipped += page.skipped;
+    out.d1RoundTrips += page.d1RoundTrips;
+    after = page.next;
   }
+  for (let n = 0, after = ""; ; n++) {
+    const from = after;
+    const started = await step.do(`start sends ${n}`, PAGE_STEP, async () => {
+      const ids = await dueTransferPage({ d1: env.DB }, period, from);
+      await startPayoutSends(env.PAYOUT_SEND, ids);
+      return { count: ids.length, last: ids[ids.length - 1] ?? null };
+    });
+    out.d1RoundTrips++;
+    out.sendsStarted += started.count;
+    if (!started.last) break;
+    after = started.last;
+  }
+  console.log(`payout run ${event.instanceId} complete ${JSON.stringify(out)}`);
+  return out;
 }
 
 /** Instance states after which a press of 'Process All Payouts' runs the period again. */

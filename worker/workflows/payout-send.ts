@@ -3,7 +3,7 @@
 // transient answer throws so Workflows retries with backoff; a definitive one returns "failed".
 // Ids: `payout-{payoutId}` for the first send, `payout-{payoutId}-{tag}` for the sweep's re-drive.
 // Behaviour: docs/money.md ("The monthly payout run").
-import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
+import type { WorkflowEvent, WorkflowStep } from "cloudflare:workers";
 import type { Bindings } from "../lib/env";
 import { payoutBaseDeps, type PayoutDeps } from "../services/payouts/deps";
 import { SEND_STEP_RETRY_LIMIT } from "../services/payouts/delay";
@@ -14,14 +14,13 @@ export type PayoutSendParams = { payoutId: string };
 /** The send step's retries: 10 more attempts, 1, 2, 4 ... 512 minutes apart (retryDelaySeconds says the same). */
 const SEND_STEP_RETRIES = { limit: SEND_STEP_RETRY_LIMIT, delay: "1 minute", backoff: "exponential" } as const;
 
-export class PayoutSendWorkflow extends WorkflowEntrypoint<Bindings, PayoutSendParams> {
-  async run(event: WorkflowEvent<PayoutSendParams>, step: WorkflowStep) {
-    const { payoutId } = event.payload;
-    const outcome = await step.do("send", { retries: SEND_STEP_RETRIES, timeout: "5 minutes" }, async (ctx) =>
-      sendPayoutStep(sendDeps(this.env), payoutId, ctx.attempt),
-    );
-    return { payoutId, outcome };
-  }
+/** PayoutSendWorkflow's run (worker/workflows/entrypoints.ts loads this module when an instance runs). */
+export async function runPayoutSend(env: Bindings, event: WorkflowEvent<PayoutSendParams>, step: WorkflowStep) {
+  const { payoutId } = event.payload;
+  const outcome = await step.do("send", { retries: SEND_STEP_RETRIES, timeout: "5 minutes" }, async (ctx) =>
+    sendPayoutStep(sendDeps(env), payoutId, ctx.attempt),
+  );
+  return { payoutId, outcome };
 }
 
 /** A send's own deps: what it starts (a re-prepared payout's send) is another instance of this Workflow. */

@@ -17,7 +17,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
 import { showUnauthorizedAndRelogin } from "@/features/dashboard/use-unauthorized-redirect";
-import { FileDropZone } from "@/features/landing/file-drop-zone";
+import { FileDropZone } from "@/features/upload/file-drop-zone";
 import { CreatorTopBar } from "@/features/shell/creator-top-bar";
 import { NotFoundScreen } from "@/features/shell/guard-screens";
 import { UploadProgressPanel } from "@/features/upload/upload-progress";

@@ -11,7 +11,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
-import { FileDropZone } from "@/features/landing/file-drop-zone";
+import { FileDropZone } from "@/features/upload/file-drop-zone";
 import { toast } from "@/hooks/use-toast";
 import type { UpsellDraft } from "./api";
 

@@ -25,9 +25,9 @@ const LINKS = [
   { to: "/", label: "Dashboard", icon: LayoutDashboard, also: ["/dashboard"] },
   { to: "/funnels", label: "Funnels", icon: Workflow },
   { to: "/discounts", label: "Discounts", icon: Tag },
-  { to: "/pricing", label: "Pricing", icon: CircleDollarSign },
-  // A page the Worker renders (docs/pages.md): a plain link, a full page load.
-  { to: "/feedback", label: "Feedback", icon: MessageSquare, site: true },
+  // Pages the Worker renders (docs/pages.md): plain links, a full page load.
+  { to: "/pricing", label: "Pricing", icon: CircleDollarSign, worker: true },
+  { to: "/feedback", label: "Feedback", icon: MessageSquare, worker: true },
   { to: "/settings", label: "Settings", icon: Settings },
   { to: "/admin", label: "Admin", icon: Shield, adminOnly: true },
 ] as const;
@@ -47,8 +47,8 @@ function PageLinks({ user, path, inMenu }: { user: CurrentUser; path: string; in
         className={`${inMenu ? "h-11 w-full justify-start" : ""} ${current ? "bg-accent text-accent-foreground" : ""}`}
         asChild
       >
-        {"site" in l ? (
-          <a href={l.to}>
+        {"worker" in l ? (
+          <a href={l.to} aria-current={current ? "page" : undefined}>
             <l.icon />
             {l.label}
           </a>

@@ -20,7 +20,7 @@ export function PublicTopBar() {
             </a>
           </Button>
           <Button variant="ghost" size="sm" asChild>
-            <Link to="/pricing">View Pricing</Link>
+            <a href="/pricing">View Pricing</a>
           </Button>
           {isAuthenticated ? (
             <Button size="sm" asChild>

@@ -1,4 +1,3 @@
-import { Link } from "@tanstack/react-router";
 import { PRODUCT_NAME } from "@shared/site";
 
 export function SiteFooter() {
@@ -9,9 +8,9 @@ export function SiteFooter() {
           © {new Date().getFullYear()} {PRODUCT_NAME}. Payments by card, secured by Stripe.
         </span>
         <nav className="flex gap-4">
-          <Link to="/pricing" className="hover:text-foreground">
+          <a href="/pricing" className="hover:text-foreground">
             Pricing
-          </Link>
+          </a>
           <a href="/feedback" className="hover:text-foreground">
             Feedback
           </a>

@@ -3,13 +3,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { Crown } from "lucide-react";
+import { ON_PRO, renewalText } from "@shared/pricing-page";
 import { Button } from "@/components/ui/button";
-import { formatDate } from "@/features/payouts/format";
 import { useAuth } from "@/lib/auth";
 import type { SubscriptionState } from "./plan-card";
 import { apiQuery } from "@/lib/api";
-
-export const ON_PRO = "You're on Pro";
 
 /** The signed-in creator's plan; nothing is asked when signed out. */
 export function useSubscription() {
@@ -20,14 +18,6 @@ export function useSubscription() {
     isLoading: authLoading || (isAuthenticated && query.isLoading),
     isPro: query.data?.plan === "pro",
   };
-}
-
-/** "Renews on {date}." or "Pro ends on {date}." when Stripe has told us the period's end. */
-export function renewalText(state: SubscriptionState): string | null {
-  if (!state.currentPeriodEnd) return null;
-  return state.cancelAtPeriodEnd
-    ? `Pro ends on ${formatDate(state.currentPeriodEnd)}.`
-    : `Renews on ${formatDate(state.currentPeriodEnd)}.`;
 }
 
 /** /subscribe for a Pro creator: no card form, the plan as it stands and the way back. */

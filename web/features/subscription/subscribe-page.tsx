@@ -5,7 +5,6 @@
 import { formatCentsShort } from "@shared/money";
 import type { Stripe, StripeElements } from "@stripe/stripe-js";
 import { useQueryClient } from "@tanstack/react-query";
-import { Link } from "@tanstack/react-router";
 import { ArrowLeft, Crown, Lock } from "lucide-react";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { PRO_PRICE_CENTS } from "@shared/pricing";
@@ -95,12 +94,12 @@ export function SubscribePage() {
   return (
     <AppShell>
       <div className="mx-auto max-w-lg space-y-6 px-4 py-10">
-        <Link
-          to="/pricing"
+        <a
+          href="/pricing"
           className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground"
         >
           <ArrowLeft className="size-4" /> Back to pricing
-        </Link>
+        </a>
         <Card>
           <CardHeader>
             <CardTitle className="flex items-center gap-2 text-2xl">

@@ -11,7 +11,7 @@ import { Spinner } from "@/components/spinner";
 import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";
 import { showUnauthorizedAndRelogin } from "@/features/dashboard/use-unauthorized-redirect";
-import { FileDropZone } from "@/features/landing/file-drop-zone";
+import { FileDropZone } from "@/features/upload/file-drop-zone";
 import { toast } from "@/hooks/use-toast";
 import { api, isUnauthorizedError } from "@/lib/api";
 import { clearPendingUpload, type PendingUpload } from "@/lib/pending-upload";

@@ -15,3 +15,4 @@ export * from "./mail";
 export * from "./money";
 export * from "./purchases";
 export * from "./tax";
+export * from "./rollups";

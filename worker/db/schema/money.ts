@@ -152,6 +152,8 @@ export const payouts = sqliteTable(
       .where(sql`kind = 'withdrawal' and status in ('pending', 'processing')`),
     index("payouts_period").on(t.periodYear, t.periodMonth, t.id),
     index("payouts_status").on(t.status),
+    // A creator's payouts newest first (payout history, the money timeline).
+    index("payouts_user_created").on(t.userId, t.createdAt),
   ],
 );
 

@@ -1,6 +1,7 @@
 // Sales and what comes with them: purchases, the buyer's saved Customer, Stripe events handled once,
 // creators' refund requests, license keys, and discount codes. See docs/payments.md and
 // docs/checkout-and-codes.md.
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./columns";
 import { users } from "./accounts";
@@ -68,6 +69,11 @@ export const purchases = sqliteTable(
     index("purchases_discount_code").on(t.discountCodeId, t.status),
     // "Lost your access?" finds a buyer's purchases by email.
     index("purchases_buyer_email").on(t.buyerEmail, t.status),
+    // Analytics' sales with a code, recovered sales and checkouts that offered a bump, over a range
+    // of paid_at: partial, so they hold only those few rows (docs/money.md "Rollups").
+    index("purchases_creator_code_paid").on(t.creatorId, t.paidAt).where(sql`discount_code_id is not null`),
+    index("purchases_creator_recovered_paid").on(t.creatorId, t.paidAt).where(sql`recovered_from is not null`),
+    index("purchases_creator_bump_offered_paid").on(t.creatorId, t.paidAt).where(sql`bump_offered = 1`),
   ],
 );
 

@@ -42,6 +42,18 @@ export async function publicBump(
   return bump ? { id: bump.id, title: bump.title, price: item.bumpPriceCents / 100 } : null;
 }
 
+/**
+ * The creator's items that offer `id` as their add-on: their public answer and paywall show its title
+ * and whether it still sells, so a change to it is a change to them.
+ */
+export async function itemsOffering(db: Db, userId: string, id: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: content.id })
+    .from(content)
+    .where(and(eq(content.userId, userId), eq(content.bumpContentId, id), isNull(content.deletedAt)));
+  return rows.map((r) => r.id);
+}
+
 /** The add-on a checkout that ticked it charges for: its item and price, or 409 when it can no longer be sold. */
 export async function bumpForCheckout(db: Db, item: ContentRow): Promise<{ item: ContentRow; priceCents: number }> {
   const bump = item.bumpPriceCents === null ? null : await sellableBump(db, item);

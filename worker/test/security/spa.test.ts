@@ -14,14 +14,16 @@ describe("SPA pages and unknown paths", () => {
   });
 
   it("every page of the SPA answers 200 with its HTML", async () => {
+    // `/` and `/dashboard` are the app for a signed-in creator only (the landing otherwise: docs/pages.md).
+    const cookie = await signIn("spa-pages@example.com");
     for (const pattern of SPA_ROUTE_PATTERNS) {
-      const res = await call(example(pattern));
+      const res = await call(example(pattern), { cookie: ["/", "/dashboard"].includes(pattern) ? cookie : undefined });
       expect(res.status, pattern).toBe(200);
       expect(res.headers.get("content-type"), pattern).toContain("text/html");
       expect(await res.text(), pattern).toContain('<div id="root">');
     }
     // The router matches without regard to case, so the Worker does too: /Dashboard shows the dashboard.
-    for (const path of ["/Dashboard", "/PRICING", "/Content/abc/Edit"])
+    for (const path of ["/Dashboard", "/SETTINGS", "/Content/abc/Edit"])
       expect((await call(path)).status, path).toBe(200);
   });
 

@@ -1,5 +1,6 @@
-// The landing's drag-and-drop / click-to-pick area (spec §2, §5). A file over the maximum size is
-// silently ignored and not selected.
+// The drag-and-drop / click-to-pick area of the upload, edit and funnel-step forms (spec §2, §5; the
+// landing's is the Worker's page, web/site/landing.ts). A file over the maximum size is silently
+// ignored and not selected.
 import { CloudUpload, FileText, Image, Video, X } from "lucide-react";
 import { useRef, useState, type DragEvent } from "react";
 import { formatFileSize, MAX_UPLOAD_BYTES } from "@shared/uploads";
