@@ -15,7 +15,6 @@ import { humanCheck } from "../lib/human-check";
 import { rateLimit } from "../lib/rate-limit";
 import { readForm } from "../lib/site-form";
 import { sendPrivatePage } from "../lib/site-page";
-import { validate } from "../lib/validate";
 import { appUrl, type AppEnv } from "../middleware/context";
 import { LibrarySignedIn, LibrarySignedOut, type SignedOutView } from "../pages/library";
 import { sendLibraryLink } from "../services/library/links";
@@ -56,17 +55,24 @@ export const siteLibraryRoutes = new Hono<AppEnv>()
     c.set("db", createDb(c.env.DB));
     await next();
   })
-  .get("/library", validate("query", libraryPageQuerySchema), async (c) => {
-    const query = c.req.valid("query");
+  // A mangled query (a cursor edited by hand) is a 400 with the page from its start, not the API's JSON.
+  .get("/library", async (c) => {
+    const parsed = libraryPageQuerySchema.safeParse(c.req.query());
+    const query = parsed.success ? parsed.data : {};
+    const status = parsed.success ? 200 : 400;
     const email = await libraryEmailOf(c);
-    if (!email) return signedOutPage(c, { ended: query[LIBRARY_ENDED_PARAM] === "1" });
+    if (!email) return signedOutPage(c, { ended: query[LIBRARY_ENDED_PARAM] === "1" }, status);
     const { cards, nextCursor } = await libraryCards(purchaseDeps(c), email, query.cursor);
-    return sendPrivatePage(c, {
-      shell: SHELL,
-      title: "Your library · ApeWall",
-      head,
-      body: String(<LibrarySignedIn email={email} cards={cards} nextCursor={nextCursor} paged={!!query.cursor} />),
-    });
+    return sendPrivatePage(
+      c,
+      {
+        shell: SHELL,
+        title: "Your library · ApeWall",
+        head,
+        body: String(<LibrarySignedIn email={email} cards={cards} nextCursor={nextCursor} paged={!!query.cursor} />),
+      },
+      status,
+    );
   })
   // "Email me a sign-in link" with no script: the same answer for any address, as the API gives.
   // Read as the other pages' forms are (worker/lib/site-form.ts): a cross-site post, an oversized or

@@ -57,3 +57,15 @@ describe("the page forms under junk", () => {
     }
   });
 });
+
+describe("the 'Show more' form (a GET) with a mangled cursor", () => {
+  it("is a 400 with the library page from its start, never the API's JSON", async () => {
+    for (const query of ["cursor=bad", "cursor=%00", `cursor=${"1".repeat(3000)}`, "ended=yes"]) {
+      const res = await call(`/library?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.headers.get("content-type"), query).toContain("text/html");
+      expect(res.headers.get("cache-control"), query).toBe("private, no-store");
+      expect(await res.text(), query).toContain('<form method="post" action="/library"');
+    }
+  });
+});
