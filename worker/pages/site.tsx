@@ -25,7 +25,13 @@ function SiteTopBar() {
           <a href="/pricing" class={button("ghost", "sm", "max-sm:px-2")}>
             View Pricing
           </a>
-          <a href="/api/login" data-part={SITE_PART.signIn} data-spa class={button("default", "sm", "min-w-24")}>
+          {/* As wide as 'Dashboard', which the island may put here: neither the swap nor a phone moves anything. */}
+          <a
+            href="/api/login"
+            data-part={SITE_PART.signIn}
+            data-spa
+            class={button("default", "sm", "max-sm:w-24 max-sm:px-2 sm:min-w-[6.5rem]")}
+          >
             Sign In
           </a>
         </nav>

@@ -191,8 +191,8 @@ export function OrderExtras({ items, order }: { items: PurchaseVerification[]; o
         {items.map((x) => (
           <div key={x.purchase.id} class="space-y-2 border-t pt-4" data-testid="order-extra">
             <div class="flex items-baseline justify-between gap-3">
-              <p class="font-medium">{x.content.title}</p>
-              <p class="text-sm text-muted-foreground">
+              <p class="min-w-0 font-medium break-words">{x.content.title}</p>
+              <p class="shrink-0 text-sm text-muted-foreground">
                 Order #{x.purchase.id} • {formatDollars(x.purchase.amount)}
               </p>
             </div>

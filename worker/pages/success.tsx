@@ -174,7 +174,7 @@ function ReceiptBanner({ v }: { v: PurchaseVerification }) {
           <Icon name="mailWarning" class="mt-0.5 size-5 shrink-0 text-amber-700" />
           <div class="min-w-0 space-y-1">
             <p class="font-semibold break-words">{bounce.heading}</p>
-            <p>{bounce.text}</p>
+            <p class="break-words">{bounce.text}</p>
           </div>
         </div>
       )}
@@ -317,7 +317,9 @@ export function Paid({ v, order }: PaidProps) {
               <div class="min-w-0">
                 <h2 class="text-xl font-semibold break-words">{v.content.title}</h2>
                 {v.content.creator && <Byline creator={v.content.creator} />}
-                {v.content.description && <p class="mt-1 text-sm text-muted-foreground">{v.content.description}</p>}
+                {v.content.description && (
+                  <p class="mt-1 text-sm break-words text-muted-foreground">{v.content.description}</p>
+                )}
               </div>
             </div>
             <PurchaseAccess v={v} />

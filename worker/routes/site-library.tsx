@@ -13,8 +13,8 @@ import { createDb } from "../db/client";
 import { ApiError } from "../lib/errors";
 import { humanCheck } from "../lib/human-check";
 import { rateLimit } from "../lib/rate-limit";
+import { readForm } from "../lib/site-form";
 import { sendPrivatePage } from "../lib/site-page";
-import { validate } from "../lib/validate";
 import { appUrl, type AppEnv } from "../middleware/context";
 import { LibrarySignedIn, LibrarySignedOut, type SignedOutView } from "../pages/library";
 import { sendLibraryLink } from "../services/library/links";
@@ -24,8 +24,6 @@ import { purchaseDeps } from "./purchase-context";
 
 type Ctx = Context<AppEnv>;
 const SHELL = "/shells/library";
-/** The link form's body is one address: anything much larger is not that form. */
-const MAX_FORM_BYTES = 4096;
 
 const head = '<meta name="robots" content="noindex" />';
 
@@ -57,24 +55,33 @@ export const siteLibraryRoutes = new Hono<AppEnv>()
     c.set("db", createDb(c.env.DB));
     await next();
   })
-  .get("/library", validate("query", libraryPageQuerySchema), async (c) => {
-    const query = c.req.valid("query");
+  // A mangled query (a cursor edited by hand) is a 400 with the page from its start, not the API's JSON.
+  .get("/library", async (c) => {
+    const parsed = libraryPageQuerySchema.safeParse(c.req.query());
+    const query = parsed.success ? parsed.data : {};
+    const status = parsed.success ? 200 : 400;
     const email = await libraryEmailOf(c);
-    if (!email) return signedOutPage(c, { ended: query[LIBRARY_ENDED_PARAM] === "1" });
+    if (!email) return signedOutPage(c, { ended: query[LIBRARY_ENDED_PARAM] === "1" }, status);
     const { cards, nextCursor } = await libraryCards(purchaseDeps(c), email, query.cursor);
-    return sendPrivatePage(c, {
-      shell: SHELL,
-      title: "Your library · ApeWall",
-      head,
-      body: String(<LibrarySignedIn email={email} cards={cards} nextCursor={nextCursor} paged={!!query.cursor} />),
-    });
+    return sendPrivatePage(
+      c,
+      {
+        shell: SHELL,
+        title: "Your library · ApeWall",
+        head,
+        body: String(<LibrarySignedIn email={email} cards={cards} nextCursor={nextCursor} paged={!!query.cursor} />),
+      },
+      status,
+    );
   })
   // "Email me a sign-in link" with no script: the same answer for any address, as the API gives.
-  .post("/library", csrf(), async (c) => {
-    if (Number(c.req.header("content-length") ?? MAX_FORM_BYTES + 1) > MAX_FORM_BYTES)
-      throw new ApiError(413, "Request body too large");
-    const form = await c.req.parseBody();
-    const typed = typeof form.email === "string" ? form.email.trim() : "";
+  // Read as the other pages' forms are (worker/lib/site-form.ts): a cross-site post, an oversized or
+  // malformed body is answered with this page (403, 413, or 400 as an empty address), never a 5xx.
+  .post("/library", async (c) => {
+    const form = await readForm(c);
+    if ("refused" in form)
+      return signedOutPage(c, { ended: false, problem: form.refused.message }, form.refused.status);
+    const typed = (form.fields.email ?? "").trim();
     if (!typed) return signedOutPage(c, { ended: false, problem: LOST_ACCESS_TEXT.emptyEmail }, 400);
     const parsed = libraryLinkRequestSchema.safeParse({ email: typed });
     if (!parsed.success)
