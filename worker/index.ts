@@ -1,8 +1,14 @@
 // The Worker's entry: HTTP (API + SPA assets), the email, webhooks and views queues, Cron Triggers, and the
-// payout Workflows (worker/workflows/: the monthly run and one payout's transfer). Each handler loads its
-// code on first use (a chunk of its own), so an isolate starts without evaluating any of it and a queue
-// batch or a Workflow step never loads the HTTP app (docs/operations.md, "Worker size and startup").
+// payout Workflows (worker/workflows/: the monthly run and one payout's transfer). Every handler's code
+// is imported here, at startup: loading it on a request's first use made concurrent first requests of
+// a fresh isolate wait on one request's import, which the runtime cancels as hung (docs/operations.md,
+// "Worker size and startup").
+import { app } from "./app";
+import { handleScheduled } from "./cron";
 import type { Bindings } from "./lib/env";
+import { handleEmailBatch } from "./queue/emails";
+import { handleViewBatch } from "./queue/views";
+import { handleWebhookBatch } from "./queue/webhooks";
 import type { ViewEvent } from "./services/content-views";
 import type { EmailJob } from "./services/mail/templates";
 import type { WebhookMessage } from "./services/webhooks/delivery";
@@ -10,24 +16,18 @@ import type { WebhookMessage } from "./services/webhooks/delivery";
 export { PayoutRunWorkflow, PayoutSendWorkflow } from "./workflows/entrypoints";
 
 export default {
-  async fetch(request: Request, env: Bindings, ctx: ExecutionContext) {
-    const { app } = await import("./app");
-    return app.fetch(request, env, ctx);
-  },
+  fetch: app.fetch,
   // The emails dead-letter queue is not consumed: it keeps failed messages for inspection.
   async queue(batch, env, _ctx) {
     if (batch.queue === "apewall-views") {
-      const { handleViewBatch } = await import("./queue/views");
       return handleViewBatch(batch as MessageBatch<ViewEvent>, env);
     }
     if (batch.queue === "apewall-webhooks") {
-      const { handleWebhookBatch } = await import("./queue/webhooks");
       return handleWebhookBatch(batch as MessageBatch<WebhookMessage>, env);
     }
-    const { handleEmailBatch } = await import("./queue/emails");
     await handleEmailBatch(batch as MessageBatch<EmailJob>, env);
   },
   async scheduled(controller, env, ctx) {
-    ctx.waitUntil(import("./cron").then(({ handleScheduled }) => handleScheduled(controller, env)));
+    ctx.waitUntil(handleScheduled(controller, env));
   },
 } satisfies ExportedHandler<Bindings, EmailJob | ViewEvent | WebhookMessage>;
