@@ -81,7 +81,11 @@ export const PASSED_CHECK = { "cf-turnstile-response": "XXXX.DUMMY.TOKEN.XXXX" }
 
 export function build() {
   run(bin("vite"), ["build", "--logLevel", "warn"], "built the SPA and the Worker");
-  run(bin("vite"), ["build", "-c", "vite.paywall.config.ts", "--logLevel", "warn"], "built the paywall and the public pages");
+  run(
+    bin("vite"),
+    ["build", "-c", "vite.paywall.config.ts", "--logLevel", "warn"],
+    "built the paywall and the public pages",
+  );
 }
 
 /** Applies migrations and the demo seed to the local D1/R2 under `persistTo`. Idempotent. */
