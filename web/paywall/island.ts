@@ -22,6 +22,7 @@ import {
 } from "@shared/paywall";
 import { probablyOwned, rememberAccess, rememberedAccess } from "@/lib/access-tokens";
 import { api } from "@/lib/api";
+import { showToast } from "@/lib/dom-toast";
 
 /** How long 'Unlock' waits for the bot check's code to load, as long as it waits for a token. */
 const CHECK_LOAD_MS = 5000;
@@ -35,29 +36,7 @@ const show = (el: HTMLElement | null, visible: boolean) => {
 };
 
 /** One toast at a time (spec §4), styled as the app's destructive toast. */
-function toast(title: string, description: string) {
-  const list = part(PART.toasts);
-  if (!list) return;
-  const item = document.createElement("li");
-  item.setAttribute("role", "status");
-  item.className =
-    "pointer-events-auto relative flex w-full flex-col gap-1 overflow-hidden rounded-lg border border-destructive bg-destructive p-5 pr-8 text-white shadow-lg animate-in fade-in-0 slide-in-from-top-full sm:slide-in-from-bottom-full";
-  const heading = document.createElement("div");
-  heading.className = "text-sm font-semibold";
-  heading.textContent = title;
-  const text = document.createElement("div");
-  text.className = "text-sm opacity-90";
-  text.textContent = description;
-  const close = document.createElement("button");
-  close.type = "button";
-  close.setAttribute("aria-label", "Close");
-  close.className = "absolute top-2 right-2 rounded-md p-1 text-white/70 hover:text-white";
-  close.textContent = "×";
-  close.addEventListener("click", () => item.remove());
-  item.append(heading, text, close);
-  list.replaceChildren(item);
-  setTimeout(() => item.remove(), 5000);
-}
+const toast = (title: string, description: string) => showToast(part(PART.toasts), { title, description }, true);
 
 function start() {
   const root = part(PART.root);

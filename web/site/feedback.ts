@@ -9,6 +9,7 @@ import { FEEDBACK_PART as PART, FEEDBACK_TEXT as T } from "@shared/feedback-page
 import { api } from "@/lib/api";
 import { EMAIL } from "@/paywall/dom";
 import { formCheck } from "./form-check";
+import { showToast } from "@/lib/dom-toast";
 
 type Field = "type" | "priority" | "subject" | "message" | "email";
 const FIELDS: Field[] = ["type", "priority", "subject", "message", "email"];
@@ -20,29 +21,7 @@ const errorOf = (field: string) => document.getElementById(`fb-${field}-error`);
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** One toast at a time, as the app's destructive toast (the paywall's, web/paywall/island.ts). */
-function toast(title: string, description: string) {
-  const list = part(PART.toasts);
-  if (!list) return;
-  const item = document.createElement("li");
-  item.setAttribute("role", "status");
-  item.className =
-    "pointer-events-auto relative flex w-full flex-col gap-1 overflow-hidden rounded-lg border border-destructive bg-destructive p-5 pr-8 text-white shadow-lg animate-in fade-in-0 slide-in-from-top-full sm:slide-in-from-bottom-full";
-  const heading = document.createElement("div");
-  heading.className = "text-sm font-semibold";
-  heading.textContent = title;
-  const text = document.createElement("div");
-  text.className = "text-sm opacity-90";
-  text.textContent = description;
-  const close = document.createElement("button");
-  close.type = "button";
-  close.setAttribute("aria-label", "Close");
-  close.className = "absolute top-2 right-2 rounded-md p-1 text-white/70 hover:text-white";
-  close.textContent = "×";
-  close.addEventListener("click", () => item.remove());
-  item.append(heading, text, close);
-  list.replaceChildren(item);
-  setTimeout(() => item.remove(), 5000);
-}
+const toast = (title: string, description: string) => showToast(part(PART.toasts), { title, description }, true);
 
 /** A message beside its field (or under the form for "form"); empty clears it. */
 function setError(field: Field | "form", message: string) {

@@ -19,6 +19,7 @@ import {
 } from "@shared/success";
 import { rememberAccess } from "@/lib/access-tokens";
 import { api, withoutStatus } from "@/lib/api";
+import { showToast, type ToastMessage } from "@/lib/dom-toast";
 
 const part = <E extends HTMLElement = HTMLElement>(name: string, scope: ParentNode = document) =>
   scope.querySelector<E>(`[data-part="${name}"]`);
@@ -26,30 +27,7 @@ const parts = <E extends HTMLElement = HTMLElement>(name: string) =>
   Array.from(document.querySelectorAll<E>(`[data-part="${name}"]`));
 
 /** One toast at a time (spec §4), as the app draws its toasts. */
-function toast({ title, description }: { title: string; description: string }, destructive = false) {
-  const list = part(PART.toasts);
-  if (!list) return;
-  const item = document.createElement("li");
-  item.setAttribute("role", "status");
-  item.className = `pointer-events-auto relative flex w-full flex-col gap-1 overflow-hidden rounded-md border p-4 pr-8 shadow-lg animate-in fade-in-0 slide-in-from-top-full sm:slide-in-from-bottom-full ${
-    destructive ? "border-destructive bg-destructive text-white" : "bg-background text-foreground"
-  }`;
-  const heading = document.createElement("div");
-  heading.className = "text-sm font-semibold";
-  heading.textContent = title;
-  const text = document.createElement("div");
-  text.className = "text-sm opacity-90";
-  text.textContent = description;
-  const close = document.createElement("button");
-  close.type = "button";
-  close.setAttribute("aria-label", "Close");
-  close.className = "absolute top-2 right-2 rounded-md p-1 opacity-60 hover:opacity-100";
-  close.textContent = "×";
-  close.addEventListener("click", () => item.remove());
-  item.append(heading, text, close);
-  list.replaceChildren(item);
-  setTimeout(() => item.remove(), 5000);
-}
+const toast = (message: ToastMessage, destructive = false) => showToast(part(PART.toasts), message, destructive);
 
 /** A button's busy state: disabled, its spinner (the first hidden svg) shown in place of its icon. */
 function busy(button: HTMLButtonElement, on: boolean) {

@@ -9,6 +9,7 @@ import { formatFileSize } from "../../shared/uploads";
 import type { PublicContent } from "../../shared/content";
 import { PAYWALL_PART as PART, PAYWALL_TEXT } from "../../shared/paywall";
 import { creatorByline, type PublicCreator } from "../../shared/profile";
+import { BuyerFrame } from "./buyer-frame";
 import { Icon, LogoMark, type IconName } from "./icons";
 // The React app's shadcn Button and Input, as plain classes.
 import { BUTTON_BASE as BUTTON, INPUT } from "./ui";
@@ -25,32 +26,9 @@ const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" 
 /** "See everything you bought in your library" under "Lost your access?" (docs/library.md). */
 const LIBRARY_LINK = "font-medium underline underline-offset-4 hover:text-foreground";
 
-function PaywallShell({ children }: { children: unknown }) {
-  return (
-    <div class="flex min-h-screen flex-col bg-muted/40">
-      <header class="border-b bg-background">
-        <div class="mx-auto flex h-14 max-w-4xl items-center px-4">
-          <a href="/" class="flex items-center gap-2 font-bold">
-            <LogoMark class="size-7" /> ApeWall
-          </a>
-        </div>
-      </header>
-      <main class="flex-1">{children}</main>
-      <footer class="py-6 text-center text-xs text-muted-foreground">
-        Secure card payment · No account needed · Powered by ApeWall
-      </footer>
-      <ol
-        data-part={PART.toasts}
-        aria-live="polite"
-        class="fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 sm:top-auto sm:right-0 sm:bottom-0 sm:flex-col md:max-w-[420px]"
-      />
-    </div>
-  );
-}
-
 export function ContentNotFound() {
   return (
-    <PaywallShell>
+    <BuyerFrame>
       <div class="mx-auto flex max-w-md flex-col items-center gap-3 px-4 py-24 text-center">
         <Icon name="searchX" class="size-12 text-muted-foreground" />
         <h1 class="text-2xl font-bold">Content Not Found</h1>
@@ -62,7 +40,7 @@ export function ContentNotFound() {
           Go to ApeWall
         </a>
       </div>
-    </PaywallShell>
+    </BuyerFrame>
   );
 }
 
@@ -123,7 +101,7 @@ export function PaywallPage({
   const pwyw = item.pricingModel === "pay_what_you_want";
   const min = item.minimumPrice ?? item.price;
   return (
-    <PaywallShell>
+    <BuyerFrame>
       <div data-part={PART.previewBar} />
       <div class="mx-auto max-w-4xl px-4 py-8 sm:py-12" data-part={PART.root} data-id={item.id}>
         <div
@@ -319,6 +297,6 @@ export function PaywallPage({
           </div>
         </div>
       </div>
-    </PaywallShell>
+    </BuyerFrame>
   );
 }

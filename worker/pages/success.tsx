@@ -11,33 +11,10 @@ import type { PurchaseVerification, RevokedPurchase } from "../../shared/payment
 import { creatorByline } from "../../shared/profile";
 import { PURCHASE_EMAIL_MESSAGES as M } from "../../shared/purchase-email";
 import { bouncedReceipt, emailLine, SUCCESS_PART as PART, SUCCESS_TEXT as T, supportLine } from "../../shared/success";
-import { Icon, LogoMark } from "./icons";
+import { BuyerFrame } from "./buyer-frame";
+import { Icon } from "./icons";
 import { AddOns, OrderExtras, PurchaseAccess } from "./success-access";
 import { button, CARD, TEXT_INPUT } from "./ui";
-
-/** The frame of the buyer's pages (web/features/paywall/paywall-shell.tsx), with the island's toast list. */
-function BuyerFrame({ children }: { children: unknown }) {
-  return (
-    <div class="flex min-h-screen flex-col bg-muted/40">
-      <header class="border-b bg-background">
-        <div class="mx-auto flex h-14 max-w-4xl items-center px-4">
-          <a href="/" class="flex items-center gap-2 font-bold">
-            <LogoMark class="size-7" /> ApeWall
-          </a>
-        </div>
-      </header>
-      <main class="flex-1">{children}</main>
-      <footer class="px-4 py-6 text-center text-xs text-muted-foreground">
-        Secure card payment · No account needed · Powered by ApeWall
-      </footer>
-      <ol
-        data-part={PART.toasts}
-        aria-live="polite"
-        class="pointer-events-none fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 sm:top-auto sm:right-0 sm:bottom-0 sm:flex-col md:max-w-[420px]"
-      />
-    </div>
-  );
-}
 
 export function Verifying() {
   return (
