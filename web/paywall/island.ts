@@ -12,17 +12,15 @@ import {
 import type { PurchaseVerification } from "@shared/payments";
 import {
   chosenAmount,
-  LOST_ACCESS_TEXT,
-  lostAccessProblem,
   PAYWALL_DATA_ID,
   PAYWALL_DISCOUNT_ID,
   PAYWALL_PART as PART,
   PAYWALL_TEXT,
-  RECOVER_ACCESS_MESSAGE,
 } from "@shared/paywall";
 import { probablyOwned, rememberAccess, rememberedAccess } from "@/lib/access-tokens";
 import { api } from "@/lib/api";
 import { showToast } from "@/lib/dom-toast";
+import { sendsLostAccess } from "@/lib/lost-access";
 
 /** How long 'Unlock' waits for the bot check's code to load, as long as it waits for a token. */
 const CHECK_LOAD_MS = 5000;
@@ -300,31 +298,7 @@ function start() {
     lostForm!.hidden = false;
     lostForm!.querySelector("input")?.focus();
   });
-  lostForm?.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const input = lostForm.querySelector("input")!;
-    const problem = lostForm.querySelector<HTMLElement>("[role=alert]")!;
-    const send = lostForm.querySelector<HTMLButtonElement>("button")!;
-    problem.textContent = "";
-    const email = input.value.trim();
-    if (!email) {
-      problem.textContent = LOST_ACCESS_TEXT.emptyEmail;
-      return;
-    }
-    send.disabled = true;
-    send.querySelector("svg")?.classList.remove("hidden");
-    try {
-      const { message } = await api("POST /api/purchase/recover", { body: { email } });
-      const sent = lost!.querySelector("template")!.content.firstElementChild!.cloneNode(true) as HTMLElement;
-      sent.querySelector("span")!.textContent = message ?? RECOVER_ACCESS_MESSAGE;
-      lostForm.replaceWith(sent);
-    } catch (err) {
-      problem.textContent = lostAccessProblem(String((err as Error).message));
-    } finally {
-      send.disabled = false;
-      send.querySelector("svg")?.classList.add("hidden");
-    }
-  });
+  if (lost && lostForm) sendsLostAccess(lost, lostForm);
 }
 
 start();

@@ -5,7 +5,6 @@
 // when the form opens), the receipt's word as it comes, and "Lost your access?".
 import "./common";
 import { HUMAN_CHECK_ACTIONS, HUMAN_CHECK_REFUSED } from "@shared/human-check";
-import { LOST_ACCESS_TEXT, lostAccessProblem, RECOVER_ACCESS_MESSAGE } from "@shared/paywall";
 import type { PurchaseVerification } from "@shared/payments";
 import {
   awaitingReceipt,
@@ -19,6 +18,7 @@ import {
 } from "@shared/success";
 import { rememberAccess } from "@/lib/access-tokens";
 import { api, withoutStatus } from "@/lib/api";
+import { sendsLostAccess } from "@/lib/lost-access";
 import { showToast, type ToastMessage } from "@/lib/dom-toast";
 
 const part = <E extends HTMLElement = HTMLElement>(name: string, scope: ParentNode = document) =>
@@ -302,32 +302,7 @@ function changeEmail(data: Extract<SuccessData, { state: "paid" }>, followReceip
 function lostAccess() {
   const root = part(PART.lostAccess);
   const form = root?.querySelector("form");
-  if (!root || !form) return;
-  const input = form.querySelector("input")!;
-  const send = form.querySelector<HTMLButtonElement>("button")!;
-  const problem = form.querySelector<HTMLElement>("[role=alert]")!;
-  send.disabled = false;
-  input.addEventListener("input", () => (problem.textContent = ""));
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    problem.textContent = "";
-    const email = input.value.trim();
-    if (!email) {
-      problem.textContent = LOST_ACCESS_TEXT.emptyEmail;
-      return;
-    }
-    busy(send, true);
-    try {
-      const { message } = await api("POST /api/purchase/recover", { body: { email } });
-      const sent = root.querySelector("template")!.content.firstElementChild!.cloneNode(true) as HTMLElement;
-      sent.querySelector("span > span")!.textContent = message ?? RECOVER_ACCESS_MESSAGE;
-      form.replaceWith(sent);
-    } catch (err) {
-      problem.textContent = lostAccessProblem(String((err as Error).message));
-    } finally {
-      busy(send, false);
-    }
-  });
+  if (root && form) sendsLostAccess(root, form);
 }
 
 function start() {

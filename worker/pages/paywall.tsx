@@ -10,6 +10,7 @@ import type { PublicContent } from "../../shared/content";
 import { PAYWALL_PART as PART, PAYWALL_TEXT } from "../../shared/paywall";
 import { creatorByline, type PublicCreator } from "../../shared/profile";
 import { BuyerFrame } from "./buyer-frame";
+import { LostAccessForm } from "./lost-access";
 import { Icon, LogoMark, type IconName } from "./icons";
 // The React app's shadcn Button and Input, as plain classes.
 import { BUTTON_BASE as BUTTON, INPUT } from "./ui";
@@ -22,9 +23,6 @@ const ACCESS: Record<PublicContent["accessType"], { icon: IconName; label: strin
 };
 
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
-
-/** "See everything you bought in your library" under "Lost your access?" (docs/library.md). */
-const LIBRARY_LINK = "font-medium underline underline-offset-4 hover:text-foreground";
 
 export function ContentNotFound() {
   return (
@@ -249,49 +247,7 @@ export function PaywallPage({
                 >
                   Lost your access?
                 </button>
-                <form hidden class="space-y-2 text-left" novalidate aria-label="Lost your access?">
-                  <label for="lost-access-email" class="text-sm font-medium">
-                    Lost your access? Enter the email you paid with and we'll send your access links.
-                  </label>
-                  <div class="flex gap-2">
-                    <input
-                      id="lost-access-email"
-                      name="email"
-                      type="email"
-                      autocomplete="email"
-                      placeholder="you@example.com"
-                      class={`${INPUT} h-9 text-base md:text-sm`}
-                    />
-                    <button
-                      type="submit"
-                      class={`${BUTTON} h-9 border bg-background px-4 py-2 text-sm shadow-xs hover:bg-accent hover:text-accent-foreground`}
-                    >
-                      <Icon name="loader" class="hidden size-4 animate-spin text-primary" /> Send links
-                    </button>
-                  </div>
-                  <p role="alert" class="text-sm text-destructive" />
-                  <p class="text-sm text-muted-foreground">
-                    <a href="/library" class={LIBRARY_LINK}>
-                      See everything you bought in your library
-                    </a>
-                  </p>
-                </form>
-                <template>
-                  <div
-                    class="flex items-start gap-2 rounded-lg bg-emerald-50 px-3 py-2 text-left text-sm text-emerald-900"
-                    role="status"
-                    data-testid="lost-access-sent"
-                  >
-                    <Icon name="mailCheck" class="mt-0.5 size-4 shrink-0" />
-                    {/* The island writes the answer into the first span (a div holds a div; a p would not). */}
-                    <div>
-                      <span />{" "}
-                      <a href="/library" class={LIBRARY_LINK}>
-                        See everything you bought in your library
-                      </a>
-                    </div>
-                  </div>
-                </template>
+                <LostAccessForm hidden />
               </div>
             </div>
           </div>

@@ -13,6 +13,7 @@ import { PURCHASE_EMAIL_MESSAGES as M } from "../../shared/purchase-email";
 import { bouncedReceipt, emailLine, SUCCESS_PART as PART, SUCCESS_TEXT as T, supportLine } from "../../shared/success";
 import { BuyerFrame } from "./buyer-frame";
 import { Icon } from "./icons";
+import { LostAccessForm } from "./lost-access";
 import { AddOns, OrderExtras, PurchaseAccess } from "./success-access";
 import { button, CARD, TEXT_INPUT } from "./ui";
 
@@ -28,51 +29,11 @@ export function Verifying() {
   );
 }
 
-const LIBRARY_LINK = "font-medium underline underline-offset-4 hover:text-foreground";
-
-/** "Lost your access?", open: the island sends it (the API takes JSON); the library link works without it. */
+/** "Lost your access?", open: the island sends it; the library link works without it. */
 function LostAccess() {
   return (
     <div data-part={PART.lostAccess}>
-      <form class="space-y-2 text-left" novalidate aria-label="Lost your access?">
-        <label for="lost-access-email" class="text-sm font-medium">
-          Lost your access? Enter the email you paid with and we'll send your access links.
-        </label>
-        <div class="flex gap-2">
-          <input
-            id="lost-access-email"
-            name="email"
-            type="email"
-            autocomplete="email"
-            placeholder="you@example.com"
-            class={TEXT_INPUT}
-          />
-          <button type="submit" disabled class={button("outline")}>
-            <Icon name="loader" class="hidden size-4 animate-spin text-primary" /> Send links
-          </button>
-        </div>
-        <p role="alert" class="text-sm text-destructive" />
-        <p class="text-sm text-muted-foreground">
-          <a href="/library" class={LIBRARY_LINK}>
-            See everything you bought in your library
-          </a>
-        </p>
-      </form>
-      <template>
-        <p
-          class="flex items-start gap-2 rounded-lg bg-emerald-50 px-3 py-2 text-left text-sm text-emerald-900"
-          role="status"
-          data-testid="lost-access-sent"
-        >
-          <Icon name="mailCheck" class="mt-0.5 size-4 shrink-0" />
-          <span>
-            <span />{" "}
-            <a href="/library" class={LIBRARY_LINK}>
-              See everything you bought in your library
-            </a>
-          </span>
-        </p>
-      </template>
+      <LostAccessForm disabled />
     </div>
   );
 }
